@@ -1,0 +1,304 @@
+//! The command line: clap definitions and the mapping from outcomes to exit codes. Nothing else.
+//!
+//! Exit codes (documented in `--help` and the README): 0 clean; 1 the command ran and found
+//! problems (findings, failing cases, drift, a verification failure); 2 usage error or the
+//! command could not run (missing suite, unreadable file, network).
+
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
+
+use crate::conformance::{self, RunOptions};
+use crate::diag::{self, Format, Summary};
+use crate::suite::{self, Suite};
+
+const EXIT_CODES: &str = "\
+Exit codes:
+  0  clean: no findings, every case passed, nothing drifted
+  1  the command ran and found problems (findings, failing cases, drift, verification failure)
+  2  usage error, or the command could not run (no suite, unreadable input, network)";
+
+/// The BabelQueue conformance suite's tool: validate the suite, run the reference core, and
+/// keep vendored copies honest.
+#[derive(Debug, Parser)]
+#[command(name = "bqsuite", bin_name = "bqsuite", version, after_help = EXIT_CODES, max_term_width = 100)]
+pub struct Cli {
+    /// When to colour human output (NO_COLOR in the environment means never under auto).
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto, global = true)]
+    pub color: ColorChoice,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// `--color`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ColorChoice {
+    Auto,
+    Always,
+    Never,
+}
+
+impl ColorChoice {
+    /// Should output to stdout be coloured?
+    pub fn enabled(self) -> bool {
+        match self {
+            ColorChoice::Always => true,
+            ColorChoice::Never => false,
+            ColorChoice::Auto => {
+                let env_off = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty())
+                    || std::env::var_os("TERM").is_some_and(|t| t == "dumb");
+                let forced = std::env::var_os("CLICOLOR_FORCE").is_some_and(|v| !v.is_empty() && v != "0");
+                forced || (!env_off && std::io::stdout().is_terminal())
+            }
+        }
+    }
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Check the suite itself: files, manifest, sections, cases, schemas, compatibility.
+    #[command(after_help = EXIT_CODES)]
+    Validate(ValidateArgs),
+    /// List case ids under the suite's one case-id rule.
+    #[command(after_help = EXIT_CODES)]
+    Ids(IdsArgs),
+    /// Run the reference core through every in-scope section and write results.json.
+    #[command(after_help = EXIT_CODES)]
+    Run(RunArgs),
+    /// Print a shell completion script.
+    Completions {
+        /// The shell to complete for.
+        shell: clap_complete::Shell,
+    },
+}
+
+/// Where the suite is.
+#[derive(Debug, Clone, Args)]
+pub struct SuiteArg {
+    /// The suite directory (default: the nearest directory upwards holding manifest.json and
+    /// CONFORMANCE_VERSION).
+    #[arg(long, value_name = "DIR")]
+    pub suite: Option<PathBuf>,
+}
+
+impl SuiteArg {
+    /// Load the suite, or say why not.
+    pub fn load(&self) -> Result<Suite, String> {
+        let root = match &self.suite {
+            Some(p) => p.clone(),
+            None => default_suite()?,
+        };
+        Suite::load(&root).map_err(|e| format!("cannot load suite: {e}"))
+    }
+}
+
+fn default_suite() -> Result<PathBuf, String> {
+    let cwd = std::env::current_dir().map_err(|e| format!("cannot read the current directory: {e}"))?;
+    let found = suite::discover(&cwd)
+        .ok_or("no suite here: run inside a suite checkout (a directory with manifest.json and CONFORMANCE_VERSION) or pass --suite DIR")?;
+    let ups = cwd.components().count() - found.components().count();
+    Ok(if ups == 0 { PathBuf::from(".") } else { (0..ups).map(|_| "..").collect() })
+}
+
+/// `validate` options.
+#[derive(Debug, Args)]
+pub struct ValidateArgs {
+    #[command(flatten)]
+    pub suite: SuiteArg,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
+}
+
+/// `ids` output format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum IdsFormat {
+    Human,
+    Json,
+}
+
+/// `ids` options.
+#[derive(Debug, Args)]
+pub struct IdsArgs {
+    #[command(flatten)]
+    pub suite: SuiteArg,
+    /// Only this section.
+    #[arg(long, value_name = "S")]
+    pub section: Option<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = IdsFormat::Human)]
+    pub format: IdsFormat,
+}
+
+/// `run` options.
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    #[command(flatten)]
+    pub suite: SuiteArg,
+    /// Write results.json here (atomically) instead of to stdout.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// Run only this section (repeatable). The results then cover only these sections.
+    #[arg(long = "section", value_name = "S")]
+    pub sections: Vec<String>,
+    /// A live Redis for the redis behavioural blocks.
+    #[arg(long, env = "BQ_REDIS_URL", value_name = "URL")]
+    pub redis_url: Option<String>,
+}
+
+/// An error that stops a command: exit 2.
+fn fail(msg: impl std::fmt::Display) -> ExitCode {
+    eprintln!("bqsuite: error: {msg}");
+    ExitCode::from(2)
+}
+
+fn exit(problems: bool) -> ExitCode {
+    if problems { ExitCode::from(1) } else { ExitCode::SUCCESS }
+}
+
+/// Print to stdout, treating a closed pipe as success.
+fn emit(text: &str) {
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
+}
+
+/// `BQ_REQUIRE_REDIS`: set to anything but empty or `0`.
+pub fn require_redis_from_env() -> bool {
+    std::env::var_os("BQ_REQUIRE_REDIS").is_some_and(|v| !v.is_empty() && v != "0")
+}
+
+/// Parse the process arguments and run.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    dispatch(cli)
+}
+
+/// Run a parsed command line.
+pub fn dispatch(cli: Cli) -> ExitCode {
+    let color = cli.color.enabled();
+    match cli.command {
+        Command::Validate(a) => validate(&a, color),
+        Command::Ids(a) => ids(&a),
+        Command::Run(a) => run(&a),
+        Command::Completions { shell } => {
+            let mut buf = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "bqsuite", &mut buf);
+            emit(&String::from_utf8_lossy(&buf));
+            ExitCode::SUCCESS
+        }
+    }
+}
+
+fn subject(suite: &Suite) -> String {
+    format!("suite {} at {}", suite.version().unwrap_or("?"), suite.root.display())
+}
+
+fn validate(a: &ValidateArgs, color: bool) -> ExitCode {
+    let suite = match a.suite.load() {
+        Ok(s) => s,
+        Err(e) => return fail(e),
+    };
+    let findings = crate::validate::validate(&suite);
+    let summary = Summary { command: "validate".into(), subject: subject(&suite) };
+    emit(&diag::render(&findings, a.format, color, &summary));
+    if a.format == Format::Github {
+        write_step_summary(&diag::markdown_summary(&findings, &summary));
+    }
+    exit(diag::has_errors(&findings))
+}
+
+/// Append to `$GITHUB_STEP_SUMMARY` when it is set.
+fn write_step_summary(markdown: &str) {
+    if let Some(path) = std::env::var_os("GITHUB_STEP_SUMMARY") {
+        let written = std::fs::OpenOptions::new()
+            .append(true)
+            .create(true)
+            .open(Path::new(&path))
+            .and_then(|mut f| f.write_all(markdown.as_bytes()));
+        if let Err(e) = written {
+            eprintln!("bqsuite: warning: cannot write the job summary: {e}");
+        }
+    }
+}
+
+fn ids(a: &IdsArgs) -> ExitCode {
+    let suite = match a.suite.load() {
+        Ok(s) => s,
+        Err(e) => return fail(e),
+    };
+    if suite.manifest().is_none() {
+        return fail("the manifest is missing or does not parse; run `bqsuite validate`");
+    }
+    let sections: Vec<_> =
+        suite.sections().into_iter().filter(|s| a.section.as_deref().is_none_or(|n| n == s.name)).collect();
+    if let (Some(name), true) = (&a.section, sections.is_empty()) {
+        return fail(format!("the manifest has no section {name:?}"));
+    }
+    let text = match a.format {
+        IdsFormat::Human => sections
+            .iter()
+            .flat_map(|s| s.cases().into_iter().map(move |c| format!("{}\t{}\n", s.name, c.id)))
+            .collect::<String>(),
+        IdsFormat::Json => {
+            let mut m = serde_json::Map::new();
+            for s in &sections {
+                let ids: Vec<_> = s.cases().into_iter().map(|c| c.id).collect();
+                m.insert(s.name.to_owned(), serde_json::json!({"scope": s.scope.map(|x| x.as_str()), "ids": ids}));
+            }
+            let doc = serde_json::json!({"conformance_version": suite.version(), "sections": m});
+            format!("{}\n", serde_json::to_string_pretty(&doc).expect("a JSON value always serialises"))
+        }
+    };
+    emit(&text);
+    ExitCode::SUCCESS
+}
+
+fn run(a: &RunArgs) -> ExitCode {
+    let suite = match a.suite.load() {
+        Ok(s) => s,
+        Err(e) => return fail(e),
+    };
+    if suite.manifest().is_none() {
+        return fail("the manifest is missing or does not parse; run `bqsuite validate`");
+    }
+    for name in &a.sections {
+        if suite.section(name).is_none() {
+            return fail(format!("the manifest has no section {name:?}"));
+        }
+    }
+    let options = RunOptions {
+        only: a.sections.clone(),
+        redis_url: a.redis_url.clone(),
+        require_redis: require_redis_from_env(),
+    };
+    let results = conformance::run(&suite, &options);
+    for name in results.sections.keys() {
+        let [p, f, s] = results.counts(Some(name));
+        eprintln!("{name:<24} {p:>4} pass {f:>4} fail {s:>4} skip");
+    }
+    let [p, f, s] = results.counts(None);
+    eprintln!("run: {p} pass, {f} fail, {s} skip ({})", subject(&suite));
+    let json = results.to_json();
+    match &a.out {
+        Some(path) => {
+            if let Err(e) = crate::fsutil::write_atomic(path, json.as_bytes()) {
+                return fail(format!("cannot write {}: {e}", path.display()));
+            }
+        }
+        None => emit(&json),
+    }
+    exit(f > 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cli_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+}

@@ -1,0 +1,10 @@
+//! The Rust reference core: a complete BabelQueue SDK core.
+//!
+//! This module knows nothing of manifests, findings, results or the CLI: the suite tooling
+//! depends on it, never the reverse. Each submodule states the contract rules it keeps.
+
+pub mod dead_letter;
+pub mod envelope;
+pub mod fault;
+pub mod json;
+pub mod text;

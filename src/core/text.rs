@@ -1,0 +1,55 @@
+//! The contract's notion of whitespace.
+//!
+//! Invariant: "blank" and "trim" use exactly the six ASCII characters of ADR-0032 §5 —
+//! space (0x20), `\t` (0x09), `\n` (0x0A), `\v` (0x0B), `\f` (0x0C) and `\r` (0x0D) — and
+//! nothing else. U+00A0, U+0085, U+2003, U+3000 and U+FEFF are ordinary characters here.
+//! Neither `char::is_whitespace` nor `u8::is_ascii_whitespace` (which omits `\v`) may be used
+//! in their place.
+
+use super::fault::{self, Fault};
+
+/// Is `c` one of the six ASCII whitespace characters of the contract?
+pub fn is_contract_whitespace(c: char) -> bool {
+    if fault::active(Fault::UnicodeWhitespace) {
+        return c.is_whitespace();
+    }
+    matches!(c, ' ' | '\t' | '\n' | '\u{0B}' | '\u{0C}' | '\r')
+}
+
+/// Blank = empty, or made only of contract whitespace.
+pub fn is_blank(s: &str) -> bool {
+    s.chars().all(is_contract_whitespace)
+}
+
+/// Trim contract whitespace from both ends; every other character stays.
+pub fn trim(s: &str) -> &str {
+    s.trim_matches(is_contract_whitespace)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_six_ascii_characters_are_whitespace() {
+        for c in [' ', '\t', '\n', '\u{0B}', '\u{0C}', '\r'] {
+            assert!(is_contract_whitespace(c), "{c:?}");
+        }
+    }
+
+    #[test]
+    fn unicode_spaces_are_not_whitespace() {
+        for c in ['\u{A0}', '\u{85}', '\u{2003}', '\u{3000}', '\u{FEFF}', '\u{1C}'] {
+            assert!(!is_contract_whitespace(c), "{c:?}");
+            assert!(!is_blank(&c.to_string()));
+        }
+    }
+
+    #[test]
+    fn trim_keeps_inner_and_unicode_spaces() {
+        assert_eq!(trim("\u{0B} a b \u{0C}"), "a b");
+        assert_eq!(trim("\u{A0}urn\u{3000}"), "\u{A0}urn\u{3000}");
+        assert_eq!(trim(" \t\n\u{0B}\u{0C}\r"), "");
+        assert!(is_blank(""));
+    }
+}

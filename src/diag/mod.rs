@@ -1,0 +1,86 @@
+//! Findings as data, and the reporters that render them.
+//!
+//! A [`Finding`] carries a stable [`Code`] (`BQ` + number, plus a kebab-case name), a severity,
+//! a message, and where known the file, the RFC 6901 pointer inside it and the 1-based
+//! line:column. Checks only ever *return* findings; rendering happens here, once, after all
+//! checks ran. Codes are stable once shipped: tests assert codes, never wording.
+
+mod codes;
+mod render;
+
+pub use codes::{ALL_CODES, Code};
+pub use render::{Format, Summary, markdown_summary, render};
+
+use serde::Serialize;
+
+/// How bad a finding is. Any `Error` makes the command exit 1.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Warning,
+    Error,
+}
+
+/// A 1-based line and column (columns count characters).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct Span {
+    pub line: usize,
+    pub column: usize,
+}
+
+/// One problem found by a check.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Finding {
+    pub code: Code,
+    pub severity: Severity,
+    pub message: String,
+    /// Path of the file, as the user should see it (suite-relative with `/`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+    /// RFC 6901 pointer inside `file`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pointer: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub span: Option<Span>,
+}
+
+impl Finding {
+    /// An error finding.
+    pub fn error(code: Code, message: impl Into<String>) -> Self {
+        Self { code, severity: Severity::Error, message: message.into(), file: None, pointer: None, span: None }
+    }
+
+    /// A warning finding.
+    pub fn warning(code: Code, message: impl Into<String>) -> Self {
+        Self { severity: Severity::Warning, ..Self::error(code, message) }
+    }
+
+    /// Attach the file.
+    pub fn in_file(mut self, file: impl Into<String>) -> Self {
+        self.file = Some(file.into());
+        self
+    }
+
+    /// Attach the pointer.
+    pub fn at(mut self, pointer: impl Into<String>) -> Self {
+        self.pointer = Some(pointer.into());
+        self
+    }
+
+    /// Attach a known line:column.
+    pub fn with_span(mut self, span: Option<Span>) -> Self {
+        self.span = span;
+        self
+    }
+
+    /// Order findings for stable output: file, position, code.
+    pub fn sort(findings: &mut [Finding]) {
+        findings
+            .sort_by(|a, b| (&a.file, a.span, &a.pointer, a.code.id).cmp(&(&b.file, b.span, &b.pointer, b.code.id)));
+    }
+}
+
+/// Does any finding fail the command?
+pub fn has_errors(findings: &[Finding]) -> bool {
+    findings.iter().any(|f| f.severity == Severity::Error)
+}

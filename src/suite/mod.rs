@@ -1,0 +1,282 @@
+//! Loading a suite directory once, and the typed view every later stage reads.
+//!
+//! Invariants: a suite is read from disk exactly once, by [`Suite::load`]; every later stage
+//! (validate, run, release, sync, results) reads the in-memory copy, never the disk. Paths are
+//! suite-relative with `/` separators. A file that is missing, unreadable, not UTF-8 or not
+//! JSON is recorded as such (validate turns that into findings); only a suite root that is not
+//! a directory is a load error. Symlinks are not followed when walking `schema/` and
+//! `fixtures/`.
+
+pub mod ids;
+pub mod pointer;
+pub mod scope;
+pub mod span;
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use serde_json::{Map, Value};
+
+pub use ids::{CaseRef, case_ids};
+pub use scope::Scope;
+
+use crate::diag::Span;
+
+/// The manifest file name.
+pub const MANIFEST: &str = "manifest.json";
+/// The version file name.
+pub const VERSION_FILE: &str = "CONFORMANCE_VERSION";
+/// The producer envelope schema.
+pub const ENVELOPE_SCHEMA: &str = "schema/message-envelope.schema.json";
+/// The results schema.
+pub const RESULTS_SCHEMA: &str = "schema/results.schema.json";
+/// The results example.
+pub const RESULTS_EXAMPLE: &str = "schema/results.example.json";
+/// Directories whose files belong to the suite.
+pub const SUITE_DIRS: [&str; 2] = ["schema", "fixtures"];
+/// Top-level manifest keys that are not sections.
+pub const METADATA_KEYS: [&str; 5] = ["schema_version", "conformance_version", "description", "sections", "exceptions"];
+
+/// The suite could not be loaded at all.
+#[derive(Debug)]
+pub struct LoadError {
+    pub path: PathBuf,
+    pub message: String,
+}
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.path.display(), self.message)
+    }
+}
+
+impl std::error::Error for LoadError {}
+
+/// A JSON parse failure with its position.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct JsonError {
+    pub message: String,
+    pub span: Option<Span>,
+}
+
+/// What reading one file gave.
+#[derive(Debug, Clone)]
+pub enum Content {
+    /// Could not be read (the I/O error).
+    Unreadable(String),
+    /// Read, but not UTF-8 (byte offset of the first bad byte).
+    NotUtf8(usize),
+    /// UTF-8 text that is not meant to be JSON.
+    Text(String),
+    /// A `.json` file: its text and the parse result.
+    Json { text: String, parsed: Result<Value, JsonError> },
+}
+
+/// One file of the suite.
+#[derive(Debug, Clone)]
+pub struct SourceFile {
+    /// Suite-relative path with `/` separators.
+    pub rel: String,
+    /// The exact bytes on disk (empty when unreadable).
+    pub bytes: Vec<u8>,
+    pub content: Content,
+}
+
+impl SourceFile {
+    fn read(root: &Path, rel: &str) -> Self {
+        let path = root.join(rel);
+        let bytes = match std::fs::read(&path) {
+            Ok(b) => b,
+            Err(e) => {
+                return Self { rel: rel.to_owned(), bytes: Vec::new(), content: Content::Unreadable(e.to_string()) };
+            }
+        };
+        let content = match std::str::from_utf8(&bytes) {
+            Err(e) => Content::NotUtf8(e.valid_up_to()),
+            Ok(text) if rel.ends_with(".json") => {
+                let parsed = parse_json(text);
+                Content::Json { text: text.to_owned(), parsed }
+            }
+            Ok(text) => Content::Text(text.to_owned()),
+        };
+        Self { rel: rel.to_owned(), bytes, content }
+    }
+
+    /// The text, when the file is UTF-8.
+    pub fn text(&self) -> Option<&str> {
+        match &self.content {
+            Content::Text(t) | Content::Json { text: t, .. } => Some(t),
+            _ => None,
+        }
+    }
+
+    /// The parsed JSON, when the file is JSON that parses.
+    pub fn json(&self) -> Option<&Value> {
+        match &self.content {
+            Content::Json { parsed: Ok(v), .. } => Some(v),
+            _ => None,
+        }
+    }
+}
+
+/// Parse JSON text the way the suite does (strict; a leading BOM is an error).
+pub fn parse_json(text: &str) -> Result<Value, JsonError> {
+    serde_json::from_str(text).map_err(|e| JsonError {
+        message: e.to_string(),
+        span: (e.line() > 0).then(|| Span { line: e.line(), column: e.column().max(1) }),
+    })
+}
+
+/// One section of the manifest.
+#[derive(Debug, Clone, Copy)]
+pub struct Section<'a> {
+    pub name: &'a str,
+    pub block: &'a Value,
+    /// Its scope from the `sections` map, when it has a known one.
+    pub scope: Option<Scope>,
+}
+
+impl<'a> Section<'a> {
+    /// The section's cases under the one case-id rule.
+    pub fn cases(&self) -> Vec<CaseRef<'a>> {
+        case_ids(self.name, self.block)
+    }
+}
+
+/// A family-level, ADR-backed non-support (`exceptions`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Exception {
+    pub family: String,
+    pub binding: String,
+    pub adr: String,
+}
+
+/// A loaded suite.
+#[derive(Debug, Clone)]
+pub struct Suite {
+    /// The directory as given.
+    pub root: PathBuf,
+    files: BTreeMap<String, SourceFile>,
+    /// Files and other entries found under the suite dirs that are not regular files (symlinks…).
+    pub irregular: Vec<String>,
+}
+
+impl Suite {
+    /// Read the suite at `root`: the manifest, the version file and every file under `schema/`
+    /// and `fixtures/`.
+    pub fn load(root: impl AsRef<Path>) -> Result<Suite, LoadError> {
+        let root = root.as_ref().to_path_buf();
+        if !root.is_dir() {
+            return Err(LoadError { path: root, message: "not a directory".into() });
+        }
+        let mut files = BTreeMap::new();
+        let mut irregular = Vec::new();
+        for rel in [MANIFEST, VERSION_FILE] {
+            if root.join(rel).exists() {
+                files.insert(rel.to_owned(), SourceFile::read(&root, rel));
+            }
+        }
+        for dir in SUITE_DIRS {
+            let top = root.join(dir);
+            if !top.is_dir() {
+                continue;
+            }
+            for entry in walkdir::WalkDir::new(&top).follow_links(false).sort_by_file_name() {
+                let entry = entry.map_err(|e| LoadError { path: top.clone(), message: e.to_string() })?;
+                let rel = relative(&root, entry.path());
+                if entry.file_type().is_file() {
+                    files.insert(rel.clone(), SourceFile::read(&root, &rel));
+                } else if !entry.file_type().is_dir() {
+                    irregular.push(rel);
+                }
+            }
+        }
+        Ok(Suite { root, files, irregular })
+    }
+
+    /// Every loaded file, by suite-relative path.
+    pub fn files(&self) -> impl Iterator<Item = &SourceFile> {
+        self.files.values()
+    }
+
+    /// One loaded file.
+    pub fn file(&self, rel: &str) -> Option<&SourceFile> {
+        self.files.get(rel)
+    }
+
+    /// The parsed JSON of a file.
+    pub fn json(&self, rel: &str) -> Option<&Value> {
+        self.file(rel).and_then(SourceFile::json)
+    }
+
+    /// The manifest as a JSON object, when it parses as one.
+    pub fn manifest(&self) -> Option<&Map<String, Value>> {
+        self.json(MANIFEST).and_then(Value::as_object)
+    }
+
+    /// `CONFORMANCE_VERSION`, trimmed of surrounding whitespace.
+    pub fn version(&self) -> Option<&str> {
+        self.file(VERSION_FILE).and_then(SourceFile::text).map(str::trim)
+    }
+
+    /// The scope the `sections` map gives `name`.
+    pub fn scope_of(&self, name: &str) -> Option<Scope> {
+        self.manifest()?.get("sections")?.get(name)?.as_str().and_then(Scope::parse)
+    }
+
+    /// Every section block of the manifest, in manifest order.
+    pub fn sections(&self) -> Vec<Section<'_>> {
+        let Some(m) = self.manifest() else {
+            return Vec::new();
+        };
+        m.iter()
+            .filter(|(k, _)| !METADATA_KEYS.contains(&k.as_str()))
+            .map(|(name, block)| Section { name, block, scope: self.scope_of(name) })
+            .collect()
+    }
+
+    /// One section by name.
+    pub fn section(&self, name: &str) -> Option<Section<'_>> {
+        self.sections().into_iter().find(|s| s.name == name)
+    }
+
+    /// The well-formed entries of `exceptions`.
+    pub fn exceptions(&self) -> Vec<Exception> {
+        let Some(list) = self.manifest().and_then(|m| m.get("exceptions")).and_then(Value::as_array) else {
+            return Vec::new();
+        };
+        list.iter()
+            .filter_map(|e| {
+                let s = |k: &str| e.get(k).and_then(Value::as_str).map(str::to_owned);
+                Some(Exception { family: s("family")?, binding: s("binding")?, adr: s("adr")? })
+            })
+            .collect()
+    }
+
+    /// Line:column of `pointer` in file `rel`, when both are known.
+    pub fn locate(&self, rel: &str, pointer: &str) -> Option<Span> {
+        span::locate(self.file(rel)?.text()?, pointer)
+    }
+
+    /// How to show `rel` to the user: joined to the root unless the root is `.`.
+    pub fn display_path(&self, rel: &str) -> String {
+        if self.root == Path::new(".") || self.root.as_os_str().is_empty() {
+            rel.to_owned()
+        } else {
+            format!("{}/{rel}", self.root.display().to_string().trim_end_matches('/'))
+        }
+    }
+}
+
+/// `path` relative to `root`, with `/` separators.
+fn relative(root: &Path, path: &Path) -> String {
+    let rel = path.strip_prefix(root).unwrap_or(path);
+    rel.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/")
+}
+
+/// Find the suite a command runs on by default: the nearest directory, from `start` upwards,
+/// holding both `manifest.json` and `CONFORMANCE_VERSION`.
+pub fn discover(start: &Path) -> Option<PathBuf> {
+    start.ancestors().find(|d| d.join(MANIFEST).is_file() && d.join(VERSION_FILE).is_file()).map(Path::to_path_buf)
+}

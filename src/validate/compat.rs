@@ -1,0 +1,331 @@
+//! Compatibility with the real SDK runners (decisions R20) — the rules a program can check.
+//!
+//! Real SDKs vendor the suite and read its early sections by name, with parsers that are
+//! stricter or looser than ours. Rules: at least six top-level cases, each valid one with the
+//! five `expect` fields the runners read; each top-level fixture a non-empty JSON object, a valid
+//! one with a non-empty `trace_id`, `meta.id` and a non-zero `meta.created_at`; every file
+//! reference a plain relative path (no `..`, leading `/`, `\`, `#`, `?`, `%`, empty or `.`
+//! components); the manifest nests at most 511 levels (PHP `json_decode` depth 512); no lone
+//! surrogate escape in the manifest or any fixture; case names non-empty without `/`; no key in
+//! a runner-mapped object that differs from a mapped key only in letter case (Go's decoder would
+//! read it into the mapped field).
+
+use std::collections::BTreeSet;
+
+use serde_json::Value;
+
+use crate::diag::{Code, Finding};
+use crate::suite::{MANIFEST, pointer, span};
+
+use super::{Ctx, FILE_REF_KEYS, string_refs};
+
+/// PHP `json_decode`'s default depth is 512: a document may nest 511 levels.
+const MAX_DEPTH: usize = 511;
+const EXPECT_FIELDS: [&str; 5] = ["urn", "data", "attempts", "lang", "schema_version"];
+/// Objects under these keys are free-form payloads, not runner-mapped structures.
+const FREE_FORM: [&str; 8] =
+    ["data", "schema", "expect_preserved", "expect_envelope", "meta", "meta_entries", "extras_top", "extras_meta"];
+/// Keys the published runners map by name (R20.2, R20.5) even when the manifest lacks them.
+const MAPPED: [&str; 16] = [
+    "schema_version",
+    "description",
+    "cases",
+    "idempotency",
+    "payload_schema",
+    "sqs",
+    "asb",
+    "pulsar",
+    "kafka",
+    "artemis",
+    "redis",
+    "rabbitmq",
+    "name",
+    "file",
+    "valid",
+    "expect",
+];
+
+pub(super) fn check(cx: &Ctx<'_>) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let at = |code, msg: String, ptr: &str| Finding::error(code, msg).in_file(MANIFEST).at(ptr);
+
+    // Text-level rules run even when the manifest does not parse.
+    if let Some(text) = cx.suite.file(MANIFEST).and_then(|f| f.text()) {
+        let depth = max_depth(text);
+        if depth > MAX_DEPTH {
+            out.push(
+                Finding::error(
+                    Code::COMPAT_DEPTH,
+                    format!("the manifest nests {depth} levels; PHP json_decode stops at {MAX_DEPTH}"),
+                )
+                .in_file(MANIFEST),
+            );
+        }
+    }
+    for f in cx.suite.files() {
+        if let (true, Some(text)) = (f.rel.ends_with(".json"), f.text())
+            && let Some(offset) = lone_surrogate(text)
+        {
+            out.push(
+                    Finding::error(Code::COMPAT_LONE_SURROGATE, "lone surrogate escape: strict JSON parsers refuse the file; carry such bodies as a string or base64")
+                        .in_file(f.rel.clone())
+                        .with_span(Some(span::span_at(text, offset))),
+                );
+        }
+    }
+
+    let Some(m) = cx.suite.json(MANIFEST) else {
+        return out;
+    };
+
+    for (ptr, file) in string_refs(m, &FILE_REF_KEYS) {
+        if let Err(why) = plain_relative(file) {
+            out.push(at(Code::COMPAT_PATH, format!("{file:?} is not a plain relative path: {why}"), &ptr));
+        }
+    }
+
+    for s in cx.suite.sections() {
+        for case in s.cases() {
+            if let Some(name) = case.value.get("name") {
+                match name.as_str() {
+                    Some(n) if !n.is_empty() && !n.contains('/') => {}
+                    _ => out.push(at(
+                        Code::COMPAT_CASE_NAME,
+                        format!("case name {name} must be a non-empty string without '/'"),
+                        &pointer::join(&case.pointer, "name"),
+                    )),
+                }
+            }
+        }
+    }
+
+    if let Some(cases) = m.get("cases").and_then(Value::as_array) {
+        if cases.len() < 6 {
+            out.push(at(
+                Code::COMPAT_TOO_FEW_CASES,
+                format!("{} top-level cases; keep at least six", cases.len()),
+                "/cases",
+            ));
+        }
+        for (i, case) in cases.iter().enumerate() {
+            top_level_case(cx, &mut out, i, case);
+        }
+    }
+
+    key_case(m, &mut out);
+    out
+}
+
+fn top_level_case(cx: &Ctx<'_>, out: &mut Vec<Finding>, i: usize, case: &Value) {
+    let ptr = format!("/cases/{i}");
+    let valid = case.get("valid").and_then(Value::as_bool) == Some(true);
+    if valid && let Some(expect) = case.get("expect").and_then(Value::as_object) {
+        for field in EXPECT_FIELDS {
+            if !expect.contains_key(field) {
+                out.push(
+                    Finding::error(
+                        Code::COMPAT_CASE_FIELDS,
+                        format!("expect lacks {field:?}, which every SDK runner reads"),
+                    )
+                    .in_file(MANIFEST)
+                    .at(format!("{ptr}/expect")),
+                );
+            }
+        }
+    }
+    let Some(file) = case.get("file").and_then(Value::as_str) else {
+        return;
+    };
+    let Some(fixture) = cx.suite.json(file) else {
+        return;
+    };
+    match fixture.as_object() {
+        Some(o) if !o.is_empty() => {}
+        _ => {
+            out.push(
+                Finding::error(Code::COMPAT_FIXTURE_OBJECT, "a top-level case fixture must be a non-empty JSON object, even when invalid; other shapes belong in newer sections")
+                    .in_file(file)
+                    .at(""),
+            );
+            return;
+        }
+    }
+    if valid {
+        let non_empty = |p: &str| pointer::get(fixture, p).and_then(Value::as_str).is_some_and(|s| !s.is_empty());
+        let created = pointer::get(fixture, "/meta/created_at").and_then(Value::as_f64).is_some_and(|n| n != 0.0);
+        for (p, ok) in
+            [("/trace_id", non_empty("/trace_id")), ("/meta/id", non_empty("/meta/id")), ("/meta/created_at", created)]
+        {
+            if !ok {
+                let at = if pointer::get(fixture, p).is_some() { p } else { "" };
+                out.push(
+                    Finding::error(
+                        Code::COMPAT_PER_MESSAGE_FIELDS,
+                        format!("a valid fixture needs a non-empty, non-zero {p}"),
+                    )
+                    .in_file(file)
+                    .at(at),
+                );
+            }
+        }
+    }
+}
+
+/// Why `p` is not a plain relative path, if it is not.
+pub(crate) fn plain_relative(p: &str) -> Result<(), &'static str> {
+    if p.is_empty() {
+        return Err("empty");
+    }
+    if p.starts_with('/') {
+        return Err("absolute");
+    }
+    if let Some(c) = p.chars().find(|c| matches!(c, '\\' | '#' | '?' | '%') || c.is_control()) {
+        return Err(match c {
+            '\\' => "backslash",
+            '#' | '?' | '%' => "'#', '?' and '%' break URL-based loaders",
+            _ => "control character",
+        });
+    }
+    for comp in p.split('/') {
+        match comp {
+            "" => return Err("empty path component"),
+            "." => return Err("'.' component"),
+            ".." => return Err("'..' component"),
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// Maximum nesting depth of JSON text (brackets outside strings).
+fn max_depth(text: &str) -> usize {
+    let (mut depth, mut max, mut in_str, mut esc) = (0usize, 0usize, false, false);
+    for b in text.bytes() {
+        if in_str {
+            match (esc, b) {
+                (true, _) => esc = false,
+                (false, b'\\') => esc = true,
+                (false, b'"') => in_str = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_str = true,
+            b'{' | b'[' => {
+                depth += 1;
+                max = max.max(depth);
+            }
+            b'}' | b']' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    max
+}
+
+/// Byte offset of the first lone surrogate escape (`\uD800`–`\uDFFF` not in a valid pair).
+pub(crate) fn lone_surrogate(text: &str) -> Option<usize> {
+    let b = text.as_bytes();
+    let hex = |at: usize| -> Option<u16> {
+        let s = text.get(at..at + 4)?;
+        u16::from_str_radix(s, 16).ok()
+    };
+    let (mut i, mut in_str) = (0usize, false);
+    while i < b.len() {
+        match (in_str, b[i]) {
+            (false, b'"') => in_str = true,
+            (true, b'"') => in_str = false,
+            (true, b'\\') => {
+                if b.get(i + 1) == Some(&b'u') {
+                    if let Some(u) = hex(i + 2) {
+                        if (0xDC00..=0xDFFF).contains(&u) {
+                            return Some(i);
+                        }
+                        if (0xD800..=0xDBFF).contains(&u) {
+                            let low = (b.get(i + 6) == Some(&b'\\') && b.get(i + 7) == Some(&b'u'))
+                                .then(|| hex(i + 8))
+                                .flatten();
+                            if !low.is_some_and(|l| (0xDC00..=0xDFFF).contains(&l)) {
+                                return Some(i);
+                            }
+                            i += 12;
+                            continue;
+                        }
+                    }
+                    i += 6;
+                    continue;
+                }
+                i += 2;
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+/// Keys that differ from a mapped key only in letter case.
+fn key_case(manifest: &Value, out: &mut Vec<Finding>) {
+    let mut objects = Vec::new();
+    let mut stack = vec![(String::new(), manifest)];
+    while let Some((at, v)) = stack.pop() {
+        match v {
+            Value::Object(m) => {
+                objects.push((at.clone(), m));
+                for (k, child) in m {
+                    if !FREE_FORM.contains(&k.as_str()) {
+                        stack.push((pointer::join(&at, k), child));
+                    }
+                }
+            }
+            Value::Array(a) => stack.extend(a.iter().enumerate().map(|(i, c)| (format!("{at}/{i}"), c))),
+            _ => {}
+        }
+    }
+    let vocab: BTreeSet<&str> = objects
+        .iter()
+        .flat_map(|(_, m)| m.keys().map(String::as_str))
+        .filter(|k| !k.bytes().any(|b| b.is_ascii_uppercase()))
+        .chain(MAPPED)
+        .collect();
+    for (at, m) in objects {
+        for k in m.keys() {
+            if let Some(mapped) = vocab.iter().find(|v| **v != k && v.eq_ignore_ascii_case(k)) {
+                out.push(
+                    Finding::error(Code::COMPAT_KEY_CASE, format!("key {k:?} differs from the mapped key {mapped:?} only in letter case; Go's decoder would read it as {mapped:?}"))
+                        .in_file(MANIFEST)
+                        .at(pointer::join(&at, k)),
+                );
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lone_surrogates_are_found_pairs_are_not() {
+        assert_eq!(lone_surrogate(r#"{"a":"\ud83d\ude00"}"#), None);
+        assert_eq!(lone_surrogate(r#"{"a":"\\ud800"}"#), None);
+        assert_eq!(lone_surrogate(r#"{"a":"x\ud800"}"#), Some(7));
+        assert_eq!(lone_surrogate(r#"{"\udc00":1}"#), Some(2));
+        assert_eq!(lone_surrogate(r#"{"a":"\ud800\u0041"}"#), Some(6));
+        assert_eq!(lone_surrogate(r#"{"a":"\uD800"}"#), Some(6));
+    }
+
+    #[test]
+    fn depth_counts_brackets_outside_strings() {
+        assert_eq!(max_depth(r#"{"a":[[1]],"b":"[[[["}"#), 3);
+    }
+
+    #[test]
+    fn plain_relative_paths() {
+        assert!(plain_relative("fixtures/a.json").is_ok());
+        for bad in ["", "/abs", "a/../b", "./a", "a//b", "a\\b", "a#b", "a?b", "a%20b", "a\nb"] {
+            assert!(plain_relative(bad).is_err(), "{bad}");
+        }
+    }
+}

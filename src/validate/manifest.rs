@@ -1,0 +1,83 @@
+//! The manifest's top level and the suite version.
+//!
+//! Rules: the manifest is a JSON object with `schema_version` the integer literal 1 (R20.1: not
+//! `1.0`, not `"1"`), a string `description`, a SemVer `conformance_version`, an object
+//! `sections` and an array `exceptions`; `CONFORMANCE_VERSION` holds one SemVer version (a
+//! `-pre` suffix marks an untagged suite) equal to `conformance_version`.
+
+use serde_json::Value;
+
+use crate::diag::{Code, Finding};
+use crate::suite::{MANIFEST, VERSION_FILE};
+
+use super::Ctx;
+
+pub(super) fn check(cx: &Ctx<'_>) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let at = |code, msg: String, ptr: &str| Finding::error(code, msg).in_file(MANIFEST).at(ptr);
+
+    if let Some(text) = cx.suite.file(VERSION_FILE).and_then(|f| f.text()) {
+        let v = text.trim();
+        if let Err(e) = semver::Version::parse(v) {
+            out.push(
+                Finding::error(Code::VERSION_NOT_SEMVER, format!("{v:?} is not a SemVer version ({e})"))
+                    .in_file(VERSION_FILE),
+            );
+        } else if text != format!("{v}\n") && text != v {
+            out.push(
+                Finding::error(Code::VERSION_NOT_SEMVER, "the version file must hold the version alone on one line")
+                    .in_file(VERSION_FILE),
+            );
+        }
+    }
+
+    let Some(json) = cx.suite.json(MANIFEST) else {
+        return out;
+    };
+    let Some(m) = json.as_object() else {
+        out.push(at(Code::MANIFEST_SHAPE, "the manifest must be a JSON object".into(), ""));
+        return out;
+    };
+
+    match m.get("schema_version") {
+        Some(Value::Number(n)) if n.as_u64() == Some(1) => {}
+        Some(other) => out.push(at(
+            Code::SCHEMA_VERSION,
+            format!("schema_version must be the integer 1, found {other}"),
+            "/schema_version",
+        )),
+        None => out.push(at(Code::SCHEMA_VERSION, "schema_version is missing (it must be the integer 1)".into(), "")),
+    }
+
+    for (key, kind, ok) in [
+        ("description", "a string", m.get("description").is_some_and(Value::is_string)),
+        ("conformance_version", "a string", m.get("conformance_version").is_some_and(Value::is_string)),
+        ("sections", "an object", m.get("sections").is_some_and(Value::is_object)),
+        ("exceptions", "an array", m.get("exceptions").is_some_and(Value::is_array)),
+    ] {
+        if !ok {
+            let ptr = if m.contains_key(key) { format!("/{key}") } else { String::new() };
+            out.push(at(Code::MANIFEST_SHAPE, format!("top-level {key:?} must be {kind}"), &ptr));
+        }
+    }
+
+    if let Some(mv) = m.get("conformance_version").and_then(Value::as_str) {
+        if let Err(e) = semver::Version::parse(mv) {
+            out.push(at(
+                Code::VERSION_NOT_SEMVER,
+                format!("conformance_version {mv:?} is not SemVer ({e})"),
+                "/conformance_version",
+            ));
+        }
+        if let Some(fv) = cx.suite.version()
+            && fv != mv
+        {
+            out.push(at(
+                Code::VERSION_MISMATCH,
+                format!("conformance_version is {mv:?} but {VERSION_FILE} says {fv:?}; bump both together"),
+                "/conformance_version",
+            ));
+        }
+    }
+    out
+}

@@ -1,0 +1,105 @@
+//! Sections, scopes and exceptions (ADR-0032).
+//!
+//! Rules: every block has an entry in `sections` and every entry names a block; every scope is
+//! one of the nine; a block is an object (or, for `cases`, an array); case ids are unique within
+//! a section; `exceptions` entries are `{family, binding, adr}` strings with `adr` of the form
+//! `ADR-NNNN` and `binding` a binding scope that some section of the suite has.
+
+use std::collections::HashSet;
+
+use serde_json::Value;
+
+use crate::diag::{Code, Finding};
+use crate::suite::{MANIFEST, Scope, pointer};
+
+use super::Ctx;
+
+/// `ADR-` followed by exactly four digits.
+pub(crate) fn is_adr(s: &str) -> bool {
+    s.len() == 8 && s.starts_with("ADR-") && s[4..].bytes().all(|b| b.is_ascii_digit())
+}
+
+pub(super) fn check(cx: &Ctx<'_>) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let Some(m) = cx.suite.manifest() else {
+        return out;
+    };
+    let at = |code, msg: String, ptr: String| Finding::error(code, msg).in_file(MANIFEST).at(ptr);
+    let sections = cx.suite.sections();
+    let map = m.get("sections").and_then(Value::as_object);
+
+    for s in &sections {
+        let ptr = pointer::join("", s.name);
+        match map.and_then(|map| map.get(s.name)) {
+            None => out.push(at(
+                Code::SECTION_WITHOUT_SCOPE,
+                format!("block {:?} has no scope: add it to the top-level \"sections\" map", s.name),
+                ptr.clone(),
+            )),
+            Some(v) if v.as_str().and_then(Scope::parse).is_none() => out.push(at(
+                Code::UNKNOWN_SCOPE,
+                format!("scope {v} of {:?} is not one of {}", s.name, scope_list()),
+                pointer::join("/sections", s.name),
+            )),
+            Some(_) => {}
+        }
+        let shape_ok = if s.name == "cases" { s.block.is_array() } else { s.block.is_object() };
+        if !shape_ok {
+            let want = if s.name == "cases" { "an array" } else { "an object" };
+            out.push(at(Code::SECTION_SHAPE, format!("section {:?} must be {want}", s.name), ptr.clone()));
+        }
+        let mut seen = HashSet::new();
+        for case in s.cases() {
+            if !seen.insert(case.id.clone()) {
+                out.push(at(
+                    Code::DUPLICATE_CASE_ID,
+                    format!("case id {:?} appears more than once in section {:?}", case.id, s.name),
+                    case.pointer.clone(),
+                ));
+            }
+        }
+    }
+
+    if let Some(map) = map {
+        for name in map.keys() {
+            if !sections.iter().any(|s| s.name == name) {
+                out.push(at(
+                    Code::SCOPE_WITHOUT_SECTION,
+                    format!("\"sections\" gives {name:?} a scope but the manifest has no such block"),
+                    pointer::join("/sections", name),
+                ));
+            }
+        }
+    }
+
+    let carried: HashSet<Scope> = sections.iter().filter_map(|s| s.scope).collect();
+    if let Some(list) = m.get("exceptions").and_then(Value::as_array) {
+        for (i, e) in list.iter().enumerate() {
+            let ptr = format!("/exceptions/{i}");
+            let field = |k: &str| e.get(k).and_then(Value::as_str);
+            let keys_ok = e.as_object().is_some_and(|o| o.len() == 3);
+            match (field("family"), field("binding"), field("adr")) {
+                (Some(family), Some(binding), Some(adr)) if keys_ok && !family.is_empty() && is_adr(adr) => {
+                    match Scope::parse(binding) {
+                        Some(b) if b.is_binding() && carried.contains(&b) => {}
+                        _ => out.push(at(
+                            Code::EXCEPTION_UNKNOWN_BINDING,
+                            format!("exception names binding {binding:?}, which no section of this suite has as its scope"),
+                            format!("{ptr}/binding"),
+                        )),
+                    }
+                }
+                _ => out.push(at(
+                    Code::BAD_EXCEPTION,
+                    "an exception is exactly {\"family\", \"binding\", \"adr\"}: non-empty strings, adr of the form ADR-NNNN".into(),
+                    ptr,
+                )),
+            }
+        }
+    }
+    out
+}
+
+fn scope_list() -> String {
+    Scope::ALL.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ")
+}
