@@ -328,6 +328,12 @@ fn forbidden(pointer: &str, warnings: &mut Vec<Warning>) {
     }
 }
 
+/// The identity (resolved URN) of a parsed object under the decode rules, without the rest of
+/// the envelope checks: what a consumer routes on before it validates the message.
+pub fn identity_of(obj: &Map<String, Value>) -> Result<String, DecodeError> {
+    resolve_identity(obj.get("job").cloned(), obj.get("urn").cloned(), &mut Vec::new())
+}
+
 fn resolve_identity(
     job: Option<Value>,
     urn: Option<Value>,

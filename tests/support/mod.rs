@@ -1,0 +1,171 @@
+//! Shared helpers for the integration tests: copies of the suite to break, the built binary,
+//! and a Redis to talk to.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+
+use serde_json::Value;
+
+/// The repository root (the canonical suite).
+pub fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The files and directories that make up a suite.
+pub const SUITE_ENTRIES: [&str; 5] = ["CONFORMANCE_VERSION", "manifest.json", "schema", "fixtures", "LICENSE"];
+
+/// A throwaway copy of the canonical suite, to break in one way per test.
+pub struct SuiteCopy {
+    pub dir: tempfile::TempDir,
+}
+
+impl SuiteCopy {
+    /// Copy the canonical suite into a new temp dir.
+    pub fn new() -> Self {
+        let dir = tempfile::tempdir().expect("tempdir");
+        for entry in SUITE_ENTRIES {
+            copy_tree(&repo().join(entry), &dir.path().join(entry));
+        }
+        Self { dir }
+    }
+
+    /// The suite root.
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// Read a suite file as text.
+    pub fn read(&self, rel: &str) -> String {
+        std::fs::read_to_string(self.path().join(rel)).expect("read")
+    }
+
+    /// Write a suite file (creating directories).
+    pub fn write(&self, rel: &str, contents: impl AsRef<[u8]>) {
+        let p = self.path().join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, contents).expect("write");
+    }
+
+    /// Delete a suite file.
+    pub fn remove(&self, rel: &str) {
+        std::fs::remove_file(self.path().join(rel)).expect("remove");
+    }
+
+    /// Parse, edit and rewrite manifest.json (pretty-printed, key order kept).
+    pub fn edit_manifest(&self, edit: impl FnOnce(&mut Value)) {
+        let mut v: Value = serde_json::from_str(&self.read("manifest.json")).expect("manifest parses");
+        edit(&mut v);
+        self.write("manifest.json", serde_json::to_string_pretty(&v).unwrap() + "\n");
+    }
+
+    /// Load the copy and validate it.
+    pub fn validate(&self) -> Vec<bqsuite::diag::Finding> {
+        bqsuite::validate::validate(&bqsuite::suite::Suite::load(self.path()).expect("loads"))
+    }
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    if from.is_dir() {
+        std::fs::create_dir_all(to).unwrap();
+        for e in std::fs::read_dir(from).unwrap() {
+            let e = e.unwrap();
+            copy_tree(&e.path(), &to.join(e.file_name()));
+        }
+    } else {
+        std::fs::copy(from, to).unwrap();
+    }
+}
+
+/// Assert that `findings` has one with `code` (e.g. "BQ301") whose pointer is `pointer` (when
+/// given) and whose file ends with `file`; return it.
+#[track_caller]
+pub fn assert_finding(
+    findings: &[bqsuite::diag::Finding],
+    code: &str,
+    file: &str,
+    pointer: Option<&str>,
+) -> bqsuite::diag::Finding {
+    findings
+        .iter()
+        .find(|f| {
+            f.code.id == code
+                && f.file.as_deref().is_some_and(|x| x.ends_with(file))
+                && pointer.is_none_or(|p| f.pointer.as_deref() == Some(p))
+        })
+        .cloned()
+        .unwrap_or_else(|| panic!("no {code} in {file} at {pointer:?}; findings: {findings:#?}"))
+}
+
+/// The built `bqsuite` binary, run in `dir` with colour off and a fixed clock.
+pub fn bqsuite(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_bqsuite"))
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .env("SOURCE_DATE_EPOCH", "1764489600")
+        .env_remove("GITHUB_STEP_SUMMARY")
+        .output()
+        .expect("run bqsuite")
+}
+
+/// stdout, stderr and exit code of a run, as one text for snapshots.
+pub fn transcript(o: &Output) -> String {
+    format!(
+        "exit: {}\n--- stdout\n{}--- stderr\n{}",
+        o.status.code().map_or("signal".into(), |c| c.to_string()),
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+/// Is `BQ_REQUIRE_REDIS` set (to anything but empty or 0)?
+pub fn redis_required() -> bool {
+    std::env::var_os("BQ_REQUIRE_REDIS").is_some_and(|v| !v.is_empty() && v != "0")
+}
+
+/// A Redis for tests: `BQ_REDIS_URL` when set; else a `redis-server` this test process starts
+/// on a free loopback port (persistence off; a watchdog stops it when the process ends); else
+/// `None`, after printing why. With `BQ_REQUIRE_REDIS` set, `None` is a test failure instead.
+pub fn redis_url() -> Option<String> {
+    static URL: OnceLock<Option<String>> = OnceLock::new();
+    let url = URL
+        .get_or_init(|| {
+            if let Ok(url) = std::env::var("BQ_REDIS_URL") {
+                return Some(url);
+            }
+            spawn_redis()
+        })
+        .clone();
+    if url.is_none() {
+        assert!(
+            !redis_required(),
+            "BQ_REQUIRE_REDIS is set but no Redis is reachable (set BQ_REDIS_URL or install redis-server)"
+        );
+        eprintln!("skipping: no Redis (BQ_REDIS_URL unset and redis-server not installed)");
+    }
+    url
+}
+
+fn spawn_redis() -> Option<String> {
+    Command::new("redis-server").arg("--version").output().ok().filter(|o| o.status.success())?;
+    let port = std::net::TcpListener::bind("127.0.0.1:0").ok()?.local_addr().ok()?.port();
+    let dir = std::env::temp_dir().join(format!("bqsuite-test-redis-{port}"));
+    std::fs::create_dir_all(&dir).ok()?;
+    // The watchdog shell stops redis-server as soon as this test process is gone.
+    let script = format!(
+        "redis-server --port {port} --bind 127.0.0.1 --save '' --appendonly no --dir '{dir}' >/dev/null 2>&1 & r=$!; \
+         while kill -0 {pid} 2>/dev/null && kill -0 $r 2>/dev/null; do sleep 0.5; done; kill $r 2>/dev/null; rm -rf '{dir}'",
+        dir = dir.display(),
+        pid = std::process::id()
+    );
+    Command::new("sh").arg("-c").arg(script).spawn().ok()?;
+    for _ in 0..100 {
+        if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
+            return Some(format!("redis://127.0.0.1:{port}/"));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    None
+}

@@ -1,0 +1,280 @@
+//! One test per validate rule: break a copy of the suite in one way, assert the finding's code,
+//! file and pointer. The canonical suite itself must be clean.
+
+mod support;
+
+use serde_json::{Value, json};
+use support::{SuiteCopy, assert_finding};
+
+#[test]
+fn the_canonical_suite_is_clean() {
+    let findings = SuiteCopy::new().validate();
+    assert!(findings.is_empty(), "{findings:#?}");
+}
+
+#[test]
+fn invalid_json_in_a_fixture() {
+    let s = SuiteCopy::new();
+    s.write("fixtures/order-created.json", "{\n  \"job\": \"urn:x\",\n  oops\n}\n");
+    let f = assert_finding(&s.validate(), "BQ001", "fixtures/order-created.json", None);
+    assert_eq!(f.span.map(|s| (s.line, s.column)), Some((3, 3)));
+}
+
+#[test]
+fn a_case_whose_fixture_is_missing() {
+    let s = SuiteCopy::new();
+    s.remove("fixtures/urn-alias.json");
+    let f = assert_finding(&s.validate(), "BQ301", "manifest.json", Some("/cases/1/file"));
+    assert!(f.span.is_some(), "line:column located");
+}
+
+#[test]
+fn a_valid_case_without_expect() {
+    let s = SuiteCopy::new();
+    s.edit_manifest(|m| {
+        m["cases"][0].as_object_mut().unwrap().shift_remove("expect");
+    });
+    assert_finding(&s.validate(), "BQ302", "manifest.json", Some("/cases/0"));
+}
+
+#[test]
+fn an_invalid_case_without_reason() {
+    let s = SuiteCopy::new();
+    s.edit_manifest(|m| {
+        m["cases"][4].as_object_mut().unwrap().shift_remove("reason");
+    });
+    assert_finding(&s.validate(), "BQ303", "manifest.json", Some("/cases/4"));
+}
+
+#[test]
+fn conformance_version_not_semver() {
+    let s = SuiteCopy::new();
+    s.write("CONFORMANCE_VERSION", "1.6\n");
+    let findings = s.validate();
+    assert_finding(&findings, "BQ102", "CONFORMANCE_VERSION", None);
+    assert_finding(&findings, "BQ103", "manifest.json", Some("/conformance_version"));
+}
+
+#[test]
+fn conformance_version_differs_from_the_manifest() {
+    let s = SuiteCopy::new();
+    s.write("CONFORMANCE_VERSION", "1.7.0-pre\n");
+    let findings = s.validate();
+    assert_finding(&findings, "BQ103", "manifest.json", Some("/conformance_version"));
+    assert!(findings.iter().all(|f| f.code.id != "BQ102"), "-pre is SemVer");
+}
+
+#[test]
+fn schema_version_must_be_the_integer_one() {
+    for bad in [json!(1.0), json!("1"), json!(2)] {
+        let s = SuiteCopy::new();
+        s.edit_manifest(|m| m["schema_version"] = bad.clone());
+        assert_finding(&s.validate(), "BQ101", "manifest.json", Some("/schema_version"));
+    }
+}
+
+#[test]
+fn a_section_without_a_scope() {
+    let s = SuiteCopy::new();
+    s.edit_manifest(|m| {
+        m["sections"].as_object_mut().unwrap().shift_remove("rabbitmq");
+    });
+    assert_finding(&s.validate(), "BQ201", "manifest.json", Some("/rabbitmq"));
+}
+
+#[test]
+fn a_scope_on_a_missing_section() {
+    let s = SuiteCopy::new();
+    s.edit_manifest(|m| {
+        m.as_object_mut().unwrap().shift_remove("rabbitmq");
+    });
+    assert_finding(&s.validate(), "BQ202", "manifest.json", Some("/sections/rabbitmq"));
+}
+
+#[test]
+fn an_unknown_scope() {
+    let s = SuiteCopy::new();
+    s.edit_manifest(|m| m["sections"]["rabbitmq"] = json!("rabbit"));
+    assert_finding(&s.validate(), "BQ203", "manifest.json", Some("/sections/rabbitmq"));
+}
+
+#[test]
+fn two_cases_with_the_same_id() {
+    let s = SuiteCopy::new();
+    s.edit_manifest(|m| m["payload_schema"]["cases"][1]["name"] = json!("valid-minimal"));
+    assert_finding(&s.validate(), "BQ206", "manifest.json", Some("/payload_schema/cases/1"));
+}
+
+#[test]
+fn malformed_exceptions() {
+    let s = SuiteCopy::new();
+    s.edit_manifest(|m| {
+        m["exceptions"] = json!([
+            {"family": "php", "binding": "asb", "adr": "ADR-21"},
+            {"family": "php", "binding": "mqtt", "adr": "ADR-0021"},
+            {"family": "go", "binding": "asb"}
+        ])
+    });
+    let findings = s.validate();
+    assert_finding(&findings, "BQ204", "manifest.json", Some("/exceptions/0"));
+    assert_finding(&findings, "BQ205", "manifest.json", Some("/exceptions/1/binding"));
+    assert_finding(&findings, "BQ204", "manifest.json", Some("/exceptions/2"));
+}
+
+#[test]
+fn an_orphan_fixture() {
+    let s = SuiteCopy::new();
+    s.write("fixtures/nobody-uses-me.json", "{}\n");
+    assert_finding(&s.validate(), "BQ304", "fixtures/nobody-uses-me.json", None);
+}
+
+#[test]
+fn a_results_example_that_violates_its_schema() {
+    let s = SuiteCopy::new();
+    let mut ex: Value = serde_json::from_str(&s.read("schema/results.example.json")).unwrap();
+    ex["sections"]["cases"]["order-created"] = json!({"status": "skip", "reason": "not today"});
+    s.write("schema/results.example.json", serde_json::to_string_pretty(&ex).unwrap());
+    let f = assert_finding(
+        &s.validate(),
+        "BQ401",
+        "schema/results.example.json",
+        Some("/sections/cases/order-created/reason"),
+    );
+    assert!(f.span.is_some());
+}
+
+#[test]
+fn schemas_must_declare_and_obey_their_drafts() {
+    let s = SuiteCopy::new();
+    let mut sch: Value = serde_json::from_str(&s.read("schema/results.schema.json")).unwrap();
+    sch["$schema"] = json!("http://json-schema.org/draft-07/schema#");
+    sch["properties"]["sdk"]["type"] = json!("strin");
+    s.write("schema/results.schema.json", serde_json::to_string_pretty(&sch).unwrap());
+    let findings = s.validate();
+    assert_finding(&findings, "BQ403", "schema/results.schema.json", Some("/$schema"));
+    assert_finding(&findings, "BQ402", "schema/results.schema.json", Some(""));
+}
+
+#[test]
+fn required_files_missing() {
+    let s = SuiteCopy::new();
+    s.remove("schema/results.example.json");
+    assert_finding(&s.validate(), "BQ003", "schema/results.example.json", None);
+}
+
+#[test]
+fn stray_and_irregular_files_under_suite_dirs() {
+    let s = SuiteCopy::new();
+    s.write("fixtures/order-created.json~", "backup");
+    s.write("fixtures/.DS_Store", "x");
+    #[cfg(unix)]
+    std::os::unix::fs::symlink("/etc/passwd", s.path().join("fixtures/link.json")).unwrap();
+    let findings = s.validate();
+    assert_finding(&findings, "BQ006", "fixtures/order-created.json~", None);
+    assert_finding(&findings, "BQ006", "fixtures/.DS_Store", None);
+    #[cfg(unix)]
+    assert_finding(&findings, "BQ005", "fixtures/link.json", None);
+}
+
+#[test]
+fn not_utf8() {
+    let s = SuiteCopy::new();
+    s.write("fixtures/order-created.json", b"{\"job\":\"\xff\"}");
+    assert_finding(&s.validate(), "BQ002", "fixtures/order-created.json", None);
+}
+
+#[test]
+fn compat_top_level_case_fields_and_fixture_shape() {
+    let s = SuiteCopy::new();
+    s.edit_manifest(|m| {
+        m["cases"][0]["expect"].as_object_mut().unwrap().shift_remove("lang");
+    });
+    s.write("fixtures/invalid-missing-urn.json", "[]\n");
+    let findings = s.validate();
+    assert_finding(&findings, "BQ501", "manifest.json", Some("/cases/0/expect"));
+    assert_finding(&findings, "BQ502", "fixtures/invalid-missing-urn.json", Some(""));
+}
+
+#[test]
+fn compat_per_message_fields_of_valid_fixtures() {
+    let s = SuiteCopy::new();
+    let mut fx: Value = serde_json::from_str(&s.read("fixtures/order-created.json")).unwrap();
+    fx["trace_id"] = json!("");
+    fx["meta"]["created_at"] = json!(0);
+    s.write("fixtures/order-created.json", serde_json::to_string_pretty(&fx).unwrap());
+    let findings = s.validate();
+    assert_finding(&findings, "BQ510", "fixtures/order-created.json", Some("/trace_id"));
+    assert_finding(&findings, "BQ510", "fixtures/order-created.json", Some("/meta/created_at"));
+}
+
+#[test]
+fn compat_bom() {
+    let s = SuiteCopy::new();
+    let body = s.read("fixtures/order-created.json");
+    s.write("fixtures/order-created.json", format!("\u{FEFF}{body}"));
+    assert_finding(&s.validate(), "BQ503", "fixtures/order-created.json", None);
+}
+
+#[test]
+fn compat_plain_relative_paths() {
+    let s = SuiteCopy::new();
+    s.edit_manifest(|m| m["cases"][0]["file"] = json!("fixtures/../fixtures/order-created.json"));
+    assert_finding(&s.validate(), "BQ504", "manifest.json", Some("/cases/0/file"));
+}
+
+#[test]
+fn compat_manifest_depth() {
+    let s = SuiteCopy::new();
+    let text = s.read("manifest.json");
+    let deep = format!("{}{}", "[".repeat(600), "]".repeat(600));
+    s.write(
+        "manifest.json",
+        text.replacen("\"schema_version\": 1,", &format!("\"schema_version\": 1, \"deep_x\": {deep},"), 1),
+    );
+    assert_finding(&s.validate(), "BQ505", "manifest.json", None);
+}
+
+#[test]
+fn compat_lone_surrogate() {
+    let s = SuiteCopy::new();
+    let body = s.read("fixtures/unknown-meta-roundtrip.json");
+    s.write("fixtures/unknown-meta-roundtrip.json", body.replacen("\"eu-west-1\"", "\"eu\\ud800\"", 1));
+    let f = assert_finding(&s.validate(), "BQ506", "fixtures/unknown-meta-roundtrip.json", None);
+    assert!(f.span.is_some());
+}
+
+#[test]
+fn compat_case_names() {
+    let s = SuiteCopy::new();
+    s.edit_manifest(|m| m["payload_schema"]["cases"][0]["name"] = json!("a/b"));
+    assert_finding(&s.validate(), "BQ507", "manifest.json", Some("/payload_schema/cases/0/name"));
+}
+
+#[test]
+fn compat_letter_case_twins() {
+    let s = SuiteCopy::new();
+    s.edit_manifest(|m| {
+        m["cases"][0]["Valid"] = json!(false);
+        m["SQS"] = json!({});
+        m["sections"]["SQS"] = json!("sqs");
+    });
+    let findings = s.validate();
+    assert_finding(&findings, "BQ508", "manifest.json", Some("/cases/0/Valid"));
+    assert_finding(&findings, "BQ508", "manifest.json", Some("/SQS"));
+}
+
+#[test]
+fn compat_at_least_six_top_level_cases() {
+    let s = SuiteCopy::new();
+    s.edit_manifest(|m| m["cases"].as_array_mut().unwrap().truncate(5));
+    assert_finding(&s.validate(), "BQ509", "manifest.json", Some("/cases"));
+}
+
+#[test]
+fn every_finding_names_a_file() {
+    let s = SuiteCopy::new();
+    s.write("manifest.json", "{ not json");
+    let findings = s.validate();
+    assert_finding(&findings, "BQ001", "manifest.json", None);
+    assert!(findings.iter().all(|f| f.file.is_some()), "{findings:#?}");
+}
