@@ -7,4 +7,5 @@ pub mod dead_letter;
 pub mod envelope;
 pub mod fault;
 pub mod json;
+pub mod strict;
 pub mod text;

@@ -14,6 +14,7 @@ use std::collections::BTreeSet;
 
 use serde_json::Value;
 
+use crate::core::strict::lone_surrogate;
 use crate::diag::{Code, Finding};
 use crate::suite::{MANIFEST, pointer, span};
 
@@ -223,48 +224,6 @@ fn max_depth(text: &str) -> usize {
     max
 }
 
-/// Byte offset of the first lone surrogate escape (`\uD800`–`\uDFFF` not in a valid pair).
-pub(crate) fn lone_surrogate(text: &str) -> Option<usize> {
-    let b = text.as_bytes();
-    let hex = |at: usize| -> Option<u16> {
-        let s = text.get(at..at + 4)?;
-        u16::from_str_radix(s, 16).ok()
-    };
-    let (mut i, mut in_str) = (0usize, false);
-    while i < b.len() {
-        match (in_str, b[i]) {
-            (false, b'"') => in_str = true,
-            (true, b'"') => in_str = false,
-            (true, b'\\') => {
-                if b.get(i + 1) == Some(&b'u') {
-                    if let Some(u) = hex(i + 2) {
-                        if (0xDC00..=0xDFFF).contains(&u) {
-                            return Some(i);
-                        }
-                        if (0xD800..=0xDBFF).contains(&u) {
-                            let low = (b.get(i + 6) == Some(&b'\\') && b.get(i + 7) == Some(&b'u'))
-                                .then(|| hex(i + 8))
-                                .flatten();
-                            if !low.is_some_and(|l| (0xDC00..=0xDFFF).contains(&l)) {
-                                return Some(i);
-                            }
-                            i += 12;
-                            continue;
-                        }
-                    }
-                    i += 6;
-                    continue;
-                }
-                i += 2;
-                continue;
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    None
-}
-
 /// Keys that differ from a mapped key only in letter case.
 fn key_case(manifest: &Value, out: &mut Vec<Finding>) {
     let mut objects = Vec::new();
@@ -305,16 +264,6 @@ fn key_case(manifest: &Value, out: &mut Vec<Finding>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn lone_surrogates_are_found_pairs_are_not() {
-        assert_eq!(lone_surrogate(r#"{"a":"\ud83d\ude00"}"#), None);
-        assert_eq!(lone_surrogate(r#"{"a":"\\ud800"}"#), None);
-        assert_eq!(lone_surrogate(r#"{"a":"x\ud800"}"#), Some(7));
-        assert_eq!(lone_surrogate(r#"{"\udc00":1}"#), Some(2));
-        assert_eq!(lone_surrogate(r#"{"a":"\ud800\u0041"}"#), Some(6));
-        assert_eq!(lone_surrogate(r#"{"a":"\uD800"}"#), Some(6));
-    }
 
     #[test]
     fn depth_counts_brackets_outside_strings() {
