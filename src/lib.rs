@@ -10,5 +10,6 @@ pub mod conformance;
 pub mod core;
 pub mod diag;
 pub mod fsutil;
+pub mod results;
 pub mod suite;
 pub mod validate;
