@@ -41,6 +41,7 @@ table { border-collapse: collapse; }
 th, td { border: 1px solid var(--line); padding: .35rem .6rem; text-align: left; vertical-align: top; }
 thead th { background: var(--head); position: sticky; top: 0; }
 th .ver { display: block; font-weight: normal; color: var(--muted); }
+tbody th { white-space: nowrap; }
 td.num { font-variant-numeric: tabular-nums; white-space: nowrap; }
 td.ok { background: var(--ok-bg); }
 td.bad { background: var(--bad-bg); }
