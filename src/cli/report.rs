@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
 
-use crate::results::{self, Matrix};
+use crate::results::Matrix;
 
 use super::{SuiteArg, emit, fail};
 
@@ -37,12 +37,8 @@ pub struct ReportArgs {
 /// Run `report`: exit 0 once the report is written, whatever the verdicts (`results check` is
 /// the gate); 2 when it cannot be produced.
 pub(super) fn run(a: &ReportArgs) -> ExitCode {
-    let suite = match a.suite.load() {
-        Ok(s) => s,
-        Err(e) => return fail(e),
-    };
-    let checks = match results::check_paths(&suite, &a.files) {
-        Ok(c) => c,
+    let (suite, checks) = match super::results::load_and_check(&a.suite, &a.files) {
+        Ok(x) => x,
         Err(e) => return fail(e),
     };
     let matrix = Matrix::build(&suite, &checks);

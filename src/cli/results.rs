@@ -8,6 +8,7 @@ use serde_json::{Value, json};
 
 use crate::diag::{self, Format, Summary};
 use crate::results::{self, FileCheck, Verdict};
+use crate::suite::Suite;
 
 use super::{EXIT_CODES, SuiteArg, emit, exit, fail, write_step_summary};
 
@@ -21,9 +22,11 @@ pub struct ResultsArgs {
 /// What to do with results files.
 #[derive(Debug, Subcommand)]
 pub enum ResultsCommand {
-    /// Check results files against the suite: schema, suite version, scopes and family
-    /// exceptions, every case id, skips; one verdict (Compatible / Not compatible) per file.
-    /// Exit 1 when any file is not compatible; a file that cannot be read is exit 2.
+    /// Check results files against the suite, one verdict per file.
+    ///
+    /// Checks the results schema, the suite version, scopes and family exceptions, every case
+    /// id and every skip, and gives each file a verdict: Compatible or Not compatible. Exit 1
+    /// when any file is not compatible; a file that cannot be read at all is exit 2.
     #[command(after_help = EXIT_CODES)]
     Check(CheckArgs),
 }
@@ -62,13 +65,16 @@ fn verdict_json(fc: &FileCheck) -> Value {
     })
 }
 
+/// Load the suite and check every file (shared with `report`); `Err` means exit 2.
+pub(super) fn load_and_check(suite: &SuiteArg, files: &[PathBuf]) -> Result<(Suite, Vec<FileCheck>), String> {
+    let suite = suite.load()?;
+    let checks = results::check_paths(&suite, files)?;
+    Ok((suite, checks))
+}
+
 fn check(a: &CheckArgs, color: bool) -> ExitCode {
-    let suite = match a.suite.load() {
-        Ok(s) => s,
-        Err(e) => return fail(e),
-    };
-    let checks = match results::check_paths(&suite, &a.files) {
-        Ok(c) => c,
+    let (suite, checks) = match load_and_check(&a.suite, &a.files) {
+        Ok(x) => x,
         Err(e) => return fail(e),
     };
     let findings: Vec<_> = checks.iter().flat_map(|c| c.findings.iter().cloned()).collect();
