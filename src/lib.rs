@@ -10,6 +10,7 @@ pub mod conformance;
 pub mod core;
 pub mod diag;
 pub mod fsutil;
+pub mod results;
 pub mod suite;
 pub mod synth;
 pub mod validate;

@@ -4,6 +4,9 @@
 //! problems (findings, failing cases, drift, a verification failure); 2 usage error or the
 //! command could not run (missing suite, unreadable file, network).
 
+mod report;
+mod results;
+
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -68,6 +71,11 @@ pub enum Command {
     /// Run the reference core through every in-scope section and write results.json.
     #[command(after_help = EXIT_CODES)]
     Run(RunArgs),
+    /// Check results files of conformance runs against the suite.
+    Results(results::ResultsArgs),
+    /// The cross-SDK compatibility matrix of results files, as Markdown or HTML.
+    #[command(after_help = EXIT_CODES)]
+    Report(report::ReportArgs),
     /// Print a shell completion script.
     Completions {
         /// The shell to complete for.
@@ -183,6 +191,8 @@ pub fn dispatch(cli: Cli) -> ExitCode {
         Command::Validate(a) => validate(&a, color),
         Command::Ids(a) => ids(&a),
         Command::Run(a) => run(&a),
+        Command::Results(a) => results::run(&a, color),
+        Command::Report(a) => report::run(&a),
         Command::Completions { shell } => {
             let mut buf = Vec::new();
             clap_complete::generate(shell, &mut Cli::command(), "bqsuite", &mut buf);

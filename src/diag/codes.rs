@@ -80,6 +80,19 @@ codes! {
     COMPAT_KEY_CASE = "BQ508" "compat-key-case" "A key differs from a mapped key only in letter case (R20.9).";
     COMPAT_TOO_FEW_CASES = "BQ509" "compat-too-few-cases" "The top-level cases array has fewer than six cases (R20.10).";
     COMPAT_PER_MESSAGE_FIELDS = "BQ510" "compat-per-message-fields" "A valid fixture lacks a non-empty trace_id, meta.id or non-zero meta.created_at (R20.5).";
+
+    RESULTS_NOT_JSON = "BQ601" "results-not-json" "A results file is not UTF-8 JSON text.";
+    RESULTS_SCHEMA = "BQ602" "results-schema" "A results file violates schema/results.schema.json.";
+    RESULTS_VERSION_MISMATCH = "BQ603" "results-version-mismatch" "A results file ran a suite version other than the one it is checked against.";
+    RESULTS_BINDING_UNDER_EXCEPTION = "BQ604" "results-binding-under-exception" "A results file lists a binding that an exceptions entry excludes for the SDK's family.";
+    RESULTS_MISSING_SECTION = "BQ605" "results-missing-section" "A required section (core, or of a carried binding) is absent from a results file.";
+    RESULTS_OUT_OF_SCOPE_SECTION = "BQ606" "results-out-of-scope-section" "A results file reports a section whose scope the SDK does not carry.";
+    RESULTS_UNKNOWN_SECTION = "BQ607" "results-unknown-section" "A results file reports a section the suite does not have.";
+    RESULTS_MISSING_CASE = "BQ608" "results-missing-case" "A case id of a required section is absent from a results file.";
+    RESULTS_UNKNOWN_CASE = "BQ609" "results-unknown-case" "A results file reports a case id its section does not have.";
+    RESULTS_SKIP_WITHOUT_ADR = "BQ610" "results-skip-without-adr" "A skip has no reason citing the ADR (ADR-NNNN) that makes the case not applicable.";
+    RESULTS_SKIP_OUT_OF_SCOPE = "BQ611" "results-skip-out-of-scope" "A skip is reported in a section that is not in the SDK's scope.";
+    RESULTS_CASE_FAILED = "BQ612" "results-case-failed" "A results file reports a case as failed.";
 }
 
 #[cfg(test)]
