@@ -49,6 +49,13 @@ pub const FORBIDDEN_TOP_LEVEL_KEYS: [&str; 2] = ["timestamp", "urn"];
 /// Non-canonical `meta` keys: warned about on decode, refused on encode.
 pub const FORBIDDEN_META_KEYS: [&str; 4] = ["max_retries", "attempts", "source", "ts"];
 
+/// Mutation-test switch (`Fault::Named`): encode writes a forbidden extension key instead of
+/// refusing it.
+pub const FAULT_ENCODE_WRITES_FORBIDDEN_KEYS: &str = "encode-writes-forbidden-keys";
+/// Mutation-test switch (`Fault::Named`): encode trims the ASCII six from `job` and `trace_id`
+/// instead of writing them byte for byte.
+pub const FAULT_REEMIT_TRIMS: &str = "reemit-trims";
+
 /// An ordered list of preserved or written extension entries.
 ///
 /// Decode fills it from a JSON object, so it never holds a key twice there; the producer write
@@ -302,11 +309,24 @@ pub fn decode_object(mut obj: Map<String, Value>) -> Result<Decoded, DecodeError
         None => return Err(DecodeError::BadAttempts(None)),
     };
     let dead_letter = obj.shift_remove("dead_letter");
+    let extras = unknown_keys(obj, "", &FORBIDDEN_TOP_LEVEL_KEYS, &mut warnings);
 
+    Ok(Decoded { envelope: Envelope { job, trace_id, data, meta, attempts, dead_letter, extras }, warnings })
+}
+
+/// What is left of an object (the top level or `meta`) once its canonical keys are taken out:
+/// every forbidden key is reported with a warning naming its pointer and left out, every other
+/// key is kept, in decoded order, to be re-emitted.
+fn unknown_keys(rest: Map<String, Value>, prefix: &str, forbidden: &[&str], warnings: &mut Vec<Warning>) -> Extras {
     let mut extras = Extras::default();
-    for (key, value) in obj {
-        if FORBIDDEN_TOP_LEVEL_KEYS.contains(&key.as_str()) {
-            forbidden(&format!("/{key}"), &mut warnings);
+    for (key, value) in rest {
+        if forbidden.contains(&key.as_str()) {
+            if !fault::active(Fault::SilentForbiddenKeys) {
+                warnings.push(Warning {
+                    pointer: format!("{prefix}/{}", escape_token(&key)),
+                    message: "non-canonical key ignored on decode and never re-emitted".to_owned(),
+                });
+            }
             if !fault::active(Fault::EmitForbiddenKeys) {
                 continue;
             }
@@ -315,17 +335,7 @@ pub fn decode_object(mut obj: Map<String, Value>) -> Result<Decoded, DecodeError
             extras.push(key, value);
         }
     }
-
-    Ok(Decoded { envelope: Envelope { job, trace_id, data, meta, attempts, dead_letter, extras }, warnings })
-}
-
-fn forbidden(pointer: &str, warnings: &mut Vec<Warning>) {
-    if !fault::active(Fault::SilentForbiddenKeys) {
-        warnings.push(Warning {
-            pointer: pointer.to_owned(),
-            message: "non-canonical key ignored on decode and never re-emitted".to_owned(),
-        });
-    }
+    extras
 }
 
 /// The identity (resolved URN) of a parsed object under the decode rules, without the rest of
@@ -382,25 +392,12 @@ fn decode_meta(mut m: Map<String, Value>, warnings: &mut Vec<Warning>) -> Result
     if !is_v1 && !fault::active(Fault::IgnoreSchemaVersion) {
         return Err(DecodeError::UnsupportedSchemaVersion(version));
     }
-    let mut meta = Meta {
-        id: m.shift_remove("id"),
-        queue: m.shift_remove("queue"),
-        lang: m.shift_remove("lang"),
-        created_at: m.shift_remove("created_at"),
-        extras: Extras::default(),
-    };
-    for (key, value) in m {
-        if FORBIDDEN_META_KEYS.contains(&key.as_str()) {
-            forbidden(&format!("/meta/{key}"), warnings);
-            if !fault::active(Fault::EmitForbiddenKeys) {
-                continue;
-            }
-        }
-        if !fault::active(Fault::DropUnknownKeys) {
-            meta.extras.push(key, value);
-        }
-    }
-    Ok(meta)
+    let id = m.shift_remove("id");
+    let queue = m.shift_remove("queue");
+    let lang = m.shift_remove("lang");
+    let created_at = m.shift_remove("created_at");
+    let extras = unknown_keys(m, "/meta", &FORBIDDEN_META_KEYS, warnings);
+    Ok(Meta { id, queue, lang, created_at, extras })
 }
 
 /// `accepts(envelope)`: is this body an acceptable envelope for this core?
@@ -421,11 +418,17 @@ pub fn encode(env: &Envelope) -> Result<String, EncodeError> {
     let top_extras = checked_extras(&env.extras, "", &TOP_LEVEL_KEYS, &FORBIDDEN_TOP_LEVEL_KEYS)?;
     let meta_extras = checked_extras(&env.meta.extras, "/meta", &CORE_META_KEYS, &FORBIDDEN_META_KEYS)?;
 
+    let (job, trace_id) = if fault::named(FAULT_REEMIT_TRIMS) {
+        (trim(&env.job), trim(&env.trace_id))
+    } else {
+        (env.job.as_str(), env.trace_id.as_str())
+    };
+
     let mut out = String::with_capacity(256);
     out.push('{');
     let mut w = ObjectWriter::new(&mut out);
-    w.entry("job", &Value::String(env.job.clone()));
-    w.entry("trace_id", &Value::String(env.trace_id.clone()));
+    w.entry("job", &Value::from(job));
+    w.entry("trace_id", &Value::from(trace_id));
     if env.data.is_empty() && fault::active(Fault::EmptyDataAsArray) {
         w.raw("data", "[]");
     } else {
@@ -474,7 +477,7 @@ fn checked_extras<'a>(
     let mut keep = Vec::with_capacity(extras.len());
     for (key, value) in extras.iter() {
         let pointer = || format!("{prefix}/{}", escape_token(key));
-        let err = if forbidden.contains(&key) {
+        let err = if forbidden.contains(&key) && !fault::named(FAULT_ENCODE_WRITES_FORBIDDEN_KEYS) {
             Some(EncodeError::ForbiddenKey { pointer: pointer() })
         } else if canonical.contains(&key) {
             Some(EncodeError::Collision { pointer: pointer() })

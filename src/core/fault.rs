@@ -27,7 +27,8 @@ pub enum Fault {
     IgnoreSchemaVersion,
     /// Encode writes an empty `data` map as `[]` (the PHP pitfall).
     EmptyDataAsArray,
-    /// Re-encode emits forbidden keys captured on decode.
+    /// Decode keeps forbidden keys with the unknown keys (still warning), so a re-encode
+    /// carries them to the encode gate.
     EmitForbiddenKeys,
     /// Decode stays silent about forbidden keys (no warning).
     SilentForbiddenKeys,
