@@ -321,12 +321,8 @@ fn unknown_keys(rest: Map<String, Value>, prefix: &str, forbidden: &[&str], warn
     let mut extras = Extras::default();
     for (key, value) in rest {
         if forbidden.contains(&key.as_str()) {
-            if !fault::active(Fault::SilentForbiddenKeys) {
-                warnings.push(Warning {
-                    pointer: format!("{prefix}/{}", escape_token(&key)),
-                    message: "non-canonical key ignored on decode and never re-emitted".to_owned(),
-                });
-            }
+            let pointer = format!("{prefix}/{}", escape_token(&key));
+            forbidden_key_warning(pointer, "non-canonical key ignored on decode and never re-emitted", warnings);
             if !fault::active(Fault::EmitForbiddenKeys) {
                 continue;
             }
@@ -336,6 +332,13 @@ fn unknown_keys(rest: Map<String, Value>, prefix: &str, forbidden: &[&str], warn
         }
     }
     extras
+}
+
+/// Report a non-canonical key that decode drops (message-envelope §10, ADR-0031 (c)).
+fn forbidden_key_warning(pointer: String, message: &str, warnings: &mut Vec<Warning>) {
+    if !fault::active(Fault::SilentForbiddenKeys) {
+        warnings.push(Warning { pointer, message: message.to_owned() });
+    }
 }
 
 /// The identity (resolved URN) of a parsed object under the decode rules, without the rest of
@@ -366,10 +369,11 @@ fn resolve_identity(
     };
     if let Some(job) = from_job {
         if urn.is_some() {
-            warnings.push(Warning {
-                pointer: "/urn".to_owned(),
-                message: "'urn' beside a usable 'job' is ignored and never re-emitted".to_owned(),
-            });
+            forbidden_key_warning(
+                "/urn".to_owned(),
+                "'urn' beside a usable 'job' is ignored and never re-emitted",
+                warnings,
+            );
         }
         return Ok(job);
     }
