@@ -14,6 +14,36 @@ use serde_json::{Map, Value, json};
 const SECTIONS: [&str; 7] =
     ["roundtrip", "data_shape", "forbidden_keys", "extension_write", "encode_reject", "trim", "job_type"];
 
+/// The spec's forbidden_keys cases; the first [`ENVELOPE_SECTION_10_KEYS`] are the keys of
+/// message-envelope §10, the last two a `urn` beside a usable `job`.
+const FORBIDDEN_KEY_CASES: [&str; 7] = [
+    "forbidden-key-timestamp",
+    "forbidden-key-meta-max-retries",
+    "forbidden-key-meta-attempts",
+    "forbidden-key-meta-source",
+    "forbidden-key-meta-ts",
+    "forbidden-key-job-and-urn",
+    "forbidden-key-job-nonascii-space-and-urn",
+];
+const ENVELOPE_SECTION_10_KEYS: usize = 5;
+/// The spec's encode_reject cases; the first [`FORBIDDEN_REJECTS`] refuse a forbidden key.
+const ENCODE_REJECT_CASES: [&str; 13] = [
+    "reject-top-level-timestamp",
+    "reject-top-level-urn",
+    "reject-meta-max-retries",
+    "reject-meta-attempts",
+    "reject-meta-source",
+    "reject-meta-ts",
+    "reject-forbidden-meta-key-in-extras",
+    "reject-core-meta-id",
+    "reject-core-meta-queue",
+    "reject-core-meta-lang",
+    "reject-core-meta-schema-version",
+    "reject-core-meta-created-at",
+    "reject-repeated-key",
+];
+const FORBIDDEN_REJECTS: usize = 7;
+
 fn canonical() -> Suite {
     Suite::load(support::repo()).expect("the canonical suite loads")
 }
@@ -95,18 +125,7 @@ fn the_spec_named_cases_exist() {
             ][..],
         ),
         ("data_shape", &["empty-data", "data-array-rejected"][..]),
-        (
-            "forbidden_keys",
-            &[
-                "forbidden-key-timestamp",
-                "forbidden-key-meta-max-retries",
-                "forbidden-key-meta-attempts",
-                "forbidden-key-meta-source",
-                "forbidden-key-meta-ts",
-                "forbidden-key-job-and-urn",
-                "forbidden-key-job-nonascii-space-and-urn",
-            ][..],
-        ),
+        ("forbidden_keys", &FORBIDDEN_KEY_CASES[..]),
         (
             "extension_write",
             &[
@@ -117,24 +136,7 @@ fn the_spec_named_cases_exist() {
                 "non-ascii-value",
             ][..],
         ),
-        (
-            "encode_reject",
-            &[
-                "reject-top-level-timestamp",
-                "reject-top-level-urn",
-                "reject-meta-max-retries",
-                "reject-meta-attempts",
-                "reject-meta-source",
-                "reject-meta-ts",
-                "reject-forbidden-meta-key-in-extras",
-                "reject-core-meta-id",
-                "reject-core-meta-queue",
-                "reject-core-meta-lang",
-                "reject-core-meta-schema-version",
-                "reject-core-meta-created-at",
-                "reject-repeated-key",
-            ][..],
-        ),
+        ("encode_reject", &ENCODE_REJECT_CASES[..]),
     ];
     for (section, names) in named {
         let ids: Vec<String> = suite.section(section).unwrap().cases().into_iter().map(|c| c.id).collect();
@@ -201,17 +203,7 @@ fn each_whitespace_character_is_pinned_on_both_paths() {
 #[test]
 fn a_reencode_that_emits_a_forbidden_key_is_caught() {
     let emit = [Fault::EmitForbiddenKeys, Fault::Named(FAULT_ENCODE_WRITES_FORBIDDEN_KEYS)];
-    let fails = assert_caught(
-        &emit,
-        "forbidden_keys",
-        &[
-            "forbidden-key-timestamp",
-            "forbidden-key-meta-max-retries",
-            "forbidden-key-meta-attempts",
-            "forbidden-key-meta-source",
-            "forbidden-key-meta-ts",
-        ],
-    );
+    let fails = assert_caught(&emit, "forbidden_keys", &FORBIDDEN_KEY_CASES[..ENVELOPE_SECTION_10_KEYS]);
     assert!(fails.iter().all(|(_, r)| r.contains("exists in the output")), "caught by the absent check: {fails:#?}");
     // Captured but refused by the encode gate: still a failure, never a pass.
     assert_caught(&[Fault::EmitForbiddenKeys], "forbidden_keys", &["forbidden-key-timestamp", "forbidden-key-meta-ts"]);
@@ -219,15 +211,7 @@ fn a_reencode_that_emits_a_forbidden_key_is_caught() {
     assert_caught(
         &[Fault::Named(FAULT_ENCODE_WRITES_FORBIDDEN_KEYS)],
         "encode_reject",
-        &[
-            "reject-top-level-timestamp",
-            "reject-top-level-urn",
-            "reject-meta-max-retries",
-            "reject-meta-attempts",
-            "reject-meta-source",
-            "reject-meta-ts",
-            "reject-forbidden-meta-key-in-extras",
-        ],
+        &ENCODE_REJECT_CASES[..FORBIDDEN_REJECTS],
     );
 }
 
