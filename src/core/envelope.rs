@@ -8,7 +8,7 @@
 //! * **Identity**: a non-blank string `job` wins; a blank string `job` (empty or only the six
 //!   ASCII whitespace characters) falls back to `urn` silently; a non-string `job` is ignored
 //!   with a warning naming `/job`; `urn` is the inbound alias. When `job` wins, a present `urn`
-//!   is dropped with a warning naming `/urn`. No usable identity is a decode error. The resolved
+//!   (whatever its JSON type) is dropped with a warning naming `/urn`. No usable identity is a decode error. The resolved
 //!   URN is kept verbatim: re-emit never trims.
 //! * **Forbidden keys** (`/timestamp`, `/meta/max_retries`, `/meta/attempts`, `/meta/source`,
 //!   `/meta/ts`) decode with a warning naming their pointer and are not captured as extras, so
