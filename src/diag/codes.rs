@@ -93,6 +93,17 @@ codes! {
     RESULTS_SKIP_WITHOUT_ADR = "BQ610" "results-skip-without-adr" "A skip has no reason citing the ADR (ADR-NNNN) that makes the case not applicable.";
     RESULTS_SKIP_OUT_OF_SCOPE = "BQ611" "results-skip-out-of-scope" "A skip is reported in a section that is not in the SDK's scope.";
     RESULTS_CASE_FAILED = "BQ612" "results-case-failed" "A results file reports a case as failed.";
+    PRODUCER_SCHEMA_FAILS = "BQ801" "producer-schema-fails" "A roundtrip or forbidden_keys fixture fails the producer schema, and its case does not say producer_schema_valid: false.";
+    PRODUCER_SCHEMA_FLAG_LIES = "BQ802" "producer-schema-flag-lies" "A case says producer_schema_valid: false, but its fixture passes the producer schema.";
+    REJECTED_FIXTURE_PASSES_SCHEMA = "BQ803" "rejected-fixture-passes-schema" "A data_shape decode case with valid: false has a fixture that passes the producer schema.";
+    BAD_POINTER = "BQ804" "bad-pointer" "A JSON pointer in a behaviour section is not a string holding a valid RFC 6901 pointer.";
+    PRESERVED_POINTER_MISSING = "BQ805" "preserved-pointer-missing" "An expect_preserved pointer does not exist in its case's fixture.";
+    PRESERVED_VALUE_DIFFERS = "BQ806" "preserved-value-differs" "An expect_preserved value is not the value at that pointer in the fixture (preserved means unchanged).";
+    FORBIDDEN_KEY_MISSING = "BQ807" "forbidden-key-missing" "A forbidden_key pointer does not exist in its case's fixture.";
+    FORBIDDEN_KEY_NOT_ABSENT = "BQ808" "forbidden-key-not-absent" "A forbidden_keys case does not list its forbidden_key in expect_absent_after_reencode.";
+    ABSENT_POINTER_MISSING = "BQ809" "absent-pointer-missing" "An expect_absent_after_reencode pointer does not exist in its case's fixture, so the check could never fail.";
+    ENCODE_REJECT_INPUT = "BQ810" "encode-reject-input" "An encode_reject case does not carry exactly one input (meta, meta_entries, extras_top, extras_meta) of the right shape.";
+    OFFENDING_KEY_NOT_IN_INPUT = "BQ811" "offending-key-not-in-input" "An encode_reject offending_key is not a key of the case's input.";
 }
 
 #[cfg(test)]
