@@ -9,8 +9,14 @@
 //! comes from the manifest or a fixture, never from the runner's code.
 
 pub mod cases;
+pub mod fields;
+pub mod idempotency;
 pub mod outcome;
+pub mod payload_schema;
+pub mod poison_dlq;
 pub mod results;
+pub mod retry_backoff;
+pub mod traceparent;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
@@ -60,6 +66,11 @@ pub trait SectionRunner {
 pub fn runner_for(section: &str) -> Option<Box<dyn SectionRunner>> {
     match section {
         "cases" => Some(Box::new(cases::Cases)),
+        "payload_schema" | "payload_schema_unicode" => Some(Box::<payload_schema::PayloadSchema>::default()),
+        "idempotency" => Some(Box::new(idempotency::Idempotency)),
+        "retry_backoff" => Some(Box::new(retry_backoff::RetryBackoff)),
+        "poison_dlq" => Some(Box::new(poison_dlq::PoisonDlq)),
+        "traceparent" => Some(Box::new(traceparent::Traceparent)),
         _ => None,
     }
 }
