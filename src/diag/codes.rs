@@ -80,6 +80,18 @@ codes! {
     COMPAT_KEY_CASE = "BQ508" "compat-key-case" "A key differs from a mapped key only in letter case (R20.9).";
     COMPAT_TOO_FEW_CASES = "BQ509" "compat-too-few-cases" "The top-level cases array has fewer than six cases (R20.10).";
     COMPAT_PER_MESSAGE_FIELDS = "BQ510" "compat-per-message-fields" "A valid fixture lacks a non-empty trace_id, meta.id or non-zero meta.created_at (R20.5).";
+
+    PAYLOAD_SCHEMA_VERDICT = "BQ820" "payload-schema-verdict" "A payload_schema / payload_schema_unicode case's valid flag disagrees with the Draft-07 verdict.";
+    PAYLOAD_SCHEMA_CASE = "BQ821" "payload-schema-case" "A payload-schema section has no schema that compiles, or a case lacks data or a boolean valid.";
+    BODY_BASE64 = "BQ822" "body-base64" "A body_base64 is not standard padded base64.";
+    INVALID_UTF8_MARK = "BQ823" "invalid-utf8-mark" "A case expecting raw_encoding base64 has a body that is valid UTF-8, or an invalid-UTF-8 body does not expect it.";
+    POISON_CASE_SHAPE = "BQ824" "poison-case-shape" "A poison_dlq case lacks exactly one of body / body_base64, a known shape, a record object, or (splice_or_wrapper) non-empty splice_literals and splice_keys.";
+    POISON_EXPECTATION = "BQ825" "poison-expectation" "A poison_dlq expectation contradicts its body (wrapper raw, splice record, shape, splice literals or keys).";
+    IDEMPOTENCY_OUTCOME = "BQ826" "idempotency-outcome" "An idempotency delivery carries an outcome without effect run, or a run lacks outcome ok / throw.";
+    IDEMPOTENCY_EFFECTS = "BQ827" "idempotency-effects" "expected_effects is not the number of deliveries whose effect is run (R6).";
+    IDEMPOTENCY_EFFECT = "BQ828" "idempotency-effect" "A delivery's expect_effect contradicts the seen-set rule given the deliveries before it.";
+    RETRY_BACKOFF_CASE = "BQ829" "retry-backoff-case" "A retry_backoff case's inputs or expectation do not have the shape of decisions R14.";
+    RETRY_BACKOFF_EXPECTATION = "BQ830" "retry-backoff-expectation" "A retry_backoff expectation differs from d(n) computed exactly (R14).";
 }
 
 #[cfg(test)]
