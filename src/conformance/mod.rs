@@ -15,10 +15,16 @@ mod envelope_checks;
 pub mod extension_write;
 pub mod forbidden_keys;
 pub mod job_type;
+pub mod fields;
+pub mod idempotency;
 pub mod outcome;
+pub mod payload_schema;
+pub mod poison_dlq;
 pub mod results;
 pub mod roundtrip;
 pub mod trim;
+pub mod retry_backoff;
+pub mod traceparent;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
@@ -75,6 +81,11 @@ pub fn runner_for(section: &str) -> Option<Box<dyn SectionRunner>> {
         "encode_reject" => Some(Box::new(encode_reject::EncodeReject)),
         "trim" => Some(Box::new(trim::Trim)),
         "job_type" => Some(Box::new(job_type::JobType)),
+        "payload_schema" | "payload_schema_unicode" => Some(Box::<payload_schema::PayloadSchema>::default()),
+        "idempotency" => Some(Box::new(idempotency::Idempotency)),
+        "retry_backoff" => Some(Box::new(retry_backoff::RetryBackoff)),
+        "poison_dlq" => Some(Box::new(poison_dlq::PoisonDlq)),
+        "traceparent" => Some(Box::new(traceparent::Traceparent)),
         _ => None,
     }
 }

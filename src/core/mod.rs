@@ -6,6 +6,11 @@
 pub mod dead_letter;
 pub mod envelope;
 pub mod fault;
+pub mod idempotency;
 pub mod json;
+pub mod payload_schema;
+pub mod poison;
+pub mod retry;
 pub mod strict;
 pub mod text;
+pub mod traceparent;

@@ -104,6 +104,17 @@ codes! {
     ABSENT_POINTER_MISSING = "BQ809" "absent-pointer-missing" "An expect_absent_after_reencode pointer does not exist in its case's fixture, so the check could never fail.";
     ENCODE_REJECT_INPUT = "BQ810" "encode-reject-input" "An encode_reject case does not carry exactly one input (meta, meta_entries, extras_top, extras_meta) of the right shape.";
     OFFENDING_KEY_NOT_IN_INPUT = "BQ811" "offending-key-not-in-input" "An encode_reject offending_key is not a key of the case's input.";
+    PAYLOAD_SCHEMA_VERDICT = "BQ820" "payload-schema-verdict" "A payload_schema / payload_schema_unicode case's valid flag disagrees with the Draft-07 verdict.";
+    PAYLOAD_SCHEMA_CASE = "BQ821" "payload-schema-case" "A payload-schema section has no schema that compiles, or a case lacks data or a boolean valid.";
+    BODY_BASE64 = "BQ822" "body-base64" "A body_base64 is not standard padded base64.";
+    INVALID_UTF8_MARK = "BQ823" "invalid-utf8-mark" "A case expecting raw_encoding base64 has a body that is valid UTF-8, or an invalid-UTF-8 body does not expect it.";
+    POISON_CASE_SHAPE = "BQ824" "poison-case-shape" "A poison_dlq case lacks exactly one of body / body_base64, a known shape, a record object, or (splice_or_wrapper) non-empty splice_literals and splice_keys.";
+    POISON_EXPECTATION = "BQ825" "poison-expectation" "A poison_dlq expectation contradicts its body (wrapper raw, splice record, shape, splice literals or keys).";
+    IDEMPOTENCY_OUTCOME = "BQ826" "idempotency-outcome" "An idempotency delivery carries an outcome without effect run, or a run lacks outcome ok / throw.";
+    IDEMPOTENCY_EFFECTS = "BQ827" "idempotency-effects" "expected_effects is not the number of deliveries whose effect is run (R6).";
+    IDEMPOTENCY_EFFECT = "BQ828" "idempotency-effect" "A delivery's expect_effect contradicts the seen-set rule given the deliveries before it.";
+    RETRY_BACKOFF_CASE = "BQ829" "retry-backoff-case" "A retry_backoff case's inputs or expectation do not have the shape of decisions R14.";
+    RETRY_BACKOFF_EXPECTATION = "BQ830" "retry-backoff-expectation" "A retry_backoff expectation differs from d(n) computed exactly (R14).";
 }
 
 #[cfg(test)]

@@ -9,6 +9,7 @@
 mod behaviour;
 mod cases;
 mod compat;
+mod core_helpers;
 mod files;
 mod manifest;
 mod schemas;
@@ -55,7 +56,7 @@ type Rule = fn(&Ctx<'_>) -> Vec<Finding>;
 
 /// Every rule family, in the order their findings are produced.
 const RULES: &[Rule] =
-    &[files::check, manifest::check, sections::check, cases::check, schemas::check, compat::check, behaviour::check];
+    &[files::check, manifest::check, sections::check, cases::check, schemas::check, compat::check, behaviour::check, core_helpers::check];
 
 /// Validate a loaded suite: all findings, located and sorted.
 pub fn validate(suite: &Suite) -> Vec<Finding> {

@@ -1,0 +1,243 @@
+//! The core retry delay policy (broker-bindings §6.5, ADR-0034 §9; decisions R14).
+//!
+//! Rules it keeps:
+//!
+//! * Inputs are integer milliseconds — `retry_backoff` (the first delay) and `max` (the cap,
+//!   `0` = uncapped) — plus a `multiplier` ≥ 1 and a `jitter` mode. Defaults: `multiplier` 1,
+//!   `max` 0.
+//! * `n` is the retry number: the first retry is `n = 1`. `n = 0` is refused, never mapped.
+//! * `d(n) = floor(min(max, retry_backoff × multiplier^(n−1)))` ms, in double arithmetic; the
+//!   first retry waits exactly `retry_backoff` whatever the multiplier. Growth past what a `u64`
+//!   of milliseconds holds saturates (only reachable when uncapped).
+//! * `jitter: none` waits exactly `d(n)`; `jitter: full` waits a uniformly drawn whole number of
+//!   milliseconds in `0..=d(n)`. The random source is a parameter ([`Rng`]): [`SplitMix64`]
+//!   seeded for reproducible runs, or seeded from OS entropy.
+//!
+//! Kafka does not use this policy for its retry republish (its tiers decide, §6.5).
+
+use std::fmt;
+
+use super::fault;
+
+/// Broken variant: `n` counted from 0 (the first retry is already multiplied).
+pub const FAULT_N_FROM_ZERO: &str = "retry-n-from-zero";
+
+/// How the delay is spread.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Jitter {
+    /// Exactly `d(n)`.
+    None,
+    /// Uniform in `0..=d(n)`.
+    Full,
+}
+
+impl Jitter {
+    /// Parse the wire spelling (`none`, `full`).
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "none" => Some(Self::None),
+            "full" => Some(Self::Full),
+            _ => None,
+        }
+    }
+}
+
+/// A retry delay policy.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Backoff {
+    retry_backoff_ms: u64,
+    multiplier: f64,
+    max_ms: u64,
+    jitter: Jitter,
+}
+
+/// A policy or retry number the formula does not define.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum BackoffError {
+    /// The multiplier is below 1 or not a finite number.
+    Multiplier(f64),
+    /// `n` is 0: retries are numbered from 1.
+    RetryZero,
+}
+
+impl fmt::Display for BackoffError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Multiplier(m) => write!(f, "multiplier {m} is not a finite number >= 1"),
+            Self::RetryZero => f.write_str("retry number 0: the first retry is n = 1"),
+        }
+    }
+}
+
+impl std::error::Error for BackoffError {}
+
+impl Backoff {
+    /// A policy with the defaults: multiplier 1, uncapped, no jitter.
+    pub fn new(retry_backoff_ms: u64) -> Self {
+        Self { retry_backoff_ms, multiplier: 1.0, max_ms: 0, jitter: Jitter::None }
+    }
+
+    /// Set the multiplier (finite, ≥ 1).
+    pub fn multiplier(mut self, m: f64) -> Result<Self, BackoffError> {
+        if !(m.is_finite() && m >= 1.0) {
+            return Err(BackoffError::Multiplier(m));
+        }
+        self.multiplier = m;
+        Ok(self)
+    }
+
+    /// Set the cap in ms (`0` = uncapped).
+    pub fn max(mut self, max_ms: u64) -> Self {
+        self.max_ms = max_ms;
+        self
+    }
+
+    /// Set the jitter mode.
+    pub fn jitter(mut self, jitter: Jitter) -> Self {
+        self.jitter = jitter;
+        self
+    }
+
+    /// `d(n)`: the un-jittered delay of retry `n` in ms.
+    pub fn ceiling(&self, n: u32) -> Result<u64, BackoffError> {
+        if n == 0 {
+            return Err(BackoffError::RetryZero);
+        }
+        let exponent = if fault::named(FAULT_N_FROM_ZERO) { n } else { n - 1 };
+        let grown = if exponent == 0 || self.multiplier == 1.0 {
+            None // exactly retry_backoff, no float rounding
+        } else {
+            let e = i32::try_from(exponent).unwrap_or(i32::MAX);
+            Some(self.retry_backoff_ms as f64 * self.multiplier.powi(e))
+        };
+        let capped = |ms: u64| if self.max_ms > 0 { ms.min(self.max_ms) } else { ms };
+        Ok(match grown {
+            None => capped(self.retry_backoff_ms),
+            Some(x) if self.max_ms > 0 && x >= self.max_ms as f64 => self.max_ms,
+            // `as` floors a non-negative double and saturates at u64::MAX (and +inf).
+            Some(x) => capped(x.floor() as u64),
+        })
+    }
+
+    /// The delay to wait before retry `n`, in ms.
+    pub fn delay(&self, n: u32, rng: &mut impl Rng) -> Result<u64, BackoffError> {
+        let d = self.ceiling(n)?;
+        Ok(match self.jitter {
+            Jitter::None => d,
+            Jitter::Full => match d.checked_add(1) {
+                Some(bound) => uniform_below(rng, bound),
+                None => rng.next_u64(),
+            },
+        })
+    }
+}
+
+/// A source of uniformly distributed 64-bit words.
+pub trait Rng {
+    fn next_u64(&mut self) -> u64;
+}
+
+/// SplitMix64 (Steele, Lea, Flood 2014): small, fast, and good enough for spreading retries.
+/// Not for cryptography.
+#[derive(Debug, Clone)]
+pub struct SplitMix64 {
+    state: u64,
+}
+
+impl SplitMix64 {
+    /// A generator that always yields the same sequence for `seed`.
+    pub fn seeded(seed: u64) -> Self {
+        Self { state: seed }
+    }
+
+    /// A generator seeded from the operating system's entropy.
+    pub fn from_entropy() -> Self {
+        let (a, b) = uuid::Uuid::new_v4().as_u64_pair();
+        Self::seeded(a ^ b.rotate_left(32))
+    }
+}
+
+impl Rng for SplitMix64 {
+    fn next_u64(&mut self) -> u64 {
+        self.state = self.state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+}
+
+/// A uniform draw from `0..bound` (`bound > 0`), without modulo bias.
+fn uniform_below(rng: &mut impl Rng, bound: u64) -> u64 {
+    // Values below `threshold` would make the low residues more likely; redraw them.
+    let threshold = bound.wrapping_neg() % bound;
+    loop {
+        let r = rng.next_u64();
+        if r >= threshold {
+            return r % bound;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::fault::{Fault, with};
+
+    fn d(base: u64, m: f64, max: u64, n: u32) -> u64 {
+        Backoff::new(base).multiplier(m).unwrap().max(max).ceiling(n).unwrap()
+    }
+
+    #[test]
+    fn the_formula() {
+        assert_eq!(d(1000, 1.0, 0, 1), 1000);
+        assert_eq!(d(1000, 1.0, 0, 9), 1000);
+        assert_eq!(d(500, 3.0, 0, 1), 500, "the first retry ignores the multiplier");
+        assert_eq!(d(1000, 2.0, 0, 3), 4000);
+        assert_eq!(d(1000, 2.0, 5000, 4), 5000);
+        assert_eq!(d(1000, 2.0, 4000, 3), 4000);
+        assert_eq!(d(1000, 2.0, 300, 1), 300, "the cap applies from the first retry");
+        assert_eq!(d(1000, 2.0, 0, 11), 1_024_000);
+        assert_eq!(d(1000, 1.5, 0, 5), 5062, "5062.5 floors");
+        assert_eq!(d(3, 1.5, 0, 2), 4);
+        assert_eq!(d(0, 2.0, 0, 7), 0);
+        assert_eq!(d(1000, 2.0, 0, 5000), u64::MAX, "uncapped growth saturates");
+        assert_eq!(d(1000, 2.0, 60_000, u32::MAX), 60_000);
+    }
+
+    #[test]
+    fn undefined_inputs_are_refused() {
+        assert_eq!(Backoff::new(1).ceiling(0), Err(BackoffError::RetryZero));
+        for m in [0.5, 0.0, -2.0, f64::NAN, f64::INFINITY] {
+            assert!(Backoff::new(1).multiplier(m).is_err(), "{m}");
+        }
+    }
+
+    #[test]
+    fn full_jitter_stays_within_bounds_and_spreads() {
+        let b = Backoff::new(1000).multiplier(2.0).unwrap().max(5000).jitter(Jitter::Full);
+        let mut rng = SplitMix64::seeded(7);
+        let draws: Vec<u64> = (0..2000).map(|_| b.delay(3, &mut rng).unwrap()).collect();
+        assert!(draws.iter().all(|&x| x <= 4000));
+        assert!(draws.iter().any(|&x| x < 1000) && draws.iter().any(|&x| x > 3000), "uniform over 0..=4000");
+        let mut again = SplitMix64::seeded(7);
+        assert_eq!(b.delay(3, &mut again).unwrap(), draws[0], "seeded runs repeat");
+        let zero = Backoff::new(0).jitter(Jitter::Full);
+        assert_eq!(zero.delay(1, &mut SplitMix64::from_entropy()).unwrap(), 0);
+        let huge = Backoff::new(1).multiplier(2.0).unwrap().jitter(Jitter::Full);
+        huge.delay(200, &mut rng).unwrap();
+    }
+
+    #[test]
+    fn splitmix_reference_values() {
+        // First outputs for seed 0 (the published reference sequence of SplitMix64).
+        let mut r = SplitMix64::seeded(0);
+        assert_eq!(r.next_u64(), 0xE220_A839_7B1D_CDAF);
+        assert_eq!(r.next_u64(), 0x6E78_9E6A_A1B9_65F4);
+    }
+
+    #[test]
+    fn the_broken_variant_multiplies_the_first_retry() {
+        with(Fault::Named(FAULT_N_FROM_ZERO), || assert_eq!(d(1000, 2.0, 0, 1), 2000));
+    }
+}
