@@ -9,6 +9,8 @@ pub mod cli;
 pub mod conformance;
 pub mod core;
 pub mod diag;
+pub mod fetch;
 pub mod fsutil;
+pub mod release;
 pub mod suite;
 pub mod validate;

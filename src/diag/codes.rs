@@ -2,7 +2,8 @@
 //!
 //! Ranges: BQ0xx files, BQ1xx manifest top level, BQ2xx sections/scopes/exceptions, BQ3xx cases
 //! and fixtures, BQ4xx schemas, BQ5xx compatibility with the real SDK runners (decisions R20),
-//! BQ6xx results files, BQ7xx sync targets, BQ8xx section-specific cross-checks.
+//! BQ6xx results files, BQ7xx sync targets, BQ8xx section-specific cross-checks, BQ900–BQ919
+//! release and fetch.
 
 use serde::{Serialize, Serializer};
 
@@ -80,6 +81,10 @@ codes! {
     COMPAT_KEY_CASE = "BQ508" "compat-key-case" "A key differs from a mapped key only in letter case (R20.9).";
     COMPAT_TOO_FEW_CASES = "BQ509" "compat-too-few-cases" "The top-level cases array has fewer than six cases (R20.10).";
     COMPAT_PER_MESSAGE_FIELDS = "BQ510" "compat-per-message-fields" "A valid fixture lacks a non-empty trace_id, meta.id or non-zero meta.created_at (R20.5).";
+
+    DRIFT_ADDED = "BQ900" "drift-added" "A vendored copy holds a file or directory the release does not (fetch --check).";
+    DRIFT_REMOVED = "BQ901" "drift-removed" "A vendored copy lacks a file of the release (fetch --check).";
+    DRIFT_MODIFIED = "BQ902" "drift-modified" "A vendored file differs from the release's, or is a symlink where the release has a file (fetch --check).";
 }
 
 #[cfg(test)]
