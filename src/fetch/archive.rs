@@ -110,6 +110,9 @@ pub fn read(gz: &[u8], version: &str, limits: &Limits) -> Result<Tree, String> {
             return refuse("the name is not UTF-8".into());
         };
         let path = if is_dir { path.strip_suffix('/').unwrap_or(path) } else { path };
+        if path.starts_with('/') {
+            return refuse("absolute path".into());
+        }
         let rel = match path.split_once('/') {
             None if path == root => "",
             Some((first, rest)) if first == root => rest,

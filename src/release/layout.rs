@@ -50,7 +50,7 @@ pub fn check_path(rel: &str) -> Result<(), String> {
         return Err("empty path".into());
     }
     if rel.starts_with('/') {
-        return Err("absolute path".into());
+        return Err("starts with '/' (an absolute path, or an empty component after the root)".into());
     }
     if let Some(c) = rel.chars().find(|c| c.is_control()) {
         return Err(format!("control character U+{:04X} in the name", u32::from(c)));
