@@ -150,16 +150,27 @@ fn check_passes_on_a_synced_copy_and_names_every_drifted_file() {
     assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
 }
 
-/// A tiny HTTP/1.1 server on a loopback port: serves `files` by name, 404 otherwise. With
-/// `hang`, it accepts connections and never answers.
-fn serve(files: BTreeMap<String, Vec<u8>>, hang: bool) -> String {
+/// How the test server answers.
+#[derive(Clone, Copy, PartialEq)]
+enum Mode {
+    /// Serve the files by name (404 otherwise).
+    Serve,
+    /// Answer 302 with the file's location under `/objects/` (as GitHub releases do), and serve
+    /// it from there.
+    Redirect,
+    /// Accept connections and never answer.
+    Hang,
+}
+
+/// A tiny HTTP/1.1 server on a loopback port; returns the base URL.
+fn serve(files: BTreeMap<String, Vec<u8>>, mode: Mode) -> String {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let addr = listener.local_addr().unwrap();
     std::thread::spawn(move || {
         let mut held = Vec::new();
         for stream in listener.incoming() {
             let Ok(mut stream) = stream else { continue };
-            if hang {
+            if mode == Mode::Hang {
                 held.push(stream);
                 continue;
             }
@@ -174,12 +185,18 @@ fn serve(files: BTreeMap<String, Vec<u8>>, hang: bool) -> String {
                     break;
                 }
             }
-            let path = request_line.split(' ').nth(1).unwrap_or("/").rsplit('/').next().unwrap_or("").to_owned();
-            let (status, body) = match files.get(&path) {
-                Some(b) => ("200 OK", b.clone()),
-                None => ("404 Not Found", b"not found".to_vec()),
+            let target = request_line.split(' ').nth(1).unwrap_or("/");
+            let name = target.rsplit('/').next().unwrap_or("").to_owned();
+            let head = |status: &str, extra: &str, len: usize| {
+                format!("HTTP/1.1 {status}\r\nContent-Length: {len}\r\n{extra}Connection: close\r\n\r\n")
             };
-            let head = format!("HTTP/1.1 {status}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n", body.len());
+            let (head, body) = match files.get(&name) {
+                Some(_) if mode == Mode::Redirect && !target.starts_with("/objects/") => {
+                    (head("302 Found", &format!("Location: http://{addr}/objects/{name}\r\n"), 0), Vec::new())
+                }
+                Some(b) => (head("200 OK", "", b.len()), b.clone()),
+                None => (head("404 Not Found", "", 9), b"not found".to_vec()),
+            };
             let _ = stream.write_all(head.as_bytes()).and_then(|()| stream.write_all(&body));
         }
     });
@@ -187,10 +204,9 @@ fn serve(files: BTreeMap<String, Vec<u8>>, hang: bool) -> String {
 }
 
 #[test]
-fn fetch_over_http_from_a_loopback_server() {
+fn fetch_over_http_from_a_loopback_server_that_redirects() {
     let dist = dist();
-    let served = files_under(dist.path());
-    let base = serve(served, false);
+    let base = serve(files_under(dist.path()), Mode::Redirect);
     let target = tempfile::tempdir().unwrap();
     let dest = target.path().join("dest");
     let o = fetch(&[VERSION, dest.to_str().unwrap()], Some(&base));
@@ -223,7 +239,7 @@ fn record(name: &str, got: u64, total: Option<u64>, done: bool) {
 fn downloads_report_progress_to_the_callback() {
     let dist = dist();
     let asset_len = std::fs::metadata(dist.path().join(ASSET)).unwrap().len();
-    let base = serve(files_under(dist.path()), false);
+    let base = serve(files_under(dist.path()), Mode::Serve);
     let mut req = bqsuite::fetch::Request::new(VERSION, Some(&base), None).unwrap();
     req.progress = Some(record);
     let verified = bqsuite::fetch::open(&req).unwrap();
@@ -237,12 +253,12 @@ fn downloads_report_progress_to_the_callback() {
 fn http_errors_and_timeouts_cannot_run() {
     let target = tempfile::tempdir().unwrap();
     let dest = target.path().join("dest");
-    let base = serve(BTreeMap::new(), false);
+    let base = serve(BTreeMap::new(), Mode::Serve);
     let o = fetch(&[VERSION, dest.to_str().unwrap()], Some(&base));
     assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
     assert!(transcript(&o).contains("SHA256SUMS: HTTP 404"), "{}", transcript(&o));
 
-    let hang = serve(BTreeMap::new(), true);
+    let hang = serve(BTreeMap::new(), Mode::Hang);
     let o = fetch(&[VERSION, dest.to_str().unwrap(), "--timeout", "1"], Some(&hang));
     assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
     assert!(transcript(&o).contains("timed out after 1s"), "{}", transcript(&o));
@@ -276,14 +292,15 @@ fn special<'a>(name: &'a str, typeflag: u8, link: &'a str) -> Raw<'a> {
     Raw { name: name.as_bytes(), typeflag, data: b"", link: link.as_bytes() }
 }
 
-/// A tar stream of `entries` exactly as given (no normalisation), properly terminated.
+/// A tar stream of `entries` exactly as given (no normalisation), properly terminated. Every
+/// header claims mode 04777 (setuid, world-writable), which extraction must ignore.
 fn raw_tar(entries: &[Raw<'_>]) -> Vec<u8> {
     let mut out = Vec::new();
     for e in entries {
         let h = ustar::RawHeader {
             name: e.name,
             prefix: b"",
-            mode: 0o644,
+            mode: 0o4777,
             size: e.data.len() as u64,
             typeflag: e.typeflag,
             linkname: e.link,
@@ -306,7 +323,8 @@ fn with_root<'a>(hostile: Vec<Raw<'a>>) -> Vec<Raw<'a>> {
     v
 }
 
-/// A sandbox: `assets/` (the base URL), `parent/` (DEST's parent, empty), `outside/victim.txt`.
+/// A sandbox: `assets/` (the base URL), `parent/` (DEST's parent, holding only the empty
+/// directory `empty-dest/`), `outside/victim.txt`.
 struct Sandbox {
     dir: tempfile::TempDir,
 }
@@ -314,7 +332,7 @@ struct Sandbox {
 impl Sandbox {
     fn new(asset: &[u8], sums: Option<String>) -> Self {
         let dir = tempfile::tempdir().unwrap();
-        for d in ["assets", "parent", "outside"] {
+        for d in ["assets", "parent", "parent/empty-dest", "outside"] {
             std::fs::create_dir(dir.path().join(d)).unwrap();
         }
         std::fs::write(dir.path().join("outside/victim.txt"), "untouched").unwrap();
@@ -341,18 +359,20 @@ impl Sandbox {
             .collect()
     }
 
-    /// Fetch into `parent/dest` and `--check` against `parent/`; both must fail with `code` and
-    /// say `why`, and the sandbox must be exactly as before.
+    /// Fetch into the absent `parent/dest` and the empty `parent/empty-dest`, and `--check`
+    /// against `parent/`; each must fail with `code` and say `why`, and the sandbox must be
+    /// exactly as before.
     #[track_caller]
     fn refused(&self, code: i32, why: &str) {
         let before = self.snapshot();
         let base = file_url(&self.path("assets"));
-        let dest = self.path("parent/dest");
-        let o = fetch(&[VERSION, dest.to_str().unwrap()], Some(&base));
-        assert_eq!(o.status.code(), Some(code), "{}", transcript(&o));
-        let err = String::from_utf8_lossy(&o.stderr);
-        assert!(err.contains(why), "expected {why:?} in:\n{err}");
-        assert_eq!(self.snapshot(), before, "nothing may be written, not even beside DEST");
+        for dest in ["parent/dest", "parent/empty-dest"] {
+            let o = fetch(&[VERSION, self.path(dest).to_str().unwrap()], Some(&base));
+            assert_eq!(o.status.code(), Some(code), "{}", transcript(&o));
+            let err = String::from_utf8_lossy(&o.stderr);
+            assert!(err.contains(why), "expected {why:?} in:\n{err}");
+            assert_eq!(self.snapshot(), before, "nothing may be written, not even beside DEST");
+        }
         let o = fetch(&["--check", VERSION, self.path("parent").to_str().unwrap()], Some(&base));
         assert_eq!(o.status.code(), Some(code), "--check: {}", transcript(&o));
         assert!(String::from_utf8_lossy(&o.stderr).contains(why), "--check: {}", transcript(&o));
@@ -378,6 +398,11 @@ fn a_well_formed_hand_written_archive_is_accepted() {
     let o = fetch(&[VERSION, dest.to_str().unwrap()], Some(&file_url(&s.path("assets"))));
     assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
     assert_eq!(std::fs::read(dest.join("fixtures/a.json")).unwrap(), b"{}");
+    use std::os::unix::fs::PermissionsExt;
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o7777;
+    assert_eq!(mode(&dest.join("fixtures/a.json")), 0o644, "header modes are ignored");
+    assert_eq!(mode(&dest.join("fixtures")), 0o755);
+    assert_eq!(mode(&dest), 0o755);
 }
 
 #[test]

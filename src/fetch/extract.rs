@@ -3,7 +3,6 @@
 
 use std::fs;
 use std::io::Write;
-use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
 use std::path::Path;
 
 use super::{FetchError, Node, Tree};
@@ -64,19 +63,15 @@ pub(super) fn write_tree(tree: &Tree, dest: &Path) -> Result<usize, FetchError> 
                 if let Some((dir, _)) = rel.rsplit_once('/') {
                     make_dirs(tmp.path(), dir).map_err(|e| io(&path, e))?;
                 }
-                let mut f = fs::OpenOptions::new()
-                    .write(true)
-                    .create_new(true)
-                    .mode(0o644)
-                    .open(&path)
-                    .map_err(|e| io(&path, e))?;
+                let mut f =
+                    fs::OpenOptions::new().write(true).create_new(true).open(&path).map_err(|e| io(&path, e))?;
                 f.write_all(bytes).and_then(|()| f.sync_all()).map_err(|e| io(&path, e))?;
-                fs::set_permissions(&path, fs::Permissions::from_mode(0o644)).map_err(|e| io(&path, e))?;
+                set_mode(&path, 0o644).map_err(|e| io(&path, e))?;
                 files += 1;
             }
         }
     }
-    fs::set_permissions(tmp.path(), fs::Permissions::from_mode(0o755)).map_err(|e| io(tmp.path(), e))?;
+    set_mode(tmp.path(), 0o755).map_err(|e| io(tmp.path(), e))?;
     let staged = tmp.keep();
     if let Err(e) = fs::rename(&staged, dest) {
         let _ = fs::remove_dir_all(&staged);
@@ -92,10 +87,22 @@ fn make_dirs(base: &Path, rel: &str) -> std::io::Result<()> {
     for part in rel.split('/') {
         path.push(part);
         match fs::create_dir(&path) {
-            Ok(()) => fs::set_permissions(&path, fs::Permissions::from_mode(0o755))?,
+            Ok(()) => set_mode(&path, 0o755)?,
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && fs::symlink_metadata(&path)?.is_dir() => {}
             Err(e) => return Err(e),
         }
     }
+    Ok(())
+}
+
+/// Give `path` exactly `mode` (whatever the umask); a no-op where modes do not exist.
+fn set_mode(path: &Path, mode: u32) -> std::io::Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        fs::set_permissions(path, fs::Permissions::from_mode(mode))?;
+    }
+    #[cfg(not(unix))]
+    let _ = (path, mode);
     Ok(())
 }
