@@ -3,6 +3,7 @@
 //! Invariant: every file a command writes is first written in full to a temporary file in the
 //! destination's directory, flushed to disk, then renamed over the destination, so a reader sees
 //! either the old file or the complete new one, and a failure leaves the destination untouched.
+//! The file ends up with mode 0644 (the temporary file's private 0600 is not kept).
 
 use std::io::Write;
 use std::path::Path;
@@ -15,6 +16,11 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     };
     let mut tmp = tempfile::Builder::new().prefix(".bqsuite-").suffix(".tmp").tempfile_in(dir)?;
     tmp.write_all(bytes)?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        tmp.as_file().set_permissions(std::fs::Permissions::from_mode(0o644))?;
+    }
     tmp.as_file().sync_all()?;
     tmp.persist(path).map_err(|e| e.error)?;
     Ok(())
@@ -31,6 +37,11 @@ mod tests {
         std::fs::write(&p, b"old").unwrap();
         write_atomic(&p, b"new").unwrap();
         assert_eq!(std::fs::read(&p).unwrap(), b"new");
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            assert_eq!(std::fs::metadata(&p).unwrap().permissions().mode() & 0o777, 0o644);
+        }
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
         assert!(write_atomic(&dir.path().join("missing/out.json"), b"x").is_err());
     }

@@ -96,8 +96,8 @@ fn rename_refs(v: &mut Value, n: usize, suite: &Suite, files: &mut Files) -> Res
 }
 
 /// Write `files` as a new suite at `out` (which must not exist): written into a temp dir
-/// beside it, then renamed into place, with `LICENSE` copied from `suite` when present.
-pub fn write(suite: &Suite, files: &Files, out: &std::path::Path) -> std::io::Result<()> {
+/// beside it, then renamed into place.
+pub fn write(files: &Files, out: &std::path::Path) -> std::io::Result<()> {
     if out.exists() {
         return Err(std::io::Error::new(
             std::io::ErrorKind::AlreadyExists,
@@ -110,9 +110,6 @@ pub fn write(suite: &Suite, files: &Files, out: &std::path::Path) -> std::io::Re
         let p = staging.path().join(rel);
         std::fs::create_dir_all(p.parent().expect("a file has a parent"))?;
         std::fs::write(p, bytes)?;
-    }
-    if let Ok(license) = std::fs::read(suite.root.join("LICENSE")) {
-        std::fs::write(staging.path().join("LICENSE"), license)?;
     }
     std::fs::rename(staging.keep(), out)
 }

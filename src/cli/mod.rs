@@ -13,6 +13,9 @@ use std::process::ExitCode;
 
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 
+mod fetch;
+mod release;
+
 use crate::conformance::{self, RunOptions};
 use crate::diag::{self, Format, Summary};
 use crate::suite::{self, Suite};
@@ -76,6 +79,12 @@ pub enum Command {
     /// The cross-SDK compatibility matrix of results files, as Markdown or HTML.
     #[command(after_help = EXIT_CODES)]
     Report(report::ReportArgs),
+    /// Build the release asset and SHA256SUMS (reproducible; refuses while validate has findings).
+    #[command(after_help = EXIT_CODES)]
+    Release(release::ReleaseArgs),
+    /// Download a released suite, verify it and unpack it safely, or check a vendored copy.
+    #[command(after_help = EXIT_CODES)]
+    Fetch(fetch::FetchArgs),
     /// Print a shell completion script.
     Completions {
         /// The shell to complete for.
@@ -193,6 +202,8 @@ pub fn dispatch(cli: Cli) -> ExitCode {
         Command::Run(a) => run(&a),
         Command::Results(a) => results::run(&a, color),
         Command::Report(a) => report::run(&a),
+        Command::Release(a) => release::run(&a, color),
+        Command::Fetch(a) => fetch::run(&a, color),
         Command::Completions { shell } => {
             let mut buf = Vec::new();
             clap_complete::generate(shell, &mut Cli::command(), "bqsuite", &mut buf);

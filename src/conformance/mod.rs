@@ -13,18 +13,18 @@ pub mod data_shape;
 pub mod encode_reject;
 mod envelope_checks;
 pub mod extension_write;
-pub mod forbidden_keys;
-pub mod job_type;
 pub mod fields;
+pub mod forbidden_keys;
 pub mod idempotency;
+pub mod job_type;
 pub mod outcome;
 pub mod payload_schema;
 pub mod poison_dlq;
 pub mod results;
-pub mod roundtrip;
-pub mod trim;
 pub mod retry_backoff;
+pub mod roundtrip;
 pub mod traceparent;
+pub mod trim;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 

@@ -2,7 +2,8 @@
 //!
 //! Ranges: BQ0xx files, BQ1xx manifest top level, BQ2xx sections/scopes/exceptions, BQ3xx cases
 //! and fixtures, BQ4xx schemas, BQ5xx compatibility with the real SDK runners (decisions R20),
-//! BQ6xx results files, BQ7xx sync targets, BQ8xx section-specific cross-checks.
+//! BQ6xx results files, BQ7xx sync targets, BQ8xx section-specific cross-checks, BQ900–BQ919
+//! release and fetch.
 
 use serde::{Serialize, Serializer};
 
@@ -115,6 +116,9 @@ codes! {
     IDEMPOTENCY_EFFECT = "BQ828" "idempotency-effect" "A delivery's expect_effect contradicts the seen-set rule given the deliveries before it.";
     RETRY_BACKOFF_CASE = "BQ829" "retry-backoff-case" "A retry_backoff case's inputs or expectation do not have the shape of decisions R14.";
     RETRY_BACKOFF_EXPECTATION = "BQ830" "retry-backoff-expectation" "A retry_backoff expectation differs from d(n) computed exactly (R14).";
+    DRIFT_ADDED = "BQ900" "drift-added" "A vendored copy holds a file or directory the release does not (fetch --check).";
+    DRIFT_REMOVED = "BQ901" "drift-removed" "A vendored copy lacks a file of the release (fetch --check).";
+    DRIFT_MODIFIED = "BQ902" "drift-modified" "A vendored file differs from the release's, or is a symlink where the release has a file (fetch --check).";
 }
 
 #[cfg(test)]

@@ -27,6 +27,8 @@ use crate::diag::Span;
 pub const MANIFEST: &str = "manifest.json";
 /// The version file name.
 pub const VERSION_FILE: &str = "CONFORMANCE_VERSION";
+/// The licence shipped in the release asset (not vendored).
+pub const LICENSE: &str = "LICENSE";
 /// The producer envelope schema.
 pub const ENVELOPE_SCHEMA: &str = "schema/message-envelope.schema.json";
 /// The results schema.
@@ -163,8 +165,8 @@ pub struct Suite {
 }
 
 impl Suite {
-    /// Read the suite at `root`: the manifest, the version file and every file under `schema/`
-    /// and `fixtures/`.
+    /// Read the suite at `root`: the manifest, the version file, the licence and every file
+    /// under `schema/` and `fixtures/`.
     pub fn load(root: impl AsRef<Path>) -> Result<Suite, LoadError> {
         let root = root.as_ref().to_path_buf();
         if !root.is_dir() {
@@ -172,7 +174,7 @@ impl Suite {
         }
         let mut files = BTreeMap::new();
         let mut irregular = Vec::new();
-        for rel in [MANIFEST, VERSION_FILE] {
+        for rel in [MANIFEST, VERSION_FILE, LICENSE] {
             if root.join(rel).exists() {
                 files.insert(rel.to_owned(), SourceFile::read(&root, rel));
             }

@@ -55,8 +55,16 @@ pub fn draft202012(schema: &Value) -> Result<jsonschema::Validator, String> {
 type Rule = fn(&Ctx<'_>) -> Vec<Finding>;
 
 /// Every rule family, in the order their findings are produced.
-const RULES: &[Rule] =
-    &[files::check, manifest::check, sections::check, cases::check, schemas::check, compat::check, behaviour::check, core_helpers::check];
+const RULES: &[Rule] = &[
+    files::check,
+    manifest::check,
+    sections::check,
+    cases::check,
+    schemas::check,
+    compat::check,
+    behaviour::check,
+    core_helpers::check,
+];
 
 /// Validate a loaded suite: all findings, located and sorted.
 pub fn validate(suite: &Suite) -> Vec<Finding> {

@@ -1,0 +1,99 @@
+//! `bqsuite fetch`: parse, fetch through [`crate::fetch`], report, exit.
+
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::Args;
+
+use super::{emit, exit, fail};
+use crate::diag::{self, Format, Summary};
+use crate::fetch::{self, Failure, FetchError, Request};
+
+/// `fetch` options.
+#[derive(Debug, Args)]
+pub struct FetchArgs {
+    /// Compare the vendored copy DIR with the release instead of unpacking (exit 1 on any
+    /// difference; LICENSE is ignored).
+    #[arg(long)]
+    pub check: bool,
+    /// The suite version (SemVer, without a leading v).
+    pub version: String,
+    /// Where to unpack the release (must be empty or absent); with --check, the vendored copy.
+    #[arg(value_name = "DEST|DIR")]
+    pub dir: PathBuf,
+    /// Where the assets live: a file://, http:// or https:// URL
+    /// [default: https://github.com/BabelQueue/conformance/releases/download/v<VERSION>].
+    #[arg(long, env = "BQ_CONFORMANCE_BASE_URL", value_name = "URL")]
+    pub base_url: Option<String>,
+    /// The expected sha256 of the asset, for authenticity; SHA256SUMS is then not consulted.
+    #[arg(long, value_name = "HEX", value_parser = fetch::parse_sha256)]
+    pub sha256: Option<String>,
+    /// Give up on a download after this many seconds.
+    #[arg(long, value_name = "SECS", default_value_t = 60)]
+    pub timeout: u64,
+    /// Output format of the --check report.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
+}
+
+/// Draw the download progress line on stderr.
+fn progress(name: &str, got: u64, total: Option<u64>, done: bool) {
+    let total = total.map(|t| format!(" / {} KiB", t.div_ceil(1024))).unwrap_or_default();
+    let mut err = std::io::stderr().lock();
+    let _ = write!(err, "\rdownloading {name}: {} KiB{total}{}", got.div_ceil(1024), if done { "\n" } else { "" });
+    let _ = err.flush();
+}
+
+fn failed(e: &FetchError) -> ExitCode {
+    match e.failure {
+        Failure::CouldNotRun => fail(e),
+        Failure::Verification => {
+            eprintln!("bqsuite: verification failed: {e}");
+            exit(true)
+        }
+    }
+}
+
+/// Run `fetch`.
+pub fn run(a: &FetchArgs, color: bool) -> ExitCode {
+    let mut req = match Request::new(&a.version, a.base_url.as_deref(), a.sha256.as_deref()) {
+        Ok(r) => r,
+        Err(e) => return failed(&e),
+    };
+    req.timeout = Duration::from_secs(a.timeout.max(1));
+    if std::io::stderr().is_terminal() {
+        req.progress = Some(progress);
+    }
+    if !a.check {
+        return match fetch::unpack(&req, &a.dir) {
+            Ok(u) => {
+                eprintln!(
+                    "fetched {} (sha256 {}, verified against {}): {} files into {}",
+                    u.verified.name,
+                    u.verified.sha256,
+                    u.verified.against,
+                    u.files,
+                    u.dest.display()
+                );
+                ExitCode::SUCCESS
+            }
+            Err(e) => failed(&e),
+        };
+    }
+    let (verified, drift) = match fetch::check(&req, &a.dir) {
+        Ok(r) => r,
+        Err(e) => return failed(&e),
+    };
+    let findings: Vec<_> = drift.iter().map(|d| d.finding(&a.dir)).collect();
+    let summary = Summary {
+        command: "fetch --check".into(),
+        subject: format!("{} against release {} (sha256 {})", a.dir.display(), a.version, verified.sha256),
+    };
+    if a.format == Format::Human {
+        emit(&drift.iter().filter_map(|d| d.diff.as_deref()).collect::<String>());
+    }
+    emit(&diag::render(&findings, a.format, color, &summary));
+    exit(!findings.is_empty())
+}

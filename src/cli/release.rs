@@ -1,0 +1,80 @@
+//! `bqsuite release`: parse, build through [`crate::release`], report, exit.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Args;
+
+use super::{SuiteArg, emit, exit, fail, subject};
+use crate::diag::{self, Format, Summary};
+use crate::release::{self, ReleaseError};
+
+/// `release` options.
+#[derive(Debug, Args)]
+pub struct ReleaseArgs {
+    #[command(flatten)]
+    pub suite: SuiteArg,
+    /// Write the asset and SHA256SUMS here [default: dist/ in the suite directory].
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Write nothing: rebuild in a temporary directory and compare byte for byte with the asset
+    /// and SHA256SUMS already in the output directory (exit 1 when they differ).
+    #[arg(long)]
+    pub verify: bool,
+}
+
+/// Run `release`.
+pub fn run(a: &ReleaseArgs, color: bool) -> ExitCode {
+    let suite = match a.suite.load() {
+        Ok(s) => s,
+        Err(e) => return fail(e),
+    };
+    let out = a.out.clone().unwrap_or_else(|| suite.root.join("dist"));
+    let asset = match release::build(&suite) {
+        Ok(asset) => asset,
+        Err(ReleaseError::Findings(findings)) => {
+            let summary = Summary { command: "release".into(), subject: subject(&suite) };
+            emit(&diag::render(&findings, Format::Human, color, &summary));
+            eprintln!("bqsuite: refusing to build the release: `bqsuite validate` has findings");
+            return exit(true);
+        }
+        Err(e @ ReleaseError::Unreleasable(_)) => {
+            eprintln!("bqsuite: refusing to build the release: {e}");
+            return exit(true);
+        }
+        Err(e @ ReleaseError::Io(_)) => return fail(e),
+    };
+    if a.verify {
+        return match release::verify(&asset, &out) {
+            Ok(differences) if differences.is_empty() => {
+                eprintln!("release --verify: {} and SHA256SUMS in {} rebuild byte for byte", asset.name, out.display());
+                ExitCode::SUCCESS
+            }
+            Ok(differences) => {
+                for d in &differences {
+                    eprintln!("bqsuite: differs: {d}");
+                }
+                eprintln!(
+                    "release --verify: {} file(s) in {} do not match this tree",
+                    differences.len(),
+                    out.display()
+                );
+                exit(true)
+            }
+            Err(e) => fail(e),
+        };
+    }
+    match release::write(&asset, &out) {
+        Ok([tarball, _]) => {
+            eprintln!(
+                "wrote {} ({} bytes) and {}",
+                tarball.display(),
+                asset.bytes.len(),
+                out.join(release::layout::SHA256SUMS).display()
+            );
+            emit(&asset.sha256sums());
+            ExitCode::SUCCESS
+        }
+        Err(e) => fail(e),
+    }
+}

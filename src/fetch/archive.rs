@@ -1,0 +1,191 @@
+//! Pass one: read a verified asset in memory and check every entry (rules 3–9 of the module
+//! doc of [`crate::fetch`]) before anything is written anywhere.
+
+use std::collections::BTreeMap;
+use std::io::Read;
+
+use super::Limits;
+use crate::release::{layout, ustar};
+use crate::suite::VERSION_FILE;
+
+/// One checked entry, by its path inside the root (no trailing `/`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Node {
+    Dir,
+    File(Vec<u8>),
+}
+
+/// The archive's root directory, checked: every path obeys the path rule.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Tree {
+    /// The root directory's name, `babelqueue-conformance-<version>`.
+    pub root: String,
+    /// Path inside the root → entry. Parents of a file need not have entries of their own.
+    pub entries: BTreeMap<String, Node>,
+}
+
+impl Tree {
+    /// The regular files, by path.
+    pub fn files(&self) -> impl Iterator<Item = (&str, &[u8])> {
+        self.entries.iter().filter_map(|(p, n)| match n {
+            Node::File(b) => Some((p.as_str(), b.as_slice())),
+            Node::Dir => None,
+        })
+    }
+}
+
+/// Decompress `gz` (one gzip member, nothing after it) within the caps of `limits`.
+pub fn gunzip(gz: &[u8], limits: &Limits) -> Result<Vec<u8>, String> {
+    let mut dec = flate2::bufread::GzDecoder::new(gz);
+    let mut out = Vec::new();
+    let mut chunk = vec![0u8; 64 << 10];
+    let ratio_cap = limits.max_ratio.saturating_mul(gz.len() as u64);
+    loop {
+        let n = dec.read(&mut chunk).map_err(|e| format!("not a valid gzip stream: {e}"))?;
+        if n == 0 {
+            break;
+        }
+        out.extend_from_slice(&chunk[..n]);
+        let size = out.len() as u64;
+        if size > limits.max_total {
+            return Err(format!("decompresses to more than the {}-byte cap (a decompression bomb?)", limits.max_total));
+        }
+        if size > limits.ratio_floor && size > ratio_cap {
+            return Err(format!(
+                "decompression bomb: {} compressed bytes expand past {size} (more than {}x)",
+                gz.len(),
+                limits.max_ratio
+            ));
+        }
+    }
+    if !dec.into_inner().is_empty() {
+        return Err("data after the gzip stream (a second member or trailing bytes)".into());
+    }
+    Ok(out)
+}
+
+/// The name of a type flag that is not a regular file or a directory.
+fn refused_type(flag: u8) -> String {
+    let what = match flag {
+        b'1' => "a hardlink",
+        b'2' => "a symlink",
+        b'3' => "a character device",
+        b'4' => "a block device",
+        b'6' => "a FIFO",
+        b'7' => "a contiguous file",
+        b'x' => "a pax extended header (it could replace the next entry's path, size or link)",
+        b'g' => "a pax global header",
+        b'L' | b'K' => "a GNU long-name header (it could replace the next entry's path)",
+        b'S' => "a GNU sparse file",
+        b'V' => "a volume label",
+        b'M' => "a multi-volume continuation",
+        _ => return format!("an entry of unknown type {:?}", char::from(flag)),
+    };
+    what.to_owned()
+}
+
+/// Read and check a verified asset: the root's tree, or why the archive is refused.
+pub fn read(gz: &[u8], version: &str, limits: &Limits) -> Result<Tree, String> {
+    let tar = gunzip(gz, limits)?;
+    let entries = ustar::read(&tar, limits.max_file).map_err(|e| e.to_string())?;
+    if entries.len() > limits.max_entries {
+        return Err(format!("{} entries, more than the cap of {}", entries.len(), limits.max_entries));
+    }
+    let root = layout::root_name(version);
+    let mut tree = Tree { root: root.clone(), ..Tree::default() };
+    let mut total = 0u64;
+    for e in &entries {
+        let shown = String::from_utf8_lossy(&e.path).into_owned();
+        let refuse = |why: String| Err(format!("entry {shown:?}: {why}"));
+        let is_dir = match e.typeflag {
+            ustar::REGULAR | b'\0' => false,
+            ustar::DIRECTORY => true,
+            other => {
+                let target = String::from_utf8_lossy(&e.linkname);
+                let to = if e.linkname.is_empty() { String::new() } else { format!(" (to {target:?})") };
+                return refuse(format!("{}{to}: only regular files and directories are allowed", refused_type(other)));
+            }
+        };
+        let Ok(path) = std::str::from_utf8(&e.path) else {
+            return refuse("the name is not UTF-8".into());
+        };
+        let path = if is_dir { path.strip_suffix('/').unwrap_or(path) } else { path };
+        if path.starts_with('/') {
+            return refuse("absolute path".into());
+        }
+        let rel = match path.split_once('/') {
+            None if path == root => "",
+            Some((first, rest)) if first == root => rest,
+            _ => return refuse(format!("outside the single root directory {root}/")),
+        };
+        if rel.is_empty() {
+            if !is_dir {
+                return refuse(format!("the root {root}/ must be a directory"));
+            }
+            if tree.entries.contains_key("") {
+                return refuse("duplicate entry".into());
+            }
+            tree.entries.insert(String::new(), Node::Dir);
+            continue;
+        }
+        if let Err(why) = layout::check_path(rel) {
+            return refuse(why);
+        }
+        if is_dir && e.size != 0 {
+            return refuse(format!("a directory that announces {} bytes of data", e.size));
+        }
+        total += e.size;
+        if total > limits.max_total {
+            return Err(format!("the files add up to more than the {}-byte cap", limits.max_total));
+        }
+        let node = if is_dir { Node::Dir } else { Node::File(e.data.to_vec()) };
+        if tree.entries.insert(rel.to_owned(), node).is_some() {
+            return refuse("duplicate entry (the same path twice)".into());
+        }
+    }
+    tree.entries.remove("");
+    if let Some((a, b)) = layout::case_collision(tree.entries.keys().map(String::as_str)) {
+        return Err(format!("entries {a:?} and {b:?} differ only in letter case (one would overwrite the other)"));
+    }
+    for path in tree.entries.keys() {
+        let mut at = 0;
+        while let Some(i) = path[at..].find('/') {
+            let parent = &path[..at + i];
+            if matches!(tree.entries.get(parent), Some(Node::File(_))) {
+                return Err(format!("entry {parent:?} is a file, but {path:?} lies inside it"));
+            }
+            at += i + 1;
+        }
+    }
+    match tree.entries.get(VERSION_FILE) {
+        Some(Node::File(b)) if String::from_utf8_lossy(b).trim() == version => Ok(tree),
+        Some(Node::File(b)) => {
+            Err(format!("its {VERSION_FILE} says {:?}, not {version}", String::from_utf8_lossy(b).trim()))
+        }
+        _ => Err(format!("it has no {root}/{VERSION_FILE}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::release::gzip;
+
+    fn small() -> Limits {
+        Limits { max_total: 1 << 20, ratio_floor: 4096, max_ratio: 50, ..Limits::default() }
+    }
+
+    #[test]
+    fn gunzip_refuses_trailing_data_and_bombs() {
+        let gz = gzip(b"hello");
+        assert_eq!(gunzip(&gz, &small()).unwrap(), b"hello");
+        let mut two = gz.clone();
+        two.extend_from_slice(&gz);
+        assert!(gunzip(&two, &small()).unwrap_err().contains("after the gzip stream"));
+        let bomb = gzip(&vec![0u8; 512 << 10]);
+        assert!(gunzip(&bomb, &small()).unwrap_err().contains("decompression bomb"));
+        let huge = Limits { max_ratio: u64::MAX, ..small() };
+        assert!(gunzip(&gzip(&vec![0u8; 2 << 20]), &huge).unwrap_err().contains("cap"));
+        assert!(gunzip(&gz[..gz.len() - 3], &small()).unwrap_err().contains("not a valid gzip stream"));
+    }
+}

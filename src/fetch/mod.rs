@@ -1,0 +1,251 @@
+//! `bqsuite fetch`: download a released suite, verify it, and unpack it safely or compare a
+//! vendored copy with it (decisions R18; the spec's "Release asset and fetch.sh").
+//!
+//! Where the assets are: `<base>/babelqueue-conformance-<version>.tar.gz` and
+//! `<base>/SHA256SUMS`. `<base>` is `BQ_CONFORMANCE_BASE_URL` (or `--base-url`) when set, a
+//! `file://`, `http://` or `https://` URL, and otherwise
+//! `https://github.com/BabelQueue/conformance/releases/download/v<version>`. `VERSION` must be a
+//! SemVer version written canonically (no leading `v`), since it becomes part of URLs and of the
+//! root directory's name.
+//!
+//! Extraction rules, in the order they apply:
+//!
+//! 1. **DEST first.** DEST must be absent or an empty directory (not a symlink), and its parent
+//!    must exist; otherwise nothing is downloaded.
+//! 2. **Checksum before parsing.** The asset's sha256 must equal its line in `SHA256SUMS`
+//!    (`<hex>  <name>` or `<hex> *<name>`), or the hash pinned with `--sha256` (then
+//!    `SHA256SUMS` is not consulted: the pin is the authority, and it gives authenticity, which
+//!    `SHA256SUMS` published beside the asset cannot). A missing line is "could not run";
+//!    a mismatch is a verification failure. Not one byte of the archive is parsed before this.
+//! 3. **Bounded decompression.** Exactly one gzip member and nothing after it. The download is
+//!    capped, and so is the uncompressed size and the compression ratio (a decompression bomb
+//!    stops as soon as the output outgrows the ratio, see [`Limits`]).
+//! 4. **Strict ustar** ([`crate::release::ustar`]): correct header checksums, plain octal
+//!    numbers, complete data, the two-zero-block end marker and nothing but zeros after it.
+//!    Pax and GNU long-name headers are refused, never merged, so no extension can replace an
+//!    entry's path, size or link target.
+//! 5. **Only regular files and directories.** Symlinks, hardlinks, character and block devices,
+//!    FIFOs, contiguous and sparse files, volume labels and unknown types are refused, by name.
+//!    Header modes, owners and times are ignored.
+//! 6. **One root.** Every entry lies under exactly one root directory named
+//!    `babelqueue-conformance-<VERSION>/`, and the root itself, when it has an entry, is a
+//!    directory.
+//! 7. **Safe names.** Inside the root every path obeys the path rule of
+//!    [`crate::release::layout`]: no absolute path, no `..`, `.` or empty component, no
+//!    backslash, `:`, NUL or control character, no Windows device name. No path appears twice,
+//!    none equals another when letter case is ignored, and no entry lies inside a path that is a
+//!    file.
+//! 8. **Caps** on the number of entries, the size of one file and the total size.
+//! 9. **The archive says what it is.** Its `CONFORMANCE_VERSION` must hold `VERSION`.
+//! 10. **Two passes.** Rules 2–9 are checked over the whole archive, in memory, before anything
+//!     is written. Then the tree is written into a fresh temporary directory beside DEST (files
+//!     created exclusively, modes 0644 for files and 0755 for directories) and that directory
+//!     is renamed to DEST. On any failure DEST is left as it was.
+//!
+//! `--check` applies rules 2–9 the same way, writes nothing, and compares the vendored copy with
+//! the archive's root ([`drift`]), ignoring the top-level `LICENSE` (the release ships it; copies
+//! do not vendor it).
+//!
+//! Failures are of two kinds ([`Failure`]): the command could not run (bad arguments, DEST not
+//! empty, network and HTTP errors, timeouts, a `SHA256SUMS` without the asset's line; exit 2),
+//! or verification failed (checksum mismatch, an unsafe or corrupt archive; exit 1).
+
+pub mod archive;
+pub mod drift;
+mod extract;
+pub mod source;
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+pub use archive::{Node, Tree};
+pub use drift::{Drift, DriftKind};
+pub use source::{Base, Progress};
+
+use crate::release::{layout, sha256_hex};
+
+/// What went wrong, for the exit code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Failure {
+    /// The command could not run (exit 2).
+    CouldNotRun,
+    /// The asset failed verification (exit 1).
+    Verification,
+}
+
+/// A failed fetch: its kind and a message that names the file or URL and what is wrong.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FetchError {
+    pub failure: Failure,
+    pub message: String,
+}
+
+impl FetchError {
+    pub(crate) fn could_not_run(message: impl Into<String>) -> Self {
+        Self { failure: Failure::CouldNotRun, message: message.into() }
+    }
+
+    pub(crate) fn verification(message: impl Into<String>) -> Self {
+        Self { failure: Failure::Verification, message: message.into() }
+    }
+}
+
+impl std::fmt::Display for FetchError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for FetchError {}
+
+/// Resource caps (rules 3 and 8).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Largest asset or `SHA256SUMS` accepted from the source, in bytes.
+    pub max_download: u64,
+    /// Most entries in the archive.
+    pub max_entries: usize,
+    /// Largest single file, in bytes.
+    pub max_file: u64,
+    /// Largest uncompressed tar stream, in bytes.
+    pub max_total: u64,
+    /// Largest ratio of uncompressed to compressed size …
+    pub max_ratio: u64,
+    /// … checked once the uncompressed stream is larger than this many bytes.
+    pub ratio_floor: u64,
+}
+
+impl Default for Limits {
+    /// A suite is well under a megabyte; these leave a wide margin and still stop abuse early.
+    fn default() -> Self {
+        Self {
+            max_download: 64 << 20,
+            max_entries: 10_000,
+            max_file: 16 << 20,
+            max_total: 256 << 20,
+            max_ratio: 200,
+            ratio_floor: 1 << 20,
+        }
+    }
+}
+
+/// One fetch: which release, from where, how verified.
+#[derive(Debug, Clone)]
+pub struct Request {
+    /// The suite version (canonical SemVer).
+    pub version: String,
+    pub base: Base,
+    /// A pinned sha256 (lowercase hex); when set, `SHA256SUMS` is not consulted.
+    pub sha256: Option<String>,
+    /// Give up on one HTTP request after this long.
+    pub timeout: Duration,
+    /// Called while downloading over HTTP (the CLI passes one only when stderr is a terminal).
+    pub progress: Option<Progress>,
+    pub limits: Limits,
+}
+
+impl Request {
+    /// A request for `version` from `base_url` (the default GitHub release when `None` or
+    /// empty), checked: `version` must be canonical SemVer, `sha256` 64 hex digits.
+    pub fn new(version: &str, base_url: Option<&str>, sha256: Option<&str>) -> Result<Self, FetchError> {
+        match semver::Version::parse(version) {
+            Ok(v) if v.to_string() == version => {}
+            _ => {
+                return Err(FetchError::could_not_run(format!(
+                    "{version:?} is not a SemVer version such as 1.6.0 (no leading 'v')"
+                )));
+            }
+        }
+        let base = match base_url.filter(|u| !u.is_empty()) {
+            Some(url) => Base::parse(url).map_err(FetchError::could_not_run)?,
+            None => Base::parse(&source::default_base(version)).expect("the default base URL parses"),
+        };
+        let sha256 = sha256.map(parse_sha256).transpose().map_err(FetchError::could_not_run)?;
+        Ok(Self {
+            version: version.to_owned(),
+            base,
+            sha256,
+            timeout: Duration::from_secs(60),
+            progress: None,
+            limits: Limits::default(),
+        })
+    }
+
+    /// The asset's file name.
+    pub fn asset_name(&self) -> String {
+        layout::asset_name(&self.version)
+    }
+}
+
+/// Check a `--sha256` value: 64 hex digits; returned in lowercase.
+pub fn parse_sha256(hex: &str) -> Result<String, String> {
+    if hex.len() == 64 && hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+        Ok(hex.to_ascii_lowercase())
+    } else {
+        Err(format!("{hex:?} is not a sha256 (64 hex digits)"))
+    }
+}
+
+/// A downloaded asset whose checksum matched.
+#[derive(Debug, Clone)]
+pub struct Verified {
+    pub name: String,
+    pub sha256: String,
+    /// What the checksum was checked against: `SHA256SUMS` or the pinned hash.
+    pub against: &'static str,
+    pub tree: Tree,
+}
+
+/// Download the asset, verify its checksum (rule 2) and read it strictly (rules 3–9). Writes
+/// nothing.
+pub fn open(req: &Request) -> Result<Verified, FetchError> {
+    let name = req.asset_name();
+    let (expected, against) = match &req.sha256 {
+        Some(pin) => (pin.clone(), "the pinned --sha256"),
+        None => {
+            let sums = source::get(req, layout::SHA256SUMS)?;
+            (source::sha256_for(&sums, &name, &req.base.describe(layout::SHA256SUMS))?, layout::SHA256SUMS)
+        }
+    };
+    let bytes = source::get(req, &name)?;
+    let actual = sha256_hex(&bytes);
+    if actual != expected {
+        return Err(FetchError::verification(format!(
+            "checksum mismatch for {}: sha256 is {actual}, {against} says {expected}; refusing the asset",
+            req.base.describe(&name)
+        )));
+    }
+    let tree = archive::read(&bytes, &req.version, &req.limits)
+        .map_err(|e| FetchError::verification(format!("{name}: {e}; refusing the asset")))?;
+    Ok(Verified { name, sha256: actual, against, tree })
+}
+
+/// What `fetch` unpacked.
+#[derive(Debug, Clone)]
+pub struct Unpacked {
+    pub verified: Verified,
+    pub dest: PathBuf,
+    /// Number of regular files written.
+    pub files: usize,
+}
+
+/// `bqsuite fetch VERSION DEST`: verify, then unpack the archive's root into `dest` (rules 1–10).
+pub fn unpack(req: &Request, dest: &Path) -> Result<Unpacked, FetchError> {
+    extract::check_dest(dest)?;
+    let verified = open(req)?;
+    let files = extract::write_tree(&verified.tree, dest)?;
+    Ok(Unpacked { verified, dest: dest.to_path_buf(), files })
+}
+
+/// `bqsuite fetch --check VERSION DIR`: verify, then compare `dir` with the archive in memory.
+pub fn check(req: &Request, dir: &Path) -> Result<(Verified, Vec<Drift>), FetchError> {
+    if !dir.is_dir() {
+        return Err(FetchError::could_not_run(format!(
+            "{}: not a directory (the vendored copy to check)",
+            dir.display()
+        )));
+    }
+    let verified = open(req)?;
+    let drift = drift::compare(&verified.tree, dir)?;
+    Ok((verified, drift))
+}

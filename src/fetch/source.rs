@@ -1,0 +1,205 @@
+//! Where release assets come from: a `file://` directory or an `http(s)://` location, and the
+//! `SHA256SUMS` line of an asset.
+//!
+//! ureq has no `file://` support, so the scheme decides: `file://` reads the local file (host
+//! empty or `localhost`, path percent-decoded), `http://` and `https://` go through ureq with
+//! HTTP statuses returned as responses (any status but 200 is an error naming the URL and the
+//! status), one overall timeout per request, `Accept-Encoding: identity` (the checksum is over
+//! the bytes as published, so nothing may decode them on the way), and a size cap.
+
+use std::io::Read;
+use std::path::PathBuf;
+
+use super::{FetchError, Request};
+
+/// Called with (file name, bytes so far, total when known, finished) while downloading.
+pub type Progress = fn(&str, u64, Option<u64>, bool);
+
+/// The default base URL for `version`.
+pub fn default_base(version: &str) -> String {
+    format!("https://github.com/BabelQueue/conformance/releases/download/v{version}")
+}
+
+/// A parsed base location.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Base {
+    /// A local directory (`file://`).
+    File(PathBuf),
+    /// An `http://` or `https://` URL without a trailing `/`.
+    Http(String),
+}
+
+impl Base {
+    /// Parse a base URL.
+    pub fn parse(url: &str) -> Result<Base, String> {
+        let lower = url.to_ascii_lowercase();
+        if let Some(rest) = lower.strip_prefix("file://").map(|_| &url["file://".len()..]) {
+            let path = if rest.starts_with('/') {
+                rest
+            } else if rest.to_ascii_lowercase().starts_with("localhost/") {
+                &rest["localhost".len()..]
+            } else {
+                return Err(format!(
+                    "{url}: a file URL must be file:///absolute/path (a host other than localhost is not supported)"
+                ));
+            };
+            let decoded = percent_decode(path).map_err(|e| format!("{url}: {e}"))?;
+            let trimmed = decoded.trim_end_matches('/');
+            return Ok(Base::File(PathBuf::from(if trimmed.is_empty() { "/" } else { trimmed })));
+        }
+        if lower.starts_with("http://") || lower.starts_with("https://") {
+            return Ok(Base::Http(url.trim_end_matches('/').to_owned()));
+        }
+        Err(format!("{url}: the base URL must start with file://, http:// or https://"))
+    }
+
+    /// The location of `name` under this base, for messages.
+    pub fn describe(&self, name: &str) -> String {
+        match self {
+            Base::File(dir) => format!("file://{}", dir.join(name).display()),
+            Base::Http(url) => format!("{url}/{name}"),
+        }
+    }
+}
+
+fn percent_decode(s: &str) -> Result<String, String> {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'%' {
+            let hex = s.get(i + 1..i + 3).and_then(|h| u8::from_str_radix(h, 16).ok());
+            out.push(hex.ok_or_else(|| format!("bad percent escape at {:?}", &s[i..]))?);
+            i += 3;
+        } else {
+            out.push(b[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).map_err(|_| "the decoded path is not UTF-8".into())
+}
+
+/// Fetch `name` from the request's base, within the download cap.
+pub fn get(req: &Request, name: &str) -> Result<Vec<u8>, FetchError> {
+    let cap = req.limits.max_download;
+    let url = req.base.describe(name);
+    let too_big = || FetchError::verification(format!("{url}: larger than the {cap}-byte download cap; refusing it"));
+    match &req.base {
+        Base::File(dir) => {
+            let path = dir.join(name);
+            let file =
+                std::fs::File::open(&path).map_err(|e| FetchError::could_not_run(format!("cannot read {url}: {e}")))?;
+            let mut bytes = Vec::new();
+            file.take(cap + 1)
+                .read_to_end(&mut bytes)
+                .map_err(|e| FetchError::could_not_run(format!("cannot read {url}: {e}")))?;
+            if bytes.len() as u64 > cap {
+                return Err(too_big());
+            }
+            Ok(bytes)
+        }
+        Base::Http(_) => {
+            let agent: ureq::Agent = ureq::Agent::config_builder()
+                .http_status_as_error(false)
+                .timeout_global(Some(req.timeout))
+                .user_agent(concat!("bqsuite/", env!("CARGO_PKG_VERSION")))
+                .build()
+                .into();
+            let secs = req.timeout.as_secs_f64();
+            let failed = |e: &dyn std::fmt::Display, timed_out: bool| {
+                FetchError::could_not_run(if timed_out {
+                    format!("timed out after {secs}s fetching {url}")
+                } else {
+                    format!("cannot fetch {url}: {e}")
+                })
+            };
+            let mut resp = agent
+                .get(&url)
+                .header("accept-encoding", "identity")
+                .call()
+                .map_err(|e| failed(&e, matches!(e, ureq::Error::Timeout(_))))?;
+            let status = resp.status();
+            if status != 200 {
+                return Err(FetchError::could_not_run(format!("cannot fetch {url}: HTTP {status}")));
+            }
+            let total = resp.body().content_length();
+            if total.is_some_and(|t| t > cap) {
+                return Err(too_big());
+            }
+            let mut reader = resp.body_mut().as_reader();
+            let mut bytes = Vec::new();
+            let mut chunk = vec![0u8; 64 << 10];
+            loop {
+                let n = reader.read(&mut chunk).map_err(|e| {
+                    let timed_out = e.kind() == std::io::ErrorKind::TimedOut || e.to_string().contains("timeout");
+                    failed(&e, timed_out)
+                })?;
+                if n == 0 {
+                    break;
+                }
+                bytes.extend_from_slice(&chunk[..n]);
+                if bytes.len() as u64 > cap {
+                    return Err(too_big());
+                }
+                if let Some(p) = req.progress {
+                    p(name, bytes.len() as u64, total, false);
+                }
+            }
+            if let Some(p) = req.progress {
+                p(name, bytes.len() as u64, total, true);
+            }
+            Ok(bytes)
+        }
+    }
+}
+
+/// The expected sha256 of `name` from a `SHA256SUMS` file (`<hex>  <name>` or `<hex> *<name>`
+/// per line). A file without the line, or with two lines that disagree, is "could not run".
+pub fn sha256_for(sums: &[u8], name: &str, from: &str) -> Result<String, FetchError> {
+    let text = std::str::from_utf8(sums).map_err(|_| FetchError::could_not_run(format!("{from}: not UTF-8 text")))?;
+    let mut found: Option<String> = None;
+    for line in text.lines() {
+        let Some((hex, file)) = line.split_once(' ') else { continue };
+        let file = file.strip_prefix(' ').or_else(|| file.strip_prefix('*')).unwrap_or(file);
+        if file != name {
+            continue;
+        }
+        let hex = super::parse_sha256(hex)
+            .map_err(|e| FetchError::could_not_run(format!("{from}: the line for {name}: {e}")))?;
+        if found.as_ref().is_some_and(|f| *f != hex) {
+            return Err(FetchError::could_not_run(format!("{from}: two different checksums for {name}")));
+        }
+        found = Some(hex);
+    }
+    found.ok_or_else(|| FetchError::could_not_run(format!("{from} has no line for {name}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base_urls() {
+        assert_eq!(Base::parse("file:///tmp/a%20b/dist/").unwrap(), Base::File("/tmp/a b/dist".into()));
+        assert_eq!(Base::parse("file://localhost/srv").unwrap(), Base::File("/srv".into()));
+        assert!(Base::parse("file://host/srv").unwrap_err().contains("localhost"));
+        assert!(Base::parse("file:dist").is_err());
+        assert!(Base::parse("ftp://x").unwrap_err().contains("file://, http:// or https://"));
+        assert!(Base::parse("file:///a%zz").unwrap_err().contains("percent"));
+        assert_eq!(Base::parse("HTTPS://x.test/r/").unwrap(), Base::Http("HTTPS://x.test/r".into()));
+        assert_eq!(Base::Http("http://h/r".into()).describe("SHA256SUMS"), "http://h/r/SHA256SUMS");
+    }
+
+    #[test]
+    fn sha256sums_lines() {
+        let a = "a".repeat(64);
+        let sums = format!("{}  other.tar.gz\n{a} *x.tar.gz\n", "b".repeat(64));
+        assert_eq!(sha256_for(sums.as_bytes(), "x.tar.gz", "S").unwrap(), a);
+        let e = sha256_for(sums.as_bytes(), "y.tar.gz", "S").unwrap_err();
+        assert_eq!(e.failure, super::super::Failure::CouldNotRun);
+        assert!(e.message.contains("no line for y.tar.gz"));
+        let twice = format!("{a}  x\n{}  x\n", "c".repeat(64));
+        assert!(sha256_for(twice.as_bytes(), "x", "S").unwrap_err().message.contains("two different"));
+        assert!(sha256_for(b"zz  x\n", "x", "S").unwrap_err().message.contains("not a sha256"));
+    }
+}

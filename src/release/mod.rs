@@ -1,0 +1,266 @@
+//! `bqsuite release`: the suite's release asset, reproducible by construction (decisions R17).
+//!
+//! Rules, each kept here and nowhere else:
+//!
+//! 1. **Nothing is built from a suite `validate` complains about.** Any finding refuses the
+//!    build. `validate` refuses non-`.json` files and symlinks under `schema/` and `fixtures/`
+//!    (BQ005, BQ006): that is the explicit rule that keeps editor backups, `.DS_Store` and stray
+//!    notes out of the asset.
+//! 2. **Exactly the release files.** The archive holds one root directory
+//!    `babelqueue-conformance-<version>/` with `CONFORMANCE_VERSION`, `manifest.json`,
+//!    `LICENSE`, and the files under `schema/` and `fixtures/` ([`layout::in_release`]).
+//!    Anything else in the tree (README, sources, `target/`, untracked files beside the suite)
+//!    is ignored by that list. A path that breaks the path rule of [`layout`] (one a consumer's
+//!    platform could not create, or two names that differ only in letter case) refuses the build,
+//!    so `release` never produces an asset that `fetch` would refuse.
+//! 3. **Bytes come from the loaded suite.** The files were read once by [`Suite::load`]; the
+//!    tree's mtimes, owners, modes, umask, creation order, directory order and location never
+//!    reach the archive.
+//! 4. **ustar, written by hand** ([`ustar`]): entries in GNU tar `--sort=name` order (path
+//!    compared component by component as bytes; the root first, every directory right before its
+//!    contents); a directory entry for the root and for every directory that holds a file,
+//!    named with a trailing `/`; mtime 0; uid and gid 0; empty user and group names; mode 0644
+//!    for files and 0755 for directories; the stream padded to the 10240-byte record. The
+//!    result is byte-identical to GNU tar `--format=ustar --sort=name --mtime=@0 --owner=0
+//!    --group=0 --numeric-owner` over the same tree (with those modes), so anyone can check the
+//!    content with standard tools.
+//! 5. **gzip with fixed parameters**: no file name, no comment, mtime 0, OS byte 3 (Unix, as
+//!    `gzip -n` writes), compression level 9, one member; deflate by flate2's default backend
+//!    (miniz_oxide, pinned in `Cargo.lock`). The deflate bytes are not `gzip`'s, so "same
+//!    sha256" means "built by bqsuite with the locked dependencies"; a golden-hash test catches
+//!    a dependency update that changes them.
+//! 6. **`SHA256SUMS`** is one line, `<lowercase hex>  <asset name>\n`, as `sha256sum` writes it.
+//! 7. **Written atomically** into the output directory (default `dist/` in the suite, git-ignored):
+//!    the asset first, then `SHA256SUMS`, each through a temporary file and a rename.
+
+pub mod layout;
+pub mod ustar;
+
+use std::collections::BTreeSet;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use sha2::{Digest, Sha256};
+
+use crate::diag::Finding;
+use crate::suite::{LICENSE, Suite};
+
+/// The gzip OS byte (3 = Unix, what `gzip -n` writes).
+const GZIP_OS: u8 = 3;
+
+/// A built release asset.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Asset {
+    /// The suite version.
+    pub version: String,
+    /// `babelqueue-conformance-<version>.tar.gz`.
+    pub name: String,
+    /// The `.tar.gz` bytes.
+    pub bytes: Vec<u8>,
+    /// Lowercase hex sha256 of `bytes`.
+    pub sha256: String,
+}
+
+impl Asset {
+    /// The `SHA256SUMS` file for this asset.
+    pub fn sha256sums(&self) -> String {
+        format!("{}  {}\n", self.sha256, self.name)
+    }
+}
+
+/// Why nothing was built or written.
+#[derive(Debug)]
+pub enum ReleaseError {
+    /// `validate` has findings (exit 1).
+    Findings(Vec<Finding>),
+    /// The suite cannot be released as it is (exit 1).
+    Unreleasable(String),
+    /// Reading or writing failed (exit 2).
+    Io(String),
+}
+
+impl std::fmt::Display for ReleaseError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ReleaseError::Findings(v) => write!(f, "`bqsuite validate` has {} finding(s); fix them first", v.len()),
+            ReleaseError::Unreleasable(m) | ReleaseError::Io(m) => f.write_str(m),
+        }
+    }
+}
+
+/// Build the release asset of a loaded suite (rules 1–6). Writes nothing.
+pub fn build(suite: &Suite) -> Result<Asset, ReleaseError> {
+    let findings = crate::validate::validate(suite);
+    if !findings.is_empty() {
+        return Err(ReleaseError::Findings(findings));
+    }
+    let version = suite.version().ok_or_else(|| ReleaseError::Unreleasable("CONFORMANCE_VERSION is missing".into()))?;
+    if suite.file(LICENSE).is_none() {
+        return Err(ReleaseError::Unreleasable(format!(
+            "{} is missing: the release asset ships the licence",
+            suite.display_path(LICENSE)
+        )));
+    }
+    let files: Vec<(&str, &[u8])> =
+        suite.files().filter(|f| layout::in_release(&f.rel)).map(|f| (f.rel.as_str(), f.bytes.as_slice())).collect();
+    assemble(version, &files).map_err(ReleaseError::Unreleasable)
+}
+
+/// Build the asset from suite-relative paths and their bytes (rules 2, 4–6).
+pub fn assemble(version: &str, files: &[(&str, &[u8])]) -> Result<Asset, String> {
+    let tar = tar_stream(version, files)?;
+    let bytes = gzip(&tar);
+    Ok(Asset { version: version.to_owned(), name: layout::asset_name(version), sha256: sha256_hex(&bytes), bytes })
+}
+
+/// The uncompressed ustar stream of the release (rules 2 and 4).
+pub fn tar_stream(version: &str, files: &[(&str, &[u8])]) -> Result<Vec<u8>, String> {
+    semver::Version::parse(version).map_err(|e| format!("CONFORMANCE_VERSION {version:?} is not SemVer: {e}"))?;
+    let root = layout::root_name(version);
+    let mut dirs = BTreeSet::new();
+    for (rel, _) in files {
+        layout::check_path(rel).map_err(|e| format!("{rel}: {e}; rename it before releasing"))?;
+        let mut at = 0;
+        while let Some(i) = rel[at..].find('/') {
+            dirs.insert(&rel[..at + i]);
+            at += i + 1;
+        }
+    }
+    let all = dirs.iter().copied().chain(files.iter().map(|(rel, _)| *rel));
+    if let Some((a, b)) = layout::case_collision(all) {
+        return Err(format!("{a} and {b} differ only in letter case (or are the same path); rename one"));
+    }
+    let mut items: Vec<(&str, u8, &[u8])> = vec![("", ustar::DIRECTORY, b"")];
+    items.extend(dirs.iter().map(|d| (*d, ustar::DIRECTORY, &b""[..])));
+    items.extend(files.iter().map(|(rel, bytes)| (*rel, ustar::REGULAR, *bytes)));
+    items.sort_by(|a, b| layout::path_order(a.0, b.0));
+    let paths: Vec<String> = items
+        .iter()
+        .map(|(rel, kind, _)| match (*rel, *kind) {
+            ("", _) => format!("{root}/"),
+            (rel, ustar::DIRECTORY) => format!("{root}/{rel}/"),
+            (rel, _) => format!("{root}/{rel}"),
+        })
+        .collect();
+    let members: Vec<ustar::Member<'_>> = items
+        .iter()
+        .zip(&paths)
+        .map(|((_, typeflag, data), path)| ustar::Member { path, typeflag: *typeflag, data })
+        .collect();
+    ustar::write(&members)
+}
+
+/// gzip with the fixed parameters of rule 5.
+pub fn gzip(tar: &[u8]) -> Vec<u8> {
+    let mut enc =
+        flate2::GzBuilder::new().mtime(0).operating_system(GZIP_OS).write(Vec::new(), flate2::Compression::best());
+    enc.write_all(tar).expect("writing into a Vec cannot fail");
+    enc.finish().expect("writing into a Vec cannot fail")
+}
+
+/// Lowercase hex sha256.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Write the asset and `SHA256SUMS` into `out` (created when missing), each atomically (rule
+/// 7). Returns the two paths written.
+pub fn write(asset: &Asset, out: &Path) -> Result<[PathBuf; 2], ReleaseError> {
+    let io = |what: &Path, e: std::io::Error| ReleaseError::Io(format!("cannot write {}: {e}", what.display()));
+    std::fs::create_dir_all(out).map_err(|e| io(out, e))?;
+    let paths = [out.join(&asset.name), out.join(layout::SHA256SUMS)];
+    crate::fsutil::write_atomic(&paths[0], &asset.bytes).map_err(|e| io(&paths[0], e))?;
+    crate::fsutil::write_atomic(&paths[1], asset.sha256sums().as_bytes()).map_err(|e| io(&paths[1], e))?;
+    Ok(paths)
+}
+
+/// `release --verify`: write a fresh build into a temporary directory and compare it byte for
+/// byte with the asset and `SHA256SUMS` in `out`. Returns one line per file that differs
+/// (empty when both match); a file missing from `out` is an error (nothing to verify).
+pub fn verify(asset: &Asset, out: &Path) -> Result<Vec<String>, ReleaseError> {
+    let tmp = tempfile::tempdir().map_err(|e| ReleaseError::Io(format!("cannot create a temporary directory: {e}")))?;
+    let fresh = write(asset, tmp.path())?;
+    let mut differences = Vec::new();
+    for path in fresh {
+        let name = path.file_name().expect("written files have names");
+        let rebuilt =
+            std::fs::read(&path).map_err(|e| ReleaseError::Io(format!("cannot read {}: {e}", path.display())))?;
+        let published = out.join(name);
+        let existing = std::fs::read(&published).map_err(|e| {
+            ReleaseError::Io(format!("cannot read {}: {e} (run `bqsuite release` to build it)", published.display()))
+        })?;
+        if existing != rebuilt {
+            differences.push(format!(
+                "{}: sha256 {} ({} bytes), but this tree builds {} ({} bytes)",
+                published.display(),
+                sha256_hex(&existing),
+                existing.len(),
+                sha256_hex(&rebuilt),
+                rebuilt.len()
+            ));
+        }
+    }
+    Ok(differences)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A small fixed tree: the golden hashes below pin the tar and the gzip bytes.
+    const GOLDEN: [(&str, &[u8]); 6] = [
+        ("CONFORMANCE_VERSION", b"9.9.9\n"),
+        ("LICENSE", b"MIT\n"),
+        ("fixtures/a-b.json", b"{\"job\":\"urn:a\"}\n"),
+        ("fixtures/sub/z.json", b"[]\n"),
+        ("manifest.json", b"{\"schema_version\":1}\n"),
+        ("schema/s.json", b"{}\n"),
+    ];
+
+    #[test]
+    fn golden_hashes_pin_the_tar_and_gzip_bytes() {
+        let tar = tar_stream("9.9.9", &GOLDEN).unwrap();
+        assert_eq!(sha256_hex(&tar), "6195a6fb156e4ce5008eccd843da3ee9aa662d9d75ed1daac6e187d421f7c26e");
+        let asset = assemble("9.9.9", &GOLDEN).unwrap();
+        // A change here means the asset bytes changed (a flate2 / miniz_oxide update, or a
+        // change to the writer): every published checksum would stop reproducing.
+        assert_eq!(asset.sha256, "e0bb028195ca5a243a8bb751e0b5c58b09f9576040ddefe10396f35cdcc7e54b");
+        assert_eq!(asset.name, "babelqueue-conformance-9.9.9.tar.gz");
+        assert_eq!(&asset.bytes[..10], b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x02\x03", "gzip header: no name, mtime 0");
+        assert_eq!(asset.sha256sums(), format!("{}  babelqueue-conformance-9.9.9.tar.gz\n", asset.sha256));
+    }
+
+    #[test]
+    fn entries_are_in_gnu_name_order_with_every_directory() {
+        let tar = tar_stream("9.9.9", &GOLDEN).unwrap();
+        let names: Vec<String> =
+            ustar::read(&tar, 1 << 20).unwrap().iter().map(|e| String::from_utf8(e.path.clone()).unwrap()).collect();
+        let r = "babelqueue-conformance-9.9.9";
+        let expected = [
+            "/",
+            "/CONFORMANCE_VERSION",
+            "/LICENSE",
+            "/fixtures/",
+            "/fixtures/a-b.json",
+            "/fixtures/sub/",
+            "/fixtures/sub/z.json",
+            "/manifest.json",
+            "/schema/",
+            "/schema/s.json",
+        ]
+        .map(|s| format!("{r}{s}"));
+        assert_eq!(names, expected);
+    }
+
+    #[test]
+    fn input_order_does_not_matter_and_bad_paths_refuse() {
+        let mut reversed = GOLDEN;
+        reversed.reverse();
+        assert_eq!(assemble("9.9.9", &reversed).unwrap(), assemble("9.9.9", &GOLDEN).unwrap());
+        let e = tar_stream("9.9.9", &[("fixtures/a:b.json", b"{}")]).unwrap_err();
+        assert!(e.contains("fixtures/a:b.json") && e.contains("':'"), "{e}");
+        let e = tar_stream("9.9.9", &[("fixtures/A.json", b"{}"), ("fixtures/a.json", b"{}")]).unwrap_err();
+        assert!(e.contains("differ only in letter case"), "{e}");
+        assert!(tar_stream("v9", &GOLDEN).unwrap_err().contains("not SemVer"));
+    }
+}

@@ -1,0 +1,517 @@
+//! `bqsuite fetch` and `fetch --check`: byte-for-byte round trip through file:// and a loopback
+//! HTTP server, drift reports, and a corpus of hostile archives that must all be refused
+//! without writing anything outside a temporary directory.
+
+mod support;
+
+use std::collections::BTreeMap;
+use std::io::{BufRead, BufReader, Write};
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use bqsuite::release::{self, ustar};
+use support::{repo, transcript};
+
+const VERSION: &str = "1.6.0";
+const ROOT: &str = "babelqueue-conformance-1.6.0";
+const ASSET: &str = "babelqueue-conformance-1.6.0.tar.gz";
+
+/// Run the binary with the base URL in the environment (never inherited from the caller).
+fn fetch(args: &[&str], base: Option<&str>) -> Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_bqsuite"));
+    cmd.arg("fetch").args(args).env("NO_COLOR", "1").env_remove("BQ_CONFORMANCE_BASE_URL");
+    if let Some(b) = base {
+        cmd.env("BQ_CONFORMANCE_BASE_URL", b);
+    }
+    cmd.output().expect("run bqsuite")
+}
+
+fn file_url(dir: &Path) -> String {
+    format!("file://{}", dir.display())
+}
+
+/// The canonical suite released into a fresh `dist/`.
+fn dist() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let suite = bqsuite::suite::Suite::load(repo()).unwrap();
+    let asset = release::build(&suite).unwrap();
+    release::write(&asset, dir.path()).unwrap();
+    dir
+}
+
+/// Every regular file under `dir`, by relative path.
+fn files_under(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    walkdir::WalkDir::new(dir)
+        .sort_by_file_name()
+        .into_iter()
+        .map(Result::unwrap)
+        .filter(|e| e.file_type().is_file())
+        .map(|e| {
+            let rel = e.path().strip_prefix(dir).unwrap().to_str().unwrap().to_owned();
+            (rel, std::fs::read(e.path()).unwrap())
+        })
+        .collect()
+}
+
+/// The canonical release files, by suite-relative path.
+fn canonical() -> BTreeMap<String, Vec<u8>> {
+    let suite = bqsuite::suite::Suite::load(repo()).unwrap();
+    suite.files().filter(|f| release::layout::in_release(&f.rel)).map(|f| (f.rel.clone(), f.bytes.clone())).collect()
+}
+
+#[test]
+fn fetch_from_a_file_url_reproduces_the_suite_byte_for_byte() {
+    let dist = dist();
+    let target = tempfile::tempdir().unwrap();
+    let dest = target.path().join("empty");
+    std::fs::create_dir(&dest).unwrap();
+    let o = fetch(&[VERSION, dest.to_str().unwrap()], Some(&file_url(dist.path())));
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    assert_eq!(files_under(&dest), canonical());
+    assert!(
+        !String::from_utf8_lossy(&o.stderr).contains("downloading"),
+        "no progress line when stderr is not a terminal"
+    );
+    assert_eq!(std::fs::read_dir(target.path()).unwrap().count(), 1, "no temporary directory left beside DEST");
+
+    // An absent DEST is created; a non-empty one is refused and left alone.
+    let fresh = target.path().join("new");
+    assert_eq!(fetch(&[VERSION, fresh.to_str().unwrap()], Some(&file_url(dist.path()))).status.code(), Some(0));
+    assert_eq!(files_under(&fresh), canonical());
+    let o = fetch(&[VERSION, dest.to_str().unwrap()], Some(&file_url(dist.path())));
+    assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
+    assert!(transcript(&o).contains("not empty"));
+    assert_eq!(files_under(&dest), canonical());
+
+    let link = target.path().join("link");
+    std::os::unix::fs::symlink(target.path().join("elsewhere"), &link).unwrap();
+    let o = fetch(&[VERSION, link.to_str().unwrap()], Some(&file_url(dist.path())));
+    assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
+    assert!(transcript(&o).contains("is a symlink"));
+    let orphan = target.path().join("no/such/parent");
+    let o = fetch(&[VERSION, orphan.to_str().unwrap()], Some(&file_url(dist.path())));
+    assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
+    assert!(transcript(&o).contains("does not exist"));
+    assert!(!target.path().join("elsewhere").exists() && !target.path().join("no").exists());
+}
+
+#[test]
+fn check_passes_on_a_synced_copy_and_names_every_drifted_file() {
+    let dist = dist();
+    let base = file_url(dist.path());
+    let copy = tempfile::tempdir().unwrap();
+    let dir = copy.path().join("conformance");
+    assert_eq!(fetch(&[VERSION, dir.to_str().unwrap()], Some(&base)).status.code(), Some(0));
+    std::fs::remove_file(dir.join("LICENSE")).unwrap(); // copies do not vendor LICENSE
+    let o = fetch(&["--check", VERSION, dir.to_str().unwrap()], Some(&base));
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("clean"));
+
+    let edited = dir.join("fixtures/order-created.json");
+    let text =
+        std::fs::read_to_string(&edited).unwrap().replace("urn:babel:orders:created", "urn:babel:orders:hand-edited");
+    std::fs::write(&edited, text).unwrap();
+    let o = fetch(&["--check", VERSION, dir.to_str().unwrap()], Some(&base));
+    assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("BQ902 drift-modified") && out.contains("fixtures/order-created.json"), "{out}");
+    assert!(
+        out.contains("-  \"job\": \"urn:babel:orders:created\",\n+  \"job\": \"urn:babel:orders:hand-edited\","),
+        "{out}"
+    );
+
+    std::fs::remove_file(dir.join("schema/results.example.json")).unwrap();
+    std::fs::write(dir.join("fixtures/extra.json"), "{}").unwrap();
+    std::fs::create_dir(dir.join("empty-dir")).unwrap();
+    let o = fetch(&["--check", VERSION, dir.to_str().unwrap(), "--format", "json"], Some(&base));
+    assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
+    let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let found: Vec<(String, String)> = report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["code"].as_str().unwrap().to_owned(),
+                f["file"].as_str().unwrap().rsplit("conformance/").next().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    let expected = [
+        ("BQ900", "empty-dir/"),
+        ("BQ900", "fixtures/extra.json"),
+        ("BQ902", "fixtures/order-created.json"),
+        ("BQ901", "schema/results.example.json"),
+    ];
+    assert_eq!(found, expected.map(|(c, f)| (c.to_owned(), f.to_owned())));
+
+    let o = fetch(&["--check", VERSION, copy.path().join("missing").to_str().unwrap()], Some(&base));
+    assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
+}
+
+/// How the test server answers.
+#[derive(Clone, Copy, PartialEq)]
+enum Mode {
+    /// Serve the files by name (404 otherwise).
+    Serve,
+    /// Answer 302 with the file's location under `/objects/` (as GitHub releases do), and serve
+    /// it from there.
+    Redirect,
+    /// Accept connections and never answer.
+    Hang,
+}
+
+/// A tiny HTTP/1.1 server on a loopback port; returns the base URL.
+fn serve(files: BTreeMap<String, Vec<u8>>, mode: Mode) -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    std::thread::spawn(move || {
+        let mut held = Vec::new();
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { continue };
+            if mode == Mode::Hang {
+                held.push(stream);
+                continue;
+            }
+            let mut reader = BufReader::new(stream.try_clone().unwrap());
+            let mut request_line = String::new();
+            if reader.read_line(&mut request_line).is_err() {
+                continue;
+            }
+            loop {
+                let mut line = String::new();
+                if reader.read_line(&mut line).map_or(true, |n| n == 0) || line == "\r\n" {
+                    break;
+                }
+            }
+            let target = request_line.split(' ').nth(1).unwrap_or("/");
+            let name = target.rsplit('/').next().unwrap_or("").to_owned();
+            let head = |status: &str, extra: &str, len: usize| {
+                format!("HTTP/1.1 {status}\r\nContent-Length: {len}\r\n{extra}Connection: close\r\n\r\n")
+            };
+            let (head, body) = match files.get(&name) {
+                Some(_) if mode == Mode::Redirect && !target.starts_with("/objects/") => {
+                    (head("302 Found", &format!("Location: http://{addr}/objects/{name}\r\n"), 0), Vec::new())
+                }
+                Some(b) => (head("200 OK", "", b.len()), b.clone()),
+                None => (head("404 Not Found", "", 9), b"not found".to_vec()),
+            };
+            let _ = stream.write_all(head.as_bytes()).and_then(|()| stream.write_all(&body));
+        }
+    });
+    format!("http://{addr}/releases/v1.6.0")
+}
+
+#[test]
+fn fetch_over_http_from_a_loopback_server_that_redirects() {
+    let dist = dist();
+    let base = serve(files_under(dist.path()), Mode::Redirect);
+    let target = tempfile::tempdir().unwrap();
+    let dest = target.path().join("dest");
+    let o = fetch(&[VERSION, dest.to_str().unwrap()], Some(&base));
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    assert!(transcript(&o).contains("verified against SHA256SUMS"));
+    assert_eq!(files_under(&dest), canonical());
+
+    // --check over HTTP with the pinned hash: LICENSE is ignored whether present or not.
+    let sha = release::sha256_hex(&std::fs::read(dist.path().join(ASSET)).unwrap());
+    for _ in 0..2 {
+        let o = fetch(&["--check", VERSION, dest.to_str().unwrap(), "--sha256", &sha], Some(&base));
+        assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+        let _ = std::fs::remove_file(dest.join("LICENSE"));
+    }
+    let o = fetch(&["--check", VERSION, dest.to_str().unwrap(), "--sha256", &"0".repeat(64)], Some(&base));
+    assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
+    assert!(transcript(&o).contains("the pinned --sha256 says"), "{}", transcript(&o));
+}
+
+/// One progress call: (file name, bytes so far, total, finished).
+type Call = (String, u64, Option<u64>, bool);
+
+static PROGRESS: std::sync::Mutex<Vec<Call>> = std::sync::Mutex::new(Vec::new());
+
+fn record(name: &str, got: u64, total: Option<u64>, done: bool) {
+    PROGRESS.lock().unwrap().push((name.to_owned(), got, total, done));
+}
+
+#[test]
+fn downloads_report_progress_to_the_callback() {
+    let dist = dist();
+    let asset_len = std::fs::metadata(dist.path().join(ASSET)).unwrap().len();
+    let base = serve(files_under(dist.path()), Mode::Serve);
+    let mut req = bqsuite::fetch::Request::new(VERSION, Some(&base), None).unwrap();
+    req.progress = Some(record);
+    let verified = bqsuite::fetch::open(&req).unwrap();
+    assert_eq!(verified.against, "SHA256SUMS");
+    let calls = PROGRESS.lock().unwrap().clone();
+    assert!(calls.contains(&(ASSET.to_owned(), asset_len, Some(asset_len), true)), "{calls:?}");
+    assert!(calls.iter().any(|c| c.0 == "SHA256SUMS" && c.3));
+}
+
+#[test]
+fn http_errors_and_timeouts_cannot_run() {
+    let target = tempfile::tempdir().unwrap();
+    let dest = target.path().join("dest");
+    let base = serve(BTreeMap::new(), Mode::Serve);
+    let o = fetch(&[VERSION, dest.to_str().unwrap()], Some(&base));
+    assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
+    assert!(transcript(&o).contains("SHA256SUMS: HTTP 404"), "{}", transcript(&o));
+
+    let hang = serve(BTreeMap::new(), Mode::Hang);
+    let o = fetch(&[VERSION, dest.to_str().unwrap(), "--timeout", "1"], Some(&hang));
+    assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
+    assert!(transcript(&o).contains("timed out after 1s"), "{}", transcript(&o));
+
+    let o = fetch(&[VERSION, dest.to_str().unwrap()], Some("ftp://example.test/x"));
+    assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
+    assert!(transcript(&o).contains("file://, http:// or https://"));
+    assert!(!dest.exists());
+}
+
+// ---------------------------------------------------------------------------------------------
+// Hostile archives, written header by header.
+
+/// One raw entry: name bytes, type flag, data, link name.
+struct Raw<'a> {
+    name: &'a [u8],
+    typeflag: u8,
+    data: &'a [u8],
+    link: &'a [u8],
+}
+
+fn file<'a>(name: &'a str, data: &'a [u8]) -> Raw<'a> {
+    Raw { name: name.as_bytes(), typeflag: ustar::REGULAR, data, link: b"" }
+}
+
+fn dir(name: &str) -> Raw<'_> {
+    Raw { name: name.as_bytes(), typeflag: ustar::DIRECTORY, data: b"", link: b"" }
+}
+
+fn special<'a>(name: &'a str, typeflag: u8, link: &'a str) -> Raw<'a> {
+    Raw { name: name.as_bytes(), typeflag, data: b"", link: link.as_bytes() }
+}
+
+/// A tar stream of `entries` exactly as given (no normalisation), properly terminated. Every
+/// header claims mode 04777 (setuid, world-writable), which extraction must ignore.
+fn raw_tar(entries: &[Raw<'_>]) -> Vec<u8> {
+    let mut out = Vec::new();
+    for e in entries {
+        let h = ustar::RawHeader {
+            name: e.name,
+            prefix: b"",
+            mode: 0o4777,
+            size: e.data.len() as u64,
+            typeflag: e.typeflag,
+            linkname: e.link,
+        };
+        out.extend_from_slice(&h.encode().unwrap());
+        out.extend_from_slice(e.data);
+        ustar::pad_to(&mut out, ustar::BLOCK);
+    }
+    out.extend_from_slice(&[0u8; 1024]);
+    out
+}
+
+/// A legitimate root with a version file, then the hostile entries.
+fn with_root<'a>(hostile: Vec<Raw<'a>>) -> Vec<Raw<'a>> {
+    let mut v = vec![
+        dir("babelqueue-conformance-1.6.0/"),
+        file("babelqueue-conformance-1.6.0/CONFORMANCE_VERSION", b"1.6.0\n"),
+    ];
+    v.extend(hostile);
+    v
+}
+
+/// A sandbox: `assets/` (the base URL), `parent/` (DEST's parent, holding only the empty
+/// directory `empty-dest/`), `outside/victim.txt`.
+struct Sandbox {
+    dir: tempfile::TempDir,
+}
+
+impl Sandbox {
+    fn new(asset: &[u8], sums: Option<String>) -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        for d in ["assets", "parent", "parent/empty-dest", "outside"] {
+            std::fs::create_dir(dir.path().join(d)).unwrap();
+        }
+        std::fs::write(dir.path().join("outside/victim.txt"), "untouched").unwrap();
+        std::fs::write(dir.path().join("assets").join(ASSET), asset).unwrap();
+        let sums = sums.unwrap_or_else(|| format!("{}  {ASSET}\n", release::sha256_hex(asset)));
+        std::fs::write(dir.path().join("assets/SHA256SUMS"), sums).unwrap();
+        Self { dir }
+    }
+
+    fn path(&self, rel: &str) -> PathBuf {
+        self.dir.path().join(rel)
+    }
+
+    /// Every path in the sandbox (not following symlinks), with file contents.
+    fn snapshot(&self) -> Vec<(String, Option<Vec<u8>>)> {
+        walkdir::WalkDir::new(self.dir.path())
+            .sort_by_file_name()
+            .into_iter()
+            .map(Result::unwrap)
+            .map(|e| {
+                let rel = e.path().strip_prefix(self.dir.path()).unwrap().display().to_string();
+                (rel, e.file_type().is_file().then(|| std::fs::read(e.path()).unwrap()))
+            })
+            .collect()
+    }
+
+    /// Fetch into the absent `parent/dest` and the empty `parent/empty-dest`, and `--check`
+    /// against `parent/`; each must fail with `code` and say `why`, and the sandbox must be
+    /// exactly as before.
+    #[track_caller]
+    fn refused(&self, code: i32, why: &str) {
+        let before = self.snapshot();
+        let base = file_url(&self.path("assets"));
+        for dest in ["parent/dest", "parent/empty-dest"] {
+            let o = fetch(&[VERSION, self.path(dest).to_str().unwrap()], Some(&base));
+            assert_eq!(o.status.code(), Some(code), "{}", transcript(&o));
+            let err = String::from_utf8_lossy(&o.stderr);
+            assert!(err.contains(why), "expected {why:?} in:\n{err}");
+            assert_eq!(self.snapshot(), before, "nothing may be written, not even beside DEST");
+        }
+        let o = fetch(&["--check", VERSION, self.path("parent").to_str().unwrap()], Some(&base));
+        assert_eq!(o.status.code(), Some(code), "--check: {}", transcript(&o));
+        assert!(String::from_utf8_lossy(&o.stderr).contains(why), "--check: {}", transcript(&o));
+        assert_eq!(self.snapshot(), before);
+    }
+}
+
+/// Refused with exit 1 (an unsafe archive) and a message containing `why`.
+#[track_caller]
+fn unsafe_archive(entries: Vec<Raw<'_>>, why: &str) {
+    Sandbox::new(&release::gzip(&raw_tar(&entries)), None).refused(1, why);
+}
+
+#[test]
+fn a_well_formed_hand_written_archive_is_accepted() {
+    // The corpus builder itself is sound: the same root with a harmless file passes.
+    let entries = with_root(vec![
+        dir("babelqueue-conformance-1.6.0/fixtures/"),
+        file("babelqueue-conformance-1.6.0/fixtures/a.json", b"{}"),
+    ]);
+    let s = Sandbox::new(&release::gzip(&raw_tar(&entries)), None);
+    let dest = s.path("parent/dest");
+    let o = fetch(&[VERSION, dest.to_str().unwrap()], Some(&file_url(&s.path("assets"))));
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    assert_eq!(std::fs::read(dest.join("fixtures/a.json")).unwrap(), b"{}");
+    use std::os::unix::fs::PermissionsExt;
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o7777;
+    assert_eq!(mode(&dest.join("fixtures/a.json")), 0o644, "header modes are ignored");
+    assert_eq!(mode(&dest.join("fixtures")), 0o755);
+    assert_eq!(mode(&dest), 0o755);
+}
+
+#[test]
+fn traversal_and_absolute_paths() {
+    unsafe_archive(with_root(vec![file("babelqueue-conformance-1.6.0/../outside/evil", b"x")]), "'..' path component");
+    unsafe_archive(with_root(vec![file("../outside/evil", b"x")]), "outside the single root");
+    unsafe_archive(with_root(vec![file("/tmp/evil", b"x")]), "absolute path");
+    unsafe_archive(with_root(vec![file("babelqueue-conformance-1.6.0/./x", b"x")]), "'.' path component");
+    unsafe_archive(with_root(vec![file("babelqueue-conformance-1.6.0//x", b"x")]), "an empty component");
+    unsafe_archive(with_root(vec![file("babelqueue-conformance-1.6.0/a//x", b"x")]), "empty path component");
+}
+
+#[test]
+fn links_and_special_files() {
+    let r = ROOT;
+    unsafe_archive(
+        with_root(vec![special(&format!("{r}/ln"), b'2', "manifest.json")]),
+        "a symlink (to \"manifest.json\")",
+    );
+    unsafe_archive(with_root(vec![special(&format!("{r}/ln"), b'2', "/etc/passwd")]), "a symlink (to \"/etc/passwd\")");
+    // Symlink to outside, then a file written through it.
+    unsafe_archive(
+        with_root(vec![
+            special(&format!("{r}/ln"), b'2', "../../outside"),
+            file(&format!("{r}/ln/victim.txt"), b"owned"),
+        ]),
+        "a symlink",
+    );
+    unsafe_archive(
+        with_root(vec![special(&format!("{r}/h"), b'1', &format!("{r}/CONFORMANCE_VERSION"))]),
+        "a hardlink",
+    );
+    unsafe_archive(with_root(vec![special(&format!("{r}/fifo"), b'6', "")]), "a FIFO");
+    unsafe_archive(with_root(vec![special(&format!("{r}/tty"), b'3', "")]), "a character device");
+    unsafe_archive(with_root(vec![special(&format!("{r}/blk"), b'4', "")]), "a block device");
+}
+
+#[test]
+fn roots_duplicates_and_names() {
+    let r = ROOT;
+    unsafe_archive(with_root(vec![dir("other/"), file("other/b", b"x")]), "\"other/\": outside the single root");
+    let wrong = vec![
+        dir("babelqueue-conformance-1.5.0/"),
+        file("babelqueue-conformance-1.5.0/CONFORMANCE_VERSION", b"1.6.0\n"),
+    ];
+    unsafe_archive(wrong, "outside the single root directory babelqueue-conformance-1.6.0/");
+    unsafe_archive(with_root(vec![file(&format!("{r}/CONFORMANCE_VERSION"), b"1.6.0\n")]), "duplicate entry");
+    unsafe_archive(with_root(vec![file(&format!("{r}/fixtures\\..\\..\\evil"), b"x")]), "backslash");
+    unsafe_archive(
+        with_root(vec![file(&format!("{r}/A.json"), b"x"), file(&format!("{r}/a.json"), b"x")]),
+        "differ only in letter case",
+    );
+    unsafe_archive(with_root(vec![file(&format!("{r}/f"), b"x"), file(&format!("{r}/f/g"), b"x")]), "is a file, but");
+    unsafe_archive(with_root(vec![file(&format!("{r}/bell\u{7}"), b"x")]), "control character");
+    unsafe_archive(with_root(vec![file(&format!("{r}/nul.json"), b"x")]), "Windows device name");
+    unsafe_archive(
+        vec![dir(&format!("{r}/")), file(&format!("{r}/CONFORMANCE_VERSION"), b"1.5.0\n")],
+        "says \"1.5.0\", not 1.6.0",
+    );
+}
+
+#[test]
+fn pax_and_gnu_long_name_headers_are_refused_not_merged() {
+    let r = ROOT;
+    let record = b"30 path=../../outside/evil.txt\n";
+    let pax = Raw { name: format!("{r}/PaxHeaders/x").into_bytes().leak(), typeflag: b'x', data: record, link: b"" };
+    unsafe_archive(with_root(vec![pax, file(&format!("{r}/x"), b"owned")]), "a pax extended header");
+    let global = Raw { name: b"pax_global_header", typeflag: b'g', data: record, link: b"" };
+    unsafe_archive(with_root(vec![global]), "a pax global header");
+    let long = Raw { name: b"././@LongLink", typeflag: b'L', data: b"../../outside/evil.txt\0", link: b"" };
+    unsafe_archive(with_root(vec![long, file(&format!("{r}/x"), b"owned")]), "a GNU long-name header");
+}
+
+#[test]
+fn a_decompression_bomb() {
+    let zeros = vec![0u8; 8 << 20];
+    let r = ROOT;
+    let names: Vec<String> = (0..4).map(|i| format!("{r}/big-{i}.json")).collect();
+    let entries = with_root(names.iter().map(|n| file(n, &zeros)).collect());
+    let tar = raw_tar(&entries);
+    let gz = release::gzip(&tar);
+    assert!(tar.len() > 200 * gz.len(), "the bomb must outgrow the ratio cap");
+    Sandbox::new(&gz, None).refused(1, "decompression bomb");
+}
+
+#[test]
+fn truncated_and_corrupt_archives() {
+    let r = ROOT;
+    let full = raw_tar(&with_root(vec![file(&format!("{r}/manifest.json"), &[b'x'; 3000])]));
+    // Cut in the middle of the data: a complete gzip of an incomplete tar.
+    Sandbox::new(&release::gzip(&full[..2048]), None).refused(1, "truncated archive");
+    // Cut gzip stream.
+    let gz = release::gzip(&full);
+    Sandbox::new(&gz[..gz.len() / 2], None).refused(1, "not a valid gzip stream");
+    // Garbage after the gzip member.
+    let mut trailing = gz.clone();
+    trailing.extend_from_slice(b"garbage");
+    Sandbox::new(&trailing, None).refused(1, "data after the gzip stream");
+    // A header whose checksum does not add up.
+    let mut bad = full.clone();
+    bad[1536 + 100] = b'1';
+    Sandbox::new(&release::gzip(&bad), None).refused(1, "header checksum mismatch");
+}
+
+#[test]
+fn checksum_mismatch_and_a_sha256sums_without_the_line() {
+    let gz = release::gzip(&raw_tar(&with_root(vec![])));
+    let wrong = format!("{}  {ASSET}\n", "0".repeat(64));
+    Sandbox::new(&gz, Some(wrong)).refused(1, "checksum mismatch");
+    let other = format!("{}  babelqueue-conformance-1.5.0.tar.gz\n", release::sha256_hex(&gz));
+    Sandbox::new(&gz, Some(other)).refused(2, "has no line for babelqueue-conformance-1.6.0.tar.gz");
+}

@@ -1,0 +1,222 @@
+//! `bqsuite release`: reproducible from any copy, equal to GNU tar's ustar stream, exactly the
+//! release files, refused while validate has findings, `--verify`.
+
+mod support;
+
+use std::io::Read;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, SystemTime};
+
+use support::{SuiteCopy, bqsuite, repo, transcript};
+
+const ASSET: &str = "babelqueue-conformance-1.6.0.tar.gz";
+
+/// Every file of the canonical release, suite-relative, sorted.
+fn release_files() -> Vec<String> {
+    let suite = bqsuite::suite::Suite::load(repo()).unwrap();
+    suite.files().filter(|f| bqsuite::release::layout::in_release(&f.rel)).map(|f| f.rel.clone()).collect()
+}
+
+/// Copy the release files of the canonical suite into `to`, in reverse order, with private
+/// modes (as under umask 077) and an old mtime.
+fn scrambled_copy(to: &Path) {
+    let old = SystemTime::UNIX_EPOCH + Duration::from_secs(978_307_200); // 2001-01-01
+    for rel in release_files().iter().rev() {
+        let dest = to.join(rel);
+        std::fs::create_dir_all(dest.parent().unwrap()).unwrap();
+        std::fs::write(&dest, std::fs::read(repo().join(rel)).unwrap()).unwrap();
+        std::fs::set_permissions(&dest, std::fs::Permissions::from_mode(0o600)).unwrap();
+        std::fs::File::options().write(true).open(&dest).unwrap().set_modified(old).unwrap();
+    }
+    for dir in ["schema", "fixtures"] {
+        std::fs::set_permissions(to.join(dir), std::fs::Permissions::from_mode(0o700)).unwrap();
+    }
+}
+
+fn release(suite: &Path, out: &Path) -> std::process::Output {
+    bqsuite(suite, &["release", "--suite", suite.to_str().unwrap(), "--out", out.to_str().unwrap()])
+}
+
+fn gunzip(path: &Path) -> Vec<u8> {
+    let mut tar = Vec::new();
+    flate2::read::GzDecoder::new(std::fs::File::open(path).unwrap()).read_to_end(&mut tar).unwrap();
+    tar
+}
+
+#[test]
+fn two_copies_with_different_metadata_give_identical_sha256sums() {
+    let a = SuiteCopy::new();
+    let b_root = tempfile::tempdir().unwrap();
+    let b = b_root.path().join("deeper/other-name");
+    scrambled_copy(&b);
+    let outs = tempfile::tempdir().unwrap();
+    let (out_a, out_b) = (outs.path().join("a"), outs.path().join("b"));
+    let ra = release(a.path(), &out_a);
+    assert_eq!(ra.status.code(), Some(0), "{}", transcript(&ra));
+    let rb = release(&b, &out_b);
+    assert_eq!(rb.status.code(), Some(0), "{}", transcript(&rb));
+    let sums = std::fs::read_to_string(out_a.join("SHA256SUMS")).unwrap();
+    assert_eq!(sums, std::fs::read_to_string(out_b.join("SHA256SUMS")).unwrap());
+    assert_eq!(std::fs::read(out_a.join(ASSET)).unwrap(), std::fs::read(out_b.join(ASSET)).unwrap());
+    assert!(sums.ends_with(&format!("  {ASSET}\n")) && sums.lines().count() == 1, "{sums}");
+    assert_eq!(String::from_utf8_lossy(&ra.stdout), sums, "stdout carries the SHA256SUMS line");
+    let mode = std::fs::metadata(out_a.join(ASSET)).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o644);
+    // `sha256sum -c SHA256SUMS` passes.
+    let check = Command::new("sha256sum").arg("-c").arg("SHA256SUMS").current_dir(&out_a).output().unwrap();
+    assert!(check.status.success(), "{}", String::from_utf8_lossy(&check.stdout));
+    assert_eq!(String::from_utf8_lossy(&check.stdout), format!("{ASSET}: OK\n"));
+}
+
+#[test]
+fn the_tar_stream_equals_gnu_tar_ustar_output() {
+    let version = Command::new("tar").arg("--version").output();
+    if !version.as_ref().is_ok_and(|o| String::from_utf8_lossy(&o.stdout).contains("GNU tar")) {
+        eprintln!("skipping: `tar --version` is not GNU tar, so there is no reference stream to compare with");
+        return;
+    }
+    // The same tree, under the root's name, with the release's modes.
+    let parent = tempfile::tempdir().unwrap();
+    let root = parent.path().join("babelqueue-conformance-1.6.0");
+    scrambled_copy(&root);
+    for e in walk(&root) {
+        let mode = if e.is_dir() { 0o755 } else { 0o644 };
+        std::fs::set_permissions(&e, std::fs::Permissions::from_mode(mode)).unwrap();
+    }
+    std::fs::set_permissions(&root, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let gnu = Command::new("tar")
+        .args(["--format=ustar", "--sort=name", "--mtime=@0", "--owner=0", "--group=0", "--numeric-owner", "-cf", "-"])
+        .arg("babelqueue-conformance-1.6.0")
+        .current_dir(parent.path())
+        .output()
+        .unwrap();
+    assert!(gnu.status.success(), "{}", String::from_utf8_lossy(&gnu.stderr));
+    let out = tempfile::tempdir().unwrap();
+    let r = release(&root, out.path());
+    assert_eq!(r.status.code(), Some(0), "{}", transcript(&r));
+    let ours = gunzip(&out.path().join(ASSET));
+    assert!(
+        ours == gnu.stdout,
+        "the uncompressed asset differs from GNU tar's stream ({} vs {} bytes)",
+        ours.len(),
+        gnu.stdout.len()
+    );
+}
+
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            out.extend(walk(&p));
+        }
+        out.push(p);
+    }
+    out
+}
+
+/// The archive's entry names.
+fn entry_names(asset: &Path) -> Vec<String> {
+    let tar = gunzip(asset);
+    bqsuite::release::ustar::read(&tar, u64::MAX)
+        .unwrap()
+        .iter()
+        .map(|e| String::from_utf8(e.path.clone()).unwrap())
+        .collect()
+}
+
+#[test]
+fn only_the_release_files_go_in_and_things_beside_the_suite_are_ignored() {
+    let clean = SuiteCopy::new();
+    let cluttered = SuiteCopy::new();
+    for (rel, body) in [
+        ("README.md", "notes"),
+        (".DS_Store", "\0\0"),
+        ("manifest.json~", "{}"),
+        ("src/main.rs", "fn main() {}"),
+        ("dist/old.tar.gz", "x"),
+        ("fixtures-old/a.json", "{}"),
+    ] {
+        cluttered.write(rel, body);
+    }
+    let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    assert_eq!(release(clean.path(), a.path()).status.code(), Some(0));
+    assert_eq!(release(cluttered.path(), b.path()).status.code(), Some(0));
+    assert_eq!(std::fs::read(a.path().join(ASSET)).unwrap(), std::fs::read(b.path().join(ASSET)).unwrap());
+    let names = entry_names(&a.path().join(ASSET));
+    let mut expected: Vec<String> = release_files()
+        .iter()
+        .map(|r| format!("babelqueue-conformance-1.6.0/{r}"))
+        .chain(["", "fixtures/", "schema/"].map(|d| format!("babelqueue-conformance-1.6.0/{d}")))
+        .collect();
+    expected.sort_by(|x, y| x.trim_end_matches('/').split('/').cmp(y.trim_end_matches('/').split('/')));
+    assert_eq!(names, expected);
+    assert!(names.iter().any(|n| n.ends_with("/LICENSE")));
+}
+
+#[test]
+fn stray_files_and_symlinks_in_the_suite_dirs_refuse_the_build() {
+    for (rel, code) in
+        [("fixtures/.DS_Store", "BQ006"), ("fixtures/order-created.json~", "BQ006"), ("schema/notes.txt", "BQ006")]
+    {
+        let s = SuiteCopy::new();
+        s.write(rel, "x");
+        let out = s.path().join("dist");
+        let r = bqsuite(s.path(), &["release"]);
+        assert_eq!(r.status.code(), Some(1), "{rel}: {}", transcript(&r));
+        let text = transcript(&r);
+        assert!(text.contains(code) && text.contains(rel) && text.contains("refusing to build"), "{text}");
+        assert!(!out.exists(), "{rel}: nothing may be written");
+    }
+    let s = SuiteCopy::new();
+    std::os::unix::fs::symlink(s.path().join("LICENSE"), s.path().join("fixtures/link.json")).unwrap();
+    let r = bqsuite(s.path(), &["release"]);
+    assert_eq!(r.status.code(), Some(1), "{}", transcript(&r));
+    assert!(transcript(&r).contains("BQ005"));
+}
+
+#[test]
+fn any_validate_finding_or_a_missing_licence_refuses_the_build() {
+    let s = SuiteCopy::new();
+    s.write("CONFORMANCE_VERSION", "1.6\n");
+    let r = bqsuite(s.path(), &["release"]);
+    assert_eq!(r.status.code(), Some(1));
+    assert!(transcript(&r).contains("BQ102"), "{}", transcript(&r));
+    assert!(!s.path().join("dist").exists());
+
+    let s = SuiteCopy::new();
+    s.remove("LICENSE");
+    let r = bqsuite(s.path(), &["release"]);
+    assert_eq!(r.status.code(), Some(1));
+    assert!(transcript(&r).contains("LICENSE is missing"), "{}", transcript(&r));
+    assert!(!s.path().join("dist").exists());
+}
+
+#[test]
+fn verify_rebuilds_and_compares_bytes() {
+    let s = SuiteCopy::new();
+    let r = bqsuite(s.path(), &["release"]);
+    assert_eq!(r.status.code(), Some(0), "{}", transcript(&r));
+    let dist = s.path().join("dist");
+    assert!(dist.join(ASSET).is_file(), "the default output is dist/ in the suite");
+    let before = std::fs::read(dist.join(ASSET)).unwrap();
+
+    let v = bqsuite(s.path(), &["release", "--verify"]);
+    assert_eq!(v.status.code(), Some(0), "{}", transcript(&v));
+    assert!(transcript(&v).contains("rebuild byte for byte"));
+
+    let mut tampered = before.clone();
+    tampered.push(0);
+    std::fs::write(dist.join(ASSET), &tampered).unwrap();
+    let v = bqsuite(s.path(), &["release", "--verify"]);
+    assert_eq!(v.status.code(), Some(1), "{}", transcript(&v));
+    assert!(transcript(&v).contains(ASSET), "names the file: {}", transcript(&v));
+    assert_eq!(std::fs::read(dist.join(ASSET)).unwrap(), tampered, "--verify writes nothing");
+
+    let v = bqsuite(s.path(), &["release", "--verify", "--out", "nowhere"]);
+    assert_eq!(v.status.code(), Some(2), "{}", transcript(&v));
+    assert!(transcript(&v).contains("run `bqsuite release`"));
+    assert!(!s.path().join("nowhere").exists());
+}
