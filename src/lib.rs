@@ -11,4 +11,5 @@ pub mod core;
 pub mod diag;
 pub mod fsutil;
 pub mod suite;
+pub mod sync;
 pub mod validate;

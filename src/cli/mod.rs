@@ -4,6 +4,8 @@
 //! problems (findings, failing cases, drift, a verification failure); 2 usage error or the
 //! command could not run (missing suite, unreadable file, network).
 
+mod sync;
+
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -68,6 +70,9 @@ pub enum Command {
     /// Run the reference core through every in-scope section and write results.json.
     #[command(after_help = EXIT_CODES)]
     Run(RunArgs),
+    /// Vendor the suite into the sibling SDK repositories, or check the copies (--check).
+    #[command(after_help = EXIT_CODES)]
+    Sync(sync::SyncArgs),
     /// Print a shell completion script.
     Completions {
         /// The shell to complete for.
@@ -183,6 +188,7 @@ pub fn dispatch(cli: Cli) -> ExitCode {
         Command::Validate(a) => validate(&a, color),
         Command::Ids(a) => ids(&a),
         Command::Run(a) => run(&a),
+        Command::Sync(a) => sync::sync(&a, color),
         Command::Completions { shell } => {
             let mut buf = Vec::new();
             clap_complete::generate(shell, &mut Cli::command(), "bqsuite", &mut buf);

@@ -80,6 +80,25 @@ codes! {
     COMPAT_KEY_CASE = "BQ508" "compat-key-case" "A key differs from a mapped key only in letter case (R20.9).";
     COMPAT_TOO_FEW_CASES = "BQ509" "compat-too-few-cases" "The top-level cases array has fewer than six cases (R20.10).";
     COMPAT_PER_MESSAGE_FIELDS = "BQ510" "compat-per-message-fields" "A valid fixture lacks a non-empty trace_id, meta.id or non-zero meta.created_at (R20.5).";
+
+    SYNC_TARGETS_SHAPE = "BQ701" "sync-targets-shape" "sync-targets.json is not {schema_version: 1, description?, targets: [...]} with a non-empty targets array.";
+    SYNC_TARGET_SHAPE = "BQ702" "sync-target-shape" "A sync target is not an object with exactly the string fields repo and path.";
+    SYNC_TARGET_REPO = "BQ703" "sync-target-repo" "A sync target's repo is not one plain directory name.";
+    SYNC_TARGET_PATH = "BQ704" "sync-target-path" "A sync target's path is not a plain relative path inside its repository (no '..', '.', empty or .git components).";
+    SYNC_TARGET_OVERLAP = "BQ705" "sync-target-overlap" "Two sync targets name the same directory, or one lies inside the other.";
+    SYNC_REPO_MISSING = "BQ706" "sync-repo-missing" "An SDK repository is not under the sync root: the target is skipped (an error under --strict).";
+    SYNC_COPY_MISSING = "BQ707" "sync-copy-missing" "An SDK repository has no vendored copy at the target's path.";
+    SYNC_FILE_ADDED = "BQ708" "sync-file-added" "A vendored copy holds a file the canonical suite does not (stale, foreign, or a LICENSE).";
+    SYNC_FILE_REMOVED = "BQ709" "sync-file-removed" "A vendored copy lacks a file of the canonical suite.";
+    SYNC_FILE_MODIFIED = "BQ710" "sync-file-modified" "A vendored file's bytes differ from the canonical file.";
+    SYNC_UNSAFE_TARGET = "BQ711" "sync-unsafe-target" "A vendored directory, or a directory above it, is a symlink leading out of its repository or not a directory: refused.";
+    SYNC_IO_FAILED = "BQ712" "sync-io-failed" "Reading or writing a vendored copy failed (a failed write keeps the old copy).";
+    SYNC_DOWNGRADE = "BQ713" "sync-downgrade" "A vendored copy is newer than the canonical suite: refused to downgrade it.";
+    PIN_BEHIND = "BQ714" "pin-behind" "An SDK's vendored copy and CI pin agree on a version older than the canonical suite.";
+    PIN_AHEAD = "BQ715" "pin-ahead" "An SDK's vendored copy and CI pin agree on a version newer than the canonical suite.";
+    PIN_MISMATCH = "BQ716" "pin-mismatch" "An SDK's CI pins a tag other than the version of its vendored copy.";
+    PIN_CONFLICT = "BQ717" "pin-conflict" "An SDK's CI workflows pin several different suite tags.";
+    PIN_MISSING = "BQ718" "pin-missing" "An SDK's CI workflows pin no suite tag (--branch vX.Y.Z).";
 }
 
 #[cfg(test)]

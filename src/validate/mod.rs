@@ -12,6 +12,7 @@ mod files;
 mod manifest;
 mod schemas;
 mod sections;
+pub mod sync_targets;
 
 use std::cell::OnceCell;
 
@@ -53,7 +54,8 @@ pub fn draft202012(schema: &Value) -> Result<jsonschema::Validator, String> {
 type Rule = fn(&Ctx<'_>) -> Vec<Finding>;
 
 /// Every rule family, in the order their findings are produced.
-const RULES: &[Rule] = &[files::check, manifest::check, sections::check, cases::check, schemas::check, compat::check];
+const RULES: &[Rule] =
+    &[files::check, manifest::check, sections::check, cases::check, schemas::check, compat::check, sync_targets::check];
 
 /// Validate a loaded suite: all findings, located and sorted.
 pub fn validate(suite: &Suite) -> Vec<Finding> {
