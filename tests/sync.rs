@@ -332,6 +332,15 @@ fn check_reports_drift_missing_skips_refusals_and_pins() {
 fn sync_makes_every_present_target_exact_and_refuses_symlink_escapes() {
     let t = Tree::messy(true);
     let outside_before: Vec<_> = ["outside", "outside-parent"].iter().map(|d| files(&t.root.join(d))).collect();
+    let vendored: Vec<String> =
+        all_targets().iter().map(|(r, p)| t.root.join(r).join(p).display().to_string()).collect();
+    let not_vendored = |snapshot: BTreeMap<String, Vec<u8>>| {
+        snapshot
+            .into_iter()
+            .filter(|(path, _)| !vendored.iter().any(|v| path == v || path.starts_with(&format!("{v}/"))))
+            .collect::<BTreeMap<_, _>>()
+    };
+    let rest_before = not_vendored(t.snapshot());
     let o = t.run(&["sync"]);
     assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
     insta::assert_snapshot!("sync_human", t.redact(&o));
@@ -365,6 +374,7 @@ fn sync_makes_every_present_target_exact_and_refuses_symlink_escapes() {
     }
     let outside_after: Vec<_> = ["outside", "outside-parent"].iter().map(|d| files(&t.root.join(d))).collect();
     assert_eq!(outside_before, outside_after, "a symlink was followed out of its repository");
+    assert!(not_vendored(t.snapshot()) == rest_before, "sync touched something outside the vendored directories");
     let leftovers: Vec<_> = walkdir::WalkDir::new(&t.root)
         .into_iter()
         .map(Result::unwrap)

@@ -14,7 +14,8 @@
 //!   place, aside removed. A failure before the swap removes the stage and leaves the old copy;
 //!   a failure during it puts the old copy back. Nothing outside the vendored directory is
 //!   touched except the temporary siblings and, for a new copy, its missing parent directories.
-//!   Directories get mode 0755 and files 0644.
+//!   Directories get mode 0755 and files 0644. The swap is atomic for readers and against
+//!   failures of the command; the files are not fsynced (a copy is cheap to redo with `sync`).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;

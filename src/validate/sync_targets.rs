@@ -80,29 +80,23 @@ pub fn shape(doc: &Value, file: &str) -> Vec<Finding> {
         }
         let field = |key: &str| obj.get(key).and_then(Value::as_str);
         let (repo, path) = (field("repo"), field("path"));
-        for (key, value) in [("repo", repo), ("path", path)] {
-            if value.is_none() {
-                let where_ = if obj.contains_key(key) { format!("{ptr}/{key}") } else { ptr.clone() };
-                out.push(at(Code::SYNC_TARGET_SHAPE, format!("{key} must be a string"), &where_));
+        type Rule = fn(&str) -> Result<(), &'static str>;
+        let rules: [(&str, Option<&str>, Rule, Code, &str); 2] = [
+            ("repo", repo, repo_name, Code::SYNC_TARGET_REPO, "one plain directory name"),
+            ("path", path, vendored_path, Code::SYNC_TARGET_PATH, "a plain relative path"),
+        ];
+        for (key, value, rule, code, what) in rules {
+            match value.map(rule) {
+                None => {
+                    let where_ = if obj.contains_key(key) { format!("{ptr}/{key}") } else { ptr.clone() };
+                    out.push(at(Code::SYNC_TARGET_SHAPE, format!("{key} must be a string"), &where_));
+                }
+                Some(Err(why)) => {
+                    let v = value.unwrap_or_default();
+                    out.push(at(code, format!("{v:?} is not {what}: {why}"), &format!("{ptr}/{key}")));
+                }
+                Some(Ok(())) => {}
             }
-        }
-        if let Some(repo) = repo
-            && let Err(why) = repo_name(repo)
-        {
-            out.push(at(
-                Code::SYNC_TARGET_REPO,
-                format!("{repo:?} is not one plain directory name: {why}"),
-                &format!("{ptr}/repo"),
-            ));
-        }
-        if let Some(path) = path
-            && let Err(why) = vendored_path(path)
-        {
-            out.push(at(
-                Code::SYNC_TARGET_PATH,
-                format!("{path:?} is not a plain relative path: {why}"),
-                &format!("{ptr}/path"),
-            ));
         }
         let (Some(repo), Some(path)) = (repo, path) else { continue };
         if let Some((j, _, other)) = seen.iter().find(|(_, r, p)| *r == repo && nested(p, path)) {
