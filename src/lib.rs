@@ -10,6 +10,8 @@ pub mod conformance;
 pub mod core;
 pub mod diag;
 pub mod fsutil;
+pub mod results;
 pub mod suite;
 pub mod sync;
+pub mod synth;
 pub mod validate;

@@ -4,6 +4,8 @@
 //! problems (findings, failing cases, drift, a verification failure); 2 usage error or the
 //! command could not run (missing suite, unreadable file, network).
 
+mod report;
+mod results;
 mod sync;
 
 use std::io::{IsTerminal, Write};
@@ -70,6 +72,11 @@ pub enum Command {
     /// Run the reference core through every in-scope section and write results.json.
     #[command(after_help = EXIT_CODES)]
     Run(RunArgs),
+    /// Check results files of conformance runs against the suite.
+    Results(results::ResultsArgs),
+    /// The cross-SDK compatibility matrix of results files, as Markdown or HTML.
+    #[command(after_help = EXIT_CODES)]
+    Report(report::ReportArgs),
     /// Vendor the suite into the sibling SDK repositories, or check the copies (--check).
     #[command(after_help = EXIT_CODES)]
     Sync(sync::SyncArgs),
@@ -188,6 +195,8 @@ pub fn dispatch(cli: Cli) -> ExitCode {
         Command::Validate(a) => validate(&a, color),
         Command::Ids(a) => ids(&a),
         Command::Run(a) => run(&a),
+        Command::Results(a) => results::run(&a, color),
+        Command::Report(a) => report::run(&a),
         Command::Sync(a) => sync::sync(&a, color),
         Command::Completions { shell } => {
             let mut buf = Vec::new();

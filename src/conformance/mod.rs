@@ -9,8 +9,16 @@
 //! comes from the manifest or a fixture, never from the runner's code.
 
 pub mod cases;
+pub mod data_shape;
+pub mod encode_reject;
+mod envelope_checks;
+pub mod extension_write;
+pub mod forbidden_keys;
+pub mod job_type;
 pub mod outcome;
 pub mod results;
+pub mod roundtrip;
+pub mod trim;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
@@ -60,6 +68,13 @@ pub trait SectionRunner {
 pub fn runner_for(section: &str) -> Option<Box<dyn SectionRunner>> {
     match section {
         "cases" => Some(Box::new(cases::Cases)),
+        "roundtrip" => Some(Box::new(roundtrip::Roundtrip)),
+        "data_shape" => Some(Box::new(data_shape::DataShape)),
+        "forbidden_keys" => Some(Box::new(forbidden_keys::ForbiddenKeys)),
+        "extension_write" => Some(Box::new(extension_write::ExtensionWrite)),
+        "encode_reject" => Some(Box::new(encode_reject::EncodeReject)),
+        "trim" => Some(Box::new(trim::Trim)),
+        "job_type" => Some(Box::new(job_type::JobType)),
         _ => None,
     }
 }

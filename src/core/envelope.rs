@@ -8,7 +8,7 @@
 //! * **Identity**: a non-blank string `job` wins; a blank string `job` (empty or only the six
 //!   ASCII whitespace characters) falls back to `urn` silently; a non-string `job` is ignored
 //!   with a warning naming `/job`; `urn` is the inbound alias. When `job` wins, a present `urn`
-//!   is dropped with a warning naming `/urn`. No usable identity is a decode error. The resolved
+//!   (whatever its JSON type) is dropped with a warning naming `/urn`. No usable identity is a decode error. The resolved
 //!   URN is kept verbatim: re-emit never trims.
 //! * **Forbidden keys** (`/timestamp`, `/meta/max_retries`, `/meta/attempts`, `/meta/source`,
 //!   `/meta/ts`) decode with a warning naming their pointer and are not captured as extras, so
@@ -48,6 +48,13 @@ pub const CORE_META_KEYS: [&str; 5] = ["id", "queue", "lang", "schema_version", 
 pub const FORBIDDEN_TOP_LEVEL_KEYS: [&str; 2] = ["timestamp", "urn"];
 /// Non-canonical `meta` keys: warned about on decode, refused on encode.
 pub const FORBIDDEN_META_KEYS: [&str; 4] = ["max_retries", "attempts", "source", "ts"];
+
+/// Mutation-test switch (`Fault::Named`): encode writes a forbidden extension key instead of
+/// refusing it.
+pub const FAULT_ENCODE_WRITES_FORBIDDEN_KEYS: &str = "encode-writes-forbidden-keys";
+/// Mutation-test switch (`Fault::Named`): encode trims the ASCII six from `job` and `trace_id`
+/// instead of writing them byte for byte.
+pub const FAULT_REEMIT_TRIMS: &str = "reemit-trims";
 
 /// An ordered list of preserved or written extension entries.
 ///
@@ -302,11 +309,20 @@ pub fn decode_object(mut obj: Map<String, Value>) -> Result<Decoded, DecodeError
         None => return Err(DecodeError::BadAttempts(None)),
     };
     let dead_letter = obj.shift_remove("dead_letter");
+    let extras = unknown_keys(obj, "", &FORBIDDEN_TOP_LEVEL_KEYS, &mut warnings);
 
+    Ok(Decoded { envelope: Envelope { job, trace_id, data, meta, attempts, dead_letter, extras }, warnings })
+}
+
+/// What is left of an object (the top level or `meta`) once its canonical keys are taken out:
+/// every forbidden key is reported with a warning naming its pointer and left out, every other
+/// key is kept, in decoded order, to be re-emitted.
+fn unknown_keys(rest: Map<String, Value>, prefix: &str, forbidden: &[&str], warnings: &mut Vec<Warning>) -> Extras {
     let mut extras = Extras::default();
-    for (key, value) in obj {
-        if FORBIDDEN_TOP_LEVEL_KEYS.contains(&key.as_str()) {
-            forbidden(&format!("/{key}"), &mut warnings);
+    for (key, value) in rest {
+        if forbidden.contains(&key.as_str()) {
+            let pointer = format!("{prefix}/{}", escape_token(&key));
+            forbidden_key_warning(pointer, "non-canonical key ignored on decode and never re-emitted", warnings);
             if !fault::active(Fault::EmitForbiddenKeys) {
                 continue;
             }
@@ -315,16 +331,13 @@ pub fn decode_object(mut obj: Map<String, Value>) -> Result<Decoded, DecodeError
             extras.push(key, value);
         }
     }
-
-    Ok(Decoded { envelope: Envelope { job, trace_id, data, meta, attempts, dead_letter, extras }, warnings })
+    extras
 }
 
-fn forbidden(pointer: &str, warnings: &mut Vec<Warning>) {
+/// Report a non-canonical key that decode drops (message-envelope §10, ADR-0031 (c)).
+fn forbidden_key_warning(pointer: String, message: &str, warnings: &mut Vec<Warning>) {
     if !fault::active(Fault::SilentForbiddenKeys) {
-        warnings.push(Warning {
-            pointer: pointer.to_owned(),
-            message: "non-canonical key ignored on decode and never re-emitted".to_owned(),
-        });
+        warnings.push(Warning { pointer, message: message.to_owned() });
     }
 }
 
@@ -356,10 +369,11 @@ fn resolve_identity(
     };
     if let Some(job) = from_job {
         if urn.is_some() {
-            warnings.push(Warning {
-                pointer: "/urn".to_owned(),
-                message: "'urn' beside a usable 'job' is ignored and never re-emitted".to_owned(),
-            });
+            forbidden_key_warning(
+                "/urn".to_owned(),
+                "'urn' beside a usable 'job' is ignored and never re-emitted",
+                warnings,
+            );
         }
         return Ok(job);
     }
@@ -382,25 +396,12 @@ fn decode_meta(mut m: Map<String, Value>, warnings: &mut Vec<Warning>) -> Result
     if !is_v1 && !fault::active(Fault::IgnoreSchemaVersion) {
         return Err(DecodeError::UnsupportedSchemaVersion(version));
     }
-    let mut meta = Meta {
-        id: m.shift_remove("id"),
-        queue: m.shift_remove("queue"),
-        lang: m.shift_remove("lang"),
-        created_at: m.shift_remove("created_at"),
-        extras: Extras::default(),
-    };
-    for (key, value) in m {
-        if FORBIDDEN_META_KEYS.contains(&key.as_str()) {
-            forbidden(&format!("/meta/{key}"), warnings);
-            if !fault::active(Fault::EmitForbiddenKeys) {
-                continue;
-            }
-        }
-        if !fault::active(Fault::DropUnknownKeys) {
-            meta.extras.push(key, value);
-        }
-    }
-    Ok(meta)
+    let id = m.shift_remove("id");
+    let queue = m.shift_remove("queue");
+    let lang = m.shift_remove("lang");
+    let created_at = m.shift_remove("created_at");
+    let extras = unknown_keys(m, "/meta", &FORBIDDEN_META_KEYS, warnings);
+    Ok(Meta { id, queue, lang, created_at, extras })
 }
 
 /// `accepts(envelope)`: is this body an acceptable envelope for this core?
@@ -421,11 +422,17 @@ pub fn encode(env: &Envelope) -> Result<String, EncodeError> {
     let top_extras = checked_extras(&env.extras, "", &TOP_LEVEL_KEYS, &FORBIDDEN_TOP_LEVEL_KEYS)?;
     let meta_extras = checked_extras(&env.meta.extras, "/meta", &CORE_META_KEYS, &FORBIDDEN_META_KEYS)?;
 
+    let (job, trace_id) = if fault::named(FAULT_REEMIT_TRIMS) {
+        (trim(&env.job), trim(&env.trace_id))
+    } else {
+        (env.job.as_str(), env.trace_id.as_str())
+    };
+
     let mut out = String::with_capacity(256);
     out.push('{');
     let mut w = ObjectWriter::new(&mut out);
-    w.entry("job", &Value::String(env.job.clone()));
-    w.entry("trace_id", &Value::String(env.trace_id.clone()));
+    w.entry("job", &Value::from(job));
+    w.entry("trace_id", &Value::from(trace_id));
     if env.data.is_empty() && fault::active(Fault::EmptyDataAsArray) {
         w.raw("data", "[]");
     } else {
@@ -474,7 +481,7 @@ fn checked_extras<'a>(
     let mut keep = Vec::with_capacity(extras.len());
     for (key, value) in extras.iter() {
         let pointer = || format!("{prefix}/{}", escape_token(key));
-        let err = if forbidden.contains(&key) {
+        let err = if forbidden.contains(&key) && !fault::named(FAULT_ENCODE_WRITES_FORBIDDEN_KEYS) {
             Some(EncodeError::ForbiddenKey { pointer: pointer() })
         } else if canonical.contains(&key) {
             Some(EncodeError::Collision { pointer: pointer() })

@@ -27,9 +27,10 @@ pub enum Fault {
     IgnoreSchemaVersion,
     /// Encode writes an empty `data` map as `[]` (the PHP pitfall).
     EmptyDataAsArray,
-    /// Re-encode emits forbidden keys captured on decode.
+    /// Decode keeps forbidden keys with the unknown keys (still warning), so a re-encode
+    /// carries them to the encode gate.
     EmitForbiddenKeys,
-    /// Decode stays silent about forbidden keys (no warning).
+    /// Decode stays silent about the forbidden keys it drops (`/urn` beside `job` included).
     SilentForbiddenKeys,
     /// Encode silently drops a colliding or forbidden extension key instead of failing.
     DropRejectedKeys,

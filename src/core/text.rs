@@ -8,12 +8,30 @@
 
 use super::fault::{self, Fault};
 
+/// Mutation-test switches (`Fault::Named`), one per character: each takes one of the six out of
+/// the set, or puts one of the three non-ASCII spaces the trim cases name into it.
+pub const WHITESPACE_FAULTS: [(char, &str); 9] = [
+    (' ', "whitespace-without-space"),
+    ('\t', "whitespace-without-tab"),
+    ('\n', "whitespace-without-lf"),
+    ('\u{0B}', "whitespace-without-vt"),
+    ('\u{0C}', "whitespace-without-ff"),
+    ('\r', "whitespace-without-cr"),
+    ('\u{A0}', "whitespace-with-nbsp"),
+    ('\u{2003}', "whitespace-with-em-space"),
+    ('\u{3000}', "whitespace-with-ideographic-space"),
+];
+
 /// Is `c` one of the six ASCII whitespace characters of the contract?
 pub fn is_contract_whitespace(c: char) -> bool {
     if fault::active(Fault::UnicodeWhitespace) {
         return c.is_whitespace();
     }
-    matches!(c, ' ' | '\t' | '\n' | '\u{0B}' | '\u{0C}' | '\r')
+    let ascii_six = matches!(c, ' ' | '\t' | '\n' | '\u{0B}' | '\u{0C}' | '\r');
+    match WHITESPACE_FAULTS.iter().find(|(w, _)| *w == c) {
+        Some((_, name)) if fault::named(name) => !ascii_six,
+        _ => ascii_six,
+    }
 }
 
 /// Blank = empty, or made only of contract whitespace.
@@ -42,6 +60,17 @@ mod tests {
         for c in ['\u{A0}', '\u{85}', '\u{2003}', '\u{3000}', '\u{FEFF}', '\u{1C}'] {
             assert!(!is_contract_whitespace(c), "{c:?}");
             assert!(!is_blank(&c.to_string()));
+        }
+    }
+
+    #[test]
+    fn each_whitespace_switch_flips_exactly_its_character() {
+        for (c, name) in WHITESPACE_FAULTS {
+            let before = is_contract_whitespace(c);
+            fault::with(Fault::Named(name), || {
+                assert_eq!(is_contract_whitespace(c), !before, "{name}");
+                assert!(is_contract_whitespace(if c == ' ' { '\t' } else { ' ' }), "{name} touches only {c:?}");
+            });
         }
     }
 

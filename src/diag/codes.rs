@@ -81,6 +81,18 @@ codes! {
     COMPAT_TOO_FEW_CASES = "BQ509" "compat-too-few-cases" "The top-level cases array has fewer than six cases (R20.10).";
     COMPAT_PER_MESSAGE_FIELDS = "BQ510" "compat-per-message-fields" "A valid fixture lacks a non-empty trace_id, meta.id or non-zero meta.created_at (R20.5).";
 
+    RESULTS_NOT_JSON = "BQ601" "results-not-json" "A results file is not UTF-8 JSON text.";
+    RESULTS_SCHEMA = "BQ602" "results-schema" "A results file violates schema/results.schema.json.";
+    RESULTS_VERSION_MISMATCH = "BQ603" "results-version-mismatch" "A results file ran a suite version other than the one it is checked against.";
+    RESULTS_BINDING_UNDER_EXCEPTION = "BQ604" "results-binding-under-exception" "A results file lists a binding that an exceptions entry excludes for the SDK's family.";
+    RESULTS_MISSING_SECTION = "BQ605" "results-missing-section" "A required section (core, or of a carried binding) is absent from a results file.";
+    RESULTS_OUT_OF_SCOPE_SECTION = "BQ606" "results-out-of-scope-section" "A results file reports a section whose scope the SDK does not carry.";
+    RESULTS_UNKNOWN_SECTION = "BQ607" "results-unknown-section" "A results file reports a section the suite does not have.";
+    RESULTS_MISSING_CASE = "BQ608" "results-missing-case" "A case id of a required section is absent from a results file.";
+    RESULTS_UNKNOWN_CASE = "BQ609" "results-unknown-case" "A results file reports a case id its section does not have.";
+    RESULTS_SKIP_WITHOUT_ADR = "BQ610" "results-skip-without-adr" "A skip has no reason citing the ADR (ADR-NNNN) that makes the case not applicable.";
+    RESULTS_SKIP_OUT_OF_SCOPE = "BQ611" "results-skip-out-of-scope" "A skip is reported in a section that is not in the SDK's scope.";
+    RESULTS_CASE_FAILED = "BQ612" "results-case-failed" "A results file reports a case as failed.";
     SYNC_TARGETS_SHAPE = "BQ701" "sync-targets-shape" "sync-targets.json is not {schema_version: 1, description?, targets: [...]} with a non-empty targets array.";
     SYNC_TARGET_SHAPE = "BQ702" "sync-target-shape" "A sync target is not an object with exactly the string fields repo and path.";
     SYNC_TARGET_REPO = "BQ703" "sync-target-repo" "A sync target's repo is not one plain directory name.";
@@ -99,6 +111,17 @@ codes! {
     PIN_MISMATCH = "BQ716" "pin-mismatch" "An SDK's CI pins a tag other than the version of its vendored copy.";
     PIN_CONFLICT = "BQ717" "pin-conflict" "An SDK's CI workflows pin several different suite tags.";
     PIN_MISSING = "BQ718" "pin-missing" "An SDK's CI workflows pin no suite tag (--branch vX.Y.Z).";
+    PRODUCER_SCHEMA_FAILS = "BQ801" "producer-schema-fails" "A roundtrip or forbidden_keys fixture fails the producer schema, and its case does not say producer_schema_valid: false.";
+    PRODUCER_SCHEMA_FLAG_LIES = "BQ802" "producer-schema-flag-lies" "A case says producer_schema_valid: false, but its fixture passes the producer schema.";
+    REJECTED_FIXTURE_PASSES_SCHEMA = "BQ803" "rejected-fixture-passes-schema" "A data_shape decode case with valid: false has a fixture that passes the producer schema.";
+    BAD_POINTER = "BQ804" "bad-pointer" "A JSON pointer in a behaviour section is not a string holding a valid RFC 6901 pointer.";
+    PRESERVED_POINTER_MISSING = "BQ805" "preserved-pointer-missing" "An expect_preserved pointer does not exist in its case's fixture.";
+    PRESERVED_VALUE_DIFFERS = "BQ806" "preserved-value-differs" "An expect_preserved value is not the value at that pointer in the fixture (preserved means unchanged).";
+    FORBIDDEN_KEY_MISSING = "BQ807" "forbidden-key-missing" "A forbidden_key pointer does not exist in its case's fixture.";
+    FORBIDDEN_KEY_NOT_ABSENT = "BQ808" "forbidden-key-not-absent" "A forbidden_keys case does not list its forbidden_key in expect_absent_after_reencode.";
+    ABSENT_POINTER_MISSING = "BQ809" "absent-pointer-missing" "An expect_absent_after_reencode pointer does not exist in its case's fixture, so the check could never fail.";
+    ENCODE_REJECT_INPUT = "BQ810" "encode-reject-input" "An encode_reject case does not carry exactly one input (meta, meta_entries, extras_top, extras_meta) of the right shape.";
+    OFFENDING_KEY_NOT_IN_INPUT = "BQ811" "offending-key-not-in-input" "An encode_reject offending_key is not a key of the case's input.";
 }
 
 #[cfg(test)]

@@ -1,0 +1,182 @@
+//! The compatibility matrix as one self-contained HTML page.
+//!
+//! Invariants: the page loads nothing (inline CSS, no scripts, no images, no fonts, and a
+//! Content-Security-Policy that forbids every fetch); every string from an input file goes
+//! through [`esc`]; the drill-down to failing and missing case ids uses `<details>`, so it works
+//! without JavaScript.
+
+use std::fmt::Write as _;
+
+use super::Verdict;
+use super::report::{Cell, Column, LEGEND, Matrix};
+
+/// Escape text for HTML element content and quoted attribute values.
+pub(super) fn esc(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c if c.is_control() && !matches!(c, '\n' | '\t') => out.push('\u{FFFD}'),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+const STYLE: &str = "
+:root { color-scheme: light dark; --ok: #1a7f37; --bad: #cf222e; --warn: #9a6700; --muted: #6e7781;
+  --ok-bg: #dafbe1; --bad-bg: #ffebe9; --warn-bg: #fff8c5; --line: #d0d7de; --head: #f6f8fa; }
+@media (prefers-color-scheme: dark) { :root { --ok-bg: #12361f; --bad-bg: #42181b; --warn-bg: #3a2e0b;
+  --line: #30363d; --head: #161b22; --ok: #3fb950; --bad: #f85149; --warn: #d29922; --muted: #8b949e; } }
+body { font: 14px/1.45 system-ui, -apple-system, 'Segoe UI', sans-serif; margin: 2rem; }
+h1 { font-size: 1.5rem; margin: 0 0 .25rem; }
+h2 { font-size: 1.15rem; margin: 2rem 0 .5rem; }
+p.headline { color: var(--muted); margin: 0 0 1rem; }
+.wrap { overflow-x: auto; }
+table { border-collapse: collapse; }
+th, td { border: 1px solid var(--line); padding: .35rem .6rem; text-align: left; vertical-align: top; }
+thead th { background: var(--head); position: sticky; top: 0; }
+th .ver { display: block; font-weight: normal; color: var(--muted); }
+tbody th { white-space: nowrap; }
+td.num { font-variant-numeric: tabular-nums; white-space: nowrap; }
+td.ok { background: var(--ok-bg); }
+td.bad { background: var(--bad-bg); }
+td.warn { background: var(--warn-bg); }
+td.absent { color: var(--muted); text-align: center; }
+.verdict-ok { color: var(--ok); font-weight: 600; }
+.verdict-bad { color: var(--bad); font-weight: 600; }
+details summary { cursor: pointer; color: var(--muted); }
+details ul { margin: .25rem 0 0; padding-left: 1.1rem; white-space: normal; }
+code { font: 12px ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
+p.legend { color: var(--muted); max-width: 60rem; }
+";
+
+fn verdict(v: Verdict) -> String {
+    let class = if v == Verdict::Compatible { "verdict-ok" } else { "verdict-bad" };
+    format!("<span class=\"{class}\">{v}</span>")
+}
+
+fn opt(s: Option<&str>) -> String {
+    s.map_or_else(|| "?".to_owned(), esc)
+}
+
+fn td(out: &mut String, cell: &Cell) {
+    let class = match cell {
+        Cell::NotCarried | Cell::Excepted { .. } => "absent",
+        Cell::Missing => "bad",
+        Cell::Reported { counts, missing, out_of_scope, .. } => {
+            if counts[1] > 0 || !missing.is_empty() {
+                "num bad"
+            } else if *out_of_scope {
+                "num warn"
+            } else {
+                "num ok"
+            }
+        }
+    };
+    let _ = write!(out, "<td class=\"{class}\">{}", esc(&cell.summary()));
+    if let Cell::Reported { failing, missing, .. } = cell {
+        if !failing.is_empty() {
+            let _ = write!(out, "<details><summary>{} failing</summary><ul>", failing.len());
+            for (id, reason) in failing {
+                let _ = write!(out, "<li><code>{}</code>", esc(id));
+                if let Some(r) = reason {
+                    let _ = write!(out, ": {}", esc(r));
+                }
+                out.push_str("</li>");
+            }
+            out.push_str("</ul></details>");
+        }
+        if !missing.is_empty() {
+            let _ = write!(out, "<details><summary>{} missing</summary><ul>", missing.len());
+            for id in missing {
+                let _ = write!(out, "<li><code>{}</code></li>", esc(id));
+            }
+            out.push_str("</ul></details>");
+        }
+    }
+    out.push_str("</td>");
+}
+
+fn meta_row(out: &mut String, label: &str, columns: &[Column], f: impl Fn(&Column) -> String) {
+    let _ = write!(out, "<tr class=\"meta\"><th scope=\"row\">{label}</th><td></td>");
+    for c in columns {
+        let _ = write!(out, "<td>{}</td>", f(c));
+    }
+    out.push_str("</tr>\n");
+}
+
+pub(super) fn render(m: &Matrix) -> String {
+    let mut out = String::from("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
+    out.push_str(
+        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n",
+    );
+    out.push_str("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n");
+    let _ = writeln!(out, "<title>BabelQueue conformance: compatibility (suite {})</title>", esc(&m.suite_version));
+    let _ = writeln!(out, "<style>{STYLE}</style>\n</head>\n<body>");
+    out.push_str("<h1>BabelQueue conformance: compatibility</h1>\n");
+    let _ = writeln!(out, "<p class=\"headline\">{}</p>", esc(&m.headline()));
+    out.push_str("<div class=\"wrap\"><table class=\"matrix\">\n<thead><tr><th scope=\"col\">section</th><th scope=\"col\">scope</th>");
+    for c in &m.columns {
+        let _ = write!(
+            out,
+            "<th scope=\"col\" title=\"{}\"><span class=\"sdk\">{}</span><span class=\"ver\">{}</span></th>",
+            esc(&c.file),
+            esc(&c.sdk),
+            opt(c.version.as_deref())
+        );
+    }
+    out.push_str("</tr></thead>\n<tbody>\n");
+    meta_row(&mut out, "verdict", &m.columns, |c| verdict(c.verdict));
+    meta_row(&mut out, "suite run", &m.columns, |c| {
+        let v = opt(c.conformance_version.as_deref());
+        if c.conformance_version.as_deref() == Some(m.suite_version.as_str()) {
+            v
+        } else {
+            format!("<span class=\"verdict-bad\">{v}</span>")
+        }
+    });
+    meta_row(&mut out, "family", &m.columns, |c| c.family.as_deref().map_or_else(|| "—".to_owned(), esc));
+    for r in &m.rows {
+        let _ = write!(
+            out,
+            "<tr><th scope=\"row\"><code>{}</code></th><td>{}</td>",
+            esc(&r.section),
+            r.scope.map_or("unknown", |s| s.as_str())
+        );
+        for cell in &r.cells {
+            td(&mut out, cell);
+        }
+        out.push_str("</tr>\n");
+    }
+    out.push_str("</tbody>\n</table></div>\n");
+    let _ = writeln!(out, "<p class=\"legend\">{}</p>", esc(LEGEND));
+    for c in &m.columns {
+        let _ = writeln!(
+            out,
+            "<h2>{} {}: {}</h2>\n<p>File <code>{}</code>.{}</p>",
+            esc(&c.sdk),
+            opt(c.version.as_deref()),
+            verdict(c.verdict),
+            esc(&c.file),
+            if c.reasons.is_empty() { String::new() } else { format!(" Reasons: {}.", esc(&c.reasons.join(", "))) }
+        );
+    }
+    out.push_str("</body>\n</html>\n");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_every_markup_character() {
+        assert_eq!(esc("<b a=\"1\" b='2'>&amp;</b>"), "&lt;b a=&quot;1&quot; b=&#39;2&#39;&gt;&amp;amp;&lt;/b&gt;");
+        assert_eq!(esc("a\u{0}b"), "a\u{FFFD}b");
+    }
+}

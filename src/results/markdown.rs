@@ -1,0 +1,134 @@
+//! The compatibility matrix as GitHub-flavoured Markdown.
+//!
+//! Invariants: every string from an input file goes through [`code`] (names and ids, as code
+//! spans) or [`text`] (free text such as reasons), so no input can open a link, an HTML tag, a
+//! table cell or a new line; the output ends with exactly one newline.
+
+use std::fmt::Write as _;
+
+use super::Verdict;
+use super::report::{Cell, LEGEND, Matrix};
+
+/// Escape free text for a Markdown table cell or list item.
+pub(super) fn text(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '|' | '&' | '~' | '#' | '!' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '\n' | '\r' | '\t' => out.push(' '),
+            c if c.is_control() => out.push('\u{FFFD}'),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// A code span holding `s` verbatim (safe inside a table cell).
+pub(super) fn code(s: &str) -> String {
+    if s.is_empty() {
+        return "(empty)".into();
+    }
+    let flat: String = s.chars().map(|c| if c.is_control() { ' ' } else { c }).collect::<String>().replace('|', "\\|");
+    let longest = flat.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    let fence = "`".repeat(longest + 1);
+    let pad = if flat.starts_with('`') || flat.ends_with('`') || flat.trim().is_empty() { " " } else { "" };
+    format!("{fence}{pad}{flat}{pad}{fence}")
+}
+
+fn opt(s: Option<&str>) -> String {
+    s.map_or_else(|| "?".to_owned(), text)
+}
+
+pub(super) fn render(m: &Matrix) -> String {
+    let mut out = String::from("# BabelQueue conformance: compatibility\n\n");
+    let _ = writeln!(out, "{}\n", text(&m.headline()));
+    out.push_str("| section | scope |");
+    for c in &m.columns {
+        let _ = write!(out, " {} {} |", code(&c.sdk), opt(c.version.as_deref()));
+    }
+    out.push_str("\n|---|---|");
+    out.push_str(&"---|".repeat(m.columns.len()));
+    out.push_str("\n| **verdict** | |");
+    for c in &m.columns {
+        let _ = match c.verdict {
+            Verdict::Compatible => write!(out, " Compatible |"),
+            Verdict::NotCompatible => write!(out, " **Not compatible** |"),
+        };
+    }
+    out.push_str("\n| suite run | |");
+    for c in &m.columns {
+        let v = opt(c.conformance_version.as_deref());
+        let _ = if c.conformance_version.as_deref() == Some(m.suite_version.as_str()) {
+            write!(out, " {v} |")
+        } else {
+            write!(out, " **{v}** |")
+        };
+    }
+    out.push_str("\n| family | |");
+    for c in &m.columns {
+        let _ = write!(out, " {} |", c.family.as_deref().map_or_else(|| "—".to_owned(), text));
+    }
+    out.push('\n');
+    for r in &m.rows {
+        let scope = r.scope.map_or("unknown", |s| s.as_str());
+        let _ = write!(out, "| {} | {scope} |", code(&r.section));
+        for cell in &r.cells {
+            let s = cell.summary();
+            let _ = if cell.is_clean() { write!(out, " {s} |") } else { write!(out, " **{s}** |") };
+        }
+        out.push('\n');
+    }
+    let _ = writeln!(out, "\n{}", text(LEGEND));
+    for (i, c) in m.columns.iter().enumerate() {
+        let _ = writeln!(out, "\n## {} {}: {}\n", code(&c.sdk), opt(c.version.as_deref()), c.verdict);
+        let _ = writeln!(out, "File {}.", code(&c.file));
+        if !c.reasons.is_empty() {
+            let _ = writeln!(out, "Reasons: {}.", text(&c.reasons.join(", ")));
+        }
+        let mut lines = Vec::new();
+        for r in &m.rows {
+            match &r.cells[i] {
+                Cell::Missing => lines.push(format!("| {} | (whole section) | missing | |", code(&r.section))),
+                Cell::Reported { failing, missing, .. } => {
+                    for (id, reason) in failing {
+                        lines.push(format!(
+                            "| {} | {} | fail | {} |",
+                            code(&r.section),
+                            code(id),
+                            reason.as_deref().map(text).unwrap_or_default()
+                        ));
+                    }
+                    for id in missing {
+                        lines.push(format!("| {} | {} | missing | |", code(&r.section), code(id)));
+                    }
+                }
+                Cell::NotCarried | Cell::Excepted { .. } => {}
+            }
+        }
+        if !lines.is_empty() {
+            out.push_str("\n| section | case | status | reason |\n|---|---|---|---|\n");
+            for l in lines {
+                out.push_str(&l);
+                out.push('\n');
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_markup_and_keeps_cells_whole() {
+        assert_eq!(text("a|b <i>[x](y)</i>\nz"), "a\\|b \\<i\\>\\[x\\](y)\\</i\\> z");
+        assert_eq!(code("a|b"), "`a\\|b`");
+        assert_eq!(code("x`y"), "``x`y``");
+        assert_eq!(code("`"), "`` ` ``");
+        assert_eq!(code(""), "(empty)");
+    }
+}

@@ -1,0 +1,79 @@
+//! Results files (ADR-0032): reading them, checking them against a loaded suite
+//! (`bqsuite results check`), and the cross-SDK compatibility report (`bqsuite report`).
+//!
+//! Invariants: a results file is read from disk once ([`read`]); only a file that cannot be read
+//! at all is an error (the command cannot run); anything read — not UTF-8, not JSON, wrong shape
+//! — is checked and reported as findings in the BQ6xx range, with the results file as the
+//! finding's file and a pointer inside it. Case ids come only from the suite's one case-id rule
+//! ([`crate::suite::case_ids`]). The report is built from the same checks, so its verdicts and
+//! `results check`'s always agree; renderers never re-read a file.
+
+mod check;
+mod html;
+mod markdown;
+pub mod report;
+mod view;
+
+use std::fmt;
+use std::path::Path;
+
+pub use check::{Checker, FileCheck, cites_adr, family_of};
+pub use report::{Cell, Column, Matrix, Row};
+pub use view::{CaseResult, Results, SectionResults};
+
+/// A results file as read from disk.
+#[derive(Debug, Clone)]
+pub struct Source {
+    /// The path as the user named it.
+    pub file: String,
+    pub bytes: Vec<u8>,
+}
+
+/// Read a results file; `Err` names the file and says why it cannot be read.
+pub fn read(path: &Path) -> Result<Source, String> {
+    std::fs::read(path)
+        .map(|bytes| Source { file: path.display().to_string(), bytes })
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))
+}
+
+/// A results file's verdict.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    /// No failing case, every required section and case present, nothing out of place.
+    Compatible,
+    NotCompatible,
+}
+
+impl Verdict {
+    /// How the verdict is written.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Compatible => "Compatible",
+            Verdict::NotCompatible => "Not compatible",
+        }
+    }
+}
+
+impl fmt::Display for Verdict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One line per file: `FILE: VERDICT (sdk version, suite v): reasons`.
+pub fn verdict_line(fc: &FileCheck) -> String {
+    let suite = fc.results.as_ref().and_then(|r| r.conformance_version.as_deref()).unwrap_or("?");
+    let mut line = format!("{}: {} ({}, suite {suite})", fc.file, fc.verdict(), fc.label());
+    if fc.verdict() == Verdict::NotCompatible {
+        line.push_str(": ");
+        line.push_str(&fc.reasons().join(", "));
+    }
+    line
+}
+
+/// Read and check every file at `paths` against `suite`, in order. `Err` when the suite cannot
+/// check results (no manifest, version or results schema) or a file cannot be read at all.
+pub fn check_paths(suite: &crate::suite::Suite, paths: &[std::path::PathBuf]) -> Result<Vec<FileCheck>, String> {
+    let checker = Checker::new(suite)?;
+    paths.iter().map(|p| read(p).map(|src| checker.check(&src))).collect()
+}

@@ -1,0 +1,194 @@
+//! The cross-SDK compatibility matrix: sections as rows, SDKs (results files) as columns.
+//!
+//! Invariants: the matrix is built only from [`FileCheck`]s, so a column's verdict is exactly
+//! `results check`'s verdict for that file; rows are the suite's sections in manifest order,
+//! then any section a file reports that the suite does not have, in first-seen order; columns
+//! keep the order the files were given in. A cell counts pass / fail / skip and keeps the failing
+//! case ids (with their reasons) and the missing ones for the drill-down. Renderers
+//! ([`Matrix::markdown`], [`Matrix::html`]) escape every string that comes from an input file.
+
+use crate::conformance::Status;
+use crate::suite::{Scope, Suite};
+
+use super::{FileCheck, Verdict};
+
+/// A compatibility matrix.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Matrix {
+    /// The version of the suite the files were checked against.
+    pub suite_version: String,
+    pub columns: Vec<Column>,
+    pub rows: Vec<Row>,
+}
+
+/// One SDK (one results file).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Column {
+    pub file: String,
+    /// `sdk` (the file name when the file does not say).
+    pub sdk: String,
+    pub version: Option<String>,
+    /// The suite version the SDK ran.
+    pub conformance_version: Option<String>,
+    pub family: Option<String>,
+    pub verdict: Verdict,
+    /// Error codes with counts (empty when Compatible).
+    pub reasons: Vec<String>,
+}
+
+/// One section.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Row {
+    pub section: String,
+    /// `None` for a section the suite does not have.
+    pub scope: Option<Scope>,
+    /// One cell per column.
+    pub cells: Vec<Cell>,
+}
+
+/// What one SDK reports for one section.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Cell {
+    /// The SDK does not carry the section's scope, and the section is absent (as it must be).
+    NotCarried,
+    /// A family exception excludes the binding; the section is absent (as it must be).
+    Excepted { adr: String },
+    /// A required section is absent.
+    Missing,
+    /// The section is reported.
+    Reported {
+        /// `[pass, fail, skip]`.
+        counts: [usize; 3],
+        /// Failing case ids with their reasons.
+        failing: Vec<(String, Option<String>)>,
+        /// Case ids of the section the file leaves out.
+        missing: Vec<String>,
+        /// The section should be absent (its scope is not carried, or the suite lacks it).
+        out_of_scope: bool,
+    },
+}
+
+impl Cell {
+    /// The cell's short text: `pass / fail / skip` counts, or what the absence means.
+    pub fn summary(&self) -> String {
+        match self {
+            Cell::NotCarried => "—".into(),
+            Cell::Excepted { adr } => format!("n/a ({adr})"),
+            Cell::Missing => "missing".into(),
+            Cell::Reported { counts: [p, f, s], missing, out_of_scope, .. } => {
+                let mut t = format!("{p} / {f} / {s}");
+                if !missing.is_empty() {
+                    t.push_str(&format!(", {} missing", missing.len()));
+                }
+                if *out_of_scope {
+                    t.push_str(", out of scope");
+                }
+                t
+            }
+        }
+    }
+
+    /// Is the cell a clean pass (reported, nothing failing, missing or out of place) or a
+    /// correct absence?
+    pub fn is_clean(&self) -> bool {
+        match self {
+            Cell::NotCarried | Cell::Excepted { .. } => true,
+            Cell::Missing => false,
+            Cell::Reported { counts, missing, out_of_scope, .. } => {
+                counts[1] == 0 && missing.is_empty() && !out_of_scope
+            }
+        }
+    }
+}
+
+/// The legend both renderers print under the table.
+pub const LEGEND: &str = "Each cell counts pass / fail / skip. — the SDK does not carry the section's scope; \
+n/a (ADR) a family exception excludes the binding; missing a required section the file leaves out; \
+N missing case ids the section leaves out; out of scope a section the file should not report.";
+
+impl Matrix {
+    /// Build the matrix of `checks` (one per file, in column order) over `suite`.
+    pub fn build(suite: &Suite, checks: &[FileCheck]) -> Matrix {
+        let columns = checks
+            .iter()
+            .map(|fc| {
+                let r = fc.results.as_ref();
+                Column {
+                    file: fc.file.clone(),
+                    sdk: r.and_then(|r| r.sdk.clone()).unwrap_or_else(|| fc.file.clone()),
+                    version: r.and_then(|r| r.version.clone()),
+                    conformance_version: r.and_then(|r| r.conformance_version.clone()),
+                    family: fc.family.clone(),
+                    verdict: fc.verdict(),
+                    reasons: fc.reasons(),
+                }
+            })
+            .collect();
+        let mut names: Vec<(String, Option<Scope>)> =
+            suite.sections().into_iter().filter_map(|s| Some((s.name.to_owned(), Some(s.scope?)))).collect();
+        for fc in checks {
+            for s in fc.results.iter().flat_map(|r| &r.sections) {
+                if !names.iter().any(|(n, _)| *n == s.name) {
+                    names.push((s.name.clone(), None));
+                }
+            }
+        }
+        let rows = names
+            .into_iter()
+            .map(|(section, scope)| {
+                let cells = checks.iter().map(|fc| cell(fc, &section, scope)).collect();
+                Row { section, scope, cells }
+            })
+            .collect();
+        Matrix { suite_version: suite.version().unwrap_or("?").to_owned(), columns, rows }
+    }
+
+    /// How many columns are Compatible.
+    pub fn compatible_count(&self) -> usize {
+        self.columns.iter().filter(|c| c.verdict == Verdict::Compatible).count()
+    }
+
+    /// The one-line summary both renderers print above the table.
+    pub fn headline(&self) -> String {
+        let n = self.columns.len();
+        format!(
+            "Suite {} · {n} results file{} · {} Compatible · {} Not compatible",
+            self.suite_version,
+            if n == 1 { "" } else { "s" },
+            self.compatible_count(),
+            n - self.compatible_count()
+        )
+    }
+
+    /// The Markdown rendering.
+    pub fn markdown(&self) -> String {
+        super::markdown::render(self)
+    }
+
+    /// The self-contained HTML page.
+    pub fn html(&self) -> String {
+        super::html::render(self)
+    }
+}
+
+fn cell(fc: &FileCheck, section: &str, scope: Option<Scope>) -> Cell {
+    let in_scope = scope.is_some_and(|s| fc.carried.contains(&s));
+    match fc.results.as_ref().and_then(|r| r.section(section)) {
+        Some(r) => Cell::Reported {
+            counts: r.counts(),
+            failing: r
+                .cases()
+                .iter()
+                .filter(|c| c.status == Some(Status::Fail))
+                .map(|c| (c.id.clone(), c.reason.clone()))
+                .collect(),
+            missing: fc.missing_cases.get(section).cloned().unwrap_or_default(),
+            out_of_scope: !in_scope,
+        },
+        None if in_scope => Cell::Missing,
+        None => match scope.and_then(|s| fc.exception_for(s)) {
+            Some(x) => Cell::Excepted { adr: x.adr.clone() },
+            None => Cell::NotCarried,
+        },
+    }
+}

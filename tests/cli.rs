@@ -1,0 +1,182 @@
+//! Golden tests of the command line: whole transcripts (exit code, stdout, stderr) as insta
+//! snapshots, over the canonical suite and over small suites built in temp dirs.
+
+mod support;
+
+use serde_json::{Value, json};
+use support::{SuiteCopy, bqsuite, repo, transcript};
+
+/// A small, fixed suite: the `cases` section of the canonical one, a section with an unknown
+/// scope (tolerated, left out of results) and a core section no runner implements.
+fn tiny_suite() -> SuiteCopy {
+    let s = SuiteCopy::new();
+    s.edit_manifest(|m| {
+        let keep = ["schema_version", "conformance_version", "description", "sections", "exceptions", "cases"];
+        let obj = m.as_object_mut().unwrap();
+        obj.retain(|k, _| keep.contains(&k.as_str()));
+        obj.insert("exceptions".into(), json!([]));
+        obj.insert("future_section".into(), json!({"description": "from a later suite", "cases": [{"name": "x"}]}));
+        obj.insert(
+            "not_yet".into(),
+            json!({"description": "no runner", "thing": {"description": "one case"}, "cases": [{"name": "a"}, {}]}),
+        );
+        obj.insert("sections".into(), json!({"cases": "core", "future_section": "quantum", "not_yet": "core"}));
+    });
+    // Keep only the fixtures the remaining cases use.
+    let used: Vec<String> = serde_json::from_str::<Value>(&s.read("manifest.json")).unwrap()["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["file"].as_str().unwrap().to_owned())
+        .collect();
+    for e in std::fs::read_dir(s.path().join("fixtures")).unwrap() {
+        let rel = format!("fixtures/{}", e.unwrap().file_name().to_string_lossy());
+        if !used.contains(&rel) {
+            s.remove(&rel);
+        }
+    }
+    s
+}
+
+#[test]
+fn validate_the_canonical_suite_is_clean() {
+    let o = bqsuite(&repo(), &["validate"]);
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    insta::assert_snapshot!(transcript(&o));
+}
+
+#[test]
+fn validate_finds_the_suite_from_a_subdirectory() {
+    let o = bqsuite(&repo().join("fixtures"), &["validate"]);
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("at .."), "{}", transcript(&o));
+}
+
+/// The small suite broken in four ways at once (stable line numbers, unlike the canonical one).
+fn broken_suite() -> SuiteCopy {
+    let s = tiny_suite();
+    s.edit_manifest(|m| {
+        m["cases"][0].as_object_mut().unwrap().shift_remove("expect");
+        m["sections"].as_object_mut().unwrap().shift_remove("not_yet");
+    });
+    s.write("CONFORMANCE_VERSION", "1.6\n");
+    s.write("fixtures/orphan.json", "{}\n");
+    s
+}
+
+#[test]
+fn validate_a_broken_suite_in_every_format() {
+    let s = broken_suite();
+    for format in ["human", "json", "github"] {
+        let o = bqsuite(s.path(), &["validate", "--format", format]);
+        assert_eq!(o.status.code(), Some(1));
+        insta::assert_snapshot!(format!("validate_broken_{format}"), transcript(&o));
+    }
+}
+
+#[test]
+fn validate_writes_the_github_step_summary() {
+    let s = broken_suite();
+    let summary = s.path().join("summary.md");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_bqsuite"))
+        .args(["validate", "--format", "github"])
+        .current_dir(s.path())
+        .env("GITHUB_STEP_SUMMARY", &summary)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    let md = std::fs::read_to_string(summary).unwrap();
+    assert!(md.contains("| error | BQ302 valid-without-expect | manifest.json:"), "{md}");
+}
+
+#[test]
+fn ids_of_a_small_suite() {
+    let s = tiny_suite();
+    let o = bqsuite(s.path(), &["ids"]);
+    insta::assert_snapshot!("ids_human", transcript(&o));
+    let o = bqsuite(s.path(), &["ids", "--section", "not_yet", "--format", "json"]);
+    insta::assert_snapshot!("ids_json_one_section", transcript(&o));
+    let o = bqsuite(s.path(), &["ids", "--section", "nope"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn ids_agree_with_validate_and_run_on_the_canonical_suite() {
+    let o = bqsuite(&repo(), &["ids", "--format", "json"]);
+    assert_eq!(o.status.code(), Some(0));
+    let ids: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let results_path = out.path().join("results.json");
+    bqsuite(&repo(), &["run", "--out", results_path.to_str().unwrap()]);
+    let results: Value = serde_json::from_slice(&std::fs::read(&results_path).unwrap()).unwrap();
+    for (section, v) in ids["sections"].as_object().unwrap() {
+        let listed: Vec<&str> = v["ids"].as_array().unwrap().iter().map(|x| x.as_str().unwrap()).collect();
+        let reported: Vec<&str> =
+            results["sections"][section].as_object().unwrap().keys().map(String::as_str).collect();
+        assert_eq!(listed, reported, "section {section}");
+    }
+}
+
+#[test]
+fn run_a_small_suite() {
+    let s = tiny_suite();
+    let o = bqsuite(s.path(), &["run"]);
+    assert_eq!(o.status.code(), Some(1), "the unimplemented section fails");
+    insta::assert_snapshot!("run_tiny", transcript(&o));
+    let o = bqsuite(s.path(), &["run", "--section", "cases"]);
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+}
+
+#[test]
+fn run_output_validates_against_the_results_schema() {
+    let s = tiny_suite();
+    let path = s.path().join("results.json");
+    let o = bqsuite(s.path(), &["run", "--out", path.to_str().unwrap()]);
+    assert!(o.stdout.is_empty(), "with --out nothing goes to stdout");
+    let results: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    let schema: Value = serde_json::from_str(&s.read("schema/results.schema.json")).unwrap();
+    let v = bqsuite::validate::draft202012(&schema).unwrap();
+    let errors: Vec<String> = v.iter_errors(&results).map(|e| e.to_string()).collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+    assert_eq!(results["sections"]["cases"].as_object().unwrap().len(), 8);
+    assert!(results["sections"].get("future_section").is_none(), "unknown scope is left out");
+    assert_eq!(results["sections"]["not_yet"]["thing"]["status"], "fail");
+}
+
+#[test]
+fn usage_errors_and_missing_suites_exit_2() {
+    let o = bqsuite(&repo(), &["validate", "--format", "yaml"]);
+    assert_eq!(o.status.code(), Some(2));
+    let empty = tempfile::tempdir().unwrap();
+    let o = bqsuite(empty.path(), &["validate"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("no suite here"), "{}", transcript(&o));
+    let o = bqsuite(empty.path(), &["validate", "--suite", "does-not-exist"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("does-not-exist"), "{}", transcript(&o));
+}
+
+#[test]
+fn help_documents_exit_codes() {
+    let o = bqsuite(&repo(), &["--help"]);
+    assert_eq!(o.status.code(), Some(0));
+    insta::assert_snapshot!("help", transcript(&o));
+    let o = bqsuite(&repo(), &["validate", "--help"]);
+    assert!(String::from_utf8_lossy(&o.stdout).contains("2  usage error"));
+}
+
+#[test]
+fn color_follows_the_flag() {
+    let s = broken_suite();
+    let o = bqsuite(s.path(), &["--color", "always", "validate"]);
+    assert!(String::from_utf8_lossy(&o.stdout).contains("\x1b[1;31merror"));
+    let o = bqsuite(s.path(), &["validate"]);
+    assert!(!String::from_utf8_lossy(&o.stdout).contains('\x1b'), "NO_COLOR and a pipe mean no colour");
+}
+
+#[test]
+fn completions_for_bash() {
+    let o = bqsuite(&repo(), &["completions", "bash"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("_bqsuite()"));
+}

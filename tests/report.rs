@@ -1,0 +1,155 @@
+//! `bqsuite report`: the compatibility matrix over the reference core's results plus two
+//! hand-made SDK results files, as Markdown (snapshot) and as an HTML page (rendered in headless
+//! Chromium when it is installed).
+//!
+//! The snapshot uses a small suite (tests/data/report/manifest.json: two published cases plus
+//! demo sections no runner implements), so the reference column stays fixed while section
+//! runners are added to the canonical suite.
+
+mod support;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use support::{bqsuite, repo, transcript};
+
+const DATA: &str = "tests/data/report";
+const HAND_MADE: [&str; 2] = ["php-sdk.json", "babelqueue-node.json"];
+
+/// A temp dir holding the small suite (`suite/`), the reference results (`ref.json`) and the
+/// two hand-made files.
+fn workspace() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let suite = dir.path().join("suite");
+    for sub in ["schema", "fixtures"] {
+        std::fs::create_dir_all(suite.join(sub)).unwrap();
+    }
+    std::fs::copy(repo().join(DATA).join("manifest.json"), suite.join("manifest.json")).unwrap();
+    std::fs::write(suite.join("CONFORMANCE_VERSION"), "1.6.0\n").unwrap();
+    for f in ["schema/results.schema.json", "schema/message-envelope.schema.json"] {
+        std::fs::copy(repo().join(f), suite.join(f)).unwrap();
+    }
+    for f in ["fixtures/order-created.json", "fixtures/invalid-missing-urn.json"] {
+        std::fs::copy(repo().join(f), suite.join(f)).unwrap();
+    }
+    for f in HAND_MADE {
+        std::fs::copy(repo().join(DATA).join(f), dir.path().join(f)).unwrap();
+    }
+    let o = bqsuite(dir.path(), &["run", "--suite", "suite", "--out", "ref.json"]);
+    assert_eq!(o.status.code(), Some(1), "the demo sections fail as not implemented: {}", transcript(&o));
+    dir
+}
+
+fn report(dir: &Path, extra: &[&str]) -> std::process::Output {
+    let mut args = vec!["report", "ref.json", HAND_MADE[0], HAND_MADE[1], "--suite", "suite"];
+    args.extend_from_slice(extra);
+    bqsuite(dir, &args)
+}
+
+#[test]
+fn markdown_matrix() {
+    let dir = workspace();
+    let o = report(dir.path(), &[]);
+    assert_eq!(o.status.code(), Some(0), "a report is written whatever the verdicts: {}", transcript(&o));
+    let md = String::from_utf8(o.stdout).unwrap().replace(env!("CARGO_PKG_VERSION"), "[reference version]");
+    // The verdicts are results check's: only php-sdk is Compatible.
+    assert!(md.contains("Suite 1.6.0 · 3 results files · 1 Compatible · 2 Not compatible"), "{md}");
+    assert!(!md.contains("<script>"), "input markup is escaped: {md}");
+    insta::assert_snapshot!("report_markdown", md);
+}
+
+#[test]
+fn html_page_is_self_contained_and_escaped() {
+    let dir = workspace();
+    let o = report(dir.path(), &["--format", "html", "--out", "report.html"]);
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    assert!(o.stdout.is_empty(), "--out writes the file, not stdout");
+    let html = std::fs::read_to_string(dir.path().join("report.html")).unwrap();
+    assert!(html.starts_with("<!DOCTYPE html>") && html.ends_with("</html>\n"));
+    assert!(html.contains("<table class=\"matrix\">"));
+    assert!(html.contains("Content-Security-Policy"), "the page may fetch nothing");
+    for network in ["http://", "https://", "src=", "<link", "<script", "@import", "url("] {
+        let outside_input = html.replace("https://example.invalid", "");
+        assert!(!outside_input.contains(network), "no {network} in the page");
+    }
+    assert!(html.contains(
+        "accepted &lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; | [link](https://example.invalid) &amp; *stars*"
+    ));
+    assert!(html.contains("<code>gate/0</code>: expected &quot;1&quot; to be accepted"), "drill-down to failing ids");
+    assert!(html.contains("<summary>1 missing</summary><ul><li><code>gate/1</code>"), "drill-down to missing ids");
+    assert!(html.contains("n/a (ADR-0021)"), "php's asb exception");
+    render_in_chromium(&dir.path().join("report.html"));
+}
+
+/// Render the page in headless Chromium and check the table is in the DOM; print a skip notice
+/// when Chromium is not installed.
+fn render_in_chromium(page: &Path) {
+    let chromium = PathBuf::from("/usr/bin/chromium");
+    if !chromium.exists() {
+        eprintln!("skipping the Chromium rendering check: /usr/bin/chromium is not installed");
+        return;
+    }
+    let profile = tempfile::tempdir().unwrap();
+    let mut child = Command::new(&chromium)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+        ])
+        .arg(format!("--user-data-dir={}", profile.path().display()))
+        .arg("--dump-dom")
+        .arg(format!("file://{}", page.display()))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start chromium");
+    // A guard against a hung browser, not a timing assertion.
+    let deadline = Instant::now() + Duration::from_secs(300);
+    while child.try_wait().unwrap().is_none() {
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("chromium did not finish");
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let out = child.wait_with_output().unwrap();
+    let dom = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "chromium failed: {dom}");
+    assert!(dom.contains("<table class=\"matrix\">"), "the table is in the DOM: {dom}");
+    assert_eq!(dom.matches("<th scope=\"col\"").count(), 5, "section, scope and three SDK columns");
+    for sdk in ["bqsuite-reference", "php-sdk", "babelqueue-node"] {
+        assert!(dom.contains(&format!("<span class=\"sdk\">{sdk}</span>")), "{sdk} column");
+    }
+    assert!(!dom.contains("<script>"), "no script element came out of the input");
+    assert!(dom.contains("&lt;script&gt;alert"), "the markup stayed text");
+}
+
+#[test]
+fn report_over_the_canonical_suite() {
+    let dir = tempfile::tempdir().unwrap();
+    let ref_json = dir.path().join("ref.json");
+    bqsuite(&repo(), &["run", "--out", ref_json.to_str().unwrap()]);
+    let o = bqsuite(&repo(), &["report", ref_json.to_str().unwrap(), "schema/results.example.json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    let md = String::from_utf8(o.stdout).unwrap();
+    let suite = bqsuite::suite::Suite::load(repo()).unwrap();
+    assert!(md.contains(&format!("Suite {} · 2 results files", suite.version().unwrap())), "{md}");
+    assert!(md.contains("| section | scope | `bqsuite-reference` "), "{md}");
+    for s in suite.sections() {
+        assert!(md.contains(&format!("\n| `{}` | {} |", s.name, s.scope.unwrap())), "row {}", s.name);
+    }
+}
+
+#[test]
+fn an_unreadable_file_stops_the_report_and_writes_nothing() {
+    let dir = workspace();
+    let o = bqsuite(dir.path(), &["report", "ref.json", "nope.json", "--suite", "suite", "--out", "r.md"]);
+    assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("cannot read nope.json"));
+    assert!(!dir.path().join("r.md").exists());
+}
