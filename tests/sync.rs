@@ -1,5 +1,7 @@
 //! `bqsuite sync` and `sync --check` over a fake tree of sibling SDK repositories, built in a temp
 //! dir from the real `sync-targets.json` (all 25 targets), plus the targets file's own rules.
+//! Unix only: the tree has symlinks.
+#![cfg(unix)]
 
 mod support;
 
