@@ -14,5 +14,6 @@ pub mod fsutil;
 pub mod release;
 pub mod results;
 pub mod suite;
+pub mod sync;
 pub mod synth;
 pub mod validate;

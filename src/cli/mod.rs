@@ -6,6 +6,7 @@
 
 mod report;
 mod results;
+mod sync;
 
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -85,6 +86,9 @@ pub enum Command {
     /// Download a released suite, verify it and unpack it safely, or check a vendored copy.
     #[command(after_help = EXIT_CODES)]
     Fetch(fetch::FetchArgs),
+    /// Vendor the suite into the sibling SDK repositories, or check the copies (--check).
+    #[command(after_help = EXIT_CODES)]
+    Sync(sync::SyncArgs),
     /// Print a shell completion script.
     Completions {
         /// The shell to complete for.
@@ -204,6 +208,7 @@ pub fn dispatch(cli: Cli) -> ExitCode {
         Command::Report(a) => report::run(&a),
         Command::Release(a) => release::run(&a, color),
         Command::Fetch(a) => fetch::run(&a, color),
+        Command::Sync(a) => sync::sync(&a, color),
         Command::Completions { shell } => {
             let mut buf = Vec::new();
             clap_complete::generate(shell, &mut Cli::command(), "bqsuite", &mut buf);

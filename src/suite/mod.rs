@@ -35,6 +35,8 @@ pub const ENVELOPE_SCHEMA: &str = "schema/message-envelope.schema.json";
 pub const RESULTS_SCHEMA: &str = "schema/results.schema.json";
 /// The results example.
 pub const RESULTS_EXAMPLE: &str = "schema/results.example.json";
+/// Where `bqsuite sync` vendors the suite (decisions R19); optional, not part of a vendored copy.
+pub const SYNC_TARGETS: &str = "sync-targets.json";
 /// Directories whose files belong to the suite.
 pub const SUITE_DIRS: [&str; 2] = ["schema", "fixtures"];
 /// Top-level manifest keys that are not sections.
@@ -165,8 +167,8 @@ pub struct Suite {
 }
 
 impl Suite {
-    /// Read the suite at `root`: the manifest, the version file, the licence and every file
-    /// under `schema/` and `fixtures/`.
+    /// Read the suite at `root`: the manifest, the version file, the licence, the sync targets
+    /// (when present) and every file under `schema/` and `fixtures/`.
     pub fn load(root: impl AsRef<Path>) -> Result<Suite, LoadError> {
         let root = root.as_ref().to_path_buf();
         if !root.is_dir() {
@@ -174,7 +176,7 @@ impl Suite {
         }
         let mut files = BTreeMap::new();
         let mut irregular = Vec::new();
-        for rel in [MANIFEST, VERSION_FILE, LICENSE] {
+        for rel in [MANIFEST, VERSION_FILE, LICENSE, SYNC_TARGETS] {
             if root.join(rel).exists() {
                 files.insert(rel.to_owned(), SourceFile::read(&root, rel));
             }

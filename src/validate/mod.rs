@@ -14,6 +14,7 @@ mod files;
 mod manifest;
 mod schemas;
 mod sections;
+pub mod sync_targets;
 
 use std::cell::OnceCell;
 
@@ -64,6 +65,7 @@ const RULES: &[Rule] = &[
     compat::check,
     behaviour::check,
     core_helpers::check,
+    sync_targets::check,
 ];
 
 /// Validate a loaded suite: all findings, located and sorted.

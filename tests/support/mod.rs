@@ -66,7 +66,8 @@ impl SuiteCopy {
     }
 }
 
-fn copy_tree(from: &Path, to: &Path) {
+/// Copy a file or a directory tree.
+pub fn copy_tree(from: &Path, to: &Path) {
     if from.is_dir() {
         std::fs::create_dir_all(to).unwrap();
         for e in std::fs::read_dir(from).unwrap() {

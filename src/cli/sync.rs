@@ -1,0 +1,79 @@
+//! `bqsuite sync` and `bqsuite sync --check`: parse, call [`crate::sync`], render, exit.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Args;
+
+use crate::diag::{self, Format};
+use crate::sync::{self, Mode, Options, targets};
+
+use super::{SuiteArg, emit, exit, fail, write_step_summary};
+
+/// `sync` options.
+#[derive(Debug, Args)]
+pub struct SyncArgs {
+    #[command(flatten)]
+    pub suite: SuiteArg,
+    /// The directory holding the SDK repositories (default: the parent of the suite directory).
+    #[arg(long, value_name = "DIR")]
+    pub root: Option<PathBuf>,
+    /// Use this targets file instead of the suite's sync-targets.json.
+    #[arg(long, value_name = "FILE")]
+    pub targets: Option<PathBuf>,
+    /// Only these targets: a repository name (all its targets) or <repo>/<path>.
+    #[arg(long, value_name = "NAME", num_args = 1..)]
+    pub only: Vec<String>,
+    /// A missing SDK repository is an error (exit 1), not a skip.
+    #[arg(long)]
+    pub strict: bool,
+    /// Compare every copy with the canonical suite byte by byte and report drift and CI pins;
+    /// write nothing. Exit 1 on drift.
+    #[arg(long)]
+    pub check: bool,
+    /// Print what a sync would change; write nothing.
+    #[arg(long, conflicts_with = "check")]
+    pub dry_run: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
+}
+
+pub(super) fn sync(a: &SyncArgs, color: bool) -> ExitCode {
+    let suite = match a.suite.load() {
+        Ok(s) => s,
+        Err(e) => return fail(e),
+    };
+    let all = match &a.targets {
+        Some(file) => targets::from_file(file),
+        None => targets::from_suite(&suite),
+    };
+    let selected = match all.and_then(|all| targets::select(&all, &a.only)) {
+        Ok(t) => t,
+        Err(e) => return fail(e),
+    };
+    let root = match &a.root {
+        Some(r) => r.clone(),
+        None => match suite.root.canonicalize().ok().and_then(|r| r.parent().map(PathBuf::from)) {
+            Some(parent) => parent,
+            None => return fail(format!("cannot tell the parent of {}; pass --root DIR", suite.root.display())),
+        },
+    };
+    if !root.is_dir() {
+        return fail(format!("the sync root {} is not a directory", root.display()));
+    }
+    let mode = match (a.check, a.dry_run) {
+        (true, _) => Mode::Check,
+        (false, true) => Mode::DryRun,
+        (false, false) => Mode::Sync,
+    };
+    let report = match sync::run(&suite, &selected, &Options { root, mode, strict: a.strict }) {
+        Ok(r) => r,
+        Err(e) => return fail(e),
+    };
+    emit(&report.render(a.format, color));
+    if a.format == Format::Github {
+        write_step_summary(&diag::markdown_summary(&report.findings(), &report.summary()));
+    }
+    exit(report.failed())
+}

@@ -1,0 +1,324 @@
+//! `bqsuite sync`: vendoring the canonical suite into the sibling SDK repositories, and
+//! `bqsuite sync --check`: the byte-level drift and pin report (spec "Keeping copies in sync";
+//! decisions R19).
+//!
+//! Invariants:
+//! - A vendored copy is exactly the canonical `CONFORMANCE_VERSION`, `manifest.json`,
+//!   `schema/` and `fixtures/` ([`vendored_files`]), byte for byte, taken from the loaded
+//!   [`Suite`] (read once), never re-read from disk. Anything else in a vendored directory (a
+//!   LICENSE, a stale fixture, an empty directory, a symlink) is drift, and sync removes it.
+//! - The targets are data (`sync-targets.json`, [`targets`]); their order is the report's.
+//! - A missing SDK repository is skipped (a warning; an error under `strict`). A target whose
+//!   path leaves its repository through a symlink is refused, never followed ([`place`]).
+//! - `Check` and `DryRun` never write. `Sync` refuses to start while `validate` finds an error
+//!   in the suite, writes only the copies that differ, one target at a time, each atomically
+//!   (stage beside it, swap by renames), and refuses to replace a copy whose version is newer
+//!   than the canonical one (a downgrade).
+//! - Drift is reported from the copy's side: `added` = in the copy, not in the suite;
+//!   `removed` = in the suite, not in the copy; `modified` = bytes differ (with a unified diff
+//!   from the canonical file to the copy when both are UTF-8).
+//! - Pins ([`pin`]) are reported for every located target, after the command (so after a sync
+//!   they describe the new copy). They are warnings: the exit status of `--check` is the byte
+//!   drift, as the old `sync.sh --check` had it.
+
+pub mod pin;
+mod place;
+mod report;
+pub mod targets;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::PathBuf;
+
+use semver::Version;
+
+use crate::diag;
+use crate::suite::{self, Suite};
+
+pub use pin::{Pin, PinStatus};
+pub use targets::Target;
+
+/// What `sync` does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// Compare only (`--check`).
+    Check,
+    /// Make every copy exact.
+    Sync,
+    /// Say what `Sync` would change, write nothing (`--dry-run`).
+    DryRun,
+}
+
+/// How to run.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// The directory holding the SDK repositories.
+    pub root: PathBuf,
+    pub mode: Mode,
+    /// A missing SDK repository is an error.
+    pub strict: bool,
+}
+
+/// What was found at a target before anything was written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum State {
+    /// The SDK repository is not under the root.
+    Skipped,
+    /// The path leaves the repository, or is not a directory: not touched.
+    Refused(String),
+    /// Reading the copy failed.
+    Failed(String),
+    /// The repository has no vendored directory.
+    Missing,
+    InSync,
+    Drifted(Drift),
+}
+
+/// How a copy differs from the canonical suite.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Drift {
+    /// Entries only the copy has (a directory ends in `/`).
+    pub added: Vec<String>,
+    /// Canonical files the copy lacks.
+    pub removed: Vec<String>,
+    pub modified: Vec<Modified>,
+}
+
+/// One file whose bytes differ.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Modified {
+    pub file: String,
+    /// The unified diff from the canonical file to the copy; `None` when either side is not
+    /// UTF-8 text or not a regular file.
+    pub diff: Option<String>,
+}
+
+/// What a sync did to a target.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Action {
+    /// Nothing to do (or `Check`).
+    None,
+    /// The copy was replaced (or created).
+    Written,
+    /// `DryRun`: the copy would be replaced (or created).
+    WouldWrite,
+    /// The copy is newer than the canonical suite (its version): left alone.
+    RefusedDowngrade(String),
+    /// Writing failed; the old copy was kept.
+    Failed(String),
+}
+
+/// One target's outcome.
+#[derive(Debug, Clone)]
+pub struct TargetReport {
+    pub target: Target,
+    pub state: State,
+    pub action: Action,
+    /// The copy's `CONFORMANCE_VERSION` after the command (`None`: no copy, or no version).
+    pub copy_version: Option<String>,
+    /// The pins of the SDK's CI (empty when the repository was not located).
+    pub pins: Vec<Pin>,
+    /// `None` when the repository was not located (skipped, refused, unreadable).
+    pub pin_status: Option<PinStatus>,
+}
+
+/// The outcome over all targets.
+#[derive(Debug, Clone)]
+pub struct Report {
+    pub mode: Mode,
+    pub strict: bool,
+    pub root: PathBuf,
+    /// The canonical `CONFORMANCE_VERSION`.
+    pub version: Version,
+    pub targets: Vec<TargetReport>,
+}
+
+/// The canonical files a vendored copy holds, by suite-relative path.
+pub fn vendored_files(suite: &Suite) -> BTreeMap<&str, &[u8]> {
+    suite
+        .files()
+        .filter(|f| {
+            f.rel == suite::MANIFEST
+                || f.rel == suite::VERSION_FILE
+                || suite::SUITE_DIRS.iter().any(|d| f.rel.starts_with(&format!("{d}/")))
+        })
+        .map(|f| (f.rel.as_str(), f.bytes.as_slice()))
+        .collect()
+}
+
+/// Run over `targets`. An error means nothing ran (no SemVer suite version; or, for a sync,
+/// a suite that `validate` does not pass).
+pub fn run(suite: &Suite, targets: &[Target], opts: &Options) -> Result<Report, String> {
+    let version = suite
+        .version()
+        .and_then(|v| Version::parse(v).ok())
+        .ok_or("the suite's CONFORMANCE_VERSION is missing or not SemVer; run `bqsuite validate`")?;
+    if opts.mode != Mode::Check {
+        let errors = crate::validate::validate(suite).iter().filter(|f| f.severity == diag::Severity::Error).count();
+        if errors > 0 {
+            return Err(format!(
+                "the suite has {errors} validate error{}; fix {} before syncing (run `bqsuite validate`)",
+                if errors == 1 { "" } else { "s" },
+                if errors == 1 { "it" } else { "them" }
+            ));
+        }
+    }
+    let canonical = vendored_files(suite);
+    let targets = targets.iter().map(|t| one(t, &canonical, &version, opts)).collect();
+    Ok(Report { mode: opts.mode, strict: opts.strict, root: opts.root.clone(), version, targets })
+}
+
+fn one(target: &Target, canonical: &BTreeMap<&str, &[u8]>, version: &Version, opts: &Options) -> TargetReport {
+    let mut report = TargetReport {
+        target: target.clone(),
+        state: State::Skipped,
+        action: Action::None,
+        copy_version: None,
+        pins: Vec::new(),
+        pin_status: None,
+    };
+    let loc = match place::locate(&opts.root, &target.repo, &target.path) {
+        Ok(Some(loc)) => loc,
+        Ok(None) => return report,
+        Err(place::Problem::Unsafe(why)) => {
+            report.state = State::Refused(why);
+            return report;
+        }
+        Err(place::Problem::Io(why)) => {
+            report.state = State::Failed(why);
+            return report;
+        }
+    };
+    let tree = if loc.exists {
+        match place::read_tree(&loc.dir) {
+            Ok(t) => Some(t),
+            Err(e) => {
+                report.state = State::Failed(format!("cannot read {}: {e}", target.id()));
+                return report;
+            }
+        }
+    } else {
+        None
+    };
+    report.copy_version = tree.as_ref().and_then(|t| copy_version(t.files.get(suite::VERSION_FILE)?));
+    report.state = match &tree {
+        None => State::Missing,
+        Some(t) => compare(canonical, t).map_or(State::InSync, State::Drifted),
+    };
+    if opts.mode != Mode::Check && report.state != State::InSync {
+        let newer = report.copy_version.as_deref().and_then(|v| Version::parse(v).ok()).filter(|v| v > version);
+        report.action = if let Some(v) = newer {
+            Action::RefusedDowngrade(v.to_string())
+        } else if opts.mode == Mode::DryRun {
+            Action::WouldWrite
+        } else {
+            match place::replace(&loc.dir, canonical) {
+                Ok(()) => Action::Written,
+                Err(e) => Action::Failed(format!("cannot write {}: {e}", target.id())),
+            }
+        };
+        if matches!(report.action, Action::Written | Action::WouldWrite) {
+            report.copy_version = Some(version.to_string());
+        }
+    }
+    report.pins = pin::read(&loc.repo);
+    report.pin_status = Some(pin::classify(report.copy_version.as_deref(), &report.pins, version));
+    report
+}
+
+/// The version a copy's `CONFORMANCE_VERSION` holds.
+fn copy_version(bytes: &[u8]) -> Option<String> {
+    std::str::from_utf8(bytes).ok().map(|s| s.trim().to_owned()).filter(|s| !s.is_empty())
+}
+
+/// How `tree` differs from `canonical`; `None` when it does not.
+fn compare(canonical: &BTreeMap<&str, &[u8]>, tree: &place::Tree) -> Option<Drift> {
+    let mut drift = Drift::default();
+    for (rel, want) in canonical {
+        match tree.files.get(*rel) {
+            Some(have) if have.as_slice() == *want => {}
+            Some(have) => {
+                drift.modified.push(Modified { file: (*rel).to_owned(), diff: unified_diff(rel, want, have) })
+            }
+            None if tree.irregular.contains(*rel) => {
+                drift.modified.push(Modified { file: (*rel).to_owned(), diff: None });
+            }
+            None => drift.removed.push((*rel).to_owned()),
+        }
+    }
+    let extra = tree.files.keys().chain(&tree.irregular).filter(|rel| !canonical.contains_key(rel.as_str()));
+    let mut added: BTreeSet<String> = extra.cloned().collect();
+    for dir in &tree.dirs {
+        let prefix = format!("{dir}/");
+        let holds = |rel: &&str| rel.starts_with(&prefix);
+        if !canonical.keys().any(holds) && !added.iter().map(String::as_str).any(|r| holds(&r)) {
+            added.insert(prefix);
+        }
+    }
+    drift.added = added.into_iter().collect();
+    let same = drift.added.is_empty() && drift.removed.is_empty() && drift.modified.is_empty();
+    (!same).then_some(drift)
+}
+
+/// A unified diff (3 lines of context) from the canonical bytes to the copy's, when both are
+/// UTF-8.
+fn unified_diff(rel: &str, canonical: &[u8], copy: &[u8]) -> Option<String> {
+    let (a, b) = (std::str::from_utf8(canonical).ok()?, std::str::from_utf8(copy).ok()?);
+    Some(
+        similar::TextDiff::from_lines(a, b)
+            .unified_diff()
+            .context_radius(3)
+            .header(&format!("canonical/{rel}"), &format!("vendored/{rel}"))
+            .to_string(),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tree(files: &[(&str, &str)], irregular: &[&str], dirs: &[&str]) -> place::Tree {
+        place::Tree {
+            files: files.iter().map(|(k, v)| ((*k).to_owned(), v.as_bytes().to_vec())).collect(),
+            irregular: irregular.iter().map(|s| (*s).to_owned()).collect(),
+            dirs: dirs.iter().map(|s| (*s).to_owned()).collect(),
+        }
+    }
+
+    #[test]
+    fn compare_reports_every_kind_of_drift_from_the_copys_side() {
+        let canonical: BTreeMap<&str, &[u8]> = [
+            ("CONFORMANCE_VERSION", &b"1.6.0\n"[..]),
+            ("fixtures/a.json", b"{\n  \"a\": 1\n}\n"),
+            ("fixtures/b.json", b"{}"),
+        ]
+        .into();
+        let same = tree(
+            &[("CONFORMANCE_VERSION", "1.6.0\n"), ("fixtures/a.json", "{\n  \"a\": 1\n}\n"), ("fixtures/b.json", "{}")],
+            &[],
+            &["fixtures"],
+        );
+        assert_eq!(compare(&canonical, &same), None);
+        let drifted = tree(
+            &[("CONFORMANCE_VERSION", "1.6.0\n"), ("fixtures/a.json", "{\n  \"a\": 2\n}\n"), ("LICENSE", "MIT")],
+            &["fixtures/b.json", "schema/link"],
+            &["fixtures", "schema", "old", "old/deeper"],
+        );
+        let d = compare(&canonical, &drifted).unwrap();
+        assert_eq!(d.added, ["LICENSE", "old/", "old/deeper/", "schema/link"]);
+        assert!(d.removed.is_empty());
+        assert_eq!(d.modified.len(), 2);
+        assert_eq!(d.modified[0].file, "fixtures/a.json");
+        let diff = d.modified[0].diff.as_deref().unwrap();
+        assert!(diff.starts_with("--- canonical/fixtures/a.json\n+++ vendored/fixtures/a.json\n@@"), "{diff}");
+        assert!(diff.contains("\n-  \"a\": 1\n+  \"a\": 2\n"), "{diff}");
+        assert_eq!(d.modified[1], Modified { file: "fixtures/b.json".into(), diff: None });
+        let d = compare(&canonical, &tree(&[("fixtures/a.json", "x")], &[], &[])).unwrap();
+        assert_eq!(d.removed, ["CONFORMANCE_VERSION", "fixtures/b.json"]);
+    }
+
+    #[test]
+    fn binary_files_get_no_text_diff() {
+        assert_eq!(unified_diff("x", b"\xff", b"a"), None);
+        assert!(unified_diff("x", b"a", b"b").is_some());
+    }
+}

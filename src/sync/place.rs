@@ -1,0 +1,299 @@
+//! The file system side of sync: finding a vendored directory without leaving its repository,
+//! reading a copy, and replacing a copy atomically.
+//!
+//! Invariants:
+//! - The repository directory (`<root>/<repo>`, itself possibly a symlink) is the boundary.
+//!   Below it, every existing component of the target path is checked before it is used: a
+//!   symlink is resolved and must stay strictly inside the repository and out of `.git`, a
+//!   dangling symlink is refused, and every component must be a directory. The resolved real
+//!   path is what later steps read and write, so a symlink is never written through blindly.
+//! - Reading a copy never follows a symlink: links and special files are reported as entries
+//!   of their own.
+//! - Writing stages the complete new copy in a fresh directory beside the old one (same parent,
+//!   so the renames stay on one file system), then swaps by renames: old → aside, staged → in
+//!   place, aside removed. A failure before the swap removes the stage and leaves the old copy;
+//!   a failure during it puts the old copy back. Nothing outside the vendored directory is
+//!   touched except the temporary siblings and, for a new copy, its missing parent directories.
+//!   Directories get mode 0755 and files 0644. The swap is atomic for readers and against
+//!   failures of the command; the files are not fsynced (a copy is cheap to redo with `sync`).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs;
+use std::io::{self, ErrorKind};
+use std::path::{Component, Path, PathBuf};
+
+/// Why a target cannot be used.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum Problem {
+    /// Following the path would leave the repository, or a component is not a directory.
+    Unsafe(String),
+    /// The file system said no.
+    Io(String),
+}
+
+/// Where a target's copy lives.
+#[derive(Debug, Clone)]
+pub(super) struct Location {
+    /// The repository's real path.
+    pub repo: PathBuf,
+    /// The vendored directory's real path (its missing tail appended as given).
+    pub dir: PathBuf,
+    /// Does the vendored directory exist?
+    pub exists: bool,
+}
+
+/// Find `<root>/<repo>/<path>`: `Ok(None)` when the repository does not exist.
+pub(super) fn locate(root: &Path, repo: &str, path: &str) -> Result<Option<Location>, Problem> {
+    let repo_path = root.join(repo);
+    match fs::symlink_metadata(&repo_path) {
+        Err(e) if e.kind() == ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(Problem::Io(format!("cannot read {repo}: {e}"))),
+        Ok(_) => {}
+    }
+    let real = match fs::canonicalize(&repo_path) {
+        Ok(r) => r,
+        Err(e) if e.kind() == ErrorKind::NotFound => {
+            return Err(Problem::Unsafe(format!("{repo} is a symlink that leads nowhere")));
+        }
+        Err(e) => return Err(Problem::Io(format!("cannot resolve {repo}: {e}"))),
+    };
+    if !real.is_dir() {
+        return Err(Problem::Unsafe(format!("{repo} is not a directory")));
+    }
+    let (dir, exists) = resolve_inside(&real, path, repo)?;
+    Ok(Some(Location { repo: real, dir, exists }))
+}
+
+/// Resolve `rel` under the real directory `repo` without ever leaving it; `shown` prefixes the
+/// path in messages. Returns the real path and whether it exists.
+pub(super) fn resolve_inside(repo: &Path, rel: &str, shown: &str) -> Result<(PathBuf, bool), Problem> {
+    let parts: Vec<&str> = rel.split('/').collect();
+    let mut cur = repo.to_path_buf();
+    for (i, part) in parts.iter().enumerate() {
+        let here = format!("{shown}/{}", parts[..=i].join("/"));
+        let next = cur.join(part);
+        let meta = match fs::symlink_metadata(&next) {
+            Ok(m) => m,
+            Err(e) if e.kind() == ErrorKind::NotFound => {
+                return Ok((parts[i..].iter().fold(cur, |p, c| p.join(c)), false));
+            }
+            Err(e) => return Err(Problem::Io(format!("cannot read {here}: {e}"))),
+        };
+        if meta.file_type().is_symlink() {
+            let target = match fs::canonicalize(&next) {
+                Ok(t) => t,
+                Err(e) if e.kind() == ErrorKind::NotFound => {
+                    return Err(Problem::Unsafe(format!("{here} is a symlink that leads nowhere")));
+                }
+                Err(e) => return Err(Problem::Io(format!("cannot resolve {here}: {e}"))),
+            };
+            let why = match target.strip_prefix(repo) {
+                Err(_) => Some(format!("a symlink to {}, outside the repository", target.display())),
+                Ok(r) if r.components().next().is_none() => Some("a symlink to the repository's root".to_owned()),
+                Ok(r)
+                    if r.components().any(|c| matches!(c, Component::Normal(n) if n.eq_ignore_ascii_case(".git"))) =>
+                {
+                    Some("a symlink into the repository's .git".to_owned())
+                }
+                Ok(_) => None,
+            };
+            if let Some(why) = why {
+                return Err(Problem::Unsafe(format!("{here} is {why}: not followed")));
+            }
+            cur = target;
+        } else {
+            cur = next;
+        }
+        if !fs::metadata(&cur).map(|m| m.is_dir()).unwrap_or(false) {
+            return Err(Problem::Unsafe(format!("{here} is not a directory")));
+        }
+    }
+    Ok((cur, true))
+}
+
+/// What a vendored directory holds.
+#[derive(Debug, Default)]
+pub(super) struct Tree {
+    /// Regular files by relative path.
+    pub files: BTreeMap<String, Vec<u8>>,
+    /// Symlinks and special files (never followed).
+    pub irregular: BTreeSet<String>,
+    /// Directories.
+    pub dirs: BTreeSet<String>,
+}
+
+/// Read every entry under `dir` (a real directory), following no symlink.
+pub(super) fn read_tree(dir: &Path) -> io::Result<Tree> {
+    let mut tree = Tree::default();
+    for entry in walkdir::WalkDir::new(dir).follow_links(false).min_depth(1).sort_by_file_name() {
+        let entry = entry.map_err(io::Error::other)?;
+        let rel = relative(dir, entry.path());
+        let kind = entry.file_type();
+        if kind.is_file() {
+            tree.files.insert(rel, fs::read(entry.path())?);
+        } else if kind.is_dir() {
+            tree.dirs.insert(rel);
+        } else {
+            tree.irregular.insert(rel);
+        }
+    }
+    Ok(tree)
+}
+
+fn relative(root: &Path, path: &Path) -> String {
+    let rel = path.strip_prefix(root).unwrap_or(path);
+    rel.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/")
+}
+
+/// Make `dir` hold exactly `files` (relative path → bytes): stage beside it, then swap.
+pub(super) fn replace(dir: &Path, files: &BTreeMap<&str, &[u8]>) -> io::Result<()> {
+    let (Some(parent), Some(name)) = (dir.parent(), dir.file_name()) else {
+        return Err(io::Error::other("the vendored directory has no parent"));
+    };
+    let name = name.to_string_lossy();
+    fs::create_dir_all(parent)?;
+    let sibling = |what: &str| parent.join(format!(".{name}.bqsuite-{what}-{}", uuid::Uuid::new_v4().simple()));
+    let stage = sibling("stage");
+    fs::create_dir(&stage)?;
+    if let Err(e) = fill(&stage, files) {
+        let _ = fs::remove_dir_all(&stage);
+        return Err(e);
+    }
+    match fs::symlink_metadata(dir) {
+        Err(e) if e.kind() == ErrorKind::NotFound => fs::rename(&stage, dir).inspect_err(|_| {
+            let _ = fs::remove_dir_all(&stage);
+        }),
+        Err(e) => {
+            let _ = fs::remove_dir_all(&stage);
+            Err(e)
+        }
+        Ok(_) => {
+            let aside = sibling("old");
+            if let Err(e) = fs::rename(dir, &aside) {
+                let _ = fs::remove_dir_all(&stage);
+                return Err(e);
+            }
+            if let Err(e) = fs::rename(&stage, dir) {
+                let _ = fs::rename(&aside, dir);
+                let _ = fs::remove_dir_all(&stage);
+                return Err(e);
+            }
+            fs::remove_dir_all(&aside).map_err(|e| {
+                io::Error::other(format!(
+                    "the new copy is in place, but the old one is left at {}: {e}",
+                    aside.display()
+                ))
+            })
+        }
+    }
+}
+
+fn fill(stage: &Path, files: &BTreeMap<&str, &[u8]>) -> io::Result<()> {
+    set_mode(stage, 0o755)?;
+    for (rel, bytes) in files {
+        let path = stage.join(rel);
+        let mut dir = path.parent();
+        let mut missing = Vec::new();
+        while let Some(d) = dir.filter(|d| *d != stage && !d.exists()) {
+            missing.push(d);
+            dir = d.parent();
+        }
+        for d in missing.into_iter().rev() {
+            fs::create_dir(d)?;
+            set_mode(d, 0o755)?;
+        }
+        fs::write(&path, bytes)?;
+        set_mode(&path, 0o644)?;
+    }
+    Ok(())
+}
+
+#[cfg(unix)]
+fn set_mode(path: &Path, mode: u32) -> io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    fs::set_permissions(path, fs::Permissions::from_mode(mode))
+}
+
+#[cfg(not(unix))]
+fn set_mode(_: &Path, _: u32) -> io::Result<()> {
+    Ok(())
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::symlink;
+
+    fn setup() -> (tempfile::TempDir, PathBuf) {
+        let t = tempfile::tempdir().unwrap();
+        let root = t.path().canonicalize().unwrap();
+        fs::create_dir_all(root.join("repo/tests/real")).unwrap();
+        fs::create_dir_all(root.join("outside")).unwrap();
+        (t, root)
+    }
+
+    fn unsafe_reason(r: Result<Option<Location>, Problem>) -> String {
+        match r {
+            Err(Problem::Unsafe(why)) => why,
+            other => panic!("expected a refusal, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_missing_repository_is_none_and_a_missing_copy_is_located() {
+        let (_t, root) = setup();
+        assert!(locate(&root, "nope", "tests/conformance").unwrap().is_none());
+        let loc = locate(&root, "repo", "tests/new/conformance").unwrap().unwrap();
+        assert!(!loc.exists);
+        assert_eq!(loc.dir, root.join("repo/tests/new/conformance"));
+    }
+
+    #[test]
+    fn symlinks_inside_the_repository_are_resolved() {
+        let (_t, root) = setup();
+        symlink("real", root.join("repo/tests/conformance")).unwrap();
+        let loc = locate(&root, "repo", "tests/conformance").unwrap().unwrap();
+        assert!(loc.exists);
+        assert_eq!(loc.dir, root.join("repo/tests/real"));
+    }
+
+    #[test]
+    fn symlinks_out_of_the_repository_are_refused_at_any_depth() {
+        let (_t, root) = setup();
+        symlink(root.join("outside"), root.join("repo/tests/conformance")).unwrap();
+        let why = unsafe_reason(locate(&root, "repo", "tests/conformance"));
+        assert!(why.starts_with("repo/tests/conformance is a symlink to "), "{why}");
+        symlink("../outside", root.join("repo/up")).unwrap();
+        let why = unsafe_reason(locate(&root, "repo", "up/x/conformance"));
+        assert!(why.starts_with("repo/up is a symlink to "), "{why}");
+        symlink(".", root.join("repo/self")).unwrap();
+        unsafe_reason(locate(&root, "repo", "self"));
+        fs::create_dir(root.join("repo/.git")).unwrap();
+        symlink(".git", root.join("repo/meta")).unwrap();
+        unsafe_reason(locate(&root, "repo", "meta/conformance"));
+        symlink("gone", root.join("repo/dangling")).unwrap();
+        assert!(unsafe_reason(locate(&root, "repo", "dangling/c")).contains("leads nowhere"));
+        fs::write(root.join("repo/file"), "x").unwrap();
+        assert!(unsafe_reason(locate(&root, "repo", "file/c")).contains("is not a directory"));
+    }
+
+    #[test]
+    fn replace_swaps_in_exactly_the_given_files_and_leaves_no_temporaries() {
+        let (_t, root) = setup();
+        let dir = root.join("repo/tests/real");
+        fs::create_dir_all(dir.join("fixtures/old")).unwrap();
+        fs::write(dir.join("fixtures/stale.json"), "{}").unwrap();
+        symlink(root.join("outside"), dir.join("link")).unwrap();
+        fs::write(root.join("outside/keep"), "keep").unwrap();
+        let files: BTreeMap<&str, &[u8]> = [("a", &b"1"[..]), ("fixtures/b.json", &b"2"[..])].into();
+        replace(&dir, &files).unwrap();
+        let tree = read_tree(&dir).unwrap();
+        assert_eq!(tree.files.keys().collect::<Vec<_>>(), ["a", "fixtures/b.json"]);
+        assert!(tree.irregular.is_empty());
+        assert_eq!(fs::read(root.join("outside/keep")).unwrap(), b"keep");
+        let siblings: Vec<_> = fs::read_dir(root.join("repo/tests")).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert_eq!(siblings, ["real"]);
+        replace(&root.join("repo/new/deep/conformance"), &files).unwrap();
+        assert_eq!(fs::read(root.join("repo/new/deep/conformance/fixtures/b.json")).unwrap(), b"2");
+    }
+}

@@ -1,0 +1,318 @@
+//! A sync report as findings and as text: human and GitHub output are a per-target status table
+//! followed by the findings rendered by [`crate::diag`]; JSON is `diag`'s document with the
+//! per-target details added under `targets`.
+//!
+//! Invariants: rendering never touches the disk; every problem is a finding with a stable code,
+//! so all three formats and the exit status agree; target paths are shown relative to the sync
+//! root (the root itself appears once, in the subject line).
+
+use std::fmt::Write as _;
+
+use serde_json::{Value, json};
+
+use crate::diag::{self, Code, Finding, Format, Summary};
+
+use super::pin::{PinStatus, WORKFLOWS};
+use super::{Action, Mode, Report, State, TargetReport};
+
+impl Report {
+    /// The command, as `diag` headers show it.
+    fn command(&self) -> &'static str {
+        match self.mode {
+            Mode::Check => "sync --check",
+            Mode::Sync => "sync",
+            Mode::DryRun => "sync --dry-run",
+        }
+    }
+
+    /// The header and summary-line data for `diag`.
+    pub fn summary(&self) -> Summary {
+        let n = self.targets.len();
+        Summary {
+            command: self.command().into(),
+            subject: format!(
+                "suite {}, {n} target{} under {}",
+                self.version,
+                if n == 1 { "" } else { "s" },
+                self.root.display()
+            ),
+        }
+    }
+
+    /// Every problem, target by target.
+    pub fn findings(&self) -> Vec<Finding> {
+        self.targets.iter().flat_map(|t| self.target_findings(t)).collect()
+    }
+
+    /// Does the command fail (exit 1)?
+    pub fn failed(&self) -> bool {
+        diag::has_errors(&self.findings())
+    }
+
+    fn target_findings(&self, t: &TargetReport) -> Vec<Finding> {
+        let id = t.target.id();
+        let mut out = Vec::new();
+        match &t.state {
+            State::Skipped => {
+                let msg = format!("repository {} is not under the sync root: {id} skipped", t.target.repo);
+                let f = if self.strict {
+                    Finding::error(Code::SYNC_REPO_MISSING, msg)
+                } else {
+                    Finding::warning(Code::SYNC_REPO_MISSING, msg)
+                };
+                out.push(f.in_file(t.target.repo.clone()));
+            }
+            State::Refused(why) => {
+                out.push(Finding::error(Code::SYNC_UNSAFE_TARGET, format!("refused: {why}")).in_file(id.clone()))
+            }
+            State::Failed(why) => out.push(Finding::error(Code::SYNC_IO_FAILED, why.clone()).in_file(id.clone())),
+            State::Missing if self.mode == Mode::Check => out.push(
+                Finding::error(Code::SYNC_COPY_MISSING, "no vendored copy here; `bqsuite sync` creates it")
+                    .in_file(id.clone()),
+            ),
+            State::Drifted(d) if self.mode == Mode::Check => {
+                let file = |rel: &str| format!("{id}/{rel}");
+                for rel in &d.added {
+                    out.push(
+                        Finding::error(Code::SYNC_FILE_ADDED, format!("{rel} is not part of the canonical suite"))
+                            .in_file(file(rel)),
+                    );
+                }
+                for rel in &d.removed {
+                    out.push(
+                        Finding::error(
+                            Code::SYNC_FILE_REMOVED,
+                            format!("the canonical {rel} is missing from the copy"),
+                        )
+                        .in_file(file(rel)),
+                    );
+                }
+                for m in &d.modified {
+                    out.push(
+                        Finding::error(Code::SYNC_FILE_MODIFIED, format!("{} differs from the canonical file", m.file))
+                            .in_file(file(&m.file)),
+                    );
+                }
+            }
+            State::Missing | State::InSync | State::Drifted(_) => {}
+        }
+        match &t.action {
+            Action::RefusedDowngrade(v) => out.push(
+                Finding::error(
+                    Code::SYNC_DOWNGRADE,
+                    format!(
+                        "the copy is {v}, newer than the canonical {}: not downgraded (update this suite checkout)",
+                        self.version
+                    ),
+                )
+                .in_file(id.clone()),
+            ),
+            Action::Failed(why) => out.push(Finding::error(Code::SYNC_IO_FAILED, why.clone()).in_file(id.clone())),
+            Action::None | Action::Written | Action::WouldWrite => {}
+        }
+        if let Some(status) = t.pin_status {
+            out.extend(self.pin_finding(t, status));
+        }
+        out
+    }
+
+    fn pin_finding(&self, t: &TargetReport, status: PinStatus) -> Option<Finding> {
+        let id = t.target.id();
+        let copy = t.copy_version.as_deref().map_or("no copy".to_owned(), |v| format!("copy {v}"));
+        let first = t.pins.first();
+        let (code, msg) = match status {
+            PinStatus::InSync => return None,
+            PinStatus::Behind => (
+                Code::PIN_BEHIND,
+                format!(
+                    "{id}: {copy} and its CI pin agree, but the canonical suite is {}; sync it and bump the pin",
+                    self.version
+                ),
+            ),
+            PinStatus::Ahead => (
+                Code::PIN_AHEAD,
+                format!(
+                    "{id}: {copy} and its CI pin agree on a version newer than this suite ({}); update this checkout",
+                    self.version
+                ),
+            ),
+            PinStatus::Mismatch => (
+                Code::PIN_MISMATCH,
+                match t.copy_version.as_deref() {
+                    Some(v) => format!(
+                        "{id}: CI pins {} but the copy is {v}; commit the copy together with --branch v{v} in the workflow",
+                        first.map_or("", |p| p.tag.as_str())
+                    ),
+                    None => format!(
+                        "{id}: CI pins {} but there is no copy (or it has no CONFORMANCE_VERSION)",
+                        first.map_or("", |p| p.tag.as_str())
+                    ),
+                },
+            ),
+            PinStatus::Conflict => {
+                (Code::PIN_CONFLICT, format!("{id}: the CI workflows pin different suite tags ({})", pin_list(t)))
+            }
+            PinStatus::Unpinned => (
+                Code::PIN_MISSING,
+                format!(
+                    "{id}: no workflow in {WORKFLOWS} pins a suite tag (--branch vX.Y.Z), so CI cannot check the copy"
+                ),
+            ),
+        };
+        let f = Finding::warning(code, msg);
+        Some(match first.filter(|_| status != PinStatus::Unpinned) {
+            Some(p) => f.in_file(format!("{}/{}", t.target.repo, p.file)).with_span(Some(p.span)),
+            None => f.in_file(format!("{}/{WORKFLOWS}", t.target.repo)),
+        })
+    }
+
+    /// Render in `format` (`color` only affects human output).
+    pub fn render(&self, format: Format, color: bool) -> String {
+        let findings = self.findings();
+        let summary = self.summary();
+        match format {
+            Format::Json => {
+                let mut doc: Value = serde_json::from_str(&diag::render(&findings, Format::Json, false, &summary))
+                    .expect("diag renders valid JSON");
+                doc["root"] = json!(self.root.display().to_string());
+                doc["canonical_version"] = json!(self.version.to_string());
+                doc["targets"] = self.targets.iter().map(|t| self.target_json(t)).collect();
+                let mut s = serde_json::to_string_pretty(&doc).expect("a JSON value always serialises");
+                s.push('\n');
+                s
+            }
+            Format::Human | Format::Github => {
+                let color = color && format == Format::Human;
+                let mut out = self.table(color);
+                out.push('\n');
+                out.push_str(&diag::render(&findings, format, color, &summary));
+                out
+            }
+        }
+    }
+
+    /// The status word of a target.
+    fn label(&self, t: &TargetReport) -> &'static str {
+        match (&t.state, &t.action) {
+            (State::Skipped, _) => "skipped",
+            (State::Refused(_), _) | (_, Action::RefusedDowngrade(_)) => "refused",
+            (State::Failed(_), _) | (_, Action::Failed(_)) => "failed",
+            (State::InSync, _) if self.mode == Mode::Check => "in-sync",
+            (State::InSync, _) => "unchanged",
+            (State::Missing, Action::Written) => "created",
+            (State::Missing, Action::WouldWrite) => "would create",
+            (State::Missing, _) => "missing",
+            (State::Drifted(_), Action::Written) => "updated",
+            (State::Drifted(_), Action::WouldWrite) => "would update",
+            (State::Drifted(_), _) => "drifted",
+        }
+    }
+
+    fn table(&self, color: bool) -> String {
+        let paint = |code: &str, text: &str| {
+            if color { format!("\x1b[{code}m{text}\x1b[0m") } else { text.to_owned() }
+        };
+        let mut out = String::new();
+        for t in &self.targets {
+            let label = self.label(t);
+            let colour = match label {
+                "in-sync" | "unchanged" | "created" | "updated" => "32",
+                "skipped" | "would create" | "would update" => "33",
+                _ => "31",
+            };
+            let _ = writeln!(out, "{}  {}  ({})", paint(colour, &format!("{label:<12}")), t.target.id(), detail(t));
+            let State::Drifted(d) = &t.state else { continue };
+            for rel in &d.added {
+                let _ = writeln!(out, "{:14}added     {rel}", "");
+            }
+            for rel in &d.removed {
+                let _ = writeln!(out, "{:14}removed   {rel}", "");
+            }
+            for m in &d.modified {
+                let _ = writeln!(out, "{:14}modified  {}", "", m.file);
+                if self.mode != Mode::Check {
+                    continue;
+                }
+                match &m.diff {
+                    Some(diff) => diff.lines().for_each(|line| {
+                        let _ = writeln!(out, "{:16}{line}", "");
+                    }),
+                    None => {
+                        let _ = writeln!(out, "{:16}(not UTF-8 text on both sides: no diff)", "");
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    fn target_json(&self, t: &TargetReport) -> Value {
+        let (status, reason, drift) = match &t.state {
+            State::Skipped => ("skipped", None, None),
+            State::Refused(why) => ("refused", Some(why.as_str()), None),
+            State::Failed(why) => ("failed", Some(why.as_str()), None),
+            State::Missing => ("missing", None, None),
+            State::InSync => ("in-sync", None, None),
+            State::Drifted(d) => ("drifted", None, Some(d)),
+        };
+        let action = match (&t.action, self.mode) {
+            (_, Mode::Check) => Value::Null,
+            (Action::None, _) => json!(if matches!(t.state, State::InSync) { "unchanged" } else { "none" }),
+            (Action::Written, _) => json!("written"),
+            (Action::WouldWrite, _) => json!("would-write"),
+            (Action::RefusedDowngrade(_), _) => json!("refused-downgrade"),
+            (Action::Failed(_), _) => json!("failed"),
+        };
+        let reason = match &t.action {
+            Action::Failed(why) => Some(why.clone()),
+            Action::RefusedDowngrade(v) => Some(format!("the copy is {v}, newer than {}", self.version)),
+            _ => reason.map(str::to_owned),
+        };
+        json!({
+            "repo": t.target.repo,
+            "path": t.target.path,
+            "status": status,
+            "action": action,
+            "reason": reason,
+            "added": drift.map(|d| d.added.clone()).unwrap_or_default(),
+            "removed": drift.map(|d| d.removed.clone()).unwrap_or_default(),
+            "modified": drift.map(|d| d.modified.iter().map(|m| json!({"file": m.file, "diff": m.diff})).collect::<Vec<_>>()).unwrap_or_default(),
+            "copy_version": t.copy_version,
+            "pins": t.pins.iter().map(|p| json!({"tag": p.tag, "file": p.file, "line": p.span.line, "column": p.span.column})).collect::<Vec<_>>(),
+            "pin_status": t.pin_status.map(PinStatus::as_str),
+        })
+    }
+}
+
+fn pin_list(t: &TargetReport) -> String {
+    let mut tags: Vec<&str> = Vec::new();
+    for p in &t.pins {
+        if !tags.contains(&p.tag.as_str()) {
+            tags.push(&p.tag);
+        }
+    }
+    tags.join(", ")
+}
+
+/// `copy 1.6.0, pin v1.6.0` and the pin relation, as far as known.
+fn detail(t: &TargetReport) -> String {
+    if t.pin_status.is_none() {
+        return match t.state {
+            State::Skipped => "repository not found".into(),
+            _ => "not touched".into(),
+        };
+    }
+    let copy = t.copy_version.as_deref().map_or("no copy".to_owned(), |v| format!("copy {v}"));
+    let pin = match t.pins.first() {
+        None => "unpinned".to_owned(),
+        Some(_) if t.pin_status == Some(PinStatus::Conflict) => format!("pins {}", pin_list(t)),
+        Some(p) => format!("pin {}", p.tag),
+    };
+    match t.pin_status {
+        Some(PinStatus::Behind) => format!("{copy}, {pin}: behind"),
+        Some(PinStatus::Ahead) => format!("{copy}, {pin}: ahead"),
+        Some(PinStatus::Mismatch) => format!("{copy}, {pin}: pin/copy mismatch"),
+        Some(PinStatus::Conflict) => format!("{copy}, {pin}: conflicting pins"),
+        _ => format!("{copy}, {pin}"),
+    }
+}

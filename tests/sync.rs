@@ -1,0 +1,566 @@
+//! `bqsuite sync` and `sync --check` over a fake tree of sibling SDK repositories, built in a temp
+//! dir from the real `sync-targets.json` (all 25 targets), plus the targets file's own rules.
+//! Unix only: the tree has symlinks.
+#![cfg(unix)]
+
+mod support;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+use bqsuite::suite::Suite;
+use bqsuite::sync::{self, Mode, Options};
+use serde_json::{Value, json};
+use support::{SuiteCopy, assert_finding, bqsuite, copy_tree, repo, transcript};
+
+/// What a vendored copy holds.
+const VENDORED: [&str; 4] = ["CONFORMANCE_VERSION", "manifest.json", "schema", "fixtures"];
+/// Repositories the messy tree leaves out.
+const ABSENT: [&str; 2] = ["babelqueue-java-sqs", "babelqueue-dotnet-kafka"];
+/// The target whose vendored directory is a symlink out of its repository.
+const ESCAPE: &str = "babelqueue-dotnet/tests/BabelQueue.Core.Tests/conformance";
+/// The target reached through a parent directory that is a symlink out of its repository.
+const PARENT_ESCAPE: &str = "babelqueue-dotnet-redis/tests/BabelQueue.Redis.Tests/conformance";
+
+/// The canonical version.
+fn version() -> String {
+    std::fs::read_to_string(repo().join("CONFORMANCE_VERSION")).unwrap().trim().to_owned()
+}
+
+/// Every target of the real targets file, as (repo, path).
+fn all_targets() -> Vec<(String, String)> {
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(repo().join("sync-targets.json")).unwrap()).unwrap();
+    doc["targets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| (t["repo"].as_str().unwrap().to_owned(), t["path"].as_str().unwrap().to_owned()))
+        .collect()
+}
+
+/// A sync root: `bqsuite/` (a copy of the suite with its targets file) beside one directory per
+/// SDK repository.
+struct Tree {
+    _dir: tempfile::TempDir,
+    root: PathBuf,
+}
+
+impl Tree {
+    /// Every repository present, every copy exact, every CI pinned to the canonical tag.
+    fn clean() -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        std::fs::create_dir(root.join("bqsuite")).unwrap();
+        for entry in support::SUITE_ENTRIES.iter().chain(&["sync-targets.json"]) {
+            copy_tree(&repo().join(entry), &root.join("bqsuite").join(entry));
+        }
+        let tree = Tree { _dir: dir, root };
+        for (r, p) in all_targets() {
+            std::fs::create_dir_all(tree.root.join(&r).join(&p)).unwrap();
+            for entry in VENDORED {
+                copy_tree(&repo().join(entry), &tree.root.join(&r).join(&p).join(entry));
+            }
+            tree.pin(&r, "ci.yml", &format!("v{}", version()));
+        }
+        tree
+    }
+
+    /// The clean tree with one case of everything: absent repositories, a modified fixture, a
+    /// stale fixture and a LICENSE, a copy behind on both copy and pin, a pin/copy mismatch, an
+    /// unpinned CI, conflicting pins, a copy ahead of the suite, and a missing copy. With
+    /// `escapes`, two targets also lead out of their repository through symlinks.
+    fn messy(escapes: bool) -> Self {
+        let t = Tree::clean();
+        for r in ABSENT {
+            std::fs::remove_dir_all(t.root.join(r)).unwrap();
+        }
+        let go = t.copy("babelqueue-go/testdata/conformance");
+        let fixture = go.join("fixtures/order-created.json");
+        let text = std::fs::read_to_string(&fixture).unwrap().replace("\"order_id\": 1042", "\"order_id\": 1043");
+        std::fs::write(&fixture, text).unwrap();
+        let python = t.copy("babelqueue-python/tests/conformance");
+        std::fs::write(python.join("fixtures/stale-removed-case.json"), "{}\n").unwrap();
+        std::fs::copy(repo().join("LICENSE"), python.join("LICENSE")).unwrap();
+        std::fs::write(t.copy("babelqueue-node/test/conformance/CONFORMANCE_VERSION"), "1.5.0\n").unwrap();
+        t.pin("babelqueue-node", "ci.yml", "v1.5.0");
+        t.pin("babelqueue-java", "ci.yml", "v1.5.0");
+        t.pin("babelqueue-dotnet-sqs", "ci.yml", "main");
+        t.pin("babelqueue-java-kafka", "nightly.yaml", "v1.4.0");
+        std::fs::write(t.copy("babelqueue-java-redis/src/test/resources/conformance/CONFORMANCE_VERSION"), "9.0.0\n")
+            .unwrap();
+        t.pin("babelqueue-java-redis", "ci.yml", "v9.0.0");
+        std::fs::remove_dir_all(t.copy("babelqueue-java-pulsar/src/test/resources/conformance")).unwrap();
+        if escapes {
+            for (link, outside) in [(ESCAPE, "outside"), ("babelqueue-dotnet-redis/tests", "outside-parent")] {
+                let link = t.root.join(link);
+                let outside = t.root.join(outside);
+                copy_tree(&link, &outside);
+                std::fs::write(outside.join("not-yours.txt"), "leave me alone\n").unwrap();
+                std::fs::remove_dir_all(&link).unwrap();
+                std::os::unix::fs::symlink(&outside, &link).unwrap();
+            }
+        }
+        t
+    }
+
+    fn suite(&self) -> PathBuf {
+        self.root.join("bqsuite")
+    }
+
+    fn copy(&self, rel: &str) -> PathBuf {
+        self.root.join(rel)
+    }
+
+    /// Write `.github/workflows/<file>` in `repo` cloning the suite at `tag`.
+    fn pin(&self, repo: &str, file: &str, tag: &str) {
+        let dir = self.root.join(repo).join(".github/workflows");
+        std::fs::create_dir_all(&dir).unwrap();
+        let yml = format!(
+            "name: ci\non: [push]\njobs:\n  conformance:\n    runs-on: ubuntu-latest\n    steps:\n      - run: git clone --depth 1 --branch {tag} https://example.test/conformance.git suite\n"
+        );
+        std::fs::write(dir.join(file), yml).unwrap();
+    }
+
+    /// Run `bqsuite` in the suite directory with `--root` set.
+    fn run(&self, args: &[&str]) -> Output {
+        let root = self.root.display().to_string();
+        let mut all: Vec<&str> = args.to_vec();
+        all.extend(["--root", &root]);
+        bqsuite(&self.suite(), &all)
+    }
+
+    /// The run's stdout as JSON.
+    fn json(&self, args: &[&str]) -> (Option<i32>, Value) {
+        let mut all = args.to_vec();
+        all.extend(["--format", "json"]);
+        let o = self.run(&all);
+        let v = serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}: {}", transcript(&o)));
+        (o.status.code(), v)
+    }
+
+    /// The transcript with the temp root replaced by `[ROOT]`.
+    fn redact(&self, o: &Output) -> String {
+        transcript(o).replace(&self.root.display().to_string(), "[ROOT]")
+    }
+
+    /// Everything under the root: path → file bytes, link target or `dir`.
+    fn snapshot(&self) -> BTreeMap<String, Vec<u8>> {
+        walkdir::WalkDir::new(&self.root)
+            .follow_links(false)
+            .into_iter()
+            .map(Result::unwrap)
+            .map(|e| {
+                let kind = e.file_type();
+                let content = if kind.is_symlink() {
+                    std::fs::read_link(e.path()).unwrap().display().to_string().into_bytes()
+                } else if kind.is_dir() {
+                    b"dir".to_vec()
+                } else {
+                    std::fs::read(e.path()).unwrap()
+                };
+                (e.path().display().to_string(), content)
+            })
+            .collect()
+    }
+}
+
+/// The files of a directory (relative path → bytes), not following symlinks.
+fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    walkdir::WalkDir::new(dir)
+        .follow_links(false)
+        .min_depth(1)
+        .into_iter()
+        .map(Result::unwrap)
+        .filter(|e| !e.file_type().is_dir())
+        .map(|e| {
+            let rel = e.path().strip_prefix(dir).unwrap().display().to_string();
+            assert!(e.file_type().is_file(), "{rel} is not a regular file");
+            (rel, std::fs::read(e.path()).unwrap())
+        })
+        .collect()
+}
+
+/// The canonical vendored files.
+fn canonical() -> BTreeMap<String, Vec<u8>> {
+    let mut all = BTreeMap::new();
+    for entry in VENDORED {
+        let path = repo().join(entry);
+        if path.is_dir() {
+            all.extend(files(&path).into_iter().map(|(rel, bytes)| (format!("{entry}/{rel}"), bytes)));
+        } else {
+            all.insert(entry.to_owned(), std::fs::read(path).unwrap());
+        }
+    }
+    all
+}
+
+fn target<'v>(report: &'v Value, id: &str) -> &'v Value {
+    report["targets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| format!("{}/{}", t["repo"].as_str().unwrap(), t["path"].as_str().unwrap()) == id)
+        .unwrap_or_else(|| panic!("no target {id}"))
+}
+
+fn codes(report: &Value) -> Vec<(String, String, String)> {
+    report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            let s = |k: &str| f[k].as_str().unwrap_or_default().to_owned();
+            (s("code"), s("severity"), s("file"))
+        })
+        .collect()
+}
+
+#[test]
+fn the_targets_file_lists_the_25_copies_of_the_old_sync_sh() {
+    let r19 = [
+        ("php-sdk", "tests/conformance"),
+        ("babelqueue-python", "tests/conformance"),
+        ("babelqueue-go", "testdata/conformance"),
+        ("babelqueue-node", "test/conformance"),
+        ("babelqueue-java", "src/test/resources/conformance"),
+        ("babelqueue-dotnet", "tests/BabelQueue.Core.Tests/conformance"),
+        ("babelqueue-node-adapters", "packages/sqs/test/conformance"),
+        ("babelqueue-java-sqs", "src/test/resources/conformance"),
+        ("babelqueue-dotnet-sqs", "tests/BabelQueue.Sqs.Tests/conformance"),
+        ("babelqueue-node-adapters", "packages/azure-service-bus/test/conformance"),
+        ("babelqueue-java-azureservicebus", "src/test/resources/conformance"),
+        ("babelqueue-dotnet-azureservicebus", "tests/BabelQueue.AzureServiceBus.Tests/conformance"),
+        ("babelqueue-node-adapters", "packages/pulsar/test/conformance"),
+        ("babelqueue-java-pulsar", "src/test/resources/conformance"),
+        ("babelqueue-dotnet-pulsar", "tests/BabelQueue.Pulsar.Tests/conformance"),
+        ("babelqueue-node-adapters", "packages/kafka/test/conformance"),
+        ("babelqueue-java-kafka", "src/test/resources/conformance"),
+        ("babelqueue-dotnet-kafka", "tests/BabelQueue.Kafka.Tests/conformance"),
+        ("babelqueue-node-adapters", "packages/artemis/test/conformance"),
+        ("babelqueue-java-artemis", "src/test/resources/conformance"),
+        ("babelqueue-dotnet-artemis", "tests/BabelQueue.Artemis.Tests/conformance"),
+        ("babelqueue-node-adapters", "packages/redis/test/conformance"),
+        ("babelqueue-node-adapters", "packages/rabbitmq/test/conformance"),
+        ("babelqueue-java-redis", "src/test/resources/conformance"),
+        ("babelqueue-dotnet-redis", "tests/BabelQueue.Redis.Tests/conformance"),
+    ];
+    let listed = all_targets();
+    assert_eq!(listed.len(), 25);
+    assert_eq!(listed.iter().map(|(r, p)| (r.as_str(), p.as_str())).collect::<Vec<_>>(), r19);
+    let suite = Suite::load(repo()).unwrap();
+    let targets = sync::targets::from_suite(&suite).unwrap();
+    assert_eq!(targets.len(), 25);
+}
+
+#[test]
+fn check_reports_drift_missing_skips_refusals_and_pins() {
+    let t = Tree::messy(true);
+    let (code, r) = t.json(&["sync", "--check"]);
+    assert_eq!(code, Some(1));
+    let status = |id: &str| target(&r, id)["status"].as_str().unwrap().to_owned();
+    let pin = |id: &str| target(&r, id)["pin_status"].as_str().map(str::to_owned);
+    assert_eq!(status("php-sdk/tests/conformance"), "in-sync");
+    assert_eq!(pin("php-sdk/tests/conformance").as_deref(), Some("in-sync"));
+    let go = target(&r, "babelqueue-go/testdata/conformance");
+    assert_eq!(go["status"], "drifted");
+    assert_eq!(go["modified"][0]["file"], "fixtures/order-created.json");
+    let diff = go["modified"][0]["diff"].as_str().unwrap();
+    assert!(diff.contains("-    \"order_id\": 1042\n+    \"order_id\": 1043\n"), "{diff}");
+    let python = target(&r, "babelqueue-python/tests/conformance");
+    assert_eq!(python["added"], json!(["LICENSE", "fixtures/stale-removed-case.json"]));
+    assert_eq!(status("babelqueue-java-pulsar/src/test/resources/conformance"), "missing");
+    for absent in ABSENT {
+        let t = r["targets"].as_array().unwrap().iter().find(|t| t["repo"] == absent).unwrap();
+        assert_eq!(t["status"], "skipped");
+    }
+    assert_eq!(status(ESCAPE), "refused");
+    assert_eq!(status(PARENT_ESCAPE), "refused");
+    // The pin report: in sync, behind, mismatch, unpinned, conflict, ahead.
+    assert_eq!(pin("babelqueue-node/test/conformance").as_deref(), Some("behind"));
+    assert_eq!(pin("babelqueue-java/src/test/resources/conformance").as_deref(), Some("mismatch"));
+    assert_eq!(pin("babelqueue-dotnet-sqs/tests/BabelQueue.Sqs.Tests/conformance").as_deref(), Some("unpinned"));
+    assert_eq!(pin("babelqueue-java-kafka/src/test/resources/conformance").as_deref(), Some("conflict"));
+    assert_eq!(pin("babelqueue-java-redis/src/test/resources/conformance").as_deref(), Some("ahead"));
+    assert_eq!(pin("babelqueue-java-pulsar/src/test/resources/conformance").as_deref(), Some("mismatch"));
+    assert_eq!(pin(ESCAPE), None);
+    let behind = target(&r, "babelqueue-node/test/conformance");
+    assert_eq!(behind["copy_version"], "1.5.0");
+    assert_eq!(
+        behind["pins"][0],
+        json!({"tag": "v1.5.0", "file": ".github/workflows/ci.yml", "line": 7, "column": 43})
+    );
+
+    let found = codes(&r);
+    let has = |code: &str, sev: &str, file: &str| {
+        assert!(
+            found.iter().any(|f| f == &(code.into(), sev.into(), file.into())),
+            "no {code} {sev} {file} in {found:#?}"
+        )
+    };
+    has("BQ706", "warning", "babelqueue-java-sqs");
+    has("BQ707", "error", "babelqueue-java-pulsar/src/test/resources/conformance");
+    has("BQ708", "error", "babelqueue-python/tests/conformance/fixtures/stale-removed-case.json");
+    has("BQ708", "error", "babelqueue-python/tests/conformance/LICENSE");
+    has("BQ710", "error", "babelqueue-go/testdata/conformance/fixtures/order-created.json");
+    has("BQ710", "error", "babelqueue-node/test/conformance/CONFORMANCE_VERSION");
+    has("BQ711", "error", ESCAPE);
+    has("BQ711", "error", PARENT_ESCAPE);
+    has("BQ714", "warning", "babelqueue-node/.github/workflows/ci.yml");
+    has("BQ715", "warning", "babelqueue-java-redis/.github/workflows/ci.yml");
+    has("BQ716", "warning", "babelqueue-java/.github/workflows/ci.yml");
+    has("BQ717", "warning", "babelqueue-java-kafka/.github/workflows/ci.yml");
+    has("BQ718", "warning", "babelqueue-dotnet-sqs/.github/workflows");
+
+    let human = t.run(&[
+        "sync",
+        "--check",
+        "--only",
+        "php-sdk",
+        "babelqueue-go",
+        "babelqueue-python",
+        "babelqueue-node",
+        "babelqueue-java",
+        "babelqueue-java-sqs",
+        "babelqueue-java-pulsar",
+        "babelqueue-dotnet",
+    ]);
+    insta::assert_snapshot!("sync_check_human", t.redact(&human));
+    let github = t.run(&["sync", "--check", "--only", "babelqueue-go", "babelqueue-dotnet", "--format", "github"]);
+    insta::assert_snapshot!("sync_check_github", t.redact(&github));
+}
+
+#[test]
+fn sync_makes_every_present_target_exact_and_refuses_symlink_escapes() {
+    let t = Tree::messy(true);
+    let outside_before: Vec<_> = ["outside", "outside-parent"].iter().map(|d| files(&t.root.join(d))).collect();
+    let vendored: Vec<String> =
+        all_targets().iter().map(|(r, p)| t.root.join(r).join(p).display().to_string()).collect();
+    let not_vendored = |snapshot: BTreeMap<String, Vec<u8>>| {
+        snapshot
+            .into_iter()
+            .filter(|(path, _)| !vendored.iter().any(|v| path == v || path.starts_with(&format!("{v}/"))))
+            .collect::<BTreeMap<_, _>>()
+    };
+    let rest_before = not_vendored(t.snapshot());
+    let o = t.run(&["sync"]);
+    assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
+    insta::assert_snapshot!("sync_human", t.redact(&o));
+
+    let canonical = canonical();
+    for (r, p) in all_targets() {
+        let id = format!("{r}/{p}");
+        let dir = t.root.join(&id);
+        if ABSENT.contains(&r.as_str()) {
+            assert!(!t.root.join(&r).exists(), "{r} was created");
+        } else if id == ESCAPE || id == PARENT_ESCAPE {
+            assert!(
+                std::fs::symlink_metadata(t.root.join(if id == ESCAPE {
+                    ESCAPE
+                } else {
+                    "babelqueue-dotnet-redis/tests"
+                }))
+                .unwrap()
+                .file_type()
+                .is_symlink()
+            );
+        } else if r == "babelqueue-java-redis" {
+            assert_eq!(
+                std::fs::read_to_string(dir.join("CONFORMANCE_VERSION")).unwrap(),
+                "9.0.0\n",
+                "a newer copy is kept"
+            );
+        } else {
+            assert!(files(&dir) == canonical, "{id} is not byte-identical to the canonical suite");
+        }
+    }
+    let outside_after: Vec<_> = ["outside", "outside-parent"].iter().map(|d| files(&t.root.join(d))).collect();
+    assert_eq!(outside_before, outside_after, "a symlink was followed out of its repository");
+    assert!(not_vendored(t.snapshot()) == rest_before, "sync touched something outside the vendored directories");
+    let leftovers: Vec<_> = walkdir::WalkDir::new(&t.root)
+        .into_iter()
+        .map(Result::unwrap)
+        .filter(|e| e.file_name().to_string_lossy().contains(".bqsuite-"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+
+    let (code, r) = t.json(&["sync", "--check"]);
+    assert_eq!(code, Some(1), "the refused and downgraded targets still drift");
+    assert_eq!(target(&r, "babelqueue-node/test/conformance")["pin_status"], "mismatch", "copy bumped, pin not yet");
+    assert_eq!(target(&r, "babelqueue-go/testdata/conformance")["status"], "in-sync");
+}
+
+#[test]
+fn check_passes_after_sync_and_fails_on_any_single_byte_edit() {
+    let t = Tree::messy(false);
+    let o = t.run(&["sync"]);
+    // Only the downgrade is refused.
+    assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
+    std::fs::write(t.copy("babelqueue-java-redis/src/test/resources/conformance/CONFORMANCE_VERSION"), "1.0.0\n")
+        .unwrap();
+    let o = t.run(&["sync"]);
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    let o = t.run(&["sync", "--check"]);
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+
+    // One single-byte edit through the binary: exit 1, the file named.
+    let file = t.copy("babelqueue-node-adapters/packages/kafka/test/conformance/schema/results.schema.json");
+    let original = std::fs::read(&file).unwrap();
+    let mut edited = original.clone();
+    edited[10] ^= 0x01;
+    std::fs::write(&file, &edited).unwrap();
+    let o = t.run(&["sync", "--check"]);
+    assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.contains("--> babelqueue-node-adapters/packages/kafka/test/conformance/schema/results.schema.json"),
+        "{out}"
+    );
+    std::fs::write(&file, &original).unwrap();
+
+    // Every file of one copy, one flipped byte at a time, through the library.
+    let suite = Suite::load(t.suite()).unwrap();
+    let targets = sync::targets::select(&sync::targets::from_suite(&suite).unwrap(), &["php-sdk".into()]).unwrap();
+    let options = Options { root: t.root.clone(), mode: Mode::Check, strict: false };
+    assert!(!sync::run(&suite, &targets, &options).unwrap().failed());
+    let dir = t.copy("php-sdk/tests/conformance");
+    for (rel, bytes) in canonical() {
+        let mut edited = bytes.clone();
+        let at = bytes.len() / 2;
+        edited[at] = edited[at].wrapping_add(1);
+        std::fs::write(dir.join(&rel), &edited).unwrap();
+        let report = sync::run(&suite, &targets, &options).unwrap();
+        assert!(report.failed(), "{rel}: a one-byte edit went unnoticed");
+        let findings = report.findings();
+        let named: Vec<_> = findings.iter().filter(|f| f.code.id == "BQ710").map(|f| f.file.clone().unwrap()).collect();
+        assert_eq!(named, [format!("php-sdk/tests/conformance/{rel}")]);
+        std::fs::write(dir.join(&rel), &bytes).unwrap();
+    }
+    assert!(!sync::run(&suite, &targets, &options).unwrap().failed());
+}
+
+#[test]
+fn dry_run_writes_nothing_and_says_what_would_change() {
+    let t = Tree::messy(true);
+    let before = t.snapshot();
+    let o = t.run(&["sync", "--dry-run"]);
+    assert_eq!(o.status.code(), Some(1), "refusals still fail: {}", transcript(&o));
+    assert_eq!(t.snapshot(), before, "--dry-run wrote");
+    let o = t.run(&[
+        "sync",
+        "--dry-run",
+        "--only",
+        "babelqueue-go",
+        "babelqueue-python",
+        "babelqueue-java-pulsar",
+        "php-sdk",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    assert_eq!(t.snapshot(), before, "--dry-run wrote");
+    insta::assert_snapshot!("sync_dry_run_human", t.redact(&o));
+}
+
+#[test]
+fn only_limits_the_targets() {
+    let t = Tree::messy(false);
+    let o = t.run(&["sync", "--only", "babelqueue-go"]);
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    assert_eq!(files(&t.copy("babelqueue-go/testdata/conformance")), canonical());
+    assert!(t.copy("babelqueue-python/tests/conformance/LICENSE").exists(), "a target outside --only was synced");
+    let (code, r) = t.json(&["sync", "--check", "--only", "babelqueue-go"]);
+    assert_eq!((code, r["targets"].as_array().unwrap().len()), (Some(0), 1));
+    let (_, r) = t.json(&["sync", "--check", "--only", "babelqueue-node-adapters"]);
+    assert_eq!(r["targets"].as_array().unwrap().len(), 7);
+    let (_, r) =
+        t.json(&["sync", "--check", "--only", "babelqueue-node-adapters/packages/kafka/test/conformance", "php-sdk"]);
+    let ids: Vec<_> = r["targets"].as_array().unwrap().iter().map(|t| t["repo"].as_str().unwrap()).collect();
+    assert_eq!(ids, ["php-sdk", "babelqueue-node-adapters"], "file order");
+    let o = t.run(&["sync", "--only", "no-such-sdk"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("\"no-such-sdk\" names no sync target"));
+}
+
+#[test]
+fn strict_makes_a_missing_repository_an_error() {
+    let t = Tree::messy(false);
+    std::fs::write(t.copy("babelqueue-java-redis/src/test/resources/conformance/CONFORMANCE_VERSION"), "1.0.0\n")
+        .unwrap();
+    let o = t.run(&["sync"]);
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    let (code, r) = t.json(&["sync", "--strict"]);
+    assert_eq!(code, Some(1));
+    assert!(codes(&r).contains(&("BQ706".into(), "error".into(), "babelqueue-java-sqs".into())));
+    let (code, _) = t.json(&["sync", "--check", "--strict"]);
+    assert_eq!(code, Some(1));
+    let (code, _) = t.json(&["sync", "--check", "--strict", "--only", "php-sdk"]);
+    assert_eq!(code, Some(0));
+}
+
+#[test]
+fn the_root_defaults_to_the_parent_of_the_suite() {
+    let t = Tree::messy(false);
+    let o = bqsuite(&t.suite(), &["sync", "--only", "babelqueue-go", "babelqueue-python"]);
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    assert_eq!(files(&t.copy("babelqueue-python/tests/conformance")), canonical());
+    let o = bqsuite(&t.suite().join("fixtures"), &["sync", "--check", "--only", "babelqueue-go", "babelqueue-python"]);
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).contains(&format!("under {})", t.root.display())));
+}
+
+#[test]
+fn a_targets_file_can_be_given_and_is_checked() {
+    let t = Tree::messy(false);
+    let file = t.root.join("targets.json");
+    std::fs::write(
+        &file,
+        r#"{"schema_version": 1, "targets": [{"repo": "babelqueue-go", "path": "testdata/conformance"}]}"#,
+    )
+    .unwrap();
+    let (code, r) = t.json(&["sync", "--check", "--targets", file.to_str().unwrap()]);
+    assert_eq!((code, r["targets"].as_array().unwrap().len()), (Some(1), 1));
+    std::fs::write(&file, r#"{"schema_version": 1, "targets": [{"repo": "..", "path": "x"}]}"#).unwrap();
+    let o = t.run(&["sync", "--check", "--targets", file.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("targets.json is not a valid targets file") && err.contains("BQ703"), "{err}");
+}
+
+#[test]
+fn sync_refuses_a_suite_that_does_not_validate_and_writes_nothing() {
+    let t = Tree::messy(false);
+    std::fs::write(t.suite().join("fixtures/orphan.json"), "{}\n").unwrap();
+    let before = t.snapshot();
+    let o = t.run(&["sync"]);
+    assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("validate error"));
+    assert_eq!(t.snapshot(), before);
+    let o = t.run(&["sync", "--check", "--only", "php-sdk"]);
+    assert_eq!(o.status.code(), Some(1), "the orphan is drift in every copy: {}", transcript(&o));
+}
+
+#[test]
+fn validate_checks_the_targets_file_shape() {
+    let cases: [(&str, &str, &str); 5] = [
+        (r#"{"schema_version": 1, "targets": []}"#, "BQ701", "/targets"),
+        (r#"{"schema_version": 1, "targets": [{"repo": "a", "dir": "x", "path": "y"}]}"#, "BQ702", "/targets/0/dir"),
+        (r#"{"schema_version": 1, "targets": [{"repo": "a/b", "path": "y"}]}"#, "BQ703", "/targets/0/repo"),
+        (r#"{"schema_version": 1, "targets": [{"repo": "a", "path": "../y"}]}"#, "BQ704", "/targets/0/path"),
+        (
+            r#"{"schema_version": 1, "targets": [{"repo": "a", "path": "y"}, {"repo": "a", "path": "y/z"}]}"#,
+            "BQ705",
+            "/targets/1",
+        ),
+    ];
+    for (text, code, pointer) in cases {
+        let s = SuiteCopy::new();
+        s.write("sync-targets.json", text);
+        let f = assert_finding(&s.validate(), code, "sync-targets.json", Some(pointer));
+        assert!(f.span.is_some(), "{code}: line:column located");
+    }
+    let s = SuiteCopy::new();
+    s.write("sync-targets.json", "{\"schema_version\": 1,");
+    assert_finding(&s.validate(), "BQ001", "sync-targets.json", None);
+    let s = SuiteCopy::new();
+    std::fs::copy(repo().join("sync-targets.json"), s.path().join("sync-targets.json")).unwrap();
+    assert!(s.validate().is_empty());
+}
