@@ -8,9 +8,19 @@
 //! with an unknown scope is tolerated (left out). Runners are data-driven: every expected value
 //! comes from the manifest or a fixture, never from the runner's code.
 
+pub mod artemis;
+pub mod asb;
+pub mod backoff;
+mod binding;
 pub mod cases;
+pub mod delay;
+pub mod kafka;
+pub mod kafka_poison;
 pub mod outcome;
+pub mod pulsar;
+pub mod rabbitmq;
 pub mod results;
+pub mod sqs;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
@@ -60,6 +70,15 @@ pub trait SectionRunner {
 pub fn runner_for(section: &str) -> Option<Box<dyn SectionRunner>> {
     match section {
         "cases" => Some(Box::new(cases::Cases)),
+        "sqs" => Some(Box::new(sqs::Sqs)),
+        "delay" => Some(Box::new(delay::Delay)),
+        "asb" => Some(Box::new(asb::Asb)),
+        "pulsar" => Some(Box::new(pulsar::Pulsar)),
+        "kafka" => Some(Box::new(kafka::Kafka)),
+        "backoff" => Some(Box::new(backoff::Backoff)),
+        "kafka_poison" => Some(Box::new(kafka_poison::KafkaPoison)),
+        "artemis" => Some(Box::new(artemis::Artemis)),
+        "rabbitmq" => Some(Box::new(rabbitmq::Rabbitmq)),
         _ => None,
     }
 }
