@@ -80,6 +80,17 @@ codes! {
     COMPAT_KEY_CASE = "BQ508" "compat-key-case" "A key differs from a mapped key only in letter case (R20.9).";
     COMPAT_TOO_FEW_CASES = "BQ509" "compat-too-few-cases" "The top-level cases array has fewer than six cases (R20.10).";
     COMPAT_PER_MESSAGE_FIELDS = "BQ510" "compat-per-message-fields" "A valid fixture lacks a non-empty trace_id, meta.id or non-zero meta.created_at (R20.5).";
+
+    GATE_TABLE_SHAPE = "BQ840" "gate-table-shape" "A schema_version_gate table lacks a non-empty property name, a fixture or a cases array of objects.";
+    GATE_FIXTURE_INVALID = "BQ841" "gate-fixture-invalid" "A schema_version_gate fixture is not a valid envelope, so a reject could come from the body instead of the gate.";
+    GATE_ROW_VALUE_OR_ABSENT = "BQ842" "gate-row-value-or-absent" "A gate row does not have exactly one of value and absent: true.";
+    GATE_ROW_EXPECT = "BQ843" "gate-row-expect" "A gate row's expect is not decode or reject.";
+    GATE_ROW_VALUE_TYPE = "BQ844" "gate-row-value-type" "value_type sits on a row whose value is not a number, or is not \"float\".";
+    GATE_ROW_NOT_CARRIED = "BQ845" "gate-row-not-carried" "A gate row's value has a type the binding's property cannot carry (only ASB carries numbers; SQS and Pulsar carry no null).";
+    RECONCILIATION_CASE_SHAPE = "BQ846" "reconciliation-case-shape" "An attempts_reconciliation case lacks a field or has it with another JSON type than the published one (R20.3, R20.6).";
+    DELAY_CASE_SHAPE = "BQ847" "delay-case-shape" "A delay block or case lacks a field its shape requires, or has it with the wrong type or value.";
+    BACKOFF_CASE_SHAPE = "BQ848" "backoff-case-shape" "A backoff block or case lacks a field its shape requires, or has it with the wrong type or value.";
+    KAFKA_POISON_CASE_SHAPE = "BQ849" "kafka-poison-case-shape" "A kafka_poison case lacks a name or verdict, or does not carry exactly one of body and valid base64 body_base64.";
 }
 
 #[cfg(test)]

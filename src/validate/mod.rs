@@ -6,6 +6,7 @@
 //! loaded text once at the end; findings come out in a stable order. Schemas are compiled once
 //! per run ([`Ctx`]), never per case.
 
+mod bindings;
 mod cases;
 mod compat;
 mod files;
@@ -53,7 +54,8 @@ pub fn draft202012(schema: &Value) -> Result<jsonschema::Validator, String> {
 type Rule = fn(&Ctx<'_>) -> Vec<Finding>;
 
 /// Every rule family, in the order their findings are produced.
-const RULES: &[Rule] = &[files::check, manifest::check, sections::check, cases::check, schemas::check, compat::check];
+const RULES: &[Rule] =
+    &[files::check, manifest::check, sections::check, cases::check, schemas::check, compat::check, bindings::check];
 
 /// Validate a loaded suite: all findings, located and sorted.
 pub fn validate(suite: &Suite) -> Vec<Finding> {
