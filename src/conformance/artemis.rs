@@ -11,10 +11,11 @@
 use serde_json::{Map, Value};
 
 use crate::core::bindings::artemis::{self, ApplicationProperties, ArtemisMessage};
-use crate::core::envelope;
 use crate::suite::CaseRef;
 
-use super::binding::{RowValue, block, block_envelope, exact_map, gate_row, obj_field, str_field, u64_field};
+use super::binding::{
+    RowValue, block, block_envelope, body_is_envelope, exact_map, gate_row, obj_field, reconciliation, str_field,
+};
 use super::{Check, Outcome, RunCx, SectionRunner, ensure};
 
 /// The `artemis` runner.
@@ -24,7 +25,9 @@ impl SectionRunner for Artemis {
     fn run_case(&mut self, cx: &RunCx<'_>, case: &CaseRef<'_>) -> Outcome {
         match case.sub {
             Some("property_projection") => projection(cx, block(cx, case)).into(),
-            Some("attempts_reconciliation") => reconciliation(case.value).into(),
+            Some("attempts_reconciliation") => {
+                reconciliation(case.value, "delivery_count", artemis::reconcile_attempts).into()
+            }
             Some("schema_version_gate") => gate_row(cx, case, |property, value, body| {
                 let mut props = ApplicationProperties::new();
                 let how = match value {
@@ -80,14 +83,5 @@ fn projection(cx: &RunCx<'_>, block: &Value) -> Check {
     ensure(msg.creation_time == created, || {
         format!("creation-time {:?}, expected meta.created_at {created:?}", msg.creation_time)
     })?;
-    let body = envelope::encode(&env).map_err(|e| e.to_string())?;
-    ensure(msg.body == body.as_bytes(), || "the body is not the envelope".into())
-}
-
-fn reconciliation(case: &Value) -> Check {
-    let body = u64_field(case, "body_attempts")?;
-    let count = u32::try_from(u64_field(case, "delivery_count")?).map_err(|_| "delivery_count is too large")?;
-    let want = u64_field(case, "expected_attempts")?;
-    let got = artemis::reconcile_attempts(body, count);
-    ensure(got == want, || format!("attempts {got}, expected {want}"))
+    body_is_envelope("body", &env, &msg.body)
 }

@@ -11,15 +11,15 @@
 //!   row or a number with a fraction as a real `float` and a real `double`, never an integer;
 //!   `null` as the key present with AMQP null; `absent: true` as no key.
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::core::bindings::AmqpValue;
 use crate::core::bindings::asb::{self, ApplicationProperties, ServiceBusMessage, ServiceBusReceivedMessage};
-use crate::core::envelope;
 use crate::suite::CaseRef;
 
 use super::binding::{
-    Attempt, RowValue, block, block_envelope, exact_amqp_map, exact_map, gate_row, obj_field, u64_field,
+    Attempt, RowValue, block, block_envelope, body_is_envelope, exact_amqp_map, exact_map, gate_row, obj_field,
+    reconciliation, set_strings,
 };
 use super::{Check, Outcome, RunCx, SectionRunner, ensure};
 
@@ -30,7 +30,9 @@ impl SectionRunner for Asb {
     fn run_case(&mut self, cx: &RunCx<'_>, case: &CaseRef<'_>) -> Outcome {
         match case.sub {
             Some("property_projection") => projection(cx, block(cx, case)).into(),
-            Some("attempts_reconciliation") => reconciliation(case.value).into(),
+            Some("attempts_reconciliation") => {
+                reconciliation(case.value, "delivery_count", asb::reconcile_attempts).into()
+            }
             Some("schema_version_gate") => gate_row(cx, case, gate_messages),
             other => Outcome::fail(format!("block {other:?} of section asb is not implemented by the reference core")),
         }
@@ -40,29 +42,15 @@ impl SectionRunner for Asb {
 fn projection(cx: &RunCx<'_>, block: &Value) -> Check {
     let env = block_envelope(cx, block)?;
     let msg = asb::message(&env).map_err(|e| e.to_string())?;
-    let mut fields = Map::new();
-    for (key, value) in [
+    let fields = set_strings([
         ("subject", &msg.subject),
         ("correlation_id", &msg.correlation_id),
         ("message_id", &msg.message_id),
         ("content_type", &msg.content_type),
-    ] {
-        if let Some(v) = value {
-            fields.insert(key.to_owned(), Value::from(v.as_str()));
-        }
-    }
+    ]);
     exact_map("message", obj_field(block, "message")?, &fields)?;
     exact_amqp_map("application_properties", obj_field(block, "application_properties")?, &msg.application_properties)?;
-    let body = envelope::encode(&env).map_err(|e| e.to_string())?;
-    ensure(msg.body == body.as_bytes(), || "the body is not the envelope".into())
-}
-
-fn reconciliation(case: &Value) -> Check {
-    let body = u64_field(case, "body_attempts")?;
-    let count = u32::try_from(u64_field(case, "delivery_count")?).map_err(|_| "delivery_count is too large")?;
-    let want = u64_field(case, "expected_attempts")?;
-    let got = asb::reconcile_attempts(body, count);
-    ensure(got == want, || format!("attempts {got}, expected {want}"))
+    body_is_envelope("body", &env, &msg.body)
 }
 
 /// Every native AMQP form of a gate row's value (`None`: the key is absent).
@@ -73,20 +61,7 @@ fn native_forms(value: &RowValue) -> Vec<Option<AmqpValue>> {
         RowValue::Text(s) => vec![Some(AmqpValue::String(s.clone()))],
         // A float row is only ever handed over as floats (the f32 form of the row's value).
         RowValue::Float(x) => vec![Some(AmqpValue::Float(*x as f32)), Some(AmqpValue::Double(*x))],
-        RowValue::Integer(n) => {
-            let n = *n;
-            let widths: [Option<AmqpValue>; 8] = [
-                i8::try_from(n).ok().map(AmqpValue::Byte),
-                i16::try_from(n).ok().map(AmqpValue::Short),
-                i32::try_from(n).ok().map(AmqpValue::Int),
-                i64::try_from(n).ok().map(AmqpValue::Long),
-                u8::try_from(n).ok().map(AmqpValue::UByte),
-                u16::try_from(n).ok().map(AmqpValue::UShort),
-                u32::try_from(n).ok().map(AmqpValue::UInt),
-                u64::try_from(n).ok().map(AmqpValue::ULong),
-            ];
-            widths.into_iter().flatten().map(Some).collect()
-        }
+        RowValue::Integer(n) => AmqpValue::integer_forms(*n).into_iter().map(Some).collect(),
     }
 }
 

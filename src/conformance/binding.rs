@@ -80,6 +80,17 @@ pub(super) fn block_envelope(cx: &RunCx<'_>, block: &Value) -> Result<Envelope, 
     envelope_at(cx, str_field(block, "envelope_file")?)
 }
 
+/// The fields of a native message that are set, as a JSON map of strings.
+pub(super) fn set_strings<'a>(fields: impl IntoIterator<Item = (&'a str, &'a Option<String>)>) -> Map<String, Value> {
+    fields.into_iter().filter_map(|(k, v)| v.as_deref().map(|v| (k.to_owned(), Value::from(v)))).collect()
+}
+
+/// The bytes a binding put on the wire as its body are the encoded envelope, unchanged.
+pub(super) fn body_is_envelope(what: &str, env: &Envelope, body: &[u8]) -> Check {
+    let want = envelope::encode(env).map_err(|e| e.to_string())?;
+    ensure(body == want.as_bytes(), || format!("the {what} is not the envelope"))
+}
+
 /// A golden map is closed: exactly the expected keys, each with the same value (R4).
 pub(super) fn exact_map(what: &str, expected: &Map<String, Value>, actual: &Map<String, Value>) -> Check {
     for (k, want) in expected {
@@ -219,6 +230,16 @@ pub(super) fn gate_row(
         Ok(())
     };
     run().into()
+}
+
+/// An `attempts_reconciliation` case of a binding whose native count is the unsigned integer
+/// field `count_field`: `reconcile(body_attempts, count)` must give `expected_attempts`.
+pub(super) fn reconciliation(case: &Value, count_field: &str, reconcile: fn(u64, u32) -> u64) -> Check {
+    let body = u64_field(case, "body_attempts")?;
+    let count = u32::try_from(u64_field(case, count_field)?).map_err(|_| format!("{count_field} is too large"))?;
+    let want = u64_field(case, "expected_attempts")?;
+    let got = reconcile(body, count);
+    ensure(got == want, || format!("attempts {got}, expected {want}"))
 }
 
 /// The row value of a binding whose property is a string (SQS, Pulsar): only text or absent.

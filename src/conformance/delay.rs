@@ -13,7 +13,7 @@ use crate::core::bindings::sqs::{self, MessageAttributes, QueueKind, ReceivedMes
 use crate::core::envelope;
 use crate::suite::CaseRef;
 
-use super::binding::{block, block_envelope, f64_field, field, str_field, u64_field};
+use super::binding::{block, block_envelope, body_is_envelope, f64_field, field, str_field, u64_field};
 use super::sqs::{FIFO_QUEUE, STANDARD_QUEUE};
 use super::{Check, Outcome, RunCx, SectionRunner, ensure};
 
@@ -58,8 +58,7 @@ fn send(cx: &RunCx<'_>, block: &Value, case: &Value) -> Check {
             };
             let got = req.delay_seconds.map(u64::from);
             ensure(got == want, || format!("DelaySeconds {got:?}, expected {want:?}"))?;
-            let body = envelope::encode(&env).map_err(|e| e.to_string())?;
-            ensure(req.message_body == body, || "the message body is not the envelope".into())
+            body_is_envelope("message body", &env, req.message_body.as_bytes())
         }
         (other, _) => Err(format!("unknown expect {other:?} (send or raise)")),
     }

@@ -13,10 +13,11 @@
 use serde_json::{Map, Value};
 
 use crate::core::bindings::kafka::{self, ATTEMPTS, ConsumerRecord, Headers};
-use crate::core::envelope;
 use crate::suite::CaseRef;
 
-use super::binding::{RowValue, block, block_envelope, exact_map, field, gate_row, obj_field, u64_field};
+use super::binding::{
+    RowValue, block, block_envelope, body_is_envelope, exact_map, field, gate_row, obj_field, u64_field,
+};
 use super::{Check, Outcome, RunCx, SectionRunner, ensure};
 
 /// The `kafka` runner.
@@ -62,8 +63,7 @@ fn projection(cx: &RunCx<'_>, block: &Value) -> Check {
         ensure(got.insert(h.key.clone(), Value::from(text)).is_none(), || format!("header {:?} is repeated", h.key))?;
     }
     exact_map("headers", obj_field(block, "headers")?, &got)?;
-    let body = envelope::encode(&env).map_err(|e| e.to_string())?;
-    ensure(rec.value == body.as_bytes(), || "the record value is not the envelope".into())?;
+    body_is_envelope("record value", &env, &rec.value)?;
     let created = env.meta.created_at().and_then(|n| i64::try_from(n).ok());
     ensure(rec.timestamp == created, || {
         format!("record timestamp {:?}, expected meta.created_at {created:?}", rec.timestamp)

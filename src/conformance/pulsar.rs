@@ -8,11 +8,12 @@
 use serde_json::{Map, Value};
 
 use crate::core::bindings::pulsar::{self, Properties, ReceivedMessage};
-use crate::core::envelope;
 use crate::suite::CaseRef;
 
-use super::binding::{block, block_envelope, exact_map, gate_row, obj_field, text_only, u64_field};
-use super::{Check, Outcome, RunCx, SectionRunner, ensure};
+use super::binding::{
+    block, block_envelope, body_is_envelope, exact_map, gate_row, obj_field, reconciliation, text_only,
+};
+use super::{Check, Outcome, RunCx, SectionRunner};
 
 /// The `pulsar` runner.
 pub struct Pulsar;
@@ -21,7 +22,9 @@ impl SectionRunner for Pulsar {
     fn run_case(&mut self, cx: &RunCx<'_>, case: &CaseRef<'_>) -> Outcome {
         match case.sub {
             Some("property_projection") => projection(cx, block(cx, case)).into(),
-            Some("attempts_reconciliation") => reconciliation(case.value).into(),
+            Some("attempts_reconciliation") => {
+                reconciliation(case.value, "redelivery_count", pulsar::reconcile_attempts).into()
+            }
             Some("schema_version_gate") => gate_row(cx, case, |property, value, body| {
                 let mut properties = Properties::new();
                 if let Some(text) = text_only("Pulsar", value)? {
@@ -42,14 +45,5 @@ fn projection(cx: &RunCx<'_>, block: &Value) -> Check {
     let msg = pulsar::message(&env).map_err(|e| e.to_string())?;
     let got: Map<String, Value> = msg.properties.iter().map(|(k, v)| (k.clone(), Value::from(v.as_str()))).collect();
     exact_map("properties", obj_field(block, "properties")?, &got)?;
-    let body = envelope::encode(&env).map_err(|e| e.to_string())?;
-    ensure(msg.payload == body.as_bytes(), || "the payload is not the envelope".into())
-}
-
-fn reconciliation(case: &Value) -> Check {
-    let body = u64_field(case, "body_attempts")?;
-    let count = u32::try_from(u64_field(case, "redelivery_count")?).map_err(|_| "redelivery_count is too large")?;
-    let want = u64_field(case, "expected_attempts")?;
-    let got = pulsar::reconcile_attempts(body, count);
-    ensure(got == want, || format!("attempts {got}, expected {want}"))
+    body_is_envelope("payload", &env, &msg.payload)
 }

@@ -7,14 +7,13 @@
 //!   integer of any width, never its text); the body is the envelope. `delivery_mode` is an octet,
 //!   not one of the string properties, and is not part of the golden map.
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::core::bindings::amqp;
-use crate::core::envelope;
 use crate::suite::CaseRef;
 
-use super::binding::{block, block_envelope, exact_amqp_map, exact_map, obj_field};
-use super::{Check, Outcome, RunCx, SectionRunner, ensure};
+use super::binding::{block, block_envelope, body_is_envelope, exact_amqp_map, exact_map, obj_field, set_strings};
+use super::{Check, Outcome, RunCx, SectionRunner};
 
 /// The `rabbitmq` runner.
 pub struct Rabbitmq;
@@ -34,20 +33,14 @@ fn projection(cx: &RunCx<'_>, block: &Value) -> Check {
     let env = block_envelope(cx, block)?;
     let p = amqp::publish(&env).map_err(|e| e.to_string())?;
     let props = &p.properties;
-    let mut got = Map::new();
-    for (key, value) in [
+    let got = set_strings([
         ("type", &props.message_type),
         ("correlation_id", &props.correlation_id),
         ("message_id", &props.message_id),
         ("app_id", &props.app_id),
         ("content_type", &props.content_type),
-    ] {
-        if let Some(v) = value {
-            got.insert(key.to_owned(), Value::from(v.as_str()));
-        }
-    }
+    ]);
     exact_map("properties", obj_field(block, "properties")?, &got)?;
     exact_amqp_map("headers", obj_field(block, "headers")?, &props.headers)?;
-    let body = envelope::encode(&env).map_err(|e| e.to_string())?;
-    ensure(p.body == body.as_bytes(), || "the body is not the envelope".into())
+    body_is_envelope("body", &env, &p.body)
 }

@@ -10,10 +10,11 @@
 use serde_json::{Map, Value};
 
 use crate::core::bindings::sqs::{self, MessageAttributeValue, MessageAttributes, ReceivedMessage, SqsQueue};
-use crate::core::envelope;
 use crate::suite::CaseRef;
 
-use super::binding::{block, block_envelope, exact_map, gate_row, nullable_str, obj_field, text_only, u64_field};
+use super::binding::{
+    block, block_envelope, body_is_envelope, exact_map, gate_row, nullable_str, obj_field, text_only, u64_field,
+};
 use super::{Check, Outcome, RunCx, SectionRunner, ensure};
 
 /// A queue URL for requests whose queue does not matter to the case.
@@ -67,8 +68,7 @@ fn projection(cx: &RunCx<'_>, block: &Value) -> Check {
     let req = sqs::send_message(&SqsQueue::new(STANDARD_QUEUE), &env, None).map_err(|e| e.to_string())?;
     let got: Map<String, Value> = req.message_attributes.iter().map(|(k, v)| (k.clone(), attribute_json(v))).collect();
     exact_map("MessageAttributes", want, &got)?;
-    let body = envelope::encode(&env).map_err(|e| e.to_string())?;
-    ensure(req.message_body == body, || "the message body is not the envelope".into())
+    body_is_envelope("message body", &env, req.message_body.as_bytes())
 }
 
 fn reconciliation(case: &Value) -> Check {
