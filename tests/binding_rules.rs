@@ -81,6 +81,7 @@ fn a_gate_row_carries_only_what_the_binding_can() {
         m["pulsar"]["schema_version_gate"]["cases"][0]["value"] = json!(1);
         m["kafka"]["schema_version_gate"]["cases"][0]["value"] = json!(1);
         m["asb"]["schema_version_gate"]["cases"][19]["value"] = json!(4_294_967_296_i64);
+        m["asb"]["schema_version_gate"]["cases"][20]["value"] = json!(0.0);
         m["artemis"]["schema_version_gate"]["cases"][0]["value"] = json!(true);
     });
     let f = s.validate();
@@ -88,7 +89,9 @@ fn a_gate_row_carries_only_what_the_binding_can() {
         assert_finding(&f, "BQ845", "manifest.json", Some(&format!("/{table}/schema_version_gate/cases/0/value")));
     }
     assert_finding(&f, "BQ845", "manifest.json", Some("/asb/schema_version_gate/cases/19/value"));
-    // The published ASB numeric and null rows, and the Kafka and Artemis null rows, are fine.
+    // An integral value written 0.0 is the integer 0 (R4), and the published ASB numeric and null
+    // rows and the Kafka and Artemis null rows are fine.
+    assert!(!f.iter().any(|x| x.pointer.as_deref() == Some("/asb/schema_version_gate/cases/20/value")));
     assert!(!f.iter().any(|x| x.pointer.as_deref() == Some("/asb/schema_version_gate/cases/22/value")));
     assert!(!f.iter().any(|x| x.pointer.as_deref() == Some("/kafka/schema_version_gate/cases/18/value")));
 }

@@ -368,7 +368,8 @@ fn not_carried(scope: Option<Scope>, v: &Value, float: bool, ptr: &str, out: &mu
         (Value::Null, Some((false, _))) => Some(format!("{binding} cannot carry a property with a null value")),
         (Value::Number(_), Some((_, false))) => Some(format!("{binding}'s property is a string; it cannot carry {v}")),
         (Value::Number(n), Some((_, true))) if !float && n.as_f64().is_some_and(|f| f.fract() == 0.0) => {
-            let fits = n.as_i64().is_some_and(|i| i32::try_from(i).is_ok());
+            // An integral value (`2` or `2.0`, R4) must fit both widths the runner uses.
+            let fits = n.as_f64().is_some_and(|f| (f64::from(i32::MIN)..=f64::from(i32::MAX)).contains(&f));
             (!fits).then(|| format!("{v} does not fit a 32-bit integer, so it cannot be handed over at both widths"))
         }
         _ => None,
