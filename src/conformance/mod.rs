@@ -8,8 +8,13 @@
 //! with an unknown scope is tolerated (left out). Runners are data-driven: every expected value
 //! comes from the manifest or a fixture, never from the runner's code.
 
+pub mod artemis;
+pub mod asb;
+pub mod backoff;
+mod binding;
 pub mod cases;
 pub mod data_shape;
+pub mod delay;
 pub mod encode_reject;
 mod envelope_checks;
 pub mod extension_write;
@@ -17,12 +22,17 @@ pub mod fields;
 pub mod forbidden_keys;
 pub mod idempotency;
 pub mod job_type;
+pub mod kafka;
+pub mod kafka_poison;
 pub mod outcome;
 pub mod payload_schema;
 pub mod poison_dlq;
+pub mod pulsar;
+pub mod rabbitmq;
 pub mod results;
 pub mod retry_backoff;
 pub mod roundtrip;
+pub mod sqs;
 pub mod traceparent;
 pub mod trim;
 
@@ -86,6 +96,15 @@ pub fn runner_for(section: &str) -> Option<Box<dyn SectionRunner>> {
         "retry_backoff" => Some(Box::new(retry_backoff::RetryBackoff)),
         "poison_dlq" => Some(Box::new(poison_dlq::PoisonDlq)),
         "traceparent" => Some(Box::new(traceparent::Traceparent)),
+        "sqs" => Some(Box::new(sqs::Sqs)),
+        "delay" => Some(Box::new(delay::Delay)),
+        "asb" => Some(Box::new(asb::Asb)),
+        "pulsar" => Some(Box::new(pulsar::Pulsar)),
+        "kafka" => Some(Box::new(kafka::Kafka)),
+        "backoff" => Some(Box::new(backoff::Backoff)),
+        "kafka_poison" => Some(Box::new(kafka_poison::KafkaPoison)),
+        "artemis" => Some(Box::new(artemis::Artemis)),
+        "rabbitmq" => Some(Box::new(rabbitmq::Rabbitmq)),
         _ => None,
     }
 }

@@ -3,6 +3,7 @@
 //! This module knows nothing of manifests, findings, results or the CLI: the suite tooling
 //! depends on it, never the reverse. Each submodule states the contract rules it keeps.
 
+pub mod bindings;
 pub mod dead_letter;
 pub mod envelope;
 pub mod fault;

@@ -134,6 +134,17 @@ codes! {
     IDEMPOTENCY_EFFECT = "BQ828" "idempotency-effect" "A delivery's expect_effect contradicts the seen-set rule given the deliveries before it.";
     RETRY_BACKOFF_CASE = "BQ829" "retry-backoff-case" "A retry_backoff case's inputs or expectation do not have the shape of decisions R14.";
     RETRY_BACKOFF_EXPECTATION = "BQ830" "retry-backoff-expectation" "A retry_backoff expectation differs from d(n) computed exactly (R14).";
+    GATE_TABLE_SHAPE = "BQ840" "gate-table-shape" "A schema_version_gate table lacks a non-empty property name, a fixture or a cases array of objects.";
+    GATE_FIXTURE_INVALID = "BQ841" "gate-fixture-invalid" "A schema_version_gate fixture is not a valid envelope, so a reject could come from the body instead of the gate.";
+    GATE_ROW_VALUE_OR_ABSENT = "BQ842" "gate-row-value-or-absent" "A gate row does not have exactly one of value and absent: true.";
+    GATE_ROW_EXPECT = "BQ843" "gate-row-expect" "A gate row's expect is not decode or reject.";
+    GATE_ROW_VALUE_TYPE = "BQ844" "gate-row-value-type" "value_type sits on a row whose value is not a number, or is not \"float\".";
+    GATE_ROW_NOT_CARRIED = "BQ845" "gate-row-not-carried" "A gate row's value has a type the binding's property cannot carry (only ASB carries numbers; SQS and Pulsar carry no null).";
+    RECONCILIATION_CASE_SHAPE = "BQ846" "reconciliation-case-shape" "An attempts_reconciliation case lacks a field or has it with another JSON type than the published one (R20.3, R20.6).";
+    DELAY_CASE_SHAPE = "BQ847" "delay-case-shape" "A delay block or case lacks a field its shape requires, or has it with the wrong type or value.";
+    BACKOFF_CASE_SHAPE = "BQ848" "backoff-case-shape" "A backoff block or case lacks a field its shape requires, or has it with the wrong type or value.";
+    KAFKA_POISON_CASE_SHAPE = "BQ849" "kafka-poison-case-shape" "A kafka_poison case lacks a name or verdict, or does not carry exactly one of body and valid base64 body_base64.";
+
     DRIFT_ADDED = "BQ900" "drift-added" "A vendored copy holds a file or directory the release does not (fetch --check).";
     DRIFT_REMOVED = "BQ901" "drift-removed" "A vendored copy lacks a file of the release (fetch --check).";
     DRIFT_MODIFIED = "BQ902" "drift-modified" "A vendored file differs from the release's, or is a symlink where the release has a file (fetch --check).";

@@ -7,6 +7,7 @@
 //! per run ([`Ctx`]), never per case.
 
 mod behaviour;
+mod bindings;
 mod cases;
 mod compat;
 mod core_helpers;
@@ -64,6 +65,7 @@ const RULES: &[Rule] = &[
     schemas::check,
     compat::check,
     behaviour::check,
+    bindings::check,
     core_helpers::check,
     sync_targets::check,
 ];
