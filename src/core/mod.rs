@@ -7,5 +7,6 @@ pub mod dead_letter;
 pub mod envelope;
 pub mod fault;
 pub mod json;
+pub mod redis;
 pub mod strict;
 pub mod text;
