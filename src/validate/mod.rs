@@ -10,6 +10,7 @@ mod cases;
 mod compat;
 mod files;
 mod manifest;
+mod redis;
 mod schemas;
 mod sections;
 
@@ -53,7 +54,8 @@ pub fn draft202012(schema: &Value) -> Result<jsonschema::Validator, String> {
 type Rule = fn(&Ctx<'_>) -> Vec<Finding>;
 
 /// Every rule family, in the order their findings are produced.
-const RULES: &[Rule] = &[files::check, manifest::check, sections::check, cases::check, schemas::check, compat::check];
+const RULES: &[Rule] =
+    &[files::check, manifest::check, sections::check, cases::check, schemas::check, compat::check, redis::check];
 
 /// Validate a loaded suite: all findings, located and sorted.
 pub fn validate(suite: &Suite) -> Vec<Finding> {
