@@ -19,11 +19,9 @@ use serde_json::Value;
 
 use crate::core::dead_letter::Reason;
 use crate::core::json::same_value;
-use crate::core::redis::{self as transport, Delivery, Keys, LayoutKind, ManualClock, Queue, RetryAfter, Role};
+use crate::core::redis::{self as transport, Delivery, Keys, ManualClock, Queue, RetryAfter, Role};
 use crate::suite::CaseRef;
-use crate::suite::redis_dsl::{
-    self as dsl, Expect, Item, Key, LayoutCase, Op, Step, describe, parse_key_names_case, parse_layout_case,
-};
+use crate::suite::redis_dsl::{Expect, Item, LayoutCase, Op, Step, describe, parse_key_names_case, parse_layout_case};
 
 use super::{Check, Outcome, RunCx, SectionRunner, ensure};
 
@@ -42,33 +40,14 @@ impl SectionRunner for RedisLayout {
     }
 }
 
-fn layout_kind(l: dsl::Layout) -> LayoutKind {
-    match l {
-        dsl::Layout::Zset => LayoutKind::Zset,
-        dsl::Layout::Processing => LayoutKind::Processing,
-    }
-}
-
-fn role(k: Key) -> Role {
-    match k {
-        Key::Ready => Role::Ready,
-        Key::Delayed => Role::Delayed,
-        Key::Reserved => Role::Reserved,
-        Key::Notify => Role::Notify,
-        Key::Processing => Role::Processing,
-        Key::Deadlines => Role::Deadlines,
-        Key::Dlq => Role::Dlq,
-    }
-}
-
 fn retry_after(r: Option<u64>) -> RetryAfter {
     r.map_or(RetryAfter::Never, RetryAfter::Seconds)
 }
 
 fn key_names(case: &Value) -> Check {
     let c = parse_key_names_case(case).map_err(|e| describe(&e))?;
-    let keys = Keys::new(layout_kind(c.layout), "", &c.queue);
-    let mut expected: Vec<(Role, &str)> = c.keys.iter().map(|(k, n)| (role(*k), n.as_str())).collect();
+    let keys = Keys::new(c.layout, "", &c.queue);
+    let mut expected: Vec<(Role, &str)> = c.keys.iter().map(|(k, n)| (*k, n.as_str())).collect();
     expected.sort();
     let actual = keys.all();
     let mut actual: Vec<(Role, &str)> = actual.iter().map(|(r, n)| (*r, n.as_str())).collect();
@@ -102,13 +81,13 @@ struct Program<'c> {
 impl<'c> Program<'c> {
     fn new(case: &'c LayoutCase, prefix: &str) -> Self {
         let clock = Arc::new(ManualClock::new(0.0));
-        let keys = Keys::new(layout_kind(case.layout), prefix, &case.queue);
+        let keys = Keys::new(case.layout, prefix, &case.queue);
         let queue = Queue::new(keys, retry_after(case.retry_after), clock.clone());
         Self { case, queue, clock, deliveries: HashMap::new(), tokens: HashMap::new() }
     }
 
-    fn key(&self, k: Key) -> String {
-        self.queue.keys().get(role(k)).unwrap_or_default()
+    fn key(&self, k: Role) -> String {
+        self.queue.keys().get(k).unwrap_or_default()
     }
 
     fn body(&self, name: &str) -> &'c [u8] {
@@ -139,7 +118,7 @@ impl<'c> Program<'c> {
                     Item::Series { series, count, .. } => (0..*count)
                         .map(|i| {
                             let raw = format!("{series}{i}");
-                            if *key == Key::Deadlines { format!("{}:{raw}", fresh_token()) } else { raw }.into_bytes()
+                            if *key == Role::Deadlines { format!("{}:{raw}", fresh_token()) } else { raw }.into_bytes()
                         })
                         .collect(),
                     Item::Like { .. } | Item::Json { .. } | Item::RecordOf { .. } => {
@@ -241,9 +220,9 @@ impl<'c> Program<'c> {
         Ok(())
     }
 
-    fn read(&self, con: &mut Connection, key: Key) -> redis::RedisResult<Stored> {
+    fn read(&self, con: &mut Connection, key: Role) -> redis::RedisResult<Stored> {
         let name = self.key(key);
-        if key.is_zset() {
+        if key.is_sorted_set() {
             let pairs: Vec<(Vec<u8>, f64)> =
                 redis::cmd("ZRANGE").arg(&name).arg(0).arg(-1).arg("WITHSCORES").query(con)?;
             let (members, scores) = pairs.into_iter().unzip();
@@ -269,13 +248,13 @@ impl<'c> Program<'c> {
         Ok(())
     }
 
-    fn contents(&self, key: Key, items: &[Item], stored: &Stored) -> Check {
+    fn contents(&self, key: Role, items: &[Item], stored: &Stored) -> Check {
         ensure(items.len() == stored.members.len(), || {
             format!("{} elements, expected {}", stored.members.len(), items.len())
         })?;
         let fits =
             |i: usize, j: usize| self.matches(&items[i], &stored.members[j], stored.scores.as_ref().map(|s| s[j]));
-        if !key.is_zset() {
+        if !key.is_sorted_set() {
             return (0..items.len()).try_for_each(|i| fits(i, i).map_err(|m| format!("element {i}: {m}")));
         }
         // A sorted set has no order the case can rely on (equal scores order by bytes, and

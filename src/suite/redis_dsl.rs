@@ -2,6 +2,10 @@
 //! cases, its behavioural blocks, and the `redis_delay` cases. The runner executes what this
 //! module parses and `validate` reports what it refuses, so both read the manifest the same way.
 //!
+//! The layouts and key roles are the reference transport's own vocabulary
+//! ([`crate::core::redis::LayoutKind`], [`crate::core::redis::Role`]), so the suite and the
+//! transport cannot disagree on a name.
+//!
 //! Invariants: parsing never panics and reports every problem it finds (not just the first),
 //! each with an RFC 6901 pointer relative to the case and a [`Problem`] kind; a case that parses
 //! is internally consistent (every body, reservation and token it names is defined before it is
@@ -33,6 +37,7 @@ use std::fmt;
 use serde_json::{Map, Value};
 
 use super::pointer;
+use crate::core::redis::{LayoutKind, Role};
 
 /// What is wrong with a case.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -80,82 +85,6 @@ pub fn describe(errors: &[DslError]) -> String {
     errors.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")
 }
 
-/// The two Redis layouts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Layout {
-    Zset,
-    Processing,
-}
-
-impl Layout {
-    /// Parse the manifest spelling.
-    pub fn parse(s: &str) -> Option<Layout> {
-        match s {
-            "zset" => Some(Layout::Zset),
-            "processing" => Some(Layout::Processing),
-            _ => None,
-        }
-    }
-
-    /// The keys of the layout.
-    pub fn keys(self) -> &'static [Key] {
-        match self {
-            Layout::Zset => &[Key::Ready, Key::Delayed, Key::Reserved, Key::Notify, Key::Dlq],
-            Layout::Processing => &[Key::Ready, Key::Processing, Key::Deadlines, Key::Dlq],
-        }
-    }
-
-    /// Does the layout have this op?
-    pub fn has_op(self, op: OpKind) -> bool {
-        match op {
-            OpKind::PushDelayed | OpKind::Migrate => self == Layout::Zset,
-            OpKind::Sweep => self == Layout::Processing,
-            _ => true,
-        }
-    }
-}
-
-/// A key of a layout, by role.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Key {
-    Ready,
-    Delayed,
-    Reserved,
-    Notify,
-    Processing,
-    Deadlines,
-    Dlq,
-}
-
-impl Key {
-    /// Every key.
-    pub const ALL: [Key; 7] =
-        [Key::Ready, Key::Delayed, Key::Reserved, Key::Notify, Key::Processing, Key::Deadlines, Key::Dlq];
-
-    /// The manifest spelling.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Key::Ready => "ready",
-            Key::Delayed => "delayed",
-            Key::Reserved => "reserved",
-            Key::Notify => "notify",
-            Key::Processing => "processing",
-            Key::Deadlines => "deadlines",
-            Key::Dlq => "dlq",
-        }
-    }
-
-    /// Parse the manifest spelling.
-    pub fn parse(s: &str) -> Option<Key> {
-        Key::ALL.into_iter().find(|k| k.as_str() == s)
-    }
-
-    /// Is the key a sorted set (its items carry scores)?
-    pub fn is_zset(self) -> bool {
-        matches!(self, Key::Delayed | Key::Reserved | Key::Deadlines)
-    }
-}
-
 /// The ops of the DSL.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum OpKind {
@@ -197,6 +126,15 @@ impl OpKind {
 
     fn parse(s: &str) -> Option<OpKind> {
         Self::ALL.into_iter().find(|o| o.as_str() == s)
+    }
+
+    /// Does `layout` have this op?
+    pub fn exists_in(self, layout: LayoutKind) -> bool {
+        match self {
+            OpKind::PushDelayed | OpKind::Migrate => layout == LayoutKind::Zset,
+            OpKind::Sweep => layout == LayoutKind::Processing,
+            _ => true,
+        }
     }
 
     /// The step fields this op reads (besides `now`, `op`, `retry_after`, `expect`).
@@ -303,9 +241,9 @@ pub struct Expect {
     /// release / ack / dead_letter: did the gate open?
     pub applied: Option<bool>,
     /// `<key>_count` expectations.
-    pub counts: Vec<(Key, u64)>,
+    pub counts: Vec<(Role, u64)>,
     /// `<key>` content expectations (lists in order; sorted sets in any order).
-    pub contents: Vec<(Key, Vec<Item>)>,
+    pub contents: Vec<(Role, Vec<Item>)>,
 }
 
 /// What to reserve-address in a release, ack or dead-letter.
@@ -334,12 +272,12 @@ pub struct Step {
 /// A behavioural case of `redis_layout`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LayoutCase {
-    pub layout: Layout,
+    pub layout: LayoutKind,
     pub queue: String,
     /// The consumer's reservation timeout (`None` = null = never).
     pub retry_after: Option<u64>,
     pub bodies: BTreeMap<String, String>,
-    pub state: Vec<(Key, Vec<Item>)>,
+    pub state: Vec<(Role, Vec<Item>)>,
     pub steps: Vec<Step>,
     pub expect: Expect,
 }
@@ -354,9 +292,9 @@ impl LayoutCase {
 /// A key-name case of `redis_layout.cases`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct KeyNamesCase {
-    pub layout: Layout,
+    pub layout: LayoutKind,
     pub queue: String,
-    pub keys: Vec<(Key, String)>,
+    pub keys: Vec<(Role, String)>,
 }
 
 /// A `redis_delay` case.
@@ -433,9 +371,9 @@ fn retry_after(v: &Value, at: &str, errs: &mut Errors) -> Option<Option<u64>> {
     }
 }
 
-fn layout_field(o: &Map<String, Value>, errs: &mut Errors) -> Option<Layout> {
+fn layout_field(o: &Map<String, Value>, errs: &mut Errors) -> Option<LayoutKind> {
     let name = string_field(o, "", "layout", Problem::CaseShape, errs)?;
-    let layout = Layout::parse(name);
+    let layout = LayoutKind::parse(name);
     if layout.is_none() {
         errs.add(Problem::UnknownLayout, "/layout", format!("unknown layout {name:?} (zset or processing)"));
     }
@@ -444,7 +382,7 @@ fn layout_field(o: &Map<String, Value>, errs: &mut Errors) -> Option<Layout> {
 
 /// What the parser knows while it walks a case in order.
 struct Scope<'a> {
-    layout: Option<Layout>,
+    layout: Option<LayoutKind>,
     bodies: &'a BTreeMap<String, String>,
     /// Reservation names bound so far.
     reservations: HashSet<String>,
@@ -459,10 +397,10 @@ impl Scope<'_> {
         }
     }
 
-    fn key(&self, key: Key, at: String, errs: &mut Errors) -> bool {
+    fn key(&self, key: Role, at: String, errs: &mut Errors) -> bool {
         match self.layout {
-            Some(l) if !l.keys().contains(&key) => {
-                errs.add(Problem::NotInLayout, at, format!("the {l:?} layout has no {:?} key", key.as_str()));
+            Some(l) if !l.roles().contains(&key) => {
+                errs.add(Problem::NotInLayout, at, format!("the {} layout has no {:?} key", l.as_str(), key.as_str()));
                 false
             }
             _ => true,
@@ -490,7 +428,7 @@ enum Place {
     Expect,
 }
 
-fn item(v: &Value, key: Key, place: Place, at: &str, scope: &Scope<'_>, errs: &mut Errors) -> Option<Item> {
+fn item(v: &Value, key: Role, place: Place, at: &str, scope: &Scope<'_>, errs: &mut Errors) -> Option<Item> {
     let shape = |errs: &mut Errors, msg: String| {
         errs.add(Problem::ExpectShape, at.to_owned(), msg);
         None
@@ -498,7 +436,7 @@ fn item(v: &Value, key: Key, place: Place, at: &str, scope: &Scope<'_>, errs: &m
     let obj = match v {
         Value::String(name) => {
             scope.body(name, at.to_owned(), errs);
-            if place == Place::State && key.is_zset() {
+            if place == Place::State && key.is_sorted_set() {
                 return shape(errs, format!("a {} state item needs a score", key.as_str()));
             }
             return Some(Item::Body { body: name.clone(), score: None });
@@ -507,10 +445,10 @@ fn item(v: &Value, key: Key, place: Place, at: &str, scope: &Scope<'_>, errs: &m
         _ => return shape(errs, "an item is a body name or an object".into()),
     };
     let score = score(obj.get("score"), at, errs);
-    if obj.contains_key("score") && !key.is_zset() {
+    if obj.contains_key("score") && !key.is_sorted_set() {
         return shape(errs, format!("{} is a list: its items have no score", key.as_str()));
     }
-    if place == Place::State && key.is_zset() && score.is_none() {
+    if place == Place::State && key.is_sorted_set() && score.is_none() {
         return shape(errs, format!("a {} state item needs a score", key.as_str()));
     }
     let name = |field: &str, errs: &mut Errors| -> Option<String> {
@@ -527,7 +465,7 @@ fn item(v: &Value, key: Key, place: Place, at: &str, scope: &Scope<'_>, errs: &m
     };
     let concrete = place == Place::State;
     if obj.contains_key("token") {
-        if key != Key::Deadlines {
+        if key != Role::Deadlines {
             return shape(errs, "only deadlines members carry a token".into());
         }
         let Some(Value::String(token)) = obj.get("token") else {
@@ -548,7 +486,7 @@ fn item(v: &Value, key: Key, place: Place, at: &str, scope: &Scope<'_>, errs: &m
         return Some(Item::Series { series: series.to_owned(), count, score });
     }
     if obj.contains_key("record_of") {
-        if key != Key::Dlq || concrete {
+        if key != Role::Dlq || concrete {
             return shape(errs, "record_of is a dlq expectation".into());
         }
         let reason = match obj.get("reason") {
@@ -584,7 +522,7 @@ fn item(v: &Value, key: Key, place: Place, at: &str, scope: &Scope<'_>, errs: &m
     shape(errs, "an item object needs one of body, raw, token, like, json, record_of, series".into())
 }
 
-fn items(v: &Value, key: Key, place: Place, at: &str, scope: &Scope<'_>, errs: &mut Errors) -> Option<Vec<Item>> {
+fn items(v: &Value, key: Role, place: Place, at: &str, scope: &Scope<'_>, errs: &mut Errors) -> Option<Vec<Item>> {
     let Some(arr) = v.as_array() else {
         errs.add(Problem::ExpectShape, at, format!("{} must be an array of items", key.as_str()));
         return None;
@@ -595,10 +533,10 @@ fn items(v: &Value, key: Key, place: Place, at: &str, scope: &Scope<'_>, errs: &
 }
 
 /// Split an expectation key into a layout key and whether it is a count.
-fn expect_key(k: &str) -> Option<(Key, bool)> {
+fn expect_key(k: &str) -> Option<(Role, bool)> {
     match k.strip_suffix("_count") {
-        Some(base) => Key::parse(base).map(|key| (key, true)),
-        None => Key::parse(k).filter(|key| *key != Key::Notify).map(|key| (key, false)),
+        Some(base) => Role::parse(base).map(|key| (key, true)),
+        None => Role::parse(k).filter(|key| *key != Role::Notify).map(|key| (key, false)),
     }
 }
 
@@ -699,8 +637,12 @@ fn step(v: &Value, at: &str, scope: &mut Scope<'_>, errs: &mut Errors) -> Option
         }
     };
     let kind = kind?;
-    if let Some(l) = scope.layout.filter(|l| !l.has_op(kind)) {
-        errs.add(Problem::NotInLayout, key_ptr(at, "op"), format!("the {l:?} layout has no {} op", kind.as_str()));
+    if let Some(l) = scope.layout.filter(|l| !kind.exists_in(*l)) {
+        errs.add(
+            Problem::NotInLayout,
+            key_ptr(at, "op"),
+            format!("the {} layout has no {} op", l.as_str(), kind.as_str()),
+        );
     }
     let retry_override = match o.get("retry_after") {
         None => None,
@@ -746,7 +688,7 @@ fn step(v: &Value, at: &str, scope: &mut Scope<'_>, errs: &mut Errors) -> Option
         OpKind::Release => {
             let r = reservation(o, at, scope, errs);
             let d = delay(false, errs)?;
-            if scope.layout == Some(Layout::Processing) && d > 0.0 {
+            if scope.layout == Some(LayoutKind::Processing) && d > 0.0 {
                 errs.add(Problem::NotInLayout, key_ptr(at, "delay"), "the processing layout has no delayed set");
             }
             Op::Release { reservation: r?, delay: d }
@@ -775,7 +717,7 @@ fn step(v: &Value, at: &str, scope: &mut Scope<'_>, errs: &mut Errors) -> Option
     };
     if let Op::Reserve { bind: Some(name) } = &op {
         scope.reservations.insert(name.clone());
-        if scope.layout == Some(Layout::Processing) {
+        if scope.layout == Some(LayoutKind::Processing) {
             scope.tokens.insert(name.clone());
         }
     }
@@ -827,7 +769,7 @@ pub fn parse_layout_case(v: &Value) -> Result<LayoutCase, Vec<DslError>> {
         Some(Value::Object(m)) => {
             for (k, v) in m {
                 let at = key_ptr("/state", k);
-                let Some(key) = Key::parse(k).filter(|k| *k != Key::Notify) else {
+                let Some(key) = Role::parse(k).filter(|k| *k != Role::Notify) else {
                     errs.add(Problem::ExpectShape, at, format!("{k:?} is not a key whose contents can be set"));
                     continue;
                 };
@@ -921,9 +863,9 @@ pub fn parse_key_names_case(v: &Value) -> Result<KeyNamesCase, Vec<DslError>> {
         Some(Value::Object(m)) => {
             for (k, v) in m {
                 let at = key_ptr("/keys", k);
-                match (Key::parse(k), v.as_str()) {
+                match (Role::parse(k), v.as_str()) {
                     (Some(key), Some(name)) => {
-                        if layout.is_some_and(|l| !l.keys().contains(&key)) {
+                        if layout.is_some_and(|l| !l.roles().contains(&key)) {
                             errs.add(Problem::NotInLayout, at, format!("the layout has no {k:?} key"));
                         }
                         keys.push((key, name.to_owned()));
@@ -984,7 +926,7 @@ mod tests {
             "expect": {"deadlines": [{"token": "r", "body": "a", "score": "+inf"}], "ready_count": 0}
         }))
         .unwrap();
-        assert_eq!(c.layout, Layout::Processing);
+        assert_eq!(c.layout, LayoutKind::Processing);
         assert_eq!(c.queue, "orders");
         assert_eq!(c.retry_after, Some(30));
         assert_eq!(c.steps[0].retry_after, Some(None));
@@ -1041,7 +983,7 @@ mod tests {
         );
         assert!(parse_delay_case(&json!({"now": 1, "delay": 1, "expected_score": 1.5})).is_err());
         let k = parse_key_names_case(&json!({"layout": "zset", "queue": "q", "keys": {"ready": "queues:q"}})).unwrap();
-        assert_eq!(k.keys, [(Key::Ready, "queues:q".to_owned())]);
+        assert_eq!(k.keys, [(Role::Ready, "queues:q".to_owned())]);
         let e = parse_key_names_case(&json!({"layout": "zset", "queue": "q", "keys": {"processing": "q:p"}}));
         assert_eq!(e.unwrap_err()[0].problem, Problem::NotInLayout);
     }

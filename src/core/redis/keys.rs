@@ -24,6 +24,19 @@ impl LayoutKind {
     /// Both layouts.
     pub const ALL: [LayoutKind; 2] = [LayoutKind::Zset, LayoutKind::Processing];
 
+    /// The layout's name (as the suite's cases spell it).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LayoutKind::Zset => "zset",
+            LayoutKind::Processing => "processing",
+        }
+    }
+
+    /// Parse the name.
+    pub fn parse(s: &str) -> Option<LayoutKind> {
+        Self::ALL.into_iter().find(|l| l.as_str() == s)
+    }
+
     /// The roles this layout has keys for, in a fixed order.
     pub fn roles(self) -> &'static [Role] {
         match self {
@@ -60,7 +73,16 @@ pub enum KeyType {
 }
 
 impl Role {
-    /// The role's name (as the suite's key-name cases spell it).
+    /// Every role.
+    pub const ALL: [Role; 7] =
+        [Role::Ready, Role::Delayed, Role::Reserved, Role::Notify, Role::Processing, Role::Deadlines, Role::Dlq];
+
+    /// Parse the name.
+    pub fn parse(s: &str) -> Option<Role> {
+        Self::ALL.into_iter().find(|r| r.as_str() == s)
+    }
+
+    /// The role's name (as the suite's cases spell it).
     pub fn as_str(self) -> &'static str {
         match self {
             Role::Ready => "ready",
@@ -71,6 +93,11 @@ impl Role {
             Role::Deadlines => "deadlines",
             Role::Dlq => "dlq",
         }
+    }
+
+    /// Is the key a sorted set (its members carry scores)?
+    pub fn is_sorted_set(self) -> bool {
+        self.key_type() == KeyType::SortedSet
     }
 
     /// The Redis type of the key.
@@ -163,6 +190,11 @@ mod tests {
             ]
         );
         assert_eq!(k.get(Role::Processing), None);
+        for r in Role::ALL {
+            assert_eq!(Role::parse(r.as_str()), Some(r));
+        }
+        assert_eq!(LayoutKind::parse("zset"), Some(LayoutKind::Zset));
+        assert_eq!(LayoutKind::parse("Zset"), None);
     }
 
     #[test]

@@ -89,15 +89,7 @@ pub(super) fn release(
 ) -> Result<bool, Error> {
     let score = available_at(q.now(), delay)?;
     let written = if fault::named(FAULT_RELEASE_MEMBER) { member } else { retry_body };
-    let moved: u64 = SETTLE
-        .key(q.keys.key(Role::Reserved))
-        .key(q.keys.key(Role::Delayed))
-        .arg(member)
-        .arg("zadd")
-        .arg(written)
-        .arg(score)
-        .invoke(con)?;
-    Ok(moved == 1)
+    settle(q, con, member, Role::Delayed, written, Some(score))
 }
 
 pub(super) fn dead_letter(
@@ -106,12 +98,25 @@ pub(super) fn dead_letter(
     member: &[u8],
     record: &[u8],
 ) -> Result<bool, Error> {
-    let moved: u64 = SETTLE
-        .key(q.keys.key(Role::Reserved))
-        .key(q.keys.key(Role::Dlq))
-        .arg(member)
-        .arg("rpush")
-        .arg(record)
-        .invoke(con)?;
+    settle(q, con, member, Role::Dlq, record, None)
+}
+
+/// While the reservation `member` exists, remove it and write `payload` to `target`: at
+/// `score` into a sorted set, else to the tail of a list. Returns whether it did.
+fn settle(
+    q: &Queue,
+    con: &mut dyn ConnectionLike,
+    member: &[u8],
+    target: Role,
+    payload: &[u8],
+    score: Option<i64>,
+) -> Result<bool, Error> {
+    let mut call = SETTLE.key(q.keys.key(Role::Reserved));
+    call.key(q.keys.key(target)).arg(member);
+    match score {
+        Some(s) => call.arg("zadd").arg(payload).arg(s),
+        None => call.arg("rpush").arg(payload),
+    };
+    let moved: u64 = call.invoke(con)?;
     Ok(moved == 1)
 }
