@@ -6,7 +6,7 @@ use std::sync::LazyLock;
 use redis::{ConnectionLike, Script};
 
 use super::{Delivery, Error, FAULT_ACK_WITHOUT_GATE, FAULT_SWEEP_TO_FRONT, Handle, Queue, Role, SweepReport};
-use super::{deadline, now_second};
+use super::{TimeError, deadline, now_second};
 use crate::core::fault;
 
 const SWEEP_SRC: &str = include_str!("lua/processing_sweep.lua");
@@ -117,7 +117,10 @@ pub(super) fn release(
     retry_body: &[u8],
     delay: f64,
 ) -> Result<bool, Error> {
-    if delay > 0.0 || delay.is_nan() {
+    if !delay.is_finite() {
+        return Err(TimeError::NotFinite(delay).into());
+    }
+    if delay > 0.0 {
         return Err(Error::DelayNotSupported(delay));
     }
     settle(q, con, token, raw, Some((Role::Ready, retry_body)))
