@@ -1,5 +1,5 @@
-//! A run connects to Redis once, however many cases need it (alone in its test binary, so no
-//! other test's connections are counted).
+//! A run connects to Redis once, however many cases need it, and leaves no key behind (alone in
+//! its test binary, so no other test's connections or keys are counted).
 
 mod support;
 
@@ -12,9 +12,11 @@ fn connections_received(con: &mut redis::Connection) -> u64 {
 }
 
 #[test]
-fn a_run_opens_one_connection_for_all_its_redis_cases() {
+fn a_run_opens_one_connection_for_all_its_redis_cases_and_cleans_up() {
     let Some(url) = support::redis_url() else { return };
     let mut con = redis::Client::open(url.as_str()).unwrap().get_connection().unwrap();
+    let keys = |con: &mut redis::Connection| -> Vec<String> { redis::cmd("KEYS").arg("bqsuite:*").query(con).unwrap() };
+    let keys_before = keys(&mut con);
     let before = connections_received(&mut con);
     let suite = Suite::load(support::repo()).unwrap();
     let options =
@@ -23,4 +25,5 @@ fn a_run_opens_one_connection_for_all_its_redis_cases() {
     let [pass, fail, skip] = results.counts(None);
     assert!(pass > 70 && fail == 0 && skip == 0, "{pass} pass, {fail} fail, {skip} skip");
     assert_eq!(connections_received(&mut con) - before, 1);
+    assert_eq!(keys(&mut con), keys_before, "every case deletes its keys");
 }

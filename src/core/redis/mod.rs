@@ -11,7 +11,8 @@
 //!   with no token (a delay ≤ 0 is a plain push, as in every binding); migrate moves due
 //!   `:delayed` members (score ≤ floor(now)) and then expired `:reserved` members to the tail of
 //!   the ready list in chunks of 100 with one token each; reserve migrates, pops, and stores
-//!   the cjson re-encoding with attempts + 1 in `:reserved` at `floor(now) + retry_after` (the
+//!   the cjson re-encoding with attempts + 1 in `:reserved` at `floor(now) + retry_after`, or
+//!   `+inf` for `retry_after: null`, whose reserve still migrates foreign expired reservations (the
 //!   A1 guard stores a body it cannot decode, that is not an object, whose attempts is not a
 //!   number, or that it cannot encode again, raw, and the core reports it as poison); release
 //!   removes the reservation and writes the *core's* re-encoding of the raw body with
