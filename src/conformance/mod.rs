@@ -29,6 +29,10 @@ pub mod payload_schema;
 pub mod poison_dlq;
 pub mod pulsar;
 pub mod rabbitmq;
+pub mod redis;
+pub mod redis_delay;
+pub mod redis_layout;
+pub mod redis_link;
 pub mod results;
 pub mod retry_backoff;
 pub mod roundtrip;
@@ -39,6 +43,7 @@ pub mod trim;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 pub use outcome::{Check, Outcome, Status, ensure};
+pub use redis_link::RedisLink;
 pub use results::ResultsFile;
 
 use crate::suite::{CaseRef, Scope, Section, Suite};
@@ -65,6 +70,8 @@ pub struct RunCx<'a> {
     pub suite: &'a Suite,
     pub section: Section<'a>,
     pub options: &'a RunOptions,
+    /// The run's one Redis connection (for the cases that need a live Redis).
+    pub redis: &'a RedisLink,
 }
 
 impl RunCx<'_> {
@@ -105,6 +112,9 @@ pub fn runner_for(section: &str) -> Option<Box<dyn SectionRunner>> {
         "kafka_poison" => Some(Box::new(kafka_poison::KafkaPoison)),
         "artemis" => Some(Box::new(artemis::Artemis)),
         "rabbitmq" => Some(Box::new(rabbitmq::Rabbitmq)),
+        "redis" => Some(Box::new(redis::Redis)),
+        "redis_layout" => Some(Box::new(redis_layout::RedisLayout)),
+        "redis_delay" => Some(Box::new(redis_delay::RedisDelay)),
         _ => None,
     }
 }
@@ -119,12 +129,13 @@ pub fn run(suite: &Suite, options: &RunOptions) -> ResultsFile {
         bindings: CARRIED.iter().filter(|s| s.is_binding()).map(|s| s.as_str().to_owned()).collect(),
         sections: serde_json::Map::new(),
     };
+    let redis = RedisLink::new(options.redis_url.as_deref(), options.require_redis);
     for section in suite.sections() {
         let Some(scope) = section.scope else { continue };
         if !CARRIED.contains(&scope) || (!options.only.is_empty() && !options.only.iter().any(|s| s == section.name)) {
             continue;
         }
-        let cx = RunCx { suite, section, options };
+        let cx = RunCx { suite, section, options, redis: &redis };
         let mut runner = runner_for(section.name);
         for case in section.cases() {
             let outcome = match runner.as_mut() {

@@ -11,6 +11,7 @@ pub mod idempotency;
 pub mod json;
 pub mod payload_schema;
 pub mod poison;
+pub mod redis;
 pub mod retry;
 pub mod strict;
 pub mod text;

@@ -145,6 +145,17 @@ codes! {
     BACKOFF_CASE_SHAPE = "BQ848" "backoff-case-shape" "A backoff block or case lacks a field its shape requires, or has it with the wrong type or value.";
     KAFKA_POISON_CASE_SHAPE = "BQ849" "kafka-poison-case-shape" "A kafka_poison case lacks a name or verdict, or does not carry exactly one of body and valid base64 body_base64.";
 
+    REDIS_UNKNOWN_LAYOUT = "BQ860" "redis-unknown-layout" "A redis_layout case names a layout other than zset or processing.";
+    REDIS_UNKNOWN_OP = "BQ861" "redis-unknown-op" "A redis_layout step has no op, or one the case language does not have.";
+    REDIS_STEP_WITHOUT_NOW = "BQ862" "redis-step-without-now" "A redis_layout step has no finite numeric now.";
+    REDIS_NOT_IN_LAYOUT = "BQ863" "redis-not-in-layout" "A redis_layout case uses an op, key or field its layout does not have.";
+    REDIS_UNKNOWN_BODY = "BQ864" "redis-unknown-body" "A redis_layout case names a body its bodies map does not define.";
+    REDIS_UNKNOWN_RESERVATION = "BQ865" "redis-unknown-reservation" "A redis_layout case uses a reservation or token that no earlier step or state binds.";
+    REDIS_EXPECT_SHAPE = "BQ866" "redis-expect-shape" "A redis_layout expectation or state entry has the wrong shape, or is not an expectation of its step.";
+    REDIS_BAD_RETRY_AFTER = "BQ867" "redis-bad-retry-after" "A redis_layout retry_after is neither a non-negative integer nor null.";
+    REDIS_CASE_SHAPE = "BQ868" "redis-case-shape" "A redis_layout case or step lacks a field or has one of the wrong type.";
+    REDIS_DELAY_CASE_SHAPE = "BQ869" "redis-delay-case-shape" "A redis_delay case lacks a numeric now or delay, or an integer expected_score.";
+
     DRIFT_ADDED = "BQ900" "drift-added" "A vendored copy holds a file or directory the release does not (fetch --check).";
     DRIFT_REMOVED = "BQ901" "drift-removed" "A vendored copy lacks a file of the release (fetch --check).";
     DRIFT_MODIFIED = "BQ902" "drift-modified" "A vendored file differs from the release's, or is a symlink where the release has a file (fetch --check).";

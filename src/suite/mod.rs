@@ -9,6 +9,7 @@
 
 pub mod ids;
 pub mod pointer;
+pub mod redis_dsl;
 pub mod scope;
 pub mod span;
 

@@ -13,6 +13,7 @@ mod compat;
 mod core_helpers;
 mod files;
 mod manifest;
+mod redis;
 mod schemas;
 mod sections;
 pub mod sync_targets;
@@ -67,6 +68,7 @@ const RULES: &[Rule] = &[
     behaviour::check,
     bindings::check,
     core_helpers::check,
+    redis::check,
     sync_targets::check,
 ];
 

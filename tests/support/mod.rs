@@ -133,7 +133,7 @@ pub fn redis_url() -> Option<String> {
     static URL: OnceLock<Option<String>> = OnceLock::new();
     let url = URL
         .get_or_init(|| {
-            if let Ok(url) = std::env::var("BQ_REDIS_URL") {
+            if let Some(url) = std::env::var("BQ_REDIS_URL").ok().filter(|u| !u.is_empty()) {
                 return Some(url);
             }
             spawn_redis()
