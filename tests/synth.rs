@@ -21,3 +21,25 @@ fn a_scaled_suite_validates_cleanly_with_k_times_the_array_cases() {
     }
     assert!(bqsuite::synth::write(&files, &dest).is_err(), "never overwrites");
 }
+
+#[test]
+fn the_hidden_dev_scale_command_writes_a_scaled_suite_and_never_overwrites() {
+    let out = tempfile::tempdir().unwrap();
+    let dest = out.path().join("x2");
+    let dest_arg = dest.to_str().unwrap();
+    let o = support::bqsuite(&support::repo(), &["dev", "scale", "--factor", "2", "--out", dest_arg]);
+    assert_eq!(o.status.code(), Some(0), "{}", support::transcript(&o));
+    let scaled = Suite::load(&dest).unwrap();
+    assert!(bqsuite::validate::validate(&scaled).is_empty());
+    let canonical = Suite::load(support::repo()).unwrap();
+    let ids = |s: &Suite| s.sections().iter().map(|s| s.cases().len()).sum::<usize>();
+    assert!(ids(&scaled) > ids(&canonical), "the scaled suite has more cases");
+    let again = support::bqsuite(&support::repo(), &["dev", "scale", "--factor", "2", "--out", dest_arg]);
+    assert_eq!(again.status.code(), Some(2), "{}", support::transcript(&again));
+    assert!(String::from_utf8_lossy(&again.stderr).contains("already exists"));
+    let zero = support::bqsuite(&support::repo(), &["dev", "scale", "--factor", "0", "--out", dest_arg]);
+    assert_eq!(zero.status.code(), Some(2), "a factor below 1 is a usage error");
+    let help = support::bqsuite(&support::repo(), &["--help"]);
+    let listed = String::from_utf8_lossy(&help.stdout).lines().any(|l| l.trim_start().starts_with("dev "));
+    assert!(!listed, "dev is hidden from --help");
+}
