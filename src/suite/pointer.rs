@@ -44,7 +44,22 @@ pub fn escape(token: &str) -> String {
 
 /// Append a token to a pointer.
 pub fn join(pointer: &str, token: &str) -> String {
-    format!("{pointer}/{}", escape(token))
+    let mut out = String::with_capacity(pointer.len() + token.len() + 1);
+    out.push_str(pointer);
+    push(&mut out, token);
+    out
+}
+
+/// Append `/` and the escaped token to `pointer` in place (no allocation beyond growth).
+pub fn push(pointer: &mut String, token: &str) {
+    pointer.push('/');
+    for c in token.chars() {
+        match c {
+            '~' => pointer.push_str("~0"),
+            '/' => pointer.push_str("~1"),
+            c => pointer.push(c),
+        }
+    }
 }
 
 /// Resolve a pointer in a value. `None` when the pointer is invalid or the target is missing.

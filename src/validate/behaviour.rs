@@ -49,13 +49,13 @@ pub(super) fn check(cx: &Ctx<'_>) -> Vec<Finding> {
     let mut out = Vec::new();
     let mut schema_checked = HashSet::new();
     for s in cx.suite.sections().into_iter().filter(|s| SECTIONS.contains(&s.name)) {
-        for case in s.cases() {
+        for case in cx.cases(s.name) {
             if !case.value.is_object() {
                 continue;
             }
-            pointer_syntax(&case, &mut out);
+            pointer_syntax(case, &mut out);
             if s.name == "encode_reject" {
-                encode_reject_input(&case, &mut out);
+                encode_reject_input(case, &mut out);
             }
             let Some(file) = case.value.get("file").and_then(Value::as_str) else {
                 continue;
@@ -63,12 +63,12 @@ pub(super) fn check(cx: &Ctx<'_>) -> Vec<Finding> {
             let Some(fixture) = cx.suite.json(file) else {
                 continue;
             };
-            against_fixture(&case, file, fixture, &mut out);
+            against_fixture(case, file, fixture, &mut out);
             if SCHEMA_SECTIONS.contains(&s.name) {
-                producer_schema(cx, &case, file, fixture, &mut schema_checked, &mut out);
+                producer_schema(cx, case, file, fixture, &mut schema_checked, &mut out);
             }
             if s.name == "data_shape" {
-                rejected_fixture(cx, &case, file, fixture, &mut out);
+                rejected_fixture(cx, case, file, fixture, &mut out);
             }
         }
     }

@@ -205,7 +205,7 @@ pub(super) fn check(cx: &Ctx<'_>) -> Vec<Finding> {
             gate_table(cx, s.scope, &pointer::join(&pointer::join("", s.name), "schema_version_gate"), table, &mut out);
         }
         for shape in SHAPES.iter().filter(|sh| sh.section == s.name) {
-            let cases = s.cases();
+            let cases = cx.cases(s.name);
             let mine: Vec<&CaseRef<'_>> = cases.iter().filter(|c| c.sub == shape.block && c.index.is_some()).collect();
             if let Some(b) = shape.block.and_then(|b| s.block.get(b)) {
                 let at = pointer::join(&pointer::join("", s.name), shape.block.unwrap_or_default());

@@ -13,18 +13,18 @@ use serde_json::Value;
 use crate::diag::{Code, Finding};
 use crate::suite::MANIFEST;
 
-use super::{Ctx, FILE_REF_KEYS, string_refs};
+use super::Ctx;
 
 pub(super) fn check(cx: &Ctx<'_>) -> Vec<Finding> {
     let mut out = Vec::new();
-    let Some(m) = cx.suite.json(MANIFEST) else {
+    if cx.suite.json(MANIFEST).is_none() {
         return out;
-    };
+    }
     let at = |code, msg: String, ptr: &str| Finding::error(code, msg).in_file(MANIFEST).at(ptr);
 
-    let refs = string_refs(m, &FILE_REF_KEYS);
+    let refs = cx.file_refs();
     let referenced: HashSet<&str> = refs.iter().map(|(_, f)| *f).collect();
-    for (ptr, file) in &refs {
+    for (ptr, file) in refs {
         if cx.suite.file(file).is_none() {
             out.push(at(Code::MISSING_FIXTURE, format!("{file} does not exist in the suite"), ptr));
         }
@@ -39,7 +39,7 @@ pub(super) fn check(cx: &Ctx<'_>) -> Vec<Finding> {
     }
 
     for s in cx.suite.sections() {
-        for case in s.cases() {
+        for case in cx.cases(s.name) {
             let c = case.value;
             let Some(obj) = c.as_object() else {
                 if s.name == "cases" {

@@ -10,7 +10,7 @@
 //! a runner-mapped object that differs from a mapped key only in letter case (Go's decoder would
 //! read it into the mapped field).
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 
 use serde_json::Value;
 
@@ -18,7 +18,7 @@ use crate::core::strict::lone_surrogate;
 use crate::diag::{Code, Finding};
 use crate::suite::{MANIFEST, pointer, span};
 
-use super::{Ctx, FILE_REF_KEYS, string_refs};
+use super::{Ctx, walk_objects};
 
 /// PHP `json_decode`'s default depth is 512: a document may nest 511 levels.
 const MAX_DEPTH: usize = 511;
@@ -79,14 +79,14 @@ pub(super) fn check(cx: &Ctx<'_>) -> Vec<Finding> {
         return out;
     };
 
-    for (ptr, file) in string_refs(m, &FILE_REF_KEYS) {
+    for (ptr, file) in cx.file_refs() {
         if let Err(why) = plain_relative(file) {
-            out.push(at(Code::COMPAT_PATH, format!("{file:?} is not a plain relative path: {why}"), &ptr));
+            out.push(at(Code::COMPAT_PATH, format!("{file:?} is not a plain relative path: {why}"), ptr));
         }
     }
 
     for s in cx.suite.sections() {
-        for case in s.cases() {
+        for case in cx.cases(s.name) {
             if let Some(name) = case.value.get("name") {
                 match name.as_str() {
                     Some(n) if !n.is_empty() && !n.contains('/') => {}
@@ -225,40 +225,39 @@ fn max_depth(text: &str) -> usize {
 }
 
 /// Keys that differ from a mapped key only in letter case.
+///
+/// The vocabulary is every key without an upper-case letter of the runner-mapped objects plus
+/// [`MAPPED`]; a key is reported against the first vocabulary word (in byte order) that is not
+/// the key and equals it ignoring ASCII case. Each distinct key is looked up once, and the
+/// manifest is walked a second time (for pointers) only when some key matched.
 fn key_case(manifest: &Value, out: &mut Vec<Finding>) {
-    let mut objects = Vec::new();
-    let mut stack = vec![(String::new(), manifest)];
-    while let Some((at, v)) = stack.pop() {
-        match v {
-            Value::Object(m) => {
-                objects.push((at.clone(), m));
-                for (k, child) in m {
-                    if !FREE_FORM.contains(&k.as_str()) {
-                        stack.push((pointer::join(&at, k), child));
-                    }
-                }
-            }
-            Value::Array(a) => stack.extend(a.iter().enumerate().map(|(i, c)| (format!("{at}/{i}"), c))),
-            _ => {}
-        }
+    let skip = |k: &str| FREE_FORM.contains(&k);
+    let mut keys: BTreeSet<&str> = BTreeSet::new();
+    walk_objects(manifest, &mut String::new(), &skip, &mut |_, m| keys.extend(m.keys().map(String::as_str)));
+    let vocab: BTreeSet<&str> =
+        keys.iter().copied().filter(|k| !k.bytes().any(|b| b.is_ascii_uppercase())).chain(MAPPED).collect();
+    let mut by_fold: HashMap<String, Vec<&str>> = HashMap::new();
+    for v in &vocab {
+        by_fold.entry(v.to_ascii_lowercase()).or_default().push(v);
     }
-    let vocab: BTreeSet<&str> = objects
+    let mapped: HashMap<&str, &str> = keys
         .iter()
-        .flat_map(|(_, m)| m.keys().map(String::as_str))
-        .filter(|k| !k.bytes().any(|b| b.is_ascii_uppercase()))
-        .chain(MAPPED)
+        .filter_map(|k| Some((*k, *by_fold.get(&k.to_ascii_lowercase())?.iter().find(|v| *v != k)?)))
         .collect();
-    for (at, m) in objects {
+    if mapped.is_empty() {
+        return;
+    }
+    walk_objects(manifest, &mut String::new(), &skip, &mut |at, m| {
         for k in m.keys() {
-            if let Some(mapped) = vocab.iter().find(|v| **v != k && v.eq_ignore_ascii_case(k)) {
+            if let Some(mapped) = mapped.get(k.as_str()) {
                 out.push(
                     Finding::error(Code::COMPAT_KEY_CASE, format!("key {k:?} differs from the mapped key {mapped:?} only in letter case; Go's decoder would read it as {mapped:?}"))
                         .in_file(MANIFEST)
-                        .at(pointer::join(&at, k)),
+                        .at(pointer::join(at, k)),
                 );
             }
         }
-    }
+    });
 }
 
 #[cfg(test)]
@@ -268,6 +267,22 @@ mod tests {
     #[test]
     fn depth_counts_brackets_outside_strings() {
         assert_eq!(max_depth(r#"{"a":[[1]],"b":"[[[["}"#), 3);
+    }
+
+    #[test]
+    fn key_case_reports_twins_once_with_escaped_pointers_and_skips_free_form_objects() {
+        let m = serde_json::json!({
+            "cases": [{"name": "a", "Name": "b"}],
+            "sec": {"x/y": {"Cases": [], "cases": []}, "data": {"NAME": 1}, "list": [[{"FILE": "f"}]]},
+            "Unmatched": 1
+        });
+        let mut out = Vec::new();
+        key_case(&m, &mut out);
+        let mut got: Vec<_> = out.iter().map(|f| (f.code.id, f.pointer.clone().unwrap_or_default())).collect();
+        got.sort();
+        let want = [("BQ508", "/cases/0/Name"), ("BQ508", "/sec/list/0/0/FILE"), ("BQ508", "/sec/x~1y/Cases")];
+        assert_eq!(got, want.map(|(c, p)| (c, p.to_owned())));
+        assert!(out[0].message.contains("only in letter case"));
     }
 
     #[test]

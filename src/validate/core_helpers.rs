@@ -43,8 +43,8 @@ pub(super) fn check(cx: &Ctx<'_>) -> Vec<Finding> {
         payload_schema(cx, section, &mut out);
     }
     let each = |name: &str, f: fn(&CaseRef<'_>, &mut Vec<Finding>), out: &mut Vec<Finding>| {
-        for case in cx.suite.section(name).map(|s| s.cases()).unwrap_or_default() {
-            f(&case, out);
+        for case in cx.cases(name) {
+            f(case, out);
         }
     };
     each("poison_dlq", poison_case, &mut out);
@@ -75,7 +75,7 @@ fn payload_schema(cx: &Ctx<'_>, name: &str, out: &mut Vec<Finding>) {
             return;
         }
     };
-    for case in section.cases() {
+    for case in cx.cases(name) {
         let (data, valid) = (case.value.get("data"), case.value.get("valid").and_then(Value::as_bool));
         let (Some(data), Some(valid)) = (data, valid) else {
             out.push(at(

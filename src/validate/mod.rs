@@ -29,12 +29,33 @@ use crate::suite::{self, Suite};
 pub struct Ctx<'a> {
     pub suite: &'a Suite,
     envelope: OnceCell<Option<jsonschema::Validator>>,
+    file_refs: OnceCell<Vec<(String, &'a str)>>,
+    cases: OnceCell<std::collections::HashMap<&'a str, Vec<suite::CaseRef<'a>>>>,
 }
 
 impl<'a> Ctx<'a> {
     /// A context over a loaded suite.
     pub fn new(suite: &'a Suite) -> Self {
-        Self { suite, envelope: OnceCell::new() }
+        Self { suite, envelope: OnceCell::new(), file_refs: OnceCell::new(), cases: OnceCell::new() }
+    }
+
+    /// The cases of section `name` under the case-id rule (empty for no such section); the
+    /// ids of every section are derived once per run and shared by the rules.
+    pub fn cases(&self, name: &str) -> &[suite::CaseRef<'a>] {
+        let all = self.cases.get_or_init(|| {
+            let suite: &'a Suite = self.suite;
+            suite.sections().into_iter().map(|s| (s.name, s.cases())).collect()
+        });
+        all.get(name).map_or(&[], Vec::as_slice)
+    }
+
+    /// Every `file` / `envelope_file` / `fixture` reference in the manifest with its pointer,
+    /// sorted (empty when the manifest does not parse); collected once, shared by the rules.
+    pub fn file_refs(&self) -> &[(String, &'a str)] {
+        self.file_refs.get_or_init(|| {
+            let suite: &'a Suite = self.suite;
+            suite.json(suite::MANIFEST).map(|m| string_refs(m, &FILE_REF_KEYS)).unwrap_or_default()
+        })
     }
 
     /// The producer envelope schema (Draft-07, formats not asserted, as the spec's reference
@@ -89,32 +110,91 @@ pub fn validate(suite: &Suite) -> Vec<Finding> {
     findings
 }
 
-/// Every string value under a key in `keys`, anywhere in `value`, with its pointer.
+/// Every string value under a key in `keys`, anywhere in `value`, with its pointer, sorted.
 pub(crate) fn string_refs<'v>(value: &'v Value, keys: &[&str]) -> Vec<(String, &'v str)> {
     let mut out = Vec::new();
-    let mut stack = vec![(String::new(), value)];
-    while let Some((at, v)) = stack.pop() {
-        match v {
-            Value::Object(m) => {
-                for (k, child) in m {
-                    let p = suite::pointer::join(&at, k);
-                    match child {
-                        Value::String(s) if keys.contains(&k.as_str()) => out.push((p, s.as_str())),
-                        _ => stack.push((p, child)),
-                    }
-                }
+    walk_objects(value, &mut String::new(), &|_| false, &mut |at, m| {
+        for (k, child) in m {
+            if let (Value::String(s), true) = (child, keys.contains(&k.as_str())) {
+                let mut p = at.to_owned();
+                suite::pointer::push(&mut p, k);
+                out.push((p, s.as_str()));
             }
-            Value::Array(a) => {
-                for (i, child) in a.iter().enumerate() {
-                    stack.push((format!("{at}/{i}"), child));
-                }
-            }
-            _ => {}
         }
-    }
+    });
     out.sort();
     out
 }
 
+/// Call `f` with every object in `value` (the root included) and its pointer, depth first,
+/// not descending into the value of any key for which `skip` holds. The pointer is built in
+/// one buffer as the walk goes (`at` holds the current one), so a walk allocates no pointers;
+/// `serde_json` bounds the nesting of a parsed value, so the recursion is bounded too.
+pub(crate) fn walk_objects<'v>(
+    value: &'v Value,
+    at: &mut String,
+    skip: &dyn Fn(&str) -> bool,
+    f: &mut dyn FnMut(&str, &'v serde_json::Map<String, Value>),
+) {
+    let len = at.len();
+    match value {
+        Value::Object(m) => {
+            f(at, m);
+            for (k, child) in m {
+                if matches!(child, Value::Object(_) | Value::Array(_)) && !skip(k) {
+                    suite::pointer::push(at, k);
+                    walk_objects(child, at, skip, f);
+                    at.truncate(len);
+                }
+            }
+        }
+        Value::Array(a) => {
+            for (i, child) in a.iter().enumerate() {
+                if matches!(child, Value::Object(_) | Value::Array(_)) {
+                    use std::fmt::Write;
+                    let _ = write!(at, "/{i}");
+                    walk_objects(child, at, skip, f);
+                    at.truncate(len);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
 /// The keys whose string values name a suite file.
 pub(crate) const FILE_REF_KEYS: [&str; 3] = ["file", "envelope_file", "fixture"];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn string_refs_finds_keyed_strings_anywhere_with_escaped_pointers_sorted() {
+        let doc = serde_json::json!({
+            "b": [{"file": "two"}, [{"fixture": "three"}]],
+            "a~/": {"file": "one", "other": "no", "envelope_file": {"file": "nested"}},
+            "file": 7
+        });
+        let refs = string_refs(&doc, &FILE_REF_KEYS);
+        assert_eq!(
+            refs,
+            [
+                ("/a~0~1/envelope_file/file".to_owned(), "nested"),
+                ("/a~0~1/file".to_owned(), "one"),
+                ("/b/0/file".to_owned(), "two"),
+                ("/b/1/0/fixture".to_owned(), "three"),
+            ]
+        );
+    }
+
+    #[test]
+    fn walk_objects_skips_the_values_of_skipped_keys_and_restores_the_pointer() {
+        let doc = serde_json::json!({"keep": {"x": {}}, "skip": {"y": {}}, "arr": [{}, 1, [{}]]});
+        let mut seen = Vec::new();
+        let mut at = String::new();
+        walk_objects(&doc, &mut at, &|k| k == "skip", &mut |p, _| seen.push(p.to_owned()));
+        assert_eq!(seen, ["", "/keep", "/keep/x", "/arr/0", "/arr/2/0"]);
+        assert!(at.is_empty());
+    }
+}

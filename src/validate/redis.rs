@@ -36,23 +36,19 @@ pub(super) fn check(cx: &Ctx<'_>) -> Vec<Finding> {
             out.push(Finding::error(code, e.message).in_file(MANIFEST).at(format!("{case_ptr}{}", e.pointer)));
         }
     };
-    if let Some(s) = cx.suite.section("redis_layout") {
-        for case in s.cases() {
-            let errors = match case.sub {
-                None => redis_dsl::parse_key_names_case(case.value).err().unwrap_or_default(),
-                Some(_) => {
-                    let mut e = redis_dsl::parse_layout_case(case.value).err().unwrap_or_default();
-                    e.extend(redis_dsl::lint_layout_case(case.value));
-                    e
-                }
-            };
-            report(&case.pointer, errors, false);
-        }
+    for case in cx.cases("redis_layout") {
+        let errors = match case.sub {
+            None => redis_dsl::parse_key_names_case(case.value).err().unwrap_or_default(),
+            Some(_) => {
+                let mut e = redis_dsl::parse_layout_case(case.value).err().unwrap_or_default();
+                e.extend(redis_dsl::lint_layout_case(case.value));
+                e
+            }
+        };
+        report(&case.pointer, errors, false);
     }
-    if let Some(s) = cx.suite.section("redis_delay") {
-        for case in s.cases() {
-            report(&case.pointer, redis_dsl::parse_delay_case(case.value).err().unwrap_or_default(), true);
-        }
+    for case in cx.cases("redis_delay") {
+        report(&case.pointer, redis_dsl::parse_delay_case(case.value).err().unwrap_or_default(), true);
     }
     out
 }

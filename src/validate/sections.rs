@@ -49,7 +49,7 @@ pub(super) fn check(cx: &Ctx<'_>) -> Vec<Finding> {
             out.push(at(Code::SECTION_SHAPE, format!("section {:?} must be {want}", s.name), ptr.clone()));
         }
         let mut seen = HashSet::new();
-        for case in s.cases() {
+        for case in cx.cases(s.name) {
             if !seen.insert(case.id.clone()) {
                 out.push(at(
                     Code::DUPLICATE_CASE_ID,
