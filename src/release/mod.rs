@@ -89,11 +89,31 @@ impl std::fmt::Display for ReleaseError {
 }
 
 /// Build the release asset of a loaded suite (rules 1–6). Writes nothing.
+///
+/// `validate` runs on a second thread while the asset is assembled (both only read the loaded
+/// suite), and an asset is returned only when `validate` found nothing: the outcome, and which
+/// error wins, are those of validating first and building after.
 pub fn build(suite: &Suite) -> Result<Asset, ReleaseError> {
-    let findings = crate::validate::validate(suite);
+    let (findings, built) = std::thread::scope(|s| {
+        let validation = std::thread::Builder::new()
+            .name("validate".into())
+            .stack_size(8 << 20)
+            .spawn_scoped(s, || crate::validate::validate(suite));
+        let built = build_unchecked(suite);
+        let findings = match validation {
+            Ok(handle) => handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+            Err(_) => crate::validate::validate(suite),
+        };
+        (findings, built)
+    });
     if !findings.is_empty() {
         return Err(ReleaseError::Findings(findings));
     }
+    built
+}
+
+/// Rules 2–6 without the validate gate.
+fn build_unchecked(suite: &Suite) -> Result<Asset, ReleaseError> {
     let version = suite.version().ok_or_else(|| ReleaseError::Unreleasable("CONFORMANCE_VERSION is missing".into()))?;
     if suite.file(LICENSE).is_none() {
         return Err(ReleaseError::Unreleasable(format!(
