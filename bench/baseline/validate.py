@@ -2,7 +2,8 @@
 """Baseline: the checks the seed repository's CI ran on the suite, in Python.
 
 This is what `bqsuite validate` replaces, doing the same work the old way, so the two can be
-timed side by side (bench/compare.sh). It is a benchmark baseline, not a supported tool.
+timed side by side (bench/compare.sh). It is a benchmark baseline, not a supported tool. Each
+file is read and parsed once (as bqsuite does), so the comparison is not flattered by re-parsing.
 
 Checks: every .json under schema/ and fixtures/ and manifest.json parses; schema_version is 1;
 CONFORMANCE_VERSION is SemVer and equals conformance_version; the sections map and the blocks
@@ -23,9 +24,16 @@ SEMVER = re.compile(r"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-[0-9A-Za-z.-]+)
 META = {"schema_version", "conformance_version", "description", "sections", "exceptions"}
 
 
+PARSED = {}
+
+
 def load(root, rel):
-    with open(os.path.join(root, rel), encoding="utf-8") as f:
-        return json.load(f)
+    """Parse a suite file once: later checks reuse it, as bqsuite's in-memory suite does."""
+    path = os.path.normpath(os.path.join(root, rel))
+    if path not in PARSED:
+        with open(path, encoding="utf-8") as f:
+            PARSED[path] = json.load(f)
+    return PARSED[path]
 
 
 def pointer(doc, ptr):
@@ -45,8 +53,7 @@ def main(root):
             for name in files:
                 if name.endswith(".json"):
                     try:
-                        with open(os.path.join(dirpath, name), encoding="utf-8") as f:
-                            json.load(f)
+                        load(dirpath, name)
                     except ValueError as e:
                         errors.append(f"{name}: {e}")
     m = load(root, "manifest.json")
