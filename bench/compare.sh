@@ -1,0 +1,151 @@
+#!/usr/bin/env bash
+# Whole-process comparison of bqsuite with the tooling it replaces (issue 10), with hyperfine.
+#
+#   bench/compare.sh [--runs N] [--out DIR]
+#
+# Builds the release binary, generates the ×10 and ×100 suites (`bqsuite dev scale`), builds a
+# fake tree of the 25 sync targets (`bqsuite sync` populates it), checks that each baseline does
+# the same work as the bqsuite command it is timed against (same verdicts, same tar stream),
+# then runs hyperfine once per comparison, each command and its baseline side by side in one
+# paired run. Writes DIR/<comparison>.json and .md (hyperfine's exports) and DIR/summary.md:
+# medians, ratios and whether each target of the issue holds. Default DIR: target/bench-compare.
+# Nothing here is a test: it reports, it never fails on a time (exit 0 unless it could not run).
+#
+# Needs: cargo, python3 (installs the `jsonschema` package when missing), GNU tar, gzip,
+# sha256sum, diff, hyperfine (installed from Debian's packages when missing and possible) and,
+# for the with-Redis row, redis-server (started on a free loopback port, stopped at exit).
+set -euo pipefail
+repo=$(cd "$(dirname "$0")/.." && pwd)
+out="$repo/target/bench-compare"
+runs=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --runs) runs=(--runs "$2"); shift 2 ;;
+    --out) out=$(mkdir -p "$2" && cd "$2" && pwd); shift 2 ;;
+    *) echo "usage: bench/compare.sh [--runs N] [--out DIR]" >&2; exit 2 ;;
+  esac
+done
+[ ${#runs[@]} -eq 0 ] && runs=(--min-runs 10)
+
+as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
+if ! command -v hyperfine >/dev/null; then
+  as_root apt-get update -qq && as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq hyperfine >/dev/null
+fi
+python3 -c 'import jsonschema' 2>/dev/null || python3 -m pip install --quiet jsonschema
+for tool in tar gzip sha256sum diff; do command -v "$tool" >/dev/null || { echo "compare.sh: $tool is missing" >&2; exit 2; }; done
+
+echo "== building the release binary" >&2
+(cd "$repo" && cargo build --release --locked --quiet)
+bq="$repo/target/release/bqsuite"
+base="$repo/bench/baseline"
+
+work="$out/work"
+rm -rf "$work"
+mkdir -p "$work"
+x1="$repo"
+echo "== generating the x10 and x100 suites" >&2
+"$bq" dev scale --suite "$x1" --factor 10 --out "$work/x10" 2>/dev/null
+"$bq" dev scale --suite "$x1" --factor 100 --out "$work/x100" 2>/dev/null
+
+echo "== building the fake tree of sync targets" >&2
+tree="$work/tree"
+version=$(tr -d '[:space:]' < "$x1/CONFORMANCE_VERSION")
+mkdir -p "$tree"
+python3 - "$x1/sync-targets.json" "$tree" "$version" > "$work/targets.txt" <<'PY'
+import json, os, sys
+targets, tree, version = json.load(open(sys.argv[1]))["targets"], sys.argv[2], sys.argv[3]
+for t in targets:
+    wf = os.path.join(tree, t["repo"], ".github", "workflows")
+    os.makedirs(wf, exist_ok=True)
+    with open(os.path.join(wf, "ci.yml"), "w") as f:
+        f.write(f"# CI pins the suite it checks\n# git clone --depth 1 --branch v{version} conformance\n")
+    print(t["repo"], t["path"])
+PY
+"$bq" sync --suite "$x1" --root "$tree" --strict >/dev/null
+ntargets=$(wc -l < "$work/targets.txt")
+
+echo "== checking that each baseline does the same work" >&2
+same() { # same WHAT EXPECTED_STATUS CMD...
+  local what=$1 want=$2 got=0
+  shift 2
+  "$@" >/dev/null 2>&1 || got=$?
+  if [ "$got" != "$want" ]; then echo "compare.sh: $what exited $got, expected $want" >&2; exit 2; fi
+}
+for s in "$x1" "$work/x10" "$work/x100"; do
+  same "bqsuite validate $s" 0 "$bq" validate --suite "$s"
+  same "validate.py $s" 0 python3 "$base/validate.py" "$s"
+done
+cp -r "$work/x10" "$work/broken"
+python3 - "$work/broken/manifest.json" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+m["roundtrip"]["cases"][0]["expect_preserved"]["/no/such/key"] = 1
+json.dump(m, open(sys.argv[1], "w"), indent=2)
+PY
+same "bqsuite validate on a broken suite" 1 "$bq" validate --suite "$work/broken"
+same "validate.py on a broken suite" 1 python3 "$base/validate.py" "$work/broken"
+"$bq" release --suite "$x1" --out "$work/release-bq" >/dev/null 2>&1
+bash "$base/release.sh" "$x1" "$work/release-baseline"
+asset="babelqueue-conformance-$version.tar.gz"
+cmp <(gzip -dc "$work/release-bq/$asset") <(gzip -dc "$work/release-baseline/$asset") \
+  || { echo "compare.sh: the baseline's tar stream differs from bqsuite's" >&2; exit 2; }
+same "bqsuite sync --check" 0 "$bq" sync --check --suite "$x1" --root "$tree" --strict
+same "sync-check.sh" 0 bash "$base/sync-check.sh" "$x1" "$tree" "$work/targets.txt"
+last=$(tail -n 1 "$work/targets.txt")
+drifted="$tree/${last%% *}/${last#* }/fixtures/$(ls "$x1/fixtures" | tail -n 1)"
+cp "$drifted" "$work/saved.json" && echo ' ' >> "$drifted"
+same "bqsuite sync --check on a drifted tree" 1 "$bq" sync --check --suite "$x1" --root "$tree"
+same "sync-check.sh on a drifted tree" 1 bash "$base/sync-check.sh" "$x1" "$tree" "$work/targets.txt"
+cp "$work/saved.json" "$drifted"
+same "bqsuite sync --check, restored" 0 "$bq" sync --check --suite "$x1" --root "$tree"
+
+redis_url=
+if command -v redis-server >/dev/null; then
+  port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no --daemonize yes \
+    --pidfile "$work/redis.pid" --dir "$work" --logfile "$work/redis.log"
+  trap 'kill "$(cat "$work/redis.pid" 2>/dev/null)" 2>/dev/null || true' EXIT
+  for _ in $(seq 50); do redis-cli -p "$port" ping >/dev/null 2>&1 && break; sleep 0.1; done
+  redis_url="redis://127.0.0.1:$port/"
+  same "bqsuite run with Redis" 0 env BQ_REDIS_URL="$redis_url" BQ_REQUIRE_REDIS=1 "$bq" run --suite "$x1" --out "$work/results.json"
+else
+  echo "compare.sh: redis-server is not installed; the with-Redis row is left out" >&2
+fi
+
+# hyperfine NAME [hyperfine args...] — one paired run, exported as NAME.json and NAME.md.
+bench() {
+  local name=$1
+  shift
+  echo "== $name" >&2
+  hyperfine -N --style basic --warmup 3 "${runs[@]}" \
+    --export-json "$out/$name.json" --export-markdown "$out/$name.md" "$@" >&2
+}
+q() { printf '%q' "$1"; }
+export NO_COLOR=1
+bench validate \
+  -n "bqsuite validate (x1)" "$bq validate --suite $(q "$x1")" \
+  -n "validate.py (x1)" "python3 $(q "$base/validate.py") $(q "$x1")"
+bench validate-scale \
+  -n "bqsuite validate (x1)" "$bq validate --suite $(q "$x1")" \
+  -n "bqsuite validate (x10)" "$bq validate --suite $(q "$work/x10")" \
+  -n "bqsuite validate (x100)" "$bq validate --suite $(q "$work/x100")"
+bench validate-x100 \
+  -n "bqsuite validate (x100)" "$bq validate --suite $(q "$work/x100")" \
+  -n "validate.py (x100)" "python3 $(q "$base/validate.py") $(q "$work/x100")"
+bench release \
+  -n "bqsuite release (x1)" "$bq release --suite $(q "$x1") --out $(q "$work/release-bq")" \
+  -n "tar | gzip -n -9 | sha256sum (x1)" "bash $(q "$base/release.sh") $(q "$x1") $(q "$work/release-baseline") 9" \
+  -n "tar | gzip -n | sha256sum (x1, level 6)" "bash $(q "$base/release.sh") $(q "$x1") $(q "$work/release-baseline") 6"
+bench release-x100 \
+  -n "bqsuite release (x100)" "$bq release --suite $(q "$work/x100") --out $(q "$work/release-bq")" \
+  -n "tar | gzip -n -9 | sha256sum (x100)" "bash $(q "$base/release.sh") $(q "$work/x100") $(q "$work/release-baseline") 9"
+bench sync-check \
+  -n "bqsuite sync --check ($ntargets targets)" "$bq sync --check --suite $(q "$x1") --root $(q "$tree")" \
+  -n "sync-check.sh ($ntargets targets)" "bash $(q "$base/sync-check.sh") $(q "$x1") $(q "$tree") $(q "$work/targets.txt")"
+run_args=(-n "bqsuite run, no Redis" "env -u BQ_REDIS_URL -u BQ_REQUIRE_REDIS $bq run --suite $(q "$x1") --out $(q "$work/results.json")")
+if [ -n "$redis_url" ]; then
+  run_args+=(-n "bqsuite run, local Redis" "env BQ_REDIS_URL=$redis_url BQ_REQUIRE_REDIS=1 $bq run --suite $(q "$x1") --out $(q "$work/results.json")")
+fi
+bench run "${run_args[@]}"
+
+python3 "$repo/bench/summary.py" "$out" | tee "$out/summary.md"

@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+"""Summarise bench/compare.sh's hyperfine exports: medians, ratios and the issue's targets.
+
+usage: summary.py DIR   (DIR holds validate.json, validate-scale.json, ... from compare.sh)
+Prints Markdown: the machine, every command's median, and each target with its ratio and
+whether it holds. Reports only; never fails on a time.
+"""
+import json
+import os
+import platform
+import re
+import subprocess
+import sys
+
+
+def medians(path):
+    with open(path) as f:
+        return {r["command"]: r["median"] for r in json.load(f)["results"]}
+
+
+def cell(text):
+    """Text for a Markdown table cell."""
+    return text.replace("|", "\\|")
+
+
+def ms(seconds):
+    return f"{seconds * 1000:.1f} ms"
+
+
+def version(cmd):
+    try:
+        out = subprocess.run(cmd, capture_output=True, text=True, timeout=10)
+        return (out.stdout or out.stderr).strip().splitlines()[0]
+    except (OSError, IndexError, subprocess.TimeoutExpired):
+        return "not found"
+
+
+def cpu():
+    try:
+        with open("/proc/cpuinfo") as f:
+            m = re.search(r"^model name\s*:\s*(.+)$", f.read(), re.M)
+            return m.group(1) if m else platform.processor()
+    except OSError:
+        return platform.processor()
+
+
+def main(d):
+    load = lambda name: medians(os.path.join(d, f"{name}.json")) if os.path.exists(os.path.join(d, f"{name}.json")) else {}
+    v, scale, v100 = load("validate"), load("validate-scale"), load("validate-x100")
+    rel, rel100, sync, run = load("release"), load("release-x100"), load("sync-check"), load("run")
+    find = lambda table, prefix: next((t for c, t in table.items() if c.startswith(prefix)), None)
+
+    rows = []  # (target, measured, limit text, holds)
+
+    def ratio(target, table, ours, theirs, limit, strict=False):
+        a, b = find(table, ours), find(table, theirs)
+        if a is None or b is None:
+            return
+        r = a / b
+        rows.append((target, f"{ms(a)} / {ms(b)} = **{r:.3f}×**", f"{'<' if strict else '≤'} {limit}×",
+                     r < limit if strict else r <= limit))
+
+    def absolute(target, table, ours, limit):
+        a = find(table, ours)
+        if a is not None:
+            rows.append((target, f"**{ms(a)}**", f"< {ms(limit)}", a < limit))
+
+    ratio("validate (x1) vs validate.py", v, "bqsuite validate", "validate.py", 0.2)
+    absolute("validate (x100)", scale, "bqsuite validate (x100)", 1.0)
+    ratio("validate x100 / x1", scale, "bqsuite validate (x100)", "bqsuite validate (x1)", 120)
+    ratio("release (x1) vs tar | gzip -n -9 | sha256sum", rel, "bqsuite release", "tar | gzip -n -9", 1.0)
+    ratio("sync --check vs the diff loop", sync, "bqsuite sync --check", "sync-check.sh", 0.5)
+    absolute("run, no Redis", run, "bqsuite run, no Redis", 0.2)
+    absolute("run, local Redis", run, "bqsuite run, local Redis", 3.0)
+
+    info = []  # (comparison, measured)
+    for label, table, ours, theirs in [
+        ("validate (x100) vs validate.py (x100)", v100, "bqsuite validate", "validate.py"),
+        ("release (x1) vs tar | gzip -n (level 6)", rel, "bqsuite release", "tar | gzip -n | sha256sum (x1, level 6)"),
+        ("release (x100) vs tar | gzip -n -9 (x100)", rel100, "bqsuite release", "tar | gzip -n -9"),
+    ]:
+        a, b = find(table, ours), find(table, theirs)
+        if a is not None and b is not None:
+            info.append((label, f"{ms(a)} / {ms(b)} = {a / b:.3f}×"))
+
+    print("### Machine\n")
+    print(f"- `uname -a`: {version(['uname', '-a'])}")
+    print(f"- CPU: {cpu()}; `nproc`: {os.cpu_count()}")
+    jsonschema = version(["python3", "-c", "import importlib.metadata as m; print(m.version('jsonschema'))"])
+    tools = [version(["hyperfine", "--version"]), version(["python3", "--version"]) + f" with jsonschema {jsonschema}",
+             version(["tar", "--version"]), version(["gzip", "--version"]), version(["redis-server", "--version"])]
+    print(f"- {'; '.join(tools)}")
+    print("\n### Targets (each ratio from one paired hyperfine run)\n")
+    print("| target | bqsuite / baseline (medians) | target | holds |")
+    print("|---|---|---|---|")
+    for target, measured, limit, holds in rows:
+        print(f"| {cell(target)} | {measured} | {limit} | {'yes' if holds else '**no**'} |")
+    if info:
+        print("\n### For information (no target)\n")
+        print("| comparison | bqsuite / baseline (medians) |")
+        print("|---|---|")
+        for label, measured in info:
+            print(f"| {cell(label)} | {measured} |")
+    print("\n### Every command (median)\n")
+    print("| run | command | median |")
+    print("|---|---|---|")
+    for name, table in [("validate", v), ("validate-scale", scale), ("validate-x100", v100), ("release", rel),
+                        ("release-x100", rel100), ("sync-check", sync), ("run", run)]:
+        for command, t in table.items():
+            print(f"| {name} | {cell(command)} | {ms(t)} |")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
