@@ -10,13 +10,10 @@
 use serde_json::Value;
 
 use crate::core::envelope;
-use crate::suite::CaseRef;
+use crate::suite::{CaseRef, ENCODE_REJECT_INPUTS as INPUTS};
 
 use super::envelope_checks::{entries, object_field, str_field};
 use super::{Check, RunCx, SectionRunner, ensure};
-
-/// The input fields of an encode_reject case; a case carries exactly one.
-pub const INPUTS: [&str; 4] = ["meta", "meta_entries", "extras_top", "extras_meta"];
 
 /// The `encode_reject` runner.
 pub struct EncodeReject;
