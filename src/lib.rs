@@ -17,3 +17,4 @@ pub mod suite;
 pub mod sync;
 pub mod synth;
 pub mod validate;
+pub mod vendored;

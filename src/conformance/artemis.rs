@@ -13,10 +13,8 @@ use serde_json::{Map, Value};
 use crate::core::bindings::artemis::{self, ApplicationProperties, ArtemisMessage};
 use crate::suite::CaseRef;
 
-use super::binding::{
-    RowValue, block, block_envelope, body_is_envelope, exact_map, gate_row, obj_field, reconciliation, str_field,
-};
-use super::{Check, Outcome, RunCx, SectionRunner, ensure};
+use super::binding::{RowValue, block, block_envelope, body_is_envelope, exact_map, gate_row, reconciliation};
+use super::{Check, Outcome, RunCx, SectionRunner, ensure, fields};
 
 /// The `artemis` runner.
 pub struct Artemis;
@@ -63,13 +61,13 @@ impl SectionRunner for Artemis {
 fn projection(cx: &RunCx<'_>, block: &Value) -> Check {
     let env = block_envelope(cx, block)?;
     let msg = artemis::message(&env).map_err(|e| e.to_string())?;
-    let annotation = str_field(block, "jms_type_annotation")?;
-    let want_type = str_field(block, "jms_type")?;
+    let annotation = fields::str(block, "jms_type_annotation")?;
+    let want_type = fields::str(block, "jms_type")?;
     let got_type = msg.message_annotations.get(annotation);
     ensure(got_type.map(String::as_str) == Some(want_type), || {
         format!("annotation {annotation:?} is {got_type:?}, expected {want_type:?}")
     })?;
-    let want_corr = str_field(block, "correlation_id")?;
+    let want_corr = fields::str(block, "correlation_id")?;
     ensure(msg.correlation_id.as_deref() == Some(want_corr), || {
         format!("correlation-id {:?}, expected {want_corr:?}", msg.correlation_id)
     })?;
@@ -78,7 +76,7 @@ fn projection(cx: &RunCx<'_>, block: &Value) -> Check {
         .iter()
         .map(|(k, v)| (k.clone(), v.as_deref().map_or(Value::Null, Value::from)))
         .collect();
-    exact_map("application properties", obj_field(block, "properties")?, &got)?;
+    exact_map("application properties", fields::object(block, "properties")?, &got)?;
     let created = env.meta.created_at().and_then(|n| i64::try_from(n).ok());
     ensure(msg.creation_time == created, || {
         format!("creation-time {:?}, expected meta.created_at {created:?}", msg.creation_time)

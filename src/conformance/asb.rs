@@ -18,10 +18,10 @@ use crate::core::bindings::asb::{self, ApplicationProperties, ServiceBusMessage,
 use crate::suite::CaseRef;
 
 use super::binding::{
-    Attempt, RowValue, block, block_envelope, body_is_envelope, exact_amqp_map, exact_map, gate_row, obj_field,
-    reconciliation, set_strings,
+    Attempt, RowValue, block, block_envelope, body_is_envelope, exact_amqp_map, exact_map, gate_row, reconciliation,
+    set_strings,
 };
-use super::{Check, Outcome, RunCx, SectionRunner, ensure};
+use super::{Check, Outcome, RunCx, SectionRunner, ensure, fields};
 
 /// The `asb` runner.
 pub struct Asb;
@@ -48,8 +48,12 @@ fn projection(cx: &RunCx<'_>, block: &Value) -> Check {
         ("message_id", &msg.message_id),
         ("content_type", &msg.content_type),
     ]);
-    exact_map("message", obj_field(block, "message")?, &fields)?;
-    exact_amqp_map("application_properties", obj_field(block, "application_properties")?, &msg.application_properties)?;
+    exact_map("message", fields::object(block, "message")?, &fields)?;
+    exact_amqp_map(
+        "application_properties",
+        fields::object(block, "application_properties")?,
+        &msg.application_properties,
+    )?;
     body_is_envelope("body", &env, &msg.body)
 }
 

@@ -24,10 +24,8 @@ use crate::core::envelope::{self, now_ms};
 use crate::core::json::same_value;
 use crate::suite::CaseRef;
 
-use super::binding::{
-    block, block_envelope, field, i64_field, nullable_str, obj_field, str_field, u64_field, u64_list,
-};
-use super::{Check, Outcome, RunCx, SectionRunner, ensure};
+use super::binding::{block, block_envelope};
+use super::{Check, Outcome, RunCx, SectionRunner, ensure, fields};
 
 /// The `backoff` runner.
 pub struct Backoff;
@@ -50,7 +48,7 @@ impl SectionRunner for Backoff {
 
 /// `expect` as "ok" (true) or "reject" (false).
 fn expect_ok(case: &Value) -> Result<bool, String> {
-    match str_field(case, "expect")? {
+    match fields::str(case, "expect")? {
         "ok" => Ok(true),
         "reject" => Ok(false),
         other => Err(format!("unknown expect {other:?} (ok or reject)")),
@@ -59,12 +57,12 @@ fn expect_ok(case: &Value) -> Result<bool, String> {
 
 /// The configured tiers; a refused configuration is a failure of the case.
 fn tiers(case: &Value) -> Result<RetryTiers, String> {
-    RetryTiers::new(u64_list(case, "tiers_ms")?).map_err(|e| format!("the tier list was refused: {e}"))
+    RetryTiers::new(fields::u64_list(case, "tiers_ms")?).map_err(|e| format!("the tier list was refused: {e}"))
 }
 
 fn topic_names(case: &Value) -> Check {
-    let topic = str_field(case, "topic")?;
-    let result = RetryTiers::new(u64_list(case, "tiers_ms")?);
+    let topic = fields::str(case, "topic")?;
+    let result = RetryTiers::new(fields::u64_list(case, "tiers_ms")?);
     let t = match (expect_ok(case)?, result) {
         (false, Err(_)) => return Ok(()),
         (false, Ok(_)) => return Err("expected the tier list to be refused, but it was accepted".into()),
@@ -73,21 +71,21 @@ fn topic_names(case: &Value) -> Check {
     };
     let got: Vec<Value> = t.tiers().map(|x| json!({"topic": x.topic(topic), "delay_ms": x.delay_ms})).collect();
     let got = Value::Array(got);
-    let want = field(case, "expect_retry_topics")?;
+    let want = fields::req(case, "expect_retry_topics")?;
     ensure(same_value(want, &got), || format!("retry topics {got}, expected {want}"))?;
-    let want_dlq = str_field(case, "expect_dlq_topic")?;
+    let want_dlq = fields::str(case, "expect_dlq_topic")?;
     let dlq = retry::dlq_topic(topic);
     ensure(dlq == want_dlq, || format!("DLQ topic {dlq:?}, expected {want_dlq:?}"))
 }
 
 fn attempt_tier(case: &Value) -> Check {
-    let got = tiers(case)?.for_retry(u64_field(case, "attempts_before")?);
+    let got = tiers(case)?.for_retry(fields::u64(case, "attempts_before")?);
     match (expect_ok(case)?, got) {
         (false, None) => Ok(()),
         (false, Some(t)) => Err(format!("expected no tier, got tier {} ({} ms)", t.n, t.delay_ms)),
         (true, None) => Err("no tier, expected one".into()),
         (true, Some(t)) => {
-            let (n, ms) = (u64_field(case, "expect_tier")?, u64_field(case, "expect_delay_ms")?);
+            let (n, ms) = (fields::u64(case, "expect_tier")?, fields::u64(case, "expect_delay_ms")?);
             ensure(t.n as u64 == n && t.delay_ms == ms, || {
                 format!("tier {} ({} ms), expected tier {n} ({ms} ms)", t.n, t.delay_ms)
             })
@@ -96,7 +94,7 @@ fn attempt_tier(case: &Value) -> Check {
 }
 
 fn default_tiers(block: &Value) -> Check {
-    let want = u64_list(block, "expect_tiers_ms")?;
+    let want = fields::u64_list(block, "expect_tiers_ms")?;
     ensure(DEFAULT_TIERS_MS[..] == want[..], || format!("default tiers {DEFAULT_TIERS_MS:?}, expected {want:?}"))?;
     let listed: Vec<u64> = RetryTiers::recommended().tiers().map(|t| t.delay_ms).collect();
     ensure(listed == want, || format!("the recommended tier list is {listed:?}, expected {want:?}"))
@@ -105,10 +103,11 @@ fn default_tiers(block: &Value) -> Check {
 /// Compare a produced record with a case's `expect_topic`, `expect_headers`,
 /// `expect_absent_headers` and `expect_body_attempts`.
 fn check_record(case: &Value, rec: &ProducerRecord) -> Check {
-    let want_topic = str_field(case, "expect_topic")?;
+    let want_topic = fields::str(case, "expect_topic")?;
     ensure(rec.topic == want_topic, || format!("topic {:?}, expected {want_topic:?}", rec.topic))?;
     let empty = Map::new();
-    let want_headers = if case.get("expect_headers").is_some() { obj_field(case, "expect_headers")? } else { &empty };
+    let want_headers =
+        if case.get("expect_headers").is_some() { fields::object(case, "expect_headers")? } else { &empty };
     for (key, want) in want_headers {
         let want = want.as_str().ok_or_else(|| format!("expect_headers.{key} is not a string"))?;
         let got = header_text(&rec.headers, key);
@@ -121,7 +120,7 @@ fn check_record(case: &Value, rec: &ProducerRecord) -> Check {
         ensure(rec.headers.last(key).is_none(), || format!("header {key:?} is present, expected none"))?;
     }
     let body = envelope::decode(&rec.value).map_err(|e| format!("the record value does not decode: {e}"))?.envelope;
-    let want = u64_field(case, "expect_body_attempts")?;
+    let want = fields::u64(case, "expect_body_attempts")?;
     ensure(body.attempts == want, || format!("body attempts {}, expected {want}", body.attempts))?;
     let header = header_text(&rec.headers, ATTEMPTS);
     ensure(header == Some(body.attempts.to_string().as_str()), || {
@@ -131,11 +130,11 @@ fn check_record(case: &Value, rec: &ProducerRecord) -> Check {
 
 fn republish(cx: &RunCx<'_>, block: &Value, case: &Value) -> Check {
     let mut env = block_envelope(cx, block)?;
-    env.attempts = u64_field(case, "attempts_before")?;
-    let topic = str_field(case, "topic")?;
+    env.attempts = fields::u64(case, "attempts_before")?;
+    let topic = fields::str(case, "topic")?;
     let produced = kafka::record(&env, topic).map_err(|e| e.to_string())?;
     let mut headers = produced.headers;
-    if let Some(original) = nullable_str(case, "original_topic_header")? {
+    if let Some(original) = fields::opt_str(case, "original_topic_header")? {
         headers.add_str(ORIGINAL_TOPIC, original);
     }
     let consumed_rec = ConsumerRecord { topic: topic.to_owned(), value: Some(produced.value), headers, timestamp: 0 };
@@ -151,8 +150,8 @@ fn republish(cx: &RunCx<'_>, block: &Value, case: &Value) -> Check {
 
 fn requested_delay(cx: &RunCx<'_>, block: &Value, case: &Value) -> Check {
     let env = block_envelope(cx, block)?;
-    let topic = str_field(case, "topic")?;
-    let delay = i64_field(case, "delay_ms")?;
+    let topic = fields::str(case, "topic")?;
+    let delay = fields::i64(case, "delay_ms")?;
     let tiers = tiers(case)?;
     match (expect_ok(case)?, retry::delayed_record(&env, topic, delay, &tiers, now_ms_i64())) {
         (false, Err(_)) => Ok(()),

@@ -18,52 +18,7 @@ use crate::core::envelope::{self, Envelope};
 use crate::core::json::same_value;
 use crate::suite::CaseRef;
 
-use super::{Check, Outcome, RunCx, ensure};
-
-/// A case field that must be there.
-pub(super) fn field<'v>(case: &'v Value, key: &str) -> Result<&'v Value, String> {
-    case.get(key).ok_or_else(|| format!("case has no {key:?}"))
-}
-
-/// A non-negative integer field.
-pub(super) fn u64_field(case: &Value, key: &str) -> Result<u64, String> {
-    field(case, key)?.as_u64().ok_or_else(|| format!("{key:?} is not a non-negative integer"))
-}
-
-/// An integer field.
-pub(super) fn i64_field(case: &Value, key: &str) -> Result<i64, String> {
-    field(case, key)?.as_i64().ok_or_else(|| format!("{key:?} is not an integer"))
-}
-
-/// A number field.
-pub(super) fn f64_field(case: &Value, key: &str) -> Result<f64, String> {
-    field(case, key)?.as_f64().ok_or_else(|| format!("{key:?} is not a number"))
-}
-
-/// A string field.
-pub(super) fn str_field<'v>(case: &'v Value, key: &str) -> Result<&'v str, String> {
-    field(case, key)?.as_str().ok_or_else(|| format!("{key:?} is not a string"))
-}
-
-/// An object field.
-pub(super) fn obj_field<'v>(case: &'v Value, key: &str) -> Result<&'v Map<String, Value>, String> {
-    field(case, key)?.as_object().ok_or_else(|| format!("{key:?} is not an object"))
-}
-
-/// A field that is a string or `null` (a missing field reads as `null`).
-pub(super) fn nullable_str<'v>(case: &'v Value, key: &str) -> Result<Option<&'v str>, String> {
-    match case.get(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(s)) => Ok(Some(s)),
-        Some(other) => Err(format!("{key:?} must be a string or null, found {other}")),
-    }
-}
-
-/// A list of non-negative integers.
-pub(super) fn u64_list(case: &Value, key: &str) -> Result<Vec<u64>, String> {
-    let list = field(case, key)?.as_array().ok_or_else(|| format!("{key:?} is not an array"))?;
-    list.iter().map(|v| v.as_u64().ok_or_else(|| format!("{key:?} holds {v}, not a non-negative integer"))).collect()
-}
+use super::{Check, Outcome, RunCx, ensure, fields};
 
 /// The block a case lives in (the sub-key object), or the section block for a top-level case.
 pub(super) fn block<'a>(cx: &RunCx<'a>, case: &CaseRef<'a>) -> &'a Value {
@@ -77,7 +32,7 @@ pub(super) fn envelope_at(cx: &RunCx<'_>, rel: &str) -> Result<Envelope, String>
 
 /// The envelope a block's `envelope_file` names.
 pub(super) fn block_envelope(cx: &RunCx<'_>, block: &Value) -> Result<Envelope, String> {
-    envelope_at(cx, str_field(block, "envelope_file")?)
+    envelope_at(cx, fields::str(block, "envelope_file")?)
 }
 
 /// The fields of a native message that are set, as a JSON map of strings.
@@ -206,11 +161,11 @@ pub(super) fn gate_row(
 ) -> Outcome {
     let run = || -> Check {
         let table = block(cx, case);
-        let property = str_field(table, "property")?;
-        let body = cx.bytes(str_field(table, "fixture")?)?;
+        let property = fields::str(table, "property")?;
+        let body = cx.bytes(fields::str(table, "fixture")?)?;
         let row = case.value;
         let value = row_value(row)?;
-        let decode = match str_field(row, "expect")? {
+        let decode = match fields::str(row, "expect")? {
             "decode" => true,
             "reject" => false,
             other => return Err(format!("unknown expect {other:?}")),
@@ -235,9 +190,9 @@ pub(super) fn gate_row(
 /// An `attempts_reconciliation` case of a binding whose native count is the unsigned integer
 /// field `count_field`: `reconcile(body_attempts, count)` must give `expected_attempts`.
 pub(super) fn reconciliation(case: &Value, count_field: &str, reconcile: fn(u64, u32) -> u64) -> Check {
-    let body = u64_field(case, "body_attempts")?;
-    let count = u32::try_from(u64_field(case, count_field)?).map_err(|_| format!("{count_field} is too large"))?;
-    let want = u64_field(case, "expected_attempts")?;
+    let body = fields::u64(case, "body_attempts")?;
+    let count = u32::try_from(fields::u64(case, count_field)?).map_err(|_| format!("{count_field} is too large"))?;
+    let want = fields::u64(case, "expected_attempts")?;
     let got = reconcile(body, count);
     ensure(got == want, || format!("attempts {got}, expected {want}"))
 }

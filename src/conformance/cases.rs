@@ -13,7 +13,7 @@ use crate::core::envelope::{self, SCHEMA_VERSION};
 use crate::core::json::same_value;
 use crate::suite::CaseRef;
 
-use super::{Check, Outcome, RunCx, SectionRunner, ensure};
+use super::{Check, Outcome, RunCx, SectionRunner, ensure, fields};
 
 /// The `cases` runner.
 pub struct Cases;
@@ -24,13 +24,9 @@ impl SectionRunner for Cases {
     }
 }
 
-fn field<'v>(v: &'v Value, key: &str) -> Result<&'v Value, String> {
-    v.get(key).ok_or_else(|| format!("case has no {key:?}"))
-}
-
 fn check(cx: &RunCx<'_>, case: &Value) -> Check {
-    let file = field(case, "file")?.as_str().ok_or("\"file\" is not a string")?;
-    let valid = field(case, "valid")?.as_bool().ok_or("\"valid\" is not a boolean")?;
+    let file = fields::req(case, "file")?.as_str().ok_or("\"file\" is not a string")?;
+    let valid = fields::req(case, "valid")?.as_bool().ok_or("\"valid\" is not a boolean")?;
     let decoded = envelope::decode(cx.bytes(file)?);
     let d = match (valid, decoded) {
         (false, Err(_)) => return Ok(()),
@@ -41,7 +37,7 @@ fn check(cx: &RunCx<'_>, case: &Value) -> Check {
         (true, Ok(d)) => d,
     };
     let env = &d.envelope;
-    let expect = field(case, "expect")?;
+    let expect = fields::req(case, "expect")?;
     let same = |key: &str, actual: &Value| -> Check {
         match expect.get(key) {
             None => Ok(()),

@@ -13,8 +13,8 @@ use serde_json::value::RawValue;
 use crate::core::envelope;
 use crate::suite::CaseRef;
 
-use super::envelope_checks::{decode_case, object_field, str_field};
-use super::{Check, RunCx, SectionRunner, ensure};
+use super::envelope_checks::decode_case;
+use super::{Check, RunCx, SectionRunner, ensure, fields};
 
 /// The `data_shape` runner.
 pub struct DataShape;
@@ -26,7 +26,7 @@ impl SectionRunner for DataShape {
 }
 
 fn check(cx: &RunCx<'_>, case: &Value) -> Check {
-    match str_field(case, "mode")? {
+    match fields::str(case, "mode")? {
         "encode" => encode_case(case),
         "decode" => decode_case(cx, case),
         other => Err(format!("unknown mode {other:?}")),
@@ -34,15 +34,15 @@ fn check(cx: &RunCx<'_>, case: &Value) -> Check {
 }
 
 fn encode_case(case: &Value) -> Check {
-    let data = object_field(case, "data")?.clone();
-    let env = envelope::make(str_field(case, "urn")?, data, str_field(case, "queue")?, None, Vec::new())
+    let data = fields::object(case, "data")?.clone();
+    let env = envelope::make(fields::str(case, "urn")?, data, fields::str(case, "queue")?, None, Vec::new())
         .map_err(|e| format!("make failed: {e}"))?;
     let text = envelope::encode(&env).map_err(|e| format!("encode failed: {e}"))?;
     let members: BTreeMap<String, &RawValue> = serde_json::from_str(&text)
         .map_err(|e| format!("encode wrote text that is not a JSON object ({e}): {text}"))?;
     let raw = members.get("data").ok_or_else(|| format!("the output has no data member: {text}"))?;
     let got = without_whitespace(raw.get());
-    let want = without_whitespace(str_field(case, "expect_encoded_data_json")?);
+    let want = without_whitespace(fields::str(case, "expect_encoded_data_json")?);
     ensure(got == want, || format!("data is emitted as {got}, expected {want}"))
 }
 

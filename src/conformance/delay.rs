@@ -13,9 +13,9 @@ use crate::core::bindings::sqs::{self, MessageAttributes, QueueKind, ReceivedMes
 use crate::core::envelope;
 use crate::suite::CaseRef;
 
-use super::binding::{block, block_envelope, body_is_envelope, f64_field, field, str_field, u64_field};
+use super::binding::{block, block_envelope, body_is_envelope};
 use super::sqs::{FIFO_QUEUE, STANDARD_QUEUE};
-use super::{Check, Outcome, RunCx, SectionRunner, ensure};
+use super::{Check, Outcome, RunCx, SectionRunner, ensure, fields};
 
 /// The `delay` runner.
 pub struct Delay;
@@ -33,7 +33,7 @@ impl SectionRunner for Delay {
 }
 
 fn queue(case: &Value) -> Result<SqsQueue, String> {
-    let (url, kind) = match str_field(case, "queue")? {
+    let (url, kind) = match fields::str(case, "queue")? {
         "standard" => (STANDARD_QUEUE, QueueKind::Standard),
         "fifo" => (FIFO_QUEUE, QueueKind::Fifo),
         other => return Err(format!("unknown queue kind {other:?} (standard or fifo)")),
@@ -43,16 +43,16 @@ fn queue(case: &Value) -> Result<SqsQueue, String> {
 
 fn send(cx: &RunCx<'_>, block: &Value, case: &Value) -> Check {
     let env = block_envelope(cx, block)?;
-    let delay = f64_field(case, "delay_seconds")?;
+    let delay = fields::f64(case, "delay_seconds")?;
     let result = sqs::send_message(&queue(case)?, &env, Some(delay));
-    match (str_field(case, "expect")?, result) {
+    match (fields::str(case, "expect")?, result) {
         ("raise", Err(_)) => Ok(()),
         ("raise", Ok(req)) => {
             Err(format!("expected the send to raise, but it sent DelaySeconds {:?}", req.delay_seconds))
         }
         ("send", Err(e)) => Err(format!("expected a send, but it raised: {e}")),
         ("send", Ok(req)) => {
-            let want = match field(case, "expect_delay_seconds")? {
+            let want = match fields::req(case, "expect_delay_seconds")? {
                 Value::Null => None,
                 v => Some(v.as_u64().ok_or("expect_delay_seconds is not a non-negative integer or null")?),
             };
@@ -72,16 +72,16 @@ fn release(cx: &RunCx<'_>, block: &Value, case: &Value) -> Check {
         message_attributes: MessageAttributes::new(),
         approximate_receive_count: Some("1".into()),
     };
-    let delay = f64_field(case, "delay_seconds")?;
+    let delay = fields::f64(case, "delay_seconds")?;
     let result = sqs::release(&queue(case)?, &received, delay);
-    match (str_field(case, "expect")?, result) {
+    match (fields::str(case, "expect")?, result) {
         ("raise", Err(_)) => Ok(()),
         ("raise", Ok(req)) => {
             Err(format!("expected the release to raise, but it set VisibilityTimeout {}", req.visibility_timeout))
         }
         ("release", Err(e)) => Err(format!("expected a release, but it raised: {e}")),
         ("release", Ok(req)) => {
-            let want = u64_field(case, "expect_visibility_timeout")?;
+            let want = fields::u64(case, "expect_visibility_timeout")?;
             let got = u64::from(req.visibility_timeout);
             ensure(got == want, || format!("VisibilityTimeout {got}, expected {want}"))?;
             ensure(req.receipt_handle == received.receipt_handle, || "the release names another message".into())

@@ -10,13 +10,10 @@
 use serde_json::Value;
 
 use crate::core::envelope;
-use crate::suite::CaseRef;
+use crate::suite::{CaseRef, ENCODE_REJECT_INPUTS as INPUTS};
 
-use super::envelope_checks::{entries, object_field, str_field};
-use super::{Check, RunCx, SectionRunner, ensure};
-
-/// The input fields of an encode_reject case; a case carries exactly one.
-pub const INPUTS: [&str; 4] = ["meta", "meta_entries", "extras_top", "extras_meta"];
+use super::envelope_checks::entries;
+use super::{Check, RunCx, SectionRunner, ensure, fields};
 
 /// The `encode_reject` runner.
 pub struct EncodeReject;
@@ -28,16 +25,16 @@ impl SectionRunner for EncodeReject {
 }
 
 fn check(case: &Value) -> Check {
-    let expect = str_field(case, "expect")?;
+    let expect = fields::str(case, "expect")?;
     ensure(expect == "reject", || format!("unknown expect {expect:?} (only \"reject\" is defined)"))?;
-    let offending = str_field(case, "offending_key")?;
+    let offending = fields::str(case, "offending_key")?;
     let present: Vec<&str> = INPUTS.into_iter().filter(|k| case.get(k).is_some()).collect();
     let [input] = present.as_slice() else {
         return Err(format!("a case carries exactly one of {INPUTS:?}, this one {present:?}"));
     };
     let pairs = entries(&case[*input], input)?;
-    let (urn, queue) = (str_field(case, "urn")?, str_field(case, "queue")?);
-    let data = object_field(case, "data")?.clone();
+    let (urn, queue) = (fields::str(case, "urn")?, fields::str(case, "queue")?);
+    let data = fields::object(case, "data")?.clone();
 
     let env = match *input {
         "meta" | "meta_entries" => match envelope::make(urn, data, queue, None, pairs) {

@@ -7,38 +7,13 @@
 //! case carries it, and a field this module does not know is never read. Output of the reference
 //! core is always checked as parsed JSON, never as bytes (key order and whitespace are free).
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::core::envelope::{self, Envelope, Warning};
 use crate::core::json::same_value;
 use crate::suite::pointer;
 
-use super::{Check, RunCx, ensure};
-
-/// A required case field.
-pub(crate) fn field<'v>(case: &'v Value, key: &str) -> Result<&'v Value, String> {
-    case.get(key).ok_or_else(|| format!("case has no {key:?}"))
-}
-
-/// A required string field.
-pub(crate) fn str_field<'v>(case: &'v Value, key: &str) -> Result<&'v str, String> {
-    field(case, key)?.as_str().ok_or_else(|| format!("case field {key:?} is not a string"))
-}
-
-/// A required boolean field.
-pub(crate) fn bool_field(case: &Value, key: &str) -> Result<bool, String> {
-    field(case, key)?.as_bool().ok_or_else(|| format!("case field {key:?} is not a boolean"))
-}
-
-/// A required object field.
-pub(crate) fn object_field<'v>(case: &'v Value, key: &str) -> Result<&'v Map<String, Value>, String> {
-    field(case, key)?.as_object().ok_or_else(|| format!("case field {key:?} is not an object"))
-}
-
-/// An optional object field (absent → `None`; present but not an object → an error).
-pub(crate) fn optional_object<'v>(case: &'v Value, key: &str) -> Result<Option<&'v Map<String, Value>>, String> {
-    case.get(key).map(|v| v.as_object().ok_or_else(|| format!("case field {key:?} is not an object"))).transpose()
-}
+use super::{Check, RunCx, ensure, fields};
 
 /// The pointers named by the warnings, for failure messages.
 pub(crate) fn named(warnings: &[Warning]) -> String {
@@ -57,7 +32,7 @@ pub(crate) fn encode_parsed(env: &Envelope) -> Result<(String, Value), String> {
 
 /// Every pointer of the optional object field `key` holds the same value in `doc`.
 pub(crate) fn pointers_hold(doc: &Value, case: &Value, key: &str) -> Check {
-    let Some(want) = optional_object(case, key)? else {
+    let Some(want) = fields::opt_object(case, key)? else {
         return Ok(());
     };
     for (ptr, value) in want {
@@ -114,8 +89,8 @@ pub(crate) fn expected_warnings(warnings: &[Warning], case: &Value) -> Check {
 /// job_type: `accepts` and decode of `file` both give `valid`; for a valid case `expect_urn`,
 /// `expect_warnings`, then the re-emit checks on the message re-encoded unchanged.
 pub(crate) fn decode_case(cx: &RunCx<'_>, case: &Value) -> Check {
-    let file = str_field(case, "file")?;
-    let valid = bool_field(case, "valid")?;
+    let file = fields::str(case, "file")?;
+    let valid = fields::bool(case, "valid")?;
     let body = cx.bytes(file)?;
     let accepted = envelope::accepts(body);
     ensure(accepted == valid, || format!("accepts({file}) is {accepted}, the case says valid: {valid}"))?;

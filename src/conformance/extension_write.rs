@@ -10,8 +10,8 @@ use crate::core::envelope;
 use crate::core::json::same_value;
 use crate::suite::CaseRef;
 
-use super::envelope_checks::{encode_parsed, entries, field, object_field, pointers_hold, str_field};
-use super::{Check, RunCx, SectionRunner, ensure};
+use super::envelope_checks::{encode_parsed, entries, pointers_hold};
+use super::{Check, RunCx, SectionRunner, ensure, fields};
 
 /// The `extension_write` runner.
 pub struct ExtensionWrite;
@@ -23,10 +23,10 @@ impl SectionRunner for ExtensionWrite {
 }
 
 fn check(case: &Value) -> Check {
-    let meta = entries(field(case, "meta")?, "meta")?;
-    let data = object_field(case, "data")?.clone();
-    object_field(case, "expect_envelope")?;
-    let env = envelope::make(str_field(case, "urn")?, data, str_field(case, "queue")?, None, meta)
+    let meta = entries(fields::req(case, "meta")?, "meta")?;
+    let data = fields::object(case, "data")?.clone();
+    fields::object(case, "expect_envelope")?;
+    let env = envelope::make(fields::str(case, "urn")?, data, fields::str(case, "queue")?, None, meta)
         .map_err(|e| format!("make failed: {e}"))?;
     let (text, first) = encode_parsed(&env)?;
     pointers_hold(&first, case, "expect_envelope").map_err(|e| format!("after make: {e}"))?;

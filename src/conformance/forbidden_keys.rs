@@ -11,8 +11,8 @@ use serde_json::Value;
 use crate::core::envelope;
 use crate::suite::CaseRef;
 
-use super::envelope_checks::{encode_parsed, named, reemit_checks, str_field};
-use super::{Check, RunCx, SectionRunner, ensure};
+use super::envelope_checks::{encode_parsed, named, reemit_checks};
+use super::{Check, RunCx, SectionRunner, ensure, fields};
 
 /// The `forbidden_keys` runner.
 pub struct ForbiddenKeys;
@@ -24,9 +24,9 @@ impl SectionRunner for ForbiddenKeys {
 }
 
 fn check(cx: &RunCx<'_>, case: &Value) -> Check {
-    let file = str_field(case, "file")?;
-    let key = str_field(case, "forbidden_key")?;
-    let expect = str_field(case, "expect")?;
+    let file = fields::str(case, "file")?;
+    let key = fields::str(case, "forbidden_key")?;
+    let expect = fields::str(case, "expect")?;
     ensure(expect == "warn", || format!("unknown expect {expect:?} (only \"warn\" is defined)"))?;
     let d = envelope::decode(cx.bytes(file)?).map_err(|e| format!("{file} was rejected: {e}"))?;
     ensure(d.warnings.iter().any(|w| w.pointer == key), || {

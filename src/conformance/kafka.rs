@@ -15,10 +15,8 @@ use serde_json::{Map, Value};
 use crate::core::bindings::kafka::{self, ATTEMPTS, ConsumerRecord, Headers};
 use crate::suite::CaseRef;
 
-use super::binding::{
-    RowValue, block, block_envelope, body_is_envelope, exact_map, field, gate_row, obj_field, u64_field,
-};
-use super::{Check, Outcome, RunCx, SectionRunner, ensure};
+use super::binding::{RowValue, block, block_envelope, body_is_envelope, exact_map, gate_row};
+use super::{Check, Outcome, RunCx, SectionRunner, ensure, fields};
 
 /// The `kafka` runner.
 pub struct Kafka;
@@ -62,7 +60,7 @@ fn projection(cx: &RunCx<'_>, block: &Value) -> Check {
         let text = std::str::from_utf8(bytes).map_err(|_| format!("header {:?} is not UTF-8", h.key))?;
         ensure(got.insert(h.key.clone(), Value::from(text)).is_none(), || format!("header {:?} is repeated", h.key))?;
     }
-    exact_map("headers", obj_field(block, "headers")?, &got)?;
+    exact_map("headers", fields::object(block, "headers")?, &got)?;
     body_is_envelope("record value", &env, &rec.value)?;
     let created = env.meta.created_at().and_then(|n| i64::try_from(n).ok());
     ensure(rec.timestamp == created, || {
@@ -71,13 +69,13 @@ fn projection(cx: &RunCx<'_>, block: &Value) -> Check {
 }
 
 fn reconciliation(case: &Value) -> Check {
-    let body = u64_field(case, "body_attempts")?;
+    let body = fields::u64(case, "body_attempts")?;
     let mut headers = Headers::new();
-    match field(case, "header_attempts")? {
+    match fields::req(case, "header_attempts")? {
         Value::Null => {}
         v => headers.add_str(ATTEMPTS, &v.as_u64().ok_or("header_attempts is not an integer or null")?.to_string()),
     }
-    let want = u64_field(case, "expected_attempts")?;
+    let want = fields::u64(case, "expected_attempts")?;
     let got = kafka::reconcile_attempts(body, &headers);
     ensure(got == want, || format!("attempts {got}, expected {want}"))
 }

@@ -10,8 +10,7 @@ use serde_json::Value;
 use crate::core::bindings::kafka::poison::classify;
 use crate::suite::CaseRef;
 
-use super::binding::str_field;
-use super::{Check, Outcome, RunCx, SectionRunner};
+use super::{Check, Outcome, RunCx, SectionRunner, fields};
 
 /// The `kafka_poison` runner.
 pub struct KafkaPoison;
@@ -35,7 +34,7 @@ pub(super) fn body_bytes(case: &Value) -> Result<Vec<u8>, String> {
 
 fn check(case: &Value) -> Check {
     let body = body_bytes(case)?;
-    let want = str_field(case, "expect")?;
+    let want = fields::str(case, "expect")?;
     let got = classify(Some(&body));
     if got.as_str() == want { Ok(()) } else { Err(format!("classified as {got}, expected {want}")) }
 }

@@ -10,10 +10,8 @@ use serde_json::{Map, Value};
 use crate::core::bindings::pulsar::{self, Properties, ReceivedMessage};
 use crate::suite::CaseRef;
 
-use super::binding::{
-    block, block_envelope, body_is_envelope, exact_map, gate_row, obj_field, reconciliation, text_only,
-};
-use super::{Check, Outcome, RunCx, SectionRunner};
+use super::binding::{block, block_envelope, body_is_envelope, exact_map, gate_row, reconciliation, text_only};
+use super::{Check, Outcome, RunCx, SectionRunner, fields};
 
 /// The `pulsar` runner.
 pub struct Pulsar;
@@ -44,6 +42,6 @@ fn projection(cx: &RunCx<'_>, block: &Value) -> Check {
     let env = block_envelope(cx, block)?;
     let msg = pulsar::message(&env).map_err(|e| e.to_string())?;
     let got: Map<String, Value> = msg.properties.iter().map(|(k, v)| (k.clone(), Value::from(v.as_str()))).collect();
-    exact_map("properties", obj_field(block, "properties")?, &got)?;
+    exact_map("properties", fields::object(block, "properties")?, &got)?;
     body_is_envelope("payload", &env, &msg.payload)
 }

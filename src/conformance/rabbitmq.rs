@@ -12,8 +12,8 @@ use serde_json::Value;
 use crate::core::bindings::amqp;
 use crate::suite::CaseRef;
 
-use super::binding::{block, block_envelope, body_is_envelope, exact_amqp_map, exact_map, obj_field, set_strings};
-use super::{Check, Outcome, RunCx, SectionRunner};
+use super::binding::{block, block_envelope, body_is_envelope, exact_amqp_map, exact_map, set_strings};
+use super::{Check, Outcome, RunCx, SectionRunner, fields};
 
 /// The `rabbitmq` runner.
 pub struct Rabbitmq;
@@ -40,7 +40,7 @@ fn projection(cx: &RunCx<'_>, block: &Value) -> Check {
         ("app_id", &props.app_id),
         ("content_type", &props.content_type),
     ]);
-    exact_map("properties", obj_field(block, "properties")?, &got)?;
-    exact_amqp_map("headers", obj_field(block, "headers")?, &props.headers)?;
+    exact_map("properties", fields::object(block, "properties")?, &got)?;
+    exact_amqp_map("headers", fields::object(block, "headers")?, &props.headers)?;
     body_is_envelope("body", &env, &p.body)
 }

@@ -14,8 +14,8 @@ use crate::core::envelope::{self, now_ms};
 use crate::core::json::same_value;
 use crate::suite::CaseRef;
 
-use super::envelope_checks::{encode_parsed, field, named, object_field, optional_object, reemit_checks, str_field};
-use super::{Check, RunCx, SectionRunner, ensure};
+use super::envelope_checks::{encode_parsed, named, reemit_checks};
+use super::{Check, RunCx, SectionRunner, ensure, fields};
 
 /// The `error` text the runner hands the dead-letter helper (runner-chosen, not asserted).
 const DEAD_LETTER_ERROR: &str = "bqsuite roundtrip runner: apply_dead_letter";
@@ -30,30 +30,30 @@ impl SectionRunner for Roundtrip {
 }
 
 fn check(cx: &RunCx<'_>, case: &Value) -> Check {
-    let file = str_field(case, "file")?;
+    let file = fields::str(case, "file")?;
     let d = envelope::decode(cx.bytes(file)?).map_err(|e| format!("{file} was rejected: {e}"))?;
     ensure(d.warnings.is_empty(), || {
         format!("decoding {file} warned ({}); a roundtrip decode must not", named(&d.warnings))
     })?;
     let mut env = d.envelope;
     env.attempts = env.attempts.checked_add(1).ok_or("attempts + 1 overflows")?;
-    if let Some(apply) = optional_object(case, "apply_dead_letter")? {
+    if let Some(apply) = fields::opt_object(case, "apply_dead_letter")? {
         let apply = Value::Object(apply.clone());
-        let reason = str_field(&apply, "reason")?;
+        let reason = fields::str(&apply, "reason")?;
         let reason = Reason::parse(reason)
             .ok_or_else(|| format!("apply_dead_letter.reason {reason:?} is not a dead-letter reason"))?;
-        let original_queue = str_field(&apply, "original_queue")?;
+        let original_queue = fields::str(&apply, "original_queue")?;
         let cause =
             Cause { reason, error: Some(DEAD_LETTER_ERROR), exception: None, original_queue, failed_at_ms: now_ms() };
         env = dead_letter::dead_letter(&env, &cause);
     }
     let (_, out) = encode_parsed(&env)?;
-    let want = field(case, "expect_attempts")?;
+    let want = fields::req(case, "expect_attempts")?;
     let got = out.get("attempts").unwrap_or(&Value::Null);
     ensure(same_value(want, got), || format!("attempts is {got}, expected {want}"))?;
     reemit_checks(&out, case)?;
     if case.get("expect_dead_letter").is_some() {
-        let want = object_field(case, "expect_dead_letter")?;
+        let want = fields::object(case, "expect_dead_letter")?;
         let block =
             out.get("dead_letter").and_then(Value::as_object).ok_or("the output carries no dead_letter object")?;
         for (key, value) in want {

@@ -12,10 +12,8 @@ use serde_json::{Map, Value};
 use crate::core::bindings::sqs::{self, MessageAttributeValue, MessageAttributes, ReceivedMessage, SqsQueue};
 use crate::suite::CaseRef;
 
-use super::binding::{
-    block, block_envelope, body_is_envelope, exact_map, gate_row, nullable_str, obj_field, text_only, u64_field,
-};
-use super::{Check, Outcome, RunCx, SectionRunner, ensure};
+use super::binding::{block, block_envelope, body_is_envelope, exact_map, gate_row, text_only};
+use super::{Check, Outcome, RunCx, SectionRunner, ensure, fields};
 
 /// A queue URL for requests whose queue does not matter to the case.
 pub(super) const STANDARD_QUEUE: &str = "https://sqs.us-east-1.amazonaws.com/000000000000/bqsuite";
@@ -64,7 +62,7 @@ fn attribute_json(a: &MessageAttributeValue) -> Value {
 
 fn projection(cx: &RunCx<'_>, block: &Value) -> Check {
     let env = block_envelope(cx, block)?;
-    let want = obj_field(block, "message_attributes")?;
+    let want = fields::object(block, "message_attributes")?;
     let req = sqs::send_message(&SqsQueue::new(STANDARD_QUEUE), &env, None).map_err(|e| e.to_string())?;
     let got: Map<String, Value> = req.message_attributes.iter().map(|(k, v)| (k.clone(), attribute_json(v))).collect();
     exact_map("MessageAttributes", want, &got)?;
@@ -72,9 +70,9 @@ fn projection(cx: &RunCx<'_>, block: &Value) -> Check {
 }
 
 fn reconciliation(case: &Value) -> Check {
-    let body = u64_field(case, "body_attempts")?;
-    let count = nullable_str(case, "approximate_receive_count")?;
-    let want = u64_field(case, "expected_attempts")?;
+    let body = fields::u64(case, "body_attempts")?;
+    let count = fields::opt_str(case, "approximate_receive_count")?;
+    let want = fields::u64(case, "expected_attempts")?;
     let got = sqs::reconcile_attempts(body, count);
     ensure(got == want, || format!("attempts {got}, expected {want}"))
 }

@@ -10,8 +10,8 @@ use serde_json::{Map, Value};
 use crate::core::envelope;
 use crate::suite::CaseRef;
 
-use super::envelope_checks::{decode_case, encode_parsed, pointers_hold, str_field};
-use super::{Check, RunCx, SectionRunner, ensure};
+use super::envelope_checks::{decode_case, encode_parsed, pointers_hold};
+use super::{Check, RunCx, SectionRunner, ensure, fields};
 
 /// The `trim` runner.
 pub struct Trim;
@@ -23,7 +23,7 @@ impl SectionRunner for Trim {
 }
 
 fn check(cx: &RunCx<'_>, case: &Value) -> Check {
-    match str_field(case, "mode")? {
+    match fields::str(case, "mode")? {
         "make" => make_case(case),
         "decode" => decode_case(cx, case),
         other => Err(format!("unknown mode {other:?}")),
@@ -35,8 +35,8 @@ fn make_case(case: &Value) -> Check {
         None => None,
         Some(v) => Some(v.as_str().ok_or("case field \"trace_id\" is not a string")?),
     };
-    let made = envelope::make(str_field(case, "urn")?, Map::new(), str_field(case, "queue")?, trace_id, Vec::new());
-    let env = match (str_field(case, "expect")?, made) {
+    let made = envelope::make(fields::str(case, "urn")?, Map::new(), fields::str(case, "queue")?, trace_id, Vec::new());
+    let env = match (fields::str(case, "expect")?, made) {
         ("reject", Err(_)) => return Ok(()),
         ("reject", Ok(env)) => return Err(format!("make accepted the URN {:?}, expected it to fail", env.job)),
         ("ok", Err(e)) => return Err(format!("make failed: {e}")),

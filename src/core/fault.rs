@@ -21,8 +21,6 @@ pub enum Fault {
     DropUnknownKeys,
     /// Decode ignores `urn` as an identity alias.
     NoUrnAlias,
-    /// Duplicate keys keep the first value instead of the last.
-    FirstKeyWins,
     /// `accepts` does not check `meta.schema_version`.
     IgnoreSchemaVersion,
     /// Encode writes an empty `data` map as `[]` (the PHP pitfall).

@@ -1,4 +1,5 @@
-//! `fetch --check`: compare a vendored copy on disk with a release's tree in memory.
+//! `fetch --check`: compare a vendored copy on disk with a release's tree in memory, through
+//! the comparison `sync --check` uses too ([`crate::vendored`]).
 //!
 //! Rules: every path under the copy is compared byte for byte with the release; the copy's
 //! top-level `LICENSE` and the release's are ignored (the release ships one, copies do not
@@ -8,11 +9,12 @@
 //! added, or modified when the release has a file there. A directory only in the copy is
 //! reported (as added, `dir/`) when no file beneath it already is. Nothing is written.
 
-use std::collections::BTreeSet;
+use std::collections::BTreeMap;
 use std::path::Path;
 
-use super::{FetchError, Node, Tree};
+use super::{FetchError, Tree};
 use crate::suite::LICENSE;
+use crate::vendored;
 
 /// How a path differs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -39,91 +41,44 @@ pub struct Drift {
 
 /// Compare the copy at `dir` with `tree`. Differences come out sorted by path.
 pub fn compare(tree: &Tree, dir: &Path) -> Result<Vec<Drift>, FetchError> {
+    let mut copy = vendored::read_tree(dir)
+        .map_err(|e| FetchError::could_not_run(format!("cannot read {}: {e}", dir.display())))?;
+    copy.files.remove(LICENSE);
+    copy.irregular.remove(LICENSE);
+    let canonical: BTreeMap<&str, &[u8]> = tree.files().filter(|(rel, _)| *rel != LICENSE).collect();
+    let shown = dir.display().to_string();
+    let Some(d) = vendored::compare(&canonical, &copy, (&tree.root, shown.trim_end_matches('/'))) else {
+        return Ok(Vec::new());
+    };
+    let irregular = |p: &str| copy.irregular.contains(p);
     let mut out = Vec::new();
-    let mut seen = BTreeSet::new();
-    let mut copy_dirs = Vec::new();
-    let walk = walkdir::WalkDir::new(dir).min_depth(1).follow_links(false).sort_by_file_name();
-    for entry in walk {
-        let entry = entry.map_err(|e| FetchError::could_not_run(format!("cannot read {}: {e}", dir.display())))?;
-        let rel = entry
-            .path()
-            .strip_prefix(dir)
-            .unwrap_or(entry.path())
-            .components()
-            .map(|c| c.as_os_str().to_string_lossy())
-            .collect::<Vec<_>>()
-            .join("/");
-        let kind = entry.file_type();
-        if rel == LICENSE && !kind.is_dir() {
-            continue;
-        }
-        if kind.is_dir() {
-            if tree.entries.get(&rel) != Some(&Node::Dir) {
-                copy_dirs.push(rel);
-            }
-            continue;
-        }
-        seen.insert(rel.clone());
-        let release = match tree.entries.get(&rel) {
-            Some(Node::File(b)) => Some(b),
-            _ => None,
+    for path in d.added {
+        let detail = if path.ends_with('/') {
+            "a directory not in the release"
+        } else if irregular(&path) {
+            "a symlink or special file that is not in the release"
+        } else {
+            "not in the release"
         };
-        let drift = |kind, detail: &str, diff| Drift { path: rel.clone(), kind, detail: detail.to_owned(), diff };
-        if !kind.is_file() {
-            let what = if kind.is_symlink() { "a symlink" } else { "a special file" };
-            match release {
-                Some(_) => out.push(drift(
-                    DriftKind::Modified,
-                    &format!("{what} in the copy, a regular file in the release"),
-                    None,
-                )),
-                None => out.push(drift(DriftKind::Added, &format!("{what} that is not in the release"), None)),
-            }
-            continue;
-        }
-        let Some(expected) = release else {
-            out.push(drift(DriftKind::Added, "not in the release", None));
-            continue;
+        out.push(Drift { path, kind: DriftKind::Added, detail: detail.into(), diff: None });
+    }
+    for path in d.removed {
+        out.push(Drift {
+            path,
+            kind: DriftKind::Removed,
+            detail: "in the release, missing from the copy".into(),
+            diff: None,
+        });
+    }
+    for m in d.modified {
+        let detail = if irregular(&m.file) {
+            "a symlink or special file in the copy, a regular file in the release"
+        } else if m.diff.is_some() {
+            "differs from the release"
+        } else {
+            "binary content differs from the release"
         };
-        let actual = std::fs::read(entry.path())
-            .map_err(|e| FetchError::could_not_run(format!("cannot read {}: {e}", entry.path().display())))?;
-        if actual != *expected {
-            let diff = match (std::str::from_utf8(expected), std::str::from_utf8(&actual)) {
-                (Ok(a), Ok(b)) => Some(
-                    similar::TextDiff::from_lines(a, b)
-                        .unified_diff()
-                        .context_radius(3)
-                        .header(&format!("{}/{rel}", tree.root), &format!("{}/{rel}", dir.display()))
-                        .to_string(),
-                ),
-                _ => None,
-            };
-            let detail =
-                if diff.is_some() { "differs from the release" } else { "binary content differs from the release" };
-            out.push(drift(DriftKind::Modified, detail, diff));
-        }
-    }
-    for d in copy_dirs {
-        let prefix = format!("{d}/");
-        let under = |p: &String| p.starts_with(&prefix);
-        if !seen.iter().any(under) && !tree.entries.keys().any(under) {
-            out.push(Drift {
-                path: prefix,
-                kind: DriftKind::Added,
-                detail: "a directory not in the release".into(),
-                diff: None,
-            });
-        }
-    }
-    for (rel, _) in tree.files() {
-        if rel != LICENSE && !seen.contains(rel) {
-            out.push(Drift {
-                path: rel.to_owned(),
-                kind: DriftKind::Removed,
-                detail: "in the release, missing from the copy".into(),
-                diff: None,
-            });
-        }
+        out.push(Drift { path: m.file, kind: DriftKind::Modified, detail: detail.into(), diff: m.diff });
     }
     out.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(out)

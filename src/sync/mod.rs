@@ -26,14 +26,16 @@ mod place;
 mod report;
 pub mod targets;
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use semver::Version;
 
 use crate::diag;
 use crate::suite::{self, Suite};
+use crate::vendored;
 
+pub use crate::vendored::{Drift, Modified};
 pub use pin::{Pin, PinStatus};
 pub use targets::Target;
 
@@ -71,25 +73,6 @@ pub enum State {
     Missing,
     InSync,
     Drifted(Drift),
-}
-
-/// How a copy differs from the canonical suite.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Drift {
-    /// Entries only the copy has (a directory ends in `/`).
-    pub added: Vec<String>,
-    /// Canonical files the copy lacks.
-    pub removed: Vec<String>,
-    pub modified: Vec<Modified>,
-}
-
-/// One file whose bytes differ.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Modified {
-    pub file: String,
-    /// The unified diff from the canonical file to the copy; `None` when either side is not
-    /// UTF-8 text or not a regular file.
-    pub diff: Option<String>,
 }
 
 /// What a sync did to a target.
@@ -189,7 +172,7 @@ fn one(target: &Target, canonical: &BTreeMap<&str, &[u8]>, version: &Version, op
         }
     };
     let tree = if loc.exists {
-        match place::read_tree(&loc.dir) {
+        match vendored::read_tree(&loc.dir) {
             Ok(t) => Some(t),
             Err(e) => {
                 report.state = State::Failed(format!("cannot read {}: {e}", target.id()));
@@ -202,7 +185,7 @@ fn one(target: &Target, canonical: &BTreeMap<&str, &[u8]>, version: &Version, op
     report.copy_version = tree.as_ref().and_then(|t| copy_version(t.files.get(suite::VERSION_FILE)?));
     report.state = match &tree {
         None => State::Missing,
-        Some(t) => compare(canonical, t).map_or(State::InSync, State::Drifted),
+        Some(t) => vendored::compare(canonical, t, ("canonical", "vendored")).map_or(State::InSync, State::Drifted),
     };
     if opts.mode != Mode::Check && report.state != State::InSync {
         let newer = report.copy_version.as_deref().and_then(|v| Version::parse(v).ok()).filter(|v| v > version);
@@ -228,97 +211,4 @@ fn one(target: &Target, canonical: &BTreeMap<&str, &[u8]>, version: &Version, op
 /// The version a copy's `CONFORMANCE_VERSION` holds.
 fn copy_version(bytes: &[u8]) -> Option<String> {
     std::str::from_utf8(bytes).ok().map(|s| s.trim().to_owned()).filter(|s| !s.is_empty())
-}
-
-/// How `tree` differs from `canonical`; `None` when it does not.
-fn compare(canonical: &BTreeMap<&str, &[u8]>, tree: &place::Tree) -> Option<Drift> {
-    let mut drift = Drift::default();
-    for (rel, want) in canonical {
-        match tree.files.get(*rel) {
-            Some(have) if have.as_slice() == *want => {}
-            Some(have) => {
-                drift.modified.push(Modified { file: (*rel).to_owned(), diff: unified_diff(rel, want, have) })
-            }
-            None if tree.irregular.contains(*rel) => {
-                drift.modified.push(Modified { file: (*rel).to_owned(), diff: None });
-            }
-            None => drift.removed.push((*rel).to_owned()),
-        }
-    }
-    let extra = tree.files.keys().chain(&tree.irregular).filter(|rel| !canonical.contains_key(rel.as_str()));
-    let mut added: BTreeSet<String> = extra.cloned().collect();
-    for dir in &tree.dirs {
-        let prefix = format!("{dir}/");
-        let holds = |rel: &&str| rel.starts_with(&prefix);
-        if !canonical.keys().any(holds) && !added.iter().map(String::as_str).any(|r| holds(&r)) {
-            added.insert(prefix);
-        }
-    }
-    drift.added = added.into_iter().collect();
-    let same = drift.added.is_empty() && drift.removed.is_empty() && drift.modified.is_empty();
-    (!same).then_some(drift)
-}
-
-/// A unified diff (3 lines of context) from the canonical bytes to the copy's, when both are
-/// UTF-8.
-fn unified_diff(rel: &str, canonical: &[u8], copy: &[u8]) -> Option<String> {
-    let (a, b) = (std::str::from_utf8(canonical).ok()?, std::str::from_utf8(copy).ok()?);
-    Some(
-        similar::TextDiff::from_lines(a, b)
-            .unified_diff()
-            .context_radius(3)
-            .header(&format!("canonical/{rel}"), &format!("vendored/{rel}"))
-            .to_string(),
-    )
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn tree(files: &[(&str, &str)], irregular: &[&str], dirs: &[&str]) -> place::Tree {
-        place::Tree {
-            files: files.iter().map(|(k, v)| ((*k).to_owned(), v.as_bytes().to_vec())).collect(),
-            irregular: irregular.iter().map(|s| (*s).to_owned()).collect(),
-            dirs: dirs.iter().map(|s| (*s).to_owned()).collect(),
-        }
-    }
-
-    #[test]
-    fn compare_reports_every_kind_of_drift_from_the_copys_side() {
-        let canonical: BTreeMap<&str, &[u8]> = [
-            ("CONFORMANCE_VERSION", &b"1.6.0\n"[..]),
-            ("fixtures/a.json", b"{\n  \"a\": 1\n}\n"),
-            ("fixtures/b.json", b"{}"),
-        ]
-        .into();
-        let same = tree(
-            &[("CONFORMANCE_VERSION", "1.6.0\n"), ("fixtures/a.json", "{\n  \"a\": 1\n}\n"), ("fixtures/b.json", "{}")],
-            &[],
-            &["fixtures"],
-        );
-        assert_eq!(compare(&canonical, &same), None);
-        let drifted = tree(
-            &[("CONFORMANCE_VERSION", "1.6.0\n"), ("fixtures/a.json", "{\n  \"a\": 2\n}\n"), ("LICENSE", "MIT")],
-            &["fixtures/b.json", "schema/link"],
-            &["fixtures", "schema", "old", "old/deeper"],
-        );
-        let d = compare(&canonical, &drifted).unwrap();
-        assert_eq!(d.added, ["LICENSE", "old/", "old/deeper/", "schema/link"]);
-        assert!(d.removed.is_empty());
-        assert_eq!(d.modified.len(), 2);
-        assert_eq!(d.modified[0].file, "fixtures/a.json");
-        let diff = d.modified[0].diff.as_deref().unwrap();
-        assert!(diff.starts_with("--- canonical/fixtures/a.json\n+++ vendored/fixtures/a.json\n@@"), "{diff}");
-        assert!(diff.contains("\n-  \"a\": 1\n+  \"a\": 2\n"), "{diff}");
-        assert_eq!(d.modified[1], Modified { file: "fixtures/b.json".into(), diff: None });
-        let d = compare(&canonical, &tree(&[("fixtures/a.json", "x")], &[], &[])).unwrap();
-        assert_eq!(d.removed, ["CONFORMANCE_VERSION", "fixtures/b.json"]);
-    }
-
-    #[test]
-    fn binary_files_get_no_text_diff() {
-        assert_eq!(unified_diff("x", b"\xff", b"a"), None);
-        assert!(unified_diff("x", b"a", b"b").is_some());
-    }
 }

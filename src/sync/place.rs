@@ -17,7 +17,7 @@
 //!   Directories get mode 0755 and files 0644. The swap is atomic for readers and against
 //!   failures of the command; the files are not fsynced (a copy is cheap to redo with `sync`).
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::fs;
 use std::io::{self, ErrorKind};
 use std::path::{Component, Path, PathBuf};
@@ -111,40 +111,6 @@ pub(super) fn resolve_inside(repo: &Path, rel: &str, shown: &str) -> Result<(Pat
     Ok((cur, true))
 }
 
-/// What a vendored directory holds.
-#[derive(Debug, Default)]
-pub(super) struct Tree {
-    /// Regular files by relative path.
-    pub files: BTreeMap<String, Vec<u8>>,
-    /// Symlinks and special files (never followed).
-    pub irregular: BTreeSet<String>,
-    /// Directories.
-    pub dirs: BTreeSet<String>,
-}
-
-/// Read every entry under `dir` (a real directory), following no symlink.
-pub(super) fn read_tree(dir: &Path) -> io::Result<Tree> {
-    let mut tree = Tree::default();
-    for entry in walkdir::WalkDir::new(dir).follow_links(false).min_depth(1).sort_by_file_name() {
-        let entry = entry.map_err(io::Error::other)?;
-        let rel = relative(dir, entry.path());
-        let kind = entry.file_type();
-        if kind.is_file() {
-            tree.files.insert(rel, fs::read(entry.path())?);
-        } else if kind.is_dir() {
-            tree.dirs.insert(rel);
-        } else {
-            tree.irregular.insert(rel);
-        }
-    }
-    Ok(tree)
-}
-
-fn relative(root: &Path, path: &Path) -> String {
-    let rel = path.strip_prefix(root).unwrap_or(path);
-    rel.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/")
-}
-
 /// Make `dir` hold exactly `files` (relative path → bytes): stage beside it, then swap.
 pub(super) fn replace(dir: &Path, files: &BTreeMap<&str, &[u8]>) -> io::Result<()> {
     let (Some(parent), Some(name)) = (dir.parent(), dir.file_name()) else {
@@ -222,6 +188,7 @@ fn set_mode(_: &Path, _: u32) -> io::Result<()> {
 #[cfg(all(test, unix))]
 mod tests {
     use super::*;
+    use crate::vendored::read_tree;
     use std::os::unix::fs::symlink;
 
     fn setup() -> (tempfile::TempDir, PathBuf) {

@@ -28,10 +28,9 @@ use std::collections::HashSet;
 
 use serde_json::Value;
 
-use crate::conformance::encode_reject::INPUTS;
 use crate::core::json::same_value;
 use crate::diag::{Code, Finding};
-use crate::suite::{CaseRef, MANIFEST, pointer};
+use crate::suite::{CaseRef, ENCODE_REJECT_INPUTS, MANIFEST, pointer};
 
 use super::Ctx;
 
@@ -220,11 +219,11 @@ fn rejected_fixture(cx: &Ctx<'_>, case: &CaseRef<'_>, file: &str, fixture: &Valu
 }
 
 fn encode_reject_input(case: &CaseRef<'_>, out: &mut Vec<Finding>) {
-    let present: Vec<&str> = INPUTS.into_iter().filter(|k| case.value.get(k).is_some()).collect();
+    let present: Vec<&str> = ENCODE_REJECT_INPUTS.into_iter().filter(|k| case.value.get(k).is_some()).collect();
     let [input] = present.as_slice() else {
         out.push(in_manifest(
             Code::ENCODE_REJECT_INPUT,
-            format!("case {:?} must carry exactly one of {INPUTS:?}; it has {present:?}", case.id),
+            format!("case {:?} must carry exactly one of {ENCODE_REJECT_INPUTS:?}; it has {present:?}", case.id),
             case.pointer.clone(),
         ));
         return;

@@ -24,8 +24,17 @@ use super::{Ctx, walk_objects};
 const MAX_DEPTH: usize = 511;
 const EXPECT_FIELDS: [&str; 5] = ["urn", "data", "attempts", "lang", "schema_version"];
 /// Objects under these keys are free-form payloads, not runner-mapped structures.
-const FREE_FORM: [&str; 8] =
-    ["data", "schema", "expect_preserved", "expect_envelope", "meta", "meta_entries", "extras_top", "extras_meta"];
+const FREE_FORM: [&str; 9] = [
+    "data",
+    "schema",
+    "expect_preserved",
+    "expect_after_reencode",
+    "expect_envelope",
+    "meta",
+    "meta_entries",
+    "extras_top",
+    "extras_meta",
+];
 /// Keys the published runners map by name (R20.2, R20.5) even when the manifest lacks them.
 const MAPPED: [&str; 16] = [
     "schema_version",
