@@ -8,6 +8,12 @@
 use std::io::Write;
 use std::path::Path;
 
+/// `path` relative to `root`, with `/` separators (the suite's path spelling on every OS).
+pub fn slash_relative(root: &Path, path: &Path) -> String {
+    let rel = path.strip_prefix(root).unwrap_or(path);
+    rel.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/")
+}
+
 /// Write `bytes` to `path` atomically (temp file beside it, then rename).
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let dir = match path.parent() {

@@ -48,7 +48,7 @@ pub fn read_tree(dir: &Path) -> io::Result<Tree> {
     let mut tree = Tree::default();
     for entry in walkdir::WalkDir::new(dir).follow_links(false).min_depth(1).sort_by_file_name() {
         let entry = entry.map_err(io::Error::other)?;
-        let rel = relative(dir, entry.path());
+        let rel = crate::fsutil::slash_relative(dir, entry.path());
         let kind = entry.file_type();
         if kind.is_file() {
             tree.files.insert(rel, fs::read(entry.path())?);
@@ -59,11 +59,6 @@ pub fn read_tree(dir: &Path) -> io::Result<Tree> {
         }
     }
     Ok(tree)
-}
-
-fn relative(root: &Path, path: &Path) -> String {
-    let rel = path.strip_prefix(root).unwrap_or(path);
-    rel.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/")
 }
 
 /// How the copy `tree` differs from `canonical`; `None` when it does not. `labels` name the two

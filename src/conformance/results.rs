@@ -10,7 +10,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use serde::{Deserialize, Serialize};
 use serde_json::Map;
 
-use super::outcome::{Outcome, Status};
+use super::outcome::Outcome;
 
 /// A results.json document.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -41,10 +41,10 @@ impl ResultsFile {
                 continue;
             }
             for o in cases.as_object().into_iter().flat_map(|m| m.values()) {
-                match serde_json::from_value::<Outcome>(o.clone()).map(|o| o.status) {
-                    Ok(Status::Pass) => c[0] += 1,
-                    Ok(Status::Fail) | Err(_) => c[1] += 1,
-                    Ok(Status::Skip) => c[2] += 1,
+                match o.get("status").and_then(serde_json::Value::as_str) {
+                    Some("pass") => c[0] += 1,
+                    Some("skip") => c[2] += 1,
+                    _ => c[1] += 1,
                 }
             }
         }

@@ -16,3 +16,12 @@ pub mod retry;
 pub mod strict;
 pub mod text;
 pub mod traceparent;
+
+/// Lowercase hexadecimal of `bytes` (trace ids, Redis tokens, checksums).
+pub fn lower_hex(bytes: &[u8]) -> String {
+    use std::fmt::Write as _;
+    bytes.iter().fold(String::with_capacity(bytes.len() * 2), |mut s, b| {
+        let _ = write!(s, "{b:02x}");
+        s
+    })
+}

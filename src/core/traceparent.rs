@@ -82,7 +82,7 @@ pub fn parse(header: &str) -> Option<Parent> {
 }
 
 fn sha256_hex(input: &str, bytes: usize) -> String {
-    Sha256::digest(input.as_bytes())[..bytes].iter().map(|b| format!("{b:02x}")).collect()
+    super::lower_hex(&Sha256::digest(input.as_bytes())[..bytes])
 }
 
 /// The 32-hex trace id derived from an envelope `trace_id`.

@@ -180,7 +180,7 @@ pub fn gzip(tar: &[u8]) -> Vec<u8> {
 
 /// Lowercase hex sha256.
 pub fn sha256_hex(bytes: &[u8]) -> String {
-    Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
+    crate::core::lower_hex(&Sha256::digest(bytes))
 }
 
 /// Write the asset and `SHA256SUMS` into `out` (created when missing), each atomically (rule

@@ -45,13 +45,7 @@ pub fn family_of(sdk: &str, families: &[String]) -> Option<String> {
         .find(|t| families.iter().any(|f| f.eq_ignore_ascii_case(t)))
 }
 
-/// Does `reason` cite an ADR (`ADR-` and four digits)?
-pub fn cites_adr(reason: &str) -> bool {
-    reason.match_indices("ADR-").any(|(i, _)| {
-        let digits = &reason.as_bytes()[i + 4..];
-        digits.len() >= 4 && digits[..4].iter().all(u8::is_ascii_digit)
-    })
-}
+pub use crate::suite::cites_adr;
 
 /// What checking one results file gave.
 #[derive(Debug, Clone)]

@@ -46,6 +46,19 @@ pub const METADATA_KEYS: [&str; 5] = ["schema_version", "conformance_version", "
 /// section's runner and its validate cross-check.
 pub const ENCODE_REJECT_INPUTS: [&str; 4] = ["meta", "meta_entries", "extras_top", "extras_meta"];
 
+/// Is `s` exactly an ADR reference, `ADR-` and four digits (an `exceptions` entry's `adr`)?
+pub fn is_adr(s: &str) -> bool {
+    s.len() == 8 && s.starts_with("ADR-") && s[4..].bytes().all(|b| b.is_ascii_digit())
+}
+
+/// Does `reason` cite an ADR (`ADR-` followed by four digits, anywhere)? What a skip needs.
+pub fn cites_adr(reason: &str) -> bool {
+    reason.match_indices("ADR-").any(|(i, _)| {
+        let digits = &reason.as_bytes()[i + 4..];
+        digits.len() >= 4 && digits[..4].iter().all(u8::is_ascii_digit)
+    })
+}
+
 /// The suite could not be loaded at all.
 #[derive(Debug)]
 pub struct LoadError {
@@ -192,7 +205,7 @@ impl Suite {
             }
             for entry in walkdir::WalkDir::new(&top).follow_links(false).sort_by_file_name() {
                 let entry = entry.map_err(|e| LoadError { path: top.clone(), message: e.to_string() })?;
-                let rel = relative(&root, entry.path());
+                let rel = crate::fsutil::slash_relative(&root, entry.path());
                 if entry.file_type().is_file() {
                     files.insert(rel.clone(), SourceFile::read(&root, &rel));
                 } else if !entry.file_type().is_dir() {
@@ -275,12 +288,6 @@ impl Suite {
             format!("{}/{rel}", self.root.display().to_string().trim_end_matches('/'))
         }
     }
-}
-
-/// `path` relative to `root`, with `/` separators.
-fn relative(root: &Path, path: &Path) -> String {
-    let rel = path.strip_prefix(root).unwrap_or(path);
-    rel.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/")
 }
 
 /// Find the suite a command runs on by default: the nearest directory, from `start` upwards,

@@ -10,14 +10,9 @@ use std::collections::HashSet;
 use serde_json::Value;
 
 use crate::diag::{Code, Finding};
-use crate::suite::{MANIFEST, Scope, pointer};
+use crate::suite::{MANIFEST, Scope, is_adr, pointer};
 
 use super::Ctx;
-
-/// `ADR-` followed by exactly four digits.
-pub(crate) fn is_adr(s: &str) -> bool {
-    s.len() == 8 && s.starts_with("ADR-") && s[4..].bytes().all(|b| b.is_ascii_digit())
-}
 
 pub(super) fn check(cx: &Ctx<'_>) -> Vec<Finding> {
     let mut out = Vec::new();

@@ -31,11 +31,9 @@ pub(super) fn new_token() -> String {
         let b = *u.as_bytes();
         [b[0], b[1], b[2], b[3], b[4], b[5], b[7], b[9]]
     };
-    random_bytes(uuid::Uuid::new_v4())
-        .into_iter()
-        .chain(random_bytes(uuid::Uuid::new_v4()))
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    let bytes: Vec<u8> =
+        random_bytes(uuid::Uuid::new_v4()).into_iter().chain(random_bytes(uuid::Uuid::new_v4())).collect();
+    crate::core::lower_hex(&bytes)
 }
 
 fn member(token: &str, raw: &[u8]) -> Vec<u8> {
