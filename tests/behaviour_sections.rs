@@ -5,9 +5,8 @@
 mod support;
 
 use bqsuite::conformance::{self, RunOptions, Status};
-use bqsuite::core::envelope::{self, FAULT_ENCODE_WRITES_FORBIDDEN_KEYS, FAULT_REEMIT_TRIMS};
+use bqsuite::core::envelope;
 use bqsuite::core::fault::{self, Fault};
-use bqsuite::core::text::WHITESPACE_FAULTS;
 use bqsuite::suite::Suite;
 use serde_json::{Map, Value, json};
 
@@ -192,8 +191,9 @@ fn a_trim_that_uses_unicode_whitespace_is_caught() {
 #[test]
 fn each_whitespace_character_is_pinned_on_both_paths() {
     let suite = canonical();
-    for (c, name) in WHITESPACE_FAULTS {
-        let fails = fault::with(Fault::Named(name), || failing(&suite, "trim"));
+    for name in Fault::ALL.iter().copied().filter(|f| f.name().starts_with("whitespace-with")) {
+        let c = name.breaks();
+        let fails = fault::with(name, || failing(&suite, "trim"));
         for path in ["trim-make-", "trim-decode-"] {
             assert!(fails.iter().any(|(id, _)| id.starts_with(path)), "{c:?} ({name}) is not pinned by a {path}* case");
         }
@@ -202,17 +202,13 @@ fn each_whitespace_character_is_pinned_on_both_paths() {
 
 #[test]
 fn a_reencode_that_emits_a_forbidden_key_is_caught() {
-    let emit = [Fault::EmitForbiddenKeys, Fault::Named(FAULT_ENCODE_WRITES_FORBIDDEN_KEYS)];
+    let emit = [Fault::EmitForbiddenKeys, Fault::EncodeWritesForbiddenKeys];
     let fails = assert_caught(&emit, "forbidden_keys", &FORBIDDEN_KEY_CASES[..ENVELOPE_SECTION_10_KEYS]);
     assert!(fails.iter().all(|(_, r)| r.contains("exists in the output")), "caught by the absent check: {fails:#?}");
     // Captured but refused by the encode gate: still a failure, never a pass.
     assert_caught(&[Fault::EmitForbiddenKeys], "forbidden_keys", &["forbidden-key-timestamp", "forbidden-key-meta-ts"]);
     // An encode that writes forbidden keys it is handed.
-    assert_caught(
-        &[Fault::Named(FAULT_ENCODE_WRITES_FORBIDDEN_KEYS)],
-        "encode_reject",
-        &ENCODE_REJECT_CASES[..FORBIDDEN_REJECTS],
-    );
+    assert_caught(&[Fault::EncodeWritesForbiddenKeys], "encode_reject", &ENCODE_REJECT_CASES[..FORBIDDEN_REJECTS]);
 }
 
 #[test]
@@ -279,11 +275,7 @@ fn a_dead_letter_move_that_drops_unknown_keys_is_caught() {
 
 #[test]
 fn a_reemit_that_trims_is_caught() {
-    assert_caught(
-        &[Fault::Named(FAULT_REEMIT_TRIMS)],
-        "trim",
-        &["trim-decode-padded-job-and-trace-id-reemitted-verbatim"],
-    );
+    assert_caught(&[Fault::ReemitTrims], "trim", &["trim-decode-padded-job-and-trace-id-reemitted-verbatim"]);
 }
 
 #[test]

@@ -52,7 +52,7 @@ fn the_reference_core_passes_every_binding_case() {
 
 #[test]
 fn a_gate_that_trims_fails_every_gate_table() {
-    let failed = caught(Fault::Named("gate-trims"), &GATES);
+    let failed = caught(Fault::GateTrims, &GATES);
     for s in GATES {
         assert!(failed.contains(&format!("{s}:schema_version_gate/9")), "{s}: \" 1\" must reject; {failed:?}");
     }
@@ -60,7 +60,7 @@ fn a_gate_that_trims_fails_every_gate_table() {
 
 #[test]
 fn a_gate_with_a_unicode_blank_check_fails_every_gate_table() {
-    let failed = caught(Fault::Named("gate-unicode-blank"), &GATES);
+    let failed = caught(Fault::GateUnicodeBlank, &GATES);
     for s in GATES {
         // Row 12 is NBSP, row 14 U+3000.
         assert!(failed.contains(&format!("{s}:schema_version_gate/12")), "{s}: {failed:?}");
@@ -70,13 +70,13 @@ fn a_gate_with_a_unicode_blank_check_fails_every_gate_table() {
 
 #[test]
 fn kafka_reconciliation_with_max_is_caught() {
-    let failed = caught(Fault::Named("kafka-attempts-max"), &["kafka"]);
+    let failed = caught(Fault::KafkaAttemptsMax, &["kafka"]);
     assert_eq!(failed, ["kafka:attempts_reconciliation/header-authoritative-overrides"]);
 }
 
 #[test]
 fn sqs_reconciliation_without_minus_one_is_caught() {
-    let failed = caught(Fault::Named("sqs-attempts-no-minus-one"), &["sqs"]);
+    let failed = caught(Fault::SqsAttemptsNoMinusOne, &["sqs"]);
     assert!(failed.contains(&"sqs:attempts_reconciliation/first-delivery".to_owned()), "{failed:?}");
     assert!(failed.contains(&"sqs:attempts_reconciliation/third-delivery".to_owned()), "{failed:?}");
 }
@@ -84,24 +84,24 @@ fn sqs_reconciliation_without_minus_one_is_caught() {
 #[test]
 fn an_asb_gate_that_accepts_float_one_is_caught() {
     // Row 22 is {"value": 1.0, "value_type": "float", "expect": "reject"}.
-    assert_eq!(caught(Fault::Named("asb-float-one-is-integral"), &GATES), ["asb:schema_version_gate/22"]);
+    assert_eq!(caught(Fault::AsbFloatOneIsIntegral, &GATES), ["asb:schema_version_gate/22"]);
 }
 
 #[test]
 fn a_header_writer_that_stringifies_null_is_caught() {
     // Row 18 is the present-with-null row the 1.2.0 spec appends to the kafka gate.
-    assert_eq!(caught(Fault::Named("kafka-header-null-stringified"), &["kafka"]), ["kafka:schema_version_gate/18"]);
+    assert_eq!(caught(Fault::KafkaHeaderNullStringified, &["kafka"]), ["kafka:schema_version_gate/18"]);
 }
 
 #[test]
 fn an_sqs_delay_that_clamps_instead_of_raising_is_caught() {
-    let failed = caught(Fault::Named("sqs-delay-clamps"), &["delay"]);
+    let failed = caught(Fault::SqsDelayClamps, &["delay"]);
     assert!(failed.contains(&"delay:send/standard-901-raises".to_owned()), "{failed:?}");
 }
 
 #[test]
 fn a_requested_delay_that_reports_the_tier_delay_is_caught() {
-    let failed = caught(Fault::Named("kafka-requested-delay-uses-tier"), &["backoff"]);
+    let failed = caught(Fault::KafkaRequestedDelayUsesTier, &["backoff"]);
     assert!(failed.contains(&"backoff:requested_delay/below-first-tier".to_owned()), "{failed:?}");
     assert!(failed.iter().all(|f| f.starts_with("backoff:requested_delay/")), "the §6.5 rule is separate: {failed:?}");
 }

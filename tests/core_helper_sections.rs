@@ -6,7 +6,7 @@ mod support;
 
 use bqsuite::conformance::{self, RunOptions};
 use bqsuite::core::fault::{self, Fault};
-use bqsuite::core::{idempotency, payload_schema, poison, retry, traceparent};
+use bqsuite::core::poison;
 use bqsuite::suite::Suite;
 use serde_json::Value;
 
@@ -74,8 +74,8 @@ fn the_poison_writer_never_rewrites_a_byte_of_the_hard_bodies() {
 
 /// Under `fault`, `section` fails at least `expected` (and so at least one case).
 #[track_caller]
-fn caught(fault: &'static str, section: &str, expected: &[&str]) {
-    let (failed, _) = fault::with(Fault::Named(fault), || failures(section));
+fn caught(fault: Fault, section: &str, expected: &[&str]) {
+    let (failed, _) = fault::with(fault, || failures(section));
     assert!(!failed.is_empty(), "{fault}: no case of {section} failed");
     for id in expected {
         assert!(
@@ -88,7 +88,7 @@ fn caught(fault: &'static str, section: &str, expected: &[&str]) {
 #[test]
 fn byte_length_min_length_is_caught() {
     caught(
-        payload_schema::FAULT_BYTE_LENGTH,
+        Fault::PayloadSchemaByteLength,
         "payload_schema_unicode",
         &["turkish-2cp-min3", "emoji-1cp-min2", "emoji-plus-ascii-2cp-min3"],
     );
@@ -96,13 +96,13 @@ fn byte_length_min_length_is_caught() {
 
 #[test]
 fn ignoring_additional_properties_is_caught() {
-    caught(payload_schema::FAULT_IGNORE_ADDITIONAL, "payload_schema", &["invalid-additional-property"]);
+    caught(Fault::PayloadSchemaIgnoreAdditional, "payload_schema", &["invalid-additional-property"]);
 }
 
 #[test]
 fn dedupe_on_trace_id_is_caught() {
     caught(
-        idempotency::FAULT_TRACE_ID_KEY,
+        Fault::IdempotencyTraceIdKey,
         "idempotency",
         &["dedup_key", "sequences/distinct-ids-each-run", "sequences/missing-id-fails-open"],
     );
@@ -110,13 +110,13 @@ fn dedupe_on_trace_id_is_caught() {
 
 #[test]
 fn counting_retries_from_zero_is_caught() {
-    caught(retry::FAULT_N_FROM_ZERO, "retry_backoff", &["first-retry-ignores-multiplier", "doubling-third-retry"]);
+    caught(Fault::RetryNFromZero, "retry_backoff", &["first-retry-ignores-multiplier", "doubling-third-retry"]);
 }
 
 #[test]
 fn a_re_encoding_poison_writer_is_caught() {
     caught(
-        poison::FAULT_RE_ENCODE,
+        Fault::PoisonReEncode,
         "poison_dlq",
         &[
             "exponent-underflow",
@@ -130,5 +130,5 @@ fn a_re_encoding_poison_writer_is_caught() {
 
 #[test]
 fn a_traceparent_parser_taking_31_hex_ids_is_caught() {
-    caught(traceparent::FAULT_ACCEPT_31_HEX, "traceparent", &["trace-id-31-hex"]);
+    caught(Fault::TraceparentAccepts31Hex, "traceparent", &["trace-id-31-hex"]);
 }

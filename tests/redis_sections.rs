@@ -8,9 +8,6 @@ use std::process::Command;
 
 use bqsuite::conformance::{self, Outcome, ResultsFile, RunOptions, Status};
 use bqsuite::core::fault::{self, Fault};
-use bqsuite::core::redis::{
-    FAULT_ACK_WITHOUT_GATE, FAULT_FLOOR_OF_SUM, FAULT_HAND_OUT_MEMBER, FAULT_RELEASE_MEMBER, FAULT_SWEEP_TO_FRONT,
-};
 use bqsuite::suite::Suite;
 
 const SECTIONS: [&str; 3] = ["redis", "redis_layout", "redis_delay"];
@@ -60,20 +57,20 @@ fn with_a_live_redis_every_case_passes() {
 }
 
 /// Run with `fault` on and assert that each of `expected` is among the failing cases.
-fn caught(fault_name: &'static str, expected: &[&str]) {
+fn caught(fault_name: Fault, expected: &[&str]) {
     let Some(url) = support::redis_url() else { return };
-    let r = fault::with(Fault::Named(fault_name), || run(Some(url), true));
+    let r = fault::with(fault_name, || run(Some(url), true));
     let failing = failing(&r);
-    assert!(!failing.is_empty(), "{fault_name}: no case failed");
+    assert!(!failing.is_empty(), "{fault_name:?}: no case failed");
     for id in expected {
-        assert!(failing.iter().any(|f| f == id), "{fault_name}: {id} did not fail; failing: {failing:#?}");
+        assert!(failing.iter().any(|f| f == id), "{fault_name:?}: {id} did not fail; failing: {failing:#?}");
     }
 }
 
 #[test]
 fn a_reserve_that_hands_out_the_reencoded_member_is_caught() {
     caught(
-        FAULT_HAND_OUT_MEMBER,
+        Fault::RedisReserveHandsMember,
         &["redis/payload_identity", "redis_layout/reserve/handler-gets-the-raw-element-byte-for-byte"],
     );
 }
@@ -81,7 +78,7 @@ fn a_reserve_that_hands_out_the_reencoded_member_is_caught() {
 #[test]
 fn a_sweep_that_pushes_to_the_front_is_caught() {
     caught(
-        FAULT_SWEEP_TO_FRONT,
+        Fault::RedisSweepToFront,
         &[
             "redis_layout/processing_sweep/expired-item-moves-to-the-ready-tail",
             "redis_layout/retry_after_null/null-consumer-still-sweeps-foreign-expired-member",
@@ -91,19 +88,22 @@ fn a_sweep_that_pushes_to_the_front_is_caught() {
 
 #[test]
 fn an_ack_without_the_zrem_gate_is_caught() {
-    caught(FAULT_ACK_WITHOUT_GATE, &["redis_layout/late_ack/late-ack-leaves-the-new-reservation-alone"]);
+    caught(Fault::RedisAckWithoutGate, &["redis_layout/late_ack/late-ack-leaves-the-new-reservation-alone"]);
 }
 
 #[test]
 fn a_release_that_writes_the_cjson_member_is_caught() {
-    caught(FAULT_RELEASE_MEMBER, &["redis_layout/release/release-writes-the-core-encoding-with-attempts-plus-one"]);
+    caught(
+        Fault::RedisReleaseWritesMember,
+        &["redis_layout/release/release-writes-the-core-encoding-with-attempts-plus-one"],
+    );
 }
 
 #[test]
 fn floor_of_the_sum_scoring_is_caught_with_and_without_redis() {
-    caught(FAULT_FLOOR_OF_SUM, &["redis_layout/delayed_score/score-where-floor-of-sum-differs"]);
+    caught(Fault::RedisFloorOfSum, &["redis_layout/delayed_score/score-where-floor-of-sum-differs"]);
     // redis_delay needs no Redis: the fault is caught even when the behavioural blocks skip.
-    let r = fault::with(Fault::Named(FAULT_FLOOR_OF_SUM), || run(Some(closed_port_url()), false));
+    let r = fault::with(Fault::RedisFloorOfSum, || run(Some(closed_port_url()), false));
     let failing = failing(&r);
     assert!(failing.contains(&"redis_delay/floor-of-sum-would-differ".to_owned()), "{failing:#?}");
     assert!(failing.iter().all(|f| f.starts_with("redis_delay/")), "{failing:#?}");

@@ -21,7 +21,7 @@ use serde_json::{Map, Value, json};
 use crate::core::bindings::kafka::retry::{self, DEFAULT_TIERS_MS, ORIGINAL_TOPIC, RetryTiers};
 use crate::core::bindings::kafka::{self, ATTEMPTS, ConsumerRecord, ProducerRecord, header_text};
 use crate::core::envelope::{self, now_ms};
-use crate::core::json::same_value;
+use crate::sections::judge::same_value;
 use crate::suite::CaseRef;
 
 use super::binding::{block, block_envelope};

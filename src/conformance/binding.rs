@@ -15,7 +15,7 @@ use serde_json::{Map, Value};
 
 use crate::core::bindings::{AmqpValue, ConsumeError, Consumed};
 use crate::core::envelope::{self, Envelope};
-use crate::core::json::same_value;
+use crate::sections::judge::same_value;
 use crate::suite::CaseRef;
 
 use super::{Check, Outcome, RunCx, ensure, fields};

@@ -10,7 +10,7 @@
 use serde_json::Value;
 
 use crate::core::envelope::{self, SCHEMA_VERSION};
-use crate::core::json::same_value;
+use crate::sections::judge::same_value;
 use crate::suite::CaseRef;
 
 use super::{Check, Outcome, RunCx, SectionRunner, ensure, fields};

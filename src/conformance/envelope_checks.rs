@@ -10,7 +10,7 @@
 use serde_json::Value;
 
 use crate::core::envelope::{self, Envelope, Warning};
-use crate::core::json::same_value;
+use crate::sections::judge::same_value;
 use crate::suite::pointer;
 
 use super::{Check, RunCx, ensure, fields};

@@ -7,7 +7,7 @@
 use serde_json::Value;
 
 use crate::core::envelope;
-use crate::core::json::same_value;
+use crate::sections::judge::same_value;
 use crate::suite::CaseRef;
 
 use super::envelope_checks::{encode_parsed, entries, pointers_hold};

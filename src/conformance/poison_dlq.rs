@@ -12,7 +12,7 @@
 //!   every `splice_literals` entry occurs verbatim, no top-level `raw` / `raw_encoding`, and the
 //!   distinct top-level names other than `dead_letter` equal the set `splice_keys`.
 //!
-//! Top-level members are read with the tolerant scanner ([`poison::top_level_members`]: no
+//! Top-level members are read with the tolerant scanner ([`crate::sections::judge::top_level_members`]: no
 //! depth limit, repeats kept), so records a value parser cannot hold (depth 600, `1e400`) are
 //! still checked.
 
@@ -24,9 +24,9 @@ use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 use crate::core::envelope::now_ms;
-use crate::core::json::same_value;
 use crate::core::poison::{self, DEAD_LETTER, Poison};
-use crate::core::strict::strict_object;
+use crate::sections::judge::same_value;
+use crate::sections::judge::strict_object;
 use crate::suite::CaseRef;
 
 use super::{Check, Outcome, RunCx, SectionRunner, ensure, fields};
@@ -61,7 +61,8 @@ fn check(case: &Value) -> Check {
     let text = out.text.as_str();
 
     strict_object(text.as_bytes()).map_err(|e| format!("the record is not one strict JSON object: {e}"))?;
-    let members = poison::top_level_members(text).map_err(|e| format!("the record cannot be scanned: {e}"))?;
+    let members =
+        crate::sections::judge::top_level_members(text).map_err(|e| format!("the record cannot be scanned: {e}"))?;
     check_block(&members)?;
     ensure(!has_replacement(text.as_bytes()) || has_replacement(&body), || {
         "the record contains U+FFFD that the body does not".into()

@@ -18,8 +18,8 @@ use redis::Connection;
 use serde_json::Value;
 
 use crate::core::dead_letter::Reason;
-use crate::core::json::same_value;
 use crate::core::redis::{self as transport, Delivery, Keys, ManualClock, Queue, RetryAfter, Role};
+use crate::sections::judge::same_value;
 use crate::suite::CaseRef;
 use crate::suite::redis_dsl::{Expect, Item, LayoutCase, Op, Step, describe, parse_key_names_case, parse_layout_case};
 

@@ -11,7 +11,7 @@ use serde_json::Value;
 
 use crate::core::dead_letter::{self, Cause, Reason};
 use crate::core::envelope::{self, now_ms};
-use crate::core::json::same_value;
+use crate::sections::judge::same_value;
 use crate::suite::CaseRef;
 
 use super::envelope_checks::{encode_parsed, named, reemit_checks};

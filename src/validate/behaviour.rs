@@ -28,8 +28,8 @@ use std::collections::HashSet;
 
 use serde_json::Value;
 
-use crate::core::json::same_value;
 use crate::diag::{Code, Finding};
+use crate::sections::judge::same_value;
 use crate::suite::{CaseRef, ENCODE_REJECT_INPUTS, MANIFEST, pointer};
 
 use super::Ctx;

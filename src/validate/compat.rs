@@ -14,8 +14,8 @@ use std::collections::{BTreeSet, HashMap};
 
 use serde_json::Value;
 
-use crate::core::strict::lone_surrogate;
 use crate::diag::{Code, Finding};
+use crate::sections::judge::lone_surrogate;
 use crate::suite::{MANIFEST, pointer, span};
 
 use super::{Ctx, walk_objects};

@@ -29,10 +29,10 @@ use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 use serde_json::Value;
 
-use crate::core::json::same_value;
-use crate::core::poison::top_level_members;
-use crate::core::strict::strict_object;
 use crate::diag::{Code, Finding};
+use crate::sections::judge::same_value;
+use crate::sections::judge::strict_object;
+use crate::sections::judge::top_level_members;
 use crate::suite::{CaseRef, MANIFEST, pointer};
 
 use super::Ctx;

@@ -1,0 +1,3 @@
+//! One home per section: the judging side of the suite.
+
+pub mod judge;
