@@ -14,6 +14,7 @@ pub mod fsutil;
 pub mod release;
 pub mod results;
 pub mod schema;
+pub mod sdk;
 pub mod sections;
 pub mod suite;
 pub mod sync;
