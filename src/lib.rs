@@ -5,6 +5,7 @@
 //! reporters → exit code ([`cli`]). Nothing downstream reaches back upstream, and the reference
 //! core knows nothing of the suite tooling.
 
+pub mod adapter;
 pub mod cli;
 pub mod conformance;
 pub mod core;

@@ -4,6 +4,7 @@
 //! problems (findings, failing cases, drift, a verification failure); 2 usage error or the
 //! command could not run (missing suite, unreadable file, network).
 
+mod adapter;
 mod dev;
 mod report;
 mod results;
@@ -27,6 +28,11 @@ Exit codes:
   0  clean: no findings, every case passed, nothing drifted
   1  the command ran and found problems (findings, failing cases, drift, verification failure)
   2  usage error, or the command could not run (no suite, unreadable input, network)";
+
+const ADAPTER_EXIT_CODES: &str = "\
+Exit codes:
+  0  served until a shutdown command or the end of input
+  2  usage error, or a line on stdin that is not a command of the protocol";
 
 /// The BabelQueue conformance suite's tool: validate the suite, run the reference core, and
 /// keep vendored copies honest.
@@ -76,6 +82,11 @@ pub enum Command {
     /// Run the reference core through every in-scope section and write results.json.
     #[command(after_help = EXIT_CODES)]
     Run(RunArgs),
+    /// Serve the reference core over the adapter protocol on stdin and stdout.
+    ///
+    /// The model adapter for `run --sdk` (docs/adapter-protocol.md).
+    #[command(after_help = ADAPTER_EXIT_CODES)]
+    Adapter(adapter::AdapterArgs),
     /// Check results files of conformance runs against the suite.
     Results(results::ResultsArgs),
     /// The cross-SDK compatibility matrix of results files, as Markdown or HTML.
@@ -208,6 +219,7 @@ pub fn dispatch(cli: Cli) -> ExitCode {
         Command::Validate(a) => validate(&a, color),
         Command::Ids(a) => ids(&a),
         Command::Run(a) => run(&a),
+        Command::Adapter(a) => adapter::run(&a),
         Command::Results(a) => results::run(&a, color),
         Command::Report(a) => report::run(&a),
         Command::Release(a) => release::run(&a, color),
