@@ -308,7 +308,7 @@ fn run(a: &RunArgs) -> ExitCode {
         redis_url: a.redis_url.clone(),
         require_redis: require_redis_from_env(),
     };
-    let results = conformance::run(&suite, &options);
+    let conformance::Run { results, invalid } = conformance::run(&suite, &options);
     for name in results.sections.keys() {
         let c = results.counts(Some(name));
         eprintln!("{name:<24} {:>4} pass {:>4} fail {:>4} skip", c.pass, c.fail, c.skip);
@@ -324,8 +324,25 @@ fn run(a: &RunArgs) -> ExitCode {
         }
         None => emit(&json),
     }
+    if !invalid.is_empty() {
+        // The suite is broken, not the SDK: exit 2 (toml-test's "bug in the test").
+        eprintln!(
+            "bqsuite: error: {} case(s) of the suite do not read cleanly, so the SDK was not judged on them; run `bqsuite validate`:",
+            invalid.len()
+        );
+        for c in invalid.iter().take(MAX_LISTED) {
+            eprintln!("  {}/{}: {}", c.section, c.id, c.problems.join("; "));
+        }
+        if invalid.len() > MAX_LISTED {
+            eprintln!("  … and {} more", invalid.len() - MAX_LISTED);
+        }
+        return ExitCode::from(2);
+    }
     exit(total.fail > 0)
 }
+
+/// How many invalid cases `run` lists on stderr before it counts the rest.
+const MAX_LISTED: usize = 20;
 
 #[cfg(test)]
 mod tests {

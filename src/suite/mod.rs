@@ -9,7 +9,6 @@
 
 pub mod ids;
 pub mod pointer;
-pub mod redis_dsl;
 pub mod scope;
 pub mod span;
 
@@ -42,9 +41,6 @@ pub const SYNC_TARGETS: &str = "sync-targets.json";
 pub const SUITE_DIRS: [&str; 2] = ["schema", "fixtures"];
 /// Top-level manifest keys that are not sections.
 pub const METADATA_KEYS: [&str; 5] = ["schema_version", "conformance_version", "description", "sections", "exceptions"];
-/// The input fields of an `encode_reject` case; a case carries exactly one. Shared by the
-/// section's runner and its validate cross-check.
-pub const ENCODE_REJECT_INPUTS: [&str; 4] = ["meta", "meta_entries", "extras_top", "extras_meta"];
 
 /// Is `s` exactly an ADR reference, `ADR-` and four digits (an `exceptions` entry's `adr`)?
 pub fn is_adr(s: &str) -> bool {
