@@ -243,8 +243,9 @@ fn section(name: &str, a: &Side<'_>, b: &Side<'_>, out: &mut Vec<Change>) {
     let scope = b.scope.clone().or_else(|| a.scope.clone());
     if a.scope != b.scope {
         let mut c = section_change(Kind::SectionRescoped, Class::Breaking, name, &scope);
-        let shown = |s: &Option<String>| s.clone().unwrap_or_else(|| "(none)".into());
-        c.note = Some(format!("{} → {}", shown(&a.scope), shown(&b.scope)));
+        let value = |s: &Option<String>| Some(s.clone().map_or(Value::Null, Value::String));
+        let at = pointer::join("/sections", name);
+        c.edits = vec![Edit { pointer: at, op: Op::Changed, old: value(&a.scope), new: value(&b.scope) }];
         out.push(c);
     }
     let at = |block: Option<&str>| {
@@ -421,7 +422,11 @@ mod tests {
                 (Kind::SectionAdded, Class::Additive, vec!["a".into(), "b".into()]),
             ]
         );
-        assert_eq!(got[0].note.as_deref(), Some("kafka → sqs"));
+        assert_eq!(
+            (got[0].edits[0].old.clone(), got[0].edits[0].new.clone()),
+            (Some(json!("kafka")), Some(json!("sqs")))
+        );
+        assert_eq!(got[0].edits[0].pointer, "/sections/s");
         assert_eq!(got[2].scope.as_deref(), Some("redis"));
     }
 

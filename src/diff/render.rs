@@ -101,7 +101,7 @@ fn place(c: &Change) -> String {
 fn heading(c: &Change, ids: &[String], n: usize, name: &dyn Fn(&str) -> String) -> String {
     let at = name(&place(c));
     let section = || name(c.section.as_deref().unwrap_or_default());
-    let scope = c.scope.as_deref().unwrap_or("no scope");
+    let scope = c.scope.as_deref().map_or_else(|| "no scope".to_owned(), name);
     let cases = plural(ids.len(), "case", "cases");
     let one_case = || {
         (n == 1 && ids.len() == 1).then(|| name(&format!("{}.{}", c.section.as_deref().unwrap_or_default(), ids[0])))
@@ -115,7 +115,16 @@ fn heading(c: &Change, ids: &[String], n: usize, name: &dyn Fn(&str) -> String) 
         Kind::SkipPolicyChanged => format!("{} changed", name(super::SKIP_POLICY)),
         Kind::SectionAdded => format!("section {} added ({scope}, {cases})", section()),
         Kind::SectionRemoved => format!("section {} removed ({scope}, {cases})", section()),
-        Kind::SectionRescoped => format!("section {} re-scoped: {}", section(), c.note.as_deref().unwrap_or_default()),
+        Kind::SectionRescoped => {
+            let side = |v: Option<&Value>| v.and_then(Value::as_str).map_or_else(|| "(none)".to_owned(), name);
+            let e = c.edits.first();
+            format!(
+                "section {} re-scoped: {} → {}",
+                section(),
+                side(e.and_then(|e| e.old.as_ref())),
+                side(e.and_then(|e| e.new.as_ref()))
+            )
+        }
         Kind::FieldsChanged if c.block.is_some() => format!("shared fields of block {at} changed"),
         Kind::FieldsChanged => format!("shared fields of section {at} changed"),
         Kind::BlockAdded => format!("block {at} added ({cases})"),
@@ -201,7 +210,7 @@ fn edit_line(e: &Edit, limit: usize) -> String {
 fn edit_lines(c: &Change, limit: usize) -> Vec<String> {
     let mut out: Vec<String> = c.edits.iter().map(|e| edit_line(e, limit)).collect();
     out.extend(c.prose.iter().map(|e| format!("prose {}", edit_line(e, limit))));
-    if let Some(n) = c.note.as_ref().filter(|_| !matches!(c.kind, Kind::SectionRescoped)) {
+    if let Some(n) = &c.note {
         out.push(format!("({n})"));
     }
     out
@@ -445,5 +454,81 @@ fn bump_name(b: Bump) -> &'static str {
         Bump::Patch => "patch",
         Bump::Minor => "minor",
         Bump::Major => "major",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diff::{ChangelogInfo, SideInfo};
+
+    /// The text with fenced blocks and code spans removed.
+    fn outside_code(md: &str) -> String {
+        let mut out = String::new();
+        let mut fence: Option<String> = None;
+        for line in md.lines() {
+            let t = line.trim_start();
+            let ticks: String = t.chars().take_while(|c| *c == '`').collect();
+            match &fence {
+                Some(f) if t.starts_with(f.as_str()) => fence = None,
+                Some(_) => {}
+                None if ticks.len() >= 3 => fence = Some(ticks),
+                None => {
+                    let mut rest = line;
+                    while let Some(i) = rest.find('`') {
+                        out.push_str(&rest[..i]);
+                        let n = rest[i..].chars().take_while(|c| *c == '`').count();
+                        let close = "`".repeat(n);
+                        rest = match rest[i + n..].find(&close) {
+                            Some(j) => &rest[i + n + j + n..],
+                            None => "",
+                        };
+                    }
+                    out.push_str(rest);
+                    out.push('\n');
+                }
+            }
+        }
+        out
+    }
+
+    fn diff_of(changes: Vec<Change>) -> Diff {
+        Diff {
+            old: SideInfo { source: "git:v1.5.0".into(), version: Some("1.5.0".into()) },
+            new: SideInfo { source: ".".into(), version: Some("1.6.0".into()) },
+            changelog: ChangelogInfo { source: None, entry: None },
+            changes,
+            entry: None,
+        }
+    }
+
+    #[test]
+    fn markdown_escapes_every_manifest_string_and_groups_by_scope() {
+        let mut added = Change::new(Kind::SectionAdded, Class::Additive);
+        added.section = Some("evil`<b>|x".into());
+        added.scope = Some("<img src=x>".into());
+        added.ids = vec!["a`b".into(), "<script>".into()];
+        let mut fixed = Change::new(Kind::CaseChanged, Class::Correction);
+        fixed.section = Some("cases".into());
+        fixed.scope = Some("core".into());
+        fixed.ids = vec!["order-created".into()];
+        fixed.edits = vec![Edit {
+            pointer: "/expect/urn".into(),
+            op: Op::Changed,
+            old: Some(json!("```")),
+            new: Some(json!("</details>")),
+        }];
+        let md = markdown(&diff_of(vec![added, fixed]), &View::default());
+        assert!(md.contains("``evil`<b>\\|x``") && md.contains("`<script>`"), "{md}");
+        // Outside code spans and fenced blocks, the only markup is the renderer's own.
+        let outside = outside_code(&md).replace("<details>", "").replace("</details>", "").replace("<summary>", "");
+        let outside = outside.replace("</summary>", "");
+        assert!(!outside.contains('<'), "{outside}");
+        assert!(md.contains("````diff"), "the fence outgrows the backticks inside: {md}");
+        assert!(md.contains("NOT named") || md.contains("not named"), "{md}");
+        // core comes first (the spec's order), then the unknown scope.
+        assert!(md.find("### `core`").unwrap() < md.find("### `<img src=x>`").unwrap(), "{md}");
+        let human = human(&diff_of(vec![]), &View::default());
+        assert!(human.contains("smallest bump: none (no changes)"), "{human}");
     }
 }
