@@ -107,7 +107,10 @@ fn verify_rebuilds_independently_and_compares_hashes() {
     let text = transcript(&same);
     let hash = std::fs::read_to_string(first.path().join("dist/SHA256SUMS")).unwrap();
     let hash = hash.split_whitespace().next().unwrap();
-    assert!(text.contains(&format!("first build:  {hash}")) && text.contains(&format!("second build: {hash}")), "{text}");
+    assert!(
+        text.contains(&format!("first build:  {hash}")) && text.contains(&format!("second build: {hash}")),
+        "{text}"
+    );
     assert!(text.contains("rebuild byte for byte"), "{text}");
 
     // A GitHub release's SHA256SUMS lists the binaries and wheels too: only the asset's line counts.
@@ -121,7 +124,10 @@ fn verify_rebuilds_independently_and_compares_hashes() {
     let differs = script(second.path(), &["verify", published], &[("GITHUB_ACTIONS", "true")]);
     assert_exit(&differs, 1);
     let text = transcript(&differs);
-    assert!(text.contains(&format!("::error title=release::two builds of {ASSET} differ: {hash} (published)")), "{text}");
+    assert!(
+        text.contains(&format!("::error title=release::two builds of {ASSET} differ: {hash} (published)")),
+        "{text}"
+    );
 
     // SHA256SUMS with a wrong line for the asset.
     std::fs::write(&sums, format!("{}  {ASSET}\n", "b".repeat(64))).unwrap();
