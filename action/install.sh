@@ -19,8 +19,8 @@
 #   unreleased commit: the step fails and asks for a release tag.
 # - bqsuite is the release binary of that release for the runner's platform,
 #   bqsuite-<target>.tar.gz (.zip on Windows), checked against the release's SHA256SUMS before it
-#   is unpacked. That gives integrity, not authenticity (SHA256SUMS is published beside it); pin
-#   the action by commit SHA for authenticity of the action and the tool's checksum list alike.
+#   is unpacked. That gives integrity, not authenticity: SHA256SUMS is published beside it, and
+#   the binary is built after the tag, so no commit of the action can carry its checksum.
 # - The suite version checked is the `version` input, or the action's release when it is empty:
 #   a newer action can check an older vendored copy, and the binary always exists.
 set -euo pipefail
