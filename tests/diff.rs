@@ -309,6 +309,13 @@ fn fixtures_byte_wise_and_semantically() {
     // LICENSE and the results example are documentation.
     let c = one_change(|s| s.write("LICENSE", "other"));
     assert_eq!(only(&c), (Kind::FileChanged, Class::Editorial));
+    let c = one_change(|s| s.remove("schema/results.example.json"));
+    assert_eq!(only(&c), (Kind::SchemaRemoved, Class::Editorial));
+    // A schema added, one removed.
+    let c = one_change(|s| s.write("schema/extra.schema.json", "{}"));
+    assert_eq!(only(&c), (Kind::SchemaAdded, Class::Additive));
+    let c = one_change(|s| s.remove("schema/results.schema.json"));
+    assert_eq!(only(&c), (Kind::SchemaRemoved, Class::Breaking));
 }
 
 /// The release asset of a suite directory, written into `out` with its SHA256SUMS line.

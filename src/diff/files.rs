@@ -17,7 +17,8 @@
 //!   reads it. Readers are collected from both sides. A `*.schema.json` whose JSON changed
 //!   outside its annotation keywords is breaking, else editorial; other files under `schema/`
 //!   (the results example) and files elsewhere (`LICENSE`) are documentation: editorial.
-//! - Added files are additive, removed files breaking.
+//! - Added fixtures and schemas are additive, removed ones breaking; documentation added or
+//!   removed is editorial.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -201,13 +202,13 @@ pub fn compare(old: &Suite, new: &Suite) -> Vec<Change> {
         for r in [&old_readers, &new_readers] {
             read_by.extend(r.get(path).into_iter().flatten().cloned());
         }
+        // Documentation: LICENSE, and files under schema/ that are no schemas (the results example).
+        let documentation = !path.starts_with("fixtures/") && !path.ends_with(".schema.json");
+        let (added, removed) =
+            if documentation { (Class::Editorial, Class::Editorial) } else { (Class::Additive, Class::Breaking) };
         let mut c = match (old.file(path), new.file(path)) {
-            (None, Some(_)) => {
-                Change::new(kind(Kind::FixtureAdded, Kind::SchemaAdded, Kind::FileAdded), Class::Additive)
-            }
-            (Some(_), None) => {
-                Change::new(kind(Kind::FixtureRemoved, Kind::SchemaRemoved, Kind::FileRemoved), Class::Breaking)
-            }
+            (None, Some(_)) => Change::new(kind(Kind::FixtureAdded, Kind::SchemaAdded, Kind::FileAdded), added),
+            (Some(_), None) => Change::new(kind(Kind::FixtureRemoved, Kind::SchemaRemoved, Kind::FileRemoved), removed),
             (Some(a), Some(b)) if a.bytes == b.bytes => continue,
             (Some(a), Some(b)) => {
                 let mut c =

@@ -16,7 +16,7 @@
 //!   annotation keywords (`title`, `description`, `$comment`, `examples`), the `adr` of an
 //!   `exceptions` entry, and a file whose bytes changed but whose JSON did not (formatting).
 //!   `LICENSE` and files under `schema/` that are not `*.schema.json` (the results example) are
-//!   documentation: their changes are editorial.
+//!   documentation: any change of theirs (added, removed, modified) is editorial.
 //! - *additive*: a section, block, case, fixture or schema added; a new member of an existing
 //!   case or block (a new optional case field: a runner ignores fields it does not know); an
 //!   `exceptions` entry removed (nothing that passed before fails); a `skip_policy` member or
