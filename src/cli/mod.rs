@@ -5,6 +5,7 @@
 //! command could not run (missing suite, unreadable file, network).
 
 mod dev;
+mod diff;
 mod report;
 mod results;
 mod sync;
@@ -27,6 +28,12 @@ Exit codes:
   0  clean: no findings, every case passed, nothing drifted
   1  the command ran and found problems (findings, failing cases, drift, verification failure)
   2  usage error, or the command could not run (no suite, unreadable input, network)";
+
+const DIFF_EXIT_CODES: &str = "\
+Exit codes:
+  0  compared (whatever changed, unless --exit-code)
+  1  with --exit-code: the diff shows at least one change
+  2  usage error, or a side could not be loaded (no suite, bad revision, unreadable asset, network)";
 
 /// The BabelQueue conformance suite's tool: validate the suite, run the reference core, and
 /// keep vendored copies honest.
@@ -81,7 +88,12 @@ pub enum Command {
     /// The cross-SDK compatibility matrix of results files, as Markdown or HTML.
     #[command(after_help = EXIT_CODES)]
     Report(report::ReportArgs),
-    /// Build the release asset and SHA256SUMS (reproducible; refuses while validate has findings).
+    /// Compare two versions of the suite by case id: each change classified, the SemVer bump
+    /// they need.
+    #[command(after_help = DIFF_EXIT_CODES)]
+    Diff(diff::DiffArgs),
+    /// Build the release asset and SHA256SUMS (reproducible; refuses while validate has findings
+    /// or the release gate fails).
     #[command(after_help = EXIT_CODES)]
     Release(release::ReleaseArgs),
     /// Download a released suite, verify it and unpack it safely, or check a vendored copy.
@@ -136,6 +148,12 @@ pub struct ValidateArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
+    /// Also run the release gate against this previous release, as `release` would (for
+    /// pull-request CI): a suite DIR, a release ASSET, a released VERSION or git:REV.
+    #[arg(long, value_name = "DIR|ASSET|VERSION|git:REV")]
+    pub against: Option<String>,
+    #[command(flatten)]
+    pub remote: diff::RemoteArgs,
 }
 
 /// `ids` output format.
@@ -210,6 +228,7 @@ pub fn dispatch(cli: Cli) -> ExitCode {
         Command::Run(a) => run(&a),
         Command::Results(a) => results::run(&a, color),
         Command::Report(a) => report::run(&a),
+        Command::Diff(a) => diff::run(&a),
         Command::Release(a) => release::run(&a, color),
         Command::Fetch(a) => fetch::run(&a, color),
         Command::Sync(a) => sync::sync(&a, color),
@@ -232,7 +251,14 @@ fn validate(a: &ValidateArgs, color: bool) -> ExitCode {
         Ok(s) => s,
         Err(e) => return fail(e),
     };
-    let findings = crate::validate::validate(&suite);
+    let mut findings = crate::validate::validate(&suite);
+    if let Some(against) = &a.against {
+        match diff::gate_findings(&suite, &diff::Previous::Given(against.clone()), &a.remote) {
+            Ok(gate) => findings.extend(gate),
+            Err(e) => return fail(e),
+        }
+        crate::diag::Finding::sort(&mut findings);
+    }
     let summary = Summary { command: "validate".into(), subject: subject(&suite) };
     emit(&diag::render(&findings, a.format, color, &summary));
     if a.format == Format::Github {
