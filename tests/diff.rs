@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 use std::path::Path;
 
 use bqsuite::diff::source::{self, Options, Source};
-use bqsuite::diff::{Bump, Change, Class, Diff, Kind};
+use bqsuite::diff::{Bump, Change, Class, Diff, Kind, Op};
 use serde_json::{Value, json};
 use support::history::{
     NEW_BACKOFF_BLOCKS, NEW_REDIS_LAYOUT_BLOCKS, NEW_SECTIONS, suite_1_5_0, suite_1_6_0, without_correction_line,
@@ -97,8 +97,13 @@ fn history_1_5_0_to_1_6_0_is_exactly_the_spec_list_and_a_minor() {
             "retry_republish/unsorted-tiers-by-delay",
         ]
     );
-    assert!(corrections.iter().all(|c| c.kind == Kind::CaseChanged && c.edits.len() == 1));
-    assert_eq!(corrections[0].edits[0].pointer, "/expect_headers/bq-delay");
+    // Each: the 1.5.0 release_delay_ms expectation replaced by the §6.5 tier's bq-delay.
+    for c in &corrections {
+        assert_eq!(c.kind, Kind::CaseChanged);
+        let mut edits: Vec<_> = c.edits.iter().map(|e| (e.pointer.as_str(), e.op)).collect();
+        edits.sort();
+        assert_eq!(edits, [("/expect_headers/bq-delay", Op::Added), ("/release_delay_ms", Op::Removed)], "{c:#?}");
+    }
     for c in &corrections {
         assert_eq!(c.named.as_ref().expect("named").adrs, ["ADR-0034"]);
     }

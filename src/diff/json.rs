@@ -24,7 +24,7 @@ use serde_json::{Map, Value};
 use crate::suite::pointer;
 
 /// What happened at a pointer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Op {
     Added,

@@ -40,13 +40,26 @@ fn is_prose(e: &Edit) -> bool {
     e.top().is_some_and(|k| PROSE.contains(&k.as_str()))
 }
 
-/// The class of one non-prose edit of a case or of shared fields.
+/// The class of one non-prose edit of shared fields (a section's or block's own members).
 fn class_of(e: &Edit) -> Class {
     match e.op {
         Op::Retyped => Class::Breaking,
         Op::Removed if e.is_top_level() => Class::Breaking,
         Op::Added if e.is_top_level() => Class::Additive,
         _ => Class::Correction,
+    }
+}
+
+/// The class of one non-prose edit of an existing case. As for shared fields, except that a
+/// member of the case removed is a correction: the case now expects something else (an
+/// expectation field replaced by another, as 1.6.0 replaced `backoff.retry_republish`'s
+/// `release_delay_ms` by the §6.5 tier), which a MINOR may do only when its CHANGELOG entry
+/// names the case with its ADR. A retype stays breaking (R20.3: one retyped field aborts a
+/// whole runner, not only the case).
+fn class_of_case(e: &Edit) -> Class {
+    match e.op {
+        Op::Removed if e.is_top_level() => Class::Correction,
+        _ => class_of(e),
     }
 }
 
@@ -293,7 +306,7 @@ fn section(name: &str, a: &Side<'_>, b: &Side<'_>, out: &mut Vec<Change>) {
         if rest.is_empty() && prose.is_empty() {
             continue;
         }
-        let mut c = section_change(Kind::CaseChanged, worst(&rest, class_of), name, &scope);
+        let mut c = section_change(Kind::CaseChanged, worst(&rest, class_of_case), name, &scope);
         c.block = block.map(str::to_owned);
         c.ids = vec![case.id.clone()];
         c.pointer = Some(case.pointer.clone());
@@ -461,13 +474,14 @@ mod tests {
         let got = edit(|m| m["t"][0]["description"] = json!("new words"));
         assert_eq!(kinds(&got), [(Kind::CaseChanged, Class::Editorial, vec!["c1".into()])]);
         assert!(got[0].edits.is_empty() && got[0].prose.len() == 1);
-        // Retyped (integer → float) or a member removed: breaking.
+        // Retyped (integer → float): breaking; a member removed: a correction (the case now
+        // expects something else; a MINOR must name it).
         let got = edit(|m| m["s"]["b"]["cases"][0]["n"] = json!(1.0));
         assert_eq!(got[0].class, Class::Breaking);
         let got = edit(|m| {
             m["s"]["b"]["cases"][1].as_object_mut().unwrap().shift_remove("n");
         });
-        assert_eq!(got[0].class, Class::Breaking);
+        assert_eq!(got[0].class, Class::Correction);
         // A nested member added to an expectation (golden maps are closed): a correction.
         let got = edit(|m| m["s"]["b"]["cases"][0]["expect"]["extra"] = json!(1));
         assert_eq!(got[0].class, Class::Correction);

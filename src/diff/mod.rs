@@ -23,9 +23,11 @@
 //!   element added.
 //! - *correction*: an expectation change: any other change of a value inside an existing case
 //!   or inside a block's or section's shared fields (what a case feeds the SDK is part of what
-//!   it expects), and a changed fixture that only cases with `valid: false` read.
+//!   it expects), a member of an existing case removed (an expectation field replaced by
+//!   another, as 1.6.0 did to `backoff.retry_republish`), and a changed fixture that only cases
+//!   with `valid: false` read.
 //! - *breaking*: a section, block, case, fixture or schema removed; a section re-scoped; a
-//!   top-level member of a case or block removed; any value retyped (decisions R20.3: `1` →
+//!   top-level member of a block's or section's shared fields removed; any value retyped (decisions R20.3: `1` →
 //!   `1.0` and `"1"` → `1` are retypes, `null` is a value of every type); a fixture changed that
 //!   any case without `valid: false` reads; a `*.schema.json` constraint changed; an
 //!   `exceptions` entry added or re-targeted (an SDK listing that binding stops being

@@ -35,9 +35,11 @@ pub fn suite_1_6_0() -> SuiteCopy {
 
 /// The 1.5.0 suite, built from 1.6.0 as the spec's history describes it: without the sections
 /// and blocks 1.6.0 added (the four `encode-fails-*` cases live in the added block
-/// `redis_layout.pcall_poison`), and with the 1.5.0 expectation of `backoff.retry_republish`,
-/// whose delay was the formula-based release delay (1000 ms doubled per attempt) instead of the
-/// §6.5 tier, which is what 1.6.0 corrected. Its cases, inputs and fields are otherwise the same.
+/// `redis_layout.pcall_poison`), and with the 1.5.0 expectation of `backoff.retry_republish`:
+/// a `release_delay_ms` field holding the formula-based release delay (1000 ms doubled per
+/// earlier attempt) where 1.6.0 expects the §6.5 tier's delay in `expect_headers."bq-delay"`
+/// (the spec: "the key stays; the earlier release_delay_ms expectation contradicted §6.5").
+/// Its cases and inputs are otherwise the same.
 pub fn suite_1_5_0() -> SuiteCopy {
     let s = SuiteCopy::new();
     s.edit_manifest(|m| {
@@ -61,7 +63,8 @@ pub fn suite_1_5_0() -> SuiteCopy {
         for case in republish["cases"].as_array_mut().unwrap() {
             if case["expect"] == "ok" {
                 let attempts = case["attempts_before"].as_u64().unwrap();
-                case["expect_headers"]["bq-delay"] = json!((1000u64 << attempts).to_string());
+                case["expect_headers"].as_object_mut().unwrap().shift_remove("bq-delay");
+                case["release_delay_ms"] = json!(1000u64 << attempts);
             }
         }
     });
