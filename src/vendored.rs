@@ -1,5 +1,13 @@
-//! A vendored copy of the suite: reading it from disk and comparing it, byte for byte, with a
-//! canonical set of files. One home for the comparison `sync --check` and `fetch --check` share.
+//! A vendored copy of the suite: what it is, reading it from disk and comparing it, byte for
+//! byte, with a canonical set of files. The one definition `sync`, `sync --check`, `fetch
+//! --check` and `fetch --update` share.
+//!
+//! What a copy is ([`is_part`]): exactly `CONFORMANCE_VERSION`, `manifest.json` and the files
+//! under `schema/` and `fixtures/`. A top-level `LICENSE` in the vendored directory (file,
+//! symlink or directory) is not part of a copy and is never looked at ([`IGNORED`]): its
+//! presence or absence is no drift, `read_tree` does not read it, and writers neither create
+//! nor delete it (the release ships a `LICENSE`; copies need not vendor it, as `fetch.sh
+//! --check` ignored it). Anything else in the vendored directory is drift.
 //!
 //! Invariants: reading never follows a symlink (a symlink or special file is recorded as
 //! irregular, never read through); differences are reported from the copy's side — `added` is
@@ -12,6 +20,23 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::io;
 use std::path::Path;
+
+use crate::suite::{LICENSE, MANIFEST, SUITE_DIRS, VERSION_FILE};
+
+/// The top-level entry of a vendored directory that no check looks at and no writer touches.
+pub const IGNORED: &str = LICENSE;
+
+/// Is the suite-relative file `rel` part of a vendored copy?
+pub fn is_part(rel: &str) -> bool {
+    rel == MANIFEST
+        || rel == VERSION_FILE
+        || SUITE_DIRS.iter().any(|d| rel.strip_prefix(d).is_some_and(|r| r.starts_with('/')))
+}
+
+/// The canonical files of a copy, chosen from suite-relative `files` by [`is_part`].
+pub fn canonical<'a>(files: impl IntoIterator<Item = (&'a str, &'a [u8])>) -> BTreeMap<&'a str, &'a [u8]> {
+    files.into_iter().filter(|(rel, _)| is_part(rel)).collect()
+}
 
 /// How a copy differs from the canonical suite.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -43,10 +68,12 @@ pub struct Tree {
     pub dirs: BTreeSet<String>,
 }
 
-/// Read every entry under `dir` (a real directory), following no symlink.
+/// Read every entry under `dir` (a real directory) but the ignored `LICENSE`, following no
+/// symlink.
 pub fn read_tree(dir: &Path) -> io::Result<Tree> {
     let mut tree = Tree::default();
-    for entry in walkdir::WalkDir::new(dir).follow_links(false).min_depth(1).sort_by_file_name() {
+    let walk = walkdir::WalkDir::new(dir).follow_links(false).min_depth(1).sort_by_file_name();
+    for entry in walk.into_iter().filter_entry(|e| !(e.depth() == 1 && e.file_name() == IGNORED)) {
         let entry = entry.map_err(io::Error::other)?;
         let rel = crate::fsutil::slash_relative(dir, entry.path());
         let kind = entry.file_type();
@@ -133,12 +160,12 @@ mod tests {
         );
         assert_eq!(compare(&canonical, &same, LABELS), None);
         let drifted = tree(
-            &[("CONFORMANCE_VERSION", "1.6.0\n"), ("fixtures/a.json", "{\n  \"a\": 2\n}\n"), ("LICENSE", "MIT")],
+            &[("CONFORMANCE_VERSION", "1.6.0\n"), ("fixtures/a.json", "{\n  \"a\": 2\n}\n"), ("NOTES", "x")],
             &["fixtures/b.json", "schema/link"],
             &["fixtures", "schema", "old", "old/deeper"],
         );
         let d = compare(&canonical, &drifted, LABELS).unwrap();
-        assert_eq!(d.added, ["LICENSE", "old/", "old/deeper/", "schema/link"]);
+        assert_eq!(d.added, ["NOTES", "old/", "old/deeper/", "schema/link"]);
         assert!(d.removed.is_empty());
         assert_eq!(d.modified.len(), 2);
         assert_eq!(d.modified[0].file, "fixtures/a.json");
@@ -148,6 +175,24 @@ mod tests {
         assert_eq!(d.modified[1], Modified { file: "fixtures/b.json".into(), diff: None });
         let d = compare(&canonical, &tree(&[("fixtures/a.json", "x")], &[], &[]), LABELS).unwrap();
         assert_eq!(d.removed, ["CONFORMANCE_VERSION", "fixtures/b.json"]);
+    }
+
+    #[test]
+    fn a_copy_is_the_four_entries_and_license_is_never_read() {
+        for rel in ["CONFORMANCE_VERSION", "manifest.json", "schema/s.json", "fixtures/a/b.json"] {
+            assert!(is_part(rel), "{rel}");
+        }
+        for rel in ["LICENSE", "README.md", "fixtures", "fixtures-old/a.json", "sync-targets.json"] {
+            assert!(!is_part(rel), "{rel}");
+        }
+        let dir = tempfile::tempdir().unwrap();
+        fs::create_dir_all(dir.path().join("fixtures/LICENSE")).unwrap();
+        fs::write(dir.path().join("fixtures/LICENSE/x"), "deeper LICENSE is a file like any").unwrap();
+        fs::create_dir(dir.path().join("LICENSE")).unwrap();
+        fs::write(dir.path().join("LICENSE/inside"), "not read").unwrap();
+        let t = read_tree(dir.path()).unwrap();
+        assert_eq!(t.files.keys().collect::<Vec<_>>(), ["fixtures/LICENSE/x"]);
+        assert!(!t.dirs.contains("LICENSE"));
     }
 
     #[test]

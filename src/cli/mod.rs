@@ -5,6 +5,7 @@
 //! command could not run (missing suite, unreadable file, network).
 
 mod dev;
+mod interrupt;
 mod report;
 mod results;
 mod sync;
@@ -197,6 +198,7 @@ pub fn require_redis_from_env() -> bool {
 
 /// Parse the process arguments and run.
 pub fn main() -> ExitCode {
+    interrupt::install();
     let cli = Cli::parse();
     dispatch(cli)
 }
