@@ -386,23 +386,113 @@ fn unsafe_archive(entries: Vec<Raw<'_>>, why: &str) {
     Sandbox::new(&release::gzip(&raw_tar(&entries)), None).refused(1, why);
 }
 
+/// The files of a small release, as `release` would pack them.
+const SMALL: [(&str, &[u8]); 4] = [
+    ("CONFORMANCE_VERSION", b"1.6.0\n"),
+    ("LICENSE", b"MIT\n"),
+    ("fixtures/a.json", b"{}"),
+    ("manifest.json", b"{\"schema_version\": 1}\n"),
+];
+
+/// One header of a release-like stream: the path inside the root, type, data, mode.
+type Member<'a> = (&'a str, u8, &'a [u8], u32);
+
+/// The members `release` writes for [`SMALL`], in its order, with its modes.
+fn small_members() -> Vec<Member<'static>> {
+    let mut v: Vec<Member<'static>> = vec![("", ustar::DIRECTORY, b"", 0o755)];
+    v.push(("CONFORMANCE_VERSION", ustar::REGULAR, SMALL[0].1, 0o644));
+    v.push(("LICENSE", ustar::REGULAR, SMALL[1].1, 0o644));
+    v.push(("fixtures", ustar::DIRECTORY, b"", 0o755));
+    v.push(("fixtures/a.json", ustar::REGULAR, SMALL[2].1, 0o644));
+    v.push(("manifest.json", ustar::REGULAR, SMALL[3].1, 0o644));
+    v
+}
+
+/// A stream of `members` under the root, headers written with the given modes, ended and
+/// padded as GNU tar does.
+fn release_like(members: &[Member<'_>]) -> Vec<u8> {
+    let mut out = Vec::new();
+    for (rel, typeflag, data, mode) in members {
+        let path = match (*rel, *typeflag) {
+            ("", _) => format!("{ROOT}/"),
+            (r, ustar::DIRECTORY) => format!("{ROOT}/{r}/"),
+            (r, _) => format!("{ROOT}/{r}"),
+        };
+        let h = ustar::RawHeader {
+            mode: *mode,
+            ..ustar::RawHeader::for_path(&path, *typeflag, data.len() as u64).unwrap()
+        };
+        out.extend_from_slice(&h.encode().unwrap());
+        out.extend_from_slice(data);
+        ustar::pad_to(&mut out, ustar::BLOCK);
+    }
+    out.extend_from_slice(&[0u8; 1024]);
+    ustar::pad_to(&mut out, ustar::RECORD);
+    out
+}
+
 #[test]
-fn a_well_formed_hand_written_archive_is_accepted() {
-    // The corpus builder itself is sound: the same root with a harmless file passes.
-    let entries = with_root(vec![
-        dir("babelqueue-conformance-1.6.0/fixtures/"),
-        file("babelqueue-conformance-1.6.0/fixtures/a.json", b"{}"),
-    ]);
-    let s = Sandbox::new(&release::gzip(&raw_tar(&entries)), None);
+fn an_archive_release_would_build_is_accepted_and_unpacked_with_fixed_modes() {
+    let tar = release_like(&small_members());
+    assert_eq!(tar, release::tar_stream(VERSION, &SMALL).unwrap(), "the corpus builder writes what release writes");
+    let s = Sandbox::new(&release::gzip(&tar), None);
     let dest = s.path("parent/dest");
     let o = fetch(&[VERSION, dest.to_str().unwrap()], Some(&file_url(&s.path("assets"))));
     assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
     assert_eq!(std::fs::read(dest.join("fixtures/a.json")).unwrap(), b"{}");
     use std::os::unix::fs::PermissionsExt;
     let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o7777;
-    assert_eq!(mode(&dest.join("fixtures/a.json")), 0o644, "header modes are ignored");
+    assert_eq!(mode(&dest.join("fixtures/a.json")), 0o644);
     assert_eq!(mode(&dest.join("fixtures")), 0o755);
     assert_eq!(mode(&dest), 0o755);
+}
+
+#[test]
+fn an_asset_release_could_never_have_built_is_refused() {
+    let base = small_members();
+    let edit = |f: &dyn Fn(&mut Vec<Member<'static>>)| {
+        let mut m = base.clone();
+        f(&mut m);
+        release::gzip(&release_like(&m))
+    };
+    let refused = |gz: Vec<u8>, why: &str| Sandbox::new(&gz, None).refused(1, why);
+    // An extra file in the root: its path is harmless, but release never writes it.
+    refused(
+        edit(&|m| m.insert(5, ("NOTES.md", ustar::REGULAR, b"hi", 0o644))),
+        r#"entry "babelqueue-conformance-1.6.0/NOTES.md": an extra entry"#,
+    );
+    // An empty directory: release writes only directories that hold a file.
+    refused(edit(&|m| m.insert(5, ("schema", ustar::DIRECTORY, b"", 0o755))), "an extra entry");
+    // A setuid file, a world-writable directory.
+    refused(edit(&|m| m[4].3 = 0o4755), r#"fixtures/a.json": its mode is "0004755", release writes "0000644""#);
+    refused(edit(&|m| m[3].3 = 0o777), r#"fixtures/": its mode is "0000777", release writes "0000755""#);
+    // Entries out of release's order.
+    refused(edit(&|m| m.swap(1, 2)), r#"entry "babelqueue-conformance-1.6.0/LICENSE": out of order"#);
+    // A root without the licence release always ships.
+    refused(
+        edit(&|m| {
+            m.remove(2);
+        }),
+        "it has no babelqueue-conformance-1.6.0/LICENSE, which every release ships",
+    );
+    // Fields release writes as zeros: owner, mtime; the GNU magic; the stream's end.
+    let mut tar = release_like(&base);
+    let header = |t: &mut Vec<u8>, entry: usize, at: usize, value: &[u8]| {
+        let start = [0, 512, 1024, 1536, 2048, 2560][entry];
+        t[start + at..start + at + value.len()].copy_from_slice(value);
+        let sum = ustar::checksum(t[start..start + 512].try_into().unwrap());
+        t[start + 148..start + 156].copy_from_slice(format!("{sum:06o}\0 ").as_bytes());
+    };
+    header(&mut tar, 1, 108, b"0001750\0");
+    refused(release::gzip(&tar), r#"CONFORMANCE_VERSION": its owner (uid) is "0001750""#);
+    let mut tar = release_like(&base);
+    header(&mut tar, 1, 136, b"14712345670\0");
+    refused(release::gzip(&tar), r#"its mtime is "14712345670", release writes "00000000000""#);
+    let mut tar = release_like(&base);
+    header(&mut tar, 1, 257, b"ustar  \0");
+    refused(release::gzip(&tar), "its magic is");
+    let tar = release_like(&base);
+    refused(release::gzip(&tar[..tar.len() - 512]), "the end of the archive");
 }
 
 #[test]

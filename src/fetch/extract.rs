@@ -1,5 +1,5 @@
 //! Pass two: write a checked tree into a fresh staging directory beside DEST, then rename it
-//! to DEST (rules 1 and 10 of the module doc of [`crate::fetch`]).
+//! to DEST (rules 1 and 11 of the module doc of [`crate::fetch`]).
 
 use std::fs;
 use std::io::Write;
