@@ -160,6 +160,8 @@ enum Mode {
     Redirect,
     /// Accept connections and never answer.
     Hang,
+    /// Answer every request with a redirect to a file:// URL.
+    RedirectToFile,
 }
 
 /// A tiny HTTP/1.1 server on a loopback port; returns the base URL.
@@ -190,6 +192,11 @@ fn serve(files: BTreeMap<String, Vec<u8>>, mode: Mode) -> String {
             let head = |status: &str, extra: &str, len: usize| {
                 format!("HTTP/1.1 {status}\r\nContent-Length: {len}\r\n{extra}Connection: close\r\n\r\n")
             };
+            if mode == Mode::RedirectToFile {
+                let head = "HTTP/1.1 302 Found\r\nLocation: file:///etc/passwd\r\nContent-Length: 0\r\nConnection: close\r\n\r\n";
+                let _ = stream.write_all(head.as_bytes());
+                continue;
+            }
             let (head, body) = match files.get(&name) {
                 Some(_) if mode == Mode::Redirect && !target.starts_with("/objects/") => {
                     (head("302 Found", &format!("Location: http://{addr}/objects/{name}\r\n"), 0), Vec::new())
@@ -262,6 +269,21 @@ fn http_errors_and_timeouts_cannot_run() {
     let o = fetch(&[VERSION, dest.to_str().unwrap(), "--timeout", "1"], Some(&hang));
     assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
     assert!(transcript(&o).contains("timed out after 1s"), "{}", transcript(&o));
+
+    let to_file = serve(BTreeMap::new(), Mode::RedirectToFile);
+    let o = fetch(&[VERSION, dest.to_str().unwrap()], Some(&to_file));
+    assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
+    assert!(
+        transcript(&o).contains("redirects to file:///etc/passwd; only http:// and https:// redirects are followed"),
+        "{}",
+        transcript(&o)
+    );
+
+    for bad in ["0", "18446744073709551615", "86401", "x"] {
+        let o = fetch(&[VERSION, dest.to_str().unwrap(), "--timeout", bad], Some(&base));
+        assert_eq!(o.status.code(), Some(2), "--timeout {bad}: {}", transcript(&o));
+        assert!(transcript(&o).contains("--timeout"), "{}", transcript(&o));
+    }
 
     let o = fetch(&[VERSION, dest.to_str().unwrap()], Some("ftp://example.test/x"));
     assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));

@@ -53,7 +53,9 @@
 //! the archive's root ([`drift`]), ignoring the top-level `LICENSE` (the release ships it; copies
 //! do not vendor it).
 //!
-//! Failures are of two kinds ([`Failure`]): the command could not run (bad arguments, DEST not
+//! `--update` replaces a vendored copy in place ([`update`]).
+//!
+//! Failures are of three kinds ([`Failure`]): the command refused (a downgrade; exit 1), the command could not run (bad arguments, DEST not
 //! empty, network and HTTP errors, timeouts, a `SHA256SUMS` without the asset's line; exit 2),
 //! or verification failed (checksum mismatch, an unsafe or corrupt archive; exit 1).
 
@@ -61,6 +63,7 @@ pub mod archive;
 pub mod drift;
 mod extract;
 pub mod source;
+pub mod update;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -69,6 +72,7 @@ pub use crate::release::layout::Limits;
 pub use archive::{Node, Tree};
 pub use drift::{Drift, DriftKind};
 pub use source::{Base, Progress};
+pub use update::{Updated, update};
 
 use crate::release::{layout, sha256_hex};
 
@@ -79,6 +83,8 @@ pub enum Failure {
     CouldNotRun,
     /// The asset failed verification (exit 1).
     Verification,
+    /// The command refused to do what was asked (a downgrade; exit 1).
+    Refused,
 }
 
 /// A failed fetch: its kind and a message that names the file or URL and what is wrong.
@@ -95,6 +101,10 @@ impl FetchError {
 
     pub(crate) fn verification(message: impl Into<String>) -> Self {
         Self { failure: Failure::Verification, message: message.into() }
+    }
+
+    pub(crate) fn refused(message: impl Into<String>) -> Self {
+        Self { failure: Failure::Refused, message: message.into() }
     }
 }
 

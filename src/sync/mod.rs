@@ -25,7 +25,7 @@
 //!   byte drift, as the old `sync.sh --check` had it.
 //! - A run that locates no repository at all (every target skipped) could not run: a root that
 //!   holds none of the SDKs is a misconfiguration, never a green check of nothing.
-//! - Staging areas left beside a copy by an interrupted run ([`place::leftovers`], named by
+//! - Staging areas left beside a copy by an interrupted run ([`vendored::leftovers`], named by
 //!   [`crate::staging`]) are errors under `--check` (a `git add -A` would commit them); `sync`
 //!   removes them first (restoring an old copy that a two-rename swap had moved aside when the
 //!   copy itself is missing) and says so in a warning.
@@ -45,8 +45,8 @@ use crate::suite::{self, Suite};
 use crate::vendored;
 
 pub use crate::vendored::{Drift, Modified};
+pub use crate::vendored::{Leftover, Recovered};
 pub use pin::{Pin, PinStatus};
-pub use place::{Leftover, Recovered};
 pub use targets::Target;
 
 /// What `sync` does.
@@ -187,7 +187,7 @@ fn one(target: &Target, canonical: &BTreeMap<&str, &[u8]>, version: &Version, op
             return report;
         }
     };
-    let found = match place::leftovers(&loc.dir) {
+    let found = match vendored::leftovers(&loc.dir) {
         Ok(found) => found,
         Err(e) => {
             report.state = State::Failed(format!("cannot read the directory that holds {}: {e}", target.id()));
@@ -195,7 +195,7 @@ fn one(target: &Target, canonical: &BTreeMap<&str, &[u8]>, version: &Version, op
         }
     };
     report.leftovers = if opts.mode == Mode::Sync {
-        place::recover(&loc.dir, &found)
+        vendored::recover(&loc.dir, &found)
     } else {
         found.into_iter().map(|l| (l, Recovered::Found)).collect()
     };
@@ -223,7 +223,7 @@ fn one(target: &Target, canonical: &BTreeMap<&str, &[u8]>, version: &Version, op
         } else if opts.mode == Mode::DryRun {
             Action::WouldWrite
         } else {
-            match place::replace(&loc.dir, canonical) {
+            match vendored::replace(&loc.dir, canonical) {
                 Ok(()) => Action::Written,
                 Err(e) => Action::Failed(format!("cannot write {}: {e}", target.id())),
             }

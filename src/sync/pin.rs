@@ -93,7 +93,7 @@ pub fn scan(text: &str) -> Vec<(String, Span)> {
 }
 
 /// Every pin in the workflows of the repository at `repo` (a real path), in file order.
-pub(super) fn read(repo: &Path) -> Vec<Pin> {
+pub(crate) fn read(repo: &Path) -> Vec<Pin> {
     let Ok((dir, true)) = resolve_inside(repo, WORKFLOWS, "") else {
         return Vec::new();
     };

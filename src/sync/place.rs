@@ -1,5 +1,4 @@
-//! The file system side of sync: finding a vendored directory without leaving its repository,
-//! reading a copy, and replacing a copy atomically.
+//! The file system side of sync: finding a vendored directory without leaving its repository.
 //!
 //! Invariants:
 //! - The repository directory (`<root>/<repo>`, itself possibly a symlink) is the boundary.
@@ -9,30 +8,11 @@
 //!   path is what later steps read and write, so a symlink is never written through blindly.
 //! - Reading a copy never follows a symlink: links and special files are reported as entries
 //!   of their own.
-//! - Writing stages the complete new copy in a fresh directory beside the old one (same parent,
-//!   so the renames stay on one file system; named and registered by [`crate::staging`]),
-//!   carries the old copy's ignored `LICENSE` over, then swaps. On Linux the swap is one
-//!   `renameat2(RENAME_EXCHANGE)`, so the vendored directory never stops existing; elsewhere
-//!   (or on a file system without it) it is two renames, old → aside (kind `old`) and staged →
-//!   in place, and a run killed between them leaves the vendored directory missing and one
-//!   `old` sibling, which [`recover`] moves back on the next sync. The old copy is removed
-//!   last. A failure before the swap removes the stage and leaves the old copy; a failure
-//!   during it puts the old copy back. The whole replacement is one critical step, so SIGINT
-//!   or SIGTERM waits for it and then finds nothing to clean. Nothing outside the vendored
-//!   directory is touched except its staging siblings and, for a new copy, its missing parent
-//!   directories. Directories get mode 0755 and files 0644; the files are not fsynced (a copy
-//!   is cheap to redo with `sync`).
-//! - Leftovers ([`leftovers`]) are the staging siblings named for the vendored directory, of
-//!   any kind; [`recover`] removes them, restoring a lone `old` copy when the directory is
-//!   missing.
+//! - Writing a copy, and cleaning up after an interrupted write, is [`crate::vendored`]'s.
 
-use std::collections::BTreeMap;
 use std::fs;
-use std::io::{self, ErrorKind};
+use std::io::ErrorKind;
 use std::path::{Component, Path, PathBuf};
-
-use crate::staging::{self, Kind, Staged};
-use crate::vendored;
 
 /// Why a target cannot be used.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -78,7 +58,7 @@ pub(super) fn locate(root: &Path, repo: &str, path: &str) -> Result<Option<Locat
 
 /// Resolve `rel` under the real directory `repo` without ever leaving it; `shown` prefixes the
 /// path in messages. Returns the real path and whether it exists.
-pub(super) fn resolve_inside(repo: &Path, rel: &str, shown: &str) -> Result<(PathBuf, bool), Problem> {
+pub(crate) fn resolve_inside(repo: &Path, rel: &str, shown: &str) -> Result<(PathBuf, bool), Problem> {
     let parts: Vec<&str> = rel.split('/').collect();
     let mut cur = repo.to_path_buf();
     for (i, part) in parts.iter().enumerate() {
@@ -123,175 +103,11 @@ pub(super) fn resolve_inside(repo: &Path, rel: &str, shown: &str) -> Result<(Pat
     Ok((cur, true))
 }
 
-/// Make `dir` hold exactly `files` (relative path → bytes) and keep its ignored `LICENSE`:
-/// stage beside it, then swap (see the module invariants).
-pub(crate) fn replace(dir: &Path, files: &BTreeMap<&str, &[u8]>) -> io::Result<()> {
-    let Some(parent) = dir.parent() else {
-        return Err(io::Error::other("the vendored directory has no parent"));
-    };
-    fs::create_dir_all(parent)?;
-    staging::critical(|| {
-        let stage = Staged::dir(dir, Kind::Stage)?;
-        fill(stage.path(), files)?;
-        match fs::symlink_metadata(dir) {
-            Err(e) if e.kind() == ErrorKind::NotFound => {
-                fs::rename(stage.path(), dir)?;
-                stage.disarm();
-                Ok(())
-            }
-            Err(e) => Err(e),
-            Ok(_) => {
-                carry_ignored(dir, stage.path())?;
-                swap(dir, stage)
-            }
-        }
-    })
-}
-
-/// Put the filled `stage` in the place of the existing `dir` and remove the old copy.
-fn swap(dir: &Path, stage: Staged) -> io::Result<()> {
-    let old_left = |e: io::Error| {
-        io::Error::other(format!(
-            "the new copy is in place, but the old one could not be removed ({e}); `bqsuite sync` removes it"
-        ))
-    };
-    if staging::exchange(stage.path(), dir)? {
-        // The stage's name now holds the old copy: removing it is all that is left.
-        let old = stage.path().to_path_buf();
-        stage.disarm();
-        let old = Staged::register(old);
-        return fs::remove_dir_all(old.path()).map_err(old_left);
-    }
-    let aside = staging::sibling(dir, Kind::Old);
-    fs::rename(dir, &aside)?;
-    if let Err(e) = fs::rename(stage.path(), dir) {
-        fs::rename(&aside, dir)?;
-        return Err(e);
-    }
-    stage.disarm();
-    let aside = Staged::register(aside);
-    fs::remove_dir_all(aside.path()).map_err(old_left)
-}
-
-/// Copy the ignored top-level entry (`LICENSE`) of the old copy, whatever it is, into the
-/// stage, so a sync neither writes nor deletes it.
-fn carry_ignored(dir: &Path, stage: &Path) -> io::Result<()> {
-    let from = dir.join(vendored::IGNORED);
-    match fs::symlink_metadata(&from) {
-        Err(e) if e.kind() == ErrorKind::NotFound => Ok(()),
-        Err(e) => Err(e),
-        Ok(_) => copy_entry(&from, &stage.join(vendored::IGNORED)),
-    }
-}
-
-/// Copy a file, a symlink (as a symlink) or a directory tree, following no symlink.
-fn copy_entry(from: &Path, to: &Path) -> io::Result<()> {
-    let kind = fs::symlink_metadata(from)?.file_type();
-    if kind.is_symlink() {
-        #[cfg(unix)]
-        return std::os::unix::fs::symlink(fs::read_link(from)?, to);
-        #[cfg(not(unix))]
-        return Ok(());
-    }
-    if kind.is_dir() {
-        fs::create_dir(to)?;
-        fs::set_permissions(to, fs::metadata(from)?.permissions())?;
-        for entry in fs::read_dir(from)? {
-            let entry = entry?;
-            copy_entry(&entry.path(), &to.join(entry.file_name()))?;
-        }
-        return Ok(());
-    }
-    fs::copy(from, to).map(drop)
-}
-
-fn fill(stage: &Path, files: &BTreeMap<&str, &[u8]>) -> io::Result<()> {
-    for (rel, bytes) in files {
-        let path = stage.join(rel);
-        let mut dir = path.parent();
-        let mut missing = Vec::new();
-        while let Some(d) = dir.filter(|d| *d != stage && !d.exists()) {
-            missing.push(d);
-            dir = d.parent();
-        }
-        for d in missing.into_iter().rev() {
-            fs::create_dir(d)?;
-            staging::set_mode(d, 0o755)?;
-        }
-        fs::write(&path, bytes)?;
-        staging::set_mode(&path, 0o644)?;
-    }
-    Ok(())
-}
-
-/// A staging area an interrupted run left beside a vendored directory.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Leftover {
-    /// Its file name (it sits beside the vendored directory).
-    pub name: String,
-    pub kind: Kind,
-}
-
-/// The staging areas beside `dir` that were made for it (any kind), in name order.
-pub(crate) fn leftovers(dir: &Path) -> io::Result<Vec<Leftover>> {
-    let (Some(parent), Some(target)) = (dir.parent(), dir.file_name()) else { return Ok(Vec::new()) };
-    let target = target.to_string_lossy();
-    let entries = match fs::read_dir(parent) {
-        Err(e) if e.kind() == ErrorKind::NotFound => return Ok(Vec::new()),
-        other => other?,
-    };
-    let mut found = Vec::new();
-    for entry in entries {
-        let name = entry?.file_name().to_string_lossy().into_owned();
-        if let Some((_, kind)) = staging::parse(&name).filter(|(dest, _)| *dest == target) {
-            found.push(Leftover { name, kind });
-        }
-    }
-    found.sort_by(|a, b| a.name.cmp(&b.name));
-    Ok(found)
-}
-
-/// What a run did with one leftover.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Recovered {
-    /// Nothing (`--check`, `--dry-run`).
-    Found,
-    /// Removed.
-    Removed,
-    /// An old copy moved aside while the vendored directory was missing: moved back.
-    Restored,
-    /// It could not be removed or restored.
-    Failed(String),
-}
-
-/// Clean up after an interrupted run: when `dir` is missing and exactly one old copy was moved
-/// aside, put it back; remove every other leftover. Each step is critical.
-pub(crate) fn recover(dir: &Path, found: &[Leftover]) -> Vec<(Leftover, Recovered)> {
-    let parent = dir.parent().unwrap_or(Path::new("."));
-    let missing = matches!(fs::symlink_metadata(dir), Err(e) if e.kind() == ErrorKind::NotFound);
-    let olds = found.iter().filter(|l| l.kind == Kind::Old).count();
-    found
-        .iter()
-        .map(|l| {
-            let path = parent.join(&l.name);
-            let done = staging::critical(|| {
-                if missing && olds == 1 && l.kind == Kind::Old {
-                    fs::rename(&path, dir).map(|()| Recovered::Restored)
-                } else {
-                    let meta = fs::symlink_metadata(&path)?;
-                    let r = if meta.is_dir() { fs::remove_dir_all(&path) } else { fs::remove_file(&path) };
-                    r.map(|()| Recovered::Removed)
-                }
-            });
-            (l.clone(), done.unwrap_or_else(|e| Recovered::Failed(e.to_string())))
-        })
-        .collect()
-}
-
 #[cfg(all(test, unix))]
 mod tests {
     use super::*;
-    use crate::vendored::read_tree;
+    use crate::vendored::{read_tree, replace};
+    use std::collections::BTreeMap;
     use std::os::unix::fs::symlink;
 
     fn setup() -> (tempfile::TempDir, PathBuf) {
