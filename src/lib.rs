@@ -13,6 +13,7 @@ pub mod fetch;
 pub mod fsutil;
 pub mod release;
 pub mod results;
+pub mod schema;
 pub mod staging;
 pub mod suite;
 pub mod sync;

@@ -135,7 +135,7 @@ fn run_output_validates_against_the_results_schema() {
     assert!(o.stdout.is_empty(), "with --out nothing goes to stdout");
     let results: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
     let schema: Value = serde_json::from_str(&s.read("schema/results.schema.json")).unwrap();
-    let v = bqsuite::validate::draft202012(&schema).unwrap();
+    let v = bqsuite::schema::draft202012(&schema).unwrap();
     let errors: Vec<String> = v.iter_errors(&results).map(|e| e.to_string()).collect();
     assert!(errors.is_empty(), "{errors:#?}");
     assert_eq!(results["sections"]["cases"].as_object().unwrap().len(), 8);

@@ -33,7 +33,6 @@ pub mod redis;
 pub mod redis_delay;
 pub mod redis_layout;
 pub mod redis_link;
-pub mod results;
 pub mod retry_backoff;
 pub mod roundtrip;
 pub mod sqs;
@@ -42,9 +41,10 @@ pub mod trim;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-pub use outcome::{Check, Outcome, Status, ensure};
+pub use outcome::{Check, ensure};
 pub use redis_link::RedisLink;
-pub use results::ResultsFile;
+
+pub use crate::results::{Outcome, ResultsFile, Status};
 
 use crate::suite::{CaseRef, Scope, Section, Suite};
 
@@ -125,7 +125,7 @@ pub fn run(suite: &Suite, options: &RunOptions) -> ResultsFile {
         sdk: SDK_NAME.to_owned(),
         version: env!("CARGO_PKG_VERSION").to_owned(),
         conformance_version: suite.version().unwrap_or_default().to_owned(),
-        generated_at: results::generated_at(),
+        generated_at: crate::results::generated_at(),
         bindings: CARRIED.iter().filter(|s| s.is_binding()).map(|s| s.as_str().to_owned()).collect(),
         sections: serde_json::Map::new(),
     };

@@ -25,7 +25,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::Value;
 
-use crate::conformance::Status;
+use super::model::Status;
 use crate::diag::{Code, Finding, Severity};
 use crate::suite::{self, Exception, Scope, Suite, pointer, span};
 
@@ -119,7 +119,7 @@ impl<'s> Checker<'s> {
             .json(suite::RESULTS_SCHEMA)
             .ok_or_else(|| format!("the suite has no parsable {}; run `bqsuite validate`", suite::RESULTS_SCHEMA))
             .and_then(|s| {
-                crate::validate::draft202012(s).map_err(|e| format!("{} does not compile: {e}", suite::RESULTS_SCHEMA))
+                crate::schema::draft202012(s).map_err(|e| format!("{} does not compile: {e}", suite::RESULTS_SCHEMA))
             })?;
         let mut families: Vec<String> = suite
             .json(suite::ENVELOPE_SCHEMA)

@@ -69,7 +69,7 @@ fn td(out: &mut String, cell: &Cell) {
         Cell::NotCarried | Cell::Excepted { .. } => "absent",
         Cell::Missing => "bad",
         Cell::Reported { counts, missing, out_of_scope, .. } => {
-            if counts[1] > 0 || !missing.is_empty() {
+            if counts.fail > 0 || !missing.is_empty() {
                 "num bad"
             } else if *out_of_scope {
                 "num warn"

@@ -1,4 +1,5 @@
-//! Results files (ADR-0032): reading them, checking them against a loaded suite
+//! Results files (ADR-0032): the results model ([`model`]: status, outcome, counts, the file a
+//! run writes) and its lenient reader ([`view`]), reading them, checking them against a loaded suite
 //! (`bqsuite results check`), and the cross-SDK compatibility report (`bqsuite report`).
 //!
 //! Invariants: a results file is read from disk once ([`read`]); only a file that cannot be read
@@ -11,6 +12,7 @@
 mod check;
 mod html;
 mod markdown;
+pub mod model;
 pub mod report;
 mod view;
 
@@ -18,6 +20,7 @@ use std::fmt;
 use std::path::Path;
 
 pub use check::{Checker, FileCheck, cites_adr, family_of};
+pub use model::{Counts, Outcome, ResultsFile, Status, generated_at, rfc3339};
 pub use report::{Cell, Column, Matrix, Row};
 pub use view::{CaseResult, Results, SectionResults};
 

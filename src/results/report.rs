@@ -7,7 +7,7 @@
 //! case ids (with their reasons) and the missing ones for the drill-down. Renderers
 //! ([`Matrix::markdown`], [`Matrix::html`]) escape every string that comes from an input file.
 
-use crate::conformance::Status;
+use super::model::{Counts, Status};
 use crate::suite::{Scope, Suite};
 
 use super::{FileCheck, Verdict};
@@ -57,8 +57,7 @@ pub enum Cell {
     Missing,
     /// The section is reported.
     Reported {
-        /// `[pass, fail, skip]`.
-        counts: [usize; 3],
+        counts: Counts,
         /// Failing case ids with their reasons.
         failing: Vec<(String, Option<String>)>,
         /// Case ids of the section the file leaves out.
@@ -75,8 +74,8 @@ impl Cell {
             Cell::NotCarried => "—".into(),
             Cell::Excepted { adr } => format!("n/a ({adr})"),
             Cell::Missing => "missing".into(),
-            Cell::Reported { counts: [p, f, s], missing, out_of_scope, .. } => {
-                let mut t = format!("{p} / {f} / {s}");
+            Cell::Reported { counts, missing, out_of_scope, .. } => {
+                let mut t = format!("{} / {} / {}", counts.pass, counts.fail, counts.skip);
                 if !missing.is_empty() {
                     t.push_str(&format!(", {} missing", missing.len()));
                 }
@@ -95,7 +94,7 @@ impl Cell {
             Cell::NotCarried | Cell::Excepted { .. } => true,
             Cell::Missing => false,
             Cell::Reported { counts, missing, out_of_scope, .. } => {
-                counts[1] == 0 && missing.is_empty() && !out_of_scope
+                counts.fail == 0 && missing.is_empty() && !out_of_scope
             }
         }
     }

@@ -7,7 +7,7 @@
 
 use serde_json::Value;
 
-use crate::conformance::Status;
+use super::model::{Counts, Status};
 use crate::suite::pointer;
 
 /// One reported case.
@@ -38,18 +38,10 @@ impl SectionResults {
         self.cases.as_deref().unwrap_or_default()
     }
 
-    /// Count of `[pass, fail, skip]`.
-    pub fn counts(&self) -> [usize; 3] {
-        let mut c = [0; 3];
-        for case in self.cases() {
-            match case.status {
-                Some(Status::Pass) => c[0] += 1,
-                Some(Status::Fail) => c[1] += 1,
-                Some(Status::Skip) => c[2] += 1,
-                None => {}
-            }
-        }
-        c
+    /// The tally of the cases whose status is one of the three (an unknown status is not
+    /// counted, and never as a pass).
+    pub fn counts(&self) -> Counts {
+        self.cases().iter().filter_map(|c| c.status).collect()
     }
 }
 
@@ -72,8 +64,7 @@ fn string(v: &Value, key: &str) -> Option<String> {
 }
 
 fn status(v: &Value) -> Option<Status> {
-    let s = v.get("status")?.as_str()?;
-    [Status::Pass, Status::Fail, Status::Skip].into_iter().find(|x| x.as_str() == s)
+    Status::parse(v.get("status")?.as_str()?)
 }
 
 impl Results {
@@ -138,7 +129,7 @@ mod tests {
         assert_eq!(r.version, None);
         assert_eq!(r.bindings, [(0, "sqs".to_owned()), (2, "otel".to_owned())]);
         let cases = r.section("cases").unwrap();
-        assert_eq!(cases.counts(), [1, 1, 0], "an unknown status is never a pass");
+        assert_eq!(cases.counts(), Counts { pass: 1, fail: 1, skip: 0 }, "an unknown status is never a pass");
         assert_eq!(cases.cases()[1].reason.as_deref(), Some("r"));
         assert_eq!(r.section("sqs").unwrap().cases, None);
         assert_eq!(r.section("sqs").unwrap().pointer(), "/sections/sqs");

@@ -35,7 +35,8 @@ use crate::core::strict::strict_object;
 use crate::diag::{Code, Finding};
 use crate::suite::{CaseRef, MANIFEST, pointer};
 
-use super::{Ctx, draft7};
+use super::Ctx;
+use crate::schema::draft7;
 
 pub(super) fn check(cx: &Ctx<'_>) -> Vec<Finding> {
     let mut out = Vec::new();

@@ -23,6 +23,7 @@ use std::cell::OnceCell;
 use serde_json::Value;
 
 use crate::diag::Finding;
+use crate::schema::draft7;
 use crate::suite::{self, Suite};
 
 /// Everything a rule may read: the suite, plus compiled schemas shared across rules.
@@ -63,16 +64,6 @@ impl<'a> Ctx<'a> {
     pub fn envelope_schema(&self) -> Option<&jsonschema::Validator> {
         self.envelope.get_or_init(|| self.suite.json(suite::ENVELOPE_SCHEMA).and_then(|s| draft7(s).ok())).as_ref()
     }
-}
-
-/// Compile a Draft-07 schema the way the suite's cross-checks use it (no format assertion).
-pub fn draft7(schema: &Value) -> Result<jsonschema::Validator, String> {
-    jsonschema::draft7::options().should_validate_formats(false).build(schema).map_err(|e| e.to_string())
-}
-
-/// Compile a Draft 2020-12 schema (no format assertion, the draft's default).
-pub fn draft202012(schema: &Value) -> Result<jsonschema::Validator, String> {
-    jsonschema::draft202012::options().should_validate_formats(false).build(schema).map_err(|e| e.to_string())
 }
 
 /// A rule family.

@@ -10,7 +10,8 @@ use serde_json::Value;
 use crate::diag::{Code, Finding};
 use crate::suite::{self, MANIFEST, pointer};
 
-use super::{Ctx, draft202012};
+use super::Ctx;
+use crate::schema::draft202012;
 
 const DRAFT7: &str = "http://json-schema.org/draft-07/schema#";
 const DRAFT202012: &str = "https://json-schema.org/draft/2020-12/schema";

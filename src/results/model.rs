@@ -1,0 +1,225 @@
+//! The results model (ADR-0032): what one case gave, how outcomes are counted, and the
+//! results file a run writes. The one home of these types: the run (`conformance`) writes
+//! them, `results check` and `report` read them back through the lenient [`super::view`].
+//!
+//! Invariants: a status is one of `pass`, `fail`, `skip` and is spelled that way everywhere;
+//! [`Counts`] is the only tally of outcomes (no `[usize; 3]` elsewhere); a [`ResultsFile`]
+//! lists sections in the order they were recorded and every case once (a second record of the
+//! same id replaces the first); `generated_at` is RFC 3339 UTC, from `SOURCE_DATE_EPOCH` when
+//! that is set, so a run can be reproduced byte for byte.
+
+use std::fmt;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+/// A case's verdict.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    Pass,
+    Fail,
+    Skip,
+}
+
+impl Status {
+    /// Every status, in counting order.
+    pub const ALL: [Status; 3] = [Status::Pass, Status::Fail, Status::Skip];
+
+    /// The results-file spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Pass => "pass",
+            Status::Fail => "fail",
+            Status::Skip => "skip",
+        }
+    }
+
+    /// The status spelled `s`, if any.
+    pub fn parse(s: &str) -> Option<Status> {
+        Status::ALL.into_iter().find(|x| x.as_str() == s)
+    }
+}
+
+/// What running one case gave, as written to results.json.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Outcome {
+    pub status: Status,
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub reason: Option<String>,
+}
+
+impl Outcome {
+    /// The case passed.
+    pub fn pass() -> Self {
+        Self { status: Status::Pass, reason: None }
+    }
+
+    /// The case failed, and why.
+    pub fn fail(reason: impl Into<String>) -> Self {
+        Self { status: Status::Fail, reason: Some(reason.into()) }
+    }
+
+    /// The case does not apply; `reason` must cite the ADR that says so (`ADR-NNNN`).
+    pub fn skip(reason: impl Into<String>) -> Self {
+        let reason = reason.into();
+        debug_assert!(crate::suite::cites_adr(&reason), "a skip reason must cite an ADR: {reason}");
+        Self { status: Status::Skip, reason: Some(reason) }
+    }
+}
+
+/// How many cases passed, failed and were skipped.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct Counts {
+    pub pass: usize,
+    pub fail: usize,
+    pub skip: usize,
+}
+
+impl Counts {
+    /// Count one status.
+    pub fn add(&mut self, status: Status) {
+        match status {
+            Status::Pass => self.pass += 1,
+            Status::Fail => self.fail += 1,
+            Status::Skip => self.skip += 1,
+        }
+    }
+
+    /// Every counted case.
+    pub fn total(&self) -> usize {
+        self.pass + self.fail + self.skip
+    }
+}
+
+impl std::ops::AddAssign for Counts {
+    fn add_assign(&mut self, o: Counts) {
+        self.pass += o.pass;
+        self.fail += o.fail;
+        self.skip += o.skip;
+    }
+}
+
+impl FromIterator<Status> for Counts {
+    fn from_iter<I: IntoIterator<Item = Status>>(iter: I) -> Self {
+        let mut c = Counts::default();
+        iter.into_iter().for_each(|s| c.add(s));
+        c
+    }
+}
+
+impl fmt::Display for Counts {
+    /// `N pass, N fail, N skip`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} pass, {} fail, {} skip", self.pass, self.fail, self.skip)
+    }
+}
+
+/// A results.json document, as a run writes it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ResultsFile {
+    pub sdk: String,
+    pub version: String,
+    pub conformance_version: String,
+    pub generated_at: String,
+    pub bindings: Vec<String>,
+    /// section → case id → outcome, in the order recorded.
+    pub sections: Map<String, Value>,
+}
+
+impl ResultsFile {
+    /// Record one case.
+    pub fn record(&mut self, section: &str, id: &str, outcome: &Outcome) {
+        let entry = self.section_mut(section);
+        entry.insert(id.to_owned(), serde_json::to_value(outcome).expect("an outcome always serialises"));
+    }
+
+    /// The cases of `section`, created empty when it is not there yet.
+    pub fn section_mut(&mut self, section: &str) -> &mut Map<String, Value> {
+        let entry = self.sections.entry(section.to_owned()).or_insert_with(|| Value::Object(Map::new()));
+        if !entry.is_object() {
+            *entry = Value::Object(Map::new());
+        }
+        entry.as_object_mut().expect("made an object above")
+    }
+
+    /// The tally of one section (or of all sections with `None`). A status this model does not
+    /// know counts as a failure, never as a pass.
+    pub fn counts(&self, section: Option<&str>) -> Counts {
+        self.sections
+            .iter()
+            .filter(|(name, _)| section.is_none_or(|s| s == name.as_str()))
+            .flat_map(|(_, cases)| cases.as_object().into_iter().flat_map(|m| m.values()))
+            .map(|o| o.get("status").and_then(Value::as_str).and_then(Status::parse).unwrap_or(Status::Fail))
+            .collect()
+    }
+
+    /// Pretty JSON with a trailing newline.
+    pub fn to_json(&self) -> String {
+        let mut s = serde_json::to_string_pretty(self).expect("results always serialise");
+        s.push('\n');
+        s
+    }
+}
+
+/// Now (or `SOURCE_DATE_EPOCH`) as RFC 3339 UTC, second precision.
+pub fn generated_at() -> String {
+    let secs =
+        std::env::var("SOURCE_DATE_EPOCH").ok().and_then(|s| s.trim().parse::<i64>().ok()).unwrap_or_else(|| {
+            SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(0))
+        });
+    rfc3339(secs)
+}
+
+/// Seconds since the epoch as `YYYY-MM-DDThh:mm:ssZ`.
+pub fn rfc3339(secs: i64) -> String {
+    let days = secs.div_euclid(86_400);
+    let rem = secs.rem_euclid(86_400);
+    // Civil-from-days (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z", rem / 3600, rem % 3600 / 60, rem % 60)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rfc3339_known_instants() {
+        assert_eq!(rfc3339(0), "1970-01-01T00:00:00Z");
+        assert_eq!(rfc3339(1_749_132_727), "2025-06-05T14:12:07Z");
+        assert_eq!(rfc3339(951_782_400), "2000-02-29T00:00:00Z");
+        assert_eq!(rfc3339(-1), "1969-12-31T23:59:59Z");
+    }
+
+    #[test]
+    fn counts_tally_and_an_unknown_status_is_a_failure() {
+        let mut r = ResultsFile {
+            sdk: "x".into(),
+            version: "1".into(),
+            conformance_version: "1.6.0".into(),
+            generated_at: rfc3339(0),
+            bindings: vec![],
+            sections: Map::new(),
+        };
+        r.record("a", "1", &Outcome::pass());
+        r.record("a", "2", &Outcome::fail("no"));
+        r.record("b", "3", &Outcome::skip("ADR-0033"));
+        r.section_mut("b").insert("4".into(), serde_json::json!({"status": "passed"}));
+        assert_eq!(r.counts(Some("a")), Counts { pass: 1, fail: 1, skip: 0 });
+        assert_eq!(r.counts(None), Counts { pass: 1, fail: 2, skip: 1 });
+        assert_eq!(r.counts(None).to_string(), "1 pass, 2 fail, 1 skip");
+        assert_eq!(r.counts(None).total(), 4);
+        assert_eq!(Status::parse("skip"), Some(Status::Skip));
+        assert_eq!(Status::parse("Skip"), None);
+    }
+}
