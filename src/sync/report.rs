@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 
 use serde_json::{Value, json};
 
-use crate::diag::{self, Code, Finding, Format, Summary};
+use crate::diag::{self, Code, Finding, Format, Summary, style};
 
 use super::pin::{PinStatus, WORKFLOWS};
 use super::{Action, Leftover, Mode, Recovered, Report, State, TargetReport};
@@ -263,16 +263,14 @@ impl Report {
     }
 
     fn table(&self, color: bool) -> String {
-        let paint = |code: &str, text: &str| {
-            if color { format!("\x1b[{code}m{text}\x1b[0m") } else { text.to_owned() }
-        };
+        let paint = |style, text: &str| style::paint(style, text, color);
         let mut out = String::new();
         for t in &self.targets {
             let label = self.label(t);
             let colour = match label {
-                "in-sync" | "unchanged" | "created" | "updated" => "32",
-                "skipped" | "would create" | "would update" => "33",
-                _ => "31",
+                "in-sync" | "unchanged" | "created" | "updated" => style::GOOD,
+                "skipped" | "would create" | "would update" => style::CAUTION,
+                _ => style::BAD,
             };
             let _ = writeln!(out, "{}  {}  ({})", paint(colour, &format!("{label:<12}")), t.target.id(), detail(t));
             let State::Drifted(d) = &t.state else { continue };
