@@ -225,9 +225,13 @@ pub struct RunArgs {
     /// Run only this section (repeatable). The results then cover only these sections.
     #[arg(long = "section", value_name = "S")]
     pub sections: Vec<String>,
-    /// A live Redis for the redis behavioural blocks.
-    #[arg(long, env = "BQ_REDIS_URL", value_name = "URL")]
+    /// A live Redis for the redis behavioural blocks (a URL that does not parse is a usage
+    /// error; a password in it is never shown).
+    #[arg(long, env = "BQ_REDIS_URL", value_name = "URL", hide_env_values = true)]
     pub redis_url: Option<String>,
+    /// Seconds to wait for the Redis connection, and then for each reply (1 to 3600).
+    #[arg(long, value_name = "SECS", default_value_t = 3, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub redis_timeout: u64,
 }
 
 /// An error that stops a command: exit 2.
@@ -388,10 +392,15 @@ fn run(a: &RunArgs) -> ExitCode {
     if let Some(Err(e)) = a.out.as_deref().map(crate::fsutil::check_writable) {
         return fail(e);
     }
+    let redis_url = a.redis_url.clone().filter(|u| !u.trim().is_empty());
+    if let Some(Err(e)) = redis_url.as_deref().map(conformance::redis_link::check_url) {
+        return fail(format!("--redis-url (or BQ_REDIS_URL): {e}"));
+    }
     let options = RunOptions {
         only: a.sections.clone(),
-        redis_url: a.redis_url.clone(),
+        redis_url,
         require_redis: require_redis_from_env(),
+        redis_timeout: Some(std::time::Duration::from_secs(a.redis_timeout)),
     };
     let results = conformance::run(&suite, &options);
     for name in results.sections.keys() {
