@@ -627,3 +627,43 @@ fn checksum_mismatch_and_a_sha256sums_without_the_line() {
     let other = format!("{}  babelqueue-conformance-1.5.0.tar.gz\n", release::sha256_hex(&gz));
     Sandbox::new(&gz, Some(other)).refused(2, "has no line for babelqueue-conformance-1.6.0.tar.gz");
 }
+
+/// A download that stalls half way, watched on a terminal (`script` gives the child a pty): the
+/// progress line is ended before the error message, which starts a line of its own.
+#[test]
+fn the_progress_line_is_ended_before_an_error() {
+    if Command::new("script").arg("--version").output().is_err() {
+        eprintln!("skipping: no `script` (util-linux) to give the child a terminal");
+        return;
+    }
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    std::thread::spawn(move || {
+        let mut held = Vec::new();
+        for stream in listener.incoming().take(4) {
+            let Ok(mut s) = stream else { continue };
+            let mut line = String::new();
+            let mut reader = BufReader::new(s.try_clone().unwrap());
+            while reader.read_line(&mut line).is_ok_and(|n| n > 2) {
+                line.clear();
+            }
+            let _ = s.write_all(b"HTTP/1.1 200 OK\r\nContent-Length: 100000\r\n\r\n");
+            let _ = s.write_all(&[b'x'; 70_000]);
+            let _ = s.flush();
+            held.push(s);
+        }
+        std::thread::sleep(std::time::Duration::from_secs(30));
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let command = format!(
+        "{} fetch {VERSION} {} --sha256 {} --timeout 1 --base-url http://{addr}/r",
+        env!("CARGO_BIN_EXE_bqsuite"),
+        dir.path().join("dest").display(),
+        "a".repeat(64)
+    );
+    let o = Command::new("script").args(["-qec", &command, "/dev/null"]).env("NO_COLOR", "1").output().unwrap();
+    let screen = String::from_utf8_lossy(&o.stdout);
+    assert!(screen.contains("downloading babelqueue-conformance-1.6.0.tar.gz: "), "no progress drawn: {screen:?}");
+    let error = screen.find("bqsuite: error: ").unwrap_or_else(|| panic!("no error: {screen:?}"));
+    assert!(screen[..error].ends_with('\n'), "the error does not start a line: {screen:?}");
+}
