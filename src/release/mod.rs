@@ -240,6 +240,8 @@ pub fn write(asset: &Asset, out: &Path) -> Result<[PathBuf; 2], ReleaseError> {
 /// (empty when both match); a file missing from `out` is an error (nothing to verify).
 pub fn verify(asset: &Asset, out: &Path) -> Result<Vec<String>, ReleaseError> {
     let tmp = tempfile::tempdir().map_err(|e| ReleaseError::Io(format!("cannot create a temporary directory: {e}")))?;
+    // Registered, so an interruption removes it too (TempDir's own clean-up runs only on drop).
+    let _staged = crate::staging::Staged::register(tmp.path().to_path_buf());
     let fresh = write(asset, tmp.path())?;
     let mut differences = Vec::new();
     for path in fresh {
