@@ -189,10 +189,23 @@ pub fn set_mode(path: &Path, mode: u32) -> io::Result<()> {
     Ok(())
 }
 
+thread_local! {
+    static NO_EXCHANGE: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Make [`exchange`] report "not available" on this thread (`true`), as on a platform without
+/// it, so tests can run the two-rename fallback anywhere.
+pub fn pretend_no_exchange(on: bool) {
+    NO_EXCHANGE.with(|c| c.set(on));
+}
+
 /// Swap the directories `a` and `b` atomically where the platform can (Linux
 /// `renameat2(RENAME_EXCHANGE)`). `Ok(false)`: no atomic exchange here (another OS, or a file
 /// system without it); nothing was changed and the caller falls back to two renames.
 pub fn exchange(a: &Path, b: &Path) -> io::Result<bool> {
+    if NO_EXCHANGE.with(Cell::get) {
+        return Ok(false);
+    }
     #[cfg(any(target_os = "linux", target_os = "android"))]
     {
         use rustix::fs::{CWD, RenameFlags, renameat_with};

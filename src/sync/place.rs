@@ -182,4 +182,22 @@ mod tests {
         replace(&root.join("repo/new/deep/conformance"), &files).unwrap();
         assert_eq!(fs::read(root.join("repo/new/deep/conformance/fixtures/b.json")).unwrap(), b"2");
     }
+
+    #[test]
+    fn the_two_rename_fallback_swaps_the_same_way_and_keeps_the_licence() {
+        let (_t, root) = setup();
+        let dir = root.join("repo/tests/real");
+        fs::write(dir.join("stale.json"), "{}").unwrap();
+        fs::write(dir.join("LICENSE"), "MIT").unwrap();
+        let files: BTreeMap<&str, &[u8]> = [("a", &b"1"[..])].into();
+        crate::staging::pretend_no_exchange(true);
+        let done = replace(&dir, &files);
+        crate::staging::pretend_no_exchange(false);
+        done.unwrap();
+        assert_eq!(fs::read(dir.join("a")).unwrap(), b"1");
+        assert_eq!(fs::read(dir.join("LICENSE")).unwrap(), b"MIT", "LICENSE neither written nor deleted");
+        assert!(!dir.join("stale.json").exists());
+        let siblings: Vec<_> = fs::read_dir(root.join("repo/tests")).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert_eq!(siblings, ["real"]);
+    }
 }
