@@ -10,7 +10,8 @@
 #   scripts/release.sh build OUT [ARG...]   `bqsuite release --out OUT ARG...`: the release gate
 #                                           (validate, and whatever else `release` checks) and the
 #                                           first build of the suite asset and its SHA256SUMS.
-#   scripts/release.sh verify DIR           the second, independent build: `bqsuite release` into a
+#   scripts/release.sh verify DIR           the second, independent build: `bqsuite release
+#                                           --no-previous` (the gate ran with `build`) into a
 #                                           fresh directory must give the same sha256 as the asset
 #                                           in DIR, then `bqsuite release --verify --out DIR`
 #                                           compares both files byte for byte. DIR may also be a
@@ -100,7 +101,8 @@ verify() { # verify DIR
   published=$(asset_in "$dir")
   name=$(basename "$published")
   [ -f "$dir/SHA256SUMS" ] || die 2 "$dir/SHA256SUMS is missing"
-  bqsuite release --out "$fresh/build" >/dev/null
+  # The second build only compares bytes: the release gate ran with the first one (`build`).
+  bqsuite release --no-previous --out "$fresh/build" >/dev/null
   rebuilt="$fresh/build/$name"
   [ -f "$rebuilt" ] || die 1 "this checkout builds $(basename "$(asset_in "$fresh/build")"), not $name"
   first=$(sha256 "$published")

@@ -9,6 +9,7 @@ pub mod cli;
 pub mod conformance;
 pub mod core;
 pub mod diag;
+pub mod diff;
 pub mod fetch;
 pub mod fsutil;
 pub mod release;

@@ -23,8 +23,10 @@ fn released(version: &str) -> (SuiteCopy, tempfile::TempDir) {
         });
     }
     let dist = tempfile::tempdir().unwrap();
-    let o =
-        bqsuite(s.path(), &["release", "--suite", s.path().to_str().unwrap(), "--out", dist.path().to_str().unwrap()]);
+    let o = bqsuite(
+        s.path(),
+        &["release", "--no-previous", "--suite", s.path().to_str().unwrap(), "--out", dist.path().to_str().unwrap()],
+    );
     assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
     (s, dist)
 }

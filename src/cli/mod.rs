@@ -5,6 +5,7 @@
 //! command could not run (missing suite, unreadable file, network).
 
 mod dev;
+mod diff;
 mod interrupt;
 mod report;
 mod results;
@@ -30,7 +31,7 @@ Exit codes:
   1  the command ran and found problems (findings, failing cases, drift, verification failure)
   2  usage error, or the command could not run (no suite, unreadable input, network)
   130, 143  interrupted by SIGINT / SIGTERM (nothing half-written is left behind)
-report and completions exit 0 once they have written their output.";
+report and completions exit 0 once they have written their output, and diff does too unless --exit-code.";
 
 /// The last line of every command's exit-code help.
 macro_rules! exit_help {
@@ -76,6 +77,12 @@ fn version() -> &'static str {
     static TEXT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
     TEXT.get_or_init(|| format!("{} (suite {SUITE_VERSION})", env!("CARGO_PKG_VERSION")))
 }
+
+const DIFF_EXIT_CODES: &str = "\
+Exit codes:
+  0  compared (whatever changed, unless --exit-code)
+  1  with --exit-code: the diff shows at least one change
+  2  usage error, or a side could not be loaded (no suite, bad revision, unreadable asset, network)";
 
 /// The BabelQueue conformance suite's tool: validate the suite, run the reference core, and
 /// keep vendored copies honest.
@@ -128,10 +135,15 @@ pub enum Command {
     /// The cross-SDK compatibility matrix of results files, as Markdown or HTML.
     #[command(after_help = exit_help!("the report was written, whatever the verdicts (`results check` is the gate)"))]
     Report(report::ReportArgs),
-    /// Build the release asset and SHA256SUMS (reproducible; refuses while validate has findings).
+    /// Compare two versions of the suite by case id: each change classified, the SemVer bump
+    /// they need.
+    #[command(after_help = DIFF_EXIT_CODES)]
+    Diff(diff::DiffArgs),
+    /// Build the release asset and SHA256SUMS (reproducible; refuses while validate has findings
+    /// or the release gate fails).
     #[command(after_help = exit_help!(
         "built (or, with --verify, rebuilt byte for byte)",
-        "validate has findings, the suite cannot be released (e.g. over fetch's caps), or --verify found a difference"
+        "validate has findings, the release gate fails, the suite cannot be released (e.g. over fetch's caps), or --verify found a difference"
     ))]
     Release(release::ReleaseArgs),
     /// Download a released suite, verify it and unpack it safely, or check a vendored copy.
@@ -192,6 +204,12 @@ pub struct ValidateArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
+    /// Also run the release gate against this previous release, as `release` would (for
+    /// pull-request CI): a suite DIR, a release ASSET, a released VERSION or git:REV.
+    #[arg(long, value_name = "DIR|ASSET|VERSION|git:REV")]
+    pub against: Option<String>,
+    #[command(flatten)]
+    pub remote: diff::RemoteArgs,
 }
 
 /// `ids` output format.
@@ -281,6 +299,7 @@ pub fn dispatch(cli: Cli) -> ExitCode {
         Command::Run(a) => run(&a),
         Command::Results(a) => results::run(&a, color),
         Command::Report(a) => report::run(&a),
+        Command::Diff(a) => diff::run(&a),
         Command::Release(a) => release::run(&a, color),
         Command::Fetch(a) => fetch::run(&a, color),
         Command::Sync(a) => sync::sync(&a, color),
@@ -317,7 +336,14 @@ fn validate(a: &ValidateArgs, color: bool) -> ExitCode {
         Ok(s) => s,
         Err(e) => return fail(e),
     };
-    let findings = crate::validate::validate(&suite);
+    let mut findings = crate::validate::validate(&suite);
+    if let Some(against) = &a.against {
+        match diff::gate_findings(&suite, &diff::Previous::Given(against.clone()), &a.remote) {
+            Ok(gate) => findings.extend(gate),
+            Err(e) => return fail(e),
+        }
+        crate::diag::Finding::sort(&mut findings);
+    }
     let summary = Summary { command: "validate".into(), subject: subject(&suite) };
     emit(&diag::render(&findings, a.format, color, &summary));
     if a.format == Format::Github {

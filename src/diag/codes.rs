@@ -3,7 +3,7 @@
 //! Ranges: BQ0xx files, BQ1xx manifest top level, BQ2xx sections/scopes/exceptions, BQ3xx cases
 //! and fixtures, BQ4xx schemas, BQ5xx compatibility with the real SDK runners (decisions R20),
 //! BQ6xx results files, BQ7xx sync targets, BQ8xx section-specific cross-checks, BQ900–BQ919
-//! release and fetch.
+//! release and fetch, BQ950–BQ969 the release gate (`release`, `validate --against`).
 
 use serde::{Serialize, Serializer};
 
@@ -160,6 +160,13 @@ codes! {
     DRIFT_ADDED = "BQ900" "drift-added" "A vendored copy holds a file or directory the release does not (fetch --check).";
     DRIFT_REMOVED = "BQ901" "drift-removed" "A vendored copy lacks a file of the release (fetch --check).";
     DRIFT_MODIFIED = "BQ902" "drift-modified" "A vendored file differs from the release's, or is a symlink where the release has a file (fetch --check).";
+
+    BUMP_TOO_SMALL = "BQ950" "bump-too-small" "CONFORMANCE_VERSION bumps the previous release by less than its changes need under the SemVer rule (release gate).";
+    CORRECTION_NOT_NAMED = "BQ951" "correction-not-named" "A changed expectation (a correction) is not named, with the ADR that justifies it, in the version's CHANGELOG entry (release gate).";
+    CHANGELOG_ENTRY_MISSING = "BQ952" "changelog-entry-missing" "The suite changed since the previous release, but CHANGELOG.md has no entry for CONFORMANCE_VERSION (release gate).";
+    SECTION_NOT_IN_CHANGELOG = "BQ953" "section-not-in-changelog" "A section added since the previous release is not named in the version's CHANGELOG entry (release gate).";
+    VERSION_NOT_ABOVE_PREVIOUS = "BQ954" "version-not-above-previous" "CONFORMANCE_VERSION is below the previous release, or equal to it although the suite changed (release gate).";
+    NO_PREVIOUS_RELEASE = "BQ955" "no-previous-release" "No previous release to compare with: no v* tag below CONFORMANCE_VERSION and neither --previous nor --no-previous (release gate).";
 }
 
 #[cfg(test)]
