@@ -15,6 +15,7 @@ pub mod fsutil;
 pub mod release;
 pub mod results;
 pub mod schema;
+pub mod staging;
 pub mod suite;
 pub mod sync;
 pub mod synth;

@@ -200,8 +200,14 @@ impl Suite {
     /// (when present) and every file under `schema/` and `fixtures/`.
     pub fn load(root: impl AsRef<Path>) -> Result<Suite, LoadError> {
         let root = root.as_ref().to_path_buf();
-        if !root.is_dir() {
-            return Err(LoadError { path: root, message: "not a directory".into() });
+        let not_a_suite = match std::fs::metadata(&root) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Some("does not exist".to_owned()),
+            Err(e) => Some(e.to_string()),
+            Ok(m) if !m.is_dir() => Some("is not a directory".to_owned()),
+            Ok(_) => None,
+        };
+        if let Some(message) = not_a_suite {
+            return Err(LoadError { path: root, message });
         }
         let mut files = BTreeMap::new();
         let mut irregular = Vec::new();

@@ -127,7 +127,7 @@ fn branch_flags(text: &str) -> Vec<(usize, &str)> {
 }
 
 /// Every pin in the workflows of the repository at `repo` (a real path), in file order.
-pub(super) fn read(repo: &Path) -> Vec<Pin> {
+pub(crate) fn read(repo: &Path) -> Vec<Pin> {
     let Ok((dir, true)) = resolve_inside(repo, WORKFLOWS, "") else {
         return Vec::new();
     };
