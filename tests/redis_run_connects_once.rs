@@ -20,7 +20,7 @@ fn a_run_opens_one_connection_for_all_its_redis_cases_and_cleans_up() {
     let before = connections_received(&mut con);
     let suite = Suite::load(support::repo()).unwrap();
     let only = suite.sections().iter().filter(|s| s.scope == Some(Scope::Redis)).map(|s| s.name.to_owned()).collect();
-    let options = RunOptions { only, redis_url: Some(url), require_redis: true };
+    let options = RunOptions { only, redis_url: Some(url), require_redis: true, ..RunOptions::default() };
     let results = conformance::run(&suite, &options).results;
     let c = results.counts(None);
     assert!(c.pass > 0 && c.fail == 0 && c.skip == 0, "{c}");

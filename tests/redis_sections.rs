@@ -13,7 +13,7 @@ use bqsuite::suite::{Scope, Suite};
 fn run(redis_url: Option<String>, require_redis: bool) -> ResultsFile {
     let suite = Suite::load(support::repo()).expect("the canonical suite loads");
     let only = suite.sections().iter().filter(|s| s.scope == Some(Scope::Redis)).map(|s| s.name.to_owned()).collect();
-    conformance::run(&suite, &RunOptions { only, redis_url, require_redis }).results
+    conformance::run(&suite, &RunOptions { only, redis_url, require_redis, ..RunOptions::default() }).results
 }
 
 /// Every case as (section/id, outcome).

@@ -74,6 +74,7 @@ pub fn run(a: &DevArgs) -> ExitCode {
                 only: Vec::new(),
                 redis_url: redis_url.clone(),
                 require_redis: super::require_redis_from_env(),
+                redis_timeout: None,
             };
             let matrix = crate::conformance::kill::kill_matrix(&suite, &options);
             super::emit(&matrix.markdown());

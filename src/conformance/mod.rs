@@ -34,6 +34,8 @@ pub struct RunOptions {
     pub redis_url: Option<String>,
     /// An unreachable Redis is a failure, not a skip (`BQ_REQUIRE_REDIS`).
     pub require_redis: bool,
+    /// Connect and reply timeout for Redis (`None`: [`crate::sections::redis::link::DEFAULT_TIMEOUT`]).
+    pub redis_timeout: Option<std::time::Duration>,
 }
 
 /// A case the suite cannot have run: it does not read cleanly.
@@ -54,7 +56,11 @@ pub struct Run {
 
 /// Run the reference core through every in-scope section of `suite`.
 pub fn run(suite: &Suite, options: &RunOptions) -> Run {
-    let redis = Rc::new(RedisLink::new(options.redis_url.as_deref(), options.require_redis));
+    let redis = Rc::new(RedisLink::with_timeout(
+        options.redis_url.as_deref(),
+        options.require_redis,
+        options.redis_timeout.unwrap_or(crate::sections::redis::link::DEFAULT_TIMEOUT),
+    ));
     let mut sdk = ReferenceSdk::with_redis(redis.clone());
     run_with(suite, options, &mut sdk, &redis)
 }

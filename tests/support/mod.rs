@@ -2,6 +2,8 @@
 //! and a Redis to talk to.
 #![allow(dead_code)]
 
+pub mod history;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::OnceLock;
@@ -120,12 +122,19 @@ pub fn assert_finding(
 
 /// The built `bqsuite` binary, run in `dir` with colour off and a fixed clock.
 pub fn bqsuite(dir: &Path, args: &[&str]) -> Output {
+    bqsuite_env(dir, args, &[])
+}
+
+/// [`bqsuite`] with more environment variables.
+pub fn bqsuite_env(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_bqsuite"))
         .args(args)
         .current_dir(dir)
         .env("NO_COLOR", "1")
         .env("SOURCE_DATE_EPOCH", "1764489600")
         .env_remove("GITHUB_STEP_SUMMARY")
+        .env_remove("BQ_CONFORMANCE_BASE_URL")
+        .envs(env.iter().copied())
         .output()
         .expect("run bqsuite")
 }

@@ -19,7 +19,7 @@
 
 use std::collections::HashMap;
 
-use redis::Connection;
+use redis::ConnectionLike;
 use serde_json::Value;
 
 use crate::diag::Code;
@@ -224,7 +224,7 @@ impl<'c, 'k> Program<'c, 'k> {
                         unreachable!("the parser allows only exact items in state")
                     }
                 };
-                self.space.with(|con: &mut Connection| match item.score() {
+                self.space.with(|con: &mut dyn ConnectionLike| match item.score() {
                     Some(s) => {
                         let mut zadd = redis::cmd("ZADD");
                         zadd.arg(&name);
@@ -334,7 +334,7 @@ impl<'c, 'k> Program<'c, 'k> {
 
     fn read(&self, key: Role) -> Result<Stored, String> {
         let name = self.key(key);
-        self.space.with(|con: &mut Connection| {
+        self.space.with(|con: &mut dyn ConnectionLike| {
             if is_sorted_set(key) {
                 let pairs: Vec<(Vec<u8>, f64)> =
                     redis::cmd("ZRANGE").arg(&name).arg(0).arg(-1).arg("WITHSCORES").query(con)?;
