@@ -486,6 +486,17 @@ impl<'s> Reader<'s> {
         self.slots.push(Slot { pointer: p.pointer.clone(), wrong });
     }
 
+    /// Record the verdict of the case at `at` as an expectation whose wrong value is the case
+    /// with the members of `patch` set (for an expected rejection: the case claiming success,
+    /// with expectations that still read).
+    pub fn slot_case(&mut self, at: &Place<'s>, patch: Value) {
+        let mut wrong = at.value.clone();
+        if let (Some(w), Value::Object(p)) = (wrong.as_object_mut(), patch) {
+            w.extend(p);
+        }
+        self.slot(at, wrong);
+    }
+
     /// Record the field at `p` as an expectation, with a wrong value of the same JSON type.
     pub fn expectation(&mut self, p: &Place<'s>) {
         let wrong = wrong_like(p.value);

@@ -86,10 +86,17 @@ pub enum Case<'s> {
 fn ok_or_reject<'s, T>(
     r: &mut Reader<'s>,
     at: &Place<'s>,
+    claim: Value,
     then: impl FnOnce(&mut Reader<'s>) -> Option<T>,
 ) -> Option<Option<T>> {
     match r.one_of(at, "expect", &[("ok", true), ("reject", false)])? {
-        false => Some(None),
+        false => {
+            // The wrong expectation of a refusal: the case claiming an outcome (`claim`).
+            let mut patch = claim;
+            patch["expect"] = Value::from("ok");
+            r.slot_case(at, patch);
+            Some(None)
+        }
         true => {
             r.expects_other(at, "expect", &["ok", "reject"]);
             then(r).map(Some)
@@ -169,7 +176,8 @@ impl Definition for Backoff {
         let case = match which {
             "topic_names" => {
                 let topic = r.str(&at, "topic");
-                let expect = ok_or_reject(r, &at, |r| {
+                let claim = json!({"expect_retry_topics": [], "expect_dlq_topic": "bqsuite-wrong"});
+                let expect = ok_or_reject(r, &at, claim, |r| {
                     let topics = r.array(&at, "expect_retry_topics").map(|p| p.value);
                     r.expects(&at, "expect_retry_topics");
                     let dlq = r.str(&at, "expect_dlq_topic");
@@ -180,7 +188,8 @@ impl Definition for Backoff {
             }
             "retry_attempt_tier" => {
                 let attempts_before = r.u64(&at, "attempts_before");
-                let expect = ok_or_reject(r, &at, |r| {
+                let claim = json!({"expect_tier": 1, "expect_delay_ms": 0});
+                let expect = ok_or_reject(r, &at, claim, |r| {
                     r.expects(&at, "expect_tier");
                     r.expects(&at, "expect_delay_ms");
                     r.u64(&at, "expect_tier").zip(r.u64(&at, "expect_delay_ms"))
@@ -206,7 +215,9 @@ impl Definition for Backoff {
                             }
                         });
                     let attempts_before = r.u64(&at, "attempts_before");
-                    let expect = ok_or_reject(r, &at, |r| record_expect(r, &at, false));
+                    let claim =
+                        json!({"expect_topic": "bqsuite-wrong", "expect_headers": {}, "expect_body_attempts": 0});
+                    let expect = ok_or_reject(r, &at, claim, |r| record_expect(r, &at, false));
                     Case::Republish {
                         fixture: fixture?,
                         topic: topic?,
@@ -217,7 +228,8 @@ impl Definition for Backoff {
                     }
                 } else {
                     let delay_ms = r.i64(&at, "delay_ms");
-                    let expect = ok_or_reject(r, &at, |r| record_expect(r, &at, true));
+                    let claim = json!({"expect_topic": "bqsuite-wrong", "expect_body_attempts": 0});
+                    let expect = ok_or_reject(r, &at, claim, |r| record_expect(r, &at, true));
                     Case::RequestedDelay {
                         fixture: fixture?,
                         topic: topic?,

@@ -63,13 +63,22 @@ impl Definition for Delay {
         let delay_seconds = r.f64(&at, "delay_seconds");
         let done = if release { "release" } else { "send" };
         let expect = match r.one_of(&at, "expect", &[(done, true), ("raise", false)]) {
-            Some(false) => Some(Expect::Raise),
+            Some(false) => {
+                let claim = if release { "expect_visibility_timeout" } else { "expect_delay_seconds" };
+                let mut patch = serde_json::json!({ "expect": done });
+                patch[claim] = Value::from(0);
+                r.slot_case(&at, patch);
+                Some(Expect::Raise)
+            }
             Some(true) if release => {
                 r.expects(&at, "expect_visibility_timeout");
                 r.u64(&at, "expect_visibility_timeout").map(|n| Expect::Done(Some(n)))
             }
             Some(true) => {
-                r.expects(&at, "expect_delay_seconds");
+                if let Some(p) = r.opt(&at, "expect_delay_seconds") {
+                    let wrong = p.value.as_u64().map_or(1, |n| n + 1);
+                    r.slot(&p, Value::from(wrong));
+                }
                 let p = r.field(&at, "expect_delay_seconds", "a non-negative integer or null");
                 match p.as_ref().map(|p| p.value) {
                     Some(Value::Null) => Some(Expect::Done(None)),

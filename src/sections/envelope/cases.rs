@@ -80,6 +80,14 @@ impl Definition for Cases {
                 &at.pointer,
                 format!("invalid case {:?} has no \"reason\" string", r.id),
             ),
+            Some(false) => {
+                // The wrong expectation of a rejected fixture: claiming it valid (with an
+                // expectation that still reads).
+                let mut wrong = at.value.clone();
+                wrong["valid"] = Value::Bool(true);
+                wrong["expect"] = Value::Object(Map::new());
+                r.slot(&at, wrong);
+            }
             _ => {}
         }
         name?;

@@ -106,6 +106,9 @@ impl Definition for Trim {
                 let (urn, queue) = (r.str(&at, "urn"), r.str(&at, "queue"));
                 let trace_id = r.opt_typed(&at, "trace_id", "a string", false, Value::as_str);
                 let ok = r.one_of(&at, "expect", &[("ok", true), ("reject", false)]);
+                if ok == Some(false) {
+                    r.slot_case(&at, serde_json::json!({"expect": "ok"}));
+                }
                 let expect = r.pointer_map(&at, "expect_envelope");
                 r.expects_map_entry(&at, "expect_envelope");
                 let fresh = r.opt_typed(&at, "expect_fresh_trace_id", "a boolean", false, Value::as_bool);
