@@ -7,6 +7,7 @@
 
 mod codes;
 mod render;
+pub mod style;
 
 pub use codes::{ALL_CODES, Code};
 pub use render::{Format, Summary, markdown_summary, render};

@@ -11,7 +11,7 @@
 
 mod check;
 mod html;
-mod markdown;
+pub(crate) mod markdown;
 pub mod model;
 pub mod report;
 mod view;

@@ -111,6 +111,21 @@ pub struct Make {
     pub carried_meta: Entries,
 }
 
+impl Make {
+    /// `make(urn, data, queue)` with no trace_id, no meta entries and no carried-over extras.
+    pub fn new(urn: &str, queue: &str, data: Map<String, Value>) -> Self {
+        Self {
+            urn: urn.to_owned(),
+            queue: queue.to_owned(),
+            data,
+            trace_id: None,
+            meta: Vec::new(),
+            carried_top: Vec::new(),
+            carried_meta: Vec::new(),
+        }
+    }
+}
+
 /// Where a producer refused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]

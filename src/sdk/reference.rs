@@ -59,7 +59,7 @@ const SEED: u64 = 0x0062_7173_7569_7465;
 pub trait RedisConnections {
     /// Run `f` on the connection to `url` (the same one for every call), or say why there is
     /// none.
-    fn with_connection(&self, url: &str, f: &mut dyn FnMut(&mut redis::Connection)) -> Result<(), String>;
+    fn with_connection(&self, url: &str, f: &mut dyn FnMut(&mut dyn redis::ConnectionLike)) -> Result<(), String>;
 }
 
 /// One connection per URL, opened on first use and kept.
@@ -69,7 +69,7 @@ pub struct OwnConnections {
 }
 
 impl RedisConnections for OwnConnections {
-    fn with_connection(&self, url: &str, f: &mut dyn FnMut(&mut redis::Connection)) -> Result<(), String> {
+    fn with_connection(&self, url: &str, f: &mut dyn FnMut(&mut dyn redis::ConnectionLike)) -> Result<(), String> {
         let mut open = self.open.borrow_mut();
         let con = open.entry(url.to_owned()).or_insert_with(|| {
             redis::Client::open(url)
@@ -745,7 +745,7 @@ impl ReferenceSdk {
     fn on<T>(
         &self,
         target: &RedisTarget,
-        op: impl FnOnce(&transport::Queue, &mut redis::Connection) -> Result<T, transport::Error>,
+        op: impl FnOnce(&transport::Queue, &mut dyn redis::ConnectionLike) -> Result<T, transport::Error>,
     ) -> Result<T, SdkError> {
         let clock: Arc<dyn transport::Clock> = match target.now {
             Some(now) => Arc::new(transport::ManualClock::new(now)),

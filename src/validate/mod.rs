@@ -3,17 +3,16 @@
 //! Invariants: each rule family lives in its own file and only *returns* findings; no rule stops
 //! another from running (a broken manifest still gets its fixtures checked); every finding names
 //! a file and, where one exists, a JSON pointer, and this module fills in line:column from the
-//! loaded text once at the end; findings come out in a stable order. Schemas are compiled once
-//! per run ([`Ctx`]), never per case.
+//! loaded text once at the end; findings come out in a stable order, without duplicates. Schemas
+//! are compiled once per run ([`Ctx`]), never per case; every section is read once, by its
+//! definition in the registry ([`crate::sections`]), for the generic family, its cross-checks
+//! and the reference agreement alike.
 
-mod behaviour;
-mod bindings;
 mod cases;
 mod compat;
-mod core_helpers;
 mod files;
 mod manifest;
-mod redis;
+mod registry;
 mod schemas;
 mod sections;
 pub mod sync_targets;
@@ -70,24 +69,23 @@ impl<'a> Ctx<'a> {
 type Rule = fn(&Ctx<'_>) -> Vec<Finding>;
 
 /// Every rule family, in the order their findings are produced.
-const RULES: &[Rule] = &[
-    files::check,
-    manifest::check,
-    sections::check,
-    cases::check,
-    schemas::check,
-    compat::check,
-    behaviour::check,
-    bindings::check,
-    core_helpers::check,
-    redis::check,
-    sync_targets::check,
-];
+const RULES: &[Rule] =
+    &[files::check, manifest::check, sections::check, cases::check, schemas::check, compat::check, sync_targets::check];
 
 /// Validate a loaded suite: all findings, located and sorted.
+///
+/// The sections are read once; the reference agreement runs on a second thread while the other
+/// families (and the sections' cross-checks) run on this one.
 pub fn validate(suite: &Suite) -> Vec<Finding> {
     let cx = Ctx::new(suite);
-    let mut findings: Vec<Finding> = RULES.iter().flat_map(|rule| rule(&cx)).collect();
+    let reads = registry::read(suite);
+    let mut findings: Vec<Finding> = std::thread::scope(|s| {
+        let agreement = s.spawn(|| registry::agreement(&reads));
+        let mut findings: Vec<Finding> = RULES.iter().flat_map(|rule| rule(&cx)).collect();
+        findings.extend(registry::check(&cx, &reads));
+        findings.extend(agreement.join().unwrap_or_else(|p| std::panic::resume_unwind(p)));
+        findings
+    });
     for f in &mut findings {
         if let (None, Some(file), Some(pointer)) = (f.span, &f.file, &f.pointer) {
             f.span = suite.locate(file, pointer);

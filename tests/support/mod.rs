@@ -2,6 +2,8 @@
 //! and a Redis to talk to.
 #![allow(dead_code)]
 
+pub mod history;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::OnceLock;
@@ -60,10 +62,29 @@ impl SuiteCopy {
         self.write("manifest.json", serde_json::to_string_pretty(&v).unwrap() + "\n");
     }
 
-    /// Load the copy and validate it.
+    /// Load the copy and validate it; file names are suite-relative (so findings snapshot the
+    /// same wherever the copy lives).
     pub fn validate(&self) -> Vec<bqsuite::diag::Finding> {
-        bqsuite::validate::validate(&bqsuite::suite::Suite::load(self.path()).expect("loads"))
+        let root = format!("{}/", self.path().display());
+        let mut findings = bqsuite::validate::validate(&bqsuite::suite::Suite::load(self.path()).expect("loads"));
+        for f in &mut findings {
+            if let Some(rel) = f.file.as_deref().and_then(|p| p.strip_prefix(&root)) {
+                f.file = Some(rel.to_owned());
+            }
+        }
+        findings
     }
+}
+
+/// Validate a suite copy and assert the exact list of findings against the calling test's
+/// insta snapshot (so a missing, an extra or a duplicate finding fails); evaluates to the list.
+#[macro_export]
+macro_rules! findings {
+    ($copy:expr) => {{
+        let findings = $copy.validate();
+        insta::assert_json_snapshot!(findings);
+        findings
+    }};
 }
 
 /// Copy a file or a directory tree.
@@ -101,12 +122,19 @@ pub fn assert_finding(
 
 /// The built `bqsuite` binary, run in `dir` with colour off and a fixed clock.
 pub fn bqsuite(dir: &Path, args: &[&str]) -> Output {
+    bqsuite_env(dir, args, &[])
+}
+
+/// [`bqsuite`] with more environment variables.
+pub fn bqsuite_env(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_bqsuite"))
         .args(args)
         .current_dir(dir)
         .env("NO_COLOR", "1")
         .env("SOURCE_DATE_EPOCH", "1764489600")
         .env_remove("GITHUB_STEP_SUMMARY")
+        .env_remove("BQ_CONFORMANCE_BASE_URL")
+        .envs(env.iter().copied())
         .output()
         .expect("run bqsuite")
 }
