@@ -41,8 +41,8 @@ use crate::sdk::{Identity, Request, Response, Sdk, SdkError};
 pub struct AdapterOptions {
     /// The program and its arguments.
     pub command: Vec<String>,
-    /// The longest bqsuite waits for one reply (and for the hello, and for the exit after a
-    /// shutdown).
+    /// The longest bqsuite waits for one reply, and for the exit after a shutdown; the hello
+    /// waits this long or [`DEFAULT_TIMEOUT`], whichever is longer.
     pub timeout: Duration,
     /// How many times a failed adapter is started again.
     pub max_restarts: u32,
@@ -345,7 +345,10 @@ impl Adapter {
             bqsuite: env!("CARGO_PKG_VERSION").to_owned(),
             conformance_version: self.options.conformance_version.clone(),
         };
-        let deadline = Instant::now() + self.options.timeout;
+        // Starting a runtime (a JVM, a .NET host) is not answering a call: the hello gets the
+        // default timeout at least.
+        let wait = self.options.timeout.max(DEFAULT_TIMEOUT);
+        let deadline = Instant::now() + wait;
         let line = line_of(&hello);
         let sent = running.pipe.send(&line, deadline);
         let got = match (sent, running.pipe.recv(deadline)) {
@@ -353,7 +356,7 @@ impl Adapter {
             (_, Received::Eof) | (Err(Unsent::Closed), _) => {
                 return Err(Trouble::Exited(exited(&mut running.child), "before its hello"));
             }
-            (_, Received::TimedOut) => return Err(Trouble::TimedOut(self.options.timeout)),
+            (_, Received::TimedOut) => return Err(Trouble::TimedOut(wait)),
             (_, Received::TooLong) => return Err(Trouble::TooLong),
             (_, Received::Failed(e)) => return Err(Trouble::Io(e)),
         };

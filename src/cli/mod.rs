@@ -268,8 +268,8 @@ pub struct RunArgs {
     /// adapter.py". Its stderr is appended to --adapter-log.
     #[arg(long, value_name = "CMD")]
     pub sdk: Option<String>,
-    /// With --sdk: seconds to wait for each reply of the adapter (and for its hello, and its
-    /// exit after the shutdown); decimals allowed.
+    /// With --sdk: seconds to wait for each reply of the adapter and for its exit after the
+    /// shutdown (its hello: at least 10); decimals allowed.
     #[arg(long, value_name = "SECS", default_value = "10", value_parser = parse_timeout, requires = "sdk")]
     pub timeout: std::time::Duration,
     /// With --sdk: how many times an adapter that failed is started again for the remaining

@@ -16,6 +16,7 @@
 //!   transport's reason, and never stops the run; only a first start that fails (no hello, an
 //!   unknown protocol version) means no case can be run at all.
 
+use super::kill::{KillMatrix, kill_matrix_by};
 use super::{Outcome, Run, RunOptions, UnderTest, redis_link, run_under};
 use crate::adapter::{Adapter, AdapterOptions, Summary, Trouble};
 use crate::results::Status;
@@ -86,4 +87,27 @@ pub fn run_adapter(
     let mut under = AdapterRun { adapter: Adapter::start(adapter)?, rules };
     let run = run_under(suite, options, &mut under, &redis);
     Ok((run, under.adapter.finish()))
+}
+
+/// The kill matrix across the process boundary: `adapter` (the reference adapter, `bqsuite
+/// adapter`) run once as it is and once per broken variant with `--broken NAME` appended to
+/// its command.
+pub fn kill_matrix_through(
+    suite: &Suite,
+    options: &RunOptions,
+    adapter: &AdapterOptions,
+    rules: &dyn SkipRules,
+) -> Result<KillMatrix, Trouble> {
+    kill_matrix_by(&mut |broken| {
+        let mut a = adapter.clone();
+        if let Some(b) = broken {
+            a.command.extend(["--broken".to_owned(), b.name().to_owned()]);
+        }
+        let (run, summary) = run_adapter(suite, options, a, rules)?;
+        // A variant caught by an adapter failure would not be caught by the suite.
+        match summary.incidents.into_iter().next() {
+            Some(incident) => Err(incident.trouble),
+            None => Ok(run),
+        }
+    })
 }

@@ -15,6 +15,7 @@ MODE is one of
     duplicate      answer call AT twice
     huge           answer call AT with a line of 9 MiB
     bad-result     answer call AT with a result of another operation
+    skip           answer call AT with a skip citing ADR-0032
     protocol       answer the hello with protocol 2
     exit-at-once   exit with status 3 before reading anything
     not-json-hello answer the hello with a line that is not JSON
@@ -100,6 +101,9 @@ def main():
             write(reply)
         elif mode == "huge":
             write(b"x" * (9 << 20) + b"\n")
+        elif mode == "skip":
+            seq = json.loads(reply)["seq"]
+            write((json.dumps({"reply": "skip", "seq": seq, "reason": "ADR-0032: cannot carry it"}) + "\n").encode())
         elif mode == "bad-result":
             r = json.loads(reply)
             r["response"] = {"op": "kafka_default_tiers", "result": [1]}
