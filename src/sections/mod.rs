@@ -116,7 +116,7 @@ pub trait Definition: Sync + 'static {
     /// The broken variants it must catch.
     const CATCHES: &'static [Catch] = &[];
     /// A case, read.
-    type Case<'s>: Sync;
+    type Case<'s>: Send + Sync;
     /// Read one case; `None` when the reader recorded a problem.
     fn read<'s>(r: &mut Reader<'s>) -> Option<Self::Case<'s>>;
     /// What the case needs besides the SDK.
@@ -130,7 +130,7 @@ pub trait Definition: Sync + 'static {
 }
 
 /// The read cases of one section, whatever its case type.
-pub trait Cases<'s>: Sync {
+pub trait Cases<'s>: Send + Sync {
     /// How many cases.
     fn len(&self) -> usize;
     /// No cases.

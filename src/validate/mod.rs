@@ -74,16 +74,21 @@ const RULES: &[Rule] =
 
 /// Validate a loaded suite: all findings, located and sorted.
 ///
-/// The sections are read once; the reference agreement runs on a second thread while the other
-/// families (and the sections' cross-checks) run on this one.
+/// Two threads share the work: a second one reads every section (once, for every family) and
+/// starts on the reference agreement while this one runs the suite-wide families; this one then
+/// runs the sections' cross-checks and joins in on the agreement, the two taking chunks of cases
+/// from one shared counter ([`registry::agreement`]).
 pub fn validate(suite: &Suite) -> Vec<Finding> {
     let cx = Ctx::new(suite);
-    let reads = registry::read(suite);
+    let (reads, next) = (std::sync::OnceLock::new(), std::sync::atomic::AtomicUsize::new(0));
     let mut findings: Vec<Finding> = std::thread::scope(|s| {
-        let agreement = s.spawn(|| registry::agreement(&reads));
+        let (reads, next) = (&reads, &next);
+        let helper = s.spawn(move || registry::agreement(reads.get_or_init(|| registry::read(suite)), next));
         let mut findings: Vec<Finding> = RULES.iter().flat_map(|rule| rule(&cx)).collect();
-        findings.extend(registry::check(&cx, &reads));
-        findings.extend(agreement.join().unwrap_or_else(|p| std::panic::resume_unwind(p)));
+        let reads = reads.wait();
+        findings.extend(registry::check(&cx, reads));
+        findings.extend(registry::agreement(reads, next));
+        findings.extend(helper.join().unwrap_or_else(|p| std::panic::resume_unwind(p)));
         findings
     });
     for f in &mut findings {

@@ -15,7 +15,10 @@
 //!   runs through the reference core over the SDK interface; a case it does not pass is a finding
 //!   at the case's pointer with what the reference computed against what the case expects. The
 //!   Redis behavioural blocks are read and checked, never executed, so `validate` stays offline
-//!   and deterministic (the reference draws its random delays from a fixed seed here).
+//!   and deterministic (the reference draws its random delays from a fixed seed here, and which
+//!   thread runs a case does not change its outcome).
+
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::diag::{Code, Finding};
 use crate::results::Status;
@@ -89,25 +92,36 @@ pub(super) fn check(cx: &Ctx<'_>, reads: &[Read<'_>]) -> Vec<Finding> {
     out
 }
 
-/// The reference agreement family (run it on a thread of its own).
-pub(super) fn agreement(reads: &[Read<'_>]) -> Vec<Finding> {
+/// How many cases one take of the agreement runs.
+const CHUNK: usize = 64;
+
+/// The reference agreement family, shared between threads: each thread that calls it takes
+/// chunks of cases (in a fixed order) from the shared counter `next` until none is left, with a
+/// reference core of its own; the findings of the chunks this thread ran.
+pub(super) fn agreement(reads: &[Read<'_>], next: &AtomicUsize) -> Vec<Finding> {
+    let chunks: Vec<(usize, usize)> = reads
+        .iter()
+        .enumerate()
+        .flat_map(|(r, read)| (0..read.cases.len()).step_by(CHUNK).map(move |i| (r, i)))
+        .collect();
     let mut sdk = ReferenceSdk::new().deterministic();
     let offline = RedisLink::new(None, false);
     let mut cx = RunCx { sdk: &mut sdk, redis: &offline };
     let mut out = Vec::new();
-    for r in reads {
-        for i in 0..r.cases.len() {
-            if r.cases.needs(i) != Some(Needs::Nothing) {
+    while let Some(&(r, first)) = chunks.get(next.fetch_add(1, Ordering::Relaxed)) {
+        let read = &reads[r];
+        for i in first..(first + CHUNK).min(read.cases.len()) {
+            if read.cases.needs(i) != Some(Needs::Nothing) {
                 continue;
             }
-            let outcome = r.cases.run(i, &mut cx);
+            let outcome = read.cases.run(i, &mut cx);
             if outcome.status != Status::Pass {
-                let case = r.cases.case(i);
+                let case = read.cases.case(i);
                 out.push(at(
                     Code::REFERENCE_DISAGREES,
                     format!(
                         "the reference core does not pass {}/{}: {}",
-                        r.section.name,
+                        read.section.name,
                         case.id,
                         outcome.reason.unwrap_or_default()
                     ),
