@@ -9,7 +9,10 @@
 //! reason `invalid case: …` naming its pointer and is counted as a suite error ([`Run::invalid`]:
 //! the suite is broken, the SDK is not judged on it); a runner panic fails that case, not the
 //! run; a section with an unknown scope, or one the SDK does not carry, is left out. Runners are
-//! data-driven: every expected value comes from the manifest or a fixture.
+//! data-driven: every expected value comes from the manifest or a fixture. The SDK under test
+//! ([`UnderTest`]) is told where each case begins and may add to its outcome what it said
+//! besides results (an adapter's skips and missing operations, [`adapter`]); the in-process
+//! reference adds nothing, so both paths write the same file for the same behaviour.
 
 pub mod adapter;
 pub mod kill;
