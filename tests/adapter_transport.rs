@@ -181,6 +181,26 @@ fn restarts_are_capped() {
     assert_eq!((summary.starts, summary.incidents.len()), (3, 3));
 }
 
+#[test]
+fn an_adapter_that_ignores_the_shutdown_is_killed_after_the_timeout() {
+    if python().is_none() {
+        return;
+    }
+    let s = Setup::new();
+    let mut a = Adapter::start(s.options("linger", 0, false)).unwrap();
+    a.begin_case("cases", "one");
+    assert_eq!(accepts(&mut a), Ok(true));
+    let started = Instant::now();
+    let summary = a.finish();
+    assert!(started.elapsed() < Duration::from_secs(5), "{:?}", started.elapsed());
+    assert_eq!(summary.incidents.len(), 1, "{summary}");
+    assert_eq!(summary.incidents[0].trouble, Trouble::Lingered);
+    assert_eq!(
+        summary.incidents[0].to_string(),
+        "the adapter did not exit within the timeout after the shutdown (killed)"
+    );
+}
+
 fn start_fails(mode: &str) -> Trouble {
     let s = Setup::new();
     let started = Instant::now();

@@ -210,14 +210,14 @@ fn exit_text(status: std::process::ExitStatus) -> String {
     status.to_string()
 }
 
-/// Kill the child and everything it started (its process group), then reap it.
+/// Kill the child and everything it started (its process group, which lives on while any
+/// member does, even after the child itself exited), then reap it.
 fn kill(child: &mut Child) -> String {
-    if let Ok(Some(status)) = child.try_wait() {
-        return exit_text(status);
-    }
     #[cfg(unix)]
     if let Ok(pid) = i32::try_from(child.id()) {
-        // SAFETY: signalling the process group this process created for the child.
+        // SAFETY: a plain kill(2). The group is the one this process created for the child
+        // (its id is the child's pid); it lives on while any member does, even when the child
+        // itself has exited, and signalling a group that is gone is a harmless ESRCH.
         unsafe {
             libc::kill(-pid, libc::SIGKILL);
         }
@@ -229,17 +229,25 @@ fn kill(child: &mut Child) -> String {
     }
 }
 
-/// The child's exit status once it closed its stdout: wait briefly, then kill it.
-fn exited(child: &mut Child) -> String {
-    let until = Instant::now() + Duration::from_millis(500);
-    while Instant::now() < until {
+/// Wait until `until` for the child to exit: its status and whether it is 0, or `None` while
+/// it still runs.
+fn wait_exit(child: &mut Child, until: Instant) -> Option<(String, bool)> {
+    loop {
         match child.try_wait() {
-            Ok(Some(status)) => return exit_text(status),
-            Ok(None) => std::thread::sleep(Duration::from_millis(2)),
-            Err(e) => return format!("could not be waited for: {e}"),
+            Ok(Some(status)) => return Some((exit_text(status), status.success())),
+            Ok(None) if Instant::now() < until => std::thread::sleep(Duration::from_millis(2)),
+            Ok(None) => return None,
+            Err(e) => return Some((format!("could not be waited for: {e}"), false)),
         }
     }
-    format!("closed its stdout but kept running, killed: {}", kill(child))
+}
+
+/// The child's exit status once it closed its stdout: wait briefly, then kill it.
+fn exited(child: &mut Child) -> String {
+    match wait_exit(child, Instant::now() + Duration::from_millis(500)) {
+        Some((status, _)) => status,
+        None => format!("closed its stdout but kept running, killed: {}", kill(child)),
+    }
 }
 
 impl Adapter {
@@ -387,27 +395,17 @@ impl Adapter {
             let status = kill(&mut r.child);
             self.log_line(&format!("the adapter {trouble}; stopped it ({status})"));
         }
-        let incident = Incident { section: self.section.clone(), case: self.case.clone(), call, trouble, lost: true };
-        let reason = match call {
-            Some((seq, op)) => format!("adapter: call {seq} ({op}): the adapter {}", incident.trouble),
-            None => format!("adapter: the adapter {}", incident.trouble),
-        };
-        self.incidents.push(incident);
+        let message = reason(call, &trouble);
+        self.incident(call, trouble, true);
         self.down = Some("the adapter failed earlier in this case".into());
-        SdkError::Transport { message: reason }
+        SdkError::Transport { message }
     }
 
     /// A reply that breaks the protocol without putting the stream out of step.
     fn malformed(&mut self, seq: u64, op: &'static str, what: String) -> SdkError {
         let trouble = Trouble::Garbage(what);
-        let message = format!("adapter: call {seq} ({op}): the adapter {trouble}");
-        self.incidents.push(Incident {
-            section: self.section.clone(),
-            case: self.case.clone(),
-            call: Some((seq, op)),
-            trouble,
-            lost: false,
-        });
+        let message = reason(Some((seq, op)), &trouble);
+        self.incident(Some((seq, op)), trouble, false);
         SdkError::Transport { message }
     }
 
@@ -440,52 +438,38 @@ impl Adapter {
 
     /// Send the shutdown, wait for the exit (killing it after the timeout), and sum up.
     pub fn finish(mut self) -> Summary {
+        // What happens now belongs to no case.
+        self.section.clear();
+        self.case.clear();
         if let Some(mut r) = self.running.take() {
             let deadline = Instant::now() + self.options.timeout;
             let _ = r.pipe.send(&line_of(&Command::Shutdown), deadline);
             r.pipe.close_input();
             // Anything it still writes is unsolicited: a duplicate of the last reply, or noise.
             let mut extra = None;
-            loop {
+            let trouble = loop {
                 match r.pipe.recv(deadline) {
-                    Received::Line(l) => extra = extra.or(Some(l)),
-                    Received::Eof => break,
-                    Received::TimedOut | Received::TooLong | Received::Failed(_) => {
-                        let status = kill(&mut r.child);
-                        self.log_line(&format!("the adapter did not exit after the shutdown; killed it ({status})"));
-                        self.incidents.push(Incident {
-                            section: String::new(),
-                            case: String::new(),
-                            call: None,
-                            trouble: Trouble::Exited(
-                                format!("killed: {status}"),
-                                "only when killed after the shutdown",
-                            ),
-                            lost: true,
-                        });
-                        break;
+                    Received::Line(l) => {
+                        extra.get_or_insert(l);
                     }
+                    Received::Eof => {
+                        break match wait_exit(&mut r.child, deadline) {
+                            Some((_, true)) => None,
+                            Some((status, false)) => Some(Trouble::Exited(status, "after the shutdown")),
+                            None => Some(Trouble::Lingered),
+                        };
+                    }
+                    Received::TimedOut | Received::TooLong | Received::Failed(_) => break Some(Trouble::Lingered),
                 }
+            };
+            if let Some(line) = extra {
+                let trouble = self.unsolicited_trouble(&line);
+                self.incident(None, trouble, false);
             }
-            if let Some(l) = extra {
-                let trouble = self.unsolicited_trouble(&l);
-                self.incidents.push(Incident {
-                    section: String::new(),
-                    case: String::new(),
-                    call: None,
-                    trouble,
-                    lost: false,
-                });
-            }
-            let status = exited(&mut r.child);
-            if status != "exit status: 0" && !status.starts_with("closed its stdout") {
-                self.incidents.push(Incident {
-                    section: String::new(),
-                    case: String::new(),
-                    call: None,
-                    trouble: Trouble::Exited(status, "after the shutdown"),
-                    lost: true,
-                });
+            if let Some(trouble) = trouble {
+                let status = kill(&mut r.child);
+                self.log_line(&format!("the adapter {trouble}; stopped it ({status})"));
+                self.incident(None, trouble, true);
             }
         }
         let gave_up = self.gave_up();
@@ -495,6 +479,12 @@ impl Adapter {
             gave_up,
             log: self.options.log.clone(),
         }
+    }
+
+    /// Record an incident of the current case.
+    fn incident(&mut self, call: Option<(u64, &'static str)>, trouble: Trouble, lost: bool) {
+        let (section, case) = (self.section.clone(), self.case.clone());
+        self.incidents.push(Incident { section, case, call, trouble, lost });
     }
 
     /// What an unsolicited line is: a second answer to a `seq` already answered, or noise.
@@ -572,6 +562,14 @@ impl Adapter {
             Ok(Reply::Hello(_)) => Err(self.malformed(seq, op, "a hello in answer to a call".into())),
             Err(e) => Err(self.malformed(seq, op, format!("{e}: {}", excerpt(&got, 80)))),
         }
+    }
+}
+
+/// The failure reason of a call that `trouble` hit.
+fn reason(call: Option<(u64, &'static str)>, trouble: &Trouble) -> String {
+    match call {
+        Some((seq, op)) => format!("adapter: call {seq} ({op}): the adapter {trouble}"),
+        None => format!("adapter: the adapter {trouble}"),
     }
 }
 

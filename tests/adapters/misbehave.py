@@ -16,6 +16,7 @@ MODE is one of
     huge           answer call AT with a line of 9 MiB
     bad-result     answer call AT with a result of another operation
     skip           answer call AT with a skip citing ADR-0032
+    linger         ignore the shutdown and the end of input (keep running)
     protocol       answer the hello with protocol 2
     exit-at-once   exit with status 3 before reading anything
     not-json-hello answer the hello with a line that is not JSON
@@ -71,6 +72,8 @@ def main():
         real.stdin.write(line)
         real.stdin.flush()
         if msg.get("cmd") == "shutdown":
+            if mode == "linger":
+                time.sleep(3600)
             break
         reply = real.stdout.readline()
         if msg.get("cmd") == "hello":
