@@ -149,6 +149,9 @@ pub struct CaseNotes {
     pub skips: Vec<(&'static str, String)>,
 }
 
+/// How many incidents the summary lists before it counts the rest.
+const MAX_LISTED: usize = 20;
+
 /// What the whole run did with the adapter.
 #[derive(Debug, Clone)]
 pub struct Summary {
@@ -168,8 +171,11 @@ impl fmt::Display for Summary {
             f.write_str(", restarts used up")?;
         }
         writeln!(f, "; its stderr is in {}", self.log.display())?;
-        for i in &self.incidents {
+        for i in self.incidents.iter().take(MAX_LISTED) {
             writeln!(f, "  {i}")?;
+        }
+        if self.incidents.len() > MAX_LISTED {
+            writeln!(f, "  … and {} more", self.incidents.len() - MAX_LISTED)?;
         }
         Ok(())
     }
@@ -384,7 +390,7 @@ impl Adapter {
             Err(e) => return Err(Trouble::BadHello(e.to_string())),
         };
         if self.starts > 1 && hello.identity() != self.identity {
-            return Err(Trouble::Changed(format!("{} {} now", hello.sdk, hello.version)));
+            return Err(Trouble::Changed(format!("{:?} {:?} now", hello.sdk, hello.version)));
         }
         Ok(hello)
     }
