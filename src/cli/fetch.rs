@@ -87,13 +87,17 @@ pub fn run(a: &FetchArgs, color: bool) -> ExitCode {
         Err(e) => return failed(&e),
     };
     let findings: Vec<_> = drift.iter().map(|d| d.finding(&a.dir)).collect();
-    let summary = Summary {
-        command: "fetch --check".into(),
-        subject: format!("{} against release {} (sha256 {})", a.dir.display(), a.version, verified.sha256),
-    };
+    let summary = Summary::new(
+        "fetch --check",
+        format!("{} against release {} (sha256 {})", a.dir.display(), a.version, verified.sha256),
+    );
     if a.format == Format::Human {
-        emit(&drift.iter().filter_map(|d| d.diff.as_deref()).collect::<String>());
+        let diffs = drift.iter().filter_map(|d| d.diff.as_deref()).flat_map(str::lines);
+        emit(&diffs.map(|line| format!("{}\n", diag::terminal_safe(line))).collect::<String>());
     }
     emit(&diag::render(&findings, a.format, color, &summary));
+    if a.format == Format::Github {
+        super::write_step_summary(&diag::markdown_summary(&findings, &summary));
+    }
     exit(!findings.is_empty())
 }

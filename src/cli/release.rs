@@ -33,7 +33,7 @@ pub fn run(a: &ReleaseArgs, color: bool) -> ExitCode {
     let asset = match release::build(&suite) {
         Ok(asset) => asset,
         Err(ReleaseError::Findings(findings)) => {
-            let summary = Summary { command: "release".into(), subject: subject(&suite) };
+            let summary = Summary::new("release", subject(&suite));
             emit(&diag::render(&findings, Format::Human, color, &summary));
             eprintln!("bqsuite: refusing to build the release: `bqsuite validate` has findings");
             return exit(true);

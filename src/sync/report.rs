@@ -36,6 +36,7 @@ impl Report {
                 if n == 1 { "" } else { "s" },
                 self.root.display()
             ),
+            files_base: Some(self.root.clone()),
         }
     }
 
@@ -223,19 +224,19 @@ impl Report {
             let _ = writeln!(out, "{}  {}  ({})", paint(colour, &format!("{label:<12}")), t.target.id(), detail(t));
             let State::Drifted(d) = &t.state else { continue };
             for rel in &d.added {
-                let _ = writeln!(out, "{:14}added     {rel}", "");
+                let _ = writeln!(out, "{:14}added     {}", "", diag::terminal_safe(rel));
             }
             for rel in &d.removed {
-                let _ = writeln!(out, "{:14}removed   {rel}", "");
+                let _ = writeln!(out, "{:14}removed   {}", "", diag::terminal_safe(rel));
             }
             for m in &d.modified {
-                let _ = writeln!(out, "{:14}modified  {}", "", m.file);
+                let _ = writeln!(out, "{:14}modified  {}", "", diag::terminal_safe(&m.file));
                 if self.mode != Mode::Check {
                     continue;
                 }
                 match &m.diff {
                     Some(diff) => diff.lines().for_each(|line| {
-                        let _ = writeln!(out, "{:16}{line}", "");
+                        let _ = writeln!(out, "{:16}{}", "", diag::terminal_safe(line));
                     }),
                     None => {
                         let _ = writeln!(out, "{:16}(not UTF-8 text on both sides: no diff)", "");
