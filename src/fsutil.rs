@@ -32,7 +32,7 @@ impl fmt::Display for ReadError {
         match self {
             ReadError::NotRegular(what) => write!(f, "not a regular file ({what}); only regular files are read"),
             ReadError::TooLarge { size, cap } => {
-                write!(f, "too large: {} is more than the {} this file may have", human_size(*size), human_size(*cap))
+                write!(f, "too large: {size} bytes, more than the {} this file may have", human_size(*cap))
             }
             ReadError::Io(e) => write!(f, "{e}"),
         }
@@ -156,7 +156,7 @@ mod tests {
         assert_eq!(read_bounded(&p, 5).unwrap(), b"12345");
         let e = read_bounded(&p, 4).unwrap_err();
         assert!(matches!(e, ReadError::TooLarge { size: 5, cap: 4 }), "{e:?}");
-        assert_eq!(e.to_string(), "too large: 5 bytes is more than the 4 bytes this file may have");
+        assert_eq!(e.to_string(), "too large: 5 bytes, more than the 4 bytes this file may have");
         assert!(matches!(read_bounded(dir.path(), 10), Err(ReadError::NotRegular("a directory"))));
         assert!(matches!(read_bounded(&dir.path().join("none"), 10), Err(ReadError::Io(_))));
         #[cfg(unix)]

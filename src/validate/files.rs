@@ -71,16 +71,11 @@ pub(super) fn check(cx: &Ctx<'_>) -> Vec<Finding> {
                     Code::FILE_TOO_LARGE,
                     if *whole_suite {
                         format!(
-                            "not read: {} would take the suite past its {} in all",
-                            human_size(*size),
+                            "not read: its {size} bytes would take the suite past the {} it may hold in all",
                             human_size(suite::SUITE_CAP)
                         )
                     } else {
-                        format!(
-                            "not read: {} is more than the {} a suite file may have",
-                            human_size(*size),
-                            human_size(*cap)
-                        )
+                        format!("not read: {size} bytes, more than the {} a suite file may have", human_size(*cap))
                     },
                 )
                 .in_file(f.rel.clone()),
