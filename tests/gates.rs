@@ -100,7 +100,12 @@ fn max_skips_on_the_command_line() {
 fn the_reference_run_without_redis_is_compatible_and_its_skips_are_the_policys() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("ref.json");
-    let o = bqsuite_within(&repo(), &["run", "--out", out.to_str().unwrap()], &[("BQ_REDIS_URL", ""), ("BQ_REQUIRE_REDIS", "")], 600);
+    let o = bqsuite_within(
+        &repo(),
+        &["run", "--out", out.to_str().unwrap()],
+        &[("BQ_REDIS_URL", ""), ("BQ_REQUIRE_REDIS", "")],
+        600,
+    );
     assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
     let o = check(dir.path(), "ref.json", &[]);
     assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));

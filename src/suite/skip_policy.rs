@@ -20,7 +20,7 @@ use std::collections::HashMap;
 
 use serde_json::{Map, Value};
 
-use super::{Suite, adr_citations, is_adr, pointer};
+use super::{CaseRef, Suite, adr_citations, is_adr, pointer};
 
 /// The manifest key.
 pub const KEY: &str = "skip_policy";
@@ -116,10 +116,30 @@ pub struct Loaded {
 }
 
 impl SkipPolicy {
-    /// Read the policy of `suite` (see the module invariants).
+    /// Read the policy of `suite` (see the module invariants), deriving the case ids of the
+    /// sections it names.
     pub fn read(suite: &Suite) -> Loaded {
         let mut r = Reader { suite, problems: Vec::new() };
-        let policy = r.policy();
+        let mut policy = r.policy();
+        let named: HashMap<&str, Vec<CaseRef<'_>>> = policy
+            .rules
+            .iter()
+            .flat_map(|rule| {
+                rule.selectors.iter().map(|s| s.section.as_str()).chain(rule.whole_sections.iter().map(String::as_str))
+            })
+            .filter_map(|n| suite.section(n))
+            .map(|s| (s.name, s.cases()))
+            .collect();
+        r.resolve(&mut policy, &|n| named.get(n).map(Vec::as_slice));
+        Loaded { policy, problems: r.problems }
+    }
+
+    /// Read the policy of `suite` with the case ids `cases_of` gives for a section (`None` for
+    /// a section the manifest does not have): for a caller that derived them already.
+    pub fn read_with<'c>(suite: &Suite, cases_of: &dyn Fn(&str) -> Option<&'c [CaseRef<'c>]>) -> Loaded {
+        let mut r = Reader { suite, problems: Vec::new() };
+        let mut policy = r.policy();
+        r.resolve(&mut policy, cases_of);
         Loaded { policy, problems: r.problems }
     }
 
@@ -231,7 +251,6 @@ impl Reader<'_> {
             }
             policy.rules.push(rule);
         }
-        self.resolve(&mut policy);
         policy
     }
 
@@ -312,13 +331,11 @@ impl Reader<'_> {
     }
 
     /// Resolve every selector to case ids, and check `whole_sections`.
-    fn resolve(&mut self, policy: &mut SkipPolicy) {
-        let suite = self.suite;
-        let mut cases: HashMap<&str, Vec<super::CaseRef<'_>>> = HashMap::new();
+    fn resolve<'c>(&mut self, policy: &mut SkipPolicy, cases_of: &dyn Fn(&str) -> Option<&'c [CaseRef<'c>]>) {
         for (ri, rule) in policy.rules.iter().enumerate() {
             let mut selected: HashMap<&str, usize> = HashMap::new();
             for sel in &rule.selectors {
-                let Some(section) = suite.section(&sel.section) else {
+                let Some(refs) = cases_of(&sel.section) else {
                     self.problem(
                         ProblemKind::UnknownSection,
                         pointer::join(&sel.pointer, "section"),
@@ -326,13 +343,12 @@ impl Reader<'_> {
                     );
                     continue;
                 };
-                let refs = cases.entry(section.name).or_insert_with(|| section.cases());
-                let ids: Vec<&str> = match &sel.target {
-                    Target::Case(id) => refs.iter().filter(|c| &c.id == id).map(|c| c.id.as_str()).collect(),
+                let ids: Vec<String> = match &sel.target {
+                    Target::Case(id) => refs.iter().any(|c| &c.id == id).then(|| id.clone()).into_iter().collect(),
                     Target::Block(b) => refs
                         .iter()
                         .filter(|c| c.sub == Some(b.as_str()) && c.index.is_some())
-                        .map(|c| c.id.as_str())
+                        .map(|c| c.id.clone())
                         .collect(),
                 };
                 if ids.is_empty() {
@@ -350,22 +366,21 @@ impl Reader<'_> {
                 }
                 let entry = policy.by_case.entry(sel.section.clone()).or_default();
                 for id in ids {
-                    let rules = entry.entry(id.to_owned()).or_default();
+                    let rules = entry.entry(id).or_default();
                     if !rules.contains(&ri) {
                         rules.push(ri);
-                        *selected.entry(section.name).or_default() += 1;
+                        *selected.entry(sel.section.as_str()).or_default() += 1;
                     }
                 }
             }
             for (i, name) in rule.whole_sections.iter().enumerate() {
                 let at = format!("{}/whole_sections/{i}", rule.pointer);
-                match suite.section(name) {
+                match cases_of(name) {
                     None => {
                         self.problem(ProblemKind::UnknownSection, at, format!("the manifest has no section {name:?}"))
                     }
-                    Some(s) => {
-                        let total = cases.entry(s.name).or_insert_with(|| s.cases()).len();
-                        if selected.get(s.name).copied().unwrap_or(0) != total {
+                    Some(refs) => {
+                        if selected.get(name.as_str()).copied().unwrap_or(0) != refs.len() {
                             self.problem(
                                 ProblemKind::NotWhole,
                                 at,

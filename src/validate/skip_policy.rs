@@ -9,7 +9,7 @@
 
 use crate::diag::{Code, Finding};
 use crate::suite::MANIFEST;
-use crate::suite::skip_policy::ProblemKind;
+use crate::suite::skip_policy::{ProblemKind, SkipPolicy};
 
 use super::Ctx;
 
@@ -17,8 +17,9 @@ pub(super) fn check(cx: &Ctx<'_>) -> Vec<Finding> {
     if cx.suite.manifest().is_none() {
         return Vec::new();
     }
-    cx.suite
-        .skip_policy_read()
+    // The same reader as the suite's, over the case ids this run derived already.
+    let cases_of = |name: &str| cx.suite.section(name).map(|_| cx.cases(name));
+    SkipPolicy::read_with(cx.suite, &cases_of)
         .problems
         .iter()
         .map(|p| {
