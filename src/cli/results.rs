@@ -93,7 +93,15 @@ fn check(a: &CheckArgs, color: bool) -> ExitCode {
         Ok(x) => x,
         Err(e) => return fail(e),
     };
-    let findings: Vec<_> = checks.iter().flat_map(|c| c.findings.iter().cloned()).collect();
+    // One file (the usual case): its findings as they are, not a copy of them all.
+    let merged: Vec<diag::Finding>;
+    let findings: &[diag::Finding] = match checks.as_slice() {
+        [one] => &one.findings,
+        all => {
+            merged = all.iter().flat_map(|c| c.findings.iter().cloned()).collect();
+            &merged
+        }
+    };
     let n = checks.len();
     let summary = Summary::new(
         "results check",
@@ -104,7 +112,7 @@ fn check(a: &CheckArgs, color: bool) -> ExitCode {
             suite.root.display()
         ),
     );
-    let rendered = diag::render(&findings, a.format, color, &summary);
+    let rendered = diag::render(findings, a.format, color, &summary);
     let verdicts: String = checks.iter().map(|c| results::verdict_line(c) + "\n").collect();
     match a.format {
         Format::Json => {
@@ -116,7 +124,7 @@ fn check(a: &CheckArgs, color: bool) -> ExitCode {
         Format::Github => {
             emit(&(rendered + &verdicts));
             let list: String = checks.iter().map(|c| format!("- {}\n", results::verdict_line(c))).collect();
-            write_step_summary(&format!("{}\n{list}", diag::markdown_summary(&findings, &summary)));
+            write_step_summary(&format!("{}\n{list}", diag::markdown_summary(findings, &summary)));
         }
     }
     exit(checks.iter().any(|c| c.verdict() == Verdict::NotCompatible))

@@ -10,7 +10,7 @@
 //! into members a pointer names and skips every other value with one forward scan), and
 //! [`LineIndex`] turns any number of offsets into line:column after one pass (line starts plus a
 //! character count every [`CHECKPOINT`] bytes, so even a 50 MB file on one line answers each
-//! offset in bounded time). Descent is bounded by the pointers' length, never by the text's
+//! offset after counting at most two checkpoints' worth of bytes). Descent is bounded by the pointers' length, never by the text's
 //! nesting, so a deep document cannot exhaust the stack.
 
 use std::collections::HashMap;
@@ -57,7 +57,7 @@ pub fn offsets_of(text: &str, pointers: &[&str]) -> Vec<Option<usize>> {
 }
 
 /// Bytes between two character-count checkpoints of a [`LineIndex`].
-pub const CHECKPOINT: usize = 4096;
+pub const CHECKPOINT: usize = 256;
 
 /// Line starts and character counts of one text, for line:column of any offset.
 #[derive(Debug, Clone)]
@@ -97,7 +97,12 @@ impl<'t> LineIndex<'t> {
         let pos = pos.min(self.text.len());
         let line = self.line_starts.partition_point(|&s| s <= pos);
         let start = self.line_starts[line - 1];
-        Span { line, column: self.chars_before(pos) - self.chars_before(start) + 1 }
+        let column = if pos - start <= CHECKPOINT {
+            chars_in(&self.text[start..pos])
+        } else {
+            self.chars_before(pos) - self.chars_before(start)
+        };
+        Span { line, column: column + 1 }
     }
 }
 
