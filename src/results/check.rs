@@ -226,6 +226,8 @@ impl<'s> Checker<'s> {
         let results = Results::from_value(&value);
         let mut out: Vec<Finding> = parsed.duplicates.iter().map(diags::duplicate_key).collect();
         out.extend(self.schema.iter_errors(&value).map(|e| diags::schema(&e)));
+        // Everything later reads the view; the parsed tree (the largest thing held) goes now.
+        drop(value);
         fc.family = results.sdk.as_deref().and_then(|s| family_of(s, &self.families));
         fc.excepted =
             self.suite.exceptions().into_iter().filter(|e| fc.family.as_deref() == Some(e.family.as_str())).collect();
@@ -267,10 +269,10 @@ impl<'s> Checker<'s> {
         }
         supersede_schema_findings(&mut out);
         locate(text, &mut out);
+        Finding::sort(&mut out);
         for f in &mut out {
             f.file = Some(fc.file.clone());
         }
-        Finding::sort(&mut out);
         fc.findings = out;
         fc.results = Some(results);
         fc
