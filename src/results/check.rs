@@ -441,5 +441,8 @@ mod tests {
         assert!(!cites_adr("adr-0031"));
         assert!(!cites_adr("see the ADR"));
         assert!(!cites_adr("ADR-"));
+        assert!(!cites_adr("ADR-00331"), "four digits exactly");
+        assert!(!cites_adr("XADR-0033"));
+        assert_eq!(crate::suite::adr_citations("ADR-0033: see ADR-0031, not ADR-12345"), ["ADR-0033", "ADR-0031"]);
     }
 }

@@ -2,9 +2,11 @@
 //! run writes) and its lenient reader ([`view`]), reading them, checking them against a loaded suite
 //! (`bqsuite results check`), and the cross-SDK compatibility report (`bqsuite report`).
 //!
-//! Invariants: a results file is read from disk once ([`read`]); only a file that cannot be read
-//! at all is an error (the command cannot run); anything read — not UTF-8, not JSON, wrong shape
-//! — is checked and reported as findings in the BQ6xx range, with the results file as the
+//! Invariants: a results file is read from disk once ([`read`]), only as a regular file of at
+//! most [`RESULTS_CAP`] bytes; only a file that cannot be read at all (missing, a FIFO or device,
+//! too large) is an error (the command cannot run); anything read — not UTF-8, not JSON, nested
+//! too deeply, a repeated key, wrong shape — is checked and reported as findings in the BQ6xx
+//! range, with the results file as the
 //! finding's file and a pointer inside it. Case ids come only from the suite's one case-id rule
 //! ([`crate::suite::case_ids`]). The report is built from the same checks, so its verdicts and
 //! `results check`'s always agree; renderers never re-read a file.

@@ -221,7 +221,14 @@ impl Report {
                 "skipped" | "would create" | "would update" => "33",
                 _ => "31",
             };
-            let _ = writeln!(out, "{}  {}  ({})", paint(colour, &format!("{label:<12}")), t.target.id(), detail(t));
+            let (id, detail) = (t.target.id(), detail(t));
+            let _ = writeln!(
+                out,
+                "{}  {}  ({})",
+                paint(colour, &format!("{label:<12}")),
+                diag::terminal_safe(&id),
+                diag::terminal_safe(&detail)
+            );
             let State::Drifted(d) = &t.state else { continue };
             for rel in &d.added {
                 let _ = writeln!(out, "{:14}added     {}", "", diag::terminal_safe(rel));
