@@ -84,7 +84,7 @@ json.dump(m, open(sys.argv[1], "w"), indent=2)
 PY
 same "bqsuite validate on a broken suite" 1 "$bq" validate --suite "$work/broken"
 same "validate.py on a broken suite" 1 python3 "$base/validate.py" "$work/broken"
-"$bq" release --suite "$x1" --out "$work/release-bq" >/dev/null 2>&1
+"$bq" release --no-previous --suite "$x1" --out "$work/release-bq" >/dev/null 2>&1
 bash "$base/release.sh" "$x1" "$work/release-baseline"
 asset="babelqueue-conformance-$version.tar.gz"
 cmp <(gzip -dc "$work/release-bq/$asset") <(gzip -dc "$work/release-baseline/$asset") \
@@ -133,11 +133,11 @@ bench validate-x100 \
   -n "bqsuite validate (x100)" "$bq validate --suite $(q "$work/x100")" \
   -n "validate.py (x100)" "python3 $(q "$base/validate.py") $(q "$work/x100")"
 bench release \
-  -n "bqsuite release (x1)" "$bq release --suite $(q "$x1") --out $(q "$work/release-bq")" \
+  -n "bqsuite release (x1)" "$bq release --no-previous --suite $(q "$x1") --out $(q "$work/release-bq")" \
   -n "tar | gzip -n -9 | sha256sum (x1)" "bash $(q "$base/release.sh") $(q "$x1") $(q "$work/release-baseline") 9" \
   -n "tar | gzip -n | sha256sum (x1, level 6)" "bash $(q "$base/release.sh") $(q "$x1") $(q "$work/release-baseline") 6"
 bench release-x100 \
-  -n "bqsuite release (x100)" "$bq release --suite $(q "$work/x100") --out $(q "$work/release-bq")" \
+  -n "bqsuite release (x100)" "$bq release --no-previous --suite $(q "$work/x100") --out $(q "$work/release-bq")" \
   -n "tar | gzip -n -9 | sha256sum (x100)" "bash $(q "$base/release.sh") $(q "$work/x100") $(q "$work/release-baseline") 9"
 bench sync-check \
   -n "bqsuite sync --check ($ntargets targets)" "$bq sync --check --suite $(q "$x1") --root $(q "$tree")" \

@@ -115,7 +115,7 @@ fn sync_check(c: &mut Criterion) {
 fn run_without_redis(c: &mut Criterion) {
     let suite = Suite::load(repo()).expect("loads");
     let only = suite.sections().iter().map(|s| s.name.to_owned()).filter(|n| !n.starts_with("redis")).collect();
-    let options = RunOptions { only, redis_url: None, require_redis: false };
+    let options = RunOptions { only, ..RunOptions::default() };
     c.bench_function("run/every section but redis*", |b| b.iter(|| conformance::run(black_box(&suite), &options)));
 }
 

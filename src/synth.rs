@@ -95,8 +95,8 @@ fn rename_refs(v: &mut Value, n: usize, suite: &Suite, files: &mut Files) -> Res
     Ok(())
 }
 
-/// Write `files` as a new suite at `out` (which must not exist): written into a temp dir
-/// beside it, then renamed into place.
+/// Write `files` as a new suite at `out` (which must not exist): written into a staging
+/// directory beside it ([`crate::staging`]), then renamed into place.
 pub fn write(files: &Files, out: &std::path::Path) -> std::io::Result<()> {
     if out.exists() {
         return Err(std::io::Error::new(
@@ -104,12 +104,13 @@ pub fn write(files: &Files, out: &std::path::Path) -> std::io::Result<()> {
             format!("{} already exists", out.display()),
         ));
     }
-    let parent = out.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
-    let staging = tempfile::Builder::new().prefix(".bqsuite-synth-").tempdir_in(parent)?;
+    let staging = crate::staging::Staged::dir(out, crate::staging::Kind::Stage)?;
     for (rel, bytes) in files {
         let p = staging.path().join(rel);
         std::fs::create_dir_all(p.parent().expect("a file has a parent"))?;
         std::fs::write(p, bytes)?;
     }
-    std::fs::rename(staging.keep(), out)
+    std::fs::rename(staging.path(), out)?;
+    staging.disarm();
+    Ok(())
 }

@@ -1,16 +1,62 @@
-//! A vendored copy of the suite: reading it from disk and comparing it, byte for byte, with a
-//! canonical set of files. One home for the comparison `sync --check` and `fetch --check` share.
+//! A vendored copy of the suite: what it is, reading it from disk and comparing it, byte for
+//! byte, with a canonical set of files. The one definition `sync`, `sync --check`, `fetch
+//! --check` and `fetch --update` share.
+//!
+//! What a copy is ([`is_part`]): exactly `CONFORMANCE_VERSION`, `manifest.json` and the files
+//! under `schema/` and `fixtures/`. A top-level `LICENSE` in the vendored directory (file,
+//! symlink or directory) is not part of a copy and is never looked at ([`IGNORED`]): its
+//! presence or absence is no drift, `read_tree` does not read it, and writers neither create
+//! nor delete it (the release ships a `LICENSE`; copies need not vendor it, as `fetch.sh
+//! --check` ignored it). Anything else in the vendored directory is drift.
+//!
+//! Writing ([`replace`]):
+//! - It stages the complete new copy in a fresh directory beside the old one (same parent,
+//!   so the renames stay on one file system; named and registered by [`crate::staging`]),
+//!   carries the old copy's ignored `LICENSE` over, then swaps. On Linux the swap is one
+//!   `renameat2(RENAME_EXCHANGE)`, so the vendored directory never stops existing; elsewhere
+//!   (or on a file system without it) it is two renames, old → aside (kind `old`) and staged →
+//!   in place, and a run killed between them leaves the vendored directory missing and one
+//!   `old` sibling, which [`recover`] moves back on the next sync. The old copy is removed
+//!   last. A failure before the swap removes the stage and leaves the old copy; a failure
+//!   during it puts the old copy back. The whole replacement is one critical step, so SIGINT
+//!   or SIGTERM waits for it and then finds nothing to clean. Nothing outside the vendored
+//!   directory is touched except its staging siblings and, for a new copy, its missing parent
+//!   directories. Directories get mode 0755 and files 0644; the files are not fsynced (a copy
+//!   is cheap to redo with `sync`).
+//! - Leftovers ([`leftovers`]) are the staging siblings named for the vendored directory, of
+//!   any kind; [`recover`] removes them, restoring a lone `old` copy when the directory is
+//!   missing.
 //!
 //! Invariants: reading never follows a symlink (a symlink or special file is recorded as
 //! irregular, never read through); differences are reported from the copy's side — `added` is
 //! only in the copy (a directory holding nothing canonical is one entry ending in `/`),
 //! `removed` is canonical and missing from the copy, `modified` differs in bytes or is an
 //! irregular entry where a file belongs — each list sorted; a unified diff (canonical → copy)
-//! accompanies a modified file when both sides are UTF-8 text. Nothing is written.
+//! accompanies a modified file when both sides are UTF-8 text. Only [`replace`] and [`recover`]
+//! write.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::io;
+use std::fs;
+use std::io::{self, ErrorKind};
 use std::path::Path;
+
+use crate::staging::{self, Kind, Staged};
+use crate::suite::{LICENSE, MANIFEST, SUITE_DIRS, VERSION_FILE};
+
+/// The top-level entry of a vendored directory that no check looks at and no writer touches.
+pub const IGNORED: &str = LICENSE;
+
+/// Is the suite-relative file `rel` part of a vendored copy?
+pub fn is_part(rel: &str) -> bool {
+    rel == MANIFEST
+        || rel == VERSION_FILE
+        || SUITE_DIRS.iter().any(|d| rel.strip_prefix(d).is_some_and(|r| r.starts_with('/')))
+}
+
+/// The canonical files of a copy, chosen from suite-relative `files` by [`is_part`].
+pub fn canonical<'a>(files: impl IntoIterator<Item = (&'a str, &'a [u8])>) -> BTreeMap<&'a str, &'a [u8]> {
+    files.into_iter().filter(|(rel, _)| is_part(rel)).collect()
+}
 
 /// How a copy differs from the canonical suite.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -42,10 +88,12 @@ pub struct Tree {
     pub dirs: BTreeSet<String>,
 }
 
-/// Read every entry under `dir` (a real directory), following no symlink.
+/// Read every entry under `dir` (a real directory) but the ignored `LICENSE`, following no
+/// symlink.
 pub fn read_tree(dir: &Path) -> io::Result<Tree> {
     let mut tree = Tree::default();
-    for entry in walkdir::WalkDir::new(dir).follow_links(false).min_depth(1).sort_by_file_name() {
+    let walk = walkdir::WalkDir::new(dir).follow_links(false).min_depth(1).sort_by_file_name();
+    for entry in walk.into_iter().filter_entry(|e| !(e.depth() == 1 && e.file_name() == IGNORED)) {
         let entry = entry.map_err(io::Error::other)?;
         let rel = crate::fsutil::slash_relative(dir, entry.path());
         let kind = entry.file_type();
@@ -107,6 +155,171 @@ pub fn unified_diff(rel: &str, canonical: &[u8], copy: &[u8], labels: (&str, &st
     )
 }
 
+/// Make `dir` hold exactly `files` (relative path → bytes) and keep its ignored `LICENSE`:
+/// stage beside it, then swap (see the module invariants).
+pub fn replace(dir: &Path, files: &BTreeMap<&str, &[u8]>) -> io::Result<()> {
+    let Some(parent) = dir.parent() else {
+        return Err(io::Error::other("the vendored directory has no parent"));
+    };
+    fs::create_dir_all(parent)?;
+    staging::critical(|| {
+        let stage = Staged::dir(dir, Kind::Stage)?;
+        fill(stage.path(), files)?;
+        match fs::symlink_metadata(dir) {
+            Err(e) if e.kind() == ErrorKind::NotFound => {
+                fs::rename(stage.path(), dir)?;
+                stage.disarm();
+                Ok(())
+            }
+            Err(e) => Err(e),
+            Ok(_) => {
+                carry_ignored(dir, stage.path())?;
+                swap(dir, stage)
+            }
+        }
+    })
+}
+
+/// Put the filled `stage` in the place of the existing `dir` and remove the old copy.
+fn swap(dir: &Path, stage: Staged) -> io::Result<()> {
+    let old_left = |e: io::Error| {
+        io::Error::other(format!(
+            "the new copy is in place, but the old one could not be removed ({e}); `bqsuite sync` removes it"
+        ))
+    };
+    if staging::exchange(stage.path(), dir)? {
+        // The stage's name now holds the old copy: removing it is all that is left.
+        let old = stage.path().to_path_buf();
+        stage.disarm();
+        let old = Staged::register(old);
+        return fs::remove_dir_all(old.path()).map_err(old_left);
+    }
+    let aside = staging::sibling(dir, Kind::Old);
+    fs::rename(dir, &aside)?;
+    if let Err(e) = fs::rename(stage.path(), dir) {
+        fs::rename(&aside, dir)?;
+        return Err(e);
+    }
+    stage.disarm();
+    let aside = Staged::register(aside);
+    fs::remove_dir_all(aside.path()).map_err(old_left)
+}
+
+/// Copy the ignored top-level entry (`LICENSE`) of the old copy, whatever it is, into the
+/// stage, so a sync neither writes nor deletes it.
+fn carry_ignored(dir: &Path, stage: &Path) -> io::Result<()> {
+    let from = dir.join(IGNORED);
+    match fs::symlink_metadata(&from) {
+        Err(e) if e.kind() == ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(e),
+        Ok(_) => copy_entry(&from, &stage.join(IGNORED)),
+    }
+}
+
+/// Copy a file, a symlink (as a symlink) or a directory tree, following no symlink.
+fn copy_entry(from: &Path, to: &Path) -> io::Result<()> {
+    let kind = fs::symlink_metadata(from)?.file_type();
+    if kind.is_symlink() {
+        #[cfg(unix)]
+        return std::os::unix::fs::symlink(fs::read_link(from)?, to);
+        #[cfg(not(unix))]
+        return Ok(());
+    }
+    if kind.is_dir() {
+        fs::create_dir(to)?;
+        fs::set_permissions(to, fs::metadata(from)?.permissions())?;
+        for entry in fs::read_dir(from)? {
+            let entry = entry?;
+            copy_entry(&entry.path(), &to.join(entry.file_name()))?;
+        }
+        return Ok(());
+    }
+    fs::copy(from, to).map(drop)
+}
+
+fn fill(stage: &Path, files: &BTreeMap<&str, &[u8]>) -> io::Result<()> {
+    for (rel, bytes) in files {
+        let path = stage.join(rel);
+        let mut dir = path.parent();
+        let mut missing = Vec::new();
+        while let Some(d) = dir.filter(|d| *d != stage && !d.exists()) {
+            missing.push(d);
+            dir = d.parent();
+        }
+        for d in missing.into_iter().rev() {
+            fs::create_dir(d)?;
+            staging::set_mode(d, 0o755)?;
+        }
+        fs::write(&path, bytes)?;
+        staging::set_mode(&path, 0o644)?;
+    }
+    Ok(())
+}
+
+/// A staging area an interrupted run left beside a vendored directory.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Leftover {
+    /// Its file name (it sits beside the vendored directory).
+    pub name: String,
+    pub kind: Kind,
+}
+
+/// The staging areas beside `dir` that were made for it (any kind), in name order.
+pub fn leftovers(dir: &Path) -> io::Result<Vec<Leftover>> {
+    let (Some(parent), Some(target)) = (dir.parent(), dir.file_name()) else { return Ok(Vec::new()) };
+    let target = target.to_string_lossy();
+    let entries = match fs::read_dir(parent) {
+        Err(e) if e.kind() == ErrorKind::NotFound => return Ok(Vec::new()),
+        other => other?,
+    };
+    let mut found = Vec::new();
+    for entry in entries {
+        let name = entry?.file_name().to_string_lossy().into_owned();
+        if let Some((_, kind)) = staging::parse(&name).filter(|(dest, _)| *dest == target) {
+            found.push(Leftover { name, kind });
+        }
+    }
+    found.sort_by(|a, b| a.name.cmp(&b.name));
+    Ok(found)
+}
+
+/// What a run did with one leftover.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Recovered {
+    /// Nothing (`--check`, `--dry-run`).
+    Found,
+    /// Removed.
+    Removed,
+    /// An old copy moved aside while the vendored directory was missing: moved back.
+    Restored,
+    /// It could not be removed or restored.
+    Failed(String),
+}
+
+/// Clean up after an interrupted run: when `dir` is missing and exactly one old copy was moved
+/// aside, put it back; remove every other leftover. Each step is critical.
+pub fn recover(dir: &Path, found: &[Leftover]) -> Vec<(Leftover, Recovered)> {
+    let parent = dir.parent().unwrap_or(Path::new("."));
+    let missing = matches!(fs::symlink_metadata(dir), Err(e) if e.kind() == ErrorKind::NotFound);
+    let olds = found.iter().filter(|l| l.kind == Kind::Old).count();
+    found
+        .iter()
+        .map(|l| {
+            let path = parent.join(&l.name);
+            let done = staging::critical(|| {
+                if missing && olds == 1 && l.kind == Kind::Old {
+                    fs::rename(&path, dir).map(|()| Recovered::Restored)
+                } else {
+                    let meta = fs::symlink_metadata(&path)?;
+                    let r = if meta.is_dir() { fs::remove_dir_all(&path) } else { fs::remove_file(&path) };
+                    r.map(|()| Recovered::Removed)
+                }
+            });
+            (l.clone(), done.unwrap_or_else(|e| Recovered::Failed(e.to_string())))
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -136,12 +349,12 @@ mod tests {
         );
         assert_eq!(compare(&canonical, &same, LABELS), None);
         let drifted = tree(
-            &[("CONFORMANCE_VERSION", "1.6.0\n"), ("fixtures/a.json", "{\n  \"a\": 2\n}\n"), ("LICENSE", "MIT")],
+            &[("CONFORMANCE_VERSION", "1.6.0\n"), ("fixtures/a.json", "{\n  \"a\": 2\n}\n"), ("NOTES", "x")],
             &["fixtures/b.json", "schema/link"],
             &["fixtures", "schema", "old", "old/deeper"],
         );
         let d = compare(&canonical, &drifted, LABELS).unwrap();
-        assert_eq!(d.added, ["LICENSE", "old/", "old/deeper/", "schema/link"]);
+        assert_eq!(d.added, ["NOTES", "old/", "old/deeper/", "schema/link"]);
         assert!(d.removed.is_empty());
         assert_eq!(d.modified.len(), 2);
         assert_eq!(d.modified[0].file, "fixtures/a.json");
@@ -151,6 +364,24 @@ mod tests {
         assert_eq!(d.modified[1], Modified { file: "fixtures/b.json".into(), diff: None });
         let d = compare(&canonical, &tree(&[("fixtures/a.json", "x")], &[], &[]), LABELS).unwrap();
         assert_eq!(d.removed, ["CONFORMANCE_VERSION", "fixtures/b.json"]);
+    }
+
+    #[test]
+    fn a_copy_is_the_four_entries_and_license_is_never_read() {
+        for rel in ["CONFORMANCE_VERSION", "manifest.json", "schema/s.json", "fixtures/a/b.json"] {
+            assert!(is_part(rel), "{rel}");
+        }
+        for rel in ["LICENSE", "README.md", "fixtures", "fixtures-old/a.json", "sync-targets.json"] {
+            assert!(!is_part(rel), "{rel}");
+        }
+        let dir = tempfile::tempdir().unwrap();
+        fs::create_dir_all(dir.path().join("fixtures/LICENSE")).unwrap();
+        fs::write(dir.path().join("fixtures/LICENSE/x"), "deeper LICENSE is a file like any").unwrap();
+        fs::create_dir(dir.path().join("LICENSE")).unwrap();
+        fs::write(dir.path().join("LICENSE/inside"), "not read").unwrap();
+        let t = read_tree(dir.path()).unwrap();
+        assert_eq!(t.files.keys().collect::<Vec<_>>(), ["fixtures/LICENSE/x"]);
+        assert!(!t.dirs.contains("LICENSE"));
     }
 
     #[test]

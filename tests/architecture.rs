@@ -41,7 +41,7 @@ fn the_reference_core_is_independent_of_the_tooling() {
 
 #[test]
 fn only_the_cli_knows_the_cli() {
-    for dir in ["core", "suite", "diag", "validate", "conformance"] {
+    for dir in ["core", "suite", "diag", "validate", "conformance", "diff"] {
         assert_no_use(dir, &["crate::cli"]);
     }
 }

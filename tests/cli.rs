@@ -169,10 +169,98 @@ fn help_documents_exit_codes() {
 #[test]
 fn color_follows_the_flag() {
     let s = broken_suite();
+    let error = bqsuite::diag::style::paint(bqsuite::diag::style::ERROR, "error", true);
     let o = bqsuite(s.path(), &["--color", "always", "validate"]);
-    assert!(String::from_utf8_lossy(&o.stdout).contains("\x1b[1;31merror"));
+    assert!(String::from_utf8_lossy(&o.stdout).contains(&error), "--color always wins over NO_COLOR");
     let o = bqsuite(s.path(), &["validate"]);
     assert!(!String::from_utf8_lossy(&o.stdout).contains('\x1b'), "NO_COLOR and a pipe mean no colour");
+    let with_env = |vars: &[(&str, &str)]| {
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_bqsuite"));
+        cmd.arg("validate").current_dir(s.path()).env_remove("NO_COLOR").env_remove("CLICOLOR_FORCE");
+        cmd.env_remove("CLICOLOR").env_remove("TERM");
+        for (k, v) in vars {
+            cmd.env(k, v);
+        }
+        String::from_utf8_lossy(&cmd.output().unwrap().stdout).into_owned()
+    };
+    assert!(with_env(&[("CLICOLOR_FORCE", "1")]).contains(&error), "CLICOLOR_FORCE colours a pipe");
+    assert!(!with_env(&[("NO_COLOR", "1"), ("CLICOLOR_FORCE", "1")]).contains('\x1b'), "NO_COLOR wins");
+    assert!(!with_env(&[]).contains('\x1b'), "a pipe is not a terminal");
+}
+
+#[test]
+fn version_names_the_tool_and_the_suite_it_carries() {
+    let o = bqsuite(&repo(), &["--version"]);
+    let suite = std::fs::read_to_string(repo().join("CONFORMANCE_VERSION")).unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout),
+        format!("bqsuite {} (suite {})\n", env!("CARGO_PKG_VERSION"), suite.trim())
+    );
+}
+
+#[test]
+fn each_command_documents_its_own_exit_codes() {
+    let help = |args: &[&str]| {
+        let mut all = args.to_vec();
+        all.push("--help");
+        let o = bqsuite(&repo(), &all);
+        assert_eq!(o.status.code(), Some(0));
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    };
+    for cmd in [&["validate"][..], &["run"], &["results"], &["results", "check"], &["release"], &["fetch"], &["sync"]] {
+        let h = help(cmd);
+        assert!(
+            h.contains("Exit codes:\n  0  ") && h.contains("\n  1  ") && h.contains("\n  2  usage error"),
+            "{cmd:?}: {h}"
+        );
+    }
+    for cmd in [&["report"][..], &["ids"]] {
+        let h = help(cmd);
+        assert!(h.contains("Exit codes:\n  0  ") && !h.contains("\n  1  "), "{cmd:?} never exits 1: {h}");
+    }
+    assert!(!help(&["completions"]).contains("Exit codes"), "completions exits 0");
+    assert!(help(&["report"]).contains("whatever the verdicts"));
+}
+
+#[test]
+fn completions_offer_no_hidden_command() {
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        let o = bqsuite(&repo(), &["completions", shell]);
+        assert_eq!(o.status.code(), Some(0));
+        let text = String::from_utf8_lossy(&o.stdout);
+        assert!(text.contains("sync") && text.contains("color"), "{shell}: {text}");
+        assert!(!text.contains("scale") && !text.contains("Developer tools"), "{shell} offers `dev`: {text}");
+    }
+}
+
+#[test]
+fn messages_name_the_real_problem() {
+    let o = bqsuite(&repo(), &["validate", "--suite", "/nonexistent"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("/nonexistent: does not exist"), "{}", transcript(&o));
+    let file = tempfile::NamedTempFile::new().unwrap();
+    let o = bqsuite(&repo(), &["validate", "--suite", file.path().to_str().unwrap()]);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("is not a directory"), "{}", transcript(&o));
+}
+
+#[test]
+fn run_and_report_check_their_out_before_working() {
+    let dir = tempfile::tempdir().unwrap();
+    for out in [dir.path().to_path_buf(), dir.path().join("missing/results.json")] {
+        let o = bqsuite(&repo(), &["run", "--section", "cases", "--out", out.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.starts_with(&format!("bqsuite: error: cannot write {}", out.display())), "{err}");
+        assert!(!err.contains("pass") && !err.contains("bqsuite-"), "nothing ran, no staging name: {err}");
+    }
+    let results = dir.path().join("r.json");
+    let o = bqsuite(&repo(), &["run", "--section", "cases", "--out", results.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    let o = bqsuite(&repo(), &["report", results.to_str().unwrap(), "--out", dir.path().to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("is a directory"), "{}", transcript(&o));
+    let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(names, ["r.json"]);
 }
 
 #[test]

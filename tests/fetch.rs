@@ -160,6 +160,8 @@ enum Mode {
     Redirect,
     /// Accept connections and never answer.
     Hang,
+    /// Answer every request with a redirect to a file:// URL.
+    RedirectToFile,
 }
 
 /// A tiny HTTP/1.1 server on a loopback port; returns the base URL.
@@ -190,6 +192,11 @@ fn serve(files: BTreeMap<String, Vec<u8>>, mode: Mode) -> String {
             let head = |status: &str, extra: &str, len: usize| {
                 format!("HTTP/1.1 {status}\r\nContent-Length: {len}\r\n{extra}Connection: close\r\n\r\n")
             };
+            if mode == Mode::RedirectToFile {
+                let head = "HTTP/1.1 302 Found\r\nLocation: file:///etc/passwd\r\nContent-Length: 0\r\nConnection: close\r\n\r\n";
+                let _ = stream.write_all(head.as_bytes());
+                continue;
+            }
             let (head, body) = match files.get(&name) {
                 Some(_) if mode == Mode::Redirect && !target.starts_with("/objects/") => {
                     (head("302 Found", &format!("Location: http://{addr}/objects/{name}\r\n"), 0), Vec::new())
@@ -262,6 +269,21 @@ fn http_errors_and_timeouts_cannot_run() {
     let o = fetch(&[VERSION, dest.to_str().unwrap(), "--timeout", "1"], Some(&hang));
     assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
     assert!(transcript(&o).contains("timed out after 1s"), "{}", transcript(&o));
+
+    let to_file = serve(BTreeMap::new(), Mode::RedirectToFile);
+    let o = fetch(&[VERSION, dest.to_str().unwrap()], Some(&to_file));
+    assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
+    assert!(
+        transcript(&o).contains("redirects to file:///etc/passwd; only http:// and https:// redirects are followed"),
+        "{}",
+        transcript(&o)
+    );
+
+    for bad in ["0", "18446744073709551615", "86401", "x"] {
+        let o = fetch(&[VERSION, dest.to_str().unwrap(), "--timeout", bad], Some(&base));
+        assert_eq!(o.status.code(), Some(2), "--timeout {bad}: {}", transcript(&o));
+        assert!(transcript(&o).contains("--timeout"), "{}", transcript(&o));
+    }
 
     let o = fetch(&[VERSION, dest.to_str().unwrap()], Some("ftp://example.test/x"));
     assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
@@ -386,23 +408,113 @@ fn unsafe_archive(entries: Vec<Raw<'_>>, why: &str) {
     Sandbox::new(&release::gzip(&raw_tar(&entries)), None).refused(1, why);
 }
 
+/// The files of a small release, as `release` would pack them.
+const SMALL: [(&str, &[u8]); 4] = [
+    ("CONFORMANCE_VERSION", b"1.6.0\n"),
+    ("LICENSE", b"MIT\n"),
+    ("fixtures/a.json", b"{}"),
+    ("manifest.json", b"{\"schema_version\": 1}\n"),
+];
+
+/// One header of a release-like stream: the path inside the root, type, data, mode.
+type Member<'a> = (&'a str, u8, &'a [u8], u32);
+
+/// The members `release` writes for [`SMALL`], in its order, with its modes.
+fn small_members() -> Vec<Member<'static>> {
+    let mut v: Vec<Member<'static>> = vec![("", ustar::DIRECTORY, b"", 0o755)];
+    v.push(("CONFORMANCE_VERSION", ustar::REGULAR, SMALL[0].1, 0o644));
+    v.push(("LICENSE", ustar::REGULAR, SMALL[1].1, 0o644));
+    v.push(("fixtures", ustar::DIRECTORY, b"", 0o755));
+    v.push(("fixtures/a.json", ustar::REGULAR, SMALL[2].1, 0o644));
+    v.push(("manifest.json", ustar::REGULAR, SMALL[3].1, 0o644));
+    v
+}
+
+/// A stream of `members` under the root, headers written with the given modes, ended and
+/// padded as GNU tar does.
+fn release_like(members: &[Member<'_>]) -> Vec<u8> {
+    let mut out = Vec::new();
+    for (rel, typeflag, data, mode) in members {
+        let path = match (*rel, *typeflag) {
+            ("", _) => format!("{ROOT}/"),
+            (r, ustar::DIRECTORY) => format!("{ROOT}/{r}/"),
+            (r, _) => format!("{ROOT}/{r}"),
+        };
+        let h = ustar::RawHeader {
+            mode: *mode,
+            ..ustar::RawHeader::for_path(&path, *typeflag, data.len() as u64).unwrap()
+        };
+        out.extend_from_slice(&h.encode().unwrap());
+        out.extend_from_slice(data);
+        ustar::pad_to(&mut out, ustar::BLOCK);
+    }
+    out.extend_from_slice(&[0u8; 1024]);
+    ustar::pad_to(&mut out, ustar::RECORD);
+    out
+}
+
 #[test]
-fn a_well_formed_hand_written_archive_is_accepted() {
-    // The corpus builder itself is sound: the same root with a harmless file passes.
-    let entries = with_root(vec![
-        dir("babelqueue-conformance-1.6.0/fixtures/"),
-        file("babelqueue-conformance-1.6.0/fixtures/a.json", b"{}"),
-    ]);
-    let s = Sandbox::new(&release::gzip(&raw_tar(&entries)), None);
+fn an_archive_release_would_build_is_accepted_and_unpacked_with_fixed_modes() {
+    let tar = release_like(&small_members());
+    assert_eq!(tar, release::tar_stream(VERSION, &SMALL).unwrap(), "the corpus builder writes what release writes");
+    let s = Sandbox::new(&release::gzip(&tar), None);
     let dest = s.path("parent/dest");
     let o = fetch(&[VERSION, dest.to_str().unwrap()], Some(&file_url(&s.path("assets"))));
     assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
     assert_eq!(std::fs::read(dest.join("fixtures/a.json")).unwrap(), b"{}");
     use std::os::unix::fs::PermissionsExt;
     let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o7777;
-    assert_eq!(mode(&dest.join("fixtures/a.json")), 0o644, "header modes are ignored");
+    assert_eq!(mode(&dest.join("fixtures/a.json")), 0o644);
     assert_eq!(mode(&dest.join("fixtures")), 0o755);
     assert_eq!(mode(&dest), 0o755);
+}
+
+#[test]
+fn an_asset_release_could_never_have_built_is_refused() {
+    let base = small_members();
+    let edit = |f: &dyn Fn(&mut Vec<Member<'static>>)| {
+        let mut m = base.clone();
+        f(&mut m);
+        release::gzip(&release_like(&m))
+    };
+    let refused = |gz: Vec<u8>, why: &str| Sandbox::new(&gz, None).refused(1, why);
+    // An extra file in the root: its path is harmless, but release never writes it.
+    refused(
+        edit(&|m| m.insert(5, ("NOTES.md", ustar::REGULAR, b"hi", 0o644))),
+        r#"entry "babelqueue-conformance-1.6.0/NOTES.md": an extra entry"#,
+    );
+    // An empty directory: release writes only directories that hold a file.
+    refused(edit(&|m| m.insert(5, ("schema", ustar::DIRECTORY, b"", 0o755))), "an extra entry");
+    // A setuid file, a world-writable directory.
+    refused(edit(&|m| m[4].3 = 0o4755), r#"fixtures/a.json": its mode is "0004755", release writes "0000644""#);
+    refused(edit(&|m| m[3].3 = 0o777), r#"fixtures/": its mode is "0000777", release writes "0000755""#);
+    // Entries out of release's order.
+    refused(edit(&|m| m.swap(1, 2)), r#"entry "babelqueue-conformance-1.6.0/LICENSE": out of order"#);
+    // A root without the licence release always ships.
+    refused(
+        edit(&|m| {
+            m.remove(2);
+        }),
+        "it has no babelqueue-conformance-1.6.0/LICENSE, which every release ships",
+    );
+    // Fields release writes as zeros: owner, mtime; the GNU magic; the stream's end.
+    let mut tar = release_like(&base);
+    let header = |t: &mut Vec<u8>, entry: usize, at: usize, value: &[u8]| {
+        let start = [0, 512, 1024, 1536, 2048, 2560][entry];
+        t[start + at..start + at + value.len()].copy_from_slice(value);
+        let sum = ustar::checksum(t[start..start + 512].try_into().unwrap());
+        t[start + 148..start + 156].copy_from_slice(format!("{sum:06o}\0 ").as_bytes());
+    };
+    header(&mut tar, 1, 108, b"0001750\0");
+    refused(release::gzip(&tar), r#"CONFORMANCE_VERSION": its owner (uid) is "0001750""#);
+    let mut tar = release_like(&base);
+    header(&mut tar, 1, 136, b"14712345670\0");
+    refused(release::gzip(&tar), r#"its mtime is "14712345670", release writes "00000000000""#);
+    let mut tar = release_like(&base);
+    header(&mut tar, 1, 257, b"ustar  \0");
+    refused(release::gzip(&tar), "its magic is");
+    let tar = release_like(&base);
+    refused(release::gzip(&tar[..tar.len() - 512]), "the end of the archive");
 }
 
 #[test]
@@ -514,4 +626,44 @@ fn checksum_mismatch_and_a_sha256sums_without_the_line() {
     Sandbox::new(&gz, Some(wrong)).refused(1, "checksum mismatch");
     let other = format!("{}  babelqueue-conformance-1.5.0.tar.gz\n", release::sha256_hex(&gz));
     Sandbox::new(&gz, Some(other)).refused(2, "has no line for babelqueue-conformance-1.6.0.tar.gz");
+}
+
+/// A download that stalls half way, watched on a terminal (`script` gives the child a pty): the
+/// progress line is ended before the error message, which starts a line of its own.
+#[test]
+fn the_progress_line_is_ended_before_an_error() {
+    if Command::new("script").arg("--version").output().is_err() {
+        eprintln!("skipping: no `script` (util-linux) to give the child a terminal");
+        return;
+    }
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    std::thread::spawn(move || {
+        let mut held = Vec::new();
+        for stream in listener.incoming().take(4) {
+            let Ok(mut s) = stream else { continue };
+            let mut line = String::new();
+            let mut reader = BufReader::new(s.try_clone().unwrap());
+            while reader.read_line(&mut line).is_ok_and(|n| n > 2) {
+                line.clear();
+            }
+            let _ = s.write_all(b"HTTP/1.1 200 OK\r\nContent-Length: 100000\r\n\r\n");
+            let _ = s.write_all(&[b'x'; 70_000]);
+            let _ = s.flush();
+            held.push(s);
+        }
+        std::thread::sleep(std::time::Duration::from_secs(30));
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let command = format!(
+        "{} fetch {VERSION} {} --sha256 {} --timeout 1 --base-url http://{addr}/r",
+        env!("CARGO_BIN_EXE_bqsuite"),
+        dir.path().join("dest").display(),
+        "a".repeat(64)
+    );
+    let o = Command::new("script").args(["-qec", &command, "/dev/null"]).env("NO_COLOR", "1").output().unwrap();
+    let screen = String::from_utf8_lossy(&o.stdout);
+    assert!(screen.contains("downloading babelqueue-conformance-1.6.0.tar.gz: "), "no progress drawn: {screen:?}");
+    let error = screen.find("bqsuite: error: ").unwrap_or_else(|| panic!("no error: {screen:?}"));
+    assert!(screen[..error].ends_with('\n'), "the error does not start a line: {screen:?}");
 }

@@ -19,8 +19,12 @@ fn a_run_opens_one_connection_for_all_its_redis_cases_and_cleans_up() {
     let keys_before = keys(&mut con);
     let before = connections_received(&mut con);
     let suite = Suite::load(support::repo()).unwrap();
-    let options =
-        RunOptions { only: vec!["redis".into(), "redis_layout".into()], redis_url: Some(url), require_redis: true };
+    let options = RunOptions {
+        only: vec!["redis".into(), "redis_layout".into()],
+        redis_url: Some(url),
+        require_redis: true,
+        ..RunOptions::default()
+    };
     let results = conformance::run(&suite, &options);
     let c = results.counts(None);
     assert!(c.pass > 70 && c.fail == 0 && c.skip == 0, "{c}");

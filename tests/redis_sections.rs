@@ -17,7 +17,8 @@ const SECTIONS: [&str; 3] = ["redis", "redis_layout", "redis_delay"];
 
 fn run(redis_url: Option<String>, require_redis: bool) -> ResultsFile {
     let suite = Suite::load(support::repo()).expect("the canonical suite loads");
-    let options = RunOptions { only: SECTIONS.map(String::from).to_vec(), redis_url, require_redis };
+    let options =
+        RunOptions { only: SECTIONS.map(String::from).to_vec(), redis_url, require_redis, ..RunOptions::default() };
     conformance::run(&suite, &options)
 }
 

@@ -36,7 +36,8 @@ fn scrambled_copy(to: &Path) {
 }
 
 fn release(suite: &Path, out: &Path) -> std::process::Output {
-    bqsuite(suite, &["release", "--suite", suite.to_str().unwrap(), "--out", out.to_str().unwrap()])
+    // These copies are no git repositories (no tags): each is built as a very first release.
+    bqsuite(suite, &["release", "--no-previous", "--suite", suite.to_str().unwrap(), "--out", out.to_str().unwrap()])
 }
 
 fn gunzip(path: &Path) -> Vec<u8> {
@@ -197,7 +198,7 @@ fn any_validate_finding_or_a_missing_licence_refuses_the_build() {
 #[test]
 fn verify_rebuilds_and_compares_bytes() {
     let s = SuiteCopy::new();
-    let r = bqsuite(s.path(), &["release"]);
+    let r = bqsuite(s.path(), &["release", "--no-previous"]);
     assert_eq!(r.status.code(), Some(0), "{}", transcript(&r));
     let dist = s.path().join("dist");
     assert!(dist.join(ASSET).is_file(), "the default output is dist/ in the suite");
@@ -219,4 +220,73 @@ fn verify_rebuilds_and_compares_bytes() {
     assert_eq!(v.status.code(), Some(2), "{}", transcript(&v));
     assert!(transcript(&v).contains("run `bqsuite release`"));
     assert!(!s.path().join("nowhere").exists());
+}
+
+#[test]
+fn release_refuses_an_asset_its_fetch_would_refuse() {
+    // A suite whose manifest is larger than fetch's per-file cap (as a ×100 suite's is).
+    let s = SuiteCopy::new();
+    s.edit_manifest(|m| m["description"] = serde_json::Value::String("x".repeat(17 << 20)));
+    let out = tempfile::tempdir().unwrap();
+    let o = release(s.path(), out.path());
+    assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("`bqsuite fetch` would refuse this asset: manifest.json is ")
+            && err.contains("per-file cap of 16777216"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_dir(out.path()).unwrap().count(), 0, "nothing written");
+}
+
+#[test]
+fn release_and_fetch_agree_on_every_cap() {
+    use bqsuite::fetch::{Limits, archive};
+    let suite = bqsuite::suite::Suite::load(repo()).unwrap();
+    let asset = bqsuite::release::build(&suite).unwrap();
+    let tar_len = gunzip_bytes(&asset.bytes).len() as u64;
+    let gz = asset.bytes.len() as u64;
+    let d = Limits::default();
+    let variants = [
+        d,
+        Limits { max_download: gz - 1, ..d },
+        Limits { max_download: gz, ..d },
+        Limits { max_entries: 3, ..d },
+        Limits { max_file: 1000, ..d },
+        Limits { max_total: tar_len - 1, ..d },
+        Limits { max_total: tar_len, ..d },
+        Limits { max_ratio: 2, ratio_floor: 1, ..d },
+        Limits { max_ratio: 1000, ratio_floor: 1, ..d },
+    ];
+    let mut accepted = Vec::new();
+    for limits in variants {
+        let built = bqsuite::release::build_within(&suite, &limits);
+        let fetched = archive::read(&asset.bytes, "1.6.0", &limits);
+        assert_eq!(
+            built.is_ok(),
+            fetched.is_ok(),
+            "{limits:?}: release {:?} / fetch {:?}",
+            built.err().map(|e| e.to_string()),
+            fetched.err()
+        );
+        accepted.push(built.is_ok());
+    }
+    assert_eq!(accepted, [true, false, true, false, false, false, true, false, true]);
+}
+
+fn gunzip_bytes(gz: &[u8]) -> Vec<u8> {
+    let mut tar = Vec::new();
+    flate2::read::GzDecoder::new(gz).read_to_end(&mut tar).unwrap();
+    tar
+}
+
+#[test]
+fn release_out_must_be_a_directory() {
+    let s = SuiteCopy::new();
+    let file = tempfile::NamedTempFile::new().unwrap();
+    let o = release(s.path(), file.path());
+    assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("exists and is not a directory"), "{err}");
+    assert!(!err.contains("os error 17"), "{err}");
 }

@@ -3,6 +3,7 @@
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use clap::Args;
@@ -16,11 +17,19 @@ use crate::fetch::{self, Failure, FetchError, Request};
 pub struct FetchArgs {
     /// Compare the vendored copy DIR with the release instead of unpacking (exit 1 on any
     /// difference; LICENSE is ignored).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "update")]
     pub check: bool,
+    /// Replace the vendored copy DIR in place, atomically, with the release's copy files
+    /// (exactly what sync vendors; LICENSE is left as it is), and print what changed.
+    #[arg(long)]
+    pub update: bool,
+    /// With --update: replace a copy whose version is newer than VERSION.
+    #[arg(long, requires = "update")]
+    pub allow_downgrade: bool,
     /// The suite version (SemVer, without a leading v).
     pub version: String,
-    /// Where to unpack the release (must be empty or absent); with --check, the vendored copy.
+    /// Where to unpack the release (must be empty or absent); with --check or --update, the
+    /// vendored copy.
     #[arg(value_name = "DEST|DIR")]
     pub dir: PathBuf,
     /// Where the assets live: a file://, http:// or https:// URL
@@ -30,13 +39,16 @@ pub struct FetchArgs {
     /// The expected sha256 of the asset, for authenticity; SHA256SUMS is then not consulted.
     #[arg(long, value_name = "HEX", value_parser = fetch::parse_sha256)]
     pub sha256: Option<String>,
-    /// Give up on a download after this many seconds.
-    #[arg(long, value_name = "SECS", default_value_t = 60)]
+    /// Give up on a download after this many seconds (1 to 86400).
+    #[arg(long, value_name = "SECS", default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=86_400))]
     pub timeout: u64,
     /// Output format of the --check report.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
 }
+
+/// Is a progress line half drawn on stderr?
+static PROGRESS_OPEN: AtomicBool = AtomicBool::new(false);
 
 /// Draw the download progress line on stderr.
 fn progress(name: &str, got: u64, total: Option<u64>, done: bool) {
@@ -44,13 +56,26 @@ fn progress(name: &str, got: u64, total: Option<u64>, done: bool) {
     let mut err = std::io::stderr().lock();
     let _ = write!(err, "\rdownloading {name}: {} KiB{total}{}", got.div_ceil(1024), if done { "\n" } else { "" });
     let _ = err.flush();
+    PROGRESS_OPEN.store(!done, Ordering::SeqCst);
+}
+
+/// End a half-drawn progress line, so that a message starts on a line of its own.
+fn end_progress() {
+    if PROGRESS_OPEN.swap(false, Ordering::SeqCst) {
+        eprintln!();
+    }
 }
 
 fn failed(e: &FetchError) -> ExitCode {
+    end_progress();
     match e.failure {
         Failure::CouldNotRun => fail(e),
         Failure::Verification => {
             eprintln!("bqsuite: verification failed: {e}");
+            exit(true)
+        }
+        Failure::Refused => {
+            eprintln!("bqsuite: refused: {e}");
             exit(true)
         }
     }
@@ -62,13 +87,17 @@ pub fn run(a: &FetchArgs, color: bool) -> ExitCode {
         Ok(r) => r,
         Err(e) => return failed(&e),
     };
-    req.timeout = Duration::from_secs(a.timeout.max(1));
+    req.timeout = Duration::from_secs(a.timeout);
     if std::io::stderr().is_terminal() {
         req.progress = Some(progress);
+    }
+    if a.update {
+        return update(a, &req);
     }
     if !a.check {
         return match fetch::unpack(&req, &a.dir) {
             Ok(u) => {
+                end_progress();
                 eprintln!(
                     "fetched {} (sha256 {}, verified against {}): {} files into {}",
                     u.verified.name,
@@ -86,6 +115,7 @@ pub fn run(a: &FetchArgs, color: bool) -> ExitCode {
         Ok(r) => r,
         Err(e) => return failed(&e),
     };
+    end_progress();
     let findings: Vec<_> = drift.iter().map(|d| d.finding(&a.dir)).collect();
     let summary = Summary::new(
         "fetch --check",
@@ -100,4 +130,51 @@ pub fn run(a: &FetchArgs, color: bool) -> ExitCode {
         super::write_step_summary(&diag::markdown_summary(&findings, &summary));
     }
     exit(!findings.is_empty())
+}
+
+/// `fetch --update`: the changes on stdout, the pin reminder on stderr.
+fn update(a: &FetchArgs, req: &Request) -> ExitCode {
+    let u = match fetch::update(req, &a.dir, a.allow_downgrade) {
+        Ok(u) => u,
+        Err(e) => return failed(&e),
+    };
+    end_progress();
+    let dir = a.dir.display();
+    let from = u.from.as_deref().unwrap_or("no version");
+    let mut out = String::new();
+    for (word, list) in [("added", &u.added), ("removed", &u.removed), ("modified", &u.modified)] {
+        for path in list {
+            out.push_str(&format!("{word:<9} {path}\n"));
+        }
+    }
+    let verdict = if u.changed() {
+        format!("{} added, {} removed, {} modified", u.added.len(), u.removed.len(), u.modified.len())
+    } else {
+        "already exact, nothing written".into()
+    };
+    out.push_str(&format!(
+        "fetch --update: {dir}: {from} -> {} ({verdict}; {} sha256 {}, verified against {})\n",
+        a.version, u.verified.name, u.verified.sha256, u.verified.against
+    ));
+    emit(&out);
+    let repo = u.repo.as_deref().map(|r| r.display().to_string());
+    for p in &u.stale_pins {
+        eprintln!(
+            "bqsuite: reminder: {}/{}:{}:{} pins {}; bump it to v{} in the same commit as the copy",
+            repo.as_deref().unwrap_or("."),
+            p.file,
+            p.span.line,
+            p.span.column,
+            p.tag,
+            a.version
+        );
+    }
+    if let (Some(repo), false) = (repo, u.pinned) {
+        eprintln!(
+            "bqsuite: note: no workflow in {repo}/{} pins a suite tag (--branch v{}), so CI does not check this copy",
+            crate::sync::pin::WORKFLOWS,
+            a.version
+        );
+    }
+    ExitCode::SUCCESS
 }

@@ -5,11 +5,13 @@
 //! command could not run (missing suite, unreadable file, network).
 
 mod dev;
+mod diff;
+mod interrupt;
 mod report;
 mod results;
 mod sync;
 
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -22,18 +24,73 @@ use crate::conformance::{self, RunOptions};
 use crate::diag::{self, Format, Summary, terminal_safe};
 use crate::suite::{self, Suite};
 
+/// The exit codes every command shares, for the top-level help.
 const EXIT_CODES: &str = "\
 Exit codes:
   0  clean: no findings, every case passed, nothing drifted
   1  the command ran and found problems (findings, failing cases, drift, verification failure)
-  2  usage error, or the command could not run (no suite, unreadable input, network)";
+  2  usage error, or the command could not run (no suite, unreadable input, network)
+  130, 143  interrupted by SIGINT / SIGTERM (nothing half-written is left behind)
+report and completions exit 0 once they have written their output, and diff does too unless --exit-code.";
+
+/// The last line of every command's exit-code help.
+macro_rules! exit_help {
+    ($zero:literal, $one:literal) => {
+        concat!(
+            "Exit codes:\n  0  ",
+            $zero,
+            "\n  1  ",
+            $one,
+            "\n  2  usage error, or the command could not run (no suite, unreadable input, network)\n  130, 143  interrupted by SIGINT / SIGTERM"
+        )
+    };
+    ($zero:literal) => {
+        concat!(
+            "Exit codes:\n  0  ",
+            $zero,
+            "\n  2  usage error, or the command could not run (no suite, unreadable input, network)\n  130, 143  interrupted by SIGINT / SIGTERM"
+        )
+    };
+}
+pub(crate) use exit_help;
+
+/// The suite version this binary was built from (`CONFORMANCE_VERSION` of its checkout).
+pub const SUITE_VERSION: &str = trimmed(include_str!("../../CONFORMANCE_VERSION"));
+
+/// `s` without trailing ASCII whitespace, at compile time.
+const fn trimmed(s: &'static str) -> &'static str {
+    let mut bytes = s.as_bytes();
+    while let [rest @ .., last] = bytes {
+        if !last.is_ascii_whitespace() {
+            break;
+        }
+        bytes = rest;
+    }
+    match std::str::from_utf8(bytes) {
+        Ok(t) => t,
+        Err(_) => panic!("CONFORMANCE_VERSION is not UTF-8"),
+    }
+}
+
+/// `--version`: the tool's version and the suite version it carries.
+fn version() -> &'static str {
+    static TEXT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    TEXT.get_or_init(|| format!("{} (suite {SUITE_VERSION})", env!("CARGO_PKG_VERSION")))
+}
+
+const DIFF_EXIT_CODES: &str = "\
+Exit codes:
+  0  compared (whatever changed, unless --exit-code)
+  1  with --exit-code: the diff shows at least one change
+  2  usage error, or a side could not be loaded (no suite, bad revision, unreadable asset, network)";
 
 /// The BabelQueue conformance suite's tool: validate the suite, run the reference core, and
 /// keep vendored copies honest.
 #[derive(Debug, Parser)]
-#[command(name = "bqsuite", bin_name = "bqsuite", version, after_help = EXIT_CODES, max_term_width = 100)]
+#[command(name = "bqsuite", bin_name = "bqsuite", version = version(), after_help = EXIT_CODES, max_term_width = 100)]
 pub struct Cli {
-    /// When to colour human output (NO_COLOR in the environment means never under auto).
+    /// When to colour human output (auto: never when NO_COLOR is set, which wins over
+    /// CLICOLOR_FORCE; else only on a terminal).
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto, global = true)]
     pub color: ColorChoice,
     #[command(subcommand)]
@@ -49,17 +106,13 @@ pub enum ColorChoice {
 }
 
 impl ColorChoice {
-    /// Should output to stdout be coloured?
+    /// Should output to stdout be coloured? `auto` is anstream's reading of the conventions
+    /// (NO_COLOR, then CLICOLOR_FORCE, CLICOLOR, the terminal and TERM).
     pub fn enabled(self) -> bool {
         match self {
             ColorChoice::Always => true,
             ColorChoice::Never => false,
-            ColorChoice::Auto => {
-                let env_off = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty())
-                    || std::env::var_os("TERM").is_some_and(|t| t == "dumb");
-                let forced = std::env::var_os("CLICOLOR_FORCE").is_some_and(|v| !v.is_empty() && v != "0");
-                forced || (!env_off && std::io::stdout().is_terminal())
-            }
+            ColorChoice::Auto => anstream::AutoStream::choice(&std::io::stdout()) != anstream::ColorChoice::Never,
         }
     }
 }
@@ -68,27 +121,42 @@ impl ColorChoice {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Check the suite itself: files, manifest, sections, cases, schemas, compatibility.
-    #[command(after_help = EXIT_CODES)]
+    #[command(after_help = exit_help!("no error finding (warnings alone do not fail)", "an error finding"))]
     Validate(ValidateArgs),
     /// List case ids under the suite's one case-id rule.
-    #[command(after_help = EXIT_CODES)]
+    #[command(after_help = exit_help!("the ids were listed"))]
     Ids(IdsArgs),
     /// Run the reference core through every in-scope section and write results.json.
-    #[command(after_help = EXIT_CODES)]
+    #[command(after_help = exit_help!("every case passed or was skipped", "a case failed"))]
     Run(RunArgs),
     /// Check results files of conformance runs against the suite.
+    #[command(after_help = exit_help!("every file is Compatible", "a file is Not compatible"))]
     Results(results::ResultsArgs),
     /// The cross-SDK compatibility matrix of results files, as Markdown or HTML.
-    #[command(after_help = EXIT_CODES)]
+    #[command(after_help = exit_help!("the report was written, whatever the verdicts (`results check` is the gate)"))]
     Report(report::ReportArgs),
-    /// Build the release asset and SHA256SUMS (reproducible; refuses while validate has findings).
-    #[command(after_help = EXIT_CODES)]
+    /// Compare two versions of the suite by case id: each change classified, the SemVer bump
+    /// they need.
+    #[command(after_help = DIFF_EXIT_CODES)]
+    Diff(diff::DiffArgs),
+    /// Build the release asset and SHA256SUMS (reproducible; refuses while validate has findings
+    /// or the release gate fails).
+    #[command(after_help = exit_help!(
+        "built (or, with --verify, rebuilt byte for byte)",
+        "validate has findings, the release gate fails, the suite cannot be released (e.g. over fetch's caps), or --verify found a difference"
+    ))]
     Release(release::ReleaseArgs),
     /// Download a released suite, verify it and unpack it safely, or check a vendored copy.
-    #[command(after_help = EXIT_CODES)]
+    #[command(after_help = exit_help!(
+        "fetched; --check: the copy is exact; --update: the copy is (now) exact",
+        "verification failed (checksum, an unsafe or non-reproducible asset); --check: drift; --update: a downgrade refused"
+    ))]
     Fetch(fetch::FetchArgs),
     /// Vendor the suite into the sibling SDK repositories, or check the copies (--check).
-    #[command(after_help = EXIT_CODES)]
+    #[command(after_help = exit_help!(
+        "every present copy is (now) exact",
+        "drift, staging leftovers (--check), a refused target, a failed write, a missing repository under --strict"
+    ))]
     Sync(sync::SyncArgs),
     /// Print a shell completion script.
     Completions {
@@ -136,6 +204,12 @@ pub struct ValidateArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
+    /// Also run the release gate against this previous release, as `release` would (for
+    /// pull-request CI): a suite DIR, a release ASSET, a released VERSION or git:REV.
+    #[arg(long, value_name = "DIR|ASSET|VERSION|git:REV")]
+    pub against: Option<String>,
+    #[command(flatten)]
+    pub remote: diff::RemoteArgs,
 }
 
 /// `ids` output format.
@@ -169,9 +243,13 @@ pub struct RunArgs {
     /// Run only this section (repeatable). The results then cover only these sections.
     #[arg(long = "section", value_name = "S")]
     pub sections: Vec<String>,
-    /// A live Redis for the redis behavioural blocks.
-    #[arg(long, env = "BQ_REDIS_URL", value_name = "URL")]
+    /// A live Redis for the redis behavioural blocks (a URL that does not parse is a usage
+    /// error; a password in it is never shown).
+    #[arg(long, env = "BQ_REDIS_URL", value_name = "URL", hide_env_values = true)]
     pub redis_url: Option<String>,
+    /// Seconds to wait for the Redis connection, and then for each reply (1 to 3600).
+    #[arg(long, value_name = "SECS", default_value_t = 3, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub redis_timeout: u64,
 }
 
 /// An error that stops a command: exit 2.
@@ -184,11 +262,20 @@ fn exit(problems: bool) -> ExitCode {
     if problems { ExitCode::from(1) } else { ExitCode::SUCCESS }
 }
 
-/// Print to stdout, treating a closed pipe as success.
+/// Print to stdout through anstream (which also strips any escape a renderer wrote where
+/// colour is off), treating a closed pipe as success.
 fn emit(text: &str) {
-    let mut out = std::io::stdout().lock();
+    let choice = if COLOR.load(std::sync::atomic::Ordering::Relaxed) {
+        anstream::ColorChoice::Always
+    } else {
+        anstream::ColorChoice::Never
+    };
+    let mut out = anstream::AutoStream::new(std::io::stdout().lock(), choice);
     let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
 }
+
+/// The colour decision of this process, made once in [`dispatch`].
+static COLOR: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
 /// `BQ_REQUIRE_REDIS`: set to anything but empty or `0`.
 pub fn require_redis_from_env() -> bool {
@@ -197,6 +284,7 @@ pub fn require_redis_from_env() -> bool {
 
 /// Parse the process arguments and run.
 pub fn main() -> ExitCode {
+    interrupt::install();
     let cli = Cli::parse();
     dispatch(cli)
 }
@@ -204,23 +292,39 @@ pub fn main() -> ExitCode {
 /// Run a parsed command line.
 pub fn dispatch(cli: Cli) -> ExitCode {
     let color = cli.color.enabled();
+    COLOR.store(color, std::sync::atomic::Ordering::Relaxed);
     match cli.command {
         Command::Validate(a) => validate(&a, color),
         Command::Ids(a) => ids(&a),
         Command::Run(a) => run(&a),
         Command::Results(a) => results::run(&a, color),
         Command::Report(a) => report::run(&a),
+        Command::Diff(a) => diff::run(&a),
         Command::Release(a) => release::run(&a, color),
         Command::Fetch(a) => fetch::run(&a, color),
         Command::Sync(a) => sync::sync(&a, color),
         Command::Dev(a) => dev::run(&a),
         Command::Completions { shell } => {
             let mut buf = Vec::new();
-            clap_complete::generate(shell, &mut Cli::command(), "bqsuite", &mut buf);
+            clap_complete::generate(shell, &mut visible(Cli::command()), "bqsuite", &mut buf);
             emit(&String::from_utf8_lossy(&buf));
             ExitCode::SUCCESS
         }
     }
+}
+
+/// `cmd` without its hidden subcommands (clap_complete lists those too): what completions offer.
+fn visible(cmd: clap::Command) -> clap::Command {
+    let subcommands: Vec<clap::Command> =
+        cmd.get_subcommands().filter(|s| !s.is_hide_set()).cloned().map(visible).collect();
+    let args: Vec<clap::Arg> = cmd.get_arguments().cloned().collect();
+    // clap names are 'static without its `string` feature; completions run once per process.
+    let name: &'static str = Box::leak(cmd.get_name().to_owned().into_boxed_str());
+    let mut out = clap::Command::new(name).args(args).subcommands(subcommands);
+    if let Some(about) = cmd.get_about() {
+        out = out.about(about.clone());
+    }
+    out
 }
 
 fn subject(suite: &Suite) -> String {
@@ -232,7 +336,14 @@ fn validate(a: &ValidateArgs, color: bool) -> ExitCode {
         Ok(s) => s,
         Err(e) => return fail(e),
     };
-    let findings = crate::validate::validate(&suite);
+    let mut findings = crate::validate::validate(&suite);
+    if let Some(against) = &a.against {
+        match diff::gate_findings(&suite, &diff::Previous::Given(against.clone()), &a.remote) {
+            Ok(gate) => findings.extend(gate),
+            Err(e) => return fail(e),
+        }
+        crate::diag::Finding::sort(&mut findings);
+    }
     let summary = Summary::new("validate", subject(&suite));
     emit(&diag::render(&findings, a.format, color, &summary));
     if a.format == Format::Github {
@@ -305,10 +416,19 @@ fn run(a: &RunArgs) -> ExitCode {
             return fail(format!("the manifest has no section {name:?}"));
         }
     }
+    // Fail before running every case, not after.
+    if let Some(Err(e)) = a.out.as_deref().map(crate::fsutil::check_writable) {
+        return fail(e);
+    }
+    let redis_url = a.redis_url.clone().filter(|u| !u.trim().is_empty());
+    if let Some(Err(e)) = redis_url.as_deref().map(conformance::redis_link::check_url) {
+        return fail(format!("--redis-url (or BQ_REDIS_URL): {e}"));
+    }
     let options = RunOptions {
         only: a.sections.clone(),
-        redis_url: a.redis_url.clone(),
+        redis_url,
         require_redis: require_redis_from_env(),
+        redis_timeout: Some(std::time::Duration::from_secs(a.redis_timeout)),
     };
     let results = conformance::run(&suite, &options);
     for name in results.sections.keys() {

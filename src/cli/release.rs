@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 
+use super::diff::{Previous, RemoteArgs, gate_findings};
 use super::{SuiteArg, emit, exit, fail, subject};
 use crate::diag::{self, Format, Summary};
 use crate::release::{self, ReleaseError};
@@ -18,9 +19,19 @@ pub struct ReleaseArgs {
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
     /// Write nothing: rebuild in a temporary directory and compare byte for byte with the asset
-    /// and SHA256SUMS already in the output directory (exit 1 when they differ).
+    /// and SHA256SUMS already in the output directory (exit 1 when they differ). The release
+    /// gate does not run: nothing new is published.
     #[arg(long)]
     pub verify: bool,
+    /// Compare with this previous release instead of the highest v* tag below
+    /// CONFORMANCE_VERSION in the suite's repository.
+    #[arg(long, value_name = "DIR|ASSET|VERSION|git:REV", conflicts_with = "no_previous")]
+    pub previous: Option<String>,
+    /// The very first release: there is no previous one to compare with (the gate is skipped).
+    #[arg(long)]
+    pub no_previous: bool,
+    #[command(flatten)]
+    pub remote: RemoteArgs,
 }
 
 /// Run `release`.
@@ -44,6 +55,26 @@ pub fn run(a: &ReleaseArgs, color: bool) -> ExitCode {
         }
         Err(e @ ReleaseError::Io(_)) => return fail(e),
     };
+    if !a.verify && !a.no_previous {
+        let previous = a.previous.clone().map_or(Previous::Tag, Previous::Given);
+        let findings = match gate_findings(&suite, &previous, &a.remote) {
+            Ok(f) => f,
+            Err(e) => return fail(e),
+        };
+        let summary = Summary::new("release gate", subject(&suite));
+        if diag::has_errors(&findings) {
+            emit(&diag::render(&findings, Format::Human, color, &summary));
+            eprintln!(
+                "bqsuite: refusing to build the release: the release gate has findings (`bqsuite diff` shows the changes)"
+            );
+            return exit(true);
+        }
+        if !findings.is_empty() {
+            eprint!("{}", diag::render(&findings, Format::Human, false, &summary));
+        }
+    } else if a.no_previous && !a.verify {
+        eprintln!("release: --no-previous: not compared with a previous release");
+    }
     if a.verify {
         return match release::verify(&asset, &out) {
             Ok(differences) if differences.is_empty() => {

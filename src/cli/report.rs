@@ -37,6 +37,9 @@ pub struct ReportArgs {
 /// Run `report`: exit 0 once the report is written, whatever the verdicts (`results check` is
 /// the gate); 2 when it cannot be produced.
 pub(super) fn run(a: &ReportArgs) -> ExitCode {
+    if let Some(Err(e)) = a.out.as_deref().map(crate::fsutil::check_writable) {
+        return fail(e);
+    }
     let (suite, checks) = match super::results::load_and_check(&a.suite, &a.files, Default::default()) {
         Ok(x) => x,
         Err(e) => return fail(e),

@@ -10,7 +10,7 @@ use crate::diag::{self, Format, Summary};
 use crate::results::{self, CheckOptions, FileCheck, Verdict};
 use crate::suite::Suite;
 
-use super::{EXIT_CODES, SuiteArg, emit, exit, fail, write_step_summary};
+use super::{SuiteArg, emit, exit, fail, write_step_summary};
 
 /// `results` subcommands.
 #[derive(Debug, Args)]
@@ -29,7 +29,7 @@ pub enum ResultsCommand {
     /// cases may be skipped, citing which ADR), and gives each file a verdict, Compatible or Not
     /// compatible, with its pass / fail / skip counts. Exit 1 when any file is not compatible; a
     /// file that cannot be read at all (missing, not a regular file, over 64 MiB) is exit 2.
-    #[command(after_help = EXIT_CODES)]
+    #[command(after_help = super::exit_help!("every file is Compatible", "a file is Not compatible"))]
     Check(CheckArgs),
 }
 

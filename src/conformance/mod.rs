@@ -63,6 +63,8 @@ pub struct RunOptions {
     pub redis_url: Option<String>,
     /// An unreachable Redis is a failure, not a skip (`BQ_REQUIRE_REDIS`).
     pub require_redis: bool,
+    /// Connect and reply timeout for Redis (`None`: [`redis_link::DEFAULT_TIMEOUT`]).
+    pub redis_timeout: Option<std::time::Duration>,
 }
 
 /// What a runner sees of the run.
@@ -129,7 +131,11 @@ pub fn run(suite: &Suite, options: &RunOptions) -> ResultsFile {
         bindings: CARRIED.iter().filter(|s| s.is_binding()).map(|s| s.as_str().to_owned()).collect(),
         sections: serde_json::Map::new(),
     };
-    let redis = RedisLink::new(options.redis_url.as_deref(), options.require_redis);
+    let redis = RedisLink::with_timeout(
+        options.redis_url.as_deref(),
+        options.require_redis,
+        options.redis_timeout.unwrap_or(redis_link::DEFAULT_TIMEOUT),
+    );
     for section in suite.sections() {
         let Some(scope) = section.scope else { continue };
         if !CARRIED.contains(&scope) || (!options.only.is_empty() && !options.only.iter().any(|s| s == section.name)) {

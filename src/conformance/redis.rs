@@ -30,7 +30,7 @@ impl SectionRunner for Redis {
     }
 }
 
-fn identity(con: &mut redis::Connection, prefix: &str, kind: LayoutKind, body: &[u8]) -> Check {
+fn identity(con: &mut dyn redis::ConnectionLike, prefix: &str, kind: LayoutKind, body: &[u8]) -> Check {
     let queue = Queue::new(Keys::new(kind, prefix, "orders"), RetryAfter::DEFAULT, Arc::new(SystemClock));
     let fail = |e: crate::core::redis::Error| format!("{kind:?} layout: {e}");
     queue.push(con, body).map_err(fail)?;

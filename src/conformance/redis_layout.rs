@@ -14,7 +14,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use redis::Connection;
+use redis::ConnectionLike;
 use serde_json::Value;
 
 use crate::core::dead_letter::Reason;
@@ -94,7 +94,7 @@ impl<'c> Program<'c> {
         self.case.body(name).as_bytes()
     }
 
-    fn run(mut self, con: &mut Connection) -> Check {
+    fn run(mut self, con: &mut dyn ConnectionLike) -> Check {
         self.seed(con).map_err(|e| format!("writing the state: {e}"))?;
         for (i, step) in self.case.steps.iter().enumerate() {
             self.step(con, step).map_err(|e| format!("step {i} ({} at {}): {e}", op_name(&step.op), step.now))?;
@@ -102,7 +102,7 @@ impl<'c> Program<'c> {
         self.check_state(con, &self.case.expect).map_err(|e| format!("final state: {e}"))
     }
 
-    fn seed(&mut self, con: &mut Connection) -> redis::RedisResult<()> {
+    fn seed(&mut self, con: &mut dyn ConnectionLike) -> redis::RedisResult<()> {
         let fresh_token = || uuid::Uuid::new_v4().simple().to_string();
         for (key, items) in &self.case.state {
             let name = self.key(*key);
@@ -147,7 +147,7 @@ impl<'c> Program<'c> {
             .ok_or_else(|| format!("reservation {name:?} was never made (its reserve got nothing)"))
     }
 
-    fn step(&mut self, con: &mut Connection, step: &Step) -> Check {
+    fn step(&mut self, con: &mut dyn ConnectionLike, step: &Step) -> Check {
         self.clock.set(step.now);
         let q = match step.retry_after {
             Some(r) => self.queue.with_retry_after(retry_after(r)),
@@ -220,7 +220,7 @@ impl<'c> Program<'c> {
         Ok(())
     }
 
-    fn read(&self, con: &mut Connection, key: Role) -> redis::RedisResult<Stored> {
+    fn read(&self, con: &mut dyn ConnectionLike, key: Role) -> redis::RedisResult<Stored> {
         let name = self.key(key);
         if key.is_sorted_set() {
             let pairs: Vec<(Vec<u8>, f64)> =
@@ -233,7 +233,7 @@ impl<'c> Program<'c> {
         }
     }
 
-    fn check_state(&self, con: &mut Connection, e: &Expect) -> Check {
+    fn check_state(&self, con: &mut dyn ConnectionLike, e: &Expect) -> Check {
         for (key, want) in &e.counts {
             let len = self.read(con, *key).map_err(|e| e.to_string())?.members.len() as u64;
             ensure(len == *want, || format!("{}_count is {len}, expected {want}", key.as_str()))?;

@@ -3,7 +3,7 @@
 //! Ranges: BQ0xx files, BQ1xx manifest top level, BQ2xx sections/scopes/exceptions, BQ3xx cases
 //! and fixtures, BQ4xx schemas, BQ5xx compatibility with the real SDK runners (decisions R20),
 //! BQ6xx results files, BQ7xx sync targets, BQ8xx section-specific cross-checks, BQ900–BQ919
-//! release and fetch.
+//! release and fetch, BQ950–BQ969 the release gate (`release`, `validate --against`).
 
 use serde::{Serialize, Serializer};
 
@@ -121,7 +121,7 @@ codes! {
     SYNC_TARGET_OVERLAP = "BQ705" "sync-target-overlap" "Two sync targets name the same directory, or one lies inside the other.";
     SYNC_REPO_MISSING = "BQ706" "sync-repo-missing" "An SDK repository is not under the sync root: the target is skipped (an error under --strict).";
     SYNC_COPY_MISSING = "BQ707" "sync-copy-missing" "An SDK repository has no vendored copy at the target's path.";
-    SYNC_FILE_ADDED = "BQ708" "sync-file-added" "A vendored copy holds a file the canonical suite does not (stale, foreign, or a LICENSE).";
+    SYNC_FILE_ADDED = "BQ708" "sync-file-added" "A vendored copy holds a file the canonical suite does not (stale or foreign; a top-level LICENSE is ignored).";
     SYNC_FILE_REMOVED = "BQ709" "sync-file-removed" "A vendored copy lacks a file of the canonical suite.";
     SYNC_FILE_MODIFIED = "BQ710" "sync-file-modified" "A vendored file's bytes differ from the canonical file.";
     SYNC_UNSAFE_TARGET = "BQ711" "sync-unsafe-target" "A vendored directory, or a directory above it, is a symlink leading out of its repository or not a directory: refused.";
@@ -132,6 +132,7 @@ codes! {
     PIN_MISMATCH = "BQ716" "pin-mismatch" "An SDK's CI pins a tag other than the version of its vendored copy.";
     PIN_CONFLICT = "BQ717" "pin-conflict" "An SDK's CI workflows pin several different suite tags.";
     PIN_MISSING = "BQ718" "pin-missing" "An SDK's CI workflows pin no suite tag (--branch vX.Y.Z).";
+    SYNC_STAGING_LEFTOVER = "BQ719" "sync-staging-leftover" "A staging area of an interrupted bqsuite run sits beside a vendored copy (an error under --check; sync removes it, or restores the old copy it holds when the copy is missing).";
     PRODUCER_SCHEMA_FAILS = "BQ801" "producer-schema-fails" "A roundtrip or forbidden_keys fixture fails the producer schema, and its case does not say producer_schema_valid: false.";
     PRODUCER_SCHEMA_FLAG_LIES = "BQ802" "producer-schema-flag-lies" "A case says producer_schema_valid: false, but its fixture passes the producer schema.";
     REJECTED_FIXTURE_PASSES_SCHEMA = "BQ803" "rejected-fixture-passes-schema" "A data_shape decode case with valid: false has a fixture that passes the producer schema.";
@@ -179,6 +180,13 @@ codes! {
     DRIFT_ADDED = "BQ900" "drift-added" "A vendored copy holds a file or directory the release does not (fetch --check).";
     DRIFT_REMOVED = "BQ901" "drift-removed" "A vendored copy lacks a file of the release (fetch --check).";
     DRIFT_MODIFIED = "BQ902" "drift-modified" "A vendored file differs from the release's, or is a symlink where the release has a file (fetch --check).";
+
+    BUMP_TOO_SMALL = "BQ950" "bump-too-small" "CONFORMANCE_VERSION bumps the previous release by less than its changes need under the SemVer rule (release gate).";
+    CORRECTION_NOT_NAMED = "BQ951" "correction-not-named" "A changed expectation (a correction) is not named, with the ADR that justifies it, in the version's CHANGELOG entry (release gate).";
+    CHANGELOG_ENTRY_MISSING = "BQ952" "changelog-entry-missing" "The suite changed since the previous release, but CHANGELOG.md has no entry for CONFORMANCE_VERSION (release gate).";
+    SECTION_NOT_IN_CHANGELOG = "BQ953" "section-not-in-changelog" "A section added since the previous release is not named in the version's CHANGELOG entry (release gate).";
+    VERSION_NOT_ABOVE_PREVIOUS = "BQ954" "version-not-above-previous" "CONFORMANCE_VERSION is below the previous release, or equal to it although the suite changed (release gate).";
+    NO_PREVIOUS_RELEASE = "BQ955" "no-previous-release" "No previous release to compare with: no v* tag below CONFORMANCE_VERSION and neither --previous nor --no-previous (release gate).";
 }
 
 #[cfg(test)]

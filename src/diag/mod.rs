@@ -8,6 +8,7 @@
 mod codes;
 mod escape;
 mod render;
+pub mod style;
 
 pub use codes::{ALL_CODES, Code};
 pub use escape::{is_unsafe_char, terminal_safe};

@@ -151,29 +151,27 @@ fn plain(out: &mut String, f: &Finding, label: &str, code: &str, location: Optio
 }
 
 fn human(findings: &[Finding], color: bool, summary: &Summary) -> String {
-    let paint = |code: &str, text: &str| {
-        if color { format!("\x1b[{code}m{text}\x1b[0m") } else { text.to_owned() }
-    };
+    let paint = |style, text: &str| super::style::paint(style, text, color);
     let mut out = String::new();
     for f in findings {
         let (label, colour) = match f.severity {
-            Severity::Error => ("error", "1;31"),
-            Severity::Warning => ("warning", "1;33"),
+            Severity::Error => ("error", super::style::ERROR),
+            Severity::Warning => ("warning", super::style::WARNING),
         };
         let _ = writeln!(
             out,
             "{}{}: {}",
             paint(colour, label),
-            paint("1", &format!("[{}]", f.code)),
+            paint(super::style::EMPHASIS, &format!("[{}]", f.code)),
             terminal_safe(&f.message)
         );
         if let Some(loc) = location(f) {
-            let _ = writeln!(out, "  {} {loc}", paint("34", "-->"));
+            let _ = writeln!(out, "  {} {loc}", paint(super::style::LOCATION, "-->"));
         }
     }
     let (errors, warnings) = counts(findings);
     let verdict = if findings.is_empty() {
-        paint("1;32", "clean")
+        paint(super::style::CLEAN, "clean")
     } else {
         format!("{}, {}", plural(errors, "error"), plural(warnings, "warning"))
     };
@@ -395,7 +393,11 @@ mod tests {
         assert_eq!(v["findings"][0]["code"], "BQ001");
         assert_eq!(v["findings"][0]["line"], 3);
         assert_eq!(v["summary"]["warnings"], 1);
-        assert!(render(&[], Format::Human, true, &summary()).contains("\x1b[1;32mclean"));
+        assert!(render(&[], Format::Human, true, &summary()).contains(&super::super::style::paint(
+            super::super::style::CLEAN,
+            "clean",
+            true
+        )));
         assert!(
             markdown_summary(&sample(), &summary())
                 .contains("| error | BQ001 invalid-json | fixtures/a,b.json:3:7 (/meta) |")

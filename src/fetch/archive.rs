@@ -1,11 +1,11 @@
-//! Pass one: read a verified asset in memory and check every entry (rules 3–9 of the module
+//! Pass one: read a verified asset in memory and check every entry (rules 3–10 of the module
 //! doc of [`crate::fetch`]) before anything is written anywhere.
 
 use std::collections::BTreeMap;
 use std::io::Read;
 
 use super::Limits;
-use crate::release::{layout, ustar};
+use crate::release::{self, layout, ustar};
 use crate::suite::VERSION_FILE;
 
 /// One checked entry, by its path inside the root (no trailing `/`).
@@ -86,6 +86,9 @@ fn refused_type(flag: u8) -> String {
 
 /// Read and check a verified asset: the root's tree, or why the archive is refused.
 pub fn read(gz: &[u8], version: &str, limits: &Limits) -> Result<Tree, String> {
+    if gz.len() as u64 > limits.max_download {
+        return Err(format!("{} bytes, more than the {}-byte download cap", gz.len(), limits.max_download));
+    }
     let tar = gunzip(gz, limits)?;
     let entries = ustar::read(&tar, limits.max_file).map_err(|e| e.to_string())?;
     if entries.len() > limits.max_entries {
@@ -158,11 +161,29 @@ pub fn read(gz: &[u8], version: &str, limits: &Limits) -> Result<Tree, String> {
         }
     }
     match tree.entries.get(VERSION_FILE) {
-        Some(Node::File(b)) if String::from_utf8_lossy(b).trim() == version => Ok(tree),
+        Some(Node::File(b)) if String::from_utf8_lossy(b).trim() == version => {}
         Some(Node::File(b)) => {
-            Err(format!("its {VERSION_FILE} says {:?}, not {version}", String::from_utf8_lossy(b).trim()))
+            return Err(format!("its {VERSION_FILE} says {:?}, not {version}", String::from_utf8_lossy(b).trim()));
         }
-        _ => Err(format!("it has no {root}/{VERSION_FILE}")),
+        _ => return Err(format!("it has no {root}/{VERSION_FILE}")),
+    }
+    if let Some(top) = layout::TOP_FILES.iter().find(|f| !matches!(tree.entries.get(**f), Some(Node::File(_)))) {
+        return Err(format!("it has no {root}/{top}, which every release ships"));
+    }
+    reproduces(&tar, &tree, version)?;
+    Ok(tree)
+}
+
+/// Rule 10: `release`'s writer, given the release files just read, writes exactly `tar`.
+fn reproduces(tar: &[u8], tree: &Tree, version: &str) -> Result<(), String> {
+    let files: Vec<(&str, &[u8])> = tree.files().filter(|(rel, _)| layout::in_release(rel)).collect();
+    let rebuilt = release::tar_stream(version, &files)?;
+    match ustar::first_difference(tar, &rebuilt) {
+        None => Ok(()),
+        Some(diff) => Err(format!(
+            "it is not what `bqsuite release` builds from the same files ({diff}); \
+             the asset was tampered with or published by something else"
+        )),
     }
 }
 

@@ -1,19 +1,17 @@
 //! `fetch --check`: compare a vendored copy on disk with a release's tree in memory, through
 //! the comparison `sync --check` uses too ([`crate::vendored`]).
 //!
-//! Rules: every path under the copy is compared byte for byte with the release; the copy's
-//! top-level `LICENSE` and the release's are ignored (the release ships one, copies do not
-//! vendor it). A file only in the copy is *added*, a file only in the release is *removed*, a
+//! Rules: the release's files that make a vendored copy ([`vendored::is_part`], the definition
+//! `sync --check` uses) are compared byte for byte with every path under the copy; the copy's
+//! top-level `LICENSE` is never looked at and the release's is not part of a copy. A file only in the copy is *added*, a file only in the release is *removed*, a
 //! file in both with different bytes is *modified* (with a unified diff when both sides are
 //! UTF-8 text). Symlinks and special files in the copy are never followed: such an entry is
 //! added, or modified when the release has a file there. A directory only in the copy is
 //! reported (as added, `dir/`) when no file beneath it already is. Nothing is written.
 
-use std::collections::BTreeMap;
 use std::path::Path;
 
 use super::{FetchError, Tree};
-use crate::suite::LICENSE;
 use crate::vendored;
 
 /// How a path differs.
@@ -41,11 +39,9 @@ pub struct Drift {
 
 /// Compare the copy at `dir` with `tree`. Differences come out sorted by path.
 pub fn compare(tree: &Tree, dir: &Path) -> Result<Vec<Drift>, FetchError> {
-    let mut copy = vendored::read_tree(dir)
+    let copy = vendored::read_tree(dir)
         .map_err(|e| FetchError::could_not_run(format!("cannot read {}: {e}", dir.display())))?;
-    copy.files.remove(LICENSE);
-    copy.irregular.remove(LICENSE);
-    let canonical: BTreeMap<&str, &[u8]> = tree.files().filter(|(rel, _)| *rel != LICENSE).collect();
+    let canonical = vendored::canonical(tree.files());
     let shown = dir.display().to_string();
     let Some(d) = vendored::compare(&canonical, &copy, (&tree.root, shown.trim_end_matches('/'))) else {
         return Ok(Vec::new());

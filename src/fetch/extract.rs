@@ -1,11 +1,12 @@
-//! Pass two: write a checked tree into a fresh temporary directory beside DEST, then rename it
-//! to DEST (rules 1 and 10 of the module doc of [`crate::fetch`]).
+//! Pass two: write a checked tree into a fresh staging directory beside DEST, then rename it
+//! to DEST (rules 1 and 11 of the module doc of [`crate::fetch`]).
 
 use std::fs;
 use std::io::Write;
 use std::path::Path;
 
 use super::{FetchError, Node, Tree};
+use crate::staging::{self, Kind, Staged};
 
 /// DEST must be absent or an empty directory (not a symlink), with an existing parent.
 pub(super) fn check_dest(dest: &Path) -> Result<(), FetchError> {
@@ -43,39 +44,46 @@ fn parent_of(dest: &Path) -> &Path {
     }
 }
 
-/// Write `tree` into a temporary directory beside `dest`, then rename it to `dest`. Returns the
-/// number of files written. On failure the temporary directory is removed and `dest` is as it
-/// was.
+/// Write `tree` into a staging directory beside `dest`, then rename it to `dest`, in one
+/// critical step ([`crate::staging`]). Returns the number of files written. On failure the
+/// staging directory is removed and `dest` is as it was; messages name paths under `dest`.
 pub(super) fn write_tree(tree: &Tree, dest: &Path) -> Result<usize, FetchError> {
     check_dest(dest)?;
-    let parent = parent_of(dest);
-    let tmp = tempfile::Builder::new().prefix(".bqsuite-fetch-").tempdir_in(parent).map_err(|e| {
-        FetchError::could_not_run(format!("cannot create a temporary directory in {}: {e}", parent.display()))
-    })?;
-    let io =
-        |what: &Path, e: std::io::Error| FetchError::could_not_run(format!("cannot write {}: {e}", what.display()));
+    staging::critical(|| {
+        let tmp = Staged::dir(dest, Kind::Fetch)
+            .map_err(|e| FetchError::could_not_run(format!("cannot create {}: {e}", dest.display())))?;
+        let files = fill(tree, tmp.path(), dest)?;
+        if let Err(e) = fs::rename(tmp.path(), dest) {
+            return Err(FetchError::could_not_run(format!(
+                "cannot move the unpacked suite to {}: {e}",
+                dest.display()
+            )));
+        }
+        tmp.disarm();
+        Ok(files)
+    })
+}
+
+/// Write `tree` under `base`; messages show the paths as they will be under `shown`.
+pub(crate) fn fill(tree: &Tree, base: &Path, shown: &Path) -> Result<usize, FetchError> {
+    let io = |rel: &str, e: std::io::Error| {
+        FetchError::could_not_run(format!("cannot write {}: {e}", shown.join(rel).display()))
+    };
     let mut files = 0;
     for (rel, node) in &tree.entries {
-        let path = tmp.path().join(rel);
+        let path = base.join(rel);
         match node {
-            Node::Dir => make_dirs(tmp.path(), rel).map_err(|e| io(&path, e))?,
+            Node::Dir => make_dirs(base, rel).map_err(|e| io(rel, e))?,
             Node::File(bytes) => {
                 if let Some((dir, _)) = rel.rsplit_once('/') {
-                    make_dirs(tmp.path(), dir).map_err(|e| io(&path, e))?;
+                    make_dirs(base, dir).map_err(|e| io(rel, e))?;
                 }
-                let mut f =
-                    fs::OpenOptions::new().write(true).create_new(true).open(&path).map_err(|e| io(&path, e))?;
-                f.write_all(bytes).and_then(|()| f.sync_all()).map_err(|e| io(&path, e))?;
-                set_mode(&path, 0o644).map_err(|e| io(&path, e))?;
+                let mut f = fs::OpenOptions::new().write(true).create_new(true).open(&path).map_err(|e| io(rel, e))?;
+                f.write_all(bytes).and_then(|()| f.sync_all()).map_err(|e| io(rel, e))?;
+                staging::set_mode(&path, 0o644).map_err(|e| io(rel, e))?;
                 files += 1;
             }
         }
-    }
-    set_mode(tmp.path(), 0o755).map_err(|e| io(tmp.path(), e))?;
-    let staged = tmp.keep();
-    if let Err(e) = fs::rename(&staged, dest) {
-        let _ = fs::remove_dir_all(&staged);
-        return Err(FetchError::could_not_run(format!("cannot move the unpacked suite to {}: {e}", dest.display())));
     }
     Ok(files)
 }
@@ -87,22 +95,10 @@ fn make_dirs(base: &Path, rel: &str) -> std::io::Result<()> {
     for part in rel.split('/') {
         path.push(part);
         match fs::create_dir(&path) {
-            Ok(()) => set_mode(&path, 0o755)?,
+            Ok(()) => staging::set_mode(&path, 0o755)?,
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && fs::symlink_metadata(&path)?.is_dir() => {}
             Err(e) => return Err(e),
         }
     }
-    Ok(())
-}
-
-/// Give `path` exactly `mode` (whatever the umask); a no-op where modes do not exist.
-fn set_mode(path: &Path, mode: u32) -> std::io::Result<()> {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        fs::set_permissions(path, fs::Permissions::from_mode(mode))?;
-    }
-    #[cfg(not(unix))]
-    let _ = (path, mode);
     Ok(())
 }

@@ -26,7 +26,7 @@
 //!    entry's path, size or link target.
 //! 5. **Only regular files and directories.** Symlinks, hardlinks, character and block devices,
 //!    FIFOs, contiguous and sparse files, volume labels and unknown types are refused, by name.
-//!    Header modes, owners and times are ignored.
+//!    Header modes, owners and times must be what `release` writes (rule 10).
 //! 6. **One root.** Every entry lies under exactly one root directory named
 //!    `babelqueue-conformance-<VERSION>/`, and the root itself, when it has an entry, is a
 //!    directory.
@@ -36,17 +36,26 @@
 //!    none equals another when letter case is ignored, and no entry lies inside a path that is a
 //!    file.
 //! 8. **Caps** on the number of entries, the size of one file and the total size.
-//! 9. **The archive says what it is.** Its `CONFORMANCE_VERSION` must hold `VERSION`.
-//! 10. **Two passes.** Rules 2–9 are checked over the whole archive, in memory, before anything
+//! 9. **The archive says what it is.** Its `CONFORMANCE_VERSION` must hold `VERSION`, and it
+//!    holds the `CONFORMANCE_VERSION`, `manifest.json` and `LICENSE` every release ships.
+//! 10. **Reproducible.** The asset is reproducible by construction, so the tar stream is
+//!     rebuilt from the files just read with `release`'s own writer ([`crate::release::tar_stream`],
+//!     over the files a release holds) and must be byte-identical to the downloaded one.
+//!     Anything else (an extra entry, a mode such as setuid, an owner, an mtime, the order, a
+//!     header type or field, padding) is a sign of tampering or of a broken publishing pipeline,
+//!     and the first difference is named, entry and field ([`crate::release::ustar::first_difference`]).
+//! 11. **Two passes.** Rules 2–10 are checked over the whole archive, in memory, before anything
 //!     is written. Then the tree is written into a fresh temporary directory beside DEST (files
 //!     created exclusively, modes 0644 for files and 0755 for directories) and that directory
 //!     is renamed to DEST. On any failure DEST is left as it was.
 //!
-//! `--check` applies rules 2–9 the same way, writes nothing, and compares the vendored copy with
+//! `--check` applies rules 2–10 the same way, writes nothing, and compares the vendored copy with
 //! the archive's root ([`drift`]), ignoring the top-level `LICENSE` (the release ships it; copies
 //! do not vendor it).
 //!
-//! Failures are of two kinds ([`Failure`]): the command could not run (bad arguments, DEST not
+//! `--update` replaces a vendored copy in place ([`update()`]).
+//!
+//! Failures are of three kinds ([`Failure`]): the command refused (a downgrade; exit 1), the command could not run (bad arguments, DEST not
 //! empty, network and HTTP errors, timeouts, a `SHA256SUMS` without the asset's line; exit 2),
 //! or verification failed (checksum mismatch, an unsafe or corrupt archive; exit 1).
 
@@ -54,13 +63,16 @@ pub mod archive;
 pub mod drift;
 mod extract;
 pub mod source;
+pub mod update;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+pub use crate::release::layout::Limits;
 pub use archive::{Node, Tree};
 pub use drift::{Drift, DriftKind};
 pub use source::{Base, Progress};
+pub use update::{Updated, update};
 
 use crate::release::{layout, sha256_hex};
 
@@ -71,6 +83,8 @@ pub enum Failure {
     CouldNotRun,
     /// The asset failed verification (exit 1).
     Verification,
+    /// The command refused to do what was asked (a downgrade; exit 1).
+    Refused,
 }
 
 /// A failed fetch: its kind and a message that names the file or URL and what is wrong.
@@ -88,6 +102,10 @@ impl FetchError {
     pub(crate) fn verification(message: impl Into<String>) -> Self {
         Self { failure: Failure::Verification, message: message.into() }
     }
+
+    pub(crate) fn refused(message: impl Into<String>) -> Self {
+        Self { failure: Failure::Refused, message: message.into() }
+    }
 }
 
 impl std::fmt::Display for FetchError {
@@ -97,37 +115,6 @@ impl std::fmt::Display for FetchError {
 }
 
 impl std::error::Error for FetchError {}
-
-/// Resource caps (rules 3 and 8).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Limits {
-    /// Largest asset or `SHA256SUMS` accepted from the source, in bytes.
-    pub max_download: u64,
-    /// Most entries in the archive.
-    pub max_entries: usize,
-    /// Largest single file, in bytes.
-    pub max_file: u64,
-    /// Largest uncompressed tar stream, in bytes.
-    pub max_total: u64,
-    /// Largest ratio of uncompressed to compressed size …
-    pub max_ratio: u64,
-    /// … checked once the uncompressed stream is larger than this many bytes.
-    pub ratio_floor: u64,
-}
-
-impl Default for Limits {
-    /// A suite is well under a megabyte; these leave a wide margin and still stop abuse early.
-    fn default() -> Self {
-        Self {
-            max_download: 64 << 20,
-            max_entries: 10_000,
-            max_file: 16 << 20,
-            max_total: 256 << 20,
-            max_ratio: 200,
-            ratio_floor: 1 << 20,
-        }
-    }
-}
 
 /// One fetch: which release, from where, how verified.
 #[derive(Debug, Clone)]
@@ -196,7 +183,7 @@ pub struct Verified {
     pub tree: Tree,
 }
 
-/// Download the asset, verify its checksum (rule 2) and read it strictly (rules 3–9). Writes
+/// Download the asset, verify its checksum (rule 2) and read it strictly (rules 3–10). Writes
 /// nothing.
 pub fn open(req: &Request) -> Result<Verified, FetchError> {
     let name = req.asset_name();
@@ -229,7 +216,7 @@ pub struct Unpacked {
     pub files: usize,
 }
 
-/// `bqsuite fetch VERSION DEST`: verify, then unpack the archive's root into `dest` (rules 1–10).
+/// `bqsuite fetch VERSION DEST`: verify, then unpack the archive's root into `dest` (rules 1–11).
 pub fn unpack(req: &Request, dest: &Path) -> Result<Unpacked, FetchError> {
     extract::check_dest(dest)?;
     let verified = open(req)?;

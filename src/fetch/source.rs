@@ -101,6 +101,7 @@ pub fn get(req: &Request, name: &str) -> Result<Vec<u8>, FetchError> {
         Base::Http(_) => {
             let agent: ureq::Agent = ureq::Agent::config_builder()
                 .http_status_as_error(false)
+                .max_redirects(0)
                 .timeout_global(Some(req.timeout))
                 .user_agent(concat!("bqsuite/", env!("CARGO_PKG_VERSION")))
                 .build()
@@ -113,11 +114,7 @@ pub fn get(req: &Request, name: &str) -> Result<Vec<u8>, FetchError> {
                     format!("cannot fetch {url}: {e}")
                 })
             };
-            let mut resp = agent
-                .get(&url)
-                .header("accept-encoding", "identity")
-                .call()
-                .map_err(|e| failed(&e, matches!(e, ureq::Error::Timeout(_))))?;
+            let mut resp = follow(&agent, &url, &failed)?;
             let status = resp.status();
             if status != 200 {
                 return Err(FetchError::could_not_run(format!("cannot fetch {url}: HTTP {status}")));
@@ -151,6 +148,44 @@ pub fn get(req: &Request, name: &str) -> Result<Vec<u8>, FetchError> {
             Ok(bytes)
         }
     }
+}
+
+/// Most redirects followed for one file (GitHub release downloads take one).
+const MAX_REDIRECTS: usize = 10;
+
+/// GET `url`, following redirects by hand so that a redirect to anything but `http(s)://` is
+/// named as what it is, never "too many redirects".
+fn follow(
+    agent: &ureq::Agent,
+    url: &str,
+    failed: &dyn Fn(&dyn std::fmt::Display, bool) -> FetchError,
+) -> Result<ureq::http::Response<ureq::Body>, FetchError> {
+    let mut at = url.to_owned();
+    for _ in 0..=MAX_REDIRECTS {
+        let resp = agent
+            .get(&at)
+            .header("accept-encoding", "identity")
+            .call()
+            .map_err(|e| failed(&e, matches!(e, ureq::Error::Timeout(_))))?;
+        if !resp.status().is_redirection() {
+            return Ok(resp);
+        }
+        let Some(location) = resp.headers().get("location").and_then(|l| l.to_str().ok()) else {
+            return Ok(resp);
+        };
+        let next = url::Url::parse(&at).and_then(|base| base.join(location)).map_err(|e| {
+            FetchError::could_not_run(format!(
+                "cannot fetch {url}: {at} redirects to {location:?}, which is not a URL ({e})"
+            ))
+        })?;
+        if !matches!(next.scheme(), "http" | "https") {
+            return Err(FetchError::could_not_run(format!(
+                "cannot fetch {url}: {at} redirects to {next}; only http:// and https:// redirects are followed"
+            )));
+        }
+        at = next.into();
+    }
+    Err(FetchError::could_not_run(format!("cannot fetch {url}: more than {MAX_REDIRECTS} redirects")))
 }
 
 /// The expected sha256 of `name` from a `SHA256SUMS` file (`<hex>  <name>` or `<hex> *<name>`

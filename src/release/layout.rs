@@ -11,6 +11,9 @@
 //!   or a space. These are the names every SDK's platform can create under the same spelling.
 //! - No two paths are equal when letter case is ignored (on a case-insensitive file system one
 //!   would overwrite the other).
+//! - The caps on an asset ([`Limits`]): `fetch` refuses an asset over them, and `release`
+//!   refuses to build one ([`Limits::refusal`]), so every asset `release` writes is one its
+//!   `fetch` accepts.
 //! - Entries are ordered by path compared component by component as bytes, so a directory comes
 //!   right before its contents: GNU tar's `--sort=name` order. (A plain string sort differs:
 //!   it puts `a-b/` before `a/`, because `-` sorts before `/`.)
@@ -39,6 +42,68 @@ pub fn asset_name(version: &str) -> String {
 /// Does the suite-relative file `rel` belong in a release?
 pub fn in_release(rel: &str) -> bool {
     TOP_FILES.contains(&rel) || SUITE_DIRS.iter().any(|d| rel.strip_prefix(d).is_some_and(|r| r.starts_with('/')))
+}
+
+/// Resource caps on an asset, shared by `fetch` (which refuses an asset over them) and
+/// `release` (which refuses to build one).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Largest asset or `SHA256SUMS` accepted from the source, in bytes.
+    pub max_download: u64,
+    /// Most entries in the archive.
+    pub max_entries: usize,
+    /// Largest single file, in bytes.
+    pub max_file: u64,
+    /// Largest uncompressed tar stream, in bytes.
+    pub max_total: u64,
+    /// Largest ratio of uncompressed to compressed size …
+    pub max_ratio: u64,
+    /// … checked once the uncompressed stream is larger than this many bytes.
+    pub ratio_floor: u64,
+}
+
+impl Default for Limits {
+    /// A suite is well under a megabyte; these leave a wide margin and still stop abuse early.
+    fn default() -> Self {
+        Self {
+            max_download: 64 << 20,
+            max_entries: 10_000,
+            max_file: 16 << 20,
+            max_total: 256 << 20,
+            max_ratio: 200,
+            ratio_floor: 1 << 20,
+        }
+    }
+}
+
+impl Limits {
+    /// Why `fetch` would refuse an asset of `compressed` bytes whose tar stream has `tar` bytes
+    /// and holds `entries` entries, the largest file being `largest` (path, bytes); `None` when
+    /// it would not.
+    pub fn refusal(&self, compressed: u64, tar: u64, entries: usize, largest: Option<(&str, u64)>) -> Option<String> {
+        if compressed > self.max_download {
+            return Some(format!(
+                "the asset is {compressed} bytes, more than the {}-byte download cap",
+                self.max_download
+            ));
+        }
+        if entries > self.max_entries {
+            return Some(format!("{entries} entries, more than the cap of {}", self.max_entries));
+        }
+        if let Some((path, size)) = largest.filter(|(_, size)| *size > self.max_file) {
+            return Some(format!("{path} is {size} bytes, more than the per-file cap of {}", self.max_file));
+        }
+        if tar > self.max_total {
+            return Some(format!("the tar stream is {tar} bytes, more than the {}-byte cap", self.max_total));
+        }
+        if tar > self.ratio_floor && tar > self.max_ratio.saturating_mul(compressed) {
+            return Some(format!(
+                "{compressed} compressed bytes expand to {tar}, more than {}x (fetch takes that for a decompression bomb)",
+                self.max_ratio
+            ));
+        }
+        None
+    }
 }
 
 /// Windows device names, refused as a component's stem in any letter case.

@@ -30,6 +30,10 @@
 //!    sha256" means "built by bqsuite with the locked dependencies"; a golden-hash test catches
 //!    a dependency update that changes them.
 //! 6. **`SHA256SUMS`** is one line, `<lowercase hex>  <asset name>\n`, as `sha256sum` writes it.
+//! 8. **Within fetch's caps** ([`Limits`], one definition in [`layout`]): an asset `fetch` would
+//!    refuse (too many entries, a file, the tar stream or the download too large, a ratio
+//!    `fetch` takes for a bomb) is refused here, so `release` never builds what its `fetch`
+//!    refuses. (Rule 7 comes last because it is the only one that writes.)
 //! 7. **Written atomically** into the output directory (default `dist/` in the suite, git-ignored):
 //!    the asset first, then `SHA256SUMS`, each through a temporary file and a rename.
 
@@ -41,6 +45,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
+
+pub use layout::Limits;
 
 use crate::diag::Finding;
 use crate::suite::{LICENSE, Suite};
@@ -94,12 +100,17 @@ impl std::fmt::Display for ReleaseError {
 /// suite), and an asset is returned only when `validate` found nothing: the outcome, and which
 /// error wins, are those of validating first and building after.
 pub fn build(suite: &Suite) -> Result<Asset, ReleaseError> {
+    build_within(suite, &Limits::default())
+}
+
+/// [`build`] under other caps than `fetch`'s defaults (rule 8).
+pub fn build_within(suite: &Suite, limits: &Limits) -> Result<Asset, ReleaseError> {
     let (findings, built) = std::thread::scope(|s| {
         let validation = std::thread::Builder::new()
             .name("validate".into())
             .stack_size(8 << 20)
             .spawn_scoped(s, || crate::validate::validate(suite));
-        let built = build_unchecked(suite);
+        let built = build_unchecked(suite, limits);
         let findings = match validation {
             Ok(handle) => handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
             Err(_) => crate::validate::validate(suite),
@@ -112,8 +123,8 @@ pub fn build(suite: &Suite) -> Result<Asset, ReleaseError> {
     built
 }
 
-/// Rules 2–6 without the validate gate.
-fn build_unchecked(suite: &Suite) -> Result<Asset, ReleaseError> {
+/// Rules 2–6 and 8 without the validate gate.
+fn build_unchecked(suite: &Suite, limits: &Limits) -> Result<Asset, ReleaseError> {
     let version = suite.version().ok_or_else(|| ReleaseError::Unreleasable("CONFORMANCE_VERSION is missing".into()))?;
     if suite.file(LICENSE).is_none() {
         return Err(ReleaseError::Unreleasable(format!(
@@ -123,13 +134,37 @@ fn build_unchecked(suite: &Suite) -> Result<Asset, ReleaseError> {
     }
     let files: Vec<(&str, &[u8])> =
         suite.files().filter(|f| layout::in_release(&f.rel)).map(|f| (f.rel.as_str(), f.bytes.as_slice())).collect();
-    assemble(version, &files).map_err(ReleaseError::Unreleasable)
+    assemble_within(version, &files, limits).map_err(ReleaseError::Unreleasable)
 }
 
 /// Build the asset from suite-relative paths and their bytes (rules 2, 4–6).
 pub fn assemble(version: &str, files: &[(&str, &[u8])]) -> Result<Asset, String> {
+    assemble_within(version, files, &NO_CAPS)
+}
+
+/// No caps at all.
+const NO_CAPS: Limits = Limits {
+    max_download: u64::MAX,
+    max_entries: usize::MAX,
+    max_file: u64::MAX,
+    max_total: u64::MAX,
+    max_ratio: u64::MAX,
+    ratio_floor: u64::MAX,
+};
+
+/// [`assemble`], refusing an asset that `fetch` under `limits` would refuse (rule 8).
+pub fn assemble_within(version: &str, files: &[(&str, &[u8])], limits: &Limits) -> Result<Asset, String> {
     let tar = tar_stream(version, files)?;
     let bytes = gzip(&tar);
+    if *limits != NO_CAPS {
+        let entries = ustar::read(&tar, u64::MAX).map_err(|e| e.to_string())?.len();
+        let largest = files.iter().map(|(rel, b)| (*rel, b.len() as u64)).max_by_key(|(_, n)| *n);
+        if let Some(why) = limits.refusal(bytes.len() as u64, tar.len() as u64, entries, largest) {
+            return Err(format!(
+                "`bqsuite fetch` would refuse this asset: {why}; a release must stay within fetch's caps"
+            ));
+        }
+    }
     Ok(Asset { version: version.to_owned(), name: layout::asset_name(version), sha256: sha256_hex(&bytes), bytes })
 }
 
@@ -187,6 +222,12 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
 /// 7). Returns the two paths written.
 pub fn write(asset: &Asset, out: &Path) -> Result<[PathBuf; 2], ReleaseError> {
     let io = |what: &Path, e: std::io::Error| ReleaseError::Io(format!("cannot write {}: {e}", what.display()));
+    if std::fs::metadata(out).is_ok_and(|m| !m.is_dir()) {
+        return Err(ReleaseError::Io(format!(
+            "the output directory {} exists and is not a directory; pass --out DIR",
+            out.display()
+        )));
+    }
     std::fs::create_dir_all(out).map_err(|e| io(out, e))?;
     let paths = [out.join(&asset.name), out.join(layout::SHA256SUMS)];
     crate::fsutil::write_atomic(&paths[0], &asset.bytes).map_err(|e| io(&paths[0], e))?;
@@ -199,6 +240,8 @@ pub fn write(asset: &Asset, out: &Path) -> Result<[PathBuf; 2], ReleaseError> {
 /// (empty when both match); a file missing from `out` is an error (nothing to verify).
 pub fn verify(asset: &Asset, out: &Path) -> Result<Vec<String>, ReleaseError> {
     let tmp = tempfile::tempdir().map_err(|e| ReleaseError::Io(format!("cannot create a temporary directory: {e}")))?;
+    // Registered, so an interruption removes it too (TempDir's own clean-up runs only on drop).
+    let _staged = crate::staging::Staged::register(tmp.path().to_path_buf());
     let fresh = write(asset, tmp.path())?;
     let mut differences = Vec::new();
     for path in fresh {

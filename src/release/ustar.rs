@@ -145,6 +145,10 @@ pub struct Entry<'a> {
     pub size: u64,
     pub linkname: Vec<u8>,
     pub data: &'a [u8],
+    /// The 512 header bytes as stored.
+    pub header: &'a [u8; BLOCK],
+    /// Where the header starts in the stream.
+    pub offset: usize,
 }
 
 /// Why a stream is not a well-formed ustar archive.
@@ -212,9 +216,96 @@ pub fn read(tar: &[u8], max_size: u64) -> Result<Vec<Entry<'_>>, ReadError> {
                 String::from_utf8_lossy(&path)
             )));
         };
-        entries.push(Entry { path, typeflag: block[156], size, linkname: field(&block[157..257]).to_vec(), data });
+        entries.push(Entry {
+            path,
+            typeflag: block[156],
+            size,
+            linkname: field(&block[157..257]).to_vec(),
+            data,
+            header: block,
+            offset: at,
+        });
         at = start + data.len().div_ceil(BLOCK) * BLOCK;
     }
+}
+
+/// The header fields by name, offset and length (POSIX ustar), the checksum last: it follows
+/// from the others, so a difference elsewhere is named first.
+const FIELDS: [(&str, usize, usize); 17] = [
+    ("name", 0, 100),
+    ("mode", 100, 8),
+    ("owner (uid)", 108, 8),
+    ("group (gid)", 116, 8),
+    ("size", 124, 12),
+    ("mtime", 136, 12),
+    ("header type", 156, 1),
+    ("link name", 157, 100),
+    ("magic", 257, 6),
+    ("format version", 263, 2),
+    ("owner name", 265, 32),
+    ("group name", 297, 32),
+    ("device major", 329, 8),
+    ("device minor", 337, 8),
+    ("name prefix", 345, 155),
+    ("header padding", 500, 12),
+    ("header checksum", 148, 8),
+];
+
+/// A field's bytes as text for a message (NUL padding dropped).
+fn shown(raw: &[u8]) -> String {
+    format!("{:?}", String::from_utf8_lossy(raw).trim_end_matches('\0'))
+}
+
+/// The first difference between the tar stream `got` and the stream `want` (both read by
+/// [`read`]): which entry and which field, in words; `None` when the bytes are equal. An entry
+/// of `got` that `want` lacks is *extra*; one `want` has elsewhere is *out of order*.
+pub fn first_difference(got: &[u8], want: &[u8]) -> Option<String> {
+    if got == want {
+        return None;
+    }
+    let (Ok(g), Ok(w)) = (read(got, u64::MAX), read(want, u64::MAX)) else {
+        let at = got.iter().zip(want).position(|(a, b)| a != b).unwrap_or(got.len().min(want.len()));
+        return Some(format!("the streams differ at byte {at}"));
+    };
+    for i in 0..g.len().max(w.len()) {
+        let name = |e: &Entry<'_>| format!("{:?}", String::from_utf8_lossy(&e.path));
+        let (a, b) = match (g.get(i), w.get(i)) {
+            (Some(a), None) => return Some(format!("entry {}: an extra entry (release writes none there)", name(a))),
+            (None, Some(b)) => return Some(format!("entry {} is missing", name(b))),
+            (None, None) => break,
+            (Some(a), Some(b)) => (a, b),
+        };
+        if a.path != b.path {
+            return Some(if w.iter().any(|e| e.path == a.path) {
+                format!("entry {}: out of order (release writes {} there)", name(a), name(b))
+            } else {
+                format!("entry {}: an extra entry (release writes {} there)", name(a), name(b))
+            });
+        }
+        for (field, at, len) in FIELDS {
+            let (x, y) = (&a.header[at..at + len], &b.header[at..at + len]);
+            if x != y {
+                return Some(format!("entry {}: its {field} is {}, release writes {}", name(a), shown(x), shown(y)));
+            }
+        }
+        if a.data != b.data {
+            return Some(format!("entry {}: its data differ", name(a)));
+        }
+        let pad = |s: &[u8], e: &Entry<'_>| {
+            let start = e.offset + BLOCK + e.data.len();
+            s[start..start + (BLOCK - e.data.len() % BLOCK) % BLOCK].to_vec()
+        };
+        if pad(got, a) != pad(want, b) {
+            return Some(format!("entry {}: the padding after its data is not zeros", name(a)));
+        }
+    }
+    let end = |s: &[u8], e: &[Entry<'_>]| {
+        e.last().map_or(0, |l| l.offset + BLOCK + l.data.len().div_ceil(BLOCK) * BLOCK).min(s.len())
+    };
+    let (x, y) = (got.len() - end(got, &g), want.len() - end(want, &w));
+    Some(format!(
+        "the end of the archive: {x} bytes after the last entry, release writes {y} (two zero blocks, padded to a {RECORD}-byte record)"
+    ))
 }
 
 /// A NUL-terminated field's bytes.
@@ -268,6 +359,56 @@ mod tests {
         assert_eq!(entries[1].path, b"r/a.json");
         assert_eq!(entries[1].data, b"{}\n");
         assert_eq!(entries[1].typeflag, REGULAR);
+    }
+
+    #[test]
+    fn the_first_difference_names_the_entry_and_the_field() {
+        let members = [
+            Member { path: "r/", typeflag: DIRECTORY, data: b"" },
+            Member { path: "r/a", typeflag: REGULAR, data: b"hello" },
+            Member { path: "r/b", typeflag: REGULAR, data: b"x" },
+        ];
+        let want = write(&members).unwrap();
+        assert_eq!(first_difference(&want, &want), None);
+        let with = |f: &dyn Fn(&mut Vec<u8>)| {
+            let mut t = want.clone();
+            f(&mut t);
+            first_difference(&t, &want).unwrap()
+        };
+        let reheader = |t: &mut Vec<u8>, at: usize, raw: RawHeader<'_>| {
+            t[at..at + BLOCK].copy_from_slice(&raw.encode().unwrap());
+        };
+        let setuid = with(&|t| {
+            reheader(t, BLOCK, RawHeader { mode: 0o4755, ..RawHeader::for_path("r/a", REGULAR, 5).unwrap() })
+        });
+        assert_eq!(setuid, r#"entry "r/a": its mode is "0004755", release writes "0000644""#);
+        let owner = with(&|t| {
+            t[BLOCK + 108..BLOCK + 116].copy_from_slice(b"0001750\0");
+            let sum = checksum(t[BLOCK..2 * BLOCK].try_into().unwrap());
+            t[BLOCK + 148..BLOCK + 156].copy_from_slice(format!("{sum:06o}\0 ").as_bytes());
+        });
+        assert_eq!(owner, r#"entry "r/a": its owner (uid) is "0001750", release writes "0000000""#);
+        let order = write(&[members[0], members[2], members[1]]).unwrap();
+        assert_eq!(
+            first_difference(&order, &want).unwrap(),
+            r#"entry "r/b": out of order (release writes "r/a" there)"#
+        );
+        let extra = write(&[
+            members[0],
+            members[1],
+            Member { path: "r/LICENSE.txt", typeflag: REGULAR, data: b"" },
+            members[2],
+        ])
+        .unwrap();
+        assert!(first_difference(&extra, &want).unwrap().starts_with(r#"entry "r/LICENSE.txt": an extra entry"#));
+        let unpadded = want[..7 * BLOCK].to_vec();
+        assert!(first_difference(&unpadded, &want).unwrap().starts_with("the end of the archive: 1024 bytes"));
+        let gnu = with(&|t| {
+            t[BLOCK + 257..BLOCK + 265].copy_from_slice(b"ustar  \0");
+            let sum = checksum(t[BLOCK..2 * BLOCK].try_into().unwrap());
+            t[BLOCK + 148..BLOCK + 156].copy_from_slice(format!("{sum:06o}\0 ").as_bytes());
+        });
+        assert!(gnu.contains("its magic is"), "{gnu}");
     }
 
     #[test]

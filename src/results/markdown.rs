@@ -10,7 +10,7 @@ use super::Verdict;
 use super::report::{Cell, LEGEND, Matrix};
 
 /// Escape free text for a Markdown table cell or list item.
-pub(super) fn text(s: &str) -> String {
+pub(crate) fn text(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {
@@ -27,7 +27,7 @@ pub(super) fn text(s: &str) -> String {
 }
 
 /// A code span holding `s` verbatim (safe inside a table cell).
-pub(super) fn code(s: &str) -> String {
+pub(crate) fn code(s: &str) -> String {
     if s.is_empty() {
         return "(empty)".into();
     }

@@ -14,7 +14,7 @@
 mod check;
 mod diags;
 mod html;
-mod markdown;
+pub(crate) mod markdown;
 pub mod model;
 pub mod report;
 mod view;

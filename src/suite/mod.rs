@@ -1,11 +1,13 @@
 //! Loading a suite directory once, and the typed view every later stage reads.
 //!
-//! Invariants: a suite is read from disk exactly once, by [`Suite::load`]; every later stage
-//! (validate, run, release, sync, results) reads the in-memory copy, never the disk. Paths are
-//! suite-relative with `/` separators. A file that is missing, unreadable, not a regular file,
-//! too large, not UTF-8 or not JSON is recorded as such (validate turns that into findings);
-//! only a suite root that is not a directory is a load error. Symlinks are not followed when
-//! walking `schema/` and `fixtures/`.
+//! Invariants: a suite is read from disk exactly once, by [`Suite::load`] (or built once from
+//! files already in memory, a release asset or a git revision, by [`Suite::from_files`], which
+//! keeps and classifies files by the same rules); every later stage (validate, run, release,
+//! sync, results, diff) reads the in-memory copy, never the disk. Paths are suite-relative with
+//! `/` separators. A file that is missing, unreadable, not a regular file, too large, not UTF-8
+//! or not JSON is recorded as such (validate turns that into findings); only a suite root that
+//! is not a directory is a load error. Symlinks are not followed when walking `schema/` and
+//! `fixtures/`.
 //!
 //! Bounded reading: only regular files are read (a FIFO, socket or device is refused without
 //! being opened for reading, so nothing blocks), no file larger than [`FILE_CAP`] is read, and
@@ -50,6 +52,15 @@ pub const RESULTS_EXAMPLE: &str = "schema/results.example.json";
 pub const SYNC_TARGETS: &str = "sync-targets.json";
 /// Directories whose files belong to the suite.
 pub const SUITE_DIRS: [&str; 2] = ["schema", "fixtures"];
+/// The top-level files a suite is read with (when present), besides `schema/` and `fixtures/`.
+pub const TOP_FILES: [&str; 4] = [MANIFEST, VERSION_FILE, LICENSE, SYNC_TARGETS];
+
+/// Is `rel` a path [`Suite::load`] reads: a top-level file of [`TOP_FILES`] or a file under
+/// one of [`SUITE_DIRS`]?
+pub fn is_suite_file(rel: &str) -> bool {
+    TOP_FILES.contains(&rel)
+        || SUITE_DIRS.iter().any(|d| rel.strip_prefix(d).is_some_and(|r| r.starts_with('/') && r.len() > 1))
+}
 /// Top-level manifest keys that are not sections.
 pub const METADATA_KEYS: [&str; 6] =
     ["schema_version", "conformance_version", "description", "sections", "exceptions", skip_policy::KEY];
@@ -145,6 +156,11 @@ impl SourceFile {
             Err(ReadError::Io(e)) => return unread(Content::Unreadable(e.to_string())),
         };
         *budget -= bytes.len() as u64;
+        Self::from_bytes(rel, bytes)
+    }
+
+    /// A file read elsewhere (a release asset, a git object), classified like one read from disk.
+    fn from_bytes(rel: &str, bytes: Vec<u8>) -> Self {
         let content = match std::str::from_utf8(&bytes) {
             Err(e) => Content::NotUtf8(e.valid_up_to()),
             Ok(text) if rel.ends_with(".json") => {
@@ -241,13 +257,19 @@ impl Suite {
     /// (when present) and every file under `schema/` and `fixtures/`.
     pub fn load(root: impl AsRef<Path>) -> Result<Suite, LoadError> {
         let root = root.as_ref().to_path_buf();
-        if !root.is_dir() {
-            return Err(LoadError { path: root, message: "not a directory".into() });
+        let not_a_suite = match std::fs::metadata(&root) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Some("does not exist".to_owned()),
+            Err(e) => Some(e.to_string()),
+            Ok(m) if !m.is_dir() => Some("is not a directory".to_owned()),
+            Ok(_) => None,
+        };
+        if let Some(message) = not_a_suite {
+            return Err(LoadError { path: root, message });
         }
         let mut files = BTreeMap::new();
         let mut irregular = Vec::new();
         let mut budget = SUITE_CAP;
-        for rel in [MANIFEST, VERSION_FILE, LICENSE, SYNC_TARGETS] {
+        for rel in TOP_FILES {
             if root.join(rel).symlink_metadata().is_ok() {
                 files.insert(rel.to_owned(), SourceFile::read(&root, rel, &mut budget));
             }
@@ -268,6 +290,25 @@ impl Suite {
             }
         }
         Ok(Suite { root, files, irregular, policy: OnceLock::new() })
+    }
+
+    /// A suite from files already in memory (a release asset, a git revision), by suite-relative
+    /// path with `/` separators, under the same rules as [`Suite::load`]: the same files are
+    /// kept (the top-level files `load` reads and everything under `schema/` and `fixtures/`;
+    /// anything else is ignored) and each is classified the same way. `root` only names the
+    /// suite in messages; `irregular` lists entries under the suite dirs that are not regular
+    /// files.
+    pub fn from_files(
+        root: impl Into<PathBuf>,
+        files: impl IntoIterator<Item = (String, Vec<u8>)>,
+        irregular: Vec<String>,
+    ) -> Suite {
+        let files = files
+            .into_iter()
+            .filter(|(rel, _)| is_suite_file(rel))
+            .map(|(rel, bytes)| (rel.clone(), SourceFile::from_bytes(&rel, bytes)))
+            .collect();
+        Suite { root: root.into(), files, irregular, policy: OnceLock::new() }
     }
 
     /// Every loaded file, by suite-relative path.

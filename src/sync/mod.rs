@@ -4,9 +4,11 @@
 //!
 //! Invariants:
 //! - A vendored copy is exactly the canonical `CONFORMANCE_VERSION`, `manifest.json`,
-//!   `schema/` and `fixtures/` ([`vendored_files`]), byte for byte, taken from the loaded
-//!   [`Suite`] (read once), never re-read from disk. Anything else in a vendored directory (a
-//!   LICENSE, a stale fixture, an empty directory, a symlink) is drift, and sync removes it.
+//!   `schema/` and `fixtures/` ([`vendored_files`], the one definition in [`vendored`]), byte
+//!   for byte, taken from the loaded [`Suite`] (read once), never re-read from disk. A
+//!   top-level `LICENSE` is not part of a copy: no check looks at it and sync neither writes nor
+//!   deletes it. Anything else in a vendored directory (a stale fixture, an empty directory, a
+//!   symlink) is drift, and sync removes it.
 //! - The targets are data (`sync-targets.json`, [`targets`]); their order is the report's.
 //! - A missing SDK repository is skipped (a warning; an error under `strict`). A target whose
 //!   path leaves its repository through a symlink is refused, never followed ([`place`]).
@@ -18,8 +20,15 @@
 //!   `removed` = in the suite, not in the copy; `modified` = bytes differ (with a unified diff
 //!   from the canonical file to the copy when both are UTF-8).
 //! - Pins ([`pin`]) are reported for every located target, after the command (so after a sync
-//!   they describe the new copy). They are warnings: the exit status of `--check` is the byte
-//!   drift, as the old `sync.sh --check` had it.
+//!   they describe the new copy), once per repository and finding (the targets of one
+//!   repository share its workflows). They are warnings: the exit status of `--check` is the
+//!   byte drift, as the old `sync.sh --check` had it.
+//! - A run that locates no repository at all (every target skipped) could not run: a root that
+//!   holds none of the SDKs is a misconfiguration, never a green check of nothing.
+//! - Staging areas left beside a copy by an interrupted run ([`vendored::leftovers`], named by
+//!   [`crate::staging`]) are errors under `--check` (a `git add -A` would commit them); `sync`
+//!   removes them first (restoring an old copy that a two-rename swap had moved aside when the
+//!   copy itself is missing) and says so in a warning.
 
 pub mod pin;
 mod place;
@@ -36,6 +45,7 @@ use crate::suite::{self, Suite};
 use crate::vendored;
 
 pub use crate::vendored::{Drift, Modified};
+pub use crate::vendored::{Leftover, Recovered};
 pub use pin::{Pin, PinStatus};
 pub use targets::Target;
 
@@ -102,6 +112,8 @@ pub struct TargetReport {
     pub pins: Vec<Pin>,
     /// `None` when the repository was not located (skipped, refused, unreadable).
     pub pin_status: Option<PinStatus>,
+    /// Staging areas an interrupted run left beside the copy, and what this run did with them.
+    pub leftovers: Vec<(Leftover, Recovered)>,
 }
 
 /// The outcome over all targets.
@@ -115,17 +127,9 @@ pub struct Report {
     pub targets: Vec<TargetReport>,
 }
 
-/// The canonical files a vendored copy holds, by suite-relative path.
+/// The canonical files a vendored copy holds, by suite-relative path ([`vendored::is_part`]).
 pub fn vendored_files(suite: &Suite) -> BTreeMap<&str, &[u8]> {
-    suite
-        .files()
-        .filter(|f| {
-            f.rel == suite::MANIFEST
-                || f.rel == suite::VERSION_FILE
-                || suite::SUITE_DIRS.iter().any(|d| f.rel.starts_with(&format!("{d}/")))
-        })
-        .map(|f| (f.rel.as_str(), f.bytes.as_slice()))
-        .collect()
+    vendored::canonical(suite.files().map(|f| (f.rel.as_str(), f.bytes.as_slice())))
 }
 
 /// Run over `targets`. An error means nothing ran (no SemVer suite version; or, for a sync,
@@ -146,7 +150,18 @@ pub fn run(suite: &Suite, targets: &[Target], opts: &Options) -> Result<Report, 
         }
     }
     let canonical = vendored_files(suite);
-    let targets = targets.iter().map(|t| one(t, &canonical, &version, opts)).collect();
+    let targets: Vec<TargetReport> = targets.iter().map(|t| one(t, &canonical, &version, opts)).collect();
+    if !targets.is_empty() && targets.iter().all(|t| t.state == State::Skipped) {
+        let n = targets.len();
+        return Err(format!(
+            "none of the {n} target{}' repositories is under the sync root {}, so there is nothing to {}: \
+             a root that holds none of the SDKs is a misconfiguration (clone the SDK repositories side by side \
+             with this suite, or pass --root DIR)",
+            if n == 1 { "" } else { "s" },
+            opts.root.display(),
+            if opts.mode == Mode::Check { "check" } else { "sync" }
+        ));
+    }
     Ok(Report { mode: opts.mode, strict: opts.strict, root: opts.root.clone(), version, targets })
 }
 
@@ -158,8 +173,9 @@ fn one(target: &Target, canonical: &BTreeMap<&str, &[u8]>, version: &Version, op
         copy_version: None,
         pins: Vec::new(),
         pin_status: None,
+        leftovers: Vec::new(),
     };
-    let loc = match place::locate(&opts.root, &target.repo, &target.path) {
+    let mut loc = match place::locate(&opts.root, &target.repo, &target.path) {
         Ok(Some(loc)) => loc,
         Ok(None) => return report,
         Err(place::Problem::Unsafe(why)) => {
@@ -171,6 +187,19 @@ fn one(target: &Target, canonical: &BTreeMap<&str, &[u8]>, version: &Version, op
             return report;
         }
     };
+    let found = match vendored::leftovers(&loc.dir) {
+        Ok(found) => found,
+        Err(e) => {
+            report.state = State::Failed(format!("cannot read the directory that holds {}: {e}", target.id()));
+            return report;
+        }
+    };
+    report.leftovers = if opts.mode == Mode::Sync {
+        vendored::recover(&loc.dir, &found)
+    } else {
+        found.into_iter().map(|l| (l, Recovered::Found)).collect()
+    };
+    loc.exists |= report.leftovers.iter().any(|(_, r)| *r == Recovered::Restored);
     let tree = if loc.exists {
         match vendored::read_tree(&loc.dir) {
             Ok(t) => Some(t),
@@ -194,7 +223,7 @@ fn one(target: &Target, canonical: &BTreeMap<&str, &[u8]>, version: &Version, op
         } else if opts.mode == Mode::DryRun {
             Action::WouldWrite
         } else {
-            match place::replace(&loc.dir, canonical) {
+            match vendored::replace(&loc.dir, canonical) {
                 Ok(()) => Action::Written,
                 Err(e) => Action::Failed(format!("cannot write {}: {e}", target.id())),
             }

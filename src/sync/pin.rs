@@ -5,9 +5,12 @@
 //! old copy and the old pin stays green there. This module finds the pin and classifies it.
 //!
 //! Rules: a pin is every `--branch vX.Y.Z` or `--branch=vX.Y.Z` (quotes allowed around the tag,
-//! `X.Y.Z` any SemVer version) in a regular `*.yml` / `*.yaml` file directly in the
-//! repository's `.github/workflows/` (never reached through a symlink out of the repository).
-//! A `--branch` whose value is not `v` + SemVer (a branch name, an expression) is not a pin.
+//! `X.Y.Z` any SemVer version), and every use of this repository's GitHub Action at a release
+//! tag, `BabelQueue/conformance@vX.Y.Z` (owner and name in any letter case, as GitHub reads
+//! them), in a regular `*.yml` / `*.yaml` file directly in the repository's `.github/workflows/`
+//! (never reached through a symlink out of the repository). A `--branch` or action ref whose
+//! value is not `v` + SemVer (a branch name, a commit SHA, a major tag such as `v1`, an
+//! expression) is not a pin.
 //! Given the copy's `CONFORMANCE_VERSION` and the canonical version: no pin → unpinned; several
 //! different tags → conflict; the one tag ≠ the copy's version (or no copy) → mismatch; equal
 //! and the same as the canonical version → in sync; equal and older → behind; equal and newer
@@ -69,8 +72,39 @@ impl PinStatus {
     }
 }
 
-/// Every pin in `text`, with its position.
+/// Every pin in `text`, with its position, in text order.
 pub fn scan(text: &str) -> Vec<(String, Span)> {
+    let mut at: Vec<(usize, &str)> = branch_flags(text);
+    at.extend(action_refs(text));
+    at.sort_unstable_by_key(|(offset, _)| *offset);
+    at.into_iter().map(|(offset, tag)| (tag.to_owned(), span_at(text, offset))).collect()
+}
+
+/// Is `tag` `v` + a SemVer version?
+fn is_release_tag(tag: &str) -> bool {
+    tag.strip_prefix('v').is_some_and(|v| Version::parse(v).is_ok())
+}
+
+/// `uses: BabelQueue/conformance@vX.Y.Z`: (offset of the tag, tag).
+fn action_refs(text: &str) -> Vec<(usize, &str)> {
+    const ACTION: &str = "babelqueue/conformance@";
+    // ASCII lowercasing keeps every byte offset.
+    let lower = text.to_ascii_lowercase();
+    let mut out = Vec::new();
+    for (at, _) in lower.match_indices(ACTION) {
+        let start = at + ACTION.len();
+        let preceded =
+            text[..at].chars().next_back().is_none_or(|c| !(c.is_ascii_alphanumeric() || "-_./".contains(c)));
+        let tag = text[start..].split(|c: char| c.is_whitespace() || "\"'#".contains(c)).next().unwrap_or_default();
+        if preceded && is_release_tag(tag) {
+            out.push((start, tag));
+        }
+    }
+    out
+}
+
+/// `--branch vX.Y.Z`, `--branch=vX.Y.Z`, quoted or not: (offset of the tag, tag).
+fn branch_flags(text: &str) -> Vec<(usize, &str)> {
     const FLAG: &str = "--branch";
     let mut out = Vec::new();
     for (at, _) in text.match_indices(FLAG) {
@@ -85,15 +119,15 @@ pub fn scan(text: &str) -> Vec<(String, Span)> {
         let quoted =
             token.len() >= 2 && (token.starts_with('"') || token.starts_with('\'')) && token.ends_with(&token[..1]);
         let (tag, offset) = if quoted { (&token[1..token.len() - 1], 1) } else { (token, 0) };
-        if tag.strip_prefix('v').is_some_and(|v| Version::parse(v).is_ok()) {
-            out.push((tag.to_owned(), span_at(text, start + offset)));
+        if is_release_tag(tag) {
+            out.push((start + offset, tag));
         }
     }
     out
 }
 
 /// Every pin in the workflows of the repository at `repo` (a real path), in file order.
-pub(super) fn read(repo: &Path) -> Vec<Pin> {
+pub(crate) fn read(repo: &Path) -> Vec<Pin> {
     let Ok((dir, true)) = resolve_inside(repo, WORKFLOWS, "") else {
         return Vec::new();
     };
@@ -154,6 +188,23 @@ jobs:
 ";
         let found: Vec<_> = scan(text).into_iter().map(|(t, s)| (t, s.line, s.column)).collect();
         assert_eq!(found, [("v1.6.0".to_owned(), 4, 43), ("v1.5.0".into(), 5, 34), ("v2.0.0-pre".into(), 5, 65)]);
+    }
+
+    #[test]
+    fn scan_finds_the_action_at_release_tags_only() {
+        let text = "\
+steps:
+  - uses: babelqueue/Conformance@v1.5.0
+  - uses: \"BabelQueue/conformance@v1.6.0\" # the action
+  - run: git clone --branch v1.4.0 x
+  - uses: BabelQueue/conformance@v1
+  - uses: BabelQueue/conformance@0123456789abcdef0123456789abcdef01234567 # v1.6.0
+  - uses: BabelQueue/conformance@main
+  - uses: other/BabelQueue/conformance@v9.9.9
+  - uses: MyBabelQueue/conformance@v9.9.8
+";
+        let found: Vec<_> = scan(text).into_iter().map(|(t, s)| (t, s.line, s.column)).collect();
+        assert_eq!(found, [("v1.5.0".to_owned(), 2, 34), ("v1.6.0".into(), 3, 35), ("v1.4.0".into(), 4, 29)]);
     }
 
     fn pins(tags: &[&str]) -> Vec<Pin> {

@@ -1,5 +1,4 @@
-//! The file system side of sync: finding a vendored directory without leaving its repository,
-//! reading a copy, and replacing a copy atomically.
+//! The file system side of sync: finding a vendored directory without leaving its repository.
 //!
 //! Invariants:
 //! - The repository directory (`<root>/<repo>`, itself possibly a symlink) is the boundary.
@@ -9,17 +8,10 @@
 //!   path is what later steps read and write, so a symlink is never written through blindly.
 //! - Reading a copy never follows a symlink: links and special files are reported as entries
 //!   of their own.
-//! - Writing stages the complete new copy in a fresh directory beside the old one (same parent,
-//!   so the renames stay on one file system), then swaps by renames: old → aside, staged → in
-//!   place, aside removed. A failure before the swap removes the stage and leaves the old copy;
-//!   a failure during it puts the old copy back. Nothing outside the vendored directory is
-//!   touched except the temporary siblings and, for a new copy, its missing parent directories.
-//!   Directories get mode 0755 and files 0644. The swap is atomic for readers and against
-//!   failures of the command; the files are not fsynced (a copy is cheap to redo with `sync`).
+//! - Writing a copy, and cleaning up after an interrupted write, is [`crate::vendored`]'s.
 
-use std::collections::BTreeMap;
 use std::fs;
-use std::io::{self, ErrorKind};
+use std::io::ErrorKind;
 use std::path::{Component, Path, PathBuf};
 
 /// Why a target cannot be used.
@@ -66,7 +58,7 @@ pub(super) fn locate(root: &Path, repo: &str, path: &str) -> Result<Option<Locat
 
 /// Resolve `rel` under the real directory `repo` without ever leaving it; `shown` prefixes the
 /// path in messages. Returns the real path and whether it exists.
-pub(super) fn resolve_inside(repo: &Path, rel: &str, shown: &str) -> Result<(PathBuf, bool), Problem> {
+pub(crate) fn resolve_inside(repo: &Path, rel: &str, shown: &str) -> Result<(PathBuf, bool), Problem> {
     let parts: Vec<&str> = rel.split('/').collect();
     let mut cur = repo.to_path_buf();
     for (i, part) in parts.iter().enumerate() {
@@ -111,84 +103,11 @@ pub(super) fn resolve_inside(repo: &Path, rel: &str, shown: &str) -> Result<(Pat
     Ok((cur, true))
 }
 
-/// Make `dir` hold exactly `files` (relative path → bytes): stage beside it, then swap.
-pub(super) fn replace(dir: &Path, files: &BTreeMap<&str, &[u8]>) -> io::Result<()> {
-    let (Some(parent), Some(name)) = (dir.parent(), dir.file_name()) else {
-        return Err(io::Error::other("the vendored directory has no parent"));
-    };
-    let name = name.to_string_lossy();
-    fs::create_dir_all(parent)?;
-    let sibling = |what: &str| parent.join(format!(".{name}.bqsuite-{what}-{}", uuid::Uuid::new_v4().simple()));
-    let stage = sibling("stage");
-    fs::create_dir(&stage)?;
-    if let Err(e) = fill(&stage, files) {
-        let _ = fs::remove_dir_all(&stage);
-        return Err(e);
-    }
-    match fs::symlink_metadata(dir) {
-        Err(e) if e.kind() == ErrorKind::NotFound => fs::rename(&stage, dir).inspect_err(|_| {
-            let _ = fs::remove_dir_all(&stage);
-        }),
-        Err(e) => {
-            let _ = fs::remove_dir_all(&stage);
-            Err(e)
-        }
-        Ok(_) => {
-            let aside = sibling("old");
-            if let Err(e) = fs::rename(dir, &aside) {
-                let _ = fs::remove_dir_all(&stage);
-                return Err(e);
-            }
-            if let Err(e) = fs::rename(&stage, dir) {
-                let _ = fs::rename(&aside, dir);
-                let _ = fs::remove_dir_all(&stage);
-                return Err(e);
-            }
-            fs::remove_dir_all(&aside).map_err(|e| {
-                io::Error::other(format!(
-                    "the new copy is in place, but the old one is left at {}: {e}",
-                    aside.display()
-                ))
-            })
-        }
-    }
-}
-
-fn fill(stage: &Path, files: &BTreeMap<&str, &[u8]>) -> io::Result<()> {
-    set_mode(stage, 0o755)?;
-    for (rel, bytes) in files {
-        let path = stage.join(rel);
-        let mut dir = path.parent();
-        let mut missing = Vec::new();
-        while let Some(d) = dir.filter(|d| *d != stage && !d.exists()) {
-            missing.push(d);
-            dir = d.parent();
-        }
-        for d in missing.into_iter().rev() {
-            fs::create_dir(d)?;
-            set_mode(d, 0o755)?;
-        }
-        fs::write(&path, bytes)?;
-        set_mode(&path, 0o644)?;
-    }
-    Ok(())
-}
-
-#[cfg(unix)]
-fn set_mode(path: &Path, mode: u32) -> io::Result<()> {
-    use std::os::unix::fs::PermissionsExt;
-    fs::set_permissions(path, fs::Permissions::from_mode(mode))
-}
-
-#[cfg(not(unix))]
-fn set_mode(_: &Path, _: u32) -> io::Result<()> {
-    Ok(())
-}
-
 #[cfg(all(test, unix))]
 mod tests {
     use super::*;
-    use crate::vendored::read_tree;
+    use crate::vendored::{read_tree, replace};
+    use std::collections::BTreeMap;
     use std::os::unix::fs::symlink;
 
     fn setup() -> (tempfile::TempDir, PathBuf) {
@@ -262,5 +181,23 @@ mod tests {
         assert_eq!(siblings, ["real"]);
         replace(&root.join("repo/new/deep/conformance"), &files).unwrap();
         assert_eq!(fs::read(root.join("repo/new/deep/conformance/fixtures/b.json")).unwrap(), b"2");
+    }
+
+    #[test]
+    fn the_two_rename_fallback_swaps_the_same_way_and_keeps_the_licence() {
+        let (_t, root) = setup();
+        let dir = root.join("repo/tests/real");
+        fs::write(dir.join("stale.json"), "{}").unwrap();
+        fs::write(dir.join("LICENSE"), "MIT").unwrap();
+        let files: BTreeMap<&str, &[u8]> = [("a", &b"1"[..])].into();
+        crate::staging::pretend_no_exchange(true);
+        let done = replace(&dir, &files);
+        crate::staging::pretend_no_exchange(false);
+        done.unwrap();
+        assert_eq!(fs::read(dir.join("a")).unwrap(), b"1");
+        assert_eq!(fs::read(dir.join("LICENSE")).unwrap(), b"MIT", "LICENSE neither written nor deleted");
+        assert!(!dir.join("stale.json").exists());
+        let siblings: Vec<_> = fs::read_dir(root.join("repo/tests")).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert_eq!(siblings, ["real"]);
     }
 }

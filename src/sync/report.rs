@@ -10,10 +10,11 @@ use std::fmt::Write as _;
 
 use serde_json::{Value, json};
 
-use crate::diag::{self, Code, Finding, Format, Summary};
+use crate::diag::{self, Code, Finding, Format, Summary, style};
 
 use super::pin::{PinStatus, WORKFLOWS};
-use super::{Action, Mode, Report, State, TargetReport};
+use super::{Action, Leftover, Mode, Recovered, Report, State, TargetReport};
+use crate::staging::Kind;
 
 impl Report {
     /// The command, as `diag` headers show it.
@@ -40,9 +41,23 @@ impl Report {
         }
     }
 
-    /// Every problem, target by target.
+    /// Every problem, target by target; a pin finding comes once per repository, at its first
+    /// target, naming every target of that repository it applies to.
     pub fn findings(&self) -> Vec<Finding> {
-        self.targets.iter().flat_map(|t| self.target_findings(t)).collect()
+        let key = |t: &TargetReport| (t.target.repo.clone(), t.pin_status, t.copy_version.clone(), t.pins.clone());
+        let mut out = Vec::new();
+        let mut reported = Vec::new();
+        for t in &self.targets {
+            out.extend(self.target_findings(t));
+            let Some(status) = t.pin_status else { continue };
+            if reported.contains(&key(t)) {
+                continue;
+            }
+            reported.push(key(t));
+            let group: Vec<&TargetReport> = self.targets.iter().filter(|o| key(o) == key(t)).collect();
+            out.extend(self.pin_finding(&group, status));
+        }
+        out
     }
 
     /// Does the command fail (exit 1)?
@@ -97,6 +112,9 @@ impl Report {
             }
             State::Missing | State::InSync | State::Drifted(_) => {}
         }
+        for (left, fate) in &t.leftovers {
+            out.push(self.leftover_finding(t, left, fate));
+        }
         match &t.action {
             Action::RefusedDowngrade(v) => out.push(
                 Finding::error(
@@ -111,14 +129,50 @@ impl Report {
             Action::Failed(why) => out.push(Finding::error(Code::SYNC_IO_FAILED, why.clone()).in_file(id.clone())),
             Action::None | Action::Written | Action::WouldWrite => {}
         }
-        if let Some(status) = t.pin_status {
-            out.extend(self.pin_finding(t, status));
-        }
         out
     }
 
-    fn pin_finding(&self, t: &TargetReport, status: PinStatus) -> Option<Finding> {
-        let id = t.target.id();
+    fn leftover_finding(&self, t: &TargetReport, left: &Leftover, fate: &Recovered) -> Finding {
+        let dir = t.target.path.rsplit_once('/').map_or(String::new(), |(d, _)| format!("{d}/"));
+        let file = format!("{}/{dir}{}", t.target.repo, left.name);
+        let what = match left.kind {
+            Kind::Old => "an old copy that an interrupted sync had moved aside",
+            Kind::Stage => "the staging copy of an interrupted sync",
+            Kind::Tmp | Kind::Fetch => "the staging area of an interrupted bqsuite command",
+        };
+        let f = match fate {
+            Recovered::Found if self.mode == Mode::Check => Finding::error(
+                Code::SYNC_STAGING_LEFTOVER,
+                format!(
+                    "{what} is left beside {}; `git add -A` would commit it, `bqsuite sync` removes it",
+                    t.target.id()
+                ),
+            ),
+            Recovered::Found => Finding::warning(
+                Code::SYNC_STAGING_LEFTOVER,
+                format!("{what} is left beside {}: a sync would remove it", t.target.id()),
+            ),
+            Recovered::Removed => Finding::warning(Code::SYNC_STAGING_LEFTOVER, format!("removed {what}")),
+            Recovered::Restored => Finding::warning(
+                Code::SYNC_STAGING_LEFTOVER,
+                format!("{} was missing: restored {what} before syncing", t.target.id()),
+            ),
+            Recovered::Failed(e) => Finding::error(Code::SYNC_IO_FAILED, format!("cannot remove {what}: {e}")),
+        };
+        f.in_file(file)
+    }
+
+    fn pin_finding(&self, group: &[&TargetReport], status: PinStatus) -> Option<Finding> {
+        let t = group[0];
+        let id = match group {
+            [one] => one.target.id(),
+            many => format!(
+                "{} ({} targets: {})",
+                t.target.repo,
+                many.len(),
+                many.iter().map(|g| g.target.path.as_str()).collect::<Vec<_>>().join(", ")
+            ),
+        };
         let copy = t.copy_version.as_deref().map_or("no copy".to_owned(), |v| format!("copy {v}"));
         let first = t.pins.first();
         let (code, msg) = match status {
@@ -210,16 +264,14 @@ impl Report {
     }
 
     fn table(&self, color: bool) -> String {
-        let paint = |code: &str, text: &str| {
-            if color { format!("\x1b[{code}m{text}\x1b[0m") } else { text.to_owned() }
-        };
+        let paint = |style, text: &str| style::paint(style, text, color);
         let mut out = String::new();
         for t in &self.targets {
             let label = self.label(t);
             let colour = match label {
-                "in-sync" | "unchanged" | "created" | "updated" => "32",
-                "skipped" | "would create" | "would update" => "33",
-                _ => "31",
+                "in-sync" | "unchanged" | "created" | "updated" => style::GOOD,
+                "skipped" | "would create" | "would update" => style::CAUTION,
+                _ => style::BAD,
             };
             let (id, detail) = (t.target.id(), detail(t));
             let _ = writeln!(
@@ -288,6 +340,16 @@ impl Report {
             "copy_version": t.copy_version,
             "pins": t.pins.iter().map(|p| json!({"tag": p.tag, "file": p.file, "line": p.span.line, "column": p.span.column})).collect::<Vec<_>>(),
             "pin_status": t.pin_status.map(PinStatus::as_str),
+            "leftovers": t.leftovers.iter().map(|(l, fate)| json!({
+                "name": l.name,
+                "kind": l.kind.as_str(),
+                "fate": match fate {
+                    Recovered::Found => "found",
+                    Recovered::Removed => "removed",
+                    Recovered::Restored => "restored",
+                    Recovered::Failed(_) => "failed",
+                },
+            })).collect::<Vec<_>>(),
         })
     }
 }

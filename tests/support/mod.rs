@@ -2,6 +2,8 @@
 //! and a Redis to talk to.
 #![allow(dead_code)]
 
+pub mod history;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::OnceLock;
@@ -101,15 +103,26 @@ pub fn assert_finding(
 
 /// The built `bqsuite` binary, run in `dir` with colour off and a fixed clock.
 pub fn bqsuite(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_bqsuite"))
-        .args(args)
+    bqsuite_env(dir, args, &[])
+}
+
+/// [`bqsuite`] with more environment variables.
+pub fn bqsuite_env(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
+    command(dir, args, env).output().expect("run bqsuite")
+}
+
+/// The `bqsuite` command of [`bqsuite_env`], not yet run.
+fn command(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_bqsuite"));
+    cmd.args(args)
         .current_dir(dir)
         .env("NO_COLOR", "1")
         .env("SOURCE_DATE_EPOCH", "1764489600")
         .env_remove("GITHUB_STEP_SUMMARY")
         .env_remove("GITHUB_WORKSPACE")
-        .output()
-        .expect("run bqsuite")
+        .env_remove("BQ_CONFORMANCE_BASE_URL")
+        .envs(env.iter().copied());
+    cmd
 }
 
 /// stdout, stderr and exit code of a run, as one text for snapshots.
@@ -211,18 +224,8 @@ pub fn all_skipped(suite: &bqsuite::suite::Suite, reason: &str) -> (Value, usize
 /// Run `bqsuite` in `dir` with extra environment, and fail (instead of hanging the test run)
 /// when it has not finished within `secs` seconds: for inputs that once made it block forever.
 pub fn bqsuite_within(dir: &Path, args: &[&str], env: &[(&str, &str)], secs: u64) -> Output {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_bqsuite"));
-    cmd.args(args)
-        .current_dir(dir)
-        .env("NO_COLOR", "1")
-        .env("SOURCE_DATE_EPOCH", "1764489600")
-        .env_remove("GITHUB_STEP_SUMMARY")
-        .env_remove("GITHUB_WORKSPACE")
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped());
-    for (k, v) in env {
-        cmd.env(k, v);
-    }
+    let mut cmd = command(dir, args, env);
+    cmd.stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::piped());
     let child = cmd.spawn().expect("run bqsuite");
     let pid = child.id();
     let (tx, rx) = std::sync::mpsc::channel();

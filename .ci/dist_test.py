@@ -1,0 +1,374 @@
+"""The distribution, tested on this machine (run by .ci/dist, which .ci/run calls):
+
+- the wheel: built by maturin (`bin` bindings) from the dev profile, reusing the `target/` that
+  `cargo test` filled, so CI does not compile bqsuite a second time; its version is the Cargo
+  package's; it installs into a fresh virtual environment, whose `bqsuite --version` and
+  `bqsuite validate` work;
+- the GitHub release: `scripts/release.sh collect` over the suite asset, this wheel (standing in
+  for the x86_64 musl build, which this machine cannot compile), a Windows wheel made here and the
+  sdist gives every file with its line in SHA256SUMS, binary archives that carry exactly their
+  wheel's executable, a release that `bqsuite fetch` reads and `scripts/release.sh verify` accepts;
+- the action: action.yml's `run:` steps (.ci/action_harness.py) against fake SDK trees served
+  that release through BQ_CONFORMANCE_BASE_URL: in-sync copies and a Compatible results file
+  pass; drift and a Not compatible verdict fail with `::error` annotations on the right files; a
+  tampered binary is not installed; the default version follows the action's ref, else its
+  CONFORMANCE_VERSION; a -pre action and a missing input fail;
+- the workflow files parse as YAML and have the shape the README promises.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+import tomllib
+import unittest
+import zipfile
+from pathlib import Path
+
+import yaml
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import action_harness  # noqa: E402
+
+REPO = Path(__file__).resolve().parent.parent
+CARGO_VERSION = tomllib.loads((REPO / "Cargo.toml").read_text())["package"]["version"]
+SUITE_VERSION = (REPO / "CONFORMANCE_VERSION").read_text().strip()
+ASSET = f"babelqueue-conformance-{SUITE_VERSION}.tar.gz"
+# What action/install.sh picks for this machine (the harness reports RUNNER_OS / RUNNER_ARCH as
+# a GitHub runner would).
+HOST_TARGET = {"X64": "x86_64-unknown-linux-musl", "ARM64": "aarch64-unknown-linux-musl"}[action_harness.runner_arch()]
+WINDOWS_TARGET = "x86_64-pc-windows-msvc"
+
+SCRATCH = Path(tempfile.mkdtemp(prefix="bqsuite-dist-"))
+BQSUITE = REPO / "target" / "debug" / "bqsuite"
+
+
+def sh(*args, cwd=REPO, env=None, check=True) -> subprocess.CompletedProcess:
+    proc = subprocess.run(
+        [str(a) for a in args], cwd=cwd, env={**os.environ, **(env or {})}, text=True, capture_output=True
+    )
+    if check and proc.returncode != 0:
+        raise AssertionError(f"{args} exited {proc.returncode}\n--- stdout\n{proc.stdout}--- stderr\n{proc.stderr}")
+    return proc
+
+
+def sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def wheel_executable(wheel: Path) -> bytes:
+    with zipfile.ZipFile(wheel) as z:
+        (name,) = [n for n in z.namelist() if re.fullmatch(r"[^/]+\.data/scripts/bqsuite(\.exe)?", n)]
+        return z.read(name)
+
+
+class Built:
+    """Made once: the dev wheel, the sdist, and the release `collect` makes from them."""
+
+    wheel: Path
+    release: Path
+    artifacts: Path
+
+    @classmethod
+    def make(cls) -> None:
+        wheels = SCRATCH / "wheels"
+        sh(sys.executable, "-m", "maturin", "build", "--profile", "dev", "--locked", "--out", wheels)
+        (cls.wheel,) = wheels.glob("*.whl")
+        cls.artifacts = SCRATCH / "artifacts"
+        env = {"BQSUITE": str(BQSUITE)}
+        # A test release of this checkout, not a real one: no previous release to compare with.
+        sh("bash", "scripts/release.sh", "build", cls.artifacts / "suite", "--no-previous", env=env)
+        host = cls.artifacts / f"wheel-{HOST_TARGET}"
+        host.mkdir(parents=True)
+        shutil.copy(cls.wheel, host)
+        windows = cls.artifacts / f"wheel-{WINDOWS_TARGET}"
+        windows.mkdir()
+        with zipfile.ZipFile(windows / f"bqsuite-{CARGO_VERSION}-py3-none-win_amd64.whl", "w") as z:
+            z.writestr(f"bqsuite-{CARGO_VERSION}.data/scripts/bqsuite.exe", b"MZ stands in for a Windows build")
+            z.writestr(f"bqsuite-{CARGO_VERSION}.dist-info/WHEEL", "Wheel-Version: 1.0\n")
+        sh(sys.executable, "-m", "maturin", "sdist", "--out", cls.artifacts / "sdist")
+        cls.release = SCRATCH / "release"
+        sh("bash", "scripts/release.sh", "collect", cls.artifacts, cls.release, env=env)
+
+
+def setUpModule() -> None:
+    Built.make()
+
+
+def tearDownModule() -> None:
+    shutil.rmtree(SCRATCH, ignore_errors=True)
+
+
+class Wheel(unittest.TestCase):
+    def test_version_is_the_cargo_package_version(self):
+        self.assertTrue(Built.wheel.name.startswith(f"bqsuite-{CARGO_VERSION}-py3-none-"), Built.wheel.name)
+        with zipfile.ZipFile(Built.wheel) as z:
+            metadata = z.read(f"bqsuite-{CARGO_VERSION}.dist-info/METADATA").decode()
+            names = z.namelist()
+        self.assertIn(f"\nVersion: {CARGO_VERSION}\n", metadata)
+        self.assertIn(f"bqsuite-{CARGO_VERSION}.dist-info/licenses/LICENSE", names)
+        self.assertEqual(wheel_executable(Built.wheel), BQSUITE.read_bytes(), "the wheel carries the dev build")
+
+    def test_installs_into_a_fresh_venv_and_runs(self):
+        venv = SCRATCH / "fresh-venv"
+        sh(sys.executable, "-m", "venv", venv)
+        sh(venv / "bin" / "python", "-m", "pip", "install", "--quiet", "--no-index", Built.wheel)
+        exe = venv / "bin" / "bqsuite"
+        version = sh(exe, "--version")
+        self.assertRegex(version.stdout, rf"^bqsuite {re.escape(CARGO_VERSION)}\b")
+        validate = sh(exe, "validate", cwd=REPO, check=False)
+        self.assertEqual(validate.returncode, 0, validate.stdout + validate.stderr)
+        self.assertIn(f"validate: clean (suite {SUITE_VERSION}", validate.stdout)
+
+
+class Release(unittest.TestCase):
+    def sums(self) -> dict[str, str]:
+        lines = (Built.release / "SHA256SUMS").read_text().splitlines()
+        return {name: digest for digest, name in (line.split("  ", 1) for line in lines)}
+
+    def test_sha256sums_covers_every_attached_file(self):
+        sums = self.sums()
+        files = sorted(p.name for p in Built.release.iterdir() if p.name != "SHA256SUMS")
+        self.assertEqual(sorted(sums), files)
+        for name, digest in sums.items():
+            self.assertEqual(sha256(Built.release / name), digest, name)
+        expected = {
+            ASSET,
+            Built.wheel.name,
+            f"bqsuite-{CARGO_VERSION}-py3-none-win_amd64.whl",
+            f"bqsuite-{CARGO_VERSION}.tar.gz",
+            f"bqsuite-{HOST_TARGET}.tar.gz",
+            f"bqsuite-{WINDOWS_TARGET}.zip",
+        }
+        self.assertEqual(set(files), expected)
+        release_line = (Built.artifacts / "suite" / "SHA256SUMS").read_text()
+        self.assertIn(release_line, (Built.release / "SHA256SUMS").read_text(), "the asset's line as release wrote it")
+        sh("sha256sum", "--strict", "-c", "SHA256SUMS", cwd=Built.release)
+
+    def test_binary_archives_carry_their_wheels_executable(self):
+        with tarfile.open(Built.release / f"bqsuite-{HOST_TARGET}.tar.gz") as t:
+            members = {m.name: m for m in t.getmembers()}
+            self.assertEqual(sorted(members), ["LICENSE", "bqsuite"])
+            self.assertEqual(members["bqsuite"].mode, 0o755)
+            self.assertEqual(t.extractfile("bqsuite").read(), wheel_executable(Built.wheel))
+            self.assertEqual(t.extractfile("LICENSE").read(), (REPO / "LICENSE").read_bytes())
+        windows = next((Built.artifacts / f"wheel-{WINDOWS_TARGET}").glob("*.whl"))
+        with zipfile.ZipFile(Built.release / f"bqsuite-{WINDOWS_TARGET}.zip") as z:
+            self.assertEqual(sorted(z.namelist()), ["LICENSE", "bqsuite.exe"])
+            self.assertEqual(z.read("bqsuite.exe"), wheel_executable(windows))
+
+    def test_fetch_and_verify_read_the_published_release(self):
+        base = {"BQ_CONFORMANCE_BASE_URL": Built.release.as_uri(), "BQSUITE": str(BQSUITE)}
+        dest = SCRATCH / "fetched"
+        sh(BQSUITE, "fetch", SUITE_VERSION, dest, env=base)
+        self.assertEqual((dest / "CONFORMANCE_VERSION").read_text().strip(), SUITE_VERSION)
+        verify = sh("bash", "scripts/release.sh", "verify", Built.release, env=base)
+        self.assertIn("rebuild byte for byte", verify.stderr)
+
+    def test_collect_refuses_to_overwrite_and_leaves_nothing_behind(self):
+        again = sh("bash", "scripts/release.sh", "collect", Built.artifacts, Built.release, check=False)
+        self.assertEqual(again.returncode, 2, again.stderr)
+        broken = SCRATCH / "broken-artifacts"
+        shutil.copytree(Built.artifacts, broken)
+        (broken / "suite" / "SHA256SUMS").write_text(f"{'0' * 64}  {ASSET}\n")
+        out = SCRATCH / "broken-release"
+        bad = sh("bash", "scripts/release.sh", "collect", broken, out, check=False)
+        self.assertEqual(bad.returncode, 1, bad.stderr)
+        self.assertFalse(out.exists())
+        self.assertEqual([p for p in SCRATCH.iterdir() if ".partial." in p.name], [])
+
+
+class Action(unittest.TestCase):
+    """action.yml's steps against fake SDK trees, the release above standing in for GitHub's."""
+
+    @classmethod
+    def setUpClass(cls):
+        # One fake SDK tree, copied for each test: two vendored copies, fetched from the release,
+        # and the reference core's results file, which is Compatible (without Redis its Redis
+        # cases are skips that cite ADR-0033).
+        cls.env = {"BQ_CONFORMANCE_BASE_URL": Built.release.as_uri()}
+        cls.template = SCRATCH / "sdk-template"
+        for copy in ["tests/conformance", "packages/kafka/test/conformance"]:
+            (cls.template / copy).parent.mkdir(parents=True)
+            sh(BQSUITE, "fetch", SUITE_VERSION, cls.template / copy, env=cls.env)
+        quiet = {k: v for k, v in os.environ.items() if k not in ("BQ_REDIS_URL", "BQ_REQUIRE_REDIS")}
+        subprocess.run(
+            [BQSUITE, "run", "--out", cls.template / "results.json"], cwd=REPO, env=quiet, capture_output=True, check=True
+        )
+
+    def setUp(self):
+        self.tmp = Path(tempfile.mkdtemp(dir=SCRATCH))
+        self.sdk = self.tmp / "sdk"
+        shutil.copytree(self.template, self.sdk)
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def action(self, inputs, ref=f"v{SUITE_VERSION}", action_dir=REPO, env=None):
+        return action_harness.run(action_dir, self.sdk, inputs, ref, {**self.env, **(env or {})}, self.tmp / "runner-temp")
+
+    def assert_ok(self, outcome):
+        self.assertEqual(outcome.status, 0, outcome.log)
+        self.assertEqual(outcome.annotations(), [], outcome.log)
+
+    def test_in_sync_copies_and_a_compatible_result_pass(self):
+        out = self.action({"vendored": "tests/conformance\n\n  packages/kafka/test/conformance  \n", "results": "results.json"})
+        self.assert_ok(out)
+        self.assertEqual(out.outputs["version"], SUITE_VERSION)
+        self.assertEqual(out.path, [str(Path(out.outputs["bqsuite"]).parent)], "bqsuite is on PATH for later steps")
+        self.assertIn("(matches SHA256SUMS)", out.log)
+        self.assertIn(f"+ bqsuite fetch --check {SUITE_VERSION} packages/kafka/test/conformance", out.log)
+        self.assertIn("results.json: Compatible", out.log)
+        self.assertIn("Compatible", out.summary, "results check writes the verdicts to the job summary")
+
+    def test_drift_fails_with_an_annotation_per_file(self):
+        copy = self.sdk / "packages/kafka/test/conformance"
+        (copy / "fixtures" / "stray.json").write_text("{}\n")
+        fixture = sorted((copy / "fixtures").glob("*.json"))[0]
+        fixture.unlink()
+        manifest = copy / "manifest.json"
+        manifest.write_text(manifest.read_text().replace('"valid": true', '"valid": false', 1))
+        out = self.action({"vendored": "tests/conformance\npackages/kafka/test/conformance"})
+        self.assertEqual((out.status, out.failed_step), (1, "Check against the released suite"), out.log)
+        errors = out.annotations()
+        rel = "packages/kafka/test/conformance"
+        for code, path in [
+            ("BQ900", f"{rel}/fixtures/stray.json"),
+            ("BQ901", f"{rel}/fixtures/{fixture.name}"),
+            ("BQ902", f"{rel}/manifest.json"),
+        ]:
+            self.assertTrue(any(f"file={path}," in e and f"title={code} " in e for e in errors), f"{code} {path}: {errors}")
+        self.assertEqual(len(errors), 3, "the in-sync copy adds nothing")
+
+    def test_a_not_compatible_result_fails_with_annotations(self):
+        results = self.sdk / "results.json"
+        text = results.read_text()
+        self.assertIn('"status": "pass"', text)
+        results.write_text(text.replace('"status": "pass"', '"status": "fail", "reason": "broken on purpose"', 1))
+        out = self.action({"results": "results.json", "vendored": "tests/conformance"})
+        self.assertEqual(out.status, 1, out.log)
+        self.assertIn("results.json: Not compatible", out.log)
+        errors = out.annotations()
+        self.assertTrue(any(e.startswith("::error file=results.json,") and "BQ612" in e for e in errors), errors)
+
+    def test_default_version_falls_back_to_the_actions_conformance_version(self):
+        for ref in ["main", "0123456789abcdef0123456789abcdef01234567", "v1"]:
+            out = self.action({"vendored": "tests/conformance"}, ref=ref)
+            self.assert_ok(out)
+            self.assertEqual(out.outputs["version"], SUITE_VERSION, ref)
+            self.assertIn(f"CONFORMANCE_VERSION of the action at ref '{ref}'", out.log)
+
+    def test_an_unreleased_action_asks_for_a_tag(self):
+        action = self.tmp / "action"
+        action.mkdir()
+        shutil.copy(REPO / "action.yml", action)
+        shutil.copytree(REPO / "action", action / "action")
+        (action / "CONFORMANCE_VERSION").write_text("1.7.0-pre\n")
+        out = self.action({"vendored": "tests/conformance"}, ref="main", action_dir=action)
+        self.assertEqual((out.status, out.failed_step), (2, "Install bqsuite"), out.log)
+        self.assertIn("use a release tag", " ".join(out.annotations()))
+
+    def test_a_tampered_binary_is_not_installed(self):
+        release = self.tmp / "tampered"
+        shutil.copytree(Built.release, release)
+        archive = release / f"bqsuite-{HOST_TARGET}.tar.gz"
+        archive.write_bytes(archive.read_bytes() + b"\0")
+        out = self.action({"vendored": "tests/conformance"}, env={"BQ_CONFORMANCE_BASE_URL": release.as_uri()})
+        self.assertEqual((out.status, out.failed_step), (1, "Install bqsuite"), out.log)
+        self.assertIn("not installing it", " ".join(out.annotations()))
+        self.assertEqual(out.path, [])
+
+    def test_a_wrong_sha256_pin_fails_and_the_right_one_passes(self):
+        out = self.action({"vendored": "tests/conformance", "sha256": "0" * 64})
+        self.assertEqual(out.status, 1, out.log)
+        self.assertIn("verification failed", out.log)
+        pinned = sha256(Built.release / ASSET)
+        self.assert_ok(self.action({"vendored": "tests/conformance", "results": "results.json", "sha256": pinned}))
+
+    def test_nothing_to_check_is_an_error(self):
+        out = self.action({})
+        self.assertEqual(out.status, 2, out.log)
+        self.assertIn("nothing to check", " ".join(out.annotations()))
+
+    def test_an_older_suite_version_is_checked_with_the_actions_bqsuite(self):
+        out = self.action({"vendored": "tests/conformance", "version": "v0.9.0"})
+        self.assertEqual(out.status, 2, "no 0.9.0 asset in this release: could not run")
+        self.assertIn(f"bqsuite {SUITE_VERSION} (the action's ref v{SUITE_VERSION})", out.log)
+        self.assertIn("fetch --check 0.9.0 tests/conformance", out.log)
+
+    def test_the_harness_refuses_what_it_does_not_reproduce(self):
+        action = self.tmp / "action"
+        action.mkdir()
+        spec = yaml.safe_load((REPO / "action.yml").read_text())
+        spec["runs"]["steps"][0]["run"] += "\necho ${{ inputs.version }}\n"
+        (action / "action.yml").write_text(yaml.safe_dump(spec))
+        with self.assertRaises(action_harness.HarnessError):
+            action_harness.load(action)
+        with self.assertRaises(action_harness.HarnessError):
+            self.action({"no-such-input": "x"})
+
+
+class Workflows(unittest.TestCase):
+    def load(self, rel):
+        return yaml.safe_load((REPO / rel).read_text())
+
+    def uses(self, doc):
+        found = []
+        for job in doc["jobs"].values():
+            found += [s["uses"] for s in job.get("steps", []) if "uses" in s]
+        return found
+
+    def test_every_workflow_parses_and_pins_its_actions(self):
+        for rel in ["action.yml", *(str(p.relative_to(REPO)) for p in (REPO / ".github" / "workflows").glob("*.yml"))]:
+            doc = self.load(rel)
+            self.assertIsInstance(doc, dict, rel)
+            if "jobs" in doc:
+                for use in self.uses(doc):
+                    # A released major version; dtolnay/rust-toolchain's ref names the toolchain.
+                    pinned = r"^[\w.-]+/[\w.-]+@(v\d+(\.\d+)*|release/v\d+)$|^dtolnay/rust-toolchain@stable$"
+                    self.assertRegex(use, pinned, f"{rel}: {use}")
+
+    def test_action_inputs_and_outputs(self):
+        action = self.load("action.yml")
+        self.assertEqual(set(action["inputs"]), {"version", "vendored", "results", "sha256"})
+        self.assertTrue(all(not spec.get("required") for spec in action["inputs"].values()))
+        self.assertEqual(set(action["outputs"]), {"version", "bqsuite"})
+        action_harness.load(REPO)
+
+    def test_release_workflow(self):
+        wf = self.load(".github/workflows/release.yml")
+        # PyYAML reads the key `on` as True (YAML 1.1).
+        self.assertEqual(wf[True], {"push": {"tags": ["v*"]}})
+        jobs = wf["jobs"]
+        needs = {name: set([job["needs"]] if isinstance(job.get("needs"), str) else job.get("needs", [])) for name, job in jobs.items()}
+        self.assertEqual(
+            needs,
+            {"gate": set(), "reproduce": {"gate"}, "build": {"gate"}, "publish": {"gate", "reproduce", "build"}, "pypi": {"publish"}},
+        )
+        self.assertNotEqual(jobs["reproduce"]["runs-on"], jobs["gate"]["runs-on"], "the second build runs elsewhere")
+        targets = {entry["target"] for entry in jobs["build"]["strategy"]["matrix"]["include"]}
+        self.assertEqual(
+            targets,
+            {"x86_64-unknown-linux-musl", "aarch64-unknown-linux-musl", "x86_64-apple-darwin", "aarch64-apple-darwin", WINDOWS_TARGET},
+        )
+        runs = "\n".join(s.get("run", "") for job in jobs.values() for s in job["steps"])
+        for command in ["check-tag", "build", "verify", "collect", "notes"]:
+            self.assertIn(f"scripts/release.sh {command}", runs)
+        self.assertEqual(jobs["publish"]["permissions"], {"contents": "write"})
+        self.assertEqual(jobs["pypi"]["permissions"], {"id-token": "write"})
+        self.assertEqual(wf["permissions"], {"contents": "read"})
+
+    def test_ci_workflow_runs_ci_run(self):
+        runs = [s.get("run", "") for s in self.load(".github/workflows/ci.yml")["jobs"]["ci"]["steps"]]
+        self.assertIn(".ci/run", runs)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)

@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# Step 1 of the BabelQueue conformance action (action.yml): install the bqsuite of the action's
+# own release, checksum-verified, and work out which suite version to check.
+#
+# Inputs (environment, set by action.yml):
+#   BQ_INPUT_VERSION        the `version` input: the suite version to check (may be empty)
+#   BQ_ACTION_REF           ${{ github.action_ref }}: the ref the workflow used the action at
+#   GITHUB_ACTION_PATH      the action's checkout (set by the runner)
+#   BQ_CONFORMANCE_BASE_URL where release assets live instead of the GitHub release (optional;
+#                           the same variable `bqsuite fetch` honours)
+#   RUNNER_OS, RUNNER_ARCH, RUNNER_TEMP, GITHUB_OUTPUT, GITHUB_PATH (set by the runner)
+#
+# Rulings (also in the README's "In an SDK repository"):
+# - The action's own release is its ref when that is a release tag (v1.6.0); otherwise (a
+#   commit SHA, a branch, a major tag such as v1) the CONFORMANCE_VERSION file in the action's
+#   checkout, which at a release tag always equals the tag (the release workflow refuses any
+#   other tag). The ref comes through the step's env, because ${{ github.action_ref }} is empty
+#   inside a composite action's `run:` text (actions/runner#2473). A -pre version there means an
+#   unreleased commit: the step fails and asks for a release tag.
+# - bqsuite is the release binary of that release for the runner's platform,
+#   bqsuite-<target>.tar.gz (.zip on Windows), checked against the release's SHA256SUMS before it
+#   is unpacked. That gives integrity, not authenticity: SHA256SUMS is published beside it, and
+#   the binary is built after the tag, so no commit of the action can carry its checksum.
+# - The suite version checked is the `version` input, or the action's release when it is empty:
+#   a newer action can check an older vendored copy, and the binary always exists.
+set -euo pipefail
+
+fail() { # fail MESSAGE: an annotation and a failed step
+  echo "::error title=BabelQueue conformance::$*"
+  exit 2
+}
+
+semver='^[0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z.-]+)?$'
+action_dir=${GITHUB_ACTION_PATH:?GITHUB_ACTION_PATH is not set: this script runs as a step of action.yml}
+
+ref=${BQ_ACTION_REF:-}
+if [[ $ref =~ ^v([0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z.-]+)?)$ ]]; then
+  release=${BASH_REMATCH[1]}
+  from="the action's ref $ref"
+else
+  [ -f "$action_dir/CONFORMANCE_VERSION" ] || fail "cannot tell the action's release: ref '${ref}' is not a release tag and $action_dir has no CONFORMANCE_VERSION"
+  release=$(tr -d '\r\n' <"$action_dir/CONFORMANCE_VERSION")
+  from="CONFORMANCE_VERSION of the action at ref '${ref:-unknown}'"
+  case $release in
+    *-pre) fail "the action at ref '${ref:-unknown}' carries the unreleased suite $release; use a release tag (uses: BabelQueue/conformance@vX.Y.Z)" ;;
+  esac
+fi
+[[ $release =~ $semver ]] || fail "$from gives '$release', which is not a SemVer version"
+
+version=${BQ_INPUT_VERSION:-$release}
+version=${version#v}
+[[ $version =~ $semver ]] || fail "version '$version' is not a SemVer version such as 1.6.0"
+
+case "${RUNNER_OS:-}/${RUNNER_ARCH:-}" in
+  Linux/X64) target=x86_64-unknown-linux-musl ;;
+  Linux/ARM64) target=aarch64-unknown-linux-musl ;;
+  macOS/X64) target=x86_64-apple-darwin ;;
+  macOS/ARM64) target=aarch64-apple-darwin ;;
+  # Windows on Arm runs x86_64 executables under emulation.
+  Windows/X64 | Windows/ARM64) target=x86_64-pc-windows-msvc ;;
+  *) fail "no bqsuite release binary for runner ${RUNNER_OS:-?}/${RUNNER_ARCH:-?}; install bqsuite yourself (pipx install bqsuite, or cargo install)" ;;
+esac
+case $target in
+  *-windows-*) archive=bqsuite-$target.zip exe=bqsuite.exe ;;
+  *) archive=bqsuite-$target.tar.gz exe=bqsuite ;;
+esac
+
+base=${BQ_CONFORMANCE_BASE_URL:-https://github.com/BabelQueue/conformance/releases/download/v$release}
+base=${base%/}
+temp=${RUNNER_TEMP:-${TMPDIR:-/tmp}}
+if command -v cygpath >/dev/null 2>&1; then temp=$(cygpath -u "$temp"); fi
+dir=$temp/bqsuite-$release-$target
+rm -rf "$dir" "$dir.download"
+mkdir -p "$dir.download"
+
+echo "bqsuite $release ($from) for $target from $base"
+download() { curl --fail --silent --show-error --location --retry 3 --output "$dir.download/$1" "$base/$1" || fail "cannot download $base/$1"; }
+download SHA256SUMS
+download "$archive"
+
+expected=$(awk -v n="$archive" '$2 == n || $2 == "*" n { print $1 }' "$dir.download/SHA256SUMS")
+[[ $expected =~ ^[0-9a-f]{64}$ ]] || fail "$base/SHA256SUMS has no single sha256 line for $archive"
+if command -v sha256sum >/dev/null 2>&1; then
+  actual=$(sha256sum "$dir.download/$archive" | cut -d' ' -f1)
+else
+  actual=$(shasum -a 256 "$dir.download/$archive" | cut -d' ' -f1)
+fi
+if [ "$actual" != "$expected" ]; then
+  echo "::error title=BabelQueue conformance::$archive has sha256 $actual, but $base/SHA256SUMS says $expected; not installing it"
+  exit 1
+fi
+echo "sha256 $actual  $archive (matches SHA256SUMS)"
+
+mkdir -p "$dir"
+case $archive in
+  *.zip)
+    if command -v unzip >/dev/null 2>&1; then
+      unzip -q -o "$dir.download/$archive" -d "$dir"
+    else
+      7z x -y -o"$dir" "$dir.download/$archive" >/dev/null
+    fi
+    ;;
+  *) tar -xzf "$dir.download/$archive" -C "$dir" ;;
+esac
+rm -rf "$dir.download"
+[ -f "$dir/$exe" ] || fail "$archive holds no $exe"
+chmod +x "$dir/$exe"
+"$dir/$exe" --version
+
+path_dir=$dir
+if command -v cygpath >/dev/null 2>&1; then path_dir=$(cygpath -w "$dir"); fi
+echo "$path_dir" >>"${GITHUB_PATH:?}"
+{
+  echo "version=$version"
+  echo "release=$release"
+  echo "bqsuite=$dir/$exe"
+} >>"${GITHUB_OUTPUT:?}"

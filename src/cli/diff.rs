@@ -1,0 +1,157 @@
+//! `bqsuite diff`, and the release gate as `release` and `validate --against` use it: parse,
+//! load both sides through [`crate::diff::source`], compare, render, exit.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Args, ValueEnum};
+
+use super::{emit, exit, fail};
+use crate::diag::Finding;
+use crate::diff::render::{self, View};
+use crate::diff::source::{self, Options, Source};
+use crate::diff::{Diff, gate};
+use crate::fetch::Limits;
+use crate::suite::{self, Scope, Suite};
+
+/// `diff` output format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DiffFormat {
+    Human,
+    Json,
+    Markdown,
+}
+
+/// Where released versions come from.
+#[derive(Debug, Clone, Args)]
+pub struct RemoteArgs {
+    /// Where released versions (a side written as VERSION) are downloaded from: a file://,
+    /// http:// or https:// URL, as for `fetch`
+    /// [default: https://github.com/BabelQueue/conformance/releases/download/v<VERSION>].
+    #[arg(long, env = "BQ_CONFORMANCE_BASE_URL", value_name = "URL")]
+    pub base_url: Option<String>,
+}
+
+/// `diff` options.
+#[derive(Debug, Args)]
+pub struct DiffArgs {
+    /// The old side: a suite DIR, a release ASSET (.tar.gz), a released VERSION, or git:REV.
+    #[arg(value_name = "OLD")]
+    pub old: String,
+    /// The new side, written the same way (`.` for this checkout).
+    #[arg(value_name = "NEW")]
+    pub new: String,
+    /// Output format (markdown: for a pull-request comment or upgrade notes).
+    #[arg(long, value_enum, default_value_t = DiffFormat::Human)]
+    pub format: DiffFormat,
+    /// Show only the changes in sections of these scopes (comma-separated).
+    #[arg(long, value_delimiter = ',', value_name = "SCOPE,...", value_parser = parse_scope)]
+    pub scope: Vec<Scope>,
+    /// Show only what an SDK carrying these bindings must implement: the core sections and the
+    /// sections of each binding (comma-separated: sqs,kafka,...).
+    #[arg(long, value_delimiter = ',', value_name = "BINDING,...", value_parser = parse_binding)]
+    pub bindings: Vec<Scope>,
+    /// Check corrections against this CHANGELOG instead of the new side's CHANGELOG.md (a
+    /// release asset carries none).
+    #[arg(long, value_name = "FILE")]
+    pub changelog: Option<PathBuf>,
+    /// Exit 1 when the diff shows any change.
+    #[arg(long)]
+    pub exit_code: bool,
+    #[command(flatten)]
+    pub remote: RemoteArgs,
+}
+
+fn parse_scope(s: &str) -> Result<Scope, String> {
+    Scope::parse(s).ok_or_else(|| {
+        let all: Vec<_> = Scope::ALL.iter().map(|s| s.as_str()).collect();
+        format!("unknown scope {s:?} (one of {})", all.join(", "))
+    })
+}
+
+fn parse_binding(s: &str) -> Result<Scope, String> {
+    match parse_scope(s)? {
+        Scope::Core => Err("core is not a binding (it is always included)".into()),
+        b => Ok(b),
+    }
+}
+
+fn options(repo: &Path, remote: &RemoteArgs) -> Options {
+    Options { repo: repo.to_path_buf(), base_url: remote.base_url.clone(), limits: Limits::default() }
+}
+
+/// The directory whose repository `git:REV` reads when no suite is named: the nearest suite
+/// upwards, else the current directory.
+fn current_repo() -> PathBuf {
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    suite::discover(&cwd).unwrap_or(cwd)
+}
+
+/// Run `diff`.
+pub fn run(a: &DiffArgs) -> ExitCode {
+    let opts = options(&current_repo(), &a.remote);
+    let load = |arg: &str| Source::parse(arg).and_then(|s| source::load(&s, &opts));
+    let (old, new) = match (load(&a.old), load(&a.new)) {
+        (Ok(o), Ok(n)) => (o, n),
+        (Err(e), _) | (_, Err(e)) => return fail(e),
+    };
+    let changelog = match &a.changelog {
+        Some(path) => match std::fs::read_to_string(path) {
+            Ok(text) => Some((path.display().to_string(), text)),
+            Err(e) => return fail(format!("cannot read {}: {e}", path.display())),
+        },
+        None => None,
+    };
+    let diff = match Diff::new(&old, &new, changelog) {
+        Ok(d) => d,
+        Err(e) => return fail(e),
+    };
+    let filtered = !a.scope.is_empty() || !a.bindings.is_empty();
+    let view = View { scopes: filtered.then(|| crate::diff::scopes_for(&a.bindings, &a.scope)) };
+    emit(&match a.format {
+        DiffFormat::Human => render::human(&diff, &view),
+        DiffFormat::Json => render::json(&diff, &view),
+        DiffFormat::Markdown => render::markdown(&diff, &view),
+    });
+    let shown = match &view.scopes {
+        Some(s) => !diff.only(s).is_empty(),
+        None => !diff.changes.is_empty(),
+    };
+    exit(a.exit_code && shown)
+}
+
+/// What the release gate compares the suite with.
+#[derive(Debug, Clone)]
+pub enum Previous {
+    /// The highest `v*` tag below `CONFORMANCE_VERSION` in the suite's repository.
+    Tag,
+    /// A side written as for `diff`.
+    Given(String),
+}
+
+/// The release gate's findings for `current` against `previous` (BQ950–BQ955), located in the
+/// suite's files. `Err`: the previous release could not be loaded (exit 2).
+pub fn gate_findings(current: &Suite, previous: &Previous, remote: &RemoteArgs) -> Result<Vec<Finding>, String> {
+    let opts = options(&current.root, remote);
+    let label = match previous {
+        Previous::Given(arg) => arg.clone(),
+        Previous::Tag => {
+            let Some(version) = current.version().filter(|v| semver::Version::parse(v).is_ok()) else {
+                return Ok(Vec::new());
+            };
+            match gate::previous_tag(&current.root, version) {
+                Ok(Some(tag)) => format!("git:{tag}"),
+                Ok(None) => {
+                    let why = format!("the repository has no tag v<version> below {version}");
+                    return Ok(vec![gate::no_previous(current, &why)]);
+                }
+                Err(e) => return Ok(vec![gate::no_previous(current, &e)]),
+            }
+        }
+    };
+    let old = source::load(&Source::parse(&label)?, &opts)?;
+    let changelog = source::changelog_of(current, &opts.limits)?;
+    let shown = current.root.display().to_string();
+    let diff = Diff::between((&old.suite, &old.label), (current, &shown), changelog)?;
+    gate::check(&diff, current)
+}

@@ -1,0 +1,27 @@
+//! SIGINT and SIGTERM: remove the staging area in progress, then exit 130 / 143.
+//!
+//! The signals are received on a thread of their own (signal-hook), never in a signal handler,
+//! so the thread may lock and remove files: it calls [`crate::staging::freeze`], which waits for
+//! the critical step in progress (a swap, a rename), removes every registered staging path and
+//! holds the lock until the process is gone. The exit status is 128 + the signal number, as a
+//! shell reports a process the signal killed. Where there are no Unix signals (Windows), the
+//! default Ctrl-C behaviour stays, and `sync` cleans up what an interruption left on its next
+//! run.
+
+/// Start receiving SIGINT and SIGTERM (a no-op where there are none, or when that fails).
+pub fn install() {
+    #[cfg(unix)]
+    {
+        use signal_hook::consts::{SIGINT, SIGTERM};
+        let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM]) else { return };
+        let _ = std::thread::Builder::new().name("signals".into()).spawn(move || {
+            if let Some(signal) = signals.forever().next() {
+                let (_held, _) = crate::staging::freeze();
+                let name = if signal == SIGINT { "SIGINT" } else { "SIGTERM" };
+                // A newline first ends a progress line that may be half drawn.
+                eprintln!("\nbqsuite: interrupted by {name}; nothing half-written is left behind");
+                std::process::exit(128 + signal);
+            }
+        });
+    }
+}

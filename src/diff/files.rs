@@ -1,0 +1,299 @@
+//! The file half of `diff`: fixtures, schemas and the other files of the suite, compared byte
+//! for byte and then as JSON.
+//!
+//! Invariants:
+//! - Every suite file but `manifest.json`, `CONFORMANCE_VERSION` and `sync-targets.json` is
+//!   compared (the manifest has its own comparison, the version is the sides' version, the sync
+//!   targets are not suite data). Equal bytes are no change.
+//! - Different bytes with the same JSON are an editorial (formatting) change. "Same JSON" keeps
+//!   what the suite's byte-exact fixtures rely on (decisions R3): every member of an object,
+//!   repeated keys included, and for an object with a repeated key the order of its members
+//!   (last wins decides which value counts); objects without repeated keys compare whatever
+//!   their key order; numbers compare by type (integer literal or not) and value; strings by
+//!   their decoded text, so `"\u0041"` and `"A"` are the same.
+//! - A fixture whose JSON changed is breaking when any case without `valid: false` reads it (a
+//!   case's own `file`, `envelope_file` or `fixture`, or one its block or section shares), a
+//!   correction when only `valid: false` cases read it, editorial when no case of either side
+//!   reads it. Readers are collected from both sides. A `*.schema.json` whose JSON changed
+//!   outside its annotation keywords is breaking, else editorial; other files under `schema/`
+//!   (the results example) and files elsewhere (`LICENSE`) are documentation: editorial.
+//! - Added fixtures and schemas are additive, removed ones breaking; documentation added or
+//!   removed is editorial.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde_json::Value;
+
+use super::json::{self, Arrays, Edit};
+use super::manifest::is_section_key;
+use super::{Change, Class, Kind};
+use crate::suite::{MANIFEST, SYNC_TARGETS, Suite, VERSION_FILE, case_ids};
+
+/// Annotation keywords of JSON Schema: prose, not constraints.
+const ANNOTATIONS: [&str; 4] = ["title", "description", "$comment", "examples"];
+
+/// Schema keywords whose members are names chosen by the schema's author, not keywords.
+const NAME_MAPS: [&str; 5] = ["properties", "patternProperties", "definitions", "$defs", "dependencies"];
+
+/// A JSON value that keeps every member of an object, repeated keys included, in order.
+#[derive(Debug, Clone)]
+enum Node {
+    Null,
+    Bool(bool),
+    Int(i128),
+    Float(f64),
+    Str(String),
+    Arr(Vec<Node>),
+    Obj(Vec<(String, Node)>),
+}
+
+impl PartialEq for Node {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Node::Null, Node::Null) => true,
+            (Node::Bool(a), Node::Bool(b)) => a == b,
+            (Node::Int(a), Node::Int(b)) => a == b,
+            (Node::Float(a), Node::Float(b)) => a == b,
+            (Node::Str(a), Node::Str(b)) => a == b,
+            (Node::Arr(a), Node::Arr(b)) => a == b,
+            (Node::Obj(a), Node::Obj(b)) => {
+                let unique = |m: &[(String, Node)]| m.iter().map(|(k, _)| k).collect::<BTreeSet<_>>().len() == m.len();
+                if a.len() != b.len() {
+                    false
+                } else if unique(a) && unique(b) {
+                    a.iter().all(|(k, v)| b.iter().any(|(l, w)| k == l && v == w))
+                } else {
+                    a == b
+                }
+            }
+            _ => false,
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Node {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Node;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a JSON value")
+            }
+            fn visit_unit<E>(self) -> Result<Node, E> {
+                Ok(Node::Null)
+            }
+            fn visit_bool<E>(self, b: bool) -> Result<Node, E> {
+                Ok(Node::Bool(b))
+            }
+            fn visit_i64<E>(self, n: i64) -> Result<Node, E> {
+                Ok(Node::Int(i128::from(n)))
+            }
+            fn visit_u64<E>(self, n: u64) -> Result<Node, E> {
+                Ok(Node::Int(i128::from(n)))
+            }
+            fn visit_f64<E>(self, n: f64) -> Result<Node, E> {
+                Ok(Node::Float(n))
+            }
+            fn visit_str<E>(self, s: &str) -> Result<Node, E> {
+                Ok(Node::Str(s.to_owned()))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Node, A::Error> {
+                let mut items = Vec::new();
+                while let Some(item) = seq.next_element()? {
+                    items.push(item);
+                }
+                Ok(Node::Arr(items))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Node, A::Error> {
+                let mut members = Vec::new();
+                while let Some(member) = map.next_entry::<String, Node>()? {
+                    members.push(member);
+                }
+                Ok(Node::Obj(members))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// Do two JSON texts hold the same JSON under the rules of the module doc? `None` when either
+/// does not parse.
+fn same_json(a: &[u8], b: &[u8]) -> Option<bool> {
+    let parse = |bytes: &[u8]| serde_json::from_slice::<Node>(bytes).ok();
+    Some(parse(a)? == parse(b)?)
+}
+
+/// A case that reads a fixture.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+struct Reader {
+    /// `<section>.<case id>`.
+    id: String,
+    scope: Option<String>,
+    /// Not `valid: false`.
+    valid: bool,
+}
+
+/// Every fixture reference of a suite: path → the cases that read it.
+fn readers(suite: &Suite) -> BTreeMap<String, BTreeSet<Reader>> {
+    let mut out: BTreeMap<String, BTreeSet<Reader>> = BTreeMap::new();
+    let Some(m) = suite.manifest() else { return out };
+    let refs = |v: &Value| {
+        crate::validate::string_refs(v, &crate::validate::FILE_REF_KEYS)
+            .into_iter()
+            .map(|(_, p)| p.to_owned())
+            .collect::<Vec<_>>()
+    };
+    for (name, block) in m.iter().filter(|(k, _)| is_section_key(k)) {
+        let scope = m.get("sections").and_then(|s| s.get(name)).and_then(Value::as_str).map(str::to_owned);
+        let cases = case_ids(name, block);
+        let reader = |c: &crate::suite::CaseRef<'_>| Reader {
+            id: format!("{name}.{}", c.id),
+            scope: scope.clone(),
+            valid: c.value.get("valid") != Some(&Value::Bool(false)),
+        };
+        for c in &cases {
+            for path in refs(c.value) {
+                out.entry(path).or_default().insert(reader(c));
+            }
+        }
+        // Shared references: a block's members beside `cases`, a section's non-case members.
+        let Value::Object(obj) = block else { continue };
+        for (key, value) in obj {
+            let (shared, sub) = match value.get("cases") {
+                Some(Value::Array(_)) if value.is_object() => {
+                    let mut rest = value.clone();
+                    rest.as_object_mut().map(|o| o.shift_remove("cases"));
+                    (rest, Some(key.as_str()))
+                }
+                _ if key == "cases" || value.is_object() && !crate::suite::ids::NOT_CASES.contains(&key.as_str()) => {
+                    continue;
+                }
+                _ => (value.clone(), None),
+            };
+            for path in refs(&shared) {
+                for c in cases.iter().filter(|c| c.sub == sub) {
+                    out.entry(path.clone()).or_default().insert(reader(c));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Every change of the suite's files from `old` to `new`.
+pub fn compare(old: &Suite, new: &Suite) -> Vec<Change> {
+    let skip = [MANIFEST, VERSION_FILE, SYNC_TARGETS];
+    let paths: BTreeSet<&str> =
+        old.files().chain(new.files()).map(|f| f.rel.as_str()).filter(|p| !skip.contains(p)).collect();
+    let (old_readers, new_readers) = (readers(old), readers(new));
+    let mut out = Vec::new();
+    for path in paths {
+        let kind = |fixture: Kind, schema: Kind, other: Kind| {
+            if path.starts_with("fixtures/") {
+                fixture
+            } else if path.starts_with("schema/") {
+                schema
+            } else {
+                other
+            }
+        };
+        let mut read_by: BTreeSet<Reader> = BTreeSet::new();
+        for r in [&old_readers, &new_readers] {
+            read_by.extend(r.get(path).into_iter().flatten().cloned());
+        }
+        // Documentation: LICENSE, and files under schema/ that are no schemas (the results example).
+        let documentation = !path.starts_with("fixtures/") && !path.ends_with(".schema.json");
+        let (added, removed) =
+            if documentation { (Class::Editorial, Class::Editorial) } else { (Class::Additive, Class::Breaking) };
+        let mut c = match (old.file(path), new.file(path)) {
+            (None, Some(_)) => Change::new(kind(Kind::FixtureAdded, Kind::SchemaAdded, Kind::FileAdded), added),
+            (Some(_), None) => Change::new(kind(Kind::FixtureRemoved, Kind::SchemaRemoved, Kind::FileRemoved), removed),
+            (Some(a), Some(b)) if a.bytes == b.bytes => continue,
+            (Some(a), Some(b)) => {
+                let mut c =
+                    Change::new(kind(Kind::FixtureChanged, Kind::SchemaChanged, Kind::FileChanged), Class::Editorial);
+                changed(&mut c, path, a, b, &read_by);
+                c
+            }
+            (None, None) => continue,
+        };
+        c.file = Some(path.to_owned());
+        c.ids = read_by.iter().map(|r| r.id.clone()).collect();
+        c.scopes = read_by.iter().filter_map(|r| r.scope.clone()).collect::<BTreeSet<_>>().into_iter().collect();
+        out.push(c);
+    }
+    out
+}
+
+/// Fill in the class, edits and note of a file whose bytes changed.
+fn changed(
+    c: &mut Change,
+    path: &str,
+    a: &crate::suite::SourceFile,
+    b: &crate::suite::SourceFile,
+    read_by: &BTreeSet<Reader>,
+) {
+    let json_file = path.ends_with(".json");
+    let same = if json_file { same_json(&a.bytes, &b.bytes) } else { None };
+    if same == Some(true) {
+        c.note = Some("formatting only: the JSON is the same".into());
+        return;
+    }
+    let edits = match (a.json(), b.json()) {
+        (Some(x), Some(y)) => json::edits(x, y, Arrays::Ordered),
+        _ => Vec::new(),
+    };
+    c.note = match (json_file, same, edits.is_empty()) {
+        (true, None, _) => Some("not JSON that parses on both sides: compared as bytes".into()),
+        (true, Some(false), true) => Some("the repeated keys or their order changed".into()),
+        _ => None,
+    };
+    let contract = c.kind == Kind::SchemaChanged && path.ends_with(".schema.json");
+    let (data, prose): (Vec<Edit>, Vec<Edit>) = edits.into_iter().partition(|e| !(contract && is_annotation(e)));
+    c.class = match c.kind {
+        Kind::FixtureChanged if read_by.iter().any(|r| r.valid) => Class::Breaking,
+        Kind::FixtureChanged if !read_by.is_empty() => Class::Correction,
+        _ if contract && (!data.is_empty() || prose.is_empty()) => Class::Breaking,
+        _ => Class::Editorial,
+    };
+    c.edits = data;
+    c.prose = prose;
+}
+
+/// Is a schema edit inside an annotation keyword (not a property named like one)?
+fn is_annotation(e: &Edit) -> bool {
+    let tokens = e.tokens();
+    tokens
+        .iter()
+        .enumerate()
+        .any(|(i, t)| ANNOTATIONS.contains(&t.as_str()) && (i == 0 || !NAME_MAPS.contains(&tokens[i - 1].as_str())))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn same_json_keeps_repeated_keys_and_ignores_formatting() {
+        let s = |a: &str, b: &str| same_json(a.as_bytes(), b.as_bytes());
+        assert_eq!(s(r#"{"a":1,"b":[1,2]}"#, "{\n  \"b\": [1, 2],\n  \"a\": 1\n}\n"), Some(true));
+        assert_eq!(s(r#"{"a":"\u0041"}"#, r#"{"a":"A"}"#), Some(true));
+        assert_eq!(s(r#"{"a":1}"#, r#"{"a":1.0}"#), Some(false), "an integer literal is not a float");
+        assert_eq!(s(r#"{"job":"a","job":"b"}"#, r#"{"job":"b"}"#), Some(false), "a repeated key is kept");
+        assert_eq!(s(r#"{"job":"a","job":"b"}"#, r#"{"job":"b","job":"a"}"#), Some(false), "last wins: order counts");
+        assert_eq!(s(r#"{"job":"a","job":"b"}"#, r#"{"job": "a", "job": "b"}"#), Some(true));
+        assert_eq!(s("{", "{}"), None);
+    }
+
+    #[test]
+    fn annotation_keywords_are_prose_but_properties_named_like_them_are_not() {
+        let e = |p: &str| Edit { pointer: p.into(), op: json::Op::Changed, old: None, new: None };
+        assert!(is_annotation(&e("/description")));
+        assert!(is_annotation(&e("/properties/meta/title")));
+        assert!(!is_annotation(&e("/properties/description")));
+        assert!(!is_annotation(&e("/properties/description/type")));
+        assert!(is_annotation(&e("/properties/description/description")));
+        assert!(!is_annotation(&e("/required/0")));
+    }
+}

@@ -1,0 +1,178 @@
+//! The release gate: what `bqsuite release` refuses on and `bqsuite validate --against` reports,
+//! as findings (BQ950–BQ955) over a [`Diff`] from the previous release to the suite.
+//!
+//! Invariants:
+//! - The suite is compared with one previous release: given explicitly (`--previous`,
+//!   `--against`), or by default the highest tag `v<SemVer>` of the suite's repository whose
+//!   version is below `CONFORMANCE_VERSION` ([`previous_tag`]; other tags are ignored). No such
+//!   tag is BQ955 (pass `--previous`, or `--no-previous` for the very first release).
+//! - The checks: the version is above the previous one, or equal to it when nothing changed
+//!   (BQ954); its bump over the previous version is at least the bump the changes need under
+//!   the SemVer rule of [`super`] (BQ950); every correction is named in the version's CHANGELOG
+//!   entry (BQ951, one per correction, at the case in manifest.json); when anything changed,
+//!   CHANGELOG.md has an entry for the version (BQ952) that names every added section (BQ953).
+//! - The findings are errors, or warnings when `CONFORMANCE_VERSION` has a pre-release part
+//!   (`1.7.0-pre`: not yet tagged), so work in progress is told, not stopped.
+//! - A `CONFORMANCE_VERSION` that is not SemVer gives no gate finding (validate reports it,
+//!   BQ102); a previous release without a SemVer version cannot be compared (an error, exit 2).
+
+use std::path::Path;
+
+use super::{Bump, Class, Diff, Kind, render};
+use crate::diag::{Code, Finding, Severity};
+use crate::suite::{MANIFEST, Suite, VERSION_FILE};
+
+/// The highest `v<SemVer>` tag of the repository holding `dir` below `version`, if any.
+pub fn previous_tag(dir: &Path, version: &str) -> Result<Option<String>, String> {
+    let current = semver::Version::parse(version).map_err(|e| format!("CONFORMANCE_VERSION {version:?}: {e}"))?;
+    let tags = super::git::tags(dir, "v*")?;
+    Ok(tags
+        .into_iter()
+        .filter_map(|t| Some((semver::Version::parse(t.strip_prefix('v')?).ok()?, t)))
+        .filter(|(v, _)| *v < current)
+        .max()
+        .map(|(_, t)| t))
+}
+
+/// Is `version` a pre-release (its findings are warnings)?
+pub fn is_pre(version: Option<&str>) -> bool {
+    version.and_then(|v| semver::Version::parse(v).ok()).is_some_and(|v| !v.pre.is_empty())
+}
+
+fn severity(current: &Suite) -> Severity {
+    if is_pre(current.version()) { Severity::Warning } else { Severity::Error }
+}
+
+fn finding(current: &Suite, code: Code, message: String) -> Finding {
+    Finding { severity: severity(current), ..Finding::error(code, message) }
+}
+
+/// BQ955: there is no previous release to compare with (`why` says what was looked for).
+pub fn no_previous(current: &Suite, why: &str) -> Finding {
+    finding(
+        current,
+        Code::NO_PREVIOUS_RELEASE,
+        format!(
+            "no previous release to compare with: {why}; pass --previous DIR|ASSET|VERSION|git:REV (the last \
+             release), or --no-previous for the very first release"
+        ),
+    )
+    .in_file(current.display_path(VERSION_FILE))
+}
+
+/// Why the changes need `needed`: the changes that need it, by class, the first few named.
+fn reasons(diff: &Diff, needed: Bump) -> String {
+    let list = |changes: Vec<&super::Change>, what: &str| -> Option<String> {
+        let n = changes.len();
+        let mut shown: Vec<String> = changes.iter().take(3).map(|c| render::title(c)).collect();
+        if n > 3 {
+            shown.push("…".into());
+        }
+        (n > 0).then(|| format!("{n} {what} ({})", shown.join("; ")))
+    };
+    let driving: Vec<&super::Change> = diff.changes.iter().filter(|c| c.needs() == needed).collect();
+    let parts: Vec<String> = [
+        (Class::Breaking, "breaking change(s)"),
+        (Class::Correction, "correction(s) the CHANGELOG entry does not name"),
+        (Class::Additive, "additive change(s)"),
+        (Class::Editorial, "editorial change(s)"),
+    ]
+    .into_iter()
+    .filter_map(|(class, what)| list(driving.iter().copied().filter(|c| c.class == class).collect(), what))
+    .collect();
+    parts.join("; ")
+}
+
+/// The gate's findings for `diff`, whose new side is `current`. `Err` when the previous side
+/// has no SemVer version.
+pub fn check(diff: &Diff, current: &Suite) -> Result<Vec<Finding>, String> {
+    let Some(cur) = current.version().and_then(|v| semver::Version::parse(v).ok()) else {
+        return Ok(Vec::new());
+    };
+    let prev = diff
+        .old
+        .version
+        .as_deref()
+        .and_then(|v| semver::Version::parse(v).ok())
+        .ok_or_else(|| format!("{}: the previous release has no SemVer CONFORMANCE_VERSION", diff.old.source))?;
+    let mut out = Vec::new();
+    let needed = diff.needed();
+    let version_file = current.display_path(VERSION_FILE);
+    let against = format!("the previous release {prev} ({})", diff.old.source);
+    let at_manifest = |f: Finding, pointer: &Option<String>| match pointer {
+        Some(p) => f.in_file(current.display_path(MANIFEST)).at(p.clone()).with_span(current.locate(MANIFEST, p)),
+        None => f.in_file(current.display_path(MANIFEST)),
+    };
+    match Bump::between(&prev, &cur) {
+        _ if cur < prev || (cur == prev && needed > Bump::None) => {
+            let since = if needed > Bump::None { ", and the suite changed since: bump it" } else { "" };
+            out.push(
+                finding(
+                    current,
+                    Code::VERSION_NOT_ABOVE_PREVIOUS,
+                    format!("CONFORMANCE_VERSION {cur} is not above {against}{since}"),
+                )
+                .in_file(version_file.clone()),
+            );
+        }
+        Some(actual) if actual < needed => {
+            out.push(
+                finding(
+                    current,
+                    Code::BUMP_TOO_SMALL,
+                    format!(
+                        "CONFORMANCE_VERSION {cur} is a {} bump over {against}, but the changes need {}: {}",
+                        actual.as_str(),
+                        needed.as_str(),
+                        reasons(diff, needed)
+                    ),
+                )
+                .in_file(version_file.clone()),
+            );
+        }
+        _ => {}
+    }
+    for c in diff.unnamed_corrections() {
+        let reference = c.reference();
+        let message = format!(
+            "{}: the CHANGELOG entry for {cur} does not name this correction; add an item that says it is a \
+             correction, cites the ADR that justifies it and names `{reference}` (or its block)",
+            render::title(c)
+        );
+        out.push(at_manifest(finding(current, Code::CORRECTION_NOT_NAMED, message), &c.pointer));
+    }
+    if needed > Bump::None {
+        let changelog = current.display_path(super::git::CHANGELOG);
+        match (&diff.changelog.source, &diff.entry) {
+            (None, _) => out.push(
+                finding(
+                    current,
+                    Code::CHANGELOG_ENTRY_MISSING,
+                    format!("there is no {changelog} to say what changed since {prev}"),
+                )
+                .in_file(changelog),
+            ),
+            (Some(source), None) => out.push(
+                finding(
+                    current,
+                    Code::CHANGELOG_ENTRY_MISSING,
+                    format!("{source} has no entry `## {cur}` for what changed since {prev}"),
+                )
+                .in_file(source.clone()),
+            ),
+            (Some(_), Some(entry)) => {
+                for c in diff.changes.iter().filter(|c| c.kind == Kind::SectionAdded) {
+                    let name = c.section.as_deref().unwrap_or_default();
+                    if !entry.names_section(name) {
+                        let message = format!(
+                            "section `{name}` is new since {prev}, but the CHANGELOG entry `## {}` does not name it (as `{name}`)",
+                            entry.heading
+                        );
+                        out.push(at_manifest(finding(current, Code::SECTION_NOT_IN_CHANGELOG, message), &c.pointer));
+                    }
+                }
+            }
+        }
+    }
+    Ok(out)
+}

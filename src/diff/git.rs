@@ -1,0 +1,152 @@
+//! Reading the suite of a git revision (`git:REV`) straight from the object database, through
+//! the `git` command line, and listing the repository's tags.
+//!
+//! Invariants:
+//! - Nothing but `git rev-parse`, `git ls-tree`, `git cat-file --batch` and `git tag --list` is
+//!   run: the work tree, the index, `HEAD` and the refs are never touched, so a diff against a
+//!   revision works in a checkout with uncommitted edits and leaves it exactly as it was.
+//! - The suite is read at the same path inside the revision as the directory it is asked from
+//!   has inside its work tree (`git rev-parse --show-prefix`), so a suite in a subdirectory of a
+//!   repository compares with itself.
+//! - A revision that is empty or starts with `-` is refused before git sees it (it would be read
+//!   as an option); one that does not name a commit is an error naming it.
+//! - Blobs are read only for the paths the suite loader keeps ([`crate::suite::is_suite_file`])
+//!   and CHANGELOG.md, and within caps ([`crate::fetch::Limits`]: per file and in total) checked
+//!   from `ls-tree`'s sizes before anything is read. Symlinks and submodules under `schema/` and
+//!   `fixtures/` are reported as irregular entries, as [`crate::suite::Suite::load`] reports
+//!   them on disk.
+
+use std::io::{Read, Write};
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use crate::fetch::Limits;
+use crate::suite::{SUITE_DIRS, is_suite_file};
+
+/// The file beside the suite that holds its changelog.
+pub const CHANGELOG: &str = "CHANGELOG.md";
+
+/// The suite files of one revision.
+#[derive(Debug, Clone, Default)]
+pub struct Revision {
+    /// The commit the revision names (40 hex digits).
+    pub commit: String,
+    /// Suite-relative path → bytes (CHANGELOG.md included when the revision has one).
+    pub files: Vec<(String, Vec<u8>)>,
+    /// Entries under the suite directories that are not regular files.
+    pub irregular: Vec<String>,
+}
+
+fn git(dir: &Path, args: &[&str]) -> Result<Vec<u8>, String> {
+    let out = Command::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .map_err(|e| format!("cannot run git: {e}"))?;
+    if out.status.success() {
+        Ok(out.stdout)
+    } else {
+        let err = String::from_utf8_lossy(&out.stderr).trim().to_owned();
+        Err(if err.is_empty() { format!("git {} failed", args.join(" ")) } else { err })
+    }
+}
+
+fn text(bytes: Vec<u8>) -> String {
+    String::from_utf8_lossy(&bytes).trim().to_owned()
+}
+
+/// The suite of revision `rev` of the repository holding `dir`, at `dir`'s path in it.
+pub fn read(dir: &Path, rev: &str, limits: &Limits) -> Result<Revision, String> {
+    if rev.is_empty() || rev.starts_with('-') {
+        return Err(format!("{rev:?} is not a git revision"));
+    }
+    let prefix = text(
+        git(dir, &["rev-parse", "--show-prefix"])
+            .map_err(|e| format!("{}: not inside a git repository ({e})", dir.display()))?,
+    );
+    let commit = text(
+        git(dir, &["rev-parse", "--verify", "--quiet", "--end-of-options", &format!("{rev}^{{commit}}")]).map_err(
+            |_| format!("git revision {rev:?} does not name a commit in the repository of {}", dir.display()),
+        )?,
+    );
+    let listing = git(dir, &["ls-tree", "-r", "-z", "-l", "--full-tree", &commit])?;
+    let mut wanted: Vec<(String, String)> = Vec::new();
+    let mut irregular = Vec::new();
+    let mut total = 0u64;
+    for record in listing.split(|b| *b == 0).filter(|r| !r.is_empty()) {
+        let record = String::from_utf8_lossy(record);
+        let Some((meta, path)) = record.split_once('\t') else { continue };
+        let Some(rel) = path.strip_prefix(prefix.as_str()) else { continue };
+        let [mode, kind, object, size] = meta.split_whitespace().collect::<Vec<_>>()[..] else { continue };
+        let keep = is_suite_file(rel) || rel == CHANGELOG;
+        if kind == "blob" && (mode == "100644" || mode == "100755") {
+            if !keep {
+                continue;
+            }
+            let size: u64 = size.parse().unwrap_or(u64::MAX);
+            if size > limits.max_file {
+                return Err(format!("{rev}:{path} is {size} bytes, more than the {}-byte cap", limits.max_file));
+            }
+            total += size;
+            if total > limits.max_total {
+                return Err(format!("the suite files of {rev} add up to more than the {}-byte cap", limits.max_total));
+            }
+            wanted.push((rel.to_owned(), object.to_owned()));
+        } else if SUITE_DIRS.iter().any(|d| rel.strip_prefix(d).is_some_and(|r| r.starts_with('/'))) {
+            irregular.push(rel.to_owned());
+        }
+    }
+    let blobs = cat_blobs(dir, wanted.iter().map(|(_, o)| o.as_str()))?;
+    let files = wanted.into_iter().map(|(rel, _)| rel).zip(blobs).collect();
+    Ok(Revision { commit, files, irregular })
+}
+
+/// The contents of `objects` (blob ids), in order, through one `git cat-file --batch`.
+fn cat_blobs<'a>(dir: &Path, objects: impl Iterator<Item = &'a str>) -> Result<Vec<Vec<u8>>, String> {
+    let request: String = objects.map(|o| format!("{o}\n")).collect();
+    let mut child = Command::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args(["cat-file", "--batch"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot run git: {e}"))?;
+    let mut stdin = child.stdin.take().expect("stdin is piped");
+    // Written from a second thread: git answers while it reads, and both pipes are bounded.
+    let writer = std::thread::spawn(move || stdin.write_all(request.as_bytes()));
+    let mut out = Vec::new();
+    child.stdout.take().expect("stdout is piped").read_to_end(&mut out).map_err(|e| format!("git cat-file: {e}"))?;
+    let status = child.wait().map_err(|e| format!("git cat-file: {e}"))?;
+    writer
+        .join()
+        .map_err(|_| "git cat-file: the request writer panicked".to_owned())?
+        .map_err(|e| format!("git cat-file: {e}"))?;
+    if !status.success() {
+        return Err(format!("git cat-file --batch failed ({status})"));
+    }
+    let mut blobs = Vec::new();
+    let mut rest = out.as_slice();
+    while !rest.is_empty() {
+        let nl = rest.iter().position(|b| *b == b'\n').ok_or("git cat-file: truncated answer")?;
+        let header = String::from_utf8_lossy(&rest[..nl]).into_owned();
+        let size: usize = match header.split(' ').collect::<Vec<_>>()[..] {
+            [_, "blob", size] => size.parse().map_err(|_| format!("git cat-file: bad header {header:?}"))?,
+            _ => return Err(format!("git cat-file: {header}")),
+        };
+        let body = rest.get(nl + 1..nl + 1 + size).ok_or("git cat-file: truncated answer")?;
+        blobs.push(body.to_vec());
+        rest = rest.get(nl + 2 + size..).unwrap_or_default();
+    }
+    Ok(blobs)
+}
+
+/// The tags of the repository holding `dir` that match `pattern` (`git tag --list`).
+pub fn tags(dir: &Path, pattern: &str) -> Result<Vec<String>, String> {
+    let out =
+        git(dir, &["tag", "--list", pattern]).map_err(|e| format!("{}: cannot list the tags ({e})", dir.display()))?;
+    Ok(String::from_utf8_lossy(&out).lines().map(str::to_owned).collect())
+}

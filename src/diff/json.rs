@@ -1,0 +1,245 @@
+//! JSON edits between two values: what `diff` shows of a case, a block's shared fields, a
+//! schema, `exceptions` and `skip_policy`.
+//!
+//! Invariants:
+//! - An edit names an RFC 6901 pointer relative to the compared values and one operation:
+//!   `added` (only the new value has the member or element), `removed` (only the old one),
+//!   `retyped` (both have it, with different JSON types, neither `null`) or `changed` (both have
+//!   it, same type or one side `null`, different values). Objects are compared member by member
+//!   whatever their key order; a value that is equal on both sides yields no edit.
+//! - JSON types are the manifest's (decisions R20.3): an integer literal (`1`) and a number with
+//!   a fraction or exponent (`1.0`) are different types, so `1` → `1.0` is a retype, since one
+//!   retyped field aborts a whole Go test. `null` is a value of any type (nullable fields are
+//!   written `null`, R20.6), so `null` ↔ `"x"` is a change, never a retype.
+//! - Arrays are compared element by element by position ([`Arrays::Ordered`]: case data, where
+//!   order is meaning, such as a Redis case's steps), or, for suite metadata of unknown shape
+//!   ([`Arrays::Keyed`]), by identity when every element has one: objects by a unique string
+//!   `id`, `name`, `case` or `section` member or by the pair `family` + `binding`, scalars as
+//!   a set; otherwise by position. A keyed element's pointer uses its index on the side that
+//!   has it (the new side when both do).
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use crate::suite::pointer;
+
+/// What happened at a pointer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Op {
+    Added,
+    Removed,
+    Changed,
+    Retyped,
+}
+
+/// One edit.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Edit {
+    /// RFC 6901 pointer, relative to the compared values.
+    pub pointer: String,
+    pub op: Op,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub old: Option<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub new: Option<Value>,
+}
+
+impl Edit {
+    /// The unescaped reference tokens of the pointer.
+    pub fn tokens(&self) -> Vec<String> {
+        pointer::parse(&self.pointer).unwrap_or_default()
+    }
+
+    /// The first token: the member of the compared object this edit lies in.
+    pub fn top(&self) -> Option<String> {
+        self.tokens().into_iter().next()
+    }
+
+    /// Is the edit a whole member of the compared object (its pointer has one token)?
+    pub fn is_top_level(&self) -> bool {
+        self.tokens().len() == 1
+    }
+}
+
+/// How arrays are matched.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Arrays {
+    /// By position.
+    Ordered,
+    /// By element identity where every element has one, else by position.
+    Keyed,
+}
+
+/// The JSON type of a value, with integer literals apart from other numbers.
+pub fn json_type(v: &Value) -> &'static str {
+    match v {
+        Value::Number(n) if n.is_i64() || n.is_u64() => "integer",
+        other => crate::core::json::type_name(other),
+    }
+}
+
+/// Every edit from `old` to `new`, in document order (old members first where they differ).
+pub fn edits(old: &Value, new: &Value, arrays: Arrays) -> Vec<Edit> {
+    let mut out = Vec::new();
+    walk(old, new, arrays, &mut String::new(), &mut out);
+    out
+}
+
+fn walk(old: &Value, new: &Value, arrays: Arrays, at: &mut String, out: &mut Vec<Edit>) {
+    if old == new {
+        return;
+    }
+    let len = at.len();
+    match (old, new) {
+        (Value::Object(a), Value::Object(b)) => {
+            objects(a, b, arrays, at, out);
+        }
+        (Value::Array(a), Value::Array(b)) => {
+            let pairs = match arrays {
+                Arrays::Keyed => keyed_pairs(a, b),
+                Arrays::Ordered => None,
+            }
+            .unwrap_or_else(|| positional_pairs(a.len(), b.len()));
+            for (i, j) in pairs {
+                let _ = std::fmt::Write::write_fmt(at, format_args!("/{}", j.or(i).unwrap_or(0)));
+                match (i.map(|i| &a[i]), j.map(|j| &b[j])) {
+                    (Some(x), Some(y)) => walk(x, y, arrays, at, out),
+                    (x, y) => push(out, at, x, y),
+                }
+                at.truncate(len);
+            }
+        }
+        _ => push(out, at, Some(old), Some(new)),
+    }
+}
+
+fn objects(a: &Map<String, Value>, b: &Map<String, Value>, arrays: Arrays, at: &mut String, out: &mut Vec<Edit>) {
+    let len = at.len();
+    for (k, x) in a {
+        pointer::push(at, k);
+        match b.get(k) {
+            Some(y) => walk(x, y, arrays, at, out),
+            None => push(out, at, Some(x), None),
+        }
+        at.truncate(len);
+    }
+    for (k, y) in b.iter().filter(|(k, _)| !a.contains_key(*k)) {
+        pointer::push(at, k);
+        push(out, at, None, Some(y));
+        at.truncate(len);
+    }
+}
+
+fn push(out: &mut Vec<Edit>, at: &str, old: Option<&Value>, new: Option<&Value>) {
+    let op = match (old, new) {
+        (None, _) => Op::Added,
+        (_, None) => Op::Removed,
+        (Some(x), Some(y)) if !x.is_null() && !y.is_null() && json_type(x) != json_type(y) => Op::Retyped,
+        _ => Op::Changed,
+    };
+    out.push(Edit { pointer: at.to_owned(), op, old: old.cloned(), new: new.cloned() });
+}
+
+/// Index pairs by position: common prefix, then the longer side's tail alone.
+fn positional_pairs(a: usize, b: usize) -> Vec<(Option<usize>, Option<usize>)> {
+    (0..a.max(b)).map(|i| ((i < a).then_some(i), (i < b).then_some(i))).collect()
+}
+
+/// The identity members an element may carry, tried in this order.
+const IDENTITIES: [&[&str]; 5] = [&["id"], &["name"], &["case"], &["section"], &["family", "binding"]];
+
+/// Index pairs by element identity (old order, then elements only the new side has), when
+/// every element of both arrays has one and no identity repeats on a side.
+fn keyed_pairs(a: &[Value], b: &[Value]) -> Option<Vec<(Option<usize>, Option<usize>)>> {
+    let scalar_key = |v: &Value| (!v.is_object() && !v.is_array()).then(|| v.to_string());
+    let keys = |items: &[Value], key: &dyn Fn(&Value) -> Option<String>| -> Option<Vec<String>> {
+        let ks: Vec<String> = items.iter().map(key).collect::<Option<_>>()?;
+        let mut sorted = ks.clone();
+        sorted.sort();
+        sorted.dedup();
+        (sorted.len() == ks.len()).then_some(ks)
+    };
+    let member_key = |members: &'static [&'static str]| {
+        move |v: &Value| -> Option<String> {
+            let parts: Vec<&str> = members.iter().map(|m| v.get(m)?.as_str()).collect::<Option<_>>()?;
+            Some(parts.join("\u{0}"))
+        }
+    };
+    let found = std::iter::once(keys(a, &scalar_key).zip(keys(b, &scalar_key)))
+        .chain(IDENTITIES.iter().map(|m| {
+            let f = member_key(m);
+            keys(a, &f).zip(keys(b, &f))
+        }))
+        .flatten()
+        .next()?;
+    let (ka, kb) = found;
+    let mut pairs: Vec<_> = ka.iter().enumerate().map(|(i, k)| (Some(i), kb.iter().position(|x| x == k))).collect();
+    pairs.extend(kb.iter().enumerate().filter(|(_, k)| !ka.contains(k)).map(|(j, _)| (None, Some(j))));
+    Some(pairs)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn ops(old: Value, new: Value, arrays: Arrays) -> Vec<(String, Op)> {
+        edits(&old, &new, arrays).into_iter().map(|e| (e.pointer, e.op)).collect()
+    }
+
+    #[test]
+    fn members_added_removed_changed_and_retyped() {
+        let got = ops(
+            json!({"a": 1, "b": "x", "c": {"d": [1, 2]}, "e": null, "f": 1, "g~/": 0}),
+            json!({"g~/": 0, "a": 2, "c": {"d": [1, 3, 4]}, "e": "now", "f": 1.0, "h": true}),
+            Arrays::Ordered,
+        );
+        assert_eq!(
+            got,
+            [
+                ("/a".into(), Op::Changed),
+                ("/b".into(), Op::Removed),
+                ("/c/d/1".into(), Op::Changed),
+                ("/c/d/2".into(), Op::Added),
+                ("/e".into(), Op::Changed),
+                ("/f".into(), Op::Retyped),
+                ("/h".into(), Op::Added),
+            ]
+        );
+        assert!(edits(&json!({"a": 1, "b": 2}), &json!({"b": 2, "a": 1}), Arrays::Ordered).is_empty());
+        assert_eq!(ops(json!({"k": "1"}), json!({"k": 1}), Arrays::Ordered), [("/k".into(), Op::Retyped)]);
+        assert_eq!(ops(json!({"k~/": 1}), json!({}), Arrays::Ordered), [("/k~0~1".into(), Op::Removed)]);
+    }
+
+    #[test]
+    fn keyed_arrays_match_by_identity_and_scalars_as_sets() {
+        let old = json!([{"name": "a", "v": 1}, {"name": "b", "v": 1}]);
+        let new = json!([{"name": "b", "v": 2}, {"name": "c"}, {"name": "a", "v": 1}]);
+        assert_eq!(
+            ops(old.clone(), new.clone(), Arrays::Keyed),
+            [("/0/v".into(), Op::Changed), ("/1".into(), Op::Added)]
+        );
+        assert!(ops(old, new, Arrays::Ordered).len() > 2, "by position every element differs");
+        assert_eq!(
+            ops(json!(["x", "y"]), json!(["y", "z"]), Arrays::Keyed),
+            [("/0".into(), Op::Removed), ("/1".into(), Op::Added)]
+        );
+        let ex = |adr: &str| json!([{"family": "php", "binding": "asb", "adr": adr}]);
+        assert_eq!(ops(ex("ADR-0021"), ex("ADR-0040"), Arrays::Keyed), [("/0/adr".into(), Op::Changed)]);
+        // Repeated identities fall back to positions.
+        assert_eq!(
+            ops(json!([{"id": "a"}, {"id": "a"}]), json!([{"id": "a"}]), Arrays::Keyed),
+            [("/1".into(), Op::Removed)]
+        );
+    }
+
+    #[test]
+    fn edit_tokens() {
+        let e = Edit { pointer: "/expect_headers/bq-delay".into(), op: Op::Changed, old: None, new: None };
+        assert_eq!(e.top().as_deref(), Some("expect_headers"));
+        assert!(!e.is_top_level());
+        assert_eq!(json_type(&json!(1)), "integer");
+        assert_eq!(json_type(&json!(1.5)), "number");
+    }
+}

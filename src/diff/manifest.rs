@@ -1,0 +1,584 @@
+//! The manifest half of `diff`: suite metadata, sections, blocks, cases and their fields.
+//!
+//! Invariants:
+//! - Sections are the top-level members other than the metadata keys ([`crate::suite::METADATA_KEYS`]
+//!   and [`super::SKIP_POLICY`]); a section's scope is the string its `sections` entry holds,
+//!   compared as written (an unknown scope is still a scope). Cases come only from
+//!   [`crate::suite::case_ids`] and are matched by id within their section.
+//! - A block added or removed as a whole is one change listing its case ids, not one per case; a
+//!   section likewise. Cases added to or removed from a block both sides have are one change
+//!   each. A case in both is compared as JSON ([`super::json`], arrays by position), its prose
+//!   members set apart; members added to it are one [`Kind::FieldAdded`] change per block and
+//!   member, listing the cases; what remains is one [`Kind::CaseChanged`] whose class is its
+//!   worst edit's.
+//! - A section's or block's shared fields (everything of the object that is not a case: a
+//!   section's `description`, `schema` and non-object members, a block's members beside
+//!   `cases`) are one [`Kind::FieldsChanged`] per section or block.
+//! - Changes come out in the new manifest's order: suite metadata, then each section (removed
+//!   sections where they were), within a section its scope, shared fields, then blocks and
+//!   cases in id order of the new side, removals last.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde_json::{Map, Value};
+
+use super::json::{self, Arrays, Edit, Op};
+use super::{Change, Class, Kind, SKIP_POLICY};
+use crate::suite::ids::NOT_CASES;
+use crate::suite::{CaseRef, METADATA_KEYS, case_ids, pointer};
+
+/// Members of a case or block object that are prose, not data.
+pub const PROSE: [&str; 7] = ["description", "reason", "note", "notes", "comment", "$comment", "title"];
+
+/// Is `key` a top-level key that holds a section?
+pub fn is_section_key(key: &str) -> bool {
+    !METADATA_KEYS.contains(&key) && key != SKIP_POLICY
+}
+
+/// Is the edit (relative to a case or block object) inside one of its prose members?
+fn is_prose(e: &Edit) -> bool {
+    e.top().is_some_and(|k| PROSE.contains(&k.as_str()))
+}
+
+/// The class of one non-prose edit of shared fields (a section's or block's own members).
+fn class_of(e: &Edit) -> Class {
+    match e.op {
+        Op::Retyped => Class::Breaking,
+        Op::Removed if e.is_top_level() => Class::Breaking,
+        Op::Added if e.is_top_level() => Class::Additive,
+        _ => Class::Correction,
+    }
+}
+
+/// The class of one non-prose edit of an existing case. As for shared fields, except that a
+/// member of the case removed is a correction: the case now expects something else (an
+/// expectation field replaced by another, as 1.6.0 replaced `backoff.retry_republish`'s
+/// `release_delay_ms` by the §6.5 tier), which a MINOR may do only when its CHANGELOG entry
+/// names the case with its ADR. A retype stays breaking (R20.3: one retyped field aborts a
+/// whole runner, not only the case).
+fn class_of_case(e: &Edit) -> Class {
+    match e.op {
+        Op::Removed if e.is_top_level() => Class::Correction,
+        _ => class_of(e),
+    }
+}
+
+/// Split edits into (data, prose).
+fn split(edits: Vec<Edit>, prose: impl Fn(&Edit) -> bool) -> (Vec<Edit>, Vec<Edit>) {
+    edits.into_iter().partition(|e| !prose(e))
+}
+
+/// The class of a change made of `data` and `prose` edits, by `class` of each data edit.
+fn worst(data: &[Edit], class: impl Fn(&Edit) -> Class) -> Class {
+    data.iter().map(class).max().unwrap_or(Class::Editorial)
+}
+
+/// Every change of the manifest from `old` to `new`.
+pub fn compare(old: &Map<String, Value>, new: &Map<String, Value>) -> Vec<Change> {
+    let mut out = Vec::new();
+    if old.get("schema_version") != new.get("schema_version") {
+        let mut c = Change::new(Kind::SchemaVersionChanged, Class::Breaking);
+        c.pointer = Some("/schema_version".into());
+        c.edits = member_edits(old, new, "schema_version");
+        out.push(c);
+    }
+    let description = member_edits(old, new, "description");
+    if !description.is_empty() {
+        let mut c = Change::new(Kind::DescriptionChanged, Class::Editorial);
+        c.pointer = Some("/description".into());
+        c.prose = description;
+        out.push(c);
+    }
+    exceptions(old, new, &mut out);
+    skip_policy(old, new, &mut out);
+    sections(old, new, &mut out);
+    out
+}
+
+/// The edits of one top-level member, with pointers from the document root.
+fn member_edits(old: &Map<String, Value>, new: &Map<String, Value>, key: &str) -> Vec<Edit> {
+    let wrap =
+        |m: &Map<String, Value>| Value::Object(m.get(key).map(|v| (key.to_owned(), v.clone())).into_iter().collect());
+    json::edits(&wrap(old), &wrap(new), Arrays::Keyed)
+}
+
+/// `exceptions`, entry by entry (keyed by family and binding where the entries allow it).
+fn exceptions(old: &Map<String, Value>, new: &Map<String, Value>, out: &mut Vec<Change>) {
+    let list = |m: &Map<String, Value>| m.get("exceptions").cloned().unwrap_or(Value::Array(Vec::new()));
+    let (a, b) = (list(old), list(new));
+    let mut by_entry: BTreeMap<String, Vec<Edit>> = BTreeMap::new();
+    for e in json::edits(&a, &b, Arrays::Keyed) {
+        let entry = e.top().unwrap_or_default();
+        by_entry.entry(entry).or_default().push(e);
+    }
+    for (entry, edits) in by_entry {
+        let whole = edits.iter().find(|e| e.is_top_level()).map(|e| e.op);
+        let side = |e: &Edit| e.new.as_ref().or(e.old.as_ref()).cloned();
+        let (kind, class) = match whole {
+            Some(Op::Added) => (Kind::ExceptionAdded, Class::Breaking),
+            Some(Op::Removed) => (Kind::ExceptionRemoved, Class::Additive),
+            _ if edits.iter().any(|e| matches!(e.tokens().get(1).map(String::as_str), Some("family" | "binding"))) => {
+                (Kind::ExceptionChanged, Class::Breaking)
+            }
+            _ if edits.iter().all(|e| e.tokens().get(1).is_some_and(|k| k == "adr" || PROSE.contains(&k.as_str()))) => {
+                (Kind::ExceptionChanged, Class::Editorial)
+            }
+            _ => (Kind::ExceptionChanged, Class::Breaking),
+        };
+        let mut c = Change::new(kind, class);
+        let index: usize = entry.parse().unwrap_or(0);
+        let value = edits.iter().find(|e| e.is_top_level()).and_then(side).or_else(|| {
+            let from = if kind == Kind::ExceptionRemoved { &a } else { &b };
+            from.get(index).cloned()
+        });
+        c.scope = value.as_ref().and_then(|v| v.get("binding")).and_then(Value::as_str).map(str::to_owned);
+        c.pointer = Some(format!("/exceptions/{index}"));
+        let (data, prose) = split(edits, |e| class == Class::Editorial && e.tokens().len() > 1);
+        c.edits = data;
+        c.prose = prose;
+        out.push(c);
+    }
+}
+
+/// `skip_policy`, whatever its shape: added members or elements are additive, removed or
+/// changed ones breaking, prose members editorial.
+fn skip_policy(old: &Map<String, Value>, new: &Map<String, Value>, out: &mut Vec<Change>) {
+    let edits = member_edits(old, new, SKIP_POLICY);
+    if edits.is_empty() {
+        return;
+    }
+    let (data, prose) = split(edits, |e| e.tokens().last().is_some_and(|k| PROSE.contains(&k.as_str())));
+    let class = worst(&data, |e| if e.op == Op::Added { Class::Additive } else { Class::Breaking });
+    let mut c = Change::new(Kind::SkipPolicyChanged, class);
+    c.pointer = Some(pointer::join("", SKIP_POLICY));
+    c.edits = data;
+    c.prose = prose;
+    out.push(c);
+}
+
+/// A section as both sides see it.
+struct Side<'a> {
+    block: &'a Value,
+    scope: Option<String>,
+    cases: Vec<CaseRef<'a>>,
+}
+
+impl<'a> Side<'a> {
+    fn of(m: &'a Map<String, Value>, name: &str) -> Option<Side<'a>> {
+        let block = m.get(name)?;
+        let scope = m.get("sections").and_then(|s| s.get(name)).and_then(Value::as_str).map(str::to_owned);
+        Some(Side { block, scope, cases: case_ids(name, block) })
+    }
+
+    /// The sub-keys that hold cases (a `cases` block or a single case), in manifest order.
+    fn blocks(&self) -> Vec<&'a str> {
+        let mut seen = Vec::new();
+        for c in &self.cases {
+            if let Some(b) = c.sub.filter(|b| !seen.contains(b)) {
+                seen.push(b);
+            }
+        }
+        if let Value::Object(m) = self.block {
+            for (k, v) in m {
+                let empty_block = v.get("cases").is_some_and(Value::is_array);
+                if empty_block && !NOT_CASES.contains(&k.as_str()) && !seen.contains(&k.as_str()) {
+                    seen.push(k);
+                }
+            }
+        }
+        seen
+    }
+
+    fn ids_in(&self, block: Option<&str>) -> Vec<String> {
+        self.cases.iter().filter(|c| c.sub == block).map(|c| c.id.clone()).collect()
+    }
+
+    /// The shared fields of the section (`block` `None`) or of one of its `cases` blocks.
+    fn shared(&self, block: Option<&str>) -> Value {
+        let Value::Object(m) = self.block else { return Value::Object(Map::new()) };
+        let fields: Map<String, Value> = match block {
+            None => m
+                .iter()
+                .filter(|(k, v)| {
+                    NOT_CASES.contains(&k.as_str())
+                        || (k.as_str() == "cases" && !v.is_array())
+                        || (k.as_str() != "cases" && !v.is_object())
+                })
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect(),
+            Some(b) => match m.get(b) {
+                Some(Value::Object(sub)) if sub.get("cases").is_some_and(Value::is_array) => {
+                    sub.iter().filter(|(k, _)| k.as_str() != "cases").map(|(k, v)| (k.clone(), v.clone())).collect()
+                }
+                _ => Map::new(),
+            },
+        };
+        Value::Object(fields)
+    }
+}
+
+fn section_change(kind: Kind, class: Class, name: &str, scope: &Option<String>) -> Change {
+    let mut c = Change::new(kind, class);
+    c.section = Some(name.to_owned());
+    c.scope = scope.clone();
+    c.pointer = Some(pointer::join("", name));
+    c
+}
+
+fn sections(old: &Map<String, Value>, new: &Map<String, Value>, out: &mut Vec<Change>) {
+    let names = |m: &Map<String, Value>| m.keys().filter(|k| is_section_key(k)).cloned().collect::<Vec<_>>();
+    let (old_names, new_names) = (names(old), names(new));
+    let mut order: Vec<&String> = new_names.iter().collect();
+    for (i, name) in old_names.iter().enumerate().filter(|(_, n)| !new_names.contains(n)) {
+        // A removed section goes after the section that preceded it in the old manifest.
+        let after = old_names[..i].iter().rev().find_map(|p| order.iter().position(|o| *o == p));
+        order.insert(after.map_or(0, |p| p + 1), name);
+    }
+    for name in order {
+        match (Side::of(old, name), Side::of(new, name)) {
+            (None, Some(b)) => {
+                let mut c = section_change(Kind::SectionAdded, Class::Additive, name, &b.scope);
+                c.ids = b.cases.iter().map(|c| c.id.clone()).collect();
+                out.push(c);
+            }
+            (Some(a), None) => {
+                let mut c = section_change(Kind::SectionRemoved, Class::Breaking, name, &a.scope);
+                c.ids = a.cases.iter().map(|c| c.id.clone()).collect();
+                out.push(c);
+            }
+            (Some(a), Some(b)) => section(name, &a, &b, out),
+            (None, None) => {}
+        }
+    }
+}
+
+fn section(name: &str, a: &Side<'_>, b: &Side<'_>, out: &mut Vec<Change>) {
+    let scope = b.scope.clone().or_else(|| a.scope.clone());
+    if a.scope != b.scope {
+        let mut c = section_change(Kind::SectionRescoped, Class::Breaking, name, &scope);
+        let value = |s: &Option<String>| Some(s.clone().map_or(Value::Null, Value::String));
+        let at = pointer::join("/sections", name);
+        c.edits = vec![Edit { pointer: at, op: Op::Changed, old: value(&a.scope), new: value(&b.scope) }];
+        out.push(c);
+    }
+    let at = |block: Option<&str>| {
+        block.map_or_else(|| pointer::join("", name), |bk| pointer::join(&pointer::join("", name), bk))
+    };
+    shared_fields(name, &scope, None, &a.shared(None), &b.shared(None), at(None), out);
+    let (old_blocks, new_blocks) = (a.blocks(), b.blocks());
+    let old_cases: BTreeMap<&str, &CaseRef<'_>> = a.cases.iter().map(|c| (c.id.as_str(), c)).collect();
+    let mut fields: BTreeMap<(Option<&str>, String), Vec<String>> = BTreeMap::new();
+    let mut field_order: Vec<(Option<&str>, String)> = Vec::new();
+    let mut done_blocks = BTreeSet::new();
+    for case in &b.cases {
+        let block = case.sub;
+        if let Some(bk) = block.filter(|bk| !old_blocks.contains(bk)) {
+            if done_blocks.insert(bk) {
+                let mut c = section_change(Kind::BlockAdded, Class::Additive, name, &scope);
+                c.block = Some(bk.to_owned());
+                c.ids = b.ids_in(Some(bk));
+                c.pointer = Some(at(Some(bk)));
+                out.push(c);
+            }
+            continue;
+        }
+        if let Some(bk) = block.filter(|bk| done_blocks.insert(bk)) {
+            shared_fields(name, &scope, Some(bk), &a.shared(Some(bk)), &b.shared(Some(bk)), at(Some(bk)), out);
+        }
+        let Some(old_case) = old_cases.get(case.id.as_str()) else {
+            let mut c = section_change(Kind::CaseAdded, Class::Additive, name, &scope);
+            c.block = block.map(str::to_owned);
+            c.ids = vec![case.id.clone()];
+            c.pointer = Some(case.pointer.clone());
+            out.push(c);
+            continue;
+        };
+        let (data, prose) = split(json::edits(old_case.value, case.value, Arrays::Ordered), is_prose);
+        let (added, rest): (Vec<Edit>, Vec<Edit>) =
+            data.into_iter().partition(|e| e.op == Op::Added && e.is_top_level());
+        for e in added {
+            let key = (block, e.top().unwrap_or_default());
+            if !fields.contains_key(&key) {
+                field_order.push(key.clone());
+            }
+            fields.entry(key).or_default().push(case.id.clone());
+        }
+        if rest.is_empty() && prose.is_empty() {
+            continue;
+        }
+        let mut c = section_change(Kind::CaseChanged, worst(&rest, class_of_case), name, &scope);
+        c.block = block.map(str::to_owned);
+        c.ids = vec![case.id.clone()];
+        c.pointer = Some(case.pointer.clone());
+        c.edits = rest;
+        c.prose = prose;
+        out.push(c);
+    }
+    // Blocks without cases: shared fields of one both sides have, or a new empty block.
+    for bk in new_blocks.iter().filter(|bk| !done_blocks.contains(*bk)) {
+        if old_blocks.contains(bk) {
+            shared_fields(name, &scope, Some(bk), &a.shared(Some(bk)), &b.shared(Some(bk)), at(Some(bk)), out);
+        } else {
+            let mut c = section_change(Kind::BlockAdded, Class::Additive, name, &scope);
+            c.block = Some((*bk).to_owned());
+            c.pointer = Some(at(Some(bk)));
+            out.push(c);
+        }
+    }
+    for key in field_order {
+        let mut c = section_change(Kind::FieldAdded, Class::Additive, name, &scope);
+        c.block = key.0.map(str::to_owned);
+        c.ids = fields.remove(&key).unwrap_or_default();
+        c.field = Some(key.1);
+        out.push(c);
+    }
+    let new_ids: BTreeSet<&str> = b.cases.iter().map(|c| c.id.as_str()).collect();
+    for bk in old_blocks.iter().filter(|bk| !new_blocks.contains(bk)) {
+        let mut c = section_change(Kind::BlockRemoved, Class::Breaking, name, &scope);
+        c.block = Some((*bk).to_owned());
+        c.ids = a.ids_in(Some(bk));
+        c.pointer = Some(at(Some(bk)));
+        out.push(c);
+    }
+    for case in a.cases.iter().filter(|c| !new_ids.contains(c.id.as_str())) {
+        if case.sub.is_some_and(|bk| !new_blocks.contains(&bk)) {
+            continue;
+        }
+        let mut c = section_change(Kind::CaseRemoved, Class::Breaking, name, &scope);
+        c.block = case.sub.map(str::to_owned);
+        c.ids = vec![case.id.clone()];
+        c.pointer = Some(case.pointer.clone());
+        out.push(c);
+    }
+}
+
+fn shared_fields(
+    name: &str,
+    scope: &Option<String>,
+    block: Option<&str>,
+    old: &Value,
+    new: &Value,
+    at: String,
+    out: &mut Vec<Change>,
+) {
+    let (data, prose) = split(json::edits(old, new, Arrays::Ordered), is_prose);
+    if data.is_empty() && prose.is_empty() {
+        return;
+    }
+    let mut c = section_change(Kind::FieldsChanged, worst(&data, class_of), name, scope);
+    c.block = block.map(str::to_owned);
+    c.pointer = Some(at);
+    c.edits = data;
+    c.prose = prose;
+    out.push(c);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn run(old: Value, new: Value) -> Vec<Change> {
+        compare(old.as_object().unwrap(), new.as_object().unwrap())
+    }
+
+    fn kinds(changes: &[Change]) -> Vec<(Kind, Class, Vec<String>)> {
+        changes.iter().map(|c| (c.kind, c.class, c.ids.clone())).collect()
+    }
+
+    fn suite(sections: Value, blocks: Value) -> Value {
+        let mut m = json!({"schema_version": 1, "conformance_version": "1.0.0", "description": "d",
+            "sections": sections, "exceptions": []});
+        for (k, v) in blocks.as_object().unwrap() {
+            m.as_object_mut().unwrap().insert(k.clone(), v.clone());
+        }
+        m
+    }
+
+    fn base() -> Value {
+        suite(
+            json!({"s": "kafka", "t": "core"}),
+            json!({
+                "s": {"description": "S", "b": {"description": "B", "envelope_file": "fixtures/a.json",
+                        "cases": [{"name": "x", "n": 1, "expect": {"k": "v"}}, {"name": "y", "n": 2}]},
+                      "single": {"description": "one", "expect_tiers_ms": [1, 2]}},
+                "t": [{"name": "c1", "file": "fixtures/a.json", "valid": true}]
+            }),
+        )
+    }
+
+    fn edit(f: impl FnOnce(&mut Value)) -> Vec<Change> {
+        let mut new = base();
+        f(&mut new);
+        run(base(), new)
+    }
+
+    #[test]
+    fn identical_manifests_have_no_changes() {
+        assert!(run(base(), base()).is_empty());
+    }
+
+    #[test]
+    fn sections_added_removed_and_rescoped() {
+        let got = edit(|m| {
+            m["sections"]["u"] = json!("redis");
+            m["u"] = json!({"cases": [{"name": "a"}, {"name": "b"}]});
+            m.as_object_mut().unwrap().shift_remove("t");
+            m["sections"].as_object_mut().unwrap().shift_remove("t");
+            m["sections"]["s"] = json!("sqs");
+        });
+        assert_eq!(
+            kinds(&got),
+            [
+                (Kind::SectionRescoped, Class::Breaking, vec![]),
+                (Kind::SectionRemoved, Class::Breaking, vec!["c1".into()]),
+                (Kind::SectionAdded, Class::Additive, vec!["a".into(), "b".into()]),
+            ]
+        );
+        assert_eq!(
+            (got[0].edits[0].old.clone(), got[0].edits[0].new.clone()),
+            (Some(json!("kafka")), Some(json!("sqs")))
+        );
+        assert_eq!(got[0].edits[0].pointer, "/sections/s");
+        assert_eq!(got[2].scope.as_deref(), Some("redis"));
+    }
+
+    #[test]
+    fn blocks_and_cases_added_and_removed() {
+        let got = edit(|m| {
+            m["s"]["nb"] = json!({"cases": [{"name": "p"}]});
+            m["s"].as_object_mut().unwrap().shift_remove("single");
+            m["s"]["b"]["cases"].as_array_mut().unwrap().remove(1);
+            m["s"]["b"]["cases"].as_array_mut().unwrap().push(json!({"name": "z"}));
+        });
+        assert_eq!(
+            kinds(&got),
+            [
+                (Kind::CaseAdded, Class::Additive, vec!["b/z".into()]),
+                (Kind::BlockAdded, Class::Additive, vec!["nb/p".into()]),
+                (Kind::BlockRemoved, Class::Breaking, vec!["single".into()]),
+                (Kind::CaseRemoved, Class::Breaking, vec!["b/y".into()]),
+            ]
+        );
+        assert_eq!(got[1].pointer.as_deref(), Some("/s/nb"));
+    }
+
+    #[test]
+    fn case_edits_are_classified() {
+        // An expectation value: a correction.
+        let got = edit(|m| m["s"]["b"]["cases"][0]["expect"]["k"] = json!("w"));
+        assert_eq!(kinds(&got), [(Kind::CaseChanged, Class::Correction, vec!["b/x".into()])]);
+        assert_eq!(got[0].edits[0].pointer, "/expect/k");
+        assert_eq!(got[0].block.as_deref(), Some("b"));
+        // Prose only: editorial, set apart.
+        let got = edit(|m| m["t"][0]["description"] = json!("new words"));
+        assert_eq!(kinds(&got), [(Kind::CaseChanged, Class::Editorial, vec!["c1".into()])]);
+        assert!(got[0].edits.is_empty() && got[0].prose.len() == 1);
+        // Retyped (integer → float): breaking; a member removed: a correction (the case now
+        // expects something else; a MINOR must name it).
+        let got = edit(|m| m["s"]["b"]["cases"][0]["n"] = json!(1.0));
+        assert_eq!(got[0].class, Class::Breaking);
+        let got = edit(|m| {
+            m["s"]["b"]["cases"][1].as_object_mut().unwrap().shift_remove("n");
+        });
+        assert_eq!(got[0].class, Class::Correction);
+        // A nested member added to an expectation (golden maps are closed): a correction.
+        let got = edit(|m| m["s"]["b"]["cases"][0]["expect"]["extra"] = json!(1));
+        assert_eq!(got[0].class, Class::Correction);
+        // A single-case block is a case too.
+        let got = edit(|m| m["s"]["single"]["expect_tiers_ms"] = json!([1, 3]));
+        assert_eq!(kinds(&got), [(Kind::CaseChanged, Class::Correction, vec!["single".into()])]);
+    }
+
+    #[test]
+    fn new_optional_fields_are_additive_and_grouped_per_block() {
+        let got = edit(|m| {
+            m["s"]["b"]["cases"][0]["expect_more"] = json!(true);
+            m["s"]["b"]["cases"][1]["expect_more"] = json!(false);
+            m["s"]["b"]["cases"][1]["n"] = json!(5);
+        });
+        assert_eq!(
+            kinds(&got),
+            [
+                (Kind::CaseChanged, Class::Correction, vec!["b/y".into()]),
+                (Kind::FieldAdded, Class::Additive, vec!["b/x".into(), "b/y".into()]),
+            ]
+        );
+        assert_eq!(got[1].field.as_deref(), Some("expect_more"));
+    }
+
+    #[test]
+    fn shared_fields_of_sections_and_blocks() {
+        let got = edit(|m| {
+            m["s"]["description"] = json!("S2");
+            m["s"]["b"]["envelope_file"] = json!("fixtures/b.json");
+        });
+        assert_eq!(
+            kinds(&got),
+            [(Kind::FieldsChanged, Class::Editorial, vec![]), (Kind::FieldsChanged, Class::Correction, vec![])]
+        );
+        assert_eq!(got[1].reference(), "s.b");
+        assert_eq!(got[0].reference(), "s");
+    }
+
+    #[test]
+    fn suite_metadata() {
+        let got = edit(|m| {
+            m["schema_version"] = json!(2);
+            m["description"] = json!("other");
+            m["exceptions"] = json!([{"family": "go", "binding": "kafka", "adr": "ADR-0099"}]);
+        });
+        assert_eq!(
+            kinds(&got),
+            [
+                (Kind::SchemaVersionChanged, Class::Breaking, vec![]),
+                (Kind::DescriptionChanged, Class::Editorial, vec![]),
+                (Kind::ExceptionAdded, Class::Breaking, vec![]),
+            ]
+        );
+        assert_eq!(got[2].scope.as_deref(), Some("kafka"));
+        let ex = |adr: &str, binding: &str| json!([{"family": "php", "binding": binding, "adr": adr}]);
+        let pair = |a: Value, b: Value| {
+            let (mut x, mut y) = (base(), base());
+            x["exceptions"] = a;
+            y["exceptions"] = b;
+            kinds(&run(x, y))
+        };
+        assert_eq!(pair(ex("ADR-0021", "asb"), json!([])), [(Kind::ExceptionRemoved, Class::Additive, vec![])]);
+        assert_eq!(
+            pair(ex("ADR-0021", "asb"), ex("ADR-0050", "asb")),
+            [(Kind::ExceptionChanged, Class::Editorial, vec![])]
+        );
+    }
+
+    #[test]
+    fn skip_policy_of_any_shape() {
+        let with = |p: Value| {
+            let mut m = base();
+            m[SKIP_POLICY] = p;
+            m
+        };
+        let one = |a: Value, b: Value| {
+            let got = run(a, b);
+            assert_eq!(got.len(), 1, "{got:#?}");
+            assert_eq!(got[0].kind, Kind::SkipPolicyChanged);
+            got[0].class
+        };
+        let p = json!({"description": "d", "rules": [{"id": "r1", "adr": "ADR-0033"}]});
+        assert_eq!(one(base(), with(p.clone())), Class::Additive);
+        assert_eq!(one(with(p.clone()), base()), Class::Breaking);
+        let mut more = p.clone();
+        more["rules"].as_array_mut().unwrap().insert(0, json!({"id": "r0", "adr": "ADR-0028"}));
+        assert_eq!(one(with(p.clone()), with(more.clone())), Class::Additive, "keyed by id, not position");
+        assert_eq!(one(with(more), with(p.clone())), Class::Breaking);
+        let mut prose = p.clone();
+        prose["description"] = json!("e");
+        assert_eq!(one(with(p.clone()), with(prose)), Class::Editorial);
+        let mut changed = p.clone();
+        changed["rules"][0]["adr"] = json!("ADR-0034");
+        assert_eq!(one(with(p), with(changed)), Class::Breaking);
+        assert!(run(with(json!([1])), with(json!([1]))).is_empty());
+        // It is never mistaken for a section.
+        assert!(run(base(), with(json!({"cases": [{"name": "n"}]}))).iter().all(|c| c.kind == Kind::SkipPolicyChanged));
+    }
+}

@@ -1,0 +1,165 @@
+//! Where a side of a diff comes from, and loading it through the one suite loader.
+//!
+//! A side is written as one argument, read in this order:
+//!
+//! 1. `git:REV` — revision REV of the repository holding the current suite directory, read from
+//!    git objects ([`super::git`]);
+//! 2. a path ending in `.tar.gz` that is a file — a release asset, read in memory with fetch's
+//!    safe reader ([`crate::fetch::archive::read`]: every rule `fetch` applies, caps included).
+//!    Its name must be the released one, `babelqueue-conformance-<version>.tar.gz`, since the
+//!    version names the archive's root directory; when a `SHA256SUMS` with a line for it lies
+//!    beside it, the checksum must match;
+//! 3. a directory — a suite checkout or an unpacked release, loaded with
+//!    [`Suite::load`];
+//! 4. a SemVer version — the published release, downloaded and verified exactly as
+//!    `bqsuite fetch` does (`BQ_CONFORMANCE_BASE_URL` / `--base-url`, `SHA256SUMS`).
+//!
+//! Anything else is a usage error. Every side becomes a [`Suite`] with [`Suite::load`] or
+//! [`Suite::from_files`], so all four obey the same file rules. A directory or revision also
+//! gives its `CHANGELOG.md` (read within the per-file cap); a release asset has none.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use super::git::{self, CHANGELOG};
+use crate::fetch::{self, Limits};
+use crate::release::layout;
+use crate::suite::Suite;
+
+/// One side, as written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Source {
+    Git(String),
+    Asset(PathBuf),
+    Dir(PathBuf),
+    Version(String),
+}
+
+impl Source {
+    /// Read an argument (the order of the module doc).
+    pub fn parse(arg: &str) -> Result<Source, String> {
+        if let Some(rev) = arg.strip_prefix("git:") {
+            return Ok(Source::Git(rev.to_owned()));
+        }
+        let path = Path::new(arg);
+        if arg.ends_with(".tar.gz") && path.is_file() {
+            return Ok(Source::Asset(path.to_path_buf()));
+        }
+        if path.is_dir() {
+            return Ok(Source::Dir(path.to_path_buf()));
+        }
+        if semver::Version::parse(arg).is_ok_and(|v| v.to_string() == arg) {
+            return Ok(Source::Version(arg.to_owned()));
+        }
+        Err(format!(
+            "{arg:?} is neither git:REV, a release asset (.tar.gz), a suite directory nor a version such as 1.5.0"
+        ))
+    }
+}
+
+/// How to load sides.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// The directory whose repository `git:REV` reads (the current suite directory).
+    pub repo: PathBuf,
+    /// `BQ_CONFORMANCE_BASE_URL` / `--base-url` for versions.
+    pub base_url: Option<String>,
+    pub limits: Limits,
+}
+
+/// A loaded side.
+#[derive(Debug, Clone)]
+pub struct Loaded {
+    /// How reports name it.
+    pub label: String,
+    pub suite: Suite,
+    /// (where, text) of its CHANGELOG.md, when it has one.
+    pub changelog: Option<(String, String)>,
+}
+
+/// Read a file within a size cap.
+fn read_capped(path: &Path, cap: u64) -> Result<Vec<u8>, String> {
+    let file = std::fs::File::open(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let mut bytes = Vec::new();
+    file.take(cap + 1).read_to_end(&mut bytes).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    if bytes.len() as u64 > cap {
+        return Err(format!("{}: larger than the {cap}-byte cap", path.display()));
+    }
+    Ok(bytes)
+}
+
+fn changelog_text(shown: String, bytes: Vec<u8>) -> Result<(String, String), String> {
+    String::from_utf8(bytes).map(|t| (shown.clone(), t)).map_err(|_| format!("{shown}: not UTF-8 text"))
+}
+
+/// The CHANGELOG.md beside a suite loaded from disk, when there is one: (path shown, text).
+pub fn changelog_of(suite: &Suite, limits: &Limits) -> Result<Option<(String, String)>, String> {
+    let path = suite.root.join(CHANGELOG);
+    if !path.is_file() {
+        return Ok(None);
+    }
+    changelog_text(suite.display_path(CHANGELOG), read_capped(&path, limits.max_file)?).map(Some)
+}
+
+/// Load one side.
+pub fn load(source: &Source, opts: &Options) -> Result<Loaded, String> {
+    match source {
+        Source::Dir(dir) => {
+            let suite = Suite::load(dir).map_err(|e| format!("cannot load suite: {e}"))?;
+            let changelog = changelog_of(&suite, &opts.limits)?;
+            Ok(Loaded { label: dir.display().to_string(), suite, changelog })
+        }
+        Source::Git(rev) => {
+            let r = git::read(&opts.repo, rev, &opts.limits)?;
+            let label = format!("git:{rev}");
+            let mut changelog = None;
+            let mut files = Vec::new();
+            for (rel, bytes) in r.files {
+                if rel == CHANGELOG {
+                    changelog = Some(changelog_text(format!("{label}:{CHANGELOG}"), bytes)?);
+                } else {
+                    files.push((rel, bytes));
+                }
+            }
+            Ok(Loaded { suite: Suite::from_files(&label, files, r.irregular), label, changelog })
+        }
+        Source::Asset(path) => {
+            let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            let version = name
+                .strip_prefix("babelqueue-conformance-")
+                .and_then(|v| v.strip_suffix(".tar.gz"))
+                .filter(|v| semver::Version::parse(v).is_ok())
+                .ok_or_else(|| {
+                    format!("{}: a release asset is named babelqueue-conformance-<version>.tar.gz", path.display())
+                })?;
+            let bytes = read_capped(path, opts.limits.max_download)?;
+            let sums = path.with_file_name(layout::SHA256SUMS);
+            if sums.is_file() {
+                let text = read_capped(&sums, opts.limits.max_download)?;
+                if let Ok(expected) = fetch::source::sha256_for(&text, &name, &sums.display().to_string()) {
+                    let actual = crate::release::sha256_hex(&bytes);
+                    if actual != expected {
+                        return Err(format!(
+                            "{}: sha256 is {actual}, {} says {expected}; refusing the asset",
+                            path.display(),
+                            sums.display()
+                        ));
+                    }
+                }
+            }
+            let tree = fetch::archive::read(&bytes, version, &opts.limits)
+                .map_err(|e| format!("{}: {e}; refusing the asset", path.display()))?;
+            let label = path.display().to_string();
+            let files = tree.files().map(|(p, b)| (p.to_owned(), b.to_vec())).collect::<Vec<_>>();
+            Ok(Loaded { suite: Suite::from_files(&label, files, Vec::new()), label, changelog: None })
+        }
+        Source::Version(version) => {
+            let mut req = fetch::Request::new(version, opts.base_url.as_deref(), None).map_err(|e| e.message)?;
+            req.limits = opts.limits;
+            let verified = fetch::open(&req).map_err(|e| e.message)?;
+            let label = format!("{version} (release {})", req.base.describe(&verified.name));
+            let files = verified.tree.files().map(|(p, b)| (p.to_owned(), b.to_vec())).collect::<Vec<_>>();
+            Ok(Loaded { suite: Suite::from_files(version, files, Vec::new()), label, changelog: None })
+        }
+    }
+}

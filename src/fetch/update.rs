@@ -1,0 +1,118 @@
+//! `fetch --update VERSION DIR`: replace a vendored copy in place with a verified release.
+//!
+//! Rules:
+//! - The release is downloaded and verified exactly as for `fetch` (rules 2–10 of
+//!   [`crate::fetch`]); nothing is written before that passes.
+//! - DIR must be an existing directory (not a symlink): the copy to update. Leftovers of an
+//!   interrupted write beside it are cleaned up first ([`vendored::recover`]).
+//! - The new copy is exactly the release's files that make a vendored copy
+//!   ([`vendored::is_part`], the definition `sync` uses), written by [`vendored::replace`]:
+//!   staged beside DIR and swapped in atomically; DIR's `LICENSE` is neither written nor
+//!   deleted. A copy already exact is left alone.
+//! - The copy's `CONFORMANCE_VERSION` says what it was. A copy newer than VERSION is not
+//!   downgraded unless the caller allows it; a copy without a readable SemVer version is
+//!   replaced (there is nothing to downgrade from).
+//! - What changed is reported from the update's side: `added` are release files the old copy
+//!   lacked, `removed` are entries of the old copy that are gone, `modified` differ in bytes.
+//! - The CI pins are those `sync` reads ([`crate::sync::pin`]), in the git repository that
+//!   holds DIR (the nearest ancestor with a `.git`); any pin other than `vVERSION` is reported so
+//!   the caller can remind the user to bump it in the same commit.
+
+use std::path::{Path, PathBuf};
+
+use semver::Version;
+
+use super::{FetchError, Request, Verified, open};
+use crate::sync::pin::{self, Pin};
+use crate::vendored::{self, Recovered};
+
+/// What an update changed.
+#[derive(Debug, Clone)]
+pub struct Updated {
+    pub verified: Verified,
+    /// The copy's version before (`None`: no readable `CONFORMANCE_VERSION`).
+    pub from: Option<String>,
+    /// Release files the old copy lacked.
+    pub added: Vec<String>,
+    /// Entries of the old copy that are gone (directories end in `/`).
+    pub removed: Vec<String>,
+    /// Files whose bytes changed.
+    pub modified: Vec<String>,
+    /// The git repository holding the copy, when there is one.
+    pub repo: Option<PathBuf>,
+    /// Its CI pins that do not pin `v<VERSION>` (empty: nothing to bump).
+    pub stale_pins: Vec<Pin>,
+    /// Did the repository's workflows pin anything at all?
+    pub pinned: bool,
+}
+
+impl Updated {
+    /// Was anything written?
+    pub fn changed(&self) -> bool {
+        !(self.added.is_empty() && self.removed.is_empty() && self.modified.is_empty())
+    }
+}
+
+/// Update the copy at `dir` to the release `req` names.
+pub fn update(req: &Request, dir: &Path, allow_downgrade: bool) -> Result<Updated, FetchError> {
+    let shown = dir.display();
+    if let Ok(found) = vendored::leftovers(dir) {
+        for (_, fate) in vendored::recover(dir, &found) {
+            if let Recovered::Failed(e) = fate {
+                return Err(FetchError::could_not_run(format!(
+                    "{shown}: cannot clean up after an interrupted update: {e}"
+                )));
+            }
+        }
+    }
+    match std::fs::symlink_metadata(dir) {
+        Ok(m) if m.is_dir() => {}
+        Ok(m) if m.file_type().is_symlink() => {
+            return Err(FetchError::could_not_run(format!("{shown}: is a symlink; give the real directory")));
+        }
+        Ok(_) => {
+            return Err(FetchError::could_not_run(format!("{shown}: not a directory (the vendored copy to update)")));
+        }
+        Err(e) => {
+            return Err(FetchError::could_not_run(format!(
+                "{shown}: {e} (fetch --update replaces an existing copy; `bqsuite fetch VERSION DEST` creates one)"
+            )));
+        }
+    }
+    let copy = vendored::read_tree(dir).map_err(|e| FetchError::could_not_run(format!("cannot read {shown}: {e}")))?;
+    let from = copy
+        .files
+        .get(crate::suite::VERSION_FILE)
+        .and_then(|b| std::str::from_utf8(b).ok())
+        .map(|v| v.trim().to_owned())
+        .filter(|v| !v.is_empty());
+    let target = Version::parse(&req.version).expect("a Request holds canonical SemVer");
+    let newer = from.as_deref().and_then(|v| Version::parse(v).ok()).filter(|v| *v > target);
+    if let (Some(old), false) = (newer, allow_downgrade) {
+        return Err(FetchError::refused(format!(
+            "{shown} holds {old}, newer than {target}: not downgraded (pass --allow-downgrade to do it anyway)"
+        )));
+    }
+    let verified = open(req)?;
+    let canonical = vendored::canonical(verified.tree.files());
+    let drift = vendored::compare(&canonical, &copy, ("release", "copy")).unwrap_or_default();
+    if !(drift.added.is_empty() && drift.removed.is_empty() && drift.modified.is_empty()) {
+        vendored::replace(dir, &canonical)
+            .map_err(|e| FetchError::could_not_run(format!("cannot write {shown}: {e}; the old copy is kept")))?;
+    }
+    let repo =
+        dir.canonicalize().ok().and_then(|d| d.ancestors().find(|a| a.join(".git").exists()).map(Path::to_path_buf));
+    let pins = repo.as_deref().map(pin::read).unwrap_or_default();
+    let want = format!("v{}", req.version);
+    Ok(Updated {
+        verified,
+        from,
+        // The drift is the old copy's view: what it had extra is what the update removes.
+        added: drift.removed,
+        removed: drift.added,
+        modified: drift.modified.into_iter().map(|m| m.file).collect(),
+        repo,
+        pinned: !pins.is_empty(),
+        stale_pins: pins.into_iter().filter(|p| p.tag != want).collect(),
+    })
+}

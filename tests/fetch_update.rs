@@ -1,0 +1,205 @@
+//! `bqsuite fetch --update`: a fake SDK's copy moves from a fetched older release to the current
+//! one, atomically, with exactly the files `sync` vendors; downgrades are refused; the CI pin
+//! to bump is named. And the one definition of a vendored copy: on the same trees `fetch
+//! --check` and `sync --check` give the same verdict.
+#![cfg(unix)]
+
+mod support;
+
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+use support::{SuiteCopy, bqsuite, copy_tree, repo, transcript};
+
+/// The suite released at `version` (the canonical one, its version changed) into a fresh
+/// `dist/`; returns the suite copy and the dist directory.
+fn released(version: &str) -> (SuiteCopy, tempfile::TempDir) {
+    let s = SuiteCopy::new();
+    if version != "1.6.0" {
+        s.write("CONFORMANCE_VERSION", format!("{version}\n"));
+        s.edit_manifest(|m| {
+            m["conformance_version"] = version.into();
+            m["description"] = format!("The suite as it was at {version}.").into();
+        });
+    }
+    let dist = tempfile::tempdir().unwrap();
+    let o = bqsuite(
+        s.path(),
+        &["release", "--no-previous", "--suite", s.path().to_str().unwrap(), "--out", dist.path().to_str().unwrap()],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    (s, dist)
+}
+
+fn fetch(args: &[&str], dist: &Path) -> Output {
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_bqsuite"));
+    cmd.arg("fetch")
+        .args(args)
+        .env("NO_COLOR", "1")
+        .env("BQ_CONFORMANCE_BASE_URL", format!("file://{}", dist.display()));
+    cmd.output().unwrap()
+}
+
+/// A sync root holding one fake SDK repository (`sdk`, a git checkout pinning `pin` in its CI)
+/// and a targets file naming its copy at `tests/conformance`.
+struct Sdk {
+    _root: tempfile::TempDir,
+    root: PathBuf,
+}
+
+impl Sdk {
+    fn new(pin: &str) -> Self {
+        let root = tempfile::tempdir().unwrap();
+        let path = root.path().canonicalize().unwrap();
+        std::fs::create_dir_all(path.join("sdk/.git")).unwrap();
+        let sdk = Sdk { _root: root, root: path };
+        sdk.pin(pin);
+        std::fs::write(
+            sdk.root.join("targets.json"),
+            r#"{"schema_version": 1, "targets": [{"repo": "sdk", "path": "tests/conformance"}]}"#,
+        )
+        .unwrap();
+        sdk
+    }
+
+    fn pin(&self, tag: &str) {
+        let dir = self.root.join("sdk/.github/workflows");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(
+            dir.join("ci.yml"),
+            format!(
+                "jobs:\n  c:\n    steps:\n      - run: git clone --depth 1 --branch {tag} https://x.test/c.git s\n"
+            ),
+        )
+        .unwrap();
+    }
+
+    fn copy(&self) -> PathBuf {
+        self.root.join("sdk/tests/conformance")
+    }
+
+    /// `sync --check` of the canonical suite against this root, as JSON.
+    fn sync_check(&self) -> (Option<i32>, serde_json::Value) {
+        let o = bqsuite(
+            &repo(),
+            &[
+                "sync",
+                "--check",
+                "--root",
+                self.root.to_str().unwrap(),
+                "--targets",
+                self.root.join("targets.json").to_str().unwrap(),
+                "--format",
+                "json",
+            ],
+        );
+        (o.status.code(), serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}: {}", transcript(&o))))
+    }
+}
+
+#[test]
+fn update_moves_a_copy_from_an_older_release_to_the_current_one() {
+    let (_old_suite, old) = released("1.5.0");
+    let (_new_suite, new) = released("1.6.0");
+    let sdk = Sdk::new("v1.5.0");
+    let dir = sdk.copy();
+    std::fs::create_dir_all(dir.parent().unwrap()).unwrap();
+    let o = fetch(&["1.5.0", dir.to_str().unwrap()], old.path());
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    assert!(dir.join("LICENSE").is_file(), "fetch DEST unpacks the whole asset");
+    // The maintainer's own edits: a stale fixture, one fixture deleted.
+    std::fs::write(dir.join("fixtures/stale.json"), "{}\n").unwrap();
+    std::fs::remove_file(dir.join("fixtures/order-created.json")).unwrap();
+    let license = std::fs::read(dir.join("LICENSE")).unwrap();
+
+    let o = fetch(&["--update", "1.6.0", dir.to_str().unwrap()], new.path());
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(
+        out.lines().filter(|l| !l.starts_with("fetch --update:")).collect::<Vec<_>>(),
+        [
+            "added     fixtures/order-created.json",
+            "removed   fixtures/stale.json",
+            "modified  CONFORMANCE_VERSION",
+            "modified  manifest.json",
+        ],
+        "{out}"
+    );
+    assert!(out.contains(": 1.5.0 -> 1.6.0 (1 added, 1 removed, 2 modified; "), "{out}");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("/.github/workflows/ci.yml:4:") && err.contains("pins v1.5.0; bump it to v1.6.0"), "{err}");
+    assert_eq!(std::fs::read(dir.join("LICENSE")).unwrap(), license, "LICENSE neither written nor deleted");
+    let siblings: Vec<_> = std::fs::read_dir(dir.parent().unwrap()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(siblings, ["conformance"], "no staging area left");
+
+    // Copy bumped, pin not yet: sync --check says so; bump the pin and it is clean.
+    let (code, r) = sdk.sync_check();
+    assert_eq!(code, Some(0), "{r:#}");
+    assert_eq!(r["findings"][0]["code"], "BQ716");
+    sdk.pin("v1.6.0");
+    let (code, r) = sdk.sync_check();
+    assert_eq!((code, r["findings"].as_array().unwrap().len()), (Some(0), 0), "{r:#}");
+    assert_eq!(r["targets"][0]["status"], "in-sync");
+
+    // Again: nothing to do. Back to 1.5.0: refused unless allowed.
+    let o = fetch(&["--update", "1.6.0", dir.to_str().unwrap()], new.path());
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("already exact, nothing written"), "{}", transcript(&o));
+    assert!(o.stderr.is_empty(), "the pin is current: {}", transcript(&o));
+    let o = fetch(&["--update", "1.5.0", dir.to_str().unwrap()], old.path());
+    assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("holds 1.6.0, newer than 1.5.0: not downgraded"));
+    assert_eq!(std::fs::read_to_string(dir.join("CONFORMANCE_VERSION")).unwrap(), "1.6.0\n");
+    let o = fetch(&["--update", "--allow-downgrade", "1.5.0", dir.to_str().unwrap()], old.path());
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    assert_eq!(std::fs::read_to_string(dir.join("CONFORMANCE_VERSION")).unwrap(), "1.5.0\n");
+
+    // A directory that is not there is not created.
+    let o = fetch(&["--update", "1.6.0", sdk.root.join("sdk/nope").to_str().unwrap()], new.path());
+    assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
+    assert!(!sdk.root.join("sdk/nope").exists());
+}
+
+#[test]
+fn fetch_check_and_sync_check_agree_on_the_same_trees() {
+    let (_suite, dist) = released("1.6.0");
+    type Edit = fn(&Path);
+    let edits: [(&str, Edit); 8] = [
+        ("exact", |_| {}),
+        ("with LICENSE", |d| std::fs::write(d.join("LICENSE"), "MIT\n").unwrap()),
+        ("with a LICENSE directory", |d| std::fs::create_dir_all(d.join("LICENSE/x")).unwrap()),
+        ("extra file", |d| std::fs::write(d.join("README.md"), "hi\n").unwrap()),
+        ("empty directory", |d| std::fs::create_dir(d.join("old")).unwrap()),
+        ("removed fixture", |d| std::fs::remove_file(d.join("fixtures/order-created.json")).unwrap()),
+        ("modified schema", |d| std::fs::write(d.join("schema/results.schema.json"), "{}").unwrap()),
+        ("nested LICENSE", |d| std::fs::write(d.join("fixtures/LICENSE"), "MIT\n").unwrap()),
+    ];
+    for (what, edit) in edits {
+        let sdk = Sdk::new("v1.6.0");
+        let dir = sdk.copy();
+        std::fs::create_dir_all(&dir).unwrap();
+        for entry in ["CONFORMANCE_VERSION", "manifest.json", "schema", "fixtures"] {
+            copy_tree(&repo().join(entry), &dir.join(entry));
+        }
+        edit(&dir);
+        let f = fetch(&["--check", "1.6.0", dir.to_str().unwrap(), "--format", "json"], dist.path());
+        let fetch_report: serde_json::Value = serde_json::from_slice(&f.stdout).unwrap();
+        let (sync_code, sync_report) = sdk.sync_check();
+        assert_eq!(f.status.code(), sync_code, "{what}: fetch --check {f:?} vs sync --check {sync_report:#}");
+        let files = |r: &serde_json::Value| {
+            let mut v: Vec<String> = r["findings"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter_map(|x| x["file"].as_str())
+                .filter(|x| x.contains("conformance/"))
+                .map(|x| x.rsplit("conformance/").next().unwrap().to_owned())
+                .collect();
+            v.sort();
+            v
+        };
+        assert_eq!(files(&fetch_report), files(&sync_report), "{what}");
+        let expect_clean = what.contains("LICENSE") && what != "nested LICENSE" || what == "exact";
+        assert_eq!(sync_code, Some(if expect_clean { 0 } else { 1 }), "{what}");
+    }
+}

@@ -1,0 +1,248 @@
+//! Property tests: arbitrary bytes (and arbitrary JSON-shaped text) into the envelope decoder,
+//! the poison writer, the strict-object check, the archive reader and the suite loader. None
+//! may panic; the poison writer's every record must parse as JSON and carry the original bytes
+//! (a byte-level splice, or the `raw` wrapper) per ADR-0035.
+
+use base64::Engine as _;
+use proptest::prelude::*;
+use serde_json::Value;
+
+use bqsuite::core::poison::{self, Poison, Shape};
+use bqsuite::core::{envelope, strict};
+use bqsuite::fetch::{Limits, archive};
+use bqsuite::release::{self, ustar};
+
+fn config(cases: u32) -> ProptestConfig {
+    ProptestConfig { cases, failure_persistence: None, ..ProptestConfig::default() }
+}
+
+/// JSON values with the keys an envelope has (and a few it must not), nested a little.
+fn json_value() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        any::<i64>().prop_map(Value::from),
+        any::<f64>().prop_filter("finite", |f| f.is_finite()).prop_map(Value::from),
+        "[ -~\u{a0}\u{2028}\u{ffff}]{0,12}".prop_map(Value::String),
+    ];
+    let key = prop_oneof![
+        Just("job"),
+        Just("urn"),
+        Just("data"),
+        Just("meta"),
+        Just("attempts"),
+        Just("trace_id"),
+        Just("dead_letter"),
+        Just("schema_version"),
+        Just("id"),
+        Just("JOB"),
+        Just("x"),
+    ]
+    .prop_map(str::to_owned);
+    leaf.prop_recursive(4, 32, 6, move |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..5).prop_map(Value::Array),
+            prop::collection::vec((key.clone(), inner), 0..6).prop_map(|kv| Value::Object(kv.into_iter().collect())),
+        ]
+    })
+}
+
+/// Text that is often almost JSON: tokens of JSON, envelope keys and troublesome literals.
+fn jsonish() -> impl Strategy<Value = Vec<u8>> {
+    let token = prop_oneof![
+        Just("{"),
+        Just("}"),
+        Just("["),
+        Just("]"),
+        Just(","),
+        Just(":"),
+        Just("\"job\""),
+        Just("\"urn:a\""),
+        Just("\"meta\""),
+        Just("\"dead_letter\""),
+        Just("1e400"),
+        Just("NaN"),
+        Just("\"\\ud800\""),
+        Just("\u{feff}"),
+        Just(" "),
+        Just("null"),
+        Just("-0"),
+        Just("\"\\u0000\""),
+    ];
+    prop::collection::vec(token, 0..40).prop_map(|t| t.concat().into_bytes())
+}
+
+/// Any body: raw bytes, JSON-ish text, or a serialised JSON value (often an object).
+fn body() -> impl Strategy<Value = Vec<u8>> {
+    prop_oneof![
+        prop::collection::vec(any::<u8>(), 0..200),
+        jsonish(),
+        json_value().prop_map(|v| v.to_string().into_bytes()),
+        json_value().prop_map(|v| serde_json::to_string_pretty(&v).unwrap().into_bytes()),
+    ]
+}
+
+proptest! {
+    #![proptest_config(config(512))]
+
+    #[test]
+    fn the_envelope_decoder_never_panics(b in body()) {
+        let _ = envelope::decode(&b);
+        let _ = envelope::accepts(&b);
+        let _ = envelope::urn(&b);
+    }
+
+    #[test]
+    fn the_strict_object_check_never_panics_and_agrees_with_a_strict_parser(b in body()) {
+        if strict::strict_object(&b).is_ok() {
+            let text = std::str::from_utf8(&b).unwrap();
+            prop_assert!(serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok());
+            let starts_with_brace = text.trim_start_matches([' ', '\t', '\n', '\r']).starts_with('{');
+            prop_assert!(starts_with_brace, "not an object: {:?}", text);
+        }
+    }
+
+    #[test]
+    fn every_poison_record_parses_and_carries_the_original_bytes(b in body()) {
+        let rec = poison::record(&b, &Poison { original_queue: "orders", failed_at_ms: 1, error: None });
+        prop_assert!(serde_json::from_str::<serde::de::IgnoredAny>(&rec.text).is_ok(), "not JSON: {}", rec.text);
+        let members = poison::top_level_members(&rec.text).expect("a record is one object");
+        let dl: Vec<_> = members.iter().filter(|(k, _)| k == poison::DEAD_LETTER).collect();
+        prop_assert_eq!(dl.len(), 1);
+        let block: Value = serde_json::from_str(dl[0].1.get()).unwrap();
+        prop_assert_eq!(&block["reason"], "poison");
+        prop_assert_eq!(&block["original_queue"], "orders");
+        match rec.shape {
+            Shape::Splice => {
+                // The body's bytes, with `,"dead_letter":{…}` inserted before its final `}`.
+                let text = std::str::from_utf8(&b).expect("a spliced body is UTF-8");
+                let close = text.trim_end_matches([' ', '\t', '\n', '\r']).len() - 1;
+                prop_assert!(rec.text.starts_with(&text[..close]));
+                prop_assert!(rec.text.ends_with(&text[close..]));
+                let inserted = &rec.text[close..rec.text.len() - (text.len() - close)];
+                let inserted = inserted.strip_prefix(',').unwrap_or(inserted);
+                let value = inserted.strip_prefix("\"dead_letter\":").expect("the insert is the dead_letter member");
+                prop_assert_eq!(serde_json::from_str::<Value>(value).unwrap(), block);
+            }
+            Shape::Wrapper => {
+                let v: Value = serde_json::from_str(&rec.text).unwrap();
+                let raw = v["raw"].as_str().expect("raw is a string");
+                match std::str::from_utf8(&b) {
+                    Ok(text) => {
+                        prop_assert_eq!(raw, text);
+                        prop_assert!(v.get("raw_encoding").is_none());
+                    }
+                    Err(_) => {
+                        prop_assert_eq!(&v["raw_encoding"], "base64");
+                        prop_assert_eq!(base64::engine::general_purpose::STANDARD.decode(raw).unwrap(), b.clone());
+                    }
+                }
+                prop_assert_eq!(v.as_object().unwrap().len(), 2 + usize::from(v.get("raw_encoding").is_some()));
+            }
+        }
+    }
+
+    #[test]
+    fn the_archive_reader_never_panics_on_any_bytes(b in prop::collection::vec(any::<u8>(), 0..2048)) {
+        let limits = Limits::default();
+        let _ = archive::read(&b, "1.6.0", &limits);
+        let _ = archive::read(&release::gzip(&b), "1.6.0", &limits);
+        let _ = ustar::read(&b, 1 << 20);
+    }
+}
+
+/// A small release's tar stream, the base of the mutations below.
+fn small_tar() -> Vec<u8> {
+    let files: [(&str, &[u8]); 4] = [
+        ("CONFORMANCE_VERSION", b"1.6.0\n"),
+        ("LICENSE", b"MIT\n"),
+        ("fixtures/a.json", b"{}"),
+        ("manifest.json", b"{}\n"),
+    ];
+    release::tar_stream("1.6.0", &files).unwrap()
+}
+
+proptest! {
+    #![proptest_config(config(512))]
+
+    #[test]
+    fn a_damaged_release_is_refused_or_read_the_same_never_a_panic(
+        edits in prop::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 1..8),
+        cut in any::<prop::sample::Index>(),
+        truncate in any::<bool>(),
+    ) {
+        let good = small_tar();
+        let mut tar = good.clone();
+        for (at, byte) in &edits {
+            let i = at.index(tar.len());
+            tar[i] = *byte;
+        }
+        if truncate {
+            tar.truncate(cut.index(tar.len()));
+        }
+        let read = archive::read(&release::gzip(&tar), "1.6.0", &Limits::default());
+        let _ = ustar::first_difference(&tar, &good);
+        // Only what release itself would write is accepted.
+        if read.is_ok() {
+            prop_assert_eq!(tar, good);
+        }
+    }
+}
+
+/// A minimal suite directory: the files the loader reads, with `manifest` and `fixture` given.
+fn tiny_suite(manifest: &[u8], version: &[u8], fixture: &[u8]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("manifest.json"), manifest).unwrap();
+    std::fs::write(dir.path().join("CONFORMANCE_VERSION"), version).unwrap();
+    std::fs::write(dir.path().join("LICENSE"), "MIT\n").unwrap();
+    std::fs::create_dir_all(dir.path().join("fixtures")).unwrap();
+    std::fs::create_dir_all(dir.path().join("schema")).unwrap();
+    std::fs::write(dir.path().join("fixtures/a.json"), fixture).unwrap();
+    for schema in ["message-envelope.schema.json", "results.schema.json", "results.example.json"] {
+        let canonical = std::fs::read(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("schema").join(schema));
+        std::fs::write(dir.path().join("schema").join(schema), canonical.unwrap()).unwrap();
+    }
+    dir
+}
+
+/// Manifests that look like the suite's: its top-level keys with arbitrary values.
+fn manifestish() -> impl Strategy<Value = Vec<u8>> {
+    let key = prop_oneof![
+        Just("schema_version"),
+        Just("conformance_version"),
+        Just("sections"),
+        Just("exceptions"),
+        Just("cases"),
+        Just("roundtrip"),
+        Just("redis_layout"),
+        Just("poison_dlq"),
+        Just("sqs"),
+        Just("description"),
+    ]
+    .prop_map(str::to_owned);
+    prop_oneof![
+        body(),
+        prop::collection::vec((key, json_value()), 0..8)
+            .prop_map(|kv| Value::Object(kv.into_iter().collect()).to_string().into_bytes()),
+    ]
+}
+
+proptest! {
+    #![proptest_config(config(48))]
+
+    #[test]
+    fn the_suite_loader_and_validate_never_panic(
+        manifest in manifestish(),
+        version in prop_oneof![Just(b"1.6.0\n".to_vec()), prop::collection::vec(any::<u8>(), 0..12)],
+        fixture in body(),
+    ) {
+        let dir = tiny_suite(&manifest, &version, &fixture);
+        if let Ok(suite) = bqsuite::suite::Suite::load(dir.path()) {
+            let _ = bqsuite::validate::validate(&suite);
+            for section in suite.sections() {
+                let _ = section.cases();
+            }
+            let _ = bqsuite::conformance::run(&suite, &bqsuite::conformance::RunOptions::default());
+        }
+    }
+}

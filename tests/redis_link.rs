@@ -1,0 +1,109 @@
+//! The Redis connection layer of `run`: a URL that does not parse is a usage error, passwords
+//! never show, a server that accepts but never answers costs one short timeout and says so,
+//! and every key a case creates carries a TTL from the moment it exists.
+
+mod support;
+
+use std::net::TcpListener;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use bqsuite::conformance::redis_link::{KEY_TTL, RedisLink};
+use bqsuite::conformance::{Outcome, Status};
+use bqsuite::core::redis::{Keys, LayoutKind, Queue, RetryAfter, SystemClock};
+use support::{repo, transcript};
+
+/// `run --section redis` against `url`, with an unreachable Redis a skip (whatever the
+/// caller's BQ_REQUIRE_REDIS).
+fn run_redis(url: &str, extra: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_bqsuite"))
+        .args(["run", "--section", "redis", "--redis-url", url])
+        .args(extra)
+        .current_dir(repo())
+        .env("NO_COLOR", "1")
+        .env_remove("BQ_REQUIRE_REDIS")
+        .env_remove("BQ_REDIS_URL")
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn a_url_that_does_not_parse_is_a_usage_error() {
+    for url in ["foo", "http://:hunter2@127.0.0.1/", "redis://:hunter2@[::1/"] {
+        let o = run_redis(url, &[]);
+        assert_eq!(o.status.code(), Some(2), "{url}: {}", transcript(&o));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains("is not a Redis URL"), "{err}");
+        assert!(!err.contains("hunter2"), "the password shows: {err}");
+        assert!(o.stdout.is_empty(), "nothing ran: {}", transcript(&o));
+    }
+    for bad in ["0", "3601", "18446744073709551616"] {
+        let o = run_redis("redis://127.0.0.1:1/", &["--redis-timeout", bad]);
+        assert_eq!(o.status.code(), Some(2), "--redis-timeout {bad}: {}", transcript(&o));
+    }
+}
+
+#[test]
+fn a_refused_connection_names_the_url_without_its_password() {
+    let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let o = run_redis(&format!("redis://:wrongpass@127.0.0.1:{port}/"), &[]);
+    assert_eq!(o.status.code(), Some(0), "skipped: {}", transcript(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains(&format!("redis://:***@127.0.0.1:{port}/")), "{err}");
+    assert!(!transcript(&o).contains("wrongpass"), "{}", transcript(&o));
+}
+
+#[test]
+fn a_server_that_accepts_but_never_answers_is_connected_but_no_reply() {
+    // A loopback listener that accepts connections and never writes a byte.
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        let mut held = Vec::new();
+        for s in listener.incoming().take(16) {
+            held.push(s);
+        }
+        std::thread::sleep(Duration::from_secs(60));
+    });
+    for (url, says) in [
+        (format!("redis://127.0.0.1:{port}/"), "connected to Redis at redis://127.0.0.1:"),
+        (format!("redis://:sekrit@127.0.0.1:{port}/"), "connected to Redis at redis://:***@127.0.0.1:"),
+    ] {
+        let started = Instant::now();
+        let o = run_redis(&url, &["--redis-timeout", "1"]);
+        assert!(started.elapsed() < Duration::from_secs(30), "the timeout bounds the wait");
+        assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(says) && err.contains("but no reply within 1s"), "{err}");
+        assert!(!err.contains("sekrit") && !err.contains("os error 11"), "{err}");
+    }
+}
+
+#[test]
+fn every_key_a_case_creates_expires() {
+    let Some(url) = support::redis_url() else { return };
+    let link = RedisLink::new(Some(&url), true);
+    let mut observer = redis::Client::open(url.as_str()).unwrap().get_connection().unwrap();
+    let outcome: Outcome = link.run(|con, prefix| {
+        // Plain commands, a MULTI pipeline and the Lua scripts of both layouts create keys.
+        for kind in LayoutKind::ALL {
+            let keys = Keys::new(kind, prefix, "orders");
+            let q = Queue::new(keys, RetryAfter::Seconds(60), Arc::new(SystemClock));
+            q.push(con, br#"{"job":"urn:a","data":{},"meta":{"id":"1"}}"#).map_err(|e| e.to_string())?;
+            q.reserve(con).map_err(|e| e.to_string())?;
+        }
+        redis::cmd("SET").arg(format!("{prefix}plain")).arg("x").exec(con).map_err(|e| e.to_string())?;
+        let keys: Vec<String> = redis::cmd("KEYS").arg(format!("{prefix}*")).query(&mut observer).unwrap();
+        if keys.len() < 4 {
+            return Err(format!("expected the keys of both layouts, got {keys:?}"));
+        }
+        for k in keys {
+            let ttl: i64 = redis::cmd("TTL").arg(&k).query(&mut observer).unwrap();
+            if !(1..=KEY_TTL as i64).contains(&ttl) {
+                return Err(format!("{k} has TTL {ttl}"));
+            }
+        }
+        Ok(())
+    });
+    assert_eq!(outcome.status, Status::Pass, "{:?}", outcome.reason);
+}

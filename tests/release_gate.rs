@@ -1,0 +1,269 @@
+//! The release gate (BQ950–BQ955): `release` against the previous `v*` tag or `--previous`,
+//! `validate --against`, `-pre` versions, and `git:REV` sides read without touching the work
+//! tree. Tags are only ever created in temporary repositories.
+
+mod support;
+
+use std::path::Path;
+use std::process::Command;
+
+use serde_json::{Value, json};
+use support::history::{suite_1_5_0, suite_1_6_0, without_correction_line};
+use support::{SuiteCopy, bqsuite, copy_tree, transcript};
+
+/// Run git in `dir` with no user or system configuration.
+fn git(dir: &Path, args: &[&str]) -> String {
+    let o = Command::new("git")
+        .args(["-c", "user.name=bqsuite test", "-c", "user.email=test@example.invalid", "-c", "commit.gpgsign=false"])
+        .args(["-c", "tag.gpgsign=false", "-c", "init.defaultBranch=main"])
+        .args(args)
+        .current_dir(dir)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .output()
+        .expect("git runs");
+    assert!(o.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&o.stderr));
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// Replace the suite files in `dir` with those of `from` (and its CHANGELOG.md when it has one).
+fn put_suite(from: &Path, dir: &Path) {
+    for entry in support::SUITE_ENTRIES.iter().chain(["CHANGELOG.md"].iter()) {
+        let target = dir.join(entry);
+        if target.is_dir() {
+            std::fs::remove_dir_all(&target).unwrap();
+        } else if target.exists() {
+            std::fs::remove_file(&target).unwrap();
+        }
+        if from.join(entry).exists() {
+            copy_tree(&from.join(entry), &target);
+        }
+    }
+}
+
+/// A repository whose subdirectory `conformance/` holds the 1.5.0 suite, tagged v1.5.0, then
+/// the 1.6.0 suite with its CHANGELOG, committed. Returns (repository, suite directory).
+fn history() -> (tempfile::TempDir, std::path::PathBuf) {
+    let root = tempfile::tempdir().unwrap();
+    let suite = root.path().join("conformance");
+    std::fs::create_dir_all(&suite).unwrap();
+    std::fs::write(root.path().join("README.md"), "a repository with a suite in a subdirectory\n").unwrap();
+    git(root.path(), &["init", "-q"]);
+    let old = suite_1_5_0();
+    put_suite(old.path(), &suite);
+    git(root.path(), &["add", "-A"]);
+    git(root.path(), &["commit", "-q", "-m", "suite 1.5.0"]);
+    git(root.path(), &["tag", "v1.5.0"]);
+    git(root.path(), &["tag", "not-a-version"]);
+    let new = suite_1_6_0();
+    put_suite(new.path(), &suite);
+    git(root.path(), &["add", "-A"]);
+    git(root.path(), &["commit", "-q", "-m", "suite 1.6.0"]);
+    (root, suite)
+}
+
+fn codes(o: &std::process::Output) -> Vec<String> {
+    let text = String::from_utf8_lossy(&o.stdout);
+    let mut out: Vec<String> = text.match_indices("[BQ9").map(|(i, _)| text[i + 1..i + 6].to_owned()).collect();
+    out.dedup();
+    out
+}
+
+#[test]
+fn release_compares_with_the_highest_tag_below_the_version() {
+    let (root, suite) = history();
+    let status = git(root.path(), &["status", "--porcelain"]);
+    let out = tempfile::tempdir().unwrap();
+    let s = suite.to_str().unwrap();
+    let o = bqsuite(&suite, &["release", "--suite", s, "--out", out.path().to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    assert!(out.path().join("babelqueue-conformance-1.6.0.tar.gz").is_file());
+    // A tag of the version itself (releasing from the tag's checkout) is not the previous one.
+    git(root.path(), &["tag", "v1.6.0"]);
+    let o = bqsuite(&suite, &["release", "--suite", s, "--out", out.path().to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    assert_eq!(git(root.path(), &["status", "--porcelain"]), status, "the work tree is untouched");
+
+    // The CHANGELOG stops naming the correction: refused, and nothing is written.
+    let changelog = std::fs::read_to_string(suite.join("CHANGELOG.md")).unwrap();
+    std::fs::write(suite.join("CHANGELOG.md"), without_correction_line(&changelog)).unwrap();
+    let fresh = tempfile::tempdir().unwrap();
+    let o = bqsuite(&suite, &["release", "--suite", s, "--out", fresh.path().to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
+    assert_eq!(codes(&o), ["BQ950", "BQ951"], "{}", transcript(&o));
+    assert_eq!(String::from_utf8_lossy(&o.stdout).matches("[BQ951").count(), 5);
+    assert!(transcript(&o).contains("refusing to build the release"));
+    assert!(
+        transcript(&o)
+            .contains("is a MINOR bump over the previous release 1.5.0 (git:v1.5.0), but the changes need MAJOR")
+    );
+    assert_eq!(std::fs::read_dir(fresh.path()).unwrap().count(), 0);
+
+    // validate --against says the same without building anything, located in manifest.json.
+    let o = bqsuite(&suite, &["validate", "--suite", s, "--against", "git:v1.5.0", "--format", "json"]);
+    assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let gate: Vec<&Value> =
+        v["findings"].as_array().unwrap().iter().filter(|f| f["code"].as_str().unwrap().starts_with("BQ95")).collect();
+    assert_eq!(gate.len(), 6);
+    let named = gate.iter().find(|f| f["code"] == "BQ951").unwrap();
+    assert!(named["file"].as_str().unwrap().ends_with("manifest.json"));
+    assert_eq!(named["pointer"], "/backoff/retry_republish/cases/0");
+    assert!(named["line"].as_u64().unwrap() > 1);
+    // --previous overrides the tag; a bad revision cannot run.
+    let o = bqsuite(
+        &suite,
+        &["release", "--suite", s, "--out", fresh.path().to_str().unwrap(), "--previous", "git:no-such-rev"],
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
+    assert!(transcript(&o).contains("does not name a commit"));
+    let o = bqsuite(&suite, &["validate", "--suite", s, "--against", "git:--output=x"]);
+    assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
+}
+
+#[test]
+fn a_pre_release_is_warned_not_refused() {
+    let (_root, suite) = history();
+    let changelog = std::fs::read_to_string(suite.join("CHANGELOG.md")).unwrap();
+    std::fs::write(suite.join("CHANGELOG.md"), without_correction_line(&changelog)).unwrap();
+    std::fs::write(suite.join("CONFORMANCE_VERSION"), "1.6.0-pre\n").unwrap();
+    let manifest = std::fs::read_to_string(suite.join("manifest.json")).unwrap();
+    std::fs::write(suite.join("manifest.json"), manifest.replacen("\"1.6.0\"", "\"1.6.0-pre\"", 1)).unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let o = bqsuite(&suite, &["release", "--suite", suite.to_str().unwrap(), "--out", out.path().to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("warning[BQ950") && err.contains("warning[BQ951"), "{err}");
+    assert!(out.path().join("babelqueue-conformance-1.6.0-pre.tar.gz").is_file());
+    let o = bqsuite(&suite, &["validate", "--suite", suite.to_str().unwrap(), "--against", "git:v1.5.0"]);
+    assert_eq!(o.status.code(), Some(0), "warnings only: {}", transcript(&o));
+}
+
+#[test]
+fn without_a_previous_release() {
+    // Not a git repository, so no tag: refused, unless --no-previous (the very first release).
+    let s = SuiteCopy::new();
+    let out = tempfile::tempdir().unwrap();
+    let o = bqsuite(s.path(), &["release", "--out", out.path().to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
+    assert_eq!(codes(&o), ["BQ955"]);
+    assert!(transcript(&o).contains("pass --previous DIR|ASSET|VERSION|git:REV"), "{}", transcript(&o));
+    let o = bqsuite(s.path(), &["release", "--out", out.path().to_str().unwrap(), "--no-previous"]);
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    let o = bqsuite(s.path(), &["release", "--no-previous", "--previous", "1.5.0"]);
+    assert_eq!(o.status.code(), Some(2), "the two conflict: {}", transcript(&o));
+    // A repository with no v* tag below the version, and a -pre version: a warning.
+    let dir = tempfile::tempdir().unwrap();
+    copy_tree(s.path(), dir.path());
+    git(dir.path(), &["init", "-q"]);
+    git(dir.path(), &["add", "-A"]);
+    git(dir.path(), &["commit", "-q", "-m", "first"]);
+    git(dir.path(), &["tag", "v9.0.0"]);
+    let o = bqsuite(dir.path(), &["release", "--out", out.path().to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(transcript(&o).contains("no tag v<version> below 1.6.0"), "{}", transcript(&o));
+    std::fs::write(dir.path().join("CONFORMANCE_VERSION"), "1.6.0-pre\n").unwrap();
+    let m = std::fs::read_to_string(dir.path().join("manifest.json")).unwrap();
+    std::fs::write(dir.path().join("manifest.json"), m.replacen("\"1.6.0\"", "\"1.6.0-pre\"", 1)).unwrap();
+    let o = bqsuite(dir.path(), &["release", "--out", out.path().to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("warning[BQ955"));
+}
+
+/// `validate --against` a directory: the suite as it was, `edit` applied to a copy.
+fn against(edit: impl FnOnce(&SuiteCopy)) -> std::process::Output {
+    let (old, new) = (suite_1_6_0(), suite_1_6_0());
+    edit(&new);
+    bqsuite(new.path(), &["validate", "--against", old.path().to_str().unwrap()])
+}
+
+fn bump_to(s: &SuiteCopy, version: &str) {
+    s.write("CONFORMANCE_VERSION", format!("{version}\n"));
+    s.edit_manifest(|m| m["conformance_version"] = json!(version));
+}
+
+#[test]
+fn each_refusal_of_the_gate() {
+    // Nothing changed, same version: clean.
+    let o = against(|_| {});
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    // Changed without a bump.
+    let o = against(|s| s.edit_manifest(|m| m["cases"][0]["expect"]["attempts"] = json!(3)));
+    assert_eq!(codes(&o), ["BQ954", "BQ951"], "{}", transcript(&o));
+    // A section removed in a MINOR.
+    let o = against(|s| {
+        s.edit_manifest(|m| {
+            m.as_object_mut().unwrap().shift_remove("kafka_poison");
+            m["sections"].as_object_mut().unwrap().shift_remove("kafka_poison");
+        });
+        bump_to(s, "1.7.0");
+        s.write("CHANGELOG.md", "# Changelog\n\n## 1.7.0\n\n- Removes `kafka_poison`.\n");
+    });
+    assert_eq!(codes(&o), ["BQ950"], "{}", transcript(&o));
+    assert!(transcript(&o).contains("section `kafka_poison` removed"), "{}", transcript(&o));
+    // A section added: the entry must exist and name it.
+    let add = |s: &SuiteCopy| {
+        s.edit_manifest(|m| {
+            m["brand_new"] = json!({"description": "x", "cases": [{"name": "a"}]});
+            m["sections"]["brand_new"] = json!("core");
+        });
+        bump_to(s, "1.7.0");
+    };
+    let o = against(|s| {
+        add(s);
+        s.write("CHANGELOG.md", "# Changelog\n\n## 1.6.0\n\n- old\n");
+    });
+    assert_eq!(codes(&o), ["BQ952"], "{}", transcript(&o));
+    let o = against(|s| {
+        add(s);
+        s.write("CHANGELOG.md", "# Changelog\n\n## 1.7.0\n\n- A new section brand_new.\n");
+    });
+    assert_eq!(codes(&o), ["BQ953"], "{}", transcript(&o));
+    let o = against(|s| {
+        add(s);
+        s.write("CHANGELOG.md", "# Changelog\n\n## 1.7.0\n\n- New section `brand_new` (core).\n");
+    });
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    // An editorial change needs only a PATCH, but a PATCH is enough only for prose.
+    let o = against(|s| {
+        s.edit_manifest(|m| m["description"] = json!("reworded"));
+        bump_to(s, "1.6.1");
+        s.write("CHANGELOG.md", "## 1.6.1\n\n- Rewords the manifest description.\n");
+    });
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    // A version below the previous one.
+    let o = against(|s| bump_to(s, "1.5.9"));
+    assert_eq!(codes(&o), ["BQ954"], "{}", transcript(&o));
+}
+
+#[test]
+fn git_sides_leave_the_work_tree_alone_and_see_only_committed_files() {
+    let (root, suite) = history();
+    std::fs::write(suite.join("fixtures/order-created.json"), "{\"edited\": true}\n").unwrap();
+    std::fs::write(suite.join("fixtures/untracked.json"), "{}\n").unwrap();
+    let status = git(root.path(), &["status", "--porcelain"]);
+    let index = std::fs::read(root.path().join(".git/index")).unwrap();
+    let o = bqsuite(&suite, &["diff", "git:HEAD", ".", "--format", "json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let files: Vec<(&str, &str)> = v["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| (c["kind"].as_str().unwrap(), c["file"].as_str().unwrap_or("")))
+        .collect();
+    assert_eq!(
+        files,
+        [("fixture-changed", "fixtures/order-created.json"), ("fixture-added", "fixtures/untracked.json")]
+    );
+    assert_eq!(v["old"]["source"], "git:HEAD");
+    // From the repository root too (no suite there: the revision is read at the root).
+    let o = bqsuite(root.path(), &["diff", "git:v1.5.0", "git:HEAD"]);
+    assert_eq!(o.status.code(), Some(2), "no manifest at the root: {}", transcript(&o));
+    let o = bqsuite(&suite, &["diff", "git:v1.5.0", "git:HEAD", "--format", "json"]);
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["bump"]["needed"], "minor", "{v:#}");
+    assert_eq!(v["changelog"]["source"], "git:HEAD:CHANGELOG.md");
+    assert_eq!(git(root.path(), &["status", "--porcelain"]), status);
+    assert_eq!(std::fs::read(root.path().join(".git/index")).unwrap(), index, "the index is untouched");
+}

@@ -1,0 +1,158 @@
+//! `scripts/release.sh`, the steps of `.github/workflows/release.yml` that can run off GitHub:
+//! the tag check, the release gate and first build, the second independent build that must give
+//! the same sha256, and the release notes. (`collect`, which needs a wheel, is tested by
+//! `.ci/dist_test.py`.) Each runs the script with bash, this build of bqsuite as `$BQSUITE`.
+
+mod support;
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
+use std::process::{Command, Output};
+use std::time::{Duration, SystemTime};
+
+use support::{SuiteCopy, repo, transcript};
+
+const ASSET: &str = "babelqueue-conformance-1.6.0.tar.gz";
+
+/// Run `scripts/release.sh ARGS` in `dir`.
+fn script(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
+    Command::new("bash")
+        .arg(repo().join("scripts/release.sh"))
+        .args(args)
+        .current_dir(dir)
+        .env("BQSUITE", env!("CARGO_BIN_EXE_bqsuite"))
+        .env("NO_COLOR", "1")
+        .env_remove("GITHUB_ACTIONS")
+        .env_remove("GITHUB_OUTPUT")
+        .envs(env.iter().copied())
+        .output()
+        .expect("run bash")
+}
+
+#[track_caller]
+fn assert_exit(o: &Output, code: i32) {
+    assert_eq!(o.status.code(), Some(code), "{}", transcript(o));
+}
+
+#[test]
+fn check_tag_accepts_only_v_and_the_suite_version() {
+    let s = SuiteCopy::new();
+    let out = s.path().join("github_output");
+    std::fs::write(&out, "").unwrap();
+    let ok = script(s.path(), &["check-tag", "refs/tags/v1.6.0"], &[("GITHUB_OUTPUT", out.to_str().unwrap())]);
+    assert_exit(&ok, 0);
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "version=1.6.0\n", "the version for later jobs");
+
+    for tag in ["v1.6.1", "1.6.0", "v1.6.0-rc.1", "v1.6"] {
+        let bad = script(s.path(), &["check-tag", tag], &[("GITHUB_ACTIONS", "true")]);
+        assert_exit(&bad, 1);
+        let text = transcript(&bad);
+        assert!(text.contains(&format!("the tag {tag} is not v$(cat CONFORMANCE_VERSION) = v1.6.0")), "{text}");
+        assert!(text.contains("::error title=release::"), "an annotation under GitHub Actions: {text}");
+    }
+
+    s.write("CONFORMANCE_VERSION", "1.7.0-pre\n");
+    let pre = script(s.path(), &["check-tag", "v1.7.0-pre"], &[]);
+    assert_exit(&pre, 1);
+    assert!(transcript(&pre).contains("a -pre version is not released"), "{}", transcript(&pre));
+
+    let nowhere = tempfile::tempdir().unwrap();
+    assert_exit(&script(nowhere.path(), &["check-tag", "v1.6.0"], &[]), 2);
+    assert_exit(&script(s.path(), &["check-tag"], &[]), 2);
+    assert_exit(&script(s.path(), &["no-such-command"], &[]), 2);
+}
+
+#[test]
+fn build_is_the_release_gate() {
+    let s = SuiteCopy::new();
+    // The copy is no git repository, so there is no previous tag: the gate refuses (BQ955)
+    // until the build says it is the very first release.
+    let first = script(s.path(), &["build", "out"], &[]);
+    assert_exit(&first, 1);
+    assert!(transcript(&first).contains("BQ955"), "{}", transcript(&first));
+    let built = script(s.path(), &["build", "out", "--no-previous"], &[]);
+    assert_exit(&built, 0);
+    let sums = std::fs::read_to_string(s.path().join("out/SHA256SUMS")).unwrap();
+    assert!(sums.ends_with(&format!("  {ASSET}\n")) && sums.lines().count() == 1, "{sums}");
+
+    s.write("fixtures/editor-backup.json~", "{}");
+    let refused = script(s.path(), &["build", "refused"], &[]);
+    assert_exit(&refused, 1);
+    assert!(transcript(&refused).contains("refusing to build the release"), "{}", transcript(&refused));
+    assert!(!s.path().join("refused").exists());
+}
+
+/// A second checkout of the same tree that shares nothing with the first but the bytes: other
+/// file modes, other mtimes, files written in the opposite order.
+fn second_checkout() -> SuiteCopy {
+    let s = SuiteCopy::new();
+    let old = SystemTime::UNIX_EPOCH + Duration::from_secs(1_000_000_000);
+    let mut files: Vec<_> = walkdir::WalkDir::new(s.path()).into_iter().map(|e| e.unwrap()).collect();
+    files.retain(|e| e.file_type().is_file());
+    for e in files.iter().rev() {
+        let bytes = std::fs::read(e.path()).unwrap();
+        std::fs::remove_file(e.path()).unwrap();
+        std::fs::write(e.path(), bytes).unwrap();
+        std::fs::set_permissions(e.path(), std::fs::Permissions::from_mode(0o600)).unwrap();
+        std::fs::File::options().write(true).open(e.path()).unwrap().set_modified(old).unwrap();
+    }
+    s
+}
+
+#[test]
+fn verify_rebuilds_independently_and_compares_hashes() {
+    let first = SuiteCopy::new();
+    assert_exit(&script(first.path(), &["build", "dist", "--no-previous"], &[]), 0);
+    let published = first.path().join("dist");
+    let published = published.to_str().unwrap();
+
+    let second = second_checkout();
+    let same = script(second.path(), &["verify", published], &[]);
+    assert_exit(&same, 0);
+    let text = transcript(&same);
+    let hash = std::fs::read_to_string(first.path().join("dist/SHA256SUMS")).unwrap();
+    let hash = hash.split_whitespace().next().unwrap();
+    assert!(
+        text.contains(&format!("first build:  {hash}")) && text.contains(&format!("second build: {hash}")),
+        "{text}"
+    );
+    assert!(text.contains("rebuild byte for byte"), "{text}");
+
+    // A GitHub release's SHA256SUMS lists the binaries and wheels too: only the asset's line counts.
+    let sums = first.path().join("dist/SHA256SUMS");
+    let line = std::fs::read_to_string(&sums).unwrap();
+    std::fs::write(&sums, format!("{}  bqsuite-x86_64-unknown-linux-musl.tar.gz\n{line}", "a".repeat(64))).unwrap();
+    assert_exit(&script(second.path(), &["verify", published], &[]), 0);
+
+    // The second checkout differs in one byte: the hashes differ and the release fails.
+    second.write("fixtures/order-created.json", second.read("fixtures/order-created.json").replace("\n}", " \n}"));
+    let differs = script(second.path(), &["verify", published], &[("GITHUB_ACTIONS", "true")]);
+    assert_exit(&differs, 1);
+    let text = transcript(&differs);
+    assert!(
+        text.contains(&format!("::error title=release::two builds of {ASSET} differ: {hash} (published)")),
+        "{text}"
+    );
+
+    // SHA256SUMS with a wrong line for the asset.
+    std::fs::write(&sums, format!("{}  {ASSET}\n", "b".repeat(64))).unwrap();
+    let wrong = script(first.path(), &["verify", published], &[]);
+    assert_exit(&wrong, 1);
+    assert!(transcript(&wrong).contains("SHA256SUMS"), "{}", transcript(&wrong));
+
+    let empty = tempfile::tempdir().unwrap();
+    assert_exit(&script(first.path(), &["verify", empty.path().to_str().unwrap()], &[]), 2);
+}
+
+#[test]
+fn notes_are_the_changelog_entry() {
+    let notes = script(&repo(), &["notes", "1.6.0"], &[]);
+    assert_exit(&notes, 0);
+    let text = String::from_utf8(notes.stdout).unwrap();
+    let changelog = std::fs::read_to_string(repo().join("CHANGELOG.md")).unwrap();
+    let entry = changelog.split("\n## 1.6.0\n").nth(1).unwrap();
+    let entry = entry.split("\n## ").next().unwrap();
+    assert_eq!(text.trim(), entry.trim());
+    assert!(!text.contains("## "), "the heading is the release title, not part of the notes");
+    assert_exit(&script(&repo(), &["notes", "0.0.1"], &[]), 1);
+}
