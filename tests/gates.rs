@@ -428,3 +428,23 @@ fn results_check_sync_and_fetch_annotations_are_workspace_relative() {
     assert!(stdout(&o).contains("file=sdk/tests/conformance/"), "{}", transcript(&o));
     assert!(std::fs::read_to_string(&summary).unwrap().contains("fetch --check"), "fetch writes the job summary too");
 }
+
+#[test]
+fn diff_output_escapes_names_from_the_manifests() {
+    let new = SuiteCopy::new();
+    new.edit_manifest(|m| {
+        m["trim"]["cases"][0]["name"] = json!("evil\u{1b}]0;owned\u{7}");
+        m["trim"]["cases"][0]["description"] = json!("cr\rfake: no changes");
+    });
+    let root = repo();
+    for format in ["human", "markdown"] {
+        let o =
+            bqsuite(new.path(), &["diff", root.to_str().unwrap(), new.path().to_str().unwrap(), "--format", format]);
+        assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+        let out = stdout(&o);
+        assert!(!out.contains(['\u{1b}', '\u{7}', '\r']), "{format}: {out:?}");
+        if format == "human" {
+            assert!(out.contains("evil\\u001b]0;owned\\u0007"), "{out}");
+        }
+    }
+}

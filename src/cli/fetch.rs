@@ -122,8 +122,7 @@ pub fn run(a: &FetchArgs, color: bool) -> ExitCode {
         format!("{} against release {} (sha256 {})", a.dir.display(), a.version, verified.sha256),
     );
     if a.format == Format::Human {
-        let diffs = drift.iter().filter_map(|d| d.diff.as_deref()).flat_map(str::lines);
-        emit(&diffs.map(|line| format!("{}\n", diag::terminal_safe(line))).collect::<String>());
+        emit(&diag::terminal_safe_lines(&drift.iter().filter_map(|d| d.diff.as_deref()).collect::<String>()));
     }
     emit(&diag::render(&findings, a.format, color, &summary));
     if a.format == Format::Github {

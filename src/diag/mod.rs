@@ -11,7 +11,7 @@ mod render;
 pub mod style;
 
 pub use codes::{ALL_CODES, Code};
-pub use escape::{is_unsafe_char, terminal_safe};
+pub use escape::{is_unsafe_char, terminal_safe, terminal_safe_lines};
 pub use render::{Format, Summary, markdown_summary, render};
 
 use serde::Serialize;
