@@ -106,6 +106,34 @@ fn the_policy_is_invisible_to_the_runners() {
 }
 
 #[test]
+fn without_the_policy_the_manifest_is_the_same_to_a_runner() {
+    // R20: the policy touches no section, case, id or field. `diff` from a copy without it (and
+    // with the description as it was) finds the policy and the description's sentence naming
+    // it, nothing else.
+    let old = SuiteCopy::new();
+    old.edit_manifest(|m| {
+        m.as_object_mut().unwrap().shift_remove("skip_policy");
+        let d = m["description"].as_str().unwrap().replace(", exceptions and skip_policy is", " and exceptions is");
+        m["description"] = json!(d);
+    });
+    let o = support::bqsuite(
+        old.path(),
+        &["diff", old.path().to_str().unwrap(), repo().to_str().unwrap(), "--format", "json"],
+    );
+    let doc: Value = serde_json::from_slice(&o.stdout).unwrap_or_else(|_| panic!("{}", support::transcript(&o)));
+    let changes: Vec<(&str, &str, &str)> = doc["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| (c["kind"].as_str().unwrap(), c["class"].as_str().unwrap(), c["pointer"].as_str().unwrap_or_default()))
+        .collect();
+    assert_eq!(
+        changes,
+        [("description-changed", "editorial", "/description"), ("skip-policy-changed", "additive", "/skip_policy")]
+    );
+}
+
+#[test]
 fn judging_a_skip() {
     let s = suite();
     let p = s.skip_policy();
