@@ -32,6 +32,7 @@ fn stdout(o: &std::process::Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
+#[cfg(unix)]
 fn mkfifo(path: &Path) {
     assert!(std::process::Command::new("mkfifo").arg(path).status().unwrap().success());
 }
@@ -246,6 +247,7 @@ fn case_names_with_control_characters_or_empty_sub_keys_fail_validate() {
 // --- bounded reading ---------------------------------------------------------------------------
 
 #[test]
+#[cfg(unix)]
 fn a_manifest_that_is_a_fifo_or_a_device_is_refused_not_read() {
     for kind in ["fifo", "dev-zero"] {
         let s = SuiteCopy::new();
@@ -269,6 +271,7 @@ fn a_manifest_that_is_a_fifo_or_a_device_is_refused_not_read() {
 }
 
 #[test]
+#[cfg(unix)]
 fn results_files_that_are_not_regular_or_too_large_cannot_be_checked() {
     let dir = tempfile::tempdir().unwrap();
     mkfifo(&dir.path().join("fifo.json"));
