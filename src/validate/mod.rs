@@ -13,9 +13,11 @@ mod compat;
 mod core_helpers;
 mod files;
 mod manifest;
+mod names;
 mod redis;
 mod schemas;
 mod sections;
+mod skip_policy;
 pub mod sync_targets;
 
 use std::cell::OnceCell;
@@ -77,6 +79,8 @@ const RULES: &[Rule] = &[
     cases::check,
     schemas::check,
     compat::check,
+    names::check,
+    skip_policy::check,
     behaviour::check,
     bindings::check,
     core_helpers::check,
@@ -88,10 +92,8 @@ const RULES: &[Rule] = &[
 pub fn validate(suite: &Suite) -> Vec<Finding> {
     let cx = Ctx::new(suite);
     let mut findings: Vec<Finding> = RULES.iter().flat_map(|rule| rule(&cx)).collect();
+    locate(suite, &mut findings);
     for f in &mut findings {
-        if let (None, Some(file), Some(pointer)) = (f.span, &f.file, &f.pointer) {
-            f.span = suite.locate(file, pointer);
-        }
         if let Some(file) = &mut f.file {
             *file = suite.display_path(file);
         }
@@ -99,6 +101,29 @@ pub fn validate(suite: &Suite) -> Vec<Finding> {
     Finding::sort(&mut findings);
     findings.dedup();
     findings
+}
+
+/// Fill in line:column for every finding with a file and a pointer but no span: one walk per
+/// file, however many findings it has.
+fn locate(suite: &Suite, findings: &mut [Finding]) {
+    let mut by_file: std::collections::BTreeMap<&str, Vec<usize>> = std::collections::BTreeMap::new();
+    for (i, f) in findings.iter().enumerate() {
+        if let (None, Some(file), Some(_)) = (f.span, &f.file, &f.pointer) {
+            by_file.entry(file.as_str()).or_default().push(i);
+        }
+    }
+    let spans: Vec<(usize, Option<crate::diag::Span>)> = by_file
+        .into_iter()
+        .filter_map(|(file, ix)| {
+            let text = suite.file(file)?.text()?;
+            let pointers: Vec<&str> = ix.iter().map(|&i| findings[i].pointer.as_deref().unwrap_or_default()).collect();
+            Some(ix.iter().copied().zip(suite::span::locate_all(text, &pointers)).collect::<Vec<_>>())
+        })
+        .flatten()
+        .collect();
+    for (i, span) in spans {
+        findings[i].span = span;
+    }
 }
 
 /// Every string value under a key in `keys`, anywhere in `value`, with its pointer, sorted.
