@@ -1,4 +1,4 @@
-//! Writing files without ever leaving a partial one behind.
+//! Writing files without ever leaving a partial one behind, and reading them within bounds.
 //!
 //! Invariants: every file a command writes is first written in full to a staging file beside
 //! the destination ([`crate::staging`], kind `tmp`), flushed to disk, then renamed over the
@@ -6,12 +6,108 @@
 //! new one, and a failure or an interruption leaves the destination untouched and no staging
 //! file behind. The file ends up with mode 0644. Errors name the destination, never the
 //! staging file.
+//!
+//! [`read_bounded`] reads only regular files (a symlink is followed to what it names): a FIFO,
+//! socket or device is refused without being read, and the open itself never blocks (on Unix it
+//! uses `O_NONBLOCK`, so a FIFO swapped in after the check is refused too); a file larger than
+//! its cap is refused, also one that grows past the cap while it is read.
 
+use std::fmt;
 use std::fs;
-use std::io::{self, Write};
+use std::io::{self, Read, Write};
 use std::path::Path;
 
 use crate::staging::{self, Kind, Staged};
+
+/// Why a bounded read refused a file.
+#[derive(Debug)]
+pub enum ReadError {
+    /// Not a regular file: what it is instead ("a FIFO", "a directory", …).
+    NotRegular(&'static str),
+    /// Larger than the cap (bytes); `size` is what was seen, at least `cap + 1`.
+    TooLarge {
+        size: u64,
+        cap: u64,
+    },
+    Io(std::io::Error),
+}
+
+impl fmt::Display for ReadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReadError::NotRegular(what) => write!(f, "not a regular file ({what}); only regular files are read"),
+            ReadError::TooLarge { size, cap } => {
+                write!(f, "too large: {size} bytes, more than the {} this file may have", human_size(*cap))
+            }
+            ReadError::Io(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+/// A byte count for messages (`64 MiB`, `1.5 KiB`, `12 bytes`).
+pub fn human_size(n: u64) -> String {
+    const UNITS: [&str; 4] = ["KiB", "MiB", "GiB", "TiB"];
+    if n < 1024 {
+        return format!("{n} bytes");
+    }
+    let (mut v, mut unit) = (n as f64 / 1024.0, 0);
+    while v >= 1024.0 && unit + 1 < UNITS.len() {
+        v /= 1024.0;
+        unit += 1;
+    }
+    if v.fract() == 0.0 { format!("{v:.0} {}", UNITS[unit]) } else { format!("{v:.1} {}", UNITS[unit]) }
+}
+
+/// What a non-regular file is, for messages.
+fn kind_of(t: std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_fifo() {
+            return "a FIFO";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+        if t.is_char_device() {
+            return "a character device";
+        }
+        if t.is_block_device() {
+            return "a block device";
+        }
+    }
+    if t.is_dir() { "a directory" } else { "not a file" }
+}
+
+/// Read the regular file at `path` (following symlinks), refusing anything else and anything
+/// larger than `cap` bytes.
+pub fn read_bounded(path: &Path, cap: u64) -> Result<Vec<u8>, ReadError> {
+    let meta = std::fs::metadata(path).map_err(ReadError::Io)?;
+    if !meta.is_file() {
+        return Err(ReadError::NotRegular(kind_of(meta.file_type())));
+    }
+    if meta.len() > cap {
+        return Err(ReadError::TooLarge { size: meta.len(), cap });
+    }
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = options.open(path).map_err(ReadError::Io)?;
+    let meta = file.metadata().map_err(ReadError::Io)?;
+    if !meta.is_file() {
+        return Err(ReadError::NotRegular(kind_of(meta.file_type())));
+    }
+    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
+    file.take(cap + 1).read_to_end(&mut bytes).map_err(ReadError::Io)?;
+    if bytes.len() as u64 > cap {
+        return Err(ReadError::TooLarge { size: bytes.len() as u64, cap });
+    }
+    Ok(bytes)
+}
 
 /// `path` relative to `root`, with `/` separators (the suite's path spelling on every OS).
 pub fn slash_relative(root: &Path, path: &Path) -> String {
@@ -111,5 +207,34 @@ mod tests {
                 assert!(!e.contains("bqsuite-"), "{e}");
             }
         }
+    }
+
+    #[test]
+    fn bounded_reads_take_regular_files_within_the_cap_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("f.json");
+        std::fs::write(&p, b"12345").unwrap();
+        assert_eq!(read_bounded(&p, 5).unwrap(), b"12345");
+        let e = read_bounded(&p, 4).unwrap_err();
+        assert!(matches!(e, ReadError::TooLarge { size: 5, cap: 4 }), "{e:?}");
+        assert_eq!(e.to_string(), "too large: 5 bytes, more than the 4 bytes this file may have");
+        assert!(matches!(read_bounded(dir.path(), 10), Err(ReadError::NotRegular("a directory"))));
+        assert!(matches!(read_bounded(&dir.path().join("none"), 10), Err(ReadError::Io(_))));
+        #[cfg(unix)]
+        {
+            assert!(matches!(
+                read_bounded(Path::new("/dev/zero"), 10),
+                Err(ReadError::NotRegular("a character device"))
+            ));
+            let link = dir.path().join("zero.json");
+            std::os::unix::fs::symlink("/dev/zero", &link).unwrap();
+            assert!(matches!(read_bounded(&link, 10), Err(ReadError::NotRegular("a character device"))));
+            let fifo = dir.path().join("fifo.json");
+            assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+            let e = read_bounded(&fifo, 10).unwrap_err();
+            assert_eq!(e.to_string(), "not a regular file (a FIFO); only regular files are read");
+        }
+        assert_eq!(human_size(64 << 20), "64 MiB");
+        assert_eq!(human_size(1536), "1.5 KiB");
     }
 }

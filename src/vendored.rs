@@ -98,7 +98,11 @@ pub fn read_tree(dir: &Path) -> io::Result<Tree> {
         let rel = crate::fsutil::slash_relative(dir, entry.path());
         let kind = entry.file_type();
         if kind.is_file() {
-            tree.files.insert(rel, fs::read(entry.path())?);
+            let bytes = crate::fsutil::read_bounded(entry.path(), crate::suite::FILE_CAP).map_err(|e| match e {
+                crate::fsutil::ReadError::Io(e) => e,
+                other => io::Error::other(format!("{}: {other}", entry.path().display())),
+            })?;
+            tree.files.insert(rel, bytes);
         } else if kind.is_dir() {
             tree.dirs.insert(rel);
         } else {

@@ -18,6 +18,7 @@ const ALLOWED: &[(&str, &str)] = &[
     // The SDK interface, and the reference core behind it (only `sdk::reference` knows it).
     ("sdk", "core"),
     ("results", "diag"),
+    ("results", "fsutil"),
     ("results", "schema"),
     ("results", "suite"),
     // One home per section: the judge, over the suite and the SDK interface.
@@ -29,6 +30,7 @@ const ALLOWED: &[(&str, &str)] = &[
     // The adapter protocol: the SDK interface over a process boundary (a transport, no judging).
     ("adapter", "sdk"),
     ("validate", "diag"),
+    ("validate", "fsutil"),
     ("validate", "results"),
     ("validate", "schema"),
     ("validate", "sdk"),
@@ -54,6 +56,7 @@ const ALLOWED: &[(&str, &str)] = &[
     ("release", "suite"),
     ("release", "validate"),
     ("sync", "diag"),
+    ("sync", "fsutil"),
     ("sync", "staging"),
     ("sync", "suite"),
     ("sync", "validate"),

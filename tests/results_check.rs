@@ -6,36 +6,15 @@ mod support;
 
 use bqsuite::conformance::{self, RunOptions};
 use bqsuite::diag::Finding;
-use bqsuite::results::{Checker, FileCheck, Source, Verdict};
-use bqsuite::suite::{Scope, Suite};
-use serde_json::{Map, Value, json};
-use support::{assert_finding, bqsuite, repo, transcript};
+use bqsuite::results::{CheckOptions, Checker, FileCheck, Source, Verdict};
+use bqsuite::suite::Suite;
+use serde_json::{Value, json};
+use support::{assert_finding, bqsuite, passing, repo, transcript};
 
 const FILE: &str = "results.json";
 
 fn suite() -> Suite {
     Suite::load(repo()).expect("the canonical suite loads")
-}
-
-/// A complete results file in which every case passes: every core section plus the sections of
-/// `bindings`, every case id from the suite's case-id rule.
-fn passing(suite: &Suite, sdk: &str, bindings: &[&str]) -> Value {
-    let mut sections = Map::new();
-    for s in suite.sections() {
-        let Some(scope) = s.scope else { continue };
-        if scope == Scope::Core || bindings.contains(&scope.as_str()) {
-            let cases: Map<String, Value> = s.cases().into_iter().map(|c| (c.id, json!({"status": "pass"}))).collect();
-            sections.insert(s.name.to_owned(), Value::Object(cases));
-        }
-    }
-    json!({
-        "sdk": sdk,
-        "version": "2.4.1",
-        "conformance_version": suite.version().unwrap(),
-        "generated_at": "2026-11-30T09:15:00Z",
-        "bindings": bindings,
-        "sections": sections,
-    })
 }
 
 fn check_text(suite: &Suite, text: &[u8]) -> FileCheck {
@@ -74,13 +53,190 @@ fn a_complete_passing_file_is_compatible() {
 }
 
 #[test]
-fn a_skip_citing_an_adr_in_an_in_scope_section_is_compatible() {
+fn skips_the_policy_allows_are_compatible_and_counted() {
+    let s = suite();
+    let mut v = passing(&s, "babelqueue-node", &["asb", "redis"]);
+    let skip = |reason: &str| json!({"status": "skip", "reason": reason});
+    v["sections"]["asb"]["schema_version_gate/22"] = skip("JavaScript has one number type (ADR-0032)");
+    v["sections"]["encode_reject"]["reject-repeated-key"] = skip("one map per call: ADR-0031");
+    v["sections"]["redis_layout"]["migrate/due-delayed-item-moves-to-the-ready-tail"] = skip("ADR-0033: no live Redis");
+    let fc = check(&s, &v);
+    assert!(fc.findings.is_empty(), "{:#?}", fc.findings);
+    assert_eq!(fc.counts.skip, 3);
+    assert_eq!(fc.policy_skip_total(), 3);
+    assert_eq!(fc.policy_skips["asb"], 1);
+    assert!(fc.counts_text().ends_with(", 0 fail, 3 skip (3 allowed by the skip policy)"), "{}", fc.counts_text());
+}
+
+#[test]
+fn a_skip_the_policy_does_not_allow() {
+    // "A skip is only for an individual case … and cites the ADR which makes that case not
+    // applicable": an ADR citation alone is not enough; the policy must name the case.
     let s = suite();
     let mut v = passing(&s, "babelqueue-go", &["sqs"]);
     v["sections"]["sqs"]["attribute_projection"] =
         json!({"status": "skip", "reason": "not applicable to this transport (ADR-0031)"});
+    let fc = broken(&v, "BQ613", "/sections/sqs/attribute_projection");
+    assert_eq!(codes(&fc.findings), ["BQ613"]);
+    // The same without any reason: one finding, not also BQ610 or the schema's.
+    let mut v = passing(&s, "babelqueue-python", &[]);
+    v["sections"]["cases"]["urn-alias"] = json!({"status": "skip"});
+    let fc = broken(&v, "BQ613", "/sections/cases/urn-alias");
+    assert_eq!(codes(&fc.findings), ["BQ613"]);
+}
+
+#[test]
+fn a_skip_citing_an_adr_the_policy_does_not_allow_for_the_case() {
+    let s = suite();
+    let mut v = passing(&s, "babelqueue-node", &["asb"]);
+    v["sections"]["asb"]["schema_version_gate/22"] = json!({"status": "skip", "reason": "JavaScript (ADR-0033)"});
+    let fc = broken(&v, "BQ614", "/sections/asb/schema_version_gate~122");
+    assert_eq!(codes(&fc.findings), ["BQ614"]);
+    assert!(fc.findings[0].message.contains("ADR-0032"), "names the allowed ADR: {}", fc.findings[0].message);
+    // ADR-00321 is not ADR-0032.
+    v["sections"]["asb"]["schema_version_gate/22"] = json!({"status": "skip", "reason": "see ADR-00321"});
+    broken(&v, "BQ610", "/sections/asb/schema_version_gate~122");
+}
+
+#[test]
+fn a_file_skipping_every_case_citing_a_nonexistent_adr_is_not_compatible() {
+    // Why, example 1: all cases skipped with reason ADR-9999 was Compatible, exit 0.
+    let s = suite();
+    let (v, total) = support::all_skipped(&s, "ADR-9999");
+    let fc = check(&s, &v);
+    assert_eq!(fc.verdict(), Verdict::NotCompatible);
+    assert_eq!(fc.counts.skip, total);
+    assert_eq!(fc.policy_skip_total(), 0);
+    let policy = s.skip_policy();
+    let skippable: usize = s
+        .sections()
+        .iter()
+        .map(|sec| sec.cases().iter().filter(|c| !policy.rules_for(sec.name, &c.id).is_empty()).count())
+        .sum();
+    let n = |code| fc.findings.iter().filter(|f| f.code.id == code).count();
+    assert_eq!(n("BQ613"), total - skippable);
+    assert_eq!(n("BQ614"), skippable);
+    assert_eq!(n("BQ615"), s.sections().len(), "every section was not run");
+    assert_eq!(fc.findings.len(), total + s.sections().len(), "one finding per skip, one per section");
+    assert!(fc.counts_text().starts_with(&format!("0 pass, 0 fail, {total} skip (0 allowed")));
+}
+
+#[test]
+fn a_file_skipping_every_case_of_one_core_section_is_not_compatible() {
+    // Why, example 2: every case of one core section skipped was Compatible.
+    let s = suite();
+    let mut v = passing(&s, "babelqueue-python", &[]);
+    for outcome in v["sections"]["trim"].as_object_mut().unwrap().values_mut() {
+        *outcome = json!({"status": "skip", "reason": "not needed here (ADR-0032)"});
+    }
+    let fc = broken(&v, "BQ615", "/sections/trim");
+    assert!(fc.findings.iter().all(|f| ["BQ613", "BQ615"].contains(&f.code.id)), "{:#?}", fc.findings);
+}
+
+#[test]
+fn a_section_whose_every_case_the_policy_allows_is_still_not_run_unless_whole() {
+    let s = suite();
+    // encode_reject has one skippable case; a copy of the suite whose policy selects all of
+    // them (without whole_sections) may skip each, but not all at once.
+    let copy = support::SuiteCopy::new();
+    copy.edit_manifest(|m| {
+        let ids: Vec<Value> = m["encode_reject"]["cases"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| json!({"section": "encode_reject", "case": c["name"]}))
+            .collect();
+        m["skip_policy"]["rules"][3]["cases"] = Value::Array(ids);
+    });
+    let cs = Suite::load(copy.path()).unwrap();
+    assert!(bqsuite::validate::validate(&cs).is_empty(), "the edited policy is valid");
+    let mut v = passing(&cs, "babelqueue-python", &[]);
+    for outcome in v["sections"]["encode_reject"].as_object_mut().unwrap().values_mut() {
+        *outcome = json!({"status": "skip", "reason": "ADR-0031"});
+    }
+    let fc = check(&cs, &v);
+    assert_eq!(codes(&fc.findings), ["BQ615"], "{:#?}", fc.findings);
+    // The redis section is the one a rule may skip whole (no live Redis, ADR-0033).
+    let mut v = passing(&s, "babelqueue-python", &["redis"]);
+    v["sections"]["redis"]["payload_identity"] = json!({"status": "skip", "reason": "ADR-0033: no Redis"});
     let fc = check(&s, &v);
     assert!(fc.findings.is_empty(), "{:#?}", fc.findings);
+    // … but only under that rule's ADR.
+    v["sections"]["redis"]["payload_identity"] = json!({"status": "skip", "reason": "ADR-0032"});
+    let fc = check(&s, &v);
+    let mut got = codes(&fc.findings);
+    got.sort_unstable();
+    assert_eq!(got, ["BQ614", "BQ615"], "{:#?}", fc.findings);
+}
+
+#[test]
+fn a_case_reported_twice_is_a_finding_with_both_locations() {
+    // Why, example 3: `fail` then `pass` for one case (a repeated key) was Compatible.
+    let s = suite();
+    let text = serde_json::to_string_pretty(&passing(&s, "babelqueue-python", &[])).unwrap();
+    let pass = "\"urn-alias\": {\n        \"status\": \"pass\"\n      }";
+    assert!(text.contains(pass));
+    let twice =
+        text.replacen(pass, &format!("\"urn-alias\": {{\"status\": \"fail\", \"reason\": \"r\"}},\n      {pass}"), 1);
+    let fc = check_text(&s, twice.as_bytes());
+    assert_eq!(fc.verdict(), Verdict::NotCompatible);
+    let f = assert_finding(&fc.findings, "BQ617", FILE, Some("/sections/cases/urn-alias"));
+    assert_eq!(codes(&fc.findings), ["BQ617"]);
+    let fail_line = twice.lines().position(|l| l.contains("\"status\": \"fail\"")).unwrap() + 1;
+    assert_eq!(f.span.map(|s| (s.line, s.column)), Some((fail_line + 1, 7)), "at the repeat");
+    assert!(f.message.contains(&format!("first at line {fail_line} column 7")), "{}", f.message);
+}
+
+#[test]
+fn a_results_file_nested_too_deeply() {
+    let s = suite();
+    let deep = format!("{{\"sdk\": {}1{}}}", "[".repeat(200), "]".repeat(200));
+    let fc = check_text(&s, deep.as_bytes());
+    let f = assert_finding(&fc.findings, "BQ618", FILE, None);
+    assert!(f.message.starts_with("nested too deeply (limit 127)"), "{}", f.message);
+    assert_eq!(codes(&fc.findings), ["BQ618"], "not also reported as not JSON");
+}
+
+#[test]
+fn max_skips_is_a_stricter_gate() {
+    let s = suite();
+    let mut v = passing(&s, "babelqueue-node", &["asb"]);
+    v["sections"]["asb"]["schema_version_gate/22"] = json!({"status": "skip", "reason": "ADR-0032"});
+    v["sections"]["asb"]["schema_version_gate/23"] = json!({"status": "skip", "reason": "ADR-0032"});
+    let text = serde_json::to_string_pretty(&v).unwrap();
+    let with = |max| {
+        Checker::new(&s)
+            .unwrap()
+            .with_options(CheckOptions { max_skips: max })
+            .check(&Source { file: FILE.into(), bytes: text.clone().into_bytes() })
+    };
+    assert!(with(None).findings.is_empty());
+    assert!(with(Some(2)).findings.is_empty());
+    let fc = with(Some(1));
+    assert_eq!(codes(&fc.findings), ["BQ616"]);
+    assert!(fc.findings[0].message.contains("2 cases are skipped, more than --max-skips 1"));
+}
+
+#[test]
+fn many_findings_are_each_located() {
+    let s = suite();
+    let mut v = passing(&s, "babelqueue-python", &[]);
+    let cases = v["sections"]["cases"].as_object_mut().unwrap();
+    for i in 0..3000 {
+        cases.insert(format!("unknown-{i:05}"), json!({"status": "fail", "reason": format!("r{i}")}));
+    }
+    let text = serde_json::to_string_pretty(&v).unwrap();
+    let fc = check_text(&s, text.as_bytes());
+    assert_eq!(fc.findings.len(), 6000);
+    let lines: std::collections::HashMap<&str, usize> = text
+        .lines()
+        .enumerate()
+        .filter_map(|(i, l)| Some((l.trim_start().strip_prefix('"')?.split('"').next()?, i + 1)))
+        .collect();
+    for f in &fc.findings {
+        let id = f.pointer.as_deref().unwrap().rsplit('/').next().unwrap();
+        assert_eq!(f.span.map(|s| s.line), Some(lines[id]), "{f:?}");
+    }
 }
 
 #[test]
@@ -146,12 +302,13 @@ fn an_unknown_case_id() {
 
 #[test]
 fn a_skip_without_an_adr() {
-    let s = suite();
-    for outcome in [json!({"status": "skip", "reason": "our transport does not do this"}), json!({"status": "skip"})] {
-        let mut v = passing(&s, "babelqueue-python", &[]);
-        v["sections"]["cases"]["urn-alias"] = outcome;
-        let fc = broken(&v, "BQ610", "/sections/cases/urn-alias");
+    // A case the policy allows to skip (no live Redis, ADR-0033), skipped without citing it.
+    for outcome in [json!({"status": "skip", "reason": "no Redis here"}), json!({"status": "skip"})] {
+        let mut v = passing(&suite(), "babelqueue-python", &["redis"]);
+        v["sections"]["redis_layout"]["migrate/due-delayed-item-moves-to-the-ready-tail"] = outcome;
+        let fc = broken(&v, "BQ610", "/sections/redis_layout/migrate~1due-delayed-item-moves-to-the-ready-tail");
         assert_eq!(codes(&fc.findings), ["BQ610"], "the schema's report of the same skip is superseded");
+        assert!(fc.findings[0].message.contains("ADR-0033"), "{}", fc.findings[0].message);
     }
 }
 
@@ -275,13 +432,27 @@ fn cli_exit_codes_and_verdict_lines() {
     let o = bqsuite(dir.path(), &["results", "check", &good, "--suite", suite_arg]);
     assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
     let out = String::from_utf8_lossy(&o.stdout);
-    assert!(out.contains("good.json: Compatible (babelqueue-go 2.4.1, suite 1.6.0)"), "{out}");
+    let n =
+        |v: &Value| v["sections"].as_object().unwrap().values().map(|c| c.as_object().unwrap().len()).sum::<usize>();
+    let good_n = n(&passing(&s, "babelqueue-go", &["sqs"]));
+    assert!(
+        out.contains(&format!(
+            "good.json: Compatible (babelqueue-go 2.4.1, suite 1.6.0): {good_n} pass, 0 fail, 0 skip\n"
+        )),
+        "{out}"
+    );
 
     let o = bqsuite(dir.path(), &["results", "check", &good, &bad, "--suite", suite_arg]);
     assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(out.contains("error[BQ612 results-case-failed]: cases / urn-alias failed: rejected"), "{out}");
-    assert!(out.contains("bad.json: Not compatible (babelqueue-node 2.4.1, suite 1.6.0): BQ612"), "{out}");
+    let bad_n = n(&v) - 1;
+    assert!(
+        out.contains(&format!(
+            "bad.json: Not compatible (babelqueue-node 2.4.1, suite 1.6.0): {bad_n} pass, 1 fail, 0 skip; BQ612 results-case-failed ×1\n"
+        )),
+        "every verdict line shows the counts: {out}"
+    );
 
     let o = bqsuite(dir.path(), &["results", "check", &good, "missing.json", "--suite", suite_arg]);
     assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));

@@ -108,10 +108,12 @@ pub fn run(a: &DiffArgs) -> ExitCode {
     };
     let filtered = !a.scope.is_empty() || !a.bindings.is_empty();
     let view = View { scopes: filtered.then(|| crate::diff::scopes_for(&a.bindings, &a.scope)) };
+    // Case ids, names and values come from the two manifests: escaped for the terminal, line by
+    // line (JSON escapes control characters itself).
     emit(&match a.format {
-        DiffFormat::Human => render::human(&diff, &view),
+        DiffFormat::Human => crate::diag::terminal_safe_lines(&render::human(&diff, &view)),
         DiffFormat::Json => render::json(&diff, &view),
-        DiffFormat::Markdown => render::markdown(&diff, &view),
+        DiffFormat::Markdown => crate::diag::terminal_safe_lines(&render::markdown(&diff, &view)),
     });
     let shown = match &view.scopes {
         Some(s) => !diff.only(s).is_empty(),

@@ -117,14 +117,17 @@ pub fn run(a: &FetchArgs, color: bool) -> ExitCode {
     };
     end_progress();
     let findings: Vec<_> = drift.iter().map(|d| d.finding(&a.dir)).collect();
-    let summary = Summary {
-        command: "fetch --check".into(),
-        subject: format!("{} against release {} (sha256 {})", a.dir.display(), a.version, verified.sha256),
-    };
+    let summary = Summary::new(
+        "fetch --check",
+        format!("{} against release {} (sha256 {})", a.dir.display(), a.version, verified.sha256),
+    );
     if a.format == Format::Human {
-        emit(&drift.iter().filter_map(|d| d.diff.as_deref()).collect::<String>());
+        emit(&diag::terminal_safe_lines(&drift.iter().filter_map(|d| d.diff.as_deref()).collect::<String>()));
     }
     emit(&diag::render(&findings, a.format, color, &summary));
+    if a.format == Format::Github {
+        super::write_step_summary(&diag::markdown_summary(&findings, &summary));
+    }
     exit(!findings.is_empty())
 }
 

@@ -22,7 +22,7 @@ mod fetch;
 mod release;
 
 use crate::conformance::{self, RunOptions};
-use crate::diag::{self, Format, Summary};
+use crate::diag::{self, Format, Summary, terminal_safe};
 use crate::suite::{self, Suite};
 
 /// The exit codes every command shares, for the top-level help.
@@ -383,7 +383,7 @@ fn validate(a: &ValidateArgs, color: bool) -> ExitCode {
         }
         crate::diag::Finding::sort(&mut findings);
     }
-    let summary = Summary { command: "validate".into(), subject: subject(&suite) };
+    let summary = Summary::new("validate", subject(&suite));
     emit(&diag::render(&findings, a.format, color, &summary));
     if a.format == Format::Github {
         write_step_summary(&diag::markdown_summary(&findings, &summary));
@@ -395,7 +395,7 @@ fn validate(a: &ValidateArgs, color: bool) -> ExitCode {
 }
 
 /// Append to `$GITHUB_STEP_SUMMARY` when it is set.
-fn write_step_summary(markdown: &str) {
+pub(super) fn write_step_summary(markdown: &str) {
     if let Some(path) = std::env::var_os("GITHUB_STEP_SUMMARY") {
         let written = std::fs::OpenOptions::new()
             .append(true)
@@ -424,7 +424,9 @@ fn ids(a: &IdsArgs) -> ExitCode {
     let text = match a.format {
         IdsFormat::Human => sections
             .iter()
-            .flat_map(|s| s.cases().into_iter().map(move |c| format!("{}\t{}\n", s.name, c.id)))
+            .flat_map(|s| {
+                s.cases().into_iter().map(move |c| format!("{}\t{}\n", terminal_safe(s.name), terminal_safe(&c.id)))
+            })
             .collect::<String>(),
         IdsFormat::Json => {
             let mut m = serde_json::Map::new();
@@ -476,7 +478,7 @@ fn run(a: &RunArgs) -> ExitCode {
     };
     for name in results.sections.keys() {
         let c = results.counts(Some(name));
-        eprintln!("{name:<24} {:>4} pass {:>4} fail {:>4} skip", c.pass, c.fail, c.skip);
+        eprintln!("{:<24} {:>4} pass {:>4} fail {:>4} skip", terminal_safe(name), c.pass, c.fail, c.skip);
     }
     let total = results.counts(None);
     eprintln!("run: {total} ({})", subject(&suite));

@@ -44,7 +44,7 @@ pub fn run(a: &ReleaseArgs, color: bool) -> ExitCode {
     let asset = match release::build(&suite) {
         Ok(asset) => asset,
         Err(ReleaseError::Findings(findings)) => {
-            let summary = Summary { command: "release".into(), subject: subject(&suite) };
+            let summary = Summary::new("release", subject(&suite));
             emit(&diag::render(&findings, Format::Human, color, &summary));
             eprintln!("bqsuite: refusing to build the release: `bqsuite validate` has findings");
             return exit(true);
@@ -61,7 +61,7 @@ pub fn run(a: &ReleaseArgs, color: bool) -> ExitCode {
             Ok(f) => f,
             Err(e) => return fail(e),
         };
-        let summary = Summary { command: "release gate".into(), subject: subject(&suite) };
+        let summary = Summary::new("release gate", subject(&suite));
         if diag::has_errors(&findings) {
             emit(&diag::render(&findings, Format::Human, color, &summary));
             eprintln!(

@@ -40,7 +40,7 @@ pub(super) fn run(a: &ReportArgs) -> ExitCode {
     if let Some(Err(e)) = a.out.as_deref().map(crate::fsutil::check_writable) {
         return fail(e);
     }
-    let (suite, checks) = match super::results::load_and_check(&a.suite, &a.files) {
+    let (suite, checks) = match super::results::load_and_check(&a.suite, &a.files, Default::default()) {
         Ok(x) => x,
         Err(e) => return fail(e),
     };

@@ -7,7 +7,7 @@ use clap::{Args, Subcommand};
 use serde_json::{Value, json};
 
 use crate::diag::{self, Format, Summary};
-use crate::results::{self, FileCheck, Verdict};
+use crate::results::{self, CheckOptions, FileCheck, Verdict};
 use crate::suite::Suite;
 
 use super::{SuiteArg, emit, exit, fail, write_step_summary};
@@ -25,8 +25,10 @@ pub enum ResultsCommand {
     /// Check results files against the suite, one verdict per file.
     ///
     /// Checks the results schema, the suite version, scopes and family exceptions, every case
-    /// id and every skip, and gives each file a verdict: Compatible or Not compatible. Exit 1
-    /// when any file is not compatible; a file that cannot be read at all is exit 2.
+    /// id, and every skip against the suite's skip policy (manifest.json → skip_policy: which
+    /// cases may be skipped, citing which ADR), and gives each file a verdict, Compatible or Not
+    /// compatible, with its pass / fail / skip counts. Exit 1 when any file is not compatible; a
+    /// file that cannot be read at all (missing, not a regular file, over 64 MiB) is exit 2.
     #[command(after_help = super::exit_help!("every file is Compatible", "a file is Not compatible"))]
     Check(CheckArgs),
 }
@@ -42,6 +44,10 @@ pub struct CheckArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
+    /// At most N skips per file, even skips the policy allows (default: no limit beyond the
+    /// policy); more is a finding (BQ616).
+    #[arg(long, value_name = "N")]
+    pub max_skips: Option<usize>,
 }
 
 /// Run `results …`.
@@ -62,33 +68,51 @@ fn verdict_json(fc: &FileCheck) -> Value {
         "verdict": fc.verdict().as_str(),
         "compatible": fc.verdict() == Verdict::Compatible,
         "reasons": fc.reasons(),
+        "counts": {
+            "pass": fc.counts.pass,
+            "fail": fc.counts.fail,
+            "skip": fc.counts.skip,
+            "skip_allowed_by_policy": fc.policy_skip_total(),
+        },
     })
 }
 
 /// Load the suite and check every file (shared with `report`); `Err` means exit 2.
-pub(super) fn load_and_check(suite: &SuiteArg, files: &[PathBuf]) -> Result<(Suite, Vec<FileCheck>), String> {
+pub(super) fn load_and_check(
+    suite: &SuiteArg,
+    files: &[PathBuf],
+    options: CheckOptions,
+) -> Result<(Suite, Vec<FileCheck>), String> {
     let suite = suite.load()?;
-    let checks = results::check_paths(&suite, files)?;
+    let checks = results::check_paths(&suite, files, options)?;
     Ok((suite, checks))
 }
 
 fn check(a: &CheckArgs, color: bool) -> ExitCode {
-    let (suite, checks) = match load_and_check(&a.suite, &a.files) {
+    let (suite, checks) = match load_and_check(&a.suite, &a.files, CheckOptions { max_skips: a.max_skips }) {
         Ok(x) => x,
         Err(e) => return fail(e),
     };
-    let findings: Vec<_> = checks.iter().flat_map(|c| c.findings.iter().cloned()).collect();
+    // One file (the usual case): its findings as they are, not a copy of them all.
+    let merged: Vec<diag::Finding>;
+    let findings: &[diag::Finding] = match checks.as_slice() {
+        [one] => &one.findings,
+        all => {
+            merged = all.iter().flat_map(|c| c.findings.iter().cloned()).collect();
+            &merged
+        }
+    };
     let n = checks.len();
-    let summary = Summary {
-        command: "results check".into(),
-        subject: format!(
+    let summary = Summary::new(
+        "results check",
+        format!(
             "{n} results file{} against suite {} at {}",
             if n == 1 { "" } else { "s" },
             suite.version().unwrap_or("?"),
             suite.root.display()
         ),
-    };
-    let rendered = diag::render(&findings, a.format, color, &summary);
+    );
+    let rendered = diag::render(findings, a.format, color, &summary);
     let verdicts: String = checks.iter().map(|c| results::verdict_line(c) + "\n").collect();
     match a.format {
         Format::Json => {
@@ -100,7 +124,7 @@ fn check(a: &CheckArgs, color: bool) -> ExitCode {
         Format::Github => {
             emit(&(rendered + &verdicts));
             let list: String = checks.iter().map(|c| format!("- {}\n", results::verdict_line(c))).collect();
-            write_step_summary(&format!("{}\n{list}", diag::markdown_summary(&findings, &summary)));
+            write_step_summary(&format!("{}\n{list}", diag::markdown_summary(findings, &summary)));
         }
     }
     exit(checks.iter().any(|c| c.verdict() == Verdict::NotCompatible))

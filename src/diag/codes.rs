@@ -56,6 +56,10 @@ codes! {
     UNREADABLE_FILE = "BQ004" "unreadable-file" "A suite file exists but cannot be read.";
     IRREGULAR_FILE = "BQ005" "irregular-file" "schema/ or fixtures/ holds something that is neither a regular file nor a directory (a symlink, a FIFO, a device).";
     STRAY_FILE = "BQ006" "stray-file" "schema/ or fixtures/ holds a file that is not a .json file (an editor backup, .DS_Store, notes): the release would ship it.";
+    DUPLICATE_KEY = "BQ007" "duplicate-key" "A JSON file of the suite other than a fixture repeats a key in one object (the last value would win silently).";
+    NOT_REGULAR_FILE = "BQ008" "not-regular-file" "A suite file is not a regular file (a FIFO, socket or device, or a symlink to one): it is not read.";
+    FILE_TOO_LARGE = "BQ009" "file-too-large" "A suite file is larger than 64 MiB, or the suite holds more than 256 MiB in all: it is not read.";
+    JSON_TOO_DEEP = "BQ010" "json-too-deep" "A JSON file of the suite nests deeper than the parser's limit (127 levels).";
 
     SCHEMA_VERSION = "BQ101" "schema-version" "manifest.schema_version is not the integer 1.";
     VERSION_NOT_SEMVER = "BQ102" "version-not-semver" "CONFORMANCE_VERSION is not a SemVer version.";
@@ -69,6 +73,14 @@ codes! {
     EXCEPTION_UNKNOWN_BINDING = "BQ205" "exception-unknown-binding" "An exceptions entry names a binding that is not a scope of the suite.";
     DUPLICATE_CASE_ID = "BQ206" "duplicate-case-id" "Two cases of one section have the same case id.";
     SECTION_SHAPE = "BQ207" "section-shape" "A section is neither an object nor (for cases) an array.";
+    SKIP_POLICY_MISSING = "BQ208" "skip-policy-missing" "The manifest has no skip_policy, so no case may be skipped.";
+    SKIP_POLICY_SHAPE = "BQ209" "skip-policy-shape" "skip_policy, a rule or a selector lacks a member, has one of the wrong type, or has an unknown one.";
+    SKIP_POLICY_ADR = "BQ210" "skip-policy-adr" "A skip-policy rule names an ADR that is not ADR- and four digits.";
+    SKIP_POLICY_UNKNOWN_SECTION = "BQ211" "skip-policy-unknown-section" "A skip-policy selector or whole_sections entry names a section the manifest does not have.";
+    SKIP_POLICY_UNKNOWN_CASE = "BQ212" "skip-policy-unknown-case" "A skip-policy case selector names no case id of its section.";
+    SKIP_POLICY_UNKNOWN_BLOCK = "BQ213" "skip-policy-unknown-block" "A skip-policy block selector names no sub-key of its section with a cases array.";
+    SKIP_POLICY_DUPLICATE_RULE = "BQ214" "skip-policy-duplicate-rule" "Two skip-policy rules have the same name.";
+    SKIP_POLICY_NOT_WHOLE = "BQ215" "skip-policy-not-whole" "A skip-policy rule lists in whole_sections a section it does not select in full.";
 
     MISSING_FIXTURE = "BQ301" "missing-fixture" "A case references a file that does not exist.";
     VALID_WITHOUT_EXPECT = "BQ302" "valid-without-expect" "A valid case has no expect block.";
@@ -96,6 +108,8 @@ codes! {
     COMPAT_KEY_CASE = "BQ508" "compat-key-case" "A key differs from a mapped key only in letter case (R20.9).";
     COMPAT_TOO_FEW_CASES = "BQ509" "compat-too-few-cases" "The top-level cases array has fewer than six cases (R20.10).";
     COMPAT_PER_MESSAGE_FIELDS = "BQ510" "compat-per-message-fields" "A valid fixture lacks a non-empty trace_id, meta.id or non-zero meta.created_at (R20.5).";
+    ID_CONTROL_CHARACTER = "BQ511" "id-control-character" "A section name, case name or sub-key holds a control character, so its case ids cannot be printed one per line.";
+    ID_EMPTY_PART = "BQ512" "id-empty-part" "A section name or sub-key is empty, so its case ids have an empty part.";
 
     RESULTS_NOT_JSON = "BQ601" "results-not-json" "A results file is not UTF-8 JSON text.";
     RESULTS_SCHEMA = "BQ602" "results-schema" "A results file violates schema/results.schema.json.";
@@ -109,6 +123,12 @@ codes! {
     RESULTS_SKIP_WITHOUT_ADR = "BQ610" "results-skip-without-adr" "A skip has no reason citing the ADR (ADR-NNNN) that makes the case not applicable.";
     RESULTS_SKIP_OUT_OF_SCOPE = "BQ611" "results-skip-out-of-scope" "A skip is reported in a section that is not in the SDK's scope.";
     RESULTS_CASE_FAILED = "BQ612" "results-case-failed" "A results file reports a case as failed.";
+    RESULTS_SKIP_NOT_ALLOWED = "BQ613" "results-skip-not-allowed" "A results file skips a case the suite's skip policy does not allow to be skipped.";
+    RESULTS_SKIP_WRONG_ADR = "BQ614" "results-skip-wrong-adr" "A skip's reason cites none of the ADRs the skip policy allows for that case.";
+    RESULTS_SECTION_NOT_RUN = "BQ615" "results-section-not-run" "Every case a results file reports for a required section is a skip: the section was not run.";
+    RESULTS_TOO_MANY_SKIPS = "BQ616" "results-too-many-skips" "A results file has more skips than --max-skips allows.";
+    RESULTS_DUPLICATE_KEY = "BQ617" "results-duplicate-key" "A results file repeats a key in one object (a case reported twice, a section listed twice).";
+    RESULTS_TOO_DEEP = "BQ618" "results-too-deep" "A results file nests deeper than the parser's limit (127 levels).";
     SYNC_TARGETS_SHAPE = "BQ701" "sync-targets-shape" "sync-targets.json is not {schema_version: 1, description?, targets: [...]} with a non-empty targets array.";
     SYNC_TARGET_SHAPE = "BQ702" "sync-target-shape" "A sync target is not an object with exactly the string fields repo and path.";
     SYNC_TARGET_REPO = "BQ703" "sync-target-repo" "A sync target's repo is not one plain directory name.";

@@ -6,10 +6,12 @@
 //! checks ran. Codes are stable once shipped: tests assert codes, never wording.
 
 mod codes;
+mod escape;
 mod render;
 pub mod style;
 
 pub use codes::{ALL_CODES, Code};
+pub use escape::{is_unsafe_char, terminal_safe, terminal_safe_lines};
 pub use render::{Format, Summary, markdown_summary, render};
 
 use serde::Serialize;

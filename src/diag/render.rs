@@ -1,14 +1,24 @@
 //! Reporters: the same findings as human text, JSON, or GitHub workflow commands.
 //!
 //! Invariants: reporters never read files or re-run checks; output order is the findings'
-//! order; GitHub annotations are capped at 10 per severity (GitHub drops the rest silently), the
-//! remainder is announced in one notice and the full list goes to the Markdown summary.
+//! order; every string a finding carries (message, file, pointer, the subject) is escaped for
+//! the terminal ([`super::terminal_safe`]) in human and GitHub output, and JSON escapes control
+//! characters itself.
+//!
+//! GitHub: an annotation's `file=` is the finding's file relative to `$GITHUB_WORKSPACE` when
+//! that is set, else to the repository root (the nearest directory above the current one that
+//! holds `.git`), else to the current directory, so annotations attach to the files of the
+//! checkout whatever directory the command ran in (a file outside it keeps its absolute path).
+//! Annotations are capped at 10 per severity (GitHub drops the rest silently); the remainder is
+//! announced in one notice and listed in full in the job summary when `$GITHUB_STEP_SUMMARY` is
+//! set, otherwise printed right after the notice in plain form, so no finding is lost.
 
 use std::fmt::Write as _;
+use std::path::{Component, Path, PathBuf};
 
 use serde_json::json;
 
-use super::{Finding, Severity};
+use super::{Finding, Severity, terminal_safe};
 
 /// Output format of a findings report.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -19,12 +29,79 @@ pub enum Format {
 }
 
 /// What the report is about, for its header and summary line.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct Summary {
     /// The command (`validate`, `results check`, …).
     pub command: String,
     /// What was checked, e.g. `suite 1.6.0 at .`.
     pub subject: String,
+    /// The directory the findings' relative files are relative to, when it is not the current
+    /// one (`sync` names files relative to the sync root).
+    pub files_base: Option<PathBuf>,
+}
+
+impl Summary {
+    /// A summary whose findings name files relative to the current directory (or absolute).
+    pub fn new(command: impl Into<String>, subject: impl Into<String>) -> Self {
+        Self { command: command.into(), subject: subject.into(), files_base: None }
+    }
+}
+
+/// Where GitHub annotations point, and where findings beyond the cap go.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GithubContext {
+    /// The absolute directory the findings' relative files are relative to.
+    pub base: PathBuf,
+    /// The absolute directory annotation paths are relative to.
+    pub workspace: PathBuf,
+    /// Does the job summary (`$GITHUB_STEP_SUMMARY`) receive the full list?
+    pub step_summary: bool,
+}
+
+impl GithubContext {
+    /// The context of this process: the current directory, `$GITHUB_WORKSPACE` (else the
+    /// repository root above the current directory, else the current directory) and whether
+    /// `$GITHUB_STEP_SUMMARY` is set.
+    pub fn detect(summary: &Summary) -> Self {
+        let cwd = std::env::current_dir().unwrap_or_default();
+        let base = summary.files_base.as_ref().map_or_else(|| cwd.clone(), |b| normalize(&cwd.join(b)));
+        let workspace = match std::env::var_os("GITHUB_WORKSPACE").filter(|w| !w.is_empty()) {
+            Some(w) => {
+                let w = cwd.join(w);
+                w.canonicalize().unwrap_or_else(|_| normalize(&w))
+            }
+            None => cwd.ancestors().find(|d| d.join(".git").exists()).unwrap_or(&cwd).to_path_buf(),
+        };
+        let step_summary = std::env::var_os("GITHUB_STEP_SUMMARY").is_some_and(|v| !v.is_empty());
+        Self { base, workspace, step_summary }
+    }
+
+    /// The annotation path of a finding's `file`: relative to the workspace with `/`
+    /// separators, or absolute when the file lies outside it.
+    pub fn annotation_path(&self, file: &str) -> String {
+        let path = normalize(&self.base.join(file));
+        match path.strip_prefix(&self.workspace) {
+            Ok(rel) if !rel.as_os_str().is_empty() => {
+                rel.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/")
+            }
+            _ => path.display().to_string(),
+        }
+    }
+}
+
+/// `p` with `.` and `..` components resolved lexically.
+fn normalize(p: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in p.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            c => out.push(c.as_os_str()),
+        }
+    }
+    out
 }
 
 /// GitHub shows at most this many annotations of one severity per step.
@@ -35,7 +112,7 @@ pub fn render(findings: &[Finding], format: Format, color: bool, summary: &Summa
     match format {
         Format::Human => human(findings, color, summary),
         Format::Json => json_report(findings, summary),
-        Format::Github => github(findings, summary),
+        Format::Github => github(findings, summary, &GithubContext::detect(summary)),
     }
 }
 
@@ -48,16 +125,29 @@ fn plural(n: usize, word: &str) -> String {
     format!("{n} {word}{}", if n == 1 { "" } else { "s" })
 }
 
-/// `file:line:column (pointer)` as far as known.
+/// `file:line:column (pointer)` as far as known, `file` shown as given.
 fn location(f: &Finding) -> Option<String> {
-    let mut s = f.file.clone()?;
+    location_of(f, f.file.clone()?)
+}
+
+/// `file:line:column (pointer)` for `file`, escaped for the terminal.
+fn location_of(f: &Finding, file: String) -> Option<String> {
+    let mut s = file;
     if let Some(span) = f.span {
         let _ = write!(s, ":{}:{}", span.line, span.column);
     }
     if let Some(p) = &f.pointer {
         let _ = write!(s, " ({})", if p.is_empty() { "document root" } else { p });
     }
-    Some(s)
+    Some(terminal_safe(&s).into_owned())
+}
+
+/// One finding as plain text: `error[CODE name]: message` and its location line.
+fn plain(out: &mut String, f: &Finding, label: &str, code: &str, location: Option<String>) {
+    let _ = writeln!(out, "{label}{code}: {}", terminal_safe(&f.message));
+    if let Some(loc) = location {
+        let _ = writeln!(out, "  --> {loc}");
+    }
 }
 
 fn human(findings: &[Finding], color: bool, summary: &Summary) -> String {
@@ -73,7 +163,7 @@ fn human(findings: &[Finding], color: bool, summary: &Summary) -> String {
             "{}{}: {}",
             paint(colour, label),
             paint(super::style::EMPHASIS, &format!("[{}]", f.code)),
-            f.message
+            terminal_safe(&f.message)
         );
         if let Some(loc) = location(f) {
             let _ = writeln!(out, "  {} {loc}", paint(super::style::LOCATION, "-->"));
@@ -85,7 +175,7 @@ fn human(findings: &[Finding], color: bool, summary: &Summary) -> String {
     } else {
         format!("{}, {}", plural(errors, "error"), plural(warnings, "warning"))
     };
-    let _ = writeln!(out, "{}: {verdict} ({})", summary.command, summary.subject);
+    let _ = writeln!(out, "{}: {verdict} ({})", summary.command, terminal_safe(&summary.subject));
     out
 }
 
@@ -127,40 +217,50 @@ fn escape_property(s: &str) -> String {
     escape_data(s).replace(':', "%3A").replace(',', "%2C")
 }
 
-fn github(findings: &[Finding], summary: &Summary) -> String {
+fn github(findings: &[Finding], summary: &Summary, ctx: &GithubContext) -> String {
     let mut out = String::new();
     let mut shown = [0usize; 2];
-    let mut hidden = 0usize;
+    let mut hidden: Vec<&Finding> = Vec::new();
     for f in findings {
         let slot = usize::from(f.severity == Severity::Error);
         if shown[slot] == GITHUB_CAP {
-            hidden += 1;
+            hidden.push(f);
             continue;
         }
         shown[slot] += 1;
         let kind = if slot == 1 { "error" } else { "warning" };
         let mut props = Vec::new();
         if let Some(file) = &f.file {
-            props.push(format!("file={}", escape_property(file)));
+            props.push(format!("file={}", escape_property(&terminal_safe(&ctx.annotation_path(file)))));
             if let Some(span) = f.span {
                 props.push(format!("line={}", span.line));
                 props.push(format!("col={}", span.column));
             }
         }
         props.push(format!("title={}", escape_property(&f.code.to_string())));
-        let mut msg = f.message.clone();
+        let mut msg = terminal_safe(&f.message).into_owned();
         if let Some(p) = &f.pointer {
-            let _ = write!(msg, " (at {})", if p.is_empty() { "document root" } else { p });
+            let shown = if p.is_empty() { "document root".into() } else { terminal_safe(p) };
+            let _ = write!(msg, " (at {shown})");
         }
         let _ = writeln!(out, "::{kind} {}::{}", props.join(","), escape_data(&msg));
     }
-    if hidden > 0 {
+    if !hidden.is_empty() {
+        let n = hidden.len();
+        let what = if n == 1 { "finding" } else { "findings" };
+        let whereto = if ctx.step_summary { "the job summary lists all" } else { "listed below in plain form" };
         let _ = writeln!(
             out,
-            "::notice title={}::{hidden} more {} not annotated (GitHub shows at most {GITHUB_CAP} per severity); the job summary lists all",
+            "::notice title={}::{n} more {what} not annotated (GitHub shows at most {GITHUB_CAP} per severity); {whereto}",
             escape_property(&summary.command),
-            if hidden == 1 { "finding" } else { "findings" }
         );
+        if !ctx.step_summary {
+            for f in hidden {
+                let label = if f.severity == Severity::Error { "error" } else { "warning" };
+                let loc = f.file.as_ref().and_then(|file| location_of(f, ctx.annotation_path(file)));
+                plain(&mut out, f, label, &format!("[{}]", f.code), loc);
+            }
+        }
     }
     let (errors, warnings) = counts(findings);
     let _ = writeln!(
@@ -169,7 +269,7 @@ fn github(findings: &[Finding], summary: &Summary) -> String {
         summary.command,
         plural(errors, "error"),
         plural(warnings, "warning"),
-        summary.subject
+        terminal_safe(&summary.subject)
     );
     out
 }
@@ -182,14 +282,14 @@ pub fn markdown_summary(findings: &[Finding], summary: &Summary) -> String {
         summary.command,
         plural(errors, "error"),
         plural(warnings, "warning"),
-        summary.subject
+        terminal_safe(&summary.subject)
     );
     if findings.is_empty() {
         return out;
     }
     out.push_str("| severity | code | location | message |\n|---|---|---|---|\n");
     for f in findings {
-        let cell = |s: &str| s.replace('|', "\\|").replace('\n', " ");
+        let cell = |s: &str| terminal_safe(s).replace('|', "\\|");
         let _ = writeln!(
             out,
             "| {} | {} | {} | {} |",
@@ -218,24 +318,69 @@ mod tests {
     }
 
     fn summary() -> Summary {
-        Summary { command: "validate".into(), subject: "suite 1.6.0 at .".into() }
+        Summary::new("validate", "suite 1.6.0 at .")
+    }
+
+    fn ctx(step_summary: bool) -> GithubContext {
+        GithubContext { base: "/w/repo".into(), workspace: "/w/repo".into(), step_summary }
     }
 
     #[test]
     fn github_escapes_data_and_properties() {
-        let out = render(&sample(), Format::Github, false, &summary());
+        let out = github(&sample(), &summary(), &ctx(true));
         assert!(out.starts_with(
-            "::error file=fixtures/a%2Cb.json,line=3,col=7,title=BQ001 invalid-json::expected value, 50%25 sure%0Asecond line (at /meta)\n"
+            "::error file=fixtures/a%2Cb.json,line=3,col=7,title=BQ001 invalid-json::expected value, 50%25 sure\\u000asecond line (at /meta)\n"
         ), "{out}");
         assert!(out.contains("::warning file=fixtures/x.json,title=BQ304 orphan-fixture::unused\n"));
     }
 
     #[test]
-    fn github_caps_annotations_per_severity() {
-        let many: Vec<_> = (0..13).map(|i| Finding::error(Code::INVALID_JSON, format!("e{i}"))).collect();
-        let out = render(&many, Format::Github, false, &summary());
+    fn github_caps_annotations_per_severity_and_lists_the_rest() {
+        let many: Vec<_> =
+            (0..13).map(|i| Finding::error(Code::INVALID_JSON, format!("e{i}")).in_file("manifest.json")).collect();
+        let out = github(&many, &summary(), &ctx(true));
         assert_eq!(out.matches("::error ").count(), 10);
-        assert!(out.contains("3 more findings not annotated"));
+        assert!(out.contains(
+            "3 more findings not annotated (GitHub shows at most 10 per severity); the job summary lists all"
+        ));
+        assert!(!out.contains("error[BQ001 invalid-json]: e10"));
+        let out = github(&many, &summary(), &ctx(false));
+        assert_eq!(out.matches("::error ").count(), 10);
+        assert!(out.contains(
+            "3 more findings not annotated (GitHub shows at most 10 per severity); listed below in plain form"
+        ));
+        for i in 10..13 {
+            assert!(out.contains(&format!("error[BQ001 invalid-json]: e{i}\n  --> manifest.json\n")), "{out}");
+        }
+    }
+
+    #[test]
+    fn github_paths_are_relative_to_the_workspace() {
+        let c = GithubContext { base: "/w/repo/sub".into(), workspace: "/w/repo".into(), step_summary: true };
+        assert_eq!(c.annotation_path("../manifest.json"), "manifest.json");
+        assert_eq!(c.annotation_path("x/../fixtures/a.json"), "sub/fixtures/a.json");
+        assert_eq!(c.annotation_path("/w/repo/schema/s.json"), "schema/s.json");
+        assert_eq!(c.annotation_path("../../other/f.json"), "/w/other/f.json", "outside the workspace: absolute");
+        let f = Finding::error(Code::INVALID_JSON, "x").in_file("../manifest.json");
+        assert!(github(&[f], &summary(), &c).starts_with("::error file=manifest.json,title="));
+    }
+
+    #[test]
+    fn untrusted_strings_are_escaped_in_every_text_format() {
+        let evil = "evil\u{1b}[2J\nfake: Compatible\r\u{1b}]0;title\u{7}";
+        let f = Finding::error(Code::INVALID_JSON, evil).in_file("a\u{1b}.json").at("/x\u{1b}");
+        let escaped = "evil\\u001b[2J\\u000afake: Compatible\\u000d\\u001b]0;title\\u0007";
+        for out in [
+            render(std::slice::from_ref(&f), Format::Human, false, &summary()),
+            github(std::slice::from_ref(&f), &summary(), &ctx(true)),
+            markdown_summary(std::slice::from_ref(&f), &summary()),
+        ] {
+            assert!(!out.contains('\u{1b}') && !out.contains('\r') && !out.contains('\u{7}'), "{out:?}");
+            assert!(out.contains(escaped), "{out}");
+            assert!(out.contains("a\\u001b.json"), "{out}");
+        }
+        let json = render(&[f], Format::Json, false, &summary());
+        assert!(!json.contains('\u{1b}') && json.contains("\\u001b"));
     }
 
     #[test]

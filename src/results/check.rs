@@ -1,9 +1,11 @@
 //! `bqsuite results check`: one results file against a loaded suite.
 //!
-//! Rules (spec "Sections, scopes and exceptions", "Results format"; codes BQ601–BQ612):
-//! - the file is UTF-8 JSON (BQ601) and validates against `schema/results.schema.json` (BQ602);
+//! Rules (spec "Sections, scopes and exceptions", "Results format"; codes BQ601–BQ618):
+//! - the file is UTF-8 JSON (BQ601), nested no deeper than the parser's limit (BQ618), with no
+//!   key repeated in one object (BQ617: a case reported twice, `fail` then `pass`, would
+//!   otherwise pass silently), and validates against `schema/results.schema.json` (BQ602);
 //! - `conformance_version` is the suite's version (BQ603); when it is another version the
-//!   section and case-id rules are not applied, because they would compare the file with a
+//!   section, case-id and skip rules are not applied, because they would compare the file with a
 //!   manifest it never ran;
 //! - the SDK's family is derived from `sdk` (see [`family_of`]); a binding that an `exceptions`
 //!   entry excludes for that family is not listed in `bindings` (BQ604) and its sections are
@@ -12,22 +14,34 @@
 //!   section of a carried scope is present (BQ605), no section of another scope is (BQ606), and
 //!   no section the suite does not have is (BQ607);
 //! - a present in-scope section lists every case id of the one case-id rule (BQ608) and no other
-//!   id (BQ609); every skip in it has a reason citing `ADR-NNNN` (BQ610), and a skip anywhere else
-//!   is itself a finding (BQ611);
+//!   id (BQ609); a skip anywhere else than an in-scope section is a finding (BQ611);
+//! - every skip of a known case is judged by the suite's skip policy
+//!   ([`crate::suite::skip_policy`]): a case no rule selects may not be skipped (BQ613); a reason
+//!   that cites no ADR is BQ610; a reason that cites none of the ADRs its rules allow is BQ614;
+//! - a required section whose every reported case is a skip was not run (BQ615), unless every
+//!   one of those skips is allowed by one rule that lists the section in `whole_sections`;
+//! - with `--max-skips N`, more than N skips in the file is BQ616;
 //! - every `fail` is a finding (BQ612) carrying the file's reason.
 //!
 //! Every finding names the results file and a pointer inside it (the missing thing's parent for
-//! an absence), with line:column located on the file's text. A BQ610 finding supersedes the
-//! schema's own report of the same skip (the schema also requires an ADR-citing reason), so one
-//! problem gives one finding. The verdict is Compatible exactly when a file has no error finding.
+//! an absence), with line:column located on the file's text. A skip finding (BQ610, BQ613,
+//! BQ614) supersedes the schema's own report of the same skip (the schema also requires an
+//! ADR-citing reason), so one problem gives one finding. The verdict is Compatible exactly when
+//! a file has no error finding; every verdict carries the file's pass / fail / skip counts and
+//! how many of its skips the policy allows.
+//!
+//! Cost: linear in the size of the file and the number of findings (ids are compared through
+//! hash sets, and every span is found in one walk over the text, [`span::locate_all`]).
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use serde_json::Value;
 
-use super::model::Status;
+use super::diags;
+use super::model::{Counts, Status};
 use crate::diag::{Code, Finding, Severity};
-use crate::suite::{self, Exception, Scope, Suite, pointer, span};
+use crate::suite::skip_policy::{SkipPolicy, SkipVerdict};
+use crate::suite::{self, Exception, JsonErrorKind, Scope, Suite, json, pointer, span};
 
 use super::view::{Results, SECTIONS};
 use super::{Source, Verdict};
@@ -47,6 +61,13 @@ pub fn family_of(sdk: &str, families: &[String]) -> Option<String> {
 
 pub use crate::suite::cites_adr;
 
+/// What a check may be asked beyond the suite's own rules.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct CheckOptions {
+    /// At most this many skips in one file (`None`: no limit beyond the skip policy).
+    pub max_skips: Option<usize>,
+}
+
 /// What checking one results file gave.
 #[derive(Debug, Clone)]
 pub struct FileCheck {
@@ -64,6 +85,10 @@ pub struct FileCheck {
     pub same_version: bool,
     /// Per present in-scope section, the case ids it leaves out (BQ608), in manifest order.
     pub missing_cases: BTreeMap<String, Vec<String>>,
+    /// Every reported case counted by status, over all sections.
+    pub counts: Counts,
+    /// Per section, how many of its skips the skip policy allows.
+    pub policy_skips: BTreeMap<String, usize>,
     /// Every finding, located and sorted.
     pub findings: Vec<Finding>,
 }
@@ -81,6 +106,20 @@ impl FileCheck {
             *tally.entry(f.code).or_default() += 1;
         }
         tally.into_iter().map(|(code, n)| format!("{code} ×{n}")).collect()
+    }
+
+    /// How many skips of the whole file the skip policy allows.
+    pub fn policy_skip_total(&self) -> usize {
+        self.policy_skips.values().sum()
+    }
+
+    /// `N pass, N fail, N skip` plus, when there are skips, how many the policy allows.
+    pub fn counts_text(&self) -> String {
+        let mut t = self.counts.to_string();
+        if self.counts.skip > 0 {
+            t.push_str(&format!(" ({} allowed by the skip policy)", self.policy_skip_total()));
+        }
+        t
     }
 
     /// The exception excluding `scope` for this file's family, if any.
@@ -105,6 +144,7 @@ pub struct Checker<'s> {
     version: &'s str,
     schema: jsonschema::Validator,
     families: Vec<String>,
+    options: CheckOptions,
 }
 
 impl<'s> Checker<'s> {
@@ -134,7 +174,13 @@ impl<'s> Checker<'s> {
                 families.push(e.family);
             }
         }
-        Ok(Self { suite, version, schema, families })
+        Ok(Self { suite, version, schema, families, options: CheckOptions::default() })
+    }
+
+    /// The same checker with `options`.
+    pub fn with_options(mut self, options: CheckOptions) -> Self {
+        self.options = options;
+        self
     }
 
     /// The SDK families a family can be derived as.
@@ -152,59 +198,46 @@ impl<'s> Checker<'s> {
             excepted: Vec::new(),
             same_version: true,
             missing_cases: BTreeMap::new(),
+            counts: Counts::default(),
+            policy_skips: BTreeMap::new(),
             findings: Vec::new(),
         };
         let text = match std::str::from_utf8(&src.bytes) {
             Ok(t) => t,
             Err(e) => {
                 let at = e.valid_up_to();
-                fc.findings.push(
-                    Finding::error(Code::RESULTS_NOT_JSON, format!("not UTF-8 (invalid byte at offset {at})"))
-                        .in_file(&fc.file)
-                        .with_span(Some(span::span_at(&String::from_utf8_lossy(&src.bytes[..at]), at))),
-                );
+                let lossy = String::from_utf8_lossy(&src.bytes[..at]);
+                fc.findings.push(diags::not_utf8(at, span::span_at(&lossy, at)).in_file(&fc.file));
                 return fc;
             }
         };
-        let value = match suite::parse_json(text) {
-            Ok(v) => v,
+        let parsed = match json::parse(text) {
+            Ok(p) => p,
             Err(e) => {
-                fc.findings.push(
-                    Finding::error(Code::RESULTS_NOT_JSON, format!("not JSON: {}", e.message))
-                        .in_file(&fc.file)
-                        .with_span(e.span),
-                );
+                let f = match e.kind {
+                    JsonErrorKind::TooDeep => diags::too_deep(&e.message, e.span),
+                    _ => diags::not_json(&e.message, e.span),
+                };
+                fc.findings.push(f.in_file(&fc.file));
                 return fc;
             }
         };
+        let value = parsed.value;
         let results = Results::from_value(&value);
-        let mut out: Vec<Finding> = self
-            .schema
-            .iter_errors(&value)
-            .map(|e| {
-                Finding::error(Code::RESULTS_SCHEMA, format!("violates the results schema: {e}"))
-                    .at(e.instance_path().as_str())
-            })
-            .collect();
+        let mut out: Vec<Finding> = parsed.duplicates.iter().map(diags::duplicate_key).collect();
+        out.extend(self.schema.iter_errors(&value).map(|e| diags::schema(&e)));
+        // Everything later reads the view; the parsed tree (the largest thing held) goes now.
+        drop(value);
         fc.family = results.sdk.as_deref().and_then(|s| family_of(s, &self.families));
         fc.excepted =
             self.suite.exceptions().into_iter().filter(|e| fc.family.as_deref() == Some(e.family.as_str())).collect();
         for (i, b) in &results.bindings {
             let Some(scope) = Scope::parse(b).filter(|s| s.is_binding()) else { continue };
             match fc.exception_for(scope) {
-                Some(x) => out.push(
-                    Finding::error(
-                        Code::RESULTS_BINDING_UNDER_EXCEPTION,
-                        format!(
-                            "binding {b:?} is under exception {} for family {:?}: a binding under an exception is not \
-                             listed in bindings and its sections are absent (ADR-0032). {}",
-                            x.adr,
-                            x.family,
-                            self.family_rule(results.sdk.as_deref().unwrap_or_default())
-                        ),
-                    )
-                    .at(format!("/bindings/{i}")),
-                ),
+                Some(x) => {
+                    let rule = self.family_rule(results.sdk.as_deref().unwrap_or_default());
+                    out.push(diags::binding_under_exception(b, x, &rule, format!("/bindings/{i}")));
+                }
                 None => {
                     fc.carried.insert(scope);
                 }
@@ -212,38 +245,34 @@ impl<'s> Checker<'s> {
         }
         if let Some(v) = results.conformance_version.as_deref().filter(|v| *v != self.version) {
             fc.same_version = false;
-            out.push(
-                Finding::error(
-                    Code::RESULTS_VERSION_MISMATCH,
-                    format!(
-                        "the file ran suite {v}, but is checked against suite {} at {}; its sections and case ids \
-                         were not checked (check it against a {v} copy of the suite with --suite)",
-                        self.version,
-                        self.suite.root.display()
-                    ),
-                )
-                .at("/conformance_version"),
-            );
+            out.push(diags::version_mismatch(v, self.version, &self.suite.root));
         } else {
-            fc.missing_cases = self.scopes_and_ids(&results, &fc, &mut out);
+            self.scopes_and_ids(&results, &mut fc, &mut out);
         }
         for s in &results.sections {
-            for c in s.cases().iter().filter(|c| c.status == Some(Status::Fail)) {
-                out.push(
-                    Finding::error(
-                        Code::RESULTS_CASE_FAILED,
-                        format!("{} / {} failed: {}", s.name, c.id, c.reason.as_deref().unwrap_or("(no reason given)")),
-                    )
-                    .at(pointer::join(&s.pointer(), &c.id)),
-                );
+            for c in s.cases() {
+                if let Some(status) = c.status {
+                    fc.counts.add(status);
+                }
+                if c.status == Some(Status::Fail) {
+                    out.push(diags::case_failed(
+                        &s.name,
+                        &c.id,
+                        c.reason.as_deref(),
+                        pointer::join(&s.pointer(), &c.id),
+                    ));
+                }
             }
         }
+        if let Some(max) = self.options.max_skips.filter(|m| fc.counts.skip > *m) {
+            out.push(diags::too_many_skips(fc.counts.skip, max, SECTIONS));
+        }
         supersede_schema_findings(&mut out);
+        locate(text, &mut out);
+        Finding::sort(&mut out);
         for f in &mut out {
-            f.span = f.pointer.as_deref().and_then(|p| span::locate(text, p));
             f.file = Some(fc.file.clone());
         }
-        Finding::sort(&mut out);
         fc.findings = out;
         fc.results = Some(results);
         fc
@@ -258,140 +287,131 @@ impl<'s> Checker<'s> {
         )
     }
 
-    /// The scope and case-id rules; returns the missing case ids per section.
-    fn scopes_and_ids(
-        &self,
-        results: &Results,
-        fc: &FileCheck,
-        out: &mut Vec<Finding>,
-    ) -> BTreeMap<String, Vec<String>> {
-        let mut missing = BTreeMap::new();
+    /// The scope, case-id and skip rules; fills in the missing case ids and the policy skips.
+    fn scopes_and_ids(&self, results: &Results, fc: &mut FileCheck, out: &mut Vec<Finding>) {
+        let policy = self.suite.skip_policy();
         let sections: Vec<_> = self.suite.sections().into_iter().filter_map(|s| Some((s, s.scope?))).collect();
+        let known: HashSet<&str> = sections.iter().map(|(s, _)| s.name).collect();
         for (section, scope) in &sections {
             let reported = results.section(section.name);
             let in_scope = fc.carried.contains(scope);
             match (in_scope, reported) {
                 (false, None) => {}
-                (true, None) => out.push(
-                    Finding::error(
-                        Code::RESULTS_MISSING_SECTION,
-                        format!(
-                            "required section {:?} (scope {scope}) is missing: the required sections are every core \
-                             section plus the sections of every binding in bindings, and every one must be run and \
-                             reported",
-                            section.name
-                        ),
-                    )
-                    .at(SECTIONS),
-                ),
+                (true, None) => out.push(diags::missing_section(section.name, *scope, SECTIONS)),
                 (false, Some(r)) => {
                     let why = match fc.exception_for(*scope) {
                         Some(x) => format!("binding {scope} is under exception {} for family {:?}", x.adr, x.family),
                         None => format!("{scope} is not in bindings"),
                     };
-                    out.push(
-                        Finding::error(
-                            Code::RESULTS_OUT_OF_SCOPE_SECTION,
-                            format!(
-                                "section {:?} is scoped {scope}, which this SDK does not carry ({why}): a section \
-                                 whose scope is not carried is absent from the results",
-                                section.name
-                            ),
-                        )
-                        .at(r.pointer()),
-                    );
+                    out.push(diags::out_of_scope_section(&r.name, *scope, &why, r.pointer()));
                     for c in r.cases().iter().filter(|c| c.status == Some(Status::Skip)) {
-                        out.push(
-                            Finding::error(
-                                Code::RESULTS_SKIP_OUT_OF_SCOPE,
-                                format!(
-                                    "{} / {} is a skip in a section out of the SDK's scope: a skip is only for an \
-                                     individual case of an in-scope section",
-                                    r.name, c.id
-                                ),
-                            )
-                            .at(pointer::join(&r.pointer(), &c.id)),
-                        );
+                        out.push(diags::skip_out_of_scope(&r.name, &c.id, pointer::join(&r.pointer(), &c.id)));
                     }
                 }
                 (true, Some(r)) => {
                     let Some(reported_cases) = r.cases.as_deref() else { continue };
                     let ids: Vec<String> = section.cases().into_iter().map(|c| c.id).collect();
+                    let id_set: HashSet<&str> = ids.iter().map(String::as_str).collect();
+                    let reported_set: HashSet<&str> = reported_cases.iter().map(|c| c.id.as_str()).collect();
                     let absent: Vec<String> =
-                        ids.iter().filter(|id| !reported_cases.iter().any(|c| &c.id == *id)).cloned().collect();
+                        ids.iter().filter(|id| !reported_set.contains(id.as_str())).cloned().collect();
                     for id in &absent {
-                        out.push(
-                            Finding::error(
-                                Code::RESULTS_MISSING_CASE,
-                                format!(
-                                    "{} / {id} is missing: a results file lists every case of every in-scope section",
-                                    r.name
-                                ),
-                            )
-                            .at(r.pointer()),
-                        );
+                        out.push(diags::missing_case(&r.name, id, r.pointer()));
                     }
+                    let mut skips = 0usize;
+                    let mut whole: HashMap<&str, usize> = HashMap::new();
+                    let mut allowed = 0usize;
                     for c in reported_cases {
                         let at = pointer::join(&r.pointer(), &c.id);
-                        if !ids.contains(&c.id) {
-                            out.push(
-                                Finding::error(
-                                    Code::RESULTS_UNKNOWN_CASE,
-                                    format!(
-                                        "{} / {} is not a case id of section {:?} in suite {}",
-                                        r.name, c.id, r.name, self.version
-                                    ),
-                                )
-                                .at(&at),
-                            );
+                        if !id_set.contains(c.id.as_str()) {
+                            out.push(diags::unknown_case(&r.name, &c.id, self.version, at));
+                            continue;
                         }
-                        if c.status == Some(Status::Skip) && !c.reason.as_deref().is_some_and(cites_adr) {
-                            out.push(
-                                Finding::error(
-                                    Code::RESULTS_SKIP_WITHOUT_ADR,
-                                    format!(
-                                        "{} / {} is a skip whose reason does not cite the ADR that makes the case not \
-                                         applicable (ADR-NNNN): {}",
-                                        r.name,
-                                        c.id,
-                                        c.reason
-                                            .as_deref()
-                                            .map_or_else(|| "no reason".to_owned(), |x| format!("{x:?}"))
-                                    ),
-                                )
-                                .at(at),
-                            );
+                        if c.status != Some(Status::Skip) {
+                            continue;
+                        }
+                        skips += 1;
+                        let reason = c.reason.as_deref();
+                        match policy.judge(&r.name, &c.id, reason) {
+                            SkipVerdict::Allowed(rule) => {
+                                allowed += 1;
+                                if SkipPolicy::whole_section(rule, &r.name) {
+                                    *whole.entry(rule.name.as_str()).or_default() += 1;
+                                }
+                            }
+                            SkipVerdict::NotSkippable => out.push(diags::skip_not_allowed(&r.name, &c.id, reason, at)),
+                            SkipVerdict::NoAdr => out.push(diags::skip_without_adr(
+                                &r.name,
+                                &c.id,
+                                reason,
+                                &policy.allowed_adrs(&r.name, &c.id),
+                                at,
+                            )),
+                            SkipVerdict::WrongAdr => out.push(diags::skip_wrong_adr(
+                                &r.name,
+                                &c.id,
+                                reason,
+                                &policy.allowed_adrs(&r.name, &c.id),
+                                at,
+                            )),
                         }
                     }
+                    let known_reported = reported_cases.iter().filter(|c| id_set.contains(c.id.as_str())).count();
+                    let skipped_whole_by_one_rule = whole.values().any(|&n| n == skips);
+                    if skips > 0 && skips == known_reported && !skipped_whole_by_one_rule {
+                        out.push(diags::section_not_run(&r.name, skips, r.pointer()));
+                    }
+                    if allowed > 0 {
+                        fc.policy_skips.insert(r.name.clone(), allowed);
+                    }
                     if !absent.is_empty() {
-                        missing.insert(r.name.clone(), absent);
+                        fc.missing_cases.insert(r.name.clone(), absent);
                     }
                 }
             }
         }
-        for r in results.sections.iter().filter(|r| !sections.iter().any(|(s, _)| s.name == r.name)) {
-            out.push(
-                Finding::error(
-                    Code::RESULTS_UNKNOWN_SECTION,
-                    format!("section {:?} is not a section of suite {}", r.name, self.version),
-                )
-                .at(r.pointer()),
-            );
+        for r in results.sections.iter().filter(|r| !known.contains(r.name.as_str())) {
+            out.push(diags::unknown_section(&r.name, self.version, r.pointer()));
         }
-        missing
     }
 }
 
-/// Drop the schema findings at or under a skip that BQ610 already reports.
+/// The codes of the findings that judge one skip.
+const SKIP_CODES: [Code; 3] =
+    [Code::RESULTS_SKIP_WITHOUT_ADR, Code::RESULTS_SKIP_NOT_ALLOWED, Code::RESULTS_SKIP_WRONG_ADR];
+
+/// Drop the schema findings at or under a skip that a skip finding already reports.
 fn supersede_schema_findings(out: &mut Vec<Finding>) {
-    let skips: Vec<String> =
-        out.iter().filter(|f| f.code == Code::RESULTS_SKIP_WITHOUT_ADR).filter_map(|f| f.pointer.clone()).collect();
+    let skips: HashSet<String> =
+        out.iter().filter(|f| SKIP_CODES.contains(&f.code)).filter_map(|f| f.pointer.clone()).collect();
+    if skips.is_empty() {
+        return;
+    }
     out.retain(|f| {
-        f.code != Code::RESULTS_SCHEMA
-            || !f.pointer.as_deref().is_some_and(|p| {
-                skips.iter().any(|s| p == s || p.strip_prefix(s.as_str()).is_some_and(|rest| rest.starts_with('/')))
-            })
+        if f.code != Code::RESULTS_SCHEMA {
+            return true;
+        }
+        let Some(mut p) = f.pointer.as_deref() else { return true };
+        loop {
+            if skips.contains(p) {
+                return false;
+            }
+            match p.rfind('/') {
+                Some(i) => p = &p[..i],
+                None => return true,
+            }
+        }
     });
+}
+
+/// Line:column of every finding with a pointer and no span, in one walk over `text`.
+fn locate(text: &str, out: &mut [Finding]) {
+    let ix: Vec<usize> = (0..out.len()).filter(|&i| out[i].span.is_none() && out[i].pointer.is_some()).collect();
+    let pointers: Vec<&str> = ix.iter().map(|&i| out[i].pointer.as_deref().unwrap_or_default()).collect();
+    let spans = span::locate_all(text, &pointers);
+    for (i, s) in ix.into_iter().zip(spans) {
+        out[i].span = s;
+    }
 }
 
 #[cfg(test)]
@@ -421,5 +441,8 @@ mod tests {
         assert!(!cites_adr("adr-0031"));
         assert!(!cites_adr("see the ADR"));
         assert!(!cites_adr("ADR-"));
+        assert!(!cites_adr("ADR-00331"), "four digits exactly");
+        assert!(!cites_adr("XADR-0033"));
+        assert_eq!(crate::suite::adr_citations("ADR-0033: see ADR-0031, not ADR-12345"), ["ADR-0033", "ADR-0031"]);
     }
 }

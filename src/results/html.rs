@@ -68,8 +68,8 @@ fn td(out: &mut String, cell: &Cell) {
     let class = match cell {
         Cell::NotCarried | Cell::Excepted { .. } => "absent",
         Cell::Missing => "bad",
-        Cell::Reported { counts, missing, out_of_scope, .. } => {
-            if counts.fail > 0 || !missing.is_empty() {
+        Cell::Reported { counts, policy_skips, missing, out_of_scope, .. } => {
+            if counts.fail > 0 || !missing.is_empty() || *policy_skips < counts.skip {
                 "num bad"
             } else if *out_of_scope {
                 "num warn"
@@ -141,6 +141,7 @@ pub(super) fn render(m: &Matrix) -> String {
         }
     });
     meta_row(&mut out, "family", &m.columns, |c| c.family.as_deref().map_or_else(|| "—".to_owned(), esc));
+    meta_row(&mut out, "counts", &m.columns, |c| esc(&c.counts_text()));
     for r in &m.rows {
         let _ = write!(
             out,
@@ -158,11 +159,12 @@ pub(super) fn render(m: &Matrix) -> String {
     for c in &m.columns {
         let _ = writeln!(
             out,
-            "<h2>{} {}: {}</h2>\n<p>File <code>{}</code>.{}</p>",
+            "<h2>{} {}: {}</h2>\n<p>File <code>{}</code>: {}.{}</p>",
             esc(&c.sdk),
             opt(c.version.as_deref()),
             verdict(c.verdict),
             esc(&c.file),
+            esc(&c.counts_text()),
             if c.reasons.is_empty() { String::new() } else { format!(" Reasons: {}.", esc(&c.reasons.join(", "))) }
         );
     }

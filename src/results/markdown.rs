@@ -71,6 +71,10 @@ pub(super) fn render(m: &Matrix) -> String {
     for c in &m.columns {
         let _ = write!(out, " {} |", c.family.as_deref().map_or_else(|| "—".to_owned(), text));
     }
+    out.push_str("\n| counts | |");
+    for c in &m.columns {
+        let _ = write!(out, " {} |", text(&c.counts_text()));
+    }
     out.push('\n');
     for r in &m.rows {
         let scope = r.scope.map_or("unknown", |s| s.as_str());
@@ -84,7 +88,7 @@ pub(super) fn render(m: &Matrix) -> String {
     let _ = writeln!(out, "\n{}", text(LEGEND));
     for (i, c) in m.columns.iter().enumerate() {
         let _ = writeln!(out, "\n## {} {}: {}\n", code(&c.sdk), opt(c.version.as_deref()), c.verdict);
-        let _ = writeln!(out, "File {}.", code(&c.file));
+        let _ = writeln!(out, "File {}: {}.", code(&c.file), text(&c.counts_text()));
         if !c.reasons.is_empty() {
             let _ = writeln!(out, "Reasons: {}.", text(&c.reasons.join(", ")));
         }

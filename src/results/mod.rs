@@ -2,14 +2,17 @@
 //! run writes) and its lenient reader ([`view`]), reading them, checking them against a loaded suite
 //! (`bqsuite results check`), and the cross-SDK compatibility report (`bqsuite report`).
 //!
-//! Invariants: a results file is read from disk once ([`read`]); only a file that cannot be read
-//! at all is an error (the command cannot run); anything read — not UTF-8, not JSON, wrong shape
-//! — is checked and reported as findings in the BQ6xx range, with the results file as the
+//! Invariants: a results file is read from disk once ([`read`]), only as a regular file of at
+//! most [`RESULTS_CAP`] bytes; only a file that cannot be read at all (missing, a FIFO or device,
+//! too large) is an error (the command cannot run); anything read — not UTF-8, not JSON, nested
+//! too deeply, a repeated key, wrong shape — is checked and reported as findings in the BQ6xx
+//! range, with the results file as the
 //! finding's file and a pointer inside it. Case ids come only from the suite's one case-id rule
 //! ([`crate::suite::case_ids`]). The report is built from the same checks, so its verdicts and
 //! `results check`'s always agree; renderers never re-read a file.
 
 mod check;
+mod diags;
 mod html;
 pub(crate) mod markdown;
 pub mod model;
@@ -19,7 +22,7 @@ mod view;
 use std::fmt;
 use std::path::Path;
 
-pub use check::{Checker, FileCheck, cites_adr, family_of};
+pub use check::{CheckOptions, Checker, FileCheck, cites_adr, family_of};
 pub use model::{Counts, Outcome, ResultsFile, Status, generated_at, rfc3339};
 pub use report::{Cell, Column, Matrix, Row};
 pub use view::{CaseResult, Results, SectionResults};
@@ -32,11 +35,15 @@ pub struct Source {
     pub bytes: Vec<u8>,
 }
 
-/// Read a results file; `Err` names the file and says why it cannot be read.
+/// The largest results file read (a ×100 suite's results with every case failing are 7 MB).
+pub const RESULTS_CAP: u64 = 64 << 20;
+
+/// Read a results file (a regular file of at most [`RESULTS_CAP`] bytes); `Err` names the file
+/// and says why it cannot be read.
 pub fn read(path: &Path) -> Result<Source, String> {
-    std::fs::read(path)
+    crate::fsutil::read_bounded(path, RESULTS_CAP)
         .map(|bytes| Source { file: path.display().to_string(), bytes })
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))
+        .map_err(|e| format!("cannot read {}: {e}", crate::diag::terminal_safe(&path.display().to_string())))
 }
 
 /// A results file's verdict.
@@ -63,12 +70,22 @@ impl fmt::Display for Verdict {
     }
 }
 
-/// One line per file: `FILE: VERDICT (sdk version, suite v): reasons`.
+/// One line per file: `FILE: VERDICT (sdk version, suite v): N pass, N fail, N skip[ (K
+/// allowed by the skip policy)][; reasons]`. Every string from the file is escaped for the
+/// terminal.
 pub fn verdict_line(fc: &FileCheck) -> String {
+    use crate::diag::terminal_safe as safe;
     let suite = fc.results.as_ref().and_then(|r| r.conformance_version.as_deref()).unwrap_or("?");
-    let mut line = format!("{}: {} ({}, suite {suite})", fc.file, fc.verdict(), fc.label());
+    let mut line = format!(
+        "{}: {} ({}, suite {}): {}",
+        safe(&fc.file),
+        fc.verdict(),
+        safe(&fc.label()),
+        safe(suite),
+        fc.counts_text()
+    );
     if fc.verdict() == Verdict::NotCompatible {
-        line.push_str(": ");
+        line.push_str("; ");
         line.push_str(&fc.reasons().join(", "));
     }
     line
@@ -76,7 +93,11 @@ pub fn verdict_line(fc: &FileCheck) -> String {
 
 /// Read and check every file at `paths` against `suite`, in order. `Err` when the suite cannot
 /// check results (no manifest, version or results schema) or a file cannot be read at all.
-pub fn check_paths(suite: &crate::suite::Suite, paths: &[std::path::PathBuf]) -> Result<Vec<FileCheck>, String> {
-    let checker = Checker::new(suite)?;
+pub fn check_paths(
+    suite: &crate::suite::Suite,
+    paths: &[std::path::PathBuf],
+    options: CheckOptions,
+) -> Result<Vec<FileCheck>, String> {
+    let checker = Checker::new(suite)?.with_options(options);
     paths.iter().map(|p| read(p).map(|src| checker.check(&src))).collect()
 }

@@ -3,8 +3,10 @@
 //! Invariants: the matrix is built only from [`FileCheck`]s, so a column's verdict is exactly
 //! `results check`'s verdict for that file; rows are the suite's sections in manifest order,
 //! then any section a file reports that the suite does not have, in first-seen order; columns
-//! keep the order the files were given in. A cell counts pass / fail / skip and keeps the failing
-//! case ids (with their reasons) and the missing ones for the drill-down. Renderers
+//! keep the order the files were given in. A column carries the file's pass / fail / skip counts
+//! (the verdict line's). A cell counts pass / fail / skip, tells the skips the skip policy allows
+//! from the others, and keeps the failing case ids (with their reasons) and the missing ones for
+//! the drill-down. Renderers
 //! ([`Matrix::markdown`], [`Matrix::html`]) escape every string that comes from an input file.
 
 use super::model::{Counts, Status};
@@ -34,6 +36,21 @@ pub struct Column {
     pub verdict: Verdict,
     /// Error codes with counts (empty when Compatible).
     pub reasons: Vec<String>,
+    /// Every reported case by status.
+    pub counts: Counts,
+    /// How many of the skips the skip policy allows.
+    pub policy_skips: usize,
+}
+
+impl Column {
+    /// `N pass, N fail, N skip` (and how many skips the policy allows), as `results check` says.
+    pub fn counts_text(&self) -> String {
+        let mut t = self.counts.to_string();
+        if self.counts.skip > 0 {
+            t.push_str(&format!(" ({} allowed by the skip policy)", self.policy_skips));
+        }
+        t
+    }
 }
 
 /// One section.
@@ -58,6 +75,8 @@ pub enum Cell {
     /// The section is reported.
     Reported {
         counts: Counts,
+        /// How many of the skips the skip policy allows (the rest are findings).
+        policy_skips: usize,
         /// Failing case ids with their reasons.
         failing: Vec<(String, Option<String>)>,
         /// Case ids of the section the file leaves out.
@@ -74,8 +93,15 @@ impl Cell {
             Cell::NotCarried => "—".into(),
             Cell::Excepted { adr } => format!("n/a ({adr})"),
             Cell::Missing => "missing".into(),
-            Cell::Reported { counts, missing, out_of_scope, .. } => {
+            Cell::Reported { counts, policy_skips, missing, out_of_scope, .. } => {
                 let mut t = format!("{} / {} / {}", counts.pass, counts.fail, counts.skip);
+                let other = counts.skip - policy_skips.min(&counts.skip);
+                match (counts.skip, other) {
+                    (0, _) => {}
+                    (_, 0) => t.push_str(" (policy)"),
+                    (s, o) if o == s => t.push_str(" (not allowed)"),
+                    (_, o) => t.push_str(&format!(" ({policy_skips} policy, {o} not allowed)")),
+                }
                 if !missing.is_empty() {
                     t.push_str(&format!(", {} missing", missing.len()));
                 }
@@ -93,15 +119,16 @@ impl Cell {
         match self {
             Cell::NotCarried | Cell::Excepted { .. } => true,
             Cell::Missing => false,
-            Cell::Reported { counts, missing, out_of_scope, .. } => {
-                counts.fail == 0 && missing.is_empty() && !out_of_scope
+            Cell::Reported { counts, policy_skips, missing, out_of_scope, .. } => {
+                counts.fail == 0 && *policy_skips == counts.skip && missing.is_empty() && !out_of_scope
             }
         }
     }
 }
 
 /// The legend both renderers print under the table.
-pub const LEGEND: &str = "Each cell counts pass / fail / skip. — the SDK does not carry the section's scope; \
+pub const LEGEND: &str = "Each cell counts pass / fail / skip; (policy) every skip is one the suite's skip policy \
+allows, (not allowed) or (N policy, N not allowed) some are not. — the SDK does not carry the section's scope; \
 n/a (ADR) a family exception excludes the binding; missing a required section the file leaves out; \
 N missing case ids the section leaves out; out of scope a section the file should not report.";
 
@@ -120,6 +147,8 @@ impl Matrix {
                     family: fc.family.clone(),
                     verdict: fc.verdict(),
                     reasons: fc.reasons(),
+                    counts: fc.counts,
+                    policy_skips: fc.policy_skip_total(),
                 }
             })
             .collect();
@@ -175,6 +204,7 @@ fn cell(fc: &FileCheck, section: &str, scope: Option<Scope>) -> Cell {
     match fc.results.as_ref().and_then(|r| r.section(section)) {
         Some(r) => Cell::Reported {
             counts: r.counts(),
+            policy_skips: fc.policy_skips.get(section).copied().unwrap_or(0),
             failing: r
                 .cases()
                 .iter()

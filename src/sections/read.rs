@@ -423,6 +423,8 @@ impl<'s> Reader<'s> {
             }
             Content::Json { parsed: Err(e), .. } => format!("does not parse as JSON: {}", e.message),
             Content::Unreadable(e) => format!("cannot be read: {e}"),
+            Content::NotRegular(what) => format!("is not a regular file but {what}"),
+            Content::TooLarge { size, cap, .. } => format!("is not read: {size} bytes, over the cap of {cap}"),
             Content::NotUtf8(at) => format!("is not valid UTF-8 (first bad byte at offset {at})"),
             Content::Text(_) => "is not a .json file".to_owned(),
         };

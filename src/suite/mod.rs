@@ -3,20 +3,29 @@
 //! Invariants: a suite is read from disk exactly once, by [`Suite::load`] (or built once from
 //! files already in memory, a release asset or a git revision, by [`Suite::from_files`], which
 //! keeps and classifies files by the same rules); every later stage (validate, run, release,
-//! sync, results, diff) reads the in-memory copy, never the disk. Paths are
-//! suite-relative with `/` separators. A file that is missing, unreadable, not UTF-8 or not
-//! JSON is recorded as such (validate turns that into findings); only a suite root that is not
-//! a directory is a load error. Symlinks are not followed when walking `schema/` and
+//! sync, results, diff) reads the in-memory copy, never the disk. Paths are suite-relative with
+//! `/` separators. A file that is missing, unreadable, not a regular file, too large, not UTF-8
+//! or not JSON is recorded as such (validate turns that into findings); only a suite root that
+//! is not a directory is a load error. Symlinks are not followed when walking `schema/` and
 //! `fixtures/`.
+//!
+//! Bounded reading: only regular files are read (a FIFO, socket or device is refused without
+//! being opened for reading, so nothing blocks), no file larger than [`FILE_CAP`] is read, and
+//! once [`SUITE_CAP`] bytes are read in all the remaining files are refused. Every `.json` file
+//! is parsed once, by [`json::parse`]; a repeated key is recorded with both locations (validate
+//! reports it, except in `fixtures/`, whose files repeat keys on purpose).
 
 pub mod ids;
+pub mod json;
 pub mod pointer;
 pub mod scope;
+pub mod skip_policy;
 pub mod span;
 
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 use serde_json::{Map, Value};
 
@@ -24,6 +33,7 @@ pub use ids::{CaseRef, case_ids};
 pub use scope::Scope;
 
 use crate::diag::Span;
+use crate::fsutil::ReadError;
 
 /// The manifest file name.
 pub const MANIFEST: &str = "manifest.json";
@@ -51,19 +61,36 @@ pub fn is_suite_file(rel: &str) -> bool {
         || SUITE_DIRS.iter().any(|d| rel.strip_prefix(d).is_some_and(|r| r.starts_with('/') && r.len() > 1))
 }
 /// Top-level manifest keys that are not sections.
-pub const METADATA_KEYS: [&str; 5] = ["schema_version", "conformance_version", "description", "sections", "exceptions"];
+pub const METADATA_KEYS: [&str; 6] =
+    ["schema_version", "conformance_version", "description", "sections", "exceptions", skip_policy::KEY];
+/// The largest file a suite may hold (the manifest of a suite a hundred times the size of
+/// 1.6.0's is 20 MB).
+pub const FILE_CAP: u64 = 64 << 20;
+/// The most a suite may hold in all.
+pub const SUITE_CAP: u64 = 256 << 20;
 
 /// Is `s` exactly an ADR reference, `ADR-` and four digits (an `exceptions` entry's `adr`)?
 pub fn is_adr(s: &str) -> bool {
     s.len() == 8 && s.starts_with("ADR-") && s[4..].bytes().all(|b| b.is_ascii_digit())
 }
 
-/// Does `reason` cite an ADR (`ADR-` followed by four digits, anywhere)? What a skip needs.
+/// The ADRs `text` cites: every `ADR-` followed by exactly four digits (`ADR-00331` cites
+/// nothing, `XADR-0033` neither), in order of appearance.
+pub fn adr_citations(text: &str) -> Vec<&str> {
+    let b = text.as_bytes();
+    text.match_indices("ADR-")
+        .filter(|(i, _)| *i == 0 || !b[i - 1].is_ascii_alphanumeric())
+        .filter_map(|(i, _)| {
+            let digits = b.get(i + 4..i + 8)?;
+            let next_is_digit = b.get(i + 8).is_some_and(u8::is_ascii_digit);
+            (digits.iter().all(u8::is_ascii_digit) && !next_is_digit).then(|| &text[i..i + 8])
+        })
+        .collect()
+}
+
+/// Does `reason` cite an ADR ([`adr_citations`])? What every skip needs.
 pub fn cites_adr(reason: &str) -> bool {
-    reason.match_indices("ADR-").any(|(i, _)| {
-        let digits = &reason.as_bytes()[i + 4..];
-        digits.len() >= 4 && digits[..4].iter().all(u8::is_ascii_digit)
-    })
+    !adr_citations(reason).is_empty()
 }
 
 /// The suite could not be loaded at all.
@@ -81,24 +108,24 @@ impl fmt::Display for LoadError {
 
 impl std::error::Error for LoadError {}
 
-/// A JSON parse failure with its position.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct JsonError {
-    pub message: String,
-    pub span: Option<Span>,
-}
+pub use json::{Duplicate, JsonError, JsonErrorKind};
 
 /// What reading one file gave.
 #[derive(Debug, Clone)]
 pub enum Content {
     /// Could not be read (the I/O error).
     Unreadable(String),
+    /// Not read: not a regular file (what it is instead: "a FIFO", "a character device", …).
+    NotRegular(&'static str),
+    /// Not read: larger than `cap` bytes (`size` is at least `cap + 1`); `whole_suite` when the
+    /// cap is what remained of [`SUITE_CAP`] rather than [`FILE_CAP`].
+    TooLarge { size: u64, cap: u64, whole_suite: bool },
     /// Read, but not UTF-8 (byte offset of the first bad byte).
     NotUtf8(usize),
     /// UTF-8 text that is not meant to be JSON.
     Text(String),
-    /// A `.json` file: its text and the parse result.
-    Json { text: String, parsed: Result<Value, JsonError> },
+    /// A `.json` file: its text, the parse result and every repeated key.
+    Json { text: String, parsed: Result<Value, JsonError>, duplicates: Vec<Duplicate> },
 }
 
 /// One file of the suite.
@@ -112,11 +139,20 @@ pub struct SourceFile {
 }
 
 impl SourceFile {
-    fn read(root: &Path, rel: &str) -> Self {
-        match std::fs::read(root.join(rel)) {
-            Ok(bytes) => Self::from_bytes(rel, bytes),
-            Err(e) => Self { rel: rel.to_owned(), bytes: Vec::new(), content: Content::Unreadable(e.to_string()) },
-        }
+    /// Read `rel` under `root`, within what is left of the suite's byte budget.
+    fn read(root: &Path, rel: &str, budget: &mut u64) -> Self {
+        let unread = |content| Self { rel: rel.to_owned(), bytes: Vec::new(), content };
+        let cap = FILE_CAP.min(*budget);
+        let bytes = match crate::fsutil::read_bounded(&root.join(rel), cap) {
+            Ok(b) => b,
+            Err(ReadError::NotRegular(what)) => return unread(Content::NotRegular(what)),
+            Err(ReadError::TooLarge { size, cap }) => {
+                return unread(Content::TooLarge { size, cap, whole_suite: cap < FILE_CAP && size <= FILE_CAP });
+            }
+            Err(ReadError::Io(e)) => return unread(Content::Unreadable(e.to_string())),
+        };
+        *budget -= bytes.len() as u64;
+        Self::from_bytes(rel, bytes)
     }
 
     /// A file read elsewhere (a release asset, a git object), classified like one read from disk.
@@ -124,12 +160,28 @@ impl SourceFile {
         let content = match std::str::from_utf8(&bytes) {
             Err(e) => Content::NotUtf8(e.valid_up_to()),
             Ok(text) if rel.ends_with(".json") => {
-                let parsed = parse_json(text);
-                Content::Json { text: text.to_owned(), parsed }
+                let (parsed, duplicates) = match json::parse(text) {
+                    Ok(p) => (Ok(p.value), p.duplicates),
+                    Err(e) => (Err(e), Vec::new()),
+                };
+                Content::Json { text: text.to_owned(), parsed, duplicates }
             }
             Ok(text) => Content::Text(text.to_owned()),
         };
         Self { rel: rel.to_owned(), bytes, content }
+    }
+
+    /// Is this a fixture (a file under `fixtures/`, exempt from the repeated-key rule)?
+    pub fn is_fixture(&self) -> bool {
+        self.rel.starts_with("fixtures/")
+    }
+
+    /// The repeated keys of a JSON file (none for other files).
+    pub fn duplicates(&self) -> &[Duplicate] {
+        match &self.content {
+            Content::Json { duplicates, .. } => duplicates,
+            _ => &[],
+        }
     }
 
     /// The text, when the file is UTF-8.
@@ -149,12 +201,15 @@ impl SourceFile {
     }
 }
 
-/// Parse JSON text the way the suite does (strict; a leading BOM is an error).
+/// Parse JSON text where no key may repeat (a configuration file given on the command line):
+/// strict RFC 8259, and the first repeated key is an error of kind
+/// [`JsonErrorKind::DuplicateKey`] at its repeated occurrence.
 pub fn parse_json(text: &str) -> Result<Value, JsonError> {
-    serde_json::from_str(text).map_err(|e| JsonError {
-        message: e.to_string(),
-        span: (e.line() > 0).then(|| Span { line: e.line(), column: e.column().max(1) }),
-    })
+    let parsed = json::parse(text)?;
+    match parsed.duplicates.into_iter().next() {
+        None => Ok(parsed.value),
+        Some(d) => Err(JsonError { kind: JsonErrorKind::DuplicateKey, message: d.to_string(), span: Some(d.again) }),
+    }
 }
 
 /// One section of the manifest.
@@ -189,6 +244,8 @@ pub struct Suite {
     files: BTreeMap<String, SourceFile>,
     /// Files and other entries found under the suite dirs that are not regular files (symlinks…).
     pub irregular: Vec<String>,
+    /// The skip policy, read on first use.
+    policy: OnceLock<skip_policy::Loaded>,
 }
 
 impl Suite {
@@ -207,9 +264,10 @@ impl Suite {
         }
         let mut files = BTreeMap::new();
         let mut irregular = Vec::new();
+        let mut budget = SUITE_CAP;
         for rel in TOP_FILES {
-            if root.join(rel).exists() {
-                files.insert(rel.to_owned(), SourceFile::read(&root, rel));
+            if root.join(rel).symlink_metadata().is_ok() {
+                files.insert(rel.to_owned(), SourceFile::read(&root, rel, &mut budget));
             }
         }
         for dir in SUITE_DIRS {
@@ -221,13 +279,13 @@ impl Suite {
                 let entry = entry.map_err(|e| LoadError { path: top.clone(), message: e.to_string() })?;
                 let rel = crate::fsutil::slash_relative(&root, entry.path());
                 if entry.file_type().is_file() {
-                    files.insert(rel.clone(), SourceFile::read(&root, &rel));
+                    files.insert(rel.clone(), SourceFile::read(&root, &rel, &mut budget));
                 } else if !entry.file_type().is_dir() {
                     irregular.push(rel);
                 }
             }
         }
-        Ok(Suite { root, files, irregular })
+        Ok(Suite { root, files, irregular, policy: OnceLock::new() })
     }
 
     /// A suite from files already in memory (a release asset, a git revision), by suite-relative
@@ -246,7 +304,7 @@ impl Suite {
             .filter(|(rel, _)| is_suite_file(rel))
             .map(|(rel, bytes)| (rel.clone(), SourceFile::from_bytes(&rel, bytes)))
             .collect();
-        Suite { root: root.into(), files, irregular }
+        Suite { root: root.into(), files, irregular, policy: OnceLock::new() }
     }
 
     /// Every loaded file, by suite-relative path.
@@ -308,6 +366,17 @@ impl Suite {
             .collect()
     }
 
+    /// The skip policy (manifest.json → `skip_policy`), read once; empty when the manifest has
+    /// none or does not parse.
+    pub fn skip_policy(&self) -> &skip_policy::SkipPolicy {
+        &self.skip_policy_read().policy
+    }
+
+    /// The skip policy with the problems its reading found (for validate).
+    pub fn skip_policy_read(&self) -> &skip_policy::Loaded {
+        self.policy.get_or_init(|| skip_policy::SkipPolicy::read(self))
+    }
+
     /// Line:column of `pointer` in file `rel`, when both are known.
     pub fn locate(&self, rel: &str, pointer: &str) -> Option<Span> {
         span::locate(self.file(rel)?.text()?, pointer)
@@ -326,5 +395,8 @@ impl Suite {
 /// Find the suite a command runs on by default: the nearest directory, from `start` upwards,
 /// holding both `manifest.json` and `CONFORMANCE_VERSION`.
 pub fn discover(start: &Path) -> Option<PathBuf> {
-    start.ancestors().find(|d| d.join(MANIFEST).is_file() && d.join(VERSION_FILE).is_file()).map(Path::to_path_buf)
+    // Present, not "a regular file": a manifest that is a FIFO or a link to a device is found,
+    // and then reported, instead of being passed over for a suite further up.
+    let present = |p: PathBuf| p.symlink_metadata().is_ok_and(|m| !m.is_dir());
+    start.ancestors().find(|d| present(d.join(MANIFEST)) && present(d.join(VERSION_FILE))).map(Path::to_path_buf)
 }

@@ -1,39 +1,231 @@
-//! Locating a JSON pointer in the text of a JSON document, for line:column in findings.
+//! Positions in JSON text: JSON pointers to byte offsets, byte offsets to line:column.
 //!
 //! Invariants: the scanner only reads text that is already known to parse (it never decides
 //! validity); a repeated key resolves to its last occurrence, as the parser does; the span is
 //! the first character of the addressed value, 1-based, columns counted in characters; an
-//! unresolvable pointer yields `None`, never a wrong position. Nesting is walked iteratively, so
-//! a deep document cannot exhaust the stack.
+//! unresolvable pointer yields `None`, never a wrong position.
+//!
+//! Cost: every operation is linear in the text, whatever the number of positions asked for.
+//! [`locate_all`] resolves any number of pointers in one walk over the text (it descends only
+//! into members a pointer names and skips every other value with one forward scan), and
+//! [`LineIndex`] turns any number of offsets into line:column after one pass (line starts plus a
+//! character count every [`CHECKPOINT`] bytes, so even a 50 MB file on one line answers each
+//! offset after counting at most two checkpoints' worth of bytes). Descent is bounded by the pointers' length, never by the text's
+//! nesting, so a deep document cannot exhaust the stack.
+
+use std::collections::HashMap;
 
 use crate::diag::Span;
 
 use super::pointer;
 
-/// The position of the value at `pointer` in `text`.
+/// The position of the value at `pointer` in `text` (one-off; for many, use [`locate_all`]).
 pub fn locate(text: &str, ptr: &str) -> Option<Span> {
-    let tokens = pointer::parse(ptr).ok()?;
-    let b = text.as_bytes();
-    let mut pos = skip_ws(b, if text.starts_with('\u{FEFF}') { 3 } else { 0 });
-    for tok in &tokens {
-        pos = match *b.get(pos)? {
-            b'{' => member(b, pos, tok)?,
-            b'[' => element(b, pos, tok.parse().ok()?)?,
-            _ => return None,
-        };
-    }
-    Some(span_at(text, pos))
+    locate_all(text, &[ptr]).pop().flatten()
 }
 
-/// Line and column of byte offset `pos`.
+/// Line and column of byte offset `pos` (one-off; for many, use [`LineIndex`]).
 pub fn span_at(text: &str, pos: usize) -> Span {
-    let before = &text[..pos.min(text.len())];
-    let line = before.bytes().filter(|&c| c == b'\n').count() + 1;
-    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-    Span { line, column: before[line_start..].chars().count() + 1 }
+    let before = &text.as_bytes()[..pos.min(text.len())];
+    let line = before.iter().filter(|&&c| c == b'\n').count() + 1;
+    let line_start = before.iter().rposition(|&c| c == b'\n').map_or(0, |i| i + 1);
+    Span { line, column: chars_in(&before[line_start..]) + 1 }
 }
 
-fn skip_ws(b: &[u8], mut pos: usize) -> usize {
+/// The positions of the values at `pointers` in `text`, in the order asked, in one walk.
+pub fn locate_all(text: &str, pointers: &[&str]) -> Vec<Option<Span>> {
+    let offsets = offsets_of(text, pointers);
+    let index = LineIndex::new(text);
+    offsets.into_iter().map(|o| o.map(|pos| index.span(pos))).collect()
+}
+
+/// The byte offsets of the values at `pointers` in `text`, in the order asked, in one walk.
+pub fn offsets_of(text: &str, pointers: &[&str]) -> Vec<Option<usize>> {
+    let mut trie = Trie::default();
+    for (i, p) in pointers.iter().enumerate() {
+        if let Ok(tokens) = pointer::parse(p) {
+            trie.insert(&tokens, i);
+        }
+    }
+    let mut found = vec![None; pointers.len()];
+    let b = text.as_bytes();
+    let start = skip_ws(b, if text.starts_with('\u{FEFF}') { 3 } else { 0 });
+    if start < b.len() {
+        walk(b, start, &trie, 0, &mut found);
+    }
+    found
+}
+
+/// Bytes between two character-count checkpoints of a [`LineIndex`].
+pub const CHECKPOINT: usize = 256;
+
+/// Line starts and character counts of one text, for line:column of any offset.
+#[derive(Debug, Clone)]
+pub struct LineIndex<'t> {
+    text: &'t [u8],
+    /// Byte offset of the first byte of every line.
+    line_starts: Vec<usize>,
+    /// Characters before byte `k × CHECKPOINT`.
+    chars_at: Vec<usize>,
+}
+
+impl<'t> LineIndex<'t> {
+    /// Index `text` in one pass.
+    pub fn new(text: &'t str) -> Self {
+        let b = text.as_bytes();
+        let mut line_starts = vec![0];
+        let mut chars_at = Vec::with_capacity(b.len() / CHECKPOINT + 1);
+        let mut chars = 0usize;
+        for (k, chunk) in b.chunks(CHECKPOINT).enumerate() {
+            chars_at.push(chars);
+            chars += chars_in(chunk);
+            let base = k * CHECKPOINT;
+            line_starts.extend(chunk.iter().enumerate().filter(|(_, c)| **c == b'\n').map(|(i, _)| base + i + 1));
+        }
+        chars_at.push(chars);
+        Self { text: b, line_starts, chars_at }
+    }
+
+    /// Characters before byte offset `pos`.
+    fn chars_before(&self, pos: usize) -> usize {
+        let k = pos / CHECKPOINT;
+        self.chars_at[k] + chars_in(&self.text[k * CHECKPOINT..pos])
+    }
+
+    /// Line and column (1-based, columns in characters) of byte offset `pos`.
+    pub fn span(&self, pos: usize) -> Span {
+        let pos = pos.min(self.text.len());
+        let line = self.line_starts.partition_point(|&s| s <= pos);
+        let start = self.line_starts[line - 1];
+        let column = if pos - start <= CHECKPOINT {
+            chars_in(&self.text[start..pos])
+        } else {
+            self.chars_before(pos) - self.chars_before(start)
+        };
+        Span { line, column: column + 1 }
+    }
+}
+
+/// Characters in UTF-8 bytes (the bytes that do not continue a character).
+fn chars_in(b: &[u8]) -> usize {
+    b.iter().filter(|&&c| (c & 0xC0) != 0x80).count()
+}
+
+/// The pointers asked for, as a tree of tokens.
+#[derive(Debug, Default)]
+struct Trie {
+    nodes: Vec<Node>,
+}
+
+#[derive(Debug, Default)]
+struct Node {
+    children: HashMap<String, usize>,
+    /// Indices of the pointers that end here.
+    ends: Vec<usize>,
+}
+
+impl Trie {
+    fn insert(&mut self, tokens: &[String], index: usize) {
+        if self.nodes.is_empty() {
+            self.nodes.push(Node::default());
+        }
+        let mut at = 0;
+        for t in tokens {
+            at = match self.nodes[at].children.get(t) {
+                Some(&child) => child,
+                None => {
+                    self.nodes.push(Node::default());
+                    let child = self.nodes.len() - 1;
+                    self.nodes[at].children.insert(t.clone(), child);
+                    child
+                }
+            };
+        }
+        self.nodes[at].ends.push(index);
+    }
+}
+
+/// Record the value at `pos` for trie node `node`, descend into the members the node names,
+/// and return the end (exclusive) of the value.
+fn walk(b: &[u8], pos: usize, trie: &Trie, node: usize, found: &mut [Option<usize>]) -> Option<usize> {
+    let Some(n) = trie.nodes.get(node) else { return value_end(b, pos) };
+    for &i in &n.ends {
+        found[i] = Some(pos);
+    }
+    if n.children.is_empty() {
+        return value_end(b, pos);
+    }
+    match *b.get(pos)? {
+        b'{' => {
+            let mut p = skip_ws(b, pos + 1);
+            while *b.get(p)? == b'"' {
+                let key_end = string_end(b, p)?;
+                let child = child_by_key(&n.children, &b[p..key_end]);
+                p = skip_ws(b, key_end);
+                if *b.get(p)? != b':' {
+                    return None;
+                }
+                let value = skip_ws(b, p + 1);
+                let end = match child {
+                    Some(c) => walk(b, value, trie, c, found)?,
+                    None => value_end(b, value)?,
+                };
+                p = skip_ws(b, end);
+                if *b.get(p)? == b',' {
+                    p = skip_ws(b, p + 1);
+                }
+            }
+            (b[p] == b'}').then_some(p + 1)
+        }
+        b'[' => {
+            let mut p = skip_ws(b, pos + 1);
+            let mut i = 0usize;
+            let mut digits = [0u8; 20];
+            while *b.get(p)? != b']' {
+                let end = match n.children.get(itoa(i, &mut digits)) {
+                    Some(&c) => walk(b, p, trie, c, found)?,
+                    None => value_end(b, p)?,
+                };
+                p = skip_ws(b, end);
+                if *b.get(p)? == b',' {
+                    p = skip_ws(b, p + 1);
+                }
+                i += 1;
+            }
+            Some(p + 1)
+        }
+        _ => value_end(b, pos),
+    }
+}
+
+/// The trie child for the string literal `lit` (quotes included), decoding only when it has
+/// an escape.
+fn child_by_key(children: &HashMap<String, usize>, lit: &[u8]) -> Option<usize> {
+    let inner = &lit[1..lit.len() - 1];
+    if inner.contains(&b'\\') {
+        let key: String = serde_json::from_slice(lit).ok()?;
+        children.get(&key).copied()
+    } else {
+        children.get(std::str::from_utf8(inner).ok()?).copied()
+    }
+}
+
+/// `i` in decimal, written into `buf`.
+fn itoa(mut i: usize, buf: &mut [u8; 20]) -> &str {
+    let mut at = buf.len();
+    loop {
+        at -= 1;
+        buf[at] = b'0' + (i % 10) as u8;
+        i /= 10;
+        if i == 0 {
+            break;
+        }
+    }
+    std::str::from_utf8(&buf[at..]).expect("digits are ASCII")
+}
+
+/// The first offset at or after `pos` that is not JSON whitespace.
+pub(crate) fn skip_ws(b: &[u8], mut pos: usize) -> usize {
     while matches!(b.get(pos), Some(b' ' | b'\t' | b'\n' | b'\r')) {
         pos += 1;
     }
@@ -41,7 +233,7 @@ fn skip_ws(b: &[u8], mut pos: usize) -> usize {
 }
 
 /// End (exclusive) of the string literal starting at `pos`.
-fn string_end(b: &[u8], mut pos: usize) -> Option<usize> {
+pub(crate) fn string_end(b: &[u8], mut pos: usize) -> Option<usize> {
     pos += 1;
     loop {
         match *b.get(pos)? {
@@ -52,8 +244,8 @@ fn string_end(b: &[u8], mut pos: usize) -> Option<usize> {
     }
 }
 
-/// End (exclusive) of the value starting at `pos`.
-fn value_end(b: &[u8], pos: usize) -> Option<usize> {
+/// End (exclusive) of the value starting at `pos`, in one forward scan.
+pub(crate) fn value_end(b: &[u8], pos: usize) -> Option<usize> {
     match *b.get(pos)? {
         b'"' => string_end(b, pos),
         b'{' | b'[' => {
@@ -87,44 +279,6 @@ fn value_end(b: &[u8], pos: usize) -> Option<usize> {
     }
 }
 
-fn member(b: &[u8], open: usize, key: &str) -> Option<usize> {
-    let mut pos = skip_ws(b, open + 1);
-    let mut found = None;
-    while *b.get(pos)? == b'"' {
-        let key_end = string_end(b, pos)?;
-        let this: String = serde_json::from_slice(&b[pos..key_end]).ok()?;
-        pos = skip_ws(b, key_end);
-        if *b.get(pos)? != b':' {
-            return None;
-        }
-        let value = skip_ws(b, pos + 1);
-        if this == key {
-            found = Some(value);
-        }
-        pos = skip_ws(b, value_end(b, value)?);
-        if *b.get(pos)? == b',' {
-            pos = skip_ws(b, pos + 1);
-        }
-    }
-    found
-}
-
-fn element(b: &[u8], open: usize, index: usize) -> Option<usize> {
-    let mut pos = skip_ws(b, open + 1);
-    let mut i = 0;
-    while *b.get(pos)? != b']' {
-        if i == index {
-            return Some(pos);
-        }
-        pos = skip_ws(b, value_end(b, pos)?);
-        if *b.get(pos)? == b',' {
-            pos = skip_ws(b, pos + 1);
-        }
-        i += 1;
-    }
-    None
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -139,6 +293,33 @@ mod tests {
         assert_eq!(locate(text, "/a/2"), None);
         assert_eq!(locate(text, "/zz"), None);
         assert_eq!(locate(text, "/a/0/x"), None);
+    }
+
+    #[test]
+    fn many_pointers_in_one_walk_agree_with_one_at_a_time() {
+        let text = "{\"s\": {\"x\": 1, \"y/z\": [true, {\"q\": null}], \"x\": [0]},\n \"t\": \"ü\", \"e\": {}}";
+        let ptrs = ["/s/x", "/s/y~1z/1/q", "/t", "/s/x/0", "", "/nope", "/s/y~1z/9", "/e", "/s"];
+        let all = locate_all(text, &ptrs);
+        for (p, got) in ptrs.iter().zip(&all) {
+            assert_eq!(*got, locate(text, p), "{p}");
+        }
+        assert_eq!(all[0], Some(Span { line: 1, column: 49 }), "the last of a repeated key");
+        assert_eq!(all[5], None);
+        assert_eq!(all[6], None);
+    }
+
+    #[test]
+    fn line_index_counts_characters_across_checkpoints() {
+        let mut text = "é".repeat(CHECKPOINT);
+        text.push('\n');
+        text.push_str(&"ab€".repeat(3000));
+        let idx = LineIndex::new(&text);
+        for pos in [0, 2, 4094, 4096, 2 * CHECKPOINT, 2 * CHECKPOINT + 1, 2 * CHECKPOINT + 3, text.len()] {
+            if text.is_char_boundary(pos) {
+                assert_eq!(idx.span(pos), span_at(&text, pos), "offset {pos}");
+            }
+        }
+        assert_eq!(idx.span(2 * CHECKPOINT + 1 + 5), Span { line: 2, column: 4 });
     }
 
     #[test]

@@ -37,6 +37,7 @@ impl Report {
                 if n == 1 { "" } else { "s" },
                 self.root.display()
             ),
+            files_base: Some(self.root.clone()),
         }
     }
 
@@ -272,22 +273,29 @@ impl Report {
                 "skipped" | "would create" | "would update" => style::CAUTION,
                 _ => style::BAD,
             };
-            let _ = writeln!(out, "{}  {}  ({})", paint(colour, &format!("{label:<12}")), t.target.id(), detail(t));
+            let (id, detail) = (t.target.id(), detail(t));
+            let _ = writeln!(
+                out,
+                "{}  {}  ({})",
+                paint(colour, &format!("{label:<12}")),
+                diag::terminal_safe(&id),
+                diag::terminal_safe(&detail)
+            );
             let State::Drifted(d) = &t.state else { continue };
             for rel in &d.added {
-                let _ = writeln!(out, "{:14}added     {rel}", "");
+                let _ = writeln!(out, "{:14}added     {}", "", diag::terminal_safe(rel));
             }
             for rel in &d.removed {
-                let _ = writeln!(out, "{:14}removed   {rel}", "");
+                let _ = writeln!(out, "{:14}removed   {}", "", diag::terminal_safe(rel));
             }
             for m in &d.modified {
-                let _ = writeln!(out, "{:14}modified  {}", "", m.file);
+                let _ = writeln!(out, "{:14}modified  {}", "", diag::terminal_safe(&m.file));
                 if self.mode != Mode::Check {
                     continue;
                 }
                 match &m.diff {
                     Some(diff) => diff.lines().for_each(|line| {
-                        let _ = writeln!(out, "{:16}{line}", "");
+                        let _ = writeln!(out, "{:16}{}", "", diag::terminal_safe(line));
                     }),
                     None => {
                         let _ = writeln!(out, "{:16}(not UTF-8 text on both sides: no diff)", "");

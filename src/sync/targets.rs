@@ -58,7 +58,7 @@ pub fn from_suite(suite: &Suite) -> Result<Vec<Target>, String> {
 /// The targets of a targets file given on the command line.
 pub fn from_file(path: &Path) -> Result<Vec<Target>, String> {
     let shown = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {shown}: {e}"))?;
+    let bytes = crate::fsutil::read_bounded(path, suite::FILE_CAP).map_err(|e| format!("cannot read {shown}: {e}"))?;
     parsed(std::str::from_utf8(&bytes).ok(), &shown)
 }
 

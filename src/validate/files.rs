@@ -1,11 +1,17 @@
-//! Files: the required ones exist, every file is readable UTF-8, every `.json` parses, nothing
-//! but `.json` files (and directories) lives under `schema/` and `fixtures/`.
+//! Files: the required ones exist, every file is a readable regular file within the size caps
+//! and UTF-8, every `.json` parses (nesting within the parser's limit) with no repeated key
+//! outside `fixtures/`, nothing but `.json` files (and directories) lives under `schema/` and
+//! `fixtures/`.
 //!
-//! The last rule is what keeps editor backups, `.DS_Store` and stray notes out of a release:
-//! `release` refuses to build while `validate` has findings.
+//! Fixtures are exempt from the repeated-key rule because several repeat keys on purpose (the
+//! last-wins cases are part of the contract). A repeated key elsewhere is reported at its
+//! repeated occurrence, and the message names the first. The stray-file rule is what keeps
+//! editor backups, `.DS_Store` and stray notes out of a release: `release` refuses to build
+//! while `validate` has findings.
 
 use crate::diag::{Code, Finding};
-use crate::suite::{self, Content};
+use crate::fsutil::human_size;
+use crate::suite::{self, Content, JsonErrorKind};
 
 use super::Ctx;
 
@@ -53,12 +59,47 @@ pub(super) fn check(cx: &Ctx<'_>) -> Vec<Finding> {
                 Finding::error(Code::NOT_UTF8, format!("not valid UTF-8 (first bad byte at offset {at})"))
                     .in_file(f.rel.clone()),
             ),
-            Content::Json { parsed: Err(e), .. } => out.push(
-                Finding::error(Code::INVALID_JSON, format!("does not parse as JSON: {}", e.message))
-                    .in_file(f.rel.clone())
-                    .with_span(e.span),
+            Content::NotRegular(what) => out.push(
+                Finding::error(
+                    Code::NOT_REGULAR_FILE,
+                    format!("not read: it is {what}, and only regular files are read"),
+                )
+                .in_file(f.rel.clone()),
             ),
+            Content::TooLarge { size, cap, whole_suite } => out.push(
+                Finding::error(
+                    Code::FILE_TOO_LARGE,
+                    if *whole_suite {
+                        format!(
+                            "not read: its {size} bytes would take the suite past the {} it may hold in all",
+                            human_size(suite::SUITE_CAP)
+                        )
+                    } else {
+                        format!("not read: {size} bytes, more than the {} a suite file may have", human_size(*cap))
+                    },
+                )
+                .in_file(f.rel.clone()),
+            ),
+            Content::Json { parsed: Err(e), .. } => {
+                let code = if e.kind == JsonErrorKind::TooDeep { Code::JSON_TOO_DEEP } else { Code::INVALID_JSON };
+                let message = if e.kind == JsonErrorKind::TooDeep {
+                    e.message.clone()
+                } else {
+                    format!("does not parse as JSON: {}", e.message)
+                };
+                out.push(Finding::error(code, message).in_file(f.rel.clone()).with_span(e.span));
+            }
             _ => {}
+        }
+        if !f.is_fixture() {
+            for d in f.duplicates() {
+                out.push(
+                    Finding::error(Code::DUPLICATE_KEY, format!("{d}; the last value would win silently"))
+                        .in_file(f.rel.clone())
+                        .at(d.pointer.clone())
+                        .with_span(Some(d.again)),
+                );
+            }
         }
     }
     out

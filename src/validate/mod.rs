@@ -12,9 +12,11 @@ mod cases;
 mod compat;
 mod files;
 mod manifest;
+mod names;
 mod registry;
 mod schemas;
 mod sections;
+mod skip_policy;
 pub mod sync_targets;
 
 use std::cell::OnceCell;
@@ -69,8 +71,17 @@ impl<'a> Ctx<'a> {
 type Rule = fn(&Ctx<'_>) -> Vec<Finding>;
 
 /// Every rule family, in the order their findings are produced.
-const RULES: &[Rule] =
-    &[files::check, manifest::check, sections::check, cases::check, schemas::check, compat::check, sync_targets::check];
+const RULES: &[Rule] = &[
+    files::check,
+    manifest::check,
+    sections::check,
+    cases::check,
+    schemas::check,
+    compat::check,
+    names::check,
+    skip_policy::check,
+    sync_targets::check,
+];
 
 /// Validate a loaded suite: all findings, located and sorted.
 ///
@@ -91,10 +102,8 @@ pub fn validate(suite: &Suite) -> Vec<Finding> {
         findings.extend(helper.join().unwrap_or_else(|p| std::panic::resume_unwind(p)));
         findings
     });
+    locate(suite, &mut findings);
     for f in &mut findings {
-        if let (None, Some(file), Some(pointer)) = (f.span, &f.file, &f.pointer) {
-            f.span = suite.locate(file, pointer);
-        }
         if let Some(file) = &mut f.file {
             *file = suite.display_path(file);
         }
@@ -102,6 +111,29 @@ pub fn validate(suite: &Suite) -> Vec<Finding> {
     Finding::sort(&mut findings);
     findings.dedup();
     findings
+}
+
+/// Fill in line:column for every finding with a file and a pointer but no span: one walk per
+/// file, however many findings it has.
+fn locate(suite: &Suite, findings: &mut [Finding]) {
+    let mut by_file: std::collections::BTreeMap<&str, Vec<usize>> = std::collections::BTreeMap::new();
+    for (i, f) in findings.iter().enumerate() {
+        if let (None, Some(file), Some(_)) = (f.span, &f.file, &f.pointer) {
+            by_file.entry(file.as_str()).or_default().push(i);
+        }
+    }
+    let spans: Vec<(usize, Option<crate::diag::Span>)> = by_file
+        .into_iter()
+        .filter_map(|(file, ix)| {
+            let text = suite.file(file)?.text()?;
+            let pointers: Vec<&str> = ix.iter().map(|&i| findings[i].pointer.as_deref().unwrap_or_default()).collect();
+            Some(ix.iter().copied().zip(suite::span::locate_all(text, &pointers)).collect::<Vec<_>>())
+        })
+        .flatten()
+        .collect();
+    for (i, span) in spans {
+        findings[i].span = span;
+    }
 }
 
 /// Every string value under a key in `keys`, anywhere in `value`, with its pointer, sorted.

@@ -1,0 +1,63 @@
+//! Escaping untrusted strings for a terminal.
+//!
+//! Invariant: text that came from an input file (a results file, the manifest, a fixture, a
+//! vendored copy) never reaches a terminal with a character that a terminal or a log viewer
+//! interprets: every [`is_unsafe_char`] is written as a JSON-style `\uXXXX` escape (`\u001b`
+//! for ESC), visible and inert. Everything else, including non-ASCII letters, is kept as is.
+
+use std::borrow::Cow;
+use std::fmt::Write;
+
+/// Characters a terminal or log viewer may act on instead of showing: the C0 controls (TAB, LF
+/// and CR included), DEL, the C1 controls (U+0080–U+009F, among them the 8-bit CSI and OSC), the
+/// line and paragraph separators (U+2028, U+2029) and the bidirectional formatting controls
+/// (U+200E, U+200F, U+202A–U+202E, U+2066–U+2069), which reorder what is displayed.
+pub fn is_unsafe_char(c: char) -> bool {
+    c.is_control()
+        || matches!(c, '\u{2028}' | '\u{2029}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
+/// `s` with every [`is_unsafe_char`] written as `\uXXXX` (borrowed when there is none).
+pub fn terminal_safe(s: &str) -> Cow<'_, str> {
+    if !s.chars().any(is_unsafe_char) {
+        return Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        if is_unsafe_char(c) {
+            let _ = write!(out, "\\u{:04x}", u32::from(c));
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// `text` with every [`is_unsafe_char`] but the line feeds that end its lines escaped: for
+/// multi-line output (a diff, a report) whose lines hold strings from input files.
+pub fn terminal_safe_lines(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for line in text.split_inclusive('\n') {
+        let (body, nl) = line.strip_suffix('\n').map_or((line, ""), |b| (b, "\n"));
+        out.push_str(&terminal_safe(body));
+        out.push_str(nl);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn controls_become_visible_escapes() {
+        assert_eq!(terminal_safe("evil\u{1b}[2J\nfake: Compatible"), "evil\\u001b[2J\\u000afake: Compatible");
+        assert_eq!(
+            terminal_safe("\u{1b}]8;;http://x\u{7}link\u{1b}]8;;\u{7}"),
+            "\\u001b]8;;http://x\\u0007link\\u001b]8;;\\u0007"
+        );
+        assert_eq!(terminal_safe("a\rb\tc\u{7f}\u{9b}\u{202e}"), "a\\u000db\\u0009c\\u007f\\u009b\\u202e");
+        assert!(matches!(terminal_safe("ğüş 😀 / \\ \"q\""), Cow::Borrowed(_)));
+        assert_eq!(terminal_safe_lines("a\u{1b}\nb\r\n\nc"), "a\\u001b\nb\\u000d\n\nc");
+    }
+}

@@ -1,0 +1,180 @@
+//! The findings of `results check`, one constructor per kind, so the check reads as logic and
+//! every message is written once. Strings from the results file are quoted with `{:?}` or
+//! embedded as they are; the reporters escape them for the terminal
+//! ([`crate::diag::terminal_safe`]).
+
+use crate::diag::{Code, Finding, Span};
+use crate::suite::{Duplicate, Exception, Scope};
+
+pub(super) fn not_utf8(at: usize, span: Span) -> Finding {
+    Finding::error(Code::RESULTS_NOT_JSON, format!("not UTF-8 (invalid byte at offset {at})")).with_span(Some(span))
+}
+
+pub(super) fn not_json(message: &str, span: Option<Span>) -> Finding {
+    Finding::error(Code::RESULTS_NOT_JSON, format!("not JSON: {message}")).with_span(span)
+}
+
+pub(super) fn too_deep(message: &str, span: Option<Span>) -> Finding {
+    Finding::error(Code::RESULTS_TOO_DEEP, format!("{message}: a results file is sections → case id → outcome"))
+        .with_span(span)
+}
+
+pub(super) fn duplicate_key(d: &Duplicate) -> Finding {
+    Finding::error(
+        Code::RESULTS_DUPLICATE_KEY,
+        format!("{d}; a results file reports each section and each case once (the last would win silently)"),
+    )
+    .at(d.pointer.clone())
+    .with_span(Some(d.again))
+}
+
+pub(super) fn schema(e: &jsonschema::ValidationError<'_>) -> Finding {
+    Finding::error(Code::RESULTS_SCHEMA, format!("violates the results schema: {e}")).at(e.instance_path().as_str())
+}
+
+pub(super) fn binding_under_exception(binding: &str, x: &Exception, family_rule: &str, at: String) -> Finding {
+    Finding::error(
+        Code::RESULTS_BINDING_UNDER_EXCEPTION,
+        format!(
+            "binding {binding:?} is under exception {} for family {:?}: a binding under an exception is not listed in \
+             bindings and its sections are absent (ADR-0032). {family_rule}",
+            x.adr, x.family
+        ),
+    )
+    .at(at)
+}
+
+pub(super) fn version_mismatch(ran: &str, suite: &str, root: &std::path::Path) -> Finding {
+    Finding::error(
+        Code::RESULTS_VERSION_MISMATCH,
+        format!(
+            "the file ran suite {ran}, but is checked against suite {suite} at {}; its sections and case ids were \
+             not checked (check it against a {ran} copy of the suite with --suite)",
+            root.display()
+        ),
+    )
+    .at("/conformance_version")
+}
+
+pub(super) fn missing_section(section: &str, scope: Scope, at: &str) -> Finding {
+    Finding::error(
+        Code::RESULTS_MISSING_SECTION,
+        format!(
+            "required section {section:?} (scope {scope}) is missing: the required sections are every core section \
+             plus the sections of every binding in bindings, and every one must be run and reported"
+        ),
+    )
+    .at(at)
+}
+
+pub(super) fn out_of_scope_section(section: &str, scope: Scope, why: &str, at: String) -> Finding {
+    Finding::error(
+        Code::RESULTS_OUT_OF_SCOPE_SECTION,
+        format!(
+            "section {section:?} is scoped {scope}, which this SDK does not carry ({why}): a section whose scope is \
+             not carried is absent from the results"
+        ),
+    )
+    .at(at)
+}
+
+pub(super) fn skip_out_of_scope(section: &str, id: &str, at: String) -> Finding {
+    Finding::error(
+        Code::RESULTS_SKIP_OUT_OF_SCOPE,
+        format!(
+            "{section} / {id} is a skip in a section out of the SDK's scope: a skip is only for an individual case of \
+             an in-scope section"
+        ),
+    )
+    .at(at)
+}
+
+pub(super) fn missing_case(section: &str, id: &str, at: String) -> Finding {
+    Finding::error(
+        Code::RESULTS_MISSING_CASE,
+        format!("{section} / {id} is missing: a results file lists every case of every in-scope section"),
+    )
+    .at(at)
+}
+
+pub(super) fn unknown_case(section: &str, id: &str, version: &str, at: String) -> Finding {
+    Finding::error(
+        Code::RESULTS_UNKNOWN_CASE,
+        format!("{section} / {id} is not a case id of section {section:?} in suite {version}"),
+    )
+    .at(at)
+}
+
+pub(super) fn unknown_section(section: &str, version: &str, at: String) -> Finding {
+    Finding::error(Code::RESULTS_UNKNOWN_SECTION, format!("section {section:?} is not a section of suite {version}"))
+        .at(at)
+}
+
+fn reason_text(reason: Option<&str>) -> String {
+    reason.map_or_else(|| "no reason".to_owned(), |x| format!("{x:?}"))
+}
+
+pub(super) fn skip_without_adr(section: &str, id: &str, reason: Option<&str>, allowed: &[&str], at: String) -> Finding {
+    Finding::error(
+        Code::RESULTS_SKIP_WITHOUT_ADR,
+        format!(
+            "{section} / {id} is a skip whose reason does not cite the ADR that makes the case not applicable \
+             (ADR-NNNN; the skip policy allows {}): {}",
+            allowed.join(" or "),
+            reason_text(reason)
+        ),
+    )
+    .at(at)
+}
+
+pub(super) fn skip_not_allowed(section: &str, id: &str, reason: Option<&str>, at: String) -> Finding {
+    Finding::error(
+        Code::RESULTS_SKIP_NOT_ALLOWED,
+        format!(
+            "{section} / {id} is a skip, but the suite's skip policy (manifest.json → skip_policy) does not allow \
+             this case to be skipped: it must be run ({})",
+            reason_text(reason)
+        ),
+    )
+    .at(at)
+}
+
+pub(super) fn skip_wrong_adr(section: &str, id: &str, reason: Option<&str>, allowed: &[&str], at: String) -> Finding {
+    Finding::error(
+        Code::RESULTS_SKIP_WRONG_ADR,
+        format!(
+            "{section} / {id} is a skip whose reason cites none of the ADRs the skip policy allows for it ({}): {}",
+            allowed.join(", "),
+            reason_text(reason)
+        ),
+    )
+    .at(at)
+}
+
+pub(super) fn section_not_run(section: &str, skipped: usize, at: String) -> Finding {
+    Finding::error(
+        Code::RESULTS_SECTION_NOT_RUN,
+        format!(
+            "required section {section:?} was not run: all {skipped} of its reported cases are skips, and skip is \
+             never a way to leave a section out (only a skip-policy rule naming the section in whole_sections may \
+             skip it whole)"
+        ),
+    )
+    .at(at)
+}
+
+pub(super) fn too_many_skips(skips: usize, max: usize, at: &str) -> Finding {
+    Finding::error(
+        Code::RESULTS_TOO_MANY_SKIPS,
+        format!("{skips} cases are skipped, more than --max-skips {max} allows"),
+    )
+    .at(at)
+}
+
+pub(super) fn case_failed(section: &str, id: &str, reason: Option<&str>, at: String) -> Finding {
+    Finding::error(
+        Code::RESULTS_CASE_FAILED,
+        format!("{section} / {id} failed: {}", reason.unwrap_or("(no reason given)")),
+    )
+    .at(at)
+}

@@ -1,0 +1,395 @@
+//! The skip policy: which cases a run may report as `skip`, under which condition, citing
+//! which ADR (manifest.json → `skip_policy`, a metadata key, not a section).
+//!
+//! Shape: `{description, rules: [{name, condition, adrs: [ADR-NNNN, …], cases: [selector, …],
+//! whole_sections?: [section, …]}]}`; a selector is `{section, case}` (one case, by its exact
+//! id under the one case-id rule) or `{section, block}` (every case of that sub-key's `cases`
+//! array). `whole_sections` names the sections the rule selects in full and may therefore skip
+//! entirely (without it, a section whose every case is skipped counts as not run).
+//!
+//! Invariants: the policy is read once per loaded suite ([`crate::suite::Suite::skip_policy`])
+//! by one reader that reports every problem with its pointer (validate turns them into
+//! findings) and keeps every well-formed part; selectors are resolved against the manifest's
+//! case ids when read, so a lookup is exact (no prefix matching at lookup time) and costs a hash
+//! lookup; a suite without the key has an empty policy, under which no case may be skipped.
+//! A skip is allowed exactly when its case is selected by a rule and its reason cites one of
+//! that rule's ADRs ([`SkipPolicy::judge`]). The same lookup serves `results check` and any
+//! runner or adapter deciding whether it may skip an operation.
+
+use std::collections::HashMap;
+
+use serde_json::{Map, Value};
+
+use super::{CaseRef, Suite, adr_citations, is_adr, pointer};
+
+/// The manifest key.
+pub const KEY: &str = "skip_policy";
+
+/// One rule: a condition, the ADRs a skip under it cites, and the cases it covers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rule {
+    pub name: String,
+    /// When the rule applies, in words (the runner or the SDK decides that it does).
+    pub condition: String,
+    /// The ADRs a skip under this rule may cite (each `ADR-NNNN`).
+    pub adrs: Vec<String>,
+    pub selectors: Vec<Selector>,
+    /// Sections this rule selects in full and may skip entirely.
+    pub whole_sections: Vec<String>,
+    /// The rule's pointer in manifest.json.
+    pub pointer: String,
+}
+
+/// What a selector picks.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Target {
+    /// One case, by exact id.
+    Case(String),
+    /// Every case of a sub-key's `cases` array.
+    Block(String),
+}
+
+/// One selector of a rule.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Selector {
+    pub section: String,
+    pub target: Target,
+    pub pointer: String,
+}
+
+/// What is wrong with a part of the policy.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ProblemKind {
+    /// The manifest has no `skip_policy`.
+    Missing,
+    /// A member is missing, of the wrong type, empty or unknown.
+    Shape,
+    /// An `adrs` entry is not `ADR-` and four digits.
+    Adr,
+    /// A selector or `whole_sections` names a section the manifest does not have.
+    UnknownSection,
+    /// A case selector names no case id of its section.
+    UnknownCase,
+    /// A block selector names no sub-key of its section with a `cases` array.
+    UnknownBlock,
+    /// Two rules have the same name.
+    DuplicateRule,
+    /// A `whole_sections` entry names a section the rule does not select in full.
+    NotWhole,
+}
+
+/// One problem, with its pointer in manifest.json.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    pub kind: ProblemKind,
+    pub pointer: String,
+    pub message: String,
+}
+
+/// The verdict on one reported skip.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SkipVerdict<'p> {
+    /// Allowed under this rule.
+    Allowed(&'p Rule),
+    /// No rule selects the case: it may not be skipped.
+    NotSkippable,
+    /// The reason cites no ADR at all.
+    NoAdr,
+    /// The reason cites ADRs, but none a rule for this case allows.
+    WrongAdr,
+}
+
+/// The policy of one suite, selectors resolved.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SkipPolicy {
+    pub description: String,
+    pub rules: Vec<Rule>,
+    /// section → case id → indices of the rules selecting it, in rule order.
+    by_case: HashMap<String, HashMap<String, Vec<usize>>>,
+}
+
+/// The policy as read, with every problem found.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Loaded {
+    pub policy: SkipPolicy,
+    pub problems: Vec<Problem>,
+}
+
+impl SkipPolicy {
+    /// Read the policy of `suite` (see the module invariants), deriving the case ids of the
+    /// sections it names.
+    pub fn read(suite: &Suite) -> Loaded {
+        let mut r = Reader { suite, problems: Vec::new() };
+        let mut policy = r.policy();
+        let named: HashMap<&str, Vec<CaseRef<'_>>> = policy
+            .rules
+            .iter()
+            .flat_map(|rule| {
+                rule.selectors.iter().map(|s| s.section.as_str()).chain(rule.whole_sections.iter().map(String::as_str))
+            })
+            .filter_map(|n| suite.section(n))
+            .map(|s| (s.name, s.cases()))
+            .collect();
+        r.resolve(&mut policy, &|n| named.get(n).map(Vec::as_slice));
+        Loaded { policy, problems: r.problems }
+    }
+
+    /// Read the policy of `suite` with the case ids `cases_of` gives for a section (`None` for
+    /// a section the manifest does not have): for a caller that derived them already.
+    pub fn read_with<'c>(suite: &Suite, cases_of: &dyn Fn(&str) -> Option<&'c [CaseRef<'c>]>) -> Loaded {
+        let mut r = Reader { suite, problems: Vec::new() };
+        let mut policy = r.policy();
+        r.resolve(&mut policy, cases_of);
+        Loaded { policy, problems: r.problems }
+    }
+
+    /// The rules that select case `id` of `section`, in rule order (none: it may not be skipped).
+    pub fn rules_for(&self, section: &str, id: &str) -> Vec<&Rule> {
+        self.by_case
+            .get(section)
+            .and_then(|m| m.get(id))
+            .map(|ix| ix.iter().map(|&i| &self.rules[i]).collect())
+            .unwrap_or_default()
+    }
+
+    /// May case `id` of `section` be skipped, and citing which ADRs (sorted, each once)?
+    pub fn allowed_adrs(&self, section: &str, id: &str) -> Vec<&str> {
+        let mut adrs: Vec<&str> =
+            self.rules_for(section, id).into_iter().flat_map(|r| r.adrs.iter().map(String::as_str)).collect();
+        adrs.sort_unstable();
+        adrs.dedup();
+        adrs
+    }
+
+    /// Judge a skip of case `id` of `section` whose reason is `reason`.
+    pub fn judge(&self, section: &str, id: &str, reason: Option<&str>) -> SkipVerdict<'_> {
+        let rules = self.rules_for(section, id);
+        if rules.is_empty() {
+            return SkipVerdict::NotSkippable;
+        }
+        let cited = reason.map(adr_citations).unwrap_or_default();
+        if cited.is_empty() {
+            return SkipVerdict::NoAdr;
+        }
+        rules
+            .into_iter()
+            .find(|r| r.adrs.iter().any(|a| cited.contains(&a.as_str())))
+            .map_or(SkipVerdict::WrongAdr, SkipVerdict::Allowed)
+    }
+
+    /// Does `rule` allow skipping `section` entirely?
+    pub fn whole_section(rule: &Rule, section: &str) -> bool {
+        rule.whole_sections.iter().any(|s| s == section)
+    }
+}
+
+struct Reader<'s> {
+    suite: &'s Suite,
+    problems: Vec<Problem>,
+}
+
+const RULE_KEYS: [&str; 5] = ["name", "condition", "adrs", "cases", "whole_sections"];
+
+impl Reader<'_> {
+    fn problem(&mut self, kind: ProblemKind, pointer: impl Into<String>, message: impl Into<String>) {
+        self.problems.push(Problem { kind, pointer: pointer.into(), message: message.into() });
+    }
+
+    /// A non-empty string member, or a shape problem.
+    fn text(&mut self, obj: &Map<String, Value>, at: &str, key: &str) -> Option<String> {
+        match obj.get(key) {
+            Some(Value::String(s)) if !s.trim().is_empty() => Some(s.clone()),
+            Some(_) => {
+                self.problem(ProblemKind::Shape, pointer::join(at, key), format!("{key} must be a non-empty string"));
+                None
+            }
+            None => {
+                self.problem(ProblemKind::Shape, at, format!("{key} is missing (a non-empty string)"));
+                None
+            }
+        }
+    }
+
+    fn policy(&mut self) -> SkipPolicy {
+        let at = pointer::join("", KEY);
+        let Some(manifest) = self.suite.manifest() else { return SkipPolicy::default() };
+        let Some(v) = manifest.get(KEY) else {
+            self.problem(
+                ProblemKind::Missing,
+                "",
+                format!("the manifest has no {KEY}: it must say which cases a run may skip (none may, without it)"),
+            );
+            return SkipPolicy::default();
+        };
+        let Some(obj) = v.as_object() else {
+            self.problem(ProblemKind::Shape, at, format!("{KEY} must be an object {{description, rules}}"));
+            return SkipPolicy::default();
+        };
+        for k in obj.keys().filter(|k| !["description", "rules"].contains(&k.as_str())) {
+            self.problem(ProblemKind::Shape, pointer::join(&at, k), format!("unknown member {k:?} of {KEY}"));
+        }
+        let description = self.text(obj, &at, "description").unwrap_or_default();
+        let rules_at = pointer::join(&at, "rules");
+        let rules = match obj.get("rules") {
+            Some(Value::Array(a)) => a.as_slice(),
+            _ => {
+                self.problem(ProblemKind::Shape, &at, "rules must be an array of rules");
+                &[]
+            }
+        };
+        let mut policy = SkipPolicy { description, ..SkipPolicy::default() };
+        let mut names: HashMap<String, String> = HashMap::new();
+        for (i, rule) in rules.iter().enumerate() {
+            let at = format!("{rules_at}/{i}");
+            let Some(rule) = self.rule(rule, &at) else { continue };
+            if let Some(first) = names.insert(rule.name.clone(), at.clone()) {
+                self.problem(
+                    ProblemKind::DuplicateRule,
+                    pointer::join(&at, "name"),
+                    format!("rule name {:?} is already the name of the rule at {first}", rule.name),
+                );
+            }
+            policy.rules.push(rule);
+        }
+        policy
+    }
+
+    fn rule(&mut self, v: &Value, at: &str) -> Option<Rule> {
+        let Some(obj) = v.as_object() else {
+            self.problem(ProblemKind::Shape, at, "a rule must be an object {name, condition, adrs, cases}");
+            return None;
+        };
+        for k in obj.keys().filter(|k| !RULE_KEYS.contains(&k.as_str())) {
+            self.problem(ProblemKind::Shape, pointer::join(at, k), format!("unknown member {k:?} of a rule"));
+        }
+        let name = self.text(obj, at, "name");
+        let condition = self.text(obj, at, "condition");
+        let adrs = self.strings(obj, at, "adrs", true);
+        for (i, a) in adrs.iter().enumerate() {
+            if !is_adr(a) {
+                self.problem(
+                    ProblemKind::Adr,
+                    format!("{at}/adrs/{i}"),
+                    format!("{a:?} is not an ADR reference (ADR- and four digits, e.g. ADR-0033)"),
+                );
+            }
+        }
+        let whole_sections = self.strings(obj, at, "whole_sections", false);
+        let selectors = match obj.get("cases") {
+            Some(Value::Array(a)) if !a.is_empty() => {
+                a.iter().enumerate().filter_map(|(i, s)| self.selector(s, &format!("{at}/cases/{i}"))).collect()
+            }
+            _ => {
+                self.problem(ProblemKind::Shape, at, "cases must be a non-empty array of selectors");
+                Vec::new()
+            }
+        };
+        Some(Rule {
+            name: name?,
+            condition: condition?,
+            adrs: adrs.into_iter().filter(|a| is_adr(a)).collect(),
+            selectors,
+            whole_sections,
+            pointer: at.to_owned(),
+        })
+    }
+
+    /// An array of strings (non-empty when `required`; absent is empty when not).
+    fn strings(&mut self, obj: &Map<String, Value>, at: &str, key: &str, required: bool) -> Vec<String> {
+        match obj.get(key) {
+            None if !required => Vec::new(),
+            Some(Value::Array(a)) if a.iter().all(Value::is_string) && !(required && a.is_empty()) => {
+                a.iter().filter_map(|s| s.as_str().map(str::to_owned)).collect()
+            }
+            _ => {
+                let what = if required { "a non-empty array of strings" } else { "an array of strings" };
+                self.problem(ProblemKind::Shape, pointer::join(at, key), format!("{key} must be {what}"));
+                Vec::new()
+            }
+        }
+    }
+
+    fn selector(&mut self, v: &Value, at: &str) -> Option<Selector> {
+        let shape = "a selector is {section, case} (one case id) or {section, block} (every case of a sub-key)";
+        let obj = v.as_object().filter(|o| {
+            o.keys().all(|k| ["section", "case", "block"].contains(&k.as_str()))
+                && o.get("section").is_some_and(Value::is_string)
+                && (o.get("case").is_some_and(Value::is_string) != o.get("block").is_some_and(Value::is_string))
+                && (o.len() == 2)
+        });
+        let Some(obj) = obj else {
+            self.problem(ProblemKind::Shape, at, shape);
+            return None;
+        };
+        let s = |k: &str| obj.get(k).and_then(Value::as_str).map(str::to_owned);
+        let target = match (s("case"), s("block")) {
+            (Some(c), None) => Target::Case(c),
+            (None, Some(b)) => Target::Block(b),
+            _ => unreachable!("checked above"),
+        };
+        Some(Selector { section: s("section")?, target, pointer: at.to_owned() })
+    }
+
+    /// Resolve every selector to case ids, and check `whole_sections`.
+    fn resolve<'c>(&mut self, policy: &mut SkipPolicy, cases_of: &dyn Fn(&str) -> Option<&'c [CaseRef<'c>]>) {
+        for (ri, rule) in policy.rules.iter().enumerate() {
+            let mut selected: HashMap<&str, usize> = HashMap::new();
+            for sel in &rule.selectors {
+                let Some(refs) = cases_of(&sel.section) else {
+                    self.problem(
+                        ProblemKind::UnknownSection,
+                        pointer::join(&sel.pointer, "section"),
+                        format!("the manifest has no section {:?}", sel.section),
+                    );
+                    continue;
+                };
+                let ids: Vec<String> = match &sel.target {
+                    Target::Case(id) => refs.iter().any(|c| &c.id == id).then(|| id.clone()).into_iter().collect(),
+                    Target::Block(b) => refs
+                        .iter()
+                        .filter(|c| c.sub == Some(b.as_str()) && c.index.is_some())
+                        .map(|c| c.id.clone())
+                        .collect(),
+                };
+                if ids.is_empty() {
+                    let (kind, key, what) = match &sel.target {
+                        Target::Case(id) => (ProblemKind::UnknownCase, "case", format!("no case id {id:?}")),
+                        Target::Block(b) => {
+                            (ProblemKind::UnknownBlock, "block", format!("no sub-key {b:?} with a cases array"))
+                        }
+                    };
+                    self.problem(
+                        kind,
+                        pointer::join(&sel.pointer, key),
+                        format!("section {:?} has {what}", sel.section),
+                    );
+                }
+                let entry = policy.by_case.entry(sel.section.clone()).or_default();
+                for id in ids {
+                    let rules = entry.entry(id).or_default();
+                    if !rules.contains(&ri) {
+                        rules.push(ri);
+                        *selected.entry(sel.section.as_str()).or_default() += 1;
+                    }
+                }
+            }
+            for (i, name) in rule.whole_sections.iter().enumerate() {
+                let at = format!("{}/whole_sections/{i}", rule.pointer);
+                match cases_of(name) {
+                    None => {
+                        self.problem(ProblemKind::UnknownSection, at, format!("the manifest has no section {name:?}"))
+                    }
+                    Some(refs) => {
+                        if selected.get(name.as_str()).copied().unwrap_or(0) != refs.len() {
+                            self.problem(
+                                ProblemKind::NotWhole,
+                                at,
+                                format!("rule {:?} does not select every case of section {name:?}, so it cannot skip it whole", rule.name),
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

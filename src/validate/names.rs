@@ -1,0 +1,60 @@
+//! Names that become case ids: section names, case names and sub-keys.
+//!
+//! Rules: none holds a control character (BQ511: [`crate::diag::is_unsafe_char`], the set the
+//! terminal escaping uses — C0, DEL, C1, the line and paragraph separators and the bidi
+//! controls), because ids are printed one `section<TAB>id` per line and shown in terminals; no
+//! section name or sub-key is empty (BQ512), because an id would then have an empty part. An
+//! empty or non-string case `name` is BQ507 (R20.10), not repeated here.
+
+use crate::diag::{Code, Finding, is_unsafe_char};
+use crate::suite::{MANIFEST, pointer};
+
+use super::Ctx;
+
+pub(super) fn check(cx: &Ctx<'_>) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let at = |code, msg: String, ptr: String| Finding::error(code, msg).in_file(MANIFEST).at(ptr);
+    for s in cx.suite.sections() {
+        let section_ptr = pointer::join("", s.name);
+        if s.name.is_empty() {
+            out.push(at(Code::ID_EMPTY_PART, "a section name is empty".into(), section_ptr.clone()));
+        }
+        if s.name.chars().any(is_unsafe_char) {
+            out.push(at(
+                Code::ID_CONTROL_CHARACTER,
+                format!("section name {:?} holds a control character", s.name),
+                section_ptr.clone(),
+            ));
+        }
+        let mut seen_subs: Vec<&str> = Vec::new();
+        for case in cx.cases(s.name) {
+            // A case id holds its sub-key and its name: when the id is clean and the sub-key is
+            // not empty, so are they (the common case costs one scan of the id).
+            if case.sub != Some("") && !case.id.chars().any(is_unsafe_char) {
+                continue;
+            }
+            if let Some(sub) = case.sub.filter(|sub| !seen_subs.contains(sub)) {
+                seen_subs.push(sub);
+                let sub_ptr = pointer::join(&section_ptr, sub);
+                if sub.is_empty() {
+                    out.push(at(Code::ID_EMPTY_PART, format!("section {:?} has an empty sub-key", s.name), sub_ptr));
+                } else if sub.chars().any(is_unsafe_char) {
+                    out.push(at(
+                        Code::ID_CONTROL_CHARACTER,
+                        format!("sub-key {sub:?} of section {:?} holds a control character", s.name),
+                        sub_ptr,
+                    ));
+                }
+            }
+            let name = case.index.and(case.value.get("name")).and_then(|n| n.as_str());
+            if let Some(name) = name.filter(|n| n.chars().any(is_unsafe_char)) {
+                out.push(at(
+                    Code::ID_CONTROL_CHARACTER,
+                    format!("case name {name:?} holds a control character"),
+                    pointer::join(&case.pointer, "name"),
+                ));
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,39 @@
+//! The skip policy (manifest.json → `skip_policy`): every problem the one reader
+//! ([`crate::suite::skip_policy`]) finds, as findings in manifest.json.
+//!
+//! Rules: the policy exists (BQ208) and has its shape (BQ209); every ADR it names is `ADR-` and
+//! four digits (BQ210); every section it names exists (BQ211), every case id it names is a case
+//! id of that section under the one case-id rule (BQ212), every block it names is a sub-key with
+//! a `cases` array (BQ213); rule names are unique (BQ214); a section a rule may skip whole is one
+//! it selects in full (BQ215).
+
+use crate::diag::{Code, Finding};
+use crate::suite::MANIFEST;
+use crate::suite::skip_policy::{ProblemKind, SkipPolicy};
+
+use super::Ctx;
+
+pub(super) fn check(cx: &Ctx<'_>) -> Vec<Finding> {
+    if cx.suite.manifest().is_none() {
+        return Vec::new();
+    }
+    // The same reader as the suite's, over the case ids this run derived already.
+    let cases_of = |name: &str| cx.suite.section(name).map(|_| cx.cases(name));
+    SkipPolicy::read_with(cx.suite, &cases_of)
+        .problems
+        .iter()
+        .map(|p| {
+            let code = match p.kind {
+                ProblemKind::Missing => Code::SKIP_POLICY_MISSING,
+                ProblemKind::Shape => Code::SKIP_POLICY_SHAPE,
+                ProblemKind::Adr => Code::SKIP_POLICY_ADR,
+                ProblemKind::UnknownSection => Code::SKIP_POLICY_UNKNOWN_SECTION,
+                ProblemKind::UnknownCase => Code::SKIP_POLICY_UNKNOWN_CASE,
+                ProblemKind::UnknownBlock => Code::SKIP_POLICY_UNKNOWN_BLOCK,
+                ProblemKind::DuplicateRule => Code::SKIP_POLICY_DUPLICATE_RULE,
+                ProblemKind::NotWhole => Code::SKIP_POLICY_NOT_WHOLE,
+            };
+            Finding::error(code, p.message.clone()).in_file(MANIFEST).at(p.pointer.clone())
+        })
+        .collect()
+}

@@ -1,0 +1,241 @@
+//! The skip policy in manifest.json: what the canonical one allows (each skip the spec names,
+//! nothing else), that it is invisible to the runners, and that validate reports every way to
+//! break it (BQ208–BQ215).
+
+mod support;
+
+use bqsuite::suite::{Suite, skip_policy::SkipVerdict};
+use serde_json::{Value, json};
+use support::{SuiteCopy, assert_finding, repo};
+
+fn suite() -> Suite {
+    Suite::load(repo()).expect("the canonical suite loads")
+}
+
+/// Every (section, case id) the policy allows to skip, with the ADRs.
+fn skippable(s: &Suite) -> Vec<(String, String, Vec<String>)> {
+    let p = s.skip_policy();
+    let mut out = Vec::new();
+    for sec in s.sections() {
+        for c in sec.cases() {
+            let adrs = p.allowed_adrs(sec.name, &c.id);
+            if !adrs.is_empty() {
+                out.push((sec.name.to_owned(), c.id.clone(), adrs.into_iter().map(str::to_owned).collect()));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn the_canonical_policy_allows_exactly_the_skips_the_spec_names() {
+    let s = suite();
+    assert!(s.skip_policy_read().problems.is_empty(), "{:#?}", s.skip_policy_read().problems);
+    let m = s.manifest().unwrap();
+    let allowed = skippable(&s);
+    let case = |section: &str, id: &str| {
+        s.section(section).unwrap().cases().into_iter().find(|c| c.id == id).unwrap().value.clone()
+    };
+    for (section, id, adrs) in &allowed {
+        let v = case(section, id);
+        let why = match section.as_str() {
+            // Runner contract (ADR-0033): every behavioural block, and redis.payload_identity.
+            "redis_layout" => {
+                assert!(s.section("redis_layout").unwrap().cases().iter().any(|c| &c.id == id && c.sub.is_some()));
+                "ADR-0033"
+            }
+            "redis" => {
+                assert_eq!(id, "payload_identity");
+                "ADR-0033"
+            }
+            // The single-number-type row is the float row; the null rows hold null.
+            "asb" | "kafka" | "artemis" if v.get("value_type").is_some() => {
+                assert_eq!((section.as_str(), &v["value_type"]), ("asb", &json!("float")));
+                "ADR-0032"
+            }
+            "asb" | "kafka" | "artemis" => {
+                assert_eq!(v.get("value"), Some(&Value::Null), "{section} {id}");
+                "ADR-0032"
+            }
+            "encode_reject" => {
+                assert!(v.get("meta_entries").is_some(), "{id}");
+                "ADR-0031"
+            }
+            "sqs" => {
+                assert!(id.starts_with("attempts_reconciliation/"), "{id}");
+                "ADR-0032"
+            }
+            other => panic!("the policy allows a skip in {other}: {id}"),
+        };
+        assert_eq!(adrs, &[why.to_owned()], "{section} / {id}");
+    }
+    // Nothing the spec names is left out.
+    let has = |section: &str, id: &str| allowed.iter().any(|(s, i, _)| s == section && i == id);
+    for (section, block) in [("asb", 22), ("asb", 23), ("kafka", 18), ("artemis", 18)] {
+        assert!(has(section, &format!("schema_version_gate/{block}")), "{section} {block}");
+    }
+    for c in m["encode_reject"]["cases"].as_array().unwrap().iter().filter(|c| c.get("meta_entries").is_some()) {
+        assert!(has("encode_reject", c["name"].as_str().unwrap()));
+    }
+    for c in s.section("redis_layout").unwrap().cases() {
+        assert_eq!(has("redis_layout", &c.id), c.sub.is_some(), "{}: behavioural blocks only", c.id);
+    }
+    for c in s.section("redis_delay").unwrap().cases() {
+        assert!(!has("redis_delay", &c.id), "redis_delay needs no Redis");
+    }
+    // No core section other than encode_reject's one case, none of cases / trim / job_type ….
+    let core: Vec<_> =
+        allowed.iter().filter(|(sec, ..)| s.scope_of(sec).is_some_and(|x| x.as_str() == "core")).collect();
+    assert_eq!(core.len(), 1, "{core:?}");
+}
+
+#[test]
+fn the_policy_is_invisible_to_the_runners() {
+    let s = suite();
+    assert!(s.section("skip_policy").is_none(), "a metadata key, not a section");
+    assert!(s.manifest().unwrap()["sections"].get("skip_policy").is_none());
+    let ids = support::bqsuite(&repo(), &["ids", "--format", "json"]);
+    let doc: Value = serde_json::from_slice(&ids.stdout).unwrap();
+    assert!(doc["sections"].get("skip_policy").is_none());
+    assert_eq!(
+        doc["sections"].as_object().unwrap().len(),
+        s.manifest().unwrap()["sections"].as_object().unwrap().len()
+    );
+    let text = std::fs::read_to_string(repo().join("manifest.json")).unwrap();
+    assert!(text.contains("description, sections, exceptions and skip_policy is a section"), "the description says so");
+}
+
+#[test]
+fn without_the_policy_the_manifest_is_the_same_to_a_runner() {
+    // R20: the policy touches no section, case, id or field. `diff` from a copy without it (and
+    // with the description as it was) finds the policy and the description's sentence naming
+    // it, nothing else.
+    let old = SuiteCopy::new();
+    old.edit_manifest(|m| {
+        m.as_object_mut().unwrap().shift_remove("skip_policy");
+        let d = m["description"].as_str().unwrap().replace(", exceptions and skip_policy is", " and exceptions is");
+        m["description"] = json!(d);
+    });
+    let o = support::bqsuite(
+        old.path(),
+        &["diff", old.path().to_str().unwrap(), repo().to_str().unwrap(), "--format", "json"],
+    );
+    let doc: Value = serde_json::from_slice(&o.stdout).unwrap_or_else(|_| panic!("{}", support::transcript(&o)));
+    let changes: Vec<(&str, &str, &str)> = doc["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| (c["kind"].as_str().unwrap(), c["class"].as_str().unwrap(), c["pointer"].as_str().unwrap_or_default()))
+        .collect();
+    assert_eq!(
+        changes,
+        [("description-changed", "editorial", "/description"), ("skip-policy-changed", "additive", "/skip_policy")]
+    );
+}
+
+#[test]
+fn judging_a_skip() {
+    let s = suite();
+    let p = s.skip_policy();
+    let gate = "schema_version_gate/22";
+    assert!(
+        matches!(p.judge("asb", gate, Some("JS: ADR-0032")), SkipVerdict::Allowed(r) if r.name == "single-number-type")
+    );
+    assert_eq!(p.judge("asb", gate, Some("ADR-0033")), SkipVerdict::WrongAdr);
+    assert_eq!(p.judge("asb", gate, Some("no ADR")), SkipVerdict::NoAdr);
+    assert_eq!(p.judge("asb", gate, None), SkipVerdict::NoAdr);
+    assert_eq!(p.judge("asb", "schema_version_gate/0", Some("ADR-0032")), SkipVerdict::NotSkippable);
+    assert_eq!(p.judge("nope", "x", Some("ADR-0032")), SkipVerdict::NotSkippable);
+    assert_eq!(p.allowed_adrs("redis", "payload_identity"), ["ADR-0033"]);
+}
+
+fn with_policy(policy: Value) -> Vec<bqsuite::diag::Finding> {
+    let s = SuiteCopy::new();
+    s.edit_manifest(|m| {
+        m["skip_policy"] = policy;
+    });
+    s.validate()
+}
+
+fn rule(extra: Value) -> Value {
+    let mut r = json!({"name": "r", "condition": "c", "adrs": ["ADR-0031"], "cases": [{"section": "encode_reject", "case": "reject-repeated-key"}]});
+    for (k, v) in extra.as_object().unwrap() {
+        r[k] = v.clone();
+    }
+    json!({"description": "d", "rules": [r]})
+}
+
+#[test]
+fn validate_reports_every_broken_policy() {
+    let f = with_policy(rule(json!({})));
+    assert!(f.is_empty(), "a minimal valid policy: {f:#?}");
+
+    let s = SuiteCopy::new();
+    s.edit_manifest(|m| {
+        m.as_object_mut().unwrap().shift_remove("skip_policy");
+    });
+    assert_finding(&s.validate(), "BQ208", "manifest.json", Some(""));
+
+    assert_finding(&with_policy(json!([])), "BQ209", "manifest.json", Some("/skip_policy"));
+    assert_finding(
+        &with_policy(rule(json!({"adr": "ADR-0031"}))),
+        "BQ209",
+        "manifest.json",
+        Some("/skip_policy/rules/0/adr"),
+    );
+    assert_finding(
+        &with_policy(rule(json!({"condition": ""}))),
+        "BQ209",
+        "manifest.json",
+        Some("/skip_policy/rules/0/condition"),
+    );
+    assert_finding(
+        &with_policy(rule(json!({"cases": [{"section": "asb", "case": "x", "block": "y"}]}))),
+        "BQ209",
+        "manifest.json",
+        Some("/skip_policy/rules/0/cases/0"),
+    );
+    assert_finding(
+        &with_policy(rule(json!({"adrs": ["ADR-31"]}))),
+        "BQ210",
+        "manifest.json",
+        Some("/skip_policy/rules/0/adrs/0"),
+    );
+    assert_finding(
+        &with_policy(rule(json!({"cases": [{"section": "nope", "case": "x"}]}))),
+        "BQ211",
+        "manifest.json",
+        Some("/skip_policy/rules/0/cases/0/section"),
+    );
+    assert_finding(
+        &with_policy(rule(json!({"whole_sections": ["nope"]}))),
+        "BQ211",
+        "manifest.json",
+        Some("/skip_policy/rules/0/whole_sections/0"),
+    );
+    assert_finding(
+        &with_policy(rule(json!({"cases": [{"section": "asb", "case": "schema_version_gate/999"}]}))),
+        "BQ212",
+        "manifest.json",
+        Some("/skip_policy/rules/0/cases/0/case"),
+    );
+    assert_finding(
+        &with_policy(rule(json!({"cases": [{"section": "asb", "block": "property_projection"}]}))),
+        "BQ213",
+        "manifest.json",
+        Some("/skip_policy/rules/0/cases/0/block"),
+    );
+    let mut two = rule(json!({}));
+    let r = two["rules"][0].clone();
+    two["rules"].as_array_mut().unwrap().push(r);
+    assert_finding(&with_policy(two), "BQ214", "manifest.json", Some("/skip_policy/rules/1/name"));
+    assert_finding(
+        &with_policy(rule(json!({"whole_sections": ["encode_reject"]}))),
+        "BQ215",
+        "manifest.json",
+        Some("/skip_policy/rules/0/whole_sections/0"),
+    );
+    let f = with_policy(rule(json!({"adrs": ["adr-0031"]})));
+    let located = assert_finding(&f, "BQ210", "manifest.json", Some("/skip_policy/rules/0/adrs/0"));
+    assert!(located.span.is_some(), "located: {located:?}");
+}
