@@ -371,6 +371,47 @@ fn a_skip_counts_only_where_the_skip_rules_allow_it() {
     );
 }
 
+#[test]
+fn the_suites_skip_policy_judges_an_adapters_skips() {
+    let suite = Suite::load(support::repo()).unwrap();
+    let rules = bqsuite::conformance::adapter::skip_rules(&suite);
+    // A case a rule selects, and the rule's ADR.
+    let policy = suite.skip_policy();
+    let rule = policy.rules.first().expect("the suite has a skip policy");
+    let section = suite.section(&rule.selectors[0].section).unwrap();
+    let id = section
+        .cases()
+        .into_iter()
+        .map(|c| c.id)
+        .find(|id| !policy.allowed_adrs(section.name, id).is_empty())
+        .expect("the rule selects a case");
+    let adr = &rule.adrs[0];
+    assert_eq!(rules.allows(section.name, &id, &format!("{adr}: the condition holds")), Ok(()));
+    let wrong = rules.allows(section.name, &id, "ADR-9999: no such reason").unwrap_err();
+    assert!(wrong.contains("only citing"), "{wrong}");
+    assert!(rules.allows(section.name, &id, "no ADR at all").unwrap_err().contains("cites no ADR"));
+    let never = rules.allows("cases", "order-created", &format!("{adr}: anything")).unwrap_err();
+    assert_eq!(never, "the skip policy allows no skip of cases order-created");
+
+    // Through the CLI: the adapter skips a case the policy does not let it skip.
+    if !have_python() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.json");
+    let cmd = misbehave_cmd("skip", 1, &dir.path().join("once"));
+    let o = bqsuite(&["run", "--sdk", &cmd, "--section", "cases", "--out", out.to_str().unwrap()], None);
+    assert_eq!(o.status.code(), Some(1), "{}", support::transcript(&o));
+    let first = outcomes(&read_json(&out)).into_iter().find(|o| o.1 == "order-created").unwrap();
+    assert_eq!(first.2, "fail");
+    assert_eq!(
+        first.3.as_deref(),
+        Some(
+            "the adapter skipped accepts (\"ADR-0032: cannot carry it\"), but the skip policy allows no skip of cases order-created"
+        )
+    );
+}
+
 fn schema_validator() -> jsonschema::Validator {
     let text = std::fs::read_to_string(support::repo().join("docs/adapter-protocol.schema.json")).unwrap();
     jsonschema::draft202012::new(&serde_json::from_str::<Value>(&text).unwrap()).expect("the schema compiles")

@@ -535,7 +535,7 @@ fn run_adapter(
         conformance_version: suite.version().unwrap_or_default().to_owned(),
     };
     let rules = conformance::adapter::skip_rules(suite);
-    match conformance::adapter::run_adapter(suite, options, adapter, &*rules) {
+    match conformance::adapter::run_adapter(suite, options, adapter, rules) {
         Ok(done) => Ok(done),
         Err(trouble) => {
             Err(fail(format!("the adapter {trouble}, so no case could be run (its stderr: {})", shown.display())))

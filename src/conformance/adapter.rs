@@ -22,6 +22,7 @@ use crate::adapter::{Adapter, AdapterOptions, Summary, Trouble};
 use crate::results::Status;
 use crate::sdk::Sdk;
 use crate::suite::Suite;
+use crate::suite::skip_policy::{SkipPolicy, SkipVerdict};
 
 /// Which cases the suite allows a run to skip, and citing which ADRs.
 pub trait SkipRules {
@@ -29,7 +30,7 @@ pub trait SkipRules {
     fn allows(&self, section: &str, id: &str, reason: &str) -> Result<(), String>;
 }
 
-/// The rules of a suite without a skip policy: no case may be skipped.
+/// No case may be skipped (the rules of a suite without a skip policy).
 pub struct NoSkips;
 
 impl SkipRules for NoSkips {
@@ -38,9 +39,25 @@ impl SkipRules for NoSkips {
     }
 }
 
-/// The skip rules of `suite`.
-pub fn skip_rules(_suite: &Suite) -> Box<dyn SkipRules + '_> {
-    Box::new(NoSkips)
+/// The suite's skip policy (manifest.json → `skip_policy`), the same lookup `results check`
+/// judges a results file's skips with.
+impl SkipRules for SkipPolicy {
+    fn allows(&self, section: &str, id: &str, reason: &str) -> Result<(), String> {
+        match self.judge(section, id, Some(reason)) {
+            SkipVerdict::Allowed(_) => Ok(()),
+            SkipVerdict::NotSkippable => Err(format!("the skip policy allows no skip of {section} {id}")),
+            SkipVerdict::NoAdr => Err("its reason cites no ADR (ADR-NNNN)".into()),
+            SkipVerdict::WrongAdr => Err(format!(
+                "the skip policy allows skipping {section} {id} only citing {}",
+                self.allowed_adrs(section, id).join(" or ")
+            )),
+        }
+    }
+}
+
+/// The skip rules of `suite`: its skip policy (empty, allowing nothing, when it has none).
+pub fn skip_rules(suite: &Suite) -> &dyn SkipRules {
+    suite.skip_policy()
 }
 
 /// The adapter under test, with the suite's skip rules.
