@@ -34,7 +34,7 @@ use serde_json::Value;
 
 use super::pipe::{Pipe, Received, Unsent};
 use super::protocol::{Command, Hello, MAX_LINE, PROTOCOL, Reply};
-use crate::sdk::{Identity, Request, Response, Sdk, SdkError};
+use crate::sdk::{Identity, OPERATIONS, Request, Response, Sdk, SdkError};
 
 /// How to run an adapter.
 #[derive(Debug, Clone)]
@@ -160,6 +160,8 @@ pub struct Summary {
     pub incidents: Vec<Incident>,
     /// Restarts were used up.
     pub gave_up: bool,
+    /// Operations the hello lists that this protocol does not have (never called).
+    pub unknown_operations: Vec<String>,
     pub log: PathBuf,
 }
 
@@ -169,6 +171,9 @@ impl fmt::Display for Summary {
         write!(f, "adapter: {} incident(s), {restarts} restart(s)", self.incidents.len())?;
         if self.gave_up {
             f.write_str(", restarts used up")?;
+        }
+        if !self.unknown_operations.is_empty() {
+            write!(f, "; operations unknown to protocol {PROTOCOL}, never called: {:?}", self.unknown_operations)?;
         }
         writeln!(f, "; its stderr is in {}", self.log.display())?;
         for i in self.incidents.iter().take(MAX_LISTED) {
@@ -389,6 +394,11 @@ impl Adapter {
             Ok(_) => unreachable!("the reply member was checked"),
             Err(e) => return Err(Trouble::BadHello(e.to_string())),
         };
+        for (member, text) in [("sdk", &hello.sdk), ("version", &hello.version), ("language", &hello.language)] {
+            if text.trim().is_empty() {
+                return Err(Trouble::BadHello(format!("{member} is empty")));
+            }
+        }
         if self.starts > 1 && hello.identity() != self.identity {
             return Err(Trouble::Changed(format!("{:?} {:?} now", hello.sdk, hello.version)));
         }
@@ -479,7 +489,10 @@ impl Adapter {
             }
         }
         let gave_up = self.gave_up();
+        let unknown_operations =
+            self.identity.operations.iter().filter(|o| !OPERATIONS.contains(&o.as_str())).cloned().collect();
         Summary {
+            unknown_operations,
             starts: self.starts,
             incidents: std::mem::take(&mut self.incidents),
             gave_up,
