@@ -134,7 +134,10 @@ pub enum Command {
     Ids(IdsArgs),
     /// Run the reference core, or an adapter (--sdk), through every in-scope section and write
     /// results.json.
-    #[command(after_help = exit_help!("every case passed or was skipped", "a case failed"))]
+    #[command(after_help = exit_help!(
+        "every case passed or was skipped",
+        "a case failed (with --sdk, also one an adapter failure hit; an adapter that cannot start is 2)"
+    ))]
     Run(RunArgs),
     /// Serve the reference core over the adapter protocol on stdin and stdout.
     ///
