@@ -57,8 +57,17 @@ def read_outcomes(out):
     dirs += [d for d in [os.path.join(out, "iterate", "mutants.out")] if os.path.isdir(d)]
     if not dirs:
         raise SystemExit(f"mutants_report: no cargo-mutants output under {out}")
+    incomplete = []
     for d in dirs:
         path = os.path.join(d, "outcomes.json")
+        shard = os.path.dirname(d)
+        if not os.path.exists(path):
+            # A shard with no mutant in it writes no outcomes; one that did not finish is named.
+            if not os.path.exists(os.path.join(shard, "done")):
+                incomplete.append(os.path.basename(shard))
+            continue
+        if os.path.basename(shard).startswith("shard-") and not os.path.exists(os.path.join(shard, "done")):
+            incomplete.append(os.path.basename(shard))
         try:
             with open(path, encoding="utf-8") as f:
                 data = json.load(f)
@@ -73,7 +82,7 @@ def read_outcomes(out):
             if kind is None:
                 continue
             found[m["Mutant"]["name"]] = (kind, m["Mutant"], os.path.join(d, o.get("log_path") or ""))
-    return found
+    return found, incomplete
 
 
 def caught_by(log):
@@ -147,7 +156,9 @@ def main():
     ap.add_argument("--partial", action="store_true")
     a = ap.parse_args()
 
-    outcomes = read_outcomes(a.out)
+    outcomes, incomplete = read_outcomes(a.out)
+    if incomplete:
+        a.partial = True
     accepted, problems = read_accepted(a.accepted)
     quota = {k: list(v) for k, v in accepted.items()}
 
@@ -204,6 +215,7 @@ def main():
 
     report = {
         "partial": a.partial,
+        "incomplete_shards": incomplete,
         "totals": dict(total, viable=viable, detected=detected, accepted_misses=accepted_misses,
                        caught_share=(detected / viable if viable else None)),
         "modules": {m: dict(c) for m, c in sorted(modules.items())},
@@ -226,6 +238,8 @@ def main():
     w("# Suite power: mutants of src/core, the suite as the only oracle\n")
     if a.partial:
         w("Partial run (a filter, one shard or an iteration): the figures cover the mutants examined.\n")
+    if incomplete:
+        w(f"Unfinished shards: {', '.join(incomplete)}.\n")
     w(f"**{detected} of {viable} viable mutants caught ({pct(detected, viable)})**"
       f" ({total['caught']} caught, {total['timeout']} timed out); {total['missed']} missed"
       f" ({accepted_misses} of them accepted in bench/mutants-accepted.txt); {total['unviable']} unviable.\n")
