@@ -39,6 +39,7 @@
 mod clock;
 pub mod dlq;
 mod keys;
+mod lua;
 mod processing;
 mod zset;
 
