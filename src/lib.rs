@@ -1,9 +1,11 @@
 //! bqsuite — the BabelQueue conformance suite's own tool.
 //!
-//! Data flows one way: files on disk → [`suite`] (loaded once) → checks ([`validate`]) and
-//! runners ([`conformance`], over the reference [`core`]) → findings ([`diag`]) or results →
-//! reporters → exit code ([`cli`]). Nothing downstream reaches back upstream, and the reference
-//! core knows nothing of the suite tooling.
+//! Data flows one way: files on disk → [`suite`] (loaded once) → the section registry
+//! ([`sections`]: each section's typed cases, cross-checks and run) → checks ([`validate`]) and
+//! the run ([`conformance`], against the SDK interface [`sdk`], which the reference [`core`]
+//! implements) → findings ([`diag`]) or results ([`results`]) → reporters → exit code
+//! ([`cli`]). Nothing downstream reaches back upstream (`tests/architecture.rs` holds the
+//! allowed edges), and the reference core knows nothing of the suite tooling.
 
 pub mod cli;
 pub mod conformance;
@@ -15,6 +17,8 @@ pub mod fsutil;
 pub mod release;
 pub mod results;
 pub mod schema;
+pub mod sdk;
+pub mod sections;
 pub mod staging;
 pub mod suite;
 pub mod sync;

@@ -1,6 +1,7 @@
 //! The broker-binding validate rules (BQ840–BQ849): break a copy of the suite in one way and
 //! assert the finding's code, file and pointer. The canonical suite has none of them.
 
+#[macro_use]
 mod support;
 
 use serde_json::json;
@@ -12,7 +13,7 @@ fn codes(findings: &[bqsuite::diag::Finding]) -> Vec<&str> {
 
 #[test]
 fn the_canonical_suite_has_no_binding_findings() {
-    let findings = SuiteCopy::new().validate();
+    let findings = findings!(SuiteCopy::new());
     assert!(codes(&findings).iter().all(|c| !c.starts_with("BQ84")), "{findings:#?}");
 }
 
@@ -25,17 +26,18 @@ fn a_gate_table_must_name_its_property_fixture_and_cases() {
         m["kafka"]["schema_version_gate"].as_object_mut().unwrap().shift_remove("fixture");
         m["artemis"]["schema_version_gate"]["cases"] = json!({});
     });
-    let f = s.validate();
-    for table in ["/sqs", "/pulsar", "/kafka", "/artemis"] {
-        assert_finding(&f, "BQ840", "manifest.json", Some(&format!("{table}/schema_version_gate")));
+    let f = findings!(s);
+    for table in ["/sqs", "/kafka", "/artemis"] {
+        assert_finding(&f, "BQ305", "manifest.json", Some(&format!("{table}/schema_version_gate")));
     }
+    assert_finding(&f, "BQ308", "manifest.json", Some("/pulsar/schema_version_gate/property"));
 }
 
 #[test]
 fn a_gate_fixture_must_be_a_valid_envelope() {
     let s = SuiteCopy::new();
     s.edit_manifest(|m| m["asb"]["schema_version_gate"]["fixture"] = json!("fixtures/invalid-missing-urn.json"));
-    let f = assert_finding(&s.validate(), "BQ841", "manifest.json", Some("/asb/schema_version_gate/fixture"));
+    let f = assert_finding(&findings!(s), "BQ841", "manifest.json", Some("/asb/schema_version_gate/fixture"));
     assert!(f.span.is_some(), "line:column located");
 }
 
@@ -48,17 +50,17 @@ fn a_gate_row_has_exactly_one_of_value_and_absent() {
         rows[5]["absent"] = json!(false);
         rows[6].as_object_mut().unwrap().shift_remove("value");
     });
-    let f = s.validate();
-    assert_finding(&f, "BQ842", "manifest.json", Some("/sqs/schema_version_gate/cases/0"));
-    assert_finding(&f, "BQ842", "manifest.json", Some("/sqs/schema_version_gate/cases/5/absent"));
-    assert_finding(&f, "BQ842", "manifest.json", Some("/sqs/schema_version_gate/cases/6"));
+    let f = findings!(s);
+    assert_finding(&f, "BQ307", "manifest.json", Some("/sqs/schema_version_gate/cases/0"));
+    assert_finding(&f, "BQ308", "manifest.json", Some("/sqs/schema_version_gate/cases/5/absent"));
+    assert_finding(&f, "BQ307", "manifest.json", Some("/sqs/schema_version_gate/cases/6"));
 }
 
 #[test]
 fn a_gate_row_expects_decode_or_reject() {
     let s = SuiteCopy::new();
     s.edit_manifest(|m| m["kafka"]["schema_version_gate"]["cases"][3]["expect"] = json!("accept"));
-    assert_finding(&s.validate(), "BQ843", "manifest.json", Some("/kafka/schema_version_gate/cases/3"));
+    assert_finding(&findings!(s), "BQ306", "manifest.json", Some("/kafka/schema_version_gate/cases/3/expect"));
 }
 
 #[test]
@@ -68,9 +70,9 @@ fn value_type_is_only_float_and_only_on_numeric_rows() {
         m["asb"]["schema_version_gate"]["cases"][0]["value_type"] = json!("float");
         m["asb"]["schema_version_gate"]["cases"][22]["value_type"] = json!("double");
     });
-    let f = s.validate();
+    let f = findings!(s);
     assert_finding(&f, "BQ844", "manifest.json", Some("/asb/schema_version_gate/cases/0/value_type"));
-    assert_finding(&f, "BQ844", "manifest.json", Some("/asb/schema_version_gate/cases/22/value_type"));
+    assert_finding(&f, "BQ306", "manifest.json", Some("/asb/schema_version_gate/cases/22/value_type"));
 }
 
 #[test]
@@ -84,7 +86,7 @@ fn a_gate_row_carries_only_what_the_binding_can() {
         m["asb"]["schema_version_gate"]["cases"][20]["value"] = json!(0.0);
         m["artemis"]["schema_version_gate"]["cases"][0]["value"] = json!(true);
     });
-    let f = s.validate();
+    let f = findings!(s);
     for table in ["sqs", "pulsar", "kafka", "artemis"] {
         assert_finding(&f, "BQ845", "manifest.json", Some(&format!("/{table}/schema_version_gate/cases/0/value")));
     }
@@ -105,16 +107,16 @@ fn reconciliation_cases_keep_their_published_fields_and_types() {
         m["asb"]["attempts_reconciliation"]["cases"][0]["delivery_count"] = json!("1");
         m["pulsar"]["attempts_reconciliation"]["cases"][0]["expected_attempts"] = json!(-1);
     });
-    let f = s.validate();
-    assert_finding(&f, "BQ846", "manifest.json", Some("/kafka/attempts_reconciliation/cases/2"));
+    let f = findings!(s);
+    assert_finding(&f, "BQ305", "manifest.json", Some("/kafka/attempts_reconciliation/cases/2"));
     assert_finding(
         &f,
-        "BQ846",
+        "BQ305",
         "manifest.json",
         Some("/sqs/attempts_reconciliation/cases/0/approximate_receive_count"),
     );
-    assert_finding(&f, "BQ846", "manifest.json", Some("/asb/attempts_reconciliation/cases/0/delivery_count"));
-    assert_finding(&f, "BQ846", "manifest.json", Some("/pulsar/attempts_reconciliation/cases/0/expected_attempts"));
+    assert_finding(&f, "BQ305", "manifest.json", Some("/asb/attempts_reconciliation/cases/0/delivery_count"));
+    assert_finding(&f, "BQ305", "manifest.json", Some("/pulsar/attempts_reconciliation/cases/0/expected_attempts"));
 }
 
 #[test]
@@ -126,11 +128,11 @@ fn delay_blocks_and_cases_have_their_shape() {
         m["delay"]["release"]["cases"][0]["expect"] = json!("send");
         m["delay"]["release"].as_object_mut().unwrap().shift_remove("envelope_file");
     });
-    let f = s.validate();
-    assert_finding(&f, "BQ847", "manifest.json", Some("/delay/send/cases/0/queue"));
-    assert_finding(&f, "BQ847", "manifest.json", Some("/delay/send/cases/1"));
-    assert_finding(&f, "BQ847", "manifest.json", Some("/delay/release/cases/0/expect"));
-    assert_finding(&f, "BQ847", "manifest.json", Some("/delay/release"));
+    let f = findings!(s);
+    assert_finding(&f, "BQ306", "manifest.json", Some("/delay/send/cases/0/queue"));
+    assert_finding(&f, "BQ305", "manifest.json", Some("/delay/send/cases/1"));
+    assert_finding(&f, "BQ306", "manifest.json", Some("/delay/release/cases/0/expect"));
+    assert_finding(&f, "BQ305", "manifest.json", Some("/delay/release"));
 }
 
 #[test]
@@ -142,11 +144,11 @@ fn backoff_blocks_and_cases_have_their_shape() {
         m["backoff"]["requested_delay"]["cases"][0]["delay_ms"] = json!(1.5);
         m["backoff"]["default_tiers"]["expect_tiers_ms"] = json!([5000, -1]);
     });
-    let f = s.validate();
-    assert_finding(&f, "BQ848", "manifest.json", Some("/backoff/topic_names/cases/0/tiers_ms"));
-    assert_finding(&f, "BQ848", "manifest.json", Some("/backoff/retry_republish/cases/0"));
-    assert_finding(&f, "BQ848", "manifest.json", Some("/backoff/requested_delay/cases/0/delay_ms"));
-    assert_finding(&f, "BQ848", "manifest.json", Some("/backoff/default_tiers/expect_tiers_ms"));
+    let f = findings!(s);
+    assert_finding(&f, "BQ305", "manifest.json", Some("/backoff/topic_names/cases/0/tiers_ms/0"));
+    assert_finding(&f, "BQ305", "manifest.json", Some("/backoff/retry_republish/cases/0"));
+    assert_finding(&f, "BQ305", "manifest.json", Some("/backoff/requested_delay/cases/0/delay_ms"));
+    assert_finding(&f, "BQ305", "manifest.json", Some("/backoff/default_tiers/expect_tiers_ms/1"));
 }
 
 #[test]
@@ -158,12 +160,12 @@ fn kafka_poison_cases_carry_one_body_and_a_known_verdict() {
         let last = m["kafka_poison"]["cases"].as_array().unwrap().len() - 1;
         m["kafka_poison"]["cases"][last]["body_base64"] = json!("not base64!");
     });
-    let f = s.validate();
-    assert_finding(&f, "BQ849", "manifest.json", Some("/kafka_poison/cases/0"));
-    assert_finding(&f, "BQ849", "manifest.json", Some("/kafka_poison/cases/1/expect"));
+    let f = findings!(s);
+    assert_finding(&f, "BQ307", "manifest.json", Some("/kafka_poison/cases/0"));
+    assert_finding(&f, "BQ306", "manifest.json", Some("/kafka_poison/cases/1/expect"));
     let n = serde_json::from_str::<serde_json::Value>(&s.read("manifest.json")).unwrap()["kafka_poison"]["cases"]
         .as_array()
         .unwrap()
         .len();
-    assert_finding(&f, "BQ849", "manifest.json", Some(&format!("/kafka_poison/cases/{}/body_base64", n - 1)));
+    assert_finding(&f, "BQ308", "manifest.json", Some(&format!("/kafka_poison/cases/{}/body_base64", n - 1)));
 }

@@ -8,9 +8,9 @@ use std::net::TcpListener;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use bqsuite::conformance::redis_link::{KEY_TTL, RedisLink};
 use bqsuite::conformance::{Outcome, Status};
 use bqsuite::core::redis::{Keys, LayoutKind, Queue, RetryAfter, SystemClock};
+use bqsuite::sections::redis::link::{KEY_TTL, RedisLink};
 use support::{repo, transcript};
 
 /// `run --section redis` against `url`, with an unreachable Redis a skip (whatever the
@@ -84,7 +84,10 @@ fn every_key_a_case_creates_expires() {
     let Some(url) = support::redis_url() else { return };
     let link = RedisLink::new(Some(&url), true);
     let mut observer = redis::Client::open(url.as_str()).unwrap().get_connection().unwrap();
-    let outcome: Outcome = link.run(|con, prefix| {
+    let outcome: Outcome = link.run(|space| space.with(|con| Ok(case(con, &space.prefix, &mut observer)))?);
+    assert_eq!(outcome.status, Status::Pass, "{:?}", outcome.reason);
+
+    fn case(con: &mut dyn redis::ConnectionLike, prefix: &str, observer: &mut redis::Connection) -> Result<(), String> {
         // Plain commands, a MULTI pipeline and the Lua scripts of both layouts create keys.
         for kind in LayoutKind::ALL {
             let keys = Keys::new(kind, prefix, "orders");
@@ -93,17 +96,16 @@ fn every_key_a_case_creates_expires() {
             q.reserve(con).map_err(|e| e.to_string())?;
         }
         redis::cmd("SET").arg(format!("{prefix}plain")).arg("x").exec(con).map_err(|e| e.to_string())?;
-        let keys: Vec<String> = redis::cmd("KEYS").arg(format!("{prefix}*")).query(&mut observer).unwrap();
+        let keys: Vec<String> = redis::cmd("KEYS").arg(format!("{prefix}*")).query(observer).unwrap();
         if keys.len() < 4 {
             return Err(format!("expected the keys of both layouts, got {keys:?}"));
         }
         for k in keys {
-            let ttl: i64 = redis::cmd("TTL").arg(&k).query(&mut observer).unwrap();
+            let ttl: i64 = redis::cmd("TTL").arg(&k).query(observer).unwrap();
             if !(1..=KEY_TTL as i64).contains(&ttl) {
                 return Err(format!("{k} has TTL {ttl}"));
             }
         }
         Ok(())
-    });
-    assert_eq!(outcome.status, Status::Pass, "{:?}", outcome.reason);
+    }
 }

@@ -1,25 +1,19 @@
-//! The Redis sections (`redis`, `redis_layout`, `redis_delay`) run by the reference transport:
-//! all green against a live Redis, red for each broken variant, and the runner contract without
-//! a Redis (skip with an ADR-0033 reason, or fail under `BQ_REQUIRE_REDIS`).
+//! The runner contract of the Redis sections without a Redis: skip with an ADR-0033 reason, or
+//! fail under `BQ_REQUIRE_REDIS` (the kill matrix runs them against a live one).
 
 mod support;
 
 use std::process::Command;
 
 use bqsuite::conformance::{self, Outcome, ResultsFile, RunOptions, Status};
-use bqsuite::core::fault::{self, Fault};
-use bqsuite::core::redis::{
-    FAULT_ACK_WITHOUT_GATE, FAULT_FLOOR_OF_SUM, FAULT_HAND_OUT_MEMBER, FAULT_RELEASE_MEMBER, FAULT_SWEEP_TO_FRONT,
-};
-use bqsuite::suite::Suite;
+use bqsuite::sections::Needs;
+use bqsuite::suite::{Scope, Suite};
 
-const SECTIONS: [&str; 3] = ["redis", "redis_layout", "redis_delay"];
-
+/// Run the sections of scope redis.
 fn run(redis_url: Option<String>, require_redis: bool) -> ResultsFile {
     let suite = Suite::load(support::repo()).expect("the canonical suite loads");
-    let options =
-        RunOptions { only: SECTIONS.map(String::from).to_vec(), redis_url, require_redis, ..RunOptions::default() };
-    conformance::run(&suite, &options)
+    let only = suite.sections().iter().filter(|s| s.scope == Some(Scope::Redis)).map(|s| s.name.to_owned()).collect();
+    conformance::run(&suite, &RunOptions { only, redis_url, require_redis, ..RunOptions::default() }).results
 }
 
 /// Every case as (section/id, outcome).
@@ -46,86 +40,35 @@ fn closed_port_url() -> String {
     format!("redis://127.0.0.1:{port}/")
 }
 
-#[test]
-fn with_a_live_redis_every_case_passes() {
-    let Some(url) = support::redis_url() else { return };
-    let r = run(Some(url), true);
-    let all = outcomes(&r);
-    let not_passing: Vec<_> = all.iter().filter(|(_, o)| o.status != Status::Pass).collect();
-    assert!(not_passing.is_empty(), "{not_passing:#?}");
-    assert!(
-        all.iter()
-            .any(|(id, _)| id == "redis_layout/retry_after_null/null-consumer-still-sweeps-foreign-expired-member")
-    );
-    assert!(all.len() > 80, "every block ran: {}", all.len());
-}
-
-/// Run with `fault` on and assert that each of `expected` is among the failing cases.
-fn caught(fault_name: &'static str, expected: &[&str]) {
-    let Some(url) = support::redis_url() else { return };
-    let r = fault::with(Fault::Named(fault_name), || run(Some(url), true));
-    let failing = failing(&r);
-    assert!(!failing.is_empty(), "{fault_name}: no case failed");
-    for id in expected {
-        assert!(failing.iter().any(|f| f == id), "{fault_name}: {id} did not fail; failing: {failing:#?}");
+/// `section/id` of every case of scope redis that needs a live Redis, by its definition.
+fn needing_redis() -> Vec<String> {
+    let suite = Suite::load(support::repo()).unwrap();
+    let mut out = Vec::new();
+    for section in suite.sections().into_iter().filter(|s| s.scope == Some(Scope::Redis)) {
+        let cases = bqsuite::sections::find(section.name).expect("registered").read(&suite, &section);
+        for i in 0..cases.len() {
+            if cases.needs(i) == Some(Needs::Redis) {
+                out.push(format!("{}/{}", section.name, cases.case(i).id));
+            }
+        }
     }
-}
-
-#[test]
-fn a_reserve_that_hands_out_the_reencoded_member_is_caught() {
-    caught(
-        FAULT_HAND_OUT_MEMBER,
-        &["redis/payload_identity", "redis_layout/reserve/handler-gets-the-raw-element-byte-for-byte"],
-    );
-}
-
-#[test]
-fn a_sweep_that_pushes_to_the_front_is_caught() {
-    caught(
-        FAULT_SWEEP_TO_FRONT,
-        &[
-            "redis_layout/processing_sweep/expired-item-moves-to-the-ready-tail",
-            "redis_layout/retry_after_null/null-consumer-still-sweeps-foreign-expired-member",
-        ],
-    );
-}
-
-#[test]
-fn an_ack_without_the_zrem_gate_is_caught() {
-    caught(FAULT_ACK_WITHOUT_GATE, &["redis_layout/late_ack/late-ack-leaves-the-new-reservation-alone"]);
-}
-
-#[test]
-fn a_release_that_writes_the_cjson_member_is_caught() {
-    caught(FAULT_RELEASE_MEMBER, &["redis_layout/release/release-writes-the-core-encoding-with-attempts-plus-one"]);
-}
-
-#[test]
-fn floor_of_the_sum_scoring_is_caught_with_and_without_redis() {
-    caught(FAULT_FLOOR_OF_SUM, &["redis_layout/delayed_score/score-where-floor-of-sum-differs"]);
-    // redis_delay needs no Redis: the fault is caught even when the behavioural blocks skip.
-    let r = fault::with(Fault::Named(FAULT_FLOOR_OF_SUM), || run(Some(closed_port_url()), false));
-    let failing = failing(&r);
-    assert!(failing.contains(&"redis_delay/floor-of-sum-would-differ".to_owned()), "{failing:#?}");
-    assert!(failing.iter().all(|f| f.starts_with("redis_delay/")), "{failing:#?}");
+    out
 }
 
 #[test]
 fn without_redis_the_behavioural_cases_skip_citing_adr_0033_and_the_rest_passes() {
     let r = run(Some(closed_port_url()), false);
     let all = outcomes(&r);
-    let mut skipped = 0;
+    let needs = needing_redis();
     for (id, o) in &all {
-        let needs_redis = id == "redis/payload_identity" || id.matches('/').count() == 2;
-        if needs_redis {
+        if needs.contains(id) {
             assert_eq!(o.status, Status::Skip, "{id}: {o:?}");
             assert!(o.reason.as_deref().is_some_and(|r| r.contains("ADR-0033")), "{id}: {o:?}");
-            skipped += 1;
         } else {
             assert_eq!(o.status, Status::Pass, "{id}: {o:?}");
         }
     }
-    assert!(skipped > 70 && all.len() > skipped + 8, "{skipped} of {}", all.len());
+    assert!(!needs.is_empty() && all.len() > needs.len(), "both kinds of case are there");
     // With no URL at all the contract is the same.
     assert_eq!(failing(&run(None, false)), Vec::<String>::new());
 }
@@ -133,18 +76,17 @@ fn without_redis_the_behavioural_cases_skip_citing_adr_0033_and_the_rest_passes(
 #[test]
 fn with_bq_require_redis_an_unreachable_redis_fails_the_behavioural_cases() {
     let r = run(Some(closed_port_url()), true);
-    let failing = failing(&r);
-    assert!(failing.contains(&"redis/payload_identity".to_owned()));
-    assert!(failing.contains(&"redis_layout/migrate/due-delayed-item-moves-to-the-ready-tail".to_owned()));
-    assert!(failing.iter().all(|f| f.starts_with("redis/") || f.matches('/').count() == 2), "{failing:#?}");
+    assert_eq!(failing(&r), needing_redis());
 }
 
 fn bqsuite_run(require: Option<&str>) -> std::process::Output {
+    let suite = Suite::load(support::repo()).unwrap();
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_bqsuite"));
-    cmd.args(["run", "--section", "redis", "--section", "redis_layout", "--section", "redis_delay"])
-        .current_dir(support::repo())
-        .env("BQ_REDIS_URL", closed_port_url())
-        .env_remove("BQ_REQUIRE_REDIS");
+    cmd.arg("run");
+    for s in suite.sections().into_iter().filter(|s| s.scope == Some(Scope::Redis)) {
+        cmd.args(["--section", s.name]);
+    }
+    cmd.current_dir(support::repo()).env("BQ_REDIS_URL", closed_port_url()).env_remove("BQ_REQUIRE_REDIS");
     if let Some(v) = require {
         cmd.env("BQ_REQUIRE_REDIS", v);
     }

@@ -3,6 +3,7 @@
 //! Unix only: the tree has symlinks.
 #![cfg(unix)]
 
+#[macro_use]
 mod support;
 
 use std::collections::BTreeMap;
@@ -560,15 +561,15 @@ fn validate_checks_the_targets_file_shape() {
     for (text, code, pointer) in cases {
         let s = SuiteCopy::new();
         s.write("sync-targets.json", text);
-        let f = assert_finding(&s.validate(), code, "sync-targets.json", Some(pointer));
+        let f = assert_finding(&findings!(s), code, "sync-targets.json", Some(pointer));
         assert!(f.span.is_some(), "{code}: line:column located");
     }
     let s = SuiteCopy::new();
     s.write("sync-targets.json", "{\"schema_version\": 1,");
-    assert_finding(&s.validate(), "BQ001", "sync-targets.json", None);
+    assert_finding(&findings!(s), "BQ001", "sync-targets.json", None);
     let s = SuiteCopy::new();
     std::fs::copy(repo().join("sync-targets.json"), s.path().join("sync-targets.json")).unwrap();
-    assert!(s.validate().is_empty());
+    assert!(findings!(s).is_empty());
 }
 
 #[test]

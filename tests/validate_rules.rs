@@ -1,6 +1,7 @@
 //! One test per validate rule: break a copy of the suite in one way, assert the finding's code,
 //! file and pointer. The canonical suite itself must be clean.
 
+#[macro_use]
 mod support;
 
 use serde_json::{Value, json};
@@ -8,7 +9,7 @@ use support::{SuiteCopy, assert_finding};
 
 #[test]
 fn the_canonical_suite_is_clean() {
-    let findings = SuiteCopy::new().validate();
+    let findings = findings!(SuiteCopy::new());
     assert!(findings.is_empty(), "{findings:#?}");
 }
 
@@ -16,7 +17,7 @@ fn the_canonical_suite_is_clean() {
 fn invalid_json_in_a_fixture() {
     let s = SuiteCopy::new();
     s.write("fixtures/order-created.json", "{\n  \"job\": \"urn:x\",\n  oops\n}\n");
-    let f = assert_finding(&s.validate(), "BQ001", "fixtures/order-created.json", None);
+    let f = assert_finding(&findings!(s), "BQ001", "fixtures/order-created.json", None);
     assert_eq!(f.span.map(|s| (s.line, s.column)), Some((3, 3)));
 }
 
@@ -24,7 +25,7 @@ fn invalid_json_in_a_fixture() {
 fn a_case_whose_fixture_is_missing() {
     let s = SuiteCopy::new();
     s.remove("fixtures/urn-alias.json");
-    let f = assert_finding(&s.validate(), "BQ301", "manifest.json", Some("/cases/1/file"));
+    let f = assert_finding(&findings!(s), "BQ301", "manifest.json", Some("/cases/1/file"));
     assert!(f.span.is_some(), "line:column located");
 }
 
@@ -34,7 +35,7 @@ fn a_valid_case_without_expect() {
     s.edit_manifest(|m| {
         m["cases"][0].as_object_mut().unwrap().shift_remove("expect");
     });
-    assert_finding(&s.validate(), "BQ302", "manifest.json", Some("/cases/0"));
+    assert_finding(&findings!(s), "BQ302", "manifest.json", Some("/cases/0"));
 }
 
 #[test]
@@ -43,14 +44,14 @@ fn an_invalid_case_without_reason() {
     s.edit_manifest(|m| {
         m["cases"][4].as_object_mut().unwrap().shift_remove("reason");
     });
-    assert_finding(&s.validate(), "BQ303", "manifest.json", Some("/cases/4"));
+    assert_finding(&findings!(s), "BQ303", "manifest.json", Some("/cases/4"));
 }
 
 #[test]
 fn conformance_version_not_semver() {
     let s = SuiteCopy::new();
     s.write("CONFORMANCE_VERSION", "1.6\n");
-    let findings = s.validate();
+    let findings = findings!(s);
     assert_finding(&findings, "BQ102", "CONFORMANCE_VERSION", None);
     assert_finding(&findings, "BQ103", "manifest.json", Some("/conformance_version"));
 }
@@ -59,7 +60,7 @@ fn conformance_version_not_semver() {
 fn conformance_version_differs_from_the_manifest() {
     let s = SuiteCopy::new();
     s.write("CONFORMANCE_VERSION", "1.7.0-pre\n");
-    let findings = s.validate();
+    let findings = findings!(s);
     assert_finding(&findings, "BQ103", "manifest.json", Some("/conformance_version"));
     assert!(findings.iter().all(|f| f.code.id != "BQ102"), "-pre is SemVer");
 }
@@ -69,7 +70,7 @@ fn schema_version_must_be_the_integer_one() {
     for bad in [json!(1.0), json!("1"), json!(2)] {
         let s = SuiteCopy::new();
         s.edit_manifest(|m| m["schema_version"] = bad.clone());
-        assert_finding(&s.validate(), "BQ101", "manifest.json", Some("/schema_version"));
+        assert_finding(&findings!(s), "BQ101", "manifest.json", Some("/schema_version"));
     }
 }
 
@@ -79,7 +80,7 @@ fn a_section_without_a_scope() {
     s.edit_manifest(|m| {
         m["sections"].as_object_mut().unwrap().shift_remove("rabbitmq");
     });
-    assert_finding(&s.validate(), "BQ201", "manifest.json", Some("/rabbitmq"));
+    assert_finding(&findings!(s), "BQ201", "manifest.json", Some("/rabbitmq"));
 }
 
 #[test]
@@ -88,21 +89,21 @@ fn a_scope_on_a_missing_section() {
     s.edit_manifest(|m| {
         m.as_object_mut().unwrap().shift_remove("rabbitmq");
     });
-    assert_finding(&s.validate(), "BQ202", "manifest.json", Some("/sections/rabbitmq"));
+    assert_finding(&findings!(s), "BQ202", "manifest.json", Some("/sections/rabbitmq"));
 }
 
 #[test]
 fn an_unknown_scope() {
     let s = SuiteCopy::new();
     s.edit_manifest(|m| m["sections"]["rabbitmq"] = json!("rabbit"));
-    assert_finding(&s.validate(), "BQ203", "manifest.json", Some("/sections/rabbitmq"));
+    assert_finding(&findings!(s), "BQ203", "manifest.json", Some("/sections/rabbitmq"));
 }
 
 #[test]
 fn two_cases_with_the_same_id() {
     let s = SuiteCopy::new();
     s.edit_manifest(|m| m["payload_schema"]["cases"][1]["name"] = json!("valid-minimal"));
-    assert_finding(&s.validate(), "BQ206", "manifest.json", Some("/payload_schema/cases/1"));
+    assert_finding(&findings!(s), "BQ206", "manifest.json", Some("/payload_schema/cases/1"));
 }
 
 #[test]
@@ -115,7 +116,7 @@ fn malformed_exceptions() {
             {"family": "go", "binding": "asb"}
         ])
     });
-    let findings = s.validate();
+    let findings = findings!(s);
     assert_finding(&findings, "BQ204", "manifest.json", Some("/exceptions/0"));
     assert_finding(&findings, "BQ205", "manifest.json", Some("/exceptions/1/binding"));
     assert_finding(&findings, "BQ204", "manifest.json", Some("/exceptions/2"));
@@ -125,7 +126,7 @@ fn malformed_exceptions() {
 fn an_orphan_fixture() {
     let s = SuiteCopy::new();
     s.write("fixtures/nobody-uses-me.json", "{}\n");
-    assert_finding(&s.validate(), "BQ304", "fixtures/nobody-uses-me.json", None);
+    assert_finding(&findings!(s), "BQ304", "fixtures/nobody-uses-me.json", None);
 }
 
 #[test]
@@ -135,7 +136,7 @@ fn a_results_example_that_violates_its_schema() {
     ex["sections"]["cases"]["order-created"] = json!({"status": "skip", "reason": "not today"});
     s.write("schema/results.example.json", serde_json::to_string_pretty(&ex).unwrap());
     let f = assert_finding(
-        &s.validate(),
+        &findings!(s),
         "BQ401",
         "schema/results.example.json",
         Some("/sections/cases/order-created/reason"),
@@ -150,7 +151,7 @@ fn schemas_must_declare_and_obey_their_drafts() {
     sch["$schema"] = json!("http://json-schema.org/draft-07/schema#");
     sch["properties"]["sdk"]["type"] = json!("strin");
     s.write("schema/results.schema.json", serde_json::to_string_pretty(&sch).unwrap());
-    let findings = s.validate();
+    let findings = findings!(s);
     assert_finding(&findings, "BQ403", "schema/results.schema.json", Some("/$schema"));
     assert_finding(&findings, "BQ402", "schema/results.schema.json", Some(""));
 }
@@ -159,7 +160,7 @@ fn schemas_must_declare_and_obey_their_drafts() {
 fn required_files_missing() {
     let s = SuiteCopy::new();
     s.remove("schema/results.example.json");
-    assert_finding(&s.validate(), "BQ003", "schema/results.example.json", None);
+    assert_finding(&findings!(s), "BQ003", "schema/results.example.json", None);
 }
 
 #[test]
@@ -169,7 +170,7 @@ fn stray_and_irregular_files_under_suite_dirs() {
     s.write("fixtures/.DS_Store", "x");
     #[cfg(unix)]
     std::os::unix::fs::symlink("/etc/passwd", s.path().join("fixtures/link.json")).unwrap();
-    let findings = s.validate();
+    let findings = findings!(s);
     assert_finding(&findings, "BQ006", "fixtures/order-created.json~", None);
     assert_finding(&findings, "BQ006", "fixtures/.DS_Store", None);
     #[cfg(unix)]
@@ -180,7 +181,7 @@ fn stray_and_irregular_files_under_suite_dirs() {
 fn not_utf8() {
     let s = SuiteCopy::new();
     s.write("fixtures/order-created.json", b"{\"job\":\"\xff\"}");
-    assert_finding(&s.validate(), "BQ002", "fixtures/order-created.json", None);
+    assert_finding(&findings!(s), "BQ002", "fixtures/order-created.json", None);
 }
 
 #[test]
@@ -190,7 +191,7 @@ fn compat_top_level_case_fields_and_fixture_shape() {
         m["cases"][0]["expect"].as_object_mut().unwrap().shift_remove("lang");
     });
     s.write("fixtures/invalid-missing-urn.json", "[]\n");
-    let findings = s.validate();
+    let findings = findings!(s);
     assert_finding(&findings, "BQ501", "manifest.json", Some("/cases/0/expect"));
     assert_finding(&findings, "BQ502", "fixtures/invalid-missing-urn.json", Some(""));
 }
@@ -202,7 +203,7 @@ fn compat_per_message_fields_of_valid_fixtures() {
     fx["trace_id"] = json!("");
     fx["meta"]["created_at"] = json!(0);
     s.write("fixtures/order-created.json", serde_json::to_string_pretty(&fx).unwrap());
-    let findings = s.validate();
+    let findings = findings!(s);
     assert_finding(&findings, "BQ510", "fixtures/order-created.json", Some("/trace_id"));
     assert_finding(&findings, "BQ510", "fixtures/order-created.json", Some("/meta/created_at"));
 }
@@ -212,14 +213,14 @@ fn compat_bom() {
     let s = SuiteCopy::new();
     let body = s.read("fixtures/order-created.json");
     s.write("fixtures/order-created.json", format!("\u{FEFF}{body}"));
-    assert_finding(&s.validate(), "BQ503", "fixtures/order-created.json", None);
+    assert_finding(&findings!(s), "BQ503", "fixtures/order-created.json", None);
 }
 
 #[test]
 fn compat_plain_relative_paths() {
     let s = SuiteCopy::new();
     s.edit_manifest(|m| m["cases"][0]["file"] = json!("fixtures/../fixtures/order-created.json"));
-    assert_finding(&s.validate(), "BQ504", "manifest.json", Some("/cases/0/file"));
+    assert_finding(&findings!(s), "BQ504", "manifest.json", Some("/cases/0/file"));
 }
 
 #[test]
@@ -231,7 +232,7 @@ fn compat_manifest_depth() {
         "manifest.json",
         text.replacen("\"schema_version\": 1,", &format!("\"schema_version\": 1, \"deep_x\": {deep},"), 1),
     );
-    assert_finding(&s.validate(), "BQ505", "manifest.json", None);
+    assert_finding(&findings!(s), "BQ505", "manifest.json", None);
 }
 
 #[test]
@@ -239,7 +240,7 @@ fn compat_lone_surrogate() {
     let s = SuiteCopy::new();
     let body = s.read("fixtures/unknown-meta-roundtrip.json");
     s.write("fixtures/unknown-meta-roundtrip.json", body.replacen("\"eu-west-1\"", "\"eu\\ud800\"", 1));
-    let f = assert_finding(&s.validate(), "BQ506", "fixtures/unknown-meta-roundtrip.json", None);
+    let f = assert_finding(&findings!(s), "BQ506", "fixtures/unknown-meta-roundtrip.json", None);
     assert!(f.span.is_some());
 }
 
@@ -247,7 +248,7 @@ fn compat_lone_surrogate() {
 fn compat_case_names() {
     let s = SuiteCopy::new();
     s.edit_manifest(|m| m["payload_schema"]["cases"][0]["name"] = json!("a/b"));
-    assert_finding(&s.validate(), "BQ507", "manifest.json", Some("/payload_schema/cases/0/name"));
+    assert_finding(&findings!(s), "BQ507", "manifest.json", Some("/payload_schema/cases/0/name"));
 }
 
 #[test]
@@ -258,7 +259,7 @@ fn compat_letter_case_twins() {
         m["SQS"] = json!({});
         m["sections"]["SQS"] = json!("sqs");
     });
-    let findings = s.validate();
+    let findings = findings!(s);
     assert_finding(&findings, "BQ508", "manifest.json", Some("/cases/0/Valid"));
     assert_finding(&findings, "BQ508", "manifest.json", Some("/SQS"));
 }
@@ -267,14 +268,14 @@ fn compat_letter_case_twins() {
 fn compat_at_least_six_top_level_cases() {
     let s = SuiteCopy::new();
     s.edit_manifest(|m| m["cases"].as_array_mut().unwrap().truncate(5));
-    assert_finding(&s.validate(), "BQ509", "manifest.json", Some("/cases"));
+    assert_finding(&findings!(s), "BQ509", "manifest.json", Some("/cases"));
 }
 
 #[test]
 fn every_finding_names_a_file() {
     let s = SuiteCopy::new();
     s.write("manifest.json", "{ not json");
-    let findings = s.validate();
+    let findings = findings!(s);
     assert_finding(&findings, "BQ001", "manifest.json", None);
     assert!(findings.iter().all(|f| f.file.is_some()), "{findings:#?}");
 }

@@ -421,7 +421,7 @@ fn run(a: &RunArgs) -> ExitCode {
         return fail(e);
     }
     let redis_url = a.redis_url.clone().filter(|u| !u.trim().is_empty());
-    if let Some(Err(e)) = redis_url.as_deref().map(conformance::redis_link::check_url) {
+    if let Some(Err(e)) = redis_url.as_deref().map(crate::sections::redis::link::check_url) {
         return fail(format!("--redis-url (or BQ_REDIS_URL): {e}"));
     }
     let options = RunOptions {
@@ -430,7 +430,7 @@ fn run(a: &RunArgs) -> ExitCode {
         require_redis: require_redis_from_env(),
         redis_timeout: Some(std::time::Duration::from_secs(a.redis_timeout)),
     };
-    let results = conformance::run(&suite, &options);
+    let conformance::Run { results, invalid } = conformance::run(&suite, &options);
     for name in results.sections.keys() {
         let c = results.counts(Some(name));
         eprintln!("{:<24} {:>4} pass {:>4} fail {:>4} skip", terminal_safe(name), c.pass, c.fail, c.skip);
@@ -446,8 +446,25 @@ fn run(a: &RunArgs) -> ExitCode {
         }
         None => emit(&json),
     }
+    if !invalid.is_empty() {
+        // The suite is broken, not the SDK: exit 2 (toml-test's "bug in the test").
+        eprintln!(
+            "bqsuite: error: {} case(s) of the suite do not read cleanly, so the SDK was not judged on them; run `bqsuite validate`:",
+            invalid.len()
+        );
+        for c in invalid.iter().take(MAX_LISTED) {
+            eprintln!("  {}/{}: {}", c.section, c.id, c.problems.join("; "));
+        }
+        if invalid.len() > MAX_LISTED {
+            eprintln!("  … and {} more", invalid.len() - MAX_LISTED);
+        }
+        return ExitCode::from(2);
+    }
     exit(total.fail > 0)
 }
+
+/// How many invalid cases `run` lists on stderr before it counts the rest.
+const MAX_LISTED: usize = 20;
 
 #[cfg(test)]
 mod tests {

@@ -1,58 +1,29 @@
-//! `bqsuite run`: the reference core through every in-scope section, as a results file.
+//! `bqsuite run`: an SDK through every in-scope section, as a results file.
 //!
 //! Invariants: sections are enumerated from the manifest's `sections` map, never from a
-//! hard-coded list; every case id of every in-scope section is reported exactly once, under the
-//! one case-id rule ([`crate::suite::ids`]); a section with no runner is reported case by case as
-//! `fail` with a reason, never left out and never `pass`; a runner panic fails that case, not the
-//! run; unknown case fields are ignored (runners read only the fields they know) and a section
-//! with an unknown scope is tolerated (left out). Runners are data-driven: every expected value
-//! comes from the manifest or a fixture, never from the runner's code.
+//! hard-coded list, and each is run by its definition in the registry
+//! ([`crate::sections::registry`]) against the SDK interface only; every case id of every
+//! in-scope section is reported exactly once, under the one case-id rule
+//! ([`crate::suite::ids`]); a section the registry does not know is reported case by case as
+//! `fail`, never left out and never `pass`; a case that does not read cleanly is a `fail` with
+//! reason `invalid case: …` naming its pointer and is counted as a suite error ([`Run::invalid`]:
+//! the suite is broken, the SDK is not judged on it); a runner panic fails that case, not the
+//! run; a section with an unknown scope, or one the SDK does not carry, is left out. Runners are
+//! data-driven: every expected value comes from the manifest or a fixture.
 
-pub mod artemis;
-pub mod asb;
-pub mod backoff;
-mod binding;
-pub mod cases;
-pub mod data_shape;
-pub mod delay;
-pub mod encode_reject;
-mod envelope_checks;
-pub mod extension_write;
-pub mod fields;
-pub mod forbidden_keys;
-pub mod idempotency;
-pub mod job_type;
-pub mod kafka;
-pub mod kafka_poison;
-pub mod outcome;
-pub mod payload_schema;
-pub mod poison_dlq;
-pub mod pulsar;
-pub mod rabbitmq;
-pub mod redis;
-pub mod redis_delay;
-pub mod redis_layout;
-pub mod redis_link;
-pub mod retry_backoff;
-pub mod roundtrip;
-pub mod sqs;
-pub mod traceparent;
-pub mod trim;
+pub mod kill;
 
-use std::panic::{AssertUnwindSafe, catch_unwind};
-
-pub use outcome::{Check, ensure};
-pub use redis_link::RedisLink;
+use std::rc::Rc;
 
 pub use crate::results::{Outcome, ResultsFile, Status};
 
-use crate::suite::{CaseRef, Scope, Section, Suite};
+use crate::sdk::Sdk;
+use crate::sdk::reference::ReferenceSdk;
+use crate::sections::{self, RedisLink, RunCx};
+use crate::suite::{Scope, Suite};
 
 /// The name the reference core reports as (decisions R7).
-pub const SDK_NAME: &str = "bqsuite-reference";
-
-/// The scopes the reference core carries: all of them.
-pub const CARRIED: [Scope; 9] = Scope::ALL;
+pub use crate::sdk::reference::SDK_NAME;
 
 /// Settings of a run that come from outside the suite.
 #[derive(Debug, Clone, Default)]
@@ -63,105 +34,78 @@ pub struct RunOptions {
     pub redis_url: Option<String>,
     /// An unreachable Redis is a failure, not a skip (`BQ_REQUIRE_REDIS`).
     pub require_redis: bool,
-    /// Connect and reply timeout for Redis (`None`: [`redis_link::DEFAULT_TIMEOUT`]).
+    /// Connect and reply timeout for Redis (`None`: [`crate::sections::redis::link::DEFAULT_TIMEOUT`]).
     pub redis_timeout: Option<std::time::Duration>,
 }
 
-/// What a runner sees of the run.
-pub struct RunCx<'a> {
-    pub suite: &'a Suite,
-    pub section: Section<'a>,
-    pub options: &'a RunOptions,
-    /// The run's one Redis connection (for the cases that need a live Redis).
-    pub redis: &'a RedisLink,
+/// A case the suite cannot have run: it does not read cleanly.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InvalidCase {
+    pub section: String,
+    pub id: String,
+    /// `pointer: problem` for every problem of the case.
+    pub problems: Vec<String>,
 }
 
-impl RunCx<'_> {
-    /// The exact bytes of a suite file, or a failure reason naming it.
-    pub fn bytes(&self, rel: &str) -> Result<&[u8], String> {
-        self.suite.file(rel).map(|f| f.bytes.as_slice()).ok_or_else(|| format!("{rel} is not in the suite"))
-    }
+/// What a run gave: the results file, and the cases the suite itself got wrong.
+#[derive(Debug, Clone)]
+pub struct Run {
+    pub results: ResultsFile,
+    pub invalid: Vec<InvalidCase>,
 }
 
-/// A section runner: maps one manifest case to reference-core calls.
-pub trait SectionRunner {
-    /// Run one case of the section.
-    fn run_case(&mut self, cx: &RunCx<'_>, case: &CaseRef<'_>) -> Outcome;
-}
-
-/// The runner for a section, if the reference core implements it.
-pub fn runner_for(section: &str) -> Option<Box<dyn SectionRunner>> {
-    match section {
-        "cases" => Some(Box::new(cases::Cases)),
-        "roundtrip" => Some(Box::new(roundtrip::Roundtrip)),
-        "data_shape" => Some(Box::new(data_shape::DataShape)),
-        "forbidden_keys" => Some(Box::new(forbidden_keys::ForbiddenKeys)),
-        "extension_write" => Some(Box::new(extension_write::ExtensionWrite)),
-        "encode_reject" => Some(Box::new(encode_reject::EncodeReject)),
-        "trim" => Some(Box::new(trim::Trim)),
-        "job_type" => Some(Box::new(job_type::JobType)),
-        "payload_schema" | "payload_schema_unicode" => Some(Box::<payload_schema::PayloadSchema>::default()),
-        "idempotency" => Some(Box::new(idempotency::Idempotency)),
-        "retry_backoff" => Some(Box::new(retry_backoff::RetryBackoff)),
-        "poison_dlq" => Some(Box::new(poison_dlq::PoisonDlq)),
-        "traceparent" => Some(Box::new(traceparent::Traceparent)),
-        "sqs" => Some(Box::new(sqs::Sqs)),
-        "delay" => Some(Box::new(delay::Delay)),
-        "asb" => Some(Box::new(asb::Asb)),
-        "pulsar" => Some(Box::new(pulsar::Pulsar)),
-        "kafka" => Some(Box::new(kafka::Kafka)),
-        "backoff" => Some(Box::new(backoff::Backoff)),
-        "kafka_poison" => Some(Box::new(kafka_poison::KafkaPoison)),
-        "artemis" => Some(Box::new(artemis::Artemis)),
-        "rabbitmq" => Some(Box::new(rabbitmq::Rabbitmq)),
-        "redis" => Some(Box::new(redis::Redis)),
-        "redis_layout" => Some(Box::new(redis_layout::RedisLayout)),
-        "redis_delay" => Some(Box::new(redis_delay::RedisDelay)),
-        _ => None,
-    }
-}
-
-/// Run every in-scope section of `suite` and collect the results.
-pub fn run(suite: &Suite, options: &RunOptions) -> ResultsFile {
-    let mut results = ResultsFile {
-        sdk: SDK_NAME.to_owned(),
-        version: env!("CARGO_PKG_VERSION").to_owned(),
-        conformance_version: suite.version().unwrap_or_default().to_owned(),
-        generated_at: crate::results::generated_at(),
-        bindings: CARRIED.iter().filter(|s| s.is_binding()).map(|s| s.as_str().to_owned()).collect(),
-        sections: serde_json::Map::new(),
-    };
-    let redis = RedisLink::with_timeout(
+/// Run the reference core through every in-scope section of `suite`.
+pub fn run(suite: &Suite, options: &RunOptions) -> Run {
+    let redis = Rc::new(RedisLink::with_timeout(
         options.redis_url.as_deref(),
         options.require_redis,
-        options.redis_timeout.unwrap_or(redis_link::DEFAULT_TIMEOUT),
-    );
+        options.redis_timeout.unwrap_or(crate::sections::redis::link::DEFAULT_TIMEOUT),
+    ));
+    let mut sdk = ReferenceSdk::with_redis(redis.clone());
+    run_with(suite, options, &mut sdk, &redis)
+}
+
+/// Run `sdk` through every in-scope section of `suite`; `redis` is the judge's Redis.
+pub fn run_with(suite: &Suite, options: &RunOptions, sdk: &mut dyn Sdk, redis: &RedisLink) -> Run {
+    let identity = sdk.hello();
+    let carried: Vec<Scope> = std::iter::once(Scope::Core)
+        .chain(identity.bindings.iter().filter_map(|b| Scope::parse(b)).filter(|s| s.is_binding()))
+        .collect();
+    let mut results = ResultsFile {
+        sdk: identity.sdk,
+        version: identity.version,
+        conformance_version: suite.version().unwrap_or_default().to_owned(),
+        generated_at: crate::results::generated_at(),
+        bindings: identity.bindings,
+        sections: serde_json::Map::new(),
+    };
+    let mut invalid = Vec::new();
+    let mut cx = RunCx { sdk, redis };
     for section in suite.sections() {
         let Some(scope) = section.scope else { continue };
-        if !CARRIED.contains(&scope) || (!options.only.is_empty() && !options.only.iter().any(|s| s == section.name)) {
+        if !carried.contains(&scope) || (!options.only.is_empty() && !options.only.iter().any(|s| s == section.name)) {
             continue;
-        }
-        let cx = RunCx { suite, section, options, redis: &redis };
-        let mut runner = runner_for(section.name);
-        for case in section.cases() {
-            let outcome = match runner.as_mut() {
-                None => Outcome::fail(format!("section {:?} is not implemented by the reference core", section.name)),
-                Some(r) => catch_unwind(AssertUnwindSafe(|| r.run_case(&cx, &case)))
-                    .unwrap_or_else(|p| Outcome::fail(format!("runner panicked: {}", panic_text(&p)))),
-            };
-            results.record(section.name, &case.id, &outcome);
         }
         results
             .sections
             .entry(section.name.to_owned())
             .or_insert_with(|| serde_json::Value::Object(serde_json::Map::new()));
+        let Some(def) = sections::find(section.name) else {
+            for case in section.cases() {
+                let reason = format!("section {:?} is not implemented by the reference core", section.name);
+                results.record(section.name, &case.id, &Outcome::fail(reason));
+            }
+            continue;
+        };
+        let cases = def.read(suite, &section);
+        for i in 0..cases.len() {
+            let case = cases.case(i);
+            let problems: Vec<String> = cases.problems(i).iter().filter(|p| !p.lint).map(ToString::to_string).collect();
+            if !problems.is_empty() {
+                invalid.push(InvalidCase { section: section.name.to_owned(), id: case.id.clone(), problems });
+            }
+            results.record(section.name, &case.id, &cases.run(i, &mut cx));
+        }
     }
-    results
-}
-
-fn panic_text(p: &Box<dyn std::any::Any + Send>) -> String {
-    p.downcast_ref::<&str>()
-        .map(|s| (*s).to_owned())
-        .or_else(|| p.downcast_ref::<String>().cloned())
-        .unwrap_or_default()
+    Run { results, invalid }
 }

@@ -49,13 +49,6 @@ pub const FORBIDDEN_TOP_LEVEL_KEYS: [&str; 2] = ["timestamp", "urn"];
 /// Non-canonical `meta` keys: warned about on decode, refused on encode.
 pub const FORBIDDEN_META_KEYS: [&str; 4] = ["max_retries", "attempts", "source", "ts"];
 
-/// Mutation-test switch (`Fault::Named`): encode writes a forbidden extension key instead of
-/// refusing it.
-pub const FAULT_ENCODE_WRITES_FORBIDDEN_KEYS: &str = "encode-writes-forbidden-keys";
-/// Mutation-test switch (`Fault::Named`): encode trims the ASCII six from `job` and `trace_id`
-/// instead of writing them byte for byte.
-pub const FAULT_REEMIT_TRIMS: &str = "reemit-trims";
-
 /// An ordered list of preserved or written extension entries.
 ///
 /// Decode fills it from a JSON object, so it never holds a key twice there; the producer write
@@ -422,7 +415,7 @@ pub fn encode(env: &Envelope) -> Result<String, EncodeError> {
     let top_extras = checked_extras(&env.extras, "", &TOP_LEVEL_KEYS, &FORBIDDEN_TOP_LEVEL_KEYS)?;
     let meta_extras = checked_extras(&env.meta.extras, "/meta", &CORE_META_KEYS, &FORBIDDEN_META_KEYS)?;
 
-    let (job, trace_id) = if fault::named(FAULT_REEMIT_TRIMS) {
+    let (job, trace_id) = if fault::active(Fault::ReemitTrims) {
         (trim(&env.job), trim(&env.trace_id))
     } else {
         (env.job.as_str(), env.trace_id.as_str())
@@ -481,7 +474,7 @@ fn checked_extras<'a>(
     let mut keep = Vec::with_capacity(extras.len());
     for (key, value) in extras.iter() {
         let pointer = || format!("{prefix}/{}", escape_token(key));
-        let err = if forbidden.contains(&key) && !fault::named(FAULT_ENCODE_WRITES_FORBIDDEN_KEYS) {
+        let err = if forbidden.contains(&key) && !fault::active(Fault::EncodeWritesForbiddenKeys) {
             Some(EncodeError::ForbiddenKey { pointer: pointer() })
         } else if canonical.contains(&key) {
             Some(EncodeError::Collision { pointer: pointer() })

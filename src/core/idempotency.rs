@@ -23,10 +23,7 @@ use std::fmt;
 use std::sync::Mutex;
 
 use super::envelope::Envelope;
-use super::fault;
-
-/// Broken variant: dedupe on `trace_id` instead of `meta.id`.
-pub const FAULT_TRACE_ID_KEY: &str = "idempotency-trace-id-key";
+use super::fault::{self, Fault};
 
 /// A seen-set of message ids. Implementations may be shared (Redis, a database), so the methods
 /// take `&self`.
@@ -105,7 +102,7 @@ impl Store for MemoryStore {
 
 /// The dedupe key of a message: `meta.id` verbatim, or `None` when it has no usable one.
 pub fn key(env: &Envelope) -> Option<&str> {
-    let k = if fault::named(FAULT_TRACE_ID_KEY) { Some(env.trace_id.as_str()) } else { env.meta.id() };
+    let k = if fault::active(Fault::IdempotencyTraceIdKey) { Some(env.trace_id.as_str()) } else { env.meta.id() };
     k.filter(|k| !k.is_empty())
 }
 
@@ -195,7 +192,7 @@ mod tests {
         let mut e = msg(None, "t");
         e.meta.id = Some(Value::from(5));
         assert_eq!(key(&e), None, "a non-string id is not usable");
-        with(Fault::Named(FAULT_TRACE_ID_KEY), || assert_eq!(key(&msg(Some("A"), "t")), Some("t")));
+        with(Fault::IdempotencyTraceIdKey, || assert_eq!(key(&msg(Some("A"), "t")), Some("t")));
     }
 
     #[test]

@@ -1,40 +1,11 @@
 //! JSON value helpers shared by the core.
 //!
-//! Invariant: "same value" is JSON deep equality with type distinction between JSON types
-//! (`true` ≠ `1`, `{}` ≠ `[]`, `"1"` ≠ `1`, `null` ≠ absent) where two numbers are equal when
-//! their mathematical values are equal (`1` equals `1.0`), decisions R4. Object key order never
-//! matters.
+//! Invariants: an integer is what JSON Schema calls one (an integer literal, or a number with a
+//! zero fraction: `1.0` is 1, `true` is not); a non-finite number is an error, never `null`.
+//! Comparing values the way the suite judges them is not the core's business
+//! (`crate::sections::judge` owns that).
 
 use serde_json::{Number, Value};
-
-/// Deep equality under the contract's "same value" rule (R4).
-pub fn same_value(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Null, Value::Null) => true,
-        (Value::Bool(x), Value::Bool(y)) => x == y,
-        (Value::String(x), Value::String(y)) => x == y,
-        (Value::Number(x), Value::Number(y)) => same_number(x, y),
-        (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same_value(p, q)),
-        (Value::Object(x), Value::Object(y)) => {
-            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same_value(v, w)))
-        }
-        _ => false,
-    }
-}
-
-/// Numbers are equal when their mathematical values are; integers compare exactly.
-pub fn same_number(x: &Number, y: &Number) -> bool {
-    if let (Some(p), Some(q)) = (x.as_i64(), y.as_i64()) {
-        return p == q;
-    }
-    if let (Some(p), Some(q)) = (x.as_u64(), y.as_u64()) {
-        return p == q;
-    }
-    match (x.as_f64(), y.as_f64()) {
-        (Some(p), Some(q)) => p == q,
-        _ => false,
-    }
-}
 
 /// A JSON Schema "integer": an integer literal, or a number with a zero fraction.
 pub fn as_integer(v: &Value) -> Option<i128> {
@@ -83,17 +54,6 @@ pub fn type_name(v: &Value) -> &'static str {
 mod tests {
     use super::*;
     use serde_json::json;
-
-    #[test]
-    fn same_value_distinguishes_types_but_not_number_spelling() {
-        assert!(same_value(&json!(1), &json!(1.0)));
-        assert!(same_value(&json!({"a": [1, {"b": null}]}), &json!({"a": [1.0, {"b": null}]})));
-        assert!(!same_value(&json!(true), &json!(1)));
-        assert!(!same_value(&json!({}), &json!([])));
-        assert!(!same_value(&json!("1"), &json!(1)));
-        assert!(!same_value(&json!({"a": null}), &json!({})));
-        assert!(!same_value(&json!(u64::MAX), &json!(-1)));
-    }
 
     #[test]
     fn integers_follow_json_schema() {

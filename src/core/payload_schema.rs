@@ -24,13 +24,8 @@ use std::fmt;
 
 use serde_json::{Map, Number, Value};
 
-use super::fault;
-use super::json::{same_value, type_name};
-
-/// Broken variant: `minLength` counts UTF-8 bytes (the historic Go bug).
-pub const FAULT_BYTE_LENGTH: &str = "payload-schema-byte-length";
-/// Broken variant: `additionalProperties: false` is not enforced.
-pub const FAULT_IGNORE_ADDITIONAL: &str = "payload-schema-ignore-additional-properties";
+use super::fault::{self, Fault};
+use super::json::{as_integer, type_name};
 
 /// A JSON type name a schema can ask for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -183,12 +178,12 @@ impl Schema {
             return;
         }
         if let Some(c) = &self.constant
-            && !same_value(c, v)
+            && !equal(c, v)
         {
             fail("const", format!("{v} is not {c}"));
         }
         if let Some(list) = &self.enumeration
-            && !list.iter().any(|e| same_value(e, v))
+            && !list.iter().any(|e| equal(e, v))
         {
             fail("enum", format!("{v} is not one of the enumerated values"));
         }
@@ -201,7 +196,8 @@ impl Schema {
         match v {
             Value::String(s) => {
                 if let Some(min) = self.min_length {
-                    let len = if fault::named(FAULT_BYTE_LENGTH) { s.len() } else { s.chars().count() } as u64;
+                    let len =
+                        if fault::active(Fault::PayloadSchemaByteLength) { s.len() } else { s.chars().count() } as u64;
                     if len < min {
                         fail("minLength", format!("{len} code points, at least {min} required"));
                     }
@@ -248,7 +244,7 @@ impl Schema {
                 Some((_, s)) => s.check(value, &child, out),
                 None => {
                     if let Some(extra) = &self.additional
-                        && !(extra.reject_all && fault::named(FAULT_IGNORE_ADDITIONAL))
+                        && !(extra.reject_all && fault::active(Fault::PayloadSchemaIgnoreAdditional))
                     {
                         if extra.reject_all {
                             out.push(Violation {
@@ -267,6 +263,19 @@ impl Schema {
 }
 
 /// Is `n` strictly below `min`? Integers compare exactly; anything else as doubles.
+/// JSON Schema instance equality (`enum`, `const`): numbers by mathematical value (`1` is
+/// `1.0`), everything else structurally, key order ignored.
+fn equal(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64() && as_integer(a) == as_integer(b),
+        (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(p, q)| equal(p, q)),
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| equal(v, w)))
+        }
+        _ => a == b,
+    }
+}
+
 fn below(n: &Number, min: &Number) -> bool {
     let int = |x: &Number| x.as_i64().map(i128::from).or_else(|| x.as_u64().map(i128::from));
     match (int(n), int(min)) {
@@ -382,7 +391,7 @@ mod tests {
         assert!(valid(json!({"minLength": 2}), json!("e\u{301}")));
         assert!(!valid(json!({"minLength": 2}), json!("😀")));
         assert!(valid(json!({"minLength": 5}), json!(12)), "minLength ignores non-strings");
-        with(Fault::Named(FAULT_BYTE_LENGTH), || assert!(valid(s.clone(), json!("ğü"))));
+        with(Fault::PayloadSchemaByteLength, || assert!(valid(s.clone(), json!("ğü"))));
     }
 
     #[test]
@@ -419,7 +428,7 @@ mod tests {
         assert!(!valid(s.clone(), json!({"tags": []})));
         assert!(!valid(s.clone(), json!({"id": 1, "tags": ["a", 2]})));
         assert!(!valid(s.clone(), json!({"id": 1, "x": 0})));
-        with(Fault::Named(FAULT_IGNORE_ADDITIONAL), || assert!(valid(s.clone(), json!({"id": 1, "x": 0}))));
+        with(Fault::PayloadSchemaIgnoreAdditional, || assert!(valid(s.clone(), json!({"id": 1, "x": 0}))));
         assert!(valid(json!({"additionalProperties": {"type": "string"}}), json!({"a": "x"})));
         assert!(!valid(json!({"additionalProperties": {"type": "string"}}), json!({"a": 1})));
         assert!(valid(json!({"items": [{"type": "string"}]}), json!(["a", 2])));

@@ -26,17 +26,12 @@ use std::fmt;
 
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
-use serde::de::{Deserializer as _, MapAccess, Visitor};
-use serde_json::value::RawValue;
+use serde::de::{Deserializer as _, IgnoredAny, MapAccess, Visitor};
 use serde_json::{Map, Value};
 
 use super::dead_letter::{Cause, Reason, block};
-use super::fault;
+use super::fault::{self, Fault};
 use super::strict::{NotStrict, strict_object};
-
-/// Broken variant: splice by parsing and re-encoding the body (rounds numbers, collapses
-/// repeated names; falls back to the wrapper when its parser gives up).
-pub const FAULT_RE_ENCODE: &str = "poison-re-encode";
 
 /// The member name of the block.
 pub const DEAD_LETTER: &str = "dead_letter";
@@ -101,8 +96,8 @@ pub fn classify(body: &[u8]) -> Result<&str, WrapReason> {
     // strict_object checked UTF-8 and the JSON syntax, so both steps below succeed; the
     // fallbacks only keep the writer total.
     let text = std::str::from_utf8(body).map_err(|e| WrapReason::NotStrict(NotStrict::NotUtf8(e.valid_up_to())))?;
-    match top_level_members(text) {
-        Ok(members) if members.iter().all(|(k, _)| k != DEAD_LETTER) => Ok(text),
+    match top_level_names(text) {
+        Ok(names) if names.iter().all(|k| k != DEAD_LETTER) => Ok(text),
         Ok(_) => Err(WrapReason::HasDeadLetter),
         Err(e) => Err(WrapReason::NotStrict(NotStrict::NotJson(e.to_string()))),
     }
@@ -123,7 +118,7 @@ fn block_of(poison: &Poison<'_>, default_error: &str) -> Value {
 
 fn splice(text: &str, poison: &Poison<'_>) -> Record {
     let dl = block_of(poison, "not a conformant envelope");
-    if fault::named(FAULT_RE_ENCODE) {
+    if fault::active(Fault::PoisonReEncode) {
         return match serde_json::from_str::<Value>(text) {
             Ok(Value::Object(mut obj)) => {
                 obj.insert(DEAD_LETTER.into(), dl);
@@ -165,28 +160,28 @@ fn wrapper(body: &[u8], why: WrapReason, poison: &Poison<'_>) -> Record {
     Record { shape: Shape::Wrapper, wrapped: Some(why), text: Value::Object(m).to_string() }
 }
 
-/// The members of a JSON object text at its top level, in order, repeats kept, each value as
-/// its raw text. Tolerant: no depth limit below the top level and no number conversion, so it
-/// reads bodies a value parser cannot (depth 600, `1e400`). The text must be one JSON object.
-pub fn top_level_members(text: &str) -> Result<Vec<(String, &RawValue)>, serde_json::Error> {
-    struct Members;
-    impl<'de> Visitor<'de> for Members {
-        type Value = Vec<(String, &'de RawValue)>;
+/// The member names of a JSON object text at its top level, in order, repeats kept. Values
+/// are skipped without being built (no depth limit, no number conversion), so the writer can
+/// look for `dead_letter` in bodies a value parser could not hold.
+fn top_level_names(text: &str) -> Result<Vec<String>, serde_json::Error> {
+    struct Names;
+    impl<'de> Visitor<'de> for Names {
+        type Value = Vec<String>;
         fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
             f.write_str("a JSON object")
         }
         fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
             let mut out = Vec::new();
-            while let Some(entry) = map.next_entry::<String, &'de RawValue>()? {
-                out.push(entry);
+            while let Some((name, IgnoredAny)) = map.next_entry::<String, IgnoredAny>()? {
+                out.push(name);
             }
             Ok(out)
         }
     }
     let mut de = serde_json::Deserializer::from_str(text);
-    let members = (&mut de).deserialize_map(Members)?;
+    let names = (&mut de).deserialize_map(Names)?;
     de.end()?;
-    Ok(members)
+    Ok(names)
 }
 
 #[cfg(test)]
@@ -272,23 +267,21 @@ mod tests {
     #[test]
     fn the_consumers_error_text_wins() {
         let r = record(br#"{"job":5}"#, &Poison { error: Some("no usable identity"), ..P });
-        let members = top_level_members(&r.text).unwrap();
-        let dl: Value = serde_json::from_str(members[1].1.get()).unwrap();
-        assert_eq!(dl["error"], json!("no usable identity"));
+        let v: Value = serde_json::from_str(&r.text).unwrap();
+        assert_eq!(v["dead_letter"]["error"], json!("no usable identity"));
     }
 
     #[test]
     fn the_scanner_keeps_repeats_and_reads_any_depth() {
         let deep = format!("{{\"a\":1,\"d\":{}{},\"a\":1e400}}", "[".repeat(5000), "]".repeat(5000));
-        let names: Vec<_> = top_level_members(&deep).unwrap().into_iter().map(|(k, v)| (k, v.get().len())).collect();
-        assert_eq!(names, [("a".to_owned(), 1), ("d".to_owned(), 10_000), ("a".to_owned(), 5)]);
-        assert!(top_level_members("[1]").is_err());
-        assert!(top_level_members("{} x").is_err());
+        assert_eq!(top_level_names(&deep).unwrap(), ["a", "d", "a"]);
+        assert!(top_level_names("[1]").is_err());
+        assert!(top_level_names("{} x").is_err());
     }
 
     #[test]
     fn the_broken_variant_re_encodes() {
-        with(Fault::Named(FAULT_RE_ENCODE), || {
+        with(Fault::PoisonReEncode, || {
             let r = record(br#"{"v":1e-400}"#, &P);
             assert_eq!(r.shape, Shape::Splice);
             assert!(!r.text.contains("1e-400"));

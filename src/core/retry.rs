@@ -17,10 +17,7 @@
 
 use std::fmt;
 
-use super::fault;
-
-/// Broken variant: `n` counted from 0 (the first retry is already multiplied).
-pub const FAULT_N_FROM_ZERO: &str = "retry-n-from-zero";
+use super::fault::{self, Fault};
 
 /// How the delay is spread.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -103,7 +100,7 @@ impl Backoff {
         if n == 0 {
             return Err(BackoffError::RetryZero);
         }
-        let exponent = if fault::named(FAULT_N_FROM_ZERO) { n } else { n - 1 };
+        let exponent = if fault::active(Fault::RetryNFromZero) { n } else { n - 1 };
         let grown = if exponent == 0 || self.multiplier == 1.0 {
             None // exactly retry_backoff, no float rounding
         } else {
@@ -238,6 +235,6 @@ mod tests {
 
     #[test]
     fn the_broken_variant_multiplies_the_first_retry() {
-        with(Fault::Named(FAULT_N_FROM_ZERO), || assert_eq!(d(1000, 2.0, 0, 1), 2000));
+        with(Fault::RetryNFromZero, || assert_eq!(d(1000, 2.0, 0, 1), 2000));
     }
 }

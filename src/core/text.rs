@@ -8,18 +8,18 @@
 
 use super::fault::{self, Fault};
 
-/// Mutation-test switches (`Fault::Named`), one per character: each takes one of the six out of
-/// the set, or puts one of the three non-ASCII spaces the trim cases name into it.
-pub const WHITESPACE_FAULTS: [(char, &str); 9] = [
-    (' ', "whitespace-without-space"),
-    ('\t', "whitespace-without-tab"),
-    ('\n', "whitespace-without-lf"),
-    ('\u{0B}', "whitespace-without-vt"),
-    ('\u{0C}', "whitespace-without-ff"),
-    ('\r', "whitespace-without-cr"),
-    ('\u{A0}', "whitespace-with-nbsp"),
-    ('\u{2003}', "whitespace-with-em-space"),
-    ('\u{3000}', "whitespace-with-ideographic-space"),
+/// The per-character broken variants: each takes one of the six out of the set, or puts one of
+/// the three non-ASCII spaces the trim cases name into it.
+const WHITESPACE_FAULTS: [(char, Fault); 9] = [
+    (' ', Fault::WhitespaceWithoutSpace),
+    ('\t', Fault::WhitespaceWithoutTab),
+    ('\n', Fault::WhitespaceWithoutLf),
+    ('\u{0B}', Fault::WhitespaceWithoutVt),
+    ('\u{0C}', Fault::WhitespaceWithoutFf),
+    ('\r', Fault::WhitespaceWithoutCr),
+    ('\u{A0}', Fault::WhitespaceWithNbsp),
+    ('\u{2003}', Fault::WhitespaceWithEmSpace),
+    ('\u{3000}', Fault::WhitespaceWithIdeographicSpace),
 ];
 
 /// Is `c` one of the six ASCII whitespace characters of the contract?
@@ -29,7 +29,7 @@ pub fn is_contract_whitespace(c: char) -> bool {
     }
     let ascii_six = matches!(c, ' ' | '\t' | '\n' | '\u{0B}' | '\u{0C}' | '\r');
     match WHITESPACE_FAULTS.iter().find(|(w, _)| *w == c) {
-        Some((_, name)) if fault::named(name) => !ascii_six,
+        Some((_, fault)) if fault::active(*fault) => !ascii_six,
         _ => ascii_six,
     }
 }
@@ -67,7 +67,7 @@ mod tests {
     fn each_whitespace_switch_flips_exactly_its_character() {
         for (c, name) in WHITESPACE_FAULTS {
             let before = is_contract_whitespace(c);
-            fault::with(Fault::Named(name), || {
+            fault::with(name, || {
                 assert_eq!(is_contract_whitespace(c), !before, "{name}");
                 assert!(is_contract_whitespace(if c == ' ' { '\t' } else { ' ' }), "{name} touches only {c:?}");
             });

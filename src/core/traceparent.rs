@@ -19,10 +19,7 @@
 
 use sha2::{Digest, Sha256};
 
-use super::fault;
-
-/// Broken variant: a 31-hex trace id is accepted as structurally valid.
-pub const FAULT_ACCEPT_31_HEX: &str = "traceparent-accepts-31-hex";
+use super::fault::{self, Fault};
 
 /// Where the parent context came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -66,7 +63,7 @@ fn all_zero(s: &str) -> bool {
 /// Parse a header of the pinned structure; `None` when it does not have it.
 pub fn parse(header: &str) -> Option<Parent> {
     let parts: Vec<&str> = header.split('-').collect();
-    let trace_len = if fault::named(FAULT_ACCEPT_31_HEX) { 31..=32 } else { 32..=32 };
+    let trace_len = if fault::active(Fault::TraceparentAccepts31Hex) { 31..=32 } else { 32..=32 };
     let [version, trace, span, flags] = parts[..] else { return None };
     let shaped = version == "00"
         && trace_len.contains(&trace.len())
@@ -177,7 +174,7 @@ mod tests {
     #[test]
     fn the_broken_variant_takes_31_hex() {
         let h = "00-4bf92f3577b34da6a3ce929d0e0e473-00f067aa0ba902b7-01";
-        with(Fault::Named(FAULT_ACCEPT_31_HEX), || assert_eq!(extract(Some(h), UUID).source, Source::Header));
+        with(Fault::TraceparentAccepts31Hex, || assert_eq!(extract(Some(h), UUID).source, Source::Header));
     }
 
     #[test]

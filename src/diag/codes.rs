@@ -1,9 +1,18 @@
 //! The finding codes. One line per code; a code is never reused or renumbered once shipped.
 //!
 //! Ranges: BQ0xx files, BQ1xx manifest top level, BQ2xx sections/scopes/exceptions, BQ3xx cases
-//! and fixtures, BQ4xx schemas, BQ5xx compatibility with the real SDK runners (decisions R20),
-//! BQ6xx results files, BQ7xx sync targets, BQ8xx section-specific cross-checks, BQ900–BQ919
-//! release and fetch, BQ950–BQ969 the release gate (`release`, `validate --against`).
+//! and fixtures (BQ305–BQ308 the generic case-reading family of every section, BQ309–BQ311 the
+//! registry and the reference agreement), BQ4xx schemas, BQ5xx compatibility with the real SDK
+//! runners (decisions R20), BQ6xx results files, BQ7xx sync targets, BQ8xx section-specific
+//! cross-checks, BQ900–BQ919 release and fetch, BQ950–BQ969 the release gate (`release`,
+//! `validate --against`).
+//!
+//! Retired, never to be reused: BQ810 encode-reject-input (now BQ307 / BQ305), BQ822
+//! body-base64 (BQ308), BQ824 poison-case-shape (BQ305 / BQ306 / BQ307), BQ829
+//! retry-backoff-case (BQ305 / BQ306 / BQ308), BQ840 gate-table-shape (BQ305 / BQ308), BQ842
+//! gate-row-value-or-absent (BQ307 / BQ308), BQ843 gate-row-expect (BQ306), BQ846–BQ849 the
+//! reconciliation, delay, backoff and kafka_poison case shapes (BQ305–BQ308), BQ868
+//! redis-case-shape and BQ869 redis-delay-case-shape (BQ305).
 
 use serde::{Serialize, Serializer};
 
@@ -77,7 +86,13 @@ codes! {
     VALID_WITHOUT_EXPECT = "BQ302" "valid-without-expect" "A valid case has no expect block.";
     INVALID_WITHOUT_REASON = "BQ303" "invalid-without-reason" "An invalid case has no reason.";
     ORPHAN_FIXTURE = "BQ304" "orphan-fixture" "A fixture file is referenced by no case.";
-    CASE_SHAPE = "BQ305" "case-shape" "A case lacks a field its section requires, or a field has the wrong type.";
+    CASE_SHAPE = "BQ305" "case-shape" "A case (or the block it lives in) is not an object, lacks a field its section reads, or has a field of the wrong JSON type.";
+    CASE_UNKNOWN_VALUE = "BQ306" "case-unknown-value" "A case field holds a value its section does not define (an unknown mode, expect, kind or block).";
+    CASE_ONE_OF = "BQ307" "case-one-of" "A case must carry exactly one of several fields (body / body_base64, value / absent, the encode_reject inputs) and carries none or more than one.";
+    CASE_BAD_VALUE = "BQ308" "case-bad-value" "A case field has the right JSON type but a value its section cannot use (not standard padded base64, out of range, not a binary fraction).";
+    SECTION_UNREGISTERED = "BQ309" "section-unregistered" "A manifest section has no definition in bqsuite's section registry, so its cases can be neither read, checked nor run.";
+    SECTION_SCOPE_DIFFERS = "BQ310" "section-scope-differs" "The sections map gives a section another scope than its definition in the registry.";
+    REFERENCE_DISAGREES = "BQ311" "reference-disagrees" "The reference core does not pass a case that needs no external service: the case expects something else than the reference computes.";
 
     RESULTS_EXAMPLE_INVALID = "BQ401" "results-example-invalid" "schema/results.example.json does not validate against schema/results.schema.json.";
     INVALID_SCHEMA = "BQ402" "invalid-schema" "A schema is not a valid schema of its draft.";
@@ -142,29 +157,18 @@ codes! {
     FORBIDDEN_KEY_MISSING = "BQ807" "forbidden-key-missing" "A forbidden_key pointer does not exist in its case's fixture.";
     FORBIDDEN_KEY_NOT_ABSENT = "BQ808" "forbidden-key-not-absent" "A forbidden_keys case does not list its forbidden_key in expect_absent_after_reencode.";
     ABSENT_POINTER_MISSING = "BQ809" "absent-pointer-missing" "An expect_absent_after_reencode pointer does not exist in its case's fixture, so the check could never fail.";
-    ENCODE_REJECT_INPUT = "BQ810" "encode-reject-input" "An encode_reject case does not carry exactly one input (meta, meta_entries, extras_top, extras_meta) of the right shape.";
     OFFENDING_KEY_NOT_IN_INPUT = "BQ811" "offending-key-not-in-input" "An encode_reject offending_key is not a key of the case's input.";
     PAYLOAD_SCHEMA_VERDICT = "BQ820" "payload-schema-verdict" "A payload_schema / payload_schema_unicode case's valid flag disagrees with the Draft-07 verdict.";
-    PAYLOAD_SCHEMA_CASE = "BQ821" "payload-schema-case" "A payload-schema section has no schema that compiles, or a case lacks data or a boolean valid.";
-    BODY_BASE64 = "BQ822" "body-base64" "A body_base64 is not standard padded base64.";
+    PAYLOAD_SCHEMA_CASE = "BQ821" "payload-schema-case" "A payload-schema section's schema does not compile with a Draft-07 validator.";
     INVALID_UTF8_MARK = "BQ823" "invalid-utf8-mark" "A case expecting raw_encoding base64 has a body that is valid UTF-8, or an invalid-UTF-8 body does not expect it.";
-    POISON_CASE_SHAPE = "BQ824" "poison-case-shape" "A poison_dlq case lacks exactly one of body / body_base64, a known shape, a record object, or (splice_or_wrapper) non-empty splice_literals and splice_keys.";
     POISON_EXPECTATION = "BQ825" "poison-expectation" "A poison_dlq expectation contradicts its body (wrapper raw, splice record, shape, splice literals or keys).";
     IDEMPOTENCY_OUTCOME = "BQ826" "idempotency-outcome" "An idempotency delivery carries an outcome without effect run, or a run lacks outcome ok / throw.";
     IDEMPOTENCY_EFFECTS = "BQ827" "idempotency-effects" "expected_effects is not the number of deliveries whose effect is run (R6).";
     IDEMPOTENCY_EFFECT = "BQ828" "idempotency-effect" "A delivery's expect_effect contradicts the seen-set rule given the deliveries before it.";
-    RETRY_BACKOFF_CASE = "BQ829" "retry-backoff-case" "A retry_backoff case's inputs or expectation do not have the shape of decisions R14.";
     RETRY_BACKOFF_EXPECTATION = "BQ830" "retry-backoff-expectation" "A retry_backoff expectation differs from d(n) computed exactly (R14).";
-    GATE_TABLE_SHAPE = "BQ840" "gate-table-shape" "A schema_version_gate table lacks a non-empty property name, a fixture or a cases array of objects.";
     GATE_FIXTURE_INVALID = "BQ841" "gate-fixture-invalid" "A schema_version_gate fixture is not a valid envelope, so a reject could come from the body instead of the gate.";
-    GATE_ROW_VALUE_OR_ABSENT = "BQ842" "gate-row-value-or-absent" "A gate row does not have exactly one of value and absent: true.";
-    GATE_ROW_EXPECT = "BQ843" "gate-row-expect" "A gate row's expect is not decode or reject.";
-    GATE_ROW_VALUE_TYPE = "BQ844" "gate-row-value-type" "value_type sits on a row whose value is not a number, or is not \"float\".";
+    GATE_ROW_VALUE_TYPE = "BQ844" "gate-row-value-type" "value_type sits on a row whose value is not a number.";
     GATE_ROW_NOT_CARRIED = "BQ845" "gate-row-not-carried" "A gate row's value has a type the binding's property cannot carry (only ASB carries numbers; SQS and Pulsar carry no null).";
-    RECONCILIATION_CASE_SHAPE = "BQ846" "reconciliation-case-shape" "An attempts_reconciliation case lacks a field or has it with another JSON type than the published one (R20.3, R20.6).";
-    DELAY_CASE_SHAPE = "BQ847" "delay-case-shape" "A delay block or case lacks a field its shape requires, or has it with the wrong type or value.";
-    BACKOFF_CASE_SHAPE = "BQ848" "backoff-case-shape" "A backoff block or case lacks a field its shape requires, or has it with the wrong type or value.";
-    KAFKA_POISON_CASE_SHAPE = "BQ849" "kafka-poison-case-shape" "A kafka_poison case lacks a name or verdict, or does not carry exactly one of body and valid base64 body_base64.";
 
     REDIS_UNKNOWN_LAYOUT = "BQ860" "redis-unknown-layout" "A redis_layout case names a layout other than zset or processing.";
     REDIS_UNKNOWN_OP = "BQ861" "redis-unknown-op" "A redis_layout step has no op, or one the case language does not have.";
@@ -174,8 +178,6 @@ codes! {
     REDIS_UNKNOWN_RESERVATION = "BQ865" "redis-unknown-reservation" "A redis_layout case uses a reservation or token that no earlier step or state binds.";
     REDIS_EXPECT_SHAPE = "BQ866" "redis-expect-shape" "A redis_layout expectation or state entry has the wrong shape, or is not an expectation of its step.";
     REDIS_BAD_RETRY_AFTER = "BQ867" "redis-bad-retry-after" "A redis_layout retry_after is neither a non-negative integer nor null.";
-    REDIS_CASE_SHAPE = "BQ868" "redis-case-shape" "A redis_layout case or step lacks a field or has one of the wrong type.";
-    REDIS_DELAY_CASE_SHAPE = "BQ869" "redis-delay-case-shape" "A redis_delay case lacks a numeric now or delay, or an integer expected_score.";
 
     DRIFT_ADDED = "BQ900" "drift-added" "A vendored copy holds a file or directory the release does not (fetch --check).";
     DRIFT_REMOVED = "BQ901" "drift-removed" "A vendored copy lacks a file of the release (fetch --check).";

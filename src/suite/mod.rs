@@ -18,7 +18,6 @@
 pub mod ids;
 pub mod json;
 pub mod pointer;
-pub mod redis_dsl;
 pub mod scope;
 pub mod skip_policy;
 pub mod span;
@@ -69,9 +68,6 @@ pub const METADATA_KEYS: [&str; 6] =
 pub const FILE_CAP: u64 = 64 << 20;
 /// The most a suite may hold in all.
 pub const SUITE_CAP: u64 = 256 << 20;
-/// The input fields of an `encode_reject` case; a case carries exactly one. Shared by the
-/// section's runner and its validate cross-check.
-pub const ENCODE_REJECT_INPUTS: [&str; 4] = ["meta", "meta_entries", "extras_top", "extras_meta"];
 
 /// Is `s` exactly an ADR reference, `ADR-` and four digits (an `exceptions` entry's `adr`)?
 pub fn is_adr(s: &str) -> bool {

@@ -1,10 +1,8 @@
 //! Compatibility with the real SDK runners (decisions R20) — the rules a program can check.
 //!
 //! Real SDKs vendor the suite and read its early sections by name, with parsers that are
-//! stricter or looser than ours. Rules: at least six top-level cases, each valid one with the
-//! five `expect` fields the runners read; each top-level fixture a non-empty JSON object, a valid
-//! one with a non-empty `trace_id`, `meta.id` and a non-zero `meta.created_at`; every file
-//! reference a plain relative path (no `..`, leading `/`, `\`, `#`, `?`, `%`, empty or `.`
+//! stricter or looser than ours. Rules (the ones about the top-level `cases` live with that
+//! section, [`crate::sections::envelope::cases`]): every file reference a plain relative path (no `..`, leading `/`, `\`, `#`, `?`, `%`, empty or `.`
 //! components); the manifest nests at most 511 levels (PHP `json_decode` depth 512); no lone
 //! surrogate escape in the manifest or any fixture; case names non-empty without `/`; no key in
 //! a runner-mapped object that differs from a mapped key only in letter case (Go's decoder would
@@ -14,15 +12,14 @@ use std::collections::{BTreeSet, HashMap};
 
 use serde_json::Value;
 
-use crate::core::strict::lone_surrogate;
 use crate::diag::{Code, Finding};
+use crate::sections::judge::lone_surrogate;
 use crate::suite::{MANIFEST, pointer, span};
 
 use super::{Ctx, walk_objects};
 
 /// PHP `json_decode`'s default depth is 512: a document may nest 511 levels.
 const MAX_DEPTH: usize = 511;
-const EXPECT_FIELDS: [&str; 5] = ["urn", "data", "attempts", "lang", "schema_version"];
 /// Objects under these keys are free-form payloads, not runner-mapped structures.
 const FREE_FORM: [&str; 9] = [
     "data",
@@ -35,25 +32,10 @@ const FREE_FORM: [&str; 9] = [
     "extras_top",
     "extras_meta",
 ];
-/// Keys the published runners map by name (R20.2, R20.5) even when the manifest lacks them.
-const MAPPED: [&str; 16] = [
-    "schema_version",
-    "description",
-    "cases",
-    "idempotency",
-    "payload_schema",
-    "sqs",
-    "asb",
-    "pulsar",
-    "kafka",
-    "artemis",
-    "redis",
-    "rabbitmq",
-    "name",
-    "file",
-    "valid",
-    "expect",
-];
+/// Field keys the published runners map by name (R20.5) even when the manifest lacks them;
+/// the early sections they map by name (R20.2) come from the registry
+/// ([`crate::sections::Section::is_early`]).
+const MAPPED: [&str; 6] = ["schema_version", "description", "name", "file", "valid", "expect"];
 
 pub(super) fn check(cx: &Ctx<'_>) -> Vec<Finding> {
     let mut out = Vec::new();
@@ -109,76 +91,8 @@ pub(super) fn check(cx: &Ctx<'_>) -> Vec<Finding> {
         }
     }
 
-    if let Some(cases) = m.get("cases").and_then(Value::as_array) {
-        if cases.len() < 6 {
-            out.push(at(
-                Code::COMPAT_TOO_FEW_CASES,
-                format!("{} top-level cases; keep at least six", cases.len()),
-                "/cases",
-            ));
-        }
-        for (i, case) in cases.iter().enumerate() {
-            top_level_case(cx, &mut out, i, case);
-        }
-    }
-
     key_case(m, &mut out);
     out
-}
-
-fn top_level_case(cx: &Ctx<'_>, out: &mut Vec<Finding>, i: usize, case: &Value) {
-    let ptr = format!("/cases/{i}");
-    let valid = case.get("valid").and_then(Value::as_bool) == Some(true);
-    if valid && let Some(expect) = case.get("expect").and_then(Value::as_object) {
-        for field in EXPECT_FIELDS {
-            if !expect.contains_key(field) {
-                out.push(
-                    Finding::error(
-                        Code::COMPAT_CASE_FIELDS,
-                        format!("expect lacks {field:?}, which every SDK runner reads"),
-                    )
-                    .in_file(MANIFEST)
-                    .at(format!("{ptr}/expect")),
-                );
-            }
-        }
-    }
-    let Some(file) = case.get("file").and_then(Value::as_str) else {
-        return;
-    };
-    let Some(fixture) = cx.suite.json(file) else {
-        return;
-    };
-    match fixture.as_object() {
-        Some(o) if !o.is_empty() => {}
-        _ => {
-            out.push(
-                Finding::error(Code::COMPAT_FIXTURE_OBJECT, "a top-level case fixture must be a non-empty JSON object, even when invalid; other shapes belong in newer sections")
-                    .in_file(file)
-                    .at(""),
-            );
-            return;
-        }
-    }
-    if valid {
-        let non_empty = |p: &str| pointer::get(fixture, p).and_then(Value::as_str).is_some_and(|s| !s.is_empty());
-        let created = pointer::get(fixture, "/meta/created_at").and_then(Value::as_f64).is_some_and(|n| n != 0.0);
-        for (p, ok) in
-            [("/trace_id", non_empty("/trace_id")), ("/meta/id", non_empty("/meta/id")), ("/meta/created_at", created)]
-        {
-            if !ok {
-                let at = if pointer::get(fixture, p).is_some() { p } else { "" };
-                out.push(
-                    Finding::error(
-                        Code::COMPAT_PER_MESSAGE_FIELDS,
-                        format!("a valid fixture needs a non-empty, non-zero {p}"),
-                    )
-                    .in_file(file)
-                    .at(at),
-                );
-            }
-        }
-    }
 }
 
 /// Why `p` is not a plain relative path, if it is not.
@@ -233,6 +147,11 @@ fn max_depth(text: &str) -> usize {
     max
 }
 
+/// The early sections the real runners map by name (R20.2).
+fn early() -> impl Iterator<Item = &'static str> + 'static {
+    crate::sections::registry().filter(|s| s.is_early()).map(|s| s.name())
+}
+
 /// Keys that differ from a mapped key only in letter case.
 ///
 /// The vocabulary is every key without an upper-case letter of the runner-mapped objects plus
@@ -243,8 +162,13 @@ fn key_case(manifest: &Value, out: &mut Vec<Finding>) {
     let skip = |k: &str| FREE_FORM.contains(&k);
     let mut keys: BTreeSet<&str> = BTreeSet::new();
     walk_objects(manifest, &mut String::new(), &skip, &mut |_, m| keys.extend(m.keys().map(String::as_str)));
-    let vocab: BTreeSet<&str> =
-        keys.iter().copied().filter(|k| !k.bytes().any(|b| b.is_ascii_uppercase())).chain(MAPPED).collect();
+    let vocab: BTreeSet<&str> = keys
+        .iter()
+        .copied()
+        .filter(|k| !k.bytes().any(|b| b.is_ascii_uppercase()))
+        .chain(MAPPED)
+        .chain(early().map(|s| -> &str { s }))
+        .collect();
     let mut by_fold: HashMap<String, Vec<&str>> = HashMap::new();
     for v in &vocab {
         by_fold.entry(v.to_ascii_lowercase()).or_default().push(v);

@@ -1,8 +1,8 @@
 //! Sections, scopes and exceptions (ADR-0032).
 //!
 //! Rules: every block has an entry in `sections` and every entry names a block; every scope is
-//! one of the nine; a block is an object (or, for `cases`, an array); case ids are unique within
-//! a section; `exceptions` entries are `{family, binding, adr}` strings with `adr` of the form
+//! one of the nine; a block is an object (or an array, when its definition says so: `cases`);
+//! case ids are unique within a section; `exceptions` entries are `{family, binding, adr}` strings with `adr` of the form
 //! `ADR-NNNN` and `binding` a binding scope that some section of the suite has.
 
 use std::collections::HashSet;
@@ -38,9 +38,10 @@ pub(super) fn check(cx: &Ctx<'_>) -> Vec<Finding> {
             )),
             Some(_) => {}
         }
-        let shape_ok = if s.name == "cases" { s.block.is_array() } else { s.block.is_object() };
+        let array = crate::sections::find(s.name).is_some_and(|d| d.is_array());
+        let shape_ok = if array { s.block.is_array() } else { s.block.is_object() };
         if !shape_ok {
-            let want = if s.name == "cases" { "an array" } else { "an object" };
+            let want = if array { "an array" } else { "an object" };
             out.push(at(Code::SECTION_SHAPE, format!("section {:?} must be {want}", s.name), ptr.clone()));
         }
         let mut seen = HashSet::new();

@@ -62,10 +62,29 @@ impl SuiteCopy {
         self.write("manifest.json", serde_json::to_string_pretty(&v).unwrap() + "\n");
     }
 
-    /// Load the copy and validate it.
+    /// Load the copy and validate it; file names are suite-relative (so findings snapshot the
+    /// same wherever the copy lives).
     pub fn validate(&self) -> Vec<bqsuite::diag::Finding> {
-        bqsuite::validate::validate(&bqsuite::suite::Suite::load(self.path()).expect("loads"))
+        let root = format!("{}/", self.path().display());
+        let mut findings = bqsuite::validate::validate(&bqsuite::suite::Suite::load(self.path()).expect("loads"));
+        for f in &mut findings {
+            if let Some(rel) = f.file.as_deref().and_then(|p| p.strip_prefix(&root)) {
+                f.file = Some(rel.to_owned());
+            }
+        }
+        findings
     }
+}
+
+/// Validate a suite copy and assert the exact list of findings against the calling test's
+/// insta snapshot (so a missing, an extra or a duplicate finding fails); evaluates to the list.
+#[macro_export]
+macro_rules! findings {
+    ($copy:expr) => {{
+        let findings = $copy.validate();
+        insta::assert_json_snapshot!(findings);
+        findings
+    }};
 }
 
 /// Copy a file or a directory tree.

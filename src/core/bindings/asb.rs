@@ -18,7 +18,7 @@ use std::collections::BTreeMap;
 
 use super::{AmqpValue, CONTENT_TYPE, ConsumeError, Consumed, Native, Source};
 use crate::core::envelope::{self, EncodeError, Envelope};
-use crate::core::fault;
+use crate::core::fault::{self, Fault};
 
 /// The schema-version application property.
 pub const SCHEMA_VERSION: &str = "bq-schema-version";
@@ -81,8 +81,8 @@ pub fn gate_input(value: Option<&AmqpValue>) -> Native<'_> {
     match value {
         AmqpValue::Null => Native::Null,
         AmqpValue::String(s) => Native::Text(s),
-        AmqpValue::Float(x) if *x == 1.0 && fault::named("asb-float-one-is-integral") => Native::Integral(1),
-        AmqpValue::Double(x) if *x == 1.0 && fault::named("asb-float-one-is-integral") => Native::Integral(1),
+        AmqpValue::Float(x) if *x == 1.0 && fault::active(Fault::AsbFloatOneIsIntegral) => Native::Integral(1),
+        AmqpValue::Double(x) if *x == 1.0 && fault::active(Fault::AsbFloatOneIsIntegral) => Native::Integral(1),
         other => Native::Other(other.type_name()),
     }
 }

@@ -21,7 +21,7 @@
 
 use std::fmt;
 
-use crate::core::fault;
+use crate::core::fault::{self, Fault};
 use crate::core::text::is_blank;
 
 /// The schema version the gate lets through.
@@ -73,9 +73,9 @@ pub fn check(found: Native<'_>) -> Result<(), GateRejection> {
     let through = match found {
         Native::Absent | Native::Null => true,
         Native::Text(s) => {
-            let s = if fault::named("gate-trims") { s.trim() } else { s };
+            let s = if fault::active(Fault::GateTrims) { s.trim() } else { s };
             let blank =
-                if fault::named("gate-unicode-blank") { s.chars().all(char::is_whitespace) } else { is_blank(s) };
+                if fault::active(Fault::GateUnicodeBlank) { s.chars().all(char::is_whitespace) } else { is_blank(s) };
             s == SUPPORTED || blank
         }
         Native::Integral(n) => n == 1,
@@ -117,8 +117,8 @@ mod tests {
 
     #[test]
     fn the_broken_gates_are_what_the_faults_say() {
-        with(Fault::Named("gate-trims"), || assert_eq!(check(Native::Text(" 1")), Ok(())));
-        with(Fault::Named("gate-unicode-blank"), || assert_eq!(check(Native::Text("\u{3000}")), Ok(())));
+        with(Fault::GateTrims, || assert_eq!(check(Native::Text(" 1")), Ok(())));
+        with(Fault::GateUnicodeBlank, || assert_eq!(check(Native::Text("\u{3000}")), Ok(())));
         assert!(check(Native::Text(" 1")).is_err() && check(Native::Text("\u{3000}")).is_err());
     }
 }

@@ -29,7 +29,7 @@ use std::fmt;
 
 use super::{ConsumeError, Consumed, Native, Source, parse_count};
 use crate::core::envelope::{self, EncodeError, Envelope};
-use crate::core::fault;
+use crate::core::fault::{self, Fault};
 
 /// The largest per-message delay SQS allows, in seconds.
 pub const MAX_DELAY_SECONDS: u32 = 900;
@@ -213,7 +213,7 @@ pub fn delay_seconds(kind: QueueKind, delay: f64) -> Result<Option<u32>, SqsErro
     if kind == QueueKind::Fifo {
         return Err(SqsError::FifoDelay { delay });
     }
-    if delay > f64::from(MAX_DELAY_SECONDS) && !fault::named("sqs-delay-clamps") {
+    if delay > f64::from(MAX_DELAY_SECONDS) && !fault::active(Fault::SqsDelayClamps) {
         return Err(SqsError::DelayAboveMax { delay });
     }
     Ok(Some(whole_seconds(delay).min(MAX_DELAY_SECONDS)))
@@ -268,7 +268,7 @@ pub fn reconcile_attempts(body_attempts: u64, approximate_receive_count: Option<
     let Some(count) = approximate_receive_count.and_then(parse_count) else {
         return body_attempts;
     };
-    let native = if fault::named("sqs-attempts-no-minus-one") { count } else { count.saturating_sub(1) };
+    let native = if fault::active(Fault::SqsAttemptsNoMinusOne) { count } else { count.saturating_sub(1) };
     body_attempts.max(native)
 }
 
@@ -320,7 +320,7 @@ mod tests {
         assert!(matches!(delay_seconds(s, 900.01), Err(SqsError::DelayAboveMax { .. })));
         assert_eq!(delay_seconds(s, f64::NAN), Err(SqsError::NotFinite));
         assert_eq!(delay_seconds(s, f64::INFINITY), Err(SqsError::NotFinite));
-        with(Fault::Named("sqs-delay-clamps"), || assert_eq!(delay_seconds(s, 901.0), Ok(Some(900))));
+        with(Fault::SqsDelayClamps, || assert_eq!(delay_seconds(s, 901.0), Ok(Some(900))));
     }
 
     #[test]
@@ -373,6 +373,6 @@ mod tests {
         assert_eq!(reconcile_attempts(0, Some("3")), 2);
         assert_eq!(reconcile_attempts(4, Some("not-a-number")), 4);
         assert_eq!(reconcile_attempts(3, None), 3);
-        with(Fault::Named("sqs-attempts-no-minus-one"), || assert_eq!(reconcile_attempts(0, Some("1")), 1));
+        with(Fault::SqsAttemptsNoMinusOne, || assert_eq!(reconcile_attempts(0, Some("1")), 1));
     }
 }

@@ -12,10 +12,7 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use crate::core::fault;
-
-/// The fault that scores a delay the Laravel way, `floor(now + delay)`.
-pub const FAULT_FLOOR_OF_SUM: &str = "redis-score-floor-of-sum";
+use crate::core::fault::{self, Fault};
 
 /// The largest magnitude a score may have: integers up to 2^53 are exact in a double.
 const MAX_SCORE: f64 = 9_007_199_254_740_992.0;
@@ -134,7 +131,7 @@ pub fn now_second(now: f64) -> Result<i64, TimeError> {
 /// `floor(now) + ceil(delay)`.
 pub fn available_at(now: f64, delay: f64) -> Result<i64, TimeError> {
     let (now, delay) = (finite(now)?, finite(delay)?);
-    if fault::named(FAULT_FLOOR_OF_SUM) {
+    if fault::active(Fault::RedisFloorOfSum) {
         return exact((now + delay).floor());
     }
     exact(now.floor() + delay.ceil())
@@ -167,7 +164,7 @@ mod tests {
 
     #[test]
     fn the_laravel_fault_floors_the_sum() {
-        fault::with(Fault::Named(FAULT_FLOOR_OF_SUM), || {
+        fault::with(Fault::RedisFloorOfSum, || {
             assert_eq!(available_at(1000.2, 1.5), Ok(1001));
         });
         assert_eq!(available_at(1000.2, 1.5), Ok(1002));

@@ -47,23 +47,11 @@ use std::sync::Arc;
 
 use redis::ConnectionLike;
 
-pub use clock::{
-    Clock, FAULT_FLOOR_OF_SUM, ManualClock, RetryAfter, Score, SystemClock, TimeError, available_at, deadline,
-    now_second,
-};
+pub use clock::{Clock, ManualClock, RetryAfter, Score, SystemClock, TimeError, available_at, deadline, now_second};
 pub use keys::{KeyType, Keys, LayoutKind, Role};
 
 use crate::core::dead_letter::{Cause, Reason};
 use crate::core::envelope::{self, EncodeError, Envelope};
-
-/// Fault: a zset reserve hands the handler the cjson-re-encoded member instead of the raw body.
-pub const FAULT_HAND_OUT_MEMBER: &str = "redis-reserve-hands-member";
-/// Fault: a zset release writes the cjson member to `:delayed` instead of the core's encoding.
-pub const FAULT_RELEASE_MEMBER: &str = "redis-release-writes-member";
-/// Fault: the legacy sweep pushes recovered bodies to the front of the ready list.
-pub const FAULT_SWEEP_TO_FRONT: &str = "redis-sweep-to-front";
-/// Fault: the legacy ack removes the body from `:processing` without the ZREM gate.
-pub const FAULT_ACK_WITHOUT_GATE: &str = "redis-ack-without-gate";
 
 /// Why a transport operation failed.
 #[derive(Debug)]

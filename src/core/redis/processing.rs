@@ -5,9 +5,9 @@ use std::sync::LazyLock;
 
 use redis::{ConnectionLike, Script};
 
-use super::{Delivery, Error, FAULT_ACK_WITHOUT_GATE, FAULT_SWEEP_TO_FRONT, Handle, Queue, Role, SweepReport};
+use super::{Delivery, Error, Handle, Queue, Role, SweepReport};
 use super::{TimeError, deadline, now_second};
-use crate::core::fault;
+use crate::core::fault::{self, Fault};
 
 const SWEEP_SRC: &str = include_str!("lua/processing_sweep.lua");
 /// The one line of the sweep that puts a recovered body back.
@@ -16,7 +16,7 @@ const SWEEP_PUSH: &str = "redis.call('RPUSH', KEYS[3], raw)";
 static RESERVE: LazyLock<Script> = LazyLock::new(|| Script::new(include_str!("lua/processing_reserve.lua")));
 static SWEEP: LazyLock<Script> = LazyLock::new(|| Script::new(SWEEP_SRC));
 static SETTLE: LazyLock<Script> = LazyLock::new(|| Script::new(include_str!("lua/processing_settle.lua")));
-/// The broken variant of the sweep for [`FAULT_SWEEP_TO_FRONT`]: the same script with its one
+/// The broken variant of the sweep for [`Fault::RedisSweepToFront`]: the same script with its one
 /// push turned into a push to the head.
 static SWEEP_TO_FRONT: LazyLock<Script> = LazyLock::new(|| {
     assert!(SWEEP_SRC.matches(SWEEP_PUSH).count() == 1, "the sweep has exactly one push back");
@@ -51,7 +51,7 @@ pub(super) fn push(q: &Queue, con: &mut dyn ConnectionLike, body: &[u8]) -> Resu
 
 pub(super) fn sweep(q: &Queue, con: &mut dyn ConnectionLike) -> Result<SweepReport, Error> {
     let now = now_second(q.now())?;
-    let script: &Script = if fault::named(FAULT_SWEEP_TO_FRONT) { &SWEEP_TO_FRONT } else { &SWEEP };
+    let script: &Script = if fault::active(Fault::RedisSweepToFront) { &SWEEP_TO_FRONT } else { &SWEEP };
     let (moved, orphaned, malformed): (u64, u64, u64) = script
         .key(q.keys.key(Role::Deadlines))
         .key(q.keys.key(Role::Processing))
@@ -94,7 +94,7 @@ fn settle(
 }
 
 pub(super) fn ack(q: &Queue, con: &mut dyn ConnectionLike, token: &str, raw: &[u8]) -> Result<bool, Error> {
-    if fault::named(FAULT_ACK_WITHOUT_GATE) {
+    if fault::active(Fault::RedisAckWithoutGate) {
         redis::pipe()
             .atomic()
             .lrem(q.keys.key(Role::Processing), 1, raw)

@@ -5,9 +5,9 @@ use std::sync::LazyLock;
 
 use redis::{ConnectionLike, Script};
 
-use super::{Delivery, Error, FAULT_HAND_OUT_MEMBER, FAULT_RELEASE_MEMBER, Handle, PoisonReservation, Queue, Role};
+use super::{Delivery, Error, Handle, PoisonReservation, Queue, Role};
 use super::{available_at, deadline, now_second};
-use crate::core::fault;
+use crate::core::fault::{self, Fault};
 
 static MIGRATE: LazyLock<Script> = LazyLock::new(|| Script::new(include_str!("lua/zset_migrate.lua")));
 static RESERVE: LazyLock<Script> = LazyLock::new(|| Script::new(include_str!("lua/zset_reserve.lua")));
@@ -67,7 +67,7 @@ pub(super) fn reserve(q: &Queue, con: &mut dyn ConnectionLike) -> Result<Option<
     let Some((raw, member, poison)) = got else {
         return Ok(None);
     };
-    let handed = if fault::named(FAULT_HAND_OUT_MEMBER) { member.clone() } else { raw };
+    let handed = if fault::active(Fault::RedisReserveHandsMember) { member.clone() } else { raw };
     if poison != 0 {
         let handle = Handle::Member(member);
         return Ok(Some(Delivery::Poison(PoisonReservation { body: handed, error: A1_POISON.to_owned(), handle })));
@@ -88,7 +88,7 @@ pub(super) fn release(
     delay: f64,
 ) -> Result<bool, Error> {
     let score = available_at(q.now(), delay)?;
-    let written = if fault::named(FAULT_RELEASE_MEMBER) { member } else { retry_body };
+    let written = if fault::active(Fault::RedisReleaseWritesMember) { member } else { retry_body };
     settle(q, con, member, Role::Delayed, written, Some(score))
 }
 

@@ -22,7 +22,7 @@ pub mod retry;
 
 use super::{ConsumeError, Consumed, Native, parse_count, string_properties};
 use crate::core::envelope::{self, EncodeError, Envelope};
-use crate::core::fault;
+use crate::core::fault::{self, Fault};
 
 /// The schema-version header.
 pub const SCHEMA_VERSION: &str = "bq-schema-version";
@@ -50,7 +50,7 @@ impl Headers {
     /// Append a header; `None` writes a header with a null value.
     pub fn add(&mut self, key: impl Into<String>, value: Option<&[u8]>) {
         let value = match value {
-            None if fault::named("kafka-header-null-stringified") => Some(b"null".to_vec()),
+            None if fault::active(Fault::KafkaHeaderNullStringified) => Some(b"null".to_vec()),
             v => v.map(<[u8]>::to_vec),
         };
         self.0.push(Header { key: key.into(), value });
@@ -134,7 +134,7 @@ pub fn header_text<'h>(headers: &'h Headers, key: &str) -> Option<&'h str> {
 /// The `bq-attempts` header when present and parseable, else the body's attempts.
 pub fn reconcile_attempts(body_attempts: u64, headers: &Headers) -> u64 {
     match header_text(headers, ATTEMPTS).and_then(parse_count) {
-        Some(n) if fault::named("kafka-attempts-max") => body_attempts.max(n),
+        Some(n) if fault::active(Fault::KafkaAttemptsMax) => body_attempts.max(n),
         Some(n) => n,
         None => body_attempts,
     }
@@ -187,7 +187,7 @@ mod tests {
         h.add_str(ATTEMPTS, "5");
         h.add_str(ATTEMPTS, "1");
         assert_eq!(reconcile_attempts(4, &h), 1);
-        with(Fault::Named("kafka-attempts-max"), || assert_eq!(reconcile_attempts(4, &h), 4));
+        with(Fault::KafkaAttemptsMax, || assert_eq!(reconcile_attempts(4, &h), 4));
         for fallback in [None, Some(&b"x"[..]), Some(&b" 2"[..]), Some(&b"\xff"[..])] {
             let mut h = Headers::new();
             h.add(ATTEMPTS, fallback);
@@ -201,7 +201,7 @@ mod tests {
         h.add(SCHEMA_VERSION, None);
         assert_eq!(h.last(SCHEMA_VERSION).unwrap().value, None);
         assert!(consume(&consumed(h.clone())).is_ok());
-        with(Fault::Named("kafka-header-null-stringified"), || {
+        with(Fault::KafkaHeaderNullStringified, || {
             let mut h = Headers::new();
             h.add(SCHEMA_VERSION, None);
             assert!(matches!(consume(&consumed(h)), Err(ConsumeError::Gate(_))));

@@ -30,7 +30,7 @@ use std::fmt;
 
 use super::{ATTEMPTS, ConsumerRecord, Header, ProducerRecord, header_text, headers, record};
 use crate::core::envelope::{self, EncodeError, Envelope};
-use crate::core::fault;
+use crate::core::fault::{self, Fault};
 use crate::core::text::is_blank;
 
 /// The RECOMMENDED retry tiers, in milliseconds.
@@ -194,7 +194,7 @@ pub fn delayed_record(
         return record(env, topic).map_err(RetryError::Encode);
     };
     let tier = tiers.for_delay(requested)?;
-    let header_ms = if fault::named("kafka-requested-delay-uses-tier") { tier.delay_ms } else { requested };
+    let header_ms = if fault::active(Fault::KafkaRequestedDelayUsesTier) { tier.delay_ms } else { requested };
     delayed(env, topic, tier, header_ms, now_ms)
 }
 

@@ -1,0 +1,326 @@
+//! The plain data the SDK interface is made of, beside the operations themselves: bytes,
+//! ordered entries, AMQP-typed values, Kafka headers, and the small enums the spec names.
+//!
+//! Invariants: every type here is serde data that means the same in process and on a wire;
+//! bytes travel as standard padded base64 (a body need not be UTF-8); an AMQP value keeps its
+//! type and width (`{"type": "int", "value": 1}` is not `{"type": "long", "value": 1}`, a
+//! `float` is never an integer); a key present with a null value is written as `null`, an
+//! absent key is not written (Artemis properties, Kafka headers); ordered entries keep their
+//! order and their repeats.
+
+use std::fmt;
+
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::Value;
+
+/// Exact bytes; standard padded base64 on the wire.
+#[derive(Clone, Default, PartialEq, Eq, Hash)]
+pub struct Bytes(pub Vec<u8>);
+
+impl Bytes {
+    /// The bytes.
+    pub fn as_slice(&self) -> &[u8] {
+        &self.0
+    }
+}
+
+impl From<&[u8]> for Bytes {
+    fn from(b: &[u8]) -> Self {
+        Bytes(b.to_vec())
+    }
+}
+
+impl From<Vec<u8>> for Bytes {
+    fn from(b: Vec<u8>) -> Self {
+        Bytes(b)
+    }
+}
+
+impl From<&str> for Bytes {
+    fn from(s: &str) -> Self {
+        Bytes(s.as_bytes().to_vec())
+    }
+}
+
+impl fmt::Debug for Bytes {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:?}", String::from_utf8_lossy(&self.0))
+    }
+}
+
+impl Serialize for Bytes {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&STANDARD.encode(&self.0))
+    }
+}
+
+impl<'de> Deserialize<'de> for Bytes {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(d)?;
+        STANDARD.decode(text).map(Bytes).map_err(serde::de::Error::custom)
+    }
+}
+
+/// Ordered `[key, value]` entries (repeats allowed): `[["ext", {…}], ["ext", {…}]]`.
+pub type Entries = Vec<(String, Value)>;
+
+/// A decode warning: the message is accepted, but the key at `pointer` was ignored.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Warning {
+    /// RFC 6901 pointer of the key (`/timestamp`, `/meta/ts`, `/job`, `/urn`).
+    pub pointer: String,
+    pub message: String,
+}
+
+/// A dead-letter reason (message-envelope §10b).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DeadLetterReason {
+    Failed,
+    UnknownUrn,
+    Poison,
+}
+
+impl DeadLetterReason {
+    /// Every reason.
+    pub const ALL: [DeadLetterReason; 3] = [Self::Failed, Self::UnknownUrn, Self::Poison];
+
+    /// The manifest spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Failed => "failed",
+            Self::UnknownUrn => "unknown_urn",
+            Self::Poison => "poison",
+        }
+    }
+}
+
+/// One AMQP-typed value (ASB application properties, RabbitMQ headers).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", content = "value", rename_all = "lowercase")]
+pub enum Amqp {
+    Null,
+    Boolean(bool),
+    Ubyte(u8),
+    Ushort(u16),
+    Uint(u32),
+    Ulong(u64),
+    Byte(i8),
+    Short(i16),
+    Int(i32),
+    Long(i64),
+    Float(f32),
+    Double(f64),
+    Char(char),
+    /// Milliseconds since the Unix epoch.
+    Timestamp(i64),
+    /// 32 lowercase hex digits.
+    Uuid(String),
+    Binary(Bytes),
+    String(String),
+    Symbol(String),
+}
+
+impl Amqp {
+    /// The value of an integer of any width; `None` for every other type.
+    pub fn integral(&self) -> Option<i128> {
+        Some(match *self {
+            Self::Ubyte(n) => n.into(),
+            Self::Ushort(n) => n.into(),
+            Self::Uint(n) => n.into(),
+            Self::Ulong(n) => n.into(),
+            Self::Byte(n) => n.into(),
+            Self::Short(n) => n.into(),
+            Self::Int(n) => n.into(),
+            Self::Long(n) => n.into(),
+            _ => return None,
+        })
+    }
+
+    /// The AMQP type name (the wire tag).
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Self::Null => "null",
+            Self::Boolean(_) => "boolean",
+            Self::Ubyte(_) => "ubyte",
+            Self::Ushort(_) => "ushort",
+            Self::Uint(_) => "uint",
+            Self::Ulong(_) => "ulong",
+            Self::Byte(_) => "byte",
+            Self::Short(_) => "short",
+            Self::Int(_) => "int",
+            Self::Long(_) => "long",
+            Self::Float(_) => "float",
+            Self::Double(_) => "double",
+            Self::Char(_) => "char",
+            Self::Timestamp(_) => "timestamp",
+            Self::Uuid(_) => "uuid",
+            Self::Binary(_) => "binary",
+            Self::String(_) => "string",
+            Self::Symbol(_) => "symbol",
+        }
+    }
+}
+
+impl fmt::Display for Amqp {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match serde_json::to_value(self).ok().and_then(|v| v.get("value").cloned()) {
+            Some(v) => write!(f, "{}({v})", self.type_name()),
+            None => f.write_str(self.type_name()),
+        }
+    }
+}
+
+/// One Kafka record header: bytes, or present with a null value.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KafkaHeader {
+    pub key: String,
+    pub value: Option<Bytes>,
+}
+
+impl KafkaHeader {
+    /// A header holding the UTF-8 bytes of `text`.
+    pub fn text(key: &str, text: &str) -> Self {
+        Self { key: key.to_owned(), value: Some(Bytes::from(text)) }
+    }
+}
+
+/// A Kafka record, produced or consumed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KafkaRecord {
+    pub topic: String,
+    /// `None` is a tombstone.
+    pub value: Option<Bytes>,
+    /// In order; a key may repeat.
+    pub headers: Vec<KafkaHeader>,
+    /// Unix milliseconds.
+    #[serde(default)]
+    pub timestamp: Option<i64>,
+}
+
+/// An SQS message attribute, spelled as the SQS API (and the manifest) spells it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SqsAttribute {
+    #[serde(rename = "DataType")]
+    pub data_type: String,
+    #[serde(rename = "StringValue", default, skip_serializing_if = "Option::is_none")]
+    pub string_value: Option<String>,
+    #[serde(rename = "BinaryValue", default, skip_serializing_if = "Option::is_none")]
+    pub binary_value: Option<Bytes>,
+}
+
+impl SqsAttribute {
+    /// A `String` attribute.
+    pub fn string(text: &str) -> Self {
+        Self { data_type: "String".into(), string_value: Some(text.to_owned()), binary_value: None }
+    }
+}
+
+/// The kind of an SQS queue.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SqsQueueKind {
+    Standard,
+    Fifo,
+}
+
+/// A Redis key layout.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RedisLayout {
+    /// The Laravel-compatible zset layout (broker-bindings §1.1).
+    Zset,
+    /// The legacy `:processing` layout (§1.7).
+    Processing,
+}
+
+impl RedisLayout {
+    /// Both layouts.
+    pub const ALL: [RedisLayout; 2] = [RedisLayout::Zset, RedisLayout::Processing];
+
+    /// The manifest spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RedisLayout::Zset => "zset",
+            RedisLayout::Processing => "processing",
+        }
+    }
+}
+
+/// What a Redis key of a layout is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RedisRole {
+    Ready,
+    Delayed,
+    Reserved,
+    Notify,
+    Processing,
+    Deadlines,
+    Dlq,
+}
+
+impl RedisRole {
+    /// Every role.
+    pub const ALL: [RedisRole; 7] = [
+        RedisRole::Ready,
+        RedisRole::Delayed,
+        RedisRole::Reserved,
+        RedisRole::Notify,
+        RedisRole::Processing,
+        RedisRole::Deadlines,
+        RedisRole::Dlq,
+    ];
+
+    /// The manifest spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RedisRole::Ready => "ready",
+            RedisRole::Delayed => "delayed",
+            RedisRole::Reserved => "reserved",
+            RedisRole::Notify => "notify",
+            RedisRole::Processing => "processing",
+            RedisRole::Deadlines => "deadlines",
+            RedisRole::Dlq => "dlq",
+        }
+    }
+}
+
+/// Which Redis queue an operation works on, and how: plain data, never a live handle.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RedisTarget {
+    /// The Redis to connect to.
+    pub url: String,
+    /// Prepended to every key (the case's own key space).
+    pub prefix: String,
+    pub queue: String,
+    pub layout: RedisLayout,
+    /// The consumer's reservation timeout in seconds; `null` = never expires.
+    pub retry_after: Option<u64>,
+    /// The clock for this step, epoch seconds; `null` = the SDK's own clock.
+    pub now: Option<f64>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn wire_forms() {
+        assert_eq!(serde_json::to_value(Bytes(vec![0xff, 0xfe, 0xfd, 0])).unwrap(), json!("//79AA=="));
+        assert_eq!(serde_json::from_value::<Bytes>(json!("//79AA==")).unwrap(), Bytes(vec![0xff, 0xfe, 0xfd, 0]));
+        assert!(serde_json::from_value::<Bytes>(json!("//79AA")).is_err(), "padding is required");
+        assert_eq!(serde_json::to_value(Amqp::Int(1)).unwrap(), json!({"type": "int", "value": 1}));
+        assert_eq!(serde_json::to_value(Amqp::Float(1.0)).unwrap(), json!({"type": "float", "value": 1.0}));
+        assert_eq!(serde_json::to_value(Amqp::Null).unwrap(), json!({"type": "null"}));
+        assert_eq!(serde_json::from_value::<Amqp>(json!({"type": "ulong", "value": 7})).unwrap(), Amqp::Ulong(7));
+        let h = KafkaHeader { key: "k".into(), value: None };
+        assert_eq!(serde_json::to_value(&h).unwrap(), json!({"key": "k", "value": null}));
+        let e: Entries = vec![("ext".into(), json!(1)), ("ext".into(), json!(2))];
+        assert_eq!(serde_json::to_value(&e).unwrap(), json!([["ext", 1], ["ext", 2]]));
+        assert_eq!(Amqp::Long(3).to_string(), "long(3)");
+    }
+}

@@ -1,0 +1,377 @@
+//! Section `backoff` (scope kafka, broker-bindings §6.3–§6.5, ADR-0034 §9, decisions R9).
+//!
+//! * `topic_names/*` `{name, topic, tiers_ms, expect: ok | reject, expect_retry_topics?,
+//!   expect_dlq_topic?}`: the retry topics (each with its delay) and the dead-letter topic of
+//!   `topic` for `tiers_ms`; `reject`: the tier list is refused.
+//! * `retry_attempt_tier/*` `{name, tiers_ms, attempts_before, expect, expect_tier?,
+//!   expect_delay_ms?}`: the tier a retry goes to; `reject`: there is none.
+//! * `default_tiers` `{expect_tiers_ms}`: the RECOMMENDED tier list.
+//! * `retry_republish/*` `{name, topic, original_topic_header: string | null, attempts_before,
+//!   tiers_ms, expect, expect_topic?, expect_headers?, expect_body_attempts?}` (block:
+//!   `envelope_file`): the SDK is handed a consumed record of `topic` whose body is the fixture
+//!   with `attempts = attempts_before` and whose `bq-attempts` header says the same, with a
+//!   `bq-original-topic` header when `original_topic_header` is a string, and republishes it
+//!   for a retry.
+//! * `requested_delay/*` `{name, topic, tiers_ms, delay_ms, expect, expect_topic?,
+//!   expect_headers?, expect_absent_headers?, expect_body_attempts?}` (block: `envelope_file`):
+//!   publish the fixture on `topic` with a requested delay.
+//!
+//! A produced record is checked against `expect_topic`, `expect_headers` (each written once,
+//! with that text), `expect_absent_headers` and `expect_body_attempts`, and its `bq-attempts`
+//! header must be in sync with the body's attempts.
+
+use serde_json::{Map, Value, json};
+
+use crate::results::Outcome;
+use crate::sdk::Calls;
+use crate::sdk::ops::{
+    KafkaDefaultTiers, KafkaDelayed, KafkaPublishOutcome, KafkaRetry, KafkaRetryTier, KafkaRetryTopics,
+    RetryTierOutcome, RetryTopicsOutcome,
+};
+use crate::sdk::reference::Broken;
+use crate::sdk::wire::{Bytes, KafkaHeader, KafkaRecord};
+use crate::sections::judge::same_value;
+use crate::sections::{Catch, Check, Definition, Fixture, Place, Reader, RunCx, catch_only, ensure};
+use crate::suite::Scope;
+
+use super::kafka::ATTEMPTS;
+
+/// The header naming the work topic of a retry record.
+const ORIGINAL_TOPIC: &str = "bq-original-topic";
+
+/// The `backoff` section.
+pub struct Backoff;
+
+/// What a produced record must look like.
+pub struct RecordExpect<'s> {
+    topic: &'s str,
+    headers: Option<&'s Map<String, Value>>,
+    absent: Vec<&'s str>,
+    body_attempts: u64,
+}
+
+/// A backoff case.
+pub enum Case<'s> {
+    TopicNames {
+        topic: &'s str,
+        tiers: Vec<u64>,
+        expect: Option<(&'s Value, &'s str)>,
+    },
+    AttemptTier {
+        tiers: Vec<u64>,
+        attempts_before: u64,
+        expect: Option<(u64, u64)>,
+    },
+    DefaultTiers {
+        want: Vec<u64>,
+    },
+    Republish {
+        fixture: Fixture<'s>,
+        topic: &'s str,
+        original: Option<&'s str>,
+        attempts_before: u64,
+        tiers: Vec<u64>,
+        expect: Option<RecordExpect<'s>>,
+    },
+    RequestedDelay {
+        fixture: Fixture<'s>,
+        topic: &'s str,
+        tiers: Vec<u64>,
+        delay_ms: i64,
+        expect: Option<RecordExpect<'s>>,
+    },
+}
+
+/// `expect`: `ok` (`true`) or `reject`; an `ok` case's expectation fields are read by `then`.
+fn ok_or_reject<'s, T>(
+    r: &mut Reader<'s>,
+    at: &Place<'s>,
+    claim: impl FnOnce() -> Value,
+    then: impl FnOnce(&mut Reader<'s>) -> Option<T>,
+) -> Option<Option<T>> {
+    match r.one_of(at, "expect", &[("ok", true), ("reject", false)])? {
+        false => {
+            // The wrong expectation of a refusal: the case claiming an outcome (`claim`).
+            r.slot_case(at, || {
+                let mut patch = claim();
+                patch["expect"] = Value::from("ok");
+                patch
+            });
+            Some(None)
+        }
+        true => {
+            r.expects_other(at, "expect", &["ok", "reject"]);
+            then(r).map(Some)
+        }
+    }
+}
+
+fn record_expect<'s>(r: &mut Reader<'s>, at: &Place<'s>, absent: bool) -> Option<RecordExpect<'s>> {
+    let topic = r.str(at, "expect_topic");
+    r.expects(at, "expect_topic");
+    let headers = match r.opt(at, "expect_headers") {
+        None if !absent => r.map(at, "expect_headers").map(Some),
+        None => Some(None),
+        Some(p) => {
+            r.expects_map_entry(at, "expect_headers");
+            let m = r.map(at, "expect_headers");
+            for (k, v) in m.into_iter().flatten() {
+                if !v.is_string() {
+                    r.problem(
+                        crate::diag::Code::CASE_SHAPE,
+                        crate::suite::pointer::join(&p.pointer, k),
+                        format!("must be a string, found {v}"),
+                    );
+                }
+            }
+            m.map(Some)
+        }
+    };
+    let absent = if absent {
+        match r.opt(at, "expect_absent_headers") {
+            None => Some(Vec::new()),
+            Some(p) => {
+                p.value.as_array().and_then(|a| a.iter().map(Value::as_str).collect::<Option<Vec<_>>>()).or_else(|| {
+                    r.problem(crate::diag::Code::CASE_SHAPE, &p.pointer, "must be a list of header names");
+                    None
+                })
+            }
+        }
+    } else {
+        Some(Vec::new())
+    };
+    let body_attempts = r.u64(at, "expect_body_attempts");
+    r.expects(at, "expect_body_attempts");
+    Some(RecordExpect { topic: topic?, headers: headers?, absent: absent?, body_attempts: body_attempts? })
+}
+
+impl Definition for Backoff {
+    const NAME: &'static str = "backoff";
+    const SCOPE: Scope = Scope::Kafka;
+    const CATCHES: &'static [Catch] = &[
+        // The §6.4 rule only: the §6.5 retry rule is separate.
+        catch_only(
+            Broken::KafkaRequestedDelayUsesTier,
+            &[
+                "requested_delay/below-first-tier",
+                "requested_delay/between-tiers-next-tier-up",
+                "requested_delay/unsorted-tiers-by-delay",
+            ],
+        ),
+    ];
+    type Case<'s> = Case<'s>;
+
+    fn read<'s>(r: &mut Reader<'s>) -> Option<Case<'s>> {
+        let which = super::block(
+            r,
+            &["topic_names", "retry_attempt_tier", "default_tiers", "retry_republish", "requested_delay"],
+        )?;
+        let at = r.root();
+        r.object(&at)?;
+        if which == "default_tiers" {
+            r.expects(&at, "expect_tiers_ms");
+            return r.u64_list(&at, "expect_tiers_ms").map(|want| Case::DefaultTiers { want });
+        }
+        r.row()?;
+        let name = r.str(&at, "name");
+        let tiers = r.u64_list(&at, "tiers_ms");
+        let case = match which {
+            "topic_names" => {
+                let topic = r.str(&at, "topic");
+                let claim = || json!({"expect_retry_topics": [], "expect_dlq_topic": "bqsuite-wrong"});
+                let expect = ok_or_reject(r, &at, claim, |r| {
+                    let topics = r.array(&at, "expect_retry_topics").map(|p| p.value);
+                    r.expects(&at, "expect_retry_topics");
+                    let dlq = r.str(&at, "expect_dlq_topic");
+                    r.expects(&at, "expect_dlq_topic");
+                    topics.zip(dlq)
+                });
+                Case::TopicNames { topic: topic?, tiers: tiers?, expect: expect? }
+            }
+            "retry_attempt_tier" => {
+                let attempts_before = r.u64(&at, "attempts_before");
+                let claim = || json!({"expect_tier": 1, "expect_delay_ms": 0});
+                let expect = ok_or_reject(r, &at, claim, |r| {
+                    r.expects(&at, "expect_tier");
+                    r.expects(&at, "expect_delay_ms");
+                    r.u64(&at, "expect_tier").zip(r.u64(&at, "expect_delay_ms"))
+                });
+                Case::AttemptTier { tiers: tiers?, attempts_before: attempts_before?, expect: expect? }
+            }
+            _ => {
+                let block = r.block_place();
+                let fixture = r.file(&block, "envelope_file");
+                let topic = r.str(&at, "topic");
+                if which == "retry_republish" {
+                    let original =
+                        r.field(&at, "original_topic_header", "a string or null").and_then(|p| match p.value {
+                            Value::Null => Some(None),
+                            Value::String(s) => Some(Some(s.as_str())),
+                            other => {
+                                r.problem(
+                                    crate::diag::Code::CASE_SHAPE,
+                                    &p.pointer,
+                                    format!("must be a string or null, found {other}"),
+                                );
+                                None
+                            }
+                        });
+                    let attempts_before = r.u64(&at, "attempts_before");
+                    let claim =
+                        || json!({"expect_topic": "bqsuite-wrong", "expect_headers": {}, "expect_body_attempts": 0});
+                    let expect = ok_or_reject(r, &at, claim, |r| record_expect(r, &at, false));
+                    Case::Republish {
+                        fixture: fixture?,
+                        topic: topic?,
+                        original: original?,
+                        attempts_before: attempts_before?,
+                        tiers: tiers?,
+                        expect: expect?,
+                    }
+                } else {
+                    let delay_ms = r.i64(&at, "delay_ms");
+                    let claim = || json!({"expect_topic": "bqsuite-wrong", "expect_body_attempts": 0});
+                    let expect = ok_or_reject(r, &at, claim, |r| record_expect(r, &at, true));
+                    Case::RequestedDelay {
+                        fixture: fixture?,
+                        topic: topic?,
+                        tiers: tiers?,
+                        delay_ms: delay_ms?,
+                        expect: expect?,
+                    }
+                }
+            }
+        };
+        name?;
+        Some(case)
+    }
+
+    fn run(cx: &mut RunCx<'_>, case: &Case<'_>) -> Outcome {
+        match case {
+            Case::TopicNames { topic, tiers, expect } => topic_names(cx, topic, tiers, *expect),
+            Case::AttemptTier { tiers, attempts_before, expect } => attempt_tier(cx, tiers, *attempts_before, *expect),
+            Case::DefaultTiers { want } => default_tiers(cx, want),
+            Case::Republish { fixture, topic, original, attempts_before, tiers, expect } => {
+                republish(cx, fixture, topic, *original, *attempts_before, tiers, expect.as_ref())
+            }
+            Case::RequestedDelay { fixture, topic, tiers, delay_ms, expect } => {
+                let request = KafkaDelayed {
+                    body: Bytes::from(fixture.bytes),
+                    topic: (*topic).to_owned(),
+                    delay_ms: *delay_ms,
+                    tiers_ms: tiers.clone(),
+                };
+                cx.sdk
+                    .kafka_delayed(request)
+                    .map_err(|e| e.to_string())
+                    .and_then(|out| published(out, expect.as_ref(), "publish"))
+            }
+        }
+        .into()
+    }
+}
+
+fn topic_names(cx: &mut RunCx<'_>, topic: &str, tiers: &[u64], expect: Option<(&Value, &str)>) -> Check {
+    let request = KafkaRetryTopics { topic: topic.to_owned(), tiers_ms: tiers.to_vec() };
+    match (expect, cx.sdk.kafka_retry_topics(request).map_err(|e| e.to_string())?) {
+        (None, RetryTopicsOutcome::Raised { .. }) => Ok(()),
+        (None, RetryTopicsOutcome::Topics { .. }) => {
+            Err("expected the tier list to be refused, but it was accepted".into())
+        }
+        (Some(_), RetryTopicsOutcome::Raised { message }) => Err(format!("the tier list was refused: {message}")),
+        (Some((want, want_dlq)), RetryTopicsOutcome::Topics { retry_topics, dlq_topic }) => {
+            let got =
+                Value::Array(retry_topics.iter().map(|t| json!({"topic": t.topic, "delay_ms": t.delay_ms})).collect());
+            ensure(same_value(want, &got), || format!("retry topics {got}, expected {want}"))?;
+            ensure(dlq_topic == want_dlq, || format!("DLQ topic {dlq_topic:?}, expected {want_dlq:?}"))
+        }
+    }
+}
+
+fn attempt_tier(cx: &mut RunCx<'_>, tiers: &[u64], attempts_before: u64, expect: Option<(u64, u64)>) -> Check {
+    let request = KafkaRetryTier { tiers_ms: tiers.to_vec(), attempts_before };
+    match (expect, cx.sdk.kafka_retry_tier(request).map_err(|e| e.to_string())?) {
+        (None, RetryTierOutcome::Raised { .. }) => Ok(()),
+        (None, RetryTierOutcome::Tier { tier, delay_ms }) => {
+            Err(format!("expected no tier, got tier {tier} ({delay_ms} ms)"))
+        }
+        (Some(_), RetryTierOutcome::Raised { message }) => Err(format!("no tier, expected one: {message}")),
+        (Some((n, ms)), RetryTierOutcome::Tier { tier, delay_ms }) => {
+            ensure(tier == n && delay_ms == ms, || format!("tier {tier} ({delay_ms} ms), expected tier {n} ({ms} ms)"))
+        }
+    }
+}
+
+fn default_tiers(cx: &mut RunCx<'_>, want: &[u64]) -> Check {
+    let got = cx.sdk.kafka_default_tiers(KafkaDefaultTiers {}).map_err(|e| e.to_string())?;
+    ensure(got == want, || format!("the recommended tier list is {got:?}, expected {want:?}"))
+}
+
+fn header_text<'r>(rec: &'r KafkaRecord, key: &str) -> Option<&'r str> {
+    rec.headers.iter().rev().find(|h| h.key == key)?.value.as_ref().and_then(|b| std::str::from_utf8(b.as_slice()).ok())
+}
+
+fn republish(
+    cx: &mut RunCx<'_>,
+    fixture: &Fixture<'_>,
+    topic: &str,
+    original: Option<&str>,
+    attempts_before: u64,
+    tiers: &[u64],
+    expect: Option<&RecordExpect<'_>>,
+) -> Check {
+    let mut body = fixture.json.clone();
+    body["attempts"] = Value::from(attempts_before);
+    let mut headers =
+        vec![KafkaHeader::text("bq-schema-version", "1"), KafkaHeader::text(ATTEMPTS, &attempts_before.to_string())];
+    if let Some(o) = original {
+        headers.push(KafkaHeader::text(ORIGINAL_TOPIC, o));
+    }
+    let record = KafkaRecord {
+        topic: topic.to_owned(),
+        value: Some(Bytes(body.to_string().into_bytes())),
+        headers,
+        timestamp: Some(0),
+    };
+    let out = cx.sdk.kafka_retry(KafkaRetry { record, tiers_ms: tiers.to_vec() }).map_err(|e| e.to_string())?;
+    published(out, expect, "retry")
+}
+
+fn published(out: KafkaPublishOutcome, expect: Option<&RecordExpect<'_>>, what: &str) -> Check {
+    match (expect, out) {
+        (None, KafkaPublishOutcome::Raised { .. }) => Ok(()),
+        (None, KafkaPublishOutcome::Published { record }) => {
+            Err(format!("expected the {what} to raise, but it went to {:?}", record.topic))
+        }
+        (Some(_), KafkaPublishOutcome::Raised { message }) => {
+            Err(format!("expected a record, but the {what} raised: {message}"))
+        }
+        (Some(want), KafkaPublishOutcome::Published { record }) => check_record(want, &record),
+    }
+}
+
+/// Compare a produced record with its expectations.
+fn check_record(want: &RecordExpect<'_>, rec: &KafkaRecord) -> Check {
+    ensure(rec.topic == want.topic, || format!("topic {:?}, expected {:?}", rec.topic, want.topic))?;
+    for (key, value) in want.headers.into_iter().flatten() {
+        let value = value.as_str().unwrap_or_default();
+        let got = header_text(rec, key);
+        ensure(got == Some(value), || format!("header {key:?} is {got:?}, expected {value:?}"))?;
+        let copies = rec.headers.iter().filter(|h| &h.key == key).count();
+        ensure(copies == 1, || format!("header {key:?} is written {copies} times"))?;
+    }
+    for key in &want.absent {
+        ensure(rec.headers.iter().all(|h| h.key != *key), || format!("header {key:?} is present, expected none"))?;
+    }
+    let value = rec.value.as_ref().ok_or("the record is a tombstone")?;
+    let body: Value =
+        serde_json::from_slice(value.as_slice()).map_err(|e| format!("the record value is not JSON: {e}"))?;
+    let attempts = body.get("attempts").and_then(Value::as_u64);
+    ensure(attempts == Some(want.body_attempts), || {
+        format!("body attempts {attempts:?}, expected {}", want.body_attempts)
+    })?;
+    let header = header_text(rec, ATTEMPTS);
+    ensure(header == Some(want.body_attempts.to_string().as_str()), || {
+        format!("header bq-attempts {header:?} is not in sync with the body's attempts {}", want.body_attempts)
+    })
+}

@@ -1,0 +1,207 @@
+//! Section `cases` (scope core): decode each fixture and compare with `expect`.
+//!
+//! Case: `{name, file, valid, expect?, reason?}` — a valid case carries an `expect` object
+//! (BQ302 otherwise), an invalid one a `reason` string (BQ303).
+//!
+//! Runner (spec "What an SDK must do"): `valid: true` — `accepts` is true, the fixture decodes,
+//! the resolved URN equals `expect.urn`, `data`, `attempts`, `meta.lang` and
+//! `meta.schema_version` equal their `expect` values (same value, R4), every sub-field of
+//! `expect.dead_letter` matches the message's block, and the per-message fields are present
+//! with their shape (`meta.id` a non-empty string, `meta.created_at` a non-negative integer).
+//! `valid: false` — `accepts` is false and decode refuses the fixture.
+//!
+//! Cross-checks (decisions R20.5, R20.10, what the real SDK runners read): at least six cases
+//! (BQ509); every valid case's `expect` has the five fields the runners read (BQ501); every
+//! fixture is a non-empty JSON object (BQ502), a valid one with a non-empty `trace_id`,
+//! `meta.id` and a non-zero `meta.created_at` (BQ510).
+
+use serde_json::{Map, Value};
+
+use crate::diag::{Code, Finding};
+use crate::results::Outcome;
+use crate::sdk::Calls;
+use crate::sdk::ops::{Accepts, Decode, DecodeOutcome};
+use crate::sdk::reference::Broken;
+use crate::sdk::wire::Bytes;
+use crate::sections::judge::same_value;
+use crate::sections::{Catch, Check, CheckCx, Definition, Entry, Fixture, Reader, RunCx, catch, ensure};
+use crate::suite::{MANIFEST, Scope, pointer};
+
+/// The `expect` fields every real SDK runner reads (R20.5).
+const EXPECT_FIELDS: [&str; 5] = ["urn", "data", "attempts", "lang", "schema_version"];
+/// The real runners need at least this many top-level cases (R20.10).
+const MIN_CASES: usize = 6;
+
+/// The `cases` section.
+pub struct Cases;
+
+/// A top-level case.
+pub struct Case<'s> {
+    fixture: Fixture<'s>,
+    valid: bool,
+    expect: Option<&'s Map<String, Value>>,
+}
+
+impl Definition for Cases {
+    const NAME: &'static str = "cases";
+    const SCOPE: Scope = Scope::Core;
+    const ARRAY: bool = true;
+    const EARLY: bool = true;
+    const CATCHES: &'static [Catch] = &[
+        catch(Broken::IgnoreSchemaVersion, &["invalid-unknown-schema-version"]),
+        catch(Broken::NoUrnAlias, &["urn-alias"]),
+    ];
+    type Case<'s> = Case<'s>;
+
+    fn read<'s>(r: &mut Reader<'s>) -> Option<Case<'s>> {
+        let at = r.root();
+        r.object(&at)?;
+        let name = r.str(&at, "name");
+        let fixture = r.file(&at, "file");
+        let valid = r.bool(&at, "valid");
+        let mut expect = None;
+        match valid {
+            Some(true) => match r.opt(&at, "expect").filter(|p| p.value.is_object()) {
+                Some(p) => {
+                    for key in EXPECT_FIELDS {
+                        r.expects(&p, key);
+                    }
+                    r.expects_map_entry(&p, "dead_letter");
+                    expect = p.value.as_object();
+                }
+                None => r.problem(
+                    Code::VALID_WITHOUT_EXPECT,
+                    &at.pointer,
+                    format!("valid case {:?} has no \"expect\" object", r.id),
+                ),
+            },
+            Some(false) if r.opt(&at, "reason").is_none_or(|p| !p.value.is_string()) => r.problem(
+                Code::INVALID_WITHOUT_REASON,
+                &at.pointer,
+                format!("invalid case {:?} has no \"reason\" string", r.id),
+            ),
+            Some(false) => {
+                // The wrong expectation of a rejected fixture: claiming it valid (with an
+                // expectation that still reads).
+                r.slot(&at, || {
+                    let mut wrong = at.value.clone();
+                    wrong["valid"] = Value::Bool(true);
+                    wrong["expect"] = Value::Object(Map::new());
+                    wrong
+                });
+            }
+            _ => {}
+        }
+        name?;
+        Some(Case { fixture: fixture?, valid: valid?, expect })
+    }
+
+    fn check<'s>(_cx: &mut CheckCx<'_>, cases: &[Entry<'s, Case<'s>>], out: &mut Vec<Finding>) {
+        if cases.len() < MIN_CASES {
+            out.push(
+                Finding::error(
+                    Code::COMPAT_TOO_FEW_CASES,
+                    format!("{} top-level cases; keep at least six", cases.len()),
+                )
+                .in_file(MANIFEST)
+                .at("/cases"),
+            );
+        }
+        for e in cases {
+            if let Some(c) = &e.typed {
+                compat(&e.case.pointer, c, out);
+            }
+        }
+    }
+
+    fn run(cx: &mut RunCx<'_>, case: &Case<'_>) -> Outcome {
+        check(cx, case).into()
+    }
+}
+
+fn compat(ptr: &str, c: &Case<'_>, out: &mut Vec<Finding>) {
+    for field in EXPECT_FIELDS {
+        if c.expect.is_some_and(|e| !e.contains_key(field)) {
+            out.push(
+                Finding::error(
+                    Code::COMPAT_CASE_FIELDS,
+                    format!("expect lacks {field:?}, which every SDK runner reads"),
+                )
+                .in_file(MANIFEST)
+                .at(pointer::join(ptr, "expect")),
+            );
+        }
+    }
+    let (file, fixture) = (c.fixture.rel, c.fixture.json);
+    if fixture.as_object().is_none_or(|o| o.is_empty()) {
+        out.push(
+            Finding::error(Code::COMPAT_FIXTURE_OBJECT, "a top-level case fixture must be a non-empty JSON object, even when invalid; other shapes belong in newer sections")
+                .in_file(file)
+                .at(""),
+        );
+        return;
+    }
+    if c.valid {
+        let non_empty = |p: &str| pointer::get(fixture, p).and_then(Value::as_str).is_some_and(|s| !s.is_empty());
+        let created = pointer::get(fixture, "/meta/created_at").and_then(Value::as_f64).is_some_and(|n| n != 0.0);
+        for (p, ok) in
+            [("/trace_id", non_empty("/trace_id")), ("/meta/id", non_empty("/meta/id")), ("/meta/created_at", created)]
+        {
+            if !ok {
+                let at = if pointer::get(fixture, p).is_some() { p } else { "" };
+                out.push(
+                    Finding::error(
+                        Code::COMPAT_PER_MESSAGE_FIELDS,
+                        format!("a valid fixture needs a non-empty, non-zero {p}"),
+                    )
+                    .in_file(file)
+                    .at(at),
+                );
+            }
+        }
+    }
+}
+
+fn check(cx: &mut RunCx<'_>, case: &Case<'_>) -> Check {
+    let file = case.fixture.rel;
+    let body = Bytes::from(case.fixture.bytes);
+    let accepted = cx.sdk.accepts(Accepts { body: body.clone() }).map_err(|e| e.to_string())?;
+    ensure(accepted == case.valid, || format!("accepts({file}) is {accepted}, the case says valid: {}", case.valid))?;
+    let env = match (case.valid, cx.sdk.decode(Decode { body }).map_err(|e| e.to_string())?) {
+        (false, DecodeOutcome::Rejected { .. }) => return Ok(()),
+        (false, DecodeOutcome::Decoded { .. }) => {
+            return Err(format!("{file} was accepted, but the case says it must be rejected"));
+        }
+        (true, DecodeOutcome::Rejected { message }) => return Err(format!("{file} was rejected: {message}")),
+        (true, DecodeOutcome::Decoded { envelope, .. }) => envelope,
+    };
+    let expect = case.expect.ok_or("a valid case has an expect object")?;
+    let same = |key: &str, actual: &Value| -> Check {
+        match expect.get(key) {
+            None => Ok(()),
+            Some(want) => ensure(same_value(want, actual), || format!("{key}: expected {want}, got {actual}")),
+        }
+    };
+    let meta = |k: &str| env.meta.get(k).cloned().unwrap_or(Value::Null);
+    same("urn", &Value::String(env.urn.clone()))?;
+    same("data", &Value::Object(env.data.clone()))?;
+    same("attempts", &Value::from(env.attempts))?;
+    same("lang", &meta("lang"))?;
+    same("schema_version", &meta("schema_version"))?;
+    if let Some(want) = expect.get("dead_letter").and_then(Value::as_object) {
+        let block =
+            env.dead_letter.as_ref().and_then(Value::as_object).ok_or("expected a dead_letter block, found none")?;
+        for (k, v) in want {
+            let got = block.get(k).unwrap_or(&Value::Null);
+            ensure(block.get(k).is_some_and(|g| same_value(v, g)), || {
+                format!("dead_letter.{k}: expected {v}, got {got}")
+            })?;
+        }
+    }
+    let id = meta("id");
+    ensure(id.as_str().is_some_and(|s| !s.is_empty()), || format!("meta.id {id} is not a non-empty string"))?;
+    let created = meta("created_at");
+    ensure(created.as_u64().is_some() || created.as_f64().is_some_and(|f| f >= 0.0 && f.fract() == 0.0), || {
+        format!("meta.created_at {created} is not a non-negative integer")
+    })
+}

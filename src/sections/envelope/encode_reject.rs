@@ -1,0 +1,130 @@
+//! Section `encode_reject` (scope core): encode refuses forbidden and colliding keys (ADR-0031
+//! (b), (c)).
+//!
+//! Case: `{name, description, urn, queue, data, expect: "reject", offending_key, <one input>}`
+//! where the input is `meta` (an object through the producer meta write API), `meta_entries`
+//! (the same as an ordered `[key, value]` list), `extras_top` or `extras_meta` (objects placed
+//! into the preserved unknown-key container, standing for extras carried over from an inbound
+//! message). Exactly one input (BQ307).
+//!
+//! Runner: build the message from `urn`, `queue`, `data` and the input, then encode: it must be
+//! refused, produce no JSON, and the refusal must name `offending_key`. A build (`make`) that
+//! already refuses the entry passes too, when its message names the key (the section's
+//! ruling).
+//!
+//! Cross-checks: `offending_key` is one of the input's keys (BQ811).
+
+use serde_json::{Map, Value};
+
+use crate::diag::{Code, Finding};
+use crate::results::Outcome;
+use crate::sdk::Calls;
+use crate::sdk::ops::{Make, MakeOutcome};
+use crate::sdk::reference::Broken;
+use crate::sections::{Catch, Check, CheckCx, Definition, Entry, Reader, RunCx, catch, catch_only, ensure};
+use crate::suite::{MANIFEST, Scope, pointer};
+
+/// The input fields; a case carries exactly one.
+const INPUTS: [&str; 4] = ["meta", "meta_entries", "extras_top", "extras_meta"];
+
+/// The `encode_reject` section.
+pub struct EncodeReject;
+
+/// An encode_reject case.
+pub struct Case<'s> {
+    urn: &'s str,
+    queue: &'s str,
+    data: &'s Map<String, Value>,
+    offending: &'s str,
+    input: &'static str,
+    entries: Vec<(String, Value)>,
+}
+
+impl Definition for EncodeReject {
+    const NAME: &'static str = "encode_reject";
+    const SCOPE: Scope = Scope::Core;
+    const CATCHES: &'static [Catch] = &[
+        catch(
+            Broken::EncodeWritesForbiddenKeys,
+            &[
+                "reject-top-level-timestamp",
+                "reject-top-level-urn",
+                "reject-meta-max-retries",
+                "reject-meta-attempts",
+                "reject-meta-source",
+                "reject-meta-ts",
+                "reject-forbidden-meta-key-in-extras",
+            ],
+        ),
+        catch_only(
+            Broken::DropRejectedKeys,
+            &[
+                "reject-top-level-timestamp",
+                "reject-top-level-urn",
+                "reject-meta-max-retries",
+                "reject-meta-attempts",
+                "reject-meta-source",
+                "reject-meta-ts",
+                "reject-forbidden-meta-key-in-extras",
+                "reject-core-meta-id",
+                "reject-core-meta-queue",
+                "reject-core-meta-lang",
+                "reject-core-meta-schema-version",
+                "reject-core-meta-created-at",
+                "reject-repeated-key",
+            ],
+        ),
+    ];
+    type Case<'s> = Case<'s>;
+
+    fn read<'s>(r: &mut Reader<'s>) -> Option<Case<'s>> {
+        let at = r.root();
+        r.object(&at)?;
+        let (urn, queue, data) = (r.str(&at, "urn"), r.str(&at, "queue"), r.map(&at, "data"));
+        let expect = r.one_of(&at, "expect", &[("reject", ())]);
+        let offending = r.str(&at, "offending_key");
+        r.expects(&at, "offending_key");
+        let input = r.exactly_one(&at, &INPUTS);
+        let entries = input.and_then(|i| r.entries(&at, i, i == "meta_entries"));
+        expect?;
+        Some(Case { urn: urn?, queue: queue?, data: data?, offending: offending?, input: input?, entries: entries? })
+    }
+
+    fn check<'s>(_cx: &mut CheckCx<'_>, cases: &[Entry<'s, Case<'s>>], out: &mut Vec<Finding>) {
+        for e in cases {
+            let Some(c) = &e.typed else { continue };
+            let keys: Vec<&str> = c.entries.iter().map(|(k, _)| k.as_str()).collect();
+            if !keys.contains(&c.offending) {
+                out.push(
+                    Finding::error(
+                        Code::OFFENDING_KEY_NOT_IN_INPUT,
+                        format!("offending_key {:?} is not a key of {} ({keys:?})", c.offending, c.input),
+                    )
+                    .in_file(MANIFEST)
+                    .at(pointer::join(&e.case.pointer, "offending_key")),
+                );
+            }
+        }
+    }
+
+    fn run(cx: &mut RunCx<'_>, case: &Case<'_>) -> Outcome {
+        check(cx, case).into()
+    }
+}
+
+fn check(cx: &mut RunCx<'_>, case: &Case<'_>) -> Check {
+    let mut make = Make::new(case.urn, case.queue, case.data.clone());
+    match case.input {
+        "extras_top" => make.carried_top = case.entries.clone(),
+        "extras_meta" => make.carried_meta = case.entries.clone(),
+        _ => make.meta = case.entries.clone(),
+    }
+    match cx.sdk.make(make).map_err(|e| e.to_string())? {
+        MakeOutcome::Made { json } => {
+            Err(format!("encode produced an envelope instead of refusing {:?}: {json}", case.offending))
+        }
+        MakeOutcome::Refused { message, .. } => ensure(message.contains(case.offending), || {
+            format!("refused, but the message does not name {:?}: {message}", case.offending)
+        }),
+    }
+}

@@ -1,0 +1,68 @@
+//! Section `extension_write` (scope core): the producer meta write API (ADR-0031 (b)).
+//!
+//! Case: `{name, description, urn, queue, data, meta: {<key>: <value>}, expect_envelope:
+//! {<pointer>: <value>}}`.
+//!
+//! Runner: `make(urn, data, queue, meta entries in order)` → encode → parse → every
+//! `expect_envelope` pointer holds its value; then decode that output (it must be accepted),
+//! attempts + 1, encode, parse, and check the same pointers plus `/attempts == 1`.
+
+use serde_json::{Map, Value};
+
+use crate::results::Outcome;
+use crate::sdk::Calls;
+use crate::sdk::ops::{Make, MakeOutcome};
+use crate::sdk::reference::Broken;
+use crate::sections::judge::same_value;
+use crate::sections::{Catch, Check, Definition, Reader, RunCx, catch, ensure};
+use crate::suite::Scope;
+
+use super::shared::{parsed, pointers_hold, reemit};
+
+/// The `extension_write` section.
+pub struct ExtensionWrite;
+
+/// An extension_write case.
+pub struct Case<'s> {
+    urn: &'s str,
+    queue: &'s str,
+    data: &'s Map<String, Value>,
+    meta: Vec<(String, Value)>,
+    expect: Vec<(&'s str, &'s Value)>,
+}
+
+impl Definition for ExtensionWrite {
+    const NAME: &'static str = "extension_write";
+    const SCOPE: Scope = Scope::Core;
+    const CATCHES: &'static [Catch] = &[catch(Broken::DropUnknownKeys, &["flat-scalar-key", "two-vendors-in-one-ext"])];
+    type Case<'s> = Case<'s>;
+
+    fn read<'s>(r: &mut Reader<'s>) -> Option<Case<'s>> {
+        let at = r.root();
+        r.object(&at)?;
+        let (urn, queue, data) = (r.str(&at, "urn"), r.str(&at, "queue"), r.map(&at, "data"));
+        let meta = r.entries(&at, "meta", false);
+        r.field(&at, "expect_envelope", "an object of pointer → value");
+        let expect = r.pointer_map(&at, "expect_envelope").ok();
+        r.expects_map_entry(&at, "expect_envelope");
+        Some(Case { urn: urn?, queue: queue?, data: data?, meta: meta?, expect: expect? })
+    }
+
+    fn run(cx: &mut RunCx<'_>, case: &Case<'_>) -> Outcome {
+        check(cx, case).into()
+    }
+}
+
+fn check(cx: &mut RunCx<'_>, case: &Case<'_>) -> Check {
+    let make = Make { meta: case.meta.clone(), ..Make::new(case.urn, case.queue, case.data.clone()) };
+    let text = match cx.sdk.make(make).map_err(|e| e.to_string())? {
+        MakeOutcome::Made { json } => json,
+        MakeOutcome::Refused { message, .. } => return Err(format!("make refused: {message}")),
+    };
+    let first = parsed(&text)?;
+    pointers_hold(&first, &case.expect, "expect_envelope").map_err(|e| format!("after make: {e}"))?;
+    let (second, _) = reemit(cx.sdk, text.as_bytes(), true).map_err(|e| format!("the retry hop: {e}"))?;
+    pointers_hold(&second, &case.expect, "expect_envelope").map_err(|e| format!("after a retry hop: {e}"))?;
+    let attempts = second.get("attempts").unwrap_or(&Value::Null);
+    ensure(same_value(attempts, &Value::from(1)), || format!("after a retry hop attempts is {attempts}, expected 1"))
+}

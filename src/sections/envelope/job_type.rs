@@ -1,0 +1,50 @@
+//! Section `job_type` (scope core): only a string `job` can be the identity (ADR-0032 §6).
+//!
+//! Case: the shared decode-verdict case `{name, description, file, valid, reason?,
+//! expect_urn?, expect_warnings?, expect_preserved?, expect_after_reencode?,
+//! expect_absent_after_reencode?}`: `accepts` and decode give `valid`; for a valid case the
+//! resolved URN, the warnings and the re-emit.
+
+use crate::results::Outcome;
+use crate::sdk::reference::Broken;
+use crate::sections::{Catch, Definition, Reader, RunCx, catch};
+use crate::suite::Scope;
+
+use super::shared::DecodeCase;
+
+/// The `job_type` section.
+pub struct JobType;
+
+impl Definition for JobType {
+    const NAME: &'static str = "job_type";
+    const SCOPE: Scope = Scope::Core;
+    const CATCHES: &'static [Catch] = &[
+        catch(
+            Broken::NoUrnAlias,
+            &["job-type-null-job-falls-back-to-urn", "job-type-blank-string-job-falls-back-silently"],
+        ),
+        catch(
+            Broken::StringifyNonStringJob,
+            &[
+                "job-type-null-job-falls-back-to-urn",
+                "job-type-number-job-falls-back-to-urn",
+                "job-type-boolean-job-falls-back-to-urn",
+                "job-type-object-job-falls-back-to-urn",
+                "job-type-array-job-falls-back-to-urn",
+                "job-type-no-valid-identity-rejected",
+                "job-type-non-string-job-and-urn-rejected",
+            ],
+        ),
+    ];
+    type Case<'s> = DecodeCase<'s>;
+
+    fn read<'s>(r: &mut Reader<'s>) -> Option<DecodeCase<'s>> {
+        let at = r.root();
+        r.object(&at)?;
+        DecodeCase::read(r, &at)
+    }
+
+    fn run(cx: &mut RunCx<'_>, case: &DecodeCase<'_>) -> Outcome {
+        case.run(cx.sdk).into()
+    }
+}

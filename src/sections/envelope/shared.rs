@@ -1,0 +1,303 @@
+//! What the envelope behaviour sections share: reading the re-emit checks and the decode
+//! verdict case, judging a re-encoded output, and the cross-checks against a case's fixture
+//! and the producer schema.
+//!
+//! Invariants: every expected value comes from the case (or its fixture), never from here;
+//! pointers are RFC 6901 and resolved with [`crate::suite::pointer`]; values compare under the
+//! contract's "same value" rule ([`same_value`], R4); an optional field is evaluated only when
+//! the case carries it; output of the SDK is always checked as parsed JSON, never as bytes (key
+//! order and whitespace are free).
+
+use std::collections::HashSet;
+
+use serde_json::Value;
+
+use crate::diag::{Code, Finding};
+use crate::sdk::ops::{Accepts, Decode, DecodeOutcome, Reemit, ReemitOutcome};
+use crate::sdk::wire::{Bytes, Warning};
+use crate::sdk::{Calls, Sdk};
+use crate::sections::judge::same_value;
+use crate::sections::{Check, CheckCx, Entry, Fixture, Place, Reader, ensure};
+use crate::suite::{MANIFEST, pointer};
+
+/// The pointers named by the warnings, for failure messages.
+pub(crate) fn named(warnings: &[Warning]) -> String {
+    if warnings.is_empty() {
+        return "no warning".to_owned();
+    }
+    warnings.iter().map(|w| w.pointer.as_str()).collect::<Vec<_>>().join(", ")
+}
+
+/// Parse an SDK's JSON output.
+pub(crate) fn parsed(json: &str) -> Result<Value, String> {
+    serde_json::from_str(json).map_err(|e| format!("the SDK wrote text that is not JSON ({e}): {json}"))
+}
+
+/// The optional pointer fields a re-emit is checked against.
+#[derive(Debug, Clone, Default)]
+pub struct ReemitChecks<'s> {
+    /// `expect_preserved`: each pointer holds the value, unchanged from the fixture.
+    pub preserved: Vec<(&'s str, &'s Value)>,
+    /// `expect_after_reencode`: each pointer holds the value the re-emit derives.
+    pub after: Vec<(&'s str, &'s Value)>,
+    /// `expect_absent_after_reencode`: none of these pointers exists.
+    pub absent: Vec<&'s str>,
+}
+
+impl<'s> ReemitChecks<'s> {
+    /// Read the three optional fields of the case at `at`, recording them as expectations.
+    pub fn read(r: &mut Reader<'s>, at: &Place<'s>) -> Option<Self> {
+        let preserved = r.pointer_map(at, "expect_preserved");
+        let after = r.pointer_map(at, "expect_after_reencode");
+        let absent = r.pointer_list(at, "expect_absent_after_reencode");
+        r.expects_map_entry(at, "expect_preserved");
+        r.expects_map_entry(at, "expect_after_reencode");
+        if let Some(p) = r.opt(at, "expect_absent_after_reencode") {
+            // `/job` is always in a re-emitted envelope, so expecting it absent is wrong.
+            r.slot(&p, || {
+                let mut wrong = p.value.as_array().cloned().unwrap_or_default();
+                wrong.push(Value::from("/job"));
+                Value::Array(wrong)
+            });
+        }
+        Some(Self { preserved: preserved.ok()?, after: after.ok()?, absent: absent.ok()?.unwrap_or_default() })
+    }
+
+    /// Check a re-emitted output.
+    pub fn check(&self, doc: &Value) -> Check {
+        pointers_hold(doc, &self.preserved, "expect_preserved")?;
+        pointers_hold(doc, &self.after, "expect_after_reencode")?;
+        for ptr in &self.absent {
+            if let Some(got) = pointer::get(doc, ptr) {
+                return Err(format!("expect_absent_after_reencode: {ptr} exists in the output (value {got})"));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Every pointer of `want` holds the same value in `doc`.
+pub(crate) fn pointers_hold(doc: &Value, want: &[(&str, &Value)], what: &str) -> Check {
+    for (ptr, value) in want {
+        match pointer::get(doc, ptr) {
+            None => return Err(format!("{what}: {ptr} is missing from the output")),
+            Some(got) => ensure(same_value(value, got), || format!("{what}: {ptr} is {got}, expected {value}"))?,
+        }
+    }
+    Ok(())
+}
+
+/// Read `expect_warnings` (optional): the pointers each warning must name; empty = silent.
+pub(crate) fn read_warnings<'s>(r: &mut Reader<'s>, at: &Place<'s>) -> Option<Option<Vec<&'s str>>> {
+    let list = r.pointer_list(at, "expect_warnings").ok()?;
+    if let Some(p) = r.opt(at, "expect_warnings") {
+        let silent = list.as_ref().is_some_and(Vec::is_empty);
+        r.slot(&p, || if silent { serde_json::json!(["/bqsuite-wrong"]) } else { serde_json::json!([]) });
+    }
+    Some(list)
+}
+
+/// `expect_warnings`, when present: each listed pointer is named by at least one warning; an
+/// empty list means no warning at all.
+pub(crate) fn expected_warnings(warnings: &[Warning], want: Option<&[&str]>) -> Check {
+    let Some(list) = want else { return Ok(()) };
+    if list.is_empty() {
+        return ensure(warnings.is_empty(), || format!("decode warned ({}), expected no warning", named(warnings)));
+    }
+    for ptr in list {
+        ensure(warnings.iter().any(|w| w.pointer == *ptr), || {
+            format!("decode raised no warning naming {ptr} (warnings: {})", named(warnings))
+        })?;
+    }
+    Ok(())
+}
+
+/// Re-emit a body through the SDK (decode, attempts + 1 when asked, encode) and parse it.
+pub(crate) fn reemit(sdk: &mut dyn Sdk, body: &[u8], attempts_plus_one: bool) -> Result<(Value, Vec<Warning>), String> {
+    match sdk.reemit(Reemit { body: Bytes::from(body), attempts_plus_one }).map_err(|e| e.to_string())? {
+        ReemitOutcome::Encoded { json, warnings } => Ok((parsed(&json)?, warnings)),
+        ReemitOutcome::Rejected { message } => Err(format!("the body was rejected: {message}")),
+        ReemitOutcome::Refused { message } => Err(format!("encode refused: {message}")),
+    }
+}
+
+/// The decode-verdict case shared by data_shape (mode `decode`), trim (mode `decode`) and
+/// job_type: `accepts` and decode of `file` both give `valid`; for a valid case `expect_urn`,
+/// `expect_warnings`, then the re-emit checks on the message re-encoded unchanged.
+#[derive(Debug, Clone)]
+pub struct DecodeCase<'s> {
+    pub fixture: Fixture<'s>,
+    pub valid: bool,
+    pub expect_urn: Option<&'s Value>,
+    pub warnings: Option<Vec<&'s str>>,
+    pub reemit: ReemitChecks<'s>,
+}
+
+impl<'s> DecodeCase<'s> {
+    /// Read a decode-verdict case: `file`, `valid`, a `reason` when invalid, and the optional
+    /// expectations.
+    pub fn read(r: &mut Reader<'s>, at: &Place<'s>) -> Option<Self> {
+        let fixture = r.file(at, "file");
+        let valid = r.bool(at, "valid");
+        if valid == Some(false) && r.opt(at, "reason").is_none_or(|p| !p.value.is_string()) {
+            r.problem(
+                Code::INVALID_WITHOUT_REASON,
+                &at.pointer,
+                format!("invalid case {:?} has no \"reason\" string", r.id),
+            );
+        }
+        if valid == Some(false) {
+            // Claiming a rejected fixture valid is wrong and still reads (a valid case needs
+            // nothing more).
+            r.slot_case(at, || serde_json::json!({"valid": true}));
+        }
+        let expect_urn = r.opt(at, "expect_urn").map(|p| {
+            r.expectation(&p);
+            p.value
+        });
+        let warnings = read_warnings(r, at);
+        let reemit = ReemitChecks::read(r, at);
+        Some(Self { fixture: fixture?, valid: valid?, expect_urn, warnings: warnings?, reemit: reemit? })
+    }
+
+    /// Run it.
+    pub fn run(&self, sdk: &mut dyn Sdk) -> Check {
+        let file = self.fixture.rel;
+        let body = Bytes::from(self.fixture.bytes);
+        let accepted = sdk.accepts(Accepts { body: body.clone() }).map_err(|e| e.to_string())?;
+        ensure(accepted == self.valid, || {
+            format!("accepts({file}) is {accepted}, the case says valid: {}", self.valid)
+        })?;
+        let decoded = sdk.decode(Decode { body }).map_err(|e| e.to_string())?;
+        let (env, warnings) = match (self.valid, decoded) {
+            (false, DecodeOutcome::Rejected { .. }) => return Ok(()),
+            (false, DecodeOutcome::Decoded { .. }) => {
+                return Err(format!("{file} decoded, but the case says it must be rejected"));
+            }
+            (true, DecodeOutcome::Rejected { message }) => return Err(format!("{file} was rejected: {message}")),
+            (true, DecodeOutcome::Decoded { envelope, warnings }) => (envelope, warnings),
+        };
+        if let Some(want) = self.expect_urn {
+            let got = Value::from(env.urn.as_str());
+            ensure(same_value(want, &got), || format!("resolved URN is {got}, expected {want}"))?;
+        }
+        expected_warnings(&warnings, self.warnings.as_deref())?;
+        let (out, _) = reemit(sdk, self.fixture.bytes, false)?;
+        self.reemit.check(&out)
+    }
+}
+
+fn in_manifest(code: Code, msg: String, ptr: String) -> Finding {
+    Finding::error(code, msg).in_file(MANIFEST).at(ptr)
+}
+
+/// The pointer fields of a case checked against its fixture: every `expect_preserved` pointer
+/// exists (BQ805) with that very value (BQ806); `forbidden_key` exists (BQ807) and is listed in
+/// `expect_absent_after_reencode` (BQ808); every `expect_absent_after_reencode` pointer exists,
+/// or its check could never fail (BQ809).
+pub(crate) fn against_fixture(
+    case_pointer: &str,
+    fixture: &Fixture<'_>,
+    checks: &ReemitChecks<'_>,
+    forbidden_key: Option<&str>,
+    out: &mut Vec<Finding>,
+) {
+    let (file, doc) = (fixture.rel, fixture.json);
+    let at = |field: &str| pointer::join(case_pointer, field);
+    for (p, want) in &checks.preserved {
+        let ptr = pointer::join(&at("expect_preserved"), p);
+        match pointer::get(doc, p) {
+            None => out.push(in_manifest(
+                Code::PRESERVED_POINTER_MISSING,
+                format!("{p} does not exist in {file}: a preserved value must be in the fixture (a derived one goes in expect_after_reencode)"),
+                ptr,
+            )),
+            Some(got) if !same_value(want, got) => out.push(in_manifest(
+                Code::PRESERVED_VALUE_DIFFERS,
+                format!("{p} is {got} in {file}, but the case expects it preserved as {want}"),
+                ptr,
+            )),
+            _ => {}
+        }
+    }
+    for (i, p) in checks.absent.iter().enumerate() {
+        if pointer::get(doc, p).is_none() {
+            out.push(in_manifest(
+                Code::ABSENT_POINTER_MISSING,
+                format!("{p} does not exist in {file}, so checking that the re-emit lacks it proves nothing"),
+                format!("{}/{i}", at("expect_absent_after_reencode")),
+            ));
+        }
+    }
+    if let Some(key) = forbidden_key {
+        if pointer::get(doc, key).is_none() {
+            out.push(in_manifest(
+                Code::FORBIDDEN_KEY_MISSING,
+                format!("forbidden_key {key} does not exist in {file}"),
+                at("forbidden_key"),
+            ));
+        }
+        if !checks.absent.contains(&key) {
+            out.push(in_manifest(
+                Code::FORBIDDEN_KEY_NOT_ABSENT,
+                format!("forbidden_key {key} is not listed in expect_absent_after_reencode"),
+                at("forbidden_key"),
+            ));
+        }
+    }
+}
+
+/// A roundtrip or forbidden_keys fixture is producer output: it passes the producer schema, one
+/// finding per violation at the violating pointer of the fixture (BQ801), unless its case says
+/// `producer_schema_valid: false` — then it must fail the schema, so the flag cannot lie
+/// (BQ802). Each (fixture, flag) pair is checked once.
+pub(crate) fn producer_schema<'s, C>(
+    cx: &CheckCx<'_>,
+    cases: &[Entry<'s, C>],
+    fields: impl Fn(&C) -> (&Fixture<'s>, bool),
+    out: &mut Vec<Finding>,
+) {
+    let Some(schema) = cx.envelope_schema else { return };
+    let mut checked = HashSet::new();
+    for e in cases {
+        let Some(typed) = &e.typed else { continue };
+        let (fixture, flagged) = fields(typed);
+        if !checked.insert((fixture.rel, flagged)) {
+            continue;
+        }
+        if flagged {
+            if schema.is_valid(fixture.json) {
+                out.push(in_manifest(
+                    Code::PRODUCER_SCHEMA_FLAG_LIES,
+                    format!(
+                        "case {:?} says producer_schema_valid: false, but {} passes the producer schema",
+                        e.case.id, fixture.rel
+                    ),
+                    pointer::join(&e.case.pointer, "producer_schema_valid"),
+                ));
+            }
+            continue;
+        }
+        for err in schema.iter_errors(fixture.json) {
+            out.push(
+                Finding::error(
+                    Code::PRODUCER_SCHEMA_FAILS,
+                    format!(
+                        "fails the producer schema ({err}); case {:?} does not say producer_schema_valid: false",
+                        e.case.id
+                    ),
+                )
+                .in_file(fixture.rel)
+                .at(err.instance_path().as_str()),
+            );
+        }
+    }
+}
+
+/// Read `producer_schema_valid` (optional boolean; `false` flags a consumer-tolerance fixture).
+pub(crate) fn flagged<'s>(r: &mut Reader<'s>, at: &Place<'s>) -> Option<bool> {
+    match r.opt_typed(at, "producer_schema_valid", "a boolean", false, Value::as_bool) {
+        Ok(v) => Some(v == Some(false)),
+        Err(_) => None,
+    }
+}

@@ -1,0 +1,262 @@
+//! Section `idempotency` (scope core): the consumer-side dedupe helper (ADR-0022).
+//!
+//! Blocks: `dedup_key` `{description, envelope_file, key_field, expected_key}` (one case) and
+//! `sequences` `{cases: [{name, deliveries: [{meta_id, expect_effect: run | skip, outcome?: ok |
+//! throw, forget_before?}], expected_effects}]}`.
+//!
+//! Runner (spec "Idempotency conformance"), through the SDK's replay of deliveries into one
+//! wrapped handler backed by one fresh store:
+//!
+//! * `dedup_key` — deliver `envelope_file`, the same message again, then the same message with
+//!   another `meta.id`: effects run, skip, run; after the first delivery the store holds exactly
+//!   `expected_key` (two deliveries with the same `meta.id` are one message, a shared `trace_id`
+//!   does not make two messages one).
+//! * `sequences/<name>` — each delivery is a message with that `meta_id` (absent: no `meta.id`;
+//!   an empty one is kept empty: fail open) and one `trace_id` shared by the whole sequence, so
+//!   only `meta.id` tells deliveries apart; the handler throws when `outcome` is `throw`. Each
+//!   delivery's effect (run = the handler was invoked) must equal `expect_effect`, a throw must
+//!   surface as an error, and the number of handler invocations must equal `expected_effects`
+//!   (decisions R6: every run counts, whatever its outcome).
+//!
+//! Cross-checks: an `outcome` only on a `run`, and every `run` has one (BQ826);
+//! `expected_effects` is the number of `run` deliveries (BQ827); each `expect_effect` is what
+//! the seen-set rule gives after the deliveries before it (BQ828).
+
+use std::collections::HashSet;
+
+use serde_json::{Value, json};
+
+use crate::diag::{Code, Finding};
+use crate::results::Outcome;
+use crate::sdk::Calls;
+use crate::sdk::ops::{Delivery, HandlerOutcome, IdempotencyReplay};
+use crate::sdk::reference::Broken;
+use crate::sdk::wire::Bytes;
+use crate::sections::{Catch, Check, CheckCx, Definition, Entry, Fixture, Reader, RunCx, catch, ensure};
+use crate::suite::{MANIFEST, Scope, pointer};
+
+/// The trace_id every delivery of a sequence shares.
+const SEQUENCE_TRACE_ID: &str = "0d1f2e3c-4b5a-4697-8877-665544332211";
+
+/// The `idempotency` section.
+pub struct Idempotency;
+
+/// One delivery of a sequence.
+pub struct Step<'s> {
+    meta_id: Option<&'s str>,
+    run: bool,
+    outcome: Option<HandlerOutcome>,
+    forget_before: bool,
+}
+
+/// An idempotency case.
+pub enum Case<'s> {
+    DedupKey { fixture: Fixture<'s>, expected_key: &'s str },
+    Sequence { deliveries: Vec<Step<'s>>, expected_effects: u64 },
+}
+
+#[derive(Clone, Copy)]
+enum Block {
+    DedupKey,
+    Sequences,
+}
+
+impl Definition for Idempotency {
+    const NAME: &'static str = "idempotency";
+    const SCOPE: Scope = Scope::Core;
+    const CATCHES: &'static [Catch] = &[catch(
+        Broken::IdempotencyTraceIdKey,
+        &["dedup_key", "sequences/distinct-ids-each-run", "sequences/missing-id-fails-open"],
+    )];
+    const EARLY: bool = true;
+    type Case<'s> = Case<'s>;
+
+    fn read<'s>(r: &mut Reader<'s>) -> Option<Case<'s>> {
+        let at = r.root();
+        r.object(&at)?;
+        match block(r)? {
+            Block::DedupKey => {
+                let fixture = r.file(&at, "envelope_file");
+                let key = r.str(&at, "expected_key");
+                r.expects(&at, "expected_key");
+                Some(Case::DedupKey { fixture: fixture?, expected_key: key? })
+            }
+            Block::Sequences => {
+                r.row()?;
+                let list = r.array(&at, "deliveries");
+                let expected_effects = r.u64(&at, "expected_effects");
+                r.expects(&at, "expected_effects");
+                let mut deliveries = Vec::new();
+                for (i, d) in list.map(|l| l.elements()).unwrap_or_default().into_iter().enumerate() {
+                    if r.object(&d).is_none() {
+                        continue;
+                    }
+                    let meta_id = r.opt_str(&d, "meta_id");
+                    let run = r.one_of(&d, "expect_effect", &[("run", true), ("skip", false)]);
+                    if i == 0 {
+                        r.expects_other(&d, "expect_effect", &["run", "skip"]);
+                    }
+                    let outcome = match r.opt(&d, "outcome") {
+                        None => Some(None),
+                        Some(_) => r
+                            .one_of(&d, "outcome", &[("ok", HandlerOutcome::Ok), ("throw", HandlerOutcome::Throw)])
+                            .map(Some),
+                    };
+                    let forget = r.opt_typed(&d, "forget_before", "a boolean", false, Value::as_bool);
+                    if let (Ok(meta_id), Some(run), Some(outcome), Ok(forget)) = (meta_id, run, outcome, forget) {
+                        deliveries.push(Step { meta_id, run, outcome, forget_before: forget == Some(true) });
+                    }
+                }
+                Some(Case::Sequence { deliveries, expected_effects: expected_effects? })
+            }
+        }
+    }
+
+    fn check<'s>(_cx: &mut CheckCx<'_>, cases: &[Entry<'s, Case<'s>>], out: &mut Vec<Finding>) {
+        for e in cases {
+            if let Some(Case::Sequence { deliveries, expected_effects }) = &e.typed {
+                sequence_rules(&e.case.pointer, &e.case.id, deliveries, *expected_effects, out);
+            }
+        }
+    }
+
+    fn run(cx: &mut RunCx<'_>, case: &Case<'_>) -> Outcome {
+        match case {
+            Case::DedupKey { fixture, expected_key } => dedup_key(cx, fixture, expected_key).into(),
+            Case::Sequence { deliveries, expected_effects } => sequence(cx, deliveries, *expected_effects).into(),
+        }
+    }
+}
+
+fn block(r: &mut Reader<'_>) -> Option<Block> {
+    match r.sub {
+        Some("dedup_key") => Some(Block::DedupKey),
+        Some("sequences") => Some(Block::Sequences),
+        other => {
+            let at = r.root().pointer;
+            r.problem(
+                Code::CASE_UNKNOWN_VALUE,
+                at,
+                format!("idempotency has no block {other:?} (dedup_key, sequences)"),
+            );
+            None
+        }
+    }
+}
+
+fn finding(code: Code, msg: impl Into<String>, ptr: &str) -> Finding {
+    Finding::error(code, msg).in_file(MANIFEST).at(ptr)
+}
+
+fn sequence_rules(ptr: &str, id: &str, deliveries: &[Step<'_>], expected: u64, out: &mut Vec<Finding>) {
+    let mut seen = HashSet::new();
+    let mut runs = 0u64;
+    for (i, d) in deliveries.iter().enumerate() {
+        let dptr = format!("{ptr}/deliveries/{i}");
+        let id_of = d.meta_id.unwrap_or_default();
+        match (d.run, d.outcome) {
+            (false, Some(_)) => out.push(finding(
+                Code::IDEMPOTENCY_OUTCOME,
+                "an outcome on a skipped delivery: the handler does not run",
+                &pointer::join(&dptr, "outcome"),
+            )),
+            (true, None) => {
+                out.push(finding(Code::IDEMPOTENCY_OUTCOME, "a run delivery needs outcome \"ok\" or \"throw\"", &dptr))
+            }
+            _ => {}
+        }
+        if d.forget_before {
+            seen.remove(id_of);
+        }
+        let derived = id_of.is_empty() || !seen.contains(id_of);
+        if d.run != derived {
+            let word = |b: bool| if b { "run" } else { "skip" };
+            out.push(finding(
+                Code::IDEMPOTENCY_EFFECT,
+                format!(
+                    "delivery {i} of {id:?} expects {:?}, the seen-set rule gives {:?}",
+                    word(d.run),
+                    word(derived)
+                ),
+                &pointer::join(&dptr, "expect_effect"),
+            ));
+        }
+        if d.run {
+            runs += 1;
+        }
+        if derived && d.outcome == Some(HandlerOutcome::Ok) && !id_of.is_empty() {
+            seen.insert(id_of);
+        }
+    }
+    if expected != runs {
+        out.push(finding(
+            Code::IDEMPOTENCY_EFFECTS,
+            format!("expected_effects is {expected}, but {runs} deliveries run (every run counts, R6)"),
+            &pointer::join(ptr, "expected_effects"),
+        ));
+    }
+}
+
+fn dedup_key(cx: &mut RunCx<'_>, fixture: &Fixture<'_>, expected: &str) -> Check {
+    let mut other = fixture.json.clone();
+    other["meta"]["id"] = Value::from(format!("{expected}-other"));
+    let other = serde_json::to_vec(&other).map_err(|e| e.to_string())?;
+    let delivery =
+        |body: &[u8]| Delivery { body: Bytes::from(body), outcome: HandlerOutcome::Ok, forget_before: false };
+    let deliveries = vec![delivery(fixture.bytes), delivery(fixture.bytes), delivery(&other)];
+    let replayed = cx.sdk.idempotency_replay(IdempotencyReplay { deliveries }).map_err(|e| e.to_string())?;
+    let [first, again, other] = &replayed.deliveries[..] else {
+        return Err(format!("the SDK answered {} deliveries, expected 3", replayed.deliveries.len()));
+    };
+    ensure(first.ran && first.error.is_none(), || "the first delivery did not run".into())?;
+    ensure(first.remembered == [expected], || {
+        format!("the store keyed the message on {:?}, expected [{expected:?}]", first.remembered)
+    })?;
+    ensure(!again.ran, || "a redelivery of the same message was not skipped".into())?;
+    ensure(other.ran, || "a message with the same trace_id but another meta.id was skipped".into())
+}
+
+fn sequence(cx: &mut RunCx<'_>, steps: &[Step<'_>], expected_effects: u64) -> Check {
+    let deliveries = steps
+        .iter()
+        .map(|s| {
+            let mut meta = json!({"queue": "conformance", "lang": "php", "schema_version": 1, "created_at": 1_749_132_727_000u64});
+            if let Some(id) = s.meta_id {
+                meta["id"] = Value::from(id);
+            }
+            let body = json!({"job": "urn:babel:conformance:idempotency", "trace_id": SEQUENCE_TRACE_ID, "data": {}, "meta": meta, "attempts": 0});
+            Delivery {
+                body: Bytes(body.to_string().into_bytes()),
+                outcome: s.outcome.unwrap_or(HandlerOutcome::Ok),
+                forget_before: s.forget_before,
+            }
+        })
+        .collect();
+    let replayed = cx.sdk.idempotency_replay(IdempotencyReplay { deliveries }).map_err(|e| e.to_string())?;
+    ensure(replayed.deliveries.len() == steps.len(), || {
+        format!("the SDK answered {} deliveries, expected {}", replayed.deliveries.len(), steps.len())
+    })?;
+    for (i, (step, got)) in steps.iter().zip(&replayed.deliveries).enumerate() {
+        let word = |b: bool| if b { "run" } else { "skip" };
+        ensure(got.ran == step.run, || {
+            format!(
+                "delivery {i} (meta_id {:?}): expected {}, the helper did {}",
+                step.meta_id,
+                word(step.run),
+                word(got.ran)
+            )
+        })?;
+        let threw = step.outcome == Some(HandlerOutcome::Throw);
+        ensure(!got.ran || got.error.is_some() == threw, || {
+            format!(
+                "delivery {i}: the handler {}, but the helper reported {:?}",
+                if threw { "threw" } else { "succeeded" },
+                got.error
+            )
+        })?;
+    }
+    let invocations = replayed.deliveries.iter().filter(|d| d.ran).count() as u64;
+    ensure(invocations == expected_effects, || {
+        format!("{invocations} handler invocations, expected_effects is {expected_effects}")
+    })
+}

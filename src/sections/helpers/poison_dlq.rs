@@ -1,0 +1,283 @@
+//! Section `poison_dlq` (scope core): the dead-letter record of a poison body (ADR-0035).
+//!
+//! Case: `{name, body | body_base64, expect: {shape: splice | wrapper | splice_or_wrapper,
+//! record, splice_literals?, splice_keys?}}` — exactly one of `body` (the text) and
+//! `body_base64` (standard padded base64 of the exact bytes; BQ307, BQ308); a
+//! `splice_or_wrapper` case has non-empty string lists `splice_literals` and `splice_keys`.
+//!
+//! Runner: hand the body bytes to the SDK's poison writer as consumed from [`QUEUE`], then check
+//! the record:
+//!
+//! * always — it is one strict JSON object in valid UTF-8; it has exactly one top-level
+//!   `dead_letter`, whose `reason` is `poison` and whose `original_queue` is [`QUEUE`]; it
+//!   contains no U+FFFD (literal or `\uFFFD`) unless the body does;
+//! * `splice` / `wrapper` — the record without `dead_letter`, as parsed JSON, equals
+//!   `expect.record` (same value, R4);
+//! * `splice_or_wrapper` — either that, or a splice passing the spec's three structural checks:
+//!   every `splice_literals` entry occurs verbatim, no top-level `raw` / `raw_encoding`, and the
+//!   distinct top-level names other than `dead_letter` equal the set `splice_keys`.
+//!
+//! Top-level members are read with the tolerant scanner ([`top_level_members`]: no depth limit,
+//! repeats kept), so records a value parser cannot hold (depth 600, `1e400`) are still checked.
+//!
+//! Cross-checks: a record that expects `raw_encoding: "base64"` has a body that really is
+//! invalid UTF-8, and an invalid-UTF-8 body expects it (BQ823); the expectation agrees with the
+//! body (BQ825): a wrapper record's `raw` is the body (its base64 for invalid UTF-8), a splice
+//! body is a strict object without a top-level `dead_letter` and its record is the parsed body,
+//! and a splice_or_wrapper body contains every splice literal and has exactly the `splice_keys`
+//! as distinct top-level names.
+
+use std::collections::BTreeSet;
+
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD;
+use serde_json::value::RawValue;
+use serde_json::{Map, Value};
+
+use crate::diag::{Code, Finding};
+use crate::results::Outcome;
+use crate::sdk::Calls;
+use crate::sdk::ops::PoisonRecord;
+use crate::sdk::reference::Broken;
+use crate::sdk::wire::Bytes;
+use crate::sections::judge::{same_value, strict_object, top_level_members};
+use crate::sections::{Catch, Check, CheckCx, Definition, Entry, Reader, RunCx, catch, ensure};
+use crate::suite::{MANIFEST, Scope};
+
+/// The queue the runner says it consumed the body from.
+pub const QUEUE: &str = "conformance.poison";
+/// The member name of the block.
+const DEAD_LETTER: &str = "dead_letter";
+
+/// The `poison_dlq` section.
+pub struct PoisonDlq;
+
+/// The record shape a case expects.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shape {
+    Splice,
+    Wrapper,
+    SpliceOrWrapper,
+}
+
+/// A poison_dlq case.
+pub struct Case<'s> {
+    body: Vec<u8>,
+    shape: Shape,
+    record: &'s Map<String, Value>,
+    literals: Vec<&'s str>,
+    keys: BTreeSet<&'s str>,
+}
+
+fn strings<'s>(r: &mut Reader<'s>, at: &crate::sections::Place<'s>, key: &str) -> Option<Vec<&'s str>> {
+    let p = r.array(at, key)?;
+    let list: Option<Vec<&str>> = p.value.as_array().and_then(|a| a.iter().map(Value::as_str).collect());
+    match list {
+        Some(l) if !l.is_empty() => {
+            r.slot(&p, || {
+                let mut wrong = p.value.as_array().cloned().unwrap_or_default();
+                wrong.push(Value::from("bqsuite-wrong"));
+                Value::Array(wrong)
+            });
+            Some(l)
+        }
+        _ => {
+            r.problem(Code::CASE_SHAPE, &p.pointer, format!("{key} must be a non-empty list of strings"));
+            None
+        }
+    }
+}
+
+impl Definition for PoisonDlq {
+    const NAME: &'static str = "poison_dlq";
+    const SCOPE: Scope = Scope::Core;
+    const CATCHES: &'static [Catch] = &[catch(
+        Broken::PoisonReEncode,
+        &[
+            "exponent-underflow",
+            "integer-beyond-uint64",
+            "decimal-beyond-double",
+            "repeated-top-level-name",
+            "repeated-nested-name",
+        ],
+    )];
+    type Case<'s> = Case<'s>;
+
+    fn read<'s>(r: &mut Reader<'s>) -> Option<Case<'s>> {
+        let at = r.root();
+        r.object(&at)?;
+        let body = r.body(&at);
+        let expect = r.field(&at, "expect", "an object")?;
+        r.object(&expect)?;
+        let shape = r.one_of(
+            &expect,
+            "shape",
+            &[("splice", Shape::Splice), ("wrapper", Shape::Wrapper), ("splice_or_wrapper", Shape::SpliceOrWrapper)],
+        );
+        let record = r.map(&expect, "record");
+        let (mut literals, mut keys) = (Vec::new(), BTreeSet::new());
+        if shape == Some(Shape::SpliceOrWrapper) {
+            literals = strings(r, &expect, "splice_literals")?;
+            keys = strings(r, &expect, "splice_keys")?.into_iter().collect();
+        } else {
+            r.expects(&expect, "record");
+        }
+        Some(Case { body: body?, shape: shape?, record: record?, literals, keys })
+    }
+
+    fn check<'s>(_cx: &mut CheckCx<'_>, cases: &[Entry<'s, Case<'s>>], out: &mut Vec<Finding>) {
+        for e in cases {
+            let Some(c) = &e.typed else { continue };
+            for (code, msg, suffix) in expectation_problems(c) {
+                out.push(
+                    Finding::error(code, format!("case {:?}: {msg}", e.case.id))
+                        .in_file(MANIFEST)
+                        .at(format!("{}{suffix}", e.case.pointer)),
+                );
+            }
+        }
+    }
+
+    fn run(cx: &mut RunCx<'_>, case: &Case<'_>) -> Outcome {
+        check(cx, case).into()
+    }
+}
+
+/// A problem with one case: code, message, pointer suffix below the case.
+type Problem = (Code, String, String);
+
+fn expectation_problems(c: &Case<'_>) -> Vec<Problem> {
+    let mut out = Vec::new();
+    let utf8 = std::str::from_utf8(&c.body).ok();
+    let marked = c.record.get("raw_encoding") == Some(&Value::from("base64"));
+    if marked != utf8.is_none() {
+        let msg = if marked {
+            "expects raw_encoding \"base64\", but the body is valid UTF-8"
+        } else {
+            "the body is not valid UTF-8, but the record does not expect raw_encoding \"base64\""
+        };
+        out.push((Code::INVALID_UTF8_MARK, msg.into(), "/expect/record".into()));
+    }
+    let raw = Value::from(utf8.map_or_else(|| STANDARD.encode(&c.body), str::to_owned));
+    if c.shape != Shape::Splice && c.record.get("raw") != Some(&raw) {
+        out.push((
+            Code::POISON_EXPECTATION,
+            "the wrapper record's raw is not the body".into(),
+            "/expect/record".into(),
+        ));
+    }
+    // The body's distinct top-level names, when it can be spliced at all.
+    let splice_names = utf8.ok_or_else(|| "it is not valid UTF-8".to_owned()).and_then(|text| {
+        strict_object(&c.body).map_err(|e| format!("it is not a strict object: {e}"))?;
+        let names: BTreeSet<String> =
+            top_level_members(text).map_err(|e| e.to_string())?.into_iter().map(|(k, _)| k).collect();
+        if names.contains(DEAD_LETTER) { Err("it has a top-level dead_letter".into()) } else { Ok((text, names)) }
+    });
+    match (c.shape, splice_names) {
+        (Shape::Wrapper, Ok(_)) => {
+            out.push((Code::POISON_EXPECTATION, "the body can be spliced".into(), "/expect/shape".into()))
+        }
+        (Shape::Wrapper, Err(_)) => {}
+        (_, Err(why)) => {
+            out.push((Code::POISON_EXPECTATION, format!("the body is a wrapper: {why}"), "/expect/shape".into()))
+        }
+        (Shape::Splice, Ok((text, _))) => {
+            let parsed: Option<Value> = serde_json::from_str(text).ok();
+            if !parsed.is_some_and(|p| same_value(&p, &Value::Object(c.record.clone()))) {
+                out.push((
+                    Code::POISON_EXPECTATION,
+                    "the splice record is not the parsed body".into(),
+                    "/expect/record".into(),
+                ));
+            }
+        }
+        (Shape::SpliceOrWrapper, Ok((text, names))) => {
+            for (i, lit) in c.literals.iter().enumerate().filter(|(_, lit)| !text.contains(**lit)) {
+                out.push((
+                    Code::POISON_EXPECTATION,
+                    format!("the body does not contain the splice literal {lit:?}"),
+                    format!("/expect/splice_literals/{i}"),
+                ));
+            }
+            let names: BTreeSet<&str> = names.iter().map(String::as_str).collect();
+            if c.keys != names {
+                out.push((
+                    Code::POISON_EXPECTATION,
+                    format!("splice_keys {:?} are not the body's top-level names {names:?}", c.keys),
+                    "/expect/splice_keys".into(),
+                ));
+            }
+        }
+    }
+    out
+}
+
+fn check(cx: &mut RunCx<'_>, case: &Case<'_>) -> Check {
+    let request = PoisonRecord { body: Bytes(case.body.clone()), original_queue: QUEUE.to_owned() };
+    let record = cx.sdk.poison_record(request).map_err(|e| e.to_string())?;
+    strict_object(record.as_slice()).map_err(|e| format!("the record is not one strict JSON object: {e}"))?;
+    let text = std::str::from_utf8(record.as_slice()).map_err(|_| "the record is not UTF-8")?;
+    let members = top_level_members(text).map_err(|e| format!("the record cannot be scanned: {e}"))?;
+    check_block(&members)?;
+    ensure(!has_replacement(record.as_slice()) || has_replacement(&case.body), || {
+        "the record contains U+FFFD that the body does not".into()
+    })?;
+    let want = Value::Object(case.record.clone());
+    match case.shape {
+        Shape::Splice | Shape::Wrapper => same_rest(&members, &want),
+        Shape::SpliceOrWrapper => same_rest(&members, &want).or_else(|as_wrapper| {
+            structural_splice(text, &members, case)
+                .map_err(|as_splice| format!("neither the wrapper ({as_wrapper}) nor a splice ({as_splice})"))
+        }),
+    }
+}
+
+fn has_replacement(bytes: &[u8]) -> bool {
+    let lower = String::from_utf8_lossy(bytes).to_ascii_lowercase();
+    bytes.windows(3).any(|w| w == "\u{FFFD}".as_bytes()) || lower.contains("\\ufffd")
+}
+
+/// Exactly one top-level `dead_letter`, with reason `poison` and our queue.
+fn check_block(members: &[(String, &RawValue)]) -> Check {
+    let blocks: Vec<_> = members.iter().filter(|(k, _)| k == DEAD_LETTER).collect();
+    let [(_, raw)] = blocks[..] else {
+        return Err(format!("the record has {} top-level dead_letter members, expected 1", blocks.len()));
+    };
+    let block: Value = serde_json::from_str(raw.get()).map_err(|e| format!("dead_letter does not parse: {e}"))?;
+    let reason = block.get("reason");
+    ensure(reason == Some(&Value::from("poison")), || {
+        format!("dead_letter.reason is {reason:?}, expected \"poison\"")
+    })?;
+    let queue = block.get("original_queue");
+    ensure(queue == Some(&Value::from(QUEUE)), || {
+        format!("dead_letter.original_queue is {queue:?}, expected {QUEUE:?}")
+    })
+}
+
+/// The record without `dead_letter`, parsed (last wins, as any JSON parser), equals `want`.
+fn same_rest(members: &[(String, &RawValue)], want: &Value) -> Check {
+    let mut rest = Map::new();
+    for (k, raw) in members.iter().filter(|(k, _)| k != DEAD_LETTER) {
+        let v: Value = serde_json::from_str(raw.get()).map_err(|e| format!("member {k:?} does not parse: {e}"))?;
+        rest.insert(k.clone(), v);
+    }
+    let rest = Value::Object(rest);
+    ensure(same_value(&rest, want), || format!("the record without dead_letter is {}, expected {want}", short(&rest)))
+}
+
+fn short(v: &Value) -> String {
+    let s = v.to_string();
+    if s.chars().count() > 200 { format!("{}…", s.chars().take(200).collect::<String>()) } else { s }
+}
+
+/// The three structural checks of a byte-level splice.
+fn structural_splice(text: &str, members: &[(String, &RawValue)], case: &Case<'_>) -> Check {
+    for lit in &case.literals {
+        ensure(text.contains(lit), || format!("the record does not contain {lit:?} verbatim"))?;
+    }
+    for forbidden in ["raw", "raw_encoding"] {
+        ensure(members.iter().all(|(k, _)| k != forbidden), || format!("the splice has a top-level {forbidden:?}"))?;
+    }
+    let names: BTreeSet<&str> = members.iter().map(|(k, _)| k.as_str()).filter(|k| *k != DEAD_LETTER).collect();
+    ensure(names == case.keys, || format!("top-level names {names:?}, expected {:?}", case.keys))
+}

@@ -1,0 +1,81 @@
+//! Section `traceparent` (scope otel): consumer-side W3C traceparent extraction (ADR-0028).
+//!
+//! Case: `{name, trace_id, traceparent?: string | null, expect: {source: header | fallback,
+//! trace_id, parent_span_id?, trace_flags?}}`.
+//!
+//! Runner: extract the parent from the case's `traceparent` header (absent or `null` = no
+//! header) and its envelope `trace_id`; `expect.source` and `expect.trace_id` must match, and
+//! `expect.parent_span_id` / `expect.trace_flags` when the case carries them.
+
+use crate::results::Outcome;
+use crate::sdk::Calls;
+use crate::sdk::ops::{TraceSource, TraceparentExtract};
+use crate::sdk::reference::Broken;
+use crate::sections::{Catch, Check, Definition, Reader, RunCx, catch, ensure};
+use crate::suite::Scope;
+
+/// The `traceparent` section.
+pub struct Traceparent;
+
+/// A traceparent case.
+pub struct Case<'s> {
+    header: Option<&'s str>,
+    trace_id: &'s str,
+    source: TraceSource,
+    expect: Vec<(&'static str, &'s str)>,
+}
+
+impl Definition for Traceparent {
+    const NAME: &'static str = "traceparent";
+    const SCOPE: Scope = Scope::Otel;
+    const CATCHES: &'static [Catch] = &[catch(Broken::TraceparentAccepts31Hex, &["trace-id-31-hex"])];
+    type Case<'s> = Case<'s>;
+
+    fn read<'s>(r: &mut Reader<'s>) -> Option<Case<'s>> {
+        let at = r.root();
+        r.object(&at)?;
+        let header = r.opt_str(&at, "traceparent");
+        let trace_id = r.str(&at, "trace_id");
+        let expect = r.field(&at, "expect", "an object")?;
+        r.object(&expect)?;
+        let source =
+            r.one_of(&expect, "source", &[("header", TraceSource::Header), ("fallback", TraceSource::Fallback)]);
+        r.expects_other(&expect, "source", &["header", "fallback"]);
+        let mut wanted = Vec::new();
+        let mut ok = r.str(&expect, "trace_id").map(|t| wanted.push(("trace_id", t))).is_some();
+        for key in ["trace_id", "parent_span_id", "trace_flags"] {
+            r.expects(&expect, key);
+            if key != "trace_id" {
+                match r.opt_str(&expect, key) {
+                    Ok(Some(v)) => wanted.push((key, v)),
+                    Ok(None) => {}
+                    Err(_) => ok = false,
+                }
+            }
+        }
+        ok.then_some(())?;
+        Some(Case { header: header.ok()?, trace_id: trace_id?, source: source?, expect: wanted })
+    }
+
+    fn run(cx: &mut RunCx<'_>, case: &Case<'_>) -> Outcome {
+        check(cx, case).into()
+    }
+}
+
+fn check(cx: &mut RunCx<'_>, case: &Case<'_>) -> Check {
+    let request =
+        TraceparentExtract { traceparent: case.header.map(str::to_owned), trace_id: case.trace_id.to_owned() };
+    let p = cx.sdk.traceparent_extract(request).map_err(|e| e.to_string())?;
+    ensure(p.source == case.source, || {
+        format!("source: expected {:?}, got {:?} (header {:?})", case.source, p.source, case.header)
+    })?;
+    for (key, want) in &case.expect {
+        let got = match *key {
+            "trace_id" => &p.trace_id,
+            "parent_span_id" => &p.parent_span_id,
+            _ => &p.trace_flags,
+        };
+        ensure(got == want, || format!("{key}: expected {want:?}, got {got:?} (header {:?})", case.header))?;
+    }
+    Ok(())
+}

@@ -1,0 +1,296 @@
+//! One home per section: the registry of section definitions, and the judging side of the
+//! suite.
+//!
+//! A section definition ([`Definition`]) owns everything about one manifest section: its name
+//! and scope, the typed reading of its cases (one [`read::Reader`] per case, collecting every
+//! problem with its pointer), its `validate` cross-checks, its run against the SDK interface
+//! ([`crate::sdk`]), and the broken variants of the reference core it must catch with the case
+//! ids that must fail ([`Catch`]). [`registry`] lists every definition once, as data (in the
+//! manner of ripgrep's flag definitions); `run`, `validate`, the kill matrix and the tests
+//! iterate it, and [`find`] is the one place a section is looked up by name.
+//!
+//! Invariants: a definition's run calls only the SDK interface and the judging helpers
+//! ([`judge`]), never the reference core; every expected value comes from the case (or a file
+//! it names), never from a definition's code; a case that does not read cleanly is never run
+//! or cross-checked; a case that needs an external service says so ([`Needs`]), so `validate`
+//! can run every other case through the reference offline.
+
+/// Declare a kind's section modules, each with the definitions it holds, and list those
+/// definitions as the kind's `SECTIONS`: one line per section file, the only place a section
+/// is registered.
+macro_rules! sections {
+    ($($module:ident: $($def:ident),+;)*) => {
+        $(pub mod $module;)*
+        /// This kind's section definitions (see [`crate::sections::registry`]).
+        pub static SECTIONS: &[&dyn $crate::sections::Section] = &[$($(&$module::$def),+),*];
+    };
+}
+
+pub mod bindings;
+pub mod envelope;
+pub mod helpers;
+pub mod judge;
+pub mod read;
+pub mod redis;
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use crate::diag::Finding;
+use crate::results::Outcome;
+use crate::sdk::Sdk;
+use crate::sdk::reference::Broken;
+use crate::suite::{self, CaseRef, Scope, Suite};
+
+pub use read::{Fixture, Place, Problem, Reader, Slot};
+pub use redis::link::RedisLink;
+
+/// What a runner's check gives: `Err` carries the failure reason.
+pub type Check = Result<(), String>;
+
+/// Fail with `msg` unless `cond` holds.
+pub fn ensure(cond: bool, msg: impl FnOnce() -> String) -> Check {
+    if cond { Ok(()) } else { Err(msg()) }
+}
+
+impl From<Check> for Outcome {
+    fn from(c: Check) -> Self {
+        match c {
+            Ok(()) => Outcome::pass(),
+            Err(reason) => Outcome::fail(reason),
+        }
+    }
+}
+
+/// What a case needs besides the SDK.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Needs {
+    Nothing,
+    /// A live Redis (the runner contract of ADR-0033 applies).
+    Redis,
+}
+
+/// A broken variant of the reference core that a section must catch, and the case ids of the
+/// section that must fail under it.
+#[derive(Debug, Clone, Copy)]
+pub struct Catch {
+    pub broken: Broken,
+    pub fails: &'static [&'static str],
+    /// The declared ids are exactly the section's failing cases under the variant.
+    pub only: bool,
+}
+
+/// The section must catch `broken`: at least the cases `fails` fail.
+pub const fn catch(broken: Broken, fails: &'static [&'static str]) -> Catch {
+    Catch { broken, fails, only: false }
+}
+
+/// The section must catch `broken` with exactly the cases `fails`.
+pub const fn catch_only(broken: Broken, fails: &'static [&'static str]) -> Catch {
+    Catch { broken, fails, only: true }
+}
+
+/// What running a case sees.
+pub struct RunCx<'a> {
+    pub sdk: &'a mut dyn Sdk,
+    /// The judge's Redis (the run's one connection and the runner contract).
+    pub redis: &'a RedisLink,
+}
+
+/// What a cross-check sees.
+pub struct CheckCx<'a> {
+    pub suite: &'a Suite,
+    /// The producer envelope schema, when it compiles (Draft-07, formats not asserted).
+    pub envelope_schema: Option<&'a jsonschema::Validator>,
+    /// The reference core, for the cross-checks that ask it (a fixture must be an envelope).
+    pub sdk: &'a mut dyn Sdk,
+}
+
+/// One case as read: its place, its typed form when it read cleanly, its problems and the
+/// expectations the reader took.
+pub struct Entry<'s, C> {
+    pub case: CaseRef<'s>,
+    pub typed: Option<C>,
+    pub problems: Vec<Problem>,
+    /// Empty unless the section was read [`Section::read_with_slots`].
+    pub slots: Vec<Slot>,
+}
+
+/// A section definition: the typed, static side (each section is a unit struct).
+pub trait Definition: Sync + 'static {
+    /// The manifest name.
+    const NAME: &'static str;
+    /// The scope the `sections` map must give it.
+    const SCOPE: Scope;
+    /// The block is an array of cases (only `cases`); every other section is an object.
+    const ARRAY: bool = false;
+    /// Real SDK runners read this early section by name (decisions R20.2).
+    const EARLY: bool = false;
+    /// The broken variants it must catch.
+    const CATCHES: &'static [Catch] = &[];
+    /// A case, read.
+    type Case<'s>: Send + Sync;
+    /// Read one case; `None` when the reader recorded a problem.
+    fn read<'s>(r: &mut Reader<'s>) -> Option<Self::Case<'s>>;
+    /// What the case needs besides the SDK.
+    fn needs(_case: &Self::Case<'_>) -> Needs {
+        Needs::Nothing
+    }
+    /// The cross-checks of `validate` over the cases that read cleanly.
+    fn check<'s>(_cx: &mut CheckCx<'_>, _cases: &[Entry<'s, Self::Case<'s>>], _out: &mut Vec<Finding>) {}
+    /// Run one case against the SDK under test.
+    fn run(cx: &mut RunCx<'_>, case: &Self::Case<'_>) -> Outcome;
+}
+
+/// The read cases of one section, whatever its case type.
+pub trait Cases<'s>: Send + Sync {
+    /// How many cases.
+    fn len(&self) -> usize;
+    /// No cases.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// Case `i`.
+    fn case(&self, i: usize) -> &CaseRef<'s>;
+    /// The problems of case `i` (none: it read cleanly, apart from lints).
+    fn problems(&self, i: usize) -> &[Problem];
+    /// The expectations case `i` carries (none unless read [`Section::read_with_slots`]).
+    fn slots(&self, i: usize) -> &[Slot];
+    /// What case `i` needs, when it read cleanly.
+    fn needs(&self, i: usize) -> Option<Needs>;
+    /// Run case `i` (a case that did not read is a failure saying so; a panic fails the case).
+    fn run(&self, i: usize, cx: &mut RunCx<'_>) -> Outcome;
+    /// The cross-checks over the cases that read cleanly.
+    fn check(&self, cx: &mut CheckCx<'_>) -> Vec<Finding>;
+}
+
+/// A section definition as data (every [`Definition`] is one).
+pub trait Section: Sync {
+    fn name(&self) -> &'static str;
+    fn scope(&self) -> Scope;
+    fn is_array(&self) -> bool;
+    fn is_early(&self) -> bool;
+    fn catches(&self) -> &'static [Catch];
+    /// Read every case of `section` (a section of `suite` with this definition's name).
+    fn read<'s>(&self, suite: &'s Suite, section: &suite::Section<'s>) -> Box<dyn Cases<'s> + 's>;
+    /// [`Section::read`], also collecting every case's expectation slots, each with a wrong
+    /// value (for the tests that make each expectation wrong in turn).
+    fn read_with_slots<'s>(&self, suite: &'s Suite, section: &suite::Section<'s>) -> Box<dyn Cases<'s> + 's>;
+}
+
+struct Typed<'s, D: Definition> {
+    entries: Vec<Entry<'s, D::Case<'s>>>,
+}
+
+impl<'s, D: Definition> Cases<'s> for Typed<'s, D> {
+    fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    fn case(&self, i: usize) -> &CaseRef<'s> {
+        &self.entries[i].case
+    }
+
+    fn problems(&self, i: usize) -> &[Problem] {
+        &self.entries[i].problems
+    }
+
+    fn slots(&self, i: usize) -> &[Slot] {
+        &self.entries[i].slots
+    }
+
+    fn needs(&self, i: usize) -> Option<Needs> {
+        self.entries[i].typed.as_ref().map(D::needs)
+    }
+
+    fn run(&self, i: usize, cx: &mut RunCx<'_>) -> Outcome {
+        let e = &self.entries[i];
+        let Some(typed) = &e.typed else {
+            return Outcome::fail(invalid_reason(&e.problems));
+        };
+        catch_unwind(AssertUnwindSafe(|| D::run(cx, typed)))
+            .unwrap_or_else(|p| Outcome::fail(format!("runner panicked: {}", panic_text(&p))))
+    }
+
+    fn check(&self, cx: &mut CheckCx<'_>) -> Vec<Finding> {
+        let mut out = Vec::new();
+        D::check(cx, &self.entries, &mut out);
+        out
+    }
+}
+
+impl<D: Definition> Section for D {
+    fn name(&self) -> &'static str {
+        D::NAME
+    }
+
+    fn scope(&self) -> Scope {
+        D::SCOPE
+    }
+
+    fn is_array(&self) -> bool {
+        D::ARRAY
+    }
+
+    fn is_early(&self) -> bool {
+        D::EARLY
+    }
+
+    fn catches(&self) -> &'static [Catch] {
+        D::CATCHES
+    }
+
+    fn read<'s>(&self, suite: &'s Suite, section: &suite::Section<'s>) -> Box<dyn Cases<'s> + 's> {
+        read_typed::<D>(suite, section, false)
+    }
+
+    fn read_with_slots<'s>(&self, suite: &'s Suite, section: &suite::Section<'s>) -> Box<dyn Cases<'s> + 's> {
+        read_typed::<D>(suite, section, true)
+    }
+}
+
+fn read_typed<'s, D: Definition>(
+    suite: &'s Suite,
+    section: &suite::Section<'s>,
+    slots: bool,
+) -> Box<dyn Cases<'s> + 's> {
+    let entries = section
+        .cases()
+        .into_iter()
+        .map(|case| {
+            let mut r = Reader::new(suite, &case, section.name, section.block);
+            if slots {
+                r = r.with_slots();
+            }
+            let typed = D::read(&mut r);
+            let typed = if r.failed() { None } else { typed };
+            Entry { case, typed, problems: r.problems, slots: r.slots.unwrap_or_default() }
+        })
+        .collect();
+    Box::new(Typed::<D> { entries })
+}
+
+/// The failure reason of a case that does not read cleanly.
+pub fn invalid_reason(problems: &[Problem]) -> String {
+    let list: Vec<String> = problems.iter().filter(|p| !p.lint).map(ToString::to_string).collect();
+    format!("invalid case: {}", list.join("; "))
+}
+
+fn panic_text(p: &Box<dyn std::any::Any + Send>) -> String {
+    p.downcast_ref::<&str>()
+        .map(|s| (*s).to_owned())
+        .or_else(|| p.downcast_ref::<String>().cloned())
+        .unwrap_or_default()
+}
+
+/// The section definitions of each kind; each kind's `SECTIONS` is declared beside its modules.
+static KINDS: &[&[&dyn Section]] = &[envelope::SECTIONS, helpers::SECTIONS, bindings::SECTIONS, redis::SECTIONS];
+
+/// Every section definition, kind by kind.
+pub fn registry() -> impl Iterator<Item = &'static dyn Section> {
+    KINDS.iter().flat_map(|kind| kind.iter().copied())
+}
+
+/// The definition of the section named `name`.
+pub fn find(name: &str) -> Option<&'static dyn Section> {
+    registry().find(|s| s.name() == name)
+}

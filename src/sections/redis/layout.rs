@@ -1,0 +1,510 @@
+//! Section `redis_layout` (scope redis, broker-bindings §1.1, §1.6, §1.7; ADR-0033).
+//!
+//! Cases: the section's own `cases` array holds key-name cases `{name, layout, queue, keys:
+//! {<role>: <key name>}}`; every other block holds behavioural cases in the case language of
+//! [`super::dsl`] (also stated in the section's description in the manifest).
+//!
+//! Runner: a key-name case must equal the SDK's key names for that layout and queue exactly
+//! (no Redis needed). A behavioural case is a program: the judge writes `state` under a fresh
+//! key prefix, then the SDK runs the steps in order with the clock set to each step's `now` (a
+//! step's `retry_after` makes it a different consumer of the same queue); the judge checks each
+//! step's `expect` right after the step and the case's `expect` at the end, reading the keys
+//! itself. Lists are compared in order and sorted sets in any order; `body`, `raw` and `token`
+//! items compare exact bytes, `like` and `json` items compare parsed JSON under the "same value"
+//! rule (for members that went through cjson or the SDK's re-encoding), and `record_of` items
+//! check a dead-letter record. Needs a live Redis ([`super::link::RedisLink`]).
+//!
+//! Cross-checks: everything the case language refuses (BQ860–BQ867, BQ305), plus every
+//! expectation key and step field it does not know (a lint: the runner ignores them).
+
+use std::collections::HashMap;
+
+use redis::ConnectionLike;
+use serde_json::Value;
+
+use crate::diag::Code;
+use crate::results::Outcome;
+use crate::sdk::ops::{
+    RedisAck, RedisDeadLetter, RedisKeyNames, RedisPush, RedisPushDelayed, RedisQueueOp, RedisRelease, RedisReserved,
+};
+use crate::sdk::reference::Broken;
+use crate::sdk::wire::{Bytes, DeadLetterReason, RedisRole as Role, RedisTarget};
+use crate::sdk::{Calls, Sdk};
+use crate::sections::judge::same_value;
+use crate::sections::{Catch, Check, Definition, Needs, Problem, Reader, RunCx, catch, ensure};
+use crate::suite::Scope;
+
+use super::dsl::{
+    DslError, Expect, Item, KeyNamesCase, LayoutCase, Op, Problem as DslProblem, Step, lint_layout_case,
+    parse_key_names_case, parse_layout_case,
+};
+use super::link::Keyspace;
+use super::{is_sorted_set, key};
+
+/// The `redis_layout` section.
+pub struct RedisLayout;
+
+/// A redis_layout case.
+pub enum Case {
+    KeyNames(KeyNamesCase),
+    Behaviour(Box<LayoutCase>),
+}
+
+/// The code of a case-language problem.
+fn code(p: DslProblem) -> Code {
+    match p {
+        DslProblem::UnknownLayout => Code::REDIS_UNKNOWN_LAYOUT,
+        DslProblem::UnknownOp => Code::REDIS_UNKNOWN_OP,
+        DslProblem::StepWithoutNow => Code::REDIS_STEP_WITHOUT_NOW,
+        DslProblem::NotInLayout => Code::REDIS_NOT_IN_LAYOUT,
+        DslProblem::UnknownBody => Code::REDIS_UNKNOWN_BODY,
+        DslProblem::UnknownReservation => Code::REDIS_UNKNOWN_RESERVATION,
+        DslProblem::ExpectShape => Code::REDIS_EXPECT_SHAPE,
+        DslProblem::BadRetryAfter => Code::REDIS_BAD_RETRY_AFTER,
+        DslProblem::CaseShape => Code::CASE_SHAPE,
+    }
+}
+
+/// Record a case-language result as the reader's problems (relative pointers made absolute).
+pub(super) fn report<T>(r: &mut Reader<'_>, result: Result<T, Vec<DslError>>) -> Option<T> {
+    match result {
+        Ok(v) => Some(v),
+        Err(errors) => {
+            lints(r, errors, false);
+            None
+        }
+    }
+}
+
+fn lints(r: &mut Reader<'_>, errors: Vec<DslError>, lint: bool) {
+    let base = r.root().pointer;
+    for e in errors {
+        r.problems.push(Problem {
+            code: code(e.problem),
+            pointer: format!("{base}{}", e.pointer),
+            message: e.message,
+            shown: true,
+            lint,
+        });
+    }
+}
+
+impl Definition for RedisLayout {
+    const NAME: &'static str = "redis_layout";
+    const SCOPE: Scope = Scope::Redis;
+    const CATCHES: &'static [Catch] = &[
+        catch(Broken::RedisReserveHandsMember, &["reserve/handler-gets-the-raw-element-byte-for-byte"]),
+        catch(
+            Broken::RedisSweepToFront,
+            &[
+                "processing_sweep/expired-item-moves-to-the-ready-tail",
+                "retry_after_null/null-consumer-still-sweeps-foreign-expired-member",
+            ],
+        ),
+        catch(Broken::RedisAckWithoutGate, &["late_ack/late-ack-leaves-the-new-reservation-alone"]),
+        catch(Broken::RedisReleaseWritesMember, &["release/release-writes-the-core-encoding-with-attempts-plus-one"]),
+        catch(Broken::RedisFloorOfSum, &["delayed_score/score-where-floor-of-sum-differs"]),
+    ];
+    type Case<'s> = Case;
+
+    fn read(r: &mut Reader<'_>) -> Option<Case> {
+        let at = r.root();
+        if r.sub.is_none() {
+            r.expects_map_entry(&at, "keys");
+            return report(r, parse_key_names_case(at.value)).map(Case::KeyNames);
+        }
+        let lint = lint_layout_case(at.value);
+        lints(r, lint, true);
+        report(r, parse_layout_case(at.value)).map(|c| Case::Behaviour(Box::new(c)))
+    }
+
+    fn needs(case: &Case) -> Needs {
+        match case {
+            Case::KeyNames(_) => Needs::Nothing,
+            Case::Behaviour(_) => Needs::Redis,
+        }
+    }
+
+    fn run(cx: &mut RunCx<'_>, case: &Case) -> Outcome {
+        match case {
+            Case::KeyNames(c) => key_names(cx.sdk, c).into(),
+            Case::Behaviour(c) => {
+                let RunCx { sdk, redis } = cx;
+                redis.run(|space| Program::new(c, space).run(&mut **sdk))
+            }
+        }
+    }
+}
+
+fn key_names(sdk: &mut dyn Sdk, c: &KeyNamesCase) -> Check {
+    let got = sdk
+        .redis_key_names(RedisKeyNames { layout: c.layout, queue: c.queue.clone(), prefix: String::new() })
+        .map_err(|e| e.to_string())?;
+    let mut expected: Vec<(Role, &str)> = c.keys.iter().map(|(k, n)| (*k, n.as_str())).collect();
+    expected.sort();
+    let actual: Vec<(Role, &str)> = got.iter().map(|(r, n)| (*r, n.as_str())).collect();
+    ensure(expected == actual, || format!("key names: expected {expected:?}, the SDK uses {actual:?}"))
+}
+
+/// Text of a stored element for a failure message.
+fn shown(bytes: &[u8]) -> String {
+    let text = String::from_utf8_lossy(bytes);
+    if text.chars().count() > 160 { format!("{}…", text.chars().take(160).collect::<String>()) } else { text.into() }
+}
+
+/// The contents of one key as read back.
+struct Stored {
+    members: Vec<Vec<u8>>,
+    /// One score per member for a sorted set.
+    scores: Option<Vec<f64>>,
+}
+
+/// One behavioural case being executed.
+struct Program<'c, 'k> {
+    case: &'c LayoutCase,
+    space: &'k Keyspace<'k>,
+    /// Reservation name → what the reserve that bound it got.
+    deliveries: HashMap<String, RedisReserved>,
+    /// Token symbol → the 32-hex token it stands for.
+    tokens: HashMap<String, String>,
+}
+
+impl<'c, 'k> Program<'c, 'k> {
+    fn new(case: &'c LayoutCase, space: &'k Keyspace<'k>) -> Self {
+        Self { case, space, deliveries: HashMap::new(), tokens: HashMap::new() }
+    }
+
+    fn key(&self, k: Role) -> String {
+        key(self.case.layout, &self.space.prefix, &self.case.queue, k).unwrap_or_default()
+    }
+
+    fn body(&self, name: &str) -> &'c [u8] {
+        self.case.body(name).as_bytes()
+    }
+
+    fn target(&self, step: &Step) -> RedisTarget {
+        RedisTarget {
+            url: self.space.url.to_owned(),
+            prefix: self.space.prefix.clone(),
+            queue: self.case.queue.clone(),
+            layout: self.case.layout,
+            retry_after: step.retry_after.unwrap_or(self.case.retry_after),
+            now: Some(step.now),
+        }
+    }
+
+    fn run(mut self, sdk: &mut dyn Sdk) -> Check {
+        self.seed().map_err(|e| format!("writing the state: {e}"))?;
+        for (i, step) in self.case.steps.iter().enumerate() {
+            self.step(sdk, step).map_err(|e| format!("step {i} ({} at {}): {e}", op_name(&step.op), step.now))?;
+        }
+        self.check_state(&self.case.expect).map_err(|e| format!("final state: {e}"))
+    }
+
+    fn seed(&mut self) -> Result<(), String> {
+        let fresh_token = || uuid::Uuid::new_v4().simple().to_string();
+        for (key, items) in &self.case.state {
+            let name = self.key(*key);
+            for item in items {
+                let members: Vec<Vec<u8>> = match item {
+                    Item::Body { body, .. } => vec![self.body(body).to_vec()],
+                    Item::Raw { raw, .. } => vec![raw.as_bytes().to_vec()],
+                    Item::Token { token, body, .. } => {
+                        let raw = self.body(body);
+                        let t = self.tokens.entry(token.clone()).or_insert_with(fresh_token);
+                        vec![[t.as_bytes(), b":", raw].concat()]
+                    }
+                    Item::Series { series, count, .. } => (0..*count)
+                        .map(|i| {
+                            let raw = format!("{series}{i}");
+                            if *key == Role::Deadlines { format!("{}:{raw}", fresh_token()) } else { raw }.into_bytes()
+                        })
+                        .collect(),
+                    Item::Like { .. } | Item::Json { .. } | Item::RecordOf { .. } => {
+                        unreachable!("the parser allows only exact items in state")
+                    }
+                };
+                self.space.with(|con: &mut dyn ConnectionLike| match item.score() {
+                    Some(s) => {
+                        let mut zadd = redis::cmd("ZADD");
+                        zadd.arg(&name);
+                        for m in &members {
+                            zadd.arg(s.to_string()).arg(m);
+                        }
+                        zadd.exec(con)
+                    }
+                    None => redis::cmd("RPUSH").arg(&name).arg(&members).exec(con),
+                })?;
+            }
+        }
+        Ok(())
+    }
+
+    fn delivery(&self, name: &str) -> Result<&RedisReserved, String> {
+        self.deliveries
+            .get(name)
+            .ok_or_else(|| format!("reservation {name:?} was never made (its reserve got nothing)"))
+    }
+
+    fn step(&mut self, sdk: &mut dyn Sdk, step: &Step) -> Check {
+        let target = self.target(step);
+        let e = &step.expect;
+        let err = |e: crate::sdk::SdkError| e.to_string();
+        match &step.op {
+            Op::Push { body } => {
+                sdk.redis_push(RedisPush { target, body: Bytes::from(self.body(body)) }).map_err(err)?
+            }
+            Op::PushDelayed { body, delay } => sdk
+                .redis_push_delayed(RedisPushDelayed { target, body: Bytes::from(self.body(body)), delay: *delay })
+                .map_err(err)?,
+            Op::Migrate => {
+                let moved = sdk.redis_migrate(RedisQueueOp { target }).map_err(err)?;
+                same("moved", e.moved, moved)?;
+            }
+            Op::Sweep => {
+                let report = sdk.redis_sweep(RedisQueueOp { target }).map_err(err)?;
+                same("moved", e.moved, report.moved)?;
+                same("orphaned", e.orphaned, report.orphaned)?;
+                same("malformed", e.malformed, report.malformed)?;
+            }
+            Op::Reserve { bind } => {
+                let got = sdk.redis_reserve(RedisQueueOp { target }).map_err(err)?;
+                self.check_reserve(e, got.as_ref())?;
+                if let (Some(name), Some(d)) = (bind, got) {
+                    if let Some(t) = &d.token {
+                        self.tokens.insert(name.clone(), t.clone());
+                    }
+                    self.deliveries.insert(name.clone(), d);
+                }
+            }
+            Op::Release { reservation, delay } => {
+                let d = self.delivery(reservation)?;
+                if d.poison {
+                    return Err(format!(
+                        "reservation {reservation:?} is poison: it can only be acked or dead-lettered"
+                    ));
+                }
+                let request = RedisRelease { target, reservation: d.reservation.clone(), delay: *delay };
+                let applied = sdk.redis_release(request).map_err(err)?;
+                same("applied", e.applied, applied)?;
+            }
+            Op::Ack { reservation } => {
+                let request = RedisAck { target, reservation: self.delivery(reservation)?.reservation.clone() };
+                let applied = sdk.redis_ack(request).map_err(err)?;
+                same("applied", e.applied, applied)?;
+            }
+            Op::DeadLetter { reservation, reason, error } => {
+                let reason = match reason.as_str() {
+                    "failed" => DeadLetterReason::Failed,
+                    "unknown_urn" => DeadLetterReason::UnknownUrn,
+                    other => return Err(format!("unknown reason {other:?}")),
+                };
+                let request = RedisDeadLetter {
+                    target,
+                    reservation: self.delivery(reservation)?.reservation.clone(),
+                    reason,
+                    error: error.clone(),
+                };
+                let applied = sdk.redis_dead_letter(request).map_err(err)?;
+                same("applied", e.applied, applied)?;
+            }
+        }
+        self.check_state(e)
+    }
+
+    fn check_reserve(&self, e: &Expect, got: Option<&RedisReserved>) -> Check {
+        let what = |d: Option<&RedisReserved>| match d {
+            None => "nothing".to_owned(),
+            Some(d) => format!("{} {}", if d.poison { "poison" } else { "message" }, shown(d.body.as_slice())),
+        };
+        if let Some(handed) = &e.handed {
+            let ok = match (handed, got) {
+                (None, None) => true,
+                (Some(name), Some(d)) => !d.poison && d.body.as_slice() == self.body(name),
+                _ => false,
+            };
+            ensure(ok, || format!("reserve got {}, expected {}", what(got), handed.as_deref().unwrap_or("nothing")))?;
+        }
+        if let Some(name) = &e.poison {
+            let ok = got.is_some_and(|d| d.poison && d.body.as_slice() == self.body(name));
+            ensure(ok, || format!("reserve got {}, expected body {name:?} reported as poison", what(got)))?;
+        }
+        Ok(())
+    }
+
+    fn read(&self, key: Role) -> Result<Stored, String> {
+        let name = self.key(key);
+        self.space.with(|con: &mut dyn ConnectionLike| {
+            if is_sorted_set(key) {
+                let pairs: Vec<(Vec<u8>, f64)> =
+                    redis::cmd("ZRANGE").arg(&name).arg(0).arg(-1).arg("WITHSCORES").query(con)?;
+                let (members, scores) = pairs.into_iter().unzip();
+                Ok(Stored { members, scores: Some(scores) })
+            } else {
+                let members: Vec<Vec<u8>> = redis::cmd("LRANGE").arg(&name).arg(0).arg(-1).query(con)?;
+                Ok(Stored { members, scores: None })
+            }
+        })
+    }
+
+    fn check_state(&self, e: &Expect) -> Check {
+        for (key, want) in &e.counts {
+            let len = self.read(*key)?.members.len() as u64;
+            ensure(len == *want, || format!("{}_count is {len}, expected {want}", key.as_str()))?;
+        }
+        for (key, items) in &e.contents {
+            let stored = self.read(*key)?;
+            self.contents(*key, items, &stored).map_err(|m| {
+                let all: Vec<String> = stored.members.iter().map(|b| shown(b)).collect();
+                format!("{}: {m} (it holds {all:?})", key.as_str())
+            })?;
+        }
+        Ok(())
+    }
+
+    fn contents(&self, key: Role, items: &[Item], stored: &Stored) -> Check {
+        ensure(items.len() == stored.members.len(), || {
+            format!("{} elements, expected {}", stored.members.len(), items.len())
+        })?;
+        let fits =
+            |i: usize, j: usize| self.matches(&items[i], &stored.members[j], stored.scores.as_ref().map(|s| s[j]));
+        if !is_sorted_set(key) {
+            return (0..items.len()).try_for_each(|i| fits(i, i).map_err(|m| format!("element {i}: {m}")));
+        }
+        // A sorted set has no order the case can rely on (equal scores order by bytes, and
+        // tokens are random): find a one-to-one assignment of members to items.
+        let ok: Vec<Vec<bool>> =
+            (0..items.len()).map(|i| (0..items.len()).map(|j| fits(i, j).is_ok()).collect()).collect();
+        match assignment(&ok) {
+            Some(()) => Ok(()),
+            None => {
+                let unmatched = (0..items.len()).find(|&i| !ok[i].iter().any(|b| *b)).unwrap_or(0);
+                let why = (0..items.len()).filter_map(|j| fits(unmatched, j).err()).collect::<Vec<_>>().join(" / ");
+                Err(format!("no member fits item {unmatched} ({why})"))
+            }
+        }
+    }
+
+    fn matches(&self, item: &Item, member: &[u8], score: Option<f64>) -> Check {
+        if let (Some(want), Some(got)) = (item.score(), score) {
+            ensure(want.as_f64() == got, || format!("score {got}, expected {want}"))?;
+        }
+        let exact = |want: &[u8]| ensure(member == want, || format!("{} is not {}", shown(member), shown(want)));
+        match item {
+            Item::Body { body, .. } => exact(self.body(body)),
+            Item::Raw { raw, .. } => exact(raw.as_bytes()),
+            Item::Token { token, body, .. } => self.token_member(member, token, self.body(body)),
+            Item::Like { like, attempts, .. } => {
+                let mut want = parse(self.body(like)).map_err(|e| format!("body {like:?}: {e}"))?;
+                let obj = want.as_object_mut().ok_or_else(|| format!("body {like:?} is not an object"))?;
+                obj.insert("attempts".into(), Value::from(*attempts));
+                same_json(member, &want)
+            }
+            Item::Json { json, .. } => same_json(member, json),
+            Item::RecordOf { record_of, reason } => self.record(member, self.body(record_of), reason),
+            Item::Series { .. } => unreachable!("the parser allows series items only in state"),
+        }
+    }
+
+    fn token_member(&self, member: &[u8], symbol: &str, body: &[u8]) -> Check {
+        let text = shown(member);
+        let colon = member.iter().position(|&b| b == b':').ok_or_else(|| format!("{text} has no ':'"))?;
+        let (token, raw) = (&member[..colon], &member[colon + 1..]);
+        ensure(token.len() == 32 && token.iter().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')), || {
+            format!("{text}: the token is not 32 lowercase hex digits")
+        })?;
+        if let Some(bound) = self.tokens.get(symbol) {
+            ensure(token == bound.as_bytes(), || format!("{text}: not the token of {symbol:?}"))?;
+        }
+        ensure(raw == body, || format!("{text}: the body after the token is not {}", shown(body)))
+    }
+
+    /// A dead-letter record of `body`: `dead_letter.reason` and `original_queue` as expected,
+    /// and the rest the body itself (parsed), or for poison the wrapper `{raw: body}`.
+    fn record(&self, member: &[u8], body: &[u8], reason: &str) -> Check {
+        let mut rec = parse(member)?;
+        let obj = rec.as_object_mut().ok_or("the record is not a JSON object")?;
+        let block = obj.shift_remove("dead_letter").ok_or("the record has no dead_letter block")?;
+        ensure(block.get("reason").and_then(Value::as_str) == Some(reason), || {
+            format!("dead_letter.reason is {}, expected {reason:?}", block.get("reason").unwrap_or(&Value::Null))
+        })?;
+        ensure(block.get("original_queue").and_then(Value::as_str) == Some(self.case.queue.as_str()), || {
+            format!("dead_letter.original_queue is not {:?}", self.case.queue)
+        })?;
+        let as_body = parse(body).is_ok_and(|b| same_value(&b, &rec));
+        let as_wrapper = reason == "poison"
+            && std::str::from_utf8(body).is_ok_and(|t| same_value(&rec, &serde_json::json!({ "raw": t })));
+        ensure(as_body || as_wrapper, || {
+            format!("the record without dead_letter is {rec}, not the body {}", shown(body))
+        })
+    }
+}
+
+fn parse(bytes: &[u8]) -> Result<Value, String> {
+    serde_json::from_slice(bytes).map_err(|e| format!("{} is not JSON: {e}", shown(bytes)))
+}
+
+fn same_json(member: &[u8], want: &Value) -> Check {
+    let got = parse(member)?;
+    ensure(same_value(&got, want), || format!("{got} is not the same value as {want}"))
+}
+
+fn same<T: PartialEq + std::fmt::Display>(what: &str, want: Option<T>, got: T) -> Check {
+    match want {
+        Some(w) => ensure(w == got, || format!("{what} is {got}, expected {w}")),
+        None => Ok(()),
+    }
+}
+
+fn op_name(op: &Op) -> &'static str {
+    match op {
+        Op::Push { .. } => "push",
+        Op::PushDelayed { .. } => "push_delayed",
+        Op::Migrate => "migrate",
+        Op::Sweep => "sweep",
+        Op::Reserve { .. } => "reserve",
+        Op::Release { .. } => "release",
+        Op::Ack { .. } => "ack",
+        Op::DeadLetter { .. } => "dead_letter",
+    }
+}
+
+/// Is there a perfect matching in the square compatibility matrix `ok` (item × member)?
+fn assignment(ok: &[Vec<bool>]) -> Option<()> {
+    fn augment(i: usize, ok: &[Vec<bool>], seen: &mut [bool], owner: &mut [Option<usize>]) -> bool {
+        for j in 0..ok.len() {
+            if ok[i][j] && !seen[j] {
+                seen[j] = true;
+                if owner[j].is_none_or(|k| augment(k, ok, seen, owner)) {
+                    owner[j] = Some(i);
+                    return true;
+                }
+            }
+        }
+        false
+    }
+    let mut owner = vec![None; ok.len()];
+    (0..ok.len()).all(|i| augment(i, ok, &mut vec![false; ok.len()], &mut owner)).then_some(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn assignment_finds_a_perfect_matching_when_greedy_would_not() {
+        assert!(assignment(&[vec![true, true], vec![true, false]]).is_some());
+        assert!(assignment(&[vec![true, false], vec![true, false]]).is_none());
+        assert!(assignment(&[]).is_some());
+    }
+
+    #[test]
+    fn key_names_are_compared_exactly() {
+        let ok = serde_json::json!({"layout": "processing", "queue": "q",
+            "keys": {"ready": "q", "processing": "q:processing", "deadlines": "q:processing:deadlines", "dlq": "q:dlq"}});
+        let mut sdk = crate::sdk::reference::ReferenceSdk::new();
+        assert_eq!(key_names(&mut sdk, &parse_key_names_case(&ok).unwrap()), Ok(()));
+        let missing = serde_json::json!({"layout": "processing", "queue": "q", "keys": {"ready": "q"}});
+        assert!(key_names(&mut sdk, &parse_key_names_case(&missing).unwrap()).is_err());
+    }
+}

@@ -1,0 +1,87 @@
+//! Section `redis` (scope redis, broker-bindings §1): `payload_identity`.
+//!
+//! Case: `payload_identity` `{description, envelope_file}`.
+//!
+//! Runner: in each layout, producing the fixture stores exactly its bytes as the only
+//! ready-list element (no wrapper, no added field), and a reserve hands back exactly those
+//! bytes. Needs a live Redis ([`super::link::RedisLink`] applies the runner contract).
+
+use crate::diag::Code;
+use crate::results::Outcome;
+use crate::sdk::ops::{RedisAck, RedisPush, RedisQueueOp};
+use crate::sdk::reference::Broken;
+use crate::sdk::wire::{Bytes, RedisLayout, RedisRole, RedisTarget};
+use crate::sdk::{Calls, Sdk};
+use crate::sections::{Catch, Check, Definition, Fixture, Needs, Reader, RunCx, catch, ensure};
+use crate::suite::Scope;
+
+use super::link::Keyspace;
+
+/// The `redis` section.
+pub struct Redis;
+
+const QUEUE: &str = "orders";
+
+impl Definition for Redis {
+    const NAME: &'static str = "redis";
+    const SCOPE: Scope = Scope::Redis;
+    const CATCHES: &'static [Catch] = &[catch(Broken::RedisReserveHandsMember, &["payload_identity"])];
+    const EARLY: bool = true;
+    type Case<'s> = Fixture<'s>;
+
+    fn read<'s>(r: &mut Reader<'s>) -> Option<Fixture<'s>> {
+        if r.sub != Some("payload_identity") {
+            let at = r.root().pointer;
+            r.problem(Code::CASE_UNKNOWN_VALUE, at, format!("redis has no case {:?} (payload_identity)", r.id));
+            return None;
+        }
+        let at = r.root();
+        r.object(&at)?;
+        r.file(&at, "envelope_file")
+    }
+
+    fn needs(_: &Fixture<'_>) -> Needs {
+        Needs::Redis
+    }
+
+    fn run(cx: &mut RunCx<'_>, fixture: &Fixture<'_>) -> Outcome {
+        let RunCx { sdk, redis } = cx;
+        redis.run(|space| {
+            RedisLayout::ALL.into_iter().try_for_each(|layout| identity(&mut **sdk, space, layout, fixture.bytes))
+        })
+    }
+}
+
+fn identity(sdk: &mut dyn Sdk, space: &Keyspace<'_>, layout: RedisLayout, body: &[u8]) -> Check {
+    let target = RedisTarget {
+        url: space.url.to_owned(),
+        prefix: space.prefix.clone(),
+        queue: QUEUE.to_owned(),
+        layout,
+        retry_after: Some(60),
+        now: None,
+    };
+    let fail = |e: crate::sdk::SdkError| format!("{layout:?} layout: {e}");
+    sdk.redis_push(RedisPush { target: target.clone(), body: Bytes::from(body) }).map_err(fail)?;
+    let ready = super::key(layout, &space.prefix, QUEUE, RedisRole::Ready).unwrap_or_default();
+    let stored: Vec<Vec<u8>> = space.with(|con| redis::cmd("LRANGE").arg(&ready).arg(0).arg(-1).query(con))?;
+    ensure(stored.len() == 1 && stored[0] == body, || {
+        format!("{layout:?} layout: the ready list holds {:?}, not exactly the fixture's bytes", lossy(&stored))
+    })?;
+    let got = sdk
+        .redis_reserve(RedisQueueOp { target: target.clone() })
+        .map_err(fail)?
+        .ok_or_else(|| format!("{layout:?} layout: reserve got nothing"))?;
+    ensure(got.body.as_slice() == body, || {
+        format!(
+            "{layout:?} layout: reserve handed {:?}, not the fixture's bytes",
+            String::from_utf8_lossy(got.body.as_slice())
+        )
+    })?;
+    sdk.redis_ack(RedisAck { target, reservation: got.reservation }).map_err(fail)?;
+    Ok(())
+}
+
+fn lossy(items: &[Vec<u8>]) -> Vec<String> {
+    items.iter().map(|b| String::from_utf8_lossy(b).into_owned()).collect()
+}

@@ -1,0 +1,135 @@
+//! The rule families over the section registry: every case reads cleanly, the cross-checks of
+//! each section hold, and the reference core agrees with every case that needs no service.
+//!
+//! Rules:
+//!
+//! * every manifest section has a definition in the registry (BQ309) and the scope the
+//!   `sections` map gives it is the definition's (BQ310);
+//! * every case of every registered section reads cleanly into its section's typed form: each
+//!   problem the reader finds is a finding at its pointer (the generic family: BQ305–BQ308,
+//!   BQ804, BQ301, and the Redis case language's BQ860–BQ867); a problem whose root cause
+//!   another rule reports (a fixture that does not parse) is not repeated, and the case is
+//!   neither cross-checked nor run;
+//! * each section's cross-checks over the cases that read cleanly;
+//! * the reference agreement (BQ311): every case that read cleanly and needs no external service
+//!   runs through the reference core over the SDK interface; a case it does not pass is a finding
+//!   at the case's pointer with what the reference computed against what the case expects. The
+//!   Redis behavioural blocks are read and checked, never executed, so `validate` stays offline
+//!   and deterministic (the reference draws its random delays from a fixed seed here, and which
+//!   thread runs a case does not change its outcome).
+
+use crate::diag::{Code, Finding};
+use crate::results::Status;
+use crate::sdk::reference::ReferenceSdk;
+use crate::sections::{self, CheckCx, Needs, RedisLink, RunCx};
+use crate::suite::{self, MANIFEST, Suite, pointer};
+
+use super::Ctx;
+
+/// One manifest section read by its definition.
+pub(super) struct Read<'s> {
+    pub section: suite::Section<'s>,
+    pub cases: Box<dyn sections::Cases<'s> + 's>,
+}
+
+/// Read every registered section of the suite (in manifest order).
+pub(super) fn read(suite: &Suite) -> Vec<Read<'_>> {
+    suite
+        .sections()
+        .into_iter()
+        .filter_map(|section| {
+            let def = sections::find(section.name)?;
+            let cases = def.read(suite, &section);
+            Some(Read { section, cases })
+        })
+        .collect()
+}
+
+fn at(code: Code, msg: String, ptr: impl Into<String>) -> Finding {
+    Finding::error(code, msg).in_file(MANIFEST).at(ptr)
+}
+
+/// The registry and generic families, and the sections' cross-checks.
+pub(super) fn check(cx: &Ctx<'_>, reads: &[Read<'_>]) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for s in cx.suite.sections() {
+        match sections::find(s.name) {
+            None => out.push(at(
+                Code::SECTION_UNREGISTERED,
+                format!(
+                    "bqsuite has no definition of section {:?}, so its cases cannot be read, checked or run",
+                    s.name
+                ),
+                pointer::join("", s.name),
+            )),
+            Some(def) => {
+                if let Some(scope) = s.scope.filter(|sc| *sc != def.scope()) {
+                    out.push(at(
+                        Code::SECTION_SCOPE_DIFFERS,
+                        format!(
+                            "\"sections\" gives {:?} the scope {scope}, its definition says {}",
+                            s.name,
+                            def.scope()
+                        ),
+                        pointer::join("/sections", s.name),
+                    ));
+                }
+            }
+        }
+    }
+    let mut sdk = ReferenceSdk::new().deterministic();
+    let mut ccx = CheckCx { suite: cx.suite, envelope_schema: cx.envelope_schema(), sdk: &mut sdk };
+    for r in reads {
+        for i in 0..r.cases.len() {
+            for p in r.cases.problems(i).iter().filter(|p| p.shown) {
+                out.push(at(p.code, p.message.clone(), p.pointer.clone()));
+            }
+        }
+        out.extend(r.cases.check(&mut ccx));
+    }
+    out
+}
+
+/// How many cases one task of the agreement runs.
+const CHUNK: usize = 64;
+
+/// The reference agreement family, one task of it: chunk `n` of the cases (in a fixed order:
+/// the sections in manifest order, each cut into chunks of [`CHUNK`] cases), run through a
+/// reference core of its own, its findings added to `out`. False when there is no chunk `n`.
+pub(super) fn agreement(reads: &[Read<'_>], n: usize, out: &mut Vec<Finding>) -> bool {
+    let mut n = n;
+    let Some((read, first)) = reads.iter().find_map(|read| {
+        let chunks = read.cases.len().div_ceil(CHUNK);
+        if n < chunks {
+            Some((read, n * CHUNK))
+        } else {
+            n -= chunks;
+            None
+        }
+    }) else {
+        return false;
+    };
+    let mut sdk = ReferenceSdk::new().deterministic();
+    let offline = RedisLink::new(None, false);
+    let mut cx = RunCx { sdk: &mut sdk, redis: &offline };
+    for i in first..(first + CHUNK).min(read.cases.len()) {
+        if read.cases.needs(i) != Some(Needs::Nothing) {
+            continue;
+        }
+        let outcome = read.cases.run(i, &mut cx);
+        if outcome.status != Status::Pass {
+            let case = read.cases.case(i);
+            out.push(at(
+                Code::REFERENCE_DISAGREES,
+                format!(
+                    "the reference core does not pass {}/{}: {}",
+                    read.section.name,
+                    case.id,
+                    outcome.reason.unwrap_or_default()
+                ),
+                case.pointer.clone(),
+            ));
+        }
+    }
+    true
+}

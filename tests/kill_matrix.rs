@@ -1,0 +1,86 @@
+//! The kill matrix, derived from the registry: the reference core passes every case; every
+//! broken variant of the catalogue is declared by at least one section and caught by at least
+//! one case; every case id a section declares for a variant fails under it (and, for a
+//! `catch_only`, no other case of that section does). The Redis blocks need a live Redis (the
+//! common test rule: `BQ_REDIS_URL`, else a `redis-server` started here, else they are skipped
+//! and said so, and under `BQ_REQUIRE_REDIS` that is a failure).
+
+mod support;
+
+use std::collections::BTreeSet;
+
+use bqsuite::conformance::RunOptions;
+use bqsuite::conformance::kill::kill_matrix;
+use bqsuite::sdk::reference::Broken;
+use bqsuite::sections::registry;
+use bqsuite::suite::Suite;
+
+#[test]
+fn every_broken_variant_is_caught_where_the_registry_says() {
+    let suite = Suite::load(support::repo()).expect("the canonical suite loads");
+    let redis_url = support::redis_url();
+    let options = RunOptions { redis_url: redis_url.clone(), require_redis: redis_url.is_some(), ..Default::default() };
+    let matrix = kill_matrix(&suite, &options);
+
+    let failing: Vec<_> = matrix.reference.failing.iter().filter(|(_, ids)| !ids.is_empty()).collect();
+    assert!(failing.is_empty(), "the reference core fails: {failing:?}");
+    let skipped: usize = matrix.reference.skipped.values().map(Vec::len).sum();
+    assert!(redis_url.is_none() || skipped == 0, "with a Redis nothing is skipped: {:?}", matrix.reference.skipped);
+
+    let mut problems = Vec::new();
+    let mut unverified = BTreeSet::new();
+    for row in &matrix.rows {
+        let declared: Vec<_> = registry()
+            .flat_map(|s| s.catches().iter().map(move |c| (s.name(), c)))
+            .filter(|(_, c)| c.broken == row.broken)
+            .collect();
+        if declared.is_empty() {
+            problems.push(format!("{}: no section declares this variant", row.broken));
+        }
+        let mut checked = false;
+        for (section, catch) in declared {
+            let ids: Vec<String> =
+                suite.section(section).map(|s| s.cases().into_iter().map(|c| c.id).collect()).unwrap_or_default();
+            let (fails, skips) = (row.failing_in(section), row.skipped_in(section));
+            for id in catch.fails {
+                if !ids.iter().any(|i| i == id) {
+                    problems.push(format!("{}: {section} has no case {id:?}", row.broken));
+                } else if skips.iter().any(|s| s == id) {
+                    unverified.insert(format!("{}: {section}/{id}", row.broken));
+                } else if fails.iter().any(|f| f == id) {
+                    checked = true;
+                } else {
+                    problems.push(format!("{}: {section}/{id} passed; failing: {fails:?}", row.broken));
+                }
+            }
+            if catch.only && skips.is_empty() {
+                let want: BTreeSet<&str> = catch.fails.iter().copied().collect();
+                let got: BTreeSet<&str> = fails.iter().map(String::as_str).collect();
+                if want != got {
+                    problems.push(format!("{}: {section} fails exactly {got:?}, declared {want:?}", row.broken));
+                }
+            }
+        }
+        if !row.caught() && (checked || unverified.iter().all(|u| !u.starts_with(&format!("{}:", row.broken)))) {
+            problems.push(format!("{}: no case catches it", row.broken));
+        }
+    }
+    assert!(problems.is_empty(), "{problems:#?}");
+    assert_eq!(matrix.rows.len(), Broken::ALL.len());
+    if !unverified.is_empty() {
+        eprintln!("skipping (no Redis): {} declared failures need a live Redis: {unverified:?}", unverified.len());
+    }
+}
+
+#[test]
+fn the_cli_prints_the_matrix_as_markdown() {
+    let o = support::bqsuite(&support::repo(), &["dev", "kill-matrix"]);
+    let md = String::from_utf8_lossy(&o.stdout);
+    assert!(md.starts_with("| variant | what it breaks |"), "{}", support::transcript(&o));
+    for b in Broken::ALL {
+        assert!(md.contains(&format!("| `{}` |", b.name())), "{b} is not a row");
+    }
+    for s in registry() {
+        assert!(md.lines().next().unwrap().contains(&format!(" {} |", s.name())), "{} is not a column", s.name());
+    }
+}

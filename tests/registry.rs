@@ -1,0 +1,207 @@
+//! The section registry against the canonical suite: it and the manifest's `sections` map agree
+//! both ways; every expectation of every case that needs no service is checked by the reference
+//! agreement (generated from what the readers take as expectations, never listed by hand); a
+//! malformed case is a finding of `validate`, a refusal of `release` and exit 2 of `run`; and
+//! broken input is reported once, by its root cause.
+
+#[macro_use]
+mod support;
+
+use std::collections::BTreeMap;
+
+use bqsuite::sections::{Needs, find, registry};
+use bqsuite::suite::Suite;
+use serde_json::{Value, json};
+use support::{SuiteCopy, bqsuite, repo, transcript};
+
+#[test]
+fn the_registry_and_the_sections_map_agree_both_ways() {
+    let suite = Suite::load(repo()).unwrap();
+    let map = suite.manifest().unwrap()["sections"].as_object().unwrap();
+    for (name, scope) in map {
+        let def = find(name).unwrap_or_else(|| panic!("the manifest's section {name:?} has no definition"));
+        assert_eq!(scope.as_str(), Some(def.scope().as_str()), "{name}");
+    }
+    for def in registry() {
+        assert!(map.contains_key(def.name()), "the registry defines {:?}, which the manifest lacks", def.name());
+    }
+    let mut names: Vec<&str> = registry().map(|d| d.name()).collect();
+    names.sort_unstable();
+    names.dedup();
+    assert_eq!(names.len(), registry().count(), "a section is defined twice");
+}
+
+/// One expectation: the case's pointer, the expectation's pointer and a wrong value for it.
+type Mutation = (String, String, Value);
+
+/// Every expectation the readers take, by round (round r holds the r-th expectation of each
+/// case), and the cases that need no service but carry no expectation.
+fn expectation_rounds(suite: &Suite) -> (Vec<Vec<Mutation>>, Vec<String>) {
+    let mut rounds: Vec<Vec<Mutation>> = Vec::new();
+    let mut without = Vec::new();
+    for section in suite.sections() {
+        let cases = find(section.name).expect("registered").read_with_slots(suite, &section);
+        for i in 0..cases.len() {
+            assert!(cases.problems(i).is_empty(), "{}/{} does not read", section.name, cases.case(i).id);
+            if cases.needs(i) != Some(Needs::Nothing) {
+                continue;
+            }
+            let case = cases.case(i);
+            if cases.slots(i).is_empty() {
+                without.push(format!("{}/{}", section.name, case.id));
+            }
+            for (r, slot) in cases.slots(i).iter().enumerate() {
+                if rounds.len() <= r {
+                    rounds.push(Vec::new());
+                }
+                rounds[r].push((case.pointer.clone(), slot.pointer.clone(), slot.wrong.clone()));
+            }
+        }
+    }
+    (rounds, without)
+}
+
+#[test]
+fn a_wrong_expectation_of_any_case_that_needs_no_service_is_a_reference_disagreement() {
+    let suite = Suite::load(repo()).unwrap();
+    let (rounds, without) = expectation_rounds(&suite);
+    assert!(without.is_empty(), "cases whose expectations no reader takes: {without:#?}");
+    assert!(!rounds.is_empty());
+    for (r, round) in rounds.iter().enumerate() {
+        let s = SuiteCopy::new();
+        s.edit_manifest(|m| {
+            for (_, at, wrong) in round {
+                *m.pointer_mut(at).unwrap_or_else(|| panic!("{at} is not in the manifest")) = wrong.clone();
+            }
+        });
+        let findings = s.validate();
+        let disagreements: BTreeMap<&str, usize> = findings
+            .iter()
+            .filter(|f| f.code.id == "BQ311")
+            .filter_map(|f| f.pointer.as_deref())
+            .fold(BTreeMap::new(), |mut m, p| {
+                *m.entry(p).or_default() += 1;
+                m
+            });
+        let missed: Vec<_> = round
+            .iter()
+            .filter(|(case, _, _)| !disagreements.contains_key(case.as_str()))
+            .map(|(_, at, wrong)| format!("{at} = {wrong}"))
+            .collect();
+        assert!(missed.is_empty(), "round {r}: the reference agreement misses {missed:#?}");
+        let unreadable: Vec<_> =
+            findings.iter().filter(|f| ["BQ305", "BQ306", "BQ307", "BQ308", "BQ804"].contains(&f.code.id)).collect();
+        assert!(unreadable.is_empty(), "round {r}: a wrong value must still read: {unreadable:#?}");
+    }
+}
+
+/// The malformed cases of the issue: each one makes validate exit 1 with a finding at the
+/// case's pointer in manifest.json, release refuse to build, and run exit 2.
+#[test]
+fn malformed_cases_are_findings_refusals_and_exit_2() {
+    let index = |m: &Value, section: &str, name: &str| {
+        m[section]["cases"].as_array().unwrap().iter().position(|c| c["name"] == name).unwrap()
+    };
+    type Edit = fn(&mut Value, usize);
+    let examples: [(&str, &str, Edit, &str); 6] = [
+        ("encode_reject", "reject-meta-ts", |m, i| m["encode_reject"]["cases"][i] = json!([[]]), ""),
+        (
+            "trim",
+            "trim-make-urn-space-padded",
+            |m, i| drop(m["trim"]["cases"][i].as_object_mut().unwrap().shift_remove("mode")),
+            "",
+        ),
+        ("trim", "trim-make-urn-space-padded", |m, i| m["trim"]["cases"][i]["mode"] = json!("mak"), "/mode"),
+        (
+            "job_type",
+            "job-type-null-job-falls-back-to-urn",
+            |m, i| drop(m["job_type"]["cases"][i].as_object_mut().unwrap().shift_remove("valid")),
+            "",
+        ),
+        (
+            "traceparent",
+            "valid-header-wins",
+            |m, i| drop(m["traceparent"]["cases"][i]["expect"].as_object_mut().unwrap().shift_remove("source")),
+            "/expect",
+        ),
+        ("encode_reject", "reject-meta-ts", |m, i| m["encode_reject"]["cases"][i]["expect"] = json!(0), "/expect"),
+    ];
+    for (section, name, edit, below) in examples {
+        let s = SuiteCopy::new();
+        let mut at = String::new();
+        s.edit_manifest(|m| {
+            let i = index(m, section, name);
+            at = format!("/{section}/cases/{i}");
+            edit(m, i);
+        });
+        let findings = s.validate();
+        let want = format!("{at}{below}");
+        assert!(
+            findings.iter().any(|f| f.file.as_deref() == Some("manifest.json") && f.pointer.as_deref() == Some(&want)),
+            "{section}/{name}: no finding at {want}: {findings:#?}"
+        );
+        let o = bqsuite(s.path(), &["validate"]);
+        assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
+        let out = tempfile::tempdir().unwrap();
+        let o = bqsuite(s.path(), &["release", "--out", out.path().to_str().unwrap()]);
+        assert_ne!(o.status.code(), Some(0), "release builds a broken suite: {}", transcript(&o));
+        assert!(std::fs::read_dir(out.path()).unwrap().next().is_none(), "release wrote something");
+        let o = bqsuite(s.path(), &["run", "--section", section]);
+        assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(&at), "run names the case's pointer: {err}");
+        let results: Value = serde_json::from_slice(&o.stdout).unwrap();
+        let id = results["sections"][section].as_object().unwrap().iter().find(|(_, o)| o["status"] == "fail");
+        let (_, outcome) = id.expect("the case is reported");
+        assert!(outcome["reason"].as_str().unwrap().starts_with("invalid case: "), "{outcome}");
+    }
+}
+
+/// Broken input (issue 15): a fixture that is not what its cases need is the suite's fault —
+/// `run` exits 2 naming the file instead of failing every case that uses it, and `validate`
+/// reports the root cause once, without follow-on findings from the same file.
+#[test]
+fn a_broken_fixture_is_reported_once_and_run_exits_2_naming_it() {
+    let fixture = "fixtures/order-created.json";
+    let bom = SuiteCopy::new();
+    bom.write(fixture, [&b"\xEF\xBB\xBF"[..], bom.read(fixture).as_bytes()].concat());
+    let codes: Vec<&str> = findings!(bom).iter().map(|f| f.code.id).collect();
+    assert_eq!(codes, ["BQ503", "BQ001"], "the root cause only");
+
+    let o = bqsuite(bom.path(), &["run"]);
+    assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains(fixture) && err.contains("do not read cleanly"), "{err}");
+    let results: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let reasons: Vec<&str> = results["sections"]
+        .as_object()
+        .unwrap()
+        .values()
+        .flat_map(|c| c.as_object().unwrap().values())
+        .filter(|o| o["status"] == "fail")
+        .map(|o| o["reason"].as_str().unwrap())
+        .collect();
+    assert!(
+        !reasons.is_empty() && reasons.iter().all(|r| r.starts_with("invalid case: ") && r.contains(fixture)),
+        "{reasons:#?}"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn an_unreadable_fixture_is_reported_once_and_run_exits_2_naming_it() {
+    use std::os::unix::fs::PermissionsExt;
+    let fixture = "fixtures/order-created.json";
+    let s = SuiteCopy::new();
+    let path = s.path().join(fixture);
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o000)).unwrap();
+    if std::fs::read(&path).is_ok() {
+        eprintln!("skipping: this user reads files of mode 000 (root)");
+        return;
+    }
+    let codes: Vec<&str> = s.validate().iter().map(|f| f.code.id).collect();
+    assert_eq!(codes, ["BQ004"], "the root cause only");
+    let o = bqsuite(s.path(), &["run"]);
+    assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
+    assert!(String::from_utf8_lossy(&o.stderr).contains(fixture), "{}", transcript(&o));
+}
