@@ -99,6 +99,14 @@ same "sync-check.sh on a drifted tree" 1 bash "$base/sync-check.sh" "$x1" "$tree
 cp "$work/saved.json" "$drifted"
 same "bqsuite sync --check, restored" 0 "$bq" sync --check --suite "$x1" --root "$tree"
 
+# run --sdk through the reference adapter writes the in-process results byte for byte.
+adapter="$bq adapter"
+env -u BQ_REDIS_URL -u BQ_REQUIRE_REDIS SOURCE_DATE_EPOCH=0 "$bq" run --suite "$x1" --out "$work/in-process.json" 2>/dev/null
+env -u BQ_REDIS_URL -u BQ_REQUIRE_REDIS SOURCE_DATE_EPOCH=0 "$bq" run --suite "$x1" --sdk "$adapter" \
+  --out "$work/through-adapter.json" 2>/dev/null
+cmp "$work/in-process.json" "$work/through-adapter.json" \
+  || { echo "compare.sh: run --sdk '$adapter' gives other results than run" >&2; exit 2; }
+
 redis_url=
 if command -v redis-server >/dev/null; then
   port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
@@ -142,9 +150,12 @@ bench release-x100 \
 bench sync-check \
   -n "bqsuite sync --check ($ntargets targets)" "$bq sync --check --suite $(q "$x1") --root $(q "$tree")" \
   -n "sync-check.sh ($ntargets targets)" "bash $(q "$base/sync-check.sh") $(q "$x1") $(q "$tree") $(q "$work/targets.txt")"
-run_args=(-n "bqsuite run, no Redis" "env -u BQ_REDIS_URL -u BQ_REQUIRE_REDIS $bq run --suite $(q "$x1") --out $(q "$work/results.json")")
+sdk=(--sdk "$(q "$adapter")")
+run_args=(-n "bqsuite run, no Redis" "env -u BQ_REDIS_URL -u BQ_REQUIRE_REDIS $bq run --suite $(q "$x1") --out $(q "$work/results.json")"
+  -n "bqsuite run --sdk 'bqsuite adapter', no Redis" "env -u BQ_REDIS_URL -u BQ_REQUIRE_REDIS $bq run --suite $(q "$x1") ${sdk[*]} --out $(q "$work/results.json")")
 if [ -n "$redis_url" ]; then
-  run_args+=(-n "bqsuite run, local Redis" "env BQ_REDIS_URL=$redis_url BQ_REQUIRE_REDIS=1 $bq run --suite $(q "$x1") --out $(q "$work/results.json")")
+  run_args+=(-n "bqsuite run, local Redis" "env BQ_REDIS_URL=$redis_url BQ_REQUIRE_REDIS=1 $bq run --suite $(q "$x1") --out $(q "$work/results.json")"
+    -n "bqsuite run --sdk 'bqsuite adapter', local Redis" "env BQ_REDIS_URL=$redis_url BQ_REQUIRE_REDIS=1 $bq run --suite $(q "$x1") ${sdk[*]} --out $(q "$work/results.json")")
 fi
 bench run "${run_args[@]}"
 

@@ -72,6 +72,10 @@ def main(d):
     ratio("sync --check vs the diff loop", sync, "bqsuite sync --check", "sync-check.sh", 0.5)
     absolute("run, no Redis", run, "bqsuite run, no Redis", 0.2)
     absolute("run, local Redis", run, "bqsuite run, local Redis", 3.0)
+    ratio("run --sdk 'bqsuite adapter' vs run, no Redis", run, "bqsuite run --sdk 'bqsuite adapter', no Redis",
+          "bqsuite run, no Redis", 2.0)
+    ratio("run --sdk 'bqsuite adapter' vs run, local Redis", run, "bqsuite run --sdk 'bqsuite adapter', local Redis",
+          "bqsuite run, local Redis", 2.0)
 
     info = []  # (comparison, measured)
     for label, table, ours, theirs in [

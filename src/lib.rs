@@ -3,10 +3,11 @@
 //! Data flows one way: files on disk → [`suite`] (loaded once) → the section registry
 //! ([`sections`]: each section's typed cases, cross-checks and run) → checks ([`validate`]) and
 //! the run ([`conformance`], against the SDK interface [`sdk`], which the reference [`core`]
-//! implements) → findings ([`diag`]) or results ([`results`]) → reporters → exit code
+//! implements in process and an [`adapter`] process implements across stdio) → findings ([`diag`]) or results ([`results`]) → reporters → exit code
 //! ([`cli`]). Nothing downstream reaches back upstream (`tests/architecture.rs` holds the
 //! allowed edges), and the reference core knows nothing of the suite tooling.
 
+pub mod adapter;
 pub mod cli;
 pub mod conformance;
 pub mod core;

@@ -27,6 +27,8 @@ const ALLOWED: &[(&str, &str)] = &[
     ("sections", "schema"),
     ("sections", "sdk"),
     ("sections", "suite"),
+    // The adapter protocol: the SDK interface over a process boundary (a transport, no judging).
+    ("adapter", "sdk"),
     ("validate", "diag"),
     ("validate", "fsutil"),
     ("validate", "results"),
@@ -34,6 +36,7 @@ const ALLOWED: &[(&str, &str)] = &[
     ("validate", "sdk"),
     ("validate", "sections"),
     ("validate", "suite"),
+    ("conformance", "adapter"),
     ("conformance", "results"),
     ("conformance", "sdk"),
     ("conformance", "sections"),
@@ -72,6 +75,7 @@ const ALLOWED: &[(&str, &str)] = &[
     ("diff", "suite"),
     ("diff", "validate"),
     // The command line sits on top of everything.
+    ("cli", "adapter"),
     ("cli", "conformance"),
     ("cli", "diag"),
     ("cli", "diff"),
@@ -79,6 +83,7 @@ const ALLOWED: &[(&str, &str)] = &[
     ("cli", "fsutil"),
     ("cli", "release"),
     ("cli", "results"),
+    ("cli", "sdk"),
     ("cli", "sections"),
     ("cli", "staging"),
     ("cli", "suite"),

@@ -5,7 +5,9 @@
 //!
 //! `dev kill-matrix` runs the reference core through the suite once per broken variant of the
 //! catalogue and prints the matrix (variants × sections, failing cases per cell) as Markdown;
-//! exit 1 when a variant is caught by no case or the reference itself fails a case.
+//! exit 1 when a variant is caught by no case or the reference itself fails a case. With
+//! `--sdk CMD` each row runs through the reference adapter across the process boundary (`CMD
+//! --broken NAME`), and any adapter trouble stops it (exit 2).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -44,6 +46,11 @@ pub enum DevCommand {
         /// A live Redis for the redis behavioural blocks.
         #[arg(long, env = "BQ_REDIS_URL", value_name = "URL")]
         redis_url: Option<String>,
+        /// Run each row through this reference adapter (e.g. "bqsuite adapter"), with
+        /// `--broken NAME` appended for each variant: the kill matrix across the process
+        /// boundary.
+        #[arg(long, value_name = "CMD")]
+        sdk: Option<String>,
     },
 }
 
@@ -65,7 +72,7 @@ pub fn run(a: &DevArgs) -> ExitCode {
             eprintln!("wrote {} ({} files, cases ×{factor})", out.display(), files.len());
             ExitCode::SUCCESS
         }
-        DevCommand::KillMatrix { suite, redis_url } => {
+        DevCommand::KillMatrix { suite, redis_url, sdk } => {
             let suite = match suite.load() {
                 Ok(s) => s,
                 Err(e) => return fail(e),
@@ -76,7 +83,29 @@ pub fn run(a: &DevArgs) -> ExitCode {
                 require_redis: super::require_redis_from_env(),
                 redis_timeout: None,
             };
-            let matrix = crate::conformance::kill::kill_matrix(&suite, &options);
+            let matrix = match sdk {
+                None => crate::conformance::kill::kill_matrix(&suite, &options),
+                Some(cmd) => {
+                    let command = match crate::adapter::split_command(cmd) {
+                        Ok(c) => c,
+                        Err(e) => return fail(format!("--sdk: {e}")),
+                    };
+                    let log = std::env::temp_dir().join(format!("bqsuite-kill-matrix-{}.log", std::process::id()));
+                    eprintln!("adapter: {cmd}; its stderr goes to {}", log.display());
+                    let adapter = crate::adapter::AdapterOptions {
+                        command,
+                        timeout: crate::adapter::process::DEFAULT_TIMEOUT,
+                        max_restarts: 0,
+                        log,
+                        conformance_version: suite.version().unwrap_or_default().to_owned(),
+                    };
+                    let rules = crate::conformance::adapter::skip_rules(&suite);
+                    match crate::conformance::adapter::kill_matrix_through(&suite, &options, &adapter, rules) {
+                        Ok(m) => m,
+                        Err(t) => return fail(format!("the adapter {t}")),
+                    }
+                }
+            };
             super::emit(&matrix.markdown());
             let reference_fails = matrix.reference.failing.values().any(|ids| !ids.is_empty());
             super::exit(reference_fails || matrix.rows.iter().any(|r| !r.caught()))

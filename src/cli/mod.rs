@@ -4,6 +4,7 @@
 //! problems (findings, failing cases, drift, a verification failure); 2 usage error or the
 //! command could not run (missing suite, unreadable file, network).
 
+mod adapter;
 mod dev;
 mod diff;
 mod interrupt;
@@ -84,6 +85,11 @@ Exit codes:
   1  with --exit-code: the diff shows at least one change
   2  usage error, or a side could not be loaded (no suite, bad revision, unreadable asset, network)";
 
+const ADAPTER_EXIT_CODES: &str = "\
+Exit codes:
+  0  served until a shutdown command or the end of input
+  2  usage error, or a line on stdin that is not a command of the protocol";
+
 /// The BabelQueue conformance suite's tool: validate the suite, run the reference core, and
 /// keep vendored copies honest.
 #[derive(Debug, Parser)]
@@ -126,9 +132,18 @@ pub enum Command {
     /// List case ids under the suite's one case-id rule.
     #[command(after_help = exit_help!("the ids were listed"))]
     Ids(IdsArgs),
-    /// Run the reference core through every in-scope section and write results.json.
-    #[command(after_help = exit_help!("every case passed or was skipped", "a case failed"))]
+    /// Run the reference core, or an adapter (--sdk), through every in-scope section and write
+    /// results.json.
+    #[command(after_help = exit_help!(
+        "every case passed or was skipped",
+        "a case failed (with --sdk, also one an adapter failure hit; an adapter that cannot start is 2)"
+    ))]
     Run(RunArgs),
+    /// Serve the reference core over the adapter protocol on stdin and stdout.
+    ///
+    /// The model adapter for `run --sdk` (docs/adapter-protocol.md).
+    #[command(after_help = ADAPTER_EXIT_CODES)]
+    Adapter(adapter::AdapterArgs),
     /// Check results files of conformance runs against the suite.
     #[command(after_help = exit_help!("every file is Compatible", "a file is Not compatible"))]
     Results(results::ResultsArgs),
@@ -250,6 +265,32 @@ pub struct RunArgs {
     /// Seconds to wait for the Redis connection, and then for each reply (1 to 3600).
     #[arg(long, value_name = "SECS", default_value_t = 3, value_parser = clap::value_parser!(u64).range(1..=3600))]
     pub redis_timeout: u64,
+    /// Run this adapter instead of the reference core: a command and its arguments, split
+    /// like a shell would (quotes, no expansion), that speaks the adapter protocol on its
+    /// stdin and stdout (docs/adapter-protocol.md), e.g. "bqsuite adapter" or "python3
+    /// adapter.py". Its stderr is appended to --adapter-log.
+    #[arg(long, value_name = "CMD")]
+    pub sdk: Option<String>,
+    /// With --sdk: seconds to wait for each reply of the adapter and for its exit after the
+    /// shutdown (its hello: at least 10); decimals allowed.
+    #[arg(long, value_name = "SECS", default_value = "10", value_parser = parse_timeout, requires = "sdk")]
+    pub timeout: std::time::Duration,
+    /// With --sdk: how many times an adapter that failed is started again for the remaining
+    /// cases.
+    #[arg(long, value_name = "N", default_value_t = crate::adapter::process::DEFAULT_MAX_RESTARTS, requires = "sdk")]
+    pub max_restarts: u32,
+    /// With --sdk: the file the adapter's stderr goes to (default: adapter.log beside --out,
+    /// else in the temporary directory); emptied when the run starts.
+    #[arg(long, value_name = "FILE", requires = "sdk")]
+    pub adapter_log: Option<PathBuf>,
+}
+
+/// A positive number of seconds, at most a day.
+fn parse_timeout(text: &str) -> Result<std::time::Duration, String> {
+    match text.parse::<f64>() {
+        Ok(s) if s > 0.0 && s <= 86_400.0 => Ok(std::time::Duration::from_secs_f64(s)),
+        _ => Err("expected a number of seconds above 0 and at most 86400".into()),
+    }
 }
 
 /// An error that stops a command: exit 2.
@@ -297,6 +338,7 @@ pub fn dispatch(cli: Cli) -> ExitCode {
         Command::Validate(a) => validate(&a, color),
         Command::Ids(a) => ids(&a),
         Command::Run(a) => run(&a),
+        Command::Adapter(a) => adapter::run(&a),
         Command::Results(a) => results::run(&a, color),
         Command::Report(a) => report::run(&a),
         Command::Diff(a) => diff::run(&a),
@@ -430,13 +472,22 @@ fn run(a: &RunArgs) -> ExitCode {
         require_redis: require_redis_from_env(),
         redis_timeout: Some(std::time::Duration::from_secs(a.redis_timeout)),
     };
-    let conformance::Run { results, invalid } = conformance::run(&suite, &options);
+    let (conformance::Run { results, invalid }, adapter) = match &a.sdk {
+        None => (conformance::run(&suite, &options), None),
+        Some(cmd) => match run_adapter(a, cmd, &suite, &options) {
+            Ok((run, summary)) => (run, Some(summary)),
+            Err(code) => return code,
+        },
+    };
     for name in results.sections.keys() {
         let c = results.counts(Some(name));
         eprintln!("{:<24} {:>4} pass {:>4} fail {:>4} skip", terminal_safe(name), c.pass, c.fail, c.skip);
     }
     let total = results.counts(None);
     eprintln!("run: {total} ({})", subject(&suite));
+    if let Some(summary) = adapter {
+        eprint!("{summary}");
+    }
     let json = results.to_json();
     match &a.out {
         Some(path) => {
@@ -461,6 +512,38 @@ fn run(a: &RunArgs) -> ExitCode {
         return ExitCode::from(2);
     }
     exit(total.fail > 0)
+}
+
+/// `run --sdk CMD`: start the adapter and run it.
+fn run_adapter(
+    a: &RunArgs,
+    cmd: &str,
+    suite: &Suite,
+    options: &RunOptions,
+) -> Result<(conformance::Run, crate::adapter::Summary), ExitCode> {
+    let command = crate::adapter::split_command(cmd).map_err(|e| fail(format!("--sdk: {e}")))?;
+    let log = match (&a.adapter_log, &a.out) {
+        (Some(log), _) => log.clone(),
+        (None, Some(out)) => out.with_file_name("adapter.log"),
+        (None, None) => std::env::temp_dir().join(format!("bqsuite-adapter-{}.log", std::process::id())),
+    };
+    std::fs::write(&log, b"").map_err(|e| fail(format!("cannot write the adapter log {}: {e}", log.display())))?;
+    eprintln!("adapter: {cmd}; its stderr goes to {}", log.display());
+    let shown = log.clone();
+    let adapter = crate::adapter::AdapterOptions {
+        command,
+        timeout: a.timeout,
+        max_restarts: a.max_restarts,
+        log,
+        conformance_version: suite.version().unwrap_or_default().to_owned(),
+    };
+    let rules = conformance::adapter::skip_rules(suite);
+    match conformance::adapter::run_adapter(suite, options, adapter, rules) {
+        Ok(done) => Ok(done),
+        Err(trouble) => {
+            Err(fail(format!("the adapter {trouble}, so no case could be run (its stderr: {})", shown.display())))
+        }
+    }
 }
 
 /// How many invalid cases `run` lists on stderr before it counts the rest.

@@ -14,7 +14,7 @@ use crate::results::Status;
 use crate::sdk::reference::{Broken, with_broken};
 use crate::suite::Suite;
 
-use super::{RunOptions, run};
+use super::{Run, RunOptions, run};
 
 /// What one broken variant did.
 #[derive(Debug, Clone)]
@@ -53,12 +53,7 @@ pub struct KillMatrix {
     pub rows: Vec<Row>,
 }
 
-fn row(broken: Option<Broken>, suite: &Suite, options: &RunOptions) -> (Vec<String>, Row) {
-    let go = || run(suite, options);
-    let out = match broken {
-        Some(b) => with_broken(b, go),
-        None => go(),
-    };
+fn row(broken: Option<Broken>, out: &Run) -> (Vec<String>, Row) {
     let mut failing = BTreeMap::new();
     let mut skipped = BTreeMap::new();
     let mut sections = Vec::new();
@@ -80,11 +75,29 @@ fn row(broken: Option<Broken>, suite: &Suite, options: &RunOptions) -> (Vec<Stri
     (sections, Row { broken: broken.unwrap_or(Broken::ALL[0]), failing, skipped })
 }
 
-/// Run the reference and every broken variant through `suite`.
+/// Run the reference and every broken variant through `suite`, in process.
 pub fn kill_matrix(suite: &Suite, options: &RunOptions) -> KillMatrix {
-    let (sections, reference) = row(None, suite, options);
-    let rows = Broken::ALL.iter().map(|b| row(Some(*b), suite, options).1).collect();
-    KillMatrix { sections, reference, rows }
+    let matrix = kill_matrix_by(&mut |broken| {
+        let go = || run(suite, options);
+        Ok::<_, std::convert::Infallible>(match broken {
+            Some(b) => with_broken(b, go),
+            None => go(),
+        })
+    });
+    match matrix {
+        Ok(m) => m,
+    }
+}
+
+/// The matrix of the runs `run` gives: once with nothing broken, then once per variant of the
+/// catalogue (the same matrix in process or across the adapter protocol).
+pub fn kill_matrix_by<E>(run: &mut dyn FnMut(Option<Broken>) -> Result<Run, E>) -> Result<KillMatrix, E> {
+    let (sections, reference) = row(None, &run(None)?);
+    let mut rows = Vec::with_capacity(Broken::ALL.len());
+    for b in Broken::ALL {
+        rows.push(row(Some(*b), &run(Some(*b))?).1);
+    }
+    Ok(KillMatrix { sections, reference, rows })
 }
 
 impl KillMatrix {

@@ -9,8 +9,12 @@
 //! reason `invalid case: …` naming its pointer and is counted as a suite error ([`Run::invalid`]:
 //! the suite is broken, the SDK is not judged on it); a runner panic fails that case, not the
 //! run; a section with an unknown scope, or one the SDK does not carry, is left out. Runners are
-//! data-driven: every expected value comes from the manifest or a fixture.
+//! data-driven: every expected value comes from the manifest or a fixture. The SDK under test
+//! ([`UnderTest`]) is told where each case begins and may add to its outcome what it said
+//! besides results (an adapter's skips and missing operations, [`adapter`]); the in-process
+//! reference adds nothing, so both paths write the same file for the same behaviour.
 
+pub mod adapter;
 pub mod kill;
 
 use std::rc::Rc;
@@ -56,18 +60,51 @@ pub struct Run {
 
 /// Run the reference core through every in-scope section of `suite`.
 pub fn run(suite: &Suite, options: &RunOptions) -> Run {
-    let redis = Rc::new(RedisLink::with_timeout(
-        options.redis_url.as_deref(),
-        options.require_redis,
-        options.redis_timeout.unwrap_or(crate::sections::redis::link::DEFAULT_TIMEOUT),
-    ));
+    let redis = Rc::new(redis_link(options));
     let mut sdk = ReferenceSdk::with_redis(redis.clone());
     run_with(suite, options, &mut sdk, &redis)
 }
 
+/// The judge's Redis for a run with `options`.
+fn redis_link(options: &RunOptions) -> RedisLink {
+    RedisLink::with_timeout(
+        options.redis_url.as_deref(),
+        options.require_redis,
+        options.redis_timeout.unwrap_or(crate::sections::redis::link::DEFAULT_TIMEOUT),
+    )
+}
+
+/// The SDK under test as a run sees it: the SDK, told where each case begins and asked how
+/// it ended (an adapter adds what it said besides results: a skip, an operation it lacks).
+pub trait UnderTest {
+    /// The SDK the sections call.
+    fn sdk(&mut self) -> &mut dyn Sdk;
+    /// Case `id` of `section` begins: the calls until it ends belong to it.
+    fn begin_case(&mut self, _section: &str, _id: &str) {}
+    /// Case `id` of `section` ended with `outcome`; the outcome to record.
+    fn end_case(&mut self, _section: &str, _id: &str, outcome: Outcome) -> Outcome {
+        outcome
+    }
+}
+
+/// An SDK in process, as it is.
+struct InProcess<'a>(&'a mut dyn Sdk);
+
+impl UnderTest for InProcess<'_> {
+    fn sdk(&mut self) -> &mut dyn Sdk {
+        self.0
+    }
+}
+
 /// Run `sdk` through every in-scope section of `suite`; `redis` is the judge's Redis.
 pub fn run_with(suite: &Suite, options: &RunOptions, sdk: &mut dyn Sdk, redis: &RedisLink) -> Run {
-    let identity = sdk.hello();
+    run_under(suite, options, &mut InProcess(sdk), redis)
+}
+
+/// Run the SDK `under` test through every in-scope section of `suite`; `redis` is the judge's
+/// Redis.
+pub fn run_under(suite: &Suite, options: &RunOptions, under: &mut dyn UnderTest, redis: &RedisLink) -> Run {
+    let identity = under.sdk().hello();
     let carried: Vec<Scope> = std::iter::once(Scope::Core)
         .chain(identity.bindings.iter().filter_map(|b| Scope::parse(b)).filter(|s| s.is_binding()))
         .collect();
@@ -80,7 +117,6 @@ pub fn run_with(suite: &Suite, options: &RunOptions, sdk: &mut dyn Sdk, redis: &
         sections: serde_json::Map::new(),
     };
     let mut invalid = Vec::new();
-    let mut cx = RunCx { sdk, redis };
     for section in suite.sections() {
         let Some(scope) = section.scope else { continue };
         if !carried.contains(&scope) || (!options.only.is_empty() && !options.only.iter().any(|s| s == section.name)) {
@@ -104,7 +140,10 @@ pub fn run_with(suite: &Suite, options: &RunOptions, sdk: &mut dyn Sdk, redis: &
             if !problems.is_empty() {
                 invalid.push(InvalidCase { section: section.name.to_owned(), id: case.id.clone(), problems });
             }
-            results.record(section.name, &case.id, &cases.run(i, &mut cx));
+            under.begin_case(section.name, &case.id);
+            let outcome = cases.run(i, &mut RunCx { sdk: under.sdk(), redis });
+            let outcome = under.end_case(section.name, &case.id, outcome);
+            results.record(section.name, &case.id, &outcome);
         }
     }
     Run { results, invalid }

@@ -19,13 +19,14 @@ pub mod wire;
 
 use std::fmt;
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use ops::*;
 use wire::{Bytes, KafkaRecord};
 
 /// Who the SDK under test is (the results file's `sdk`, `version` and `bindings`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Identity {
     pub sdk: String,
     pub version: String,
@@ -38,7 +39,7 @@ pub struct Identity {
 }
 
 /// Why an operation gave no result.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum SdkError {
     /// The SDK does not implement the operation.
@@ -79,14 +80,14 @@ pub trait Sdk {
 macro_rules! operations {
     ($($(#[$doc:meta])* $variant:ident($req:ty) -> $res:ty = $method:ident;)*) => {
         /// One operation with its input.
-        #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+        #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
         #[serde(tag = "op", rename_all = "snake_case")]
         pub enum Request {
             $($(#[$doc])* $variant($req),)*
         }
 
         /// One operation's result.
-        #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+        #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
         #[serde(tag = "op", content = "result", rename_all = "snake_case")]
         pub enum Response {
             $($(#[$doc])* $variant($res),)*

@@ -9,6 +9,7 @@
 
 use std::collections::BTreeMap;
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -20,13 +21,13 @@ use super::wire::{
 // ---- the envelope -------------------------------------------------------------------------
 
 /// Decode a body.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Decode {
     pub body: Bytes,
 }
 
 /// A decoded message as the SDK sees it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct DecodedEnvelope {
     /// The resolved URN (`job`, or the `urn` alias).
     pub urn: String,
@@ -40,7 +41,7 @@ pub struct DecodedEnvelope {
 }
 
 /// What decode gave.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum DecodeOutcome {
     Decoded {
@@ -54,13 +55,13 @@ pub enum DecodeOutcome {
 }
 
 /// `accepts(body)`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Accepts {
     pub body: Bytes,
 }
 
 /// Decode a body, add 1 to attempts when asked, and encode it again.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Reemit {
     pub body: Bytes,
     pub attempts_plus_one: bool,
@@ -68,7 +69,7 @@ pub struct Reemit {
 
 /// Decode a body, add 1 to attempts when asked, move it to the dead-letter queue with the
 /// SDK's own helper, and encode the dead-letter copy.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct DeadLetterMove {
     pub body: Bytes,
     pub attempts_plus_one: bool,
@@ -79,7 +80,7 @@ pub struct DeadLetterMove {
 }
 
 /// What a re-emit (or a dead-letter move) gave.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum ReemitOutcome {
     /// The encoded output, and the warnings of the decode before it.
@@ -94,7 +95,7 @@ pub enum ReemitOutcome {
 /// `carried_top` / `carried_meta` stand for extras carried over from an inbound message: the
 /// SDK places them into its preserved unknown-key container (top level / under `meta`) of the
 /// made message, by whatever test access it has, before encoding.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Make {
     pub urn: String,
     pub queue: String,
@@ -126,7 +127,7 @@ impl Make {
 }
 
 /// Where a producer refused.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Stage {
     Make,
@@ -134,7 +135,7 @@ pub enum Stage {
 }
 
 /// What make + encode gave.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum MakeOutcome {
     Made { json: String },
@@ -144,14 +145,14 @@ pub enum MakeOutcome {
 // ---- the core helpers ---------------------------------------------------------------------
 
 /// Validate `data` against a payload schema with the SDK's validator.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct ValidatePayload {
     pub schema: Value,
     pub data: Value,
 }
 
 /// The validator's verdict.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum PayloadOutcome {
     Checked {
@@ -165,7 +166,7 @@ pub enum PayloadOutcome {
 }
 
 /// A handler's result for one delivery.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum HandlerOutcome {
     Ok,
@@ -173,7 +174,7 @@ pub enum HandlerOutcome {
 }
 
 /// One delivery to a handler wrapped by the idempotency helper.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Delivery {
     pub body: Bytes,
     /// What the wrapped handler does when it runs.
@@ -184,13 +185,13 @@ pub struct Delivery {
 }
 
 /// Replay deliveries through one wrapped handler backed by one fresh in-memory store.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct IdempotencyReplay {
     pub deliveries: Vec<Delivery>,
 }
 
 /// What one delivery did.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct DeliveryEffect {
     /// The wrapped handler was invoked.
     pub ran: bool,
@@ -201,13 +202,13 @@ pub struct DeliveryEffect {
 }
 
 /// The effects of a replay, one per delivery.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Replayed {
     pub deliveries: Vec<DeliveryEffect>,
 }
 
 /// A retry policy's jitter.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Jitter {
     None,
@@ -215,7 +216,7 @@ pub enum Jitter {
 }
 
 /// The delay, in milliseconds, of retry `n` (first retry = 1), drawn `draws` times.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct RetryDelay {
     pub retry_backoff: u64,
     #[serde(default)]
@@ -228,14 +229,14 @@ pub struct RetryDelay {
 }
 
 /// The dead-letter record of a poison body consumed from `original_queue`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct PoisonRecord {
     pub body: Bytes,
     pub original_queue: String,
 }
 
 /// Consumer-side extraction of a W3C `traceparent` header.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct TraceparentExtract {
     /// `None`: no header.
     pub traceparent: Option<String>,
@@ -244,7 +245,7 @@ pub struct TraceparentExtract {
 }
 
 /// Where an extracted parent came from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum TraceSource {
     Header,
@@ -252,7 +253,7 @@ pub enum TraceSource {
 }
 
 /// The extracted parent.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct ParentContext {
     pub source: TraceSource,
     pub trace_id: String,
@@ -263,7 +264,7 @@ pub struct ParentContext {
 // ---- the broker bindings ------------------------------------------------------------------
 
 /// What a consumer did with a received message: gate, then decode, then reconcile.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum ConsumeOutcome {
     /// Handed to the handler, with the reconciled attempts.
@@ -275,7 +276,7 @@ pub enum ConsumeOutcome {
 }
 
 /// Send a body (an envelope) to an SQS queue, optionally with a delay in seconds.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct SqsSend {
     pub body: Bytes,
     pub queue: SqsQueueKind,
@@ -283,7 +284,7 @@ pub struct SqsSend {
 }
 
 /// What an SQS send gave.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum SqsSendOutcome {
     Sent { message_body: String, message_attributes: BTreeMap<String, SqsAttribute>, delay_seconds: Option<u32> },
@@ -291,7 +292,7 @@ pub enum SqsSendOutcome {
 }
 
 /// Release a received SQS message (a body with this receipt handle) after a delay.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct SqsRelease {
     pub body: Bytes,
     pub receipt_handle: String,
@@ -300,7 +301,7 @@ pub struct SqsRelease {
 }
 
 /// What an SQS release gave: a ChangeMessageVisibility request, or a raise.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum SqsReleaseOutcome {
     Released { receipt_handle: String, visibility_timeout: u32 },
@@ -308,14 +309,14 @@ pub enum SqsReleaseOutcome {
 }
 
 /// SQS consume-side attempts reconciliation.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct SqsReconcile {
     pub body_attempts: u64,
     pub approximate_receive_count: Option<String>,
 }
 
 /// Consume a received SQS message.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct SqsConsume {
     pub body: Bytes,
     pub message_attributes: BTreeMap<String, SqsAttribute>,
@@ -323,13 +324,13 @@ pub struct SqsConsume {
 }
 
 /// Produce a body (an envelope) on a binding whose projection needs nothing else.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Produce {
     pub body: Bytes,
 }
 
 /// An Azure Service Bus message as produced.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct AsbMessage {
     pub subject: Option<String>,
     pub correlation_id: Option<String>,
@@ -341,14 +342,14 @@ pub struct AsbMessage {
 
 /// Reconciliation by a delivery count (ASB: `max(body, count − 1)`; Artemis: `max(body,
 /// count)`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct DeliveryCountReconcile {
     pub body_attempts: u64,
     pub delivery_count: u32,
 }
 
 /// Consume a received ASB message.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct AsbConsume {
     pub body: Bytes,
     pub application_properties: BTreeMap<String, Amqp>,
@@ -356,21 +357,21 @@ pub struct AsbConsume {
 }
 
 /// A Pulsar message as produced.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct PulsarMessage {
     pub properties: BTreeMap<String, String>,
     pub payload: Bytes,
 }
 
 /// Pulsar reconciliation: `max(body, redelivery_count)`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct PulsarReconcile {
     pub body_attempts: u64,
     pub redelivery_count: u32,
 }
 
 /// Consume a received Pulsar message.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct PulsarConsume {
     pub payload: Bytes,
     pub properties: BTreeMap<String, String>,
@@ -378,34 +379,34 @@ pub struct PulsarConsume {
 }
 
 /// Produce a body (an envelope) on a Kafka topic.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct KafkaProduce {
     pub body: Bytes,
     pub topic: String,
 }
 
 /// Kafka reconciliation: the `bq-attempts` header when present, else the body's attempts.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct KafkaReconcile {
     pub body_attempts: u64,
     pub headers: Vec<KafkaHeader>,
 }
 
 /// Consume a Kafka record.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct KafkaConsume {
     pub record: KafkaRecord,
 }
 
 /// The retry republish of a consumed record that failed (§6.5), with these tiers.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct KafkaRetry {
     pub record: KafkaRecord,
     pub tiers_ms: Vec<u64>,
 }
 
 /// Publish a body on a topic with a requested delay (§6.4), with these tiers.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct KafkaDelayed {
     pub body: Bytes,
     pub topic: String,
@@ -414,7 +415,7 @@ pub struct KafkaDelayed {
 }
 
 /// What a Kafka publish gave.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum KafkaPublishOutcome {
     Published { record: KafkaRecord },
@@ -422,21 +423,21 @@ pub enum KafkaPublishOutcome {
 }
 
 /// The retry topics and the dead-letter topic of a work topic for these tiers.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct KafkaRetryTopics {
     pub topic: String,
     pub tiers_ms: Vec<u64>,
 }
 
 /// One retry topic.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct RetryTopic {
     pub topic: String,
     pub delay_ms: u64,
 }
 
 /// The topics, or a refused configuration.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum RetryTopicsOutcome {
     Topics { retry_topics: Vec<RetryTopic>, dlq_topic: String },
@@ -444,14 +445,14 @@ pub enum RetryTopicsOutcome {
 }
 
 /// The tier a retry goes to after `attempts_before` attempts, with these tiers.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct KafkaRetryTier {
     pub tiers_ms: Vec<u64>,
     pub attempts_before: u64,
 }
 
 /// The tier (from 1) and its delay, or a raise (no tier, or a refused configuration).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum RetryTierOutcome {
     Tier { tier: u64, delay_ms: u64 },
@@ -459,18 +460,18 @@ pub enum RetryTierOutcome {
 }
 
 /// The RECOMMENDED tier list the SDK uses when none is configured.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct KafkaDefaultTiers {}
 
 /// Classify a Kafka record value before trusting it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct KafkaClassify {
     /// `None` is a tombstone.
     pub value: Option<Bytes>,
 }
 
 /// The poison classification of a record value.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Classification {
     Ok,
@@ -490,7 +491,7 @@ impl Classification {
 }
 
 /// An Artemis (AMQP 1.0) message as produced.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct ArtemisMessage {
     pub message_annotations: BTreeMap<String, String>,
     pub correlation_id: Option<String>,
@@ -503,7 +504,7 @@ pub struct ArtemisMessage {
 }
 
 /// Consume a received Artemis message.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct ArtemisConsume {
     pub body: Bytes,
     pub application_properties: BTreeMap<String, Option<String>>,
@@ -511,7 +512,7 @@ pub struct ArtemisConsume {
 }
 
 /// The AMQP 0-9-1 basic properties BabelQueue sets.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct AmqpProperties {
     /// The `type` property.
     #[serde(rename = "type")]
@@ -525,7 +526,7 @@ pub struct AmqpProperties {
 }
 
 /// A RabbitMQ message as published.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct AmqpMessage {
     pub properties: AmqpProperties,
     pub body: Bytes,
@@ -534,7 +535,7 @@ pub struct AmqpMessage {
 // ---- Redis --------------------------------------------------------------------------------
 
 /// The key names of a layout for a queue under a prefix.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct RedisKeyNames {
     pub layout: RedisLayout,
     pub queue: String,
@@ -542,21 +543,21 @@ pub struct RedisKeyNames {
 }
 
 /// The available-at score of a delayed item (epoch seconds).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct RedisDelayedScore {
     pub now: f64,
     pub delay: f64,
 }
 
 /// Push a body to a queue's ready list.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct RedisPush {
     pub target: RedisTarget,
     pub body: Bytes,
 }
 
 /// Push a body with a delay in seconds (zset layout).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct RedisPushDelayed {
     pub target: RedisTarget,
     pub body: Bytes,
@@ -564,13 +565,13 @@ pub struct RedisPushDelayed {
 }
 
 /// An operation on a queue that needs nothing else (migrate, sweep, reserve).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct RedisQueueOp {
     pub target: RedisTarget,
 }
 
 /// What a legacy sweep did.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct RedisSwept {
     pub moved: u64,
     pub orphaned: u64,
@@ -578,7 +579,7 @@ pub struct RedisSwept {
 }
 
 /// A reservation a reserve made.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct RedisReserved {
     /// The SDK's name for the reservation, for a later ack / release / dead-letter.
     pub reservation: String,
@@ -590,14 +591,14 @@ pub struct RedisReserved {
 }
 
 /// Ack a reservation.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct RedisAck {
     pub target: RedisTarget,
     pub reservation: String,
 }
 
 /// Release a reservation for a retry after `delay` seconds.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct RedisRelease {
     pub target: RedisTarget,
     pub reservation: String,
@@ -605,7 +606,7 @@ pub struct RedisRelease {
 }
 
 /// Dead-letter a reservation.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct RedisDeadLetter {
     pub target: RedisTarget,
     pub reservation: String,

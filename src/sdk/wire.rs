@@ -12,6 +12,7 @@ use std::fmt;
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
+use schemars::JsonSchema;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 
@@ -63,11 +64,26 @@ impl<'de> Deserialize<'de> for Bytes {
     }
 }
 
+impl JsonSchema for Bytes {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Bytes".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "description": "Exact bytes as standard base64 with padding (RFC 4648 §4); a body need not be UTF-8.",
+            "type": "string",
+            "contentEncoding": "base64",
+            "pattern": "^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"
+        })
+    }
+}
+
 /// Ordered `[key, value]` entries (repeats allowed): `[["ext", {…}], ["ext", {…}]]`.
 pub type Entries = Vec<(String, Value)>;
 
 /// A decode warning: the message is accepted, but the key at `pointer` was ignored.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Warning {
     /// RFC 6901 pointer of the key (`/timestamp`, `/meta/ts`, `/job`, `/urn`).
     pub pointer: String,
@@ -75,7 +91,7 @@ pub struct Warning {
 }
 
 /// A dead-letter reason (message-envelope §10b).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum DeadLetterReason {
     Failed,
@@ -98,7 +114,7 @@ impl DeadLetterReason {
 }
 
 /// One AMQP-typed value (ASB application properties, RabbitMQ headers).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "type", content = "value", rename_all = "lowercase")]
 pub enum Amqp {
     Null,
@@ -174,7 +190,7 @@ impl fmt::Display for Amqp {
 }
 
 /// One Kafka record header: bytes, or present with a null value.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct KafkaHeader {
     pub key: String,
     pub value: Option<Bytes>,
@@ -188,7 +204,7 @@ impl KafkaHeader {
 }
 
 /// A Kafka record, produced or consumed.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct KafkaRecord {
     pub topic: String,
     /// `None` is a tombstone.
@@ -201,7 +217,7 @@ pub struct KafkaRecord {
 }
 
 /// An SQS message attribute, spelled as the SQS API (and the manifest) spells it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct SqsAttribute {
     #[serde(rename = "DataType")]
     pub data_type: String,
@@ -219,7 +235,7 @@ impl SqsAttribute {
 }
 
 /// The kind of an SQS queue.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum SqsQueueKind {
     Standard,
@@ -227,7 +243,7 @@ pub enum SqsQueueKind {
 }
 
 /// A Redis key layout.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum RedisLayout {
     /// The Laravel-compatible zset layout (broker-bindings §1.1).
@@ -250,7 +266,7 @@ impl RedisLayout {
 }
 
 /// What a Redis key of a layout is for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum RedisRole {
     Ready,
@@ -289,7 +305,7 @@ impl RedisRole {
 }
 
 /// Which Redis queue an operation works on, and how: plain data, never a live handle.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct RedisTarget {
     /// The Redis to connect to.
     pub url: String,

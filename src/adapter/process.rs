@@ -1,0 +1,625 @@
+//! The bqsuite side of the protocol: an adapter process as an [`Sdk`].
+//!
+//! [`Adapter::start`] spawns the command (its stderr appended to a log file), sends the hello
+//! and reads the adapter's; every [`Sdk::call`] is then one `call` line and one reply line,
+//! with a deadline. The judging stays with the caller: this module only reports what the
+//! adapter answered, or what went wrong with it.
+//!
+//! Invariants:
+//! - No call blocks longer than the timeout, whatever the adapter does; a process that is not
+//!   trusted any more (it exited, hung, wrote a line that is not JSON or too long, answered
+//!   another `seq`, answered twice) is killed with its whole process group, the call fails
+//!   with a reason saying what happened, and every later call of the same case fails at once
+//!   ("the adapter failed earlier in this case"), because its state (Redis reservations) is
+//!   gone. The next case starts a fresh process, until [`AdapterOptions::max_restarts`] restarts
+//!   are used up; then every call fails at once.
+//! - A well-formed reply with the right `seq` whose content breaks the protocol (an unknown
+//!   reply kind, a result of another operation) fails only that call: the stream is still in
+//!   step, so the process is kept.
+//! - An operation the hello does not list is never sent; it is not implemented, like one the
+//!   adapter answers `not_implemented`. A `skip` reply is recorded with its reason for the
+//!   caller to judge against the skip policy, and the call fails.
+//! - Every incident is recorded (for the summary), with the case it hit; reasons name no
+//!   path or time, so a results file stays reproducible.
+//! - A restarted adapter must give the same hello as the first one.
+
+use std::fmt;
+use std::fs::{File, OpenOptions};
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Child, Command as Process, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use super::pipe::{Pipe, Received, Unsent};
+use super::protocol::{Command, Hello, MAX_LINE, PROTOCOL, Reply};
+use crate::sdk::{Identity, OPERATIONS, Request, Response, Sdk, SdkError};
+
+/// How to run an adapter.
+#[derive(Debug, Clone)]
+pub struct AdapterOptions {
+    /// The program and its arguments.
+    pub command: Vec<String>,
+    /// The longest bqsuite waits for one reply, and for the exit after a shutdown; the hello
+    /// waits this long or [`DEFAULT_TIMEOUT`], whichever is longer.
+    pub timeout: Duration,
+    /// How many times a failed adapter is started again.
+    pub max_restarts: u32,
+    /// The adapter's stderr is appended here.
+    pub log: PathBuf,
+    /// The suite version, for the hello.
+    pub conformance_version: String,
+}
+
+/// The default of `--timeout`.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
+/// The default of `--max-restarts`.
+pub const DEFAULT_MAX_RESTARTS: u32 = 5;
+
+/// Split `CMD [ARGS]` into words under POSIX shell quoting (no expansion of any kind).
+pub fn split_command(text: &str) -> Result<Vec<String>, String> {
+    match shlex::split(text) {
+        Some(words) if !words.is_empty() => Ok(words),
+        Some(_) => Err("the adapter command is empty".into()),
+        None => Err(format!("the adapter command {text:?} has an unterminated quote or a trailing backslash")),
+    }
+}
+
+/// What went wrong with an adapter process.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Trouble {
+    /// It could not be started.
+    Spawn(String),
+    /// It exited (or closed its stdout): its exit status, and when.
+    Exited(String, &'static str),
+    /// It did not exit within the timeout after the shutdown, and was killed.
+    Lingered,
+    /// No answer within the timeout.
+    TimedOut(Duration),
+    /// A line longer than [`MAX_LINE`].
+    TooLong,
+    /// A line that is not a JSON object with a `seq` (or, before the hello, not a hello).
+    Garbage(String),
+    /// A reply for a `seq` not yet sent.
+    WrongSeq(u64),
+    /// A second reply for a `seq` already answered.
+    Duplicate(u64),
+    /// The hello names another protocol version.
+    Protocol(String),
+    /// The hello is not a hello of this protocol.
+    BadHello(String),
+    /// A restarted adapter gave another hello than the first.
+    Changed(String),
+    /// Reading or writing failed.
+    Io(String),
+}
+
+impl fmt::Display for Trouble {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Trouble::Spawn(e) => write!(f, "could not be started: {e}"),
+            Trouble::Exited(status, when) => write!(f, "exited ({status}) {when}"),
+            Trouble::TimedOut(t) => write!(f, "gave no answer within {} s (--timeout)", t.as_secs_f64()),
+            Trouble::Lingered => f.write_str("did not exit within the timeout after the shutdown (killed)"),
+            Trouble::TooLong => write!(f, "wrote a line longer than {} MiB", MAX_LINE >> 20),
+            Trouble::Garbage(what) => write!(f, "wrote a line that is not a reply of the protocol: {what}"),
+            Trouble::WrongSeq(got) => write!(f, "answered seq {got}, which was never sent"),
+            Trouble::Duplicate(seq) => write!(f, "answered seq {seq} a second time (a duplicate response)"),
+            Trouble::Protocol(got) => {
+                write!(f, "speaks adapter protocol {got}, and bqsuite speaks protocol {PROTOCOL} only")
+            }
+            Trouble::BadHello(e) => write!(f, "gave a hello that does not follow the protocol: {e}"),
+            Trouble::Changed(what) => write!(f, "restarted with another hello than the first ({what})"),
+            Trouble::Io(e) => write!(f, "could not be talked to: {e}"),
+        }
+    }
+}
+
+/// One thing that went wrong, and where.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Incident {
+    pub section: String,
+    pub case: String,
+    /// The call it hit (`seq` and operation), when it hit one.
+    pub call: Option<(u64, &'static str)>,
+    pub trouble: Trouble,
+    /// The adapter process was killed (or had exited) and will be started again if needed.
+    pub lost: bool,
+}
+
+impl fmt::Display for Incident {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if !self.section.is_empty() {
+            write!(f, "{} {}: ", self.section, self.case)?;
+        }
+        if let Some((seq, op)) = self.call {
+            write!(f, "call {seq} ({op}): ")?;
+        }
+        write!(f, "the adapter {}", self.trouble)
+    }
+}
+
+/// What the adapter said about the current case besides results.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CaseNotes {
+    /// Operations it does not implement that the case asked for.
+    pub not_implemented: Vec<&'static str>,
+    /// Operations it skipped, with the reason it gave.
+    pub skips: Vec<(&'static str, String)>,
+}
+
+/// How many incidents the summary lists before it counts the rest.
+const MAX_LISTED: usize = 20;
+
+/// What the whole run did with the adapter.
+#[derive(Debug, Clone)]
+pub struct Summary {
+    /// Processes started.
+    pub starts: u32,
+    pub incidents: Vec<Incident>,
+    /// Restarts were used up.
+    pub gave_up: bool,
+    /// Operations the hello lists that this protocol does not have (never called).
+    pub unknown_operations: Vec<String>,
+    pub log: PathBuf,
+}
+
+impl fmt::Display for Summary {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let restarts = self.starts.saturating_sub(1);
+        write!(f, "adapter: {} incident(s), {restarts} restart(s)", self.incidents.len())?;
+        if self.gave_up {
+            f.write_str(", restarts used up")?;
+        }
+        if !self.unknown_operations.is_empty() {
+            write!(f, "; operations unknown to protocol {PROTOCOL}, never called: {:?}", self.unknown_operations)?;
+        }
+        writeln!(f, "; its stderr is in {}", self.log.display())?;
+        for i in self.incidents.iter().take(MAX_LISTED) {
+            writeln!(f, "  {i}")?;
+        }
+        if self.incidents.len() > MAX_LISTED {
+            writeln!(f, "  … and {} more", self.incidents.len() - MAX_LISTED)?;
+        }
+        Ok(())
+    }
+}
+
+struct Running {
+    child: Child,
+    pipe: Pipe,
+}
+
+/// An adapter process (restarted as needed) as the SDK under test.
+pub struct Adapter {
+    options: AdapterOptions,
+    identity: Identity,
+    running: Option<Running>,
+    starts: u32,
+    /// The last `seq` sent to the running process.
+    seq: u64,
+    section: String,
+    case: String,
+    /// Why every further call of this case fails at once.
+    down: Option<String>,
+    notes: CaseNotes,
+    incidents: Vec<Incident>,
+}
+
+/// Up to `n` characters of `bytes`, as text with control characters escaped.
+fn excerpt(bytes: &[u8], n: usize) -> String {
+    let text = String::from_utf8_lossy(bytes);
+    let mut out: String = text.chars().take(n).flat_map(char::escape_debug).collect();
+    if text.chars().count() > n {
+        out.push('…');
+    }
+    out
+}
+
+fn exit_text(status: std::process::ExitStatus) -> String {
+    status.to_string()
+}
+
+/// Kill the child and everything it started (its process group, which lives on while any
+/// member does, even after the child itself exited), then reap it.
+fn kill(child: &mut Child) -> String {
+    #[cfg(unix)]
+    if let Ok(pid) = i32::try_from(child.id()) {
+        // SAFETY: a plain kill(2). The group is the one this process created for the child
+        // (its id is the child's pid); it lives on while any member does, even when the child
+        // itself has exited, and signalling a group that is gone is a harmless ESRCH.
+        unsafe {
+            libc::kill(-pid, libc::SIGKILL);
+        }
+    }
+    let _ = child.kill();
+    match child.wait() {
+        Ok(status) => exit_text(status),
+        Err(e) => format!("could not be reaped: {e}"),
+    }
+}
+
+/// Wait until `until` for the child to exit: its status and whether it is 0, or `None` while
+/// it still runs.
+fn wait_exit(child: &mut Child, until: Instant) -> Option<(String, bool)> {
+    loop {
+        match child.try_wait() {
+            Ok(Some(status)) => return Some((exit_text(status), status.success())),
+            Ok(None) if Instant::now() < until => std::thread::sleep(Duration::from_millis(2)),
+            Ok(None) => return None,
+            Err(e) => return Some((format!("could not be waited for: {e}"), false)),
+        }
+    }
+}
+
+/// The child's exit status once it closed its stdout: wait briefly, then kill it.
+fn exited(child: &mut Child) -> String {
+    match wait_exit(child, Instant::now() + Duration::from_millis(500)) {
+        Some((status, _)) => status,
+        None => format!("closed its stdout but kept running, killed: {}", kill(child)),
+    }
+}
+
+impl Adapter {
+    /// Start the adapter and read its hello; an error means no case can be run.
+    pub fn start(options: AdapterOptions) -> Result<Adapter, Trouble> {
+        let mut adapter = Adapter {
+            options,
+            identity: Identity {
+                sdk: String::new(),
+                version: String::new(),
+                language: String::new(),
+                bindings: Vec::new(),
+                operations: Vec::new(),
+            },
+            running: None,
+            starts: 0,
+            seq: 0,
+            section: String::new(),
+            case: String::new(),
+            down: None,
+            notes: CaseNotes::default(),
+            incidents: Vec::new(),
+        };
+        let (running, hello) = adapter.spawn()?;
+        adapter.identity = hello.identity();
+        adapter.running = Some(running);
+        Ok(adapter)
+    }
+
+    /// The calls until the next `begin_case` belong to case `id` of `section`.
+    pub fn begin_case(&mut self, section: &str, id: &str) {
+        section.clone_into(&mut self.section);
+        id.clone_into(&mut self.case);
+        self.down = None;
+        self.notes = CaseNotes::default();
+    }
+
+    /// What the adapter said about the current case besides results.
+    pub fn case_notes(&mut self) -> CaseNotes {
+        std::mem::take(&mut self.notes)
+    }
+
+    /// The incidents so far.
+    pub fn incidents(&self) -> &[Incident] {
+        &self.incidents
+    }
+
+    fn log_line(&self, text: &str) {
+        if let Ok(mut f) = OpenOptions::new().create(true).append(true).open(&self.options.log) {
+            let _ = writeln!(f, "== bqsuite: {text}");
+        }
+    }
+
+    fn open_log(&self) -> Result<File, Trouble> {
+        OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&self.options.log)
+            .map_err(|e| Trouble::Spawn(format!("cannot open the adapter log {}: {e}", self.options.log.display())))
+    }
+
+    /// Start a process and read its hello.
+    fn spawn(&mut self) -> Result<(Running, Hello), Trouble> {
+        self.starts += 1;
+        self.seq = 0;
+        let argv = &self.options.command;
+        self.log_line(&format!(
+            "start {} of the adapter: {}",
+            self.starts,
+            shlex::try_join(argv.iter().map(String::as_str)).unwrap_or_default()
+        ));
+        let log = self.open_log()?;
+        let mut cmd = Process::new(&argv[0]);
+        cmd.args(&argv[1..]).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(log);
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
+        let mut child = cmd.spawn().map_err(|e| Trouble::Spawn(format!("{}: {e}", argv[0])))?;
+        let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+            kill(&mut child);
+            return Err(Trouble::Io("the child's pipes are missing".into()));
+        };
+        let pipe = match Pipe::new(stdin, stdout) {
+            Ok(p) => p,
+            Err(e) => {
+                kill(&mut child);
+                return Err(Trouble::Io(e.to_string()));
+            }
+        };
+        let mut running = Running { child, pipe };
+        match self.handshake(&mut running) {
+            Ok(hello) => Ok((running, hello)),
+            Err(t) => {
+                let status = kill(&mut running.child);
+                self.log_line(&format!("the adapter {t}; stopped it ({status})"));
+                Err(t)
+            }
+        }
+    }
+
+    fn handshake(&self, running: &mut Running) -> Result<Hello, Trouble> {
+        let hello = Command::Hello {
+            protocol: PROTOCOL,
+            bqsuite: env!("CARGO_PKG_VERSION").to_owned(),
+            conformance_version: self.options.conformance_version.clone(),
+        };
+        // Starting a runtime (a JVM, a .NET host) is not answering a call: the hello gets the
+        // default timeout at least.
+        let wait = self.options.timeout.max(DEFAULT_TIMEOUT);
+        let deadline = Instant::now() + wait;
+        let line = line_of(&hello);
+        let sent = running.pipe.send(&line, deadline);
+        let got = match (sent, running.pipe.recv(deadline)) {
+            (_, Received::Line(l)) => l,
+            (_, Received::Eof) | (Err(Unsent::Closed), _) => {
+                return Err(Trouble::Exited(exited(&mut running.child), "before its hello"));
+            }
+            (_, Received::TimedOut) => return Err(Trouble::TimedOut(wait)),
+            (_, Received::TooLong) => return Err(Trouble::TooLong),
+            (_, Received::Failed(e)) => return Err(Trouble::Io(e)),
+        };
+        let value: Value = serde_json::from_slice(&got)
+            .map_err(|e| Trouble::Garbage(format!("not JSON ({e}): {}", excerpt(&got, 80))))?;
+        if value.get("reply").and_then(Value::as_str) != Some("hello") {
+            return Err(Trouble::Garbage(format!("expected its hello, got {}", excerpt(&got, 80))));
+        }
+        match value.get("protocol") {
+            Some(v) if v.as_u64() == Some(u64::from(PROTOCOL)) => {}
+            Some(v) => return Err(Trouble::Protocol(v.to_string())),
+            None => return Err(Trouble::BadHello("it has no protocol member".into())),
+        }
+        let hello = match serde_json::from_value::<Reply>(value) {
+            Ok(Reply::Hello(h)) => h,
+            Ok(_) => unreachable!("the reply member was checked"),
+            Err(e) => return Err(Trouble::BadHello(e.to_string())),
+        };
+        for (member, text) in [("sdk", &hello.sdk), ("version", &hello.version), ("language", &hello.language)] {
+            if text.trim().is_empty() {
+                return Err(Trouble::BadHello(format!("{member} is empty")));
+            }
+        }
+        if self.starts > 1 && hello.identity() != self.identity {
+            return Err(Trouble::Changed(format!("{:?} {:?} now", hello.sdk, hello.version)));
+        }
+        Ok(hello)
+    }
+
+    /// Record `trouble` for the call `call`, drop the process, and fail the rest of the case.
+    fn lose(&mut self, call: Option<(u64, &'static str)>, trouble: Trouble) -> SdkError {
+        if let Some(mut r) = self.running.take() {
+            let status = kill(&mut r.child);
+            self.log_line(&format!("the adapter {trouble}; stopped it ({status})"));
+        }
+        let message = reason(call, &trouble);
+        self.incident(call, trouble, true);
+        self.down = Some("the adapter failed earlier in this case".into());
+        SdkError::Transport { message }
+    }
+
+    /// A reply that breaks the protocol without putting the stream out of step.
+    fn malformed(&mut self, seq: u64, op: &'static str, what: String) -> SdkError {
+        let trouble = Trouble::Garbage(what);
+        let message = reason(Some((seq, op)), &trouble);
+        self.incident(Some((seq, op)), trouble, false);
+        SdkError::Transport { message }
+    }
+
+    /// A running process, started again if needed and allowed.
+    fn ensure_running(&mut self) -> Result<(), SdkError> {
+        if self.running.is_some() {
+            return Ok(());
+        }
+        if self.starts > self.options.max_restarts {
+            let why = format!(
+                "the adapter failed {} times and is not started again (--max-restarts {})",
+                self.starts, self.options.max_restarts
+            );
+            self.down = Some(why.clone());
+            return Err(SdkError::Transport { message: format!("not run: {why}") });
+        }
+        match self.spawn() {
+            Ok((running, _)) => {
+                self.running = Some(running);
+                Ok(())
+            }
+            Err(t) => Err(self.lose(None, t)),
+        }
+    }
+
+    /// Is the restart budget used up?
+    pub fn gave_up(&self) -> bool {
+        self.running.is_none() && self.starts > self.options.max_restarts
+    }
+
+    /// Send the shutdown, wait for the exit (killing it after the timeout), and sum up.
+    pub fn finish(mut self) -> Summary {
+        // What happens now belongs to no case.
+        self.section.clear();
+        self.case.clear();
+        if let Some(mut r) = self.running.take() {
+            let deadline = Instant::now() + self.options.timeout;
+            let _ = r.pipe.send(&line_of(&Command::Shutdown), deadline);
+            r.pipe.close_input();
+            // Anything it still writes is unsolicited: a duplicate of the last reply, or noise.
+            let mut extra = None;
+            let trouble = loop {
+                match r.pipe.recv(deadline) {
+                    Received::Line(l) => {
+                        extra.get_or_insert(l);
+                    }
+                    Received::Eof => {
+                        break match wait_exit(&mut r.child, deadline) {
+                            Some((_, true)) => None,
+                            Some((status, false)) => Some(Trouble::Exited(status, "after the shutdown")),
+                            None => Some(Trouble::Lingered),
+                        };
+                    }
+                    Received::TimedOut | Received::TooLong | Received::Failed(_) => break Some(Trouble::Lingered),
+                }
+            };
+            if let Some(line) = extra {
+                let trouble = self.unsolicited_trouble(&line);
+                self.incident(None, trouble, false);
+            }
+            if let Some(trouble) = trouble {
+                let status = kill(&mut r.child);
+                self.log_line(&format!("the adapter {trouble}; stopped it ({status})"));
+                self.incident(None, trouble, true);
+            }
+        }
+        let gave_up = self.gave_up();
+        let unknown_operations =
+            self.identity.operations.iter().filter(|o| !OPERATIONS.contains(&o.as_str())).cloned().collect();
+        Summary {
+            unknown_operations,
+            starts: self.starts,
+            incidents: std::mem::take(&mut self.incidents),
+            gave_up,
+            log: self.options.log.clone(),
+        }
+    }
+
+    /// Record an incident of the current case.
+    fn incident(&mut self, call: Option<(u64, &'static str)>, trouble: Trouble, lost: bool) {
+        let (section, case) = (self.section.clone(), self.case.clone());
+        self.incidents.push(Incident { section, case, call, trouble, lost });
+    }
+
+    /// What an unsolicited line is: a second answer to a `seq` already answered, or noise.
+    fn unsolicited_trouble(&self, line: &[u8]) -> Trouble {
+        let seq = serde_json::from_slice::<Value>(line).ok().and_then(|v| v.get("seq").and_then(Value::as_u64));
+        match seq {
+            Some(s) if (1..=self.seq).contains(&s) => Trouble::Duplicate(s),
+            _ => Trouble::Garbage(format!("unasked for: {}", excerpt(line, 80))),
+        }
+    }
+
+    fn exchange(&mut self, request: &Request) -> Result<Response, SdkError> {
+        let op = request.operation();
+        self.ensure_running()?;
+        let running = self.running.as_mut().expect("ensure_running");
+        if let Some(line) = running.pipe.unsolicited() {
+            let trouble = self.unsolicited_trouble(&line);
+            return Err(self.lose(Some((self.seq + 1, op)), trouble));
+        }
+        self.seq += 1;
+        let seq = self.seq;
+        let call = Command::Call {
+            seq,
+            section: self.section.clone(),
+            case: self.case.clone(),
+            request: Box::new(request.clone()),
+        };
+        let deadline = Instant::now() + self.options.timeout;
+        let running = self.running.as_mut().expect("ensure_running");
+        let sent = running.pipe.send(&line_of(&call), deadline);
+        let got = match (sent, running.pipe.recv(deadline)) {
+            (_, Received::Line(l)) => l,
+            (_, Received::Eof) | (Err(Unsent::Closed), _) => {
+                let status = exited(&mut running.child);
+                return Err(self.lose(Some((seq, op)), Trouble::Exited(status, "before answering")));
+            }
+            (_, Received::TimedOut) => {
+                let t = Trouble::TimedOut(self.options.timeout);
+                return Err(self.lose(Some((seq, op)), t));
+            }
+            (_, Received::TooLong) => return Err(self.lose(Some((seq, op)), Trouble::TooLong)),
+            (_, Received::Failed(e)) => return Err(self.lose(Some((seq, op)), Trouble::Io(e))),
+        };
+        let value: Value = match serde_json::from_slice(&got) {
+            Ok(v) => v,
+            Err(e) => {
+                let t = Trouble::Garbage(format!("not JSON ({e}): {}", excerpt(&got, 80)));
+                return Err(self.lose(Some((seq, op)), t));
+            }
+        };
+        match value.get("seq").and_then(Value::as_u64) {
+            Some(s) if s == seq => {}
+            Some(s) if s < seq && s > 0 => return Err(self.lose(Some((seq, op)), Trouble::Duplicate(s))),
+            Some(s) => return Err(self.lose(Some((seq, op)), Trouble::WrongSeq(s))),
+            None => {
+                let t = Trouble::Garbage(format!("no seq: {}", excerpt(&got, 80)));
+                return Err(self.lose(Some((seq, op)), t));
+            }
+        }
+        match serde_json::from_value::<Reply>(value) {
+            Ok(Reply::Result { response, .. }) if response.operation() == op => Ok(response),
+            Ok(Reply::Result { response, .. }) => {
+                Err(self.malformed(seq, op, format!("a result of {} to a {op} call", response.operation())))
+            }
+            Ok(Reply::Error { message, .. }) => Err(SdkError::Sdk { message }),
+            Ok(Reply::NotImplemented { .. }) => {
+                self.notes.not_implemented.push(op);
+                Err(SdkError::NotImplemented { operation: op.to_owned() })
+            }
+            Ok(Reply::Skip { reason, .. }) => {
+                let message = format!("the adapter skipped {op}: {reason}");
+                self.notes.skips.push((op, reason));
+                Err(SdkError::Sdk { message })
+            }
+            Ok(Reply::Hello(_)) => Err(self.malformed(seq, op, "a hello in answer to a call".into())),
+            Err(e) => Err(self.malformed(seq, op, format!("{e}: {}", excerpt(&got, 80)))),
+        }
+    }
+}
+
+/// The failure reason of a call that `trouble` hit.
+fn reason(call: Option<(u64, &'static str)>, trouble: &Trouble) -> String {
+    match call {
+        Some((seq, op)) => format!("adapter: call {seq} ({op}): the adapter {trouble}"),
+        None => format!("adapter: the adapter {trouble}"),
+    }
+}
+
+fn line_of(command: &Command) -> Vec<u8> {
+    let mut line = serde_json::to_vec(command).expect("a command always serialises");
+    line.push(b'\n');
+    line
+}
+
+impl Sdk for Adapter {
+    fn hello(&self) -> Identity {
+        self.identity.clone()
+    }
+
+    fn call(&mut self, request: &Request) -> Result<Response, SdkError> {
+        let op = request.operation();
+        if !self.identity.operations.iter().any(|o| o == op) {
+            self.notes.not_implemented.push(op);
+            return Err(SdkError::NotImplemented { operation: op.to_owned() });
+        }
+        if let Some(why) = &self.down {
+            return Err(SdkError::Transport { message: format!("not run: {why}") });
+        }
+        self.exchange(request)
+    }
+}
+
+impl Drop for Adapter {
+    fn drop(&mut self) {
+        if let Some(mut r) = self.running.take() {
+            kill(&mut r.child);
+        }
+    }
+}

@@ -1,0 +1,219 @@
+//! The messages of the adapter protocol, version [`PROTOCOL`], and its JSON Schema.
+//!
+//! One JSON object per line in each direction (`docs/adapter-protocol.md`). bqsuite writes
+//! [`Command`]s to the adapter's stdin, the adapter writes [`Reply`]s to its stdout. The
+//! operations inside a call are the SDK interface's own serde types ([`crate::sdk::Request`],
+//! [`crate::sdk::Response`]), so the wire and the in-process interface cannot drift apart; the
+//! schema is generated from these very types ([`schema`]) and committed as
+//! `docs/adapter-protocol.schema.json` (a test keeps the two equal).
+//!
+//! Invariants: every message names its kind in its first member (`cmd` / `reply`); every call
+//! carries a `seq` that the one reply to it repeats; a line from the adapter is at most
+//! [`MAX_LINE`] bytes; unknown members are ignored in both directions (a later minor addition
+//! never breaks an adapter), but the protocol version in the hello is exact.
+
+use schemars::{JsonSchema, Schema, SchemaGenerator};
+use serde::{Deserialize, Serialize};
+
+use crate::sdk::{Identity, Request, Response};
+
+/// The protocol version this bqsuite speaks.
+pub const PROTOCOL: u32 = 1;
+
+/// The longest line bqsuite reads from an adapter, in bytes (the newline not counted).
+pub const MAX_LINE: usize = 8 << 20;
+
+/// What bqsuite writes to the adapter's stdin.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "cmd", rename_all = "snake_case")]
+pub enum Command {
+    /// The first line: the protocol version bqsuite speaks. The adapter answers with a `hello`
+    /// reply.
+    Hello {
+        /// The protocol version bqsuite speaks.
+        protocol: u32,
+        /// bqsuite's own version (informative).
+        bqsuite: String,
+        /// The suite version being run (informative).
+        conformance_version: String,
+    },
+    /// Perform one operation. Answered by exactly one reply with the same `seq`.
+    Call {
+        /// 1, 2, 3, … per adapter process, in the order the calls are written.
+        seq: u64,
+        /// The section of the case this call belongs to (for the adapter's log only).
+        section: String,
+        /// The case id (for the adapter's log only: an adapter must not behave differently
+        /// by case).
+        case: String,
+        /// The operation and its input.
+        request: Box<Request>,
+    },
+    /// The last line: the adapter exits with status 0, writing nothing more. bqsuite then
+    /// closes the adapter's stdin.
+    Shutdown,
+}
+
+/// What the adapter writes to its stdout.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "reply", rename_all = "snake_case")]
+pub enum Reply {
+    /// The answer to bqsuite's hello: the protocol version the adapter speaks and who the SDK
+    /// under test is.
+    Hello(Hello),
+    /// The operation's result: what the SDK did, including the outcomes a case may expect (a
+    /// rejected decode, a refused encode, a raise, a gate rejection).
+    Result {
+        seq: u64,
+        /// The operation's result, tagged by the same operation name as the request.
+        response: Response,
+    },
+    /// The SDK failed unexpectedly (an exception, a broker error): the case fails with the
+    /// message.
+    Error { seq: u64, message: String },
+    /// The SDK does not implement the operation: the case fails with "not implemented".
+    NotImplemented { seq: u64 },
+    /// The SDK cannot perform the operation for a reason the suite's skip policy allows for
+    /// this case; the reason cites the policy's ADR (`ADR-NNNN`). Anywhere else it fails the
+    /// case.
+    Skip { seq: u64, reason: String },
+}
+
+/// The adapter's hello: its protocol version and the SDK under test.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Hello {
+    /// The protocol version the adapter speaks; bqsuite runs only its own.
+    pub protocol: u32,
+    /// The results file's `sdk`: the SDK package's name (`babelqueue-python`, `php-sdk`).
+    pub sdk: String,
+    /// The results file's `version`: the SDK package's version.
+    pub version: String,
+    /// The SDK's language family (`php`, `go`, `python`, `java`, `dotnet`, `node`, `rust`, …).
+    pub language: String,
+    /// The results file's `bindings`: every binding the package carries (`redis`, `amqp`,
+    /// `sqs`, `asb`, `pulsar`, `kafka`, `artemis`, and `otel` when it carries the traceparent
+    /// code). It decides which sections run, and it must be complete.
+    pub bindings: Vec<String>,
+    /// The operations the adapter implements; bqsuite never calls any other.
+    pub operations: Vec<String>,
+}
+
+impl Hello {
+    /// The hello of `identity`, speaking [`PROTOCOL`].
+    pub fn of(identity: Identity) -> Self {
+        let Identity { sdk, version, language, bindings, operations } = identity;
+        Self { protocol: PROTOCOL, sdk, version, language, bindings, operations }
+    }
+
+    /// The SDK under test it describes.
+    pub fn identity(&self) -> Identity {
+        Identity {
+            sdk: self.sdk.clone(),
+            version: self.version.clone(),
+            language: self.language.clone(),
+            bindings: self.bindings.clone(),
+            operations: self.operations.clone(),
+        }
+    }
+}
+
+impl Reply {
+    /// The `seq` the reply answers (none for a hello).
+    pub fn seq(&self) -> Option<u64> {
+        match self {
+            Reply::Hello(_) => None,
+            Reply::Result { seq, .. }
+            | Reply::Error { seq, .. }
+            | Reply::NotImplemented { seq }
+            | Reply::Skip { seq, .. } => Some(*seq),
+        }
+    }
+}
+
+/// Both directions of the protocol, for the schema's root.
+#[derive(JsonSchema)]
+#[allow(dead_code)]
+#[schemars(
+    title = "bqsuite adapter protocol",
+    description = "One JSON object per line. A line bqsuite writes to the adapter's stdin is a Command; a line the adapter writes to its stdout is a Reply. See docs/adapter-protocol.md."
+)]
+#[serde(untagged)]
+enum Message {
+    Command(Command),
+    Reply(Reply),
+}
+
+/// The JSON Schema (draft 2020-12) of every message of protocol [`PROTOCOL`], generated from
+/// the serde types, as the committed `docs/adapter-protocol.schema.json` holds it.
+pub fn schema() -> Schema {
+    let mut schema = SchemaGenerator::default().into_root_schema_for::<Message>();
+    schema
+        .insert("$id".into(), format!("https://babelqueue.com/bqsuite/adapter-protocol-{PROTOCOL}.schema.json").into());
+    schema
+}
+
+/// [`schema`] as the committed file spells it: pretty JSON and a final newline.
+pub fn schema_text() -> String {
+    let mut text = serde_json::to_string_pretty(&schema()).expect("a schema always serialises");
+    text.push('\n');
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sdk::ops::{Accepts, DecodeOutcome};
+    use crate::sdk::wire::Bytes;
+    use serde_json::json;
+
+    #[test]
+    fn the_committed_schema_is_the_generated_one() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/adapter-protocol.schema.json");
+        let committed = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(
+            committed == schema_text(),
+            "{} is not the schema the protocol types generate; regenerate it with \
+             `cargo run -- adapter --schema > docs/adapter-protocol.schema.json`",
+            path.display()
+        );
+    }
+
+    #[test]
+    fn the_schema_is_a_valid_draft_2020_12_schema() {
+        let schema = serde_json::to_value(schema()).unwrap();
+        assert_eq!(schema["$schema"], "https://json-schema.org/draft/2020-12/schema");
+        jsonschema::draft202012::new(&schema).expect("the generated schema compiles");
+    }
+
+    #[test]
+    fn wire_forms() {
+        let call = Command::Call {
+            seq: 3,
+            section: "cases".into(),
+            case: "order-created".into(),
+            request: Box::new(Request::Accepts(Accepts { body: Bytes::from("{}") })),
+        };
+        assert_eq!(
+            serde_json::to_value(&call).unwrap(),
+            json!({"cmd": "call", "seq": 3, "section": "cases", "case": "order-created",
+                   "request": {"op": "accepts", "body": "e30="}})
+        );
+        assert_eq!(serde_json::to_value(Command::Shutdown).unwrap(), json!({"cmd": "shutdown"}));
+        let reply: Reply = serde_json::from_value(json!({
+            "reply": "result", "seq": 3, "response": {"op": "decode", "result": {"kind": "rejected", "message": "x"}},
+            "later_member": true
+        }))
+        .unwrap();
+        assert_eq!(
+            reply,
+            Reply::Result { seq: 3, response: Response::Decode(DecodeOutcome::Rejected { message: "x".into() }) }
+        );
+        assert_eq!(reply.seq(), Some(3));
+        let skip: Reply = serde_json::from_value(json!({"reply": "skip", "seq": 4, "reason": "ADR-0032"})).unwrap();
+        assert_eq!(skip.seq(), Some(4));
+        let hello: Reply = serde_json::from_value(json!({"reply": "hello", "protocol": 1, "sdk": "s", "version": "1",
+            "language": "python", "bindings": [], "operations": ["decode"]}))
+        .unwrap();
+        assert!(matches!(hello, Reply::Hello(Hello { protocol: 1, .. })));
+    }
+}

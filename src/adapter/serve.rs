@@ -1,0 +1,127 @@
+//! The adapter side of the protocol: any [`Sdk`] served over a line reader and writer
+//! (`bqsuite adapter` serves the reference core over stdin and stdout).
+//!
+//! Invariants: every reply is one line, flushed at once; a call is answered with exactly one
+//! reply carrying its `seq`; the hello is answered with [`PROTOCOL`] whatever version bqsuite
+//! asked for (bqsuite then decides); an [`SdkError`] becomes its reply kind (`not_implemented`,
+//! or `error` with the message), never a crash; a shutdown or the end of input ends the loop
+//! normally; a line that is not a command is an error of the serving loop (there is no `seq`
+//! to answer it with).
+
+use std::io::{BufRead, Write};
+
+use super::protocol::{Command, Hello, PROTOCOL, Reply};
+use crate::sdk::{Sdk, SdkError};
+
+/// Why serving stopped before a shutdown or the end of input.
+#[derive(Debug)]
+pub enum ServeError {
+    /// Reading or writing failed.
+    Io(std::io::Error),
+    /// A line that is not a command of the protocol.
+    Malformed { line: usize, message: String },
+}
+
+impl std::fmt::Display for ServeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ServeError::Io(e) => write!(f, "{e}"),
+            ServeError::Malformed { line, message } => write!(f, "input line {line} is not a command: {message}"),
+        }
+    }
+}
+
+impl std::error::Error for ServeError {}
+
+impl From<std::io::Error> for ServeError {
+    fn from(e: std::io::Error) -> Self {
+        ServeError::Io(e)
+    }
+}
+
+/// The reply to one command (`None` for a shutdown).
+pub fn answer(sdk: &mut dyn Sdk, command: Command) -> Option<Reply> {
+    Some(match command {
+        Command::Hello { .. } => {
+            let mut hello = Hello::of(sdk.hello());
+            hello.protocol = PROTOCOL;
+            Reply::Hello(hello)
+        }
+        Command::Call { seq, request, .. } => match sdk.call(&request) {
+            Ok(response) => Reply::Result { seq, response },
+            Err(SdkError::NotImplemented { .. }) => Reply::NotImplemented { seq },
+            Err(e @ (SdkError::Sdk { .. } | SdkError::Transport { .. })) => {
+                Reply::Error { seq, message: e.to_string() }
+            }
+        },
+        Command::Shutdown => return None,
+    })
+}
+
+/// Serve `sdk`: read commands from `input`, write replies to `output`, until a shutdown or the
+/// end of input.
+pub fn serve(sdk: &mut dyn Sdk, input: impl BufRead, mut output: impl Write) -> Result<(), ServeError> {
+    let mut line = Vec::new();
+    let mut input = input;
+    let mut number = 0;
+    let mut out = Vec::new();
+    loop {
+        line.clear();
+        if input.read_until(b'\n', &mut line)? == 0 {
+            return Ok(());
+        }
+        number += 1;
+        if line.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        let command: Command = serde_json::from_slice(&line)
+            .map_err(|e| ServeError::Malformed { line: number, message: e.to_string() })?;
+        let Some(reply) = answer(sdk, command) else { return Ok(()) };
+        out.clear();
+        serde_json::to_writer(&mut out, &reply).expect("a reply always serialises");
+        out.push(b'\n');
+        output.write_all(&out)?;
+        output.flush()?;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sdk::reference::ReferenceSdk;
+    use serde_json::{Value, json};
+
+    fn exchange(input: &[Value]) -> Vec<Value> {
+        let text: String = input.iter().map(|v| format!("{v}\n")).collect();
+        let mut out = Vec::new();
+        serve(&mut ReferenceSdk::new(), text.as_bytes(), &mut out).unwrap();
+        out.split(|b| *b == b'\n').filter(|l| !l.is_empty()).map(|l| serde_json::from_slice(l).unwrap()).collect()
+    }
+
+    #[test]
+    fn hello_calls_and_shutdown() {
+        let out = exchange(&[
+            json!({"cmd": "hello", "protocol": 1, "bqsuite": "0", "conformance_version": "1.6.0"}),
+            json!({"cmd": "call", "seq": 1, "section": "s", "case": "c", "request": {"op": "accepts", "body": "e30="}}),
+            json!({"cmd": "call", "seq": 2, "section": "s", "case": "c",
+                   "request": {"op": "redis_push", "body": "e30=", "target": {"url": "redis://127.0.0.1:1/",
+                   "prefix": "p", "queue": "q", "layout": "zset", "retry_after": null, "now": null}}}),
+            json!({"cmd": "shutdown"}),
+            json!({"cmd": "call", "seq": 3, "section": "s", "case": "c", "request": {"op": "accepts", "body": "e30="}}),
+        ]);
+        assert_eq!(out.len(), 3, "nothing is answered after the shutdown: {out:?}");
+        assert_eq!(out[0]["reply"], "hello");
+        assert_eq!(out[0]["sdk"], "bqsuite-reference");
+        assert_eq!(out[1], json!({"reply": "result", "seq": 1, "response": {"op": "accepts", "result": false}}));
+        assert_eq!(out[2]["reply"], "error");
+        assert_eq!(out[2]["seq"], 2);
+    }
+
+    #[test]
+    fn a_line_that_is_not_a_command_stops_the_loop() {
+        let mut out = Vec::new();
+        let err = serve(&mut ReferenceSdk::new(), &b"\n{\"cmd\":\"dance\"}\n"[..], &mut out).unwrap_err();
+        assert!(matches!(err, ServeError::Malformed { line: 2, .. }), "{err}");
+        assert!(out.is_empty());
+    }
+}

@@ -1,0 +1,479 @@
+//! `bqsuite run --sdk CMD` end to end: the reference adapter gives the in-process results byte
+//! for byte (with and without Redis), the kill matrix is the same across the process boundary,
+//! the Python example adapter passes its sections and misses exactly the rest, a misbehaving
+//! adapter fails the case it hits and nothing else, skips are judged against the skip rules,
+//! and every line actually exchanged (and every line of the protocol document's example)
+//! follows the committed JSON Schema.
+
+mod support;
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::Duration;
+
+use bqsuite::adapter::AdapterOptions;
+use bqsuite::conformance::adapter::{NoSkips, SkipRules, kill_matrix_through, run_adapter};
+use bqsuite::conformance::kill::kill_matrix;
+use bqsuite::conformance::{RunOptions, Status};
+use bqsuite::suite::{Scope, Suite};
+use serde_json::Value;
+
+const BIN: &str = env!("CARGO_BIN_EXE_bqsuite");
+
+/// The sections the Python example adapter is run through in CI.
+const PYTHON_SECTIONS: [&str; 8] =
+    ["cases", "roundtrip", "data_shape", "forbidden_keys", "extension_write", "encode_reject", "trim", "job_type"];
+
+/// `bqsuite ARGS` in the repository, with a fixed clock and Redis only when `redis` is given.
+fn bqsuite(args: &[&str], redis: Option<&str>) -> Output {
+    let mut cmd = Command::new(BIN);
+    cmd.args(args)
+        .current_dir(support::repo())
+        .env("NO_COLOR", "1")
+        .env("SOURCE_DATE_EPOCH", "1764489600")
+        .env_remove("BQ_REDIS_URL")
+        .env_remove("BQ_REQUIRE_REDIS");
+    if let Some(url) = redis {
+        cmd.env("BQ_REDIS_URL", url).env("BQ_REQUIRE_REDIS", "1");
+    }
+    cmd.output().expect("bqsuite runs")
+}
+
+/// A shell word for `path` (it may hold spaces).
+fn word(path: &str) -> String {
+    shlex::try_quote(path).expect("a path without NUL").into_owned()
+}
+
+fn adapter_cmd() -> String {
+    format!("{} adapter", word(BIN))
+}
+
+fn misbehave_cmd(mode: &str, at: u32, once: &Path) -> String {
+    let script = support::repo().join("tests/adapters/misbehave.py");
+    format!(
+        "python3 {} {} {mode} {at} --once {}",
+        word(&script.display().to_string()),
+        word(BIN),
+        word(&once.display().to_string())
+    )
+}
+
+fn python_cmd() -> String {
+    format!("python3 {}", word(&support::repo().join("examples/adapter-python/adapter.py").display().to_string()))
+}
+
+/// python3 is there; outside CI a missing one skips the test, saying so.
+fn have_python() -> bool {
+    let ok = Command::new("python3").arg("--version").output().is_ok_and(|o| o.status.success());
+    if !ok {
+        assert!(std::env::var_os("CI").is_none(), "python3 is needed for the adapter tests");
+        eprintln!("skipped: python3 is not installed");
+    }
+    ok
+}
+
+fn read_json(path: &Path) -> Value {
+    serde_json::from_slice(&std::fs::read(path).expect("the results file exists")).expect("results are JSON")
+}
+
+/// Every (section, id, status, reason) of a results file.
+fn outcomes(results: &Value) -> Vec<(String, String, String, Option<String>)> {
+    let mut out = Vec::new();
+    for (section, cases) in results["sections"].as_object().unwrap() {
+        for (id, o) in cases.as_object().unwrap() {
+            let reason = o.get("reason").and_then(Value::as_str).map(str::to_owned);
+            out.push((section.clone(), id.clone(), o["status"].as_str().unwrap().to_owned(), reason));
+        }
+    }
+    out
+}
+
+fn the_adapter_run_equals_the_in_process_run(redis: Option<&str>) {
+    let dir = tempfile::tempdir().unwrap();
+    let (inproc, through) = (dir.path().join("in-process.json"), dir.path().join("adapter.json"));
+    let a = bqsuite(&["run", "--out", inproc.to_str().unwrap()], redis);
+    let b = bqsuite(&["run", "--sdk", &adapter_cmd(), "--out", through.to_str().unwrap()], redis);
+    assert_eq!(a.status.code(), Some(0), "{}", support::transcript(&a));
+    assert_eq!(b.status.code(), Some(0), "{}", support::transcript(&b));
+    let (x, y) = (std::fs::read(&inproc).unwrap(), std::fs::read(&through).unwrap());
+    assert!(x == y, "the results differ:\n{}\n---\n{}", String::from_utf8_lossy(&x), String::from_utf8_lossy(&y));
+    let stderr = String::from_utf8_lossy(&b.stderr);
+    assert!(stderr.contains("adapter: 0 incident(s), 0 restart(s)"), "{stderr}");
+    assert!(dir.path().join("adapter.log").exists(), "the log is beside --out");
+    let skipped = outcomes(&read_json(&through)).iter().filter(|o| o.2 == "skip").count();
+    assert_eq!(skipped == 0, redis.is_some(), "with a Redis nothing is skipped, without one the Redis cases are");
+}
+
+#[test]
+fn the_reference_adapter_writes_the_in_process_results_byte_for_byte_without_redis() {
+    the_adapter_run_equals_the_in_process_run(None);
+}
+
+#[test]
+fn the_reference_adapter_writes_the_in_process_results_byte_for_byte_with_redis() {
+    if let Some(url) = support::redis_url() {
+        the_adapter_run_equals_the_in_process_run(Some(&url));
+    }
+}
+
+fn options(redis: Option<String>) -> RunOptions {
+    RunOptions { require_redis: redis.is_some(), redis_url: redis, ..Default::default() }
+}
+
+fn adapter_options(command: Vec<String>, log: PathBuf) -> AdapterOptions {
+    AdapterOptions {
+        command,
+        timeout: Duration::from_secs(10),
+        max_restarts: 0,
+        log,
+        conformance_version: "1.6.0".into(),
+    }
+}
+
+#[test]
+fn the_kill_matrix_is_the_same_across_the_process_boundary() {
+    let suite = Suite::load(support::repo()).unwrap();
+    let redis = support::redis_url();
+    let dir = tempfile::tempdir().unwrap();
+    let adapter = adapter_options(vec![BIN.into(), "adapter".into()], dir.path().join("log"));
+    let through = kill_matrix_through(&suite, &options(redis.clone()), &adapter, &NoSkips).expect("no adapter trouble");
+    let inproc = kill_matrix(&suite, &options(redis));
+    assert_eq!(through.reference.failing, inproc.reference.failing);
+    assert_eq!(through.reference.skipped, inproc.reference.skipped);
+    assert_eq!(through.rows.len(), inproc.rows.len());
+    for (t, i) in through.rows.iter().zip(&inproc.rows) {
+        assert_eq!(t.broken, i.broken);
+        assert_eq!(t.failing, i.failing, "{}: other cases fail through the protocol", t.broken);
+        assert_eq!(t.skipped, i.skipped, "{}", t.broken);
+    }
+    // With a Redis, every variant of the catalogue is caught through the protocol too (without
+    // one, the Redis variants are caught by no case, in process or not).
+    if support::redis_url().is_some() {
+        let missed: Vec<_> = through.rows.iter().filter(|r| !r.caught()).map(|r| r.broken.name()).collect();
+        assert!(missed.is_empty(), "not caught through the protocol: {missed:?}");
+    }
+    assert_eq!(through.markdown(), inproc.markdown());
+}
+
+/// The core sections of the manifest that the Python example is not run through.
+fn core_sections_left_out(suite: &Suite) -> BTreeSet<String> {
+    suite
+        .sections()
+        .into_iter()
+        .filter(|s| s.scope == Some(Scope::Core) && !PYTHON_SECTIONS.contains(&s.name))
+        .map(|s| s.name.to_owned())
+        .collect()
+}
+
+#[test]
+fn the_python_example_passes_its_sections_and_results_check_names_exactly_the_missing_ones() {
+    if !have_python() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("results.json");
+    let cmd = python_cmd();
+    let mut args = vec!["run", "--sdk", &cmd, "--out", out.to_str().unwrap()];
+    for s in PYTHON_SECTIONS {
+        args.extend(["--section", s]);
+    }
+    let o = bqsuite(&args, None);
+    assert_eq!(o.status.code(), Some(0), "{}", support::transcript(&o));
+    let results = read_json(&out);
+    assert_eq!(results["sdk"], "babelqueue-python-example");
+    assert_eq!(results["bindings"], serde_json::json!([]));
+    let got: BTreeSet<&str> = results["sections"].as_object().unwrap().keys().map(String::as_str).collect();
+    assert_eq!(got, PYTHON_SECTIONS.into_iter().collect(), "exactly the sections asked for");
+    let not_passed: Vec<_> = outcomes(&results).into_iter().filter(|o| o.2 != "pass").collect();
+    assert!(not_passed.is_empty(), "{not_passed:#?}");
+
+    let check = bqsuite(&["results", "check", out.to_str().unwrap(), "--format", "json"], None);
+    assert_eq!(check.status.code(), Some(1), "{}", support::transcript(&check));
+    let report: Value = serde_json::from_slice(&check.stdout).unwrap();
+    let suite = Suite::load(support::repo()).unwrap();
+    let missing = core_sections_left_out(&suite);
+    let findings = report["findings"].as_array().unwrap();
+    assert!(findings.iter().all(|f| f["code"] == "BQ605"), "only missing sections: {findings:#?}");
+    let named: BTreeSet<String> = findings
+        .iter()
+        .filter_map(|f| f["message"].as_str().and_then(|m| m.split('"').nth(1)).map(str::to_owned))
+        .collect();
+    assert_eq!((findings.len(), named), (missing.len(), missing.clone()));
+    let verdict = &report["verdicts"][0];
+    assert_eq!(verdict["verdict"], "Not compatible");
+    assert_eq!(verdict["reasons"], serde_json::json!([format!("BQ605 results-missing-section ×{}", missing.len())]));
+}
+
+#[test]
+fn the_python_example_fails_every_case_of_an_operation_it_does_not_implement() {
+    if !have_python() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("results.json");
+    let o = bqsuite(&["run", "--sdk", &python_cmd(), "--out", out.to_str().unwrap()], None);
+    assert_eq!(o.status.code(), Some(1), "{}", support::transcript(&o));
+    let suite = Suite::load(support::repo()).unwrap();
+    let mut failing = BTreeSet::new();
+    for (section, id, status, reason) in outcomes(&read_json(&out)) {
+        match status.as_str() {
+            "pass" => assert!(PYTHON_SECTIONS.contains(&section.as_str()), "{section}/{id} passed"),
+            "fail" => {
+                let reason = reason.unwrap_or_default();
+                assert!(
+                    reason.ends_with(" is not implemented by babelqueue-python-example"),
+                    "{section}/{id}: {reason}"
+                );
+                failing.insert(section);
+            }
+            other => panic!("{section}/{id} is {other}: never a skip for what is not implemented"),
+        }
+    }
+    assert_eq!(failing, core_sections_left_out(&suite));
+}
+
+/// A run of `cases` and `roundtrip` through the misbehaving relay, misbehaving once at call
+/// `at`: one case fails with `says`, everything else is what the reference gives.
+fn misbehaves_once(mode: &str, at: u32, timeout: &str, says: &str) {
+    if !have_python() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (reference, out) = (dir.path().join("reference.json"), dir.path().join("out.json"));
+    let sections = ["--section", "cases", "--section", "roundtrip"];
+    let mut args = vec!["run", "--out", reference.to_str().unwrap()];
+    args.extend(sections);
+    assert_eq!(bqsuite(&args, None).status.code(), Some(0));
+    let cmd = misbehave_cmd(mode, at, &dir.path().join("once"));
+    let mut args = vec!["run", "--sdk", &cmd, "--timeout", timeout, "--out", out.to_str().unwrap()];
+    args.extend(sections);
+    let o = bqsuite(&args, None);
+    assert_eq!(o.status.code(), Some(1), "{mode}: {}", support::transcript(&o));
+    let (want, got) = (outcomes(&read_json(&reference)), outcomes(&read_json(&out)));
+    assert_eq!(want.len(), got.len());
+    let differ: Vec<_> = want.iter().zip(&got).filter(|(w, g)| w != g).map(|(_, g)| g.clone()).collect();
+    assert_eq!(differ.len(), 1, "{mode}: exactly one case differs: {differ:#?}");
+    assert_eq!(differ[0].2, Status::Fail.as_str());
+    let reason = differ[0].3.clone().unwrap_or_default();
+    assert!(reason.contains(says), "{mode}: {reason}");
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(stderr.contains("adapter: 1 incident(s), 1 restart(s)"), "{mode}: {stderr}");
+    assert!(
+        stderr.contains(&format!("  {} {}: call ", differ[0].0, differ[0].1)),
+        "{mode}: the summary names the case: {stderr}"
+    );
+}
+
+#[test]
+fn a_crash_mid_run_fails_one_case_and_the_rest_runs_on_a_restarted_adapter() {
+    misbehaves_once("crash", 5, "10", "exited (exit status: 3) before answering");
+}
+
+#[test]
+fn a_hang_fails_one_case_after_the_timeout() {
+    misbehaves_once("hang", 5, "0.5", "gave no answer within 0.5 s (--timeout)");
+}
+
+#[test]
+fn a_garbage_line_fails_one_case() {
+    misbehaves_once("garbage", 5, "10", "not a reply of the protocol: not JSON");
+}
+
+#[test]
+fn a_wrong_seq_fails_one_case() {
+    misbehaves_once("wrong-seq", 5, "10", "answered seq 105, which was never sent");
+}
+
+#[test]
+fn a_duplicate_response_fails_the_next_case_that_calls() {
+    // Call 6 is the first call of the case after call 5's (cases make two calls each).
+    misbehaves_once("duplicate", 6, "10", "answered seq 6 a second time (a duplicate response)");
+}
+
+#[test]
+fn a_huge_line_fails_one_case() {
+    misbehaves_once("huge", 5, "10", "a line longer than 8 MiB");
+}
+
+fn cannot_start(mode: &str, says: &str) {
+    if !have_python() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.json");
+    let cmd = misbehave_cmd(mode, 0, &dir.path().join("once"));
+    let o = bqsuite(&["run", "--sdk", &cmd, "--out", out.to_str().unwrap()], None);
+    assert_eq!(o.status.code(), Some(2), "{mode}: {}", support::transcript(&o));
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(stderr.contains(says) && stderr.contains("so no case could be run"), "{mode}: {stderr}");
+    assert!(!out.exists(), "{mode}: no results file is written");
+}
+
+#[test]
+fn an_unknown_protocol_version_is_exit_2() {
+    cannot_start("protocol", "speaks adapter protocol 2, and bqsuite speaks protocol 1 only");
+}
+
+#[test]
+fn an_adapter_that_exits_at_once_is_exit_2() {
+    cannot_start("exit-at-once", "exited (exit status: 3) before its hello");
+}
+
+#[test]
+fn a_command_that_does_not_parse_is_a_usage_error() {
+    let o = bqsuite(&["run", "--sdk", "python3 'unterminated"], None);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("unterminated quote"), "{}", support::transcript(&o));
+}
+
+/// Allows skipping exactly one case, citing ADR-0032.
+struct AllowOne(&'static str, &'static str);
+
+impl SkipRules for AllowOne {
+    fn allows(&self, section: &str, id: &str, reason: &str) -> Result<(), String> {
+        if (section, id) == (self.0, self.1) && reason.contains("ADR-0032") {
+            Ok(())
+        } else {
+            Err(format!("the skip policy does not allow skipping {section} {id}"))
+        }
+    }
+}
+
+#[test]
+fn a_skip_counts_only_where_the_skip_rules_allow_it() {
+    if !have_python() {
+        return;
+    }
+    let suite = Suite::load(support::repo()).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let run = |rules: &dyn SkipRules, once: &str| {
+        let script = support::repo().join("tests/adapters/misbehave.py").display().to_string();
+        let command =
+            vec!["python3".into(), script, BIN.into(), "skip".into(), "1".into(), "--once".into(), once.into()];
+        let options = RunOptions { only: vec!["cases".into()], ..Default::default() };
+        let (run, summary) =
+            run_adapter(&suite, &options, adapter_options(command, dir.path().join("log")), rules).unwrap();
+        assert!(summary.incidents.is_empty(), "a skip is no incident: {summary}");
+        let first =
+            run.results.sections["cases"].as_object().unwrap().iter().next().map(|(k, v)| (k.clone(), v.clone()));
+        first.unwrap()
+    };
+    let once = |n: &str| dir.path().join(n).display().to_string();
+    let (id, allowed) = run(&AllowOne("cases", "order-created"), &once("a"));
+    assert_eq!(id, "order-created");
+    assert_eq!(allowed, serde_json::json!({"status": "skip", "reason": "ADR-0032: cannot carry it"}));
+    let (_, refused) = run(&NoSkips, &once("b"));
+    assert_eq!(refused["status"], "fail");
+    assert_eq!(
+        refused["reason"],
+        "the adapter skipped accepts (\"ADR-0032: cannot carry it\"), but the suite has no skip policy, so no case may be skipped"
+    );
+}
+
+#[test]
+fn the_suites_skip_policy_judges_an_adapters_skips() {
+    let suite = Suite::load(support::repo()).unwrap();
+    let rules = bqsuite::conformance::adapter::skip_rules(&suite);
+    // A case a rule selects, and the rule's ADR.
+    let policy = suite.skip_policy();
+    let rule = policy.rules.first().expect("the suite has a skip policy");
+    let section = suite.section(&rule.selectors[0].section).unwrap();
+    let id = section
+        .cases()
+        .into_iter()
+        .map(|c| c.id)
+        .find(|id| !policy.allowed_adrs(section.name, id).is_empty())
+        .expect("the rule selects a case");
+    let adr = &rule.adrs[0];
+    assert_eq!(rules.allows(section.name, &id, &format!("{adr}: the condition holds")), Ok(()));
+    let wrong = rules.allows(section.name, &id, "ADR-9999: no such reason").unwrap_err();
+    assert!(wrong.contains("only citing"), "{wrong}");
+    assert!(rules.allows(section.name, &id, "no ADR at all").unwrap_err().contains("cites no ADR"));
+    let never = rules.allows("cases", "order-created", &format!("{adr}: anything")).unwrap_err();
+    assert_eq!(never, "the skip policy allows no skip of cases order-created");
+
+    // Through the CLI: the adapter skips a case the policy does not let it skip.
+    if !have_python() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.json");
+    let cmd = misbehave_cmd("skip", 1, &dir.path().join("once"));
+    let o = bqsuite(&["run", "--sdk", &cmd, "--section", "cases", "--out", out.to_str().unwrap()], None);
+    assert_eq!(o.status.code(), Some(1), "{}", support::transcript(&o));
+    let first = outcomes(&read_json(&out)).into_iter().find(|o| o.1 == "order-created").unwrap();
+    assert_eq!(first.2, "fail");
+    assert_eq!(
+        first.3.as_deref(),
+        Some(
+            "the adapter skipped accepts (\"ADR-0032: cannot carry it\"), but the skip policy allows no skip of cases order-created"
+        )
+    );
+}
+
+fn schema_validator() -> jsonschema::Validator {
+    let text = std::fs::read_to_string(support::repo().join("docs/adapter-protocol.schema.json")).unwrap();
+    jsonschema::draft202012::new(&serde_json::from_str::<Value>(&text).unwrap()).expect("the schema compiles")
+}
+
+/// `line` follows the schema, and reads as the message type of its direction.
+fn follows_the_protocol(v: &jsonschema::Validator, from_bqsuite: bool, line: &str) {
+    let value: Value = serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}"));
+    let errors: Vec<String> = v.iter_errors(&value).map(|e| e.to_string()).collect();
+    assert!(errors.is_empty(), "{line}\n{errors:#?}");
+    if from_bqsuite {
+        serde_json::from_value::<bqsuite::adapter::Command>(value).unwrap_or_else(|e| panic!("{e}: {line}"));
+    } else {
+        serde_json::from_value::<bqsuite::adapter::Reply>(value).unwrap_or_else(|e| panic!("{e}: {line}"));
+    }
+}
+
+#[test]
+fn every_line_of_a_whole_run_follows_the_schema() {
+    if !have_python() {
+        return;
+    }
+    let redis = support::redis_url();
+    let dir = tempfile::tempdir().unwrap();
+    let record = dir.path().join("exchange.txt");
+    let script = support::repo().join("tests/adapters/misbehave.py").display().to_string();
+    let cmd =
+        format!("python3 {} {} relay 0 --record {}", word(&script), word(BIN), word(&record.display().to_string()));
+    let out = dir.path().join("out.json");
+    let o = bqsuite(&["run", "--sdk", &cmd, "--out", out.to_str().unwrap()], redis.as_deref());
+    assert_eq!(o.status.code(), Some(0), "{}", support::transcript(&o));
+    let v = schema_validator();
+    let text = std::fs::read_to_string(&record).unwrap();
+    let mut ops = BTreeSet::new();
+    for line in text.lines() {
+        let (dir, msg) = line.split_at(2);
+        follows_the_protocol(&v, dir == "> ", msg);
+        if let Some(op) = serde_json::from_str::<Value>(msg).unwrap()["request"]["op"].as_str() {
+            ops.insert(op.to_owned());
+        }
+    }
+    // The run exercised every operation of the interface (the Redis ones need a Redis).
+    let all: BTreeSet<String> = bqsuite::sdk::OPERATIONS
+        .iter()
+        .filter(|o| {
+            redis.is_some() || !o.starts_with("redis_") || ["redis_key_names", "redis_delayed_score"].contains(o)
+        })
+        .map(|o| (*o).to_owned())
+        .collect();
+    assert_eq!(ops, all, "operations the run did not send");
+}
+
+#[test]
+fn the_example_exchange_of_the_protocol_document_follows_the_schema() {
+    let doc = std::fs::read_to_string(support::repo().join("docs/adapter-protocol.md")).unwrap();
+    let start = doc.find("## A complete example exchange").expect("the document has the example");
+    let block = doc[start..].split("```").nth(1).expect("a fenced block");
+    let v = schema_validator();
+    let mut n = 0;
+    for line in block.lines().filter(|l| l.starts_with("> ") || l.starts_with("< ")) {
+        follows_the_protocol(&v, line.starts_with("> "), &line[2..]);
+        n += 1;
+    }
+    assert!(n >= 6, "the example has a hello, calls and a shutdown");
+}

@@ -1,0 +1,260 @@
+//! The adapter transport against deliberately misbehaving adapters (`tests/adapters/
+//! misbehave.py`, a relay over `bqsuite adapter` that misbehaves at one call): each kind of
+//! misbehaviour fails the call it hits with a reason that says what happened, never hangs,
+//! and the next case gets a fresh adapter (or none, once the restarts are used up).
+
+mod support;
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use bqsuite::adapter::{Adapter, AdapterOptions, Trouble};
+use bqsuite::sdk::ops::Accepts;
+use bqsuite::sdk::wire::Bytes;
+use bqsuite::sdk::{Calls, SdkError};
+
+/// python3, or `None` (and a message) when it is missing outside CI.
+fn python() -> Option<&'static str> {
+    let ok = std::process::Command::new("python3").arg("--version").output().is_ok_and(|o| o.status.success());
+    if !ok {
+        assert!(std::env::var_os("CI").is_none(), "python3 is needed for the misbehaving adapters");
+        eprintln!("skipped: python3 is not installed");
+        return None;
+    }
+    Some("python3")
+}
+
+struct Setup {
+    dir: tempfile::TempDir,
+}
+
+impl Setup {
+    fn new() -> Self {
+        Self { dir: tempfile::tempdir().unwrap() }
+    }
+
+    fn log(&self) -> PathBuf {
+        self.dir.path().join("adapter.log")
+    }
+
+    fn options(&self, mode: &str, at: u32, once: bool) -> AdapterOptions {
+        let mut command = vec![
+            "python3".to_owned(),
+            support::repo().join("tests/adapters/misbehave.py").display().to_string(),
+            env!("CARGO_BIN_EXE_bqsuite").to_owned(),
+            mode.to_owned(),
+            at.to_string(),
+        ];
+        if once {
+            command.push("--once".into());
+            command.push(self.dir.path().join("once").display().to_string());
+        }
+        AdapterOptions {
+            command,
+            timeout: Duration::from_millis(1500),
+            max_restarts: 2,
+            log: self.log(),
+            conformance_version: "1.6.0".into(),
+        }
+    }
+}
+
+const ENVELOPE: &str = r#"{"job":"urn:x","trace_id":"t","data":{},"meta":{"schema_version":1},"attempts":0}"#;
+
+fn accepts(a: &mut Adapter) -> Result<bool, SdkError> {
+    a.accepts(Accepts { body: Bytes::from(ENVELOPE) })
+}
+
+fn transport(r: Result<bool, SdkError>) -> String {
+    match r {
+        Err(SdkError::Transport { message }) => message,
+        other => panic!("expected a transport error, got {other:?}"),
+    }
+}
+
+/// Calls 1 .. at-1 answer; call `at` fails with a reason containing `says`; the rest of the
+/// case fails at once; the next case runs on a fresh adapter.
+fn fails_once_then_recovers(mode: &str, says: &str) {
+    if python().is_none() {
+        return;
+    }
+    let s = Setup::new();
+    let mut a = Adapter::start(s.options(mode, 2, true)).expect("the adapter starts");
+    a.begin_case("cases", "one");
+    assert_eq!(accepts(&mut a), Ok(true));
+    let started = Instant::now();
+    let why = transport(accepts(&mut a));
+    assert!(started.elapsed() < Duration::from_secs(10), "{mode} took {:?}", started.elapsed());
+    assert!(why.contains("call 2 (accepts)") && why.contains(says), "{mode}: {why}");
+    let rest = transport(accepts(&mut a));
+    assert!(rest.contains("failed earlier in this case"), "{rest}");
+    a.begin_case("cases", "two");
+    assert_eq!(accepts(&mut a), Ok(true), "{mode}: a fresh adapter answers");
+    let summary = a.finish();
+    assert_eq!(summary.starts, 2, "{mode}: one restart");
+    assert_eq!(summary.incidents.len(), 1, "{mode}: {:?}", summary.incidents);
+    assert_eq!((summary.incidents[0].section.as_str(), summary.incidents[0].case.as_str()), ("cases", "one"));
+    let log = std::fs::read_to_string(s.log()).unwrap();
+    assert!(log.contains("== bqsuite: start 2 of the adapter"), "{log}");
+}
+
+#[test]
+fn a_crash_mid_run() {
+    fails_once_then_recovers("crash", "exited (exit status: 3) before answering");
+}
+
+#[test]
+fn a_hang() {
+    fails_once_then_recovers("hang", "gave no answer within 1.5 s (--timeout)");
+}
+
+#[test]
+fn a_garbage_line() {
+    fails_once_then_recovers("garbage", "not a reply of the protocol: not JSON");
+}
+
+#[test]
+fn a_wrong_seq() {
+    fails_once_then_recovers("wrong-seq", "answered seq 102, which was never sent");
+}
+
+#[test]
+fn a_huge_line() {
+    fails_once_then_recovers("huge", "a line longer than 8 MiB");
+}
+
+#[test]
+fn a_duplicate_response_fails_the_next_call() {
+    if python().is_none() {
+        return;
+    }
+    let s = Setup::new();
+    let mut a = Adapter::start(s.options("duplicate", 2, true)).unwrap();
+    a.begin_case("cases", "one");
+    assert_eq!(accepts(&mut a), Ok(true));
+    assert_eq!(accepts(&mut a), Ok(true), "the first of the two answers is taken");
+    let why = transport(accepts(&mut a));
+    assert!(
+        why.contains("call 3 (accepts)") && why.contains("answered seq 2 a second time (a duplicate response)"),
+        "{why}"
+    );
+    a.begin_case("cases", "two");
+    assert_eq!(accepts(&mut a), Ok(true));
+    assert_eq!(a.finish().starts, 2);
+}
+
+#[test]
+fn a_result_of_another_operation_fails_only_that_call() {
+    if python().is_none() {
+        return;
+    }
+    let s = Setup::new();
+    let mut a = Adapter::start(s.options("bad-result", 2, true)).unwrap();
+    a.begin_case("cases", "one");
+    assert_eq!(accepts(&mut a), Ok(true));
+    let why = transport(accepts(&mut a));
+    assert!(why.contains("a result of kafka_default_tiers to a accepts call"), "{why}");
+    assert_eq!(accepts(&mut a), Ok(true), "the stream is in step: the same process answers");
+    let summary = a.finish();
+    assert_eq!((summary.starts, summary.incidents.len()), (1, 1));
+}
+
+#[test]
+fn restarts_are_capped() {
+    if python().is_none() {
+        return;
+    }
+    let s = Setup::new();
+    // Crashes at its first call, every time; two restarts allowed.
+    let mut a = Adapter::start(s.options("crash", 1, false)).unwrap();
+    for case in ["a", "b", "c"] {
+        a.begin_case("cases", case);
+        assert!(transport(accepts(&mut a)).contains("exited (exit status: 3)"), "{case}");
+    }
+    a.begin_case("cases", "d");
+    let started = Instant::now();
+    let why = transport(accepts(&mut a));
+    assert!(why.contains("not run: the adapter failed 3 times and is not started again (--max-restarts 2)"), "{why}");
+    assert!(started.elapsed() < Duration::from_millis(200), "no restart is attempted");
+    let summary = a.finish();
+    assert!(summary.gave_up);
+    assert_eq!((summary.starts, summary.incidents.len()), (3, 3));
+}
+
+#[test]
+fn an_adapter_that_ignores_the_shutdown_is_killed_after_the_timeout() {
+    if python().is_none() {
+        return;
+    }
+    let s = Setup::new();
+    let mut a = Adapter::start(s.options("linger", 0, false)).unwrap();
+    a.begin_case("cases", "one");
+    assert_eq!(accepts(&mut a), Ok(true));
+    let started = Instant::now();
+    let summary = a.finish();
+    assert!(started.elapsed() < Duration::from_secs(5), "{:?}", started.elapsed());
+    assert_eq!(summary.incidents.len(), 1, "{summary}");
+    assert_eq!(summary.incidents[0].trouble, Trouble::Lingered);
+    assert_eq!(
+        summary.incidents[0].to_string(),
+        "the adapter did not exit within the timeout after the shutdown (killed)"
+    );
+}
+
+fn start_fails(mode: &str) -> Trouble {
+    let s = Setup::new();
+    let started = Instant::now();
+    let t = Adapter::start(s.options(mode, 0, false)).err().expect("the start fails");
+    assert!(started.elapsed() < Duration::from_secs(10));
+    t
+}
+
+#[test]
+fn an_unknown_protocol_version_stops_before_any_case() {
+    if python().is_none() {
+        return;
+    }
+    let t = start_fails("protocol");
+    assert_eq!(t, Trouble::Protocol("2".into()));
+    assert_eq!(t.to_string(), "speaks adapter protocol 2, and bqsuite speaks protocol 1 only");
+}
+
+#[test]
+fn an_adapter_that_exits_at_once() {
+    if python().is_none() {
+        return;
+    }
+    let t = start_fails("exit-at-once");
+    assert_eq!(t.to_string(), "exited (exit status: 3) before its hello");
+}
+
+#[test]
+fn a_banner_before_the_hello() {
+    if python().is_none() {
+        return;
+    }
+    let t = start_fails("not-json-hello");
+    assert!(matches!(&t, Trouble::Garbage(w) if w.contains("Starting babelqueue adapter")), "{t}");
+}
+
+#[test]
+fn a_command_that_does_not_exist() {
+    let s = Setup::new();
+    let mut o = s.options("relay", 0, false);
+    o.command = vec!["/nonexistent/adapter".into()];
+    let t = Adapter::start(o).err().expect("no such program");
+    assert!(matches!(t, Trouble::Spawn(_)), "{t}");
+}
+
+#[test]
+fn the_reference_adapter_answers_and_shuts_down_cleanly() {
+    let s = Setup::new();
+    let mut o = s.options("relay", 0, false);
+    o.command = vec![env!("CARGO_BIN_EXE_bqsuite").into(), "adapter".into()];
+    let mut a = Adapter::start(o).unwrap();
+    assert_eq!(bqsuite::sdk::Sdk::hello(&a).sdk, "bqsuite-reference");
+    a.begin_case("cases", "x");
+    assert_eq!(accepts(&mut a), Ok(true));
+    let summary = a.finish();
+    assert_eq!((summary.starts, summary.incidents.len()), (1, 0), "{summary}");
+}

@@ -1,0 +1,121 @@
+#!/usr/bin/env python3
+"""A deliberately misbehaving adapter, for bqsuite's robustness tests.
+
+It relays the protocol between bqsuite (its stdin/stdout) and a real adapter it starts
+(`bqsuite adapter`), and misbehaves once, at one call:
+
+    misbehave.py BQSUITE MODE [AT] [--once FILE] [--record FILE]
+
+MODE is one of
+    relay          misbehave never (with --record: write every line both ways to FILE)
+    crash          exit with status 3 instead of answering call AT
+    hang           stop answering at call AT (and sleep)
+    garbage        answer call AT with a line that is not JSON
+    wrong-seq      answer call AT with seq AT + 100
+    duplicate      answer call AT twice
+    huge           answer call AT with a line of 9 MiB
+    bad-result     answer call AT with a result of another operation
+    skip           answer call AT with a skip citing ADR-0032
+    linger         ignore the shutdown and the end of input (keep running)
+    protocol       answer the hello with protocol 2
+    exit-at-once   exit with status 3 before reading anything
+    not-json-hello answer the hello with a line that is not JSON
+AT counts the calls of this process from 1. With --once FILE the misbehaviour happens only
+when FILE does not exist yet (the script creates it), so a restarted adapter behaves.
+"""
+
+import json
+import os
+import subprocess
+import sys
+import time
+
+
+def main():
+    args = sys.argv[1:]
+    once = record = None
+    if "--once" in args:
+        i = args.index("--once")
+        once = args[i + 1]
+        del args[i : i + 2]
+    if "--record" in args:
+        i = args.index("--record")
+        record = open(args[i + 1], "a", encoding="utf-8")
+        del args[i : i + 2]
+    bqsuite, mode = args[0], args[1]
+    at = int(args[2]) if len(args) > 2 else 0
+    armed = True
+    if once is not None:
+        if os.path.exists(once):
+            armed = False
+        else:
+            open(once, "w").close()
+    if armed and mode == "exit-at-once":
+        sys.exit(3)
+
+    real = subprocess.Popen([bqsuite, "adapter"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    out = sys.stdout.buffer
+
+    def write(line):
+        if record:
+            record.write("< " + line.decode("utf-8").rstrip("\n") + "\n")
+            record.flush()
+        out.write(line)
+        out.flush()
+
+    calls = 0
+    for line in sys.stdin.buffer:
+        if record:
+            record.write("> " + line.decode("utf-8").rstrip("\n") + "\n")
+            record.flush()
+        msg = json.loads(line)
+        real.stdin.write(line)
+        real.stdin.flush()
+        if msg.get("cmd") == "shutdown":
+            if mode == "linger":
+                time.sleep(3600)
+            break
+        reply = real.stdout.readline()
+        if msg.get("cmd") == "hello":
+            if armed and mode == "protocol":
+                hello = json.loads(reply)
+                hello["protocol"] = 2
+                reply = (json.dumps(hello) + "\n").encode()
+            elif armed and mode == "not-json-hello":
+                reply = b"Starting babelqueue adapter...\n"
+            write(reply)
+            continue
+        calls += 1
+        if not armed or calls != at or mode == "relay":
+            write(reply)
+            continue
+        if mode == "crash":
+            sys.exit(3)
+        elif mode == "hang":
+            time.sleep(3600)
+        elif mode == "garbage":
+            write(b"this is not json\n")
+        elif mode == "wrong-seq":
+            r = json.loads(reply)
+            r["seq"] += 100
+            write((json.dumps(r) + "\n").encode())
+        elif mode == "duplicate":
+            write(reply)
+            write(reply)
+        elif mode == "huge":
+            write(b"x" * (9 << 20) + b"\n")
+        elif mode == "skip":
+            seq = json.loads(reply)["seq"]
+            write((json.dumps({"reply": "skip", "seq": seq, "reason": "ADR-0032: cannot carry it"}) + "\n").encode())
+        elif mode == "bad-result":
+            r = json.loads(reply)
+            r["response"] = {"op": "kafka_default_tiers", "result": [1]}
+            write((json.dumps(r) + "\n").encode())
+        else:
+            sys.exit("unknown mode " + mode)
+    real.stdin.close()
+    sys.exit(real.wait())
+
+
+if __name__ == "__main__":
+    main()
