@@ -5,7 +5,7 @@
 //! and scope, the typed reading of its cases (one [`read::Reader`] per case, collecting every
 //! problem with its pointer), its `validate` cross-checks, its run against the SDK interface
 //! ([`crate::sdk`]), and the broken variants of the reference core it must catch with the case
-//! ids that must fail ([`Catch`]). [`REGISTRY`] lists every definition once, as data (in the
+//! ids that must fail ([`Catch`]). [`registry`] lists every definition once, as data (in the
 //! manner of ripgrep's flag definitions); `run`, `validate`, the kill matrix and the tests
 //! iterate it, and [`find`] is the one place a section is looked up by name.
 //!
@@ -14,6 +14,17 @@
 //! it names), never from a definition's code; a case that does not read cleanly is never run
 //! or cross-checked; a case that needs an external service says so ([`Needs`]), so `validate`
 //! can run every other case through the reference offline.
+
+/// Declare a kind's section modules, each with the definitions it holds, and list those
+/// definitions as the kind's `SECTIONS`: one line per section file, the only place a section
+/// is registered.
+macro_rules! sections {
+    ($($module:ident: $($def:ident),+;)*) => {
+        $(pub mod $module;)*
+        /// This kind's section definitions (see [`crate::sections::registry`]).
+        pub static SECTIONS: &[&dyn $crate::sections::Section] = &[$($(&$module::$def),+),*];
+    };
+}
 
 pub mod bindings;
 pub mod envelope;
@@ -100,6 +111,7 @@ pub struct Entry<'s, C> {
     pub case: CaseRef<'s>,
     pub typed: Option<C>,
     pub problems: Vec<Problem>,
+    /// Empty unless the section was read [`Section::read_with_slots`].
     pub slots: Vec<Slot>,
 }
 
@@ -141,7 +153,7 @@ pub trait Cases<'s>: Send + Sync {
     fn case(&self, i: usize) -> &CaseRef<'s>;
     /// The problems of case `i` (none: it read cleanly, apart from lints).
     fn problems(&self, i: usize) -> &[Problem];
-    /// The expectations case `i` carries.
+    /// The expectations case `i` carries (none unless read [`Section::read_with_slots`]).
     fn slots(&self, i: usize) -> &[Slot];
     /// What case `i` needs, when it read cleanly.
     fn needs(&self, i: usize) -> Option<Needs>;
@@ -160,6 +172,9 @@ pub trait Section: Sync {
     fn catches(&self) -> &'static [Catch];
     /// Read every case of `section` (a section of `suite` with this definition's name).
     fn read<'s>(&self, suite: &'s Suite, section: &suite::Section<'s>) -> Box<dyn Cases<'s> + 's>;
+    /// [`Section::read`], also collecting every case's expectation slots, each with a wrong
+    /// value (for the tests that make each expectation wrong in turn).
+    fn read_with_slots<'s>(&self, suite: &'s Suite, section: &suite::Section<'s>) -> Box<dyn Cases<'s> + 's>;
 }
 
 struct Typed<'s, D: Definition> {
@@ -225,19 +240,33 @@ impl<D: Definition> Section for D {
     }
 
     fn read<'s>(&self, suite: &'s Suite, section: &suite::Section<'s>) -> Box<dyn Cases<'s> + 's> {
-        let entries = section
-            .cases()
-            .into_iter()
-            .map(|case| {
-                let mut r = Reader::new(suite, &case, section.name, section.block);
-                let typed = D::read(&mut r);
-                let typed = if r.failed() { None } else { typed };
-                let (problems, slots) = (r.problems, r.slots);
-                Entry { case, typed, problems, slots }
-            })
-            .collect();
-        Box::new(Typed::<D> { entries })
+        read_typed::<D>(suite, section, false)
     }
+
+    fn read_with_slots<'s>(&self, suite: &'s Suite, section: &suite::Section<'s>) -> Box<dyn Cases<'s> + 's> {
+        read_typed::<D>(suite, section, true)
+    }
+}
+
+fn read_typed<'s, D: Definition>(
+    suite: &'s Suite,
+    section: &suite::Section<'s>,
+    slots: bool,
+) -> Box<dyn Cases<'s> + 's> {
+    let entries = section
+        .cases()
+        .into_iter()
+        .map(|case| {
+            let mut r = Reader::new(suite, &case, section.name, section.block);
+            if slots {
+                r = r.with_slots();
+            }
+            let typed = D::read(&mut r);
+            let typed = if r.failed() { None } else { typed };
+            Entry { case, typed, problems: r.problems, slots: r.slots.unwrap_or_default() }
+        })
+        .collect();
+    Box::new(Typed::<D> { entries })
 }
 
 /// The failure reason of a case that does not read cleanly.
@@ -253,37 +282,15 @@ fn panic_text(p: &Box<dyn std::any::Any + Send>) -> String {
         .unwrap_or_default()
 }
 
-/// Every section definition, in the order of the spec's version history.
-pub static REGISTRY: &[&dyn Section] = &[
-    &envelope::cases::Cases,
-    &helpers::idempotency::Idempotency,
-    &bindings::sqs::Sqs,
-    &bindings::asb::Asb,
-    &bindings::pulsar::Pulsar,
-    &bindings::kafka::Kafka,
-    &bindings::artemis::Artemis,
-    &redis::payload::Redis,
-    &bindings::rabbitmq::Rabbitmq,
-    &helpers::payload_schema::PayloadSchema,
-    &envelope::roundtrip::Roundtrip,
-    &envelope::data_shape::DataShape,
-    &envelope::forbidden_keys::ForbiddenKeys,
-    &helpers::payload_schema::PayloadSchemaUnicode,
-    &envelope::extension_write::ExtensionWrite,
-    &envelope::encode_reject::EncodeReject,
-    &envelope::trim::Trim,
-    &envelope::job_type::JobType,
-    &helpers::retry_backoff::RetryBackoff,
-    &helpers::poison_dlq::PoisonDlq,
-    &helpers::traceparent::Traceparent,
-    &bindings::delay::Delay,
-    &bindings::backoff::Backoff,
-    &bindings::kafka_poison::KafkaPoison,
-    &redis::layout::RedisLayout,
-    &redis::delay::RedisDelay,
-];
+/// The section definitions of each kind; each kind's `SECTIONS` is declared beside its modules.
+static KINDS: &[&[&dyn Section]] = &[envelope::SECTIONS, helpers::SECTIONS, bindings::SECTIONS, redis::SECTIONS];
+
+/// Every section definition, kind by kind.
+pub fn registry() -> impl Iterator<Item = &'static dyn Section> {
+    KINDS.iter().flat_map(|kind| kind.iter().copied())
+}
 
 /// The definition of the section named `name`.
 pub fn find(name: &str) -> Option<&'static dyn Section> {
-    REGISTRY.iter().copied().find(|s| s.name() == name)
+    registry().find(|s| s.name() == name)
 }
