@@ -56,6 +56,9 @@ catalogue! {
     WhitespaceWithNbsp = "whitespace-with-nbsp": "the contract whitespace set includes U+00A0";
     WhitespaceWithEmSpace = "whitespace-with-em-space": "the contract whitespace set includes U+2003";
     WhitespaceWithIdeographicSpace = "whitespace-with-ideographic-space": "the contract whitespace set includes U+3000";
+    MakeCreatedAtInSeconds = "make-created-at-in-seconds": "make stamps meta.created_at in epoch seconds instead of milliseconds";
+    MakeWithoutMetaId = "make-without-meta-id": "make leaves meta.id out";
+    EncodeWithoutCreatedAt = "encode-without-created-at": "encode leaves meta.created_at out (make and every re-encode)";
     DropUnknownKeys = "decode-drops-unknown-keys": "decode drops unknown keys instead of preserving them";
     NoUrnAlias = "decode-ignores-urn-alias": "decode ignores urn as the inbound alias of job";
     IgnoreSchemaVersion = "accepts-ignores-schema-version": "decode and accepts do not check meta.schema_version";

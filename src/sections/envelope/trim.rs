@@ -18,7 +18,7 @@ use crate::sdk::reference::Broken;
 use crate::sections::{Catch, Check, Definition, Reader, RunCx, catch, ensure};
 use crate::suite::Scope;
 
-use super::shared::{DecodeCase, parsed, pointers_hold};
+use super::shared::{DecodeCase, parsed, per_message_fields, pointers_hold};
 
 /// The `trim` section.
 pub struct Trim;
@@ -150,6 +150,7 @@ fn make(cx: &mut RunCx<'_>, case: &MakeCase<'_>) -> Check {
         (true, MakeOutcome::Made { json }) => json,
     };
     let out = parsed(&json)?;
+    per_message_fields(&out, None)?;
     pointers_hold(&out, &case.expect, "expect_envelope")?;
     if case.fresh_trace_id {
         let got = out.get("trace_id").and_then(Value::as_str).unwrap_or_default();
