@@ -231,11 +231,6 @@ impl Queue {
         &self.keys
     }
 
-    /// The same queue with another reservation timeout (another consumer of it).
-    pub fn with_retry_after(&self, retry_after: RetryAfter) -> Self {
-        Self { retry_after, ..self.clone() }
-    }
-
     fn now(&self) -> f64 {
         self.clock.now()
     }
