@@ -104,8 +104,8 @@ impl Definition for RedisLayout {
         catch(Broken::RedisAckWithoutGate, &["late_ack/late-ack-leaves-the-new-reservation-alone"]),
         catch(Broken::RedisReleaseWritesMember, &["release/release-writes-the-core-encoding-with-attempts-plus-one"]),
         catch(Broken::RedisFloorOfSum, &["delayed_score/score-where-floor-of-sum-differs"]),
-        catch(Broken::EmptyDataAsArray, &["release/release-keeps-empty-objects-objects"]),
-        catch(Broken::DropUnknownKeys, &["release/release-keeps-empty-objects-objects"]),
+        catch(Broken::EmptyDataAsArray, &["release/release-keeps-empty-objects-and-arrays"]),
+        catch(Broken::DropUnknownKeys, &["release/release-keeps-empty-objects-and-arrays"]),
         // The Lua scripts: one variant per branch and per key / argument use.
         catch(Broken::LuaZsetMigrateExclusiveNow, &["migrate/due-delayed-item-moves-to-the-ready-tail"]),
         catch(Broken::LuaZsetMigrateIgnoresNow, &["migrate/future-delayed-item-stays"]),
