@@ -3,7 +3,7 @@
 # suite as the only oracle, and a report of what it lets through.
 #
 #   bench/mutants.sh [--out DIR] [--rev REV] [--shards N] [--shard K] [--file GLOB]... [--re REGEX]
-#                    [--iterate] [--report-only] [--no-lua] [--profile NAME]
+#                    [--iterate] [--report-only] [--no-lua]
 #
 # The oracle is one test, tests/suite_oracle.rs: load the repository's suite, run the reference
 # core through every section with a live Redis, require every case to pass. The unit tests and
@@ -15,9 +15,7 @@
 # How it runs. The commit REV (default HEAD: uncommitted changes are not measured) is checked
 # out into a disposable clone DIR/tree, which keeps its own target directory, so a run resumes
 # with incremental builds. cargo-mutants mutates that clone in place (never the working tree),
-# building only the oracle (`--test=suite_oracle`, profile `mutants`: dev without debug info;
-# `--profile dev` reuses what `cargo test` built when CARGO_TARGET_DIR points at that target
-# directory, which is how CI's smoke shard stays short).
+# building only the oracle (`--test=suite_oracle`, profile `mutants`: dev without debug info).
 # The mutants are split into N shards (default 8, `--sharding slice`); each finished shard
 # leaves DIR/shard-K/done, so an interrupted run started again with the same arguments skips
 # the finished shards and redoes the unfinished one. A different REV or filter starts afresh
@@ -51,7 +49,6 @@ re=""
 iterate=""
 report_only=""
 lua=1
-profile=mutants
 usage() {
   sed -n '4,5p' "$0" | sed 's/^# *//' >&2
   exit 2
@@ -67,8 +64,7 @@ while [ $# -gt 0 ]; do
     --iterate) iterate=1; shift ;;
     --report-only) report_only=1; shift ;;
     --no-lua) lua=""; shift ;;
-    --profile) profile="$2"; shift 2 ;;
-    -h|--help) sed -n '2,42p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,40p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) usage ;;
   esac
 done
@@ -136,12 +132,12 @@ echo "mutants.sh: commit $commit, Redis $BQ_REDIS_URL, output $out" >&2
 # The oracle must pass on the unmutated tree (cargo-mutants' own baseline is skipped: once is
 # enough for all shards).
 echo "== baseline: the oracle on the unmutated core" >&2
-if ! (cd "$tree" && cargo test --locked --quiet --profile "$profile" --test suite_oracle >"$out/baseline.log" 2>&1); then
+if ! (cd "$tree" && cargo test --locked --quiet --profile mutants --test suite_oracle >"$out/baseline.log" 2>&1); then
   echo "mutants.sh: the oracle fails on the unmutated core (see $out/baseline.log)" >&2
   exit 2
 fi
 
-common=(--in-place --baseline=skip --profile "$profile" --cargo-arg=--locked --cargo-arg=--test=suite_oracle
+common=(--in-place --baseline=skip --profile mutants --cargo-arg=--locked --cargo-arg=--test=suite_oracle
   --timeout 120 --build-timeout 900 --no-shuffle --sharding slice --colors never)
 for f in "${files[@]}"; do common+=(-f "$f"); done
 [ -n "$re" ] && common+=(-F "$re")
@@ -184,7 +180,7 @@ fi
 if [ -n "$lua" ]; then
   echo "== the kill matrix (Lua variants)" >&2
   mkdir -p "$out/lua"
-  if ! (cd "$tree" && cargo run --locked --quiet --profile "$profile" -- dev kill-matrix >"$out/lua/kill-matrix.md" 2>"$out/lua/kill-matrix.log"); then
+  if ! (cd "$tree" && cargo run --locked --quiet --profile mutants -- dev kill-matrix >"$out/lua/kill-matrix.md" 2>"$out/lua/kill-matrix.log"); then
     echo "mutants.sh: dev kill-matrix did not run (see $out/lua/kill-matrix.log)" >&2
     exit 2
   fi
