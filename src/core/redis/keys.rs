@@ -32,11 +32,6 @@ impl LayoutKind {
         }
     }
 
-    /// Parse the name.
-    pub fn parse(s: &str) -> Option<LayoutKind> {
-        Self::ALL.into_iter().find(|l| l.as_str() == s)
-    }
-
     /// The roles this layout has keys for, in a fixed order.
     pub fn roles(self) -> &'static [Role] {
         match self {
@@ -76,11 +71,6 @@ impl Role {
     /// Every role.
     pub const ALL: [Role; 7] =
         [Role::Ready, Role::Delayed, Role::Reserved, Role::Notify, Role::Processing, Role::Deadlines, Role::Dlq];
-
-    /// Parse the name.
-    pub fn parse(s: &str) -> Option<Role> {
-        Self::ALL.into_iter().find(|r| r.as_str() == s)
-    }
 
     /// The role's name (as the suite's cases spell it).
     pub fn as_str(self) -> &'static str {
@@ -190,11 +180,6 @@ mod tests {
             ]
         );
         assert_eq!(k.get(Role::Processing), None);
-        for r in Role::ALL {
-            assert_eq!(Role::parse(r.as_str()), Some(r));
-        }
-        assert_eq!(LayoutKind::parse("zset"), Some(LayoutKind::Zset));
-        assert_eq!(LayoutKind::parse("Zset"), None);
     }
 
     #[test]
