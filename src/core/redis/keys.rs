@@ -60,13 +60,6 @@ pub enum Role {
     Dlq,
 }
 
-/// Is the key of this role a list or a sorted set?
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum KeyType {
-    List,
-    SortedSet,
-}
-
 impl Role {
     /// Every role.
     pub const ALL: [Role; 7] =
@@ -82,19 +75,6 @@ impl Role {
             Role::Processing => "processing",
             Role::Deadlines => "deadlines",
             Role::Dlq => "dlq",
-        }
-    }
-
-    /// Is the key a sorted set (its members carry scores)?
-    pub fn is_sorted_set(self) -> bool {
-        self.key_type() == KeyType::SortedSet
-    }
-
-    /// The Redis type of the key.
-    pub fn key_type(self) -> KeyType {
-        match self {
-            Role::Delayed | Role::Reserved | Role::Deadlines => KeyType::SortedSet,
-            Role::Ready | Role::Notify | Role::Processing | Role::Dlq => KeyType::List,
         }
     }
 }

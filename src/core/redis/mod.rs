@@ -49,7 +49,7 @@ use std::sync::Arc;
 use redis::ConnectionLike;
 
 pub use clock::{Clock, ManualClock, RetryAfter, Score, SystemClock, TimeError, available_at, deadline, now_second};
-pub use keys::{KeyType, Keys, LayoutKind, Role};
+pub use keys::{Keys, LayoutKind, Role};
 
 use crate::core::dead_letter::{Cause, Reason};
 use crate::core::envelope::{self, EncodeError, Envelope};
