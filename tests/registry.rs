@@ -40,7 +40,7 @@ fn expectation_rounds(suite: &Suite) -> (Vec<Vec<Mutation>>, Vec<String>) {
     let mut rounds: Vec<Vec<Mutation>> = Vec::new();
     let mut without = Vec::new();
     for section in suite.sections() {
-        let cases = find(section.name).expect("registered").read(suite, &section);
+        let cases = find(section.name).expect("registered").read_with_slots(suite, &section);
         for i in 0..cases.len() {
             assert!(cases.problems(i).is_empty(), "{}/{} does not read", section.name, cases.case(i).id);
             if cases.needs(i) != Some(Needs::Nothing) {

@@ -100,6 +100,7 @@ pub struct Entry<'s, C> {
     pub case: CaseRef<'s>,
     pub typed: Option<C>,
     pub problems: Vec<Problem>,
+    /// Empty unless the section was read [`Section::read_with_slots`].
     pub slots: Vec<Slot>,
 }
 
@@ -141,7 +142,7 @@ pub trait Cases<'s>: Send + Sync {
     fn case(&self, i: usize) -> &CaseRef<'s>;
     /// The problems of case `i` (none: it read cleanly, apart from lints).
     fn problems(&self, i: usize) -> &[Problem];
-    /// The expectations case `i` carries.
+    /// The expectations case `i` carries (none unless read [`Section::read_with_slots`]).
     fn slots(&self, i: usize) -> &[Slot];
     /// What case `i` needs, when it read cleanly.
     fn needs(&self, i: usize) -> Option<Needs>;
@@ -160,6 +161,9 @@ pub trait Section: Sync {
     fn catches(&self) -> &'static [Catch];
     /// Read every case of `section` (a section of `suite` with this definition's name).
     fn read<'s>(&self, suite: &'s Suite, section: &suite::Section<'s>) -> Box<dyn Cases<'s> + 's>;
+    /// [`Section::read`], also collecting every case's expectation slots, each with a wrong
+    /// value (for the tests that make each expectation wrong in turn).
+    fn read_with_slots<'s>(&self, suite: &'s Suite, section: &suite::Section<'s>) -> Box<dyn Cases<'s> + 's>;
 }
 
 struct Typed<'s, D: Definition> {
@@ -225,19 +229,33 @@ impl<D: Definition> Section for D {
     }
 
     fn read<'s>(&self, suite: &'s Suite, section: &suite::Section<'s>) -> Box<dyn Cases<'s> + 's> {
-        let entries = section
-            .cases()
-            .into_iter()
-            .map(|case| {
-                let mut r = Reader::new(suite, &case, section.name, section.block);
-                let typed = D::read(&mut r);
-                let typed = if r.failed() { None } else { typed };
-                let (problems, slots) = (r.problems, r.slots);
-                Entry { case, typed, problems, slots }
-            })
-            .collect();
-        Box::new(Typed::<D> { entries })
+        read_typed::<D>(suite, section, false)
     }
+
+    fn read_with_slots<'s>(&self, suite: &'s Suite, section: &suite::Section<'s>) -> Box<dyn Cases<'s> + 's> {
+        read_typed::<D>(suite, section, true)
+    }
+}
+
+fn read_typed<'s, D: Definition>(
+    suite: &'s Suite,
+    section: &suite::Section<'s>,
+    slots: bool,
+) -> Box<dyn Cases<'s> + 's> {
+    let entries = section
+        .cases()
+        .into_iter()
+        .map(|case| {
+            let mut r = Reader::new(suite, &case, section.name, section.block);
+            if slots {
+                r = r.with_slots();
+            }
+            let typed = D::read(&mut r);
+            let typed = if r.failed() { None } else { typed };
+            Entry { case, typed, problems: r.problems, slots: r.slots.unwrap_or_default() }
+        })
+        .collect();
+    Box::new(Typed::<D> { entries })
 }
 
 /// The failure reason of a case that does not read cleanly.

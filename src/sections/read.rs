@@ -97,7 +97,10 @@ pub struct Reader<'s> {
     pub block: &'s Value,
     block_pointer: String,
     pub problems: Vec<Problem>,
-    pub slots: Vec<Slot>,
+    /// The case's expectation slots, when asked for ([`Reader::with_slots`]); `None`: not
+    /// collected (`run` and `validate` have no use for them, and building the wrong values of
+    /// every expectation would cost every read).
+    pub slots: Option<Vec<Slot>>,
 }
 
 /// What a reader methods want of a value.
@@ -128,8 +131,14 @@ impl<'s> Reader<'s> {
             block,
             block_pointer,
             problems: Vec::new(),
-            slots: Vec::new(),
+            slots: None,
         }
+    }
+
+    /// This reader, collecting the case's expectation slots.
+    pub fn with_slots(mut self) -> Self {
+        self.slots = Some(Vec::new());
+        self
     }
 
     /// The case itself.
@@ -483,26 +492,30 @@ impl<'s> Reader<'s> {
 
     // ---- expectations -------------------------------------------------------------------
 
-    /// Record the field at `p` as an expectation whose wrong value is `wrong`.
-    pub fn slot(&mut self, p: &Place<'s>, wrong: Value) {
-        self.slots.push(Slot { pointer: p.pointer.clone(), wrong });
+    /// Record the field at `p` as an expectation whose wrong value is `wrong()` (called only
+    /// when the slots are collected).
+    pub fn slot(&mut self, p: &Place<'s>, wrong: impl FnOnce() -> Value) {
+        if let Some(slots) = &mut self.slots {
+            slots.push(Slot { pointer: p.pointer.clone(), wrong: wrong() });
+        }
     }
 
     /// Record the verdict of the case at `at` as an expectation whose wrong value is the case
     /// with the members of `patch` set (for an expected rejection: the case claiming success,
     /// with expectations that still read).
-    pub fn slot_case(&mut self, at: &Place<'s>, patch: Value) {
-        let mut wrong = at.value.clone();
-        if let (Some(w), Value::Object(p)) = (wrong.as_object_mut(), patch) {
-            w.extend(p);
-        }
-        self.slot(at, wrong);
+    pub fn slot_case(&mut self, at: &Place<'s>, patch: impl FnOnce() -> Value) {
+        self.slot(at, || {
+            let mut wrong = at.value.clone();
+            if let (Some(w), Value::Object(p)) = (wrong.as_object_mut(), patch()) {
+                w.extend(p);
+            }
+            wrong
+        });
     }
 
     /// Record the field at `p` as an expectation, with a wrong value of the same JSON type.
     pub fn expectation(&mut self, p: &Place<'s>) {
-        let wrong = wrong_like(p.value);
-        self.slot(p, wrong);
+        self.slot(p, || wrong_like(p.value));
     }
 
     /// Record member `key` (when present) as an expectation.
@@ -518,7 +531,7 @@ impl<'s> Reader<'s> {
         if let Some(p) = self.opt(place, key)
             && let Some(other) = values.iter().find(|v| p.value.as_str() != Some(**v))
         {
-            self.slot(&p, Value::from(*other));
+            self.slot(&p, || Value::from(*other));
         }
     }
 

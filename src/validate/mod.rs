@@ -19,7 +19,8 @@ mod sections;
 mod skip_policy;
 pub mod sync_targets;
 
-use std::cell::OnceCell;
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde_json::Value;
 
@@ -30,15 +31,15 @@ use crate::suite::{self, Suite};
 /// Everything a rule may read: the suite, plus compiled schemas shared across rules.
 pub struct Ctx<'a> {
     pub suite: &'a Suite,
-    envelope: OnceCell<Option<jsonschema::Validator>>,
-    file_refs: OnceCell<Vec<(String, &'a str)>>,
-    cases: OnceCell<std::collections::HashMap<&'a str, Vec<suite::CaseRef<'a>>>>,
+    envelope: OnceLock<Option<jsonschema::Validator>>,
+    file_refs: OnceLock<Vec<(String, &'a str)>>,
+    cases: OnceLock<std::collections::HashMap<&'a str, Vec<suite::CaseRef<'a>>>>,
 }
 
 impl<'a> Ctx<'a> {
     /// A context over a loaded suite.
     pub fn new(suite: &'a Suite) -> Self {
-        Self { suite, envelope: OnceCell::new(), file_refs: OnceCell::new(), cases: OnceCell::new() }
+        Self { suite, envelope: OnceLock::new(), file_refs: OnceLock::new(), cases: OnceLock::new() }
     }
 
     /// The cases of section `name` under the case-id rule (empty for no such section); the
@@ -85,32 +86,53 @@ const RULES: &[Rule] = &[
 
 /// Validate a loaded suite: all findings, located and sorted.
 ///
-/// Two threads share the work: a second one reads every section (once, for every family) and
-/// starts on the reference agreement while this one runs the suite-wide families; this one then
-/// runs the sections' cross-checks and joins in on the agreement, the two taking chunks of cases
-/// from one shared counter ([`registry::agreement`]).
+/// Two threads share the work: a second one reads every section (once, for every family) while
+/// this one starts on the suite-wide families; then both take tasks from one shared counter —
+/// the rest of the suite-wide families, the sections' cross-checks, then the reference
+/// agreement in chunks of cases ([`registry::agreement`]). Which thread runs a task does not
+/// change its findings, and they are sorted at the end.
 pub fn validate(suite: &Suite) -> Vec<Finding> {
     let cx = Ctx::new(suite);
-    let (reads, next) = (std::sync::OnceLock::new(), std::sync::atomic::AtomicUsize::new(0));
+    let (reads, next) = (OnceLock::new(), AtomicUsize::new(0));
+    let work = || {
+        let mut findings = Vec::new();
+        loop {
+            let task = next.fetch_add(1, Ordering::Relaxed);
+            if let Some(rule) = RULES.get(task) {
+                findings.extend(rule(&cx));
+                continue;
+            }
+            // Blocks while the other thread reads; reads itself should that one have panicked.
+            let reads: &Vec<registry::Read<'_>> = reads.get_or_init(|| registry::read(suite));
+            if task == RULES.len() {
+                findings.extend(registry::check(&cx, reads));
+            } else if !registry::agreement(reads, task - RULES.len() - 1, &mut findings) {
+                return findings;
+            }
+        }
+    };
     let mut findings: Vec<Finding> = std::thread::scope(|s| {
-        let (reads, next) = (&reads, &next);
-        let helper = s.spawn(move || registry::agreement(reads.get_or_init(|| registry::read(suite)), next));
-        let mut findings: Vec<Finding> = RULES.iter().flat_map(|rule| rule(&cx)).collect();
-        let reads = reads.wait();
-        findings.extend(registry::check(&cx, reads));
-        findings.extend(registry::agreement(reads, next));
+        let helper = s.spawn(|| {
+            reads.get_or_init(|| registry::read(suite));
+            work()
+        });
+        let mut findings = work();
         findings.extend(helper.join().unwrap_or_else(|p| std::panic::resume_unwind(p)));
         findings
     });
-    locate(suite, &mut findings);
-    for f in &mut findings {
-        if let Some(file) = &mut f.file {
-            *file = suite.display_path(file);
+    std::thread::scope(|s| {
+        // What the families shared is freed beside the sorting, not before it.
+        s.spawn(move || drop((reads, cx)));
+        locate(suite, &mut findings);
+        for f in &mut findings {
+            if let Some(file) = &mut f.file {
+                *file = suite.display_path(file);
+            }
         }
-    }
-    Finding::sort(&mut findings);
-    findings.dedup();
-    findings
+        Finding::sort(&mut findings);
+        findings.dedup();
+        findings
+    })
 }
 
 /// Fill in line:column for every finding with a file and a pointer but no span: one walk per

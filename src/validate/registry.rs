@@ -18,8 +18,6 @@
 //!   and deterministic (the reference draws its random delays from a fixed seed here, and which
 //!   thread runs a case does not change its outcome).
 
-use std::sync::atomic::{AtomicUsize, Ordering};
-
 use crate::diag::{Code, Finding};
 use crate::results::Status;
 use crate::sdk::reference::ReferenceSdk;
@@ -92,43 +90,46 @@ pub(super) fn check(cx: &Ctx<'_>, reads: &[Read<'_>]) -> Vec<Finding> {
     out
 }
 
-/// How many cases one take of the agreement runs.
+/// How many cases one task of the agreement runs.
 const CHUNK: usize = 64;
 
-/// The reference agreement family, shared between threads: each thread that calls it takes
-/// chunks of cases (in a fixed order) from the shared counter `next` until none is left, with a
-/// reference core of its own; the findings of the chunks this thread ran.
-pub(super) fn agreement(reads: &[Read<'_>], next: &AtomicUsize) -> Vec<Finding> {
-    let chunks: Vec<(usize, usize)> = reads
-        .iter()
-        .enumerate()
-        .flat_map(|(r, read)| (0..read.cases.len()).step_by(CHUNK).map(move |i| (r, i)))
-        .collect();
+/// The reference agreement family, one task of it: chunk `n` of the cases (in a fixed order:
+/// the sections in manifest order, each cut into chunks of [`CHUNK`] cases), run through a
+/// reference core of its own, its findings added to `out`. False when there is no chunk `n`.
+pub(super) fn agreement(reads: &[Read<'_>], n: usize, out: &mut Vec<Finding>) -> bool {
+    let mut n = n;
+    let Some((read, first)) = reads.iter().find_map(|read| {
+        let chunks = read.cases.len().div_ceil(CHUNK);
+        if n < chunks {
+            Some((read, n * CHUNK))
+        } else {
+            n -= chunks;
+            None
+        }
+    }) else {
+        return false;
+    };
     let mut sdk = ReferenceSdk::new().deterministic();
     let offline = RedisLink::new(None, false);
     let mut cx = RunCx { sdk: &mut sdk, redis: &offline };
-    let mut out = Vec::new();
-    while let Some(&(r, first)) = chunks.get(next.fetch_add(1, Ordering::Relaxed)) {
-        let read = &reads[r];
-        for i in first..(first + CHUNK).min(read.cases.len()) {
-            if read.cases.needs(i) != Some(Needs::Nothing) {
-                continue;
-            }
-            let outcome = read.cases.run(i, &mut cx);
-            if outcome.status != Status::Pass {
-                let case = read.cases.case(i);
-                out.push(at(
-                    Code::REFERENCE_DISAGREES,
-                    format!(
-                        "the reference core does not pass {}/{}: {}",
-                        read.section.name,
-                        case.id,
-                        outcome.reason.unwrap_or_default()
-                    ),
-                    case.pointer.clone(),
-                ));
-            }
+    for i in first..(first + CHUNK).min(read.cases.len()) {
+        if read.cases.needs(i) != Some(Needs::Nothing) {
+            continue;
+        }
+        let outcome = read.cases.run(i, &mut cx);
+        if outcome.status != Status::Pass {
+            let case = read.cases.case(i);
+            out.push(at(
+                Code::REFERENCE_DISAGREES,
+                format!(
+                    "the reference core does not pass {}/{}: {}",
+                    read.section.name,
+                    case.id,
+                    outcome.reason.unwrap_or_default()
+                ),
+                case.pointer.clone(),
+            ));
         }
     }
-    out
+    true
 }

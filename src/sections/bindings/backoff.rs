@@ -86,15 +86,17 @@ pub enum Case<'s> {
 fn ok_or_reject<'s, T>(
     r: &mut Reader<'s>,
     at: &Place<'s>,
-    claim: Value,
+    claim: impl FnOnce() -> Value,
     then: impl FnOnce(&mut Reader<'s>) -> Option<T>,
 ) -> Option<Option<T>> {
     match r.one_of(at, "expect", &[("ok", true), ("reject", false)])? {
         false => {
             // The wrong expectation of a refusal: the case claiming an outcome (`claim`).
-            let mut patch = claim;
-            patch["expect"] = Value::from("ok");
-            r.slot_case(at, patch);
+            r.slot_case(at, || {
+                let mut patch = claim();
+                patch["expect"] = Value::from("ok");
+                patch
+            });
             Some(None)
         }
         true => {
@@ -176,7 +178,7 @@ impl Definition for Backoff {
         let case = match which {
             "topic_names" => {
                 let topic = r.str(&at, "topic");
-                let claim = json!({"expect_retry_topics": [], "expect_dlq_topic": "bqsuite-wrong"});
+                let claim = || json!({"expect_retry_topics": [], "expect_dlq_topic": "bqsuite-wrong"});
                 let expect = ok_or_reject(r, &at, claim, |r| {
                     let topics = r.array(&at, "expect_retry_topics").map(|p| p.value);
                     r.expects(&at, "expect_retry_topics");
@@ -188,7 +190,7 @@ impl Definition for Backoff {
             }
             "retry_attempt_tier" => {
                 let attempts_before = r.u64(&at, "attempts_before");
-                let claim = json!({"expect_tier": 1, "expect_delay_ms": 0});
+                let claim = || json!({"expect_tier": 1, "expect_delay_ms": 0});
                 let expect = ok_or_reject(r, &at, claim, |r| {
                     r.expects(&at, "expect_tier");
                     r.expects(&at, "expect_delay_ms");
@@ -216,7 +218,7 @@ impl Definition for Backoff {
                         });
                     let attempts_before = r.u64(&at, "attempts_before");
                     let claim =
-                        json!({"expect_topic": "bqsuite-wrong", "expect_headers": {}, "expect_body_attempts": 0});
+                        || json!({"expect_topic": "bqsuite-wrong", "expect_headers": {}, "expect_body_attempts": 0});
                     let expect = ok_or_reject(r, &at, claim, |r| record_expect(r, &at, false));
                     Case::Republish {
                         fixture: fixture?,
@@ -228,7 +230,7 @@ impl Definition for Backoff {
                     }
                 } else {
                     let delay_ms = r.i64(&at, "delay_ms");
-                    let claim = json!({"expect_topic": "bqsuite-wrong", "expect_body_attempts": 0});
+                    let claim = || json!({"expect_topic": "bqsuite-wrong", "expect_body_attempts": 0});
                     let expect = ok_or_reject(r, &at, claim, |r| record_expect(r, &at, true));
                     Case::RequestedDelay {
                         fixture: fixture?,

@@ -65,9 +65,11 @@ impl Definition for Delay {
         let expect = match r.one_of(&at, "expect", &[(done, true), ("raise", false)]) {
             Some(false) => {
                 let claim = if release { "expect_visibility_timeout" } else { "expect_delay_seconds" };
-                let mut patch = serde_json::json!({ "expect": done });
-                patch[claim] = Value::from(0);
-                r.slot_case(&at, patch);
+                r.slot_case(&at, || {
+                    let mut patch = serde_json::json!({ "expect": done });
+                    patch[claim] = Value::from(0);
+                    patch
+                });
                 Some(Expect::Raise)
             }
             Some(true) if release => {
@@ -76,8 +78,7 @@ impl Definition for Delay {
             }
             Some(true) => {
                 if let Some(p) = r.opt(&at, "expect_delay_seconds") {
-                    let wrong = p.value.as_u64().map_or(1, |n| n + 1);
-                    r.slot(&p, Value::from(wrong));
+                    r.slot(&p, || Value::from(p.value.as_u64().map_or(1, |n| n + 1)));
                 }
                 let p = r.field(&at, "expect_delay_seconds", "a non-negative integer or null");
                 match p.as_ref().map(|p| p.value) {

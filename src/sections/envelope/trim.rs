@@ -107,7 +107,7 @@ impl Definition for Trim {
                 let trace_id = r.opt_typed(&at, "trace_id", "a string", false, Value::as_str);
                 let ok = r.one_of(&at, "expect", &[("ok", true), ("reject", false)]);
                 if ok == Some(false) {
-                    r.slot_case(&at, serde_json::json!({"expect": "ok"}));
+                    r.slot_case(&at, || serde_json::json!({"expect": "ok"}));
                 }
                 let expect = r.pointer_map(&at, "expect_envelope");
                 r.expects_map_entry(&at, "expect_envelope");

@@ -74,9 +74,11 @@ fn strings<'s>(r: &mut Reader<'s>, at: &crate::sections::Place<'s>, key: &str) -
     let list: Option<Vec<&str>> = p.value.as_array().and_then(|a| a.iter().map(Value::as_str).collect());
     match list {
         Some(l) if !l.is_empty() => {
-            let mut wrong = p.value.as_array().cloned().unwrap_or_default();
-            wrong.push(Value::from("bqsuite-wrong"));
-            r.slot(&p, Value::Array(wrong));
+            r.slot(&p, || {
+                let mut wrong = p.value.as_array().cloned().unwrap_or_default();
+                wrong.push(Value::from("bqsuite-wrong"));
+                Value::Array(wrong)
+            });
             Some(l)
         }
         _ => {

@@ -98,9 +98,9 @@ impl Definition for RetryBackoff {
                     Some(&[0, hi]) => {
                         match p {
                             // A bound below d(n): thousands of draws over [0, d(n)] cross it.
-                            Some(p) if hi > 0 => r.slot(&p, serde_json::json!([0, hi / 2])),
+                            Some(p) if hi > 0 => r.slot(&p, || serde_json::json!([0, hi / 2])),
                             // d(n) = 0 has no lower bound to claim: claim a delay instead.
-                            _ => r.slot_case(&at, serde_json::json!({"jitter": "none", "expect_delay_ms": 1})),
+                            _ => r.slot_case(&at, || serde_json::json!({"jitter": "none", "expect_delay_ms": 1})),
                         }
                         Some(Expect::Within(0, hi))
                     }
