@@ -7,6 +7,7 @@
 mod adapter;
 mod dev;
 mod diff;
+mod explain;
 mod interrupt;
 mod report;
 mod results;
@@ -173,6 +174,9 @@ pub enum Command {
         "drift, staging leftovers (--check), a refused target, a failed write, a missing repository under --strict"
     ))]
     Sync(sync::SyncArgs),
+    /// Explain a finding code: what it checks, why it matters, an example that triggers it.
+    #[command(after_help = exit_help!("the explanation or the list was printed"))]
+    Explain(explain::ExplainArgs),
     /// Print a shell completion script.
     Completions {
         /// The shell to complete for.
@@ -345,6 +349,7 @@ pub fn dispatch(cli: Cli) -> ExitCode {
         Command::Release(a) => release::run(&a, color),
         Command::Fetch(a) => fetch::run(&a, color),
         Command::Sync(a) => sync::sync(&a, color),
+        Command::Explain(a) => explain::run(&a, color),
         Command::Dev(a) => dev::run(&a),
         Command::Completions { shell } => {
             let mut buf = Vec::new();
