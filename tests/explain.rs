@@ -253,6 +253,14 @@ fn run(code: Code) -> Result<std::process::Output, String> {
             all.extend_from_slice(&["--root", "root", "--only", SYNC_REPOS[0], SYNC_REPOS[1]]);
             bqsuite(w, &all)
         }
+        Example::Docs(edits) => {
+            copy_suite(&suite);
+            for entry in ["README.md", "docs"] {
+                copy(&repo().join(entry), &suite.join(entry));
+            }
+            apply(&suite, edits, &v)?;
+            bqsuite(&suite, &["docs", "--check"])
+        }
         Example::Fetch(edits) => {
             copy(&bases.dir.path().join("copy"), &w.join("copy"));
             apply(&w.join("copy"), edits, &v)?;

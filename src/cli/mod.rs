@@ -7,6 +7,7 @@
 mod adapter;
 mod dev;
 mod diff;
+mod docs;
 mod explain;
 mod interrupt;
 mod report;
@@ -177,6 +178,13 @@ pub enum Command {
     /// Explain a finding code: what it checks, why it matters, an example that triggers it.
     #[command(after_help = exit_help!("the explanation or the list was printed"))]
     Explain(explain::ExplainArgs),
+    /// Render the suite's contract in human form under docs/ (Markdown and HTML), or check that
+    /// the committed pages match it (--check).
+    #[command(after_help = exit_help!(
+        "written; --check: every page matches what the suite renders",
+        "--check: a page is missing, differs or is stale (run `bqsuite docs` and commit)"
+    ))]
+    Docs(docs::DocsArgs),
     /// Print a shell completion script.
     Completions {
         /// The shell to complete for.
@@ -350,6 +358,7 @@ pub fn dispatch(cli: Cli) -> ExitCode {
         Command::Fetch(a) => fetch::run(&a, color),
         Command::Sync(a) => sync::sync(&a, color),
         Command::Explain(a) => explain::run(&a, color),
+        Command::Docs(a) => docs::run(&a, color),
         Command::Dev(a) => dev::run(&a),
         Command::Completions { shell } => {
             let mut buf = Vec::new();

@@ -59,6 +59,9 @@ pub enum Example {
     /// `bqsuite fetch --check {version} copy`, where `copy` is the release asset of the
     /// canonical suite unpacked by `bqsuite fetch`.
     Fetch(&'static [Edit]),
+    /// `bqsuite docs --check` in a copy of the canonical suite with the repository's README.md
+    /// and docs/ as committed.
+    Docs(&'static [Edit]),
 }
 
 /// One change to the starting point of an example; paths are relative to it.
@@ -124,7 +127,8 @@ pub const FAMILIES: &[Family] = &[
         title: "A vendored copy against its release",
         commands: &["fetch --check"],
     },
-    Family { first: "BQ950", last: "BQ999", title: "The release gate", commands: &["release", "validate --against"] },
+    Family { first: "BQ950", last: "BQ959", title: "The release gate", commands: &["release", "validate --against"] },
+    Family { first: "BQ960", last: "BQ969", title: "The docs", commands: &["docs --check"] },
 ];
 
 impl Family {
@@ -284,6 +288,7 @@ impl Example {
                 join(&["bqsuite sync"], args) + " --root ROOT --only php-sdk babelqueue-python"
             }
             Example::Fetch(_) => "bqsuite fetch --check {version} copy".into(),
+            Example::Docs(_) => "bqsuite docs --check".into(),
         }
     }
 
@@ -303,6 +308,9 @@ impl Example {
                  `tests/conformance` and a workflow `.github/workflows/ci.yml` that clones the suite with `--branch v{version}`"
             }
             Example::Fetch(_) => "where `copy` is the suite's release asset as `bqsuite fetch` unpacked it",
+            Example::Docs(_) => {
+                "in a copy of the canonical suite with the repository's `README.md` and `docs/` as committed"
+            }
         }
     }
 
@@ -310,7 +318,7 @@ impl Example {
     /// relative to that part.
     pub fn edits(&self) -> Vec<(&'static str, &'static [Edit])> {
         match *self {
-            Example::Validate(e) | Example::Release(e) => vec![("the copy", e)],
+            Example::Validate(e) | Example::Release(e) | Example::Docs(e) => vec![("the copy", e)],
             Example::Gate { previous, current } => vec![("../previous", previous), ("the copy", current)],
             Example::Results { edits, .. } => vec![("results.json", edits)],
             Example::Sync { edits, .. } => vec![("ROOT", edits)],
