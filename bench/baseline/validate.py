@@ -21,7 +21,8 @@ import sys
 import jsonschema
 
 SEMVER = re.compile(r"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$")
-META = {"schema_version", "conformance_version", "description", "sections", "exceptions"}
+# skip_policy (issue 14) is metadata too, not a section.
+META = {"schema_version", "conformance_version", "description", "sections", "exceptions", "skip_policy"}
 
 
 PARSED = {}

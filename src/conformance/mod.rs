@@ -2,7 +2,7 @@
 //!
 //! Invariants: sections are enumerated from the manifest's `sections` map, never from a
 //! hard-coded list, and each is run by its definition in the registry
-//! ([`crate::sections::REGISTRY`]) against the SDK interface only; every case id of every
+//! ([`crate::sections::registry`]) against the SDK interface only; every case id of every
 //! in-scope section is reported exactly once, under the one case-id rule
 //! ([`crate::suite::ids`]); a section the registry does not know is reported case by case as
 //! `fail`, never left out and never `pass`; a case that does not read cleanly is a `fail` with

@@ -5,7 +5,7 @@
 //! and scope, the typed reading of its cases (one [`read::Reader`] per case, collecting every
 //! problem with its pointer), its `validate` cross-checks, its run against the SDK interface
 //! ([`crate::sdk`]), and the broken variants of the reference core it must catch with the case
-//! ids that must fail ([`Catch`]). [`REGISTRY`] lists every definition once, as data (in the
+//! ids that must fail ([`Catch`]). [`registry`] lists every definition once, as data (in the
 //! manner of ripgrep's flag definitions); `run`, `validate`, the kill matrix and the tests
 //! iterate it, and [`find`] is the one place a section is looked up by name.
 //!
@@ -14,6 +14,17 @@
 //! it names), never from a definition's code; a case that does not read cleanly is never run
 //! or cross-checked; a case that needs an external service says so ([`Needs`]), so `validate`
 //! can run every other case through the reference offline.
+
+/// Declare a kind's section modules, each with the definitions it holds, and list those
+/// definitions as the kind's `SECTIONS`: one line per section file, the only place a section
+/// is registered.
+macro_rules! sections {
+    ($($module:ident: $($def:ident),+;)*) => {
+        $(pub mod $module;)*
+        /// This kind's section definitions (see [`crate::sections::registry`]).
+        pub static SECTIONS: &[&dyn $crate::sections::Section] = &[$($(&$module::$def),+),*];
+    };
+}
 
 pub mod bindings;
 pub mod envelope;
@@ -271,37 +282,15 @@ fn panic_text(p: &Box<dyn std::any::Any + Send>) -> String {
         .unwrap_or_default()
 }
 
-/// Every section definition, in the order of the spec's version history.
-pub static REGISTRY: &[&dyn Section] = &[
-    &envelope::cases::Cases,
-    &helpers::idempotency::Idempotency,
-    &bindings::sqs::Sqs,
-    &bindings::asb::Asb,
-    &bindings::pulsar::Pulsar,
-    &bindings::kafka::Kafka,
-    &bindings::artemis::Artemis,
-    &redis::payload::Redis,
-    &bindings::rabbitmq::Rabbitmq,
-    &helpers::payload_schema::PayloadSchema,
-    &envelope::roundtrip::Roundtrip,
-    &envelope::data_shape::DataShape,
-    &envelope::forbidden_keys::ForbiddenKeys,
-    &helpers::payload_schema::PayloadSchemaUnicode,
-    &envelope::extension_write::ExtensionWrite,
-    &envelope::encode_reject::EncodeReject,
-    &envelope::trim::Trim,
-    &envelope::job_type::JobType,
-    &helpers::retry_backoff::RetryBackoff,
-    &helpers::poison_dlq::PoisonDlq,
-    &helpers::traceparent::Traceparent,
-    &bindings::delay::Delay,
-    &bindings::backoff::Backoff,
-    &bindings::kafka_poison::KafkaPoison,
-    &redis::layout::RedisLayout,
-    &redis::delay::RedisDelay,
-];
+/// The section definitions of each kind; each kind's `SECTIONS` is declared beside its modules.
+static KINDS: &[&[&dyn Section]] = &[envelope::SECTIONS, helpers::SECTIONS, bindings::SECTIONS, redis::SECTIONS];
+
+/// Every section definition, kind by kind.
+pub fn registry() -> impl Iterator<Item = &'static dyn Section> {
+    KINDS.iter().flat_map(|kind| kind.iter().copied())
+}
 
 /// The definition of the section named `name`.
 pub fn find(name: &str) -> Option<&'static dyn Section> {
-    REGISTRY.iter().copied().find(|s| s.name() == name)
+    registry().find(|s| s.name() == name)
 }

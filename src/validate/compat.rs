@@ -149,7 +149,7 @@ fn max_depth(text: &str) -> usize {
 
 /// The early sections the real runners map by name (R20.2).
 fn early() -> impl Iterator<Item = &'static str> + 'static {
-    crate::sections::REGISTRY.iter().filter(|s| s.is_early()).map(|s| s.name())
+    crate::sections::registry().filter(|s| s.is_early()).map(|s| s.name())
 }
 
 /// Keys that differ from a mapped key only in letter case.

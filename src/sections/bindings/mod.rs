@@ -2,16 +2,19 @@
 //! `backoff`, `kafka_poison` (scope kafka), `artemis`, `rabbitmq` (scope amqp); one file each,
 //! with what they share (golden maps, AMQP-typed values, the gate tables) in [`shared`].
 
-pub mod artemis;
-pub mod asb;
-pub mod backoff;
-pub mod delay;
-pub mod kafka;
-pub mod kafka_poison;
-pub mod pulsar;
-pub mod rabbitmq;
+sections! {
+    artemis: Artemis;
+    asb: Asb;
+    backoff: Backoff;
+    delay: Delay;
+    kafka: Kafka;
+    kafka_poison: KafkaPoison;
+    pulsar: Pulsar;
+    rabbitmq: Rabbitmq;
+    sqs: Sqs;
+}
+
 pub mod shared;
-pub mod sqs;
 
 use crate::diag::{Code, Finding};
 use crate::sections::{CheckCx, Entry, Place, Reader};

@@ -2,12 +2,15 @@
 //! `forbidden_keys`, `extension_write`, `encode_reject`, `trim`, `job_type`; one file each,
 //! with what they share in [`shared`].
 
-pub mod cases;
-pub mod data_shape;
-pub mod encode_reject;
-pub mod extension_write;
-pub mod forbidden_keys;
-pub mod job_type;
-pub mod roundtrip;
+sections! {
+    cases: Cases;
+    data_shape: DataShape;
+    encode_reject: EncodeReject;
+    extension_write: ExtensionWrite;
+    forbidden_keys: ForbiddenKeys;
+    job_type: JobType;
+    roundtrip: Roundtrip;
+    trim: Trim;
+}
+
 pub mod shared;
-pub mod trim;

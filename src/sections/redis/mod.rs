@@ -9,11 +9,14 @@
 //! case's prefix) and reads them itself; it never asks the SDK where to look, so an SDK that
 //! writes elsewhere fails.
 
-pub mod delay;
+sections! {
+    delay: RedisDelay;
+    layout: RedisLayout;
+    payload: Redis;
+}
+
 pub mod dsl;
-pub mod layout;
 pub mod link;
-pub mod payload;
 
 use crate::sdk::wire::{RedisLayout, RedisRole};
 
