@@ -178,8 +178,7 @@ pub enum Command {
     /// Explain a finding code: what it checks, why it matters, an example that triggers it.
     #[command(after_help = exit_help!("the explanation or the list was printed"))]
     Explain(explain::ExplainArgs),
-    /// Render the suite's contract in human form under docs/ (Markdown and HTML), or check that
-    /// the committed pages match it (--check).
+    /// Render the suite's contract as pages under docs/ (Markdown and HTML), or check them.
     #[command(after_help = exit_help!(
         "written; --check: every page matches what the suite renders",
         "--check: a page is missing, differs or is stale (run `bqsuite docs` and commit)"
