@@ -36,6 +36,28 @@ pub fn range_table(from: &str, first: &str, last: &str) -> String {
     if rows.is_empty() { String::new() } else { table(&["code", "name", "finding"], &rows) }
 }
 
+/// The code families `command` reports (`validate`, `results check`…) as a table linked to this
+/// page, for a page at `from` (empty when none).
+pub fn families_table(from: &str, command: &str) -> String {
+    let link = relative(from, PATH);
+    let rows: Vec<Vec<String>> = FAMILIES
+        .iter()
+        .filter(|f| f.commands.contains(&command))
+        .filter_map(|f| {
+            let codes: Vec<Code> = explain::codes_of(f).collect();
+            let (first, last) = (codes.first()?, codes.last()?);
+            let names: Vec<String> = codes.iter().map(|c| format!("[{}]({link}#{})", c.id, anchor(*c))).collect();
+            let span = if first == last { first.id.to_owned() } else { format!("{}–{}", first.id, last.id) };
+            Some(vec![
+                format!("[{}]({link}#{})", prose(f.title), super::markdown::slug(f.title)),
+                span,
+                names.join(" "),
+            ])
+        })
+        .collect();
+    if rows.is_empty() { String::new() } else { table(&["family", "codes", "each code"], &rows) }
+}
+
 /// The code reference.
 pub fn page(cx: &Context<'_>) -> String {
     let version = cx.suite.version().unwrap_or("?");

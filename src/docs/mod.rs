@@ -9,8 +9,10 @@
 //!   `docs/adapter-protocol.schema.json` (the adapter protocol's schema, from its types);
 //! - hand-written pages (`README.md`, every other `docs/*.md`) with their generated regions
 //!   filled: a region is the text between `<!-- bqsuite docs: NAME -->` and
-//!   `<!-- bqsuite docs: end -->`, and NAME is `sections` (the sections by scope, linked) or
-//!   `codes BQxxx-BQyyy` (the codes of that range, linked to the code reference);
+//!   `<!-- bqsuite docs: end -->`, each at the start of a line (elsewhere a marker is text), and
+//!   NAME is `sections` (the sections by scope, linked), `skip-policy` (the rules of the
+//!   manifest's `skip_policy`), `codes BQxxx-BQyyy` (the codes of that range, linked to the code
+//!   reference) or `families COMMAND` (the code families a subcommand reports, linked);
 //! - `docs/html/`: every page above as a static HTML page ([`html`]).
 //!
 //! Invariants: rendering reads only the suite, CHANGELOG.md, the hand-written pages and the
@@ -141,7 +143,7 @@ pub fn section_of<'t>(markdown: &'t str, title: &str) -> Option<&'t str> {
 fn fill_regions(cx: &Context<'_>, rel: &str, text: &str) -> Result<String, String> {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
-    while let Some(start) = rest.find(REGION_START) {
+    while let Some(start) = line_start(rest, REGION_START, rest.len() == text.len()) {
         let after_start = &rest[start..];
         let marker_end =
             after_start.find("-->").ok_or_else(|| format!("{rel}: an unterminated `{REGION_START}` marker"))? + 3;
@@ -149,8 +151,8 @@ fn fill_regions(cx: &Context<'_>, rel: &str, text: &str) -> Result<String, Strin
         if name == "end" {
             return Err(format!("{rel}: `{REGION_END}` without a region before it"));
         }
-        let end =
-            after_start.find(REGION_END).ok_or_else(|| format!("{rel}: the region `{name}` has no `{REGION_END}`"))?;
+        let end = line_start(after_start, REGION_END, false)
+            .ok_or_else(|| format!("{rel}: the region `{name}` has no `{REGION_END}` at the start of a line"))?;
         let body = region(cx, rel, name)?;
         out.push_str(&rest[..start]);
         out.push_str(&after_start[..marker_end]);
@@ -162,6 +164,15 @@ fn fill_regions(cx: &Context<'_>, rel: &str, text: &str) -> Result<String, Strin
     }
     out.push_str(rest);
     Ok(out)
+}
+
+/// Where `marker` first starts a line of `text` (`at_text_start`: `text` itself starts a line).
+/// A marker elsewhere (quoted in a code span) is text.
+fn line_start(text: &str, marker: &str, at_text_start: bool) -> Option<usize> {
+    if at_text_start && text.starts_with(marker) {
+        return Some(0);
+    }
+    text.match_indices(marker).map(|(i, _)| i).find(|&i| i > 0 && text.as_bytes()[i - 1] == b'\n')
 }
 
 /// The content of region `name` in the page at `rel`.
@@ -176,7 +187,19 @@ fn region(cx: &Context<'_>, rel: &str, name: &str) -> Result<String, String> {
             let table = codes::range_table(rel, first, last);
             if table.is_empty() { Err(format!("{rel}: `codes {range}` names no code")) } else { Ok(table) }
         }
-        _ => Err(format!("{rel}: unknown region `{name}` (known: `sections`, `codes BQxxx-BQyyy`)")),
+        (Some("families"), Some(command), rest) => {
+            let command = rest.map_or(command.to_owned(), |r| format!("{command} {r}"));
+            let table = codes::families_table(rel, &command);
+            if table.is_empty() {
+                Err(format!("{rel}: `families {command}`: no family is reported by `bqsuite {command}`"))
+            } else {
+                Ok(table)
+            }
+        }
+        (Some("skip-policy"), None, None) => Ok(section::skip_policy_table(cx, rel)),
+        _ => Err(format!(
+            "{rel}: unknown region `{name}` (known: `sections`, `skip-policy`, `codes BQxxx-BQyyy`, `families COMMAND`)"
+        )),
     }
 }
 
@@ -246,7 +269,7 @@ fn map(cx: &Context<'_>, hand: &[(String, String)]) -> String {
     );
     for (rel, text) in hand.iter().filter(|(r, _)| r != "README.md") {
         let title = text.lines().find_map(|l| l.strip_prefix("# ")).unwrap_or(rel);
-        let _ = writeln!(out, "- [{}]({})", markdown::prose(title), markdown::relative(MAP, rel));
+        let _ = writeln!(out, "- [{title}]({})", markdown::relative(MAP, rel));
     }
     out
 }

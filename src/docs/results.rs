@@ -75,14 +75,12 @@ fn members(schema: &Value) -> String {
                 code(name),
                 type_of(s),
                 if required.contains(&name.as_str()) { "yes".into() } else { "no".into() },
-                prose(
-                    &[s.get("description").and_then(Value::as_str).unwrap_or_default().to_owned(), constraints(s)]
-                        .iter()
-                        .filter(|t| !t.is_empty())
-                        .cloned()
-                        .collect::<Vec<_>>()
-                        .join(" "),
-                ),
+                // The description is prose from the schema; the constraints are Markdown already.
+                [prose(s.get("description").and_then(Value::as_str).unwrap_or_default()), constraints(s)]
+                    .into_iter()
+                    .filter(|t| !t.is_empty())
+                    .collect::<Vec<_>>()
+                    .join(" "),
             ]
         })
         .collect();

@@ -672,6 +672,39 @@ pub fn scope_tables(cx: &Context<'_>, from: &str, heading: &str) -> String {
     out
 }
 
+/// The rules of the skip policy as a table, with links relative to `from`: which cases each
+/// selects, when it applies, the ADRs a skip under it cites.
+pub fn skip_policy_table(cx: &Context<'_>, from: &str) -> String {
+    let policy = cx.suite.skip_policy();
+    let rows: Vec<Vec<String>> = policy
+        .rules
+        .iter()
+        .map(|r| {
+            let mut by_section: Vec<(String, Vec<String>)> = Vec::new();
+            for sel in &r.selectors {
+                let what = match &sel.target {
+                    skip_policy::Target::Case(id) => code(id),
+                    skip_policy::Target::Block(b) => format!("every case of the block {}", code(b)),
+                };
+                match by_section.iter_mut().find(|(s, _)| *s == sel.section) {
+                    Some((_, list)) => list.push(what),
+                    None => by_section.push((sel.section.clone(), vec![what])),
+                }
+            }
+            let cases: Vec<String> = by_section
+                .iter()
+                .map(|(s, list)| {
+                    let whole =
+                        if skip_policy::SkipPolicy::whole_section(r, s) { " (may be skipped whole)" } else { "" };
+                    format!("[`{s}`]({}): {}{whole}", relative(from, &path(s)), list.join(", "))
+                })
+                .collect();
+            vec![code(&r.name), cases.join("; "), prose(&r.condition), r.adrs.join(", ")]
+        })
+        .collect();
+    table(&["rule", "cases it may skip", "when", "a skip cites"], &rows)
+}
+
 /// The index of sections by scope.
 pub fn index(cx: &Context<'_>) -> String {
     let mut out = String::new();
