@@ -244,3 +244,27 @@ fn the_html_pages_render_in_chromium_at_a_phones_width_without_a_console_message
     assert!(dom.contains("<td><code>invalid-utf8</code></td>"), "{dom}");
     assert!(!dom.contains("<script"), "{dom}");
 }
+
+#[test]
+fn a_written_runner_contract_names_exactly_the_fields_its_cases_hold() {
+    let suite = bqsuite::suite::Suite::load(repo()).unwrap();
+    let mut with_contract = 0;
+    for section in suite.sections() {
+        let Some(contract) = bqsuite::sections::find(section.name).and_then(|d| d.contract()) else { continue };
+        with_contract += 1;
+        let held: BTreeSet<&str> = section
+            .cases()
+            .iter()
+            .filter_map(|c| c.value.as_object())
+            .flat_map(|o| o.keys().map(String::as_str))
+            .collect();
+        let named: BTreeSet<&str> = contract.fields.iter().map(|f| f.name).collect();
+        assert_eq!(named, held, "{}: the contract's fields and the cases' fields", section.name);
+        assert!(!contract.steps.is_empty(), "{}: a contract says how a case runs", section.name);
+        let page = std::fs::read_to_string(repo().join(format!("docs/sections/{}.md", section.name))).unwrap();
+        for f in contract.fields {
+            assert!(page.contains(f.meaning), "{}: the page gives the meaning of {}", section.name, f.name);
+        }
+    }
+    assert!(with_contract >= 1, "kafka_poison has a written contract");
+}

@@ -22,7 +22,7 @@ use serde_json::Value;
 
 use super::markdown::{self, code, prose, relative, short, table};
 use super::{Context, GENERATED_NOTE};
-use crate::sections::Needs;
+use crate::sections::{Contract, Needs};
 use crate::suite::{CaseRef, Scope, Section, skip_policy};
 
 /// Values longer than this are cut in tables.
@@ -156,11 +156,24 @@ fn split_top_level(text: &str) -> Vec<String> {
     out
 }
 
-/// A description as Markdown: its text, then its rulings as lists.
-fn describe(out: &mut String, description: &str) {
+/// A description as Markdown: its text (each sentence that defines one of `verdicts`, as
+/// `poison: …`, a list item of its own), then its rulings as lists.
+fn describe(out: &mut String, description: &str, verdicts: &BTreeSet<&str>) {
     let (text, rulings) = split_rulings(description);
-    if !text.is_empty() {
-        let _ = writeln!(out, "{}\n", prose(&text));
+    for (i, part) in split_verdicts(&text, verdicts).into_iter().enumerate() {
+        match part {
+            (Some(v), def) => {
+                let _ = writeln!(out, "- **{}**: {}", code(v), prose(def));
+            }
+            (None, para) => {
+                let _ = writeln!(out, "{}{}\n", if i > 0 { "\n" } else { "" }, prose(para));
+            }
+        }
+    }
+    if text.is_empty() {
+        // Nothing to separate from what follows.
+    } else if !out.ends_with("\n\n") {
+        out.push('\n');
     }
     for (lead, items) in rulings {
         let _ = writeln!(out, "**{}:**\n", prose(&lead));
@@ -169,6 +182,55 @@ fn describe(out: &mut String, description: &str) {
         }
         out.push('\n');
     }
+}
+
+/// `text` cut where a sentence starts with `VERDICT: ` (one of `verdicts`): the paragraphs
+/// between, and each verdict's definition up to the end of its sentence (`. ` outside brackets).
+fn split_verdicts<'t>(text: &'t str, verdicts: &BTreeSet<&str>) -> Vec<(Option<&'t str>, &'t str)> {
+    let starts_verdict = |at: usize| {
+        verdicts.iter().find(|v| text[at..].starts_with(&format!("{v}: "))).map(|v| (at, &text[at..at + v.len()]))
+    };
+    let mut cuts: Vec<(usize, &str)> = Vec::new();
+    if let Some(c) = starts_verdict(0) {
+        cuts.push(c);
+    }
+    cuts.extend(text.match_indices(". ").filter_map(|(i, _)| starts_verdict(i + 2)));
+    let mut out = Vec::new();
+    let mut at = 0;
+    for (start, verdict) in cuts {
+        if start < at {
+            continue;
+        }
+        let para = text[at..start].trim();
+        if !para.is_empty() {
+            out.push((None, para));
+        }
+        let def_start = start + verdict.len() + 2;
+        let def_end = sentence_end(text, def_start);
+        out.push((Some(verdict), text[def_start..def_end].trim()));
+        at = def_end;
+    }
+    let rest = text[at..].trim();
+    if !rest.is_empty() {
+        out.push((None, rest));
+    }
+    out
+}
+
+/// The end (after its `.`) of the sentence that runs from `from`: the first `. ` (or the end of
+/// the text) outside parentheses and brackets.
+fn sentence_end(text: &str, from: usize) -> usize {
+    let bytes = text.as_bytes();
+    let mut depth = 0i32;
+    for i in from..bytes.len() {
+        match bytes[i] {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth -= 1,
+            b'.' if depth <= 0 && bytes.get(i + 1).is_none_or(|&b| b == b' ') => return i + 1,
+            _ => {}
+        }
+    }
+    text.len()
 }
 
 /// The first sentence of a description (for tables).
@@ -302,8 +364,26 @@ struct FieldStats<'v> {
     strings: BTreeSet<&'v str>,
 }
 
+/// The values of the string expectations that recur (at most six distinct ones, each in two
+/// cases or more): the verdicts a description defines.
+fn verdicts<'s>(read: &Read<'s>) -> BTreeSet<&'s str> {
+    let mut counts: BTreeMap<&str, BTreeMap<&'s str, usize>> = BTreeMap::new();
+    for (i, c) in read.cases.iter().enumerate() {
+        for (k, v) in c.value.as_object().into_iter().flatten() {
+            if let (Role::Expectation, Value::String(s)) = (role(read, i, k), v) {
+                *counts.entry(k.as_str()).or_default().entry(s.as_str()).or_default() += 1;
+            }
+        }
+    }
+    counts
+        .values()
+        .filter(|values| values.len() <= 6 && values.values().all(|&n| n >= 2))
+        .flat_map(|values| values.keys().copied())
+        .collect()
+}
+
 /// The fields table of a group.
-fn fields_table(read: &Read<'_>, group: &Group<'_>, id_rule: &str) -> String {
+fn fields_table(read: &Read<'_>, group: &Group<'_>, id_rule: &str, contract: Option<&Contract>) -> String {
     let mut fields: BTreeMap<&str, FieldStats<'_>> = BTreeMap::new();
     let mut order: Vec<&str> = Vec::new();
     for &i in &group.cases {
@@ -343,10 +423,20 @@ fn fields_table(read: &Read<'_>, group: &Group<'_>, id_rule: &str) -> String {
                 f.roles.iter().map(|r| r.word()).collect::<Vec<_>>().join(" / ")
             };
             let present = if f.count == n { "every case".to_owned() } else { format!("{} of {n}", f.count) };
-            vec![code(k), ty, present, role]
+            match contract {
+                Some(c) => {
+                    let field = c.fields.iter().find(|d| d.name == k);
+                    let ty = field.map_or(ty, |d| d.ty.to_owned());
+                    vec![code(k), ty, present, role, field.map(|d| d.meaning.to_owned()).unwrap_or_default()]
+                }
+                None => vec![code(k), ty, present, role],
+            }
         })
         .collect();
-    table(&["field", "JSON type", "present in", "role"], &rows)
+    match contract {
+        Some(_) => table(&["field", "type", "present in", "role", "meaning"], &rows),
+        None => table(&["field", "JSON type", "present in", "role"], &rows),
+    }
 }
 
 /// The cases table of a group.
@@ -454,7 +544,7 @@ pub fn page(cx: &Context<'_>, section: &Section<'_>) -> String {
 
     let _ = writeln!(out, "## What an SDK must do\n");
     match section.block.get("description").and_then(Value::as_str) {
-        Some(d) => describe(&mut out, d),
+        Some(d) => describe(&mut out, d, &verdicts(&read)),
         None => {
             if let Some(text) = cx.envelope_rules {
                 let _ = writeln!(out, "{}\n", text.trim());
@@ -465,9 +555,16 @@ pub fn page(cx: &Context<'_>, section: &Section<'_>) -> String {
         let _ = writeln!(out, "Every case is validated against this schema (`{}.schema`):\n", section.name);
         let _ = writeln!(out, "```json\n{}\n```\n", serde_json::to_string_pretty(schema).unwrap_or_default());
     }
+    if let Some(contract) = crate::sections::find(section.name).and_then(|d| d.contract()) {
+        let _ = writeln!(out, "## Running a case\n");
+        for (n, step) in contract.steps.iter().enumerate() {
+            let _ = writeln!(out, "{}. {step}", n + 1);
+        }
+        out.push('\n');
+    }
     let _ = writeln!(
         out,
-        "A runner reads the cases from `manifest.json` (its vendored copy), never from this page: values below are shown in short (strings as their text, with invisible characters escaped as `\\n`, `\\u{{3000}}`…; other values as JSON; anything longer than {CUT} characters cut with …).\n"
+        "A runner reads the cases from `manifest.json` (its vendored copy), never from this page. The tables show values in short: a string as its text, where `\\u{{XXXX}}` stands for one invisible or control character (U+XXXX: `\\u{{000a}}` is a line feed, `\\u{{3000}}` an ideographic space, `\\u{{feff}}` a BOM) and every other character, a backslash included, is itself; any other value as JSON; anything longer than {CUT} characters cut with …\n"
     );
 
     for g in &groups {
@@ -560,7 +657,7 @@ fn group(
     if g.sub.is_some()
         && let Some(d) = block.get("description").and_then(Value::as_str)
     {
-        describe(out, d);
+        describe(out, d, &BTreeSet::new());
     }
     if g.single {
         let sub = g.sub.unwrap_or_default();
@@ -621,7 +718,7 @@ fn group(
     if g.cases.iter().all(|&i| read.needs[i] == Some(Needs::Redis)) {
         let _ = writeln!(out, "These cases need a live Redis (see the skip policy below).\n");
     }
-    out.push_str(&fields_table(read, g, &id_rule));
+    out.push_str(&fields_table(read, g, &id_rule, crate::sections::find(section.name).and_then(|d| d.contract())));
     out.push('\n');
     out.push_str(&cases_table(cx, page, read, g));
     out.push('\n');
@@ -763,6 +860,23 @@ mod tests {
         assert_eq!(added_in(log, "kafka_poison").as_deref(), Some("1.6.0"));
         assert_eq!(added_in(log, "sqs").as_deref(), Some("1.0.0"), "gaining tables is not being added");
         assert_eq!(added_in(log, "cases").as_deref(), Some("1.0.0"));
+    }
+
+    #[test]
+    fn sentences_defining_a_verdict_become_items() {
+        let verdicts: BTreeSet<&str> = ["ok", "poison"].into();
+        let parts =
+            split_verdicts("Classify it. poison: not JSON (a. b). ok: an object. Whitespace is allowed.", &verdicts);
+        assert_eq!(
+            parts,
+            vec![
+                (None, "Classify it."),
+                (Some("poison"), "not JSON (a. b)."),
+                (Some("ok"), "an object."),
+                (None, "Whitespace is allowed.")
+            ]
+        );
+        assert_eq!(split_verdicts("No verdict here: ok.", &verdicts), vec![(None, "No verdict here: ok.")]);
     }
 
     #[test]
