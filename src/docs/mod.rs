@@ -11,7 +11,8 @@
 //!   filled: a region is the text between `<!-- bqsuite docs: NAME -->` and
 //!   `<!-- bqsuite docs: end -->`, each at the start of a line (elsewhere a marker is text), and
 //!   NAME is `sections` (the sections by scope, linked), `skip-policy` (the rules of the
-//!   manifest's `skip_policy`), `codes BQxxx-BQyyy` (the codes of that range, linked to the code
+//!   manifest's `skip_policy`), `commands` (every subcommand and its one-line help), `synopsis`
+//!   (every subcommand's usage line), `codes BQxxx-BQyyy` (the codes of that range, linked to the code
 //!   reference) or `families COMMAND` (the code families a subcommand reports, linked);
 //! - `docs/html/`: every page above as a static HTML page ([`html`]).
 //!
@@ -197,8 +198,10 @@ fn region(cx: &Context<'_>, rel: &str, name: &str) -> Result<String, String> {
             }
         }
         (Some("skip-policy"), None, None) => Ok(section::skip_policy_table(cx, rel)),
+        (Some("commands"), None, None) => Ok(reference::commands_table(rel, cx.cli)),
+        (Some("synopsis"), None, None) => Ok(reference::synopsis(cx.cli)),
         _ => Err(format!(
-            "{rel}: unknown region `{name}` (known: `sections`, `skip-policy`, `codes BQxxx-BQyyy`, `families COMMAND`)"
+            "{rel}: unknown region `{name}` (known: `sections`, `skip-policy`, `commands`, `synopsis`, `codes BQxxx-BQyyy`, `families COMMAND`)"
         )),
     }
 }

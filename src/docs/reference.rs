@@ -13,6 +13,15 @@ fn styled(s: &clap::builder::StyledStr) -> String {
     s.to_string()
 }
 
+/// Is the argument one to document: not hidden, not clap's own `--help` / `--version`?
+fn shown(a: &clap::Arg) -> bool {
+    !a.is_hide_set()
+        && !matches!(
+            a.get_action(),
+            clap::ArgAction::Help | clap::ArgAction::HelpShort | clap::ArgAction::HelpLong | clap::ArgAction::Version
+        )
+}
+
 /// One argument's flags and value, as `--out <FILE>` or `<CODE>`.
 fn spelling(a: &clap::Arg) -> String {
     let values: Vec<String> =
@@ -55,8 +64,7 @@ fn command(out: &mut String, cmd: &mut clap::Command, path: &str, depth: usize) 
         let _ = writeln!(out, "{}\n", prose(&styled(about)));
     }
     let _ = writeln!(out, "```\n{usage}\n```\n");
-    let args: Vec<&clap::Arg> =
-        cmd.get_arguments().filter(|a| !a.is_hide_set() && a.get_id() != "help" && a.get_id() != "version").collect();
+    let args: Vec<&clap::Arg> = cmd.get_arguments().filter(|a| shown(a)).collect();
     if !args.is_empty() {
         let rows: Vec<Vec<String>> = args.iter().map(|a| arg_row(a)).collect();
         out.push_str(&table(&["argument", "meaning"], &rows));
@@ -99,4 +107,89 @@ pub fn page(cli: &clap::Command) -> String {
     }
     subcommands(&mut out, &mut cmd, "bqsuite", 2);
     out
+}
+
+/// The visible subcommands of bqsuite, leaves first-level and nested (`results check`), each
+/// with its built command.
+fn leaves(cli: &clap::Command) -> Vec<(String, clap::Command)> {
+    let mut cmd = cli.clone().bin_name("bqsuite").term_width(100);
+    cmd.build();
+    let mut out = Vec::new();
+    fn walk(cmd: &clap::Command, path: &str, out: &mut Vec<(String, clap::Command)>) {
+        for sub in cmd.get_subcommands().filter(|s| !s.is_hide_set() && s.get_name() != "help") {
+            let path = format!("{path} {}", sub.get_name()).trim().to_owned();
+            if sub.has_subcommands() {
+                walk(sub, &path, out);
+            } else {
+                out.push((path, sub.clone()));
+            }
+        }
+    }
+    walk(&cmd, "", &mut out);
+    out
+}
+
+/// The `commands` region: every command and what it does (its one-line help), linked to its
+/// entry in the command-line reference, for a page at `from`.
+pub fn commands_table(from: &str, cli: &clap::Command) -> String {
+    let link = super::markdown::relative(from, PATH);
+    let rows: Vec<Vec<String>> = leaves(cli)
+        .iter()
+        .map(|(path, c)| {
+            let about = c.get_about().map(styled).unwrap_or_default();
+            let anchor = super::markdown::slug(&format!("bqsuite {path}"));
+            vec![format!("[`{path}`]({link}#{anchor})"), prose(&about)]
+        })
+        .collect();
+    table(&["command", "what it does"], &rows)
+}
+
+/// The `synopsis` region: every command with every flag it takes, `[…]` when optional.
+pub fn synopsis(cli: &clap::Command) -> String {
+    let mut lines = Vec::new();
+    for (path, c) in leaves(cli) {
+        let mut words = vec![format!("bqsuite {path}")];
+        // `--color` is global: the page says so once.
+        for a in c.get_arguments().filter(|a| shown(a) && a.get_id() != "color") {
+            let mut w = match (a.get_long(), a.get_short()) {
+                (Some(l), _) => format!("--{l}"),
+                (None, Some(s)) => format!("-{s}"),
+                (None, None) => String::new(),
+            };
+            let takes = a.get_num_args().is_some_and(|n| n.takes_values());
+            let names: Vec<String> =
+                a.get_value_names().map(|v| v.iter().map(|n| n.to_string()).collect()).unwrap_or_default();
+            let possible: Vec<String> =
+                a.get_possible_values().iter().filter(|p| !p.is_hide_set()).map(|p| p.get_name().to_owned()).collect();
+            if takes {
+                let value = match (possible.len(), names.is_empty()) {
+                    (1..=4, _) => possible.join("|"),
+                    (_, true) => a.get_id().as_str().to_uppercase(),
+                    (_, false) => names.join(" "),
+                };
+                w = if w.is_empty() { value } else { format!("{w} {value}") };
+                if a.get_num_args().is_some_and(|n| n.max_values() > 1) {
+                    w.push_str("...");
+                }
+            }
+            words.push(if a.is_required_set() { w } else { format!("[{w}]") });
+        }
+        // Wrapped at 100 columns, continuation lines indented under the first flag.
+        let indent = " ".repeat(words[0].len() + 1);
+        let mut line = String::new();
+        for w in words {
+            if !line.is_empty() && line.len() + 1 + w.len() > 100 {
+                lines.push(std::mem::take(&mut line));
+                line.push_str(&indent);
+                line.push_str(&w);
+            } else {
+                if !line.is_empty() && !line.ends_with(' ') {
+                    line.push(' ');
+                }
+                line.push_str(&w);
+            }
+        }
+        lines.push(line);
+    }
+    format!("```\n{}\n```\n", lines.join("\n"))
 }
