@@ -42,7 +42,7 @@ pub(super) fn run(a: &DocsArgs, color: bool) -> ExitCode {
         let summary = Summary::new("docs --check", subject(&suite));
         emit(&diag::render(&findings, a.format, color, &summary));
         if !findings.is_empty() {
-            eprintln!(
+            note!(
                 "bqsuite: the docs differ from what the suite renders: run `cargo run -- docs` and commit the result"
             );
         }
@@ -51,12 +51,12 @@ pub(super) fn run(a: &DocsArgs, color: bool) -> ExitCode {
     match crate::docs::write(&docs, &base) {
         Ok(w) => {
             for rel in &w.written {
-                eprintln!("wrote {rel}");
+                note!("wrote {rel}");
             }
             for rel in &w.removed {
-                eprintln!("removed the stale {rel}");
+                note!("removed the stale {rel}");
             }
-            eprintln!(
+            note!(
                 "docs: {} written, {} removed, {} unchanged under {}",
                 w.written.len(),
                 w.removed.len(),
