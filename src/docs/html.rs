@@ -54,6 +54,7 @@ table{border-collapse:collapse;font-size:.92rem}
 th,td{border:1px solid var(--line);padding:.35rem .55rem;text-align:left;vertical-align:top}
 th{background:var(--code)}
 td code{overflow-wrap:anywhere}
+td:first-child code,td:last-child code{overflow-wrap:normal;white-space:nowrap}
 footer{color:var(--muted);font-size:.85rem;border-top:1px solid var(--line);margin-top:2rem;padding-top:.5rem}
 ";
 
