@@ -260,9 +260,8 @@ fn map(cx: &Context<'_>, hand: &[(String, String)]) -> String {
         "- [The repository's README](../README.md): what the suite is, what an SDK must do, how to run it."
     );
     let _ = writeln!(out, "- [The sections by scope](sections/README.md) (generated), one page per section:");
-    for s in cx.suite.sections() {
-        let _ = writeln!(out, "  [`{}`](sections/{}.md)", s.name, s.name);
-    }
+    let links: Vec<String> = cx.suite.sections().iter().map(|s| format!("[`{0}`](sections/{0}.md)", s.name)).collect();
+    let _ = writeln!(out, "  {}.", links.join(", "));
     let _ = writeln!(out, "- [The results format](results-format.md) (generated): the file a conformance run writes.");
     let _ = writeln!(out, "\n## The tool\n");
     let _ = writeln!(out, "- [The command line](cli.md) (generated): every subcommand and flag, and their exit codes.");
