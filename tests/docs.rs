@@ -268,3 +268,26 @@ fn a_written_runner_contract_names_exactly_the_fields_its_cases_hold() {
     }
     assert!(with_contract >= 1, "kafka_poison has a written contract");
 }
+
+#[test]
+fn a_hand_edited_generated_table_in_the_readme_is_drift_and_a_suite_without_its_repository_cannot_render() {
+    let dir = docs_copy();
+    let p = dir.path();
+    let readme = std::fs::read_to_string(p.join("README.md")).unwrap();
+    let edited =
+        readme.replacen("| [`cases`](docs/sections/cases.md) | ", "| [`cases`](docs/sections/cases.md) | 9", 1);
+    assert_ne!(edited, readme, "the README's sections table lists cases");
+    std::fs::write(p.join("README.md"), edited).unwrap();
+    let o = bqsuite(p, &["docs", "--check"]);
+    assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains("error[BQ960 docs-page-differs]: README.md differs"),
+        "{}",
+        transcript(&o)
+    );
+
+    std::fs::remove_file(p.join("README.md")).unwrap();
+    let o = bqsuite(p, &["docs", "--check"]);
+    assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("cannot read README.md"), "{}", transcript(&o));
+}
