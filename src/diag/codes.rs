@@ -975,21 +975,21 @@ codes! {
         why: "Without a previous release the gate cannot tell what changed, so a release must say explicitly that it has none.",
         example: Release(&[]),
     }
-    DOCS_PAGE_DIFFERS = "BQ960" "docs-page-differs" "A page under docs/ (or a generated table of a hand-written page) differs from what `bqsuite docs` renders from the suite." {
+    DOCS_PAGE_DIFFERS = "BQ960" "docs-page-differs" "A page under docs/ (or a generated table of a hand-written page) differs from what bqsuite docs renders from the suite." {
         Error,
-        checks: "Every page `bqsuite docs` renders (the section pages, the index by scope, the results format, the code reference, the command line, their HTML rendering, and the generated tables inside README.md and the hand-written docs pages) has exactly the bytes the suite and bqsuite's tables give today; the finding's line is the first that differs.",
+        checks: "Every page bqsuite docs renders (the section pages, the index by scope, the results format, the code reference, the command line, their HTML rendering, and the generated tables inside README.md and the hand-written docs pages) has exactly the bytes the suite and bqsuite's tables give today; the finding's line is the first that differs.",
         why: "The docs are the contract in human form: SDK maintainers write their runners from them. A page that says something the manifest no longer says sends a runner the wrong way, so a change to the data must come with its regenerated pages.",
         example: Docs(&[Replace("docs/sections/README.md", "## `core`: every SDK", "## Every SDK")]),
     }
-    DOCS_PAGE_MISSING = "BQ961" "docs-page-missing" "A page `bqsuite docs` renders is not in the repository (a new section, or a deleted page)." {
+    DOCS_PAGE_MISSING = "BQ961" "docs-page-missing" "A page bqsuite docs renders is not in the repository (a new section, or a deleted page)." {
         Error,
-        checks: "Every page `bqsuite docs` renders exists in the repository: a section added to the manifest needs its page, and a generated page must not be deleted by hand.",
+        checks: "Every page bqsuite docs renders exists in the repository: a section added to the manifest needs its page, and a generated page must not be deleted by hand.",
         why: "A section without its page is a part of the contract no maintainer can read.",
         example: Docs(&[Delete("docs/results-format.md")]),
     }
-    DOCS_PAGE_STALE = "BQ962" "docs-page-stale" "A generated page under docs/ that `bqsuite docs` no longer renders (its section was removed or renamed)." {
+    DOCS_PAGE_STALE = "BQ962" "docs-page-stale" "A generated page under docs/ that bqsuite docs no longer renders (its section was removed or renamed)." {
         Error,
-        checks: "docs/sections/ and docs/html/ hold only the pages `bqsuite docs` renders, and no other docs/*.md starts with the generated-page note.",
+        checks: "docs/sections/ and docs/html/ hold only the pages bqsuite docs renders, and no other docs/*.md starts with the generated-page note.",
         why: "A page for a section that is gone tells maintainers to run cases that no longer exist.",
         example: Docs(&[Write("docs/sections/mqtt.md", "# `mqtt`\n")]),
     }
