@@ -659,6 +659,7 @@ fn group(
     {
         describe(out, d, &BTreeSet::new());
     }
+    let contract = crate::sections::find(section.name).and_then(|d| d.contract());
     if g.single {
         let sub = g.sub.unwrap_or_default();
         let _ = writeln!(out, "One case, id `{}`, at `manifest.json` → `{}.{sub}`:\n", first.id, section.name);
@@ -668,9 +669,17 @@ fn group(
             .into_iter()
             .flatten()
             .filter(|(k, _)| k.as_str() != "description")
-            .map(|(k, v)| vec![code(k), role(read, g.cases[0], k).word().to_owned(), value_cell(cx, page, v)])
+            .map(|(k, v)| {
+                let mut row = vec![code(k), role(read, g.cases[0], k).word().to_owned(), value_cell(cx, page, v)];
+                if let Some(c) = contract {
+                    row.push(c.fields.iter().find(|f| f.name == k).map(|f| f.meaning.to_owned()).unwrap_or_default());
+                }
+                row
+            })
             .collect();
-        out.push_str(&table(&["field", "role", "value"], &fields));
+        let head: &[&str] =
+            if contract.is_some() { &["field", "role", "value", "meaning"] } else { &["field", "role", "value"] };
+        out.push_str(&table(head, &fields));
         out.push('\n');
         let maps: Vec<(&String, &Value)> = first
             .value
@@ -718,7 +727,7 @@ fn group(
     if g.cases.iter().all(|&i| read.needs[i] == Some(Needs::Redis)) {
         let _ = writeln!(out, "These cases need a live Redis (see the skip policy below).\n");
     }
-    out.push_str(&fields_table(read, g, &id_rule, crate::sections::find(section.name).and_then(|d| d.contract())));
+    out.push_str(&fields_table(read, g, &id_rule, contract));
     out.push('\n');
     out.push_str(&cases_table(cx, page, read, g));
     out.push('\n');
