@@ -808,7 +808,16 @@ pub fn skip_policy_table(cx: &Context<'_>, from: &str) -> String {
             vec![code(&r.name), cases.join("; "), prose(&r.condition), r.adrs.join(", ")]
         })
         .collect();
-    table(&["rule", "cases it may skip", "when", "a skip cites"], &rows)
+    let mut out = table(&["rule", "cases it may skip", "when", "a skip cites"], &rows);
+    // The policy's own rulings (its description's `Rulings …:` part), as the manifest states them.
+    let (_, rulings) = split_rulings(&policy.description);
+    for (lead, items) in rulings {
+        let _ = writeln!(out, "\n{} (from the policy's `description`):\n", prose(&lead));
+        for item in items {
+            let _ = writeln!(out, "- {}", prose(&item));
+        }
+    }
+    out
 }
 
 /// The index of sections by scope.
