@@ -38,6 +38,7 @@ pub mod conformance;
 pub mod core;
 pub mod diag;
 pub mod diff;
+pub mod docs;
 pub mod fetch;
 pub mod fsutil;
 pub mod release;

@@ -7,6 +7,8 @@
 mod adapter;
 mod dev;
 mod diff;
+mod docs;
+mod explain;
 mod interrupt;
 mod report;
 mod results;
@@ -173,6 +175,15 @@ pub enum Command {
         "drift, staging leftovers (--check), a refused target, a failed write, a missing repository under --strict"
     ))]
     Sync(sync::SyncArgs),
+    /// Explain a finding code: what it checks, why it matters, an example that triggers it.
+    #[command(after_help = exit_help!("the explanation or the list was printed"))]
+    Explain(explain::ExplainArgs),
+    /// Render the suite's contract as pages under docs/ (Markdown and HTML), or check them.
+    #[command(after_help = exit_help!(
+        "written; --check: every page matches what the suite renders",
+        "--check: a page is missing, differs or is stale (run `bqsuite docs` and commit)"
+    ))]
+    Docs(docs::DocsArgs),
     /// Print a shell completion script.
     Completions {
         /// The shell to complete for.
@@ -347,6 +358,8 @@ pub fn dispatch(cli: Cli) -> ExitCode {
         Command::Release(a) => release::run(&a, color),
         Command::Fetch(a) => fetch::run(&a, color),
         Command::Sync(a) => sync::sync(&a, color),
+        Command::Explain(a) => explain::run(&a, color),
+        Command::Docs(a) => docs::run(&a, color),
         Command::Dev(a) => dev::run(&a),
         Command::Completions { shell } => {
             let mut buf = Vec::new();
