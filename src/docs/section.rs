@@ -32,6 +32,8 @@ pub const DIR: &str = "docs/sections";
 /// The index page.
 pub const INDEX: &str = "docs/sections/README.md";
 
+/// How a table shows the empty string, outside code so it cannot read as two quote characters.
+const EMPTY: &str = "(empty text)";
 /// Fields that are prose, never asserted.
 const PROSE: [&str; 5] = ["name", "description", "reason", "note", "comment"];
 
@@ -332,6 +334,9 @@ fn files_in(cx: &Context<'_>, v: &Value, out: &mut BTreeSet<String>) {
 
 /// A value in a table cell: a link when it names a suite file, else in short as code.
 fn value_cell(cx: &Context<'_>, page: &str, v: &Value) -> String {
+    if v.as_str() == Some("") {
+        return EMPTY.to_owned();
+    }
     if let Value::String(s) = v
         && s.contains('/')
         && cx.suite.file(s).is_some()
@@ -564,7 +569,7 @@ pub fn page(cx: &Context<'_>, section: &Section<'_>) -> String {
     }
     let _ = writeln!(
         out,
-        "A runner reads the cases from `manifest.json` (its vendored copy), never from this page. The tables show values in short: a string as its text, where `\\u{{XXXX}}` stands for one invisible or control character (U+XXXX: `\\u{{000a}}` is a line feed, `\\u{{3000}}` an ideographic space, `\\u{{feff}}` a BOM) and every other character, a backslash included, is itself; any other value as JSON; anything longer than {CUT} characters cut with …\n"
+        "A runner reads the cases from `manifest.json` (its vendored copy), never from this page. The tables show values in short: a string as its text, where `\\u{{XXXX}}` stands for one invisible or control character (U+XXXX: `\\u{{000a}}` is a line feed, `\\u{{3000}}` an ideographic space, `\\u{{feff}}` a BOM) and every other character, a backslash included, is itself, so `\"\"` is a text of two quote characters and the empty string is shown as {EMPTY}, outside code; any other value as JSON; anything longer than {CUT} characters cut with …\n"
     );
 
     for g in &groups {
