@@ -686,6 +686,12 @@ fn group(
             if contract.is_some() { &["field", "role", "value", "meaning"] } else { &["field", "role", "value"] };
         out.push_str(&table(head, &fields));
         out.push('\n');
+        // The description is the prose above the table; a contract still says what it is.
+        if let Some(d) = contract.and_then(|c| c.fields.iter().find(|f| f.name == "description"))
+            && first.value.get("description").is_some()
+        {
+            let _ = writeln!(out, "`description` (the text above the table): {}\n", d.meaning);
+        }
         let maps: Vec<(&String, &Value)> = first
             .value
             .as_object()
