@@ -94,7 +94,7 @@ impl Definition for EncodeReject {
             Field {
                 name: "offending_key",
                 ty: "string: a key as the input spells it (not a pointer)",
-                meaning: "The key that makes encode refuse: the refusal's error text must contain it.",
+                meaning: "The key that makes encode refuse. The section's description calls it informational; `bqsuite run` requires the refusal's error text to contain it, so a runner that checks it judges as the suite's own judge does.",
             },
             Field {
                 name: "meta",
