@@ -12,8 +12,12 @@
 //!   `expect`; `name`, `description`, `reason`, `note` and `comment` are prose; every other
 //!   field is an input. So the split follows the registry, not a list kept here.
 //! - Values are shown in short ([`markdown::short`]): strings as their text with invisible
-//!   characters escaped, anything else as compact JSON, cut at [`CUT`] characters; a value that
-//!   names a suite file is a link to it.
+//!   characters escaped (the empty string as the words [`EMPTY`], outside code, so it never
+//!   reads as two quote characters), anything else as compact JSON, cut at [`CUT`] characters; a
+//!   value that names a suite file is a link to it.
+//! - A section's runner contract (`sections::Contract`) gives each case field's type and
+//!   meaning in the fields tables (and, for a single-case block, the meaning of its
+//!   `description`, which the table leaves to the prose above it) and the steps of running a case.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;

@@ -134,7 +134,7 @@ impl Definition for RedisLayout {
             },
             Field {
                 name: "retry_after",
-                ty: "integer or null (optional, default 60)",
+                ty: "integer ≥ 0 or null (optional, default 60)",
                 meaning: "The consumer's retry_after in seconds (how long a reservation lasts); null: reservations never expire (the zset layout scores them `+inf`). A step may give its own, making it another consumer of the same queue.",
             },
             Field {

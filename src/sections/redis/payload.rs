@@ -38,7 +38,7 @@ impl Definition for Redis {
         ],
         steps: &[
             "The case needs a live Redis (`BQ_REDIS_URL`); without one, and with `BQ_REQUIRE_REDIS` unset, it may be skipped whole (skip rule `no-live-redis`, citing ADR-0033); with `BQ_REQUIRE_REDIS` set an unreachable Redis is a `fail`. Use a key prefix of the run's own, so nothing else in the database is touched.",
-            "In each layout the SDK's Redis transport supports, the Laravel-compatible zset layout (ready list `<prefix>queues:orders`) and the legacy `:processing` layout (ready list `<prefix>orders`), with the queue `orders` and an empty ready list: push `envelope_file` with the SDK's producer.",
+            "In each of the two layouts, the Laravel-compatible zset layout (ready list `<prefix>queues:orders`) and the legacy `:processing` layout (ready list `<prefix>orders`), with the queue `orders` and an empty ready list: push `envelope_file` with the SDK's producer.",
             "Read the ready list with LRANGE: it must hold exactly one element, exactly the fixture's bytes (no wrapper, no field added, no re-encoding).",
             "Reserve with the SDK's consumer: it must hand back exactly those bytes (not the stored member in some other form); then acknowledge it, leaving the keys clean.",
             "Report `pass`, or `fail` naming the layout and what differed.",
