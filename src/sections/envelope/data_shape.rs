@@ -47,7 +47,7 @@ impl Definition for DataShape {
     const NAME: &'static str = "data_shape";
     const SCOPE: Scope = Scope::Core;
     const CATCHES: &'static [Catch] = &[catch(Broken::EmptyDataAsArray, &["empty-data"])];
-    const CONTRACT: Option<&'static Contract> = Some(&Contract {
+    const CONTRACT: &'static Contract = &Contract {
         fields: &[
             NAME,
             Field {
@@ -77,7 +77,7 @@ impl Definition for DataShape {
             "`decode`: read the fixture's bytes; the SDK's `accepts` must give `valid` and its decode must agree (`valid: false`: `accepts` is false and decode rejects the body; here, because `data` is an array).",
             "Report `pass`, or `fail` with what differed as `reason` (for example \"data is emitted as [], expected {}\").",
         ],
-    });
+    };
     type Case<'s> = Case<'s>;
 
     fn read<'s>(r: &mut Reader<'s>) -> Option<Case<'s>> {
