@@ -250,7 +250,7 @@ fn every_section_has_a_runner_contract_naming_exactly_the_fields_its_cases_hold(
     let suite = bqsuite::suite::Suite::load(repo()).unwrap();
     let mut without: Vec<&str> = Vec::new();
     for section in suite.sections() {
-        let Some(contract) = bqsuite::sections::find(section.name).and_then(|d| d.contract()) else {
+        let Some(contract) = bqsuite::sections::find(section.name).map(|d| d.contract()) else {
             without.push(section.name);
             continue;
         };

@@ -564,7 +564,7 @@ pub fn page(cx: &Context<'_>, section: &Section<'_>) -> String {
         let _ = writeln!(out, "Every case is validated against this schema (`{}.schema`):\n", section.name);
         let _ = writeln!(out, "```json\n{}\n```\n", serde_json::to_string_pretty(schema).unwrap_or_default());
     }
-    if let Some(contract) = crate::sections::find(section.name).and_then(|d| d.contract()) {
+    if let Some(contract) = crate::sections::find(section.name).map(|d| d.contract()) {
         let _ = writeln!(out, "## Running a case\n");
         for (n, step) in contract.steps.iter().enumerate() {
             let _ = writeln!(out, "{}. {step}", n + 1);
@@ -668,7 +668,7 @@ fn group(
     {
         describe(out, d, &BTreeSet::new());
     }
-    let contract = crate::sections::find(section.name).and_then(|d| d.contract());
+    let contract = crate::sections::find(section.name).map(|d| d.contract());
     if g.single {
         let sub = g.sub.unwrap_or_default();
         let _ = writeln!(out, "One case, id `{}`, at `manifest.json` → `{}.{sub}`:\n", first.id, section.name);

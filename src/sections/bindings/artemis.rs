@@ -55,7 +55,7 @@ impl Definition for Artemis {
         catch(Broken::GateUnicodeBlank, &["schema_version_gate/12", "schema_version_gate/14"]),
     ];
     const EARLY: bool = true;
-    const CONTRACT: Option<&'static Contract> = Some(&Contract {
+    const CONTRACT: &'static Contract = &Contract {
         fields: &[
             DESCRIPTION,
             ENVELOPE_FILE,
@@ -101,7 +101,7 @@ impl Definition for Artemis {
             GATE_RULE,
             REPORT,
         ],
-    });
+    };
     type Case<'s> = Case<'s>;
 
     fn read<'s>(r: &mut Reader<'s>) -> Option<Case<'s>> {

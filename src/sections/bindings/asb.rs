@@ -61,7 +61,7 @@ impl Definition for Asb {
         catch_only(Broken::AsbFloatOneIsIntegral, &["schema_version_gate/22"]),
     ];
     const EARLY: bool = true;
-    const CONTRACT: Option<&'static Contract> = Some(&Contract {
+    const CONTRACT: &'static Contract = &Contract {
         fields: &[
             DESCRIPTION,
             ENVELOPE_FILE,
@@ -102,7 +102,7 @@ impl Definition for Asb {
             GATE_RULE,
             REPORT,
         ],
-    });
+    };
     type Case<'s> = Case<'s>;
 
     fn read<'s>(r: &mut Reader<'s>) -> Option<Case<'s>> {

@@ -50,7 +50,7 @@ impl Definition for Delay {
     const NAME: &'static str = "delay";
     const SCOPE: Scope = Scope::Sqs;
     const CATCHES: &'static [Catch] = &[catch(Broken::SqsDelayClamps, &["send/standard-901-raises"])];
-    const CONTRACT: Option<&'static Contract> = Some(&Contract {
+    const CONTRACT: &'static Contract = &Contract {
         fields: &[
             Field {
                 name: "name",
@@ -91,7 +91,7 @@ impl Definition for Delay {
             "The release rule, the same on both queue kinds: VisibilityTimeout = ceil(d) for 0 < d ≤ 43200 (SQS's 12 hours), 0 for d ≤ 0 (released at once), and d > 43200 raises (never clamped).",
             REPORT,
         ],
-    });
+    };
     type Case<'s> = Case<'s>;
 
     fn read<'s>(r: &mut Reader<'s>) -> Option<Case<'s>> {

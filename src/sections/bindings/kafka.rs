@@ -56,7 +56,7 @@ impl Definition for Kafka {
         catch_only(Broken::KafkaHeaderNullStringified, &["schema_version_gate/18"]),
     ];
     const EARLY: bool = true;
-    const CONTRACT: Option<&'static Contract> = Some(&Contract {
+    const CONTRACT: &'static Contract = &Contract {
         fields: &[
             DESCRIPTION,
             ENVELOPE_FILE,
@@ -87,7 +87,7 @@ impl Definition for Kafka {
             GATE_RULE,
             REPORT,
         ],
-    });
+    };
     type Case<'s> = Case<'s>;
 
     fn read<'s>(r: &mut Reader<'s>) -> Option<Case<'s>> {

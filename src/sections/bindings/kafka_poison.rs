@@ -29,7 +29,7 @@ impl Definition for KafkaPoison {
     const NAME: &'static str = "kafka_poison";
     const SCOPE: Scope = Scope::Kafka;
     const CATCHES: &'static [Catch] = &[catch(Broken::UnicodeWhitespace, &["unicode-space-job-is-an-identity"])];
-    const CONTRACT: Option<&'static Contract> = Some(&Contract {
+    const CONTRACT: &'static Contract = &Contract {
         fields: &[
             Field {
                 name: "name",
@@ -51,7 +51,7 @@ impl Definition for KafkaPoison {
             "`ok` is only this classification: do not go on to decode or accept the body (a later rejection of an `ok` body is not this section's concern).",
             "Report every case under `sections.kafka_poison.<name>` as `pass` or `fail`; the skip policy allows no skip in this section.",
         ],
-    });
+    };
     type Case<'s> = Case;
 
     fn read(r: &mut Reader<'_>) -> Option<Case> {

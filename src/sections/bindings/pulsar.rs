@@ -48,7 +48,7 @@ impl Definition for Pulsar {
         catch(Broken::GateUnicodeBlank, &["schema_version_gate/12", "schema_version_gate/14"]),
     ];
     const EARLY: bool = true;
-    const CONTRACT: Option<&'static Contract> = Some(&Contract {
+    const CONTRACT: &'static Contract = &Contract {
         fields: &[
             DESCRIPTION,
             ENVELOPE_FILE,
@@ -79,7 +79,7 @@ impl Definition for Pulsar {
             GATE_RULE,
             REPORT,
         ],
-    });
+    };
     type Case<'s> = Case<'s>;
 
     fn read<'s>(r: &mut Reader<'s>) -> Option<Case<'s>> {

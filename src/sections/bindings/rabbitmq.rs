@@ -33,7 +33,7 @@ impl Definition for Rabbitmq {
     const NAME: &'static str = "rabbitmq";
     const SCOPE: Scope = Scope::Amqp;
     const EARLY: bool = true;
-    const CONTRACT: Option<&'static Contract> = Some(&Contract {
+    const CONTRACT: &'static Contract = &Contract {
         fields: &[
             DESCRIPTION,
             ENVELOPE_FILE,
@@ -54,7 +54,7 @@ impl Definition for Rabbitmq {
             PROJECTION_BODY,
             REPORT,
         ],
-    });
+    };
     type Case<'s> = Case<'s>;
 
     fn read<'s>(r: &mut Reader<'s>) -> Option<Case<'s>> {

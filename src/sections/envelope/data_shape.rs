@@ -52,7 +52,7 @@ impl Definition for DataShape {
         catch(Broken::MakeWithoutMetaId, &["empty-data"]),
         catch(Broken::EncodeWithoutCreatedAt, &["empty-data"]),
     ];
-    const CONTRACT: Option<&'static Contract> = Some(&Contract {
+    const CONTRACT: &'static Contract = &Contract {
         fields: &[
             NAME,
             Field {
@@ -82,7 +82,7 @@ impl Definition for DataShape {
             "`decode`: read the fixture's bytes; the SDK's `accepts` must give `valid` and its decode must agree (`valid: false`: `accepts` is false and decode rejects the body; here, because `data` is an array).",
             "Report `pass`, or `fail` with what differed as `reason` (for example \"data is emitted as [], expected {}\").",
         ],
-    });
+    };
     type Case<'s> = Case<'s>;
 
     fn read<'s>(r: &mut Reader<'s>) -> Option<Case<'s>> {

@@ -79,7 +79,7 @@ impl Definition for EncodeReject {
             ],
         ),
     ];
-    const CONTRACT: Option<&'static Contract> = Some(&Contract {
+    const CONTRACT: &'static Contract = &Contract {
         fields: &[
             NAME,
             DESCRIPTION,
@@ -123,7 +123,7 @@ impl Definition for EncodeReject {
             "The case passes when the build or the encode refuses the message, with an error whose text contains `offending_key`, and no envelope JSON comes out. A write API that already refuses the entry while the message is built satisfies the case as well (the section's ruling), provided its error names the key.",
             "Encode producing an envelope (the key written, or silently dropped) fails the case, and so does a refusal whose error does not name `offending_key`; report the `reason` (for example \"refused, but the message does not name ts\").",
         ],
-    });
+    };
     type Case<'s> = Case<'s>;
 
     fn read<'s>(r: &mut Reader<'s>) -> Option<Case<'s>> {

@@ -36,7 +36,7 @@ impl Definition for ExtensionWrite {
     const NAME: &'static str = "extension_write";
     const SCOPE: Scope = Scope::Core;
     const CATCHES: &'static [Catch] = &[catch(Broken::DropUnknownKeys, &["flat-scalar-key", "two-vendors-in-one-ext"])];
-    const CONTRACT: Option<&'static Contract> = Some(&Contract {
+    const CONTRACT: &'static Contract = &Contract {
         fields: &[
             NAME,
             DESCRIPTION,
@@ -60,7 +60,7 @@ impl Definition for ExtensionWrite {
             "The retry hop: decode that output with the SDK's consumer (it must be accepted), add 1 to attempts, encode again and parse: every `expect_envelope` pointer must still hold its value, and `/attempts` must be 1.",
             "Report `pass`, or `fail` with the first difference as `reason`, saying whether it was after make or after the retry hop.",
         ],
-    });
+    };
     type Case<'s> = Case<'s>;
 
     fn read<'s>(r: &mut Reader<'s>) -> Option<Case<'s>> {

@@ -54,7 +54,7 @@ impl Definition for ForbiddenKeys {
         ),
         catch(Broken::UnicodeWhitespace, &["forbidden-key-job-nonascii-space-and-urn"]),
     ];
-    const CONTRACT: Option<&'static Contract> = Some(&Contract {
+    const CONTRACT: &'static Contract = &Contract {
         fields: &[
             NAME,
             DESCRIPTION,
@@ -78,7 +78,7 @@ impl Definition for ForbiddenKeys {
             "No pointer of `expect_absent_after_reencode` may exist in the output, and each `expect_preserved` pointer, when the case has them, holds the same value (for `/urn` beside `job`: `job` wins and stays).",
             "Report `pass`, or `fail` with the first difference as `reason` (for example \"decode raised no warning naming /timestamp\").",
         ],
-    });
+    };
     type Case<'s> = Case<'s>;
 
     fn read<'s>(r: &mut Reader<'s>) -> Option<Case<'s>> {

@@ -73,7 +73,7 @@ impl Definition for Roundtrip {
         catch(Broken::EmptyDataAsArray, &["empty-data-roundtrip"]),
         catch_only(Broken::DeadLetterDropsExtras, &["dead-letter-roundtrip"]),
     ];
-    const CONTRACT: Option<&'static Contract> = Some(&Contract {
+    const CONTRACT: &'static Contract = &Contract {
         fields: &[
             NAME,
             DESCRIPTION,
@@ -113,7 +113,7 @@ impl Definition for Roundtrip {
             "Parse the output as JSON. `attempts` must equal `expect_attempts`; every `expect_preserved` and `expect_after_reencode` pointer must hold the same value; no `expect_absent_after_reencode` pointer may exist; with `expect_dead_letter`, the output's `dead_letter` object holds each of its members with the same value. Key order and whitespace of the output are free.",
             "Report `pass`, or `fail` with the first difference as `reason` (for example \"attempts is 1, expected 2\").",
         ],
-    });
+    };
     type Case<'s> = Case<'s>;
 
     fn read<'s>(r: &mut Reader<'s>) -> Option<Case<'s>> {

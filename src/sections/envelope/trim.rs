@@ -99,7 +99,7 @@ impl Definition for Trim {
             ],
         ),
     ];
-    const CONTRACT: Option<&'static Contract> = Some(&Contract {
+    const CONTRACT: &'static Contract = &Contract {
         fields: &[
             NAME,
             DESCRIPTION,
@@ -144,7 +144,7 @@ impl Definition for Trim {
             EXPECT_ABSENT_AFTER_REENCODE,
         ],
         steps: TRIM_STEPS,
-    });
+    };
     type Case<'s> = Case<'s>;
 
     fn read<'s>(r: &mut Reader<'s>) -> Option<Case<'s>> {

@@ -125,7 +125,7 @@ impl Definition for PayloadSchema {
     const SCOPE: Scope = Scope::Core;
     const CATCHES: &'static [Catch] = &[catch(Broken::PayloadSchemaIgnoreAdditional, &["invalid-additional-property"])];
     const EARLY: bool = true;
-    const CONTRACT: Option<&'static Contract> = Some(&CONTRACT);
+    const CONTRACT: &'static Contract = &CONTRACT;
     type Case<'s> = Case<'s>;
 
     fn read<'s>(r: &mut Reader<'s>) -> Option<Case<'s>> {
@@ -146,7 +146,7 @@ impl Definition for PayloadSchemaUnicode {
     const SCOPE: Scope = Scope::Core;
     const CATCHES: &'static [Catch] =
         &[catch(Broken::PayloadSchemaByteLength, &["turkish-2cp-min3", "emoji-1cp-min2", "emoji-plus-ascii-2cp-min3"])];
-    const CONTRACT: Option<&'static Contract> = Some(&CONTRACT);
+    const CONTRACT: &'static Contract = &CONTRACT;
     type Case<'s> = Case<'s>;
 
     fn read<'s>(r: &mut Reader<'s>) -> Option<Case<'s>> {

@@ -29,7 +29,7 @@ impl Definition for Traceparent {
     const NAME: &'static str = "traceparent";
     const SCOPE: Scope = Scope::Otel;
     const CATCHES: &'static [Catch] = &[catch(Broken::TraceparentAccepts31Hex, &["trace-id-31-hex"])];
-    const CONTRACT: Option<&'static Contract> = Some(&Contract {
+    const CONTRACT: &'static Contract = &Contract {
         fields: &[
             Field { name: "name", ty: "string", meaning: "The case id." },
             Field {
@@ -54,7 +54,7 @@ impl Definition for Traceparent {
             "The fallback trace id (decisions R15): remove every `-` from `trace_id` and lowercase it; when the result is exactly 32 hex digits and not all zero, that is the trace id; otherwise it is the first 16 bytes of SHA-256 over the UTF-8 bytes of `trace_id`, as 32 lowercase hex digits.",
             "The case passes when the source equals `expect.source` and the trace id equals `expect.trace_id`, and, when the case has them, the span id equals `parent_span_id` and the flags equal `trace_flags` (each compared as exact text). Otherwise `fail`, with the first difference as `reason`.",
         ],
-    });
+    };
     type Case<'s> = Case<'s>;
 
     fn read<'s>(r: &mut Reader<'s>) -> Option<Case<'s>> {

@@ -23,7 +23,7 @@ impl Definition for RedisDelay {
     const NAME: &'static str = "redis_delay";
     const SCOPE: Scope = Scope::Redis;
     const CATCHES: &'static [Catch] = &[catch(Broken::RedisFloorOfSum, &["floor-of-sum-would-differ"])];
-    const CONTRACT: Option<&'static Contract> = Some(&Contract {
+    const CONTRACT: &'static Contract = &Contract {
         fields: &[
             Field { name: "name", ty: "string", meaning: "The case id." },
             Field { name: "description", ty: "string (optional)", meaning: "What the case pins, for people; not compared." },
@@ -48,7 +48,7 @@ impl Definition for RedisDelay {
             "The case passes when the score equals `expected_score` exactly, an integer: floor(now) + ceil(delay), never Laravel's floor(now + delay), which differs when the fractions add up past a second (now 1000.2, delay 1.5: 1002, not 1001). A delay of 0 scores floor(now), already due.",
             "Report `pass`, or `fail` with the score it got (for example \"now 1000.2 with delay 1.5 scored 1001, expected 1002\"); an error is a `fail` with its text.",
         ],
-    });
+    };
     type Case<'s> = DelayCase;
 
     fn read(r: &mut Reader<'_>) -> Option<DelayCase> {

@@ -183,7 +183,7 @@ impl Definition for RedisLayout {
         ),
         catch(Broken::LuaProcessingSweepRequeuesOrphans, &["orphan/expired-member-without-its-body-is-only-removed"]),
     ];
-    const CONTRACT: Option<&'static Contract> = Some(&Contract {
+    const CONTRACT: &'static Contract = &Contract {
         fields: &[
             Field {
                 name: "name",
@@ -243,7 +243,7 @@ impl Definition for RedisLayout {
             "After a step with an `expect`, and after the last step for the case's `expect`, the runner reads the keys itself and compares: each count; each listed key's contents, where a body name or `{body}` is the exact bytes, `{raw}` the exact text, `{token, body}` the member `<32 lowercase hex>:<body>` (the token bound to that symbol), `{like, attempts}` and `{json}` parsed JSON under the same-value rule, `{record_of, reason}` a dead-letter record (the body as delivered with a `dead_letter` block of that reason whose `original_queue` is the queue, or for poison the ADR-0035 wrapper), each with its score when given; and the step results (`handed`: the body the handler got, null for nothing; `poison`: the body reported as poison; `moved`, `orphaned`, `malformed`: counts; `applied`: whether the reservation still existed).",
             "The rulings of the section's description decide what the spec leaves open (due means score ≤ floor(now); the dead-letter list's name; release and dead-letter are gated by the reservation; the processing layout refuses a positive release delay; …). Report `pass`, or `fail` naming the step (or the final state) and the first difference.",
         ],
-    });
+    };
     type Case<'s> = Case;
 
     fn read(r: &mut Reader<'_>) -> Option<Case> {

@@ -27,7 +27,7 @@ impl Definition for Redis {
     const SCOPE: Scope = Scope::Redis;
     const CATCHES: &'static [Catch] = &[catch(Broken::RedisReserveHandsMember, &["payload_identity"])];
     const EARLY: bool = true;
-    const CONTRACT: Option<&'static Contract> = Some(&Contract {
+    const CONTRACT: &'static Contract = &Contract {
         fields: &[
             Field { name: "description", ty: "string", meaning: "What the case pins, for people; not compared." },
             Field {
@@ -43,7 +43,7 @@ impl Definition for Redis {
             "Reserve with the SDK's consumer: it must hand back exactly those bytes (not the stored member in some other form); then acknowledge it, leaving the keys clean.",
             "Report `pass`, or `fail` naming the layout and what differed.",
         ],
-    });
+    };
     type Case<'s> = Fixture<'s>;
 
     fn read<'s>(r: &mut Reader<'s>) -> Option<Fixture<'s>> {
