@@ -56,6 +56,9 @@ catalogue! {
     WhitespaceWithNbsp = "whitespace-with-nbsp": "the contract whitespace set includes U+00A0";
     WhitespaceWithEmSpace = "whitespace-with-em-space": "the contract whitespace set includes U+2003";
     WhitespaceWithIdeographicSpace = "whitespace-with-ideographic-space": "the contract whitespace set includes U+3000";
+    MakeCreatedAtInSeconds = "make-created-at-in-seconds": "make stamps meta.created_at in epoch seconds instead of milliseconds";
+    MakeWithoutMetaId = "make-without-meta-id": "make leaves meta.id out";
+    EncodeWithoutCreatedAt = "encode-without-created-at": "encode leaves meta.created_at out (make and every re-encode)";
     DropUnknownKeys = "decode-drops-unknown-keys": "decode drops unknown keys instead of preserving them";
     NoUrnAlias = "decode-ignores-urn-alias": "decode ignores urn as the inbound alias of job";
     IgnoreSchemaVersion = "accepts-ignores-schema-version": "decode and accepts do not check meta.schema_version";
@@ -84,8 +87,64 @@ catalogue! {
     RedisFloorOfSum = "redis-score-floor-of-sum": "the Redis delayed score is floor(now + delay) (Laravel's) instead of floor(now) + ceil(delay)";
     RedisReserveHandsMember = "redis-reserve-hands-member": "a zset reserve hands the handler the cjson-re-encoded member instead of the raw body";
     RedisReleaseWritesMember = "redis-release-writes-member": "a zset release writes the cjson member to :delayed instead of the core's encoding";
-    RedisSweepToFront = "redis-sweep-to-front": "the legacy sweep pushes recovered bodies to the front of the ready list";
     RedisAckWithoutGate = "redis-ack-without-gate": "the legacy ack removes the body from :processing without the ZREM gate";
+    // The Redis Lua scripts (src/core/redis/lua/): one variant per branch and per key /
+    // argument use, each the real script with one textual edit (core::redis::lua states them).
+    LuaZsetMigrateExclusiveNow = "lua-zset-migrate-exclusive-now": "zset migrate moves only members scored before the current second (an item due exactly now stays)";
+    LuaZsetMigrateIgnoresNow = "lua-zset-migrate-ignores-now": "zset migrate moves every member, due or not";
+    LuaZsetMigrateOneChunk = "lua-zset-migrate-one-chunk": "zset migrate stops after the first chunk of 100";
+    LuaZsetMigrateRemovesFirstOnly = "lua-zset-migrate-removes-first-only": "zset migrate removes only the first member of a chunk from its set (the others are moved again)";
+    LuaZsetMigratePushesToHead = "lua-zset-migrate-pushes-to-head": "zset migrate puts moved members at the head of the ready list";
+    LuaZsetMigrateOneTokenPerChunk = "lua-zset-migrate-one-token-per-chunk": "zset migrate writes one wake-up token per chunk instead of one per moved member";
+    LuaZsetMigrateReportsNone = "lua-zset-migrate-reports-none": "zset migrate reports 0 moved after it moved members";
+    LuaZsetReservePopsTail = "lua-zset-reserve-pops-tail": "zset reserve pops the tail of the ready list (LIFO)";
+    LuaZsetReserveEmptyGivesBody = "lua-zset-reserve-empty-gives-body": "zset reserve on an empty ready list hands an empty body instead of nothing";
+    LuaZsetReserveKeepsToken = "lua-zset-reserve-keeps-token": "zset reserve takes no wake-up token";
+    LuaZsetReserveUnguardedDecode = "lua-zset-reserve-unguarded-decode": "zset reserve decodes without pcall (a body cjson cannot decode fails the script)";
+    LuaZsetReserveSkipsObjectCheck = "lua-zset-reserve-skips-object-check": "zset reserve does not check that the decoded body is a table";
+    LuaZsetReserveSkipsAttemptsCheck = "lua-zset-reserve-skips-attempts-check": "zset reserve does not check that attempts is a number";
+    LuaZsetReserveUnguardedEncode = "lua-zset-reserve-unguarded-encode": "zset reserve encodes without pcall (a body cjson cannot encode again fails the script)";
+    LuaZsetReserveAttemptsUnchanged = "lua-zset-reserve-attempts-unchanged": "zset reserve stores the re-encoding without adding 1 to attempts";
+    LuaZsetReserveEverythingPoison = "lua-zset-reserve-everything-poison": "zset reserve reports every body as poison";
+    LuaZsetReserveIgnoresDeadline = "lua-zset-reserve-ignores-deadline": "zset reserve stores the reservation at +inf instead of its deadline";
+    LuaZsetReserveStoresRaw = "lua-zset-reserve-stores-raw": "zset reserve stores the raw body in :reserved instead of the re-encoding";
+    LuaZsetSettleUngated = "lua-zset-settle-ungated": "zset release and dead-letter write even when the reservation is gone";
+    LuaZsetSettleKeepsReservation = "lua-zset-settle-keeps-reservation": "zset release and dead-letter check the reservation but do not remove it";
+    LuaZsetSettleScoreZero = "lua-zset-settle-score-zero": "zset release writes the retry at score 0 instead of its available-at second";
+    LuaZsetSettleDeadLetterWritesMember = "lua-zset-settle-dead-letter-writes-member": "zset dead-letter writes the :reserved member to the list instead of the record";
+    LuaZsetSettleSwapsTargets = "lua-zset-settle-swaps-targets": "zset settle takes the dead-letter branch for a release and the release branch for a dead-letter";
+    LuaZsetSettleReleaseToReserved = "lua-zset-settle-release-to-reserved": "zset release writes the retry back into :reserved instead of :delayed";
+    LuaZsetSettleReportsNotApplied = "lua-zset-settle-reports-not-applied": "zset release and dead-letter report 0 after they moved the message";
+    LuaProcessingReserveTakesTail = "lua-processing-reserve-takes-tail": "legacy reserve takes the tail of the ready list (LIFO)";
+    LuaProcessingReserveEmptyGivesBody = "lua-processing-reserve-empty-gives-body": "legacy reserve on an empty ready list hands an empty body instead of nothing";
+    LuaProcessingReserveNoDeadline = "lua-processing-reserve-no-deadline": "legacy reserve records no deadline member";
+    LuaProcessingReserveIgnoresDeadline = "lua-processing-reserve-ignores-deadline": "legacy reserve records the deadline member at +inf instead of its deadline";
+    LuaProcessingReserveMemberWithoutToken = "lua-processing-reserve-member-without-token": "legacy reserve records the raw body as the deadline member, without <token>:";
+    LuaProcessingReserveStaysInReady = "lua-processing-reserve-stays-in-ready": "legacy reserve moves the body within the ready list instead of to :processing";
+    LuaProcessingReserveHandsMember = "lua-processing-reserve-hands-member": "legacy reserve hands the handler the deadline member instead of the raw body";
+    LuaProcessingSettleUngated = "lua-processing-settle-ungated": "legacy ack, release and dead-letter run without the ZREM gate";
+    LuaProcessingSettleKeepsMember = "lua-processing-settle-keeps-member": "legacy ack, release and dead-letter check the deadline member but do not remove it";
+    LuaProcessingSettleLremAll = "lua-processing-settle-lrem-all": "legacy ack, release and dead-letter remove every copy of the body from :processing (LREM count 0)";
+    LuaProcessingSettleLremMember = "lua-processing-settle-lrem-member": "legacy ack, release and dead-letter LREM the member text instead of the raw body";
+    LuaProcessingSettleWritesNothing = "lua-processing-settle-writes-nothing": "legacy release and dead-letter write nothing to their target list";
+    LuaProcessingSettleWritesRaw = "lua-processing-settle-writes-raw": "legacy release and dead-letter write the raw body instead of the retry or the record";
+    LuaProcessingSettlePushesToHead = "lua-processing-settle-pushes-to-head": "legacy release and dead-letter put the payload at the head of their target list";
+    LuaProcessingSettleReportsNotApplied = "lua-processing-settle-reports-not-applied": "legacy ack, release and dead-letter report 0 after the gate opened";
+    LuaProcessingSweepExclusiveNow = "lua-processing-sweep-exclusive-now": "the legacy sweep takes only members with a deadline before the current second";
+    LuaProcessingSweepIgnoresNow = "lua-processing-sweep-ignores-now": "the legacy sweep takes every member, expired or not";
+    LuaProcessingSweepOneChunk = "lua-processing-sweep-one-chunk": "the legacy sweep stops after the first chunk of 100";
+    LuaProcessingSweepRemovesFirstOnly = "lua-processing-sweep-removes-first-only": "the legacy sweep removes only the first member of a chunk (the others are seen again)";
+    LuaProcessingSweepSkipsFormatCheck = "lua-processing-sweep-skips-format-check": "the legacy sweep treats every member as <token>:<raw>";
+    LuaProcessingSweepTokenAnyCase = "lua-processing-sweep-token-any-case": "the legacy sweep takes an uppercase hex token as well formed";
+    LuaProcessingSweepToken31Hex = "lua-processing-sweep-token-31-hex": "the legacy sweep's member format has a 31-hex token";
+    LuaProcessingSweepTokenUnanchored = "lua-processing-sweep-token-unanchored": "the legacy sweep finds the token anywhere in the member, not at its start";
+    LuaProcessingSweepAnySeparator = "lua-processing-sweep-any-separator": "the legacy sweep takes any character after the token as the separator";
+    LuaProcessingSweepRawWithColon = "lua-processing-sweep-raw-with-colon": "the legacy sweep reads the raw body one byte early (with the colon)";
+    LuaProcessingSweepLremAll = "lua-processing-sweep-lrem-all": "the legacy sweep removes every copy of an expired body from :processing (LREM count 0)";
+    LuaProcessingSweepOrphanCountedMoved = "lua-processing-sweep-orphan-counted-moved": "the legacy sweep counts an orphan as moved";
+    LuaProcessingSweepMalformedCountedOrphan = "lua-processing-sweep-malformed-counted-orphan": "the legacy sweep counts a malformed member as an orphan";
+    LuaProcessingSweepRequeuesOrphans = "lua-processing-sweep-requeues-orphans": "the legacy sweep puts an orphan's body on the ready list although no copy was in :processing";
+    LuaProcessingSweepPushesToHead = "lua-processing-sweep-pushes-to-head": "the legacy sweep pushes recovered bodies to the head of the ready list";
 }
 
 impl Fault {

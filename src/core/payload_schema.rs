@@ -157,11 +157,6 @@ impl Schema {
         compile_at(schema, "")
     }
 
-    /// Is `instance` valid under this schema?
-    pub fn is_valid(&self, instance: &Value) -> bool {
-        self.violations(instance).is_empty()
-    }
-
     /// Every violation, in keyword order, depth first.
     pub fn violations(&self, instance: &Value) -> Vec<Violation> {
         let mut out = Vec::new();
@@ -355,11 +350,6 @@ fn compile_at(schema: &Value, at: &str) -> Result<Schema, SchemaError> {
     Ok(s)
 }
 
-/// Validate `instance` against the schema value `schema` in one step.
-pub fn validate(schema: &Value, instance: &Value) -> Result<Vec<Violation>, SchemaError> {
-    Ok(Schema::compile(schema)?.violations(instance))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -367,7 +357,7 @@ mod tests {
     use serde_json::json;
 
     fn valid(schema: Value, v: Value) -> bool {
-        Schema::compile(&schema).unwrap().is_valid(&v)
+        Schema::compile(&schema).unwrap().violations(&v).is_empty()
     }
 
     #[test]
@@ -463,8 +453,9 @@ mod tests {
 
     #[test]
     fn violations_name_the_value() {
-        let v = validate(&json!({"properties": {"a": {"properties": {"b": {"minimum": 2}}}}}), &json!({"a": {"b": 1}}))
-            .unwrap();
+        let v = Schema::compile(&json!({"properties": {"a": {"properties": {"b": {"minimum": 2}}}}}))
+            .unwrap()
+            .violations(&json!({"a": {"b": 1}}));
         assert_eq!(v.len(), 1);
         assert_eq!((v[0].pointer.as_str(), v[0].keyword), ("/a/b", "minimum"));
     }

@@ -15,7 +15,6 @@
 //!   - span id: the first 8 bytes of SHA-256 over `"babelqueue-span:" + trace_id`, with an
 //!     all-zero result replaced by `0000000000000001`; flags `01` (sampled).
 //! * Extraction never fails and never panics, whatever the header bytes are.
-//! * Producers turn a 32-hex trace id back into a `trace_id` with [`to_uuid_form`].
 
 use sha2::{Digest, Sha256};
 
@@ -108,12 +107,6 @@ pub fn extract(header: Option<&str>, trace_id: &str) -> Parent {
     })
 }
 
-/// A 32-hex trace id in the 8-4-4-4-12 form producers write as `trace_id`.
-pub fn to_uuid_form(hex32: &str) -> Option<String> {
-    (hex32.len() == 32 && hex32.is_ascii())
-        .then(|| format!("{}-{}-{}-{}-{}", &hex32[..8], &hex32[8..12], &hex32[12..16], &hex32[16..20], &hex32[20..]))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -175,11 +168,5 @@ mod tests {
     fn the_broken_variant_takes_31_hex() {
         let h = "00-4bf92f3577b34da6a3ce929d0e0e473-00f067aa0ba902b7-01";
         with(Fault::TraceparentAccepts31Hex, || assert_eq!(extract(Some(h), UUID).source, Source::Header));
-    }
-
-    #[test]
-    fn uuid_form_is_the_inverse() {
-        assert_eq!(to_uuid_form(&fallback_trace_id(UUID)).as_deref(), Some(UUID));
-        assert_eq!(to_uuid_form("abc"), None);
     }
 }

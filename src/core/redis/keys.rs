@@ -32,11 +32,6 @@ impl LayoutKind {
         }
     }
 
-    /// Parse the name.
-    pub fn parse(s: &str) -> Option<LayoutKind> {
-        Self::ALL.into_iter().find(|l| l.as_str() == s)
-    }
-
     /// The roles this layout has keys for, in a fixed order.
     pub fn roles(self) -> &'static [Role] {
         match self {
@@ -65,22 +60,10 @@ pub enum Role {
     Dlq,
 }
 
-/// Is the key of this role a list or a sorted set?
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum KeyType {
-    List,
-    SortedSet,
-}
-
 impl Role {
     /// Every role.
     pub const ALL: [Role; 7] =
         [Role::Ready, Role::Delayed, Role::Reserved, Role::Notify, Role::Processing, Role::Deadlines, Role::Dlq];
-
-    /// Parse the name.
-    pub fn parse(s: &str) -> Option<Role> {
-        Self::ALL.into_iter().find(|r| r.as_str() == s)
-    }
 
     /// The role's name (as the suite's cases spell it).
     pub fn as_str(self) -> &'static str {
@@ -92,19 +75,6 @@ impl Role {
             Role::Processing => "processing",
             Role::Deadlines => "deadlines",
             Role::Dlq => "dlq",
-        }
-    }
-
-    /// Is the key a sorted set (its members carry scores)?
-    pub fn is_sorted_set(self) -> bool {
-        self.key_type() == KeyType::SortedSet
-    }
-
-    /// The Redis type of the key.
-    pub fn key_type(self) -> KeyType {
-        match self {
-            Role::Delayed | Role::Reserved | Role::Deadlines => KeyType::SortedSet,
-            Role::Ready | Role::Notify | Role::Processing | Role::Dlq => KeyType::List,
         }
     }
 }
@@ -190,11 +160,6 @@ mod tests {
             ]
         );
         assert_eq!(k.get(Role::Processing), None);
-        for r in Role::ALL {
-            assert_eq!(Role::parse(r.as_str()), Some(r));
-        }
-        assert_eq!(LayoutKind::parse("zset"), Some(LayoutKind::Zset));
-        assert_eq!(LayoutKind::parse("Zset"), None);
     }
 
     #[test]

@@ -39,6 +39,7 @@
 mod clock;
 pub mod dlq;
 mod keys;
+mod lua;
 mod processing;
 mod zset;
 
@@ -48,7 +49,7 @@ use std::sync::Arc;
 use redis::ConnectionLike;
 
 pub use clock::{Clock, ManualClock, RetryAfter, Score, SystemClock, TimeError, available_at, deadline, now_second};
-pub use keys::{KeyType, Keys, LayoutKind, Role};
+pub use keys::{Keys, LayoutKind, Role};
 
 use crate::core::dead_letter::{Cause, Reason};
 use crate::core::envelope::{self, EncodeError, Envelope};
@@ -228,11 +229,6 @@ impl Queue {
     /// The keys.
     pub fn keys(&self) -> &Keys {
         &self.keys
-    }
-
-    /// The same queue with another reservation timeout (another consumer of it).
-    pub fn with_retry_after(&self, retry_after: RetryAfter) -> Self {
-        Self { retry_after, ..self.clone() }
     }
 
     fn now(&self) -> f64 {

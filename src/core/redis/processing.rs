@@ -1,27 +1,12 @@
 //! The legacy SDK-owned `:processing` layout (broker-bindings §1.7, decisions R12). The
 //! invariants are stated on [`super`]; this file only carries them out.
 
-use std::sync::LazyLock;
+use redis::ConnectionLike;
 
-use redis::{ConnectionLike, Script};
-
+use super::lua::Lua;
 use super::{Delivery, Error, Handle, Queue, Role, SweepReport};
 use super::{TimeError, deadline, now_second};
 use crate::core::fault::{self, Fault};
-
-const SWEEP_SRC: &str = include_str!("lua/processing_sweep.lua");
-/// The one line of the sweep that puts a recovered body back.
-const SWEEP_PUSH: &str = "redis.call('RPUSH', KEYS[3], raw)";
-
-static RESERVE: LazyLock<Script> = LazyLock::new(|| Script::new(include_str!("lua/processing_reserve.lua")));
-static SWEEP: LazyLock<Script> = LazyLock::new(|| Script::new(SWEEP_SRC));
-static SETTLE: LazyLock<Script> = LazyLock::new(|| Script::new(include_str!("lua/processing_settle.lua")));
-/// The broken variant of the sweep for [`Fault::RedisSweepToFront`]: the same script with its one
-/// push turned into a push to the head.
-static SWEEP_TO_FRONT: LazyLock<Script> = LazyLock::new(|| {
-    assert!(SWEEP_SRC.matches(SWEEP_PUSH).count() == 1, "the sweep has exactly one push back");
-    Script::new(&SWEEP_SRC.replace(SWEEP_PUSH, "redis.call('LPUSH', KEYS[3], raw)"))
-});
 
 /// A fresh reservation token: 128 random bits as 32 lowercase hex digits.
 pub(super) fn new_token() -> String {
@@ -51,8 +36,8 @@ pub(super) fn push(q: &Queue, con: &mut dyn ConnectionLike, body: &[u8]) -> Resu
 
 pub(super) fn sweep(q: &Queue, con: &mut dyn ConnectionLike) -> Result<SweepReport, Error> {
     let now = now_second(q.now())?;
-    let script: &Script = if fault::active(Fault::RedisSweepToFront) { &SWEEP_TO_FRONT } else { &SWEEP };
-    let (moved, orphaned, malformed): (u64, u64, u64) = script
+    let (moved, orphaned, malformed): (u64, u64, u64) = Lua::ProcessingSweep
+        .script()
         .key(q.keys.key(Role::Deadlines))
         .key(q.keys.key(Role::Processing))
         .key(q.keys.key(Role::Ready))
@@ -67,7 +52,8 @@ pub(super) fn reserve(q: &Queue, con: &mut dyn ConnectionLike) -> Result<Option<
     sweep(q, con)?;
     let until = deadline(q.now(), q.retry_after)?;
     let token = new_token();
-    let raw: Option<Vec<u8>> = RESERVE
+    let raw: Option<Vec<u8>> = Lua::ProcessingReserve
+        .script()
         .key(q.keys.key(Role::Ready))
         .key(q.keys.key(Role::Processing))
         .key(q.keys.key(Role::Deadlines))
@@ -84,7 +70,8 @@ fn settle(
     raw: &[u8],
     then: Option<(Role, &[u8])>,
 ) -> Result<bool, Error> {
-    let mut call = SETTLE.key(q.keys.key(Role::Deadlines));
+    let script = Lua::ProcessingSettle.script();
+    let mut call = script.key(q.keys.key(Role::Deadlines));
     call.key(q.keys.key(Role::Processing)).arg(member(token, raw)).arg(raw);
     if let Some((target, payload)) = then {
         call.key(q.keys.key(target)).arg(payload);
@@ -145,10 +132,5 @@ mod tests {
         assert_eq!(a.len(), 32);
         assert!(a.bytes().all(|c| matches!(c, b'0'..=b'9' | b'a'..=b'f')), "{a}");
         assert_ne!(a, b);
-    }
-
-    #[test]
-    fn the_broken_sweep_differs_in_its_push_only() {
-        assert_ne!(SWEEP.get_hash(), SWEEP_TO_FRONT.get_hash());
     }
 }

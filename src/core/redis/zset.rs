@@ -1,17 +1,12 @@
 //! The Laravel-compatible zset layout (broker-bindings §1.1, decisions R11). The invariants are
 //! stated on [`super`]; this file only carries them out.
 
-use std::sync::LazyLock;
+use redis::ConnectionLike;
 
-use redis::{ConnectionLike, Script};
-
+use super::lua::Lua;
 use super::{Delivery, Error, Handle, PoisonReservation, Queue, Role};
 use super::{available_at, deadline, now_second};
 use crate::core::fault::{self, Fault};
-
-static MIGRATE: LazyLock<Script> = LazyLock::new(|| Script::new(include_str!("lua/zset_migrate.lua")));
-static RESERVE: LazyLock<Script> = LazyLock::new(|| Script::new(include_str!("lua/zset_reserve.lua")));
-static SETTLE: LazyLock<Script> = LazyLock::new(|| Script::new(include_str!("lua/zset_settle.lua")));
 
 /// What the poison branch of the reserve script means, for the dead-letter record.
 const A1_POISON: &str = "the reserve script could not decode the body as an object with a numeric attempts, \
@@ -44,7 +39,8 @@ pub(super) fn migrate(q: &Queue, con: &mut dyn ConnectionLike) -> Result<u64, Er
     // Due delayed items first, then expired reservations: a retry released earlier is not
     // overtaken by a reservation that merely timed out.
     for from in [Role::Delayed, Role::Reserved] {
-        let n: u64 = MIGRATE
+        let n: u64 = Lua::ZsetMigrate
+            .script()
             .key(q.keys.key(from))
             .key(q.keys.key(Role::Ready))
             .key(q.keys.key(Role::Notify))
@@ -58,7 +54,8 @@ pub(super) fn migrate(q: &Queue, con: &mut dyn ConnectionLike) -> Result<u64, Er
 pub(super) fn reserve(q: &Queue, con: &mut dyn ConnectionLike) -> Result<Option<Delivery>, Error> {
     migrate(q, con)?;
     let until = deadline(q.now(), q.retry_after)?;
-    let got: Option<(Vec<u8>, Vec<u8>, i64)> = RESERVE
+    let got: Option<(Vec<u8>, Vec<u8>, i64)> = Lua::ZsetReserve
+        .script()
         .key(q.keys.key(Role::Ready))
         .key(q.keys.key(Role::Reserved))
         .key(q.keys.key(Role::Notify))
@@ -111,7 +108,8 @@ fn settle(
     payload: &[u8],
     score: Option<i64>,
 ) -> Result<bool, Error> {
-    let mut call = SETTLE.key(q.keys.key(Role::Reserved));
+    let script = Lua::ZsetSettle.script();
+    let mut call = script.key(q.keys.key(Role::Reserved));
     call.key(q.keys.key(target)).arg(member);
     match score {
         Some(s) => call.arg("zadd").arg(payload).arg(s),

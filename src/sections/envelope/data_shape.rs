@@ -25,8 +25,8 @@ use crate::sdk::reference::Broken;
 use crate::sections::{Catch, Check, CheckCx, Contract, Definition, Entry, Field, Reader, RunCx, catch, ensure};
 use crate::suite::{MANIFEST, Scope, pointer};
 
-use super::shared::DecodeCase;
 use super::shared::fields::{FILE, NAME, QUEUE, REASON, URN, VALID};
+use super::shared::{DecodeCase, parsed, per_message_fields};
 
 /// The `data_shape` section.
 pub struct DataShape;
@@ -46,7 +46,12 @@ enum Mode {
 impl Definition for DataShape {
     const NAME: &'static str = "data_shape";
     const SCOPE: Scope = Scope::Core;
-    const CATCHES: &'static [Catch] = &[catch(Broken::EmptyDataAsArray, &["empty-data"])];
+    const CATCHES: &'static [Catch] = &[
+        catch(Broken::EmptyDataAsArray, &["empty-data"]),
+        catch(Broken::MakeCreatedAtInSeconds, &["empty-data"]),
+        catch(Broken::MakeWithoutMetaId, &["empty-data"]),
+        catch(Broken::EncodeWithoutCreatedAt, &["empty-data"]),
+    ];
     const CONTRACT: &'static Contract = &Contract {
         fields: &[
             NAME,
@@ -129,6 +134,7 @@ fn encode(cx: &mut RunCx<'_>, urn: &str, queue: &str, data: &Map<String, Value>,
     };
     let members: BTreeMap<String, &RawValue> = serde_json::from_str(&text)
         .map_err(|e| format!("encode wrote text that is not a JSON object ({e}): {text}"))?;
+    per_message_fields(&parsed(&text)?, None)?;
     let raw = members.get("data").ok_or_else(|| format!("the output has no data member: {text}"))?;
     let got = without_whitespace(raw.get());
     let want = without_whitespace(want);

@@ -18,7 +18,7 @@ use crate::sections::{Catch, Check, Contract, Definition, Field, Reader, RunCx, 
 use crate::suite::Scope;
 
 use super::shared::fields::{DATA, DESCRIPTION, NAME, QUEUE, URN};
-use super::shared::{parsed, pointers_hold, reemit};
+use super::shared::{parsed, per_message_fields, pointers_hold, reemit};
 
 /// The `extension_write` section.
 pub struct ExtensionWrite;
@@ -86,6 +86,7 @@ fn check(cx: &mut RunCx<'_>, case: &Case<'_>) -> Check {
         MakeOutcome::Refused { message, .. } => return Err(format!("make refused: {message}")),
     };
     let first = parsed(&text)?;
+    per_message_fields(&first, None).map_err(|e| format!("after make: {e}"))?;
     pointers_hold(&first, &case.expect, "expect_envelope").map_err(|e| format!("after make: {e}"))?;
     let (second, _) = reemit(cx.sdk, text.as_bytes(), true).map_err(|e| format!("the retry hop: {e}"))?;
     pointers_hold(&second, &case.expect, "expect_envelope").map_err(|e| format!("after a retry hop: {e}"))?;

@@ -30,7 +30,7 @@ use crate::sections::{
 use crate::suite::Scope;
 
 use super::shared::fields::{DESCRIPTION, EXPECT_ABSENT_AFTER_REENCODE, EXPECT_AFTER_REENCODE, FILE, NAME};
-use super::shared::{ReemitChecks, against_fixture, flagged, named, parsed, producer_schema, reemit};
+use super::shared::{ReemitChecks, against_fixture, flagged, named, parsed, producer_schema, reemit, reemitted_fields};
 
 /// The `error` text the runner hands the dead-letter helper (runner-chosen, not asserted).
 const DEAD_LETTER_ERROR: &str = "bqsuite roundtrip runner: apply_dead_letter";
@@ -182,7 +182,11 @@ fn check(cx: &mut RunCx<'_>, case: &Case<'_>) -> Check {
                 })
                 .map_err(|e| e.to_string())?;
             match moved {
-                ReemitOutcome::Encoded { json, warnings } => (parsed(&json)?, warnings),
+                ReemitOutcome::Encoded { json, warnings } => {
+                    let out = parsed(&json)?;
+                    reemitted_fields(&out, case.fixture.bytes).map_err(|e| format!("the dead-letter copy: {e}"))?;
+                    (out, warnings)
+                }
                 ReemitOutcome::Rejected { message } => return Err(format!("{file} was rejected: {message}")),
                 ReemitOutcome::Refused { message } => {
                     return Err(format!("encode refused the dead-letter copy: {message}"));

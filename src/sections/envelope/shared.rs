@@ -87,6 +87,56 @@ pub(crate) fn pointers_hold(doc: &Value, want: &[(&str, &Value)], what: &str) ->
     Ok(())
 }
 
+/// The least `meta.created_at` a produced envelope may carry: 10^12 epoch milliseconds,
+/// 2001-09-09T01:46:40Z.
+pub(crate) const CREATED_AT_FLOOR_MS: u64 = 1_000_000_000_000;
+
+/// The per-message fields of an envelope an SDK produced (1.6.0: "Per-message fields (meta.id,
+/// trace_id, meta.created_at) are intrinsically unique and are asserted for presence/shape, not
+/// value"). The shape is the suite's ruling, stated in the descriptions of the sections that
+/// produce envelopes: `meta.id` is a non-empty string; `trace_id` is a string that is not blank
+/// (empty or only the ASCII six, the decode rule); `meta.created_at` is an integer count of Unix
+/// epoch milliseconds (the contract's unit) of a moment after 2001-09-09T01:46:40Z, that is at
+/// least 10^12, so a count of seconds, 0 or a small constant is not a production time.
+///
+/// `input` is `None` for `make` (all three must be there) and the parsed input of a re-encode
+/// or dead-letter move otherwise: then a field is required exactly when the input carries it in
+/// that shape (a re-encode writes the message's own fields, it does not mint them).
+pub(crate) fn per_message_fields(doc: &Value, input: Option<&Value>) -> Check {
+    type Shape = fn(&Value) -> bool;
+    let fields: [(&str, Shape, &str); 3] = [
+        ("/meta/id", |v| v.as_str().is_some_and(|s| !s.is_empty()), "a non-empty string"),
+        ("/trace_id", |v| v.as_str().is_some_and(|s| !is_ascii_blank(s)), "a string that is not blank"),
+        (
+            "/meta/created_at",
+            |v| v.as_u64().is_some_and(|n| n >= CREATED_AT_FLOOR_MS),
+            "an integer of epoch milliseconds >= 10^12",
+        ),
+    ];
+    for (ptr, shape, what) in fields {
+        if input.is_some_and(|i| !pointer::get(i, ptr).is_some_and(shape)) {
+            continue;
+        }
+        match pointer::get(doc, ptr) {
+            None => return Err(format!("per-message field {ptr} is missing from the output")),
+            Some(v) => ensure(shape(v), || format!("per-message field {ptr} is {v}, expected {what}"))?,
+        }
+    }
+    Ok(())
+}
+
+/// Empty or only the contract's ASCII whitespace (space, \t, \n, \v, \f, \r).
+fn is_ascii_blank(s: &str) -> bool {
+    s.bytes().all(|b| matches!(b, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r'))
+}
+
+/// Re-emit checks for a body: [`per_message_fields`] against the body as parsed JSON (a body
+/// that does not parse requires nothing; decode judged it already).
+pub(crate) fn reemitted_fields(doc: &Value, body: &[u8]) -> Check {
+    let input: Value = serde_json::from_slice(body).unwrap_or(Value::Null);
+    per_message_fields(doc, Some(&input))
+}
+
 /// Read `expect_warnings` (optional): the pointers each warning must name; empty = silent.
 pub(crate) fn read_warnings<'s>(r: &mut Reader<'s>, at: &Place<'s>) -> Option<Option<Vec<&'s str>>> {
     let list = r.pointer_list(at, "expect_warnings").ok()?;
@@ -112,10 +162,15 @@ pub(crate) fn expected_warnings(warnings: &[Warning], want: Option<&[&str]>) -> 
     Ok(())
 }
 
-/// Re-emit a body through the SDK (decode, attempts + 1 when asked, encode) and parse it.
+/// Re-emit a body through the SDK (decode, attempts + 1 when asked, encode), parse it and check
+/// its per-message fields against the body's ([`reemitted_fields`]).
 pub(crate) fn reemit(sdk: &mut dyn Sdk, body: &[u8], attempts_plus_one: bool) -> Result<(Value, Vec<Warning>), String> {
     match sdk.reemit(Reemit { body: Bytes::from(body), attempts_plus_one }).map_err(|e| e.to_string())? {
-        ReemitOutcome::Encoded { json, warnings } => Ok((parsed(&json)?, warnings)),
+        ReemitOutcome::Encoded { json, warnings } => {
+            let out = parsed(&json)?;
+            reemitted_fields(&out, body)?;
+            Ok((out, warnings))
+        }
         ReemitOutcome::Rejected { message } => Err(format!("the body was rejected: {message}")),
         ReemitOutcome::Refused { message } => Err(format!("encode refused: {message}")),
     }
@@ -369,5 +424,50 @@ pub(crate) fn flagged<'s>(r: &mut Reader<'s>, at: &Place<'s>) -> Option<bool> {
     match r.opt_typed(at, "producer_schema_valid", "a boolean", false, Value::as_bool) {
         Ok(v) => Some(v == Some(false)),
         Err(_) => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn made(id: Value, trace: Value, created: Value) -> Value {
+        json!({"job": "urn:x", "trace_id": trace, "data": {}, "meta": {"id": id, "created_at": created}})
+    }
+
+    #[test]
+    fn a_made_envelope_needs_all_three_fields_in_shape() {
+        let ok = made(json!("i"), json!("t"), json!(1_749_132_727_000_u64));
+        assert_eq!(per_message_fields(&ok, None), Ok(()));
+        for bad in [
+            made(json!(""), json!("t"), json!(1_749_132_727_000_u64)),
+            made(json!(7), json!("t"), json!(1_749_132_727_000_u64)),
+            made(json!("i"), json!(" \t"), json!(1_749_132_727_000_u64)),
+            made(json!("i"), json!("t"), json!(1_749_132_727_u64)),
+            made(json!("i"), json!("t"), json!(0)),
+            made(json!("i"), json!("t"), json!(1_749_132_727_000.0)),
+            made(json!("i"), json!("t"), json!("1749132727000")),
+        ] {
+            assert!(per_message_fields(&bad, None).is_err(), "{bad}");
+        }
+        let mut missing = ok.clone();
+        missing["meta"].as_object_mut().unwrap().remove("created_at");
+        assert!(per_message_fields(&missing, None).unwrap_err().contains("/meta/created_at is missing"));
+    }
+
+    #[test]
+    fn a_reencode_needs_the_fields_its_input_carries_in_shape() {
+        let input = made(json!("i"), json!("t"), json!(1_749_132_727_000_u64));
+        let mut out = input.clone();
+        assert_eq!(reemitted_fields(&out, input.to_string().as_bytes()), Ok(()));
+        out["meta"].as_object_mut().unwrap().remove("id");
+        assert!(reemitted_fields(&out, input.to_string().as_bytes()).is_err());
+        // An input without meta.id (or with one out of shape) requires none in the output.
+        let mut odd = input.clone();
+        odd["meta"]["id"] = json!(5);
+        assert_eq!(reemitted_fields(&out, odd.to_string().as_bytes()), Ok(()));
+        assert_eq!(reemitted_fields(&out, b"not json"), Ok(()));
     }
 }

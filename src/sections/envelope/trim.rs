@@ -22,7 +22,7 @@ use super::shared::fields::{
     DESCRIPTION, EXPECT_ABSENT_AFTER_REENCODE, EXPECT_AFTER_REENCODE, EXPECT_PRESERVED, EXPECT_URN, EXPECT_WARNINGS,
     FILE, NAME, QUEUE, REASON, STEPS, VALID,
 };
-use super::shared::{DecodeCase, parsed, pointers_hold};
+use super::shared::{DecodeCase, parsed, per_message_fields, pointers_hold};
 
 /// The `trim` section.
 pub struct Trim;
@@ -200,6 +200,7 @@ fn make(cx: &mut RunCx<'_>, case: &MakeCase<'_>) -> Check {
         (true, MakeOutcome::Made { json }) => json,
     };
     let out = parsed(&json)?;
+    per_message_fields(&out, None)?;
     pointers_hold(&out, &case.expect, "expect_envelope")?;
     if case.fresh_trace_id {
         let got = out.get("trace_id").and_then(Value::as_str).unwrap_or_default();

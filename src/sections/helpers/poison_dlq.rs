@@ -105,6 +105,11 @@ impl Definition for PoisonDlq {
     const CONTRACT: &'static Contract = &Contract {
         fields: &[
             Field { name: "name", ty: "string", meaning: "The case id." },
+            Field {
+                name: "description",
+                ty: "string (optional)",
+                meaning: "What the case pins and the spec sentence it tests, for people; not compared.",
+            },
             BODY,
             BODY_BASE64,
             Field {
