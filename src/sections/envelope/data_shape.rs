@@ -80,6 +80,8 @@ impl Definition for DataShape {
             "`encode`: build an envelope with the SDK's producer API from `urn`, `queue` and `data` (the same call an application makes; an SDK that refuses it fails the case), and take its output text.",
             "`encode`: cut out the raw JSON text of the output's top-level `data` member, before any parsing into the language's types (parsing would hide `[]` versus `{}`), remove insignificant whitespace from it and from `expect_encoded_data_json`, and compare the two texts; equal passes.",
             "`decode`: read the fixture's bytes; the SDK's `accepts` must give `valid` and its decode must agree (`valid: false`: `accepts` is false and decode rejects the body; here, because `data` is an array).",
+            super::shared::fields::PER_MESSAGE_MADE,
+            super::shared::fields::PER_MESSAGE_REENCODED,
             "Report `pass`, or `fail` with what differed as `reason` (for example \"data is emitted as [], expected {}\").",
         ],
     };

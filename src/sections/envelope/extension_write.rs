@@ -58,6 +58,8 @@ impl Definition for ExtensionWrite {
             "Build a message with the SDK's producer API from `urn`, `queue`, `data` and the `meta` entries, in order, through its meta write API (Go `WithMeta(key, value)`, Python `make(meta=)`, Node `MakeOptions.meta`, PHP `make(meta:)`, Java `make(urn, data, queue, traceId, Map meta)`, .NET `Make(meta:)`), and encode it. A refusal fails the case.",
             "Parse the output as JSON: every `expect_envelope` pointer must hold the same value (values compare as parsed JSON, so `\\uXXXX` escaping of non-ASCII text, key order and whitespace are free).",
             "The retry hop: decode that output with the SDK's consumer (it must be accepted), add 1 to attempts, encode again and parse: every `expect_envelope` pointer must still hold its value, and `/attempts` must be 1.",
+            super::shared::fields::PER_MESSAGE_MADE,
+            super::shared::fields::PER_MESSAGE_REENCODED,
             "Report `pass`, or `fail` with the first difference as `reason`, saying whether it was after make or after the retry hop.",
         ],
     };

@@ -111,6 +111,7 @@ impl Definition for Roundtrip {
             "Add 1 to the message's attempts, as a consumer does before it re-publishes a message.",
             "Encode it with the SDK's producer, or, when the case has `apply_dead_letter`, move it with the SDK's dead-letter helper (with that `reason` and `original_queue`) and encode that copy. An encode that refuses the message fails the case.",
             "Parse the output as JSON. `attempts` must equal `expect_attempts`; every `expect_preserved` and `expect_after_reencode` pointer must hold the same value; no `expect_absent_after_reencode` pointer may exist; with `expect_dead_letter`, the output's `dead_letter` object holds each of its members with the same value. Key order and whitespace of the output are free.",
+            super::shared::fields::PER_MESSAGE_REENCODED,
             "Report `pass`, or `fail` with the first difference as `reason` (for example \"attempts is 1, expected 2\").",
         ],
     };

@@ -242,8 +242,15 @@ pub mod fields {
         "Read the fixture's bytes. Ask the SDK's consumer whether it accepts them, and decode them with its core: both must give the verdict `valid` (a `valid: false` case passes when `accepts` is false and decode rejects the body, and ends there).",
         "For a valid case, compare the resolved identity with `expect_urn` and the decode warnings with `expect_warnings`, each only when the case has it. A warning names the JSON pointer of the key it is about (`/job`, `/urn`).",
         "Then re-encode the decoded message unchanged (no attempt added), parse the output as JSON and check `expect_preserved`, `expect_after_reencode` (same value at each pointer) and `expect_absent_after_reencode` (no such pointer). Key order and whitespace of the output are free.",
+        PER_MESSAGE_REENCODED,
         "Report the case `pass`, or `fail` with the first difference as `reason`.",
     ];
+
+    /// The per-message check of every envelope the SDK makes (see `per_message_fields`).
+    pub const PER_MESSAGE_MADE: &str = "Every envelope the SDK makes carries the per-message fields, judged for presence and shape, never value: `meta.id` a non-empty string, `trace_id` a string that is not blank, `meta.created_at` an integer count of Unix epoch milliseconds of at least 10^12 (a count of seconds, 0 or a small constant fails).";
+
+    /// The per-message check of every re-encode and dead-letter copy (see `per_message_fields`).
+    pub const PER_MESSAGE_REENCODED: &str = "Every re-encoded envelope (a dead-letter copy too) carries each per-message field that its input carries well-shaped (`meta.id` a non-empty string, `trace_id` not blank, `meta.created_at` integer epoch milliseconds of at least 10^12), still in that shape: a re-encode writes the message's own fields and mints none; their values are not compared.";
 }
 
 /// The decode-verdict case shared by data_shape (mode `decode`), trim (mode `decode`) and

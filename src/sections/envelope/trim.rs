@@ -20,7 +20,7 @@ use crate::suite::Scope;
 
 use super::shared::fields::{
     DESCRIPTION, EXPECT_ABSENT_AFTER_REENCODE, EXPECT_AFTER_REENCODE, EXPECT_PRESERVED, EXPECT_URN, EXPECT_WARNINGS,
-    FILE, NAME, QUEUE, REASON, STEPS, VALID,
+    FILE, NAME, PER_MESSAGE_MADE, QUEUE, REASON, STEPS, VALID,
 };
 use super::shared::{DecodeCase, parsed, per_message_fields, pointers_hold};
 
@@ -215,11 +215,13 @@ fn make(cx: &mut RunCx<'_>, case: &MakeCase<'_>) -> Check {
 const TRIM_STEPS: &[&str] = &[
     "`make`: call the SDK's producer API with `urn`, `queue`, empty `data` and, when the case has it, `trace_id`. For `expect: reject` the case passes when make refuses (an error or exception while building the message); make succeeding, or only the later encode refusing, fails it.",
     "`make`, `expect: ok`: make must succeed; encode the message, parse the output as JSON and check that every `expect_envelope` pointer holds the same value, and, with `expect_fresh_trace_id`, that `trace_id` is a UUID in 8-4-4-4-12 hexadecimal form other than the input.",
-    "`decode` cases run as steps 4 to 7. Blank means empty or made only of the six ASCII whitespace characters: a blank `job` counts as absent (the identity falls back to `urn`), a blank `urn` is no identity, a blank `trace_id` makes the message invalid. Re-emit never trims: a non-blank `job` or `trace_id` is written back exactly as it came.",
+    PER_MESSAGE_MADE,
+    "`decode` cases run as steps 5 to 9. Blank means empty or made only of the six ASCII whitespace characters: a blank `job` counts as absent (the identity falls back to `urn`), a blank `urn` is no identity, a blank `trace_id` makes the message invalid. Re-emit never trims: a non-blank `job` or `trace_id` is written back exactly as it came.",
     STEPS[0],
     STEPS[1],
     STEPS[2],
     STEPS[3],
+    STEPS[4],
 ];
 
 /// 8-4-4-4-12 hexadecimal digits.
