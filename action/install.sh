@@ -10,7 +10,7 @@
 #                           the same variable `bqsuite fetch` honours)
 #   RUNNER_OS, RUNNER_ARCH, RUNNER_TEMP, GITHUB_OUTPUT, GITHUB_PATH (set by the runner)
 #
-# Rulings (also in the README's "In an SDK repository"):
+# Rulings (also in the README's "The release asset and fetch"):
 # - The action's own release is its ref when that is a release tag (v1.6.0); otherwise (a
 #   commit SHA, a branch, a major tag such as v1) the CONFORMANCE_VERSION file in the action's
 #   checkout, which at a release tag always equals the tag (the release workflow refuses any

@@ -6,6 +6,31 @@
 //! implements in process and an [`adapter`] process implements across stdio) → findings ([`diag`]) or results ([`results`]) → reporters → exit code
 //! ([`cli`]). Nothing downstream reaches back upstream (`tests/architecture.rs` holds the
 //! allowed edges), and the reference core knows nothing of the suite tooling.
+//!
+//! Messages to stderr go through `note!`, never `eprintln!`: a closed or failing stderr
+//! (`bqsuite run 2>&1 | head -1`) loses the message, never the work or the exit code.
+
+/// `eprintln!` that cannot panic: stderr carries diagnostics only, so when it is closed (a
+/// pipe whose reader left) or fails, the message is dropped and the command carries on to its
+/// own exit code. `eprintln!` would panic there (exit 101, which no caller expects).
+macro_rules! note {
+    () => {{
+        use std::io::Write as _;
+        let _ = std::io::stderr().write_all(b"\n");
+    }};
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
+/// `note!` without the newline (`eprint!` that cannot panic).
+macro_rules! note_inline {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = write!(std::io::stderr(), $($arg)*);
+    }};
+}
 
 pub mod adapter;
 pub mod cli;
@@ -13,6 +38,7 @@ pub mod conformance;
 pub mod core;
 pub mod diag;
 pub mod diff;
+pub mod docs;
 pub mod fetch;
 pub mod fsutil;
 pub mod release;

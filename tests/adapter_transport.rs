@@ -144,19 +144,38 @@ fn a_duplicate_response_fails_the_next_call() {
 }
 
 #[test]
-fn a_result_of_another_operation_fails_only_that_call() {
+fn a_seq_that_is_not_an_integer_is_named_as_such() {
+    fails_once_then_recovers("string-seq", "not a reply of the protocol: seq \"2\" is not a positive integer");
+}
+
+/// Call 2 is answered in step but with a result that does not follow the protocol: only that
+/// call fails, the same process answers the next one, and the reason names what is wrong.
+fn fails_only_that_call(mode: &str, says: &str) {
     if python().is_none() {
         return;
     }
     let s = Setup::new();
-    let mut a = Adapter::start(s.options("bad-result", 2, true)).unwrap();
+    let mut a = Adapter::start(s.options(mode, 2, true)).unwrap();
     a.begin_case("cases", "one");
     assert_eq!(accepts(&mut a), Ok(true));
     let why = transport(accepts(&mut a));
-    assert!(why.contains("a result of kafka_default_tiers to a accepts call"), "{why}");
+    let kept = "answered with a reply that does not follow the protocol (kept running): ";
+    assert!(why.contains(&format!("{kept}{says}")), "{mode}: {why}");
     assert_eq!(accepts(&mut a), Ok(true), "the stream is in step: the same process answers");
     let summary = a.finish();
     assert_eq!((summary.starts, summary.incidents.len()), (1, 1));
+}
+
+#[test]
+fn a_result_of_another_operation_fails_only_that_call() {
+    let says = "a result of kafka_default_tiers to the accepts call (response.op must be accepts)";
+    fails_only_that_call("bad-result", says);
+}
+
+#[test]
+fn a_result_naming_another_operation_is_told_so_before_its_shape_is_judged() {
+    // The result (a boolean) fits accepts, not the decode it claims to be.
+    fails_only_that_call("wrong-op", "a result of decode to the accepts call (response.op must be accepts)");
 }
 
 #[test]
@@ -217,6 +236,22 @@ fn an_unknown_protocol_version_stops_before_any_case() {
     let t = start_fails("protocol");
     assert_eq!(t, Trouble::Protocol("2".into()));
     assert_eq!(t.to_string(), "speaks adapter protocol 2, and bqsuite speaks protocol 1 only");
+}
+
+#[test]
+fn a_hello_naming_a_binding_outside_the_contract_or_one_twice_stops_before_any_case() {
+    if python().is_none() {
+        return;
+    }
+    // Its results file would fail the results schema: refused at the hello instead.
+    let t = start_fails("unknown-binding");
+    let known = "redis, amqp, sqs, asb, pulsar, kafka, artemis, otel";
+    let says = format!(
+        "gave a hello that does not follow the protocol: bindings: \"nats\" is not a binding of the contract ({known})"
+    );
+    assert_eq!(t.to_string(), says);
+    let t = start_fails("binding-twice");
+    assert_eq!(t.to_string(), "gave a hello that does not follow the protocol: bindings: \"sqs\" is named twice");
 }
 
 #[test]

@@ -4,6 +4,7 @@
 mod support;
 
 use serde_json::{Value, json};
+use std::path::Path;
 use support::{SuiteCopy, bqsuite, repo, transcript};
 
 /// A small, fixed suite: the `cases` section of the canonical one, a section with an unknown
@@ -270,4 +271,37 @@ fn completions_for_bash() {
     let o = bqsuite(&repo(), &["completions", "bash"]);
     assert_eq!(o.status.code(), Some(0));
     assert!(String::from_utf8_lossy(&o.stdout).contains("_bqsuite()"));
+}
+
+/// A closed stderr (`bqsuite run 2>&1 | head -1`: the reader left) loses the messages, never the
+/// work or the exit code: the run still writes its results and exits 0, validate still finds
+/// its findings and exits 1. With `eprintln!` both exited 101 (a panic).
+#[test]
+fn a_closed_stderr_changes_neither_the_work_nor_the_exit_code() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("results.json");
+    let broken = SuiteCopy::new();
+    broken.edit_manifest(|m| m["trim"]["cases"][0].as_object_mut().unwrap().remove("mode").map(drop).unwrap());
+    let runs: [(&Path, Vec<&str>, i32); 3] = [
+        (&repo(), vec!["run", "--out", out.to_str().unwrap()], 0),
+        (broken.path(), vec!["validate"], 1),
+        (&repo(), vec!["results", "check", "/nonexistent/results.json"], 2),
+    ];
+    for (dir, args, code) in runs {
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let status = std::process::Command::new(env!("CARGO_BIN_EXE_bqsuite"))
+            .args(&args)
+            .current_dir(dir)
+            .env("NO_COLOR", "1")
+            .env_remove("BQ_REDIS_URL")
+            .env_remove("BQ_REQUIRE_REDIS")
+            .stdout(std::process::Stdio::null())
+            .stderr(writer)
+            .status()
+            .unwrap();
+        assert_eq!(status.code(), Some(code), "bqsuite {args:?} with stderr closed");
+    }
+    let results: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert_eq!(results["sdk"], "bqsuite-reference");
 }

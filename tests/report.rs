@@ -8,7 +8,7 @@
 
 mod support;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -83,13 +83,9 @@ fn html_page_is_self_contained_and_escaped() {
 }
 
 /// Render the page in headless Chromium and check the table is in the DOM; print a skip notice
-/// when Chromium is not installed.
+/// when Chromium is not installed (a failure under `BQ_REQUIRE_BROWSER`).
 fn render_in_chromium(page: &Path) {
-    let chromium = PathBuf::from("/usr/bin/chromium");
-    if !chromium.exists() {
-        eprintln!("skipping the Chromium rendering check: /usr/bin/chromium is not installed");
-        return;
-    }
+    let Some(chromium) = support::chromium() else { return };
     let profile = tempfile::tempdir().unwrap();
     let mut child = Command::new(&chromium)
         .args([

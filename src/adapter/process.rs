@@ -34,6 +34,7 @@ use serde_json::Value;
 
 use super::pipe::{Pipe, Received, Unsent};
 use super::protocol::{Command, Hello, MAX_LINE, PROTOCOL, Reply};
+use crate::sdk::reference::BINDINGS;
 use crate::sdk::{Identity, OPERATIONS, Request, Response, Sdk, SdkError};
 
 /// How to run an adapter.
@@ -81,6 +82,10 @@ pub enum Trouble {
     TooLong,
     /// A line that is not a JSON object with a `seq` (or, before the hello, not a hello).
     Garbage(String),
+    /// A reply with the right `seq` that does not follow the protocol (an unknown `reply`, a
+    /// result of another operation or of the wrong shape): the stream is still in step, so
+    /// only the call fails and the process keeps running.
+    Malformed(String),
     /// A reply for a `seq` not yet sent.
     WrongSeq(u64),
     /// A second reply for a `seq` already answered.
@@ -104,6 +109,9 @@ impl fmt::Display for Trouble {
             Trouble::Lingered => f.write_str("did not exit within the timeout after the shutdown (killed)"),
             Trouble::TooLong => write!(f, "wrote a line longer than {} MiB", MAX_LINE >> 20),
             Trouble::Garbage(what) => write!(f, "wrote a line that is not a reply of the protocol: {what}"),
+            Trouble::Malformed(what) => {
+                write!(f, "answered with a reply that does not follow the protocol (kept running): {what}")
+            }
             Trouble::WrongSeq(got) => write!(f, "answered seq {got}, which was never sent"),
             Trouble::Duplicate(seq) => write!(f, "answered seq {seq} a second time (a duplicate response)"),
             Trouble::Protocol(got) => {
@@ -399,6 +407,21 @@ impl Adapter {
                 return Err(Trouble::BadHello(format!("{member} is empty")));
             }
         }
+        // The results file's `bindings` come from here, and the results schema allows only the
+        // bindings of the contract, each once: refuse the hello rather than write a file that
+        // `results check` rejects.
+        for (i, b) in hello.bindings.iter().enumerate() {
+            if !BINDINGS.contains(&b.as_str()) {
+                let known = BINDINGS.join(", ");
+                return Err(Trouble::BadHello(format!(
+                    "bindings: \"{}\" is not a binding of the contract ({known})",
+                    excerpt(b.as_bytes(), 40)
+                )));
+            }
+            if hello.bindings[..i].contains(b) {
+                return Err(Trouble::BadHello(format!("bindings: {b:?} is named twice")));
+            }
+        }
         if self.starts > 1 && hello.identity() != self.identity {
             return Err(Trouble::Changed(format!("{:?} {:?} now", hello.sdk, hello.version)));
         }
@@ -419,7 +442,7 @@ impl Adapter {
 
     /// A reply that breaks the protocol without putting the stream out of step.
     fn malformed(&mut self, seq: u64, op: &'static str, what: String) -> SdkError {
-        let trouble = Trouble::Garbage(what);
+        let trouble = Trouble::Malformed(what);
         let message = reason(Some((seq, op)), &trouble);
         self.incident(Some((seq, op)), trouble, false);
         SdkError::Transport { message }
@@ -559,14 +582,28 @@ impl Adapter {
             Some(s) if s < seq && s > 0 => return Err(self.lose(Some((seq, op)), Trouble::Duplicate(s))),
             Some(s) => return Err(self.lose(Some((seq, op)), Trouble::WrongSeq(s))),
             None => {
-                let t = Trouble::Garbage(format!("no seq: {}", excerpt(&got, 80)));
+                let what = match value.get("seq") {
+                    None => "no seq".to_owned(),
+                    Some(s) => {
+                        format!("seq {} is not a positive integer", s.to_string().chars().take(40).collect::<String>())
+                    }
+                };
+                let t = Trouble::Garbage(format!("{what}: {}", excerpt(&got, 80)));
                 return Err(self.lose(Some((seq, op)), t));
             }
+        }
+        // A result names its operation: say so when it is another one, before its shape is
+        // judged against the wrong operation's.
+        if value.get("reply").and_then(Value::as_str) == Some("result")
+            && let Some(other) = value.pointer("/response/op").and_then(Value::as_str)
+            && other != op
+        {
+            return Err(self.malformed(seq, op, another_operation(&excerpt(other.as_bytes(), 40), op)));
         }
         match serde_json::from_value::<Reply>(value) {
             Ok(Reply::Result { response, .. }) if response.operation() == op => Ok(response),
             Ok(Reply::Result { response, .. }) => {
-                Err(self.malformed(seq, op, format!("a result of {} to a {op} call", response.operation())))
+                Err(self.malformed(seq, op, another_operation(response.operation(), op)))
             }
             Ok(Reply::Error { message, .. }) => Err(SdkError::Sdk { message }),
             Ok(Reply::NotImplemented { .. }) => {
@@ -582,6 +619,11 @@ impl Adapter {
             Err(e) => Err(self.malformed(seq, op, format!("{e}: {}", excerpt(&got, 80)))),
         }
     }
+}
+
+/// What a result of operation `other` to an `op` call is told.
+fn another_operation(other: &str, op: &str) -> String {
+    format!("a result of {other} to the {op} call (response.op must be {op})")
 }
 
 /// The failure reason of a call that `trouble` hit.

@@ -92,7 +92,8 @@ pub struct Hello {
     pub language: String,
     /// The results file's `bindings`: every binding the package carries (`redis`, `amqp`,
     /// `sqs`, `asb`, `pulsar`, `kafka`, `artemis`, and `otel` when it carries the traceparent
-    /// code). It decides which sections run, and it must be complete.
+    /// code). It decides which sections run, and it must be complete; only those eight
+    /// names, each at most once.
     pub bindings: Vec<String>,
     /// The operations the adapter implements; bqsuite never calls any other.
     pub operations: Vec<String>,

@@ -78,7 +78,7 @@ pub fn run(a: &DevArgs) -> ExitCode {
             if let Err(e) = crate::synth::write(&files, out) {
                 return fail(format!("cannot write {}: {e}", out.display()));
             }
-            eprintln!("wrote {} ({} files, cases ×{factor})", out.display(), files.len());
+            note!("wrote {} ({} files, cases ×{factor})", out.display(), files.len());
             ExitCode::SUCCESS
         }
         DevCommand::Floor { suite } => {
@@ -113,7 +113,7 @@ pub fn run(a: &DevArgs) -> ExitCode {
                         Err(e) => return fail(format!("--sdk: {e}")),
                     };
                     let log = std::env::temp_dir().join(format!("bqsuite-kill-matrix-{}.log", std::process::id()));
-                    eprintln!("adapter: {cmd}; its stderr goes to {}", log.display());
+                    note!("adapter: {cmd}; its stderr goes to {}", log.display());
                     let adapter = crate::adapter::AdapterOptions {
                         command,
                         timeout: crate::adapter::process::DEFAULT_TIMEOUT,

@@ -62,7 +62,7 @@ fn progress(name: &str, got: u64, total: Option<u64>, done: bool) {
 /// End a half-drawn progress line, so that a message starts on a line of its own.
 fn end_progress() {
     if PROGRESS_OPEN.swap(false, Ordering::SeqCst) {
-        eprintln!();
+        note!();
     }
 }
 
@@ -71,11 +71,11 @@ fn failed(e: &FetchError) -> ExitCode {
     match e.failure {
         Failure::CouldNotRun => fail(e),
         Failure::Verification => {
-            eprintln!("bqsuite: verification failed: {e}");
+            note!("bqsuite: verification failed: {e}");
             exit(true)
         }
         Failure::Refused => {
-            eprintln!("bqsuite: refused: {e}");
+            note!("bqsuite: refused: {e}");
             exit(true)
         }
     }
@@ -98,7 +98,7 @@ pub fn run(a: &FetchArgs, color: bool) -> ExitCode {
         return match fetch::unpack(&req, &a.dir) {
             Ok(u) => {
                 end_progress();
-                eprintln!(
+                note!(
                     "fetched {} (sha256 {}, verified against {}): {} files into {}",
                     u.verified.name,
                     u.verified.sha256,
@@ -158,7 +158,7 @@ fn update(a: &FetchArgs, req: &Request) -> ExitCode {
     emit(&out);
     let repo = u.repo.as_deref().map(|r| r.display().to_string());
     for p in &u.stale_pins {
-        eprintln!(
+        note!(
             "bqsuite: reminder: {}/{}:{}:{} pins {}; bump it to v{} in the same commit as the copy",
             repo.as_deref().unwrap_or("."),
             p.file,
@@ -169,7 +169,7 @@ fn update(a: &FetchArgs, req: &Request) -> ExitCode {
         );
     }
     if let (Some(repo), false) = (repo, u.pinned) {
-        eprintln!(
+        note!(
             "bqsuite: note: no workflow in {repo}/{} pins a suite tag (--branch v{}), so CI does not check this copy",
             crate::sync::pin::WORKFLOWS,
             a.version

@@ -19,7 +19,7 @@ pub fn install() {
                 let (_held, _) = crate::staging::freeze();
                 let name = if signal == SIGINT { "SIGINT" } else { "SIGTERM" };
                 // A newline first ends a progress line that may be half drawn.
-                eprintln!("\nbqsuite: interrupted by {name}; nothing half-written is left behind");
+                note!("\nbqsuite: interrupted by {name}; nothing half-written is left behind");
                 std::process::exit(128 + signal);
             }
         });

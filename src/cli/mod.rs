@@ -7,6 +7,8 @@
 mod adapter;
 mod dev;
 mod diff;
+mod docs;
+mod explain;
 mod interrupt;
 mod report;
 mod results;
@@ -173,6 +175,15 @@ pub enum Command {
         "drift, staging leftovers (--check), a refused target, a failed write, a missing repository under --strict"
     ))]
     Sync(sync::SyncArgs),
+    /// Explain a finding code: what it checks, why it matters, an example that triggers it.
+    #[command(after_help = exit_help!("the explanation or the list was printed"))]
+    Explain(explain::ExplainArgs),
+    /// Render the suite's contract as pages under docs/ (Markdown and HTML), or check them.
+    #[command(after_help = exit_help!(
+        "written; --check: every page matches what the suite renders",
+        "--check: a page is missing, differs or is stale (run `bqsuite docs` and commit)"
+    ))]
+    Docs(docs::DocsArgs),
     /// Print a shell completion script.
     Completions {
         /// The shell to complete for.
@@ -259,7 +270,9 @@ pub struct RunArgs {
     /// Write results.json here (atomically) instead of to stdout.
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
-    /// Run only this section (repeatable). The results then cover only these sections.
+    /// Run only this section (repeatable). The results then cover only these sections, so
+    /// `results check` calls them Not compatible (the other in-scope sections are missing,
+    /// BQ605): a partial run is for working on a section, not a verdict.
     #[arg(long = "section", value_name = "S")]
     pub sections: Vec<String>,
     /// A live Redis for the redis behavioural blocks (a URL that does not parse is a usage
@@ -299,7 +312,7 @@ fn parse_timeout(text: &str) -> Result<std::time::Duration, String> {
 
 /// An error that stops a command: exit 2.
 fn fail(msg: impl std::fmt::Display) -> ExitCode {
-    eprintln!("bqsuite: error: {msg}");
+    note!("bqsuite: error: {msg}");
     ExitCode::from(2)
 }
 
@@ -349,6 +362,8 @@ pub fn dispatch(cli: Cli) -> ExitCode {
         Command::Release(a) => release::run(&a, color),
         Command::Fetch(a) => fetch::run(&a, color),
         Command::Sync(a) => sync::sync(&a, color),
+        Command::Explain(a) => explain::run(&a, color),
+        Command::Docs(a) => docs::run(&a, color),
         Command::Dev(a) => dev::run(&a),
         Command::Completions { shell } => {
             let mut buf = Vec::new();
@@ -410,7 +425,7 @@ pub(super) fn write_step_summary(markdown: &str) {
             .open(Path::new(&path))
             .and_then(|mut f| f.write_all(markdown.as_bytes()));
         if let Err(e) = written {
-            eprintln!("bqsuite: warning: cannot write the job summary: {e}");
+            note!("bqsuite: warning: cannot write the job summary: {e}");
         }
     }
 }
@@ -485,12 +500,12 @@ fn run(a: &RunArgs) -> ExitCode {
     };
     for name in results.sections.keys() {
         let c = results.counts(Some(name));
-        eprintln!("{:<24} {:>4} pass {:>4} fail {:>4} skip", terminal_safe(name), c.pass, c.fail, c.skip);
+        note!("{:<24} {:>4} pass {:>4} fail {:>4} skip", terminal_safe(name), c.pass, c.fail, c.skip);
     }
     let total = results.counts(None);
-    eprintln!("run: {total} ({})", subject(&suite));
+    note!("run: {total} ({})", subject(&suite));
     if let Some(summary) = adapter {
-        eprint!("{summary}");
+        note_inline!("{summary}");
     }
     let json = results.to_json();
     match &a.out {
@@ -503,15 +518,15 @@ fn run(a: &RunArgs) -> ExitCode {
     }
     if !invalid.is_empty() {
         // The suite is broken, not the SDK: exit 2 (toml-test's "bug in the test").
-        eprintln!(
+        note!(
             "bqsuite: error: {} case(s) of the suite do not read cleanly, so the SDK was not judged on them; run `bqsuite validate`:",
             invalid.len()
         );
         for c in invalid.iter().take(MAX_LISTED) {
-            eprintln!("  {}/{}: {}", c.section, c.id, c.problems.join("; "));
+            note!("  {}/{}: {}", c.section, c.id, c.problems.join("; "));
         }
         if invalid.len() > MAX_LISTED {
-            eprintln!("  … and {} more", invalid.len() - MAX_LISTED);
+            note!("  … and {} more", invalid.len() - MAX_LISTED);
         }
         return ExitCode::from(2);
     }
@@ -532,7 +547,7 @@ fn run_adapter(
         (None, None) => std::env::temp_dir().join(format!("bqsuite-adapter-{}.log", std::process::id())),
     };
     std::fs::write(&log, b"").map_err(|e| fail(format!("cannot write the adapter log {}: {e}", log.display())))?;
-    eprintln!("adapter: {cmd}; its stderr goes to {}", log.display());
+    note!("adapter: {cmd}; its stderr goes to {}", log.display());
     let shown = log.clone();
     let adapter = crate::adapter::AdapterOptions {
         command,

@@ -56,11 +56,11 @@ pub fn run(a: &ReleaseArgs, color: bool) -> ExitCode {
         Err(ReleaseError::Findings(findings)) => {
             let summary = Summary::new("release", subject(&suite));
             emit(&diag::render(&findings, Format::Human, color, &summary));
-            eprintln!("bqsuite: refusing to build the release: `bqsuite validate` has findings");
+            note!("bqsuite: refusing to build the release: `bqsuite validate` has findings");
             return exit(true);
         }
         Err(e @ ReleaseError::Unreleasable(_)) => {
-            eprintln!("bqsuite: refusing to build the release: {e}");
+            note!("bqsuite: refusing to build the release: {e}");
             return exit(true);
         }
         Err(e @ ReleaseError::Io(_)) => return fail(e),
@@ -74,32 +74,28 @@ pub fn run(a: &ReleaseArgs, color: bool) -> ExitCode {
         let summary = Summary::new("release gate", subject(&suite));
         if diag::has_errors(&findings) {
             emit(&diag::render(&findings, Format::Human, color, &summary));
-            eprintln!(
+            note!(
                 "bqsuite: refusing to build the release: the release gate has findings (`bqsuite diff` shows the changes)"
             );
             return exit(true);
         }
         if !findings.is_empty() {
-            eprint!("{}", diag::render(&findings, Format::Human, false, &summary));
+            note_inline!("{}", diag::render(&findings, Format::Human, false, &summary));
         }
     } else if a.no_previous && !a.verify {
-        eprintln!("release: --no-previous: not compared with a previous release");
+        note!("release: --no-previous: not compared with a previous release");
     }
     if a.verify {
         return match release::verify(&asset, &out) {
             Ok(differences) if differences.is_empty() => {
-                eprintln!("release --verify: {} and SHA256SUMS in {} rebuild byte for byte", asset.name, out.display());
+                note!("release --verify: {} and SHA256SUMS in {} rebuild byte for byte", asset.name, out.display());
                 ExitCode::SUCCESS
             }
             Ok(differences) => {
                 for d in &differences {
-                    eprintln!("bqsuite: differs: {d}");
+                    note!("bqsuite: differs: {d}");
                 }
-                eprintln!(
-                    "release --verify: {} file(s) in {} do not match this tree",
-                    differences.len(),
-                    out.display()
-                );
+                note!("release --verify: {} file(s) in {} do not match this tree", differences.len(), out.display());
                 exit(true)
             }
             Err(e) => fail(e),
@@ -107,7 +103,7 @@ pub fn run(a: &ReleaseArgs, color: bool) -> ExitCode {
     }
     let code = match release::write(&asset, &out) {
         Ok([tarball, _]) => {
-            eprintln!(
+            note!(
                 "wrote {} ({} bytes) and {}",
                 tarball.display(),
                 asset.bytes.len(),

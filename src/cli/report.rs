@@ -54,7 +54,7 @@ pub(super) fn run(a: &ReportArgs) -> ExitCode {
             if let Err(e) = crate::fsutil::write_atomic(path, text.as_bytes()) {
                 return fail(format!("cannot write {}: {e}", path.display()));
             }
-            eprintln!("report: wrote {} ({})", path.display(), matrix.headline());
+            note!("report: wrote {} ({})", path.display(), matrix.headline());
         }
         None => emit(&text),
     }

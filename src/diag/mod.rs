@@ -7,6 +7,7 @@
 
 mod codes;
 mod escape;
+pub mod explain;
 mod render;
 pub mod style;
 

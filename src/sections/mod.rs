@@ -127,6 +127,8 @@ pub trait Definition: Sync + 'static {
     const EARLY: bool = false;
     /// The broken variants it must catch.
     const CATCHES: &'static [Catch] = &[];
+    /// What a runner of this section does, for people (its page in `docs/`), when written.
+    const CONTRACT: Option<&'static Contract> = None;
     /// A case, read.
     type Case<'s>: Send + Sync;
     /// Read one case; `None` when the reader recorded a problem.
@@ -139,6 +141,26 @@ pub trait Definition: Sync + 'static {
     fn check<'s>(_cx: &mut CheckCx<'_>, _cases: &[Entry<'s, Self::Case<'s>>], _out: &mut Vec<Finding>) {}
     /// Run one case against the SDK under test.
     fn run(cx: &mut RunCx<'_>, case: &Self::Case<'_>) -> Outcome;
+}
+
+/// What a runner of a section does, in words, written beside the reader that reads those fields
+/// (the manifest's `description` says what the SDK must do; this says how a runner feeds it a
+/// case and judges the answer). `bqsuite docs` renders it on the section's page, and
+/// `tests/docs.rs` requires that `fields` names exactly the fields its cases hold.
+#[derive(Debug)]
+pub struct Contract {
+    /// Every field of a case.
+    pub fields: &'static [Field],
+    /// The steps of running one case, in order.
+    pub steps: &'static [&'static str],
+}
+
+/// One case field: its name, its JSON type in words, what it means to a runner.
+#[derive(Debug)]
+pub struct Field {
+    pub name: &'static str,
+    pub ty: &'static str,
+    pub meaning: &'static str,
 }
 
 /// The read cases of one section, whatever its case type.
@@ -170,6 +192,7 @@ pub trait Section: Sync {
     fn is_array(&self) -> bool;
     fn is_early(&self) -> bool;
     fn catches(&self) -> &'static [Catch];
+    fn contract(&self) -> Option<&'static Contract>;
     /// Read every case of `section` (a section of `suite` with this definition's name).
     fn read<'s>(&self, suite: &'s Suite, section: &suite::Section<'s>) -> Box<dyn Cases<'s> + 's>;
     /// [`Section::read`], also collecting every case's expectation slots, each with a wrong
@@ -237,6 +260,10 @@ impl<D: Definition> Section for D {
 
     fn catches(&self) -> &'static [Catch] {
         D::CATCHES
+    }
+
+    fn contract(&self) -> Option<&'static Contract> {
+        D::CONTRACT
     }
 
     fn read<'s>(&self, suite: &'s Suite, section: &suite::Section<'s>) -> Box<dyn Cases<'s> + 's> {

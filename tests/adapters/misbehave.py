@@ -81,6 +81,10 @@ def main():
                 hello = json.loads(reply)
                 hello["protocol"] = 2
                 reply = (json.dumps(hello) + "\n").encode()
+            elif armed and mode in ("unknown-binding", "binding-twice"):
+                hello = json.loads(reply)
+                hello["bindings"] = ["sqs", "nats"] if mode == "unknown-binding" else ["sqs", "kafka", "sqs"]
+                reply = (json.dumps(hello) + "\n").encode()
             elif armed and mode == "not-json-hello":
                 reply = b"Starting babelqueue adapter...\n"
             write(reply)
@@ -107,6 +111,14 @@ def main():
         elif mode == "skip":
             seq = json.loads(reply)["seq"]
             write((json.dumps({"reply": "skip", "seq": seq, "reason": "ADR-0032: cannot carry it"}) + "\n").encode())
+        elif mode == "wrong-op":
+            r = json.loads(reply)
+            r["response"]["op"] = "decode"
+            write((json.dumps(r) + "\n").encode())
+        elif mode == "string-seq":
+            r = json.loads(reply)
+            r["seq"] = str(r["seq"])
+            write((json.dumps(r) + "\n").encode())
         elif mode == "bad-result":
             r = json.loads(reply)
             r["response"] = {"op": "kafka_default_tiers", "result": [1]}

@@ -156,7 +156,44 @@ pub fn transcript(o: &Output) -> String {
 
 /// Is `BQ_REQUIRE_REDIS` set (to anything but empty or 0)?
 pub fn redis_required() -> bool {
-    std::env::var_os("BQ_REQUIRE_REDIS").is_some_and(|v| !v.is_empty() && v != "0")
+    flag("BQ_REQUIRE_REDIS")
+}
+
+/// Is the environment variable set to anything but empty or `0`?
+pub fn flag(name: &str) -> bool {
+    std::env::var_os(name).is_some_and(|v| !v.is_empty() && v != "0")
+}
+
+/// Headless Chromium for the rendering tests: `BQ_CHROMIUM` when set, else `/usr/bin/chromium`;
+/// `None` (after saying so) when it is not installed, and a test failure instead under
+/// `BQ_REQUIRE_BROWSER` (which CI sets: a browser test never skips there).
+pub fn chromium() -> Option<PathBuf> {
+    let path = std::env::var_os("BQ_CHROMIUM")
+        .filter(|p| !p.is_empty())
+        .map_or_else(|| PathBuf::from("/usr/bin/chromium"), PathBuf::from);
+    if path.exists() {
+        return Some(path);
+    }
+    assert!(!flag("BQ_REQUIRE_BROWSER"), "BQ_REQUIRE_BROWSER is set but {} is not installed", path.display());
+    eprintln!(
+        "skipping the Chromium check: {} is not installed (BQ_REQUIRE_BROWSER=1 makes this a failure)",
+        path.display()
+    );
+    None
+}
+
+/// Is `tar` GNU tar? When it is not: `false` after saying so, and a test failure instead under
+/// `BQ_REQUIRE_GNU_TAR` (which CI sets).
+pub fn gnu_tar() -> bool {
+    let version = Command::new("tar").arg("--version").output();
+    if version.as_ref().is_ok_and(|o| String::from_utf8_lossy(&o.stdout).contains("GNU tar")) {
+        return true;
+    }
+    assert!(!flag("BQ_REQUIRE_GNU_TAR"), "BQ_REQUIRE_GNU_TAR is set but `tar --version` is not GNU tar");
+    eprintln!(
+        "skipping: `tar --version` is not GNU tar, so there is no reference stream to compare with (BQ_REQUIRE_GNU_TAR=1 makes this a failure)"
+    );
+    false
 }
 
 /// A Redis for tests: `BQ_REDIS_URL` when set; else a `redis-server` this test process starts

@@ -24,7 +24,9 @@ use crate::sdk::ops::{Accepts, Decode, DecodeOutcome};
 use crate::sdk::reference::Broken;
 use crate::sdk::wire::Bytes;
 use crate::sections::judge::same_value;
-use crate::sections::{Catch, Check, CheckCx, Definition, Entry, Fixture, Reader, RunCx, catch, ensure};
+use crate::sections::{
+    Catch, Check, CheckCx, Contract, Definition, Entry, Field, Fixture, Reader, RunCx, catch, ensure,
+};
 use crate::suite::{MANIFEST, Scope, pointer};
 
 /// The `expect` fields every real SDK runner reads (R20.5).
@@ -51,6 +53,40 @@ impl Definition for Cases {
         catch(Broken::IgnoreSchemaVersion, &["invalid-unknown-schema-version"]),
         catch(Broken::NoUrnAlias, &["urn-alias"]),
     ];
+    const CONTRACT: Option<&'static Contract> = Some(&Contract {
+        fields: &[
+            Field { name: "name", ty: "string", meaning: "The case id." },
+            Field {
+                name: "file",
+                ty: "string: a path under `fixtures/`",
+                meaning: "The fixture: the message body, exactly the bytes of that file (read them, do not re-serialise them).",
+            },
+            Field {
+                name: "valid",
+                ty: "boolean",
+                meaning: "`true`: the SDK must accept and decode the fixture; `false`: it must reject it.",
+            },
+            Field {
+                name: "expect",
+                ty: "object (when `valid` is true)",
+                meaning: "What the consumer derives: `urn` (the resolved identity), `data`, `attempts`, `lang` and `schema_version` (of `meta`), and optionally `dead_letter` (members the message's `dead_letter` block must hold).",
+            },
+            Field {
+                name: "reason",
+                ty: "string (when `valid` is false)",
+                meaning: "Why the fixture must be rejected, for people; not compared.",
+            },
+            Field { name: "description", ty: "string", meaning: "What the case pins, for people; not compared." },
+        ],
+        steps: &[
+            "Read the fixture's bytes and ask the SDK's consumer whether it accepts them; that answer must equal `valid`.",
+            "Decode the bytes with the SDK's core. A `valid: false` case passes when decode rejects them (and `accepts` said false); decoding them is a fail.",
+            "For `valid: true`, decode must succeed, and each of `expect.urn`, `expect.data`, `expect.attempts`, `expect.lang` (against `meta.lang`) and `expect.schema_version` (against `meta.schema_version`) must be the same value as what the decoded message holds; a key absent from `expect` is not compared.",
+            "When `expect.dead_letter` is present, the message must carry a `dead_letter` object holding every one of its members with the same value (other members may be there too).",
+            "The per-message fields are checked for shape only: `meta.id` a non-empty string, `meta.created_at` a non-negative integer.",
+            "Report every case under `sections.cases.<name>`: `pass`, or `fail` with the first difference as `reason`. No case of this section may be skipped.",
+        ],
+    });
     type Case<'s> = Case<'s>;
 
     fn read<'s>(r: &mut Reader<'s>) -> Option<Case<'s>> {

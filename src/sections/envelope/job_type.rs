@@ -7,10 +7,11 @@
 
 use crate::results::Outcome;
 use crate::sdk::reference::Broken;
-use crate::sections::{Catch, Definition, Reader, RunCx, catch};
+use crate::sections::{Catch, Contract, Definition, Reader, RunCx, catch};
 use crate::suite::Scope;
 
 use super::shared::DecodeCase;
+use super::shared::fields::*;
 
 /// The `job_type` section.
 pub struct JobType;
@@ -36,6 +37,21 @@ impl Definition for JobType {
             ],
         ),
     ];
+    const CONTRACT: Option<&'static Contract> = Some(&Contract {
+        fields: &[
+            NAME,
+            DESCRIPTION,
+            FILE,
+            VALID,
+            REASON,
+            EXPECT_URN,
+            EXPECT_WARNINGS,
+            EXPECT_PRESERVED,
+            EXPECT_AFTER_REENCODE,
+            EXPECT_ABSENT_AFTER_REENCODE,
+        ],
+        steps: STEPS,
+    });
     type Case<'s> = DecodeCase<'s>;
 
     fn read<'s>(r: &mut Reader<'s>) -> Option<DecodeCase<'s>> {

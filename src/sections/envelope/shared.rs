@@ -121,6 +121,63 @@ pub(crate) fn reemit(sdk: &mut dyn Sdk, body: &[u8], attempts_plus_one: bool) ->
     }
 }
 
+/// The fields of the decode-verdict case, for the runner contracts of the sections that use it.
+pub mod fields {
+    use crate::sections::Field;
+
+    pub const NAME: Field = Field { name: "name", ty: "string", meaning: "The case id." };
+    pub const DESCRIPTION: Field =
+        Field { name: "description", ty: "string", meaning: "What the case pins, for people; not compared." };
+    pub const FILE: Field = Field {
+        name: "file",
+        ty: "string: a path under `fixtures/`",
+        meaning: "The fixture: the message body, exactly the bytes of that file.",
+    };
+    pub const VALID: Field = Field {
+        name: "valid",
+        ty: "boolean",
+        meaning: "The verdict: `true`, the SDK's `accepts` is true and decode succeeds; `false`, `accepts` is false and decode rejects the body.",
+    };
+    pub const REASON: Field = Field {
+        name: "reason",
+        ty: "string (when `valid` is false)",
+        meaning: "Why it is rejected, for people; not compared.",
+    };
+    pub const EXPECT_URN: Field = Field {
+        name: "expect_urn",
+        ty: "string (optional)",
+        meaning: "The identity the decoded message resolves to (from `job`, or from `urn` as its alias); the same string exactly.",
+    };
+    pub const EXPECT_WARNINGS: Field = Field {
+        name: "expect_warnings",
+        ty: "array of JSON pointers (optional)",
+        meaning: "Each pointer must be named by at least one warning decode raises (other warnings may be there too); an empty array means decode raises no warning at all. Absent: warnings are not checked.",
+    };
+    pub const EXPECT_PRESERVED: Field = Field {
+        name: "expect_preserved",
+        ty: "object: JSON pointer → value (optional)",
+        meaning: "After re-encoding the decoded message unchanged and parsing the output, each pointer holds that value, as it was in the fixture.",
+    };
+    pub const EXPECT_AFTER_REENCODE: Field = Field {
+        name: "expect_after_reencode",
+        ty: "object: JSON pointer → value (optional)",
+        meaning: "In the same re-encoded output, each pointer holds that value (one the re-emit derives, such as `/job` written from `urn`).",
+    };
+    pub const EXPECT_ABSENT_AFTER_REENCODE: Field = Field {
+        name: "expect_absent_after_reencode",
+        ty: "array of JSON pointers (optional)",
+        meaning: "None of these pointers exists in the re-encoded output (a dropped key is never re-emitted).",
+    };
+
+    /// How a decode-verdict case runs.
+    pub const STEPS: &[&str] = &[
+        "Read the fixture's bytes. Ask the SDK's consumer whether it accepts them, and decode them with its core: both must give the verdict `valid` (a `valid: false` case passes when `accepts` is false and decode rejects the body, and ends there).",
+        "For a valid case, compare the resolved identity with `expect_urn` and the decode warnings with `expect_warnings`, each only when the case has it. A warning names the JSON pointer of the key it is about (`/job`, `/urn`).",
+        "Then re-encode the decoded message unchanged (no attempt added), parse the output as JSON and check `expect_preserved`, `expect_after_reencode` (same value at each pointer) and `expect_absent_after_reencode` (no such pointer). Key order and whitespace of the output are free.",
+        "Report the case `pass`, or `fail` with the first difference as `reason`.",
+    ];
+}
+
 /// The decode-verdict case shared by data_shape (mode `decode`), trim (mode `decode`) and
 /// job_type: `accepts` and decode of `file` both give `valid`; for a valid case `expect_urn`,
 /// `expect_warnings`, then the re-emit checks on the message re-encoded unchanged.

@@ -32,7 +32,9 @@ use crate::sdk::Calls;
 use crate::sdk::ops::{Delivery, HandlerOutcome, IdempotencyReplay};
 use crate::sdk::reference::Broken;
 use crate::sdk::wire::Bytes;
-use crate::sections::{Catch, Check, CheckCx, Definition, Entry, Fixture, Reader, RunCx, catch, ensure};
+use crate::sections::{
+    Catch, Check, CheckCx, Contract, Definition, Entry, Field, Fixture, Reader, RunCx, catch, ensure,
+};
 use crate::suite::{MANIFEST, Scope, pointer};
 
 /// The trace_id every delivery of a sequence shares.
@@ -69,6 +71,43 @@ impl Definition for Idempotency {
         &["dedup_key", "sequences/distinct-ids-each-run", "sequences/missing-id-fails-open"],
     )];
     const EARLY: bool = true;
+    const CONTRACT: Option<&'static Contract> = Some(&Contract {
+        fields: &[
+            Field { name: "description", ty: "string", meaning: "What the case pins, for people; not compared." },
+            Field {
+                name: "envelope_file",
+                ty: "string: a path under `fixtures/` (`dedup_key`)",
+                meaning: "The message delivered: exactly the bytes of that file.",
+            },
+            Field {
+                name: "key_field",
+                ty: "string (`dedup_key`)",
+                meaning: "The envelope field the store is keyed on (`meta.id`), for people: the runner checks the key itself, through `expected_key`.",
+            },
+            Field {
+                name: "expected_key",
+                ty: "string (`dedup_key`)",
+                meaning: "The one key the store must hold after the first delivery: the fixture's `meta.id`, exactly as it appears.",
+            },
+            Field { name: "name", ty: "string (`sequences`)", meaning: "Names the case: its id is `sequences/<name>`." },
+            Field {
+                name: "deliveries",
+                ty: "array of objects (`sequences`)",
+                meaning: "The deliveries, in order, each `{meta_id?, expect_effect, outcome?, forget_before?}`: `meta_id` (string) the message's `meta.id` (absent: the message has no `meta.id`; empty: kept empty); `expect_effect` `run` (the handler is invoked) or `skip` (it is not, and the delivery is acked); `outcome` (on a `run` only) `ok` or `throw` (the handler raises); `forget_before` (boolean) evict the id from the store before this delivery.",
+            },
+            Field {
+                name: "expected_effects",
+                ty: "integer (`sequences`)",
+                meaning: "How many times the handler is invoked over the whole sequence: every `run`, a `throw` included.",
+            },
+        ],
+        steps: &[
+            "Each case gets one fresh store and one handler wrapped by the SDK's idempotency helper; the runner delivers messages to the wrapped handler in order and records, per delivery, whether the handler ran.",
+            "`dedup_key`: deliver `envelope_file`, then the same bytes again, then the same message with another `meta.id` (same `trace_id`). The first runs and leaves exactly `expected_key` in the store; the second is skipped; the third runs (a shared `trace_id` does not make two messages one).",
+            "`sequences/<name>`: each delivery is an envelope with that `meta_id` as `meta.id` and one `trace_id` shared by the whole sequence (so only `meta.id` tells deliveries apart); before it, evict the id when `forget_before` is true; the handler returns normally on `ok` and raises on `throw`, and a raise must surface from the wrapper as an error.",
+            "A sequence passes when every delivery's effect equals its `expect_effect` and the number of handler invocations equals `expected_effects`; otherwise `fail`, naming the first delivery that differs.",
+        ],
+    });
     type Case<'s> = Case<'s>;
 
     fn read<'s>(r: &mut Reader<'s>) -> Option<Case<'s>> {

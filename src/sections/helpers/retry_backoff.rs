@@ -22,7 +22,7 @@ use crate::results::Outcome;
 use crate::sdk::Calls;
 use crate::sdk::ops::{Jitter, RetryDelay};
 use crate::sdk::reference::Broken;
-use crate::sections::{Catch, Check, CheckCx, Definition, Entry, Reader, RunCx, catch, ensure};
+use crate::sections::{Catch, Check, CheckCx, Contract, Definition, Entry, Field, Reader, RunCx, catch, ensure};
 use crate::suite::{MANIFEST, Scope, pointer};
 
 /// Draws asked for a full-jitter case.
@@ -54,6 +54,48 @@ impl Definition for RetryBackoff {
     const SCOPE: Scope = Scope::Core;
     const CATCHES: &'static [Catch] =
         &[catch(Broken::RetryNFromZero, &["first-retry-ignores-multiplier", "doubling-third-retry"])];
+    const CONTRACT: Option<&'static Contract> = Some(&Contract {
+        fields: &[
+            Field { name: "name", ty: "string", meaning: "The case id." },
+            Field {
+                name: "retry_backoff",
+                ty: "integer ≥ 0, milliseconds",
+                meaning: "The policy's first-retry delay.",
+            },
+            Field {
+                name: "multiplier",
+                ty: "number ≥ 1 (optional; 1 when absent)",
+                meaning: "The policy's growth factor, always a binary fraction (1.5, 2, 2.5), so that double arithmetic gives the exact product.",
+            },
+            Field {
+                name: "max",
+                ty: "integer ≥ 0, milliseconds (optional; 0 when absent)",
+                meaning: "The policy's cap; 0 means uncapped.",
+            },
+            Field {
+                name: "jitter",
+                ty: "string: `none` or `full`",
+                meaning: "The policy's jitter; always given (this section pins no default).",
+            },
+            Field { name: "n", ty: "integer ≥ 1", meaning: "The retry number: the first retry is 1." },
+            Field {
+                name: "expect_delay_ms",
+                ty: "integer, milliseconds (with `jitter: none`)",
+                meaning: "The delay the SDK must compute: d(n) = floor(min(max, retry_backoff × multiplier^(n−1))), max 0 being no cap.",
+            },
+            Field {
+                name: "expect_delay_range_ms",
+                ty: "array of two integers `[low, high]`, milliseconds (with `jitter: full`)",
+                meaning: "Every delay drawn must be a whole number of milliseconds within it, both ends included (always `[0, d(n)]`).",
+            },
+        ],
+        steps: &[
+            "Configure the SDK's core retry policy with `retry_backoff`, `multiplier`, `max` and `jitter` (the defaults above for an absent field) and ask it for the delay of retry `n`.",
+            "`jitter: none`: the delay must equal `expect_delay_ms` exactly.",
+            "`jitter: full`: draw the delay many times (bqsuite's runner draws thousands of times), with a seeded and with an unseeded random source where the SDK takes one; every draw must be within `expect_delay_range_ms`. Nothing about the distribution is asserted.",
+            "Report `pass`, or `fail` with the delay that differs (and which draw) as `reason`.",
+        ],
+    });
     type Case<'s> = Case;
 
     fn read(r: &mut Reader<'_>) -> Option<Case> {

@@ -120,9 +120,9 @@ impl RedisLink {
                 let got = self.connect();
                 if let Err(why) = &got {
                     if self.require {
-                        eprintln!("bqsuite: {why}; BQ_REQUIRE_REDIS is set, so the cases that need Redis fail");
+                        note!("bqsuite: {why}; BQ_REQUIRE_REDIS is set, so the cases that need Redis fail");
                     } else {
-                        eprintln!("bqsuite: {why}; the cases that need Redis are skipped (ADR-0033)");
+                        note!("bqsuite: {why}; the cases that need Redis are skipped (ADR-0033)");
                     }
                 }
                 got

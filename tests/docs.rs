@@ -1,0 +1,293 @@
+//! `bqsuite docs`: the committed pages equal what the suite renders, a manifest change without
+//! regenerating fails `--check`, regenerating is one command, and the HTML rendering is
+//! self-contained, renders in headless Chromium without a console message at a phone's width,
+//! and every internal link of every page resolves (the file exists, the fragment is a heading).
+
+mod support;
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+use support::{bqsuite, copy_tree, repo, transcript};
+
+/// A copy of what `bqsuite docs` reads and writes: the suite, README.md, CHANGELOG.md, docs/.
+fn docs_copy() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for entry in support::SUITE_ENTRIES.iter().chain(&["CHANGELOG.md", "README.md", "docs"]) {
+        copy_tree(&repo().join(entry), &dir.path().join(entry));
+    }
+    dir
+}
+
+#[test]
+fn the_committed_docs_are_what_the_suite_renders() {
+    let o = bqsuite(&repo(), &["docs", "--check"]);
+    assert_eq!(o.status.code(), Some(0), "run `cargo run -- docs` and commit: {}", transcript(&o));
+}
+
+#[test]
+fn a_case_added_to_the_manifest_without_regenerating_fails_the_check_until_docs_runs() {
+    let dir = docs_copy();
+    let p = dir.path();
+    let path = p.join("manifest.json");
+    let mut manifest: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    manifest["kafka_poison"]["cases"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"name": "added-without-regenerating", "body": "{\"job\":\"urn:y\"}", "expect": "ok"}));
+    std::fs::write(&path, serde_json::to_string_pretty(&manifest).unwrap()).unwrap();
+
+    let o = bqsuite(p, &["docs", "--check", "--format", "json"]);
+    assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
+    let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let findings: Vec<(String, String)> = report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| (f["code"].as_str().unwrap().to_owned(), f["file"].as_str().unwrap().to_owned()))
+        .collect();
+    for page in ["docs/sections/kafka_poison.md", "docs/sections/README.md", "docs/html/sections/kafka_poison.html"] {
+        assert!(findings.contains(&("BQ960".to_owned(), page.to_owned())), "{page} differs: {findings:?}");
+    }
+    assert!(findings.iter().all(|(code, _)| code == "BQ960"), "{findings:?}");
+
+    let o = bqsuite(p, &["docs"]);
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    let page = std::fs::read_to_string(p.join("docs/sections/kafka_poison.md")).unwrap();
+    assert!(page.contains("| `added-without-regenerating` | body `{\"job\":\"urn:y\"}` | `ok` |"), "{page}");
+    let o = bqsuite(p, &["docs", "--check"]);
+    assert_eq!(o.status.code(), Some(0), "one `bqsuite docs` brings the pages back in line: {}", transcript(&o));
+}
+
+#[test]
+fn a_removed_section_leaves_a_stale_page_and_docs_removes_it() {
+    let dir = docs_copy();
+    let p = dir.path();
+    let path = p.join("manifest.json");
+    let mut manifest: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    let m = manifest.as_object_mut().unwrap();
+    m.remove("kafka_poison");
+    m["sections"].as_object_mut().unwrap().remove("kafka_poison");
+    std::fs::write(&path, serde_json::to_string_pretty(&manifest).unwrap()).unwrap();
+    let o = bqsuite(p, &["docs", "--check"]);
+    assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("error[BQ962 docs-page-stale]") && text.contains("docs/sections/kafka_poison.md"), "{text}");
+    let o = bqsuite(p, &["docs"]);
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    assert!(
+        !p.join("docs/sections/kafka_poison.md").exists() && !p.join("docs/html/sections/kafka_poison.html").exists()
+    );
+    assert_eq!(bqsuite(p, &["docs", "--check"]).status.code(), Some(0));
+}
+
+#[test]
+fn out_writes_elsewhere_the_same_bytes_and_leaves_the_repository_alone() {
+    let out = tempfile::tempdir().unwrap();
+    let o = bqsuite(&repo(), &["docs", "--out", out.path().to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    for rel in ["docs/sections/kafka_poison.md", "docs/codes.md", "docs/html/index.html", "README.md"] {
+        assert_eq!(std::fs::read(out.path().join(rel)).unwrap(), std::fs::read(repo().join(rel)).unwrap(), "{rel}");
+    }
+    let o = bqsuite(&repo(), &["docs", "--check", "--out", out.path().to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+}
+
+/// Every HTML page of the committed rendering.
+fn html_pages() -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = walkdir::WalkDir::new(repo().join("docs/html"))
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|e| e.path().extension().is_some_and(|x| x == "html"))
+        .map(|e| e.into_path())
+        .collect();
+    out.sort();
+    out
+}
+
+/// The values of attribute `name` in `html` (double-quoted, as the renderer writes them).
+fn attributes(html: &str, name: &str) -> Vec<String> {
+    let needle = format!(" {name}=\"");
+    html.match_indices(&needle)
+        .filter_map(|(i, _)| {
+            let rest = &html[i + needle.len()..];
+            rest.find('"').map(|end| rest[..end].replace("&amp;", "&"))
+        })
+        .collect()
+}
+
+/// The GitHub anchors of a Markdown file's headings.
+fn markdown_anchors(text: &str) -> BTreeSet<String> {
+    let mut fenced = false;
+    text.lines()
+        .filter(|l| {
+            if l.starts_with("```") {
+                fenced = !fenced;
+            }
+            !fenced && l.starts_with('#')
+        })
+        .map(|l| bqsuite::docs::markdown::slug(l.trim_start_matches('#').trim().replace('`', "").as_str()))
+        .collect()
+}
+
+#[test]
+fn every_page_is_self_contained_and_every_internal_link_resolves() {
+    let pages = html_pages();
+    assert!(pages.len() > 30, "{} pages", pages.len());
+    let mut broken = Vec::new();
+    for page in &pages {
+        let html = std::fs::read_to_string(page).unwrap();
+        for forbidden in ["<script", "<link", "<img", "<iframe", "src=", "@import", "url("] {
+            assert!(!html.contains(forbidden), "{}: {forbidden}", page.display());
+        }
+        assert!(html.contains("name=\"viewport\"") && html.contains("Content-Security-Policy"), "{}", page.display());
+        for href in attributes(&html, "href") {
+            if href.starts_with("http://") || href.starts_with("https://") || href.starts_with("mailto:") {
+                continue;
+            }
+            let (target, fragment) = href.split_once('#').map_or((href.as_str(), None), |(t, f)| (t, Some(f)));
+            let file = if target.is_empty() { page.clone() } else { page.parent().unwrap().join(target) };
+            let Ok(text) = std::fs::read_to_string(&file) else {
+                broken.push(format!("{}: {href} (no such file)", page.display()));
+                continue;
+            };
+            let Some(fragment) = fragment else { continue };
+            let anchors: BTreeSet<String> = if file.extension().is_some_and(|x| x == "html") {
+                attributes(&text, "id").into_iter().collect()
+            } else {
+                markdown_anchors(&text)
+            };
+            if !anchors.contains(fragment) {
+                broken.push(format!("{}: {href} (no heading #{fragment} there)", page.display()));
+            }
+        }
+    }
+    assert!(broken.is_empty(), "{} broken links:\n{}", broken.len(), broken.join("\n"));
+}
+
+/// Run headless Chromium on `page` with `args`; its output, its stderr log.
+fn chromium(browser: &Path, page: &Path, args: &[String]) -> (std::process::Output, String) {
+    let profile = tempfile::tempdir().unwrap();
+    let log = profile.path().join("stderr.log");
+    let mut child = Command::new(browser)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+            "--enable-logging=stderr",
+            "--v=0",
+        ])
+        .arg(format!("--user-data-dir={}", profile.path().join("profile").display()))
+        .args(args)
+        .arg(format!("file://{}", page.display()))
+        .stdout(Stdio::piped())
+        .stderr(std::fs::File::create(&log).unwrap())
+        .spawn()
+        .expect("start chromium");
+    // A guard against a hung browser, not a timing assertion.
+    let deadline = Instant::now() + Duration::from_secs(300);
+    while child.try_wait().unwrap().is_none() {
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("chromium did not finish on {}", page.display());
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let out = child.wait_with_output().unwrap();
+    (out, std::fs::read_to_string(&log).unwrap_or_default())
+}
+
+#[test]
+fn the_html_pages_render_in_chromium_at_a_phones_width_without_a_console_message() {
+    let Some(browser) = support::chromium() else { return };
+    let shots = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("docs-screenshots");
+    std::fs::create_dir_all(&shots).unwrap();
+    for rel in [
+        "index",
+        "readme",
+        "sections/index",
+        "sections/kafka_poison",
+        "sections/redis",
+        "results-format",
+        "codes",
+        "cli",
+    ] {
+        let page = repo().join("docs/html").join(format!("{rel}.html"));
+        let shot = shots.join(format!("{}.png", rel.replace('/', "-")));
+        let _ = std::fs::remove_file(&shot);
+        let (out, log) =
+            chromium(&browser, &page, &["--window-size=390,844".into(), format!("--screenshot={}", shot.display())]);
+        assert!(out.status.success(), "{rel}: chromium failed: {log}");
+        let console: Vec<&str> = log.lines().filter(|l| l.contains(":CONSOLE")).collect();
+        assert!(console.is_empty(), "{rel}: console messages:\n{}", console.join("\n"));
+        let png = std::fs::read(&shot).unwrap_or_default();
+        assert!(
+            png.starts_with(b"\x89PNG") && png.len() > 5_000,
+            "{rel}: a screenshot of the page ({} bytes)",
+            png.len()
+        );
+        eprintln!("screenshot: {}", shot.display());
+    }
+    // The DOM Chromium built holds the page's content: the kafka_poison case table.
+    let page = repo().join("docs/html/sections/kafka_poison.html");
+    let (out, log) = chromium(&browser, &page, &["--dump-dom".into()]);
+    assert!(out.status.success(), "chromium failed: {log}");
+    let dom = String::from_utf8_lossy(&out.stdout);
+    assert!(dom.contains("<h1 id=\"kafka_poison\"><code>kafka_poison</code></h1>"), "{dom}");
+    assert!(dom.contains("<td><code>invalid-utf8</code></td>"), "{dom}");
+    assert!(!dom.contains("<script"), "{dom}");
+}
+
+#[test]
+fn a_written_runner_contract_names_exactly_the_fields_its_cases_hold() {
+    let suite = bqsuite::suite::Suite::load(repo()).unwrap();
+    let mut with_contract = 0;
+    for section in suite.sections() {
+        let Some(contract) = bqsuite::sections::find(section.name).and_then(|d| d.contract()) else { continue };
+        with_contract += 1;
+        let held: BTreeSet<&str> = section
+            .cases()
+            .iter()
+            .filter_map(|c| c.value.as_object())
+            .flat_map(|o| o.keys().map(String::as_str))
+            .collect();
+        let named: BTreeSet<&str> = contract.fields.iter().map(|f| f.name).collect();
+        assert_eq!(named, held, "{}: the contract's fields and the cases' fields", section.name);
+        assert!(!contract.steps.is_empty(), "{}: a contract says how a case runs", section.name);
+        let page = std::fs::read_to_string(repo().join(format!("docs/sections/{}.md", section.name))).unwrap();
+        for f in contract.fields {
+            assert!(page.contains(f.meaning), "{}: the page gives the meaning of {}", section.name, f.name);
+        }
+    }
+    assert!(with_contract >= 1, "kafka_poison has a written contract");
+}
+
+#[test]
+fn a_hand_edited_generated_table_in_the_readme_is_drift_and_a_suite_without_its_repository_cannot_render() {
+    let dir = docs_copy();
+    let p = dir.path();
+    let readme = std::fs::read_to_string(p.join("README.md")).unwrap();
+    let edited =
+        readme.replacen("| [`cases`](docs/sections/cases.md) | ", "| [`cases`](docs/sections/cases.md) | 9", 1);
+    assert_ne!(edited, readme, "the README's sections table lists cases");
+    std::fs::write(p.join("README.md"), edited).unwrap();
+    let o = bqsuite(p, &["docs", "--check"]);
+    assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains("error[BQ960 docs-page-differs]: README.md differs"),
+        "{}",
+        transcript(&o)
+    );
+
+    std::fs::remove_file(p.join("README.md")).unwrap();
+    let o = bqsuite(p, &["docs", "--check"]);
+    assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("cannot read README.md"), "{}", transcript(&o));
+}

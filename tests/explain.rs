@@ -1,0 +1,353 @@
+//! Every code's explanation carries an example that triggers it: this test builds each
+//! example's starting point (a copy of the suite, `bqsuite run`'s results file, a sync root, a
+//! vendored copy of the release), applies its edits, runs the command the example names and
+//! requires that code in the output, at the explanation's severity. `bqsuite explain` itself is
+//! checked through the binary.
+
+mod support;
+
+use std::path::Path;
+use std::sync::OnceLock;
+
+use bqsuite::diag::explain::{self, Edit, Example, expand};
+use bqsuite::diag::{ALL_CODES, Code};
+use serde_json::Value;
+use support::{bqsuite, bqsuite_env, copy_tree, repo, transcript};
+
+/// What a copy of the canonical suite holds for the examples.
+const SUITE_FILES: [&str; 7] =
+    ["CONFORMANCE_VERSION", "manifest.json", "schema", "fixtures", "LICENSE", "sync-targets.json", "CHANGELOG.md"];
+/// What a vendored copy holds.
+const VENDORED: [&str; 4] = ["CONFORMANCE_VERSION", "manifest.json", "schema", "fixtures"];
+const SYNC_REPOS: [&str; 2] = ["php-sdk", "babelqueue-python"];
+
+fn version() -> String {
+    std::fs::read_to_string(repo().join("CONFORMANCE_VERSION")).unwrap().trim().to_owned()
+}
+
+fn copy_suite(to: &Path) {
+    for entry in SUITE_FILES {
+        copy(&repo().join(entry), &to.join(entry));
+    }
+}
+
+/// [`copy_tree`], creating the destination's parent directories.
+fn copy(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+    copy_tree(from, to);
+}
+
+/// Things every example of a kind starts from, made once.
+struct Bases {
+    dir: tempfile::TempDir,
+}
+
+impl Bases {
+    fn get() -> &'static Bases {
+        static BASES: OnceLock<Bases> = OnceLock::new();
+        BASES.get_or_init(|| {
+            let dir = tempfile::tempdir().unwrap();
+            let p = dir.path();
+            let no_redis = [("BQ_REDIS_URL", ""), ("BQ_REQUIRE_REDIS", "")];
+            let o = bqsuite_env(p, &["run", "--suite", repo().to_str().unwrap(), "--out", "results.json"], &no_redis);
+            assert_eq!(o.status.code(), Some(0), "the reference run: {}", transcript(&o));
+            copy_suite(&p.join("suite"));
+            let o = bqsuite(&p.join("suite"), &["release", "--no-previous", "--out", "../dist"]);
+            assert_eq!(o.status.code(), Some(0), "the release asset: {}", transcript(&o));
+            let o = bqsuite(p, &["fetch", &version(), "copy", "--base-url", &Bases::url(p)]);
+            assert_eq!(o.status.code(), Some(0), "the vendored copy: {}", transcript(&o));
+            Bases { dir }
+        })
+    }
+
+    fn url(p: &Path) -> String {
+        format!("file://{}", p.join("dist").display())
+    }
+}
+
+/// Apply `edits` under `base`.
+fn apply(base: &Path, edits: &[Edit], version: &str) -> Result<(), String> {
+    for e in edits {
+        apply_one(base, e, version).map_err(|why| format!("{}: {why}", e.describe(version)))?;
+    }
+    Ok(())
+}
+
+fn apply_one(base: &Path, e: &Edit, version: &str) -> Result<(), String> {
+    let path = |rel: &str| base.join(expand(rel, version));
+    let clear = |p: &Path| {
+        if p.symlink_metadata().is_ok_and(|m| m.is_dir()) {
+            std::fs::remove_dir_all(p)
+        } else if p.symlink_metadata().is_ok() {
+            std::fs::remove_file(p)
+        } else {
+            Ok(())
+        }
+    };
+    let parent = |p: &Path| std::fs::create_dir_all(p.parent().unwrap()).map_err(|e| e.to_string());
+    match *e {
+        Edit::Set(file, ptr, json) => {
+            let mut doc = read_json(&path(file))?;
+            let value: Value = serde_json::from_str(&expand(json, version)).map_err(|e| format!("the value: {e}"))?;
+            set(&mut doc, ptr, Some(value))?;
+            write_json(&path(file), &doc)
+        }
+        Edit::Remove(file, ptr) => {
+            let mut doc = read_json(&path(file))?;
+            set(&mut doc, ptr, None)?;
+            write_json(&path(file), &doc)
+        }
+        Edit::Replace(file, from, to) => {
+            let text = std::fs::read_to_string(path(file)).map_err(|e| e.to_string())?;
+            let from = expand(from, version);
+            if !text.contains(&from) {
+                return Err("the text to replace does not occur".into());
+            }
+            std::fs::write(path(file), text.replacen(&from, &expand(to, version), 1)).map_err(|e| e.to_string())
+        }
+        Edit::Write(file, text) => {
+            parent(&path(file))?;
+            std::fs::write(path(file), expand(text, version)).map_err(|e| e.to_string())
+        }
+        Edit::WriteBytes(file, bytes) => {
+            parent(&path(file))?;
+            std::fs::write(path(file), bytes).map_err(|e| e.to_string())
+        }
+        Edit::Delete(p) => {
+            let p = path(p);
+            if p.symlink_metadata().is_err() {
+                return Err("nothing to delete".into());
+            }
+            clear(&p).map_err(|e| e.to_string())
+        }
+        Edit::Symlink(p, target) => {
+            let p = path(p);
+            clear(&p).map_err(|e| e.to_string())?;
+            parent(&p)?;
+            std::os::unix::fs::symlink(target, &p).map_err(|e| e.to_string())
+        }
+        Edit::Fifo(p) => {
+            let p = path(p);
+            clear(&p).map_err(|e| e.to_string())?;
+            let status = std::process::Command::new("mkfifo").arg(&p).status().map_err(|e| e.to_string())?;
+            if status.success() { Ok(()) } else { Err("mkfifo failed".into()) }
+        }
+        Edit::Grow(p, len) => {
+            let p = path(p);
+            clear(&p).map_err(|e| e.to_string())?;
+            parent(&p)?;
+            std::fs::File::create(&p).and_then(|f| f.set_len(len)).map_err(|e| e.to_string())
+        }
+    }
+}
+
+fn read_json(p: &Path) -> Result<Value, String> {
+    let text = std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()))?;
+    serde_json::from_str(&text).map_err(|e| format!("{}: {e}", p.display()))
+}
+
+fn write_json(p: &Path, v: &Value) -> Result<(), String> {
+    std::fs::write(p, serde_json::to_string_pretty(v).unwrap() + "\n").map_err(|e| e.to_string())
+}
+
+/// Set (or with `None` remove) the value at `ptr`; a segment `[NAME]` is the array element
+/// whose `name` is NAME, `-` appends.
+fn set(doc: &mut Value, ptr: &str, value: Option<Value>) -> Result<(), String> {
+    let tokens: Vec<String> = ptr.split('/').skip(1).map(|t| t.replace("~1", "/").replace("~0", "~")).collect();
+    let (last, parents) = tokens.split_last().ok_or("the pointer names the whole document")?;
+    let mut at = doc;
+    for t in parents {
+        at = step(at, t)?;
+    }
+    match (at, value) {
+        (Value::Object(m), Some(v)) => {
+            m.insert(last.clone(), v);
+        }
+        (Value::Object(m), None) => {
+            m.shift_remove(last).ok_or_else(|| format!("no member {last:?}"))?;
+        }
+        (Value::Array(a), v) => {
+            let i = if last == "-" { a.len() } else { index(a, last)? };
+            match v {
+                Some(v) if i == a.len() => a.push(v),
+                Some(v) => a[i] = v,
+                None if i < a.len() => {
+                    a.remove(i);
+                }
+                None => return Err(format!("no element {last}")),
+            }
+        }
+        _ => return Err(format!("{last:?} is not in an object or an array")),
+    }
+    Ok(())
+}
+
+fn step<'v>(at: &'v mut Value, t: &str) -> Result<&'v mut Value, String> {
+    match at {
+        Value::Object(m) => m.get_mut(t).ok_or_else(|| format!("no member {t:?}")),
+        Value::Array(a) => {
+            let i = index(a, t)?;
+            a.get_mut(i).ok_or_else(|| format!("no element {t}"))
+        }
+        _ => Err(format!("{t:?} is below a scalar")),
+    }
+}
+
+fn index(a: &[Value], t: &str) -> Result<usize, String> {
+    if let Some(name) = t.strip_prefix('[').and_then(|t| t.strip_suffix(']')) {
+        return a.iter().position(|c| c["name"] == name).ok_or_else(|| format!("no element named {name:?}"));
+    }
+    t.parse().map_err(|_| format!("{t:?} is not an index"))
+}
+
+/// Build the example's starting point in a fresh directory, apply its edits, run its command.
+fn run(code: Code) -> Result<std::process::Output, String> {
+    let e = code.explain();
+    let v = version();
+    let bases = Bases::get();
+    let work = tempfile::tempdir().unwrap();
+    let w = work.path();
+    let suite = w.join("suite");
+    let out = match e.example {
+        Example::Validate(edits) => {
+            copy_suite(&suite);
+            apply(&suite, edits, &v)?;
+            bqsuite(&suite, &["validate"])
+        }
+        Example::Gate { previous, current } => {
+            copy_suite(&suite);
+            copy_suite(&w.join("previous"));
+            apply(&w.join("previous"), previous, &v)?;
+            apply(&suite, current, &v)?;
+            bqsuite(&suite, &["validate", "--against", "../previous"])
+        }
+        Example::Release(edits) => {
+            copy_suite(&suite);
+            apply(&suite, edits, &v)?;
+            bqsuite(&suite, &["release", "--out", "dist"])
+        }
+        Example::Results { edits, args } => {
+            copy(&bases.dir.path().join("results.json"), &w.join("results.json"));
+            apply(w, edits, &v)?;
+            let repo = repo();
+            let mut all = vec!["results", "check", "results.json", "--suite", repo.to_str().unwrap()];
+            all.extend_from_slice(args);
+            bqsuite(w, &all)
+        }
+        Example::Sync { edits, args } => {
+            let root = w.join("root");
+            for r in SYNC_REPOS {
+                for entry in VENDORED {
+                    copy(&repo().join(entry), &root.join(r).join("tests/conformance").join(entry));
+                }
+                let workflow = format!(
+                    "on: push\njobs:\n  conformance:\n    runs-on: ubuntu-latest\n    steps:\n      - run: git clone --depth 1 --branch v{v} https://github.com/BabelQueue/conformance suite\n"
+                );
+                std::fs::create_dir_all(root.join(r).join(".github/workflows")).unwrap();
+                std::fs::write(root.join(r).join(".github/workflows/ci.yml"), workflow).unwrap();
+            }
+            apply(&root, edits, &v)?;
+            let repo = repo();
+            let mut all = vec!["sync", "--suite", repo.to_str().unwrap()];
+            all.extend_from_slice(args);
+            all.extend_from_slice(&["--root", "root", "--only", SYNC_REPOS[0], SYNC_REPOS[1]]);
+            bqsuite(w, &all)
+        }
+        Example::Docs(edits) => {
+            copy_suite(&suite);
+            for entry in ["README.md", "docs"] {
+                copy(&repo().join(entry), &suite.join(entry));
+            }
+            apply(&suite, edits, &v)?;
+            bqsuite(&suite, &["docs", "--check"])
+        }
+        Example::Fetch(edits) => {
+            copy(&bases.dir.path().join("copy"), &w.join("copy"));
+            apply(&w.join("copy"), edits, &v)?;
+            bqsuite(w, &["fetch", "--check", &v, "copy", "--base-url", &Bases::url(bases.dir.path())])
+        }
+    };
+    Ok(out)
+}
+
+/// What is wrong with `code`'s example, if anything.
+fn check(code: Code) -> Option<String> {
+    let e = code.explain();
+    let out = match run(code) {
+        Ok(o) => o,
+        Err(why) => return Some(format!("{}: the example cannot be set up: {why}", code.id)),
+    };
+    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    let want = format!("{}[{} {}]", explain::severity_word(e.severity), code.id, code.name);
+    let exit_ok = match e.severity {
+        bqsuite::diag::Severity::Error => out.status.code() == Some(1),
+        bqsuite::diag::Severity::Warning => matches!(out.status.code(), Some(0 | 1)),
+    };
+    (!text.contains(&want) || !exit_ok).then(|| {
+        format!("{}: `{}` did not give {want} (exit {:?}):\n{}", code.id, e.example.command(), out.status.code(), text)
+    })
+}
+
+#[test]
+fn every_example_yields_its_code_at_its_severity() {
+    let codes: Vec<Code> = ALL_CODES.to_vec();
+    let failures: Vec<String> = std::thread::scope(|s| {
+        let chunks: Vec<_> = codes
+            .chunks(codes.len().div_ceil(4))
+            .map(|chunk| s.spawn(move || chunk.iter().filter_map(|c| check(*c)).collect::<Vec<_>>()))
+            .collect();
+        chunks.into_iter().flat_map(|h| h.join().unwrap()).collect()
+    });
+    assert!(failures.is_empty(), "{} of {} examples fail:\n\n{}", failures.len(), codes.len(), failures.join("\n\n"));
+}
+
+#[test]
+fn explain_prints_a_code_by_id_number_or_name_and_refuses_an_unknown_one() {
+    let dir = repo();
+    for arg in ["BQ612", "612", "results-case-failed"] {
+        let o = bqsuite(&dir, &["explain", arg]);
+        assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+        let text = String::from_utf8(o.stdout).unwrap();
+        for part in [
+            "BQ612 results-case-failed",
+            "severity: error",
+            "What it checks",
+            "Why it matters",
+            "Example",
+            "bqsuite results check results.json",
+        ] {
+            assert!(text.contains(part), "{part}: {text}");
+        }
+    }
+    let o = bqsuite(&dir, &["explain", "BQ999"]);
+    assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("explain --list"), "{}", transcript(&o));
+    let o = bqsuite(&dir, &["explain"]);
+    assert_eq!(o.status.code(), Some(2), "a code or --list: {}", transcript(&o));
+}
+
+#[test]
+fn explain_list_names_every_code_once_by_family_in_text_and_json() {
+    let o = bqsuite(&repo(), &["explain", "--list"]);
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    let text = String::from_utf8(o.stdout).unwrap();
+    for c in ALL_CODES {
+        assert_eq!(text.matches(&format!("  {} {} ", c.id, c.name)).count(), 1, "{}: {text}", c.id);
+    }
+    let o = bqsuite(&repo(), &["explain", "--list", "--format", "json"]);
+    let families: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let listed: Vec<&str> = families
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|f| f["codes"].as_array().unwrap().iter().map(|c| c["code"].as_str().unwrap()))
+        .collect();
+    assert_eq!(listed, ALL_CODES.iter().map(|c| c.id).collect::<Vec<_>>());
+    let o = bqsuite(&repo(), &["explain", "BQ706", "--format", "json"]);
+    let one: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        (&one["severity"], &one["otherwise"]),
+        (&Value::from("warning"), &Value::from("an error under --strict"))
+    );
+    assert_eq!(one["example"]["edits"][0]["in"], "ROOT");
+}
