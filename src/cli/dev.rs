@@ -88,7 +88,7 @@ pub fn run(a: &DevArgs) -> ExitCode {
             };
             match crate::synth::floor(&root) {
                 Ok(f) => {
-                    eprintln!("floor: {} files, {} bytes, {} parsed as JSON", f.files, f.bytes, f.parsed);
+                    note!("floor: {} files, {} bytes, {} parsed as JSON", f.files, f.bytes, f.parsed);
                     ExitCode::SUCCESS
                 }
                 Err(e) => fail(format!("cannot read {}: {e}", root.display())),
