@@ -12,8 +12,12 @@
 //!   `expect`; `name`, `description`, `reason`, `note` and `comment` are prose; every other
 //!   field is an input. So the split follows the registry, not a list kept here.
 //! - Values are shown in short ([`markdown::short`]): strings as their text with invisible
-//!   characters escaped, anything else as compact JSON, cut at [`CUT`] characters; a value that
-//!   names a suite file is a link to it.
+//!   characters escaped (the empty string as the words [`EMPTY`], outside code, so it never
+//!   reads as two quote characters), anything else as compact JSON, cut at [`CUT`] characters; a
+//!   value that names a suite file is a link to it.
+//! - A section's runner contract (`sections::Contract`) gives each case field's type and
+//!   meaning in the fields tables (and, for a single-case block, the meaning of its
+//!   `description`, which the table leaves to the prose above it) and the steps of running a case.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
@@ -32,6 +36,8 @@ pub const DIR: &str = "docs/sections";
 /// The index page.
 pub const INDEX: &str = "docs/sections/README.md";
 
+/// How a table shows the empty string, outside code so it cannot read as two quote characters.
+const EMPTY: &str = "(empty text)";
 /// Fields that are prose, never asserted.
 const PROSE: [&str; 5] = ["name", "description", "reason", "note", "comment"];
 
@@ -332,6 +338,9 @@ fn files_in(cx: &Context<'_>, v: &Value, out: &mut BTreeSet<String>) {
 
 /// A value in a table cell: a link when it names a suite file, else in short as code.
 fn value_cell(cx: &Context<'_>, page: &str, v: &Value) -> String {
+    if v.as_str() == Some("") {
+        return EMPTY.to_owned();
+    }
     if let Value::String(s) = v
         && s.contains('/')
         && cx.suite.file(s).is_some()
@@ -555,7 +564,7 @@ pub fn page(cx: &Context<'_>, section: &Section<'_>) -> String {
         let _ = writeln!(out, "Every case is validated against this schema (`{}.schema`):\n", section.name);
         let _ = writeln!(out, "```json\n{}\n```\n", serde_json::to_string_pretty(schema).unwrap_or_default());
     }
-    if let Some(contract) = crate::sections::find(section.name).and_then(|d| d.contract()) {
+    if let Some(contract) = crate::sections::find(section.name).map(|d| d.contract()) {
         let _ = writeln!(out, "## Running a case\n");
         for (n, step) in contract.steps.iter().enumerate() {
             let _ = writeln!(out, "{}. {step}", n + 1);
@@ -564,7 +573,7 @@ pub fn page(cx: &Context<'_>, section: &Section<'_>) -> String {
     }
     let _ = writeln!(
         out,
-        "A runner reads the cases from `manifest.json` (its vendored copy), never from this page. The tables show values in short: a string as its text, where `\\u{{XXXX}}` stands for one invisible or control character (U+XXXX: `\\u{{000a}}` is a line feed, `\\u{{3000}}` an ideographic space, `\\u{{feff}}` a BOM) and every other character, a backslash included, is itself; any other value as JSON; anything longer than {CUT} characters cut with …\n"
+        "A runner reads the cases from `manifest.json` (its vendored copy), never from this page. The tables show values in short: a string as its text, where `\\u{{XXXX}}` stands for one invisible or control character (U+XXXX: `\\u{{000a}}` is a line feed, `\\u{{3000}}` an ideographic space, `\\u{{feff}}` a BOM) and every other character, a backslash included, is itself, so `\"\"` is a text of two quote characters and the empty string is shown as {EMPTY}, outside code; any other value as JSON; anything longer than {CUT} characters cut with …\n"
     );
 
     for g in &groups {
@@ -659,7 +668,7 @@ fn group(
     {
         describe(out, d, &BTreeSet::new());
     }
-    let contract = crate::sections::find(section.name).and_then(|d| d.contract());
+    let contract = crate::sections::find(section.name).map(|d| d.contract());
     if g.single {
         let sub = g.sub.unwrap_or_default();
         let _ = writeln!(out, "One case, id `{}`, at `manifest.json` → `{}.{sub}`:\n", first.id, section.name);
@@ -681,6 +690,12 @@ fn group(
             if contract.is_some() { &["field", "role", "value", "meaning"] } else { &["field", "role", "value"] };
         out.push_str(&table(head, &fields));
         out.push('\n');
+        // The description is the prose above the table; a contract still says what it is.
+        if let Some(d) = contract.and_then(|c| c.fields.iter().find(|f| f.name == "description"))
+            && first.value.get("description").is_some()
+        {
+            let _ = writeln!(out, "`description` (the text above the table): {}\n", d.meaning);
+        }
         let maps: Vec<(&String, &Value)> = first
             .value
             .as_object()

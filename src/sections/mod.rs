@@ -127,8 +127,9 @@ pub trait Definition: Sync + 'static {
     const EARLY: bool = false;
     /// The broken variants it must catch.
     const CATCHES: &'static [Catch] = &[];
-    /// What a runner of this section does, for people (its page in `docs/`), when written.
-    const CONTRACT: Option<&'static Contract> = None;
+    /// What a runner of this section does, for people (its page in `docs/`): required, so a
+    /// new section cannot land without the text a newcomer writes a runner from.
+    const CONTRACT: &'static Contract;
     /// A case, read.
     type Case<'s>: Send + Sync;
     /// Read one case; `None` when the reader recorded a problem.
@@ -192,7 +193,7 @@ pub trait Section: Sync {
     fn is_array(&self) -> bool;
     fn is_early(&self) -> bool;
     fn catches(&self) -> &'static [Catch];
-    fn contract(&self) -> Option<&'static Contract>;
+    fn contract(&self) -> &'static Contract;
     /// Read every case of `section` (a section of `suite` with this definition's name).
     fn read<'s>(&self, suite: &'s Suite, section: &suite::Section<'s>) -> Box<dyn Cases<'s> + 's>;
     /// [`Section::read`], also collecting every case's expectation slots, each with a wrong
@@ -262,7 +263,7 @@ impl<D: Definition> Section for D {
         D::CATCHES
     }
 
-    fn contract(&self) -> Option<&'static Contract> {
+    fn contract(&self) -> &'static Contract {
         D::CONTRACT
     }
 

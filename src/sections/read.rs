@@ -577,6 +577,23 @@ pub fn missing_file_message(rel: &str) -> String {
     format!("{rel} does not exist in the suite")
 }
 
+/// The runner-contract fields of a body given by [`Reader::body`] (`body` or `body_base64`),
+/// for the sections whose cases carry one.
+pub mod body_fields {
+    use crate::sections::Field;
+
+    pub const BODY: Field = Field {
+        name: "body",
+        ty: "string (present unless `body_base64` is)",
+        meaning: "The body as text: its bytes are this string's UTF-8 encoding, exactly (no trimming, no normalisation, no BOM added or removed). It is the string after the manifest's own JSON decoding, so `\"{\\\"job\\\":5}\"` in manifest.json is the 9-character body {\"job\":5}; a JSON escape written inside the body, such as the 6 characters \\ud800, is part of the text, not a character.",
+    };
+    pub const BODY_BASE64: Field = Field {
+        name: "body_base64",
+        ty: "string (present unless `body` is)",
+        meaning: "The body as standard base64 with padding (RFC 4648 §4) of its exact bytes, for a body that is not valid UTF-8 and so cannot be a JSON string. Exactly one of `body` and `body_base64` is present.",
+    };
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -19,9 +19,13 @@ use crate::sdk::Calls;
 use crate::sdk::ops::{ArtemisConsume, DeliveryCountReconcile, Produce};
 use crate::sdk::reference::Broken;
 use crate::sdk::wire::Bytes;
-use crate::sections::{Catch, Check, CheckCx, Definition, Entry, Fixture, Reader, RunCx, catch, ensure};
+use crate::sections::{Catch, Check, CheckCx, Contract, Definition, Entry, Field, Fixture, Reader, RunCx, catch, ensure};
 use crate::suite::Scope;
 
+use super::shared::contract::{
+    ABSENT, BODY_ATTEMPTS, DESCRIPTION, ENVELOPE_FILE, EXPECT, EXPECTED_ATTEMPTS, GATE, GATE_RULE, NAME, PROJECTION_BODY,
+    RECONCILE, REPORT, VALUE,
+};
 use super::BindingCase;
 use super::shared::{Carries, RowValue, body_is_envelope, exact_map, golden, projection_fixture};
 
@@ -51,6 +55,53 @@ impl Definition for Artemis {
         catch(Broken::GateUnicodeBlank, &["schema_version_gate/12", "schema_version_gate/14"]),
     ];
     const EARLY: bool = true;
+    const CONTRACT: &'static Contract = &Contract {
+        fields: &[
+            DESCRIPTION,
+            ENVELOPE_FILE,
+            Field {
+                name: "jms_type_annotation",
+                ty: "string (`property_projection`)",
+                meaning: "The name of the message annotation that carries JMSType (`x-opt-jms-type`).",
+            },
+            Field {
+                name: "jms_type",
+                ty: "string (`property_projection`)",
+                meaning: "The value that annotation must have: the URN.",
+            },
+            Field {
+                name: "correlation_id",
+                ty: "string (`property_projection`)",
+                meaning: "The AMQP correlation-id the message must have (JMSCorrelationID): the fixture's `trace_id`.",
+            },
+            Field {
+                name: "properties",
+                ty: "object: name → string (`property_projection`)",
+                meaning: "The application properties the message must carry, exactly, all strings; their names use underscores (`bq_schema_version`) because JMS property names must be Java identifiers (ADR-0017).",
+            },
+            NAME,
+            BODY_ATTEMPTS,
+            Field {
+                name: "delivery_count",
+                ty: "integer (`attempts_reconciliation`)",
+                meaning: "The AMQP header's delivery-count (0 on the first delivery; a JMS client reading the 1-based JMSXDeliveryCount subtracts 1 to get it).",
+            },
+            EXPECTED_ATTEMPTS,
+            VALUE,
+            ABSENT,
+            EXPECT,
+        ],
+        steps: &[
+            "`property_projection`: hand `envelope_file` to the SDK's Artemis (AMQP 1.0) producer and take the message it would send (no broker needed). The annotation `jms_type_annotation` must be `jms_type`, the correlation-id `correlation_id`, the creation-time the fixture's `meta.created_at`, and its application properties must equal `properties`.",
+            PROJECTION_BODY,
+            RECONCILE,
+            "The Artemis rule: attempts = max(`body_attempts`, `delivery_count`), with no −1 (delivery-count starts at 0), so 0 leaves the body's count and a raised count is never lowered.",
+            GATE,
+            "For Artemis the gate reads the string application property `bq_schema_version`; null is the property set with a null value (treated as absent). A JMS client that cannot set a null property may skip that row (skip rule `no-null-property`, citing ADR-0032).",
+            GATE_RULE,
+            REPORT,
+        ],
+    };
     type Case<'s> = Case<'s>;
 
     fn read<'s>(r: &mut Reader<'s>) -> Option<Case<'s>> {

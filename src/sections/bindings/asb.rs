@@ -23,9 +23,13 @@ use crate::sdk::Calls;
 use crate::sdk::ops::{AsbConsume, ConsumeOutcome, DeliveryCountReconcile, Produce};
 use crate::sdk::reference::Broken;
 use crate::sdk::wire::{Amqp, Bytes};
-use crate::sections::{Catch, Check, CheckCx, Definition, Entry, Fixture, Reader, RunCx, catch, catch_only, ensure};
+use crate::sections::{Catch, Check, CheckCx, Contract, Definition, Entry, Field, Fixture, Reader, RunCx, catch, catch_only, ensure};
 use crate::suite::Scope;
 
+use super::shared::contract::{
+    ABSENT, BODY_ATTEMPTS, DESCRIPTION, ENVELOPE_FILE, EXPECT, EXPECTED_ATTEMPTS, GATE, GATE_RULE, NAME, PROJECTION_BODY,
+    RECONCILE, REPORT, VALUE,
+};
 use super::BindingCase;
 use super::shared::{
     Carries, RowValue, body_is_envelope, exact_amqp_map, exact_map, golden, integer_forms, projection_fixture,
@@ -57,6 +61,48 @@ impl Definition for Asb {
         catch_only(Broken::AsbFloatOneIsIntegral, &["schema_version_gate/22"]),
     ];
     const EARLY: bool = true;
+    const CONTRACT: &'static Contract = &Contract {
+        fields: &[
+            DESCRIPTION,
+            ENVELOPE_FILE,
+            Field {
+                name: "message",
+                ty: "object: field → string (`property_projection`)",
+                meaning: "The message fields the produced message must set, exactly, among `subject`, `correlation_id`, `message_id` and `content_type` (the URN, `trace_id`, `meta.id`, `application/json`).",
+            },
+            Field {
+                name: "application_properties",
+                ty: "object: name → value (`property_projection`)",
+                meaning: "The application properties the message must carry, exactly, as native AMQP values: a JSON string is an AMQP string; a JSON integer is an AMQP integer of any width (byte, short, int or long, signed or unsigned) with that value, never a float or double, not even 1.0, and never a string.",
+            },
+            NAME,
+            BODY_ATTEMPTS,
+            Field {
+                name: "delivery_count",
+                ty: "integer (`attempts_reconciliation`)",
+                meaning: "The message's DeliveryCount as Service Bus reports it (1-based: 1 on the first delivery).",
+            },
+            EXPECTED_ATTEMPTS,
+            VALUE,
+            ABSENT,
+            EXPECT,
+            Field {
+                name: "value_type",
+                ty: "string: `float` (`schema_version_gate`, optional)",
+                meaning: "The row's number is a floating-point value: hand it to the gate as a real float (32-bit and 64-bit where the language has both), never as an integer; 1.0 as a float is not integral 1 and rejects.",
+            },
+        ],
+        steps: &[
+            "`property_projection`: hand `envelope_file` to the SDK's Service Bus producer and take the message it would send (no broker needed). Its set message fields must equal `message` and its application properties `application_properties`.",
+            PROJECTION_BODY,
+            RECONCILE,
+            "The ASB rule: attempts = max(`body_attempts`, `delivery_count` − 1); DeliveryCount is 1-based, so a first delivery reads 0, a count of 1 or less leaves the body's count, and a raised count is never lowered.",
+            GATE,
+            "For ASB the property is AMQP-typed: a string `value` is an AMQP string; a JSON integer stands for every AMQP integer width that holds it (hand each over, at least 32-bit and 64-bit, and every one must get the same verdict), where only integral 1 decodes; a number with a fraction, or a `value_type: float` row, is a real float and double; null is the key set with a null value (treated as absent). A language with a single number type may skip the float row (skip rule `single-number-type`), and one that cannot carry a null property the null row (`no-null-property`), both citing ADR-0032.",
+            GATE_RULE,
+            REPORT,
+        ],
+    };
     type Case<'s> = Case<'s>;
 
     fn read<'s>(r: &mut Reader<'s>) -> Option<Case<'s>> {

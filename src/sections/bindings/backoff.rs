@@ -31,10 +31,11 @@ use crate::sdk::ops::{
 use crate::sdk::reference::Broken;
 use crate::sdk::wire::{Bytes, KafkaHeader, KafkaRecord};
 use crate::sections::judge::same_value;
-use crate::sections::{Catch, Check, Definition, Fixture, Place, Reader, RunCx, catch_only, ensure};
+use crate::sections::{Catch, Check, Contract, Definition, Field, Fixture, Place, Reader, RunCx, catch_only, ensure};
 use crate::suite::Scope;
 
 use super::kafka::ATTEMPTS;
+use super::shared::contract::{DESCRIPTION, REPORT};
 
 /// The header naming the work topic of a retry record.
 const ORIGINAL_TOPIC: &str = "bq-original-topic";
@@ -159,6 +160,100 @@ impl Definition for Backoff {
             ],
         ),
     ];
+    const CONTRACT: &'static Contract = &Contract {
+        fields: &[
+            Field {
+                name: "name",
+                ty: "string",
+                meaning: "Names the case: its id is `<block>/<name>`.",
+            },
+            DESCRIPTION,
+            Field {
+                name: "topic",
+                ty: "string",
+                meaning: "The work topic: the topic the application consumes (`topic_names`, `retry_republish`: the consumed record's topic) or publishes to (`requested_delay`).",
+            },
+            Field {
+                name: "tiers_ms",
+                ty: "array of integers",
+                meaning: "The configured tier list handed to the SDK, delays in milliseconds, in the order listed (not necessarily ascending; tier n is the n-th smallest delay).",
+            },
+            Field {
+                name: "expect",
+                ty: "string: `ok` or `reject`",
+                meaning: "`reject`: the SDK refuses (raises): a tier list with a 0 ms tier or a repeated delay (`topic_names`), no tiers to retry to (`retry_attempt_tier`, `retry_republish`), a delay above the largest tier or positive with no tiers (`requested_delay`). `ok`: the expectations below hold.",
+            },
+            Field {
+                name: "expect_retry_topics",
+                ty: "array of `{topic, delay_ms}` (`topic_names`)",
+                meaning: "The retry topics, in tier order (ascending delay), each `<topic>.retry.<n>` with its delay; exactly these, none more.",
+            },
+            Field {
+                name: "expect_dlq_topic",
+                ty: "string (`topic_names`)",
+                meaning: "The dead-letter topic, `<topic>.dlq`.",
+            },
+            Field {
+                name: "attempts_before",
+                ty: "integer (`retry_attempt_tier`, `retry_republish`)",
+                meaning: "The record's attempts before this failure.",
+            },
+            Field {
+                name: "expect_tier",
+                ty: "integer (`retry_attempt_tier`)",
+                meaning: "The tier the retry goes to, from 1: min(`attempts_before`, N − 1) + 1 for N tiers.",
+            },
+            Field {
+                name: "expect_delay_ms",
+                ty: "integer (`retry_attempt_tier`)",
+                meaning: "That tier's delay in milliseconds.",
+            },
+            Field {
+                name: "expect_tiers_ms",
+                ty: "array of integers (`default_tiers`)",
+                meaning: "The RECOMMENDED tier list an SDK uses when the application configures none: exactly these delays, in this order.",
+            },
+            Field {
+                name: "original_topic_header",
+                ty: "string or null (`retry_republish`)",
+                meaning: "The consumed record's `bq-original-topic` header (null: it has none, the record was consumed from the work topic itself).",
+            },
+            Field {
+                name: "expect_topic",
+                ty: "string (`retry_republish`, `requested_delay`)",
+                meaning: "The topic of the record the SDK produces.",
+            },
+            Field {
+                name: "expect_headers",
+                ty: "object: header key → string (`retry_republish`, `requested_delay`)",
+                meaning: "Each header the produced record must carry exactly once, with those UTF-8 bytes (numbers as decimal text); other headers are not compared.",
+            },
+            Field {
+                name: "expect_body_attempts",
+                ty: "integer (`retry_republish`, `requested_delay`)",
+                meaning: "The `attempts` of the produced record's body; its `bq-attempts` header must say the same.",
+            },
+            Field {
+                name: "delay_ms",
+                ty: "integer (`requested_delay`)",
+                meaning: "The delay the application asks for when publishing, in milliseconds.",
+            },
+            Field {
+                name: "expect_absent_headers",
+                ty: "array of header keys (`requested_delay`)",
+                meaning: "Headers the produced record must not carry at all (a delay of zero or less is a normal publish, without `bq-delay` or `bq-original-topic`).",
+            },
+        ],
+        steps: &[
+            "No broker is needed: each block calls one function of the SDK's Kafka retry code and checks what it returns or the record it would produce. Kafka does not use the retry_backoff formula: its delays are the tiers.",
+            "`topic_names/<name>`: ask for the retry topics and the dead-letter topic of `topic` under `tiers_ms`. `ok`: the retry topics, with their delays, equal `expect_retry_topics` in order, and the dead-letter topic is `expect_dlq_topic` (no tiers: no retry topics); `reject`: the tier list is refused.",
+            "`retry_attempt_tier/<name>`: ask which tier a retry goes to for `tiers_ms` and `attempts_before`. `ok`: tier `expect_tier` with delay `expect_delay_ms`; `reject`: it raises (no tiers).",
+            "`default_tiers`: the SDK's recommended tier list equals `expect_tiers_ms`, in order.",
+            "`retry_republish/<name>`: hand the SDK's retry a consumed record of `topic` whose value is the block's `envelope_file` with `attempts` set to `attempts_before`, with the headers `bq-schema-version` = `1`, `bq-attempts` = `attempts_before` and, when `original_topic_header` is a string, `bq-original-topic` = it; it returns the record it republishes for a retry with `tiers_ms`. `ok`: the record goes to `expect_topic` (the tier of retry_attempt_tier on the work topic, which is the incoming `bq-original-topic` when there is one, else `topic`), carries each `expect_headers` header exactly once with that value (`bq-delay` = the tier's delay, `bq-attempts` = `attempts_before` + 1), and its body's attempts equal `expect_body_attempts` and its `bq-attempts` header; `reject`: the retry raises.",
+            "`requested_delay/<name>`: publish `envelope_file` on `topic` with a requested delay of `delay_ms` and tiers `tiers_ms`. A positive delay goes to the smallest tier whose delay is at least `delay_ms`, with `bq-delay` = the requested delay itself and `bq-original-topic` = `topic`; a delay of zero or less is a normal publish to `topic` without those headers (even with no tiers). `ok`: the record's topic is `expect_topic`, its headers match `expect_headers`, none of `expect_absent_headers` is present, and its body's attempts equal `expect_body_attempts` and its `bq-attempts` header; `reject`: the publish raises, never clamped or dropped.",
+            REPORT,
+        ],
+    };
     type Case<'s> = Case<'s>;
 
     fn read<'s>(r: &mut Reader<'s>) -> Option<Case<'s>> {

@@ -18,10 +18,11 @@ use crate::sdk::Calls;
 use crate::sdk::ops::{SqsRelease, SqsReleaseOutcome, SqsSend, SqsSendOutcome};
 use crate::sdk::reference::Broken;
 use crate::sdk::wire::{Bytes, SqsQueueKind};
-use crate::sections::{Catch, Check, Definition, Fixture, Reader, RunCx, catch, ensure};
+use crate::sections::{Catch, Check, Contract, Definition, Field, Fixture, Reader, RunCx, catch, ensure};
 use crate::suite::Scope;
 
 use super::shared::body_is_envelope;
+use super::shared::contract::{PROJECTION_BODY, REPORT};
 
 /// The receipt handle of the message the runner says it received.
 const RECEIPT: &str = "receipt-1";
@@ -49,6 +50,48 @@ impl Definition for Delay {
     const NAME: &'static str = "delay";
     const SCOPE: Scope = Scope::Sqs;
     const CATCHES: &'static [Catch] = &[catch(Broken::SqsDelayClamps, &["send/standard-901-raises"])];
+    const CONTRACT: &'static Contract = &Contract {
+        fields: &[
+            Field {
+                name: "name",
+                ty: "string",
+                meaning: "Names the case: its id is `send/<name>` or `release/<name>`.",
+            },
+            Field {
+                name: "queue",
+                ty: "string: `standard` or `fifo`",
+                meaning: "The kind of SQS queue the transport sends to or releases on.",
+            },
+            Field {
+                name: "delay_seconds",
+                ty: "number (may be fractional or negative)",
+                meaning: "The delay the application asks for, in seconds, handed to the transport as it is.",
+            },
+            Field {
+                name: "expect",
+                ty: "string: `send` or `raise` (`send`), `release` or `raise` (`release`)",
+                meaning: "`raise`: the call raises the SDK's error (BabelQueueException) before any request is made. `send` / `release`: the request is made, with the delay below.",
+            },
+            Field {
+                name: "expect_delay_seconds",
+                ty: "integer or null (`send`, when `expect` is `send`)",
+                meaning: "The SendMessage request's DelaySeconds; null: the request carries no DelaySeconds at all (not 0).",
+            },
+            Field {
+                name: "expect_visibility_timeout",
+                ty: "integer (`release`, when `expect` is `release`)",
+                meaning: "The VisibilityTimeout of the ChangeMessageVisibility request that releases the message.",
+            },
+        ],
+        steps: &[
+            "`send/<name>`: hand the block's `envelope_file` to the SDK's SQS transport to send to a `queue` queue with a delay of `delay_seconds`, and take the SendMessage request it builds (no broker needed). `expect: raise` passes only when the send raises and builds no request. `expect: send` passes when the request's DelaySeconds equals `expect_delay_seconds` (absent for null).",
+            "The send rule (decisions R10): standard queue, DelaySeconds = ceil(d) for 0 < d ≤ 900 (a fraction rounds up), none for d ≤ 0, and d > 900 raises (never clamped); FIFO queue, any d > 0 raises (a fraction included), d ≤ 0 sends with no DelaySeconds.",
+            PROJECTION_BODY,
+            "`release/<name>`: hand the transport a received message of `envelope_file` (with a receipt handle of the runner's choice) on a `queue` queue and ask it to release the message after `delay_seconds`, as after a failed attempt. `expect: raise` passes only when it raises and makes no request. `expect: release` passes when it makes a ChangeMessageVisibility request for that receipt handle (never a delete) with VisibilityTimeout = `expect_visibility_timeout`.",
+            "The release rule, the same on both queue kinds: VisibilityTimeout = ceil(d) for 0 < d ≤ 43200 (SQS's 12 hours), 0 for d ≤ 0 (released at once), and d > 43200 raises (never clamped).",
+            REPORT,
+        ],
+    };
     type Case<'s> = Case<'s>;
 
     fn read<'s>(r: &mut Reader<'s>) -> Option<Case<'s>> {

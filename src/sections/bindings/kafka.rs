@@ -18,9 +18,13 @@ use crate::sdk::Calls;
 use crate::sdk::ops::{KafkaConsume, KafkaProduce, KafkaReconcile};
 use crate::sdk::reference::Broken;
 use crate::sdk::wire::{Bytes, KafkaHeader, KafkaRecord};
-use crate::sections::{Catch, Check, CheckCx, Definition, Entry, Fixture, Reader, RunCx, catch, catch_only, ensure};
+use crate::sections::{Catch, Check, CheckCx, Contract, Definition, Entry, Field, Fixture, Reader, RunCx, catch, catch_only, ensure};
 use crate::suite::Scope;
 
+use super::shared::contract::{
+    ABSENT, BODY_ATTEMPTS, DESCRIPTION, ENVELOPE_FILE, EXPECT, EXPECTED_ATTEMPTS, GATE, GATE_RULE, NAME, PROJECTION_BODY,
+    RECONCILE, REPORT, VALUE,
+};
 use super::BindingCase;
 use super::shared::{Carries, RowValue, body_is_envelope, exact_map, golden, projection_fixture};
 
@@ -52,6 +56,38 @@ impl Definition for Kafka {
         catch_only(Broken::KafkaHeaderNullStringified, &["schema_version_gate/18"]),
     ];
     const EARLY: bool = true;
+    const CONTRACT: &'static Contract = &Contract {
+        fields: &[
+            DESCRIPTION,
+            ENVELOPE_FILE,
+            Field {
+                name: "headers",
+                ty: "object: header key → string (`property_projection`)",
+                meaning: "The record headers the produced record must carry, exactly, each the UTF-8 bytes of the string shown (numbers as decimal text); no header repeated, none with a null value.",
+            },
+            NAME,
+            BODY_ATTEMPTS,
+            Field {
+                name: "header_attempts",
+                ty: "integer or null (`attempts_reconciliation`)",
+                meaning: "The record's `bq-attempts` header, whose bytes are this number's decimal text (null: the record has no such header).",
+            },
+            EXPECTED_ATTEMPTS,
+            VALUE,
+            ABSENT,
+            EXPECT,
+        ],
+        steps: &[
+            "`property_projection`: hand `envelope_file` to the SDK's Kafka producer for the topic `meta.queue` and take the record it would send (no broker needed). Its headers, read as UTF-8 text, must equal `headers`, and its timestamp must be the fixture's `meta.created_at` (Unix milliseconds).",
+            PROJECTION_BODY,
+            RECONCILE,
+            "The Kafka rule: attempts = the `bq-attempts` header when the record has it, else `body_attempts`. Kafka has no delivery count of its own, so the header is authoritative: it is not a max, and a header lower than the body wins.",
+            GATE,
+            "For Kafka the gate reads a record header: a string `value` is a header with those UTF-8 bytes, null a header present with a null value (which the gate treats as absent; a writer must never turn it into the text `null`). A message API that cannot carry a null header may skip that row (skip rule `no-null-property`, citing ADR-0032).",
+            GATE_RULE,
+            REPORT,
+        ],
+    };
     type Case<'s> = Case<'s>;
 
     fn read<'s>(r: &mut Reader<'s>) -> Option<Case<'s>> {

@@ -9,6 +9,7 @@ use crate::sdk::Calls;
 use crate::sdk::ops::{Classification, KafkaClassify};
 use crate::sdk::reference::Broken;
 use crate::sdk::wire::Bytes;
+use crate::sections::read::body_fields::{BODY, BODY_BASE64};
 use crate::sections::{Catch, Check, Contract, Definition, Field, Reader, RunCx, catch, ensure};
 use crate::suite::Scope;
 
@@ -28,23 +29,15 @@ impl Definition for KafkaPoison {
     const NAME: &'static str = "kafka_poison";
     const SCOPE: Scope = Scope::Kafka;
     const CATCHES: &'static [Catch] = &[catch(Broken::UnicodeWhitespace, &["unicode-space-job-is-an-identity"])];
-    const CONTRACT: Option<&'static Contract> = Some(&Contract {
+    const CONTRACT: &'static Contract = &Contract {
         fields: &[
             Field {
                 name: "name",
                 ty: "string, unique in the section",
                 meaning: "The case id: the key of the case's outcome in the results file.",
             },
-            Field {
-                name: "body",
-                ty: "string (present unless `body_base64` is)",
-                meaning: "The record value as text: its bytes are this string's UTF-8 encoding, exactly (no trimming, no normalisation, no BOM added or removed). It is the string after the manifest's own JSON decoding, so `\"{\\\"job\\\":5}\"` in manifest.json is the 9-character value {\"job\":5}; a JSON escape written inside the value, such as the 6 characters \\ud800, is part of the text, not a character.",
-            },
-            Field {
-                name: "body_base64",
-                ty: "string (present unless `body` is)",
-                meaning: "The record value as standard base64 with padding (RFC 4648 §4) of its exact bytes, for a value that is not valid UTF-8 and so cannot be a JSON string. Exactly one of `body` and `body_base64` is present.",
-            },
+            BODY,
+            BODY_BASE64,
             Field {
                 name: "expect",
                 ty: "string: `ok`, `no_identity` or `poison`",
@@ -52,13 +45,13 @@ impl Definition for KafkaPoison {
             },
         ],
         steps: &[
-            "Take the record value's bytes: `body` encoded as UTF-8, or `body_base64` decoded. Nothing else of a Kafka record is involved: no key, no headers, no topic.",
+            "The record value is the case's body: take its bytes, `body` encoded as UTF-8 or `body_base64` decoded. Nothing else of a Kafka record is involved: no key, no headers, no topic.",
             "Hand exactly those bytes to the SDK's Kafka consumer at the point where it classifies a record value before trusting it, the step that routes poison to the dead-letter topic (broker-bindings §6); a runner calls that classification directly, no broker is needed.",
-            "The verdict is `poison`, `no_identity` or `ok`; map the SDK's own names to these. The case passes when the verdict equals `expect`, exactly; any other verdict, and an error or exception from the classification, is a `fail` whose `reason` names the verdict it got (for example \"classified as poison, expected ok\").",
+            "The verdict is `poison`, `no_identity` or `ok`; map the SDK's own names to these. The case passes when the verdict equals `expect`, exactly. Any other verdict is a `fail` whose `reason` names the verdict it got and the one expected (for example \"classified as poison, expected ok\"); an error or exception raised by the classification is a `fail` too, and as it gives no verdict its `reason` is the error's own text.",
             "`ok` is only this classification: do not go on to decode or accept the body (a later rejection of an `ok` body is not this section's concern).",
             "Report every case under `sections.kafka_poison.<name>` as `pass` or `fail`; the skip policy allows no skip in this section.",
         ],
-    });
+    };
     type Case<'s> = Case;
 
     fn read(r: &mut Reader<'_>) -> Option<Case> {

@@ -15,9 +15,13 @@ use crate::sdk::Calls;
 use crate::sdk::ops::{Produce, PulsarConsume, PulsarReconcile};
 use crate::sdk::reference::Broken;
 use crate::sdk::wire::Bytes;
-use crate::sections::{Catch, Check, CheckCx, Definition, Entry, Fixture, Reader, RunCx, catch};
+use crate::sections::{Catch, Check, CheckCx, Contract, Definition, Entry, Field, Fixture, Reader, RunCx, catch};
 use crate::suite::Scope;
 
+use super::shared::contract::{
+    ABSENT, BODY_ATTEMPTS, DESCRIPTION, ENVELOPE_FILE, EXPECT, EXPECTED_ATTEMPTS, GATE, GATE_RULE, NAME, PROJECTION_BODY,
+    RECONCILE, REPORT, VALUE,
+};
 use super::BindingCase;
 use super::shared::{Carries, body_is_envelope, exact_map, golden, projection_fixture, text_only};
 
@@ -44,6 +48,38 @@ impl Definition for Pulsar {
         catch(Broken::GateUnicodeBlank, &["schema_version_gate/12", "schema_version_gate/14"]),
     ];
     const EARLY: bool = true;
+    const CONTRACT: &'static Contract = &Contract {
+        fields: &[
+            DESCRIPTION,
+            ENVELOPE_FILE,
+            Field {
+                name: "properties",
+                ty: "object: name → string (`property_projection`)",
+                meaning: "The message properties the produced message must carry, exactly; numbers as their decimal text (Pulsar properties map strings to strings). The broker's publish time is not compared.",
+            },
+            NAME,
+            BODY_ATTEMPTS,
+            Field {
+                name: "redelivery_count",
+                ty: "integer (`attempts_reconciliation`)",
+                meaning: "The message's RedeliveryCount as the Pulsar client reports it (0 on the first delivery).",
+            },
+            EXPECTED_ATTEMPTS,
+            VALUE,
+            ABSENT,
+            EXPECT,
+        ],
+        steps: &[
+            "`property_projection`: hand `envelope_file` to the SDK's Pulsar producer and take the message it would send (no broker needed). Its properties must equal `properties`.",
+            PROJECTION_BODY,
+            RECONCILE,
+            "The Pulsar rule: attempts = max(`body_attempts`, `redelivery_count`), with no −1 (RedeliveryCount starts at 0), so 0 leaves the body's count and a raised count is never lowered.",
+            GATE,
+            "For Pulsar the gate reads a string message property; Pulsar cannot carry a null, so the table has no null row (the RedeliveryCount beside it is 0).",
+            GATE_RULE,
+            REPORT,
+        ],
+    };
     type Case<'s> = Case<'s>;
 
     fn read<'s>(r: &mut Reader<'s>) -> Option<Case<'s>> {

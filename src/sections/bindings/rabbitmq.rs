@@ -13,9 +13,10 @@ use crate::results::Outcome;
 use crate::sdk::Calls;
 use crate::sdk::ops::Produce;
 use crate::sdk::wire::Bytes;
-use crate::sections::{Check, Definition, Fixture, Reader, RunCx};
+use crate::sections::{Check, Contract, Definition, Field, Fixture, Reader, RunCx};
 use crate::suite::Scope;
 
+use super::shared::contract::{DESCRIPTION, ENVELOPE_FILE, PROJECTION_BODY, REPORT};
 use super::shared::{body_is_envelope, exact_amqp_map, exact_map, golden, projection_fixture, set_strings};
 
 /// The `rabbitmq` section.
@@ -32,6 +33,28 @@ impl Definition for Rabbitmq {
     const NAME: &'static str = "rabbitmq";
     const SCOPE: Scope = Scope::Amqp;
     const EARLY: bool = true;
+    const CONTRACT: &'static Contract = &Contract {
+        fields: &[
+            DESCRIPTION,
+            ENVELOPE_FILE,
+            Field {
+                name: "properties",
+                ty: "object: basic property → string",
+                meaning: "The string-valued basic properties the published message must set, exactly: `type` (the URN), `correlation_id` (`trace_id`), `message_id` (`meta.id`), `app_id`, `content_type`; `delivery_mode` (an octet) is not part of the map.",
+            },
+            Field {
+                name: "headers",
+                ty: "object: header → value",
+                meaning: "The headers the published message must carry, exactly, as native AMQP field-table values: a JSON string is a string; a JSON integer is an integer of any width with that value, never a string or a float (`x-schema-version`, `x-attempts`).",
+            },
+        ],
+        steps: &[
+            "Hand `envelope_file` to the SDK's RabbitMQ (AMQP 0-9-1) publisher and take the message it would publish (no broker needed).",
+            "Its set string basic properties must equal `properties`, and its headers must equal `headers`, AMQP-typed as described. Consume-side attempts handling is not pinned in this section.",
+            PROJECTION_BODY,
+            REPORT,
+        ],
+    };
     type Case<'s> = Case<'s>;
 
     fn read<'s>(r: &mut Reader<'s>) -> Option<Case<'s>> {

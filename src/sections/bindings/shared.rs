@@ -347,6 +347,62 @@ pub(crate) fn check_gate_row(
     }
 }
 
+/// The runner-contract fields and steps the five binding sections with a projection block,
+/// `attempts_reconciliation` and `schema_version_gate` share (each adds its own projection
+/// fields, its count field and its reconciliation rule).
+pub mod contract {
+    use crate::sections::Field;
+
+    pub const DESCRIPTION: Field =
+        Field { name: "description", ty: "string", meaning: "What the block pins, for people; not compared." };
+    pub const ENVELOPE_FILE: Field = Field {
+        name: "envelope_file",
+        ty: "string: a path under `fixtures/` (the projection block)",
+        meaning: "The envelope the SDK's producer is given: exactly the bytes of that file (every expected value of the block comes from it).",
+    };
+    pub const NAME: Field = Field {
+        name: "name",
+        ty: "string (`attempts_reconciliation`)",
+        meaning: "Names the row: its case id is `attempts_reconciliation/<name>`.",
+    };
+    pub const BODY_ATTEMPTS: Field = Field {
+        name: "body_attempts",
+        ty: "integer (`attempts_reconciliation`)",
+        meaning: "The `attempts` in the body of the consumed message.",
+    };
+    pub const EXPECTED_ATTEMPTS: Field = Field {
+        name: "expected_attempts",
+        ty: "integer (`attempts_reconciliation`)",
+        meaning: "The attempts the consumer must report for that message after reconciling the body's count with the broker's.",
+    };
+    pub const VALUE: Field = Field {
+        name: "value",
+        ty: "string, number or null (`schema_version_gate`; present unless `absent` is)",
+        meaning: "The value of the block's `property` on the received message, exactly as given (never trimmed); null: the key is present with a null value, which is not the same as leaving it out.",
+    };
+    pub const ABSENT: Field = Field {
+        name: "absent",
+        ty: "`true` (`schema_version_gate`; present unless `value` is)",
+        meaning: "The received message carries no such property at all.",
+    };
+    pub const EXPECT: Field = Field {
+        name: "expect",
+        ty: "string: `decode` or `reject` (`schema_version_gate`)",
+        meaning: "`decode`: the gate lets the message through and the body decodes; `reject`: the gate refuses it before the body is decoded (the poison / dead-letter path).",
+    };
+
+    /// The last step of every projection: the body is the envelope.
+    pub const PROJECTION_BODY: &str = "The map comparisons are closed: exactly the expected keys, no more, each with the same value (the block's description says which native fields are compared and how numbers travel). The body the producer sends must be the fixture's envelope, the same JSON value: a binding adds native fields beside the body and never rewrites it.";
+    /// How a reconciliation row runs.
+    pub const RECONCILE: &str = "`attempts_reconciliation/<name>`: hand the SDK's consumer a received message whose body has `attempts` = `body_attempts` and whose broker count is the row's count field (below), and take the attempts it reports, without a broker; the row passes when they equal `expected_attempts`.";
+    /// How a gate row runs.
+    pub const GATE: &str = "`schema_version_gate/<index>` (rows unnamed, ids by position): build a received message whose body is the block's `fixture` (always a valid envelope) and that carries the row's `value` under the block's `property` (no such key for `absent: true`, the key with a null value for null), and let the SDK's consumer take it. `decode` passes when the message gets through the gate and the body decodes; `reject` passes only when the gate itself refuses it (a body rejection does not count).";
+    /// The gate rule every binding states the same way.
+    pub const GATE_RULE: &str = "The gate: exactly `1`, an absent property or a blank one (empty, or only the six ASCII whitespace characters) lets the message through; any other present value is compared as it is, never trimmed, and rejects, so ` 1`, `01`, `2` and values of non-ASCII spaces or a BOM reject. A gate that trims, or uses a Unicode-aware whitespace test, fails rows.";
+    /// The last step.
+    pub const REPORT: &str = "Report every case `pass`, or `fail` with the first difference as `reason`; an error or exception the SDK raises is a `fail` with its text.";
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

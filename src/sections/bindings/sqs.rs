@@ -16,9 +16,13 @@ use crate::sdk::Calls;
 use crate::sdk::ops::{SqsConsume, SqsReconcile, SqsSend, SqsSendOutcome};
 use crate::sdk::reference::Broken;
 use crate::sdk::wire::{Bytes, SqsAttribute, SqsQueueKind};
-use crate::sections::{Catch, Check, CheckCx, Definition, Entry, Fixture, Reader, RunCx, catch};
+use crate::sections::{Catch, Check, CheckCx, Contract, Definition, Entry, Field, Fixture, Reader, RunCx, catch};
 use crate::suite::Scope;
 
+use super::shared::contract::{
+    ABSENT, BODY_ATTEMPTS, DESCRIPTION, ENVELOPE_FILE, EXPECT, EXPECTED_ATTEMPTS, GATE, GATE_RULE, NAME, PROJECTION_BODY,
+    RECONCILE, REPORT, VALUE,
+};
 use super::BindingCase;
 use super::shared::{Carries, body_is_envelope, exact_map, golden, projection_fixture, text_only};
 
@@ -49,6 +53,38 @@ impl Definition for Sqs {
         ),
     ];
     const EARLY: bool = true;
+    const CONTRACT: &'static Contract = &Contract {
+        fields: &[
+            DESCRIPTION,
+            ENVELOPE_FILE,
+            Field {
+                name: "message_attributes",
+                ty: "object: attribute name → `{DataType, StringValue}` (`attribute_projection`)",
+                meaning: "The MessageAttributes the send request must carry, exactly: identifiers and strings with DataType `String`, counters with DataType `Number` whose StringValue is the decimal text.",
+            },
+            NAME,
+            BODY_ATTEMPTS,
+            Field {
+                name: "approximate_receive_count",
+                ty: "string or null (`attempts_reconciliation`)",
+                meaning: "The message's ApproximateReceiveCount attribute as SQS delivers it, as text (null: absent).",
+            },
+            EXPECTED_ATTEMPTS,
+            VALUE,
+            ABSENT,
+            EXPECT,
+        ],
+        steps: &[
+            "`attribute_projection`: hand `envelope_file` to the SDK's SQS producer for a standard queue without delay and take the SendMessage request it builds (no broker needed). Its MessageAttributes, each as `{DataType, StringValue}`, must equal `message_attributes`.",
+            PROJECTION_BODY,
+            RECONCILE,
+            "The SQS rule: attempts = max(`body_attempts`, ApproximateReceiveCount − 1), so a first delivery (count `1`) reads 0; a null or unparseable count is ignored (attempts = `body_attempts`), and a count already raised in the body is never lowered. A drop-in driver that reports the broker's own count instead may skip these rows (skip rule `native-receive-count`, citing ADR-0032).",
+            GATE,
+            "For SQS the gate reads a String message attribute, so every row's `value` is handed over as a String attribute (an ApproximateReceiveCount of `1` beside it).",
+            GATE_RULE,
+            REPORT,
+        ],
+    };
     type Case<'s> = Case<'s>;
 
     fn read<'s>(r: &mut Reader<'s>) -> Option<Case<'s>> {

@@ -53,7 +53,7 @@ impl Definition for Cases {
         catch(Broken::IgnoreSchemaVersion, &["invalid-unknown-schema-version"]),
         catch(Broken::NoUrnAlias, &["urn-alias"]),
     ];
-    const CONTRACT: Option<&'static Contract> = Some(&Contract {
+    const CONTRACT: &'static Contract = &Contract {
         fields: &[
             Field { name: "name", ty: "string", meaning: "The case id." },
             Field {
@@ -86,7 +86,7 @@ impl Definition for Cases {
             "The per-message fields are checked for shape only: `meta.id` a non-empty string, `meta.created_at` a non-negative integer.",
             "Report every case under `sections.cases.<name>`: `pass`, or `fail` with the first difference as `reason`. No case of this section may be skipped.",
         ],
-    });
+    };
     type Case<'s> = Case<'s>;
 
     fn read<'s>(r: &mut Reader<'s>) -> Option<Case<'s>> {

@@ -22,10 +22,11 @@ use crate::results::Outcome;
 use crate::sdk::Calls;
 use crate::sdk::ops::{Make, MakeOutcome};
 use crate::sdk::reference::Broken;
-use crate::sections::{Catch, Check, CheckCx, Definition, Entry, Reader, RunCx, catch, ensure};
+use crate::sections::{Catch, Check, CheckCx, Contract, Definition, Entry, Field, Reader, RunCx, catch, ensure};
 use crate::suite::{MANIFEST, Scope, pointer};
 
 use super::shared::DecodeCase;
+use super::shared::fields::{FILE, NAME, QUEUE, REASON, URN, VALID};
 
 /// The `data_shape` section.
 pub struct DataShape;
@@ -46,6 +47,37 @@ impl Definition for DataShape {
     const NAME: &'static str = "data_shape";
     const SCOPE: Scope = Scope::Core;
     const CATCHES: &'static [Catch] = &[catch(Broken::EmptyDataAsArray, &["empty-data"])];
+    const CONTRACT: &'static Contract = &Contract {
+        fields: &[
+            NAME,
+            Field {
+                name: "mode",
+                ty: "string: `encode` or `decode`",
+                meaning: "Which of the two kinds of case this is: `encode` builds a message with the producer, `decode` feeds a fixture to the consumer.",
+            },
+            URN,
+            QUEUE,
+            Field {
+                name: "data",
+                ty: "object (`encode`)",
+                meaning: "The payload handed to the producer API, as the language's map or dictionary type (here an empty one, the case where PHP's `json_encode` writes `[]`).",
+            },
+            Field {
+                name: "expect_encoded_data_json",
+                ty: "string: JSON text (`encode`)",
+                meaning: "The exact JSON text the emitted envelope's `data` member must have, compared as text after removing insignificant whitespace (space, tab, line feed, carriage return outside strings) from both sides: `{}` is right, `[]` is wrong.",
+            },
+            Field { name: "file", ty: FILE.ty, meaning: "(`decode`) The fixture: the message body, exactly the bytes of that file." },
+            VALID,
+            REASON,
+        ],
+        steps: &[
+            "`encode`: build an envelope with the SDK's producer API from `urn`, `queue` and `data` (the same call an application makes; an SDK that refuses it fails the case), and take its output text.",
+            "`encode`: cut out the raw JSON text of the output's top-level `data` member, before any parsing into the language's types (parsing would hide `[]` versus `{}`), remove insignificant whitespace from it and from `expect_encoded_data_json`, and compare the two texts; equal passes.",
+            "`decode`: read the fixture's bytes; the SDK's `accepts` must give `valid` and its decode must agree (`valid: false`: `accepts` is false and decode rejects the body; here, because `data` is an array).",
+            "Report `pass`, or `fail` with what differed as `reason` (for example \"data is emitted as [], expected {}\").",
+        ],
+    };
     type Case<'s> = Case<'s>;
 
     fn read<'s>(r: &mut Reader<'s>) -> Option<Case<'s>> {

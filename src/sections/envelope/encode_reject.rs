@@ -21,8 +21,12 @@ use crate::results::Outcome;
 use crate::sdk::Calls;
 use crate::sdk::ops::{Make, MakeOutcome};
 use crate::sdk::reference::Broken;
-use crate::sections::{Catch, Check, CheckCx, Definition, Entry, Reader, RunCx, catch, catch_only, ensure};
+use crate::sections::{
+    Catch, Check, CheckCx, Contract, Definition, Entry, Field, Reader, RunCx, catch, catch_only, ensure,
+};
 use crate::suite::{MANIFEST, Scope, pointer};
+
+use super::shared::fields::{DATA, DESCRIPTION, NAME, QUEUE, URN};
 
 /// The input fields; a case carries exactly one.
 const INPUTS: [&str; 4] = ["meta", "meta_entries", "extras_top", "extras_meta"];
@@ -75,6 +79,51 @@ impl Definition for EncodeReject {
             ],
         ),
     ];
+    const CONTRACT: &'static Contract = &Contract {
+        fields: &[
+            NAME,
+            DESCRIPTION,
+            URN,
+            QUEUE,
+            DATA,
+            Field {
+                name: "expect",
+                ty: "string: always `reject`",
+                meaning: "Encode must refuse the message: an error in Go, an exception elsewhere; no envelope JSON is produced and no key is dropped silently.",
+            },
+            Field {
+                name: "offending_key",
+                ty: "string: a key as the input spells it (not a pointer)",
+                meaning: "The key that makes encode refuse. The section's description calls it informational; `bqsuite run` requires the refusal's error text to contain it, so a runner that checks it judges as the suite's own judge does.",
+            },
+            Field {
+                name: "meta",
+                ty: "object: key → value (one of the four inputs)",
+                meaning: "Entries passed through the producer's meta write API, in the order listed (as in extension_write).",
+            },
+            Field {
+                name: "meta_entries",
+                ty: "array of `[key, value]` pairs (one of the four inputs)",
+                meaning: "The same as `meta`, as an ordered list, for a key supplied twice, which a JSON object cannot hold: pass each pair to the meta write API in order. An SDK whose write API takes one map per call may skip these cases (skip rule `one-map-per-call`, citing ADR-0031).",
+            },
+            Field {
+                name: "extras_top",
+                ty: "object: key → value (one of the four inputs)",
+                meaning: "Entries standing for unknown top-level keys carried over from an inbound message: the runner places them into the decoded message's preserved unknown-key container at the top level, through whatever test access the SDK has (there is no top-level write API).",
+            },
+            Field {
+                name: "extras_meta",
+                ty: "object: key → value (one of the four inputs)",
+                meaning: "The same as `extras_top`, placed in the preserved unknown keys under `meta`.",
+            },
+        ],
+        steps: &[
+            "Each case has exactly one of the inputs `meta`, `meta_entries`, `extras_top` and `extras_meta`.",
+            "`meta` / `meta_entries`: build a message with the producer API from `urn`, `queue`, `data` and those entries through the meta write API, then encode it. `extras_top` / `extras_meta`: build the message from `urn`, `queue` and `data`, encode it, decode that output, place the entries into the decoded message's preserved unknown keys (top level or under `meta`), then encode it.",
+            "The case passes when the build or the encode refuses the message, with an error whose text contains `offending_key`, and no envelope JSON comes out. A write API that already refuses the entry while the message is built satisfies the case as well (the section's ruling), provided its error names the key.",
+            "Encode producing an envelope (the key written, or silently dropped) fails the case, and so does a refusal whose error does not name `offending_key`; report the `reason` (for example \"refused, but the message does not name ts\").",
+        ],
+    };
     type Case<'s> = Case<'s>;
 
     fn read<'s>(r: &mut Reader<'s>) -> Option<Case<'s>> {

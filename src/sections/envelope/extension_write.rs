@@ -14,9 +14,10 @@ use crate::sdk::Calls;
 use crate::sdk::ops::{Make, MakeOutcome};
 use crate::sdk::reference::Broken;
 use crate::sections::judge::same_value;
-use crate::sections::{Catch, Check, Definition, Reader, RunCx, catch, ensure};
+use crate::sections::{Catch, Check, Contract, Definition, Field, Reader, RunCx, catch, ensure};
 use crate::suite::Scope;
 
+use super::shared::fields::{DATA, DESCRIPTION, NAME, QUEUE, URN};
 use super::shared::{parsed, pointers_hold, reemit};
 
 /// The `extension_write` section.
@@ -35,6 +36,31 @@ impl Definition for ExtensionWrite {
     const NAME: &'static str = "extension_write";
     const SCOPE: Scope = Scope::Core;
     const CATCHES: &'static [Catch] = &[catch(Broken::DropUnknownKeys, &["flat-scalar-key", "two-vendors-in-one-ext"])];
+    const CONTRACT: &'static Contract = &Contract {
+        fields: &[
+            NAME,
+            DESCRIPTION,
+            URN,
+            QUEUE,
+            DATA,
+            Field {
+                name: "meta",
+                ty: "object: key → any JSON value",
+                meaning: "The extension entries handed to the producer's meta write API, one per member, in the order listed (a vendor block such as `ext` is one entry whose value is the whole object). There is no write API for top-level keys.",
+            },
+            Field {
+                name: "expect_envelope",
+                ty: "object: JSON pointer → value",
+                meaning: "Each pointer holds that value in the produced envelope, and again after a retry hop. It never names `/attempts` or the per-message fields (`/meta/id`, `/trace_id`, `/meta/created_at`).",
+            },
+        ],
+        steps: &[
+            "Build a message with the SDK's producer API from `urn`, `queue`, `data` and the `meta` entries, in order, through its meta write API (Go `WithMeta(key, value)`, Python `make(meta=)`, Node `MakeOptions.meta`, PHP `make(meta:)`, Java `make(urn, data, queue, traceId, Map meta)`, .NET `Make(meta:)`), and encode it. A refusal fails the case.",
+            "Parse the output as JSON: every `expect_envelope` pointer must hold the same value (values compare as parsed JSON, so `\\uXXXX` escaping of non-ASCII text, key order and whitespace are free).",
+            "The retry hop: decode that output with the SDK's consumer (it must be accepted), add 1 to attempts, encode again and parse: every `expect_envelope` pointer must still hold its value, and `/attempts` must be 1.",
+            "Report `pass`, or `fail` with the first difference as `reason`, saying whether it was after make or after the retry hop.",
+        ],
+    };
     type Case<'s> = Case<'s>;
 
     fn read<'s>(r: &mut Reader<'s>) -> Option<Case<'s>> {

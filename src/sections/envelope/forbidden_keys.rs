@@ -16,9 +16,12 @@
 use crate::diag::Finding;
 use crate::results::Outcome;
 use crate::sdk::reference::Broken;
-use crate::sections::{Catch, Check, CheckCx, Definition, Entry, Fixture, Reader, RunCx, catch, catch_only, ensure};
+use crate::sections::{
+    Catch, Check, CheckCx, Contract, Definition, Entry, Field, Fixture, Reader, RunCx, catch, catch_only, ensure,
+};
 use crate::suite::Scope;
 
+use super::shared::fields::{DESCRIPTION, EXPECT_ABSENT_AFTER_REENCODE, EXPECT_PRESERVED, FILE, NAME};
 use super::shared::{ReemitChecks, against_fixture, flagged, named, producer_schema, reemit};
 
 /// The `forbidden_keys` section.
@@ -51,6 +54,31 @@ impl Definition for ForbiddenKeys {
         ),
         catch(Broken::UnicodeWhitespace, &["forbidden-key-job-nonascii-space-and-urn"]),
     ];
+    const CONTRACT: &'static Contract = &Contract {
+        fields: &[
+            NAME,
+            DESCRIPTION,
+            FILE,
+            Field {
+                name: "forbidden_key",
+                ty: "string: a JSON pointer",
+                meaning: "The non-canonical key the fixture carries (`/timestamp`, `/meta/ts`, or `/urn` beside a usable `job`, …): decode must raise a warning naming exactly this pointer.",
+            },
+            Field {
+                name: "expect",
+                ty: "string: always `warn`",
+                meaning: "Decode is lenient: it succeeds and warns; it never rejects the message for this key.",
+            },
+            EXPECT_ABSENT_AFTER_REENCODE,
+            EXPECT_PRESERVED,
+        ],
+        steps: &[
+            "Read the fixture's bytes and decode them with the SDK's consumer. Decode must succeed (a rejection fails the case) and raise at least one warning, through the SDK's logger or warning hook, that names `forbidden_key` as a JSON pointer; other warnings may be there too. A runner captures the warnings with the hook the SDK offers for it.",
+            "Re-encode the decoded message unchanged (no attempt added) with the SDK's producer and parse the output as JSON. An SDK that kept the forbidden key with the unknown keys and so refuses to encode fails the case.",
+            "No pointer of `expect_absent_after_reencode` may exist in the output, and each `expect_preserved` pointer, when the case has them, holds the same value (for `/urn` beside `job`: `job` wins and stays).",
+            "Report `pass`, or `fail` with the first difference as `reason` (for example \"decode raised no warning naming /timestamp\").",
+        ],
+    };
     type Case<'s> = Case<'s>;
 
     fn read<'s>(r: &mut Reader<'s>) -> Option<Case<'s>> {

@@ -37,7 +37,7 @@ impl Definition for JobType {
             ],
         ),
     ];
-    const CONTRACT: Option<&'static Contract> = Some(&Contract {
+    const CONTRACT: &'static Contract = &Contract {
         fields: &[
             NAME,
             DESCRIPTION,
@@ -51,7 +51,7 @@ impl Definition for JobType {
             EXPECT_ABSENT_AFTER_REENCODE,
         ],
         steps: STEPS,
-    });
+    };
     type Case<'s> = DecodeCase<'s>;
 
     fn read<'s>(r: &mut Reader<'s>) -> Option<DecodeCase<'s>> {

@@ -24,9 +24,12 @@ use crate::sdk::ops::{DeadLetterMove, ReemitOutcome};
 use crate::sdk::reference::Broken;
 use crate::sdk::wire::{Bytes, DeadLetterReason};
 use crate::sections::judge::same_value;
-use crate::sections::{Catch, Check, CheckCx, Definition, Entry, Fixture, Reader, RunCx, catch, catch_only, ensure};
+use crate::sections::{
+    Catch, Check, CheckCx, Contract, Definition, Entry, Field, Fixture, Reader, RunCx, catch, catch_only, ensure,
+};
 use crate::suite::Scope;
 
+use super::shared::fields::{DESCRIPTION, EXPECT_ABSENT_AFTER_REENCODE, EXPECT_AFTER_REENCODE, FILE, NAME};
 use super::shared::{ReemitChecks, against_fixture, flagged, named, parsed, producer_schema, reemit};
 
 /// The `error` text the runner hands the dead-letter helper (runner-chosen, not asserted).
@@ -70,6 +73,47 @@ impl Definition for Roundtrip {
         catch(Broken::EmptyDataAsArray, &["empty-data-roundtrip"]),
         catch_only(Broken::DeadLetterDropsExtras, &["dead-letter-roundtrip"]),
     ];
+    const CONTRACT: &'static Contract = &Contract {
+        fields: &[
+            NAME,
+            DESCRIPTION,
+            FILE,
+            Field {
+                name: "expect_attempts",
+                ty: "integer",
+                meaning: "The `attempts` of the re-emitted output: the fixture's `attempts` plus one, the same number.",
+            },
+            Field {
+                name: "expect_preserved",
+                ty: "object: JSON pointer → value",
+                meaning: "Each pointer exists in the re-emitted output and holds that value, unchanged from the fixture (an unknown key, a vendor `meta` key, a wrong-case key): a re-emit keeps every key it does not own.",
+            },
+            EXPECT_AFTER_REENCODE,
+            EXPECT_ABSENT_AFTER_REENCODE,
+            Field {
+                name: "producer_schema_valid",
+                ty: "boolean (optional, only `false`)",
+                meaning: "`false` marks a consumer-tolerance fixture (such as `urn` without `job`) that fails the producer schema on purpose; the runner treats it like any other case: it must still be accepted and re-emitted. Not compared.",
+            },
+            Field {
+                name: "apply_dead_letter",
+                ty: "object `{reason, original_queue}` (optional)",
+                meaning: "Instead of a plain encode, move the decoded message (attempts already plus one) with the SDK's own dead-letter helper, the path its worker takes when retries run out, with `reason` (`failed`, `unknown_urn` or `poison`), `original_queue` and an error text of the runner's choice, and run every check on that dead-lettered copy.",
+            },
+            Field {
+                name: "expect_dead_letter",
+                ty: "object: `dead_letter` member → value (optional)",
+                meaning: "The dead-lettered copy has a `dead_letter` object, and each member named here has that value; its other members (`error`, `exception`, `failed_at`, `attempts`, `lang`) are the SDK's and not compared.",
+            },
+        ],
+        steps: &[
+            "Read the fixture's bytes and decode them with the SDK's consumer: the message must be accepted, and the SDK's decode warnings (its hook for forbidden or dropped keys) must stay silent; a rejection or any warning fails the case.",
+            "Add 1 to the message's attempts, as a consumer does before it re-publishes a message.",
+            "Encode it with the SDK's producer, or, when the case has `apply_dead_letter`, move it with the SDK's dead-letter helper (with that `reason` and `original_queue`) and encode that copy. An encode that refuses the message fails the case.",
+            "Parse the output as JSON. `attempts` must equal `expect_attempts`; every `expect_preserved` and `expect_after_reencode` pointer must hold the same value; no `expect_absent_after_reencode` pointer may exist; with `expect_dead_letter`, the output's `dead_letter` object holds each of its members with the same value. Key order and whitespace of the output are free.",
+            "Report `pass`, or `fail` with the first difference as `reason` (for example \"attempts is 1, expected 2\").",
+        ],
+    };
     type Case<'s> = Case<'s>;
 
     fn read<'s>(r: &mut Reader<'s>) -> Option<Case<'s>> {

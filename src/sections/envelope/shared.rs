@@ -169,6 +169,19 @@ pub mod fields {
         meaning: "None of these pointers exists in the re-encoded output (a dropped key is never re-emitted).",
     };
 
+    pub const URN: Field =
+        Field { name: "urn", ty: "string", meaning: "The job type handed to the producer API (it becomes `job`)." };
+    pub const QUEUE: Field = Field {
+        name: "queue",
+        ty: "string",
+        meaning: "The queue name handed to the producer API (it becomes `meta.queue`).",
+    };
+    pub const DATA: Field = Field {
+        name: "data",
+        ty: "object",
+        meaning: "The payload handed to the producer API, as the language's map or dictionary type.",
+    };
+
     /// How a decode-verdict case runs.
     pub const STEPS: &[&str] = &[
         "Read the fixture's bytes. Ask the SDK's consumer whether it accepts them, and decode them with its core: both must give the verdict `valid` (a `valid: false` case passes when `accepts` is false and decode rejects the body, and ends there).",

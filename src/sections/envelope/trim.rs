@@ -15,9 +15,13 @@ use crate::results::Outcome;
 use crate::sdk::Calls;
 use crate::sdk::ops::{Make, MakeOutcome, Stage};
 use crate::sdk::reference::Broken;
-use crate::sections::{Catch, Check, Definition, Reader, RunCx, catch, ensure};
+use crate::sections::{Catch, Check, Contract, Definition, Field, Reader, RunCx, catch, ensure};
 use crate::suite::Scope;
 
+use super::shared::fields::{
+    DESCRIPTION, EXPECT_ABSENT_AFTER_REENCODE, EXPECT_AFTER_REENCODE, EXPECT_PRESERVED, EXPECT_URN, EXPECT_WARNINGS,
+    FILE, NAME, QUEUE, REASON, STEPS, VALID,
+};
 use super::shared::{DecodeCase, parsed, pointers_hold};
 
 /// The `trim` section.
@@ -95,6 +99,52 @@ impl Definition for Trim {
             ],
         ),
     ];
+    const CONTRACT: &'static Contract = &Contract {
+        fields: &[
+            NAME,
+            DESCRIPTION,
+            Field {
+                name: "mode",
+                ty: "string: `make` or `decode`",
+                meaning: "`make`: build a message with the producer; `decode`: a decode-verdict case on a fixture (the fields `file` to `expect_absent_after_reencode`).",
+            },
+            Field {
+                name: "urn",
+                ty: "string (`make`)",
+                meaning: "The URN handed to the producer API exactly as written, padding included: make trims the six ASCII whitespace characters from both ends, and only those.",
+            },
+            QUEUE,
+            Field {
+                name: "trace_id",
+                ty: "string (`make`, optional)",
+                meaning: "The trace_id handed to the producer API, padding included (absent: none is passed). Make trims it like the URN; when it is blank, make mints a new one.",
+            },
+            Field {
+                name: "expect",
+                ty: "string: `ok` or `reject` (`make`)",
+                meaning: "`reject`: the URN is blank, and building the message (make itself, not a later encode) must fail. `ok`: make succeeds.",
+            },
+            Field {
+                name: "expect_envelope",
+                ty: "object: JSON pointer → value (`make`, optional)",
+                meaning: "For an `ok` case, each pointer holds that value in the encoded, parsed message (such as `/job` the trimmed URN, or a URN padded with non-ASCII spaces kept as it is).",
+            },
+            Field {
+                name: "expect_fresh_trace_id",
+                ty: "boolean (`make`, optional)",
+                meaning: "`true`: the trace_id input was blank, so the output's trace_id must be a newly minted UUID, 8-4-4-4-12 hexadecimal digits, different from the input; its value is not compared.",
+            },
+            FILE,
+            VALID,
+            REASON,
+            EXPECT_URN,
+            EXPECT_WARNINGS,
+            EXPECT_PRESERVED,
+            EXPECT_AFTER_REENCODE,
+            EXPECT_ABSENT_AFTER_REENCODE,
+        ],
+        steps: TRIM_STEPS,
+    };
     type Case<'s> = Case<'s>;
 
     fn read<'s>(r: &mut Reader<'s>) -> Option<Case<'s>> {
@@ -159,6 +209,17 @@ fn make(cx: &mut RunCx<'_>, case: &MakeCase<'_>) -> Check {
     }
     Ok(())
 }
+
+/// How a trim case runs: the make steps, then the shared decode-verdict steps.
+const TRIM_STEPS: &[&str] = &[
+    "`make`: call the SDK's producer API with `urn`, `queue`, empty `data` and, when the case has it, `trace_id`. For `expect: reject` the case passes when make refuses (an error or exception while building the message); make succeeding, or only the later encode refusing, fails it.",
+    "`make`, `expect: ok`: make must succeed; encode the message, parse the output as JSON and check that every `expect_envelope` pointer holds the same value, and, with `expect_fresh_trace_id`, that `trace_id` is a UUID in 8-4-4-4-12 hexadecimal form other than the input.",
+    "`decode` cases run as steps 4 to 7. Blank means empty or made only of the six ASCII whitespace characters: a blank `job` counts as absent (the identity falls back to `urn`), a blank `urn` is no identity, a blank `trace_id` makes the message invalid. Re-emit never trims: a non-blank `job` or `trace_id` is written back exactly as it came.",
+    STEPS[0],
+    STEPS[1],
+    STEPS[2],
+    STEPS[3],
+];
 
 /// 8-4-4-4-12 hexadecimal digits.
 fn is_uuid_text(s: &str) -> bool {

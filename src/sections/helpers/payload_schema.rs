@@ -19,8 +19,31 @@ use crate::schema::draft7;
 use crate::sdk::Calls;
 use crate::sdk::ops::{PayloadOutcome, ValidatePayload};
 use crate::sdk::reference::Broken;
-use crate::sections::{Catch, Check, CheckCx, Definition, Entry, Reader, RunCx, catch, ensure};
+use crate::sections::{Catch, Check, CheckCx, Contract, Definition, Entry, Field, Reader, RunCx, catch, ensure};
 use crate::suite::{MANIFEST, Scope, pointer};
+
+/// The runner contract both payload-schema sections share (one shape, one runner).
+const CONTRACT: Contract = Contract {
+    fields: &[
+        Field { name: "name", ty: "string", meaning: "The case id." },
+        Field {
+            name: "data",
+            ty: "any JSON value (an object in every case so far)",
+            meaning: "The payload validated against the section's `schema` (the block member beside `cases`, shown above), as it would be the `data` of an envelope; only it is validated, no envelope is built.",
+        },
+        Field {
+            name: "valid",
+            ty: "boolean",
+            meaning: "The verdict the SDK's payload validator must reach: `true`, `data` satisfies the schema; `false`, it violates it.",
+        },
+    ],
+    steps: &[
+        "Hand the section's `schema` and the case's `data` to the SDK's payload validator (its optional per-URN schema check, ADR-0024), parsed into the language's JSON types. The validator implements the Draft-07 keywords `type`, `required`, `properties`, `additionalProperties`, `items`, `enum`, `const`, `minLength` and `minimum`, and ignores keywords it does not know (`$schema` among them).",
+        "Keyword meanings: `integer` is a number without a fraction (1.0 counts), a boolean is never a number, `minimum` is inclusive, `minLength` counts Unicode code points (not UTF-8 bytes, UTF-16 code units or grapheme clusters: an emoji outside the BMP is one), and `enum` / `const` compare by the suite's same value.",
+        "The case passes when the verdict equals `valid`. A validator that refuses the schema itself (a supported keyword with a value of the wrong shape makes a schema unusable, never ignored) fails every case, naming why; the two sections' schemas are usable.",
+        "Report `pass`, or `fail` with `reason` (for example \"expected invalid, the validator accepted it\", or the violations it reported for a case expected valid).",
+    ],
+};
 
 /// The `payload_schema` section (an early section: its schema and seven cases are published).
 pub struct PayloadSchema;
@@ -102,6 +125,7 @@ impl Definition for PayloadSchema {
     const SCOPE: Scope = Scope::Core;
     const CATCHES: &'static [Catch] = &[catch(Broken::PayloadSchemaIgnoreAdditional, &["invalid-additional-property"])];
     const EARLY: bool = true;
+    const CONTRACT: &'static Contract = &CONTRACT;
     type Case<'s> = Case<'s>;
 
     fn read<'s>(r: &mut Reader<'s>) -> Option<Case<'s>> {
@@ -122,6 +146,7 @@ impl Definition for PayloadSchemaUnicode {
     const SCOPE: Scope = Scope::Core;
     const CATCHES: &'static [Catch] =
         &[catch(Broken::PayloadSchemaByteLength, &["turkish-2cp-min3", "emoji-1cp-min2", "emoji-plus-ascii-2cp-min3"])];
+    const CONTRACT: &'static Contract = &CONTRACT;
     type Case<'s> = Case<'s>;
 
     fn read<'s>(r: &mut Reader<'s>) -> Option<Case<'s>> {

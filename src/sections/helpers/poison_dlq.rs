@@ -41,7 +41,8 @@ use crate::sdk::ops::PoisonRecord;
 use crate::sdk::reference::Broken;
 use crate::sdk::wire::Bytes;
 use crate::sections::judge::{same_value, strict_object, top_level_members};
-use crate::sections::{Catch, Check, CheckCx, Definition, Entry, Reader, RunCx, catch, ensure};
+use crate::sections::read::body_fields::{BODY, BODY_BASE64};
+use crate::sections::{Catch, Check, CheckCx, Contract, Definition, Entry, Field, Reader, RunCx, catch, ensure};
 use crate::suite::{MANIFEST, Scope};
 
 /// The queue the runner says it consumed the body from.
@@ -101,6 +102,25 @@ impl Definition for PoisonDlq {
             "repeated-nested-name",
         ],
     )];
+    const CONTRACT: &'static Contract = &Contract {
+        fields: &[
+            Field { name: "name", ty: "string", meaning: "The case id." },
+            BODY,
+            BODY_BASE64,
+            Field {
+                name: "expect",
+                ty: "object `{shape, record, splice_literals?, splice_keys?}`",
+                meaning: "What the dead-letter record must be. `shape`: `splice` (the body, a strict object, plus `dead_letter`), `wrapper` (`{raw, raw_encoding?}` plus `dead_letter`) or `splice_or_wrapper` (either, for bodies a re-encoding writer cannot carry). `record`: the record with its `dead_letter` member removed, as parsed JSON (for a wrapper, `raw` is the body text, or for invalid UTF-8 its base64 with `raw_encoding` `base64`). `splice_literals` and `splice_keys` (`splice_or_wrapper` only, non-empty lists of strings): texts a splice record contains verbatim, and the set of its top-level member names besides `dead_letter`.",
+            },
+        ],
+        steps: &[
+            "Take the body's bytes (`body` as UTF-8, or `body_base64` decoded) and hand them to the SDK's poison dead-letter writer, as a body consumed from a queue the runner names (any name; bqsuite's runner uses `conformance.poison`). No broker is needed: the runner calls the writer and takes the record it would publish.",
+            "Every record: it is exactly one strict RFC 8259 JSON object in valid UTF-8; it has exactly one top-level `dead_letter` member, whose `reason` is `poison` and whose `original_queue` is the queue the runner named (its other members, `error`, `exception`, `failed_at`, `attempts`, `lang`, are the writer's and not compared); it contains U+FFFD, literal or as a `\\ufffd` escape in any case, only if the body does.",
+            "Read the record's top-level members with a tolerant scanner (no depth limit, repeated names kept, values left as text), remove `dead_letter`, and parse the rest (a repeated name: the last wins). `splice` and `wrapper`: that rest must be the same value as `expect.record`; member order and whitespace are free.",
+            "`splice_or_wrapper`: the case passes when the rest is the same value as `expect.record` (the wrapper), or when the record is a byte-level splice that passes three checks: the record text contains every `splice_literals` entry verbatim; it has no top-level `raw` or `raw_encoding`; its distinct top-level member names other than `dead_letter`, as a set, equal `splice_keys`. A writer that rounds a number, writes null or Infinity, or collapses a repeated name fails.",
+            "Report `pass`, or `fail` with the first check that failed as `reason`; an error raised by the writer is a `fail` with its text.",
+        ],
+    };
     type Case<'s> = Case<'s>;
 
     fn read<'s>(r: &mut Reader<'s>) -> Option<Case<'s>> {

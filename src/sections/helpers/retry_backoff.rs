@@ -54,7 +54,7 @@ impl Definition for RetryBackoff {
     const SCOPE: Scope = Scope::Core;
     const CATCHES: &'static [Catch] =
         &[catch(Broken::RetryNFromZero, &["first-retry-ignores-multiplier", "doubling-third-retry"])];
-    const CONTRACT: Option<&'static Contract> = Some(&Contract {
+    const CONTRACT: &'static Contract = &Contract {
         fields: &[
             Field { name: "name", ty: "string", meaning: "The case id." },
             Field {
@@ -95,7 +95,7 @@ impl Definition for RetryBackoff {
             "`jitter: full`: draw the delay many times (bqsuite's runner draws thousands of times), with a seeded and with an unseeded random source where the SDK takes one; every draw must be within `expect_delay_range_ms`. Nothing about the distribution is asserted.",
             "Report `pass`, or `fail` with the delay that differs (and which draw) as `reason`.",
         ],
-    });
+    };
     type Case<'s> = Case;
 
     fn read(r: &mut Reader<'_>) -> Option<Case> {

@@ -11,7 +11,7 @@ use crate::results::Outcome;
 use crate::sdk::Calls;
 use crate::sdk::ops::{TraceSource, TraceparentExtract};
 use crate::sdk::reference::Broken;
-use crate::sections::{Catch, Check, Definition, Reader, RunCx, catch, ensure};
+use crate::sections::{Catch, Check, Contract, Definition, Field, Reader, RunCx, catch, ensure};
 use crate::suite::Scope;
 
 /// The `traceparent` section.
@@ -29,6 +29,32 @@ impl Definition for Traceparent {
     const NAME: &'static str = "traceparent";
     const SCOPE: Scope = Scope::Otel;
     const CATCHES: &'static [Catch] = &[catch(Broken::TraceparentAccepts31Hex, &["trace-id-31-hex"])];
+    const CONTRACT: &'static Contract = &Contract {
+        fields: &[
+            Field { name: "name", ty: "string", meaning: "The case id." },
+            Field {
+                name: "trace_id",
+                ty: "string",
+                meaning: "The envelope's `trace_id` of the consumed message (often a UUID with dashes, sometimes not a UUID at all), the input of the fallback.",
+            },
+            Field {
+                name: "traceparent",
+                ty: "string or null (optional)",
+                meaning: "The value of the message's `traceparent` header, exactly as given (absent or null: the message has no such header).",
+            },
+            Field {
+                name: "expect",
+                ty: "object `{source, trace_id, parent_span_id?, trace_flags?}`",
+                meaning: "The parent span context extraction must give. `source`: `header` (the header was used) or `fallback` (it was ignored and the trace id derived from `trace_id`). `trace_id`: the parent's trace id, 32 lowercase hex digits, always compared. `parent_span_id` (16 hex digits) and `trace_flags` (2 hex digits): compared only when present, which is only for `header`; a fallback's span id and flags are the SDK's.",
+            },
+        ],
+        steps: &[
+            "Call the SDK's consumer-side traceparent extraction (its OpenTelemetry propagation code, ADR-0028) with the header value `traceparent` (or no header) and the envelope's `trace_id`, without a broker. Extraction must never raise, whatever the header: an error or exception fails the case with its text.",
+            "The header is used (`header`) only when it has exactly the structure `00-<32 lowercase hex>-<16 lowercase hex>-<2 hex>`, with nothing before or after it; then the parent's trace id, span id and flags are the header's three fields. Anything else (absent, empty, wrong lengths, non-hex or uppercase digits, missing parts, other separators) is ignored (`fallback`).",
+            "The fallback trace id (decisions R15): remove every `-` from `trace_id` and lowercase it; when the result is exactly 32 hex digits and not all zero, that is the trace id; otherwise it is the first 16 bytes of SHA-256 over the UTF-8 bytes of `trace_id`, as 32 lowercase hex digits.",
+            "The case passes when the source equals `expect.source` and the trace id equals `expect.trace_id`, and, when the case has them, the span id equals `parent_span_id` and the flags equal `trace_flags` (each compared as exact text). Otherwise `fail`, with the first difference as `reason`.",
+        ],
+    };
     type Case<'s> = Case<'s>;
 
     fn read<'s>(r: &mut Reader<'s>) -> Option<Case<'s>> {

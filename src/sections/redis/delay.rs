@@ -10,7 +10,7 @@ use crate::results::Outcome;
 use crate::sdk::Calls;
 use crate::sdk::ops::RedisDelayedScore;
 use crate::sdk::reference::Broken;
-use crate::sections::{Catch, Definition, Reader, RunCx, catch, ensure};
+use crate::sections::{Catch, Contract, Definition, Field, Reader, RunCx, catch, ensure};
 use crate::suite::Scope;
 
 use super::dsl::{DelayCase, parse_delay_case};
@@ -23,6 +23,32 @@ impl Definition for RedisDelay {
     const NAME: &'static str = "redis_delay";
     const SCOPE: Scope = Scope::Redis;
     const CATCHES: &'static [Catch] = &[catch(Broken::RedisFloorOfSum, &["floor-of-sum-would-differ"])];
+    const CONTRACT: &'static Contract = &Contract {
+        fields: &[
+            Field { name: "name", ty: "string", meaning: "The case id." },
+            Field { name: "description", ty: "string (optional)", meaning: "What the case pins, for people; not compared." },
+            Field {
+                name: "now",
+                ty: "number: epoch seconds (fractional allowed)",
+                meaning: "The clock the score is computed at, pinned by the case instead of read from the system.",
+            },
+            Field {
+                name: "delay",
+                ty: "number: seconds (fractional allowed, ≥ 0)",
+                meaning: "The delay the item is pushed or released with.",
+            },
+            Field {
+                name: "expected_score",
+                ty: "integer: epoch seconds",
+                meaning: "The available-at score of the delayed item: floor(`now`) + ceil(`delay`).",
+            },
+        ],
+        steps: &[
+            "Call the SDK's rule for the score of a delayed Redis item (the one its push with a delay and its release write to the `:delayed` zset) with the clock set to `now` and the delay `delay`. It is arithmetic: no Redis is needed, and nothing is skipped for want of one.",
+            "The case passes when the score equals `expected_score` exactly, an integer: floor(now) + ceil(delay), never Laravel's floor(now + delay), which differs when the fractions add up past a second (now 1000.2, delay 1.5: 1002, not 1001). A delay of 0 scores floor(now), already due.",
+            "Report `pass`, or `fail` with the score it got (for example \"now 1000.2 with delay 1.5 scored 1001, expected 1002\"); an error is a `fail` with its text.",
+        ],
+    };
     type Case<'s> = DelayCase;
 
     fn read(r: &mut Reader<'_>) -> Option<DelayCase> {

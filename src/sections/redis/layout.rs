@@ -31,7 +31,7 @@ use crate::sdk::reference::Broken;
 use crate::sdk::wire::{Bytes, DeadLetterReason, RedisRole as Role, RedisTarget};
 use crate::sdk::{Calls, Sdk};
 use crate::sections::judge::same_value;
-use crate::sections::{Catch, Check, Definition, Needs, Problem, Reader, RunCx, catch, ensure};
+use crate::sections::{Catch, Check, Contract, Definition, Field, Needs, Problem, Reader, RunCx, catch, ensure};
 use crate::suite::Scope;
 
 use super::dsl::{
@@ -105,6 +105,67 @@ impl Definition for RedisLayout {
         catch(Broken::RedisReleaseWritesMember, &["release/release-writes-the-core-encoding-with-attempts-plus-one"]),
         catch(Broken::RedisFloorOfSum, &["delayed_score/score-where-floor-of-sum-differs"]),
     ];
+    const CONTRACT: &'static Contract = &Contract {
+        fields: &[
+            Field {
+                name: "name",
+                ty: "string",
+                meaning: "Names the case: the case's `name` in the section's own `cases`, `<block>/<name>` in a behavioural block.",
+            },
+            Field {
+                name: "description",
+                ty: "string",
+                meaning: "What the case pins, for people; not compared.",
+            },
+            Field {
+                name: "layout",
+                ty: "string: `zset` or `processing`",
+                meaning: "The Redis layout: the Laravel-compatible zset layout (§1.1) or the legacy `:processing` layout (§1.7).",
+            },
+            Field {
+                name: "queue",
+                ty: "string (key-name cases; optional elsewhere, default `orders`)",
+                meaning: "The logical queue name the keys are derived from.",
+            },
+            Field {
+                name: "keys",
+                ty: "object: role → key name (key-name cases)",
+                meaning: "Every key the layout uses for that queue, by role (zset: `ready`, `delayed`, `reserved`, `notify`, `dlq`; processing: `ready`, `processing`, `deadlines`, `dlq`), without a prefix: the SDK's key names must be exactly these roles with exactly these names.",
+            },
+            Field {
+                name: "retry_after",
+                ty: "integer ≥ 0 or null (optional, default 60)",
+                meaning: "The consumer's retry_after in seconds (how long a reservation lasts); null: reservations never expire (the zset layout scores them `+inf`). A step may give its own, making it another consumer of the same queue.",
+            },
+            Field {
+                name: "bodies",
+                ty: "object: body name → string",
+                meaning: "The message bodies the case uses, each the exact text as a JSON string (its UTF-8 bytes are what is pushed or stored); steps and items name them.",
+            },
+            Field {
+                name: "state",
+                ty: "object: key role → array of items (optional)",
+                meaning: "What the judge writes into the keys before the first step (with scores for sorted sets; tokens are minted fresh and bound to their symbols), using the items of the case language.",
+            },
+            Field {
+                name: "steps",
+                ty: "array of steps",
+                meaning: "The operations the SDK runs in order, each `{now, op, retry_after?, expect?, …}` with the clock injected at `now` (epoch seconds, may be fractional): `push {body}`, `push_delayed {body, delay}`, `migrate` (zset), `sweep` (processing), `reserve {as?}`, `release {reservation, delay?}`, `ack {reservation}`, `dead_letter {reservation, reason?, error?}`; a step's `expect` is checked right after it.",
+            },
+            Field {
+                name: "expect",
+                ty: "object (optional)",
+                meaning: "What the judge reads from Redis at the end (or, inside a step, right after that step): `<role>_count` counts, `<role>` contents as items (lists in order, sorted sets in any order), and step results `handed`, `poison`, `moved`, `orphaned`, `malformed`, `applied` (the case language in the section's description).",
+            },
+        ],
+        steps: &[
+            "Key-name cases (the section's own `cases`): ask the SDK's Redis transport for its key names for `layout` and `queue` with no prefix; they must equal `keys` exactly, no role more or less. No Redis is needed.",
+            "Behavioural blocks need a live Redis 7 at `BQ_REDIS_URL`. Without one, and with `BQ_REQUIRE_REDIS` unset, every case of these blocks may be skipped (skip rule `no-live-redis`, citing ADR-0033) and the run logs it; with `BQ_REQUIRE_REDIS` set, an unreachable Redis is a `fail`.",
+            "Each behavioural case gets a key prefix of its own (nothing else in the database is read or written). The runner writes `state` into the layout's keys for the queue, then runs `steps` in order through the SDK's Redis transport, with the SDK's clock set to each step's `now` and its consumer's retry_after set to the step's `retry_after`, else the case's, else 60. A `reserve` runs the layout's migrate or sweep first, as a production reserve does, and binds what it reserved to the name in `as`; `release`, `ack` and `dead_letter` act on a reservation so bound.",
+            "After a step with an `expect`, and after the last step for the case's `expect`, the runner reads the keys itself and compares: each count; each listed key's contents, where a body name or `{body}` is the exact bytes, `{raw}` the exact text, `{token, body}` the member `<32 lowercase hex>:<body>` (the token bound to that symbol), `{like, attempts}` and `{json}` parsed JSON under the same-value rule, `{record_of, reason}` a dead-letter record (the body as delivered with a `dead_letter` block of that reason whose `original_queue` is the queue, or for poison the ADR-0035 wrapper), each with its score when given; and the step results (`handed`: the body the handler got, null for nothing; `poison`: the body reported as poison; `moved`, `orphaned`, `malformed`: counts; `applied`: whether the reservation still existed).",
+            "The rulings of the section's description decide what the spec leaves open (due means score ≤ floor(now); the dead-letter list's name; release and dead-letter are gated by the reservation; the processing layout refuses a positive release delay; …). Report `pass`, or `fail` naming the step (or the final state) and the first difference.",
+        ],
+    };
     type Case<'s> = Case;
 
     fn read(r: &mut Reader<'_>) -> Option<Case> {

@@ -12,7 +12,7 @@ use crate::sdk::ops::{RedisAck, RedisPush, RedisQueueOp};
 use crate::sdk::reference::Broken;
 use crate::sdk::wire::{Bytes, RedisLayout, RedisRole, RedisTarget};
 use crate::sdk::{Calls, Sdk};
-use crate::sections::{Catch, Check, Definition, Fixture, Needs, Reader, RunCx, catch, ensure};
+use crate::sections::{Catch, Check, Contract, Definition, Field, Fixture, Needs, Reader, RunCx, catch, ensure};
 use crate::suite::Scope;
 
 use super::link::Keyspace;
@@ -27,6 +27,23 @@ impl Definition for Redis {
     const SCOPE: Scope = Scope::Redis;
     const CATCHES: &'static [Catch] = &[catch(Broken::RedisReserveHandsMember, &["payload_identity"])];
     const EARLY: bool = true;
+    const CONTRACT: &'static Contract = &Contract {
+        fields: &[
+            Field { name: "description", ty: "string", meaning: "What the case pins, for people; not compared." },
+            Field {
+                name: "envelope_file",
+                ty: "string: a path under `fixtures/`",
+                meaning: "The envelope pushed: exactly the bytes of that file, which must be the list element and come back from reserve byte for byte.",
+            },
+        ],
+        steps: &[
+            "The case needs a live Redis (`BQ_REDIS_URL`); without one, and with `BQ_REQUIRE_REDIS` unset, it may be skipped whole (skip rule `no-live-redis`, citing ADR-0033); with `BQ_REQUIRE_REDIS` set an unreachable Redis is a `fail`. Use a key prefix of the run's own, so nothing else in the database is touched.",
+            "In each of the two layouts, the Laravel-compatible zset layout (ready list `<prefix>queues:orders`) and the legacy `:processing` layout (ready list `<prefix>orders`), with the queue `orders` and an empty ready list: push `envelope_file` with the SDK's producer.",
+            "Read the ready list with LRANGE: it must hold exactly one element, exactly the fixture's bytes (no wrapper, no field added, no re-encoding).",
+            "Reserve with the SDK's consumer: it must hand back exactly those bytes (not the stored member in some other form); then acknowledge it, leaving the keys clean.",
+            "Report `pass`, or `fail` naming the layout and what differed.",
+        ],
+    };
     type Case<'s> = Fixture<'s>;
 
     fn read<'s>(r: &mut Reader<'s>) -> Option<Fixture<'s>> {
