@@ -7,8 +7,13 @@
 # fake tree of the 25 sync targets (`bqsuite sync` populates it), checks that each baseline does
 # the same work as the bqsuite command it is timed against (same verdicts, same tar stream),
 # then runs hyperfine once per comparison, each command and its baseline side by side in one
-# paired run. Writes DIR/<comparison>.json and .md (hyperfine's exports) and DIR/summary.md:
-# medians, ratios and whether each target of the issue holds. Default DIR: target/bench-compare.
+# paired run: `validate` ×100 beside `validate.py` ×100 and the floor (`bqsuite dev floor`: the
+# same files read and parsed once with serde_json, no checks), `release` ×100 (built with
+# `--file-cap`, since its 20 MB manifest is over fetch's default per-file cap) beside the tar |
+# gzip pipeline, `results check` of the ×100 reference results with every case failing.
+# Writes DIR/<comparison>.json and .md (hyperfine's exports) and DIR/summary.md: medians,
+# ratios, "N× the floor", and whether each target of the issues holds ("holds" / "misses").
+# Default DIR: target/bench-compare.
 # Nothing here is a test: it reports, it never fails on a time (exit 0 unless it could not run).
 #
 # Needs: cargo, python3 (installs the `jsonschema` package when missing), GNU tar, gzip,
@@ -84,11 +89,13 @@ json.dump(m, open(sys.argv[1], "w"), indent=2)
 PY
 same "bqsuite validate on a broken suite" 1 "$bq" validate --suite "$work/broken"
 same "validate.py on a broken suite" 1 python3 "$base/validate.py" "$work/broken"
-"$bq" release --no-previous --suite "$x1" --out "$work/release-bq" >/dev/null 2>&1
-bash "$base/release.sh" "$x1" "$work/release-baseline"
 asset="babelqueue-conformance-$version.tar.gz"
-cmp <(gzip -dc "$work/release-bq/$asset") <(gzip -dc "$work/release-baseline/$asset") \
-  || { echo "compare.sh: the baseline's tar stream differs from bqsuite's" >&2; exit 2; }
+for s in "$x1" "$work/x100"; do
+  same "bqsuite release $s" 0 "$bq" release --no-previous --file-cap $((64 << 20)) --suite "$s" --out "$work/release-bq"
+  bash "$base/release.sh" "$s" "$work/release-baseline"
+  cmp <(gzip -dc "$work/release-bq/$asset") <(gzip -dc "$work/release-baseline/$asset") \
+    || { echo "compare.sh: the baseline's tar stream of $s differs from bqsuite's" >&2; exit 2; }
+done
 same "bqsuite sync --check" 0 "$bq" sync --check --suite "$x1" --root "$tree" --strict
 same "sync-check.sh" 0 bash "$base/sync-check.sh" "$x1" "$tree" "$work/targets.txt"
 last=$(tail -n 1 "$work/targets.txt")
@@ -98,6 +105,22 @@ same "bqsuite sync --check on a drifted tree" 1 "$bq" sync --check --suite "$x1"
 same "sync-check.sh on a drifted tree" 1 bash "$base/sync-check.sh" "$x1" "$tree" "$work/targets.txt"
 cp "$work/saved.json" "$drifted"
 same "bqsuite sync --check, restored" 0 "$bq" sync --check --suite "$x1" --root "$tree"
+
+# results check: the x100 reference results (no Redis: the Redis sections skip) with every
+# case turned into a failure, one finding (BQ612) per case.
+env -u BQ_REDIS_URL -u BQ_REQUIRE_REDIS SOURCE_DATE_EPOCH=0 "$bq" run --suite "$work/x100" --out "$work/results-x100.json" 2>/dev/null
+python3 - "$work/results-x100.json" "$work/failing-x100.json" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+for cases in doc["sections"].values():
+    for case in cases:
+        cases[case] = {"status": "fail", "reason": "expected the envelope to be rejected, but the SDK accepted it"}
+json.dump(doc, open(sys.argv[2], "w"), indent=2)
+PY
+ncases=$(python3 -c 'import json,sys; print(sum(len(c) for c in json.load(open(sys.argv[1]))["sections"].values()))' "$work/failing-x100.json")
+nfindings=$({ "$bq" results check "$work/failing-x100.json" --suite "$work/x100" --format json || true; } |
+  python3 -c 'import json,sys; print(len(json.load(sys.stdin)["findings"]))')
+[ "$nfindings" = "$ncases" ] || { echo "compare.sh: results check gave $nfindings findings for $ncases failing cases" >&2; exit 2; }
 
 # run --sdk through the reference adapter writes the in-process results byte for byte.
 adapter="$bq adapter"
@@ -139,17 +162,24 @@ bench validate-scale \
   -n "bqsuite validate (x100)" "$bq validate --suite $(q "$work/x100")"
 bench validate-x100 \
   -n "bqsuite validate (x100)" "$bq validate --suite $(q "$work/x100")" \
-  -n "validate.py (x100)" "python3 $(q "$base/validate.py") $(q "$work/x100")"
+  -n "validate.py (x100)" "python3 $(q "$base/validate.py") $(q "$work/x100")" \
+  -n "floor: read + serde_json parse (x100)" "$bq dev floor --suite $(q "$work/x100")"
 bench release \
   -n "bqsuite release (x1)" "$bq release --no-previous --suite $(q "$x1") --out $(q "$work/release-bq")" \
   -n "tar | gzip -n -9 | sha256sum (x1)" "bash $(q "$base/release.sh") $(q "$x1") $(q "$work/release-baseline") 9" \
   -n "tar | gzip -n | sha256sum (x1, level 6)" "bash $(q "$base/release.sh") $(q "$x1") $(q "$work/release-baseline") 6"
+# The x100 manifest (20 MB) is over fetch's 16 MiB per-file cap, which release enforces by
+# default; --file-cap raises it for this build only (the suite's own per-file cap, 64 MiB).
+file_cap=$((64 << 20))
 bench release-x100 \
-  -n "bqsuite release (x100)" "$bq release --no-previous --suite $(q "$work/x100") --out $(q "$work/release-bq")" \
+  -n "bqsuite release (x100)" "$bq release --no-previous --file-cap $file_cap --suite $(q "$work/x100") --out $(q "$work/release-bq")" \
   -n "tar | gzip -n -9 | sha256sum (x100)" "bash $(q "$base/release.sh") $(q "$work/x100") $(q "$work/release-baseline") 9"
 bench sync-check \
   -n "bqsuite sync --check ($ntargets targets)" "$bq sync --check --suite $(q "$x1") --root $(q "$tree")" \
   -n "sync-check.sh ($ntargets targets)" "bash $(q "$base/sync-check.sh") $(q "$x1") $(q "$tree") $(q "$work/targets.txt")"
+bench results-check-x100 -i \
+  -n "bqsuite results check (x100, $nfindings failing cases)" \
+  "$bq results check $(q "$work/failing-x100.json") --suite $(q "$work/x100")"
 sdk=(--sdk "$(q "$adapter")")
 run_args=(-n "bqsuite run, no Redis" "env -u BQ_REDIS_URL -u BQ_REQUIRE_REDIS $bq run --suite $(q "$x1") --out $(q "$work/results.json")"
   -n "bqsuite run --sdk 'bqsuite adapter', no Redis" "env -u BQ_REDIS_URL -u BQ_REQUIRE_REDIS $bq run --suite $(q "$x1") ${sdk[*]} --out $(q "$work/results.json")")

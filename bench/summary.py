@@ -3,7 +3,8 @@
 
 usage: summary.py DIR   (DIR holds validate.json, validate-scale.json, ... from compare.sh)
 Prints Markdown: the machine, every command's median, and each target with its ratio and
-whether it holds. Reports only; never fails on a time.
+whether it "holds" or "misses" (a target whose run is missing says "not measured"); the floor
+row gives validate ×100 as "N× the floor". Reports only; never fails on a time.
 """
 import json
 import os
@@ -48,26 +49,36 @@ def main(d):
     load = lambda name: medians(os.path.join(d, f"{name}.json")) if os.path.exists(os.path.join(d, f"{name}.json")) else {}
     v, scale, v100 = load("validate"), load("validate-scale"), load("validate-x100")
     rel, rel100, sync, run = load("release"), load("release-x100"), load("sync-check"), load("run")
+    rc100 = load("results-check-x100")
     find = lambda table, prefix: next((t for c, t in table.items() if c.startswith(prefix)), None)
 
     rows = []  # (target, measured, limit text, holds)
 
-    def ratio(target, table, ours, theirs, limit, strict=False):
+    def ratio(target, table, ours, theirs, limit, strict=False, unit="×"):
         a, b = find(table, ours), find(table, theirs)
         if a is None or b is None:
+            rows.append((target, "not measured", f"{'<' if strict else '≤'} {limit}{unit}", None))
             return
         r = a / b
-        rows.append((target, f"{ms(a)} / {ms(b)} = **{r:.3f}×**", f"{'<' if strict else '≤'} {limit}×",
+        rows.append((target, f"{ms(a)} / {ms(b)} = **{r:.3f}{unit}**", f"{'<' if strict else '≤'} {limit}{unit}",
                      r < limit if strict else r <= limit))
 
     def absolute(target, table, ours, limit):
         a = find(table, ours)
-        if a is not None:
-            rows.append((target, f"**{ms(a)}**", f"< {ms(limit)}", a < limit))
+        if a is None:
+            rows.append((target, "not measured", f"< {ms(limit)}", None))
+            return
+        rows.append((target, f"**{ms(a)}**", f"< {ms(limit)}", a < limit))
 
-    ratio("validate (x1) vs validate.py", v, "bqsuite validate", "validate.py", 0.2)
+    # Issue 20's targets first, then the earlier issues' (10, 16) that still stand.
+    ratio("validate (x100) vs validate.py (x100)", v100, "bqsuite validate", "validate.py", 0.1)
+    ratio("validate (x100) vs the floor (x100): N× the floor", v100, "bqsuite validate", "floor:", 2.5)
+    ratio("validate (x1) vs validate.py (x1)", v, "bqsuite validate", "validate.py", 0.03)
+    ratio("release (x100, gate included) vs tar | gzip -n -9 | sha256sum (x100)", rel100, "bqsuite release",
+          "tar | gzip -n -9", 1.0)
+    absolute("results check, x100 reference results, every case failing", rc100, "bqsuite results check", 2.0)
+    ratio("validate x100 / x1 (scaling)", scale, "bqsuite validate (x100)", "bqsuite validate (x1)", 100, unit="")
     absolute("validate (x100)", scale, "bqsuite validate (x100)", 1.0)
-    ratio("validate x100 / x1", scale, "bqsuite validate (x100)", "bqsuite validate (x1)", 120)
     ratio("release (x1) vs tar | gzip -n -9 | sha256sum", rel, "bqsuite release", "tar | gzip -n -9", 1.0)
     ratio("sync --check vs the diff loop", sync, "bqsuite sync --check", "sync-check.sh", 0.5)
     absolute("run, no Redis", run, "bqsuite run, no Redis", 0.2)
@@ -76,12 +87,13 @@ def main(d):
           "bqsuite run, no Redis", 2.0)
     ratio("run --sdk 'bqsuite adapter' vs run, local Redis", run, "bqsuite run --sdk 'bqsuite adapter', local Redis",
           "bqsuite run, local Redis", 2.0)
+    # Rows no run measured (run without Redis has no local-Redis rows) are left out.
+    rows = [r for r in rows if r[3] is not None or not r[0].endswith("local Redis")]
 
     info = []  # (comparison, measured)
     for label, table, ours, theirs in [
-        ("validate (x100) vs validate.py (x100)", v100, "bqsuite validate", "validate.py"),
+        ("floor (x100) vs validate.py (x100)", v100, "floor:", "validate.py"),
         ("release (x1) vs tar | gzip -n (level 6)", rel, "bqsuite release", "tar | gzip -n | sha256sum (x1, level 6)"),
-        ("release (x100) vs tar | gzip -n -9 (x100)", rel100, "bqsuite release", "tar | gzip -n -9"),
     ]:
         a, b = find(table, ours), find(table, theirs)
         if a is not None and b is not None:
@@ -95,10 +107,11 @@ def main(d):
              version(["tar", "--version"]), version(["gzip", "--version"]), version(["redis-server", "--version"])]
     print(f"- {'; '.join(tools)}")
     print("\n### Targets (each ratio from one paired hyperfine run)\n")
-    print("| target | bqsuite / baseline (medians) | target | holds |")
+    print("| target | bqsuite / baseline (medians) | target | verdict |")
     print("|---|---|---|---|")
     for target, measured, limit, holds in rows:
-        print(f"| {cell(target)} | {measured} | {limit} | {'yes' if holds else '**no**'} |")
+        verdict = "not measured" if holds is None else "holds" if holds else "**misses**"
+        print(f"| {cell(target)} | {measured} | {limit} | {verdict} |")
     if info:
         print("\n### For information (no target)\n")
         print("| comparison | bqsuite / baseline (medians) |")
@@ -109,7 +122,7 @@ def main(d):
     print("| run | command | median |")
     print("|---|---|---|")
     for name, table in [("validate", v), ("validate-scale", scale), ("validate-x100", v100), ("release", rel),
-                        ("release-x100", rel100), ("sync-check", sync), ("run", run)]:
+                        ("release-x100", rel100), ("results-check-x100", rc100), ("sync-check", sync), ("run", run)]:
         for command, t in table.items():
             print(f"| {name} | {cell(command)} | {ms(t)} |")
 

@@ -3,7 +3,9 @@
 //! Suites: the canonical one (×1) and synthetic ones ([`bqsuite::synth::scale`]) written into a
 //! temp dir once per run. `BQ_BENCH_FACTORS` picks the scales (default `1,10`; add `100` for the
 //! ×100 suite). Whole-process comparisons with the tools bqsuite replaces are
-//! `bench/compare.sh` (hyperfine). Nothing here asserts a time.
+//! `bench/compare.sh` (hyperfine). The floor benchmark (`validate/floor …`) reads and parses the
+//! same files with serde_json and checks nothing: the yardstick of "N× the floor". Nothing here
+//! asserts a time.
 
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
@@ -53,8 +55,16 @@ fn load_and_validate(c: &mut Criterion) {
     let mut g = c.benchmark_group("validate");
     for (k, dir) in &suites {
         g.sample_size(sample_size(*k));
+        // The floor: the same files read and parsed once with serde_json into the same value
+        // type, no checks (`synth::floor`); load and validate are stated as "N× the floor".
+        g.bench_with_input(BenchmarkId::new("floor (read + serde_json parse)", format!("x{k}")), dir, |b, dir| {
+            b.iter(|| bqsuite::synth::floor(black_box(dir)).expect("reads"))
+        });
         g.bench_with_input(BenchmarkId::new("load", format!("x{k}")), dir, |b, dir| {
             b.iter(|| Suite::load(black_box(dir)).expect("loads"))
+        });
+        g.bench_with_input(BenchmarkId::new("load + validate", format!("x{k}")), dir, |b, dir| {
+            b.iter(|| bqsuite::validate::validate(&Suite::load(black_box(dir)).expect("loads")))
         });
         let suite = Suite::load(dir).expect("loads");
         g.bench_with_input(BenchmarkId::new("validate", format!("x{k}")), &suite, |b, s| {
@@ -74,7 +84,7 @@ fn release(c: &mut Criterion) {
         let files: Vec<(&str, &[u8])> = suite
             .files()
             .filter(|f| bqsuite::release::layout::in_release(&f.rel))
-            .map(|f| (f.rel.as_str(), f.bytes.as_slice()))
+            .map(|f| (f.rel.as_str(), f.bytes()))
             .collect();
         g.bench_with_input(BenchmarkId::new("tar", format!("x{k}")), &files, |b, files| {
             b.iter(|| bqsuite::release::tar_stream(&version, black_box(files)).expect("tar"))

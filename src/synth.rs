@@ -7,6 +7,10 @@
 //! single cases (projections, dedup_key) are not multiplied. Invariants: the result validates
 //! exactly as cleanly as the input (no orphans, unique ids, every reference resolves), and it
 //! is a pure function of the loaded suite — nothing is read from disk again.
+//!
+//! [`floor`] is the yardstick every load and validate measurement is stated against: the same
+//! files as [`Suite::load`] reads, each read and (when `.json`) parsed once with
+//! `serde_json::from_slice` into the same value type, on one thread, with no check at all.
 
 use std::collections::BTreeMap;
 
@@ -22,7 +26,7 @@ pub type Files = BTreeMap<String, Vec<u8>>;
 pub fn scale(suite: &Suite, factor: usize) -> Result<Files, String> {
     let manifest = suite.json(suite::MANIFEST).ok_or("the manifest is missing or does not parse")?;
     let mut manifest = manifest.clone();
-    let mut files: Files = suite.files().map(|f| (f.rel.clone(), f.bytes.clone())).collect();
+    let mut files: Files = suite.files().map(|f| (f.rel.clone(), f.bytes().to_vec())).collect();
     let sections: Vec<String> = manifest
         .as_object()
         .into_iter()
@@ -75,7 +79,7 @@ fn rename_refs(v: &mut Value, n: usize, suite: &Suite, files: &mut Files) -> Res
                 match child {
                     Value::String(rel) if FILE_REF_KEYS.contains(&k.as_str()) && rel.starts_with("fixtures/") => {
                         let bytes =
-                            suite.file(rel).ok_or_else(|| format!("{rel} is referenced but missing"))?.bytes.clone();
+                            suite.file(rel).ok_or_else(|| format!("{rel} is referenced but missing"))?.bytes().to_vec();
                         let stem = rel.strip_suffix(".json").unwrap_or(rel);
                         let renamed = format!("{stem}-x{n}.json");
                         files.insert(renamed.clone(), bytes);
@@ -93,6 +97,48 @@ fn rename_refs(v: &mut Value, n: usize, suite: &Suite, files: &mut Files) -> Res
         _ => {}
     }
     Ok(())
+}
+
+/// What [`floor`] read: how many files, how many bytes, how many of them parsed as JSON.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Floor {
+    pub files: usize,
+    pub bytes: u64,
+    pub parsed: usize,
+}
+
+/// The floor of loading the suite at `root`: every file [`Suite::load`] would read (the
+/// top-level files present, everything under `schema/` and `fixtures/`, in the same order),
+/// read whole and, for `.json` files, parsed with `serde_json::from_slice::<Value>`; nothing is
+/// kept, checked or located. An unreadable file is an error (the floor is measured on suites
+/// that load cleanly).
+pub fn floor(root: &std::path::Path) -> std::io::Result<Floor> {
+    let mut out = Floor { files: 0, bytes: 0, parsed: 0 };
+    let mut one = |path: &std::path::Path| -> std::io::Result<()> {
+        let bytes = std::fs::read(path)?;
+        out.files += 1;
+        out.bytes += bytes.len() as u64;
+        let json = path.extension().is_some_and(|e| e == "json");
+        if json && serde_json::from_slice::<Value>(&bytes).is_ok() {
+            out.parsed += 1;
+        }
+        Ok(())
+    };
+    for rel in suite::TOP_FILES {
+        let path = root.join(rel);
+        if path.is_file() {
+            one(&path)?;
+        }
+    }
+    for dir in suite::SUITE_DIRS {
+        for entry in walkdir::WalkDir::new(root.join(dir)).follow_links(false).sort_by_file_name() {
+            let entry = entry.map_err(std::io::Error::other)?;
+            if entry.file_type().is_file() {
+                one(entry.path())?;
+            }
+        }
+    }
+    Ok(out)
 }
 
 /// Write `files` as a new suite at `out` (which must not exist): written into a staging

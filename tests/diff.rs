@@ -329,7 +329,7 @@ fn asset_of(dir: &Path, out: &Path) -> std::path::PathBuf {
     let files: Vec<(&str, &[u8])> = suite
         .files()
         .filter(|f| bqsuite::release::layout::in_release(&f.rel))
-        .map(|f| (f.rel.as_str(), f.bytes.as_slice()))
+        .map(|f| (f.rel.as_str(), f.bytes()))
         .collect();
     let asset = bqsuite::release::assemble(suite.version().unwrap(), &files).unwrap();
     std::fs::create_dir_all(out).unwrap();

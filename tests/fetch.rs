@@ -57,7 +57,7 @@ fn files_under(dir: &Path) -> BTreeMap<String, Vec<u8>> {
 /// The canonical release files, by suite-relative path.
 fn canonical() -> BTreeMap<String, Vec<u8>> {
     let suite = bqsuite::suite::Suite::load(repo()).unwrap();
-    suite.files().filter(|f| release::layout::in_release(&f.rel)).map(|f| (f.rel.clone(), f.bytes.clone())).collect()
+    suite.files().filter(|f| release::layout::in_release(&f.rel)).map(|f| (f.rel.clone(), f.bytes().to_vec())).collect()
 }
 
 #[test]

@@ -3,6 +3,9 @@
 //! `dev scale --factor K --out DIR` writes the suite with every `cases` array multiplied K
 //! times ([`crate::synth`]), for the benchmarks (`benches/`, `bench/compare.sh`).
 //!
+//! `dev floor [--suite DIR]` reads and parses the suite's files once with serde_json, checking
+//! nothing ([`crate::synth::floor`]): the floor `bench/compare.sh` times `validate` against.
+//!
 //! `dev kill-matrix` runs the reference core through the suite once per broken variant of the
 //! catalogue and prints the matrix (variants × sections, failing cases per cell) as Markdown;
 //! exit 1 when a variant is caught by no case or the reference itself fails a case. With
@@ -38,6 +41,12 @@ pub enum DevCommand {
         #[arg(long, value_name = "DIR")]
         out: PathBuf,
     },
+    /// Read and parse every file of the suite once with serde_json, checking nothing: the
+    /// floor benchmark `bench/compare.sh` times `validate` against.
+    Floor {
+        #[command(flatten)]
+        suite: SuiteArg,
+    },
     /// Print the kill matrix: every broken variant of the reference core × every section, as
     /// Markdown (the Redis blocks need a live Redis at BQ_REDIS_URL, else they are skipped).
     KillMatrix {
@@ -71,6 +80,19 @@ pub fn run(a: &DevArgs) -> ExitCode {
             }
             note!("wrote {} ({} files, cases ×{factor})", out.display(), files.len());
             ExitCode::SUCCESS
+        }
+        DevCommand::Floor { suite } => {
+            let root = match suite.root() {
+                Ok(r) => r,
+                Err(e) => return fail(e),
+            };
+            match crate::synth::floor(&root) {
+                Ok(f) => {
+                    note!("floor: {} files, {} bytes, {} parsed as JSON", f.files, f.bytes, f.parsed);
+                    ExitCode::SUCCESS
+                }
+                Err(e) => fail(format!("cannot read {}: {e}", root.display())),
+            }
         }
         DevCommand::KillMatrix { suite, redis_url, sdk } => {
             let suite = match suite.load() {

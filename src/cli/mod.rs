@@ -206,11 +206,15 @@ pub struct SuiteArg {
 impl SuiteArg {
     /// Load the suite, or say why not.
     pub fn load(&self) -> Result<Suite, String> {
-        let root = match &self.suite {
-            Some(p) => p.clone(),
-            None => default_suite()?,
-        };
-        Suite::load(&root).map_err(|e| format!("cannot load suite: {e}"))
+        Suite::load(self.root()?).map_err(|e| format!("cannot load suite: {e}"))
+    }
+
+    /// The suite directory: as given, or the one found upwards.
+    pub fn root(&self) -> Result<PathBuf, String> {
+        match &self.suite {
+            Some(p) => Ok(p.clone()),
+            None => default_suite(),
+        }
     }
 }
 

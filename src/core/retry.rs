@@ -118,14 +118,19 @@ impl Backoff {
 
     /// The delay to wait before retry `n`, in ms.
     pub fn delay(&self, n: u32, rng: &mut impl Rng) -> Result<u64, BackoffError> {
-        let d = self.ceiling(n)?;
-        Ok(match self.jitter {
-            Jitter::None => d,
-            Jitter::Full => match d.checked_add(1) {
+        Ok(self.jittered(self.ceiling(n)?, rng))
+    }
+
+    /// The delay for a retry whose un-jittered delay is `ceiling` ([`Backoff::ceiling`]): what
+    /// [`Backoff::delay`] returns, for callers that draw many delays of one retry.
+    pub fn jittered(&self, ceiling: u64, rng: &mut impl Rng) -> u64 {
+        match self.jitter {
+            Jitter::None => ceiling,
+            Jitter::Full => match ceiling.checked_add(1) {
                 Some(bound) => uniform_below(rng, bound),
                 None => rng.next_u64(),
             },
-        })
+        }
     }
 }
 

@@ -60,8 +60,11 @@ pub fn strict_object(body: &[u8]) -> Result<(), NotStrict> {
 /// Byte offset of the first lone surrogate escape in the strings of JSON text, if any.
 ///
 /// Only escapes inside string literals count; an escaped backslash followed by `u` is not an
-/// escape.
+/// escape. Text without `\ud` / `\uD` anywhere has no surrogate escape and is not walked.
 pub fn lone_surrogate(text: &str) -> Option<usize> {
+    if !(text.contains("\\ud") || text.contains("\\uD")) {
+        return None;
+    }
     let b = text.as_bytes();
     let hex = |at: usize| text.get(at..at + 4).and_then(|s| u16::from_str_radix(s, 16).ok());
     let (mut i, mut in_str) = (0usize, false);

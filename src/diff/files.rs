@@ -209,7 +209,7 @@ pub fn compare(old: &Suite, new: &Suite) -> Vec<Change> {
         let mut c = match (old.file(path), new.file(path)) {
             (None, Some(_)) => Change::new(kind(Kind::FixtureAdded, Kind::SchemaAdded, Kind::FileAdded), added),
             (Some(_), None) => Change::new(kind(Kind::FixtureRemoved, Kind::SchemaRemoved, Kind::FileRemoved), removed),
-            (Some(a), Some(b)) if a.bytes == b.bytes => continue,
+            (Some(a), Some(b)) if a.bytes() == b.bytes() => continue,
             (Some(a), Some(b)) => {
                 let mut c =
                     Change::new(kind(Kind::FixtureChanged, Kind::SchemaChanged, Kind::FileChanged), Class::Editorial);
@@ -235,7 +235,7 @@ fn changed(
     read_by: &BTreeSet<Reader>,
 ) {
     let json_file = path.ends_with(".json");
-    let same = if json_file { same_json(&a.bytes, &b.bytes) } else { None };
+    let same = if json_file { same_json(a.bytes(), b.bytes()) } else { None };
     if same == Some(true) {
         c.note = Some("formatting only: the JSON is the same".into());
         return;

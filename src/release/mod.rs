@@ -33,7 +33,9 @@
 //! 8. **Within fetch's caps** ([`Limits`], one definition in [`layout`]): an asset `fetch` would
 //!    refuse (too many entries, a file, the tar stream or the download too large, a ratio
 //!    `fetch` takes for a bomb) is refused here, so `release` never builds what its `fetch`
-//!    refuses. (Rule 7 comes last because it is the only one that writes.)
+//!    refuses. (Rule 7 comes last because it is the only one that writes.) `release --file-cap`
+//!    ([`build_within`]) raises the per-file cap for one build, for benchmarks on synthetic
+//!    suites; the defaults never change.
 //! 7. **Written atomically** into the output directory (default `dist/` in the suite, git-ignored):
 //!    the asset first, then `SHA256SUMS`, each through a temporary file and a rename.
 
@@ -133,7 +135,7 @@ fn build_unchecked(suite: &Suite, limits: &Limits) -> Result<Asset, ReleaseError
         )));
     }
     let files: Vec<(&str, &[u8])> =
-        suite.files().filter(|f| layout::in_release(&f.rel)).map(|f| (f.rel.as_str(), f.bytes.as_slice())).collect();
+        suite.files().filter(|f| layout::in_release(&f.rel)).map(|f| (f.rel.as_str(), f.bytes())).collect();
     assemble_within(version, &files, limits).map_err(ReleaseError::Unreleasable)
 }
 

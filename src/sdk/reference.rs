@@ -396,13 +396,22 @@ fn retry_delay(r: &RetryDelay, deterministic: bool) -> Result<Vec<u64>, SdkError
     };
     let policy = policy.jitter(jitter);
     let mut seeded = SplitMix64::seeded(SEED);
-    let mut entropy = SplitMix64::from_entropy();
-    (0..r.draws)
+    let mut entropy = (!deterministic).then(SplitMix64::from_entropy);
+    // Every draw of one request is of the same retry: its ceiling is computed once (and not at
+    // all for no draws, which an invalid retry number does not fail either).
+    if r.draws == 0 {
+        return Ok(Vec::new());
+    }
+    let ceiling = policy.ceiling(r.n).map_err(SdkError::sdk)?;
+    Ok((0..r.draws)
         .map(|i| {
-            let rng = if deterministic || i % 2 == 0 { &mut seeded } else { &mut entropy };
-            policy.delay(r.n, rng).map_err(SdkError::sdk)
+            let rng = match entropy.as_mut() {
+                Some(e) if i % 2 == 1 => e,
+                _ => &mut seeded,
+            };
+            policy.jittered(ceiling, rng)
         })
-        .collect()
+        .collect())
 }
 
 fn poison_record(r: &PoisonRecord) -> Bytes {

@@ -14,10 +14,7 @@
 //! one RFC 8259 object in valid UTF-8 without a byte-order mark, without NaN / Infinity
 //! literals and without a lone surrogate escape.
 
-use std::fmt;
-
-use serde::de::{Deserializer as _, IgnoredAny, MapAccess, Visitor};
-use serde_json::value::RawValue;
+use serde::de::IgnoredAny;
 use serde_json::{Number, Value};
 
 /// Deep equality under the contract's "same value" rule (R4).
@@ -47,26 +44,9 @@ fn same_number(x: &Number, y: &Number) -> bool {
 /// The members of a JSON object text at its top level, in order, repeats kept, each value as
 /// its raw text. Tolerant: no depth limit below the top level and no number conversion, so it
 /// reads records a value parser cannot hold (depth 600, `1e400`). The text must be one object.
-pub fn top_level_members(text: &str) -> Result<Vec<(String, &RawValue)>, serde_json::Error> {
-    struct Members;
-    impl<'de> Visitor<'de> for Members {
-        type Value = Vec<(String, &'de RawValue)>;
-        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-            f.write_str("a JSON object")
-        }
-        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-            let mut out = Vec::new();
-            while let Some(entry) = map.next_entry::<String, &'de RawValue>()? {
-                out.push(entry);
-            }
-            Ok(out)
-        }
-    }
-    let mut de = serde_json::Deserializer::from_str(text);
-    let members = (&mut de).deserialize_map(Members)?;
-    de.end()?;
-    Ok(members)
-}
+/// (The same scan splits a large suite file for the two-thread parse, so it lives with the
+/// parser.)
+pub use crate::suite::json::top_level_members;
 
 /// Is `bytes` exactly one strict RFC 8259 JSON object? `Err` says why not.
 pub fn strict_object(bytes: &[u8]) -> Result<(), String> {
@@ -88,7 +68,13 @@ pub fn strict_object(bytes: &[u8]) -> Result<(), String> {
 
 /// Byte offset of the first `\uXXXX` escape, inside a string literal of JSON text, that is a
 /// surrogate without its partner.
+///
+/// A surrogate escape is `\u` followed by `d` or `D`; text without one (nearly every file) is
+/// passed over by two substring searches instead of being walked character by character.
 pub fn lone_surrogate(text: &str) -> Option<usize> {
+    if !(text.contains("\\ud") || text.contains("\\uD")) {
+        return None;
+    }
     let unit = |at: usize| text.get(at..at + 4).and_then(|h| u16::from_str_radix(h, 16).ok());
     let mut in_string = false;
     let mut iter = text.char_indices();

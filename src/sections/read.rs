@@ -428,7 +428,7 @@ impl<'s> Reader<'s> {
         };
         let why = match &file.content {
             Content::Json { parsed: Ok(json), .. } => {
-                return Some(Fixture { rel: &file.rel, bytes: &file.bytes, json });
+                return Some(Fixture { rel: &file.rel, bytes: file.bytes(), json });
             }
             Content::Json { parsed: Err(e), .. } => format!("does not parse as JSON: {}", e.message),
             Content::Unreadable(e) => format!("cannot be read: {e}"),

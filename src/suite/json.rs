@@ -13,12 +13,20 @@
 //!
 //! Cost: the parse builds the value in one pass and only notes *that* a key repeated; the
 //! locations are found afterwards by one linear scan, which runs only when a repeat exists.
+//! A large object (at least [`SPLIT_AT`] bytes: the manifest of a big suite, a big results
+//! file) is parsed on two threads: one pass finds the raw text of each top-level member, the
+//! members are shared out by size, each is parsed as a value one level down (the depth limit
+//! counts from the enclosing object, as in one pass), and the object is assembled in text
+//! order with the same last-value-wins insert. Any error in that path (or a text that is not one
+//! object) parses the text again in one pass, so errors, their messages and positions are
+//! exactly the one-pass ones, and so is every value.
 
 use std::cell::Cell;
 use std::collections::HashMap;
 use std::fmt;
 
 use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
+use serde_json::value::RawValue;
 use serde_json::{Map, Number, Value};
 
 use super::pointer;
@@ -77,11 +85,24 @@ pub struct Parsed {
     pub duplicates: Vec<Duplicate>,
 }
 
+/// Texts at least this long that hold one object are parsed on two threads.
+pub const SPLIT_AT: usize = 1 << 20;
+
 /// Parse JSON text.
 pub fn parse(text: &str) -> Result<Parsed, JsonError> {
+    if text.len() >= SPLIT_AT
+        && let Some(parsed) = parse_split(text)
+    {
+        return Ok(parsed);
+    }
+    parse_one_pass(text)
+}
+
+/// Parse JSON text in one pass on this thread.
+fn parse_one_pass(text: &str) -> Result<Parsed, JsonError> {
     let repeated = Cell::new(false);
     let mut de = serde_json::Deserializer::from_str(text);
-    let value = ValueSeed { repeated: &repeated }.deserialize(&mut de).and_then(|v| de.end().map(|()| v));
+    let value = ValueSeed { repeated: &repeated, depth: 0 }.deserialize(&mut de).and_then(|v| de.end().map(|()| v));
     let value = value.map_err(|e| {
         let span = (e.line() > 0).then(|| Span { line: e.line(), column: e.column().max(1) });
         if e.to_string().starts_with("recursion limit exceeded") {
@@ -94,10 +115,98 @@ pub fn parse(text: &str) -> Result<Parsed, JsonError> {
     Ok(Parsed { value, duplicates })
 }
 
+/// The object `text` holds, parsed member by member on two threads, or `None` when the text is
+/// not one object that parses (the caller then parses it in one pass).
+fn parse_split(text: &str) -> Option<Parsed> {
+    let members: Vec<(String, &str)> =
+        top_level_members(text).ok()?.into_iter().map(|(k, raw)| (k, raw.get())).collect();
+    // Each member goes to the share with fewer bytes so far, largest members first.
+    let mut order: Vec<usize> = (0..members.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(members[i].1.len()));
+    let (mut shares, mut sizes) = ([Vec::new(), Vec::new()], [0usize; 2]);
+    for i in order {
+        let s = usize::from(sizes[1] < sizes[0]);
+        sizes[s] += members[i].1.len();
+        shares[s].push(i);
+    }
+    let parse_share = |share: &[usize]| -> Option<(Vec<(usize, Value)>, bool)> {
+        let repeated = Cell::new(false);
+        let mut out = Vec::with_capacity(share.len());
+        for &i in share {
+            let mut de = serde_json::Deserializer::from_str(members[i].1);
+            // One level down: the member's value sits inside the top-level object.
+            let value = ValueSeed { repeated: &repeated, depth: 1 }.deserialize(&mut de).ok()?;
+            de.end().ok()?;
+            out.push((i, value));
+        }
+        Some((out, repeated.get()))
+    };
+    let [first, second] = &shares;
+    let (a, b) = std::thread::scope(|s| {
+        let other = s.spawn(|| parse_share(second));
+        let mine = parse_share(first);
+        (mine, other.join().ok().flatten())
+    });
+    let ((a, repeated_a), (b, repeated_b)) = (a?, b?);
+    let mut values: Vec<Option<Value>> = (0..members.len()).map(|_| None).collect();
+    for (i, v) in a.into_iter().chain(b) {
+        values[i] = Some(v);
+    }
+    let mut map = Map::new();
+    let mut repeated = repeated_a || repeated_b;
+    for ((key, _), value) in members.into_iter().zip(values) {
+        if map.insert(key, value?).is_some() {
+            repeated = true;
+        }
+    }
+    let duplicates = if repeated { find_duplicates(text) } else { Vec::new() };
+    Some(Parsed { value: Value::Object(map), duplicates })
+}
+
+/// The members of a JSON object text at its top level, in order, repeats kept, each value as
+/// its raw text; an error when the text is not exactly one object. No depth limit below the top
+/// level and no number conversion.
+pub fn top_level_members(text: &str) -> Result<Vec<(String, &RawValue)>, serde_json::Error> {
+    struct Members;
+    impl<'de> Visitor<'de> for Members {
+        type Value = Vec<(String, &'de RawValue)>;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a JSON object")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+            let mut out = Vec::new();
+            while let Some(entry) = map.next_entry::<String, &'de RawValue>()? {
+                out.push(entry);
+            }
+            Ok(out)
+        }
+    }
+    let mut de = serde_json::Deserializer::from_str(text);
+    let members = de::Deserializer::deserialize_map(&mut de, Members)?;
+    de.end()?;
+    Ok(members)
+}
+
 /// Builds a [`Value`] exactly as serde_json's own visitor does, noting any repeated key.
+///
+/// `depth` is how many containers enclose the value being built. A container deeper than
+/// [`MAX_DEPTH`] is an error here too, so a member parsed on its own (from depth 1) fails where
+/// the one-pass parse (whose own limit counts from the root) would; in a one-pass parse from
+/// depth 0 serde_json's limit is reached first and this check never fires.
 #[derive(Clone, Copy)]
 struct ValueSeed<'a> {
     repeated: &'a Cell<bool>,
+    depth: usize,
+}
+
+impl ValueSeed<'_> {
+    /// The seed for the values inside a container this seed is building.
+    fn inner<E: de::Error>(self) -> Result<Self, E> {
+        if self.depth + 1 > MAX_DEPTH {
+            return Err(E::custom("nested too deeply"));
+        }
+        Ok(Self { depth: self.depth + 1, ..self })
+    }
 }
 
 impl<'de> DeserializeSeed<'de> for ValueSeed<'_> {
@@ -152,17 +261,19 @@ impl<'de> Visitor<'de> for ValueSeed<'_> {
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let inner = self.inner()?;
         let mut vec = Vec::new();
-        while let Some(v) = seq.next_element_seed(self)? {
+        while let Some(v) = seq.next_element_seed(inner)? {
             vec.push(v);
         }
         Ok(Value::Array(vec))
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let inner = self.inner()?;
         let mut values = Map::new();
         while let Some(key) = map.next_key::<String>()? {
-            let v = map.next_value_seed(self)?;
+            let v = map.next_value_seed(inner)?;
             if values.insert(key, v).is_some() {
                 self.repeated.set(true);
             }
@@ -301,6 +412,52 @@ mod tests {
         assert_eq!(p.duplicates[3].key, "x/y");
         assert!(p.duplicates[2].to_string().contains("first at line 2 column 2, again at line 4 column 2"));
         assert!(parse(r#"{"a":{"b":1},"c":[{"b":2}]}"#).unwrap().duplicates.is_empty());
+    }
+
+    /// `text` parsed on two threads is exactly `text` parsed in one pass (value, key order,
+    /// repeats), or declines; errors always come from the one pass.
+    fn split_agrees(text: &str) {
+        let one = parse_one_pass(text);
+        match (parse_split(text), &one) {
+            (Some(split), Ok(one)) => {
+                assert_eq!(&split, one, "{text:.80}");
+                assert_eq!(serde_json::to_string(&split.value).unwrap(), serde_json::to_string(&one.value).unwrap());
+            }
+            (Some(_), Err(e)) => panic!("the split parse took text the one pass refuses ({e:?}): {text:.80}"),
+            (None, _) => {}
+        }
+        assert_eq!(parse(text), one);
+    }
+
+    #[test]
+    fn the_split_parse_is_the_one_pass_parse() {
+        let deep = |n: usize| format!("{}{}", "[".repeat(n), "]".repeat(n));
+        let big = format!(
+            "{{\"a\": {{\"x\": 1}}, \"pad\": \"{}\", \"b\": [1, 1.0, -0, 1e2], \"a\": {{\"y\": [{{\"k\": 1, \"k\": 2}}]}}}}",
+            "p".repeat(SPLIT_AT)
+        );
+        let p = parse(&big).unwrap();
+        assert_eq!(p.value.as_object().unwrap().keys().collect::<Vec<_>>(), ["a", "pad", "b"]);
+        assert_eq!(p.duplicates.len(), 2, "{:?}", p.duplicates);
+        for text in [
+            big.as_str(),
+            r#"{"x":0,"job":"a","y":1,"job":"b"}"#,
+            r#"{"meta":{"q":1,"id":"a"},"z":0,"meta":{"id":"b"}}"#,
+            r#"{"n":[18446744073709551615, 18446744073709551616, 1e-400, 0.1000000000000000055511151231257827]}"#,
+            r#"{}"#,
+            "[1]",
+            "{} x",
+            "\u{feff}{}",
+            r#"{"k":"\ud800"}"#,
+            r#"{"a":1e400}"#,
+            &format!("{{\"d\":{}}}", deep(MAX_DEPTH - 1)),
+            &format!("{{\"d\":{}}}", deep(MAX_DEPTH)),
+            &format!("{{\"ok\":1,\"d\":{}}}", deep(MAX_DEPTH + 1)),
+        ] {
+            split_agrees(text);
+        }
+        let e = parse(&format!("{{\"d\":{}, \"pad\": \"{}\"}}", deep(MAX_DEPTH), "p".repeat(SPLIT_AT))).unwrap_err();
+        assert_eq!(e.kind, JsonErrorKind::TooDeep);
     }
 
     #[test]

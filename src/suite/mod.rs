@@ -9,6 +9,10 @@
 //! is not a directory is a load error. Symlinks are not followed when walking `schema/` and
 //! `fixtures/`.
 //!
+//! Loading uses both cores: the files are read in a fixed order on one thread, and the
+//! manifest is parsed on a second one meanwhile (what is loaded does not depend on which thread
+//! parsed it).
+//!
 //! Bounded reading: only regular files are read (a FIFO, socket or device is refused without
 //! being opened for reading, so nothing blocks), no file larger than [`FILE_CAP`] is read, and
 //! once [`SUITE_CAP`] bytes are read in all the remaining files are refused. Every `.json` file
@@ -133,42 +137,65 @@ pub enum Content {
 pub struct SourceFile {
     /// Suite-relative path with `/` separators.
     pub rel: String,
-    /// The exact bytes on disk (empty when unreadable).
-    pub bytes: Vec<u8>,
+    /// The bytes of a file that is not UTF-8 (empty otherwise: a UTF-8 file's bytes are its
+    /// text, kept once, in [`Content`]).
+    raw: Vec<u8>,
     pub content: Content,
 }
 
 impl SourceFile {
     /// Read `rel` under `root`, within what is left of the suite's byte budget.
     fn read(root: &Path, rel: &str, budget: &mut u64) -> Self {
-        let unread = |content| Self { rel: rel.to_owned(), bytes: Vec::new(), content };
+        match Self::read_bytes(root, rel, budget) {
+            Ok(bytes) => Self::from_bytes(rel, bytes),
+            Err(unread) => *unread,
+        }
+    }
+
+    /// The bytes of `rel` under `root`, within what is left of the suite's byte budget (which
+    /// they use up), or the file as not read. Classifying the bytes ([`SourceFile::from_bytes`])
+    /// is separate, so it may run on another thread.
+    fn read_bytes(root: &Path, rel: &str, budget: &mut u64) -> Result<Vec<u8>, Box<Self>> {
+        let unread = |content| Box::new(Self { rel: rel.to_owned(), raw: Vec::new(), content });
         let cap = FILE_CAP.min(*budget);
         let bytes = match crate::fsutil::read_bounded(&root.join(rel), cap) {
             Ok(b) => b,
-            Err(ReadError::NotRegular(what)) => return unread(Content::NotRegular(what)),
+            Err(ReadError::NotRegular(what)) => return Err(unread(Content::NotRegular(what))),
             Err(ReadError::TooLarge { size, cap }) => {
-                return unread(Content::TooLarge { size, cap, whole_suite: cap < FILE_CAP && size <= FILE_CAP });
+                return Err(unread(Content::TooLarge { size, cap, whole_suite: cap < FILE_CAP && size <= FILE_CAP }));
             }
-            Err(ReadError::Io(e)) => return unread(Content::Unreadable(e.to_string())),
+            Err(ReadError::Io(e)) => return Err(unread(Content::Unreadable(e.to_string()))),
         };
         *budget -= bytes.len() as u64;
-        Self::from_bytes(rel, bytes)
+        Ok(bytes)
     }
 
     /// A file read elsewhere (a release asset, a git object), classified like one read from disk.
     fn from_bytes(rel: &str, bytes: Vec<u8>) -> Self {
-        let content = match std::str::from_utf8(&bytes) {
-            Err(e) => Content::NotUtf8(e.valid_up_to()),
+        // A UTF-8 file's bytes become its text without a copy.
+        let (raw, content) = match String::from_utf8(bytes) {
+            Err(e) => {
+                let at = e.utf8_error().valid_up_to();
+                (e.into_bytes(), Content::NotUtf8(at))
+            }
             Ok(text) if rel.ends_with(".json") => {
-                let (parsed, duplicates) = match json::parse(text) {
+                let (parsed, duplicates) = match json::parse(&text) {
                     Ok(p) => (Ok(p.value), p.duplicates),
                     Err(e) => (Err(e), Vec::new()),
                 };
-                Content::Json { text: text.to_owned(), parsed, duplicates }
+                (Vec::new(), Content::Json { text, parsed, duplicates })
             }
-            Ok(text) => Content::Text(text.to_owned()),
+            Ok(text) => (Vec::new(), Content::Text(text)),
         };
-        Self { rel: rel.to_owned(), bytes, content }
+        Self { rel: rel.to_owned(), raw, content }
+    }
+
+    /// The exact bytes read (empty when the file was not read).
+    pub fn bytes(&self) -> &[u8] {
+        match &self.content {
+            Content::Text(t) | Content::Json { text: t, .. } => t.as_bytes(),
+            _ => &self.raw,
+        }
     }
 
     /// Is this a fixture (a file under `fixtures/`, exempt from the repeated-key rule)?
@@ -265,26 +292,44 @@ impl Suite {
         let mut files = BTreeMap::new();
         let mut irregular = Vec::new();
         let mut budget = SUITE_CAP;
-        for rel in TOP_FILES {
-            if root.join(rel).symlink_metadata().is_ok() {
-                files.insert(rel.to_owned(), SourceFile::read(&root, rel, &mut budget));
-            }
-        }
-        for dir in SUITE_DIRS {
-            let top = root.join(dir);
-            if !top.is_dir() {
-                continue;
-            }
-            for entry in walkdir::WalkDir::new(&top).follow_links(false).sort_by_file_name() {
-                let entry = entry.map_err(|e| LoadError { path: top.clone(), message: e.to_string() })?;
-                let rel = crate::fsutil::slash_relative(&root, entry.path());
-                if entry.file_type().is_file() {
-                    files.insert(rel.clone(), SourceFile::read(&root, &rel, &mut budget));
-                } else if !entry.file_type().is_dir() {
-                    irregular.push(rel);
+        // Files are read in one order on this thread (so the budget runs out at the same file
+        // every time); the manifest, about half of a suite's bytes, is parsed on a second
+        // thread while this one reads and parses the rest.
+        std::thread::scope(|s| {
+            let mut manifest = None;
+            for rel in TOP_FILES {
+                if root.join(rel).symlink_metadata().is_err() {
+                    continue;
+                }
+                match SourceFile::read_bytes(&root, rel, &mut budget) {
+                    Ok(bytes) if rel == MANIFEST => {
+                        manifest = Some(s.spawn(move || SourceFile::from_bytes(rel, bytes)))
+                    }
+                    Ok(bytes) => drop(files.insert(rel.to_owned(), SourceFile::from_bytes(rel, bytes))),
+                    Err(unread) => drop(files.insert(rel.to_owned(), *unread)),
                 }
             }
-        }
+            for dir in SUITE_DIRS {
+                let top = root.join(dir);
+                if !top.is_dir() {
+                    continue;
+                }
+                for entry in walkdir::WalkDir::new(&top).follow_links(false).sort_by_file_name() {
+                    let entry = entry.map_err(|e| LoadError { path: top.clone(), message: e.to_string() })?;
+                    let rel = crate::fsutil::slash_relative(&root, entry.path());
+                    if entry.file_type().is_file() {
+                        files.insert(rel.clone(), SourceFile::read(&root, &rel, &mut budget));
+                    } else if !entry.file_type().is_dir() {
+                        irregular.push(rel);
+                    }
+                }
+            }
+            if let Some(parsing) = manifest {
+                let file = parsing.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
+                files.insert(MANIFEST.to_owned(), file);
+            }
+            Ok::<(), LoadError>(())
+        })?;
         Ok(Suite { root, files, irregular, policy: OnceLock::new() })
     }
 

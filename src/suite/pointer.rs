@@ -53,6 +53,10 @@ pub fn join(pointer: &str, token: &str) -> String {
 /// Append `/` and the escaped token to `pointer` in place (no allocation beyond growth).
 pub fn push(pointer: &mut String, token: &str) {
     pointer.push('/');
+    if !token.bytes().any(|b| b == b'~' || b == b'/') {
+        pointer.push_str(token);
+        return;
+    }
     for c in token.chars() {
         match c {
             '~' => pointer.push_str("~0"),

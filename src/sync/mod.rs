@@ -129,7 +129,7 @@ pub struct Report {
 
 /// The canonical files a vendored copy holds, by suite-relative path ([`vendored::is_part`]).
 pub fn vendored_files(suite: &Suite) -> BTreeMap<&str, &[u8]> {
-    vendored::canonical(suite.files().map(|f| (f.rel.as_str(), f.bytes.as_slice())))
+    vendored::canonical(suite.files().map(|f| (f.rel.as_str(), f.bytes())))
 }
 
 /// Run over `targets`. An error means nothing ran (no SemVer suite version; or, for a sync,

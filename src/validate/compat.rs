@@ -8,7 +8,7 @@
 //! a runner-mapped object that differs from a mapped key only in letter case (Go's decoder would
 //! read it into the mapped field).
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use serde_json::Value;
 
@@ -20,6 +20,8 @@ use super::{Ctx, walk_objects};
 
 /// PHP `json_decode`'s default depth is 512: a document may nest 511 levels.
 const MAX_DEPTH: usize = 511;
+// Why the depth scan may skip a manifest that parses.
+const _: () = assert!(crate::suite::json::MAX_DEPTH < MAX_DEPTH);
 /// Objects under these keys are free-form payloads, not runner-mapped structures.
 const FREE_FORM: [&str; 9] = [
     "data",
@@ -41,8 +43,9 @@ pub(super) fn check(cx: &Ctx<'_>) -> Vec<Finding> {
     let mut out = Vec::new();
     let at = |code, msg: String, ptr: &str| Finding::error(code, msg).in_file(MANIFEST).at(ptr);
 
-    // Text-level rules run even when the manifest does not parse.
-    if let Some(text) = cx.suite.file(MANIFEST).and_then(|f| f.text()) {
+    // Text-level rules run even when the manifest does not parse. A manifest that parses nests
+    // at most `suite::json::MAX_DEPTH` (127) levels, so only one that does not is scanned.
+    if let (Some(text), None) = (cx.suite.file(MANIFEST).and_then(|f| f.text()), cx.suite.json(MANIFEST)) {
         let depth = max_depth(text);
         if depth > MAX_DEPTH {
             out.push(
@@ -54,8 +57,10 @@ pub(super) fn check(cx: &Ctx<'_>) -> Vec<Finding> {
             );
         }
     }
+    // A file that parses has no lone surrogate escape (the parser refuses one in any string or
+    // key: `lone_surrogates_do_not_parse`), so only the ones that do not are scanned.
     for f in cx.suite.files() {
-        if let (true, Some(text)) = (f.rel.ends_with(".json"), f.text())
+        if let (true, Some(text), None) = (f.rel.ends_with(".json"), f.text(), f.json())
             && let Some(offset) = lone_surrogate(text)
         {
             out.push(
@@ -160,8 +165,10 @@ fn early() -> impl Iterator<Item = &'static str> + 'static {
 /// manifest is walked a second time (for pointers) only when some key matched.
 fn key_case(manifest: &Value, out: &mut Vec<Finding>) {
     let skip = |k: &str| FREE_FORM.contains(&k);
-    let mut keys: BTreeSet<&str> = BTreeSet::new();
-    walk_objects(manifest, &mut String::new(), &skip, &mut |_, m| keys.extend(m.keys().map(String::as_str)));
+    let mut keys: HashSet<&str> = HashSet::new();
+    walk_objects(manifest, &skip, &mut |_, m| keys.extend(m.keys().map(String::as_str)));
+    let mut keys: Vec<&str> = keys.into_iter().collect();
+    keys.sort_unstable();
     let vocab: BTreeSet<&str> = keys
         .iter()
         .copied()
@@ -180,13 +187,13 @@ fn key_case(manifest: &Value, out: &mut Vec<Finding>) {
     if mapped.is_empty() {
         return;
     }
-    walk_objects(manifest, &mut String::new(), &skip, &mut |at, m| {
+    walk_objects(manifest, &skip, &mut |at, m| {
         for k in m.keys() {
             if let Some(mapped) = mapped.get(k.as_str()) {
                 out.push(
                     Finding::error(Code::COMPAT_KEY_CASE, format!("key {k:?} differs from the mapped key {mapped:?} only in letter case; Go's decoder would read it as {mapped:?}"))
                         .in_file(MANIFEST)
-                        .at(pointer::join(at, k)),
+                        .at(at.join(k)),
                 );
             }
         }
@@ -216,6 +223,15 @@ mod tests {
         let want = [("BQ508", "/cases/0/Name"), ("BQ508", "/sec/list/0/0/FILE"), ("BQ508", "/sec/x~1y/Cases")];
         assert_eq!(got, want.map(|(c, p)| (c, p.to_owned())));
         assert!(out[0].message.contains("only in letter case"));
+    }
+
+    #[test]
+    fn lone_surrogates_do_not_parse() {
+        for text in [r#"["\ud800"]"#, r#"["\udc00"]"#, r#"{"\udbff":1}"#, r#"["\ud800\u0041"]"#, r#"["x\uD800"]"#] {
+            assert!(lone_surrogate(text).is_some(), "{text}");
+            assert!(crate::suite::json::parse(text).is_err(), "{text}");
+        }
+        assert!(crate::suite::json::parse(r#"["\ud83d\ude00", "\\ud800"]"#).is_ok());
     }
 
     #[test]

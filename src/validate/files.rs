@@ -45,7 +45,7 @@ pub(super) fn check(cx: &Ctx<'_>) -> Vec<Finding> {
                 .in_file(f.rel.clone()),
             );
         }
-        if f.bytes.starts_with(b"\xEF\xBB\xBF") {
+        if f.bytes().starts_with(b"\xEF\xBB\xBF") {
             out.push(
                 Finding::error(Code::COMPAT_BOM, "file starts with a UTF-8 byte-order mark; strict JSON parsers (PHP json_decode, serde_json) refuse it")
                     .in_file(f.rel.clone()),

@@ -6,7 +6,8 @@
 //! loaded text once at the end; findings come out in a stable order, without duplicates. Schemas
 //! are compiled once per run ([`Ctx`]), never per case; every section is read once, by its
 //! definition in the registry ([`crate::sections`]), for the generic family, its cross-checks
-//! and the reference agreement alike.
+//! and the reference agreement alike. Both cores share the work task by task (sections are read
+//! in parallel, one task each), and the findings do not depend on which thread ran what.
 
 mod cases;
 mod compat;
@@ -86,36 +87,44 @@ const RULES: &[Rule] = &[
 
 /// Validate a loaded suite: all findings, located and sorted.
 ///
-/// Two threads share the work: a second one reads every section (once, for every family) while
-/// this one starts on the suite-wide families; then both take tasks from one shared counter —
-/// the rest of the suite-wide families, the sections' cross-checks, then the reference
-/// agreement in chunks of cases ([`registry::agreement`]). Which thread runs a task does not
-/// change its findings, and they are sorted at the end.
+/// Two threads share the work, taking tasks from one counter: first reading each registered
+/// section (once, for every family; the largest first), then the suite-wide families, then the
+/// sections' cross-checks and the reference agreement in chunks of cases
+/// ([`registry::agreement`]), which wait for any section the other thread is still reading.
+/// Which thread runs a task does not change its findings, and they are sorted at the end.
 pub fn validate(suite: &Suite) -> Vec<Finding> {
     let cx = Ctx::new(suite);
-    let (reads, next) = (OnceLock::new(), AtomicUsize::new(0));
+    let unread = registry::registered(suite);
+    let mut order: Vec<usize> = (0..unread.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(unread[i].weight()));
+    let reads: Vec<OnceLock<registry::Read<'_>>> = unread.iter().map(|_| OnceLock::new()).collect();
+    let next = AtomicUsize::new(0);
+    // Blocks while the other thread reads section `i`; reads it itself should that one have
+    // panicked.
+    let read = |i: usize| reads[i].get_or_init(|| unread[i].read(suite));
     let work = || {
         let mut findings = Vec::new();
         loop {
             let task = next.fetch_add(1, Ordering::Relaxed);
+            if let Some(&i) = order.get(task) {
+                read(i);
+                continue;
+            }
+            let task = task - order.len();
             if let Some(rule) = RULES.get(task) {
                 findings.extend(rule(&cx));
                 continue;
             }
-            // Blocks while the other thread reads; reads itself should that one have panicked.
-            let reads: &Vec<registry::Read<'_>> = reads.get_or_init(|| registry::read(suite));
+            let all: Vec<&registry::Read<'_>> = (0..reads.len()).map(read).collect();
             if task == RULES.len() {
-                findings.extend(registry::check(&cx, reads));
-            } else if !registry::agreement(reads, task - RULES.len() - 1, &mut findings) {
+                findings.extend(registry::check(&cx, &all));
+            } else if !registry::agreement(&all, task - RULES.len() - 1, &mut findings) {
                 return findings;
             }
         }
     };
     let mut findings: Vec<Finding> = std::thread::scope(|s| {
-        let helper = s.spawn(|| {
-            reads.get_or_init(|| registry::read(suite));
-            work()
-        });
+        let helper = s.spawn(work);
         let mut findings = work();
         findings.extend(helper.join().unwrap_or_else(|p| std::panic::resume_unwind(p)));
         findings
@@ -161,12 +170,10 @@ fn locate(suite: &Suite, findings: &mut [Finding]) {
 /// Every string value under a key in `keys`, anywhere in `value`, with its pointer, sorted.
 pub(crate) fn string_refs<'v>(value: &'v Value, keys: &[&str]) -> Vec<(String, &'v str)> {
     let mut out = Vec::new();
-    walk_objects(value, &mut String::new(), &|_| false, &mut |at, m| {
+    walk_objects(value, &|_| false, &mut |at, m| {
         for (k, child) in m {
             if let (Value::String(s), true) = (child, keys.contains(&k.as_str())) {
-                let mut p = at.to_owned();
-                suite::pointer::push(&mut p, k);
-                out.push((p, s.as_str()));
+                out.push((at.join(k), s.as_str()));
             }
         }
     });
@@ -174,40 +181,80 @@ pub(crate) fn string_refs<'v>(value: &'v Value, keys: &[&str]) -> Vec<(String, &
     out
 }
 
-/// Call `f` with every object in `value` (the root included) and its pointer, depth first,
-/// not descending into the value of any key for which `skip` holds. The pointer is built in
-/// one buffer as the walk goes (`at` holds the current one), so a walk allocates no pointers;
+/// One step of the path from the root to an object [`walk_objects`] visits.
+#[derive(Clone, Copy)]
+enum Step<'v> {
+    Key(&'v str),
+    Index(usize),
+}
+
+/// Where [`walk_objects`] is: the steps from the root, turned into a JSON pointer only when a
+/// caller asks (for a finding or a reference), so a walk formats no pointer it does not need.
+pub(crate) struct At<'p, 'v>(&'p [Step<'v>]);
+
+impl At<'_, '_> {
+    /// The object's RFC 6901 pointer.
+    pub(crate) fn pointer(&self) -> String {
+        let mut p = String::new();
+        for step in self.0 {
+            match step {
+                Step::Key(k) => suite::pointer::push(&mut p, k),
+                Step::Index(i) => {
+                    use std::fmt::Write;
+                    let _ = write!(p, "/{i}");
+                }
+            }
+        }
+        p
+    }
+
+    /// The pointer of the object's member `key`.
+    pub(crate) fn join(&self, key: &str) -> String {
+        let mut p = self.pointer();
+        suite::pointer::push(&mut p, key);
+        p
+    }
+}
+
+/// Call `f` with every object in `value` (the root included) and where it is, depth first,
+/// not descending into the value of any key for which `skip` holds. The path is kept as a stack
+/// of borrowed steps, so a walk allocates no pointers ([`At::pointer`] builds one on demand);
 /// `serde_json` bounds the nesting of a parsed value, so the recursion is bounded too.
 pub(crate) fn walk_objects<'v>(
     value: &'v Value,
-    at: &mut String,
     skip: &dyn Fn(&str) -> bool,
-    f: &mut dyn FnMut(&str, &'v serde_json::Map<String, Value>),
+    f: &mut dyn FnMut(&At<'_, 'v>, &'v serde_json::Map<String, Value>),
 ) {
-    let len = at.len();
-    match value {
-        Value::Object(m) => {
-            f(at, m);
-            for (k, child) in m {
-                if matches!(child, Value::Object(_) | Value::Array(_)) && !skip(k) {
-                    suite::pointer::push(at, k);
-                    walk_objects(child, at, skip, f);
-                    at.truncate(len);
+    fn walk<'v>(
+        value: &'v Value,
+        path: &mut Vec<Step<'v>>,
+        skip: &dyn Fn(&str) -> bool,
+        f: &mut dyn FnMut(&At<'_, 'v>, &'v serde_json::Map<String, Value>),
+    ) {
+        match value {
+            Value::Object(m) => {
+                f(&At(path), m);
+                for (k, child) in m {
+                    if matches!(child, Value::Object(_) | Value::Array(_)) && !skip(k) {
+                        path.push(Step::Key(k));
+                        walk(child, path, skip, f);
+                        path.pop();
+                    }
                 }
             }
-        }
-        Value::Array(a) => {
-            for (i, child) in a.iter().enumerate() {
-                if matches!(child, Value::Object(_) | Value::Array(_)) {
-                    use std::fmt::Write;
-                    let _ = write!(at, "/{i}");
-                    walk_objects(child, at, skip, f);
-                    at.truncate(len);
+            Value::Array(a) => {
+                for (i, child) in a.iter().enumerate() {
+                    if matches!(child, Value::Object(_) | Value::Array(_)) {
+                        path.push(Step::Index(i));
+                        walk(child, path, skip, f);
+                        path.pop();
+                    }
                 }
             }
+            _ => {}
         }
-        _ => {}
     }
+    walk(value, &mut Vec::new(), skip, f);
 }
 
 /// The keys whose string values name a suite file.
@@ -237,12 +284,10 @@ mod tests {
     }
 
     #[test]
-    fn walk_objects_skips_the_values_of_skipped_keys_and_restores_the_pointer() {
+    fn walk_objects_skips_the_values_of_skipped_keys() {
         let doc = serde_json::json!({"keep": {"x": {}}, "skip": {"y": {}}, "arr": [{}, 1, [{}]]});
         let mut seen = Vec::new();
-        let mut at = String::new();
-        walk_objects(&doc, &mut at, &|k| k == "skip", &mut |p, _| seen.push(p.to_owned()));
+        walk_objects(&doc, &|k| k == "skip", &mut |at, _| seen.push(at.pointer()));
         assert_eq!(seen, ["", "/keep", "/keep/x", "/arr/0", "/arr/2/0"]);
-        assert!(at.is_empty());
     }
 }

@@ -32,16 +32,41 @@ pub(super) struct Read<'s> {
     pub cases: Box<dyn sections::Cases<'s> + 's>,
 }
 
-/// Read every registered section of the suite (in manifest order).
-pub(super) fn read(suite: &Suite) -> Vec<Read<'_>> {
+/// A manifest section that has a definition in the registry, not read yet.
+pub(super) struct Unread<'s> {
+    section: suite::Section<'s>,
+    def: &'static dyn sections::Section,
+}
+
+impl<'s> Unread<'s> {
+    /// Read its cases (each section is read on its own, so two threads can share the sections).
+    pub fn read(&self, suite: &'s Suite) -> Read<'s> {
+        Read { section: self.section, cases: self.def.read(suite, &self.section) }
+    }
+
+    /// A cheap guess at how long reading it takes: how many cases its block holds (so the
+    /// largest sections are started first).
+    pub fn weight(&self) -> usize {
+        use serde_json::Value;
+        let cases = |v: &Value| match v {
+            Value::Array(a) => a.len(),
+            Value::Object(o) => o.get("cases").and_then(Value::as_array).map_or(1, Vec::len),
+            _ => 0,
+        };
+        match self.section.block {
+            Value::Array(a) => a.len(),
+            Value::Object(m) => m.values().map(cases).sum(),
+            _ => 0,
+        }
+    }
+}
+
+/// Every registered section of the suite, in manifest order.
+pub(super) fn registered(suite: &Suite) -> Vec<Unread<'_>> {
     suite
         .sections()
         .into_iter()
-        .filter_map(|section| {
-            let def = sections::find(section.name)?;
-            let cases = def.read(suite, &section);
-            Some(Read { section, cases })
-        })
+        .filter_map(|section| Some(Unread { section, def: sections::find(section.name)? }))
         .collect()
 }
 
@@ -50,7 +75,7 @@ fn at(code: Code, msg: String, ptr: impl Into<String>) -> Finding {
 }
 
 /// The registry and generic families, and the sections' cross-checks.
-pub(super) fn check(cx: &Ctx<'_>, reads: &[Read<'_>]) -> Vec<Finding> {
+pub(super) fn check(cx: &Ctx<'_>, reads: &[&Read<'_>]) -> Vec<Finding> {
     let mut out = Vec::new();
     for s in cx.suite.sections() {
         match sections::find(s.name) {
@@ -96,7 +121,7 @@ const CHUNK: usize = 64;
 /// The reference agreement family, one task of it: chunk `n` of the cases (in a fixed order:
 /// the sections in manifest order, each cut into chunks of [`CHUNK`] cases), run through a
 /// reference core of its own, its findings added to `out`. False when there is no chunk `n`.
-pub(super) fn agreement(reads: &[Read<'_>], n: usize, out: &mut Vec<Finding>) -> bool {
+pub(super) fn agreement(reads: &[&Read<'_>], n: usize, out: &mut Vec<Finding>) -> bool {
     let mut n = n;
     let Some((read, first)) = reads.iter().find_map(|read| {
         let chunks = read.cases.len().div_ceil(CHUNK);

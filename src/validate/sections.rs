@@ -46,7 +46,7 @@ pub(super) fn check(cx: &Ctx<'_>) -> Vec<Finding> {
         }
         let mut seen = HashSet::new();
         for case in cx.cases(s.name) {
-            if !seen.insert(case.id.clone()) {
+            if !seen.insert(case.id.as_str()) {
                 out.push(at(
                     Code::DUPLICATE_CASE_ID,
                     format!("case id {:?} appears more than once in section {:?}", case.id, s.name),
