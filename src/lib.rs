@@ -20,7 +20,9 @@ macro_rules! note {
     }};
     ($($arg:tt)*) => {{
         use std::io::Write as _;
-        let _ = writeln!(std::io::stderr(), $($arg)*);
+        // Formatted first, written once: stderr is unbuffered, and formatting straight into it
+        // costs a system call per padding character.
+        let _ = std::io::stderr().write_all(format!("{}\n", format_args!($($arg)*)).as_bytes());
     }};
 }
 
@@ -28,7 +30,7 @@ macro_rules! note {
 macro_rules! note_inline {
     ($($arg:tt)*) => {{
         use std::io::Write as _;
-        let _ = write!(std::io::stderr(), $($arg)*);
+        let _ = std::io::stderr().write_all(format!($($arg)*).as_bytes());
     }};
 }
 
