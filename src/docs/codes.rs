@@ -8,9 +8,6 @@ use super::{Context, GENERATED_NOTE};
 use crate::diag::explain::{self, FAMILIES};
 use crate::diag::{ALL_CODES, Code};
 
-/// The page.
-pub const PATH: &str = "docs/codes.md";
-
 /// The anchor of a code on the page.
 pub fn anchor(code: Code) -> String {
     code.id.to_lowercase()
@@ -27,7 +24,7 @@ fn severity(code: Code) -> String {
 /// The codes from `first` to `last` as a table linked to this page, for a page at `from`
 /// (empty when no code is in the range).
 pub fn range_table(from: &str, first: &str, last: &str) -> String {
-    let link = relative(from, PATH);
+    let link = relative(from, super::CODES_PAGE);
     let rows: Vec<Vec<String>> = ALL_CODES
         .iter()
         .filter(|c| first <= c.id && c.id <= last)
@@ -39,7 +36,7 @@ pub fn range_table(from: &str, first: &str, last: &str) -> String {
 /// The code families `command` reports (`validate`, `results check`…) as a table linked to this
 /// page, for a page at `from` (empty when none).
 pub fn families_table(from: &str, command: &str) -> String {
-    let link = relative(from, PATH);
+    let link = relative(from, super::CODES_PAGE);
     let rows: Vec<Vec<String>> = FAMILIES
         .iter()
         .filter(|f| f.commands.contains(&command))

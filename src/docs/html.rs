@@ -182,10 +182,10 @@ pub fn page(rel: &str, text: &str, pages: &BTreeSet<String>, version: &str) -> S
         escape(&title),
         escape(version),
         link(super::MAP),
-        link(super::section::INDEX),
+        link(super::SECTIONS_INDEX),
         link("README.md"),
-        link(super::results::PATH),
-        link(super::codes::PATH),
+        link(super::RESULTS_PAGE),
+        link(super::CODES_PAGE),
         escape(rel),
         escape(version),
     )

@@ -6,9 +6,6 @@ use std::fmt::Write as _;
 use super::GENERATED_NOTE;
 use super::markdown::{code, prose, table};
 
-/// The page.
-pub const PATH: &str = "docs/cli.md";
-
 fn styled(s: &clap::builder::StyledStr) -> String {
     s.to_string()
 }
@@ -132,7 +129,7 @@ fn leaves(cli: &clap::Command) -> Vec<(String, clap::Command)> {
 /// The `commands` region: every command and what it does (its one-line help), linked to its
 /// entry in the command-line reference, for a page at `from`.
 pub fn commands_table(from: &str, cli: &clap::Command) -> String {
-    let link = super::markdown::relative(from, PATH);
+    let link = super::markdown::relative(from, super::CLI_PAGE);
     let rows: Vec<Vec<String>> = leaves(cli)
         .iter()
         .map(|(path, c)| {

@@ -6,11 +6,8 @@ use std::fmt::Write as _;
 use serde_json::Value;
 
 use super::markdown::{code, compact, prose, relative, table};
-use super::{Context, GENERATED_NOTE};
+use super::{Context, GENERATED_NOTE, RESULTS_PAGE};
 use crate::suite::{RESULTS_EXAMPLE, RESULTS_SCHEMA, Scope};
-
-/// The page.
-pub const PATH: &str = "docs/results-format.md";
 
 /// The type of a schema, in words.
 fn type_of(schema: &Value) -> String {
@@ -102,8 +99,8 @@ pub fn page(cx: &Context<'_>) -> Result<String, String> {
     let _ = writeln!(
         out,
         "A conformance run writes one JSON file, UTF-8, validated by [`{RESULTS_SCHEMA}`]({}) (JSON Schema Draft 2020-12); [`{RESULTS_EXAMPLE}`]({}) is a valid, abbreviated example. `bqsuite run` writes such a file for the reference core, or for an SDK through its adapter; an SDK's own runner writes it itself.\n",
-        relative(PATH, RESULTS_SCHEMA),
-        relative(PATH, RESULTS_EXAMPLE)
+        relative(RESULTS_PAGE, RESULTS_SCHEMA),
+        relative(RESULTS_PAGE, RESULTS_EXAMPLE)
     );
     let _ = writeln!(out, "## Members\n");
     let extra = if schema.get("additionalProperties") == Some(&Value::Bool(false)) {
@@ -169,7 +166,7 @@ pub fn page(cx: &Context<'_>) -> Result<String, String> {
         out,
         "- A required section is missing: every `core` section ({}) and every section of each binding listed in `bindings` ([the sections by scope]({})).",
         core.join(", "),
-        relative(PATH, super::section::INDEX)
+        relative(RESULTS_PAGE, super::SECTIONS_INDEX)
     );
     let _ = writeln!(
         out,
@@ -204,6 +201,6 @@ pub fn page(cx: &Context<'_>) -> Result<String, String> {
         "- `conformance_version` is not the suite's version (the ids are then not compared: check against that version).\n"
     );
     let _ = writeln!(out, "The findings:\n");
-    out.push_str(&super::codes::range_table(PATH, "BQ601", "BQ699"));
+    out.push_str(&super::codes::range_table(RESULTS_PAGE, "BQ601", "BQ699"));
     Ok(out)
 }

@@ -33,8 +33,6 @@ use crate::suite::{CaseRef, Scope, Section, skip_policy};
 pub const CUT: usize = 90;
 /// Where the section pages live.
 pub const DIR: &str = "docs/sections";
-/// The index page.
-pub const INDEX: &str = "docs/sections/README.md";
 
 /// How a table shows the empty string, outside code so it cannot read as two quote characters.
 const EMPTY: &str = "(empty text)";
@@ -585,7 +583,7 @@ pub fn page(cx: &Context<'_>, section: &Section<'_>) -> String {
         let _ = writeln!(
             out,
             "A run may report a case of this section as `skip` only under one of these rules of the suite's skip policy, with a `reason` that cites one of the rule's ADRs; any other skip makes the results file Not compatible ([BQ613]({}#bq613)).\n",
-            relative(&page, super::codes::PATH)
+            relative(&page, super::CODES_PAGE)
         );
         for r in rules {
             let selected: Vec<String> = r
@@ -635,7 +633,7 @@ pub fn page(cx: &Context<'_>, section: &Section<'_>) -> String {
         out,
         "A run reports every case of this section under `sections.{}` of its results file, by case id, as `pass`, `fail` (with a `reason`) or, where the skip policy allows it, `skip` (with a `reason` citing the ADR). See [the results format]({}).\n",
         section.name,
-        relative(&page, super::results::PATH)
+        relative(&page, super::RESULTS_PAGE)
     );
     let _ = writeln!(
         out,
@@ -847,7 +845,7 @@ pub fn index(cx: &Context<'_>) -> String {
         cx.suite.version().unwrap_or("?"),
         cx.suite.sections().len()
     );
-    out.push_str(&scope_tables(cx, INDEX, "##"));
+    out.push_str(&scope_tables(cx, super::SECTIONS_INDEX, "##"));
     let exceptions = cx.suite.exceptions();
     if !exceptions.is_empty() {
         let _ = writeln!(out, "## Exceptions\n");
