@@ -172,6 +172,13 @@ pub(super) fn render(m: &Matrix) -> String {
     out
 }
 
+impl Matrix {
+    /// The self-contained HTML page. (The renderers extend the matrix, so the matrix does not import them.)
+    pub fn html(&self) -> String {
+        render(self)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

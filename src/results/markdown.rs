@@ -123,6 +123,13 @@ pub(super) fn render(m: &Matrix) -> String {
     out
 }
 
+impl Matrix {
+    /// The Markdown rendering. (The renderers extend the matrix, so the matrix does not import them.)
+    pub fn markdown(&self) -> String {
+        render(self)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

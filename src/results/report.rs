@@ -187,16 +187,6 @@ impl Matrix {
             n - self.compatible_count()
         )
     }
-
-    /// The Markdown rendering.
-    pub fn markdown(&self) -> String {
-        super::markdown::render(self)
-    }
-
-    /// The self-contained HTML page.
-    pub fn html(&self) -> String {
-        super::html::render(self)
-    }
 }
 
 fn cell(fc: &FileCheck, section: &str, scope: Option<Scope>) -> Cell {
