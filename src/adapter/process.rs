@@ -34,8 +34,7 @@ use serde_json::Value;
 
 use super::pipe::{Pipe, Received, Unsent};
 use super::protocol::{Command, Hello, MAX_LINE, PROTOCOL, Reply};
-use crate::sdk::reference::BINDINGS;
-use crate::sdk::{Identity, OPERATIONS, Request, Response, Sdk, SdkError};
+use crate::sdk::{BINDINGS, Identity, OPERATIONS, Request, Response, Sdk, SdkError};
 
 /// How to run an adapter.
 #[derive(Debug, Clone)]

@@ -25,6 +25,10 @@ use serde::{Deserialize, Serialize};
 use ops::*;
 use wire::{Bytes, KafkaRecord};
 
+/// Every binding of the contract, spelled as the results schema's `bindings` enum spells them:
+/// the only names an [`Identity`] may carry (an adapter's hello naming another is refused).
+pub const BINDINGS: [&str; 8] = ["redis", "amqp", "sqs", "asb", "pulsar", "kafka", "artemis", "otel"];
+
 /// Who the SDK under test is (the results file's `sdk`, `version` and `bindings`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Identity {
@@ -229,6 +233,13 @@ mod tests {
     use super::wire::Bytes;
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn the_contract_bindings_are_the_results_schemas_enum() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/schema/results.schema.json");
+        let schema: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        assert_eq!(schema["properties"]["bindings"]["items"]["enum"], json!(BINDINGS));
+    }
 
     #[test]
     fn requests_and_responses_are_tagged_by_the_operation_name() {

@@ -46,8 +46,6 @@ pub fn with_broken<R>(broken: Broken, f: impl FnOnce() -> R) -> R {
 
 /// The name the reference core reports as (decisions R7).
 pub const SDK_NAME: &str = "bqsuite-reference";
-/// Every binding the reference core carries (the results file's meaning).
-pub const BINDINGS: [&str; 8] = ["redis", "amqp", "sqs", "asb", "pulsar", "kafka", "artemis", "otel"];
 
 /// A queue URL for sends whose queue does not matter beyond its kind.
 const STANDARD_QUEUE: &str = "https://sqs.us-east-1.amazonaws.com/000000000000/bqsuite";
@@ -126,7 +124,8 @@ impl Sdk for ReferenceSdk {
             sdk: SDK_NAME.to_owned(),
             version: env!("CARGO_PKG_VERSION").to_owned(),
             language: envelope::LANG.to_owned(),
-            bindings: BINDINGS.iter().map(|s| (*s).to_owned()).collect(),
+            // Every binding of the contract (decisions R7).
+            bindings: super::BINDINGS.iter().map(|s| (*s).to_owned()).collect(),
             operations: OPERATIONS.iter().map(|s| (*s).to_owned()).collect(),
         }
     }
