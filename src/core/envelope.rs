@@ -395,7 +395,7 @@ pub fn encode(env: &Envelope) -> Result<String, EncodeError> {
     if env.data.is_empty() && fault::active(Fault::EmptyDataAsArray) {
         w.raw("data", "[]");
     } else {
-        w.raw("data", &Value::Object(env.data.clone()).to_string());
+        w.entry("data", &env.data);
     }
     let mut meta = String::from("{");
     {
@@ -477,18 +477,33 @@ impl<'a> ObjectWriter<'a> {
         Self { out, first: true }
     }
 
-    fn raw(&mut self, key: &str, json: &str) {
+    fn key(&mut self, key: &str) {
         if !self.first {
             self.out.push(',');
         }
         self.first = false;
-        self.out.push_str(&Value::String(key.to_owned()).to_string());
+        push_json(self.out, key);
         self.out.push(':');
+    }
+
+    fn raw(&mut self, key: &str, json: &str) {
+        self.key(key);
         self.out.push_str(json);
     }
 
-    fn entry(&mut self, key: &str, value: &Value) {
-        self.raw(key, &value.to_string());
+    /// Member `key` with `value` in compact JSON (the bytes `Value`'s `Display` writes, without
+    /// its formatting machinery or a copy of the value).
+    fn entry<T: serde::Serialize + ?Sized>(&mut self, key: &str, value: &T) {
+        self.key(key);
+        push_json(self.out, value);
+    }
+}
+
+/// Append `value` as compact JSON. A `Value`, a string or a map of them always serializes (the
+/// keys are strings), so the error arm cannot be taken; it writes nothing rather than panic.
+fn push_json<T: serde::Serialize + ?Sized>(out: &mut String, value: &T) {
+    if let Ok(json) = serde_json::to_string(value) {
+        out.push_str(&json);
     }
 }
 
