@@ -65,7 +65,7 @@ impl<'s> Place<'s> {
     /// The place of element `i`.
     pub fn element(&self, i: usize) -> Option<Place<'s>> {
         let value = self.value.as_array()?.get(i)?;
-        Some(Place { value, pointer: format!("{}/{i}", self.pointer) })
+        Some(Place { value, pointer: pointer::join_index(&self.pointer, i) })
     }
 
     /// The places of every element (none when this is not an array).

@@ -41,10 +41,10 @@ pub fn case_ids<'a>(section: &str, block: &'a Value) -> Vec<CaseRef<'a>> {
             let id = match (prefix, name_of(case)) {
                 (None, Some(n)) => n.to_owned(),
                 (None, None) => format!("{section}#{i}"),
-                (Some(sub), Some(n)) => format!("{sub}/{n}"),
-                (Some(sub), None) => format!("{sub}/{i}"),
+                (Some(sub), Some(n)) => [sub, "/", n].concat(),
+                (Some(sub), None) => pointer::join_index(sub, i),
             };
-            out.push(CaseRef { id, sub: prefix, index: Some(i), pointer: format!("{at}/{i}"), value: case });
+            out.push(CaseRef { id, sub: prefix, index: Some(i), pointer: pointer::join_index(at, i), value: case });
         }
     };
     match block {

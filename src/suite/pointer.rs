@@ -26,15 +26,26 @@ pub fn parse(pointer: &str) -> Result<Vec<String>, PointerError> {
     };
     rest.split('/')
         .map(|tok| {
-            let mut chars = tok.chars().peekable();
-            while let Some(c) = chars.next() {
-                if c == '~' && !matches!(chars.next(), Some('0' | '1')) {
-                    return Err(PointerError(format!("pointer {pointer:?} has a '~' that is not '~0' or '~1'")));
-                }
-            }
-            Ok(tok.replace("~1", "/").replace("~0", "~"))
+            unescape(tok)
+                .map(std::borrow::Cow::into_owned)
+                .ok_or_else(|| PointerError(format!("pointer {pointer:?} has a '~' that is not '~0' or '~1'")))
         })
         .collect()
+}
+
+/// One reference token unescaped (borrowed when it holds no `~`); `None` when a `~` is not
+/// `~0` or `~1`.
+fn unescape(tok: &str) -> Option<std::borrow::Cow<'_, str>> {
+    if !tok.contains('~') {
+        return Some(std::borrow::Cow::Borrowed(tok));
+    }
+    let mut chars = tok.chars();
+    while let Some(c) = chars.next() {
+        if c == '~' && !matches!(chars.next(), Some('0' | '1')) {
+            return None;
+        }
+    }
+    Some(std::borrow::Cow::Owned(tok.replace("~1", "/").replace("~0", "~")))
 }
 
 /// Escape one reference token.
@@ -66,12 +77,49 @@ pub fn push(pointer: &mut String, token: &str) {
     }
 }
 
+/// Append `/` and the array index `i` to `pointer` (what `format!("{pointer}/{i}")` writes,
+/// without the formatting machinery: ids and pointers are built for every case of a large
+/// suite).
+pub fn push_index(pointer: &mut String, i: usize) {
+    pointer.push('/');
+    pointer.push_str(decimal(i, &mut [0; 20]));
+}
+
+/// `i` in decimal, written into `buf`.
+pub(crate) fn decimal(mut i: usize, buf: &mut [u8; 20]) -> &str {
+    let mut at = buf.len();
+    loop {
+        at -= 1;
+        buf[at] = b'0' + (i % 10) as u8;
+        i /= 10;
+        if i == 0 {
+            break;
+        }
+    }
+    std::str::from_utf8(&buf[at..]).expect("digits are ASCII")
+}
+
+/// `pointer` with the array index `i` appended.
+pub fn join_index(pointer: &str, i: usize) -> String {
+    let mut out = String::with_capacity(pointer.len() + 8);
+    out.push_str(pointer);
+    push_index(&mut out, i);
+    out
+}
+
 /// Resolve a pointer in a value. `None` when the pointer is invalid or the target is missing.
+///
+/// Token by token, without building the token list [`parse`] returns: an invalid token or a
+/// missing target gives `None` either way, so stopping at the first is the same answer.
 pub fn get<'v>(value: &'v Value, pointer: &str) -> Option<&'v Value> {
+    if pointer.is_empty() {
+        return Some(value);
+    }
     let mut cur = value;
-    for tok in parse(pointer).ok()? {
+    for tok in pointer.strip_prefix('/')?.split('/') {
+        let tok = unescape(tok)?;
         cur = match cur {
-            Value::Object(m) => m.get(&tok)?,
+            Value::Object(m) => m.get(&*tok)?,
             Value::Array(a) => a.get(array_index(&tok)?)?,
             _ => return None,
         };
@@ -91,6 +139,13 @@ fn array_index(tok: &str) -> Option<usize> {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn push_index_writes_what_format_writes() {
+        for i in [0, 7, 9, 10, 99, 100, 4_500, 1_000_000_007, usize::MAX] {
+            assert_eq!(join_index("/a~1b", i), format!("/a~1b/{i}"));
+        }
+    }
 
     #[test]
     fn rfc6901_examples() {

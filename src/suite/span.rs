@@ -182,7 +182,7 @@ fn walk(b: &[u8], pos: usize, trie: &Trie, node: usize, found: &mut [Option<usiz
             let mut i = 0usize;
             let mut digits = [0u8; 20];
             while *b.get(p)? != b']' {
-                let end = match n.children.get(itoa(i, &mut digits)) {
+                let end = match n.children.get(super::pointer::decimal(i, &mut digits)) {
                     Some(&c) => walk(b, p, trie, c, found)?,
                     None => value_end(b, p)?,
                 };
@@ -208,20 +208,6 @@ fn child_by_key(children: &HashMap<String, usize>, lit: &[u8]) -> Option<usize> 
     } else {
         children.get(std::str::from_utf8(inner).ok()?).copied()
     }
-}
-
-/// `i` in decimal, written into `buf`.
-fn itoa(mut i: usize, buf: &mut [u8; 20]) -> &str {
-    let mut at = buf.len();
-    loop {
-        at -= 1;
-        buf[at] = b'0' + (i % 10) as u8;
-        i /= 10;
-        if i == 0 {
-            break;
-        }
-    }
-    std::str::from_utf8(&buf[at..]).expect("digits are ASCII")
 }
 
 /// The first offset at or after `pos` that is not JSON whitespace.

@@ -199,10 +199,7 @@ impl At<'_, '_> {
         for step in self.0 {
             match step {
                 Step::Key(k) => suite::pointer::push(&mut p, k),
-                Step::Index(i) => {
-                    use std::fmt::Write;
-                    let _ = write!(p, "/{i}");
-                }
+                Step::Index(i) => suite::pointer::push_index(&mut p, *i),
             }
         }
         p

@@ -529,7 +529,7 @@ fn items(v: &Value, key: Role, place: Place, at: &str, scope: &Scope<'_>, errs: 
         return None;
     };
     let parsed: Vec<_> =
-        arr.iter().enumerate().map(|(i, v)| item(v, key, place, &format!("{at}/{i}"), scope, errs)).collect();
+        arr.iter().enumerate().map(|(i, v)| item(v, key, place, &pointer::join_index(at, i), scope, errs)).collect();
     parsed.into_iter().collect()
 }
 
