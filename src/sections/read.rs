@@ -338,6 +338,11 @@ impl<'s> Reader<'s> {
 
     /// A required string that must be one of `values`.
     pub fn one_of<T: Copy>(&mut self, place: &Place<'s>, key: &str, values: &[(&str, T)]) -> Option<T> {
+        // The case that reads records nothing: find its value before formatting any message.
+        let text = place.value.get(key).and_then(Value::as_str);
+        if let Some((_, t)) = text.and_then(|text| values.iter().find(|(n, _)| *n == text)) {
+            return Some(*t);
+        }
         let names: Vec<&str> = values.iter().map(|(n, _)| *n).collect();
         let text = self.req(place, key, &format!("one of {names:?}"), Value::as_str)?;
         match values.iter().find(|(n, _)| *n == text) {
