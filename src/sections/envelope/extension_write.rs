@@ -90,7 +90,7 @@ fn check(cx: &mut RunCx<'_>, case: &Case<'_>) -> Check {
     let first = parsed(&text)?;
     per_message_fields(&first, None).map_err(|e| format!("after make: {e}"))?;
     pointers_hold(&first, &case.expect, "expect_envelope").map_err(|e| format!("after make: {e}"))?;
-    let (second, _) = reemit(cx.sdk, text.as_bytes(), true).map_err(|e| format!("the retry hop: {e}"))?;
+    let (second, _) = reemit(cx.sdk, text.as_bytes(), &first, true).map_err(|e| format!("the retry hop: {e}"))?;
     pointers_hold(&second, &case.expect, "expect_envelope").map_err(|e| format!("after a retry hop: {e}"))?;
     let attempts = second.get("attempts").unwrap_or(&Value::Null);
     ensure(same_value(attempts, &Value::from(1)), || format!("after a retry hop attempts is {attempts}, expected 1"))

@@ -109,7 +109,7 @@ impl Definition for ForbiddenKeys {
 }
 
 fn check(cx: &mut RunCx<'_>, case: &Case<'_>) -> Check {
-    let (out, warnings) = reemit(cx.sdk, case.fixture.bytes, false)?;
+    let (out, warnings) = reemit(cx.sdk, case.fixture.bytes, case.fixture.json, false)?;
     ensure(warnings.iter().any(|w| w.pointer == case.key), || {
         format!("decode raised no warning naming {} (warnings: {})", case.key, named(&warnings))
     })?;

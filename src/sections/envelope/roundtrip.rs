@@ -170,7 +170,7 @@ impl Definition for Roundtrip {
 fn check(cx: &mut RunCx<'_>, case: &Case<'_>) -> Check {
     let file = case.fixture.rel;
     let (out, warnings) = match case.dead_letter {
-        None => reemit(cx.sdk, case.fixture.bytes, true)?,
+        None => reemit(cx.sdk, case.fixture.bytes, case.fixture.json, true)?,
         Some((reason, original_queue)) => {
             let moved = cx
                 .sdk
@@ -185,7 +185,7 @@ fn check(cx: &mut RunCx<'_>, case: &Case<'_>) -> Check {
             match moved {
                 ReemitOutcome::Encoded { json, warnings } => {
                     let out = parsed(&json)?;
-                    reemitted_fields(&out, case.fixture.bytes).map_err(|e| format!("the dead-letter copy: {e}"))?;
+                    reemitted_fields(&out, case.fixture.json).map_err(|e| format!("the dead-letter copy: {e}"))?;
                     (out, warnings)
                 }
                 ReemitOutcome::Rejected { message } => return Err(format!("{file} was rejected: {message}")),
