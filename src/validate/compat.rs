@@ -8,7 +8,9 @@
 //! a runner-mapped object that differs from a mapped key only in letter case (Go's decoder would
 //! read it into the mapped field).
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::BTreeSet;
+
+use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 
 use serde_json::Value;
 

@@ -5,7 +5,7 @@
 //! case ids are unique within a section; `exceptions` entries are `{family, binding, adr}` strings with `adr` of the form
 //! `ADR-NNNN` and `binding` a binding scope that some section of the suite has.
 
-use std::collections::HashSet;
+use foldhash::{HashSet, HashSetExt};
 
 use serde_json::Value;
 
