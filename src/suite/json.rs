@@ -118,8 +118,7 @@ fn parse_one_pass(text: &str) -> Result<Parsed, JsonError> {
 /// The object `text` holds, parsed member by member on two threads, or `None` when the text is
 /// not one object that parses (the caller then parses it in one pass).
 fn parse_split(text: &str) -> Option<Parsed> {
-    let members: Vec<(String, &str)> =
-        top_level_members(text).ok()?.into_iter().map(|(k, raw)| (k, raw.get())).collect();
+    let members = split_members(text)?;
     // Each member goes to the share with fewer bytes so far, largest members first.
     let mut order: Vec<usize> = (0..members.len()).collect();
     order.sort_by_key(|&i| std::cmp::Reverse(members[i].1.len()));
@@ -161,6 +160,48 @@ fn parse_split(text: &str) -> Option<Parsed> {
     }
     let duplicates = if repeated { find_duplicates(text) } else { Vec::new() };
     Some(Parsed { value: Value::Object(map), duplicates })
+}
+
+/// The members of the object `text` holds, in order, repeats kept, each value as its raw text,
+/// cut by one byte scan that builds no value; `None` when the text is not shaped as one object.
+///
+/// The scan only cuts: the text between the members (the braces, each key, the colons, the
+/// commas, white space) is checked here byte by byte, the keys are decoded strictly, and
+/// [`parse_split`] then parses each member's text whole and strictly. So the split succeeds
+/// only for a well-formed JSON object, and JSON's grammar allows that object one cut only:
+/// the one a full parse makes.
+fn split_members(text: &str) -> Option<Vec<(String, &str)>> {
+    let b = text.as_bytes();
+    let end_of_text = |pos: usize| skip_ws(b, pos) == b.len();
+    let mut pos = skip_ws(b, 0);
+    if b.get(pos) != Some(&b'{') {
+        return None;
+    }
+    pos = skip_ws(b, pos + 1);
+    let mut out = Vec::new();
+    if b.get(pos) == Some(&b'}') {
+        return end_of_text(pos + 1).then_some(out);
+    }
+    loop {
+        if b.get(pos) != Some(&b'"') {
+            return None;
+        }
+        let key_end = string_end(b, pos)?;
+        let key: String = serde_json::from_str(text.get(pos..key_end)?).ok()?;
+        pos = skip_ws(b, key_end);
+        if b.get(pos) != Some(&b':') {
+            return None;
+        }
+        let start = skip_ws(b, pos + 1);
+        let end = value_end(b, start)?;
+        out.push((key, text.get(start..end)?));
+        pos = skip_ws(b, end);
+        match b.get(pos) {
+            Some(b',') => pos = skip_ws(b, pos + 1),
+            Some(b'}') => return end_of_text(pos + 1).then_some(out),
+            _ => return None,
+        }
+    }
 }
 
 /// The members of a JSON object text at its top level, in order, repeats kept, each value as
@@ -455,6 +496,38 @@ mod tests {
             &format!("{{\"ok\":1,\"d\":{}}}", deep(MAX_DEPTH + 1)),
         ] {
             split_agrees(text);
+        }
+        // The byte scan's cuts on shapes it must refuse or get exactly right.
+        for text in [
+            "\t{ \"a\" : 1 , \"b\" : [ ] , \"c\":{\"}\":\"]\"}}\r\n",
+            r#"{"a":"x\"y}","b\u00e9\"":[{"c":"\\"}],"a":null}"#,
+            r#"{"a":1 "b":2}"#,
+            r#"{"a":1,}"#,
+            r#"{,}"#,
+            r#"{"a" 1}"#,
+            r#"{"a":}"#,
+            r#"{"a":1}}"#,
+            r#"{"a":[1}]}"#,
+            r#"{"a":[1,{"b":2]}}"#,
+            r#"{"a":tru}"#,
+            r#"{"a":1}x"#,
+            r#"{"a":1,"b":2"#,
+            r#"{"a":"\"#,
+            r#"{"\x":1}"#,
+            r#"{"\ud800":1}"#,
+            r#"{"a":01}"#,
+            r#"{"a":1 2}"#,
+            "{\"a\":\"\u{e9}\\\u{e9}\"}",
+            "{\"a\":1,\u{a0}\"b\":2}",
+            " { } ",
+        ] {
+            split_agrees(text);
+        }
+        for text in [r#"{"a":1,"b":[2,{"c":"}"}],"a":"x\"y"}"#, " { \"k\" : true } "] {
+            let ours = split_members(text).unwrap();
+            let theirs: Vec<(String, &str)> =
+                top_level_members(text).unwrap().into_iter().map(|(k, v)| (k, v.get())).collect();
+            assert_eq!(ours, theirs, "{text}");
         }
         let e = parse(&format!("{{\"d\":{}, \"pad\": \"{}\"}}", deep(MAX_DEPTH), "p".repeat(SPLIT_AT))).unwrap_err();
         assert_eq!(e.kind, JsonErrorKind::TooDeep);
