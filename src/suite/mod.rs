@@ -314,7 +314,11 @@ impl Suite {
                 if !top.is_dir() {
                     continue;
                 }
-                for entry in walkdir::WalkDir::new(&top).follow_links(false).sort_by_file_name() {
+                // Siblings by name, compared as whole paths: siblings share their parent's path,
+                // so the order is the same, without parsing a file name out of each path at each
+                // comparison (a 4,500-file fixtures directory made 100,000 of them).
+                let walk = walkdir::WalkDir::new(&top).follow_links(false);
+                for entry in walk.sort_by(|a, b| a.path().as_os_str().cmp(b.path().as_os_str())) {
                     let entry = entry.map_err(|e| LoadError { path: top.clone(), message: e.to_string() })?;
                     let rel = crate::fsutil::slash_relative(&root, entry.path());
                     if entry.file_type().is_file() {

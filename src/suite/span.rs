@@ -218,17 +218,28 @@ pub(crate) fn skip_ws(b: &[u8], mut pos: usize) -> usize {
     pos
 }
 
-/// End (exclusive) of the string literal starting at `pos`.
+/// End (exclusive) of the string literal starting at `pos` (a backslash escapes the next byte).
 pub(crate) fn string_end(b: &[u8], mut pos: usize) -> Option<usize> {
     pos += 1;
     loop {
-        match *b.get(pos)? {
-            b'\\' => pos += 2,
-            b'"' => return Some(pos + 1),
-            _ => pos += 1,
+        pos += memchr::memchr2(b'"', b'\\', b.get(pos..)?)?;
+        if b[pos] == b'"' {
+            return Some(pos + 1);
         }
+        pos += 2;
     }
 }
+
+/// The bytes a container scan stops at: quotes and brackets.
+static STOPS: [bool; 256] = {
+    let mut t = [false; 256];
+    t[b'"' as usize] = true;
+    t[b'{' as usize] = true;
+    t[b'}' as usize] = true;
+    t[b'[' as usize] = true;
+    t[b']' as usize] = true;
+    t
+};
 
 /// End (exclusive) of the value starting at `pos`, in one forward scan.
 pub(crate) fn value_end(b: &[u8], pos: usize) -> Option<usize> {
@@ -238,7 +249,8 @@ pub(crate) fn value_end(b: &[u8], pos: usize) -> Option<usize> {
             let mut depth = 0usize;
             let mut p = pos;
             loop {
-                match *b.get(p)? {
+                p += b.get(p..)?.iter().position(|&c| STOPS[usize::from(c)])?;
+                match b[p] {
                     b'"' => {
                         p = string_end(b, p)?;
                         continue;
