@@ -1,7 +1,8 @@
 //! Positions in JSON text: JSON pointers to byte offsets, byte offsets to line:column.
 //!
-//! Invariants: the scanner only reads text that is already known to parse (it never decides
-//! validity); a repeated key resolves to its last occurrence, as the parser does; the span is
+//! Invariants: the scanner never decides validity: it reads text that is already known to parse,
+//! except where `suite::json` cuts a large object's members with [`value_end`] before parsing
+//! them, and there the strict parse of each cut decides (a bad cut only makes that parse fail); a repeated key resolves to its last occurrence, as the parser does; the span is
 //! the first character of the addressed value, 1-based, columns counted in characters; an
 //! unresolvable pointer yields `None`, never a wrong position.
 //!
