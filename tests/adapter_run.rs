@@ -173,8 +173,9 @@ fn the_kill_matrix_is_the_same_across_the_process_boundary() {
     assert_eq!(through.markdown(), inproc.markdown());
 }
 
-/// `reason` with what changes from run to run masked: UUIDs (a made message's `meta.id` and
-/// `trace_id`) and runs of nine digits or more (clock readings, in seconds or milliseconds).
+/// `reason` with what may change from run to run masked: UUIDs (a made message's `meta.id` and
+/// `trace_id`) and numbers (clock readings; the draws of a jitter generator, whose state a
+/// call written ahead in vain advances).
 fn unstamped(reason: &str) -> String {
     let b = reason.as_bytes();
     let mut out = String::with_capacity(reason.len());
@@ -189,8 +190,8 @@ fn unstamped(reason: &str) -> String {
         if uuid {
             out.push_str("<uuid>");
             i += 36;
-        } else if digits >= 9 {
-            out.push_str("<clock>");
+        } else if digits > 0 {
+            out.push_str("<n>");
             i += digits;
         } else {
             let c = reason[i..].chars().next().expect("i is on a character boundary");
@@ -204,9 +205,8 @@ fn unstamped(reason: &str) -> String {
 /// Calls written ahead are predicted from the reference core; an SDK that answers otherwise
 /// makes other calls, and those are made when its cases come to them. Whatever an SDK
 /// answers, writing ahead must not change an outcome: every broken variant of the catalogue,
-/// served with and without `pipeline`, gives the same statuses, and the same reasons wherever
-/// two runs without `pipeline` agree (a reason may quote what is random in a broken SDK's
-/// answer, a jitter draw; made messages' ids and clock readings are masked).
+/// served with and without `pipeline`, gives the same statuses and reasons (what may differ by
+/// chance masked).
 #[test]
 fn calls_written_ahead_change_no_outcome_whatever_the_sdk_answers() {
     let suite = Suite::load(support::repo()).unwrap();
@@ -225,7 +225,6 @@ fn calls_written_ahead_change_no_outcome_whatever_the_sdk_answers() {
         (got, summary)
     };
     let mut mispredicted = 0;
-    let mut compared = 0;
     // The Lua variants act only in the Redis scripts, whose cases need a Redis and touch a
     // broker: none of their calls is ever written ahead.
     let variants: Vec<_> = Broken::ALL.iter().filter(|b| !b.name().starts_with("lua-")).collect();
@@ -233,21 +232,12 @@ fn calls_written_ahead_change_no_outcome_whatever_the_sdk_answers() {
         let name = broken.name();
         let (ahead, summary) = run(&["--broken", name]);
         let (one_by_one, sequential) = run(&["--broken", name, "--sequential"]);
-        let (again, _) = run(&["--broken", name, "--sequential"]);
-        assert_eq!(ahead.len(), one_by_one.len(), "{name}");
-        for ((a, o), g) in ahead.iter().zip(&one_by_one).zip(&again) {
-            assert_eq!((&a.0, &a.1, &a.2), (&o.0, &o.1, &o.2), "{name}: writing calls ahead changed a status");
-            if o.3 == g.3 {
-                assert_eq!(a.3, o.3, "{name} {} {}: writing calls ahead changed the reason", a.0, a.1);
-                compared += 1;
-            }
-        }
+        assert_eq!(ahead, one_by_one, "{name}: writing calls ahead changed an outcome");
         let (sent, used) = summary.ahead.expect("the reference adapter declares pipeline");
         assert!(sent > 0 && sequential.ahead.is_none(), "{name}: {summary} / {sequential}");
         mispredicted += sent - used;
     }
     assert!(mispredicted > 0, "some broken variant makes calls other than the predicted ones");
-    assert!(compared > variants.len() * 400, "nearly every reason is compared: {compared}");
 }
 
 /// The core sections of the manifest that the Python example is not run through.
