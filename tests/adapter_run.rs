@@ -16,6 +16,7 @@ use bqsuite::adapter::AdapterOptions;
 use bqsuite::conformance::adapter::{NoSkips, SkipRules, kill_matrix_through, run_adapter};
 use bqsuite::conformance::kill::kill_matrix;
 use bqsuite::conformance::{RunOptions, Status};
+use bqsuite::sdk::reference::Broken;
 use bqsuite::suite::{Scope, Suite};
 use serde_json::Value;
 
@@ -57,6 +58,22 @@ fn misbehave_cmd(mode: &str, at: u32, once: &Path) -> String {
         word(BIN),
         word(&once.display().to_string())
     )
+}
+
+/// How the relay's calls reach it: written ahead (the real adapter's hello declares
+/// `pipeline`), or one at a time (`--sequential`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Calls {
+    Ahead,
+    OneByOne,
+}
+
+fn misbehave_cmd_with(mode: &str, at: u32, once: &Path, calls: Calls) -> String {
+    let cmd = misbehave_cmd(mode, at, once);
+    match calls {
+        Calls::Ahead => cmd,
+        Calls::OneByOne => format!("{cmd} --sequential"),
+    }
 }
 
 fn python_cmd() -> String {
@@ -156,6 +173,73 @@ fn the_kill_matrix_is_the_same_across_the_process_boundary() {
     assert_eq!(through.markdown(), inproc.markdown());
 }
 
+/// `reason` with what may change from run to run masked: UUIDs (a made message's `meta.id` and
+/// `trace_id`) and numbers (clock readings; the draws of a jitter generator, whose state a
+/// call written ahead in vain advances).
+fn unstamped(reason: &str) -> String {
+    let b = reason.as_bytes();
+    let mut out = String::with_capacity(reason.len());
+    let mut i = 0;
+    while i < b.len() {
+        let uuid = b.len() - i >= 36
+            && b[i..i + 36].iter().enumerate().all(|(k, c)| match k {
+                8 | 13 | 18 | 23 => *c == b'-',
+                _ => c.is_ascii_hexdigit(),
+            });
+        let digits = b[i..].iter().take_while(|c| c.is_ascii_digit()).count();
+        if uuid {
+            out.push_str("<uuid>");
+            i += 36;
+        } else if digits > 0 {
+            out.push_str("<n>");
+            i += digits;
+        } else {
+            let c = reason[i..].chars().next().expect("i is on a character boundary");
+            out.push(c);
+            i += c.len_utf8();
+        }
+    }
+    out
+}
+
+/// Calls written ahead are predicted from the reference core; an SDK that answers otherwise
+/// makes other calls, and those are made when its cases come to them. Whatever an SDK
+/// answers, writing ahead must not change an outcome: every broken variant of the catalogue,
+/// served with and without `pipeline`, gives the same statuses and reasons (what may differ by
+/// chance masked).
+#[test]
+fn calls_written_ahead_change_no_outcome_whatever_the_sdk_answers() {
+    let suite = Suite::load(support::repo()).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let run = |extra: &[&str]| {
+        let mut command = vec![BIN.to_owned(), "adapter".to_owned()];
+        command.extend(extra.iter().map(|s| (*s).to_owned()));
+        let (run, summary) =
+            run_adapter(&suite, &options(None), adapter_options(command, dir.path().join("log")), &NoSkips)
+                .expect("the adapter starts");
+        assert!(summary.incidents.is_empty(), "{extra:?}: {summary}");
+        let mut got = outcomes(&serde_json::json!({"sections": run.results.sections}));
+        for o in &mut got {
+            o.3 = o.3.as_deref().map(unstamped);
+        }
+        (got, summary)
+    };
+    let mut mispredicted = 0;
+    // The Lua variants act only in the Redis scripts, whose cases need a Redis and touch a
+    // broker: none of their calls is ever written ahead.
+    let variants: Vec<_> = Broken::ALL.iter().filter(|b| !b.name().starts_with("lua-")).collect();
+    for broken in &variants {
+        let name = broken.name();
+        let (ahead, summary) = run(&["--broken", name]);
+        let (one_by_one, sequential) = run(&["--broken", name, "--sequential"]);
+        assert_eq!(ahead, one_by_one, "{name}: writing calls ahead changed an outcome");
+        let (sent, used) = summary.ahead.expect("the reference adapter declares pipeline");
+        assert!(sent > 0 && sequential.ahead.is_none(), "{name}: {summary} / {sequential}");
+        mispredicted += sent - used;
+    }
+    assert!(mispredicted > 0, "some broken variant makes calls other than the predicted ones");
+}
+
 /// The core sections of the manifest that the Python example is not run through.
 fn core_sections_left_out(suite: &Suite) -> BTreeSet<String> {
     suite
@@ -234,8 +318,15 @@ fn the_python_example_fails_every_case_of_an_operation_it_does_not_implement() {
 }
 
 /// A run of `cases` and `roundtrip` through the misbehaving relay, misbehaving once at call
-/// `at`: one case fails with `says`, everything else is what the reference gives.
+/// `at`, with calls written ahead and one at a time: one case fails with `says`, everything
+/// else is what the reference gives.
 fn misbehaves_once(mode: &str, at: u32, timeout: &str, says: &str) {
+    for calls in [Calls::Ahead, Calls::OneByOne] {
+        misbehaves_once_with(mode, at, timeout, says, calls);
+    }
+}
+
+fn misbehaves_once_with(mode: &str, at: u32, timeout: &str, says: &str, calls: Calls) {
     if !have_python() {
         return;
     }
@@ -245,10 +336,11 @@ fn misbehaves_once(mode: &str, at: u32, timeout: &str, says: &str) {
     let mut args = vec!["run", "--out", reference.to_str().unwrap()];
     args.extend(sections);
     assert_eq!(bqsuite(&args, None).status.code(), Some(0));
-    let cmd = misbehave_cmd(mode, at, &dir.path().join("once"));
+    let cmd = misbehave_cmd_with(mode, at, &dir.path().join("once"), calls);
     let mut args = vec!["run", "--sdk", &cmd, "--timeout", timeout, "--out", out.to_str().unwrap()];
     args.extend(sections);
     let o = bqsuite(&args, None);
+    let mode = format!("{mode} ({calls:?})");
     assert_eq!(o.status.code(), Some(1), "{mode}: {}", support::transcript(&o));
     let (want, got) = (outcomes(&read_json(&reference)), outcomes(&read_json(&out)));
     assert_eq!(want.len(), got.len());
@@ -259,6 +351,7 @@ fn misbehaves_once(mode: &str, at: u32, timeout: &str, says: &str) {
     assert!(reason.contains(says), "{mode}: {reason}");
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert!(stderr.contains("adapter: 1 incident(s), 1 restart(s)"), "{mode}: {stderr}");
+    assert_eq!(stderr.contains("written ahead"), calls == Calls::Ahead, "{mode}: {stderr}");
     assert!(
         stderr.contains(&format!("  {} {}: call ", differ[0].0, differ[0].1)),
         "{mode}: the summary names the case: {stderr}"
@@ -294,6 +387,19 @@ fn a_duplicate_response_fails_the_next_case_that_calls() {
 #[test]
 fn a_huge_line_fails_one_case() {
     misbehaves_once("huge", 5, "10", "a line longer than 8 MiB");
+}
+
+#[test]
+fn replies_out_of_the_order_of_the_calls_fail_one_case() {
+    // Only calls written ahead can be answered out of order: call 6 is there to be answered
+    // before call 5.
+    misbehaves_once_with(
+        "swap",
+        5,
+        "10",
+        "answered seq 6 before an earlier call (replies come in the order of the calls)",
+        Calls::Ahead,
+    );
 }
 
 fn cannot_start(mode: &str, says: &str) {

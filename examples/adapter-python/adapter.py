@@ -296,6 +296,9 @@ def answer(msg):
             "language": LANG,
             "bindings": [],
             "operations": OPERATIONS,
+            # main() reads one call at a time from a buffered stdin and answers each in turn,
+            # so bqsuite may write calls ahead of the answers.
+            "pipeline": True,
         }
     seq = msg["seq"]
     request = msg["request"]

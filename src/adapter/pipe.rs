@@ -4,7 +4,9 @@
 //! writes, writes without a newline, holds its pipes open); a line is at most
 //! [`MAX_LINE`](super::protocol::MAX_LINE) bytes, and a longer one is reported as such without
 //! buffering more than one read past the cap; bytes after a line stay buffered for the next
-//! receive, so an unsolicited line is seen, never lost. On Unix the pipes are waited on with
+//! receive, so an unsolicited line is seen, never lost; a send that waits for the child's full
+//! stdin keeps reading its stdout meanwhile, so calls written ahead can never deadlock the two
+//! sides (each blocked on a full pipe the other does not drain). On Unix the pipes are waited on with
 //! `poll(2)` on the calling thread (no thread hand-off per line); elsewhere a reader and a
 //! writer thread feed channels that are waited on with a timeout.
 
@@ -46,6 +48,9 @@ struct Lines {
     scanned: usize,
     /// The child closed its stdout.
     eof: bool,
+    /// Where a read lands before it joins `buf`.
+    #[cfg_attr(not(unix), allow(dead_code))]
+    chunk: Option<Box<[u8]>>,
 }
 
 impl Lines {
@@ -138,6 +143,61 @@ mod poll {
         }
     }
 
+    /// Wait until `stdin` takes more or the deadline passes (`Ok(false)`), reading whatever the
+    /// child writes meanwhile into `lines` (up to one read past [`MAX_LINE`] unread bytes).
+    fn writable_or_pump(
+        stdin: i32,
+        stdout: &mut ChildStdout,
+        lines: &mut Lines,
+        deadline: Instant,
+    ) -> std::io::Result<bool> {
+        loop {
+            let pump = !lines.eof && lines.buf.len() <= MAX_LINE;
+            let left = deadline.saturating_duration_since(Instant::now());
+            let ms = i32::try_from(left.as_millis() + u128::from(!left.subsec_nanos().is_multiple_of(1_000_000)))
+                .unwrap_or(i32::MAX);
+            let mut fds = [
+                libc::pollfd { fd: stdin, events: libc::POLLOUT, revents: 0 },
+                libc::pollfd { fd: stdout.as_raw_fd(), events: libc::POLLIN, revents: 0 },
+            ];
+            let n: libc::nfds_t = if pump { 2 } else { 1 };
+            // SAFETY: `n` valid pollfds, for the duration of the call.
+            let r = unsafe { libc::poll(fds.as_mut_ptr(), n, ms) };
+            if r < 0 {
+                let e = std::io::Error::last_os_error();
+                if e.kind() != ErrorKind::Interrupted {
+                    return Err(e);
+                }
+                continue;
+            }
+            if fds[0].revents != 0 {
+                return Ok(true);
+            }
+            if pump && fds[1].revents != 0 {
+                if let Some(Received::Failed(e)) = read_some(stdout, lines) {
+                    return Err(std::io::Error::other(e));
+                }
+                continue;
+            }
+            if r == 0 && (ms == 0 || Instant::now() >= deadline) {
+                return Ok(false);
+            }
+        }
+    }
+
+    /// Read once into `lines` (end of file marks it).
+    fn read_some(stdout: &mut ChildStdout, lines: &mut Lines) -> Option<Received> {
+        // One zeroed chunk for the pipe's life, not one per read.
+        let chunk = lines.chunk.get_or_insert_with(|| vec![0; 64 * 1024].into_boxed_slice());
+        match stdout.read(chunk) {
+            Ok(0) => lines.eof = true,
+            Ok(n) => lines.buf.extend_from_slice(&chunk[..n]),
+            Err(e) if matches!(e.kind(), ErrorKind::Interrupted | ErrorKind::WouldBlock) => {}
+            Err(e) => return Some(Received::Failed(e.to_string())),
+        }
+        None
+    }
+
     /// Read once, when something is there before `deadline`; `Some` ends the receive.
     fn fill(stdout: &mut ChildStdout, lines: &mut Lines, deadline: Instant) -> Option<Received> {
         match wait(stdout.as_raw_fd(), libc::POLLIN, deadline) {
@@ -145,14 +205,7 @@ mod poll {
             Ok(false) => return Some(Received::TimedOut),
             Err(e) => return Some(Received::Failed(e.to_string())),
         }
-        let mut chunk = [0u8; 64 * 1024];
-        match stdout.read(&mut chunk) {
-            Ok(0) => lines.eof = true,
-            Ok(n) => lines.buf.extend_from_slice(&chunk[..n]),
-            Err(e) if matches!(e.kind(), ErrorKind::Interrupted | ErrorKind::WouldBlock) => {}
-            Err(e) => return Some(Received::Failed(e.to_string())),
-        }
-        None
+        read_some(stdout, lines)
     }
 
     impl Pipe {
@@ -179,7 +232,10 @@ mod poll {
                     Ok(0) => return Err(Unsent::Closed),
                     Ok(n) => done += n,
                     Err(e) if e.kind() == ErrorKind::WouldBlock => {
-                        match wait(stdin.as_raw_fd(), libc::POLLOUT, deadline) {
+                        // While the child's stdin is full, keep taking what it writes: a child
+                        // answering calls written ahead blocks on a full stdout, and would
+                        // never read on.
+                        match writable_or_pump(stdin.as_raw_fd(), &mut self.stdout, &mut self.lines, deadline) {
                             Ok(true) => {}
                             Ok(false) => return Err(Unsent::TimedOut),
                             Err(e) => return Err(Unsent::Failed(e.to_string())),
@@ -418,6 +474,21 @@ mod tests {
             // The poll pipe reports the full pipe; the threaded one queues the line.
             assert!(matches!(sent, Ok(()) | Err(Unsent::TimedOut)), "{sent:?}");
             assert!(started.elapsed() < Duration::from_secs(2));
+        });
+    }
+
+    #[test]
+    fn a_send_keeps_reading_what_the_child_writes_so_neither_side_blocks() {
+        // The child answers before it reads on (as it does with calls written ahead): 1 MiB of
+        // output, more than any pipe holds, then it reads everything. A send that only waited
+        // for the child's stdin would wait for ever; this one takes the output meanwhile.
+        with_pipes("head -c 1048576 /dev/zero | tr '\\0' x; echo; cat >/dev/null; echo done", |p| {
+            let big = vec![b'y'; 1 << 20];
+            p.send(&big, soon(10_000)).expect("the send completes");
+            let line = p.recv(soon(10_000));
+            assert_eq!(line, Received::Line(vec![b'x'; 1 << 20]));
+            p.close_input();
+            assert_eq!(p.recv(soon(10_000)), Received::Line(b"done".to_vec()));
         });
     }
 

@@ -2,10 +2,17 @@
 //!
 //! [`Adapter::start`] spawns the command (its stderr appended to a log file), sends the hello
 //! and reads the adapter's; every [`Sdk::call`] is then one `call` line and one reply line,
-//! with a deadline. The judging stays with the caller: this module only reports what the
-//! adapter answered, or what went wrong with it.
+//! with a deadline — or, for an adapter whose hello declares `pipeline`, the answer to the same
+//! call written ahead ([`Adapter::send_ahead`]). The judging stays with the caller: this module
+//! only reports what the adapter answered, or what went wrong with it.
 //!
 //! Invariants:
+//! - A call's answer is the adapter's reply to exactly that request: an answer written ahead is
+//!   used only when the case's next call equals the next predicted one, and the case's later
+//!   calls are made one at a time after the first that does not; only operations that touch no
+//!   broker are ever written ahead, at most `WINDOW` (64) unanswered; replies must come in the
+//!   order of the calls; trouble while writing ahead is recorded for the call and the case it
+//!   hit, exactly as it would be one call at a time.
 //! - No call blocks longer than the timeout, whatever the adapter does; a process that is not
 //!   trusted any more (it exited, hung, wrote a line that is not JSON or too long, answered
 //!   another `seq`, answered twice) is killed with its whole process group, the call fails
@@ -23,6 +30,7 @@
 //!   path or time, so a results file stays reproducible.
 //! - A restarted adapter must give the same hello as the first one.
 
+use std::collections::{HashMap, VecDeque};
 use std::fmt;
 use std::fs::{File, OpenOptions};
 use std::io::Write;
@@ -33,7 +41,7 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 use super::pipe::{Pipe, Received, Unsent};
-use super::protocol::{Command, Hello, MAX_LINE, PROTOCOL, Reply};
+use super::protocol::{CallLine, Command, Hello, MAX_LINE, PROTOCOL, Reply, quick_reply};
 use crate::sdk::{BINDINGS, Identity, OPERATIONS, Request, Response, Sdk, SdkError};
 
 /// How to run an adapter.
@@ -87,6 +95,8 @@ pub enum Trouble {
     Malformed(String),
     /// A reply for a `seq` not yet sent.
     WrongSeq(u64),
+    /// A reply for a later call written ahead before the reply to an earlier one.
+    OutOfOrder(u64),
     /// A second reply for a `seq` already answered.
     Duplicate(u64),
     /// The hello names another protocol version.
@@ -112,6 +122,9 @@ impl fmt::Display for Trouble {
                 write!(f, "answered with a reply that does not follow the protocol (kept running): {what}")
             }
             Trouble::WrongSeq(got) => write!(f, "answered seq {got}, which was never sent"),
+            Trouble::OutOfOrder(got) => {
+                write!(f, "answered seq {got} before an earlier call (replies come in the order of the calls)")
+            }
             Trouble::Duplicate(seq) => write!(f, "answered seq {seq} a second time (a duplicate response)"),
             Trouble::Protocol(got) => {
                 write!(f, "speaks adapter protocol {got}, and bqsuite speaks protocol {PROTOCOL} only")
@@ -170,6 +183,11 @@ pub struct Summary {
     /// Operations the hello lists that this protocol does not have (never called).
     pub unknown_operations: Vec<String>,
     pub log: PathBuf,
+    /// Calls written ahead (the hello declared `pipeline`), and how many of their answers a
+    /// case used; the rest were predicted in vain.
+    pub ahead: Option<(u64, u64)>,
+    /// Calls made one at a time.
+    pub one_by_one: u64,
 }
 
 impl fmt::Display for Summary {
@@ -178,6 +196,9 @@ impl fmt::Display for Summary {
         write!(f, "adapter: {} incident(s), {restarts} restart(s)", self.incidents.len())?;
         if self.gave_up {
             f.write_str(", restarts used up")?;
+        }
+        if let Some((sent, used)) = self.ahead {
+            write!(f, "; {sent} call(s) written ahead ({used} used), {} one at a time", self.one_by_one)?;
         }
         if !self.unknown_operations.is_empty() {
             write!(f, "; operations unknown to protocol {PROTOCOL}, never called: {:?}", self.unknown_operations)?;
@@ -212,7 +233,36 @@ pub struct Adapter {
     down: Option<String>,
     notes: CaseNotes,
     incidents: Vec<Incident>,
+    /// The hello declared `pipeline`: calls may be written ahead.
+    pipeline: bool,
+    /// The calls written ahead for the cases of the current section, by case id.
+    ahead: HashMap<String, VecDeque<Ahead>>,
+    /// The current case's calls written ahead, in the order it is predicted to make them.
+    queue: VecDeque<Ahead>,
+    /// Calls written ahead, their answers used, calls made one at a time.
+    counts: (u64, u64, u64),
 }
+
+/// A call written ahead, and what became of it.
+struct Ahead {
+    request: Request,
+    /// `None`: not answered (not sent, or the adapter was lost before it answered); the call
+    /// is then made when the case makes it, like any other.
+    answer: Option<Answered>,
+}
+
+/// The reply to a call written ahead, judged as any reply is.
+struct Answered {
+    result: Result<Response, SdkError>,
+    notes: CaseNotes,
+    /// The adapter was lost on this call.
+    lost: bool,
+}
+
+/// The most calls in flight at once when writing ahead, and the level below which the window
+/// is filled again (so calls go out in batches, one write each).
+const WINDOW: usize = 64;
+const REFILL: usize = 32;
 
 /// Up to `n` characters of `bytes`, as text with control characters escaped.
 fn excerpt(bytes: &[u8], n: usize) -> String {
@@ -288,9 +338,14 @@ impl Adapter {
             down: None,
             notes: CaseNotes::default(),
             incidents: Vec::new(),
+            pipeline: false,
+            ahead: HashMap::new(),
+            queue: VecDeque::new(),
+            counts: (0, 0, 0),
         };
         let (running, hello) = adapter.spawn()?;
         adapter.identity = hello.identity();
+        adapter.pipeline = hello.pipeline;
         adapter.running = Some(running);
         Ok(adapter)
     }
@@ -301,6 +356,93 @@ impl Adapter {
         id.clone_into(&mut self.case);
         self.down = None;
         self.notes = CaseNotes::default();
+        self.queue = self.ahead.remove(id).unwrap_or_default();
+    }
+
+    /// Does the adapter take calls written ahead (its hello declared `pipeline`)?
+    pub fn pipelines(&self) -> bool {
+        self.pipeline
+    }
+
+    /// Write ahead the calls `plan` predicts the cases of `section` will make (case id and its
+    /// calls, in the order the cases run), and take the replies; each case then gets the
+    /// answers to the calls it does make as predicted, in order, and makes any other call
+    /// when it comes to it. Only operations that touch no broker are written ahead (a call
+    /// whose side effects the judge watches must not run early), only to a running process
+    /// of an adapter that declared `pipeline`, and at most `WINDOW` at a time. A reply is
+    /// judged as any reply is: trouble is an incident of the case the call was predicted for,
+    /// a lost process ends the writing ahead (the calls not answered are made when their
+    /// cases come to them, on a restarted process).
+    pub fn send_ahead(&mut self, section: &str, plan: Vec<(String, Vec<Request>)>) {
+        self.ahead.clear();
+        self.queue.clear();
+        if !self.pipeline || self.running.is_none() {
+            return;
+        }
+        let mut slots: Vec<(String, Vec<Ahead>)> =
+            plan.into_iter().map(|(id, calls)| (id, ahead_of_time(calls))).collect();
+        // The calls to write: those of operations the hello lists (any other is not
+        // implemented, and never sent).
+        let order: Vec<(usize, usize)> = slots
+            .iter()
+            .enumerate()
+            .flat_map(|(c, (_, calls))| (0..calls.len()).map(move |k| (c, k)))
+            .filter(|&(c, k)| {
+                let op = slots[c].1[k].request.operation();
+                self.identity.operations.iter().any(|o| o == op)
+            })
+            .collect();
+        section.clone_into(&mut self.section);
+        let (saved_down, saved_notes) = (self.down.take(), std::mem::take(&mut self.notes));
+        let mut in_flight: VecDeque<(u64, usize)> = VecDeque::new();
+        let mut next = 0;
+        let mut batch = Vec::new();
+        'calls: while next < order.len() || !in_flight.is_empty() {
+            if in_flight.len() < REFILL && next < order.len() {
+                batch.clear();
+                while in_flight.len() < WINDOW && next < order.len() {
+                    let (c, k) = order[next];
+                    self.seq += 1;
+                    let (case, calls) = &slots[c];
+                    CallLine { seq: self.seq, section, case, request: &calls[k].request }.to_line(&mut batch);
+                    in_flight.push_back((self.seq, next));
+                    next += 1;
+                    self.counts.0 += 1;
+                }
+                let running = self.running.as_mut().expect("running while writing ahead");
+                if let Err(unsent) = running.pipe.send(&batch, Instant::now() + self.options.timeout) {
+                    // Whatever came back before is still taken below; the first call not
+                    // answered then meets the closed or stuck pipe.
+                    if matches!(unsent, Unsent::TimedOut) {
+                        let (seq, i) = in_flight[0];
+                        let (c, k) = order[i];
+                        let op = slots[c].1[k].request.operation();
+                        slots[c].0.clone_into(&mut self.case);
+                        let error = self.lose(Some((seq, op)), Trouble::TimedOut(self.options.timeout));
+                        slots[c].1[k].answer =
+                            Some(Answered { result: Err(error), notes: CaseNotes::default(), lost: true });
+                        break 'calls;
+                    }
+                }
+            }
+            let Some((seq, i)) = in_flight.pop_front() else { break };
+            let (c, k) = order[i];
+            let op = slots[c].1[k].request.operation();
+            slots[c].0.clone_into(&mut self.case);
+            let last_sent = self.seq;
+            let running = self.running.as_mut().expect("running while writing ahead");
+            let got = running.pipe.recv(Instant::now() + self.options.timeout);
+            let result = self.judge_reply(seq, op, got, last_sent);
+            let lost = self.running.is_none();
+            let notes = std::mem::take(&mut self.notes);
+            slots[c].1[k].answer = Some(Answered { result, notes, lost });
+            if lost {
+                break;
+            }
+        }
+        self.down = saved_down;
+        self.notes = saved_notes;
+        self.ahead = slots.into_iter().map(|(id, calls)| (id, calls.into())).collect();
     }
 
     /// What the adapter said about the current case besides results.
@@ -519,6 +661,8 @@ impl Adapter {
             incidents: std::mem::take(&mut self.incidents),
             gave_up,
             log: self.options.log.clone(),
+            ahead: self.pipeline.then_some((self.counts.0, self.counts.1)),
+            one_by_one: self.counts.2,
         }
     }
 
@@ -546,29 +690,45 @@ impl Adapter {
             return Err(self.lose(Some((self.seq + 1, op)), trouble));
         }
         self.seq += 1;
+        self.counts.2 += 1;
         let seq = self.seq;
-        let call = Command::Call {
-            seq,
-            section: self.section.clone(),
-            case: self.case.clone(),
-            request: Box::new(request.clone()),
-        };
+        let mut line = Vec::new();
+        CallLine { seq, section: &self.section, case: &self.case, request }.to_line(&mut line);
         let deadline = Instant::now() + self.options.timeout;
         let running = self.running.as_mut().expect("ensure_running");
-        let sent = running.pipe.send(&line_of(&call), deadline);
-        let got = match (sent, running.pipe.recv(deadline)) {
-            (_, Received::Line(l)) => l,
-            (_, Received::Eof) | (Err(Unsent::Closed), _) => {
+        let got = match running.pipe.send(&line, deadline) {
+            Err(Unsent::Closed) => Received::Eof,
+            _ => running.pipe.recv(deadline),
+        };
+        self.judge_reply(seq, op, got, seq)
+    }
+
+    /// Judge what came back for call `seq` (operation `op`; `last_sent` is the latest `seq`
+    /// written): its result, or why there is none (the process is dropped when the stream is
+    /// out of step).
+    fn judge_reply(&mut self, seq: u64, op: &'static str, got: Received, last_sent: u64) -> Result<Response, SdkError> {
+        let got = match got {
+            Received::Line(l) => l,
+            Received::Eof => {
+                let running = self.running.as_mut().expect("a reply is awaited from a running process");
                 let status = exited(&mut running.child);
                 return Err(self.lose(Some((seq, op)), Trouble::Exited(status, "before answering")));
             }
-            (_, Received::TimedOut) => {
+            Received::TimedOut => {
                 let t = Trouble::TimedOut(self.options.timeout);
                 return Err(self.lose(Some((seq, op)), t));
             }
-            (_, Received::TooLong) => return Err(self.lose(Some((seq, op)), Trouble::TooLong)),
-            (_, Received::Failed(e)) => return Err(self.lose(Some((seq, op)), Trouble::Io(e))),
+            Received::TooLong => return Err(self.lose(Some((seq, op)), Trouble::TooLong)),
+            Received::Failed(e) => return Err(self.lose(Some((seq, op)), Trouble::Io(e))),
         };
+        // The common case, a well-formed reply to this very call, parsed straight into its
+        // types; anything else is taken apart below to say exactly what is wrong with it.
+        if let Some(reply) = quick_reply(&got)
+            && reply.seq() == Some(seq)
+            && !matches!(&reply, Reply::Result { response, .. } if response.operation() != op)
+        {
+            return self.reply_result(op, reply);
+        }
         let value: Value = match serde_json::from_slice(&got) {
             Ok(v) => v,
             Err(e) => {
@@ -579,6 +739,7 @@ impl Adapter {
         match value.get("seq").and_then(Value::as_u64) {
             Some(s) if s == seq => {}
             Some(s) if s < seq && s > 0 => return Err(self.lose(Some((seq, op)), Trouble::Duplicate(s))),
+            Some(s) if s <= last_sent => return Err(self.lose(Some((seq, op)), Trouble::OutOfOrder(s))),
             Some(s) => return Err(self.lose(Some((seq, op)), Trouble::WrongSeq(s))),
             None => {
                 let what = match value.get("seq") {
@@ -600,24 +761,35 @@ impl Adapter {
             return Err(self.malformed(seq, op, another_operation(&excerpt(other.as_bytes(), 40), op)));
         }
         match serde_json::from_value::<Reply>(value) {
-            Ok(Reply::Result { response, .. }) if response.operation() == op => Ok(response),
-            Ok(Reply::Result { response, .. }) => {
-                Err(self.malformed(seq, op, another_operation(response.operation(), op)))
-            }
-            Ok(Reply::Error { message, .. }) => Err(SdkError::Sdk { message }),
-            Ok(Reply::NotImplemented { .. }) => {
+            Ok(reply) => self.reply_result(op, reply),
+            Err(e) => Err(self.malformed(seq, op, format!("{e}: {}", excerpt(&got, 80)))),
+        }
+    }
+
+    /// What a reply with the right `seq` to an `op` call gives.
+    fn reply_result(&mut self, op: &'static str, reply: Reply) -> Result<Response, SdkError> {
+        let seq = reply.seq().unwrap_or_default();
+        match reply {
+            Reply::Result { response, .. } if response.operation() == op => Ok(response),
+            Reply::Result { response, .. } => Err(self.malformed(seq, op, another_operation(response.operation(), op))),
+            Reply::Error { message, .. } => Err(SdkError::Sdk { message }),
+            Reply::NotImplemented { .. } => {
                 self.notes.not_implemented.push(op);
                 Err(SdkError::NotImplemented { operation: op.to_owned() })
             }
-            Ok(Reply::Skip { reason, .. }) => {
+            Reply::Skip { reason, .. } => {
                 let message = format!("the adapter skipped {op}: {reason}");
                 self.notes.skips.push((op, reason));
                 Err(SdkError::Sdk { message })
             }
-            Ok(Reply::Hello(_)) => Err(self.malformed(seq, op, "a hello in answer to a call".into())),
-            Err(e) => Err(self.malformed(seq, op, format!("{e}: {}", excerpt(&got, 80)))),
+            Reply::Hello(_) => Err(self.malformed(seq, op, "a hello in answer to a call".into())),
         }
     }
+}
+
+/// The calls of a case that may be written ahead: up to the first that touches a broker.
+fn ahead_of_time(calls: Vec<Request>) -> Vec<Ahead> {
+    calls.into_iter().take_while(|r| !r.touches_broker()).map(|request| Ahead { request, answer: None }).collect()
 }
 
 /// What a result of operation `other` to an `op` call is told.
@@ -653,6 +825,24 @@ impl Sdk for Adapter {
         if let Some(why) = &self.down {
             return Err(SdkError::Transport { message: format!("not run: {why}") });
         }
+        match self.queue.front() {
+            Some(ahead) if ahead.request == *request => {
+                if let Some(answered) = self.queue.pop_front().and_then(|a| a.answer) {
+                    self.counts.1 += 1;
+                    let CaseNotes { not_implemented, skips } = answered.notes;
+                    self.notes.not_implemented.extend(not_implemented);
+                    self.notes.skips.extend(skips);
+                    if answered.lost {
+                        self.down = Some("the adapter failed earlier in this case".into());
+                    }
+                    return answered.result;
+                }
+            }
+            // The case asks something else than predicted: what is left was written ahead in
+            // vain, and every further call of the case is made when it comes.
+            Some(_) => self.queue.clear(),
+            None => {}
+        }
         self.exchange(request)
     }
 }
@@ -662,5 +852,29 @@ impl Drop for Adapter {
         if let Some(mut r) = self.running.take() {
             kill(&mut r.child);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sdk::ops::{Accepts, RedisQueueOp};
+    use crate::sdk::wire::{Bytes, RedisLayout, RedisTarget};
+
+    #[test]
+    fn only_the_calls_before_the_first_that_touches_a_broker_go_ahead() {
+        let accepts = Request::Accepts(Accepts { body: Bytes::from("{}") });
+        let target = RedisTarget {
+            url: "redis://127.0.0.1:1/".into(),
+            prefix: "p".into(),
+            queue: "q".into(),
+            layout: RedisLayout::Zset,
+            retry_after: None,
+            now: None,
+        };
+        let reserve = Request::RedisReserve(RedisQueueOp { target });
+        let ahead = ahead_of_time(vec![accepts.clone(), accepts.clone(), reserve, accepts.clone()]);
+        assert_eq!(ahead.iter().map(|a| &a.request).collect::<Vec<_>>(), [&accepts, &accepts]);
+        assert!(ahead.iter().all(|a| a.answer.is_none()));
     }
 }

@@ -97,13 +97,18 @@ pub struct Hello {
     pub bindings: Vec<String>,
     /// The operations the adapter implements; bqsuite never calls any other.
     pub operations: Vec<String>,
+    /// The adapter reads its calls one after the other from a buffered stdin, so bqsuite may
+    /// write calls ahead, before the earlier ones are answered (they are still answered one by
+    /// one, in the order written). Absent means `false`: exactly one call in flight.
+    #[serde(default)]
+    pub pipeline: bool,
 }
 
 impl Hello {
     /// The hello of `identity`, speaking [`PROTOCOL`].
     pub fn of(identity: Identity) -> Self {
         let Identity { sdk, version, language, bindings, operations } = identity;
-        Self { protocol: PROTOCOL, sdk, version, language, bindings, operations }
+        Self { protocol: PROTOCOL, sdk, version, language, bindings, operations, pipeline: false }
     }
 
     /// The SDK under test it describes.
@@ -115,6 +120,52 @@ impl Hello {
             bindings: self.bindings.clone(),
             operations: self.operations.clone(),
         }
+    }
+}
+
+/// A call as written: [`Command::Call`]'s members, borrowed (the same line, without copying
+/// the request).
+#[derive(Serialize)]
+#[serde(tag = "cmd", rename = "call")]
+pub struct CallLine<'a> {
+    pub seq: u64,
+    pub section: &'a str,
+    pub case: &'a str,
+    pub request: &'a Request,
+}
+
+impl CallLine<'_> {
+    /// The line, its newline included.
+    pub fn to_line(&self, out: &mut Vec<u8>) {
+        serde_json::to_writer(&mut *out, self).expect("a call always serialises");
+        out.push(b'\n');
+    }
+}
+
+/// The members of any reply, read in one pass without buffering the whole reply first (serde
+/// buffers an internally tagged enum such as [`Reply`] before it picks the variant; this
+/// struct does not, and [`Response`] is read straight when its `op` comes first). A line it
+/// reads gives the same [`Reply`] as reading [`Reply`] would; one it does not read (a member
+/// twice, a `response` on a reply that has none, …) is left to [`Reply`]'s own reading.
+#[derive(Deserialize)]
+struct AnyReply {
+    reply: String,
+    seq: Option<u64>,
+    response: Option<Response>,
+    message: Option<String>,
+    reason: Option<String>,
+}
+
+/// A reply to a call (not a hello), read the quick way, or `None` to read it as [`Reply`].
+pub fn quick_reply(line: &[u8]) -> Option<Reply> {
+    let r: AnyReply = serde_json::from_slice(line).ok()?;
+    let seq = r.seq?;
+    match (r.reply.as_str(), r.response, r.message, r.reason) {
+        ("result", Some(response), None, None) => Some(Reply::Result { seq, response }),
+        ("error", None, Some(message), None) => Some(Reply::Error { seq, message }),
+        ("not_implemented", None, None, None) => Some(Reply::NotImplemented { seq }),
+        ("skip", None, None, Some(reason)) => Some(Reply::Skip { seq, reason }),
+        _ => None,
     }
 }
 

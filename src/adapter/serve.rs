@@ -2,7 +2,8 @@
 //! (`bqsuite adapter` serves the reference core over stdin and stdout).
 //!
 //! Invariants: every reply is one line, flushed at once; a call is answered with exactly one
-//! reply carrying its `seq`; the hello is answered with [`PROTOCOL`] whatever version bqsuite
+//! reply carrying its `seq`, in the order the calls were read (so calls written ahead are
+//! served like any others, and the hello may declare `pipeline`); the hello is answered with [`PROTOCOL`] whatever version bqsuite
 //! asked for (bqsuite then decides); an [`SdkError`] becomes its reply kind (`not_implemented`,
 //! or `error` with the message), never a crash; a shutdown or the end of input ends the loop
 //! normally; a line that is not a command is an error of the serving loop (there is no `seq`
@@ -39,12 +40,13 @@ impl From<std::io::Error> for ServeError {
     }
 }
 
-/// The reply to one command (`None` for a shutdown).
-pub fn answer(sdk: &mut dyn Sdk, command: Command) -> Option<Reply> {
+/// The reply to one command (`None` for a shutdown); a hello declares `pipeline`.
+pub fn answer(sdk: &mut dyn Sdk, command: Command, pipeline: bool) -> Option<Reply> {
     Some(match command {
         Command::Hello { .. } => {
             let mut hello = Hello::of(sdk.hello());
             hello.protocol = PROTOCOL;
+            hello.pipeline = pipeline;
             Reply::Hello(hello)
         }
         Command::Call { seq, request, .. } => match sdk.call(&request) {
@@ -59,8 +61,9 @@ pub fn answer(sdk: &mut dyn Sdk, command: Command) -> Option<Reply> {
 }
 
 /// Serve `sdk`: read commands from `input`, write replies to `output`, until a shutdown or the
-/// end of input.
-pub fn serve(sdk: &mut dyn Sdk, input: impl BufRead, mut output: impl Write) -> Result<(), ServeError> {
+/// end of input; the hello declares `pipeline` as given (the loop reads one command at a time
+/// whatever bqsuite has already written, so it may always be `true`).
+pub fn serve(sdk: &mut dyn Sdk, input: impl BufRead, mut output: impl Write, pipeline: bool) -> Result<(), ServeError> {
     let mut line = Vec::new();
     let mut input = input;
     let mut number = 0;
@@ -76,7 +79,7 @@ pub fn serve(sdk: &mut dyn Sdk, input: impl BufRead, mut output: impl Write) -> 
         }
         let command: Command = serde_json::from_slice(&line)
             .map_err(|e| ServeError::Malformed { line: number, message: e.to_string() })?;
-        let Some(reply) = answer(sdk, command) else { return Ok(()) };
+        let Some(reply) = answer(sdk, command, pipeline) else { return Ok(()) };
         out.clear();
         serde_json::to_writer(&mut out, &reply).expect("a reply always serialises");
         out.push(b'\n');
@@ -94,7 +97,7 @@ mod tests {
     fn exchange(input: &[Value]) -> Vec<Value> {
         let text: String = input.iter().map(|v| format!("{v}\n")).collect();
         let mut out = Vec::new();
-        serve(&mut ReferenceSdk::new(), text.as_bytes(), &mut out).unwrap();
+        serve(&mut ReferenceSdk::new(), text.as_bytes(), &mut out, true).unwrap();
         out.split(|b| *b == b'\n').filter(|l| !l.is_empty()).map(|l| serde_json::from_slice(l).unwrap()).collect()
     }
 
@@ -112,6 +115,7 @@ mod tests {
         assert_eq!(out.len(), 3, "nothing is answered after the shutdown: {out:?}");
         assert_eq!(out[0]["reply"], "hello");
         assert_eq!(out[0]["sdk"], "bqsuite-reference");
+        assert_eq!(out[0]["pipeline"], true);
         assert_eq!(out[1], json!({"reply": "result", "seq": 1, "response": {"op": "accepts", "result": false}}));
         assert_eq!(out[2]["reply"], "error");
         assert_eq!(out[2]["seq"], 2);
@@ -120,7 +124,7 @@ mod tests {
     #[test]
     fn a_line_that_is_not_a_command_stops_the_loop() {
         let mut out = Vec::new();
-        let err = serve(&mut ReferenceSdk::new(), &b"\n{\"cmd\":\"dance\"}\n"[..], &mut out).unwrap_err();
+        let err = serve(&mut ReferenceSdk::new(), &b"\n{\"cmd\":\"dance\"}\n"[..], &mut out, true).unwrap_err();
         assert!(matches!(err, ServeError::Malformed { line: 2, .. }), "{err}");
         assert!(out.is_empty());
     }

@@ -20,7 +20,7 @@ use super::kill::{KillMatrix, kill_matrix_by};
 use super::{Outcome, Run, RunOptions, UnderTest, redis_link, run_under};
 use crate::adapter::{Adapter, AdapterOptions, Summary, Trouble};
 use crate::results::Status;
-use crate::sdk::Sdk;
+use crate::sdk::{Request, Sdk};
 use crate::suite::Suite;
 use crate::suite::skip_policy::{SkipPolicy, SkipVerdict};
 
@@ -73,6 +73,14 @@ impl UnderTest for AdapterRun<'_> {
 
     fn begin_case(&mut self, section: &str, id: &str) {
         self.adapter.begin_case(section, id);
+    }
+
+    fn takes_calls_ahead(&self) -> bool {
+        self.adapter.pipelines()
+    }
+
+    fn calls_ahead(&mut self, section: &str, plan: Vec<(String, Vec<Request>)>) {
+        self.adapter.send_ahead(section, plan);
     }
 
     fn end_case(&mut self, section: &str, id: &str, outcome: Outcome) -> Outcome {

@@ -12,7 +12,11 @@
 //! data-driven: every expected value comes from the manifest or a fixture. The SDK under test
 //! ([`UnderTest`]) is told where each case begins and may add to its outcome what it said
 //! besides results (an adapter's skips and missing operations, [`adapter`]); the in-process
-//! reference adds nothing, so both paths write the same file for the same behaviour.
+//! reference adds nothing, so both paths write the same file for the same behaviour. An SDK
+//! across a process boundary may take the calls of a section's cases ahead of them
+//! ([`UnderTest::calls_ahead`]): predicted by running the reference core, answered by the SDK
+//! under test, and used only where a case makes exactly the predicted call, so the judging
+//! always sees the SDK's own answers to the calls the case made.
 
 pub mod adapter;
 pub mod kill;
@@ -21,9 +25,9 @@ use std::rc::Rc;
 
 pub use crate::results::{Outcome, ResultsFile, Status};
 
-use crate::sdk::Sdk;
 use crate::sdk::reference::ReferenceSdk;
-use crate::sections::{self, RedisLink, RunCx};
+use crate::sdk::{Request, Response, Sdk, SdkError};
+use crate::sections::{self, Needs, RedisLink, RunCx};
 use crate::suite::{Scope, Suite};
 
 /// The name the reference core reports as (decisions R7).
@@ -85,6 +89,54 @@ pub trait UnderTest {
     fn end_case(&mut self, _section: &str, _id: &str, outcome: Outcome) -> Outcome {
         outcome
     }
+    /// Would it take the calls the cases of a section are predicted to make, ahead of them?
+    fn takes_calls_ahead(&self) -> bool {
+        false
+    }
+    /// The calls the cases of `section` are predicted to make (case id, its calls in order),
+    /// before the first of them begins.
+    fn calls_ahead(&mut self, _section: &str, _plan: Vec<(String, Vec<Request>)>) {}
+}
+
+/// The calls each case of `cases` that needs no service makes when the SDK answers as the
+/// reference core does: the reference run in process, its requests recorded (up to the first
+/// that touches a broker, which is never answered here). A prediction only: an SDK that
+/// answers otherwise makes other calls, and those are made when the case comes to them.
+fn predict(cases: &dyn sections::Cases<'_>, redis: &RedisLink) -> Vec<(String, Vec<Request>)> {
+    let mut recorder = Recorder { reference: ReferenceSdk::new(), calls: Vec::new(), stopped: false };
+    (0..cases.len())
+        .filter(|&i| cases.needs(i) == Some(Needs::Nothing))
+        .map(|i| {
+            recorder.stopped = false;
+            // The outcome is the reference's, and of no interest here.
+            let _ = cases.run(i, &mut RunCx { sdk: &mut recorder, redis });
+            (cases.case(i).id.clone(), std::mem::take(&mut recorder.calls))
+        })
+        .filter(|(_, calls)| !calls.is_empty())
+        .collect()
+}
+
+/// The reference core, recording what it is asked until a call touches a broker.
+struct Recorder {
+    reference: ReferenceSdk,
+    calls: Vec<Request>,
+    /// A call touched a broker: nothing more is recorded for this case.
+    stopped: bool,
+}
+
+impl Sdk for Recorder {
+    fn hello(&self) -> crate::sdk::Identity {
+        self.reference.hello()
+    }
+
+    fn call(&mut self, request: &Request) -> Result<Response, SdkError> {
+        if self.stopped || request.touches_broker() {
+            self.stopped = true;
+            return Err(SdkError::Transport { message: "not predicted: it touches a broker".into() });
+        }
+        self.calls.push(request.clone());
+        self.reference.call(request)
+    }
 }
 
 /// An SDK in process, as it is.
@@ -116,35 +168,70 @@ pub fn run_under(suite: &Suite, options: &RunOptions, under: &mut dyn UnderTest,
         bindings: identity.bindings,
         sections: serde_json::Map::new(),
     };
+    // Every in-scope section, read (`None`: the registry does not know it).
+    let in_scope: Vec<_> = suite
+        .sections()
+        .into_iter()
+        .filter(|section| {
+            section.scope.is_some_and(|scope| carried.contains(&scope))
+                && (options.only.is_empty() || options.only.iter().any(|s| s == section.name))
+        })
+        .map(|section| {
+            let cases = sections::find(section.name).map(|def| def.read(suite, &section));
+            (section, cases)
+        })
+        .collect();
     let mut invalid = Vec::new();
-    for section in suite.sections() {
-        let Some(scope) = section.scope else { continue };
-        if !carried.contains(&scope) || (!options.only.is_empty() && !options.only.iter().any(|s| s == section.name)) {
-            continue;
-        }
-        results
-            .sections
-            .entry(section.name.to_owned())
-            .or_insert_with(|| serde_json::Value::Object(serde_json::Map::new()));
-        let Some(def) = sections::find(section.name) else {
-            for case in section.cases() {
-                let reason = format!("section {:?} is not implemented by the reference core", section.name);
-                results.record(section.name, &case.id, &Outcome::fail(reason));
+    let ahead = under.takes_calls_ahead();
+    let mut run_all = |calls_ahead: &mut dyn FnMut() -> Option<Vec<(String, Vec<Request>)>>| {
+        for (section, cases) in &in_scope {
+            results
+                .sections
+                .entry(section.name.to_owned())
+                .or_insert_with(|| serde_json::Value::Object(serde_json::Map::new()));
+            let Some(cases) = cases else {
+                for case in section.cases() {
+                    let reason = format!("section {:?} is not implemented by the reference core", section.name);
+                    results.record(section.name, &case.id, &Outcome::fail(reason));
+                }
+                continue;
+            };
+            if let Some(plan) = calls_ahead() {
+                under.calls_ahead(section.name, plan);
             }
-            continue;
-        };
-        let cases = def.read(suite, &section);
-        for i in 0..cases.len() {
-            let case = cases.case(i);
-            let problems: Vec<String> = cases.problems(i).iter().filter(|p| !p.lint).map(ToString::to_string).collect();
-            if !problems.is_empty() {
-                invalid.push(InvalidCase { section: section.name.to_owned(), id: case.id.clone(), problems });
+            for i in 0..cases.len() {
+                let case = cases.case(i);
+                let problems: Vec<String> =
+                    cases.problems(i).iter().filter(|p| !p.lint).map(ToString::to_string).collect();
+                if !problems.is_empty() {
+                    invalid.push(InvalidCase { section: section.name.to_owned(), id: case.id.clone(), problems });
+                }
+                under.begin_case(section.name, &case.id);
+                let outcome = cases.run(i, &mut RunCx { sdk: under.sdk(), redis });
+                let outcome = under.end_case(section.name, &case.id, outcome);
+                results.record(section.name, &case.id, &outcome);
             }
-            under.begin_case(section.name, &case.id);
-            let outcome = cases.run(i, &mut RunCx { sdk: under.sdk(), redis });
-            let outcome = under.end_case(section.name, &case.id, outcome);
-            results.record(section.name, &case.id, &outcome);
         }
+    };
+    if ahead {
+        // The predictions are made on a second thread, section by section ahead of the run,
+        // while this one talks to the SDK.
+        std::thread::scope(|scope| {
+            let (tx, rx) = std::sync::mpsc::channel();
+            let known: Vec<&dyn sections::Cases<'_>> = in_scope.iter().filter_map(|(_, c)| c.as_deref()).collect();
+            scope.spawn(move || {
+                // No case that needs a service is predicted, so this link is never used.
+                let nowhere = RedisLink::new(None, false);
+                for cases in known {
+                    if tx.send(predict(cases, &nowhere)).is_err() {
+                        return;
+                    }
+                }
+            });
+            run_all(&mut || rx.recv().ok());
+        });
+    } else {
+        run_all(&mut || None);
     }
     Run { results, invalid }
 }

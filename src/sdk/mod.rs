@@ -29,6 +29,27 @@ use wire::{Bytes, KafkaRecord};
 /// the only names an [`Identity`] may carry (an adapter's hello naming another is refused).
 pub const BINDINGS: [&str; 8] = ["redis", "amqp", "sqs", "asb", "pulsar", "kafka", "artemis", "otel"];
 
+/// The operations that act on a broker (a Redis queue: each names its queue as `target`).
+/// Every other operation's answer depends on its request alone (apart from the per-message
+/// fields `make` stamps), whenever and however often it runs.
+pub const BROKER_OPERATIONS: [&str; 8] = [
+    "redis_push",
+    "redis_push_delayed",
+    "redis_migrate",
+    "redis_sweep",
+    "redis_reserve",
+    "redis_ack",
+    "redis_release",
+    "redis_dead_letter",
+];
+
+impl Request {
+    /// Does the operation act on a broker ([`BROKER_OPERATIONS`])?
+    pub fn touches_broker(&self) -> bool {
+        BROKER_OPERATIONS.contains(&self.operation())
+    }
+}
+
 /// Who the SDK under test is (the results file's `sdk`, `version` and `bindings`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Identity {
@@ -256,6 +277,34 @@ mod tests {
         let back: Response = serde_json::from_value(json!({"op": "redis_reserve", "result": null})).unwrap();
         assert_eq!(back, Response::RedisReserve(None));
         assert!(OPERATIONS.contains(&"dead_letter_move"));
+    }
+
+    #[test]
+    fn the_broker_operations_are_exactly_those_that_name_a_queue() {
+        // From the request types themselves: an operation whose request has a `target` (a
+        // Redis queue) acts on a broker.
+        let schema = serde_json::to_value(schemars::schema_for!(Request)).unwrap();
+        let mut named = Vec::new();
+        for variant in schema["oneOf"].as_array().expect("one schema per operation") {
+            let op = variant["properties"]["op"]["const"].as_str().expect("each variant names its op");
+            let input = variant["$ref"].as_str().and_then(|r| r.strip_prefix("#/$defs/")).expect("its input type");
+            if schema["$defs"][input]["properties"].get("target").is_some() {
+                named.push(op);
+            }
+        }
+        named.sort_unstable();
+        let mut listed = BROKER_OPERATIONS.to_vec();
+        listed.sort_unstable();
+        assert_eq!(named, listed);
+        assert!(
+            Request::RedisReserve(
+                serde_json::from_value(json!({"target": {"url": "redis://h/", "prefix": "p",
+            "queue": "q", "layout": "zset", "retry_after": null, "now": null}}))
+                .unwrap()
+            )
+            .touches_broker()
+        );
+        assert!(!Request::Accepts(Accepts { body: Bytes::from("{}") }).touches_broker());
     }
 
     #[test]

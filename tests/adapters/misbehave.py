@@ -4,7 +4,7 @@
 It relays the protocol between bqsuite (its stdin/stdout) and a real adapter it starts
 (`bqsuite adapter`), and misbehaves once, at one call:
 
-    misbehave.py BQSUITE MODE [AT] [--once FILE] [--record FILE]
+    misbehave.py BQSUITE MODE [AT] [--once FILE] [--record FILE] [--sequential]
 
 MODE is one of
     relay          misbehave never (with --record: write every line both ways to FILE)
@@ -13,6 +13,8 @@ MODE is one of
     garbage        answer call AT with a line that is not JSON
     wrong-seq      answer call AT with seq AT + 100
     duplicate      answer call AT twice
+    swap           answer call AT + 1 before call AT (only possible when calls are written
+                   ahead: the real adapter's hello declares `pipeline`)
     huge           answer call AT with a line of 9 MiB
     bad-result     answer call AT with a result of another operation
     skip           answer call AT with a skip citing ADR-0032
@@ -22,6 +24,9 @@ MODE is one of
     not-json-hello answer the hello with a line that is not JSON
 AT counts the calls of this process from 1. With --once FILE the misbehaviour happens only
 when FILE does not exist yet (the script creates it), so a restarted adapter behaves.
+--sequential starts the real adapter with --sequential (its hello then declares no
+`pipeline`, so bqsuite writes one call at a time); without it the relay forwards the real
+adapter's `pipeline: true` and reads the calls bqsuite writes ahead one after the other.
 """
 
 import json
@@ -42,6 +47,10 @@ def main():
         i = args.index("--record")
         record = open(args[i + 1], "a", encoding="utf-8")
         del args[i : i + 2]
+    real_args = [args[0], "adapter"]
+    if "--sequential" in args:
+        args.remove("--sequential")
+        real_args.append("--sequential")
     bqsuite, mode = args[0], args[1]
     at = int(args[2]) if len(args) > 2 else 0
     armed = True
@@ -53,7 +62,7 @@ def main():
     if armed and mode == "exit-at-once":
         sys.exit(3)
 
-    real = subprocess.Popen([bqsuite, "adapter"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    real = subprocess.Popen(real_args, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
     out = sys.stdout.buffer
 
     def write(line):
@@ -64,6 +73,7 @@ def main():
         out.flush()
 
     calls = 0
+    held = None
     for line in sys.stdin.buffer:
         if record:
             record.write("> " + line.decode("utf-8").rstrip("\n") + "\n")
@@ -90,8 +100,16 @@ def main():
             write(reply)
             continue
         calls += 1
+        if held is not None:
+            write(reply)
+            write(held)
+            held = None
+            continue
         if not armed or calls != at or mode == "relay":
             write(reply)
+            continue
+        if mode == "swap":
+            held = reply
             continue
         if mode == "crash":
             sys.exit(3)
