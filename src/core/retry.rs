@@ -28,17 +28,6 @@ pub enum Jitter {
     Full,
 }
 
-impl Jitter {
-    /// Parse the wire spelling (`none`, `full`).
-    pub fn parse(s: &str) -> Option<Self> {
-        match s {
-            "none" => Some(Self::None),
-            "full" => Some(Self::Full),
-            _ => None,
-        }
-    }
-}
-
 /// A retry delay policy.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Backoff {
@@ -116,13 +105,8 @@ impl Backoff {
         })
     }
 
-    /// The delay to wait before retry `n`, in ms.
-    pub fn delay(&self, n: u32, rng: &mut impl Rng) -> Result<u64, BackoffError> {
-        Ok(self.jittered(self.ceiling(n)?, rng))
-    }
-
-    /// The delay for a retry whose un-jittered delay is `ceiling` ([`Backoff::ceiling`]): what
-    /// [`Backoff::delay`] returns, for callers that draw many delays of one retry.
+    /// The delay to wait for a retry whose un-jittered delay is `ceiling` ([`Backoff::ceiling`]),
+    /// in ms (the ceiling is computed once for the many draws of one retry).
     pub fn jittered(&self, ceiling: u64, rng: &mut impl Rng) -> u64 {
         match self.jitter {
             Jitter::None => ceiling,
@@ -219,15 +203,15 @@ mod tests {
     fn full_jitter_stays_within_bounds_and_spreads() {
         let b = Backoff::new(1000).multiplier(2.0).unwrap().max(5000).jitter(Jitter::Full);
         let mut rng = SplitMix64::seeded(7);
-        let draws: Vec<u64> = (0..2000).map(|_| b.delay(3, &mut rng).unwrap()).collect();
+        let draws: Vec<u64> = (0..2000).map(|_| b.jittered(b.ceiling(3).unwrap(), &mut rng)).collect();
         assert!(draws.iter().all(|&x| x <= 4000));
         assert!(draws.iter().any(|&x| x < 1000) && draws.iter().any(|&x| x > 3000), "uniform over 0..=4000");
         let mut again = SplitMix64::seeded(7);
-        assert_eq!(b.delay(3, &mut again).unwrap(), draws[0], "seeded runs repeat");
+        assert_eq!(b.jittered(b.ceiling(3).unwrap(), &mut again), draws[0], "seeded runs repeat");
         let zero = Backoff::new(0).jitter(Jitter::Full);
-        assert_eq!(zero.delay(1, &mut SplitMix64::from_entropy()).unwrap(), 0);
+        assert_eq!(zero.jittered(zero.ceiling(1).unwrap(), &mut SplitMix64::from_entropy()), 0);
         let huge = Backoff::new(1).multiplier(2.0).unwrap().jitter(Jitter::Full);
-        huge.delay(200, &mut rng).unwrap();
+        huge.jittered(huge.ceiling(200).unwrap(), &mut rng);
     }
 
     #[test]

@@ -29,16 +29,6 @@ pub enum Source {
     Fallback,
 }
 
-impl Source {
-    /// The spelling used in the suite.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Header => "header",
-            Self::Fallback => "fallback",
-        }
-    }
-}
-
 /// The parent span context a consumer continues.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Parent {

@@ -122,7 +122,17 @@ mod tests {
 
     #[test]
     fn integral_one_of_every_width_decodes_and_nothing_else_numeric_does() {
-        for one in AmqpValue::integer_forms(1) {
+        let ones = [
+            AmqpValue::Byte(1),
+            AmqpValue::Short(1),
+            AmqpValue::Int(1),
+            AmqpValue::Long(1),
+            AmqpValue::UByte(1),
+            AmqpValue::UShort(1),
+            AmqpValue::UInt(1),
+            AmqpValue::ULong(1),
+        ];
+        for one in ones {
             assert!(consume(&received(Some(one.clone()), 1)).is_ok(), "{one}");
         }
         for bad in [
