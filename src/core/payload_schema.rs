@@ -257,7 +257,6 @@ impl Schema {
     }
 }
 
-/// Is `n` strictly below `min`? Integers compare exactly; anything else as doubles.
 /// JSON Schema instance equality (`enum`, `const`): numbers by mathematical value (`1` is
 /// `1.0`), everything else structurally, key order ignored.
 fn equal(a: &Value, b: &Value) -> bool {
