@@ -264,6 +264,37 @@ struct Answered {
 const WINDOW: usize = 64;
 const REFILL: usize = 32;
 
+/// An adapter process started by [`Adapter::launch`], not greeted yet (dropped: killed).
+pub struct Launched {
+    adapter: Option<Adapter>,
+    process: Option<Result<Running, Trouble>>,
+}
+
+impl Launched {
+    /// Send the hello (naming `conformance_version` when given, the options' otherwise) and
+    /// read the adapter's; an error means no case can be run.
+    pub fn connect(mut self, conformance_version: Option<&str>) -> Result<Adapter, Trouble> {
+        let mut adapter = self.adapter.take().expect("connected once");
+        if let Some(v) = conformance_version {
+            v.clone_into(&mut adapter.options.conformance_version);
+        }
+        let running = self.process.take().expect("connected once")?;
+        let (running, hello) = adapter.greet(running)?;
+        adapter.identity = hello.identity();
+        adapter.pipeline = hello.pipeline;
+        adapter.running = Some(running);
+        Ok(adapter)
+    }
+}
+
+impl Drop for Launched {
+    fn drop(&mut self) {
+        if let Some(Ok(mut r)) = self.process.take() {
+            kill(&mut r.child);
+        }
+    }
+}
+
 /// Up to `n` characters of `bytes`, as text with control characters escaped.
 fn excerpt(bytes: &[u8], n: usize) -> String {
     let text = String::from_utf8_lossy(bytes);
@@ -321,7 +352,21 @@ fn exited(child: &mut Child) -> String {
 impl Adapter {
     /// Start the adapter and read its hello; an error means no case can be run.
     pub fn start(options: AdapterOptions) -> Result<Adapter, Trouble> {
-        let mut adapter = Adapter {
+        Adapter::launch(options).connect(None)
+    }
+
+    /// Start the adapter's process without greeting it yet, so that it starts (a runtime loads)
+    /// while bqsuite does other work; [`Launched::connect`] then sends the hello. Nothing is
+    /// reported until then: a process that could not be started is the error of `connect`.
+    pub fn launch(options: AdapterOptions) -> Launched {
+        let mut adapter = Adapter::new(options);
+        let process = adapter.spawn_process();
+        Launched { adapter: Some(adapter), process: Some(process) }
+    }
+
+    /// An adapter with no process yet.
+    fn new(options: AdapterOptions) -> Adapter {
+        Adapter {
             options,
             identity: Identity {
                 sdk: String::new(),
@@ -342,12 +387,7 @@ impl Adapter {
             ahead: HashMap::new(),
             queue: VecDeque::new(),
             counts: (0, 0, 0),
-        };
-        let (running, hello) = adapter.spawn()?;
-        adapter.identity = hello.identity();
-        adapter.pipeline = hello.pipeline;
-        adapter.running = Some(running);
-        Ok(adapter)
+        }
     }
 
     /// The calls until the next `begin_case` belong to case `id` of `section`.
@@ -471,6 +511,12 @@ impl Adapter {
 
     /// Start a process and read its hello.
     fn spawn(&mut self) -> Result<(Running, Hello), Trouble> {
+        let running = self.spawn_process()?;
+        self.greet(running)
+    }
+
+    /// Start a process (its stdout and stdin piped, its stderr to the log).
+    fn spawn_process(&mut self) -> Result<Running, Trouble> {
         self.starts += 1;
         self.seq = 0;
         let argv = &self.options.command;
@@ -496,7 +542,11 @@ impl Adapter {
                 return Err(Trouble::Io(e.to_string()));
             }
         };
-        let mut running = Running { child, pipe };
+        Ok(Running { child, pipe })
+    }
+
+    /// Send the hello to a started process and read its own.
+    fn greet(&self, mut running: Running) -> Result<(Running, Hello), Trouble> {
         match self.handshake(&mut running) {
             Ok(hello) => Ok((running, hello)),
             Err(t) => {

@@ -465,6 +465,9 @@ fn ids(a: &IdsArgs) -> ExitCode {
 }
 
 fn run(a: &RunArgs) -> ExitCode {
+    // The adapter's process starts first, so that it starts (a runtime loads) while the suite
+    // loads; anything wrong with it is reported where it was before, after the suite's checks.
+    let early = a.sdk.as_deref().map(|cmd| launch_adapter(a, cmd));
     let suite = match a.suite.load() {
         Ok(s) => s,
         Err(e) => return fail(e),
@@ -491,12 +494,12 @@ fn run(a: &RunArgs) -> ExitCode {
         require_redis: require_redis_from_env(),
         redis_timeout: Some(std::time::Duration::from_secs(a.redis_timeout)),
     };
-    let (conformance::Run { results, invalid }, adapter) = match &a.sdk {
-        None => (conformance::run(&suite, &options), None),
-        Some(cmd) => match run_adapter(a, cmd, &suite, &options) {
+    let (conformance::Run { results, invalid }, adapter) = match (&a.sdk, early) {
+        (Some(cmd), Some(launched)) => match run_adapter(cmd, launched, &suite, &options) {
             Ok((run, summary)) => (run, Some(summary)),
             Err(code) => return code,
         },
+        _ => (conformance::run(&suite, &options), None),
     };
     for name in results.sections.keys() {
         let c = results.counts(Some(name));
@@ -533,34 +536,40 @@ fn run(a: &RunArgs) -> ExitCode {
     exit(total.fail > 0)
 }
 
-/// `run --sdk CMD`: start the adapter and run it.
-fn run_adapter(
-    a: &RunArgs,
-    cmd: &str,
-    suite: &Suite,
-    options: &RunOptions,
-) -> Result<(conformance::Run, crate::adapter::Summary), ExitCode> {
-    let command = crate::adapter::split_command(cmd).map_err(|e| fail(format!("--sdk: {e}")))?;
+/// `run --sdk CMD`, first step: split the command, empty the log, start the process (the
+/// error, if any, is reported by [`run_adapter`]).
+fn launch_adapter(a: &RunArgs, cmd: &str) -> Result<(crate::adapter::Launched, PathBuf), String> {
+    let command = crate::adapter::split_command(cmd).map_err(|e| format!("--sdk: {e}"))?;
     let log = match (&a.adapter_log, &a.out) {
         (Some(log), _) => log.clone(),
         (None, Some(out)) => out.with_file_name("adapter.log"),
         (None, None) => std::env::temp_dir().join(format!("bqsuite-adapter-{}.log", std::process::id())),
     };
-    std::fs::write(&log, b"").map_err(|e| fail(format!("cannot write the adapter log {}: {e}", log.display())))?;
-    note!("adapter: {cmd}; its stderr goes to {}", log.display());
-    let shown = log.clone();
+    std::fs::write(&log, b"").map_err(|e| format!("cannot write the adapter log {}: {e}", log.display()))?;
     let adapter = crate::adapter::AdapterOptions {
         command,
         timeout: a.timeout,
         max_restarts: a.max_restarts,
-        log,
-        conformance_version: suite.version().unwrap_or_default().to_owned(),
+        log: log.clone(),
+        conformance_version: String::new(),
     };
+    Ok((crate::adapter::Adapter::launch(adapter), log))
+}
+
+/// `run --sdk CMD`: greet the adapter started by [`launch_adapter`] and run it.
+fn run_adapter(
+    cmd: &str,
+    launched: Result<(crate::adapter::Launched, PathBuf), String>,
+    suite: &Suite,
+    options: &RunOptions,
+) -> Result<(conformance::Run, crate::adapter::Summary), ExitCode> {
+    let (launched, log) = launched.map_err(fail)?;
+    note!("adapter: {cmd}; its stderr goes to {}", log.display());
     let rules = conformance::adapter::skip_rules(suite);
-    match conformance::adapter::run_adapter(suite, options, adapter, rules) {
+    match conformance::adapter::run_launched(suite, options, launched, rules) {
         Ok(done) => Ok(done),
         Err(trouble) => {
-            Err(fail(format!("the adapter {trouble}, so no case could be run (its stderr: {})", shown.display())))
+            Err(fail(format!("the adapter {trouble}, so no case could be run (its stderr: {})", log.display())))
         }
     }
 }

@@ -18,7 +18,7 @@
 
 use super::kill::{KillMatrix, kill_matrix_by};
 use super::{Outcome, Run, RunOptions, UnderTest, redis_link, run_under};
-use crate::adapter::{Adapter, AdapterOptions, Summary, Trouble};
+use crate::adapter::{Adapter, AdapterOptions, Launched, Summary, Trouble};
 use crate::results::Status;
 use crate::sdk::{Request, Sdk};
 use crate::suite::Suite;
@@ -108,8 +108,20 @@ pub fn run_adapter(
     adapter: AdapterOptions,
     rules: &dyn SkipRules,
 ) -> Result<(Run, Summary), Trouble> {
+    run_launched(suite, options, Adapter::launch(adapter), rules)
+}
+
+/// [`run_adapter`] for an adapter process already started ([`Adapter::launch`]: started
+/// before the suite was loaded, so that the two overlap); the hello names the suite's version.
+pub fn run_launched(
+    suite: &Suite,
+    options: &RunOptions,
+    launched: Launched,
+    rules: &dyn SkipRules,
+) -> Result<(Run, Summary), Trouble> {
     let redis = redis_link(options);
-    let mut under = AdapterRun { adapter: Adapter::start(adapter)?, rules };
+    let adapter = launched.connect(suite.version())?;
+    let mut under = AdapterRun { adapter, rules };
     let run = run_under(suite, options, &mut under, &redis);
     Ok((run, under.adapter.finish()))
 }
