@@ -235,17 +235,40 @@ pub struct Adapter {
     incidents: Vec<Incident>,
     /// The hello declared `pipeline`: calls may be written ahead.
     pipeline: bool,
-    /// The calls written ahead for the cases of the current section, by case id.
-    ahead: HashMap<String, VecDeque<Ahead>>,
-    /// The current case's calls written ahead, in the order it is predicted to make them.
-    queue: VecDeque<Ahead>,
+    /// The calls of the current section written ahead, and how far writing and reading are.
+    ahead: AheadState,
+    /// The current case's place among them (its index, and its next call's), while its calls
+    /// are the predicted ones.
+    current: Option<(usize, usize)>,
     /// Calls written ahead, their answers used, calls made one at a time.
     counts: (u64, u64, u64),
+}
+
+/// The calls of one section written ahead: one list per case, the order they are written in,
+/// and how far writing and reading are. Replies are read when a case needs one (or before a
+/// call made one at a time, which must come after them), so the adapter answers the next
+/// calls while bqsuite judges the last ones.
+#[derive(Default)]
+struct AheadState {
+    /// The section, and each case's id with its predicted calls.
+    section: String,
+    cases: Vec<(String, Vec<Ahead>)>,
+    by_id: HashMap<String, usize>,
+    /// The calls to write, in order (case index, call index): the operations the hello lists.
+    order: Vec<(usize, usize)>,
+    /// `order[..next]` are written.
+    next: usize,
+    /// Written, not yet answered: `seq` and index into `order`, oldest first.
+    in_flight: VecDeque<(u64, usize)>,
+    /// The adapter was lost: nothing more is written ahead in this section.
+    done: bool,
 }
 
 /// A call written ahead, and what became of it.
 struct Ahead {
     request: Request,
+    /// Its index in [`AheadState::order`] (`None`: never written, its operation not listed).
+    at: Option<usize>,
     /// `None`: not answered (not sent, or the adapter was lost before it answered); the call
     /// is then made when the case makes it, like any other.
     answer: Option<Answered>,
@@ -384,8 +407,8 @@ impl Adapter {
             notes: CaseNotes::default(),
             incidents: Vec::new(),
             pipeline: false,
-            ahead: HashMap::new(),
-            queue: VecDeque::new(),
+            ahead: AheadState::default(),
+            current: None,
             counts: (0, 0, 0),
         }
     }
@@ -396,7 +419,7 @@ impl Adapter {
         id.clone_into(&mut self.case);
         self.down = None;
         self.notes = CaseNotes::default();
-        self.queue = self.ahead.remove(id).unwrap_or_default();
+        self.current = if self.ahead.section == section { self.ahead.by_id.get(id).map(|&c| (c, 0)) } else { None };
     }
 
     /// Does the adapter take calls written ahead (its hello declared `pipeline`)?
@@ -405,84 +428,138 @@ impl Adapter {
     }
 
     /// Write ahead the calls `plan` predicts the cases of `section` will make (case id and its
-    /// calls, in the order the cases run), and take the replies; each case then gets the
-    /// answers to the calls it does make as predicted, in order, and makes any other call
-    /// when it comes to it. Only operations that touch no broker are written ahead (a call
+    /// calls, in the order the cases run); each case then gets the answers to the calls it
+    /// does make as predicted, in order, and makes any other call when it comes to it. The
+    /// replies are read as the cases need them, so the adapter answers the next calls while
+    /// bqsuite judges the last ones. Only operations that touch no broker are written ahead (a call
     /// whose side effects the judge watches must not run early), only to a running process
     /// of an adapter that declared `pipeline`, and at most `WINDOW` at a time. A reply is
     /// judged as any reply is: trouble is an incident of the case the call was predicted for,
     /// a lost process ends the writing ahead (the calls not answered are made when their
     /// cases come to them, on a restarted process).
     pub fn send_ahead(&mut self, section: &str, plan: Vec<(String, Vec<Request>)>) {
-        self.ahead.clear();
-        self.queue.clear();
+        self.drain();
+        self.ahead = AheadState::default();
+        self.current = None;
         if !self.pipeline || self.running.is_none() {
             return;
         }
-        let mut slots: Vec<(String, Vec<Ahead>)> =
+        let mut cases: Vec<(String, Vec<Ahead>)> =
             plan.into_iter().map(|(id, calls)| (id, ahead_of_time(calls))).collect();
         // The calls to write: those of operations the hello lists (any other is not
         // implemented, and never sent).
-        let order: Vec<(usize, usize)> = slots
-            .iter()
-            .enumerate()
-            .flat_map(|(c, (_, calls))| (0..calls.len()).map(move |k| (c, k)))
-            .filter(|&(c, k)| {
-                let op = slots[c].1[k].request.operation();
-                self.identity.operations.iter().any(|o| o == op)
-            })
-            .collect();
-        section.clone_into(&mut self.section);
-        let (saved_down, saved_notes) = (self.down.take(), std::mem::take(&mut self.notes));
-        let mut in_flight: VecDeque<(u64, usize)> = VecDeque::new();
-        let mut next = 0;
-        let mut batch = Vec::new();
-        'calls: while next < order.len() || !in_flight.is_empty() {
-            if in_flight.len() < REFILL && next < order.len() {
-                batch.clear();
-                while in_flight.len() < WINDOW && next < order.len() {
-                    let (c, k) = order[next];
-                    self.seq += 1;
-                    let (case, calls) = &slots[c];
-                    CallLine { seq: self.seq, section, case, request: &calls[k].request }.to_line(&mut batch);
-                    in_flight.push_back((self.seq, next));
-                    next += 1;
-                    self.counts.0 += 1;
+        let mut order = Vec::new();
+        for (c, (_, calls)) in cases.iter_mut().enumerate() {
+            for (k, call) in calls.iter_mut().enumerate() {
+                if self.identity.operations.iter().any(|o| o == call.request.operation()) {
+                    call.at = Some(order.len());
+                    order.push((c, k));
                 }
-                let running = self.running.as_mut().expect("running while writing ahead");
-                if let Err(unsent) = running.pipe.send(&batch, Instant::now() + self.options.timeout) {
-                    // Whatever came back before is still taken below; the first call not
-                    // answered then meets the closed or stuck pipe.
-                    if matches!(unsent, Unsent::TimedOut) {
-                        let (seq, i) = in_flight[0];
-                        let (c, k) = order[i];
-                        let op = slots[c].1[k].request.operation();
-                        slots[c].0.clone_into(&mut self.case);
-                        let error = self.lose(Some((seq, op)), Trouble::TimedOut(self.options.timeout));
-                        slots[c].1[k].answer =
-                            Some(Answered { result: Err(error), notes: CaseNotes::default(), lost: true });
-                        break 'calls;
-                    }
-                }
-            }
-            let Some((seq, i)) = in_flight.pop_front() else { break };
-            let (c, k) = order[i];
-            let op = slots[c].1[k].request.operation();
-            slots[c].0.clone_into(&mut self.case);
-            let last_sent = self.seq;
-            let running = self.running.as_mut().expect("running while writing ahead");
-            let got = running.pipe.recv(Instant::now() + self.options.timeout);
-            let result = self.judge_reply(seq, op, got, last_sent);
-            let lost = self.running.is_none();
-            let notes = std::mem::take(&mut self.notes);
-            slots[c].1[k].answer = Some(Answered { result, notes, lost });
-            if lost {
-                break;
             }
         }
-        self.down = saved_down;
-        self.notes = saved_notes;
-        self.ahead = slots.into_iter().map(|(id, calls)| (id, calls.into())).collect();
+        let mut by_id = HashMap::new();
+        for (c, (id, _)) in cases.iter().enumerate() {
+            by_id.entry(id.clone()).or_insert(c);
+        }
+        self.ahead = AheadState { section: section.to_owned(), cases, by_id, order, ..AheadState::default() };
+        self.fill();
+    }
+
+    /// Write more calls ahead when fewer than `REFILL` are unanswered (up to `WINDOW`, in one
+    /// write).
+    fn fill(&mut self) {
+        let a = &mut self.ahead;
+        if a.done || a.in_flight.len() >= REFILL || a.next >= a.order.len() {
+            return;
+        }
+        let Some(running) = self.running.as_mut() else {
+            a.done = true;
+            return;
+        };
+        let mut batch = Vec::new();
+        while a.in_flight.len() < WINDOW && a.next < a.order.len() {
+            let (c, k) = a.order[a.next];
+            self.seq += 1;
+            let (case, calls) = &a.cases[c];
+            CallLine { seq: self.seq, section: &a.section, case, request: &calls[k].request }.to_line(&mut batch);
+            a.in_flight.push_back((self.seq, a.next));
+            a.next += 1;
+            self.counts.0 += 1;
+        }
+        // A closed pipe shows when the replies are read; a stuck one (the adapter reads
+        // nothing while bqsuite drains what it writes) is the oldest call's trouble.
+        if let Err(Unsent::TimedOut) = running.pipe.send(&batch, Instant::now() + self.options.timeout) {
+            let (seq, i) = a.in_flight[0];
+            let (c, k) = a.order[i];
+            let op = a.cases[c].1[k].request.operation();
+            let trouble = Trouble::TimedOut(self.options.timeout);
+            self.as_case(c, |adapter| {
+                let error = adapter.lose(Some((seq, op)), trouble);
+                adapter.ahead.cases[c].1[k].answer =
+                    Some(Answered { result: Err(error), notes: CaseNotes::default(), lost: true });
+            });
+            self.ahead.done = true;
+            self.ahead.in_flight.clear();
+        }
+    }
+
+    /// Run `f` with the case of call list `c` as the current case (so that trouble is recorded
+    /// for the case the call was predicted for), the current case's state put back after.
+    fn as_case(&mut self, c: usize, f: impl FnOnce(&mut Self)) {
+        let case = std::mem::replace(&mut self.case, self.ahead.cases[c].0.clone());
+        let (down, notes) = (self.down.take(), std::mem::take(&mut self.notes));
+        f(self);
+        self.case = case;
+        self.down = down;
+        self.notes = notes;
+    }
+
+    /// Read the reply to the oldest call in flight; `false` when none is.
+    fn receive_one(&mut self) -> bool {
+        let Some((seq, i)) = self.ahead.in_flight.pop_front() else { return false };
+        let (c, k) = self.ahead.order[i];
+        let op = self.ahead.cases[c].1[k].request.operation();
+        self.as_case(c, |adapter| {
+            let last_sent = adapter.seq;
+            let running = adapter.running.as_mut().expect("calls are in flight to a running process");
+            let got = running.pipe.recv(Instant::now() + adapter.options.timeout);
+            let result = adapter.judge_reply(seq, op, got, last_sent);
+            let lost = adapter.running.is_none();
+            let notes = std::mem::take(&mut adapter.notes);
+            adapter.ahead.cases[c].1[k].answer = Some(Answered { result, notes, lost });
+        });
+        if self.running.is_none() {
+            self.ahead.done = true;
+            self.ahead.in_flight.clear();
+        } else {
+            self.fill();
+        }
+        true
+    }
+
+    /// Read every reply still in flight (before a call made one at a time, the next section,
+    /// or the shutdown: those replies come first on the stream).
+    fn drain(&mut self) {
+        while self.receive_one() {}
+    }
+
+    /// The answer written ahead for call `k` of case `c`, once it is there (`None`: it was
+    /// never written, or the adapter was lost first).
+    fn answer_ahead(&mut self, c: usize, k: usize) -> Option<Answered> {
+        loop {
+            let call = &mut self.ahead.cases[c].1[k];
+            if call.answer.is_some() {
+                return call.answer.take();
+            }
+            let at = call.at?;
+            if self.ahead.done || (at >= self.ahead.next && self.running.is_none()) {
+                return None;
+            }
+            self.fill();
+            if !self.receive_one() {
+                return None;
+            }
+        }
     }
 
     /// What the adapter said about the current case besides results.
@@ -668,6 +745,8 @@ impl Adapter {
 
     /// Send the shutdown, wait for the exit (killing it after the timeout), and sum up.
     pub fn finish(mut self) -> Summary {
+        // Replies still in flight come first (answers to calls written ahead in vain).
+        self.drain();
         // What happens now belongs to no case.
         self.section.clear();
         self.case.clear();
@@ -839,7 +918,11 @@ impl Adapter {
 
 /// The calls of a case that may be written ahead: up to the first that touches a broker.
 fn ahead_of_time(calls: Vec<Request>) -> Vec<Ahead> {
-    calls.into_iter().take_while(|r| !r.touches_broker()).map(|request| Ahead { request, answer: None }).collect()
+    calls
+        .into_iter()
+        .take_while(|r| !r.touches_broker())
+        .map(|request| Ahead { request, at: None, answer: None })
+        .collect()
 }
 
 /// What a result of operation `other` to an `op` call is told.
@@ -875,24 +958,23 @@ impl Sdk for Adapter {
         if let Some(why) = &self.down {
             return Err(SdkError::Transport { message: format!("not run: {why}") });
         }
-        match self.queue.front() {
-            Some(ahead) if ahead.request == *request => {
-                if let Some(answered) = self.queue.pop_front().and_then(|a| a.answer) {
-                    self.counts.1 += 1;
-                    let CaseNotes { not_implemented, skips } = answered.notes;
-                    self.notes.not_implemented.extend(not_implemented);
-                    self.notes.skips.extend(skips);
-                    if answered.lost {
-                        self.down = Some("the adapter failed earlier in this case".into());
-                    }
-                    return answered.result;
+        if let Some((c, k)) = self.current {
+            let predicted = self.ahead.cases[c].1.get(k).is_some_and(|a| a.request == *request);
+            // A case that asks something else than predicted makes every further call when
+            // it comes; what is left of its calls was written ahead in vain.
+            self.current = predicted.then_some((c, k + 1));
+            if predicted && let Some(answered) = self.answer_ahead(c, k) {
+                self.counts.1 += 1;
+                let CaseNotes { not_implemented, skips } = answered.notes;
+                self.notes.not_implemented.extend(not_implemented);
+                self.notes.skips.extend(skips);
+                if answered.lost {
+                    self.down = Some("the adapter failed earlier in this case".into());
                 }
+                return answered.result;
             }
-            // The case asks something else than predicted: what is left was written ahead in
-            // vain, and every further call of the case is made when it comes.
-            Some(_) => self.queue.clear(),
-            None => {}
         }
+        self.drain();
         self.exchange(request)
     }
 }
