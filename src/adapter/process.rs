@@ -354,10 +354,16 @@ fn kill(child: &mut Child) -> String {
 /// Wait until `until` for the child to exit: its status and whether it is 0, or `None` while
 /// it still runs.
 fn wait_exit(child: &mut Child, until: Instant) -> Option<(String, bool)> {
+    // A process that closed its stdout is usually gone within microseconds: look again soon,
+    // then less and less often.
+    let mut pause = Duration::from_micros(50);
     loop {
         match child.try_wait() {
             Ok(Some(status)) => return Some((exit_text(status), status.success())),
-            Ok(None) if Instant::now() < until => std::thread::sleep(Duration::from_millis(2)),
+            Ok(None) if Instant::now() < until => {
+                std::thread::sleep(pause);
+                pause = (pause * 2).min(Duration::from_millis(2));
+            }
             Ok(None) => return None,
             Err(e) => return Some((format!("could not be waited for: {e}"), false)),
         }
