@@ -108,22 +108,20 @@ impl fmt::Display for AmqpValue {
     }
 }
 
+/// `1` as each of the eight AMQP integer types (for tests of the integral rule).
+#[cfg(test)]
+pub(crate) fn one_of_every_integer_width() -> [AmqpValue; 8] {
+    use AmqpValue::*;
+    [Byte(1), Short(1), Int(1), Long(1), UByte(1), UShort(1), UInt(1), ULong(1)]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn only_the_eight_integer_types_are_integral() {
-        let ones = [
-            AmqpValue::Byte(1),
-            AmqpValue::Short(1),
-            AmqpValue::Int(1),
-            AmqpValue::Long(1),
-            AmqpValue::UByte(1),
-            AmqpValue::UShort(1),
-            AmqpValue::UInt(1),
-            AmqpValue::ULong(1),
-        ];
+        let ones = one_of_every_integer_width();
         let names: Vec<_> = ones.iter().map(AmqpValue::type_name).collect();
         assert_eq!(names, ["byte", "short", "int", "long", "ubyte", "ushort", "uint", "ulong"]);
         assert!(ones.iter().all(|v| v.integral() == Some(1)));

@@ -122,17 +122,7 @@ mod tests {
 
     #[test]
     fn integral_one_of_every_width_decodes_and_nothing_else_numeric_does() {
-        let ones = [
-            AmqpValue::Byte(1),
-            AmqpValue::Short(1),
-            AmqpValue::Int(1),
-            AmqpValue::Long(1),
-            AmqpValue::UByte(1),
-            AmqpValue::UShort(1),
-            AmqpValue::UInt(1),
-            AmqpValue::ULong(1),
-        ];
-        for one in ones {
+        for one in super::super::amqp_value::one_of_every_integer_width() {
             assert!(consume(&received(Some(one.clone()), 1)).is_ok(), "{one}");
         }
         for bad in [
