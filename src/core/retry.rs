@@ -10,8 +10,9 @@
 //!   first retry waits exactly `retry_backoff` whatever the multiplier. Growth past what a `u64`
 //!   of milliseconds holds saturates (only reachable when uncapped).
 //! * `jitter: none` waits exactly `d(n)`; `jitter: full` waits a uniformly drawn whole number of
-//!   milliseconds in `0..=d(n)`. The random source is a parameter ([`Rng`]): [`SplitMix64`]
-//!   seeded for reproducible runs, or seeded from OS entropy.
+//!   milliseconds in `0..=d(n)`. The random source is a parameter ([`Rng`]): the contract pins
+//!   the bound, never the distribution, so the generator is the SDK's choice and not the core's
+//!   (the reference SDK draws with `fastrand`, seeded for reproducible runs).
 //!
 //! Kafka does not use this policy for its retry republish (its tiers decide, §6.5).
 
@@ -99,8 +100,8 @@ impl Backoff {
         let capped = |ms: u64| if self.max_ms > 0 { ms.min(self.max_ms) } else { ms };
         Ok(match grown {
             None => capped(self.retry_backoff_ms),
-            Some(x) if self.max_ms > 0 && x >= self.max_ms as f64 => self.max_ms,
-            // `as` floors a non-negative double and saturates at u64::MAX (and +inf).
+            // `as` floors a non-negative double and saturates at u64::MAX (and +inf), so a
+            // product past the cap is capped like any other.
             Some(x) => capped(x.floor() as u64),
         })
     }
@@ -110,58 +111,20 @@ impl Backoff {
     pub fn jittered(&self, ceiling: u64, rng: &mut impl Rng) -> u64 {
         match self.jitter {
             Jitter::None => ceiling,
-            Jitter::Full => match ceiling.checked_add(1) {
-                Some(bound) => uniform_below(rng, bound),
-                None => rng.next_u64(),
-            },
+            Jitter::Full => rng.up_to(ceiling),
         }
     }
 }
 
-/// A source of uniformly distributed 64-bit words.
+/// A source of uniform draws: the generator behind full jitter, chosen by the SDK.
 pub trait Rng {
-    fn next_u64(&mut self) -> u64;
+    /// A whole number drawn uniformly from `0..=max`.
+    fn up_to(&mut self, max: u64) -> u64;
 }
 
-/// SplitMix64 (Steele, Lea, Flood 2014): small, fast, and good enough for spreading retries.
-/// Not for cryptography.
-#[derive(Debug, Clone)]
-pub struct SplitMix64 {
-    state: u64,
-}
-
-impl SplitMix64 {
-    /// A generator that always yields the same sequence for `seed`.
-    pub fn seeded(seed: u64) -> Self {
-        Self { state: seed }
-    }
-
-    /// A generator seeded from the operating system's entropy.
-    pub fn from_entropy() -> Self {
-        let (a, b) = uuid::Uuid::new_v4().as_u64_pair();
-        Self::seeded(a ^ b.rotate_left(32))
-    }
-}
-
-impl Rng for SplitMix64 {
-    fn next_u64(&mut self) -> u64 {
-        self.state = self.state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-}
-
-/// A uniform draw from `0..bound` (`bound > 0`), without modulo bias.
-fn uniform_below(rng: &mut impl Rng, bound: u64) -> u64 {
-    // Values below `threshold` would make the low residues more likely; redraw them.
-    let threshold = bound.wrapping_neg() % bound;
-    loop {
-        let r = rng.next_u64();
-        if r >= threshold {
-            return r % bound;
-        }
+impl Rng for fastrand::Rng {
+    fn up_to(&mut self, max: u64) -> u64 {
+        self.u64(0..=max)
     }
 }
 
@@ -202,24 +165,26 @@ mod tests {
     #[test]
     fn full_jitter_stays_within_bounds_and_spreads() {
         let b = Backoff::new(1000).multiplier(2.0).unwrap().max(5000).jitter(Jitter::Full);
-        let mut rng = SplitMix64::seeded(7);
+        let mut rng = fastrand::Rng::with_seed(7);
         let draws: Vec<u64> = (0..2000).map(|_| b.jittered(b.ceiling(3).unwrap(), &mut rng)).collect();
         assert!(draws.iter().all(|&x| x <= 4000));
         assert!(draws.iter().any(|&x| x < 1000) && draws.iter().any(|&x| x > 3000), "uniform over 0..=4000");
-        let mut again = SplitMix64::seeded(7);
+        let mut again = fastrand::Rng::with_seed(7);
         assert_eq!(b.jittered(b.ceiling(3).unwrap(), &mut again), draws[0], "seeded runs repeat");
         let zero = Backoff::new(0).jitter(Jitter::Full);
-        assert_eq!(zero.jittered(zero.ceiling(1).unwrap(), &mut SplitMix64::from_entropy()), 0);
+        assert_eq!(zero.jittered(zero.ceiling(1).unwrap(), &mut fastrand::Rng::new()), 0);
         let huge = Backoff::new(1).multiplier(2.0).unwrap().jitter(Jitter::Full);
-        huge.jittered(huge.ceiling(200).unwrap(), &mut rng);
+        assert_eq!(huge.ceiling(200).unwrap(), u64::MAX);
+        huge.jittered(u64::MAX, &mut rng); // the whole range, no overflow
     }
 
     #[test]
-    fn splitmix_reference_values() {
-        // First outputs for seed 0 (the published reference sequence of SplitMix64).
-        let mut r = SplitMix64::seeded(0);
-        assert_eq!(r.next_u64(), 0xE220_A839_7B1D_CDAF);
-        assert_eq!(r.next_u64(), 0x6E78_9E6A_A1B9_65F4);
+    fn a_product_past_the_cap_is_the_cap() {
+        assert_eq!(d(1000, 2.0, 60_000, 7), 60_000, "64,000 capped");
+        assert_eq!(d(1000, 2.0, 64_000, 7), 64_000, "exactly the cap");
+        assert_eq!(d(1000, 2.0, 64_001, 7), 64_000, "below the cap");
+        assert_eq!(d(1000, 1e300, 5, 3), 5, "an infinite product");
+        assert_eq!(d(0, 1e300, 5, 3), 0, "zero times an infinite product (NaN) is zero");
     }
 
     #[test]

@@ -26,7 +26,7 @@ use crate::core::fault;
 use crate::core::idempotency::{self, Effect, MemoryStore, Store};
 use crate::core::payload_schema::Schema;
 use crate::core::redis as transport;
-use crate::core::retry::{Backoff, SplitMix64};
+use crate::core::retry::Backoff;
 use crate::core::{poison, traceparent};
 
 use super::ops::*;
@@ -394,8 +394,8 @@ fn retry_delay(r: &RetryDelay, deterministic: bool) -> Result<Vec<u64>, SdkError
         Jitter::Full => crate::core::retry::Jitter::Full,
     };
     let policy = policy.jitter(jitter);
-    let mut seeded = SplitMix64::seeded(SEED);
-    let mut entropy = (!deterministic).then(SplitMix64::from_entropy);
+    let mut seeded = fastrand::Rng::with_seed(SEED);
+    let mut entropy = (!deterministic).then(fastrand::Rng::new);
     // Every draw of one request is of the same retry: its ceiling is computed once (and not at
     // all for no draws, which an invalid retry number does not fail either).
     if r.draws == 0 {
