@@ -98,15 +98,11 @@ impl<'de> Deserialize<'de> for Identity {
     }
 }
 
-/// A `job` / `urn` member as a value. Only a string's content matters to identity; a member of
-/// another type that cannot be built (too deep, a number out of range) is kept as an empty value
-/// of its JSON type, which identity ignores just the same.
+/// A `job` / `urn` member as a value. Only a string's content matters to identity, and a string
+/// member always builds; a member of another type that cannot be built (too deep, a number out
+/// of range) stands as `null`, a non-string that identity ignores like any other.
 fn member(raw: &str) -> Value {
-    serde_json::from_str(raw).unwrap_or_else(|_| match raw.as_bytes().first() {
-        Some(b'{') => Value::Object(Map::new()),
-        Some(b'[') => Value::Array(Vec::new()),
-        _ => Value::from(0),
-    })
+    serde_json::from_str(raw).unwrap_or(Value::Null)
 }
 
 #[cfg(test)]
