@@ -149,7 +149,9 @@ fn a_poison_record_is_a_byte_level_splice_of_a_strict_object() {
     let d = q.reserve(&mut con).unwrap().unwrap();
     let Delivery::Poison(p) = &d else { panic!("{d:?}") };
     assert!(p.error().contains("A1"), "{}", p.error());
-    assert_eq!(d.member(), Some(raw.as_bytes()), "stored raw in :reserved");
+    let reserved: Vec<Vec<u8>> =
+        redis::cmd("ZRANGE").arg(keys.get(Role::Reserved).unwrap()).arg(0).arg(-1).query(&mut con).unwrap();
+    assert_eq!(reserved, [raw.as_bytes()], "stored raw in :reserved");
     assert!(q.dead_letter(&mut con, &d, Reason::Failed, None).unwrap());
     let rec: Vec<u8> = redis::cmd("LINDEX").arg(keys.get(Role::Dlq).unwrap()).arg(0).query(&mut con).unwrap();
     let rec = String::from_utf8(rec).unwrap();

@@ -173,14 +173,6 @@ impl Delivery {
         }
     }
 
-    /// Zset layout: the `:reserved` member that addresses this reservation.
-    pub fn member(&self) -> Option<&[u8]> {
-        match self.handle() {
-            Handle::Member(m) => Some(m),
-            Handle::Token(_) => None,
-        }
-    }
-
     /// Legacy layout: the 32-hex token of this reservation's deadline member.
     pub fn token(&self) -> Option<&str> {
         match self.handle() {
