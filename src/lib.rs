@@ -5,7 +5,9 @@
 //! the run ([`conformance`], against the SDK interface [`sdk`], which the reference [`core`]
 //! implements in process and an [`adapter`] process implements across stdio) → findings ([`diag`]) or results ([`results`]) → reporters → exit code
 //! ([`cli`]). Nothing downstream reaches back upstream (`tests/architecture.rs` holds the
-//! allowed edges), and the reference core knows nothing of the suite tooling.
+//! allowed edges), and the reference core knows nothing of the suite tooling. Below the core
+//! sits only [`fault`], the catalogue of its broken variants: the switches the core consults,
+//! which only the tooling (the kill matrix, `adapter --broken`) ever turns on.
 //!
 //! Messages to stderr go through `note!`, never `eprintln!`: a closed or failing stderr
 //! (`bqsuite run 2>&1 | head -1`) loses the message, never the work or the exit code.
@@ -41,6 +43,7 @@ pub mod core;
 pub mod diag;
 pub mod diff;
 pub mod docs;
+pub mod fault;
 pub mod fetch;
 pub mod fsutil;
 pub mod release;

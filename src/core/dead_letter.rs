@@ -11,7 +11,7 @@
 use serde_json::{Map, Value};
 
 use super::envelope::{Envelope, Extras, LANG};
-use super::fault::{self, Fault};
+use crate::fault::{self, Fault};
 
 /// Why a message was dead-lettered.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

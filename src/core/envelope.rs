@@ -32,9 +32,9 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde_json::{Map, Value};
 
-use super::fault::{self, Fault};
 use super::json::as_integer;
 use super::text::{is_blank, trim};
+use crate::fault::{self, Fault};
 
 /// The language tag this core stamps on what it produces (decisions R7).
 pub const LANG: &str = "rust";

@@ -23,7 +23,7 @@ use std::fmt;
 use std::sync::Mutex;
 
 use super::envelope::Envelope;
-use super::fault::{self, Fault};
+use crate::fault::{self, Fault};
 
 /// A seen-set of message ids. Implementations may be shared (Redis, a database), so the methods
 /// take `&self`.
@@ -174,7 +174,7 @@ impl<H, S> Idempotent<H, S> {
 mod tests {
     use super::*;
     use crate::core::envelope::make;
-    use crate::core::fault::{Fault, with};
+    use crate::fault::{Fault, with};
     use serde_json::{Map, Value};
     use std::cell::Cell;
 

@@ -6,7 +6,6 @@
 pub mod bindings;
 pub mod dead_letter;
 pub mod envelope;
-pub mod fault;
 pub mod idempotency;
 pub mod json;
 pub mod payload_schema;

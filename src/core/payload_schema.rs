@@ -24,8 +24,8 @@ use std::fmt;
 
 use serde_json::{Map, Number, Value};
 
-use super::fault::{self, Fault};
 use super::json::{as_integer, type_name};
+use crate::fault::{self, Fault};
 
 /// A JSON type name a schema can ask for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -352,7 +352,7 @@ fn compile_at(schema: &Value, at: &str) -> Result<Schema, SchemaError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::fault::{Fault, with};
+    use crate::fault::{Fault, with};
     use serde_json::json;
 
     fn valid(schema: Value, v: Value) -> bool {

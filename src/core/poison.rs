@@ -30,8 +30,8 @@ use serde::de::{Deserializer as _, IgnoredAny, MapAccess, Visitor};
 use serde_json::{Map, Value};
 
 use super::dead_letter::{Cause, Reason, block};
-use super::fault::{self, Fault};
 use super::strict::{NotStrict, strict_object};
+use crate::fault::{self, Fault};
 
 /// The member name of the block.
 pub const DEAD_LETTER: &str = "dead_letter";
@@ -187,7 +187,7 @@ fn top_level_names(text: &str) -> Result<Vec<String>, serde_json::Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::fault::{Fault, with};
+    use crate::fault::{Fault, with};
     use serde_json::json;
 
     const P: Poison<'static> = Poison { original_queue: "orders", failed_at_ms: 1_749_132_730_000, error: None };

@@ -18,7 +18,7 @@
 
 use std::fmt;
 
-use super::fault::{self, Fault};
+use crate::fault::{self, Fault};
 
 /// How the delay is spread.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -131,7 +131,7 @@ impl Rng for fastrand::Rng {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::fault::{Fault, with};
+    use crate::fault::{Fault, with};
 
     fn d(base: u64, m: f64, max: u64, n: u32) -> u64 {
         Backoff::new(base).multiplier(m).unwrap().max(max).ceiling(n).unwrap()

@@ -6,7 +6,7 @@
 //! Neither `char::is_whitespace` nor `u8::is_ascii_whitespace` (which omits `\v`) may be used
 //! in their place.
 
-use super::fault::{self, Fault};
+use crate::fault::{self, Fault};
 
 /// The per-character broken variants: each takes one of the six out of the set, or puts one of
 /// the three non-ASCII spaces the trim cases name into it.

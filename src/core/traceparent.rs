@@ -18,7 +18,7 @@
 
 use sha2::{Digest, Sha256};
 
-use super::fault::{self, Fault};
+use crate::fault::{self, Fault};
 
 /// Where the parent context came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -100,7 +100,7 @@ pub fn extract(header: Option<&str>, trace_id: &str) -> Parent {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::fault::{Fault, with};
+    use crate::fault::{Fault, with};
 
     const HEADER: &str = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
     const UUID: &str = "7b3f9c2a-e41d-4f88-9b2a-1c0d5e6f7a8b";

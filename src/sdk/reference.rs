@@ -22,12 +22,12 @@ use serde_json::{Map, Value};
 use crate::core::bindings::{AmqpValue, ConsumeError, Consumed, amqp, artemis, asb, kafka, pulsar, sqs};
 use crate::core::dead_letter::{self, Cause, Reason};
 use crate::core::envelope::{self, Envelope};
-use crate::core::fault;
 use crate::core::idempotency::{self, Effect, MemoryStore, Store};
 use crate::core::payload_schema::Schema;
 use crate::core::redis as transport;
 use crate::core::retry::Backoff;
 use crate::core::{poison, traceparent};
+use crate::fault;
 
 use super::ops::*;
 use super::wire::{
@@ -37,7 +37,7 @@ use super::wire::{
 use super::{Identity, OPERATIONS, Request, Response, Sdk, SdkError};
 
 /// The catalogue of broken variants of the reference core.
-pub use crate::core::fault::Fault as Broken;
+pub use crate::fault::Fault as Broken;
 
 /// Run `f` with the broken variant `broken` switched on for the calls it makes on this thread.
 pub fn with_broken<R>(broken: Broken, f: impl FnOnce() -> R) -> R {

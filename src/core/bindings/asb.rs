@@ -18,7 +18,7 @@ use std::collections::BTreeMap;
 
 use super::{AmqpValue, CONTENT_TYPE, ConsumeError, Consumed, Native, Source};
 use crate::core::envelope::{self, EncodeError, Envelope};
-use crate::core::fault::{self, Fault};
+use crate::fault::{self, Fault};
 
 /// The schema-version application property.
 pub const SCHEMA_VERSION: &str = "bq-schema-version";

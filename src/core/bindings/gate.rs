@@ -21,8 +21,8 @@
 
 use std::fmt;
 
-use crate::core::fault::{self, Fault};
 use crate::core::text::is_blank;
+use crate::fault::{self, Fault};
 
 /// The schema version the gate lets through.
 pub const SUPPORTED: &str = "1";
@@ -87,7 +87,7 @@ pub fn check(found: Native<'_>) -> Result<(), GateRejection> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::fault::{Fault, with};
+    use crate::fault::{Fault, with};
 
     #[test]
     fn decodes_one_absent_null_and_ascii_blank() {

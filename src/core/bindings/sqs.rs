@@ -29,7 +29,7 @@ use std::fmt;
 
 use super::{ConsumeError, Consumed, Native, Source, parse_count};
 use crate::core::envelope::{self, EncodeError, Envelope};
-use crate::core::fault::{self, Fault};
+use crate::fault::{self, Fault};
 
 /// The largest per-message delay SQS allows, in seconds.
 pub const MAX_DELAY_SECONDS: u32 = 900;
@@ -291,7 +291,7 @@ pub fn consume(msg: &ReceivedMessage) -> Result<Consumed, ConsumeError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::fault::{Fault, with};
+    use crate::fault::{Fault, with};
 
     const ORDER: &str = r#"{"job":"urn:babel:orders:created","trace_id":"7b3f9c2a-e41d-4f88-9b2a-1c0d5e6f7a8b","data":{"order_id":1042},"meta":{"id":"f1e2d3c4-b5a6-4789-90ab-cdef01234567","queue":"orders","lang":"php","schema_version":1,"created_at":1749132727000},"attempts":2}"#;
 

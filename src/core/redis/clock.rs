@@ -12,7 +12,7 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use crate::core::fault::{self, Fault};
+use crate::fault::{self, Fault};
 
 /// The largest magnitude a score may have: integers up to 2^53 are exact in a double.
 const MAX_SCORE: f64 = 9_007_199_254_740_992.0;
@@ -135,7 +135,7 @@ pub fn deadline(now: f64, retry_after: RetryAfter) -> Result<Score, TimeError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::fault::{self, Fault};
+    use crate::fault::{self, Fault};
 
     #[test]
     fn available_at_is_floor_now_plus_ceil_delay() {

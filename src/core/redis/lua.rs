@@ -20,7 +20,7 @@ use std::sync::LazyLock;
 
 use redis::Script;
 
-use crate::core::fault::{self, Fault};
+use crate::fault::{self, Fault};
 
 /// One script of the transport.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -6,7 +6,7 @@ use redis::ConnectionLike;
 use super::lua::Lua;
 use super::{Delivery, Error, Handle, Queue, Role, SweepReport};
 use super::{TimeError, deadline, now_second};
-use crate::core::fault::{self, Fault};
+use crate::fault::{self, Fault};
 
 /// A fresh reservation token: 128 random bits as 32 lowercase hex digits.
 pub(super) fn new_token() -> String {

@@ -6,7 +6,7 @@ use redis::ConnectionLike;
 use super::lua::Lua;
 use super::{Delivery, Error, Handle, PoisonReservation, Queue, Role};
 use super::{available_at, deadline, now_second};
-use crate::core::fault::{self, Fault};
+use crate::fault::{self, Fault};
 
 /// What the poison branch of the reserve script means, for the dead-letter record.
 const A1_POISON: &str = "the reserve script could not decode the body as an object with a numeric attempts, \

@@ -22,7 +22,7 @@ pub mod retry;
 
 use super::{ConsumeError, Consumed, Native, parse_count, string_properties};
 use crate::core::envelope::{self, EncodeError, Envelope};
-use crate::core::fault::{self, Fault};
+use crate::fault::{self, Fault};
 
 /// The schema-version header.
 pub const SCHEMA_VERSION: &str = "bq-schema-version";
@@ -146,7 +146,7 @@ pub fn consume(rec: &ConsumerRecord) -> Result<Consumed, ConsumeError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::fault::{Fault, with};
+    use crate::fault::{Fault, with};
 
     pub(super) const ORDER: &str = r#"{"job":"urn:babel:orders:created","trace_id":"7b3f9c2a-e41d-4f88-9b2a-1c0d5e6f7a8b","data":{"order_id":1042},"meta":{"id":"f1e2d3c4-b5a6-4789-90ab-cdef01234567","queue":"orders","lang":"php","schema_version":1,"created_at":1749132727000},"attempts":0}"#;
 

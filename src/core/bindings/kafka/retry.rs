@@ -30,8 +30,8 @@ use std::fmt;
 
 use super::{ATTEMPTS, ConsumerRecord, Header, ProducerRecord, header_text, headers, record};
 use crate::core::envelope::{self, EncodeError, Envelope};
-use crate::core::fault::{self, Fault};
 use crate::core::text::is_blank;
+use crate::fault::{self, Fault};
 
 /// The RECOMMENDED retry tiers, in milliseconds.
 pub const DEFAULT_TIERS_MS: [u64; 4] = [5_000, 30_000, 300_000, 1_800_000];

@@ -12,6 +12,10 @@
 //! unless a caller switched it on with [`with`]; the switch is thread-local and scoped, so it
 //! cannot leak into another test or another thread; the reference behaviour is the `false`
 //! branch everywhere.
+//!
+//! It sits beside the core, not in it (the core uses it, it uses nothing): the catalogue, its
+//! names and its switch are the tooling's (the kill matrix, `adapter --broken NAME`), and no
+//! SDK operation reads them. What stays in the core is each variant's one guarded branch.
 
 use std::cell::RefCell;
 use std::fmt;
