@@ -29,7 +29,8 @@
 # The report (bench/mutants_report.py) goes to DIR/report.md and DIR/report.json: caught /
 # missed / unviable / timeout per core module, the sections that caught each mutant (from the
 # oracle's `oracle-fail` lines), the missed mutants, the comparison with
-# bench/mutants-accepted.txt, and the Redis Lua variants of the kill matrix (cargo-mutants
+# bench/mutants-accepted.txt, the accepted misses by kind of reason with the ceiling they put on
+# the figure (viable minus accepted, of viable), and the Redis Lua variants of the kill matrix (cargo-mutants
 # does not mutate Lua; each script's branches and key / argument uses are broken variants of
 # the catalogue, run through the suite by `bqsuite dev kill-matrix`; `--no-lua` leaves them
 # out). Exit 0: every viable mutant is caught or accepted and every Lua variant is caught;
