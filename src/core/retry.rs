@@ -122,12 +122,6 @@ pub trait Rng {
     fn up_to(&mut self, max: u64) -> u64;
 }
 
-impl Rng for fastrand::Rng {
-    fn up_to(&mut self, max: u64) -> u64 {
-        self.u64(0..=max)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -381,6 +381,14 @@ fn replay(r: &IdempotencyReplay) -> Result<Replayed, SdkError> {
     Ok(Replayed { deliveries: out })
 }
 
+/// The reference SDK's jitter generator: the contract pins full jitter's bound, never its
+/// distribution, so which generator draws is the SDK's choice, made here and not in the core.
+impl crate::core::retry::Rng for fastrand::Rng {
+    fn up_to(&mut self, max: u64) -> u64 {
+        self.u64(0..=max)
+    }
+}
+
 fn retry_delay(r: &RetryDelay, deterministic: bool) -> Result<Vec<u64>, SdkError> {
     let mut policy = Backoff::new(r.retry_backoff);
     if let Some(m) = r.multiplier {
