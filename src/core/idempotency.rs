@@ -19,6 +19,7 @@
 //! `forget`); [`MemoryStore`] is the process-local reference store.
 
 use std::collections::HashSet;
+use std::convert::Infallible;
 use std::fmt;
 use std::sync::Mutex;
 
@@ -56,16 +57,6 @@ pub struct MemoryStore {
     ids: Mutex<HashSet<String>>,
 }
 
-/// The in-memory store cannot fail; this type has no values.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Never {}
-
-impl fmt::Display for Never {
-    fn fmt(&self, _: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {}
-    }
-}
-
 impl MemoryStore {
     /// An empty store.
     pub fn new() -> Self {
@@ -86,15 +77,16 @@ impl MemoryStore {
 }
 
 impl Store for MemoryStore {
-    type Error = Never;
-    fn seen(&self, id: &str) -> Result<bool, Never> {
+    /// The in-memory store cannot fail.
+    type Error = Infallible;
+    fn seen(&self, id: &str) -> Result<bool, Infallible> {
         Ok(self.lock().contains(id))
     }
-    fn remember(&self, id: &str) -> Result<(), Never> {
+    fn remember(&self, id: &str) -> Result<(), Infallible> {
         self.lock().insert(id.to_owned());
         Ok(())
     }
-    fn forget(&self, id: &str) -> Result<(), Never> {
+    fn forget(&self, id: &str) -> Result<(), Infallible> {
         self.lock().remove(id);
         Ok(())
     }

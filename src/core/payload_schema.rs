@@ -79,8 +79,10 @@ impl Type {
     }
 }
 
+/// A number without a fraction. Every integer literal converts to a whole double (a large one
+/// rounds to another whole double), so the double's fraction decides for every number.
 fn is_integral(n: &Number) -> bool {
-    n.is_i64() || n.is_u64() || n.as_f64().is_some_and(|f| f.fract() == 0.0)
+    n.as_f64().is_some_and(|f| f.fract() == 0.0)
 }
 
 /// What `items` says about an array's elements.
