@@ -272,6 +272,7 @@ fn equal(a: &Value, b: &Value) -> bool {
     }
 }
 
+/// Is `n` strictly below `min`? Integers compare exactly; anything else as doubles.
 fn below(n: &Number, min: &Number) -> bool {
     let int = |x: &Number| x.as_i64().map(i128::from).or_else(|| x.as_u64().map(i128::from));
     match (int(n), int(min)) {
