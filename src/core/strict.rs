@@ -57,49 +57,44 @@ pub fn strict_object(body: &[u8]) -> Result<(), NotStrict> {
     if text.trim_start_matches([' ', '\t', '\n', '\r']).starts_with('{') { Ok(()) } else { Err(NotStrict::NotAnObject) }
 }
 
-/// Byte offset of the first lone surrogate escape in the strings of JSON text, if any.
+/// Byte offset of the first lone surrogate escape in JSON text, if any.
 ///
-/// Only escapes inside string literals count; an escaped backslash followed by `u` is not an
-/// escape. Text without `\ud` / `\uD` anywhere has no surrogate escape and is not walked.
-pub fn lone_surrogate(text: &str) -> Option<usize> {
+/// `text` must already have parsed as JSON (as in [`strict_object`]): there every backslash is
+/// inside a string literal and starts an escape, `\\` and `\"` included, and every `\u` has
+/// four hex digits, so the scan needs no string state and an escaped backslash followed by `u` is
+/// skipped as the escape it is. Text without `\ud` / `\uD` anywhere has no surrogate escape and
+/// is not walked.
+fn lone_surrogate(text: &str) -> Option<usize> {
     if !(text.contains("\\ud") || text.contains("\\uD")) {
         return None;
     }
     let b = text.as_bytes();
     let hex = |at: usize| text.get(at..at + 4).and_then(|s| u16::from_str_radix(s, 16).ok());
-    let (mut i, mut in_str) = (0usize, false);
+    let mut i = 0usize;
     while i < b.len() {
-        match (in_str, b[i]) {
-            (false, b'"') => in_str = true,
-            (true, b'"') => in_str = false,
-            (true, b'\\') if b.get(i + 1) == Some(&b'u') => {
-                let Some(u) = hex(i + 2) else {
-                    i += 2;
-                    continue;
-                };
-                if (0xDC00..=0xDFFF).contains(&u) {
-                    return Some(i);
-                }
-                if (0xD800..=0xDBFF).contains(&u) {
-                    let paired = b.get(i + 6) == Some(&b'\\')
-                        && b.get(i + 7) == Some(&b'u')
-                        && hex(i + 8).is_some_and(|l| (0xDC00..=0xDFFF).contains(&l));
-                    if !paired {
-                        return Some(i);
-                    }
-                    i += 12;
-                    continue;
-                }
-                i += 6;
-                continue;
-            }
-            (true, b'\\') => {
-                i += 2;
-                continue;
-            }
-            _ => {}
+        if b[i] != b'\\' {
+            i += 1;
+            continue;
         }
-        i += 1;
+        if b.get(i + 1) != Some(&b'u') {
+            i += 2;
+            continue;
+        }
+        let u = hex(i + 2)?;
+        if (0xDC00..=0xDFFF).contains(&u) {
+            return Some(i);
+        }
+        if (0xD800..=0xDBFF).contains(&u) {
+            let paired = b.get(i + 6) == Some(&b'\\')
+                && b.get(i + 7) == Some(&b'u')
+                && hex(i + 8).is_some_and(|l| (0xDC00..=0xDFFF).contains(&l));
+            if !paired {
+                return Some(i);
+            }
+            i += 12;
+            continue;
+        }
+        i += 6;
     }
     None
 }
@@ -144,5 +139,9 @@ mod tests {
         assert_eq!(lone_surrogate(r#"{"a":"x\ud800"}"#), Some(7));
         assert_eq!(lone_surrogate(r#"{"a":"\ud800\u0041"}"#), Some(6));
         assert_eq!(lone_surrogate(r#"{"a":"\uD800"}"#), Some(6));
+        // Escaped quotes and backslashes are skipped as escapes, whatever string they sit in.
+        assert_eq!(lone_surrogate(r#"{"a":"\"\ud800"}"#), Some(8));
+        assert_eq!(lone_surrogate(r#"{"a":"\\","\udc00":1}"#), Some(11));
+        assert_eq!(lone_surrogate(r#"{"\\ud800":"\\\\udc00"}"#), None);
     }
 }
