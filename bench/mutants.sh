@@ -137,9 +137,21 @@ if ! (cd "$tree" && cargo test --locked --quiet --profile mutants --test suite_o
   echo "mutants.sh: the oracle fails on the unmutated core (see $out/baseline.log)" >&2
   exit 2
 fi
+# The test timeout, from the oracle's own time once built (cargo's start included): a mutant
+# whose oracle runs ten times as long, and at least 30 s, is stuck (a loop that no longer ends)
+# and counts as caught. A fixed 120 s spent minutes of a full run on the few mutants that loop,
+# while a missed mutant runs as long as the unmutated oracle, far inside the bound.
+t0=$(date +%s%N)
+(cd "$tree" && cargo test --locked --quiet --profile mutants --test suite_oracle >>"$out/baseline.log" 2>&1) || {
+  echo "mutants.sh: the oracle fails on its second run on the unmutated core (see $out/baseline.log)" >&2
+  exit 2
+}
+test_timeout=$(( ($(date +%s%N) - t0) * 10 / 1000000000 ))
+[ "$test_timeout" -lt 30 ] && test_timeout=30
+echo "== test timeout ${test_timeout} s (ten times the oracle's time, at least 30 s)" >&2
 
 common=(--in-place --baseline=skip --profile mutants --cargo-arg=--locked --cargo-arg=--test=suite_oracle
-  --timeout 120 --build-timeout 900 --no-shuffle --sharding slice --colors never)
+  --timeout "$test_timeout" --build-timeout 900 --no-shuffle --sharding slice --colors never)
 for f in "${files[@]}"; do common+=(-f "$f"); done
 [ -n "$re" ] && common+=(-F "$re")
 printf '%s\n' "$key" >"$out/run.key"
