@@ -133,19 +133,21 @@ echo "mutants.sh: commit $commit, Redis $BQ_REDIS_URL, output $out" >&2
 # The oracle must pass on the unmutated tree (cargo-mutants' own baseline is skipped: once is
 # enough for all shards).
 echo "== baseline: the oracle on the unmutated core" >&2
-if ! (cd "$tree" && cargo test --locked --quiet --profile mutants --test suite_oracle >"$out/baseline.log" 2>&1); then
-  echo "mutants.sh: the oracle fails on the unmutated core (see $out/baseline.log)" >&2
-  exit 2
-fi
-# The test timeout, from the oracle's own time once built (cargo's start included): a mutant
-# whose oracle runs ten times as long, and at least 30 s, is stuck (a loop that no longer ends)
-# and counts as caught. A fixed 120 s spent minutes of a full run on the few mutants that loop,
-# while a missed mutant runs as long as the unmutated oracle, far inside the bound.
-t0=$(date +%s%N)
-(cd "$tree" && cargo test --locked --quiet --profile mutants --test suite_oracle >>"$out/baseline.log" 2>&1) || {
-  echo "mutants.sh: the oracle fails on its second run on the unmutated core (see $out/baseline.log)" >&2
-  exit 2
+baseline() { # the oracle on the unmutated tree, appending to baseline.log; exits 2 when it fails
+  (cd "$tree" && cargo test --locked --quiet --profile mutants --test suite_oracle >>"$out/baseline.log" 2>&1) || {
+    echo "mutants.sh: the oracle fails on the unmutated core (see $out/baseline.log)" >&2
+    exit 2
+  }
 }
+: >"$out/baseline.log"
+baseline
+# The test timeout, from the oracle's own time once built (the second run; cargo's start
+# included): a mutant whose oracle runs ten times as long, and at least 30 s, is stuck (a loop
+# that no longer ends) and counts as caught. A fixed 120 s spent minutes of a full run on the
+# few mutants that loop, while a missed mutant runs as long as the unmutated oracle, far inside
+# the bound.
+t0=$(date +%s%N)
+baseline
 test_timeout=$(( ($(date +%s%N) - t0) * 10 / 1000000000 ))
 [ "$test_timeout" -lt 30 ] && test_timeout=30
 echo "== test timeout ${test_timeout} s (ten times the oracle's time, at least 30 s)" >&2
