@@ -97,6 +97,16 @@ fn a_wrong_expectation_of_any_case_that_needs_no_service_is_a_reference_disagree
 
 /// The malformed cases of the issue: each one makes validate exit 1 with a finding at the
 /// case's pointer in manifest.json, release refuse to build, and run exit 2.
+/// `validate` exits 1 on the copy, and `release` refuses it without writing anything.
+fn validate_fails_and_release_refuses(s: &SuiteCopy, what: &str) {
+    let o = bqsuite(s.path(), &["validate"]);
+    assert_eq!(o.status.code(), Some(1), "{what}: {}", transcript(&o));
+    let out = tempfile::tempdir().unwrap();
+    let o = bqsuite(s.path(), &["release", "--out", out.path().to_str().unwrap()]);
+    assert_ne!(o.status.code(), Some(0), "{what}: release builds a broken suite: {}", transcript(&o));
+    assert!(std::fs::read_dir(out.path()).unwrap().next().is_none(), "{what}: release wrote something");
+}
+
 #[test]
 fn malformed_cases_are_findings_refusals_and_exit_2() {
     let index = |m: &Value, section: &str, name: &str| {
@@ -140,12 +150,7 @@ fn malformed_cases_are_findings_refusals_and_exit_2() {
             findings.iter().any(|f| f.file.as_deref() == Some("manifest.json") && f.pointer.as_deref() == Some(&want)),
             "{section}/{name}: no finding at {want}: {findings:#?}"
         );
-        let o = bqsuite(s.path(), &["validate"]);
-        assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
-        let out = tempfile::tempdir().unwrap();
-        let o = bqsuite(s.path(), &["release", "--out", out.path().to_str().unwrap()]);
-        assert_ne!(o.status.code(), Some(0), "release builds a broken suite: {}", transcript(&o));
-        assert!(std::fs::read_dir(out.path()).unwrap().next().is_none(), "release wrote something");
+        validate_fails_and_release_refuses(&s, &format!("{section}/{name}"));
         let o = bqsuite(s.path(), &["run", "--section", section]);
         assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
         let err = String::from_utf8_lossy(&o.stderr);
@@ -204,4 +209,129 @@ fn an_unreadable_fixture_is_reported_once_and_run_exits_2_naming_it() {
     let o = bqsuite(s.path(), &["run"]);
     assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
     assert!(String::from_utf8_lossy(&o.stderr).contains(fixture), "{}", transcript(&o));
+}
+
+/// What a suite's version holds (the spec's version history, as each definition's `SINCE` and
+/// `BLOCKS` say): a section or block dropped cleanly, an empty block, a case in a block no
+/// definition declares and a misspelt case field are each a finding of `validate` (exit 1) and
+/// a refusal of `release` (nothing written), however consistent the rest of the manifest is.
+#[test]
+fn a_suite_that_lacks_what_its_version_holds_is_a_finding_and_a_refusal() {
+    type Edit = fn(&mut Value);
+    let examples: [(&str, Edit, &str, &str, &str); 7] = [
+        (
+            "a section and its scope removed",
+            |m| {
+                m.as_object_mut().unwrap().shift_remove("traceparent");
+                m["sections"].as_object_mut().unwrap().shift_remove("traceparent");
+            },
+            "BQ312",
+            "",
+            "section \"traceparent\" (scope otel, since 1.5.0) is missing",
+        ),
+        (
+            "a block of 1.1.0 removed",
+            |m| drop(m["sqs"].as_object_mut().unwrap().shift_remove("schema_version_gate")),
+            "BQ313",
+            "/sqs",
+            "has no block \"schema_version_gate\" (since 1.1.0)",
+        ),
+        ("a section's own cases emptied", |m| m["redis_delay"]["cases"] = json!([]), "BQ314", "/redis_delay/cases", ""),
+        (
+            "a block's cases emptied",
+            |m| m["backoff"]["topic_names"]["cases"] = json!([]),
+            "BQ314",
+            "/backoff/topic_names/cases",
+            "",
+        ),
+        (
+            "a block renamed",
+            |m| {
+                let b = m["redis_layout"].as_object_mut().unwrap();
+                let release = b.shift_remove("release").unwrap();
+                b.insert("relese".into(), release);
+            },
+            "BQ313",
+            "/redis_layout",
+            "has no block \"release\" (since 1.6.0)",
+        ),
+        (
+            "a block of no definition",
+            |m| m["redis_layout"]["relese"] = m["redis_layout"]["release"].clone(),
+            "BQ306",
+            "/redis_layout/relese/cases/0",
+            "redis_layout has no block \"relese\"",
+        ),
+        (
+            "an optional field misspelt",
+            |m| {
+                let c = m["retry_backoff"]["cases"]
+                    .as_array_mut()
+                    .unwrap()
+                    .iter_mut()
+                    .find(|c| c.get("multiplier").is_some());
+                let c = c.unwrap().as_object_mut().unwrap();
+                let v = c.shift_remove("multiplier").unwrap();
+                c.insert("multipler".into(), v);
+            },
+            "BQ305",
+            "/retry_backoff/cases/2/multipler",
+            "did you mean \"multiplier\"?",
+        ),
+    ];
+    for (what, edit, code, pointer, says) in examples {
+        let s = SuiteCopy::new();
+        s.edit_manifest(edit);
+        let findings = s.validate();
+        let errors: Vec<_> = findings.iter().filter(|f| f.code.id == code).collect();
+        // Said once, where it is, and nothing else is wrong with the suite.
+        assert_eq!(errors.len(), 1, "{what}: one {code}: {findings:#?}");
+        let f = errors[0];
+        assert_eq!(f.pointer.as_deref(), Some(pointer), "{what}: {f:#?}");
+        assert!(f.message.contains(says), "{what}: {}", f.message);
+        if what != "a block renamed" {
+            assert_eq!(findings.len(), 1, "{what}: only {code}: {findings:#?}");
+        }
+        validate_fails_and_release_refuses(&s, what);
+    }
+}
+
+/// A misspelt case field is a lint: `validate` reports it, but the case still reads and runs
+/// (runners ignore unknown fields), so `run` passes it on what it does carry.
+#[test]
+fn an_unknown_case_field_is_reported_but_the_case_still_runs() {
+    let s = SuiteCopy::new();
+    s.edit_manifest(|m| m["trim"]["cases"][0]["expect_envelop"] = json!({}));
+    let findings = s.validate();
+    assert_eq!(findings.len(), 1, "{findings:#?}");
+    assert_eq!(findings[0].code.id, "BQ305");
+    assert!(findings[0].message.contains("did you mean \"expect_envelope\"?"), "{}", findings[0].message);
+    let o = bqsuite(s.path(), &["run", "--section", "trim"]);
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+}
+
+/// The version decides what must be there: a suite of an earlier version need not hold a later
+/// section or block, and every block is no older than its section.
+#[test]
+fn what_must_be_held_follows_the_suite_version() {
+    for def in registry() {
+        for b in def.blocks() {
+            assert!(b.since >= def.since(), "{}/{} is older than its section", def.name(), b.name);
+        }
+    }
+    let s = SuiteCopy::new();
+    s.write("CONFORMANCE_VERSION", "1.4.0\n");
+    s.edit_manifest(|m| {
+        m["conformance_version"] = json!("1.4.0");
+        m.as_object_mut().unwrap().shift_remove("traceparent");
+        m["sections"].as_object_mut().unwrap().shift_remove("traceparent");
+        m["backoff"].as_object_mut().unwrap().shift_remove("topic_names");
+    });
+    let findings = s.validate();
+    assert!(findings.iter().all(|f| !["BQ312", "BQ313"].contains(&f.code.id)), "{findings:#?}");
+    s.edit_manifest(|m| drop(m["sqs"].as_object_mut().unwrap().shift_remove("schema_version_gate")));
+    let findings = s.validate();
+    let f: Vec<_> = findings.iter().filter(|f| ["BQ312", "BQ313"].contains(&f.code.id)).collect();
+    assert_eq!(f.len(), 1, "{findings:#?}");
+    assert_eq!(f[0].pointer.as_deref(), Some("/sqs"));
 }

@@ -1,7 +1,7 @@
 //! The finding codes. One line per code; a code is never reused or renumbered once shipped.
 //!
 //! Ranges: BQ0xx files, BQ1xx manifest top level, BQ2xx sections/scopes/exceptions, BQ3xx cases
-//! and fixtures (BQ305–BQ308 the generic case-reading family of every section, BQ309–BQ311 the
+//! and fixtures (BQ305–BQ308 the generic case-reading family of every section, BQ309–BQ314 the
 //! registry and the reference agreement), BQ4xx schemas, BQ5xx compatibility with the real SDK
 //! runners (decisions R20), BQ6xx results files, BQ7xx sync targets, BQ8xx section-specific
 //! cross-checks, BQ900–BQ919 release and fetch, BQ950–BQ959 the release gate (`release`,
@@ -266,7 +266,6 @@ codes! {
         why: "whole_sections lets a required section be skipped entirely; that is only sound when the rule's condition covers every case of it.",
         example: Validate(&[Set("manifest.json", "/skip_policy/rules/[single-number-type]/whole_sections", "[\"asb\"]")]),
     }
-
     MISSING_FIXTURE = "BQ301" "missing-fixture" "A case references a file that does not exist." {
         Error,
         checks: "Every file a case or block names (file, envelope_file, fixture) exists in the suite.",
@@ -293,13 +292,13 @@ codes! {
     }
     CASE_SHAPE = "BQ305" "case-shape" "A case (or the block it lives in) is not an object, lacks a field its section reads, or has a field of the wrong JSON type." {
         Error,
-        checks: "Every case of every section reads into its section's typed form (the same reader run uses): the case is an object, every field the section reads is present with its JSON type, and no field is unknown to it.",
+        checks: "Every case of every section reads into its section's typed form (the same reader run uses): the case is an object, every field the section reads is present with its JSON type, and no field is unknown to it (a field the section's contract does not name is reported, with the nearest known name, but the case still reads and runs, as runners ignore unknown fields).",
         why: "A runner cannot run a case it cannot read; in an SDK's runner that is a crash or a silent skip, never a verdict.",
         example: Validate(&[Remove("manifest.json", "/kafka_poison/cases/[job-only]/expect")]),
     }
     CASE_UNKNOWN_VALUE = "BQ306" "case-unknown-value" "A case field holds a value its section does not define (an unknown mode, expect, kind or block)." {
         Error,
-        checks: "Enumerated fields (mode, expect, layout, jitter, value_type, a block name) hold one of the values their section defines.",
+        checks: "Enumerated fields (mode, expect, layout, jitter, value_type) hold one of the values their section defines, and every case lives in a block its section defines (a case of another block is not read).",
         why: "A runner decides what to do from these values; one it does not know has no defined outcome.",
         example: Validate(&[Set("manifest.json", "/kafka_poison/cases/[job-only]/expect", "\"maybe\"")]),
     }
@@ -335,6 +334,24 @@ codes! {
         checks: "Every case that reads cleanly and needs no external service is run through the reference core over the SDK interface; a case it does not pass is reported at the case, with what the reference computed and what the case expects. The Redis behavioural blocks are read and checked, never run, so validate stays offline.",
         why: "An expectation the reference implementation of the contract cannot meet is almost always a mistake in the case; shipped, it would turn every correct SDK red.",
         example: Validate(&[Set("manifest.json", "/cases/[order-created]/expect/attempts", "1")]),
+    }
+    SECTION_MISSING = "BQ312" "section-missing" "A section the suite's version holds, by the spec's version history, is not in the manifest." {
+        Error,
+        checks: "Every section bqsuite's registry defines whose version (the version-history entry that added it; 1.0.0 for the initial suite's) is CONFORMANCE_VERSION or earlier is in the manifest.",
+        why: "Runners look sections up by name and leave out one that is not there, so a section dropped from a release (with its sections entry) would pass every other check while every SDK silently stopped being tested on it.",
+        example: Validate(&[Remove("manifest.json", "/traceparent"), Remove("manifest.json", "/sections/traceparent")]),
+    }
+    BLOCK_MISSING = "BQ313" "block-missing" "A section lacks a block its version holds, by the spec's version history." {
+        Error,
+        checks: "Every block a section's definition declares with a version of CONFORMANCE_VERSION or earlier (schema_version_gate in the binding sections since 1.1.0, the redis_layout behavioural blocks since 1.6.0, ...) is in the section.",
+        why: "A runner skips a block that is not there without a word, so a dropped block stops testing its rule in every SDK while the rest of the section still passes.",
+        example: Validate(&[Remove("manifest.json", "/sqs/schema_version_gate")]),
+    }
+    EMPTY_BLOCK = "BQ314" "empty-block" "A block (or a section's own cases) has an empty cases array." {
+        Error,
+        checks: "Every cases array of a section made of blocks holds at least one case (the array section cases is held to six by BQ509).",
+        why: "An empty block runs and passes in every SDK, so it looks like coverage while it pins nothing.",
+        example: Validate(&[Set("manifest.json", "/redis_delay/cases", "[]")]),
     }
 
     RESULTS_EXAMPLE_INVALID = "BQ401" "results-example-invalid" "schema/results.example.json does not validate against schema/results.schema.json." {

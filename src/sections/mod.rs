@@ -35,14 +35,38 @@ pub mod redis;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use crate::diag::Finding;
+use crate::diag::{Code, Finding};
 use crate::results::Outcome;
 use crate::sdk::Sdk;
 use crate::sdk::reference::Broken;
-use crate::suite::{self, CaseRef, Scope, Suite};
+use crate::suite::{self, CaseRef, Scope, Suite, pointer};
 
 pub use read::{Fixture, Place, Problem, Reader, Slot};
 pub use redis::link::RedisLink;
+
+/// A suite version as the spec's version history names it: (major, minor, patch). A
+/// pre-release of a version counts as that version (a 1.6.0-rc.1 suite holds 1.6.0's sections).
+pub type Version = (u64, u64, u64);
+
+/// The version of `v` as [`Version`] compares it (its pre-release and build ignored).
+pub fn version_of(v: &semver::Version) -> Version {
+    (v.major, v.minor, v.patch)
+}
+
+/// One block of a section made of blocks: a sub-key that holds cases (a `cases` array of rows,
+/// or one case object), or `cases`, the section's own array of cases; with the suite version
+/// that added it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Block {
+    pub name: &'static str,
+    pub since: Version,
+}
+
+impl Block {
+    pub const fn new(name: &'static str, since: Version) -> Self {
+        Self { name, since }
+    }
+}
 
 /// What a runner's check gives: `Err` carries the failure reason.
 pub type Check = Result<(), String>;
@@ -125,6 +149,15 @@ pub trait Definition: Sync + 'static {
     const ARRAY: bool = false;
     /// Real SDK runners read this early section by name (decisions R20.2).
     const EARLY: bool = false;
+    /// The suite version whose entry in the spec's version history added the section (1.0.0,
+    /// the initial suite, for a section no entry names): a suite of that version or later must
+    /// hold it (BQ312), so a section cannot drop out of a release unnoticed.
+    const SINCE: Version;
+    /// Every block of the section, with the version that added each (empty only for the array
+    /// section `cases`): a case in any other sub-key is not read (BQ306; runners skip a block
+    /// they do not know, so its cases would pin nothing), and a suite of a block's version or
+    /// later must hold it (BQ313).
+    const BLOCKS: &'static [Block];
     /// The broken variants it must catch.
     const CATCHES: &'static [Catch] = &[];
     /// What a runner of this section does, for people (its page in `docs/`): required, so a
@@ -192,6 +225,8 @@ pub trait Section: Sync {
     fn scope(&self) -> Scope;
     fn is_array(&self) -> bool;
     fn is_early(&self) -> bool;
+    fn since(&self) -> Version;
+    fn blocks(&self) -> &'static [Block];
     fn catches(&self) -> &'static [Catch];
     fn contract(&self) -> &'static Contract;
     /// Read every case of `section` (a section of `suite` with this definition's name).
@@ -259,6 +294,14 @@ impl<D: Definition> Section for D {
         D::EARLY
     }
 
+    fn since(&self) -> Version {
+        D::SINCE
+    }
+
+    fn blocks(&self) -> &'static [Block] {
+        D::BLOCKS
+    }
+
     fn catches(&self) -> &'static [Catch] {
         D::CATCHES
     }
@@ -281,6 +324,7 @@ fn read_typed<'s, D: Definition>(
     section: &suite::Section<'s>,
     slots: bool,
 ) -> Box<dyn Cases<'s> + 's> {
+    let mut unknown_blocks: Vec<&str> = Vec::new();
     let entries = section
         .cases()
         .into_iter()
@@ -289,12 +333,53 @@ fn read_typed<'s, D: Definition>(
             if slots {
                 r = r.with_slots();
             }
-            let typed = D::read(&mut r);
+            let block = case.sub.unwrap_or("cases");
+            let typed = if D::ARRAY || D::BLOCKS.iter().any(|b| b.name == block) {
+                let typed = D::read(&mut r);
+                unknown_fields(&mut r, section.name, &case, D::CONTRACT);
+                typed
+            } else {
+                // Said once per block, at its first case; every case of it fails to read.
+                let names: Vec<&str> = D::BLOCKS.iter().map(|b| b.name).collect();
+                let first = !unknown_blocks.contains(&block);
+                unknown_blocks.push(block);
+                r.problems.push(Problem {
+                    code: Code::CASE_UNKNOWN_VALUE,
+                    pointer: r.root().pointer,
+                    message: format!("{} has no block {block:?} (it has {})", section.name, names.join(", ")),
+                    shown: first,
+                    lint: false,
+                });
+                None
+            };
             let typed = if r.failed() { None } else { typed };
             Entry { case, typed, problems: r.problems, slots: r.slots.unwrap_or_default() }
         })
         .collect();
     Box::new(Typed::<D> { entries })
+}
+
+/// A lint (BQ305) for every member of the case that its section's contract does not name: a
+/// runner ignores an unknown case field, so a misspelt optional field (`multipler`) would leave
+/// the case testing less than it says, with nothing failing. The case still reads and runs.
+/// Fields are checked against the section's whole contract, not per block.
+fn unknown_fields(r: &mut Reader<'_>, section: &str, case: &CaseRef<'_>, contract: &Contract) {
+    // A block that stands as one case because its `cases` is not an array is reported as a
+    // block (BQ305); its members are the block's, not a case's.
+    let Some(obj) = case.value.as_object().filter(|o| !o.contains_key("cases")) else { return };
+    for key in obj.keys().filter(|k| !contract.fields.iter().any(|f| f.name == k.as_str())) {
+        let near = contract
+            .fields
+            .iter()
+            .map(|f| (strsim::damerau_levenshtein(key, f.name), f.name))
+            .filter(|(d, _)| *d <= 2)
+            .min();
+        let hint = near.map_or(String::new(), |(_, f)| format!("; did you mean {f:?}?"));
+        let message = format!(
+            "{key:?} is not a case field of section {section:?}: runners ignore it, so nothing it says is checked{hint}"
+        );
+        r.lint(Code::CASE_SHAPE, pointer::join(&case.pointer, key), message);
+    }
 }
 
 /// The failure reason of a case that does not read cleanly.

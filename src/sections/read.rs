@@ -146,6 +146,12 @@ impl<'s> Reader<'s> {
         self.case.clone()
     }
 
+    /// The name of the block the case lives in (`cases` for the section's own array): one of its
+    /// definition's `BLOCKS`, which the registry checks before the case is read.
+    pub fn block_name(&self) -> &'s str {
+        self.sub.unwrap_or("cases")
+    }
+
     /// The block the case lives in.
     pub fn block_place(&self) -> Place<'s> {
         Place { value: self.block, pointer: self.block_pointer.clone() }
@@ -171,6 +177,11 @@ impl<'s> Reader<'s> {
             shown: true,
             lint: false,
         });
+    }
+
+    /// Record a lint: a problem `validate` reports that does not stop the case from reading.
+    pub fn lint(&mut self, code: Code, pointer: impl Into<String>, message: impl Into<String>) {
+        self.problems.push(Problem { code, pointer: pointer.into(), message: message.into(), shown: true, lint: true });
     }
 
     /// Did reading find a problem that stops the case?

@@ -10,6 +10,11 @@
 //!   BQ804, BQ301, and the Redis case language's BQ860–BQ867); a problem whose root cause
 //!   another rule reports (a fixture that does not parse) is not repeated, and the case is
 //!   neither cross-checked nor run;
+//! * the suite holds what its version has: every registered section whose `SINCE` is that
+//!   version or earlier (BQ312) and each such block of every section (BQ313), none of them
+//!   with an empty `cases` array (BQ314); a section of `cases` is checked by BQ509 instead;
+//! * every case lives in a block its definition declares (BQ306) and has only the fields its
+//!   section's contract names (BQ305, a lint: the case still reads and runs);
 //! * each section's cross-checks over the cases that read cleanly;
 //! * the reference agreement (BQ311): every case that read cleanly and needs no external service
 //!   runs through the reference core over the SDK interface; a case it does not pass is a finding
@@ -102,6 +107,7 @@ pub(super) fn check(cx: &Ctx<'_>, reads: &[&Read<'_>]) -> Vec<Finding> {
             }
         }
     }
+    out.extend(held_by_version(cx.suite));
     let mut sdk = ReferenceSdk::new().deterministic();
     let mut ccx = CheckCx { suite: cx.suite, envelope_schema: cx.envelope_schema(), sdk: &mut sdk };
     for r in reads {
@@ -111,6 +117,86 @@ pub(super) fn check(cx: &Ctx<'_>, reads: &[&Read<'_>]) -> Vec<Finding> {
             }
         }
         out.extend(r.cases.check(&mut ccx));
+    }
+    out
+}
+
+/// What the suite's version must hold (the spec's version history, as each definition's
+/// `SINCE` and `BLOCKS` state it): every registered section of that version or earlier
+/// (BQ312), and in each section every block of that version or earlier (BQ313); a block's
+/// `cases` array holds at least one case (BQ314). Nothing is said when `CONFORMANCE_VERSION`
+/// is not SemVer (BQ102 says that) or a section has another shape than its definition's (BQ207).
+fn held_by_version(suite: &Suite) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let Some(version) = suite.version().and_then(|v| semver::Version::parse(v).ok()) else {
+        return out;
+    };
+    let v = sections::version_of(&version);
+    let held = suite.sections();
+    let since = |(a, b, c): sections::Version| format!("{a}.{b}.{c}");
+    let due: Vec<_> = sections::registry().filter(|d| d.since() <= v).collect();
+    if !due.is_empty() && !due.iter().any(|d| held.iter().any(|s| s.name == d.name())) {
+        // Not a section dropped, but no suite of this version at all: one finding, not one per section.
+        let names: Vec<&str> = due.iter().map(|d| d.name()).collect();
+        out.push(at(
+            Code::SECTION_MISSING,
+            format!(
+                "the suite is {version}, and it holds none of that version's {} sections ({})",
+                due.len(),
+                names.join(", ")
+            ),
+            "",
+        ));
+        return out;
+    }
+    for def in sections::registry() {
+        let Some(section) = held.iter().find(|s| s.name == def.name()) else {
+            if def.since() <= v {
+                out.push(at(
+                    Code::SECTION_MISSING,
+                    format!(
+                        "the suite is {version}, and section {:?} (scope {}, since {}) is missing: every release from {} on holds it",
+                        def.name(),
+                        def.scope(),
+                        since(def.since()),
+                        since(def.since())
+                    ),
+                    "",
+                ));
+            }
+            continue;
+        };
+        let Some(obj) = section.block.as_object() else { continue };
+        let ptr = pointer::join("", def.name());
+        for b in def.blocks() {
+            match obj.get(b.name) {
+                None if b.since <= v => out.push(at(
+                    Code::BLOCK_MISSING,
+                    format!(
+                        "the suite is {version}, and section {:?} has no block {:?} (since {})",
+                        def.name(),
+                        b.name,
+                        since(b.since)
+                    ),
+                    ptr.clone(),
+                )),
+                Some(block) => {
+                    let (cases, at_ptr) = if b.name == "cases" {
+                        (Some(block), pointer::join(&ptr, "cases"))
+                    } else {
+                        (block.get("cases"), pointer::join(&pointer::join(&ptr, b.name), "cases"))
+                    };
+                    if cases.and_then(serde_json::Value::as_array).is_some_and(Vec::is_empty) {
+                        out.push(at(
+                            Code::EMPTY_BLOCK,
+                            format!("{}/{} has an empty cases array: it pins nothing", def.name(), b.name),
+                            at_ptr,
+                        ));
+                    }
+                }
+                None => {}
+            }
+        }
     }
     out
 }

@@ -9,6 +9,7 @@
 //! * `schema_version_gate/*`: each row as an application property named `property`: a string as
 //!   itself, `null` as the key present with a null value, `absent: true` as no key.
 
+use crate::sections::{Block, Version};
 use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
@@ -49,6 +50,12 @@ const CARRIES: Carries = Carries { null: true, numbers: false };
 
 impl Definition for Artemis {
     const NAME: &'static str = "artemis";
+    const SINCE: Version = (1, 0, 0);
+    const BLOCKS: &'static [Block] = &[
+        Block::new("property_projection", (1, 0, 0)),
+        Block::new("attempts_reconciliation", (1, 0, 0)),
+        Block::new("schema_version_gate", (1, 1, 0)),
+    ];
     const SCOPE: Scope = Scope::Artemis;
     const CATCHES: &'static [Catch] = &[
         catch(Broken::GateTrims, &["schema_version_gate/9"]),
@@ -121,7 +128,7 @@ impl Definition for Artemis {
                 properties: properties?,
             })
         };
-        Case::read(r, "property_projection", projection, |r, at| r.u32(at, "delivery_count"))
+        Case::read(r, projection, |r, at| r.u32(at, "delivery_count"))
     }
 
     fn check<'s>(cx: &mut CheckCx<'_>, cases: &[Entry<'s, Case<'s>>], out: &mut Vec<Finding>) {

@@ -13,6 +13,7 @@
 //!   `double`, never an integer; `null` as the key present with AMQP null; `absent: true` as no
 //!   key.
 
+use crate::sections::{Block, Version};
 use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
@@ -54,6 +55,12 @@ const CARRIES: Carries = Carries { null: true, numbers: true };
 
 impl Definition for Asb {
     const NAME: &'static str = "asb";
+    const SINCE: Version = (1, 0, 0);
+    const BLOCKS: &'static [Block] = &[
+        Block::new("property_projection", (1, 0, 0)),
+        Block::new("attempts_reconciliation", (1, 0, 0)),
+        Block::new("schema_version_gate", (1, 1, 0)),
+    ];
     const SCOPE: Scope = Scope::Asb;
     const CATCHES: &'static [Catch] = &[
         catch(Broken::GateTrims, &["schema_version_gate/9"]),
@@ -112,7 +119,7 @@ impl Definition for Asb {
             let properties = golden(r, &at, "application_properties");
             Some(Projection { fixture, message: message?, properties: properties? })
         };
-        Case::read(r, "property_projection", projection, |r, at| r.u32(at, "delivery_count"))
+        Case::read(r, projection, |r, at| r.u32(at, "delivery_count"))
     }
 
     fn check<'s>(cx: &mut CheckCx<'_>, cases: &[Entry<'s, Case<'s>>], out: &mut Vec<Finding>) {

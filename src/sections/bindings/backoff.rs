@@ -20,6 +20,7 @@
 //! with that text), `expect_absent_headers` and `expect_body_attempts`, and its `bq-attempts`
 //! header must be in sync with the body's attempts.
 
+use crate::sections::{Block, Version};
 use serde_json::{Map, Value, json};
 
 use crate::results::Outcome;
@@ -148,6 +149,14 @@ fn record_expect<'s>(r: &mut Reader<'s>, at: &Place<'s>, absent: bool) -> Option
 
 impl Definition for Backoff {
     const NAME: &'static str = "backoff";
+    const SINCE: Version = (1, 5, 0);
+    const BLOCKS: &'static [Block] = &[
+        Block::new("topic_names", (1, 6, 0)),
+        Block::new("retry_attempt_tier", (1, 6, 0)),
+        Block::new("default_tiers", (1, 6, 0)),
+        Block::new("retry_republish", (1, 5, 0)),
+        Block::new("requested_delay", (1, 5, 0)),
+    ];
     const SCOPE: Scope = Scope::Kafka;
     const CATCHES: &'static [Catch] = &[
         // The §6.4 rule only: the §6.5 retry rule is separate.
@@ -257,10 +266,7 @@ impl Definition for Backoff {
     type Case<'s> = Case<'s>;
 
     fn read<'s>(r: &mut Reader<'s>) -> Option<Case<'s>> {
-        let which = super::block(
-            r,
-            &["topic_names", "retry_attempt_tier", "default_tiers", "retry_republish", "requested_delay"],
-        )?;
+        let which = r.block_name();
         let at = r.root();
         r.object(&at)?;
         if which == "default_tiers" {

@@ -10,6 +10,7 @@
 //!   `delay_seconds`. `expect: "release"` — ChangeMessageVisibility of that message with
 //!   VisibilityTimeout `expect_visibility_timeout`; `expect: "raise"` — the release raises.
 
+use crate::sections::{Block, Version};
 use serde_json::Value;
 
 use crate::diag::Code;
@@ -48,6 +49,8 @@ pub struct Case<'s> {
 
 impl Definition for Delay {
     const NAME: &'static str = "delay";
+    const SINCE: Version = (1, 5, 0);
+    const BLOCKS: &'static [Block] = &[Block::new("send", (1, 5, 0)), Block::new("release", (1, 5, 0))];
     const SCOPE: Scope = Scope::Sqs;
     const CATCHES: &'static [Catch] = &[catch(Broken::SqsDelayClamps, &["send/standard-901-raises"])];
     const CONTRACT: &'static Contract = &Contract {
@@ -95,7 +98,7 @@ impl Definition for Delay {
     type Case<'s> = Case<'s>;
 
     fn read<'s>(r: &mut Reader<'s>) -> Option<Case<'s>> {
-        let release = super::block(r, &["send", "release"])? == "release";
+        let release = r.block_name() == "release";
         r.row()?;
         let block = r.block_place();
         let fixture = r.file(&block, "envelope_file");

@@ -10,6 +10,7 @@
 //! * `schema_version_gate/*`: each row as a header named `property`: a string as its UTF-8
 //!   bytes, `null` as a header present with a null value, `absent: true` as no header.
 
+use crate::sections::{Block, Version};
 use serde_json::{Map, Value};
 
 use crate::diag::Finding;
@@ -48,6 +49,12 @@ const CARRIES: Carries = Carries { null: true, numbers: false };
 
 impl Definition for Kafka {
     const NAME: &'static str = "kafka";
+    const SINCE: Version = (1, 0, 0);
+    const BLOCKS: &'static [Block] = &[
+        Block::new("property_projection", (1, 0, 0)),
+        Block::new("attempts_reconciliation", (1, 0, 0)),
+        Block::new("schema_version_gate", (1, 1, 0)),
+    ];
     const SCOPE: Scope = Scope::Kafka;
     const CATCHES: &'static [Catch] = &[
         catch(Broken::GateTrims, &["schema_version_gate/9"]),
@@ -95,7 +102,7 @@ impl Definition for Kafka {
             let (at, fixture) = projection_fixture(r)?;
             Some(Projection { fixture, headers: golden(r, &at, "headers")? })
         };
-        Case::read(r, "property_projection", projection, |r, at| r.u64_or_null(at, "header_attempts"))
+        Case::read(r, projection, |r, at| r.u64_or_null(at, "header_attempts"))
     }
 
     fn check<'s>(cx: &mut CheckCx<'_>, cases: &[Entry<'s, Case<'s>>], out: &mut Vec<Finding>) {

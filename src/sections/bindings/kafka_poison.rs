@@ -4,6 +4,7 @@
 //! (the exact text) and `body_base64` (the exact bytes, standard padded base64). The SDK's
 //! Kafka consumer classifies the record value; the verdict must equal `expect`.
 
+use crate::sections::{Block, Version};
 use crate::results::Outcome;
 use crate::sdk::Calls;
 use crate::sdk::ops::{Classification, KafkaClassify};
@@ -27,6 +28,8 @@ const VERDICTS: [(&str, Classification); 3] =
 
 impl Definition for KafkaPoison {
     const NAME: &'static str = "kafka_poison";
+    const SINCE: Version = (1, 6, 0);
+    const BLOCKS: &'static [Block] = &[Block::new("cases", (1, 6, 0))];
     const SCOPE: Scope = Scope::Kafka;
     const CATCHES: &'static [Catch] = &[catch(Broken::UnicodeWhitespace, &["unicode-space-job-is-an-identity"])];
     const CONTRACT: &'static Contract = &Contract {

@@ -16,7 +16,7 @@ sections! {
 
 pub mod shared;
 
-use crate::diag::{Code, Finding};
+use crate::diag::Finding;
 use crate::sections::{CheckCx, Entry, Place, Reader};
 
 use shared::{Carries, GateRow, Reconciliation, check_gate_row};
@@ -31,15 +31,14 @@ pub enum BindingCase<'s, P, C> {
 }
 
 impl<'s, P, C> BindingCase<'s, P, C> {
-    /// Read a case of block `projection_block`, `attempts_reconciliation` or
-    /// `schema_version_gate`.
+    /// Read a case of the projection block (`attribute_projection` or `property_projection`),
+    /// `attempts_reconciliation` or `schema_version_gate`.
     pub(crate) fn read(
         r: &mut Reader<'s>,
-        projection_block: &'static str,
         projection: impl FnOnce(&mut Reader<'s>) -> Option<P>,
         count: impl FnOnce(&mut Reader<'s>, &Place<'s>) -> Option<C>,
     ) -> Option<Self> {
-        match block(r, &[projection_block, "attempts_reconciliation", "schema_version_gate"])? {
+        match r.block_name() {
             "attempts_reconciliation" => Reconciliation::read(r, count).map(Self::Reconciliation),
             "schema_version_gate" => GateRow::read(r).map(Self::Gate),
             _ => projection(r).map(Self::Projection),
@@ -55,19 +54,6 @@ impl<'s, P, C> BindingCase<'s, P, C> {
         out: &mut Vec<Finding>,
     ) {
         check_gates(cx, binding, carries, cases, |c| if let Self::Gate(g) = c { Some(g) } else { None }, out);
-    }
-}
-
-/// The block a case of a binding section lives in, when it is one of `known`.
-pub(crate) fn block(r: &mut Reader<'_>, known: &[&'static str]) -> Option<&'static str> {
-    match known.iter().find(|k| Some(**k) == r.sub) {
-        Some(k) => Some(k),
-        None => {
-            let at = r.root().pointer;
-            let msg = format!("the section has no block {:?} (it has {known:?})", r.sub.unwrap_or("cases"));
-            r.problem(Code::CASE_UNKNOWN_VALUE, at, msg);
-            None
-        }
     }
 }
 

@@ -5,6 +5,7 @@
 //! * `attempts_reconciliation/*` `{name, body_attempts, redelivery_count, expected_attempts}`.
 //! * `schema_version_gate/*`: each row as a string property named `property` (absent: none).
 
+use crate::sections::{Block, Version};
 use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
@@ -42,6 +43,12 @@ const CARRIES: Carries = Carries { null: false, numbers: false };
 
 impl Definition for Pulsar {
     const NAME: &'static str = "pulsar";
+    const SINCE: Version = (1, 0, 0);
+    const BLOCKS: &'static [Block] = &[
+        Block::new("property_projection", (1, 0, 0)),
+        Block::new("attempts_reconciliation", (1, 0, 0)),
+        Block::new("schema_version_gate", (1, 1, 0)),
+    ];
     const SCOPE: Scope = Scope::Pulsar;
     const CATCHES: &'static [Catch] = &[
         catch(Broken::GateTrims, &["schema_version_gate/9"]),
@@ -87,7 +94,7 @@ impl Definition for Pulsar {
             let (at, fixture) = projection_fixture(r)?;
             Some(Projection { fixture, properties: golden(r, &at, "properties")? })
         };
-        Case::read(r, "property_projection", projection, |r, at| r.u32(at, "redelivery_count"))
+        Case::read(r, projection, |r, at| r.u32(at, "redelivery_count"))
     }
 
     fn check<'s>(cx: &mut CheckCx<'_>, cases: &[Entry<'s, Case<'s>>], out: &mut Vec<Finding>) {

@@ -7,6 +7,7 @@
 //!   text); the body is the envelope. `delivery_mode` is an octet, not one of the string
 //!   properties, and is not part of the golden map.
 
+use crate::sections::{Block, Version};
 use serde_json::{Map, Value};
 
 use crate::results::Outcome;
@@ -31,6 +32,10 @@ pub struct Case<'s> {
 
 impl Definition for Rabbitmq {
     const NAME: &'static str = "rabbitmq";
+    const SINCE: Version = (1, 0, 0);
+    const BLOCKS: &'static [Block] = &[
+        Block::new("property_projection", (1, 0, 0)),
+    ];
     const SCOPE: Scope = Scope::Amqp;
     const EARLY: bool = true;
     const CONTRACT: &'static Contract = &Contract {
@@ -58,7 +63,6 @@ impl Definition for Rabbitmq {
     type Case<'s> = Case<'s>;
 
     fn read<'s>(r: &mut Reader<'s>) -> Option<Case<'s>> {
-        super::block(r, &["property_projection"])?;
         let (at, fixture) = projection_fixture(r)?;
         let properties = golden(r, &at, "properties");
         let headers = golden(r, &at, "headers");

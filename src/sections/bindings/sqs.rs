@@ -8,6 +8,7 @@
 //! * `schema_version_gate/*`: each row as a String attribute named `property` (absent: none),
 //!   consumed with the `fixture` as body.
 
+use crate::sections::{Block, Version};
 use serde_json::{Map, Value};
 
 use crate::diag::Finding;
@@ -43,6 +44,12 @@ const CARRIES: Carries = Carries { null: false, numbers: false };
 
 impl Definition for Sqs {
     const NAME: &'static str = "sqs";
+    const SINCE: Version = (1, 0, 0);
+    const BLOCKS: &'static [Block] = &[
+        Block::new("attribute_projection", (1, 0, 0)),
+        Block::new("attempts_reconciliation", (1, 0, 0)),
+        Block::new("schema_version_gate", (1, 1, 0)),
+    ];
     const SCOPE: Scope = Scope::Sqs;
     const CATCHES: &'static [Catch] = &[
         catch(Broken::GateTrims, &["schema_version_gate/9"]),
@@ -92,7 +99,7 @@ impl Definition for Sqs {
             let (at, fixture) = projection_fixture(r)?;
             Some(Projection { fixture, attributes: golden(r, &at, "message_attributes")? })
         };
-        Case::read(r, "attribute_projection", projection, |r, at| r.str_or_null(at, "approximate_receive_count"))
+        Case::read(r, projection, |r, at| r.str_or_null(at, "approximate_receive_count"))
     }
 
     fn check<'s>(cx: &mut CheckCx<'_>, cases: &[Entry<'s, Case<'s>>], out: &mut Vec<Finding>) {

@@ -15,6 +15,7 @@
 //! fixture is a non-empty JSON object (BQ502), a valid one with a non-empty `trace_id`,
 //! `meta.id` and a non-zero `meta.created_at` (BQ510).
 
+use crate::sections::{Block, Version};
 use serde_json::{Map, Value};
 
 use crate::diag::{Code, Finding};
@@ -46,6 +47,8 @@ pub struct Case<'s> {
 
 impl Definition for Cases {
     const NAME: &'static str = "cases";
+    const SINCE: Version = (1, 0, 0);
+    const BLOCKS: &'static [Block] = &[];
     const SCOPE: Scope = Scope::Core;
     const ARRAY: bool = true;
     const EARLY: bool = true;

@@ -12,6 +12,7 @@
 //! Cross-checks: a decode case with `valid: false` (data-array-rejected) has a fixture that
 //! fails the producer schema (BQ803).
 
+use crate::sections::{Block, Version};
 use std::collections::BTreeMap;
 
 use serde_json::value::RawValue;
@@ -45,6 +46,8 @@ enum Mode {
 
 impl Definition for DataShape {
     const NAME: &'static str = "data_shape";
+    const SINCE: Version = (1, 0, 0);
+    const BLOCKS: &'static [Block] = &[Block::new("cases", (1, 0, 0))];
     const SCOPE: Scope = Scope::Core;
     const CATCHES: &'static [Catch] = &[
         catch(Broken::EmptyDataAsArray, &["empty-data"]),

@@ -14,6 +14,7 @@
 //!
 //! Cross-checks: `offending_key` is one of the input's keys (BQ811).
 
+use crate::sections::{Block, Version};
 use serde_json::{Map, Value};
 
 use crate::diag::{Code, Finding};
@@ -46,6 +47,8 @@ pub struct Case<'s> {
 
 impl Definition for EncodeReject {
     const NAME: &'static str = "encode_reject";
+    const SINCE: Version = (1, 4, 0);
+    const BLOCKS: &'static [Block] = &[Block::new("cases", (1, 4, 0))];
     const SCOPE: Scope = Scope::Core;
     const CATCHES: &'static [Catch] = &[
         catch(

@@ -7,6 +7,7 @@
 //! `expect_envelope` pointer holds its value; then decode that output (it must be accepted),
 //! attempts + 1, encode, parse, and check the same pointers plus `/attempts == 1`.
 
+use crate::sections::{Block, Version};
 use serde_json::{Map, Value};
 
 use crate::results::Outcome;
@@ -34,6 +35,8 @@ pub struct Case<'s> {
 
 impl Definition for ExtensionWrite {
     const NAME: &'static str = "extension_write";
+    const SINCE: Version = (1, 4, 0);
+    const BLOCKS: &'static [Block] = &[Block::new("cases", (1, 4, 0))];
     const SCOPE: Scope = Scope::Core;
     const CATCHES: &'static [Catch] = &[catch(Broken::DropUnknownKeys, &["flat-scalar-key", "two-vendors-in-one-ext"])];
     const CONTRACT: &'static Contract = &Contract {

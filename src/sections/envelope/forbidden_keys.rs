@@ -13,6 +13,7 @@
 //! Cross-checks: the pointer fields against the fixture (BQ805–BQ809), the fixture against the
 //! producer schema (BQ801, BQ802).
 
+use crate::sections::{Block, Version};
 use crate::diag::Finding;
 use crate::results::Outcome;
 use crate::sdk::reference::Broken;
@@ -37,6 +38,8 @@ pub struct Case<'s> {
 
 impl Definition for ForbiddenKeys {
     const NAME: &'static str = "forbidden_keys";
+    const SINCE: Version = (1, 0, 0);
+    const BLOCKS: &'static [Block] = &[Block::new("cases", (1, 0, 0))];
     const SCOPE: Scope = Scope::Core;
     const CATCHES: &'static [Catch] = &[
         catch(Broken::EmitForbiddenKeys, &["forbidden-key-timestamp", "forbidden-key-meta-ts"]),

@@ -5,6 +5,7 @@
 //! expect_absent_after_reencode?}`: `accepts` and decode give `valid`; for a valid case the
 //! resolved URN, the warnings and the re-emit.
 
+use crate::sections::{Block, Version};
 use crate::results::Outcome;
 use crate::sdk::reference::Broken;
 use crate::sections::{Catch, Contract, Definition, Reader, RunCx, catch};
@@ -18,6 +19,8 @@ pub struct JobType;
 
 impl Definition for JobType {
     const NAME: &'static str = "job_type";
+    const SINCE: Version = (1, 5, 0);
+    const BLOCKS: &'static [Block] = &[Block::new("cases", (1, 5, 0))];
     const SCOPE: Scope = Scope::Core;
     const CATCHES: &'static [Catch] = &[
         catch(

@@ -15,6 +15,7 @@
 //! Cross-checks: the pointer fields against the fixture (BQ805–BQ809), the fixture against the
 //! producer schema (BQ801, BQ802).
 
+use crate::sections::{Block, Version};
 use serde_json::{Map, Value};
 
 use crate::diag::Finding;
@@ -57,6 +58,8 @@ const REASONS: [(&str, DeadLetterReason); 3] = [
 
 impl Definition for Roundtrip {
     const NAME: &'static str = "roundtrip";
+    const SINCE: Version = (1, 0, 0);
+    const BLOCKS: &'static [Block] = &[Block::new("cases", (1, 0, 0))];
     const SCOPE: Scope = Scope::Core;
     const CATCHES: &'static [Catch] = &[
         catch(

@@ -9,6 +9,7 @@
 //! must hold every `expect_envelope` pointer and, with `expect_fresh_trace_id`, a minted UUID
 //! trace_id.
 
+use crate::sections::{Block, Version};
 use serde_json::{Map, Value};
 
 use crate::results::Outcome;
@@ -51,6 +52,8 @@ enum Mode {
 
 impl Definition for Trim {
     const NAME: &'static str = "trim";
+    const SINCE: Version = (1, 5, 0);
+    const BLOCKS: &'static [Block] = &[Block::new("cases", (1, 5, 0))];
     const SCOPE: Scope = Scope::Core;
     const CATCHES: &'static [Catch] = &[
         catch(

@@ -22,6 +22,7 @@
 //! `expected_effects` is the number of `run` deliveries (BQ827); each `expect_effect` is what
 //! the seen-set rule gives after the deliveries before it (BQ828).
 
+use crate::sections::{Block, Version};
 use std::collections::HashSet;
 
 use serde_json::{Value, json};
@@ -57,14 +58,10 @@ pub enum Case<'s> {
     Sequence { deliveries: Vec<Step<'s>>, expected_effects: u64 },
 }
 
-#[derive(Clone, Copy)]
-enum Block {
-    DedupKey,
-    Sequences,
-}
-
 impl Definition for Idempotency {
     const NAME: &'static str = "idempotency";
+    const SINCE: Version = (1, 0, 0);
+    const BLOCKS: &'static [Block] = &[Block::new("dedup_key", (1, 0, 0)), Block::new("sequences", (1, 0, 0))];
     const SCOPE: Scope = Scope::Core;
     const CATCHES: &'static [Catch] = &[catch(
         Broken::IdempotencyTraceIdKey,
@@ -113,14 +110,14 @@ impl Definition for Idempotency {
     fn read<'s>(r: &mut Reader<'s>) -> Option<Case<'s>> {
         let at = r.root();
         r.object(&at)?;
-        match block(r)? {
-            Block::DedupKey => {
+        match r.block_name() {
+            "dedup_key" => {
                 let fixture = r.file(&at, "envelope_file");
                 let key = r.str(&at, "expected_key");
                 r.expects(&at, "expected_key");
                 Some(Case::DedupKey { fixture: fixture?, expected_key: key? })
             }
-            Block::Sequences => {
+            _ => {
                 r.row()?;
                 let list = r.array(&at, "deliveries");
                 let expected_effects = r.u64(&at, "expected_effects");
@@ -163,22 +160,6 @@ impl Definition for Idempotency {
         match case {
             Case::DedupKey { fixture, expected_key } => dedup_key(cx, fixture, expected_key).into(),
             Case::Sequence { deliveries, expected_effects } => sequence(cx, deliveries, *expected_effects).into(),
-        }
-    }
-}
-
-fn block(r: &mut Reader<'_>) -> Option<Block> {
-    match r.sub {
-        Some("dedup_key") => Some(Block::DedupKey),
-        Some("sequences") => Some(Block::Sequences),
-        other => {
-            let at = r.root().pointer;
-            r.problem(
-                Code::CASE_UNKNOWN_VALUE,
-                at,
-                format!("idempotency has no block {other:?} (dedup_key, sequences)"),
-            );
-            None
         }
     }
 }

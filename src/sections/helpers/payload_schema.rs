@@ -11,6 +11,7 @@
 //! formats not asserted) and must compile (BQ821); every case's `valid` must equal its verdict
 //! on `data` (BQ820) — an oracle independent of the SDK's own validator.
 
+use crate::sections::{Block, Version};
 use serde_json::Value;
 
 use crate::diag::{Code, Finding};
@@ -122,6 +123,8 @@ fn run(cx: &mut RunCx<'_>, case: &Case<'_>) -> Check {
 
 impl Definition for PayloadSchema {
     const NAME: &'static str = "payload_schema";
+    const SINCE: Version = (1, 0, 0);
+    const BLOCKS: &'static [Block] = &[Block::new("cases", (1, 0, 0))];
     const SCOPE: Scope = Scope::Core;
     const CATCHES: &'static [Catch] = &[catch(Broken::PayloadSchemaIgnoreAdditional, &["invalid-additional-property"])];
     const EARLY: bool = true;
@@ -143,6 +146,8 @@ impl Definition for PayloadSchema {
 
 impl Definition for PayloadSchemaUnicode {
     const NAME: &'static str = "payload_schema_unicode";
+    const SINCE: Version = (1, 0, 0);
+    const BLOCKS: &'static [Block] = &[Block::new("cases", (1, 0, 0))];
     const SCOPE: Scope = Scope::Core;
     const CATCHES: &'static [Catch] =
         &[catch(Broken::PayloadSchemaByteLength, &["turkish-2cp-min3", "emoji-1cp-min2", "emoji-plus-ascii-2cp-min3"])];

@@ -27,6 +27,7 @@
 //! and a splice_or_wrapper body contains every splice literal and has exactly the `splice_keys`
 //! as distinct top-level names.
 
+use crate::sections::{Block, Version};
 use std::collections::BTreeSet;
 
 use base64::Engine as _;
@@ -91,6 +92,8 @@ fn strings<'s>(r: &mut Reader<'s>, at: &crate::sections::Place<'s>, key: &str) -
 
 impl Definition for PoisonDlq {
     const NAME: &'static str = "poison_dlq";
+    const SINCE: Version = (1, 6, 0);
+    const BLOCKS: &'static [Block] = &[Block::new("cases", (1, 6, 0))];
     const SCOPE: Scope = Scope::Core;
     const CATCHES: &'static [Catch] = &[catch(
         Broken::PoisonReEncode,

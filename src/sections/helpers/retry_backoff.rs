@@ -15,6 +15,7 @@
 //! floor(min(max, retry_backoff × multiplier^(n−1)))` computed in exact rational arithmetic
 //! (BQ830).
 
+use crate::sections::{Block, Version};
 use serde_json::Value;
 
 use crate::diag::{Code, Finding};
@@ -51,6 +52,8 @@ pub struct Case {
 
 impl Definition for RetryBackoff {
     const NAME: &'static str = "retry_backoff";
+    const SINCE: Version = (1, 6, 0);
+    const BLOCKS: &'static [Block] = &[Block::new("cases", (1, 6, 0))];
     const SCOPE: Scope = Scope::Core;
     const CATCHES: &'static [Catch] =
         &[catch(Broken::RetryNFromZero, &["first-retry-ignores-multiplier", "doubling-third-retry"])];

@@ -7,6 +7,7 @@
 //! header) and its envelope `trace_id`; `expect.source` and `expect.trace_id` must match, and
 //! `expect.parent_span_id` / `expect.trace_flags` when the case carries them.
 
+use crate::sections::{Block, Version};
 use crate::results::Outcome;
 use crate::sdk::Calls;
 use crate::sdk::ops::{TraceSource, TraceparentExtract};
@@ -27,6 +28,8 @@ pub struct Case<'s> {
 
 impl Definition for Traceparent {
     const NAME: &'static str = "traceparent";
+    const SINCE: Version = (1, 5, 0);
+    const BLOCKS: &'static [Block] = &[Block::new("cases", (1, 5, 0))];
     const SCOPE: Scope = Scope::Otel;
     const CATCHES: &'static [Catch] = &[catch(Broken::TraceparentAccepts31Hex, &["trace-id-31-hex"])];
     const CONTRACT: &'static Contract = &Contract {

@@ -6,6 +6,7 @@
 //! Runner: for `{now, delay}` the SDK's score rule must give exactly `expected_score`. The
 //! rule is pure arithmetic, so no Redis is needed (runner contract).
 
+use crate::sections::{Block, Version};
 use crate::results::Outcome;
 use crate::sdk::Calls;
 use crate::sdk::ops::RedisDelayedScore;
@@ -21,6 +22,8 @@ pub struct RedisDelay;
 
 impl Definition for RedisDelay {
     const NAME: &'static str = "redis_delay";
+    const SINCE: Version = (1, 6, 0);
+    const BLOCKS: &'static [Block] = &[Block::new("cases", (1, 6, 0))];
     const SCOPE: Scope = Scope::Redis;
     const CATCHES: &'static [Catch] = &[catch(Broken::RedisFloorOfSum, &["floor-of-sum-would-differ"])];
     const CONTRACT: &'static Contract = &Contract {

@@ -17,6 +17,7 @@
 //! Cross-checks: everything the case language refuses (BQ860–BQ867, BQ305), plus every
 //! expectation key and step field it does not know (a lint: the runner ignores them).
 
+use crate::sections::{Block, Version};
 use std::collections::HashMap;
 
 use redis::ConnectionLike;
@@ -91,6 +92,25 @@ fn lints(r: &mut Reader<'_>, errors: Vec<DslError>, lint: bool) {
 
 impl Definition for RedisLayout {
     const NAME: &'static str = "redis_layout";
+    const SINCE: Version = (1, 5, 0);
+    const BLOCKS: &'static [Block] = &[
+        Block::new("cases", (1, 5, 0)),
+        Block::new("delayed_score", (1, 6, 0)),
+        Block::new("migrate", (1, 6, 0)),
+        Block::new("reserve", (1, 6, 0)),
+        Block::new("pcall_poison", (1, 6, 0)),
+        Block::new("release", (1, 6, 0)),
+        Block::new("processing_sweep", (1, 6, 0)),
+        Block::new("processing_token", (1, 6, 0)),
+        Block::new("late_ack", (1, 6, 0)),
+        Block::new("identical_copies", (1, 6, 0)),
+        Block::new("retry_after_null", (1, 6, 0)),
+        Block::new("lrem_count", (1, 6, 0)),
+        Block::new("malformed_member", (1, 6, 0)),
+        Block::new("orphan", (1, 6, 0)),
+        Block::new("legacy_release_gate", (1, 6, 0)),
+        Block::new("legacy_dlq_gate", (1, 6, 0)),
+    ];
     const SCOPE: Scope = Scope::Redis;
     const CATCHES: &'static [Catch] = &[
         catch(Broken::RedisReserveHandsMember, &["reserve/handler-gets-the-raw-element-byte-for-byte"]),
@@ -248,7 +268,7 @@ impl Definition for RedisLayout {
 
     fn read(r: &mut Reader<'_>) -> Option<Case> {
         let at = r.root();
-        if r.sub.is_none() {
+        if r.block_name() == "cases" {
             r.expects_map_entry(&at, "keys");
             return report(r, parse_key_names_case(at.value)).map(Case::KeyNames);
         }

@@ -6,7 +6,7 @@
 //! ready-list element (no wrapper, no added field), and a reserve hands back exactly those
 //! bytes. Needs a live Redis ([`super::link::RedisLink`] applies the runner contract).
 
-use crate::diag::Code;
+use crate::sections::{Block, Version};
 use crate::results::Outcome;
 use crate::sdk::ops::{RedisAck, RedisPush, RedisQueueOp};
 use crate::sdk::reference::Broken;
@@ -24,6 +24,10 @@ const QUEUE: &str = "orders";
 
 impl Definition for Redis {
     const NAME: &'static str = "redis";
+    const SINCE: Version = (1, 0, 0);
+    const BLOCKS: &'static [Block] = &[
+        Block::new("payload_identity", (1, 0, 0)),
+    ];
     const SCOPE: Scope = Scope::Redis;
     const CATCHES: &'static [Catch] = &[catch(Broken::RedisReserveHandsMember, &["payload_identity"])];
     const EARLY: bool = true;
@@ -47,11 +51,6 @@ impl Definition for Redis {
     type Case<'s> = Fixture<'s>;
 
     fn read<'s>(r: &mut Reader<'s>) -> Option<Fixture<'s>> {
-        if r.sub != Some("payload_identity") {
-            let at = r.root().pointer;
-            r.problem(Code::CASE_UNKNOWN_VALUE, at, format!("redis has no case {:?} (payload_identity)", r.id));
-            return None;
-        }
         let at = r.root();
         r.object(&at)?;
         r.file(&at, "envelope_file")
