@@ -279,3 +279,20 @@ fn every_finding_names_a_file() {
     assert_finding(&findings, "BQ001", "manifest.json", None);
     assert!(findings.iter().all(|f| f.file.is_some()), "{findings:#?}");
 }
+
+#[test]
+fn a_section_without_a_description() {
+    for description in [None, Some(json!("")), Some(json!("  \n")), Some(json!(7))] {
+        let s = SuiteCopy::new();
+        s.edit_manifest(|m| {
+            let b = m["redis_delay"].as_object_mut().unwrap();
+            match &description {
+                None => drop(b.shift_remove("description")),
+                Some(d) => drop(b.insert("description".into(), d.clone())),
+            }
+        });
+        let findings = s.validate();
+        assert_eq!(findings.len(), 1, "{description:?}: {findings:#?}");
+        assert_finding(&findings, "BQ207", "manifest.json", Some("/redis_delay"));
+    }
+}

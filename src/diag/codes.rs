@@ -212,9 +212,9 @@ codes! {
         why: "A results file reports each case under its id; two cases with one id cannot both be reported, so one of them is never judged.",
         example: Validate(&[Set("manifest.json", "/payload_schema/cases/[valid-full]/name", "\"valid-minimal\"")]),
     }
-    SECTION_SHAPE = "BQ207" "section-shape" "A section is neither an object nor (for cases) an array." {
+    SECTION_SHAPE = "BQ207" "section-shape" "A section is neither an object nor (for cases) an array, or has no description." {
         Error,
-        checks: "Every section is a JSON object, except cases, which is an array.",
+        checks: "Every section is a JSON object with a non-empty description string, except cases, which is an array (the manifest's own description covers it).",
         why: "Case ids are derived from the section's shape; a section of another type has no cases a runner could read.",
         example: Validate(&[Set("manifest.json", "/rabbitmq", "[]")]),
     }
@@ -456,7 +456,7 @@ codes! {
         Error,
         checks: "A results file validates against schema/results.schema.json: sdk, version, conformance_version, generated_at, bindings and sections, each case {status: pass | fail | skip, reason?}.",
         why: "The results format (ADR-0032) is how every SDK reports; report and the CI checks read any file the schema allows, and nothing else.",
-        example: Results { edits: &[Set("results.json", "/sections/cases/order-created/status", "\"passed\"")], args: &[] },
+        example: Results { edits: &[Set("results.json", "/generated_at", "\"yesterday\"")], args: &[] },
     }
     RESULTS_VERSION_MISMATCH = "BQ603" "results-version-mismatch" "A results file ran a suite version other than the one it is checked against." {
         Error,
@@ -580,6 +580,12 @@ codes! {
         checks: "A results file nests at most 127 levels.",
         why: "The results format needs four levels; a deeper file is not a results file, and reading it without a limit would risk the checker's stack.",
         example: Results { edits: &[Replace("results.json", "\"sdk\":", "\"deep\": {nest:200}, \"sdk\":")], args: &[] },
+    }
+    RESULTS_NO_STATUS = "BQ619" "results-no-status" "A results file reports a case without a status of pass, fail or skip." {
+        Error,
+        checks: "Every reported case has status pass, fail or skip, whatever the suite's results schema allows.",
+        why: "A case reported as passed, ok or nothing at all is not a pass; judging it here, not only by the schema, means a weakened results schema cannot turn an unjudged case into a Compatible verdict.",
+        example: Results { edits: &[Set("results.json", "/sections/cases/order-created", "{\"status\": \"passed\"}")], args: &[] },
     }
     SYNC_TARGETS_SHAPE = "BQ701" "sync-targets-shape" "sync-targets.json is not {schema_version: 1, description?, targets: [...]} with a non-empty targets array." {
         Error,

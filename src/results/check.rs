@@ -251,8 +251,11 @@ impl<'s> Checker<'s> {
         }
         for s in &results.sections {
             for c in s.cases() {
-                if let Some(status) = c.status {
-                    fc.counts.add(status);
+                match c.status {
+                    Some(status) => fc.counts.add(status),
+                    // Judged here, not left to the suite's results schema: a weakened schema
+                    // must not let a case that is neither pass, fail nor skip through.
+                    None => out.push(diags::no_status(&s.name, &c.id, pointer::join(&s.pointer(), &c.id))),
                 }
                 if c.status == Some(Status::Fail) {
                     out.push(diags::case_failed(
@@ -376,11 +379,16 @@ impl<'s> Checker<'s> {
     }
 }
 
-/// The codes of the findings that judge one skip.
-const SKIP_CODES: [Code; 3] =
-    [Code::RESULTS_SKIP_WITHOUT_ADR, Code::RESULTS_SKIP_NOT_ALLOWED, Code::RESULTS_SKIP_WRONG_ADR];
+/// The codes of the findings that judge one case's outcome (a skip, or a status that is none of
+/// the three).
+const SKIP_CODES: [Code; 4] = [
+    Code::RESULTS_SKIP_WITHOUT_ADR,
+    Code::RESULTS_SKIP_NOT_ALLOWED,
+    Code::RESULTS_SKIP_WRONG_ADR,
+    Code::RESULTS_NO_STATUS,
+];
 
-/// Drop the schema findings at or under a skip that a skip finding already reports.
+/// Drop the schema findings at or under a case outcome that one of those already reports.
 fn supersede_schema_findings(out: &mut Vec<Finding>) {
     let skips: HashSet<String> =
         out.iter().filter(|f| SKIP_CODES.contains(&f.code)).filter_map(|f| f.pointer.clone()).collect();

@@ -171,6 +171,14 @@ pub(super) fn too_many_skips(skips: usize, max: usize, at: &str) -> Finding {
     .at(at)
 }
 
+pub(super) fn no_status(section: &str, id: &str, at: String) -> Finding {
+    Finding::error(
+        Code::RESULTS_NO_STATUS,
+        format!("{section} / {id} has no status of pass, fail or skip, so it is neither passed nor excused"),
+    )
+    .at(at)
+}
+
 pub(super) fn case_failed(section: &str, id: &str, reason: Option<&str>, at: String) -> Finding {
     Finding::error(
         Code::RESULTS_CASE_FAILED,

@@ -1,7 +1,8 @@
 //! Sections, scopes and exceptions (ADR-0032).
 //!
 //! Rules: every block has an entry in `sections` and every entry names a block; every scope is
-//! one of the nine; a block is an object (or an array, when its definition says so: `cases`);
+//! one of the nine; a block is an object (or an array, when its definition says so: `cases`)
+//! with a non-empty `description`;
 //! case ids are unique within a section; `exceptions` entries are `{family, binding, adr}` strings with `adr` of the form
 //! `ADR-NNNN` and `binding` a binding scope that some section of the suite has.
 
@@ -43,6 +44,15 @@ pub(super) fn check(cx: &Ctx<'_>) -> Vec<Finding> {
         if !shape_ok {
             let want = if array { "an array" } else { "an object" };
             out.push(at(Code::SECTION_SHAPE, format!("section {:?} must be {want}", s.name), ptr.clone()));
+        } else if let Some(obj) = s.block.as_object() {
+            // What a runner does with the cases, and every ruling the spec leaves to the suite.
+            if obj.get("description").and_then(Value::as_str).is_none_or(|d| d.trim().is_empty()) {
+                out.push(at(
+                    Code::SECTION_SHAPE,
+                    format!("section {:?} needs a non-empty \"description\" string saying what a runner does with its cases", s.name),
+                    ptr.clone(),
+                ));
+            }
         }
         let mut seen = HashSet::new();
         for case in cx.cases(s.name) {
