@@ -335,3 +335,15 @@ fn what_must_be_held_follows_the_suite_version() {
     assert_eq!(f.len(), 1, "{findings:#?}");
     assert_eq!(f[0].pointer.as_deref(), Some("/sqs"));
 }
+
+/// Each definition's version agrees with the CHANGELOG, which the docs' "Added in" line reads:
+/// the two sources of "which release added this section" cannot drift apart.
+#[test]
+fn every_section_version_is_the_one_the_changelog_gives() {
+    let changelog = std::fs::read_to_string(repo().join("CHANGELOG.md")).unwrap();
+    for def in registry() {
+        let (a, b, c) = def.since();
+        let added = bqsuite::docs::section::added_in(&changelog, def.name());
+        assert_eq!(added.as_deref(), Some(format!("{a}.{b}.{c}").as_str()), "{}", def.name());
+    }
+}
