@@ -151,7 +151,8 @@ pub trait Definition: Sync + 'static {
     const EARLY: bool = false;
     /// The suite version whose entry in the spec's version history added the section (1.0.0,
     /// the initial suite, for a section no entry names): a suite of that version or later must
-    /// hold it (BQ312), so a section cannot drop out of a release unnoticed.
+    /// hold it (BQ312), so a section cannot drop out of a release unnoticed. A MAJOR that
+    /// removes a section removes its definition with it (the registry is the suite's own).
     const SINCE: Version;
     /// Every block of the section, with the version that added each (empty only for the array
     /// section `cases`): a case in any other sub-key is not read (BQ306; runners skip a block
