@@ -13,7 +13,9 @@
 //! ([`judge`]), never the reference core; every expected value comes from the case (or a file
 //! it names), never from a definition's code; a case that does not read cleanly is never run
 //! or cross-checked; a case that needs an external service says so ([`Needs`]), so `validate`
-//! can run every other case through the reference offline.
+//! can run every other case through the reference offline; a case is read only when it lives in
+//! a block its definition declares, and every field it carries that the definition's contract
+//! does not name is a lint (it still reads and runs, as in a runner that ignores the field).
 
 /// Declare a kind's section modules, each with the definitions it holds, and list those
 /// definitions as the kind's `SECTIONS`: one line per section file, the only place a section
