@@ -9,7 +9,6 @@
 //! * `schema_version_gate/*`: each row as an application property named `property`: a string as
 //!   itself, `null` as the key present with a null value, `absent: true` as no key.
 
-use crate::sections::{Block, Version};
 use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
@@ -20,7 +19,7 @@ use crate::sdk::Calls;
 use crate::sdk::ops::{ArtemisConsume, DeliveryCountReconcile, Produce};
 use crate::sdk::reference::Broken;
 use crate::sdk::wire::Bytes;
-use crate::sections::{Catch, Check, CheckCx, Contract, Definition, Entry, Field, Fixture, Reader, RunCx, catch, ensure};
+use crate::sections::{Block, Catch, Check, CheckCx, Contract, Definition, Entry, Field, Fixture, Reader, RunCx, Version, catch, ensure};
 use crate::suite::Scope;
 
 use super::shared::contract::{

@@ -13,7 +13,6 @@
 //!   `double`, never an integer; `null` as the key present with AMQP null; `absent: true` as no
 //!   key.
 
-use crate::sections::{Block, Version};
 use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
@@ -24,7 +23,7 @@ use crate::sdk::Calls;
 use crate::sdk::ops::{AsbConsume, ConsumeOutcome, DeliveryCountReconcile, Produce};
 use crate::sdk::reference::Broken;
 use crate::sdk::wire::{Amqp, Bytes};
-use crate::sections::{Catch, Check, CheckCx, Contract, Definition, Entry, Field, Fixture, Reader, RunCx, catch, catch_only, ensure};
+use crate::sections::{Block, Catch, Check, CheckCx, Contract, Definition, Entry, Field, Fixture, Reader, RunCx, Version, catch, catch_only, ensure};
 use crate::suite::Scope;
 
 use super::shared::contract::{

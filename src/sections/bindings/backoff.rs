@@ -20,7 +20,6 @@
 //! with that text), `expect_absent_headers` and `expect_body_attempts`, and its `bq-attempts`
 //! header must be in sync with the body's attempts.
 
-use crate::sections::{Block, Version};
 use serde_json::{Map, Value, json};
 
 use crate::results::Outcome;
@@ -32,7 +31,7 @@ use crate::sdk::ops::{
 use crate::sdk::reference::Broken;
 use crate::sdk::wire::{Bytes, KafkaHeader, KafkaRecord};
 use crate::sections::judge::same_value;
-use crate::sections::{Catch, Check, Contract, Definition, Field, Fixture, Place, Reader, RunCx, catch_only, ensure};
+use crate::sections::{Block, Catch, Check, Contract, Definition, Field, Fixture, Place, Reader, RunCx, Version, catch_only, ensure};
 use crate::suite::Scope;
 
 use super::kafka::ATTEMPTS;

@@ -10,7 +10,6 @@
 //!   `delay_seconds`. `expect: "release"` — ChangeMessageVisibility of that message with
 //!   VisibilityTimeout `expect_visibility_timeout`; `expect: "raise"` — the release raises.
 
-use crate::sections::{Block, Version};
 use serde_json::Value;
 
 use crate::diag::Code;
@@ -19,7 +18,7 @@ use crate::sdk::Calls;
 use crate::sdk::ops::{SqsRelease, SqsReleaseOutcome, SqsSend, SqsSendOutcome};
 use crate::sdk::reference::Broken;
 use crate::sdk::wire::{Bytes, SqsQueueKind};
-use crate::sections::{Catch, Check, Contract, Definition, Field, Fixture, Reader, RunCx, catch, ensure};
+use crate::sections::{Block, Catch, Check, Contract, Definition, Field, Fixture, Reader, RunCx, Version, catch, ensure};
 use crate::suite::Scope;
 
 use super::shared::body_is_envelope;

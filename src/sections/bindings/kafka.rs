@@ -10,7 +10,6 @@
 //! * `schema_version_gate/*`: each row as a header named `property`: a string as its UTF-8
 //!   bytes, `null` as a header present with a null value, `absent: true` as no header.
 
-use crate::sections::{Block, Version};
 use serde_json::{Map, Value};
 
 use crate::diag::Finding;
@@ -19,7 +18,7 @@ use crate::sdk::Calls;
 use crate::sdk::ops::{KafkaConsume, KafkaProduce, KafkaReconcile};
 use crate::sdk::reference::Broken;
 use crate::sdk::wire::{Bytes, KafkaHeader, KafkaRecord};
-use crate::sections::{Catch, Check, CheckCx, Contract, Definition, Entry, Field, Fixture, Reader, RunCx, catch, catch_only, ensure};
+use crate::sections::{Block, Catch, Check, CheckCx, Contract, Definition, Entry, Field, Fixture, Reader, RunCx, Version, catch, catch_only, ensure};
 use crate::suite::Scope;
 
 use super::shared::contract::{

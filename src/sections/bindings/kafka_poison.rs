@@ -4,14 +4,13 @@
 //! (the exact text) and `body_base64` (the exact bytes, standard padded base64). The SDK's
 //! Kafka consumer classifies the record value; the verdict must equal `expect`.
 
-use crate::sections::{Block, Version};
 use crate::results::Outcome;
 use crate::sdk::Calls;
 use crate::sdk::ops::{Classification, KafkaClassify};
 use crate::sdk::reference::Broken;
 use crate::sdk::wire::Bytes;
 use crate::sections::read::body_fields::{BODY, BODY_BASE64};
-use crate::sections::{Catch, Check, Contract, Definition, Field, Reader, RunCx, catch, ensure};
+use crate::sections::{Block, Catch, Check, Contract, Definition, Field, Reader, RunCx, Version, catch, ensure};
 use crate::suite::Scope;
 
 /// The `kafka_poison` section.

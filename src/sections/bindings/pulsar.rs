@@ -5,7 +5,6 @@
 //! * `attempts_reconciliation/*` `{name, body_attempts, redelivery_count, expected_attempts}`.
 //! * `schema_version_gate/*`: each row as a string property named `property` (absent: none).
 
-use crate::sections::{Block, Version};
 use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
@@ -16,7 +15,7 @@ use crate::sdk::Calls;
 use crate::sdk::ops::{Produce, PulsarConsume, PulsarReconcile};
 use crate::sdk::reference::Broken;
 use crate::sdk::wire::Bytes;
-use crate::sections::{Catch, Check, CheckCx, Contract, Definition, Entry, Field, Fixture, Reader, RunCx, catch};
+use crate::sections::{Block, Catch, Check, CheckCx, Contract, Definition, Entry, Field, Fixture, Reader, RunCx, Version, catch};
 use crate::suite::Scope;
 
 use super::shared::contract::{

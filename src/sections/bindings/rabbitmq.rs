@@ -7,14 +7,13 @@
 //!   text); the body is the envelope. `delivery_mode` is an octet, not one of the string
 //!   properties, and is not part of the golden map.
 
-use crate::sections::{Block, Version};
 use serde_json::{Map, Value};
 
 use crate::results::Outcome;
 use crate::sdk::Calls;
 use crate::sdk::ops::Produce;
 use crate::sdk::wire::Bytes;
-use crate::sections::{Check, Contract, Definition, Field, Fixture, Reader, RunCx};
+use crate::sections::{Block, Check, Contract, Definition, Field, Fixture, Reader, RunCx, Version};
 use crate::suite::Scope;
 
 use super::shared::contract::{DESCRIPTION, ENVELOPE_FILE, PROJECTION_BODY, REPORT};

@@ -8,7 +8,6 @@
 //! * `schema_version_gate/*`: each row as a String attribute named `property` (absent: none),
 //!   consumed with the `fixture` as body.
 
-use crate::sections::{Block, Version};
 use serde_json::{Map, Value};
 
 use crate::diag::Finding;
@@ -17,7 +16,7 @@ use crate::sdk::Calls;
 use crate::sdk::ops::{SqsConsume, SqsReconcile, SqsSend, SqsSendOutcome};
 use crate::sdk::reference::Broken;
 use crate::sdk::wire::{Bytes, SqsAttribute, SqsQueueKind};
-use crate::sections::{Catch, Check, CheckCx, Contract, Definition, Entry, Field, Fixture, Reader, RunCx, catch};
+use crate::sections::{Block, Catch, Check, CheckCx, Contract, Definition, Entry, Field, Fixture, Reader, RunCx, Version, catch};
 use crate::suite::Scope;
 
 use super::shared::contract::{

@@ -15,7 +15,6 @@
 //! fixture is a non-empty JSON object (BQ502), a valid one with a non-empty `trace_id`,
 //! `meta.id` and a non-zero `meta.created_at` (BQ510).
 
-use crate::sections::{Block, Version};
 use serde_json::{Map, Value};
 
 use crate::diag::{Code, Finding};
@@ -25,9 +24,7 @@ use crate::sdk::ops::{Accepts, Decode, DecodeOutcome};
 use crate::sdk::reference::Broken;
 use crate::sdk::wire::Bytes;
 use crate::sections::judge::same_value;
-use crate::sections::{
-    Catch, Check, CheckCx, Contract, Definition, Entry, Field, Fixture, Reader, RunCx, catch, ensure,
-};
+use crate::sections::{Block, Catch, Check, CheckCx, Contract, Definition, Entry, Field, Fixture, Reader, RunCx, Version, catch, ensure};
 use crate::suite::{MANIFEST, Scope, pointer};
 
 /// The `expect` fields every real SDK runner reads (R20.5).

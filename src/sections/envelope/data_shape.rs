@@ -12,7 +12,6 @@
 //! Cross-checks: a decode case with `valid: false` (data-array-rejected) has a fixture that
 //! fails the producer schema (BQ803).
 
-use crate::sections::{Block, Version};
 use std::collections::BTreeMap;
 
 use serde_json::value::RawValue;
@@ -23,7 +22,7 @@ use crate::results::Outcome;
 use crate::sdk::Calls;
 use crate::sdk::ops::{Make, MakeOutcome};
 use crate::sdk::reference::Broken;
-use crate::sections::{Catch, Check, CheckCx, Contract, Definition, Entry, Field, Reader, RunCx, catch, ensure};
+use crate::sections::{Block, Catch, Check, CheckCx, Contract, Definition, Entry, Field, Reader, RunCx, Version, catch, ensure};
 use crate::suite::{MANIFEST, Scope, pointer};
 
 use super::shared::fields::{FILE, NAME, QUEUE, REASON, URN, VALID};

@@ -14,7 +14,6 @@
 //!
 //! Cross-checks: `offending_key` is one of the input's keys (BQ811).
 
-use crate::sections::{Block, Version};
 use serde_json::{Map, Value};
 
 use crate::diag::{Code, Finding};
@@ -22,9 +21,7 @@ use crate::results::Outcome;
 use crate::sdk::Calls;
 use crate::sdk::ops::{Make, MakeOutcome};
 use crate::sdk::reference::Broken;
-use crate::sections::{
-    Catch, Check, CheckCx, Contract, Definition, Entry, Field, Reader, RunCx, catch, catch_only, ensure,
-};
+use crate::sections::{Block, Catch, Check, CheckCx, Contract, Definition, Entry, Field, Reader, RunCx, Version, catch, catch_only, ensure};
 use crate::suite::{MANIFEST, Scope, pointer};
 
 use super::shared::fields::{DATA, DESCRIPTION, NAME, QUEUE, URN};

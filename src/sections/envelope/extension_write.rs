@@ -7,7 +7,6 @@
 //! `expect_envelope` pointer holds its value; then decode that output (it must be accepted),
 //! attempts + 1, encode, parse, and check the same pointers plus `/attempts == 1`.
 
-use crate::sections::{Block, Version};
 use serde_json::{Map, Value};
 
 use crate::results::Outcome;
@@ -15,7 +14,7 @@ use crate::sdk::Calls;
 use crate::sdk::ops::{Make, MakeOutcome};
 use crate::sdk::reference::Broken;
 use crate::sections::judge::same_value;
-use crate::sections::{Catch, Check, Contract, Definition, Field, Reader, RunCx, catch, ensure};
+use crate::sections::{Block, Catch, Check, Contract, Definition, Field, Reader, RunCx, Version, catch, ensure};
 use crate::suite::Scope;
 
 use super::shared::fields::{DATA, DESCRIPTION, NAME, QUEUE, URN};

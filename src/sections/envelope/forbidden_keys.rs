@@ -13,13 +13,10 @@
 //! Cross-checks: the pointer fields against the fixture (BQ805–BQ809), the fixture against the
 //! producer schema (BQ801, BQ802).
 
-use crate::sections::{Block, Version};
 use crate::diag::Finding;
 use crate::results::Outcome;
 use crate::sdk::reference::Broken;
-use crate::sections::{
-    Catch, Check, CheckCx, Contract, Definition, Entry, Field, Fixture, Reader, RunCx, catch, catch_only, ensure,
-};
+use crate::sections::{Block, Catch, Check, CheckCx, Contract, Definition, Entry, Field, Fixture, Reader, RunCx, Version, catch, catch_only, ensure};
 use crate::suite::Scope;
 
 use super::shared::fields::{DESCRIPTION, EXPECT_ABSENT_AFTER_REENCODE, EXPECT_PRESERVED, FILE, NAME};

@@ -5,10 +5,9 @@
 //! expect_absent_after_reencode?}`: `accepts` and decode give `valid`; for a valid case the
 //! resolved URN, the warnings and the re-emit.
 
-use crate::sections::{Block, Version};
 use crate::results::Outcome;
 use crate::sdk::reference::Broken;
-use crate::sections::{Catch, Contract, Definition, Reader, RunCx, catch};
+use crate::sections::{Block, Catch, Contract, Definition, Reader, RunCx, Version, catch};
 use crate::suite::Scope;
 
 use super::shared::DecodeCase;

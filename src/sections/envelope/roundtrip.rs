@@ -15,7 +15,6 @@
 //! Cross-checks: the pointer fields against the fixture (BQ805–BQ809), the fixture against the
 //! producer schema (BQ801, BQ802).
 
-use crate::sections::{Block, Version};
 use serde_json::{Map, Value};
 
 use crate::diag::Finding;
@@ -25,9 +24,7 @@ use crate::sdk::ops::{DeadLetterMove, ReemitOutcome};
 use crate::sdk::reference::Broken;
 use crate::sdk::wire::{Bytes, DeadLetterReason};
 use crate::sections::judge::same_value;
-use crate::sections::{
-    Catch, Check, CheckCx, Contract, Definition, Entry, Field, Fixture, Reader, RunCx, catch, catch_only, ensure,
-};
+use crate::sections::{Block, Catch, Check, CheckCx, Contract, Definition, Entry, Field, Fixture, Reader, RunCx, Version, catch, catch_only, ensure};
 use crate::suite::Scope;
 
 use super::shared::fields::{DESCRIPTION, EXPECT_ABSENT_AFTER_REENCODE, EXPECT_AFTER_REENCODE, FILE, NAME};

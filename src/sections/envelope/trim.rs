@@ -9,14 +9,13 @@
 //! must hold every `expect_envelope` pointer and, with `expect_fresh_trace_id`, a minted UUID
 //! trace_id.
 
-use crate::sections::{Block, Version};
 use serde_json::{Map, Value};
 
 use crate::results::Outcome;
 use crate::sdk::Calls;
 use crate::sdk::ops::{Make, MakeOutcome, Stage};
 use crate::sdk::reference::Broken;
-use crate::sections::{Catch, Check, Contract, Definition, Field, Reader, RunCx, catch, ensure};
+use crate::sections::{Block, Catch, Check, Contract, Definition, Field, Reader, RunCx, Version, catch, ensure};
 use crate::suite::Scope;
 
 use super::shared::fields::{

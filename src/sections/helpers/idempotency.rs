@@ -22,7 +22,6 @@
 //! `expected_effects` is the number of `run` deliveries (BQ827); each `expect_effect` is what
 //! the seen-set rule gives after the deliveries before it (BQ828).
 
-use crate::sections::{Block, Version};
 use std::collections::HashSet;
 
 use serde_json::{Value, json};
@@ -33,9 +32,7 @@ use crate::sdk::Calls;
 use crate::sdk::ops::{Delivery, HandlerOutcome, IdempotencyReplay};
 use crate::sdk::reference::Broken;
 use crate::sdk::wire::Bytes;
-use crate::sections::{
-    Catch, Check, CheckCx, Contract, Definition, Entry, Field, Fixture, Reader, RunCx, catch, ensure,
-};
+use crate::sections::{Block, Catch, Check, CheckCx, Contract, Definition, Entry, Field, Fixture, Reader, RunCx, Version, catch, ensure};
 use crate::suite::{MANIFEST, Scope, pointer};
 
 /// The trace_id every delivery of a sequence shares.

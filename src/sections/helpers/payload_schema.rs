@@ -11,7 +11,6 @@
 //! formats not asserted) and must compile (BQ821); every case's `valid` must equal its verdict
 //! on `data` (BQ820) — an oracle independent of the SDK's own validator.
 
-use crate::sections::{Block, Version};
 use serde_json::Value;
 
 use crate::diag::{Code, Finding};
@@ -20,7 +19,7 @@ use crate::schema::draft7;
 use crate::sdk::Calls;
 use crate::sdk::ops::{PayloadOutcome, ValidatePayload};
 use crate::sdk::reference::Broken;
-use crate::sections::{Catch, Check, CheckCx, Contract, Definition, Entry, Field, Reader, RunCx, catch, ensure};
+use crate::sections::{Block, Catch, Check, CheckCx, Contract, Definition, Entry, Field, Reader, RunCx, Version, catch, ensure};
 use crate::suite::{MANIFEST, Scope, pointer};
 
 /// The runner contract both payload-schema sections share (one shape, one runner).

@@ -27,7 +27,6 @@
 //! and a splice_or_wrapper body contains every splice literal and has exactly the `splice_keys`
 //! as distinct top-level names.
 
-use crate::sections::{Block, Version};
 use std::collections::BTreeSet;
 
 use base64::Engine as _;
@@ -43,7 +42,7 @@ use crate::sdk::reference::Broken;
 use crate::sdk::wire::Bytes;
 use crate::sections::judge::{same_value, strict_object, top_level_members};
 use crate::sections::read::body_fields::{BODY, BODY_BASE64};
-use crate::sections::{Catch, Check, CheckCx, Contract, Definition, Entry, Field, Reader, RunCx, catch, ensure};
+use crate::sections::{Block, Catch, Check, CheckCx, Contract, Definition, Entry, Field, Reader, RunCx, Version, catch, ensure};
 use crate::suite::{MANIFEST, Scope};
 
 /// The queue the runner says it consumed the body from.

@@ -15,7 +15,6 @@
 //! floor(min(max, retry_backoff × multiplier^(n−1)))` computed in exact rational arithmetic
 //! (BQ830).
 
-use crate::sections::{Block, Version};
 use serde_json::Value;
 
 use crate::diag::{Code, Finding};
@@ -23,7 +22,7 @@ use crate::results::Outcome;
 use crate::sdk::Calls;
 use crate::sdk::ops::{Jitter, RetryDelay};
 use crate::sdk::reference::Broken;
-use crate::sections::{Catch, Check, CheckCx, Contract, Definition, Entry, Field, Reader, RunCx, catch, ensure};
+use crate::sections::{Block, Catch, Check, CheckCx, Contract, Definition, Entry, Field, Reader, RunCx, Version, catch, ensure};
 use crate::suite::{MANIFEST, Scope, pointer};
 
 /// Draws asked for a full-jitter case.

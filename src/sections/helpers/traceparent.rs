@@ -7,12 +7,11 @@
 //! header) and its envelope `trace_id`; `expect.source` and `expect.trace_id` must match, and
 //! `expect.parent_span_id` / `expect.trace_flags` when the case carries them.
 
-use crate::sections::{Block, Version};
 use crate::results::Outcome;
 use crate::sdk::Calls;
 use crate::sdk::ops::{TraceSource, TraceparentExtract};
 use crate::sdk::reference::Broken;
-use crate::sections::{Catch, Check, Contract, Definition, Field, Reader, RunCx, catch, ensure};
+use crate::sections::{Block, Catch, Check, Contract, Definition, Field, Reader, RunCx, Version, catch, ensure};
 use crate::suite::Scope;
 
 /// The `traceparent` section.

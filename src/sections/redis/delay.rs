@@ -6,12 +6,11 @@
 //! Runner: for `{now, delay}` the SDK's score rule must give exactly `expected_score`. The
 //! rule is pure arithmetic, so no Redis is needed (runner contract).
 
-use crate::sections::{Block, Version};
 use crate::results::Outcome;
 use crate::sdk::Calls;
 use crate::sdk::ops::RedisDelayedScore;
 use crate::sdk::reference::Broken;
-use crate::sections::{Catch, Contract, Definition, Field, Reader, RunCx, catch, ensure};
+use crate::sections::{Block, Catch, Contract, Definition, Field, Reader, RunCx, Version, catch, ensure};
 use crate::suite::Scope;
 
 use super::dsl::{DelayCase, parse_delay_case};

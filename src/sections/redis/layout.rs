@@ -17,7 +17,6 @@
 //! Cross-checks: everything the case language refuses (BQ860–BQ867, BQ305), plus every
 //! expectation key and step field it does not know (a lint: the runner ignores them).
 
-use crate::sections::{Block, Version};
 use std::collections::HashMap;
 
 use redis::ConnectionLike;
@@ -32,7 +31,7 @@ use crate::sdk::reference::Broken;
 use crate::sdk::wire::{Bytes, DeadLetterReason, RedisRole as Role, RedisTarget};
 use crate::sdk::{Calls, Sdk};
 use crate::sections::judge::same_value;
-use crate::sections::{Catch, Check, Contract, Definition, Field, Needs, Problem, Reader, RunCx, catch, ensure};
+use crate::sections::{Block, Catch, Check, Contract, Definition, Field, Needs, Problem, Reader, RunCx, Version, catch, ensure};
 use crate::suite::Scope;
 
 use super::dsl::{

@@ -6,13 +6,12 @@
 //! ready-list element (no wrapper, no added field), and a reserve hands back exactly those
 //! bytes. Needs a live Redis ([`super::link::RedisLink`] applies the runner contract).
 
-use crate::sections::{Block, Version};
 use crate::results::Outcome;
 use crate::sdk::ops::{RedisAck, RedisPush, RedisQueueOp};
 use crate::sdk::reference::Broken;
 use crate::sdk::wire::{Bytes, RedisLayout, RedisRole, RedisTarget};
 use crate::sdk::{Calls, Sdk};
-use crate::sections::{Catch, Check, Contract, Definition, Field, Fixture, Needs, Reader, RunCx, catch, ensure};
+use crate::sections::{Block, Catch, Check, Contract, Definition, Field, Fixture, Needs, Reader, RunCx, Version, catch, ensure};
 use crate::suite::Scope;
 
 use super::link::Keyspace;
