@@ -1,6 +1,6 @@
 //! `bqsuite results check`: one results file against a loaded suite.
 //!
-//! Rules (spec "Sections, scopes and exceptions", "Results format"; codes BQ601–BQ618):
+//! Rules (spec "Sections, scopes and exceptions", "Results format"; codes BQ601–BQ619):
 //! - the file is UTF-8 JSON (BQ601), nested no deeper than the parser's limit (BQ618), with no
 //!   key repeated in one object (BQ617: a case reported twice, `fail` then `pass`, would
 //!   otherwise pass silently), and validates against `schema/results.schema.json` (BQ602);
@@ -21,12 +21,15 @@
 //! - a required section whose every reported case is a skip was not run (BQ615), unless every
 //!   one of those skips is allowed by one rule that lists the section in `whole_sections`;
 //! - with `--max-skips N`, more than N skips in the file is BQ616;
-//! - every `fail` is a finding (BQ612) carrying the file's reason.
+//! - every `fail` is a finding (BQ612) carrying the file's reason, and every reported case whose
+//!   status is none of pass, fail and skip is one (BQ619), judged here whatever the suite's
+//!   results schema allows (a widened schema cannot excuse a case it counts nowhere).
 //!
 //! Every finding names the results file and a pointer inside it (the missing thing's parent for
 //! an absence), with line:column located on the file's text. A skip finding (BQ610, BQ613,
 //! BQ614) supersedes the schema's own report of the same skip (the schema also requires an
-//! ADR-citing reason), so one problem gives one finding. The verdict is Compatible exactly when
+//! ADR-citing reason), and BQ619 the schema's report of the same status, so one problem gives
+//! one finding. The verdict is Compatible exactly when
 //! a file has no error finding; every verdict carries the file's pass / fail / skip counts and
 //! how many of its skips the policy allows.
 //!
@@ -381,7 +384,7 @@ impl<'s> Checker<'s> {
 
 /// The codes of the findings that judge one case's outcome (a skip, or a status that is none of
 /// the three).
-const SKIP_CODES: [Code; 4] = [
+const OUTCOME_CODES: [Code; 4] = [
     Code::RESULTS_SKIP_WITHOUT_ADR,
     Code::RESULTS_SKIP_NOT_ALLOWED,
     Code::RESULTS_SKIP_WRONG_ADR,
@@ -390,9 +393,9 @@ const SKIP_CODES: [Code; 4] = [
 
 /// Drop the schema findings at or under a case outcome that one of those already reports.
 fn supersede_schema_findings(out: &mut Vec<Finding>) {
-    let skips: HashSet<String> =
-        out.iter().filter(|f| SKIP_CODES.contains(&f.code)).filter_map(|f| f.pointer.clone()).collect();
-    if skips.is_empty() {
+    let judged: HashSet<String> =
+        out.iter().filter(|f| OUTCOME_CODES.contains(&f.code)).filter_map(|f| f.pointer.clone()).collect();
+    if judged.is_empty() {
         return;
     }
     out.retain(|f| {
@@ -401,7 +404,7 @@ fn supersede_schema_findings(out: &mut Vec<Finding>) {
         }
         let Some(mut p) = f.pointer.as_deref() else { return true };
         loop {
-            if skips.contains(p) {
+            if judged.contains(p) {
                 return false;
             }
             match p.rfind('/') {

@@ -147,8 +147,6 @@ pub trait Definition: Sync + 'static {
     const NAME: &'static str;
     /// The scope the `sections` map must give it.
     const SCOPE: Scope;
-    /// The block is an array of cases (only `cases`); every other section is an object.
-    const ARRAY: bool = false;
     /// Real SDK runners read this early section by name (decisions R20.2).
     const EARLY: bool = false;
     /// The suite version whose entry in the spec's version history added the section (1.0.0,
@@ -156,8 +154,8 @@ pub trait Definition: Sync + 'static {
     /// hold it (BQ312), so a section cannot drop out of a release unnoticed. A MAJOR that
     /// removes a section removes its definition with it (the registry is the suite's own).
     const SINCE: Version;
-    /// Every block of the section, with the version that added each (empty only for the array
-    /// section `cases`): a case in any other sub-key is not read (BQ306; runners skip a block
+    /// Every block of the section, with the version that added each. Empty exactly when the
+    /// section is one array of cases (only `cases`; every other section is an object): a case in any other sub-key is not read (BQ306; runners skip a block
     /// they do not know, so its cases would pin nothing), and a suite of a block's version or
     /// later must hold it (BQ313).
     const BLOCKS: &'static [Block];
@@ -290,7 +288,7 @@ impl<D: Definition> Section for D {
     }
 
     fn is_array(&self) -> bool {
-        D::ARRAY
+        D::BLOCKS.is_empty()
     }
 
     fn is_early(&self) -> bool {
@@ -337,7 +335,7 @@ fn read_typed<'s, D: Definition>(
                 r = r.with_slots();
             }
             let block = case.sub.unwrap_or("cases");
-            let typed = if D::ARRAY || D::BLOCKS.iter().any(|b| b.name == block) {
+            let typed = if D::BLOCKS.is_empty() || D::BLOCKS.iter().any(|b| b.name == block) {
                 let typed = D::read(&mut r);
                 unknown_fields(&mut r, section.name, &case, D::CONTRACT);
                 typed

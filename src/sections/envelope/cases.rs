@@ -47,7 +47,6 @@ impl Definition for Cases {
     const SINCE: Version = (1, 0, 0);
     const BLOCKS: &'static [Block] = &[];
     const SCOPE: Scope = Scope::Core;
-    const ARRAY: bool = true;
     const EARLY: bool = true;
     const CATCHES: &'static [Catch] = &[
         catch(Broken::IgnoreSchemaVersion, &["invalid-unknown-schema-version"]),
