@@ -570,6 +570,9 @@ fn roots_duplicates_and_names() {
     unsafe_archive(with_root(vec![file(&format!("{r}/f"), b"x"), file(&format!("{r}/f/g"), b"x")]), "is a file, but");
     unsafe_archive(with_root(vec![file(&format!("{r}/bell\u{7}"), b"x")]), "control character");
     unsafe_archive(with_root(vec![file(&format!("{r}/nul.json"), b"x")]), "Windows device name");
+    for c in ['*', '?', '"', '<', '>', '|'] {
+        unsafe_archive(with_root(vec![file(&format!("{r}/a{c}b.json"), b"x")]), "Windows refuses it in file names");
+    }
     unsafe_archive(
         vec![dir(&format!("{r}/")), file(&format!("{r}/CONFORMANCE_VERSION"), b"1.5.0\n")],
         "says \"1.5.0\", not 1.6.0",

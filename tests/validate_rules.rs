@@ -177,6 +177,68 @@ fn stray_and_irregular_files_under_suite_dirs() {
     assert_finding(&findings, "BQ005", "fixtures/link.json", None);
 }
 
+/// A fixture at `name`, read by a new case (so it is not an orphan). (Findings are asserted
+/// one by one below, not snapshotted: the loop would write a snapshot per name.)
+fn with_fixture_at(s: &SuiteCopy, name: &str) {
+    s.write(&format!("fixtures/{name}"), s.read("fixtures/order-created.json"));
+    s.edit_manifest(|m| {
+        let mut case = m["cases"][0].clone();
+        case["name"] = json!(format!("copy-at-{}", m["cases"].as_array().unwrap().len()));
+        case["file"] = json!(format!("fixtures/{name}"));
+        m["cases"].as_array_mut().unwrap().push(case);
+    });
+}
+
+#[test]
+fn names_some_platform_cannot_check_out_are_findings_and_refuse_the_release() {
+    let long = format!("{}.json", "x".repeat(100 - "fixtures/".len() - ".json".len()));
+    assert_eq!(format!("fixtures/{long}").len(), 100);
+    let fine = SuiteCopy::new();
+    with_fixture_at(&fine, &long);
+    with_fixture_at(&fine, "sub_dir.v2/A-b_c.1.json");
+    let findings = fine.validate();
+    assert!(findings.is_empty(), "portable names, 100 bytes at most: {findings:#?}");
+
+    for (name, says) in [
+        ("aux.json", "'aux.json' is a Windows device name"),
+        ("Com1.json", "device name"),
+        ("a:b.json", "':' in the name"),
+        ("a*b.json", "'*' in the name (Windows refuses it"),
+        ("a|b.json", "'|'"),
+        ("sp ace.json", "' ' in the name: only A-Z, a-z, 0-9"),
+        ("h\u{e9}llo.json", "names are ASCII"),
+        ("-rf.json", "starts with '-'"),
+        (&format!("x{long}"), "101 bytes long, more than the 100"),
+    ] {
+        let s = SuiteCopy::new();
+        with_fixture_at(&s, name);
+        let findings = s.validate();
+        let f = assert_finding(&findings, "BQ011", &format!("fixtures/{name}"), None);
+        assert!(f.message.contains(says), "{name}: {}", f.message);
+        assert_eq!(findings.len(), 1, "{name}: only BQ011: {findings:#?}");
+        let o = support::bqsuite(s.path(), &["validate"]);
+        assert_eq!(o.status.code(), Some(1), "{name}: {}", support::transcript(&o));
+        let out = tempfile::tempdir().unwrap();
+        let o = support::bqsuite(s.path(), &["release", "--no-previous", "--out", out.path().to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(1), "{name}: release builds it: {}", support::transcript(&o));
+        assert!(std::fs::read_dir(out.path()).unwrap().next().is_none(), "{name}: release wrote something");
+    }
+
+    // A bad directory is said once, not again for each file in it.
+    let s = SuiteCopy::new();
+    with_fixture_at(&s, "two words/a.json");
+    with_fixture_at(&s, "two words/b.json");
+    let findings = s.validate();
+    assert_finding(&findings, "BQ011", "fixtures/two words", None);
+    assert_eq!(findings.len(), 1, "{findings:#?}");
+
+    // Two names that differ only in letter case: the later one, naming the first.
+    let s = SuiteCopy::new();
+    with_fixture_at(&s, "Order-Created.json");
+    let f = assert_finding(&s.validate(), "BQ011", "fixtures/order-created.json", None);
+    assert!(f.message.contains("differs from fixtures/Order-Created.json only in letter case"), "{}", f.message);
+}
+
 #[test]
 fn not_utf8() {
     let s = SuiteCopy::new();

@@ -150,6 +150,12 @@ codes! {
         why: "Parsers limit nesting (serde_json at 128, PHP at 512 by default) and recursive ones overflow the stack; the suite's own data needs nowhere near 127 levels, and bodies that must be deep travel as strings.",
         example: Validate(&[Write("schema/deep.json", "{nest:200}\n")]),
     }
+    UNPORTABLE_NAME = "BQ011" "unportable-name" "A suite file's path is not portable: a name some SDK's platform cannot create as spelt, or two paths that differ only in letter case." {
+        Error,
+        checks: "Every path of the suite (schema/, fixtures/ and the top-level files, directories included) is made of POSIX's portable filename characters (A-Z, a-z, 0-9, '.', '_', '-'), has no component that starts with '-', is a Windows device name (CON, NUL, COM1, ...) or ends in a dot, is at most 100 bytes long, and equals no other path when letter case is ignored.",
+        why: "The suite is vendored into some 25 SDK repositories checked out on Linux, macOS and Windows: a name with a ':' or '*', a device name such as aux.json, or two names that differ only in case cannot be checked out on Windows or a Mac, and a non-ASCII name is one file in git but two spellings under Unicode normalisation. release refuses the unsafe ones; validate reports them in the pull request instead.",
+        example: Validate(&[Write("fixtures/Order-Created.json", "{}\n")]),
+    }
 
     SCHEMA_VERSION = "BQ101" "schema-version" "manifest.schema_version is not the integer 1." {
         Error,

@@ -6,7 +6,7 @@ use std::io::Read;
 
 use super::Limits;
 use crate::release::{self, layout, ustar};
-use crate::suite::VERSION_FILE;
+use crate::suite::{VERSION_FILE, paths};
 
 /// One checked entry, by its path inside the root (no trailing `/`).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -131,7 +131,7 @@ pub fn read(gz: &[u8], version: &str, limits: &Limits) -> Result<Tree, String> {
             tree.entries.insert(String::new(), Node::Dir);
             continue;
         }
-        if let Err(why) = layout::check_path(rel) {
+        if let Err(why) = paths::check_path(rel) {
             return refuse(why);
         }
         if is_dir && e.size != 0 {
@@ -147,7 +147,7 @@ pub fn read(gz: &[u8], version: &str, limits: &Limits) -> Result<Tree, String> {
         }
     }
     tree.entries.remove("");
-    if let Some((a, b)) = layout::case_collision(tree.entries.keys().map(String::as_str)) {
+    if let Some((a, b)) = paths::case_collision(tree.entries.keys().map(String::as_str)) {
         return Err(format!("entries {a:?} and {b:?} differ only in letter case (one would overwrite the other)"));
     }
     for path in tree.entries.keys() {

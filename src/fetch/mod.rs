@@ -31,8 +31,9 @@
 //!    `babelqueue-conformance-<VERSION>/`, and the root itself, when it has an entry, is a
 //!    directory.
 //! 7. **Safe names.** Inside the root every path obeys the path rule of
-//!    [`crate::release::layout`]: no absolute path, no `..`, `.` or empty component, no
-//!    backslash, `:`, NUL or control character, no Windows device name. No path appears twice,
+//!    [`crate::suite::paths`]: no absolute path, no `..`, `.` or empty component, no control
+//!    character or character Windows refuses (`\ : * ? " < > |`), no Windows device name, no
+//!    component ending in a dot or a space. No path appears twice,
 //!    none equals another when letter case is ignored, and no entry lies inside a path that is a
 //!    file.
 //! 8. **Caps** on the number of entries, the size of one file and the total size.

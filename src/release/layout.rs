@@ -5,12 +5,11 @@
 //!   `babelqueue-conformance-<version>/`, its checksum file `SHA256SUMS` (decisions R17, R18).
 //! - Inside the root: `CONFORMANCE_VERSION`, `manifest.json`, `LICENSE`, and the files under
 //!   `schema/` and `fixtures/` (with their directories). Nothing else.
-//! - A path inside the root is UTF-8, relative, made of non-empty components separated by `/`,
-//!   none of them `.` or `..`; it holds no backslash, no `:` and no NUL or other control
-//!   character; no component is a Windows device name (`CON`, `NUL`, `COM1`, …) or ends in a dot
-//!   or a space. These are the names every SDK's platform can create under the same spelling.
-//! - No two paths are equal when letter case is ignored (on a case-insensitive file system one
-//!   would overwrite the other).
+//! - Every path inside the root obeys the path rule of [`crate::suite::paths`] (the names every
+//!   SDK's platform can create under the same spelling: no `..`, no characters Windows refuses,
+//!   no device names), and no two are equal when letter case is ignored (on a case-insensitive
+//!   file system one would overwrite the other). `validate` holds the suite's own files to the
+//!   stricter portable rule of the same module, so a suite it passes always builds.
 //! - The caps on an asset ([`Limits`]): `fetch` refuses an asset over them, and `release`
 //!   refuses to build one ([`Limits::refusal`]), so every asset `release` writes is one its
 //!   `fetch` accepts.
@@ -19,7 +18,6 @@
 //!   it puts `a-b/` before `a/`, because `-` sorts before `/`.)
 
 use std::cmp::Ordering;
-use std::collections::HashMap;
 
 use crate::suite::{LICENSE, MANIFEST, SUITE_DIRS, VERSION_FILE};
 
@@ -106,57 +104,6 @@ impl Limits {
     }
 }
 
-/// Windows device names, refused as a component's stem in any letter case.
-const DEVICE_NAMES: [&str; 4] = ["CON", "PRN", "AUX", "NUL"];
-
-/// Check a path inside the root (no trailing `/`); the error says what is wrong.
-pub fn check_path(rel: &str) -> Result<(), String> {
-    if rel.is_empty() {
-        return Err("empty path".into());
-    }
-    if rel.starts_with('/') {
-        return Err("starts with '/' (an absolute path, or an empty component after the root)".into());
-    }
-    if let Some(c) = rel.chars().find(|c| c.is_control()) {
-        return Err(format!("control character U+{:04X} in the name", u32::from(c)));
-    }
-    if rel.contains('\\') {
-        return Err("backslash in the name (a path separator on Windows)".into());
-    }
-    if rel.contains(':') {
-        return Err("':' in the name (a drive or stream separator on Windows)".into());
-    }
-    for part in rel.split('/') {
-        match part {
-            "" => return Err("empty path component ('//' or a trailing '/')".into()),
-            "." | ".." => return Err(format!("'{part}' path component")),
-            _ => {}
-        }
-        let stem = part.split('.').next().unwrap_or(part).to_ascii_uppercase();
-        let numbered = stem.len() == 4
-            && (stem.starts_with("COM") || stem.starts_with("LPT"))
-            && stem.as_bytes()[3].is_ascii_digit();
-        if DEVICE_NAMES.contains(&stem.as_str()) || numbered {
-            return Err(format!("'{part}' is a Windows device name"));
-        }
-        if part.ends_with('.') || part.ends_with(' ') {
-            return Err(format!("'{part}' ends in a dot or a space (Windows drops them)"));
-        }
-    }
-    Ok(())
-}
-
-/// The first pair of paths that are equal when letter case is ignored, if any.
-pub fn case_collision<'a>(paths: impl IntoIterator<Item = &'a str>) -> Option<(&'a str, &'a str)> {
-    let mut seen: HashMap<String, &str> = HashMap::new();
-    for p in paths {
-        if let Some(first) = seen.insert(p.to_lowercase(), p) {
-            return Some((first, p));
-        }
-    }
-    None
-}
-
 /// GNU tar `--sort=name` order: compare component by component, as bytes.
 pub fn path_order(a: &str, b: &str) -> Ordering {
     a.split('/').cmp(b.split('/'))
@@ -167,39 +114,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_path_rule() {
-        for ok in ["manifest.json", "fixtures/a-b.json", "schema/x.schema.json", "fixtures/ğü.json", "fixtures/con-x"]
-        {
-            assert_eq!(check_path(ok), Ok(()), "{ok}");
-        }
-        for (bad, why) in [
-            ("", "empty"),
-            ("/etc/passwd", "absolute"),
-            ("a/../b", "'..'"),
-            ("./a", "'.'"),
-            ("a//b", "empty path component"),
-            ("a/", "empty path component"),
-            ("a\\b", "backslash"),
-            ("c:x", "':'"),
-            ("a\u{7}b", "control character U+0007"),
-            ("a\0b", "U+0000"),
-            ("fixtures/nul.json", "device name"),
-            ("fixtures/COM1", "device name"),
-            ("fixtures/x.", "ends in a dot"),
-        ] {
-            let e = check_path(bad).unwrap_err();
-            assert!(e.contains(why), "{bad:?}: {e}");
-        }
-    }
-
-    #[test]
     fn release_membership_and_order() {
         assert!(in_release("LICENSE") && in_release("fixtures/a.json") && in_release("schema/s.json"));
         assert!(!in_release("README.md") && !in_release("fixtures") && !in_release("fixtures-old/a.json"));
         let mut v = vec!["a-b/x", "a/y", "a", "B", "a-b", "a/x"];
         v.sort_by(|a, b| path_order(a, b));
         assert_eq!(v, ["B", "a", "a/x", "a/y", "a-b", "a-b/x"]);
-        assert_eq!(case_collision(["a/X.json", "a/y.json", "A/x.json"]), Some(("a/X.json", "A/x.json")));
-        assert_eq!(case_collision(["a/X.json", "a/y.json", "b/x.json"]), None);
     }
 }

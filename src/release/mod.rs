@@ -10,7 +10,7 @@
 //!    `babelqueue-conformance-<version>/` with `CONFORMANCE_VERSION`, `manifest.json`,
 //!    `LICENSE`, and the files under `schema/` and `fixtures/` ([`layout::in_release`]).
 //!    Anything else in the tree (README, sources, `target/`, untracked files beside the suite)
-//!    is ignored by that list. A path that breaks the path rule of [`layout`] (one a consumer's
+//!    is ignored by that list. A path that breaks the path rule of [`crate::suite::paths`] (one a consumer's
 //!    platform could not create, or two names that differ only in letter case) refuses the build,
 //!    so `release` never produces an asset that `fetch` would refuse.
 //! 3. **Bytes come from the loaded suite.** The files were read once by [`Suite::load`]; the
@@ -42,7 +42,6 @@
 pub mod layout;
 pub mod ustar;
 
-use std::collections::BTreeSet;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -51,7 +50,7 @@ use sha2::{Digest, Sha256};
 pub use layout::Limits;
 
 use crate::diag::Finding;
-use crate::suite::{LICENSE, Suite};
+use crate::suite::{LICENSE, Suite, paths};
 
 /// The gzip OS byte (3 = Unix, what `gzip -n` writes).
 const GZIP_OS: u8 = 3;
@@ -174,17 +173,12 @@ pub fn assemble_within(version: &str, files: &[(&str, &[u8])], limits: &Limits) 
 pub fn tar_stream(version: &str, files: &[(&str, &[u8])]) -> Result<Vec<u8>, String> {
     semver::Version::parse(version).map_err(|e| format!("CONFORMANCE_VERSION {version:?} is not SemVer: {e}"))?;
     let root = layout::root_name(version);
-    let mut dirs = BTreeSet::new();
     for (rel, _) in files {
-        layout::check_path(rel).map_err(|e| format!("{rel}: {e}; rename it before releasing"))?;
-        let mut at = 0;
-        while let Some(i) = rel[at..].find('/') {
-            dirs.insert(&rel[..at + i]);
-            at += i + 1;
-        }
+        paths::check_path(rel).map_err(|e| format!("{rel}: {e}; rename it before releasing"))?;
     }
+    let dirs = paths::parents(files.iter().map(|(rel, _)| *rel));
     let all = dirs.iter().copied().chain(files.iter().map(|(rel, _)| *rel));
-    if let Some((a, b)) = layout::case_collision(all) {
+    if let Some((a, b)) = paths::case_collision(all) {
         return Err(format!("{a} and {b} differ only in letter case (or are the same path); rename one"));
     }
     let mut items: Vec<(&str, u8, &[u8])> = vec![("", ustar::DIRECTORY, b"")];

@@ -21,6 +21,7 @@
 
 pub mod ids;
 pub mod json;
+pub mod paths;
 pub mod pointer;
 pub mod scope;
 pub mod skip_policy;

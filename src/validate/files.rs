@@ -1,7 +1,8 @@
 //! Files: the required ones exist, every file is a readable regular file within the size caps
 //! and UTF-8, every `.json` parses (nesting within the parser's limit) with no repeated key
 //! outside `fixtures/`, nothing but `.json` files (and directories) lives under `schema/` and
-//! `fixtures/`.
+//! `fixtures/`, and every path is portable (BQ011, the portable rule of [`suite::paths`]: what
+//! `release` would refuse to build, and more, is reported here, in the pull request).
 //!
 //! Fixtures are exempt from the repeated-key rule because several repeat keys on purpose (the
 //! last-wins cases are part of the contract). A repeated key elsewhere is reported at its
@@ -11,7 +12,7 @@
 
 use crate::diag::{Code, Finding};
 use crate::fsutil::human_size;
-use crate::suite::{self, Content, JsonErrorKind};
+use crate::suite::{self, Content, JsonErrorKind, paths};
 
 use super::Ctx;
 
@@ -34,9 +35,9 @@ pub(super) fn check(cx: &Ctx<'_>) -> Vec<Finding> {
             .in_file(rel.clone()),
         );
     }
+    out.extend(names(cx));
     for f in cx.suite.files() {
-        let in_suite_dir = suite::SUITE_DIRS.iter().any(|d| f.rel.starts_with(&format!("{d}/")));
-        if in_suite_dir && !f.rel.ends_with(".json") {
+        if is_stray(&f.rel) {
             out.push(
                 Finding::error(
                     Code::STRAY_FILE,
@@ -101,6 +102,43 @@ pub(super) fn check(cx: &Ctx<'_>) -> Vec<Finding> {
                 );
             }
         }
+    }
+    out
+}
+
+/// A file under `schema/` or `fixtures/` that is not a `.json` file (BQ006).
+fn is_stray(rel: &str) -> bool {
+    suite::SUITE_DIRS.iter().any(|d| rel.strip_prefix(d).is_some_and(|r| r.starts_with('/'))) && !rel.ends_with(".json")
+}
+
+/// BQ011: each path that breaks the portable rule, and each path equal to an earlier one (files
+/// and the directories they lie in) when letter case is ignored. A stray file (BQ006) or an
+/// irregular one (BQ005) is not looked at: it must go whatever its name.
+fn names(cx: &Ctx<'_>) -> Vec<Finding> {
+    let files: Vec<&str> = cx.suite.files().map(|f| f.rel.as_str()).filter(|rel| !is_stray(rel)).collect();
+    let dirs = paths::parents(files.iter().copied());
+    let mut out = Vec::new();
+    // A directory is reported once, not again in each path under it.
+    let mut bad_dirs: Vec<&str> = Vec::new();
+    for rel in dirs.iter().chain(&files) {
+        if bad_dirs.iter().any(|d| rel.strip_prefix(d).is_some_and(|r| r.starts_with('/'))) {
+            continue;
+        }
+        if let Err(why) = paths::check_portable(rel) {
+            out.push(Finding::error(Code::UNPORTABLE_NAME, format!("not a portable name: {why}")).in_file(*rel));
+            if dirs.contains(rel) {
+                bad_dirs.push(rel);
+            }
+        }
+    }
+    for (first, again) in paths::case_collisions(dirs.iter().copied().chain(files.iter().copied())) {
+        out.push(
+            Finding::error(
+                Code::UNPORTABLE_NAME,
+                format!("differs from {first} only in letter case: on Windows and macOS one would overwrite the other"),
+            )
+            .in_file(again),
+        );
     }
     out
 }
