@@ -32,7 +32,9 @@
 //! only in the copy (a directory holding nothing canonical is one entry ending in `/`),
 //! `removed` is canonical and missing from the copy, `modified` differs in bytes or is an
 //! irregular entry where a file belongs — each list sorted; a unified diff (canonical → copy)
-//! accompanies a modified file when both sides are UTF-8 text. Only [`replace`] and [`recover`]
+//! accompanies a modified file when both sides are UTF-8 text, except a file whose only change
+//! is CR LF for LF (git's `core.autocrlf` on Windows), which is said as such instead of a diff
+//! of every line. Only [`replace`] and [`recover`]
 //! write.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -73,8 +75,36 @@ pub struct Drift {
 pub struct Modified {
     pub file: String,
     /// The unified diff from the canonical file to the copy; `None` when either side is not
-    /// UTF-8 text or not a regular file.
+    /// UTF-8 text or not a regular file, or when only the line endings differ.
     pub diff: Option<String>,
+    /// The copy is the canonical file with its line feeds turned into CR LF, and nothing else:
+    /// what git's `core.autocrlf` does to a text file on a Windows checkout ([`crlf_note`]).
+    pub crlf: bool,
+}
+
+/// Is `copy` exactly `canonical` with every LF written as CR LF (and `canonical` had no CR LF)?
+pub fn only_crlf(canonical: &[u8], copy: &[u8]) -> bool {
+    let lf = canonical.iter().filter(|&&b| b == b'\n').count();
+    if lf == 0 || copy.len() != canonical.len() + lf || canonical.windows(2).any(|w| w == b"\r\n") {
+        return false;
+    }
+    let mut c = copy.iter();
+    canonical
+        .iter()
+        .all(|&b| if b == b'\n' { c.next() == Some(&b'\r') && c.next() == Some(&b'\n') } else { c.next() == Some(&b) })
+}
+
+/// What to say about a copy whose files only gained CR LF line endings, `dir` being the copy's
+/// path in its repository (`tests/conformance`).
+/// An absolute `dir` (as `fetch --check` may be given) is not a `.gitattributes` pattern, so
+/// the note then names the pattern's shape instead.
+pub fn crlf_note(dir: &str) -> String {
+    let dir = dir.trim_end_matches('/');
+    let dir = if dir.is_empty() || Path::new(dir).is_absolute() { "<the copy's path in the repository>" } else { dir };
+    format!(
+        "only the line endings differ (CR LF in the copy): git's core.autocrlf converted it on checkout; keep the \
+         suite's bytes with `{dir}/** -text` in the repository's .gitattributes"
+    )
 }
 
 /// What a vendored directory holds.
@@ -119,11 +149,16 @@ pub fn compare(canonical: &BTreeMap<&str, &[u8]>, tree: &Tree, labels: (&str, &s
     for (rel, want) in canonical {
         match tree.files.get(*rel) {
             Some(have) if have.as_slice() == *want => {}
-            Some(have) => {
-                drift.modified.push(Modified { file: (*rel).to_owned(), diff: unified_diff(rel, want, have, labels) })
+            Some(have) if only_crlf(want, have) => {
+                drift.modified.push(Modified { file: (*rel).to_owned(), diff: None, crlf: true })
             }
+            Some(have) => drift.modified.push(Modified {
+                file: (*rel).to_owned(),
+                diff: unified_diff(rel, want, have, labels),
+                crlf: false,
+            }),
             None if tree.irregular.contains(*rel) => {
-                drift.modified.push(Modified { file: (*rel).to_owned(), diff: None });
+                drift.modified.push(Modified { file: (*rel).to_owned(), diff: None, crlf: false });
             }
             None => drift.removed.push((*rel).to_owned()),
         }
@@ -361,7 +396,7 @@ mod tests {
         let diff = d.modified[0].diff.as_deref().unwrap();
         assert!(diff.starts_with("--- canonical/fixtures/a.json\n+++ vendored/fixtures/a.json\n@@"), "{diff}");
         assert!(diff.contains("\n-  \"a\": 1\n+  \"a\": 2\n"), "{diff}");
-        assert_eq!(d.modified[1], Modified { file: "fixtures/b.json".into(), diff: None });
+        assert_eq!(d.modified[1], Modified { file: "fixtures/b.json".into(), diff: None, crlf: false });
         let d = compare(&canonical, &tree(&[("fixtures/a.json", "x")], &[], &[]), LABELS).unwrap();
         assert_eq!(d.removed, ["CONFORMANCE_VERSION", "fixtures/b.json"]);
     }
@@ -388,5 +423,22 @@ mod tests {
     fn binary_files_get_no_text_diff() {
         assert_eq!(unified_diff("x", b"\xff", b"a", LABELS), None);
         assert!(unified_diff("x", b"a", b"b", LABELS).is_some());
+    }
+
+    #[test]
+    fn crlf_for_lf_and_nothing_else() {
+        assert!(only_crlf(b"{\n  \"a\": 1\n}\n", b"{\r\n  \"a\": 1\r\n}\r\n"));
+        assert!(!only_crlf(b"{\n}\n", b"{\r\n}\n"), "one line left alone is a mixed file, not a checkout");
+        assert!(!only_crlf(b"{\n}\n", b"{\r\n]\r\n"), "another byte changed too");
+        assert!(!only_crlf(b"{}", b"{}"), "no line feed, nothing to convert");
+        assert!(!only_crlf(b"a\r\nb\n", b"a\r\r\nb\r\n"), "the canonical file already had CR LF");
+        assert!(!only_crlf(b"a\n", b"a\n\r\n"));
+        let canonical: BTreeMap<&str, &[u8]> = [("manifest.json", &b"{\n}\n"[..])].into_iter().collect();
+        let mut tree = Tree::default();
+        tree.files.insert("manifest.json".into(), b"{\r\n}\r\n".to_vec());
+        let d = compare(&canonical, &tree, LABELS).unwrap();
+        assert_eq!(d.modified, [Modified { file: "manifest.json".into(), diff: None, crlf: true }]);
+        assert!(crlf_note("tests/conformance/").contains("`tests/conformance/** -text`"));
+        assert!(crlf_note("/home/ci/sdk/tests/conformance").contains("`<the copy's path in the repository>/** -text`"));
     }
 }

@@ -97,6 +97,30 @@ fn fetch_from_a_file_url_reproduces_the_suite_byte_for_byte() {
 }
 
 #[test]
+fn a_copy_whose_only_change_is_crlf_line_endings_is_drift_said_as_such() {
+    let dist = dist();
+    let base = file_url(dist.path());
+    let copy = tempfile::tempdir().unwrap();
+    let dir = copy.path().join("conformance");
+    assert_eq!(fetch(&[VERSION, dir.to_str().unwrap()], Some(&base)).status.code(), Some(0));
+    // What git's core.autocrlf does to a text file on a Windows checkout.
+    let manifest = dir.join("manifest.json");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    std::fs::write(&manifest, text.replace('\n', "\r\n")).unwrap();
+    let o = fetch(&["--check", VERSION, dir.to_str().unwrap()], Some(&base));
+    assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.contains("BQ902 drift-modified") && out.contains("only the line endings differ (CR LF in the copy)"),
+        "{out}"
+    );
+    assert!(!out.contains("-  \"schema_version\""), "no diff of every line: {out}");
+    // Relative to where the repository's .gitattributes would say it.
+    let o = support::bqsuite(copy.path(), &["fetch", "--check", VERSION, "conformance", "--base-url", &base]);
+    assert!(String::from_utf8_lossy(&o.stdout).contains("`conformance/** -text`"), "{}", transcript(&o));
+}
+
+#[test]
 fn check_passes_on_a_synced_copy_and_names_every_drifted_file() {
     let dist = dist();
     let base = file_url(dist.path());

@@ -445,6 +445,42 @@ fn check_passes_after_sync_and_fails_on_any_single_byte_edit() {
 }
 
 #[test]
+fn a_copy_checked_out_with_crlf_line_endings_is_drift_that_says_why() {
+    let t = Tree::messy(false);
+    t.run(&["sync"]);
+    std::fs::write(t.copy("babelqueue-java-redis/src/test/resources/conformance/CONFORMANCE_VERSION"), "1.0.0\n")
+        .unwrap();
+    assert_eq!(t.run(&["sync"]).status.code(), Some(0));
+    let dir = t.copy("php-sdk/tests/conformance");
+    for rel in ["manifest.json", "fixtures/order-created.json"] {
+        let text = std::fs::read_to_string(dir.join(rel)).unwrap();
+        std::fs::write(dir.join(rel), text.replace('\n', "\r\n")).unwrap();
+    }
+    let o = t.run(&["sync", "--check"]);
+    assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    let note = "only the line endings differ (CR LF in the copy): git's core.autocrlf converted it on checkout; keep \
+                the suite's bytes with `tests/conformance/** -text` in the repository's .gitattributes";
+    assert_eq!(out.matches(note).count(), 4, "a finding and a table line for each file: {out}");
+    assert!(!out.contains("-  \"schema_version\""), "no diff of every line: {out}");
+    let o = t.run(&["sync", "--check", "--format", "json"]);
+    let report: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let php = target(&report, "php-sdk/tests/conformance");
+    let modified = php["modified"].as_array().unwrap();
+    assert_eq!(modified.len(), 2);
+    assert!(modified.iter().all(|m| m["line_endings_only"] == true && m["diff"].is_null()), "{php:#}");
+    // Any other change keeps its diff and says nothing of line endings.
+    std::fs::write(dir.join("manifest.json"), std::fs::read(t.suite().join("manifest.json")).unwrap()).unwrap();
+    let text = std::fs::read_to_string(dir.join("fixtures/order-created.json")).unwrap();
+    std::fs::write(dir.join("fixtures/order-created.json"), text.replace("\r\n", "\n").replace("created", "edited"))
+        .unwrap();
+    let o = t.run(&["sync", "--check", "--format", "json"]);
+    let report: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let m = &target(&report, "php-sdk/tests/conformance")["modified"][0];
+    assert!(m["line_endings_only"] == false && m["diff"].as_str().is_some_and(|d| d.contains("edited")), "{m:#}");
+}
+
+#[test]
 fn dry_run_writes_nothing_and_says_what_would_change() {
     let t = Tree::messy(true);
     let before = t.snapshot();

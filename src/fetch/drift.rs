@@ -5,7 +5,7 @@
 //! `sync --check` uses) are compared byte for byte with every path under the copy; the copy's
 //! top-level `LICENSE` is never looked at and the release's is not part of a copy. A file only in the copy is *added*, a file only in the release is *removed*, a
 //! file in both with different bytes is *modified* (with a unified diff when both sides are
-//! UTF-8 text). Symlinks and special files in the copy are never followed: such an entry is
+//! UTF-8 text, or, when the copy only has CR LF for LF, a note saying so). Symlinks and special files in the copy are never followed: such an entry is
 //! added, or modified when the release has a file there. A directory only in the copy is
 //! reported (as added, `dir/`) when no file beneath it already is. Nothing is written.
 
@@ -68,13 +68,15 @@ pub fn compare(tree: &Tree, dir: &Path) -> Result<Vec<Drift>, FetchError> {
     }
     for m in d.modified {
         let detail = if irregular(&m.file) {
-            "a symlink or special file in the copy, a regular file in the release"
+            "a symlink or special file in the copy, a regular file in the release".into()
+        } else if m.crlf {
+            format!("differs from the release: {}", vendored::crlf_note(&shown))
         } else if m.diff.is_some() {
-            "differs from the release"
+            "differs from the release".into()
         } else {
-            "binary content differs from the release"
+            "binary content differs from the release".into()
         };
-        out.push(Drift { path: m.file, kind: DriftKind::Modified, detail: detail.into(), diff: m.diff });
+        out.push(Drift { path: m.file, kind: DriftKind::Modified, detail, diff: m.diff });
     }
     out.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(out)

@@ -15,6 +15,7 @@ use crate::diag::{self, Code, Finding, Format, Summary, style};
 use super::pin::{PinStatus, WORKFLOWS};
 use super::{Action, Leftover, Mode, Recovered, Report, State, TargetReport};
 use crate::staging::Kind;
+use crate::vendored;
 
 impl Report {
     /// The command, as `diag` headers show it.
@@ -104,10 +105,12 @@ impl Report {
                     );
                 }
                 for m in &d.modified {
-                    out.push(
-                        Finding::error(Code::SYNC_FILE_MODIFIED, format!("{} differs from the canonical file", m.file))
-                            .in_file(file(&m.file)),
-                    );
+                    let message = if m.crlf {
+                        format!("{} differs from the canonical file: {}", m.file, vendored::crlf_note(&t.target.path))
+                    } else {
+                        format!("{} differs from the canonical file", m.file)
+                    };
+                    out.push(Finding::error(Code::SYNC_FILE_MODIFIED, message).in_file(file(&m.file)));
                 }
             }
             State::Missing | State::InSync | State::Drifted(_) => {}
@@ -297,6 +300,10 @@ impl Report {
                     Some(diff) => diff.lines().for_each(|line| {
                         let _ = writeln!(out, "{:16}{}", "", diag::terminal_safe(line));
                     }),
+                    None if m.crlf => {
+                        let note = vendored::crlf_note(&t.target.path);
+                        let _ = writeln!(out, "{:16}({})", "", diag::terminal_safe(&note));
+                    }
                     None => {
                         let _ = writeln!(out, "{:16}(not UTF-8 text on both sides: no diff)", "");
                     }
@@ -336,7 +343,7 @@ impl Report {
             "reason": reason,
             "added": drift.map(|d| d.added.clone()).unwrap_or_default(),
             "removed": drift.map(|d| d.removed.clone()).unwrap_or_default(),
-            "modified": drift.map(|d| d.modified.iter().map(|m| json!({"file": m.file, "diff": m.diff})).collect::<Vec<_>>()).unwrap_or_default(),
+            "modified": drift.map(|d| d.modified.iter().map(|m| json!({"file": m.file, "diff": m.diff, "line_endings_only": m.crlf})).collect::<Vec<_>>()).unwrap_or_default(),
             "copy_version": t.copy_version,
             "pins": t.pins.iter().map(|p| json!({"tag": p.tag, "file": p.file, "line": p.span.line, "column": p.span.column})).collect::<Vec<_>>(),
             "pin_status": t.pin_status.map(PinStatus::as_str),
