@@ -244,6 +244,46 @@ fn case_names_with_control_characters_or_empty_sub_keys_fail_validate() {
     assert!(out.contains("trim\ttrim-2\\u0009x\n") && out.contains("trim\ttrim-3\\u000ax\n"), "{out}");
 }
 
+#[test]
+fn names_that_start_or_end_with_whitespace_fail_validate_once_each() {
+    let s = SuiteCopy::new();
+    s.edit_manifest(|m| {
+        for (i, name) in [" trim-0", "trim-1 ", "trim-2\u{a0}", "\u{3000}trim-3"].iter().enumerate() {
+            m["trim"]["cases"][i]["name"] = json!(name);
+        }
+        m["trim"]["cases"][4]["name"] = json!("inner space is visible");
+        let backoff = m["backoff"].as_object_mut().unwrap();
+        let block = backoff.shift_remove("topic_names").unwrap();
+        backoff.insert("topic_names ".into(), block);
+    });
+    let o = bqsuite(s.path(), &["validate", "--format", "json"]);
+    assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
+    let doc: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let found: Vec<(String, String)> = doc["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["code"] == "BQ513")
+        .map(|f| (f["pointer"].as_str().unwrap().to_owned(), f["message"].as_str().unwrap().to_owned()))
+        .collect();
+    let mut pointers: Vec<&str> = found.iter().map(|(p, _)| p.as_str()).collect();
+    pointers.sort();
+    let expected = [
+        "/backoff/topic_names ",
+        "/trim/cases/0/name",
+        "/trim/cases/1/name",
+        "/trim/cases/2/name",
+        "/trim/cases/3/name",
+    ];
+    assert_eq!(pointers, expected, "once each, the inner space not at all");
+    let said = |p: &str| found.iter().find(|(q, _)| q == p).map(|(_, m)| m.as_str()).unwrap();
+    assert_eq!(
+        said("/trim/cases/1/name"),
+        "case name \"trim-1 \" starts or ends with whitespace; ids are compared exactly, so write it \"trim-1\""
+    );
+    assert!(said("/backoff/topic_names ").starts_with("sub-key of section \"backoff\" \"topic_names \""));
+}
+
 // --- bounded reading ---------------------------------------------------------------------------
 
 #[test]

@@ -451,6 +451,12 @@ codes! {
         why: "A case id with an empty part (/name) cannot be told apart from a malformed one, in results files and in skip-policy selectors.",
         example: Validate(&[Set("manifest.json", "/backoff/", "{}")]),
     }
+    ID_WHITESPACE = "BQ513" "id-whitespace" "A section name, case name or sub-key starts or ends with whitespace, so its case ids differ from what anyone reads." {
+        Error,
+        checks: "No section name, case name or sub-key starts or ends with a whitespace character (a space, a no-break space, an ideographic space, any Unicode White_Space).",
+        why: "Case ids are compared exactly (results files key their cases by them, skip-policy selectors name them), and a trailing space is invisible in every listing: a runner that writes the id it sees is told its case is unknown. Ids are frozen once released, so the mistake is caught before it is.",
+        example: Validate(&[Set("manifest.json", "/payload_schema/cases/[valid-minimal]/name", "\"valid-minimal \"")]),
+    }
 
     RESULTS_NOT_JSON = "BQ601" "results-not-json" "A results file is not UTF-8 JSON text." {
         Error,

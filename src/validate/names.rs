@@ -3,8 +3,10 @@
 //! Rules: none holds a control character (BQ511: [`crate::diag::is_unsafe_char`], the set the
 //! terminal escaping uses — C0, DEL, C1, the line and paragraph separators and the bidi
 //! controls), because ids are printed one `section<TAB>id` per line and shown in terminals; no
-//! section name or sub-key is empty (BQ512), because an id would then have an empty part. An
-//! empty or non-string case `name` is BQ507 (R20.10), not repeated here.
+//! section name or sub-key is empty (BQ512), because an id would then have an empty part; none
+//! starts or ends with whitespace (BQ513, Unicode White_Space), because ids are compared
+//! exactly and an edge space is invisible. An empty or non-string case `name` is BQ507
+//! (R20.10), not repeated here.
 
 use crate::diag::{Code, Finding, is_unsafe_char};
 use crate::suite::{MANIFEST, pointer};
@@ -26,11 +28,18 @@ pub(super) fn check(cx: &Ctx<'_>) -> Vec<Finding> {
                 section_ptr.clone(),
             ));
         }
+        if edge_space(s.name) {
+            out.push(at(Code::ID_WHITESPACE, whitespace("section name", s.name), section_ptr.clone()));
+        }
         let mut seen_subs: Vec<&str> = Vec::new();
         for case in cx.cases(s.name) {
             // A case id holds its sub-key and its name: when the id is clean and the sub-key is
             // not empty, so are they (the common case costs one scan of the id).
-            if case.sub != Some("") && !case.id.chars().any(is_unsafe_char) {
+            let name = case.index.and(case.value.get("name")).and_then(|n| n.as_str());
+            if case.sub.is_none_or(|sub| !sub.is_empty() && !edge_space(sub))
+                && !case.id.chars().any(is_unsafe_char)
+                && !name.is_some_and(edge_space)
+            {
                 continue;
             }
             if let Some(sub) = case.sub.filter(|sub| !seen_subs.contains(sub)) {
@@ -44,17 +53,33 @@ pub(super) fn check(cx: &Ctx<'_>) -> Vec<Finding> {
                         format!("sub-key {sub:?} of section {:?} holds a control character", s.name),
                         sub_ptr,
                     ));
+                } else if edge_space(sub) {
+                    out.push(at(
+                        Code::ID_WHITESPACE,
+                        whitespace(&format!("sub-key of section {:?}", s.name), sub),
+                        sub_ptr,
+                    ));
                 }
             }
-            let name = case.index.and(case.value.get("name")).and_then(|n| n.as_str());
             if let Some(name) = name.filter(|n| n.chars().any(is_unsafe_char)) {
                 out.push(at(
                     Code::ID_CONTROL_CHARACTER,
                     format!("case name {name:?} holds a control character"),
                     pointer::join(&case.pointer, "name"),
                 ));
+            } else if let Some(name) = name.filter(|n| edge_space(n)) {
+                out.push(at(Code::ID_WHITESPACE, whitespace("case name", name), pointer::join(&case.pointer, "name")));
             }
         }
     }
     out
+}
+
+/// Does `name` start or end with whitespace?
+fn edge_space(name: &str) -> bool {
+    name.starts_with(char::is_whitespace) || name.ends_with(char::is_whitespace)
+}
+
+fn whitespace(what: &str, name: &str) -> String {
+    format!("{what} {name:?} starts or ends with whitespace; ids are compared exactly, so write it {:?}", name.trim())
 }
