@@ -43,16 +43,14 @@ use std::io::{self, ErrorKind};
 use std::path::Path;
 
 use crate::staging::{self, Kind, Staged};
-use crate::suite::{LICENSE, MANIFEST, SUITE_DIRS, VERSION_FILE};
+use crate::suite::{LICENSE, MANIFEST, VERSION_FILE, in_suite_dirs};
 
 /// The top-level entry of a vendored directory that no check looks at and no writer touches.
 pub const IGNORED: &str = LICENSE;
 
 /// Is the suite-relative file `rel` part of a vendored copy?
 pub fn is_part(rel: &str) -> bool {
-    rel == MANIFEST
-        || rel == VERSION_FILE
-        || SUITE_DIRS.iter().any(|d| rel.strip_prefix(d).is_some_and(|r| r.starts_with('/')))
+    rel == MANIFEST || rel == VERSION_FILE || in_suite_dirs(rel)
 }
 
 /// The canonical files of a copy, chosen from suite-relative `files` by [`is_part`].

@@ -21,7 +21,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 
 use crate::fetch::Limits;
-use crate::suite::{SUITE_DIRS, is_suite_file};
+use crate::suite::{in_suite_dirs, is_suite_file};
 
 /// The file beside the suite that holds its changelog.
 pub const CHANGELOG: &str = "CHANGELOG.md";
@@ -94,7 +94,7 @@ pub fn read(dir: &Path, rev: &str, limits: &Limits) -> Result<Revision, String> 
                 return Err(format!("the suite files of {rev} add up to more than the {}-byte cap", limits.max_total));
             }
             wanted.push((rel.to_owned(), object.to_owned()));
-        } else if SUITE_DIRS.iter().any(|d| rel.strip_prefix(d).is_some_and(|r| r.starts_with('/'))) {
+        } else if in_suite_dirs(rel) {
             irregular.push(rel.to_owned());
         }
     }

@@ -19,7 +19,7 @@
 
 use std::cmp::Ordering;
 
-use crate::suite::{LICENSE, MANIFEST, SUITE_DIRS, VERSION_FILE};
+use crate::suite::{LICENSE, MANIFEST, VERSION_FILE, in_suite_dirs};
 
 /// The checksum file published beside the asset.
 pub const SHA256SUMS: &str = "SHA256SUMS";
@@ -39,7 +39,7 @@ pub fn asset_name(version: &str) -> String {
 
 /// Does the suite-relative file `rel` belong in a release?
 pub fn in_release(rel: &str) -> bool {
-    TOP_FILES.contains(&rel) || SUITE_DIRS.iter().any(|d| rel.strip_prefix(d).is_some_and(|r| r.starts_with('/')))
+    TOP_FILES.contains(&rel) || in_suite_dirs(rel)
 }
 
 /// Resource caps on an asset, shared by `fetch` (which refuses an asset over them) and

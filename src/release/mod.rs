@@ -10,9 +10,9 @@
 //!    `babelqueue-conformance-<version>/` with `CONFORMANCE_VERSION`, `manifest.json`,
 //!    `LICENSE`, and the files under `schema/` and `fixtures/` ([`layout::in_release`]).
 //!    Anything else in the tree (README, sources, `target/`, untracked files beside the suite)
-//!    is ignored by that list. A path that breaks the path rule of [`crate::suite::paths`] (one a consumer's
-//!    platform could not create, or two names that differ only in letter case) refuses the build,
-//!    so `release` never produces an asset that `fetch` would refuse.
+//!    is ignored by that list. A path that breaks the path rule of [`crate::suite::paths`] (one
+//!    a consumer's platform could not create, or two names that differ only in letter case)
+//!    refuses the build, so `release` never produces an asset that `fetch` would refuse.
 //! 3. **Bytes come from the loaded suite.** The files were read once by [`Suite::load`]; the
 //!    tree's mtimes, owners, modes, umask, creation order, directory order and location never
 //!    reach the archive.

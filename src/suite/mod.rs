@@ -62,8 +62,13 @@ pub const TOP_FILES: [&str; 4] = [MANIFEST, VERSION_FILE, LICENSE, SYNC_TARGETS]
 /// Is `rel` a path [`Suite::load`] reads: a top-level file of [`TOP_FILES`] or a file under
 /// one of [`SUITE_DIRS`]?
 pub fn is_suite_file(rel: &str) -> bool {
-    TOP_FILES.contains(&rel)
-        || SUITE_DIRS.iter().any(|d| rel.strip_prefix(d).is_some_and(|r| r.starts_with('/') && r.len() > 1))
+    TOP_FILES.contains(&rel) || in_suite_dirs(rel)
+}
+
+/// Does `rel` lie under one of [`SUITE_DIRS`] (`fixtures/x.json`, not `fixtures` itself nor
+/// `fixtures-old/x.json`)?
+pub fn in_suite_dirs(rel: &str) -> bool {
+    SUITE_DIRS.iter().any(|d| rel.strip_prefix(d).is_some_and(|r| r.starts_with('/') && r.len() > 1))
 }
 /// Top-level manifest keys that are not sections.
 pub const METADATA_KEYS: [&str; 6] =

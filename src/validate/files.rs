@@ -108,7 +108,7 @@ pub(super) fn check(cx: &Ctx<'_>) -> Vec<Finding> {
 
 /// A file under `schema/` or `fixtures/` that is not a `.json` file (BQ006).
 fn is_stray(rel: &str) -> bool {
-    suite::SUITE_DIRS.iter().any(|d| rel.strip_prefix(d).is_some_and(|r| r.starts_with('/'))) && !rel.ends_with(".json")
+    suite::in_suite_dirs(rel) && !rel.ends_with(".json")
 }
 
 /// BQ011: each path that breaks the portable rule, and each path equal to an earlier one (files
