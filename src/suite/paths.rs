@@ -26,7 +26,9 @@
 //! ([`case_collision`]): on a case-insensitive file system (Windows, macOS by default) one would
 //! overwrite the other.
 
-use std::collections::HashMap;
+use std::collections::hash_map::Entry;
+
+use foldhash::{HashMap, HashMapExt};
 
 /// The longest suite-relative path the portable rule allows, in bytes.
 pub const PORTABLE_MAX: usize = 100;
@@ -47,27 +49,32 @@ pub fn check_path(rel: &str) -> Result<(), String> {
     if rel.starts_with('/') {
         return Err("starts with '/' (an absolute path, or an empty component after the root)".into());
     }
-    if let Some(c) = rel.chars().find(|c| c.is_control()) {
-        return Err(format!("control character U+{:04X} in the name", u32::from(c)));
+    // One pass over the bytes when they are all portable (every suite's own path), else over
+    // the characters, for the message.
+    if !rel.bytes().all(|b| b == b'/' || is_portable_byte(b)) {
+        if let Some(c) = rel.chars().find(|c| c.is_control()) {
+            return Err(format!("control character U+{:04X} in the name", u32::from(c)));
+        }
+        if let Some(c) = rel.chars().find(|c| WINDOWS_RESERVED.contains(c)) {
+            return Err(match c {
+                '\\' => "backslash in the name (a path separator on Windows)".into(),
+                ':' => "':' in the name (a drive or stream separator on Windows)".into(),
+                _ => format!("{c:?} in the name (Windows refuses it in file names)"),
+            });
+        }
     }
-    if let Some(c) = rel.chars().find(|c| WINDOWS_RESERVED.contains(c)) {
-        return Err(match c {
-            '\\' => "backslash in the name (a path separator on Windows)".into(),
-            ':' => "':' in the name (a drive or stream separator on Windows)".into(),
-            _ => format!("{c:?} in the name (Windows refuses it in file names)"),
-        });
-    }
+    components(rel)
+}
+
+/// The per-component part of the path rule.
+fn components(rel: &str) -> Result<(), String> {
     for part in rel.split('/') {
         match part {
             "" => return Err("empty path component ('//' or a trailing '/')".into()),
             "." | ".." => return Err(format!("'{part}' path component")),
             _ => {}
         }
-        let stem = part.split('.').next().unwrap_or(part).to_ascii_uppercase();
-        let numbered = (stem.starts_with("COM") || stem.starts_with("LPT"))
-            && stem[3..].chars().count() == 1
-            && stem[3..].chars().all(|c| c.is_ascii_digit() || matches!(c, '¹' | '²' | '³'));
-        if DEVICE_NAMES.contains(&stem.as_str()) || numbered {
+        if is_device_name(part.split('.').next().unwrap_or(part)) {
             return Err(format!("'{part}' is a Windows device name"));
         }
         if part.ends_with('.') || part.ends_with(' ') {
@@ -77,16 +84,27 @@ pub fn check_path(rel: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// POSIX's portable filename character set.
-fn is_portable_char(c: char) -> bool {
-    c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-')
+/// Is `stem` (a component up to its first dot) a Windows device name, in any letter case?
+fn is_device_name(stem: &str) -> bool {
+    let numbered = |prefix: &str| {
+        stem.get(..3).is_some_and(|p| p.eq_ignore_ascii_case(prefix)) && {
+            let mut rest = stem[3..].chars();
+            matches!((rest.next(), rest.next()), (Some(c), None) if c.is_ascii_digit() || matches!(c, '¹' | '²' | '³'))
+        }
+    };
+    DEVICE_NAMES.iter().any(|d| stem.eq_ignore_ascii_case(d)) || numbered("COM") || numbered("LPT")
+}
+
+/// POSIX's portable filename character set, as bytes.
+fn is_portable_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-')
 }
 
 /// The portable rule: the path rule, POSIX's portable characters, no component starting with
 /// `-`, at most [`PORTABLE_MAX`] bytes.
 pub fn check_portable(rel: &str) -> Result<(), String> {
     check_path(rel)?;
-    if let Some(c) = rel.chars().find(|&c| c != '/' && !is_portable_char(c)) {
+    if let Some(c) = rel.chars().find(|&c| c != '/' && !(c.is_ascii() && is_portable_byte(c as u8))) {
         let what =
             if c.is_ascii() { "" } else { " (names are ASCII: Unicode normalisation differs across file systems)" };
         return Err(format!("{c:?} in the name: only A-Z, a-z, 0-9, '.', '_' and '-' are portable{what}"));
@@ -114,10 +132,11 @@ pub fn case_collision<'a>(paths: impl IntoIterator<Item = &'a str>) -> Option<(&
 pub fn case_collisions<'a>(paths: impl IntoIterator<Item = &'a str>) -> Vec<(&'a str, &'a str)> {
     let mut seen: HashMap<String, &str> = HashMap::new();
     let mut out = Vec::new();
+    // Hashed with foldhash: the order of `out` follows `paths`, never the map's.
     for p in paths {
         match seen.entry(p.to_lowercase()) {
-            std::collections::hash_map::Entry::Occupied(first) => out.push((*first.get(), p)),
-            std::collections::hash_map::Entry::Vacant(slot) => {
+            Entry::Occupied(first) => out.push((*first.get(), p)),
+            Entry::Vacant(slot) => {
                 slot.insert(p);
             }
         }

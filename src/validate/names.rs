@@ -33,15 +33,13 @@ pub(super) fn check(cx: &Ctx<'_>) -> Vec<Finding> {
         }
         let mut seen_subs: Vec<&str> = Vec::new();
         for case in cx.cases(s.name) {
-            // A case id holds its sub-key and its name: when the id is clean and the sub-key is
-            // not empty, so are they (the common case costs one scan of the id).
-            let name = case.index.and(case.value.get("name")).and_then(|n| n.as_str());
-            if case.sub.is_none_or(|sub| !sub.is_empty() && !edge_space(sub))
-                && !case.id.chars().any(is_unsafe_char)
-                && !name.is_some_and(edge_space)
-            {
+            // A case id holds its sub-key and its name: when the id holds neither an unsafe
+            // character nor whitespace and the sub-key is not empty, they are clean (the common
+            // case costs one scan of the id, and no look-up of the name).
+            if case.sub != Some("") && !case.id.chars().any(|c| is_unsafe_char(c) || c.is_whitespace()) {
                 continue;
             }
+            let name = case.index.and(case.value.get("name")).and_then(|n| n.as_str());
             if let Some(sub) = case.sub.filter(|sub| !seen_subs.contains(sub)) {
                 seen_subs.push(sub);
                 let sub_ptr = pointer::join(&section_ptr, sub);
