@@ -57,6 +57,32 @@ fn conformance_version_not_semver() {
 }
 
 #[test]
+fn a_version_too_long_to_name_a_release_is_a_finding_and_the_longest_allowed_builds() {
+    let with_version = |v: &str| {
+        let s = SuiteCopy::new();
+        s.write("CONFORMANCE_VERSION", format!("{v}\n"));
+        s.edit_manifest(|m| m["conformance_version"] = json!(v));
+        s
+    };
+    let longest = format!("1.6.0-{}", "a".repeat(64 - 6));
+    let s = with_version(&format!("{longest}b"));
+    let findings = s.validate();
+    let f = assert_finding(&findings, "BQ102", "CONFORMANCE_VERSION", None);
+    assert!(f.message.contains("65 characters long, more than 64"), "{}", f.message);
+    assert_eq!(findings.len(), 1, "{findings:#?}");
+
+    // 64 characters, with a suite path of the longest portable length beneath the root: clean,
+    // and release builds it.
+    let s = with_version(&longest);
+    with_fixture_at(&s, &format!("{}.json", "x".repeat(100 - "fixtures/".len() - ".json".len())));
+    let findings = s.validate();
+    assert!(findings.is_empty(), "{findings:#?}");
+    let out = tempfile::tempdir().unwrap();
+    let o = support::bqsuite(s.path(), &["release", "--no-previous", "--out", out.path().to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", support::transcript(&o));
+}
+
+#[test]
 fn conformance_version_differs_from_the_manifest() {
     let s = SuiteCopy::new();
     s.write("CONFORMANCE_VERSION", "1.7.0-pre\n");

@@ -165,7 +165,7 @@ codes! {
     }
     VERSION_NOT_SEMVER = "BQ102" "version-not-semver" "CONFORMANCE_VERSION is not a SemVer version." {
         Error,
-        checks: "CONFORMANCE_VERSION holds one SemVer version (X.Y.Z, optionally -pre), with nothing else but a final newline.",
+        checks: "CONFORMANCE_VERSION holds one SemVer version (X.Y.Z, optionally -pre), of at most 64 characters, with nothing else but a final newline.",
         why: "The version names the release tag v<version> and the asset, and SDKs pin it in CI; diff and the release gate compare versions by SemVer.",
         example: Validate(&[Write("CONFORMANCE_VERSION", "1.6\n")]),
     }

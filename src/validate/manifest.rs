@@ -3,7 +3,8 @@
 //! Rules: the manifest is a JSON object with `schema_version` the integer literal 1 (R20.1: not
 //! `1.0`, not `"1"`), a string `description`, a SemVer `conformance_version`, an object
 //! `sections` and an array `exceptions`; `CONFORMANCE_VERSION` holds one SemVer version (a
-//! `-pre` suffix marks an untagged suite) equal to `conformance_version`.
+//! `-pre` suffix marks an untagged suite) of at most [`MAX_VERSION_LEN`] characters, equal to
+//! `conformance_version`.
 
 use serde_json::Value;
 
@@ -11,6 +12,11 @@ use crate::diag::{Code, Finding};
 use crate::suite::{MANIFEST, VERSION_FILE};
 
 use super::Ctx;
+
+/// The longest version a suite may have: `babelqueue-conformance-<version>` is the release's
+/// root directory, the prefix of every path in the asset's ustar headers (155 bytes at most,
+/// with the portable suite paths of at most 100 bytes beneath it).
+pub const MAX_VERSION_LEN: usize = 64;
 
 pub(super) fn check(cx: &Ctx<'_>) -> Vec<Finding> {
     let mut out = Vec::new();
@@ -22,6 +28,19 @@ pub(super) fn check(cx: &Ctx<'_>) -> Vec<Finding> {
             out.push(
                 Finding::error(Code::VERSION_NOT_SEMVER, format!("{v:?} is not a SemVer version ({e})"))
                     .in_file(VERSION_FILE),
+            );
+        } else if v.len() > MAX_VERSION_LEN {
+            out.push(
+                Finding::error(
+                    Code::VERSION_NOT_SEMVER,
+                    format!(
+                        "the version is {} characters long, more than {MAX_VERSION_LEN}: it names the release's \
+                         root directory and asset (babelqueue-conformance-<version>), which a ustar header and every \
+                         platform must hold",
+                        v.len()
+                    ),
+                )
+                .in_file(VERSION_FILE),
             );
         } else if text != format!("{v}\n") && text != v {
             out.push(
