@@ -8,10 +8,10 @@
 //!   spelling. A path is relative, made of non-empty components separated by `/`, none of them
 //!   `.` or `..`; it holds no control character and none of the characters Windows refuses in a
 //!   name (`\ : * ? " < > |`); no component is a Windows device name (`CON`, `PRN`, `AUX`,
-//!   `NUL`, `COM0`–`COM9`, `LPT0`–`LPT9` and `COM¹`–`LPT³`, in any letter case, whatever follows its first dot)
-//!   or ends in a dot or a space (Windows drops them). `release` refuses to build an asset
-//!   with such a path and `fetch` refuses to unpack one, so a hostile asset cannot write outside
-//!   DEST or a name a consumer's platform would change.
+//!   `NUL`, `COM0`–`COM9`, `COM¹`–`COM³`, `LPT0`–`LPT9`, `LPT¹`–`LPT³`, in any letter case,
+//!   whatever follows its first dot) or ends in a dot or a space (Windows drops them).
+//!   `release` refuses to build an asset with such a path and `fetch` refuses to unpack one, so
+//!   a hostile asset cannot write outside DEST, nor a name a consumer's platform would change.
 //! - **The portable rule** ([`check_portable`]), which `validate` applies to the suite's own files
 //!   (BQ011): the path rule, and every component made of POSIX's portable filename character set
 //!   (`A`–`Z`, `a`–`z`, `0`–`9`, `.`, `_`, `-`), not starting with `-`, and the whole path at most
