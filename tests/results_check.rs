@@ -433,6 +433,30 @@ fn a_file_that_is_not_json() {
     assert_finding(&fc.findings, "BQ601", FILE, None);
 }
 
+#[test]
+fn a_file_written_with_a_byte_order_mark_or_as_utf16_is_told_so() {
+    let s = suite();
+    let good = serde_json::to_string_pretty(&passing(&s, "babelqueue-dotnet", &[])).unwrap();
+    assert_eq!(check_text(&s, good.as_bytes()).verdict(), Verdict::Compatible);
+    let utf16 = |bom: bool, be: bool| -> Vec<u8> {
+        let units = (if bom { Some(0xFEFF) } else { None }).into_iter().chain(good.encode_utf16());
+        units.flat_map(|u| if be { u.to_be_bytes() } else { u.to_le_bytes() }).collect()
+    };
+    let with_bom = [&[0xEF, 0xBB, 0xBF][..], good.as_bytes()].concat();
+    for (what, bytes, says) in [
+        ("a UTF-8 BOM", with_bom, "starts with a UTF-8 byte-order mark (EF BB BF)"),
+        ("UTF-16 LE with its BOM", utf16(true, false), "is UTF-16, not UTF-8"),
+        ("UTF-16 BE with its BOM", utf16(true, true), "is UTF-16, not UTF-8"),
+        ("UTF-16 LE without a BOM", utf16(false, false), "is UTF-16, not UTF-8"),
+    ] {
+        let fc = check_text(&s, &bytes);
+        assert_eq!(codes(&fc.findings), ["BQ601"], "{what}: {:#?}", fc.findings);
+        assert!(fc.findings[0].message.contains(says), "{what}: {}", fc.findings[0].message);
+        assert_eq!(fc.findings[0].span.map(|s| (s.line, s.column)), Some((1, 1)), "{what}");
+        assert_eq!(fc.verdict(), Verdict::NotCompatible, "{what}");
+    }
+}
+
 // --- the command line ---
 
 fn write(dir: &std::path::Path, name: &str, v: &Value) -> String {

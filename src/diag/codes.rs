@@ -460,7 +460,7 @@ codes! {
 
     RESULTS_NOT_JSON = "BQ601" "results-not-json" "A results file is not UTF-8 JSON text." {
         Error,
-        checks: "A results file is UTF-8 and parses as JSON.",
+        checks: "A results file is UTF-8, without a byte-order mark, and parses as JSON; a file that starts with a byte-order mark or is UTF-16 (what .NET's Encoding.UTF8 and PowerShell 5's > write) is told so.",
         why: "Nothing in a file that does not parse can be checked: the SDK's verdict is unknown.",
         example: Results { edits: &[Write("results.json", "all 422 cases passed\n")], args: &[] },
     }

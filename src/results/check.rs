@@ -205,6 +205,10 @@ impl<'s> Checker<'s> {
             policy_skips: BTreeMap::new(),
             findings: Vec::new(),
         };
+        if let Some(f) = diags::wrong_encoding(&src.bytes) {
+            fc.findings.push(f.in_file(&fc.file));
+            return fc;
+        }
         let text = match std::str::from_utf8(&src.bytes) {
             Ok(t) => t,
             Err(e) => {

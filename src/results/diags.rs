@@ -10,6 +10,28 @@ pub(super) fn not_utf8(at: usize, span: Span) -> Finding {
     Finding::error(Code::RESULTS_NOT_JSON, format!("not UTF-8 (invalid byte at offset {at})")).with_span(Some(span))
 }
 
+/// BQ601 for a file in another encoding than plain UTF-8, said as such (the usual causes are
+/// Windows tools: .NET's `Encoding.UTF8` writes a byte-order mark, PowerShell 5's `>` and
+/// `Out-File` write UTF-16); `None` when the bytes show neither.
+pub(super) fn wrong_encoding(bytes: &[u8]) -> Option<Finding> {
+    let utf16 = |b: &[u8]| {
+        b.len() >= 4
+            && ((b[0] != 0 && b[1] == 0 && b[2] != 0 && b[3] == 0)
+                || (b[0] == 0 && b[1] != 0 && b[2] == 0 && b[3] != 0))
+    };
+    let why = if bytes.starts_with(&[0xEF, 0xBB, 0xBF]) {
+        "starts with a UTF-8 byte-order mark (EF BB BF), which strict JSON parsers refuse: a results file is UTF-8 \
+         without one (RFC 8259 §8.1); write it without (.NET: new UTF8Encoding(false); PowerShell 7: -Encoding \
+         utf8NoBOM)"
+    } else if bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]) || utf16(bytes) {
+        "is UTF-16, not UTF-8: a results file is UTF-8 (RFC 8259 §8.1); PowerShell 5's > and Out-File write UTF-16, \
+         so write the file from the runner itself"
+    } else {
+        return None;
+    };
+    Some(Finding::error(Code::RESULTS_NOT_JSON, why).with_span(Some(Span { line: 1, column: 1 })))
+}
+
 pub(super) fn not_json(message: &str, span: Option<Span>) -> Finding {
     Finding::error(Code::RESULTS_NOT_JSON, format!("not JSON: {message}")).with_span(span)
 }
