@@ -266,6 +266,28 @@ fn names_some_platform_cannot_check_out_are_findings_and_refuse_the_release() {
 }
 
 #[test]
+fn a_file_saved_as_utf16_is_told_so() {
+    let s = SuiteCopy::new();
+    let text = s.read("fixtures/order-created.json");
+    let le = |bom: bool| -> Vec<u8> {
+        (if bom { Some(0xFEFFu16) } else { None })
+            .into_iter()
+            .chain(text.encode_utf16())
+            .flat_map(u16::to_le_bytes)
+            .collect()
+    };
+    s.write("fixtures/order-created.json", le(true));
+    s.write("fixtures/urn-alias.json", le(false)); // valid UTF-8 (NUL is a character), not JSON
+    let findings = s.validate();
+    for file in ["fixtures/order-created.json", "fixtures/urn-alias.json"] {
+        let f = assert_finding(&findings, "BQ002", file, None);
+        assert!(f.message.starts_with("is UTF-16, not UTF-8"), "{file}: {}", f.message);
+        let about: Vec<&str> = findings.iter().filter(|f| f.file.as_deref() == Some(file)).map(|f| f.code.id).collect();
+        assert_eq!(about, ["BQ002"], "{file}: one finding, not also BQ001: {findings:#?}");
+    }
+}
+
+#[test]
 fn not_utf8() {
     let s = SuiteCopy::new();
     s.write("fixtures/order-created.json", b"{\"job\":\"\xff\"}");

@@ -98,7 +98,7 @@ codes! {
     }
     NOT_UTF8 = "BQ002" "not-utf8" "A suite file is not valid UTF-8." {
         Error,
-        checks: "Every suite file is valid UTF-8; the finding names the offset of the first byte that is not.",
+        checks: "Every suite file is valid UTF-8; the finding names the offset of the first byte that is not, or says that the file is UTF-16 (with or without a byte-order mark).",
         why: "JSON text exchanged between systems must be UTF-8 (RFC 8259 §8.1); a runner whose reader rejects invalid UTF-8, or replaces it with U+FFFD, sees another suite than the one released.",
         example: Validate(&[WriteBytes("fixtures/order-created.json", b"{\"job\":\"\xff\"}\n")]),
     }

@@ -4,6 +4,7 @@
 //! ([`crate::diag::terminal_safe`]).
 
 use crate::diag::{Code, Finding, Span};
+use crate::suite::json::Foreign;
 use crate::suite::{Duplicate, Exception, Scope};
 
 pub(super) fn not_utf8(at: usize, span: Span) -> Finding {
@@ -14,20 +15,16 @@ pub(super) fn not_utf8(at: usize, span: Span) -> Finding {
 /// Windows tools: .NET's `Encoding.UTF8` writes a byte-order mark, PowerShell 5's `>` and
 /// `Out-File` write UTF-16); `None` when the bytes show neither.
 pub(super) fn wrong_encoding(bytes: &[u8]) -> Option<Finding> {
-    let utf16 = |b: &[u8]| {
-        b.len() >= 4
-            && ((b[0] != 0 && b[1] == 0 && b[2] != 0 && b[3] == 0)
-                || (b[0] == 0 && b[1] != 0 && b[2] == 0 && b[3] != 0))
-    };
-    let why = if bytes.starts_with(&[0xEF, 0xBB, 0xBF]) {
-        "starts with a UTF-8 byte-order mark (EF BB BF), which strict JSON parsers refuse: a results file is UTF-8 \
-         without one (RFC 8259 §8.1); write it without (.NET: new UTF8Encoding(false); PowerShell 7: -Encoding \
-         utf8NoBOM)"
-    } else if bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]) || utf16(bytes) {
-        "is UTF-16, not UTF-8: a results file is UTF-8 (RFC 8259 §8.1); PowerShell 5's > and Out-File write UTF-16, \
-         so write the file from the runner itself"
-    } else {
-        return None;
+    let why = match Foreign::sniff(bytes)? {
+        Foreign::Utf8Bom => {
+            "starts with a UTF-8 byte-order mark (EF BB BF), which strict JSON parsers refuse: a results file is \
+             UTF-8 without one (RFC 8259 §8.1); write it without (.NET: new UTF8Encoding(false); PowerShell 7: \
+             -Encoding utf8NoBOM)"
+        }
+        Foreign::Utf16 => {
+            "is UTF-16, not UTF-8: a results file is UTF-8 (RFC 8259 §8.1); PowerShell 5's > and Out-File write \
+             UTF-16, so write the file from the runner itself"
+        }
     };
     Some(Finding::error(Code::RESULTS_NOT_JSON, why).with_span(Some(Span { line: 1, column: 1 })))
 }

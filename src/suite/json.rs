@@ -36,6 +36,36 @@ use crate::diag::Span;
 /// The deepest nesting that parses: serde_json's recursion limit (128) refuses the 128th level.
 pub const MAX_DEPTH: usize = 127;
 
+/// A text encoding that is not plain UTF-8 but is easily written by mistake (Windows tools:
+/// .NET's `Encoding.UTF8` puts a byte-order mark first, Notepad's "Unicode" and PowerShell 5's
+/// `>` write UTF-16).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Foreign {
+    /// UTF-8 behind a byte-order mark (EF BB BF).
+    Utf8Bom,
+    /// UTF-16, with a byte-order mark (FF FE or FE FF) or without one (ASCII text with a NUL
+    /// byte beside each character; valid JSON holds no NUL byte, so UTF-8 JSON never looks so).
+    Utf16,
+}
+
+impl Foreign {
+    /// What `bytes` are, when they are one of these.
+    pub fn sniff(bytes: &[u8]) -> Option<Foreign> {
+        let nul_beside = |b: &[u8]| {
+            b.len() >= 4
+                && ((b[0] != 0 && b[1] == 0 && b[2] != 0 && b[3] == 0)
+                    || (b[0] == 0 && b[1] != 0 && b[2] == 0 && b[3] != 0))
+        };
+        if bytes.starts_with(&[0xEF, 0xBB, 0xBF]) {
+            Some(Foreign::Utf8Bom)
+        } else if bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]) || nul_beside(bytes) {
+            Some(Foreign::Utf16)
+        } else {
+            None
+        }
+    }
+}
+
 /// Why text is not JSON the suite accepts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum JsonErrorKind {

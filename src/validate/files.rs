@@ -12,6 +12,7 @@
 
 use crate::diag::{Code, Finding};
 use crate::fsutil::human_size;
+use crate::suite::json::Foreign;
 use crate::suite::{self, Content, JsonErrorKind, paths};
 
 use super::Ctx;
@@ -52,7 +53,17 @@ pub(super) fn check(cx: &Ctx<'_>) -> Vec<Finding> {
                     .in_file(f.rel.clone()),
             );
         }
+        let utf16 = || {
+            Finding::error(
+                Code::NOT_UTF8,
+                "is UTF-16, not UTF-8 (Notepad's \"Unicode\", PowerShell 5's >): save it as UTF-8 without a \
+                 byte-order mark",
+            )
+            .in_file(f.rel.clone())
+        };
+        let is_utf16 = || Foreign::sniff(f.bytes()) == Some(Foreign::Utf16);
         match &f.content {
+            Content::NotUtf8(_) | Content::Json { parsed: Err(_), .. } if is_utf16() => out.push(utf16()),
             Content::Unreadable(e) => {
                 out.push(Finding::error(Code::UNREADABLE_FILE, format!("cannot read: {e}")).in_file(f.rel.clone()))
             }
