@@ -1,5 +1,6 @@
 //! Property tests: arbitrary bytes (and arbitrary JSON-shaped text) into the envelope decoder,
-//! the poison writer, the strict-object check, the archive reader and the suite loader. None
+//! the poison writer, the strict-object check, the archive reader and the suite loader, and the
+//! canonical suite with arbitrary nodes of its manifest replaced into validate and run. None
 //! may panic; the poison writer's every record must parse as JSON and carry the original bytes
 //! (a byte-level splice, or the `raw` wrapper) per ADR-0035.
 
@@ -243,5 +244,67 @@ proptest! {
             }
             let _ = bqsuite::conformance::run(&suite, &bqsuite::conformance::RunOptions::default());
         }
+    }
+}
+
+/// Every node of the canonical manifest, as the path of keys and indexes that reaches it.
+fn node_paths(v: &Value, at: &mut Vec<String>, out: &mut Vec<Vec<String>>) {
+    out.push(at.clone());
+    match v {
+        Value::Object(m) => m.iter().for_each(|(k, x)| {
+            at.push(k.clone());
+            node_paths(x, at, out);
+            at.pop();
+        }),
+        Value::Array(a) => a.iter().enumerate().for_each(|(i, x)| {
+            at.push(i.to_string());
+            node_paths(x, at, out);
+            at.pop();
+        }),
+        _ => {}
+    }
+}
+
+/// The node at `path` of `v`, to replace.
+fn node_mut<'a>(v: &'a mut Value, path: &[String]) -> &'a mut Value {
+    path.iter().fold(v, |v, step| match v {
+        Value::Array(a) => &mut a[step.parse::<usize>().unwrap()],
+        other => &mut other[step.as_str()],
+    })
+}
+
+proptest! {
+    #![proptest_config(config(24))]
+
+    /// The real suite with one to three nodes of its manifest replaced by arbitrary JSON (a
+    /// case field retyped, a block made an array, a section made a number …): every typed
+    /// reader behind validate and run meets it, and none may panic.
+    #[test]
+    fn the_canonical_suite_with_any_node_replaced_never_panics(
+        edits in prop::collection::vec((any::<prop::sample::Index>(), json_value()), 1..4),
+    ) {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut manifest: Value = serde_json::from_slice(&std::fs::read(root.join("manifest.json")).unwrap()).unwrap();
+        for (at, value) in edits {
+            let mut paths = Vec::new();
+            node_paths(&manifest, &mut Vec::new(), &mut paths);
+            let path = &paths[at.index(paths.len())];
+            *node_mut(&mut manifest, path) = value;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        for f in ["CONFORMANCE_VERSION", "LICENSE"] {
+            std::fs::copy(root.join(f), dir.path().join(f)).unwrap();
+        }
+        for d in ["fixtures", "schema"] {
+            std::fs::create_dir(dir.path().join(d)).unwrap();
+            for e in std::fs::read_dir(root.join(d)).unwrap() {
+                let e = e.unwrap();
+                std::fs::copy(e.path(), dir.path().join(d).join(e.file_name())).unwrap();
+            }
+        }
+        std::fs::write(dir.path().join("manifest.json"), serde_json::to_vec_pretty(&manifest).unwrap()).unwrap();
+        let suite = bqsuite::suite::Suite::load(dir.path()).unwrap();
+        let _ = bqsuite::validate::validate(&suite);
+        let _ = bqsuite::conformance::run(&suite, &bqsuite::conformance::RunOptions::default());
     }
 }
