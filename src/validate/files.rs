@@ -8,7 +8,8 @@
 //! last-wins cases are part of the contract). A repeated key elsewhere is reported at its
 //! repeated occurrence, and the message names the first. The stray-file rule is what keeps
 //! editor backups, `.DS_Store` and stray notes out of a release: `release` refuses to build
-//! while `validate` has findings.
+//! while `validate` has findings. A file in UTF-16 (with a byte-order mark or without, which
+//! is valid UTF-8 but not JSON) is one BQ002 saying so, not a bad byte or a parse error.
 
 use crate::diag::{Code, Finding};
 use crate::fsutil::human_size;
