@@ -95,8 +95,10 @@ pub fn only_crlf(canonical: &[u8], copy: &[u8]) -> bool {
 /// What to say about a copy whose files only gained CR LF line endings, `dir` being the copy's
 /// path in its repository (`tests/conformance`).
 /// An absolute `dir` (as `fetch --check` may be given) is not a `.gitattributes` pattern, so
-/// the note then names the pattern's shape instead.
+/// the note then names the pattern's shape instead; on Windows a `\` separator becomes `/`
+/// (in a pattern it would be an escape).
 pub fn crlf_note(dir: &str) -> String {
+    let dir = if cfg!(windows) { dir.replace('\\', "/") } else { dir.to_owned() };
     let dir = dir.trim_end_matches('/');
     let dir = if dir.is_empty() || Path::new(dir).is_absolute() { "<the copy's path in the repository>" } else { dir };
     format!(
