@@ -3,11 +3,13 @@
 //!
 //! Rules: the release's files that make a vendored copy ([`vendored::is_part`], the definition
 //! `sync --check` uses) are compared byte for byte with every path under the copy; the copy's
-//! top-level `LICENSE` is never looked at and the release's is not part of a copy. A file only in the copy is *added*, a file only in the release is *removed*, a
-//! file in both with different bytes is *modified* (with a unified diff when both sides are
-//! UTF-8 text, or, when the copy only has CR LF for LF, a note saying so). Symlinks and special files in the copy are never followed: such an entry is
-//! added, or modified when the release has a file there. A directory only in the copy is
-//! reported (as added, `dir/`) when no file beneath it already is. Nothing is written.
+//! top-level `LICENSE` is never looked at and the release's is not part of a copy. A file only
+//! in the copy is *added*, a file only in the release is *removed*, a file in both with
+//! different bytes is *modified* (with a unified diff when both sides are UTF-8 text, or, when
+//! the copy only has CR LF for LF, a note saying so). Symlinks and special files in the copy
+//! are never followed: such an entry is added, or modified when the release has a file there.
+//! A directory only in the copy is reported (as added, `dir/`) when no file beneath it already
+//! is. Nothing is written.
 
 use std::path::Path;
 
