@@ -96,13 +96,20 @@ fn fetch_from_a_file_url_reproduces_the_suite_byte_for_byte() {
     assert!(!target.path().join("elsewhere").exists() && !target.path().join("no").exists());
 }
 
-#[test]
-fn a_copy_whose_only_change_is_crlf_line_endings_is_drift_said_as_such() {
+/// A release in a fresh `dist`, its file:// base, and a copy fetched from it at
+/// `<copy>/conformance`.
+fn fetched_copy() -> (tempfile::TempDir, String, tempfile::TempDir, std::path::PathBuf) {
     let dist = dist();
     let base = file_url(dist.path());
     let copy = tempfile::tempdir().unwrap();
     let dir = copy.path().join("conformance");
     assert_eq!(fetch(&[VERSION, dir.to_str().unwrap()], Some(&base)).status.code(), Some(0));
+    (dist, base, copy, dir)
+}
+
+#[test]
+fn a_copy_whose_only_change_is_crlf_line_endings_is_drift_said_as_such() {
+    let (_dist, base, copy, dir) = fetched_copy();
     // What git's core.autocrlf does to a text file on a Windows checkout.
     let manifest = dir.join("manifest.json");
     let text = std::fs::read_to_string(&manifest).unwrap();
@@ -122,11 +129,7 @@ fn a_copy_whose_only_change_is_crlf_line_endings_is_drift_said_as_such() {
 
 #[test]
 fn check_passes_on_a_synced_copy_and_names_every_drifted_file() {
-    let dist = dist();
-    let base = file_url(dist.path());
-    let copy = tempfile::tempdir().unwrap();
-    let dir = copy.path().join("conformance");
-    assert_eq!(fetch(&[VERSION, dir.to_str().unwrap()], Some(&base)).status.code(), Some(0));
+    let (_dist, base, copy, dir) = fetched_copy();
     std::fs::remove_file(dir.join("LICENSE")).unwrap(); // copies do not vendor LICENSE
     let o = fetch(&["--check", VERSION, dir.to_str().unwrap()], Some(&base));
     assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));

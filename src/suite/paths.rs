@@ -161,13 +161,21 @@ pub fn parents<'a>(files: impl IntoIterator<Item = &'a str>) -> std::collections
 mod tests {
     use super::*;
 
+    /// `rule` accepts every `ok` path and refuses every `bad` one with a reason containing its text.
+    fn judges(rule: fn(&str) -> Result<(), String>, ok: &[&str], bad: &[(&str, &str)]) {
+        for path in ok {
+            assert_eq!(rule(path), Ok(()), "{path}");
+        }
+        for (path, why) in bad {
+            let e = rule(path).unwrap_err();
+            assert!(e.contains(why), "{path:?}: {e}");
+        }
+    }
+
     #[test]
     fn the_path_rule() {
-        for ok in ["manifest.json", "fixtures/a-b.json", "schema/x.schema.json", "fixtures/ğü.json", "fixtures/con-x"]
-        {
-            assert_eq!(check_path(ok), Ok(()), "{ok}");
-        }
-        for (bad, why) in [
+        let ok = ["manifest.json", "fixtures/a-b.json", "schema/x.schema.json", "fixtures/ğü.json", "fixtures/con-x"];
+        let bad = [
             ("", "empty"),
             ("/etc/passwd", "absolute"),
             ("a/../b", "'..'"),
@@ -191,20 +199,17 @@ mod tests {
             ("fixtures/com\u{b2}.json", "device name"),
             ("fixtures/x.", "ends in a dot"),
             ("fixtures/x /y.json", "ends in a dot or a space"),
-        ] {
-            let e = check_path(bad).unwrap_err();
-            assert!(e.contains(why), "{bad:?}: {e}");
-        }
+        ];
+        judges(check_path, &ok, &bad);
     }
 
     #[test]
     fn the_portable_rule() {
         let longest = format!("fixtures/{}.json", "a".repeat(PORTABLE_MAX - 14));
         assert_eq!(longest.len(), PORTABLE_MAX);
-        for ok in ["manifest.json", "fixtures/a-b_C.1.json", "fixtures/sub/x.json", "CONFORMANCE_VERSION", &longest] {
-            assert_eq!(check_portable(ok), Ok(()), "{ok}");
-        }
-        for (bad, why) in [
+        let ok = ["manifest.json", "fixtures/a-b_C.1.json", "fixtures/sub/x.json", "CONFORMANCE_VERSION", &longest];
+        let too_long = format!("{longest}x");
+        let bad = [
             ("fixtures/nul.json", "device name"),
             ("fixtures/a:b.json", "':'"),
             ("fixtures/sp ace.json", "' ' in the name: only A-Z"),
@@ -214,12 +219,9 @@ mod tests {
             ("fixtures/he\u{301}llo.json", "names are ASCII"),
             ("fixtures/-lead.json", "starts with '-'"),
             ("-top/x.json", "starts with '-'"),
-        ] {
-            let e = check_portable(bad).unwrap_err();
-            assert!(e.contains(why), "{bad:?}: {e}");
-        }
-        let e = check_portable(&format!("{longest}x")).unwrap_err();
-        assert!(e.contains("101 bytes long, more than the 100"), "{e}");
+            (&too_long, "101 bytes long, more than the 100"),
+        ];
+        judges(check_portable, &ok, &bad);
     }
 
     #[test]
