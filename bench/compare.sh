@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Whole-process comparison of bqsuite with the tooling it replaces (issue 10), with hyperfine.
 #
-#   bench/compare.sh [--runs N] [--out DIR]
+#   bench/compare.sh [--runs N] [--out DIR] [--smoke]
 #
 # Builds the release binary, generates the ×10 and ×100 suites (`bqsuite dev scale`), builds a
 # fake tree of the 25 sync targets (`bqsuite sync` populates it), checks that each baseline does
@@ -16,6 +16,12 @@
 # Default DIR: target/bench-compare.
 # Nothing here is a test: it reports, it never fails on a time (exit 0 unless it could not run).
 #
+# --smoke is the pipeline without the measurement, for CI (.ci/run), so the script cannot rot:
+# the debug binary instead of a release build, ×2 and ×3 suites in place of ×10 and ×100, one run
+# of each command and no warm-up. Every "same work" check still runs, and summary.py is asked to
+# fail (exit 1) when a target it looks for has no command of that name in the exports. Its
+# figures are not measurements and its summary says so.
+#
 # Needs: cargo, python3 (installs the `jsonschema` package when missing), GNU tar, gzip,
 # sha256sum, diff, hyperfine (installed from Debian's packages when missing and possible) and,
 # for the with-Redis row, redis-server (started on a free loopback port, stopped at exit).
@@ -23,14 +29,22 @@ set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 out="$repo/target/bench-compare"
 runs=()
+smoke=
 while [ $# -gt 0 ]; do
   case "$1" in
-    --runs) runs=(--runs "$2"); shift 2 ;;
-    --out) out=$(mkdir -p "$2" && cd "$2" && pwd); shift 2 ;;
-    *) echo "usage: bench/compare.sh [--runs N] [--out DIR]" >&2; exit 2 ;;
+    --runs) [ $# -ge 2 ] || { echo "compare.sh: --runs needs a number" >&2; exit 2; }; runs=(--runs "$2"); shift 2 ;;
+    --out) [ $# -ge 2 ] || { echo "compare.sh: --out needs a directory" >&2; exit 2; }; out=$(mkdir -p "$2" && cd "$2" && pwd); shift 2 ;;
+    --smoke) smoke=1; shift ;;
+    *) echo "usage: bench/compare.sh [--runs N] [--out DIR] [--smoke]" >&2; exit 2 ;;
   esac
 done
-[ ${#runs[@]} -eq 0 ] && runs=(--min-runs 10)
+if [ -n "$smoke" ]; then
+  mid=2 big=3 warmup=0 profile=debug
+  runs=(--runs 1)
+else
+  mid=10 big=100 warmup=3 profile=release
+  [ ${#runs[@]} -eq 0 ] && runs=(--min-runs 10)
+fi
 
 as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
 if ! command -v hyperfine >/dev/null; then
@@ -39,18 +53,30 @@ fi
 python3 -c 'import jsonschema' 2>/dev/null || python3 -m pip install --quiet jsonschema
 for tool in tar gzip sha256sum diff; do command -v "$tool" >/dev/null || { echo "compare.sh: $tool is missing" >&2; exit 2; }; done
 
-echo "== building the release binary" >&2
-(cd "$repo" && cargo build --release --locked --quiet)
-bq="$repo/target/release/bqsuite"
+echo "== building the $profile binary" >&2
+if [ "$profile" = release ]; then
+  (cd "$repo" && cargo build --release --locked --quiet)
+else
+  (cd "$repo" && cargo build --locked --quiet)
+fi
+bq="${CARGO_TARGET_DIR:-$repo/target}/$profile/bqsuite"
 base="$repo/bench/baseline"
 
 work="$out/work"
 rm -rf "$work"
 mkdir -p "$work"
+# No export of an earlier run may stand in for one this run fails to write.
+comparisons=(validate validate-scale validate-x100 release release-x100 sync-check results-check-x100 run)
+for name in "${comparisons[@]}"; do rm -f "$out/$name.json" "$out/$name.md"; done
+rm -f "$out/summary.md"
+# What kind of run this is, for summary.py (the factors name its commands; a smoke run says so).
+smoke_json=false
+[ -n "$smoke" ] && smoke_json=true
+printf '{"smoke": %s, "profile": "%s", "factors": [1, %d, %d]}\n' "$smoke_json" "$profile" "$mid" "$big" > "$out/kind.json"
 x1="$repo"
-echo "== generating the x10 and x100 suites" >&2
-"$bq" dev scale --suite "$x1" --factor 10 --out "$work/x10" 2>/dev/null
-"$bq" dev scale --suite "$x1" --factor 100 --out "$work/x100" 2>/dev/null
+echo "== generating the x$mid and x$big suites" >&2
+"$bq" dev scale --suite "$x1" --factor "$mid" --out "$work/x$mid" 2>/dev/null
+"$bq" dev scale --suite "$x1" --factor "$big" --out "$work/x$big" 2>/dev/null
 
 echo "== building the fake tree of sync targets" >&2
 tree="$work/tree"
@@ -76,11 +102,11 @@ same() { # same WHAT EXPECTED_STATUS CMD...
   "$@" >/dev/null 2>&1 || got=$?
   if [ "$got" != "$want" ]; then echo "compare.sh: $what exited $got, expected $want" >&2; exit 2; fi
 }
-for s in "$x1" "$work/x10" "$work/x100"; do
+for s in "$x1" "$work/x$mid" "$work/x$big"; do
   same "bqsuite validate $s" 0 "$bq" validate --suite "$s"
   same "validate.py $s" 0 python3 "$base/validate.py" "$s"
 done
-cp -r "$work/x10" "$work/broken"
+cp -r "$work/x$mid" "$work/broken"
 python3 - "$work/broken/manifest.json" <<'PY'
 import json, sys
 m = json.load(open(sys.argv[1]))
@@ -90,7 +116,7 @@ PY
 same "bqsuite validate on a broken suite" 1 "$bq" validate --suite "$work/broken"
 same "validate.py on a broken suite" 1 python3 "$base/validate.py" "$work/broken"
 asset="babelqueue-conformance-$version.tar.gz"
-for s in "$x1" "$work/x100"; do
+for s in "$x1" "$work/x$big"; do
   same "bqsuite release $s" 0 "$bq" release --no-previous --file-cap $((64 << 20)) --suite "$s" --out "$work/release-bq"
   bash "$base/release.sh" "$s" "$work/release-baseline"
   cmp <(gzip -dc "$work/release-bq/$asset") <(gzip -dc "$work/release-baseline/$asset") \
@@ -99,7 +125,7 @@ done
 same "bqsuite sync --check" 0 "$bq" sync --check --suite "$x1" --root "$tree" --strict
 same "sync-check.sh" 0 bash "$base/sync-check.sh" "$x1" "$tree" "$work/targets.txt"
 last=$(tail -n 1 "$work/targets.txt")
-drifted="$tree/${last%% *}/${last#* }/fixtures/$(ls "$x1/fixtures" | tail -n 1)"
+drifted="$tree/${last%% *}/${last#* }/fixtures/$(find "$x1/fixtures" -maxdepth 1 -name '*.json' -printf '%f\n' | LC_ALL=C sort | tail -n 1)"
 cp "$drifted" "$work/saved.json" && echo ' ' >> "$drifted"
 same "bqsuite sync --check on a drifted tree" 1 "$bq" sync --check --suite "$x1" --root "$tree"
 same "sync-check.sh on a drifted tree" 1 bash "$base/sync-check.sh" "$x1" "$tree" "$work/targets.txt"
@@ -108,7 +134,7 @@ same "bqsuite sync --check, restored" 0 "$bq" sync --check --suite "$x1" --root 
 
 # results check: the x100 reference results (no Redis: the Redis sections skip) with every
 # case turned into a failure, one finding (BQ612) per case.
-env -u BQ_REDIS_URL -u BQ_REQUIRE_REDIS SOURCE_DATE_EPOCH=0 "$bq" run --suite "$work/x100" --out "$work/results-x100.json" 2>/dev/null
+env -u BQ_REDIS_URL -u BQ_REQUIRE_REDIS SOURCE_DATE_EPOCH=0 "$bq" run --suite "$work/x$big" --out "$work/results-x100.json" 2>/dev/null
 python3 - "$work/results-x100.json" "$work/failing-x100.json" <<'PY'
 import json, sys
 doc = json.load(open(sys.argv[1]))
@@ -118,7 +144,7 @@ for cases in doc["sections"].values():
 json.dump(doc, open(sys.argv[2], "w"), indent=2)
 PY
 ncases=$(python3 -c 'import json,sys; print(sum(len(c) for c in json.load(open(sys.argv[1]))["sections"].values()))' "$work/failing-x100.json")
-nfindings=$({ "$bq" results check "$work/failing-x100.json" --suite "$work/x100" --format json || true; } |
+nfindings=$({ "$bq" results check "$work/failing-x100.json" --suite "$work/x$big" --format json || true; } |
   python3 -c 'import json,sys; print(len(json.load(sys.stdin)["findings"]))')
 [ "$nfindings" = "$ncases" ] || { echo "compare.sh: results check gave $nfindings findings for $ncases failing cases" >&2; exit 2; }
 
@@ -148,7 +174,7 @@ bench() {
   local name=$1
   shift
   echo "== $name" >&2
-  hyperfine -N --style basic --warmup 3 "${runs[@]}" \
+  hyperfine -N --style basic --warmup "$warmup" "${runs[@]}" \
     --export-json "$out/$name.json" --export-markdown "$out/$name.md" "$@" >&2
 }
 q() { printf '%q' "$1"; }
@@ -158,12 +184,12 @@ bench validate \
   -n "validate.py (x1)" "python3 $(q "$base/validate.py") $(q "$x1")"
 bench validate-scale \
   -n "bqsuite validate (x1)" "$bq validate --suite $(q "$x1")" \
-  -n "bqsuite validate (x10)" "$bq validate --suite $(q "$work/x10")" \
-  -n "bqsuite validate (x100)" "$bq validate --suite $(q "$work/x100")"
+  -n "bqsuite validate (x$mid)" "$bq validate --suite $(q "$work/x$mid")" \
+  -n "bqsuite validate (x$big)" "$bq validate --suite $(q "$work/x$big")"
 bench validate-x100 \
-  -n "bqsuite validate (x100)" "$bq validate --suite $(q "$work/x100")" \
-  -n "validate.py (x100)" "python3 $(q "$base/validate.py") $(q "$work/x100")" \
-  -n "floor: read + serde_json parse (x100)" "$bq dev floor --suite $(q "$work/x100")"
+  -n "bqsuite validate (x$big)" "$bq validate --suite $(q "$work/x$big")" \
+  -n "validate.py (x$big)" "python3 $(q "$base/validate.py") $(q "$work/x$big")" \
+  -n "floor: read + serde_json parse (x$big)" "$bq dev floor --suite $(q "$work/x$big")"
 bench release \
   -n "bqsuite release (x1)" "$bq release --no-previous --suite $(q "$x1") --out $(q "$work/release-bq")" \
   -n "tar | gzip -n -9 | sha256sum (x1)" "bash $(q "$base/release.sh") $(q "$x1") $(q "$work/release-baseline") 9" \
@@ -172,14 +198,14 @@ bench release \
 # default; --file-cap raises it for this build only (the suite's own per-file cap, 64 MiB).
 file_cap=$((64 << 20))
 bench release-x100 \
-  -n "bqsuite release (x100)" "$bq release --no-previous --file-cap $file_cap --suite $(q "$work/x100") --out $(q "$work/release-bq")" \
-  -n "tar | gzip -n -9 | sha256sum (x100)" "bash $(q "$base/release.sh") $(q "$work/x100") $(q "$work/release-baseline") 9"
+  -n "bqsuite release (x$big)" "$bq release --no-previous --file-cap $file_cap --suite $(q "$work/x$big") --out $(q "$work/release-bq")" \
+  -n "tar | gzip -n -9 | sha256sum (x$big)" "bash $(q "$base/release.sh") $(q "$work/x$big") $(q "$work/release-baseline") 9"
 bench sync-check \
   -n "bqsuite sync --check ($ntargets targets)" "$bq sync --check --suite $(q "$x1") --root $(q "$tree")" \
   -n "sync-check.sh ($ntargets targets)" "bash $(q "$base/sync-check.sh") $(q "$x1") $(q "$tree") $(q "$work/targets.txt")"
 bench results-check-x100 -i \
-  -n "bqsuite results check (x100, $nfindings failing cases)" \
-  "$bq results check $(q "$work/failing-x100.json") --suite $(q "$work/x100")"
+  -n "bqsuite results check (x$big, $nfindings failing cases)" \
+  "$bq results check $(q "$work/failing-x100.json") --suite $(q "$work/x$big")"
 sdk=(--sdk "$(q "$adapter")")
 run_args=(-n "bqsuite run, no Redis" "env -u BQ_REDIS_URL -u BQ_REQUIRE_REDIS $bq run --suite $(q "$x1") --out $(q "$work/results.json")"
   -n "bqsuite run --sdk 'bqsuite adapter', no Redis" "env -u BQ_REDIS_URL -u BQ_REQUIRE_REDIS $bq run --suite $(q "$x1") ${sdk[*]} --out $(q "$work/results.json")")
@@ -189,4 +215,6 @@ if [ -n "$redis_url" ]; then
 fi
 bench run "${run_args[@]}"
 
-python3 "$repo/bench/summary.py" "$out" | tee "$out/summary.md"
+python3 "$repo/bench/summary.py" ${smoke:+--strict} "$out" > "$out/summary.md" || status=$?
+cat "$out/summary.md"
+exit "${status:-0}"

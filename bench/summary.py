@@ -1,10 +1,17 @@
 #!/usr/bin/env python3
 """Summarise bench/compare.sh's hyperfine exports: medians, ratios and the issue's targets.
 
-usage: summary.py DIR   (DIR holds validate.json, validate-scale.json, ... from compare.sh)
+usage: summary.py [--strict] DIR   (DIR holds kind.json, validate.json, ... from compare.sh)
 Prints Markdown: the machine, every command's median, and each target with its ratio and
 whether it "holds" or "misses" (a target whose run is missing says "not measured"); the floor
 row gives validate ×100 as "N× the floor". Reports only; never fails on a time.
+
+DIR/kind.json says what kind of run made the exports: {"smoke", "profile", "factors": [1, mid,
+big]}; the commands are named after the factors ("bqsuite validate (x100)"), and a smoke run
+(compare.sh --smoke: debug binary, small suites, one run each) is announced as not a
+measurement. Without kind.json (exports of an older compare.sh) the factors are 1, 10 and 100.
+--strict: exit 1 when a target finds no command of its name in the exports ("not measured"),
+so a renamed command in compare.sh cannot silently drop a target (CI runs it this way).
 """
 import json
 import os
@@ -45,7 +52,22 @@ def cpu():
         return platform.processor()
 
 
-def main(d):
+def run_kind(d):
+    """(smoke, profile, mid, big) from DIR/kind.json, or the defaults of a full run."""
+    try:
+        with open(os.path.join(d, "kind.json")) as f:
+            kind = json.load(f)
+        _, mid, big = kind["factors"]
+        return bool(kind["smoke"]), str(kind["profile"]), int(mid), int(big)
+    except FileNotFoundError:
+        return False, "release", 10, 100
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        sys.exit(f"summary.py: {os.path.join(d, 'kind.json')} is not a compare.sh run description: {e}")
+
+
+def main(d, require_all=False):
+    smoke, profile, mid, big = run_kind(d)
+    x = lambda text: text.replace("x100", f"x{big}")
     load = lambda name: medians(os.path.join(d, f"{name}.json")) if os.path.exists(os.path.join(d, f"{name}.json")) else {}
     v, scale, v100 = load("validate"), load("validate-scale"), load("validate-x100")
     rel, rel100, sync, run = load("release"), load("release-x100"), load("sync-check"), load("run")
@@ -57,18 +79,18 @@ def main(d):
     def ratio(target, table, ours, theirs, limit, strict=False, unit="×"):
         a, b = find(table, ours), find(table, theirs)
         if a is None or b is None:
-            rows.append((target, "not measured", f"{'<' if strict else '≤'} {limit}{unit}", None))
+            rows.append((x(target), "not measured", f"{'<' if strict else '≤'} {limit}{unit}", None))
             return
         r = a / b
-        rows.append((target, f"{ms(a)} / {ms(b)} = **{r:.3f}{unit}**", f"{'<' if strict else '≤'} {limit}{unit}",
+        rows.append((x(target), f"{ms(a)} / {ms(b)} = **{r:.3f}{unit}**", f"{'<' if strict else '≤'} {limit}{unit}",
                      r < limit if strict else r <= limit))
 
     def absolute(target, table, ours, limit):
         a = find(table, ours)
         if a is None:
-            rows.append((target, "not measured", f"< {ms(limit)}", None))
+            rows.append((x(target), "not measured", f"< {ms(limit)}", None))
             return
-        rows.append((target, f"**{ms(a)}**", f"< {ms(limit)}", a < limit))
+        rows.append((x(target), f"**{ms(a)}**", f"< {ms(limit)}", a < limit))
 
     # Issue 20's targets first, then the earlier issues' (10, 16) that still stand.
     ratio("validate (x100) vs validate.py (x100)", v100, "bqsuite validate", "validate.py", 0.1)
@@ -77,8 +99,8 @@ def main(d):
     ratio("release (x100, gate included) vs tar | gzip -n -9 | sha256sum (x100)", rel100, "bqsuite release",
           "tar | gzip -n -9", 1.0)
     absolute("results check, x100 reference results, every case failing", rc100, "bqsuite results check", 2.0)
-    ratio("validate x100 / x1 (scaling)", scale, "bqsuite validate (x100)", "bqsuite validate (x1)", 100, unit="")
-    absolute("validate (x100)", scale, "bqsuite validate (x100)", 1.0)
+    ratio("validate x100 / x1 (scaling)", scale, f"bqsuite validate (x{big})", "bqsuite validate (x1)", 100, unit="")
+    absolute("validate (x100)", scale, f"bqsuite validate (x{big})", 1.0)
     ratio("release (x1) vs tar | gzip -n -9 | sha256sum", rel, "bqsuite release", "tar | gzip -n -9", 1.0)
     ratio("sync --check vs the diff loop", sync, "bqsuite sync --check", "sync-check.sh", 0.5)
     absolute("run, no Redis", run, "bqsuite run, no Redis", 0.2)
@@ -97,8 +119,12 @@ def main(d):
     ]:
         a, b = find(table, ours), find(table, theirs)
         if a is not None and b is not None:
-            info.append((label, f"{ms(a)} / {ms(b)} = {a / b:.3f}×"))
+            info.append((x(label), f"{ms(a)} / {ms(b)} = {a / b:.3f}×"))
 
+    if smoke:
+        print(f"**Smoke run** (`bench/compare.sh --smoke`): the {profile} binary, suites ×{mid} and ×{big} in place of "
+              "×10 and ×100, one run of each command. It checks that the pipeline works; its figures are not "
+              "measurements, and no verdict below means anything.\n")
     print("### Machine\n")
     print(f"- `uname -a`: {version(['uname', '-a'])}")
     print(f"- CPU: {cpu()}; `nproc`: {os.cpu_count()}")
@@ -110,7 +136,7 @@ def main(d):
     print("| target | bqsuite / baseline (medians) | target | verdict |")
     print("|---|---|---|---|")
     for target, measured, limit, holds in rows:
-        verdict = "not measured" if holds is None else "holds" if holds else "**misses**"
+        verdict = "not measured" if holds is None else "(smoke run)" if smoke else "holds" if holds else "**misses**"
         print(f"| {cell(target)} | {measured} | {limit} | {verdict} |")
     if info:
         print("\n### For information (no target)\n")
@@ -125,7 +151,18 @@ def main(d):
                         ("release-x100", rel100), ("results-check-x100", rc100), ("sync-check", sync), ("run", run)]:
         for command, t in table.items():
             print(f"| {name} | {cell(command)} | {ms(t)} |")
+    missing = [target for target, _, _, holds in rows if holds is None]
+    if require_all and missing:
+        for target in missing:
+            print(f"summary.py: no command in {d} measures the target {target!r}", file=sys.stderr)
+        return 1
+    return 0
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    args = sys.argv[1:]
+    strict = "--strict" in args
+    args = [a for a in args if a != "--strict"]
+    if len(args) != 1:
+        sys.exit("usage: summary.py [--strict] DIR")
+    sys.exit(main(args[0], require_all=strict))
