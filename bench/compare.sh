@@ -39,10 +39,10 @@ while [ $# -gt 0 ]; do
   esac
 done
 if [ -n "$smoke" ]; then
-  mid=2 big=3 warmup=0 profile=debug
+  mid=2 big=3 warmup=0 profile=debug profile_flag=()
   runs=(--runs 1)
 else
-  mid=10 big=100 warmup=3 profile=release
+  mid=10 big=100 warmup=3 profile=release profile_flag=(--release)
   [ ${#runs[@]} -eq 0 ] && runs=(--min-runs 10)
 fi
 
@@ -54,11 +54,7 @@ python3 -c 'import jsonschema' 2>/dev/null || python3 -m pip install --quiet jso
 for tool in tar gzip sha256sum diff; do command -v "$tool" >/dev/null || { echo "compare.sh: $tool is missing" >&2; exit 2; }; done
 
 echo "== building the $profile binary" >&2
-if [ "$profile" = release ]; then
-  (cd "$repo" && cargo build --release --locked --quiet)
-else
-  (cd "$repo" && cargo build --locked --quiet)
-fi
+(cd "$repo" && cargo build --locked --quiet "${profile_flag[@]}")
 bq="${CARGO_TARGET_DIR:-$repo/target}/$profile/bqsuite"
 base="$repo/bench/baseline"
 
