@@ -30,6 +30,29 @@ fn a_case_whose_fixture_is_missing() {
 }
 
 #[test]
+fn a_case_whose_file_is_a_suite_file_outside_fixtures() {
+    // Each exists in the suite, so the reference was taken as found: LICENSE and
+    // CONFORMANCE_VERSION are no fixture (`run` fails the case), and sync-targets.json reaches
+    // no release or vendored copy; validate and release passed all three.
+    let s = SuiteCopy::new();
+    std::fs::copy(support::repo().join("sync-targets.json"), s.path().join("sync-targets.json")).unwrap();
+    s.edit_manifest(|m| {
+        m["cases"][1]["file"] = json!("LICENSE");
+        m["cases"][5]["file"] = json!("sync-targets.json");
+        m["cases"][6]["file"] = json!("CONFORMANCE_VERSION");
+    });
+    for rel in ["fixtures/urn-alias.json", "fixtures/invalid-missing-urn.json", "fixtures/invalid-wrong-case-job.json"]
+    {
+        s.remove(rel);
+    }
+    let findings = findings!(s);
+    for (i, file) in [(1, "LICENSE"), (5, "sync-targets.json"), (6, "CONFORMANCE_VERSION")] {
+        let f = assert_finding(&findings, "BQ301", "manifest.json", Some(&format!("/cases/{i}/file")));
+        assert!(f.message.starts_with(&format!("{file} is not a fixture")), "{}", f.message);
+    }
+}
+
+#[test]
 fn a_valid_case_without_expect() {
     let s = SuiteCopy::new();
     s.edit_manifest(|m| {

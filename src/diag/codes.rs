@@ -272,9 +272,9 @@ codes! {
         why: "whole_sections lets a required section be skipped entirely; that is only sound when the rule's condition covers every case of it.",
         example: Validate(&[Set("manifest.json", "/skip_policy/rules/[single-number-type]/whole_sections", "[\"asb\"]")]),
     }
-    MISSING_FIXTURE = "BQ301" "missing-fixture" "A case references a file that does not exist." {
+    MISSING_FIXTURE = "BQ301" "missing-fixture" "A case references a file that does not exist, or one that is not under fixtures/." {
         Error,
-        checks: "Every file a case or block names (file, envelope_file, fixture) exists in the suite.",
+        checks: "Every file a case or block names (file, envelope_file, fixture) exists in the suite and lies under fixtures/: a case run on LICENSE, CONFORMANCE_VERSION or sync-targets.json fails in every SDK, and LICENSE and sync-targets.json reach no vendored copy.",
         why: "The case cannot be run without its fixture, in any SDK.",
         example: Validate(&[Delete("fixtures/urn-alias.json")]),
     }
