@@ -206,6 +206,30 @@ fn schemas_must_declare_and_obey_their_drafts() {
 }
 
 #[test]
+fn schemas_that_pass_their_meta_schema_but_do_not_compile() {
+    // Both passed validate and release: `results check` then stopped with exit 2 on every
+    // results file, and the producer-schema cross-checks were silently skipped.
+    let s = SuiteCopy::new();
+    for (rel, reference) in [
+        ("schema/results.schema.json", "#/$defs/nowhere"),
+        ("schema/message-envelope.schema.json", "#/definitions/nowhere"),
+    ] {
+        let mut sch: Value = serde_json::from_str(&s.read(rel)).unwrap();
+        sch["$ref"] = json!(reference);
+        s.write(rel, serde_json::to_string_pretty(&sch).unwrap());
+    }
+    let findings = findings!(s);
+    for rel in ["schema/results.schema.json", "schema/message-envelope.schema.json"] {
+        let f = assert_finding(&findings, "BQ402", rel, Some(""));
+        assert!(
+            f.message.starts_with("the schema does not compile: ") && f.message.contains("nowhere"),
+            "{}",
+            f.message
+        );
+    }
+}
+
+#[test]
 fn required_files_missing() {
     let s = SuiteCopy::new();
     s.remove("schema/results.example.json");

@@ -368,7 +368,7 @@ codes! {
     }
     INVALID_SCHEMA = "BQ402" "invalid-schema" "A schema is not a valid schema of its draft." {
         Error,
-        checks: "Each schema under schema/ is a valid schema of the draft it declares (checked against the draft's meta-schema).",
+        checks: "Each schema under schema/ is a valid schema of the draft it declares (checked against the draft's meta-schema) and compiles: every $ref resolves and every pattern is a regex, so `results check` and the producer-schema cross-checks can use it.",
         why: "SDKs validate producer output and results files with these schemas; an invalid schema is refused by some validators and silently half-applied by others.",
         example: Validate(&[Set("schema/results.schema.json", "/properties/sdk/type", "\"strin\"")]),
     }
