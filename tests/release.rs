@@ -288,3 +288,19 @@ fn release_out_must_be_a_directory() {
     assert!(err.contains("exists and is not a directory"), "{err}");
     assert!(!err.contains("os error 17"), "{err}");
 }
+
+#[test]
+fn a_sha256sums_that_cannot_be_written_leaves_no_new_asset_either() {
+    // The asset was written first, then SHA256SUMS failed: a new asset stood beside the old
+    // (here: no) checksum file, with exit 2.
+    let s = SuiteCopy::new();
+    let out = tempfile::tempdir().unwrap();
+    std::fs::create_dir(out.path().join("SHA256SUMS")).unwrap();
+    let o = release(s.path(), out.path());
+    assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("SHA256SUMS: it is a directory"), "{err}");
+    let left: Vec<String> =
+        std::fs::read_dir(out.path()).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    assert_eq!(left, ["SHA256SUMS"], "nothing else written");
+}

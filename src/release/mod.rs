@@ -37,7 +37,9 @@
 //!    ([`build_within`]) raises the per-file cap for one build, for benchmarks on synthetic
 //!    suites; the defaults never change.
 //! 7. **Written atomically** into the output directory (default `dist/` in the suite, git-ignored):
-//!    the asset first, then `SHA256SUMS`, each through a temporary file and a rename.
+//!    the asset first, then `SHA256SUMS`, each through a temporary file and a rename, both in
+//!    one critical step once both destinations are known to take a file, so no failure or
+//!    interruption leaves a new asset beside an old `SHA256SUMS`.
 
 pub mod layout;
 pub mod ustar;
@@ -226,8 +228,16 @@ pub fn write(asset: &Asset, out: &Path) -> Result<[PathBuf; 2], ReleaseError> {
     }
     std::fs::create_dir_all(out).map_err(|e| io(out, e))?;
     let paths = [out.join(&asset.name), out.join(layout::SHA256SUMS)];
-    crate::fsutil::write_atomic(&paths[0], &asset.bytes).map_err(|e| io(&paths[0], e))?;
-    crate::fsutil::write_atomic(&paths[1], asset.sha256sums().as_bytes()).map_err(|e| io(&paths[1], e))?;
+    // The two are one release: both destinations are checked before either is written (a
+    // SHA256SUMS that is a directory left a new asset beside the old SHA256SUMS), and both are
+    // written in one critical step (an interruption between them did the same).
+    for p in &paths {
+        crate::fsutil::check_writable(p).map_err(ReleaseError::Io)?;
+    }
+    crate::staging::critical(|| {
+        crate::fsutil::write_atomic(&paths[0], &asset.bytes).map_err(|e| io(&paths[0], e))?;
+        crate::fsutil::write_atomic(&paths[1], asset.sha256sums().as_bytes()).map_err(|e| io(&paths[1], e))
+    })?;
     Ok(paths)
 }
 
