@@ -53,6 +53,15 @@ fn a_case_whose_file_is_a_suite_file_outside_fixtures() {
 }
 
 #[test]
+fn an_expected_dead_letter_that_is_not_an_object() {
+    // Compared only when it is an object: "failed" asserted nothing, and validate passed it.
+    let s = SuiteCopy::new();
+    s.edit_manifest(|m| m["cases"][2]["expect"]["dead_letter"] = json!("failed"));
+    let f = assert_finding(&findings!(s), "BQ305", "manifest.json", Some("/cases/2/expect/dead_letter"));
+    assert!(f.message.contains("an object"), "{}", f.message);
+}
+
+#[test]
 fn a_valid_case_without_expect() {
     let s = SuiteCopy::new();
     s.edit_manifest(|m| {
