@@ -30,12 +30,18 @@ fn meta_check(schema: &Value, draft7: bool) -> Result<(), String> {
 
 fn check_schema(out: &mut Vec<Finding>, file: &str, ptr: &str, schema: &Value, draft7: bool) {
     let want = if draft7 { DRAFT7 } else { DRAFT202012 };
-    let declared = schema.get("$schema").and_then(Value::as_str);
-    if declared != Some(want) {
+    let declared = schema.get("$schema");
+    if declared.and_then(Value::as_str) != Some(want) {
         out.push(
-            Finding::error(Code::SCHEMA_DRAFT, format!("\"$schema\" must be {want:?}, found {declared:?}"))
-                .in_file(file)
-                .at(if declared.is_some() { pointer::join(ptr, "$schema") } else { ptr.to_owned() }),
+            Finding::error(
+                Code::SCHEMA_DRAFT,
+                match declared {
+                    Some(found) => format!("\"$schema\" must be {want:?}, found {found}"),
+                    None => format!("\"$schema\" must be {want:?}, and it is missing"),
+                },
+            )
+            .in_file(file)
+            .at(if declared.is_some() { pointer::join(ptr, "$schema") } else { ptr.to_owned() }),
         );
     }
     if let Err(e) = meta_check(schema, draft7) {
