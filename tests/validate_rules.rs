@@ -62,6 +62,18 @@ fn an_expected_dead_letter_that_is_not_an_object() {
 }
 
 #[test]
+fn a_misspelt_member_of_expect() {
+    // No runner compares `dead_leter`, so the case pinned nothing about the dead-letter block
+    // and validate passed it: now the case-field lint (BQ305), with the member it was meant to be.
+    let s = SuiteCopy::new();
+    s.edit_manifest(|m| m["cases"][0]["expect"]["dead_leter"] = json!({"exception": "X"}));
+    let findings = findings!(s);
+    assert_eq!(findings.len(), 1, "{findings:#?}");
+    let f = assert_finding(&findings, "BQ305", "manifest.json", Some("/cases/0/expect/dead_leter"));
+    assert!(f.message.contains("did you mean \"dead_letter\"?"), "{}", f.message);
+}
+
+#[test]
 fn a_valid_case_without_expect() {
     let s = SuiteCopy::new();
     s.edit_manifest(|m| {

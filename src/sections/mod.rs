@@ -369,18 +369,18 @@ fn unknown_fields(r: &mut Reader<'_>, section: &str, case: &CaseRef<'_>, contrac
     // block (BQ305); its members are the block's, not a case's.
     let Some(obj) = case.value.as_object().filter(|o| !o.contains_key("cases")) else { return };
     for key in obj.keys().filter(|k| !contract.fields.iter().any(|f| f.name == k.as_str())) {
-        let near = contract
-            .fields
-            .iter()
-            .map(|f| (strsim::damerau_levenshtein(key, f.name), f.name))
-            .filter(|(d, _)| *d <= 2)
-            .min();
-        let hint = near.map_or(String::new(), |(_, f)| format!("; did you mean {f:?}?"));
+        let hint = did_you_mean(key, contract.fields.iter().map(|f| f.name));
         let message = format!(
             "{key:?} is not a case field of section {section:?}: runners ignore it, so nothing it says is checked{hint}"
         );
         r.lint(Code::CASE_SHAPE, pointer::join(&case.pointer, key), message);
     }
+}
+
+/// "; did you mean \"x\"?" for the known name within two edits of `key`, else nothing.
+pub(crate) fn did_you_mean<'a>(key: &str, known: impl Iterator<Item = &'a str>) -> String {
+    let near = known.map(|name| (strsim::damerau_levenshtein(key, name), name)).filter(|(d, _)| *d <= 2).min();
+    near.map_or(String::new(), |(_, name)| format!("; did you mean {name:?}?"))
 }
 
 /// The failure reason of a case that does not read cleanly.

@@ -104,6 +104,19 @@ impl Definition for Cases {
                     // Any other type would compare nothing (and break the runners that read it).
                     let _ = r.opt_typed(&p, "dead_letter", "an object", false, Value::as_object);
                     r.expects_map_entry(&p, "dead_letter");
+                    // A misspelt member (`atempts`) is compared by no runner, so the case would
+                    // pin less than it says with nothing failing: the case-field lint, one level in.
+                    let known = || EXPECT_FIELDS.into_iter().chain(["dead_letter"]);
+                    for key in p.value.as_object().into_iter().flat_map(|o| o.keys()) {
+                        if !known().any(|k| k == key.as_str()) {
+                            let hint = crate::sections::did_you_mean(key, known());
+                            r.lint(
+                                Code::CASE_SHAPE,
+                                pointer::join(&p.pointer, key),
+                                format!("{key:?} is not a member of \"expect\": runners compare only {}, so nothing it says is checked{hint}", known().collect::<Vec<_>>().join(", ")),
+                            );
+                        }
+                    }
                     expect = p.value.as_object();
                 }
                 None => r.problem(
