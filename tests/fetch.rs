@@ -96,6 +96,34 @@ fn fetch_from_a_file_url_reproduces_the_suite_byte_for_byte() {
     assert!(!target.path().join("elsewhere").exists() && !target.path().join("no").exists());
 }
 
+/// DEST written as `.` (the empty current directory) or as `dir/.` names an empty directory
+/// like any other: it is filled, not refused with the EBUSY a rename onto `.` gets.
+#[test]
+fn fetch_into_the_empty_current_directory() {
+    let dist = dist();
+    let target = tempfile::tempdir().unwrap();
+    let here = target.path().join("here");
+    std::fs::create_dir(&here).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_bqsuite"))
+        .args(["fetch", VERSION, "."])
+        .current_dir(&here)
+        .env("NO_COLOR", "1")
+        .env("BQ_CONFORMANCE_BASE_URL", file_url(dist.path()))
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("files into ."), "{}", transcript(&o));
+    assert_eq!(files_under(&here), canonical());
+    let dotted = target.path().join("dotted");
+    std::fs::create_dir(&dotted).unwrap();
+    let o = fetch(&[VERSION, &format!("{}/.", dotted.display())], Some(&file_url(dist.path())));
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    assert_eq!(files_under(&dotted), canonical());
+    let mut names: Vec<_> = std::fs::read_dir(target.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    names.sort();
+    assert_eq!(names, ["dotted", "here"], "no staging area left beside either");
+}
+
 /// A release in a fresh `dist`, its file:// base, and a copy fetched from it at
 /// `<copy>/conformance`.
 fn fetched_copy() -> (tempfile::TempDir, String, tempfile::TempDir, std::path::PathBuf) {
