@@ -686,6 +686,30 @@ fn checksum_mismatch_and_a_sha256sums_without_the_line() {
     Sandbox::new(&gz, Some(other)).refused(2, "has no line for babelqueue-conformance-1.6.0.tar.gz");
 }
 
+/// A file:// base whose SHA256SUMS or asset is a FIFO (or another special file): refused at
+/// once, naming it, never a read that blocks forever (no timeout covers file://).
+#[test]
+fn a_fifo_in_a_file_url_base_is_refused_not_read() {
+    let dist = tempfile::tempdir().unwrap();
+    let mkfifo = |p: &Path| assert!(Command::new("mkfifo").arg(p).status().unwrap().success());
+    mkfifo(&dist.path().join("SHA256SUMS"));
+    let dest = dist.path().join("dest");
+    let base = file_url(dist.path());
+    let run = |extra: &[&str]| {
+        let mut args = vec!["fetch", VERSION, dest.to_str().unwrap()];
+        args.extend_from_slice(extra);
+        support::bqsuite_within(dist.path(), &args, &[("BQ_CONFORMANCE_BASE_URL", &base)], 30)
+    };
+    let o = run(&[]);
+    assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
+    assert!(transcript(&o).contains("SHA256SUMS: not a regular file (a FIFO)"), "{}", transcript(&o));
+    mkfifo(&dist.path().join(ASSET));
+    let o = run(&["--sha256", &"a".repeat(64)]);
+    assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
+    assert!(transcript(&o).contains(&format!("{ASSET}: not a regular file (a FIFO)")), "{}", transcript(&o));
+    assert!(!dest.exists());
+}
+
 /// A download that stalls half way, watched on a terminal (`script` gives the child a pty): the
 /// progress line is ended before the error message, which starts a line of its own.
 #[test]
