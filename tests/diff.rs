@@ -198,6 +198,24 @@ fn exit_codes() {
     assert_eq!(bad.status.code(), Some(2));
 }
 
+/// `--changelog FILE` is read as the suite's own CHANGELOG.md is: a FIFO is refused at once
+/// (it once blocked the command forever), and the file is named.
+#[test]
+fn a_changelog_that_is_a_fifo_is_refused_not_read() {
+    let s = suite_1_6_0();
+    let p = s.path().to_str().unwrap();
+    let fifo = s.path().join("CHANGES.fifo");
+    assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    let o = support::bqsuite_within(s.path(), &["diff", p, p, "--changelog", fifo.to_str().unwrap()], &[], 30);
+    assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
+    assert!(transcript(&o).contains("CHANGES.fifo: not a regular file (a FIFO)"), "{}", transcript(&o));
+    let given = s.path().join("CHANGES.md");
+    std::fs::write(&given, std::fs::read(repo().join("CHANGELOG.md")).unwrap()).unwrap();
+    let o = bqsuite(s.path(), &["diff", p, p, "--changelog", given.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("CHANGES.md, entry \"1.6.0\""), "{}", transcript(&o));
+}
+
 /// A copy changed by `edit`, diffed against the canonical suite: the changes.
 fn one_change(edit: impl FnOnce(&SuiteCopy)) -> Vec<Change> {
     let (old, new) = (SuiteCopy::new(), SuiteCopy::new());
