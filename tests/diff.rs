@@ -282,6 +282,34 @@ fn each_kind_of_change_in_a_real_suite() {
     assert_eq!(only(&c), (Kind::SchemaVersionChanged, Class::Breaking));
 }
 
+/// A manifest re-indented (its JSON unchanged) is a change like a re-indented fixture: one
+/// editorial `file-changed`, so PATCH and `--exit-code` 1, never "no changes" (every vendored
+/// copy's manifest.json bytes change).
+#[test]
+fn a_reformatted_manifest_is_an_editorial_change() {
+    let (old, new) = (SuiteCopy::new(), SuiteCopy::new());
+    let v: Value = serde_json::from_str(&new.read("manifest.json")).unwrap();
+    new.write("manifest.json", serde_json::to_string(&v).unwrap());
+    let d = diff(old.path(), new.path());
+    assert_eq!(only(&d.changes), (Kind::FileChanged, Class::Editorial));
+    assert_eq!(d.changes[0].file.as_deref(), Some("manifest.json"));
+    assert_eq!(d.needed(), Bump::Patch);
+    let o = bqsuite(new.path(), &["diff", old.path().to_str().unwrap(), new.path().to_str().unwrap(), "--exit-code"]);
+    assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains("(formatting only: the JSON is the same)"),
+        "{}",
+        transcript(&o)
+    );
+    // Only the version moved (the sides' versions, not a change): still nothing.
+    new.write(
+        "manifest.json",
+        old.read("manifest.json").replace("\"conformance_version\": \"1.6.0\"", "\"conformance_version\": \"1.6.1\""),
+    );
+    new.write("CONFORMANCE_VERSION", "1.6.1\n");
+    assert!(diff(old.path(), new.path()).changes.is_empty());
+}
+
 #[test]
 fn fixtures_byte_wise_and_semantically() {
     // Re-indented: the same JSON, editorial.
