@@ -63,6 +63,17 @@ pub fn sibling(dest: &Path, kind: Kind) -> PathBuf {
     parent.join(format!(".{name}{MARK}{}-{}", kind.as_str(), uuid::Uuid::new_v4().simple()))
 }
 
+/// Where `dest` really is, for a staging sibling and the rename that puts it in place: an
+/// existing directory (not a symlink) by its canonical path, since `.` or a path ending in `/.`
+/// names it but is no place a rename can replace (EBUSY), and anything else with its `.`
+/// components dropped. Messages keep showing `dest` as the user wrote it.
+pub fn real_dest(dest: &Path) -> PathBuf {
+    match fs::symlink_metadata(dest) {
+        Ok(m) if m.is_dir() => fs::canonicalize(dest).unwrap_or_else(|_| dest.to_path_buf()),
+        _ => dest.components().collect(),
+    }
+}
+
 /// Read a staging name: the destination's name and the kind, or `None` for any other name.
 pub fn parse(file_name: &str) -> Option<(&str, Kind)> {
     let rest = file_name.strip_prefix('.')?;

@@ -198,6 +198,24 @@ fn exit_codes() {
     assert_eq!(bad.status.code(), Some(2));
 }
 
+/// `--changelog FILE` is read as the suite's own CHANGELOG.md is: a FIFO is refused at once
+/// (it once blocked the command forever), and the file is named.
+#[test]
+fn a_changelog_that_is_a_fifo_is_refused_not_read() {
+    let s = suite_1_6_0();
+    let p = s.path().to_str().unwrap();
+    let fifo = s.path().join("CHANGES.fifo");
+    assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    let o = support::bqsuite_within(s.path(), &["diff", p, p, "--changelog", fifo.to_str().unwrap()], &[], 30);
+    assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
+    assert!(transcript(&o).contains("CHANGES.fifo: not a regular file (a FIFO)"), "{}", transcript(&o));
+    let given = s.path().join("CHANGES.md");
+    std::fs::write(&given, std::fs::read(repo().join("CHANGELOG.md")).unwrap()).unwrap();
+    let o = bqsuite(s.path(), &["diff", p, p, "--changelog", given.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("CHANGES.md, entry \"1.6.0\""), "{}", transcript(&o));
+}
+
 /// A copy changed by `edit`, diffed against the canonical suite: the changes.
 fn one_change(edit: impl FnOnce(&SuiteCopy)) -> Vec<Change> {
     let (old, new) = (SuiteCopy::new(), SuiteCopy::new());
@@ -262,6 +280,34 @@ fn each_kind_of_change_in_a_real_suite() {
     // schema_version.
     let c = one_change(|s| s.edit_manifest(|m| m["schema_version"] = json!(2)));
     assert_eq!(only(&c), (Kind::SchemaVersionChanged, Class::Breaking));
+}
+
+/// A manifest re-indented (its JSON unchanged) is a change like a re-indented fixture: one
+/// editorial `file-changed`, so PATCH and `--exit-code` 1, never "no changes" (every vendored
+/// copy's manifest.json bytes change).
+#[test]
+fn a_reformatted_manifest_is_an_editorial_change() {
+    let (old, new) = (SuiteCopy::new(), SuiteCopy::new());
+    let v: Value = serde_json::from_str(&new.read("manifest.json")).unwrap();
+    new.write("manifest.json", serde_json::to_string(&v).unwrap());
+    let d = diff(old.path(), new.path());
+    assert_eq!(only(&d.changes), (Kind::FileChanged, Class::Editorial));
+    assert_eq!(d.changes[0].file.as_deref(), Some("manifest.json"));
+    assert_eq!(d.needed(), Bump::Patch);
+    let o = bqsuite(new.path(), &["diff", old.path().to_str().unwrap(), new.path().to_str().unwrap(), "--exit-code"]);
+    assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains("(formatting only: the JSON is the same)"),
+        "{}",
+        transcript(&o)
+    );
+    // Only the version moved (the sides' versions, not a change): still nothing.
+    new.write(
+        "manifest.json",
+        old.read("manifest.json").replace("\"conformance_version\": \"1.6.0\"", "\"conformance_version\": \"1.6.1\""),
+    );
+    new.write("CONFORMANCE_VERSION", "1.6.1\n");
+    assert!(diff(old.path(), new.path()).changes.is_empty());
 }
 
 #[test]

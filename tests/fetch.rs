@@ -96,6 +96,34 @@ fn fetch_from_a_file_url_reproduces_the_suite_byte_for_byte() {
     assert!(!target.path().join("elsewhere").exists() && !target.path().join("no").exists());
 }
 
+/// DEST written as `.` (the empty current directory) or as `dir/.` names an empty directory
+/// like any other: it is filled, not refused with the EBUSY a rename onto `.` gets.
+#[test]
+fn fetch_into_the_empty_current_directory() {
+    let dist = dist();
+    let target = tempfile::tempdir().unwrap();
+    let here = target.path().join("here");
+    std::fs::create_dir(&here).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_bqsuite"))
+        .args(["fetch", VERSION, "."])
+        .current_dir(&here)
+        .env("NO_COLOR", "1")
+        .env("BQ_CONFORMANCE_BASE_URL", file_url(dist.path()))
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("files into ."), "{}", transcript(&o));
+    assert_eq!(files_under(&here), canonical());
+    let dotted = target.path().join("dotted");
+    std::fs::create_dir(&dotted).unwrap();
+    let o = fetch(&[VERSION, &format!("{}/.", dotted.display())], Some(&file_url(dist.path())));
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    assert_eq!(files_under(&dotted), canonical());
+    let mut names: Vec<_> = std::fs::read_dir(target.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    names.sort();
+    assert_eq!(names, ["dotted", "here"], "no staging area left beside either");
+}
+
 /// A release in a fresh `dist`, its file:// base, and a copy fetched from it at
 /// `<copy>/conformance`.
 fn fetched_copy() -> (tempfile::TempDir, String, tempfile::TempDir, std::path::PathBuf) {
@@ -656,6 +684,30 @@ fn checksum_mismatch_and_a_sha256sums_without_the_line() {
     Sandbox::new(&gz, Some(wrong)).refused(1, "checksum mismatch");
     let other = format!("{}  babelqueue-conformance-1.5.0.tar.gz\n", release::sha256_hex(&gz));
     Sandbox::new(&gz, Some(other)).refused(2, "has no line for babelqueue-conformance-1.6.0.tar.gz");
+}
+
+/// A file:// base whose SHA256SUMS or asset is a FIFO (or another special file): refused at
+/// once, naming it, never a read that blocks forever (no timeout covers file://).
+#[test]
+fn a_fifo_in_a_file_url_base_is_refused_not_read() {
+    let dist = tempfile::tempdir().unwrap();
+    let mkfifo = |p: &Path| assert!(Command::new("mkfifo").arg(p).status().unwrap().success());
+    mkfifo(&dist.path().join("SHA256SUMS"));
+    let dest = dist.path().join("dest");
+    let base = file_url(dist.path());
+    let run = |extra: &[&str]| {
+        let mut args = vec!["fetch", VERSION, dest.to_str().unwrap()];
+        args.extend_from_slice(extra);
+        support::bqsuite_within(dist.path(), &args, &[("BQ_CONFORMANCE_BASE_URL", &base)], 30)
+    };
+    let o = run(&[]);
+    assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
+    assert!(transcript(&o).contains("SHA256SUMS: not a regular file (a FIFO)"), "{}", transcript(&o));
+    mkfifo(&dist.path().join(ASSET));
+    let o = run(&["--sha256", &"a".repeat(64)]);
+    assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
+    assert!(transcript(&o).contains(&format!("{ASSET}: not a regular file (a FIFO)")), "{}", transcript(&o));
+    assert!(!dest.exists());
 }
 
 /// A download that stalls half way, watched on a terminal (`script` gives the child a pty): the

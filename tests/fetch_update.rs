@@ -160,6 +160,34 @@ fn update_moves_a_copy_from_an_older_release_to_the_current_one() {
     assert!(!sdk.root.join("sdk/nope").exists());
 }
 
+/// `cd tests/conformance && bqsuite fetch --update VERSION .`: the copy is the current
+/// directory, which is replaced like any other (no EBUSY from renaming over `.`).
+#[test]
+fn update_the_copy_that_is_the_current_directory() {
+    let (_old_suite, old) = released("1.5.0");
+    let (_new_suite, new) = released("1.6.0");
+    let sdk = Sdk::new("v1.6.0");
+    let dir = sdk.copy();
+    std::fs::create_dir_all(dir.parent().unwrap()).unwrap();
+    assert_eq!(fetch(&["1.5.0", dir.to_str().unwrap()], old.path()).status.code(), Some(0));
+    std::fs::write(dir.join("fixtures/stale.json"), "{}\n").unwrap();
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_bqsuite"))
+        .args(["fetch", "--update", "1.6.0", "."])
+        .current_dir(&dir)
+        .env("NO_COLOR", "1")
+        .env("BQ_CONFORMANCE_BASE_URL", format!("file://{}", new.path().display()))
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("fetch --update: .: 1.5.0 -> 1.6.0"), "{}", transcript(&o));
+    assert_eq!(std::fs::read_to_string(dir.join("CONFORMANCE_VERSION")).unwrap(), "1.6.0\n");
+    assert!(!dir.join("fixtures/stale.json").exists());
+    let siblings: Vec<_> = std::fs::read_dir(dir.parent().unwrap()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(siblings, ["conformance"], "no staging area left");
+    let (code, r) = sdk.sync_check();
+    assert_eq!(code, Some(0), "{r:#}");
+}
+
 #[test]
 fn fetch_check_and_sync_check_agree_on_the_same_trees() {
     let (_suite, dist) = released("1.6.0");

@@ -608,6 +608,50 @@ fn validate_checks_the_targets_file_shape() {
     assert!(findings!(s).is_empty());
 }
 
+/// A target that resolves to the canonical suite's own directory, into it or above it (a
+/// repository named like the suite's directory, or a symlink to it) is refused in every mode:
+/// a sync would overwrite or delete the suite it copies. Nothing of the suite changes.
+#[test]
+fn a_target_that_is_the_suite_inside_it_or_above_it_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let suite = root.join("holder/suite");
+    std::fs::create_dir_all(&suite).unwrap();
+    for entry in support::SUITE_ENTRIES {
+        copy_tree(&repo().join(entry), &suite.join(entry));
+    }
+    std::os::unix::fs::symlink(&root, root.join("alias")).unwrap();
+    let before = files(&suite);
+    for (repo_name, path, why) in [
+        ("holder", "suite", "is the canonical suite's own directory"),
+        ("holder", "suite/schema", "lies inside the canonical suite's directory"),
+        ("alias", "holder/suite/fixtures", "lies inside the canonical suite's directory"),
+        ("alias", "holder", "holds the canonical suite's directory"),
+    ] {
+        let targets = root.join("targets.json");
+        let doc = json!({"schema_version": 1, "targets": [{"repo": repo_name, "path": path}]});
+        std::fs::write(&targets, doc.to_string()).unwrap();
+        for mode in [&["sync"][..], &["sync", "--check"], &["sync", "--dry-run"]] {
+            let mut args = mode.to_vec();
+            args.extend(["--suite", suite.to_str().unwrap(), "--root", root.to_str().unwrap()]);
+            args.extend(["--targets", targets.to_str().unwrap(), "--format", "json"]);
+            let o = bqsuite(&root, &args);
+            assert_eq!(o.status.code(), Some(1), "{repo_name}/{path} {mode:?}: {}", transcript(&o));
+            let r: Value = serde_json::from_slice(&o.stdout).unwrap();
+            let f = &r["findings"][0];
+            assert_eq!(
+                (f["code"].as_str(), f["file"].as_str()),
+                (Some("BQ711"), Some(&*format!("{repo_name}/{path}")))
+            );
+            assert!(f["message"].as_str().unwrap().contains(why), "{repo_name}/{path}: {f:#}");
+            assert_eq!(files(&suite), before, "{repo_name}/{path} {mode:?}: the suite was written");
+        }
+    }
+    let mut names: Vec<_> = std::fs::read_dir(root.join("holder")).unwrap().map(|e| e.unwrap().file_name()).collect();
+    names.sort();
+    assert_eq!(names, ["suite"], "no staging area beside the suite");
+}
+
 #[test]
 fn a_root_that_holds_none_of_the_sdks_cannot_run() {
     let t = Tree::clean();

@@ -95,12 +95,9 @@ pub fn run(a: &DiffArgs) -> ExitCode {
         (Ok(o), Ok(n)) => (o, n),
         (Err(e), _) | (_, Err(e)) => return fail(e),
     };
-    let changelog = match &a.changelog {
-        Some(path) => match std::fs::read_to_string(path) {
-            Ok(text) => Some((path.display().to_string(), text)),
-            Err(e) => return fail(format!("cannot read {}: {e}", path.display())),
-        },
-        None => None,
+    let changelog = match a.changelog.as_deref().map(|p| source::changelog_file(p, &opts.limits)).transpose() {
+        Ok(c) => c,
+        Err(e) => return fail(e),
     };
     let diff = match Diff::new(&old, &new, changelog) {
         Ok(d) => d,

@@ -4,7 +4,9 @@
 //! Invariants:
 //! - Every suite file but `manifest.json`, `CONFORMANCE_VERSION` and `sync-targets.json` is
 //!   compared (the manifest has its own comparison, the version is the sides' version, the sync
-//!   targets are not suite data). Equal bytes are no change.
+//!   targets are not suite data). Equal bytes are no change. A manifest whose bytes changed but
+//!   whose JSON did not (the same rule as below) is one editorial `file-changed` change, as a
+//!   fixture's formatting is: its own comparison finds nothing, yet every copy's bytes change.
 //! - Different bytes with the same JSON are an editorial (formatting) change. "Same JSON" keeps
 //!   what the suite's byte-exact fixtures rely on (decisions R3): every member of an object,
 //!   repeated keys included, and for an object with a repeated key the order of its members
@@ -29,6 +31,9 @@ use super::json::{self, Arrays, Edit};
 use super::manifest::is_section_key;
 use super::{Change, Class, Kind};
 use crate::suite::{MANIFEST, SYNC_TARGETS, Suite, VERSION_FILE, case_ids};
+
+/// The note of a file whose bytes changed but whose JSON did not.
+const FORMATTING_ONLY: &str = "formatting only: the JSON is the same";
 
 /// Annotation keywords of JSON Schema: prose, not constraints.
 const ANNOTATIONS: [&str; 4] = ["title", "description", "$comment", "examples"];
@@ -188,6 +193,16 @@ pub fn compare(old: &Suite, new: &Suite) -> Vec<Change> {
         old.files().chain(new.files()).map(|f| f.rel.as_str()).filter(|p| !skip.contains(p)).collect();
     let (old_readers, new_readers) = (readers(old), readers(new));
     let mut out = Vec::new();
+    if let (Some(a), Some(b)) = (old.file(MANIFEST), new.file(MANIFEST)) {
+        // The manifest's data has its own comparison, which sees nothing here; its bytes are
+        // still what every copy vendors.
+        if a.bytes() != b.bytes() && same_json(a.bytes(), b.bytes()) == Some(true) {
+            let mut c = Change::new(Kind::FileChanged, Class::Editorial);
+            c.file = Some(MANIFEST.to_owned());
+            c.note = Some(FORMATTING_ONLY.into());
+            out.push(c);
+        }
+    }
     for path in paths {
         let kind = |fixture: Kind, schema: Kind, other: Kind| {
             if path.starts_with("fixtures/") {
@@ -237,7 +252,7 @@ fn changed(
     let json_file = path.ends_with(".json");
     let same = if json_file { same_json(a.bytes(), b.bytes()) } else { None };
     if same == Some(true) {
-        c.note = Some("formatting only: the JSON is the same".into());
+        c.note = Some(FORMATTING_ONLY.into());
         return;
     }
     let edits = match (a.json(), b.json()) {

@@ -18,7 +18,6 @@
 //! [`Suite::from_files`], so all four obey the same file rules. A directory or revision also
 //! gives its `CHANGELOG.md` (read within the per-file cap); a release asset has none.
 
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use super::git::{self, CHANGELOG};
@@ -77,19 +76,22 @@ pub struct Loaded {
     pub changelog: Option<(String, String)>,
 }
 
-/// Read a file within a size cap.
+/// Read a regular file within a size cap (a FIFO or device is refused, never read).
 fn read_capped(path: &Path, cap: u64) -> Result<Vec<u8>, String> {
-    let file = std::fs::File::open(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let mut bytes = Vec::new();
-    file.take(cap + 1).read_to_end(&mut bytes).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    if bytes.len() as u64 > cap {
-        return Err(format!("{}: larger than the {cap}-byte cap", path.display()));
-    }
-    Ok(bytes)
+    crate::fsutil::read_bounded(path, cap).map_err(|e| match e {
+        crate::fsutil::ReadError::TooLarge { .. } => format!("{}: larger than the {cap}-byte cap", path.display()),
+        e => format!("cannot read {}: {e}", path.display()),
+    })
 }
 
 fn changelog_text(shown: String, bytes: Vec<u8>) -> Result<(String, String), String> {
     String::from_utf8(bytes).map(|t| (shown.clone(), t)).map_err(|_| format!("{shown}: not UTF-8 text"))
+}
+
+/// The CHANGELOG a `--changelog FILE` names, read as the suite's own is (regular file, per-file
+/// cap, UTF-8): (path shown, text).
+pub fn changelog_file(path: &Path, limits: &Limits) -> Result<(String, String), String> {
+    changelog_text(path.display().to_string(), read_capped(path, limits.max_file)?)
 }
 
 /// The CHANGELOG.md beside a suite loaded from disk, when there is one: (path shown, text).

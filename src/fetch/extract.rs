@@ -49,11 +49,12 @@ fn parent_of(dest: &Path) -> &Path {
 /// staging directory is removed and `dest` is as it was; messages name paths under `dest`.
 pub(super) fn write_tree(tree: &Tree, dest: &Path) -> Result<usize, FetchError> {
     check_dest(dest)?;
+    let real = staging::real_dest(dest);
     staging::critical(|| {
-        let tmp = Staged::dir(dest, Kind::Fetch)
+        let tmp = Staged::dir(&real, Kind::Fetch)
             .map_err(|e| FetchError::could_not_run(format!("cannot create {}: {e}", dest.display())))?;
         let files = fill(tree, tmp.path(), dest)?;
-        if let Err(e) = fs::rename(tmp.path(), dest) {
+        if let Err(e) = fs::rename(tmp.path(), &real) {
             return Err(FetchError::could_not_run(format!(
                 "cannot move the unpacked suite to {}: {e}",
                 dest.display()

@@ -2,7 +2,8 @@
 //! `SHA256SUMS` line of an asset.
 //!
 //! ureq has no `file://` support, so the scheme decides: `file://` reads the local file (host
-//! empty or `localhost`, path percent-decoded), `http://` and `https://` go through ureq with
+//! empty or `localhost`, path percent-decoded; a regular file only, so a FIFO cannot block it),
+//! `http://` and `https://` go through ureq with
 //! HTTP statuses returned as responses (any status but 200 is an error naming the URL and the
 //! status), one overall timeout per request, `Accept-Encoding: identity` (the checksum is over
 //! the bytes as published, so nothing may decode them on the way), and a size cap.
@@ -85,19 +86,12 @@ pub fn get(req: &Request, name: &str) -> Result<Vec<u8>, FetchError> {
     let url = req.base.describe(name);
     let too_big = || FetchError::verification(format!("{url}: larger than the {cap}-byte download cap; refusing it"));
     match &req.base {
-        Base::File(dir) => {
-            let path = dir.join(name);
-            let file =
-                std::fs::File::open(&path).map_err(|e| FetchError::could_not_run(format!("cannot read {url}: {e}")))?;
-            let mut bytes = Vec::new();
-            file.take(cap + 1)
-                .read_to_end(&mut bytes)
-                .map_err(|e| FetchError::could_not_run(format!("cannot read {url}: {e}")))?;
-            if bytes.len() as u64 > cap {
-                return Err(too_big());
-            }
-            Ok(bytes)
-        }
+        // A regular file only: a FIFO or device would block the open or the read, and no
+        // timeout covers file:// (crate::fsutil::read_bounded).
+        Base::File(dir) => crate::fsutil::read_bounded(&dir.join(name), cap).map_err(|e| match e {
+            crate::fsutil::ReadError::TooLarge { .. } => too_big(),
+            e => FetchError::could_not_run(format!("cannot read {url}: {e}")),
+        }),
         Base::Http(_) => {
             let agent: ureq::Agent = ureq::Agent::config_builder()
                 .http_status_as_error(false)

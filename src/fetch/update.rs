@@ -56,8 +56,9 @@ impl Updated {
 /// Update the copy at `dir` to the release `req` names.
 pub fn update(req: &Request, dir: &Path, allow_downgrade: bool) -> Result<Updated, FetchError> {
     let shown = dir.display();
-    if let Ok(found) = vendored::leftovers(dir) {
-        for (_, fate) in vendored::recover(dir, &found) {
+    let real = crate::staging::real_dest(dir);
+    if let Ok(found) = vendored::leftovers(&real) {
+        for (_, fate) in vendored::recover(&real, &found) {
             if let Recovered::Failed(e) = fate {
                 return Err(FetchError::could_not_run(format!(
                     "{shown}: cannot clean up after an interrupted update: {e}"
@@ -97,7 +98,7 @@ pub fn update(req: &Request, dir: &Path, allow_downgrade: bool) -> Result<Update
     let canonical = vendored::canonical(verified.tree.files());
     let drift = vendored::compare(&canonical, &copy, ("release", "copy")).unwrap_or_default();
     if !(drift.added.is_empty() && drift.removed.is_empty() && drift.modified.is_empty()) {
-        vendored::replace(dir, &canonical)
+        vendored::replace(&real, &canonical)
             .map_err(|e| FetchError::could_not_run(format!("cannot write {shown}: {e}; the old copy is kept")))?;
     }
     let repo =

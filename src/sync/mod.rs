@@ -11,7 +11,10 @@
 //!   symlink) is drift, and sync removes it.
 //! - The targets are data (`sync-targets.json`, [`targets`]); their order is the report's.
 //! - A missing SDK repository is skipped (a warning; an error under `strict`). A target whose
-//!   path leaves its repository through a symlink is refused, never followed ([`place`]).
+//!   path leaves its repository through a symlink is refused, never followed ([`place`]). So is
+//!   a target whose real directory is the canonical suite's own, lies inside it or holds it (a
+//!   repository named like the suite's directory, or a symlink to it): writing that copy would
+//!   overwrite or delete the very suite it is copied from.
 //! - `Check` and `DryRun` never write. `Sync` refuses to start while `validate` finds an error
 //!   in the suite, writes only the copies that differ, one target at a time, each atomically
 //!   (stage beside it, swap by renames), and refuses to replace a copy whose version is newer
@@ -36,7 +39,7 @@ mod report;
 pub mod targets;
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use semver::Version;
 
@@ -150,7 +153,8 @@ pub fn run(suite: &Suite, targets: &[Target], opts: &Options) -> Result<Report, 
         }
     }
     let canonical = vendored_files(suite);
-    let targets: Vec<TargetReport> = targets.iter().map(|t| one(t, &canonical, &version, opts)).collect();
+    let suite_dir = suite.root.canonicalize().unwrap_or_else(|_| suite.root.clone());
+    let targets: Vec<TargetReport> = targets.iter().map(|t| one(t, &canonical, &version, &suite_dir, opts)).collect();
     if !targets.is_empty() && targets.iter().all(|t| t.state == State::Skipped) {
         let n = targets.len();
         return Err(format!(
@@ -165,7 +169,13 @@ pub fn run(suite: &Suite, targets: &[Target], opts: &Options) -> Result<Report, 
     Ok(Report { mode: opts.mode, strict: opts.strict, root: opts.root.clone(), version, targets })
 }
 
-fn one(target: &Target, canonical: &BTreeMap<&str, &[u8]>, version: &Version, opts: &Options) -> TargetReport {
+fn one(
+    target: &Target,
+    canonical: &BTreeMap<&str, &[u8]>,
+    version: &Version,
+    suite_dir: &Path,
+    opts: &Options,
+) -> TargetReport {
     let mut report = TargetReport {
         target: target.clone(),
         state: State::Skipped,
@@ -187,6 +197,10 @@ fn one(target: &Target, canonical: &BTreeMap<&str, &[u8]>, version: &Version, op
             return report;
         }
     };
+    if let Some(why) = overlaps_suite(&loc.dir, suite_dir) {
+        report.state = State::Refused(format!("{} {why}", target.id()));
+        return report;
+    }
     let found = match vendored::leftovers(&loc.dir) {
         Ok(found) => found,
         Err(e) => {
@@ -235,6 +249,21 @@ fn one(target: &Target, canonical: &BTreeMap<&str, &[u8]>, version: &Version, op
     report.pins = pin::read(&loc.repo);
     report.pin_status = Some(pin::classify(report.copy_version.as_deref(), &report.pins, version));
     report
+}
+
+/// Why the real vendored directory `dir` may not be written, being the canonical suite's
+/// directory `suite_dir` (real path), inside it or above it.
+fn overlaps_suite(dir: &Path, suite_dir: &Path) -> Option<String> {
+    let shown = suite_dir.display();
+    if dir == suite_dir {
+        Some(format!("is the canonical suite's own directory {shown}: it is never a vendored copy"))
+    } else if dir.starts_with(suite_dir) {
+        Some(format!("lies inside the canonical suite's directory {shown}: a copy is never written into it"))
+    } else if suite_dir.starts_with(dir) {
+        Some(format!("holds the canonical suite's directory {shown}: replacing it would delete the suite"))
+    } else {
+        None
+    }
 }
 
 /// The version a copy's `CONFORMANCE_VERSION` holds.
