@@ -17,6 +17,7 @@ use bqsuite::conformance::adapter::{NoSkips, SkipRules, kill_matrix_through, run
 use bqsuite::conformance::kill::kill_matrix;
 use bqsuite::conformance::{RunOptions, Status};
 use bqsuite::sdk::reference::Broken;
+use bqsuite::sections::redis::link::RUNNER_CONTRACT_ADR;
 use bqsuite::suite::{Scope, Suite};
 use serde_json::Value;
 
@@ -483,7 +484,12 @@ fn the_suites_skip_policy_judges_an_adapters_skips() {
     let rules = bqsuite::conformance::adapter::skip_rules(&suite);
     // A case a rule selects, and the rule's ADR.
     let policy = suite.skip_policy();
-    let rule = policy.rules.first().expect("the suite has a skip policy");
+    // (A rule of the SDK's: the runner contract's is bqsuite's own, below.)
+    let rule = policy
+        .rules
+        .iter()
+        .find(|r| !r.adrs.iter().any(|a| a == RUNNER_CONTRACT_ADR))
+        .expect("the suite has a skip policy with a rule the SDK applies");
     let section = suite.section(&rule.selectors[0].section).unwrap();
     let id = section
         .cases()
@@ -582,4 +588,54 @@ fn the_example_exchange_of_the_protocol_document_follows_the_schema() {
         n += 1;
     }
     assert!(n >= 6, "the example has a hello, calls and a shutdown");
+}
+
+/// The runner contract's skip (ADR-0033: the run has no live Redis) is bqsuite's own: it skips
+/// the cases that need a live Redis itself when it has none, without asking the adapter. An
+/// adapter asked such a case is being run with a live Redis, so its skip citing ADR-0033 is a
+/// claim the run knows to be false, and the case fails (it used to be an allowed skip, and
+/// `results check` then called the file Compatible although the Redis cases never ran).
+#[test]
+fn an_adapter_may_not_skip_under_the_runner_contract() {
+    let suite = Suite::load(support::repo()).unwrap();
+    let rules = bqsuite::conformance::adapter::skip_rules(&suite);
+    let policy = suite.skip_policy();
+    assert_eq!(
+        policy.allowed_adrs("redis", "payload_identity"),
+        [RUNNER_CONTRACT_ADR],
+        "the rule results check applies"
+    );
+    let refused = rules.allows("redis", "payload_identity", "ADR-0033: no Redis here").unwrap_err();
+    assert!(refused.contains("runner contract") && refused.contains("bqsuite applies itself"), "{refused}");
+    // An SDK's own rule still allows its skip, whatever else the reason cites.
+    let (section, id, adr) = policy
+        .rules
+        .iter()
+        .filter(|r| !r.adrs.iter().any(|a| a == RUNNER_CONTRACT_ADR))
+        .find_map(|r| {
+            let s = suite.section(&r.selectors[0].section)?;
+            let id = s
+                .cases()
+                .into_iter()
+                .map(|c| c.id)
+                .find(|id| policy.allowed_adrs(s.name, id).contains(&r.adrs[0].as_str()))?;
+            Some((s.name, id, r.adrs[0].clone()))
+        })
+        .unwrap();
+    assert_eq!(rules.allows(section, &id, &format!("{RUNNER_CONTRACT_ADR} and {adr}")), Ok(()));
+
+    // Through the CLI, with a live Redis: the adapter skips every Redis operation.
+    let Some(url) = support::redis_url() else { return };
+    if !have_python() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.json");
+    let cmd = misbehave_cmd("skip-redis", 1, &dir.path().join("once"));
+    let o = bqsuite(&["run", "--sdk", &cmd, "--section", "redis", "--out", out.to_str().unwrap()], Some(&url));
+    assert_eq!(o.status.code(), Some(1), "{}", support::transcript(&o));
+    let got = outcomes(&read_json(&out));
+    assert_eq!(got.len(), 1);
+    assert_eq!((got[0].1.as_str(), got[0].2.as_str()), ("payload_identity", "fail"), "{got:?}");
+    assert!(got[0].3.as_deref().unwrap_or_default().contains("runner contract"), "{got:?}");
 }

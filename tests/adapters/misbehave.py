@@ -18,6 +18,8 @@ MODE is one of
     huge           answer call AT with a line of 9 MiB
     bad-result     answer call AT with a result of another operation
     skip           answer call AT with a skip citing ADR-0032
+    skip-redis     answer every call of a Redis operation (redis_*) with a skip citing ADR-0033
+                   (the runner contract's: no live Redis), from call AT on
     linger         ignore the shutdown and the end of input (keep running)
     protocol       answer the hello with protocol 2
     exit-at-once   exit with status 3 before reading anything
@@ -105,7 +107,11 @@ def main():
             write(held)
             held = None
             continue
-        if not armed or calls != at or mode == "relay":
+        if armed and mode == "skip-redis" and calls >= at and msg["request"]["op"].startswith("redis_"):
+            seq = json.loads(reply)["seq"]
+            write((json.dumps({"reply": "skip", "seq": seq, "reason": "ADR-0033: no Redis here"}) + "\n").encode())
+            continue
+        if not armed or calls != at or mode in ("relay", "skip-redis"):
             write(reply)
             continue
         if mode == "swap":
