@@ -639,3 +639,53 @@ fn an_adapter_may_not_skip_under_the_runner_contract() {
     assert_eq!((got[0].1.as_str(), got[0].2.as_str()), ("payload_identity", "fail"), "{got:?}");
     assert!(got[0].3.as_deref().unwrap_or_default().contains("runner contract"), "{got:?}");
 }
+
+/// Is process `pid` gone (or a zombie waiting for its parent)?
+#[cfg(target_os = "linux")]
+fn gone(pid: &str) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Err(_) => true,
+        Ok(stat) => stat.rsplit_once(") ").is_some_and(|(_, rest)| rest.starts_with('Z')),
+    }
+}
+
+/// An adapter runs in a process group of its own, which the terminal's SIGINT does not reach:
+/// an interrupted run kills it (it used to stay behind, here hanging forever before its hello).
+#[cfg(target_os = "linux")]
+#[test]
+fn an_interrupted_run_stops_its_adapter() {
+    for signal in ["-TERM", "-INT"] {
+        let dir = tempfile::tempdir().unwrap();
+        let pid_file = dir.path().join("pid");
+        let adapter = format!("sh -c 'echo $$ > {}; exec sleep 600'", word(&pid_file.display().to_string()));
+        let mut child = Command::new(BIN)
+            .args(["run", "--sdk", &adapter, "--out", dir.path().join("out.json").to_str().unwrap()])
+            .current_dir(support::repo())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut pid = String::new();
+        for _ in 0..200 {
+            pid = std::fs::read_to_string(&pid_file).unwrap_or_default().trim().to_owned();
+            if !pid.is_empty() {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(25));
+        }
+        assert!(!pid.is_empty(), "the adapter started");
+        assert!(!gone(&pid));
+        let _ = Command::new("kill").args([signal, &child.id().to_string()]).status();
+        let status = child.wait().unwrap();
+        assert_eq!(status.code(), Some(if signal == "-TERM" { 143 } else { 130 }));
+        let stopped = (0..100).any(|_| {
+            std::thread::sleep(Duration::from_millis(20));
+            gone(&pid)
+        });
+        if !stopped {
+            let _ = Command::new("kill").args(["-KILL", &pid]).status();
+        }
+        assert!(stopped, "{signal}: the adapter {pid} is still running after bqsuite exited");
+        assert!(!dir.path().join("out.json").exists(), "no results file");
+    }
+}
