@@ -380,6 +380,12 @@ fn a_wrong_seq_fails_one_case() {
 }
 
 #[test]
+fn a_reply_to_seq_0_was_never_sent() {
+    // Not "before an earlier call": bqsuite numbers its calls from 1.
+    misbehaves_once("seq-zero", 5, "10", "answered seq 0, which was never sent");
+}
+
+#[test]
 fn a_duplicate_response_fails_the_next_case_that_calls() {
     // Call 6 is the first call of the case after call 5's (cases make two calls each).
     misbehaves_once("duplicate", 6, "10", "answered seq 6 a second time (a duplicate response)");

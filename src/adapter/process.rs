@@ -921,7 +921,9 @@ impl Adapter {
         };
         match value.get("seq").and_then(Value::as_u64) {
             Some(s) if s == seq => {}
-            Some(s) if s < seq && s > 0 => return Err(self.lose(Some((seq, op)), Trouble::Duplicate(s))),
+            // bqsuite counts from 1: a seq 0 was never sent (it is no earlier call either).
+            Some(0) => return Err(self.lose(Some((seq, op)), Trouble::WrongSeq(0))),
+            Some(s) if s < seq => return Err(self.lose(Some((seq, op)), Trouble::Duplicate(s))),
             Some(s) if s <= last_sent => return Err(self.lose(Some((seq, op)), Trouble::OutOfOrder(s))),
             Some(s) => return Err(self.lose(Some((seq, op)), Trouble::WrongSeq(s))),
             None => {

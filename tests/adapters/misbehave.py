@@ -12,6 +12,7 @@ MODE is one of
     hang           stop answering at call AT (and sleep)
     garbage        answer call AT with a line that is not JSON
     wrong-seq      answer call AT with seq AT + 100
+    seq-zero       answer call AT with seq 0
     duplicate      answer call AT twice
     swap           answer call AT + 1 before call AT (only possible when calls are written
                    ahead: the real adapter's hello declares `pipeline`)
@@ -126,6 +127,10 @@ def main():
         elif mode == "wrong-seq":
             r = json.loads(reply)
             r["seq"] += 100
+            write((json.dumps(r) + "\n").encode())
+        elif mode == "seq-zero":
+            r = json.loads(reply)
+            r["seq"] = 0
             write((json.dumps(r) + "\n").encode())
         elif mode == "duplicate":
             write(reply)
