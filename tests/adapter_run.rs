@@ -17,6 +17,7 @@ use bqsuite::conformance::adapter::{NoSkips, SkipRules, kill_matrix_through, run
 use bqsuite::conformance::kill::kill_matrix;
 use bqsuite::conformance::{RunOptions, Status};
 use bqsuite::sdk::reference::Broken;
+use bqsuite::sections::redis::link::RUNNER_CONTRACT_ADR;
 use bqsuite::suite::{Scope, Suite};
 use serde_json::Value;
 
@@ -379,6 +380,12 @@ fn a_wrong_seq_fails_one_case() {
 }
 
 #[test]
+fn a_reply_to_seq_0_was_never_sent() {
+    // Not "before an earlier call": bqsuite numbers its calls from 1.
+    misbehaves_once("seq-zero", 5, "10", "answered seq 0, which was never sent");
+}
+
+#[test]
 fn a_duplicate_response_fails_the_next_case_that_calls() {
     // Call 6 is the first call of the case after call 5's (cases make two calls each).
     misbehaves_once("duplicate", 6, "10", "answered seq 6 a second time (a duplicate response)");
@@ -483,7 +490,12 @@ fn the_suites_skip_policy_judges_an_adapters_skips() {
     let rules = bqsuite::conformance::adapter::skip_rules(&suite);
     // A case a rule selects, and the rule's ADR.
     let policy = suite.skip_policy();
-    let rule = policy.rules.first().expect("the suite has a skip policy");
+    // (A rule of the SDK's: the runner contract's is bqsuite's own, below.)
+    let rule = policy
+        .rules
+        .iter()
+        .find(|r| !r.adrs.iter().any(|a| a == RUNNER_CONTRACT_ADR))
+        .expect("the suite has a skip policy with a rule the SDK applies");
     let section = suite.section(&rule.selectors[0].section).unwrap();
     let id = section
         .cases()
@@ -582,4 +594,104 @@ fn the_example_exchange_of_the_protocol_document_follows_the_schema() {
         n += 1;
     }
     assert!(n >= 6, "the example has a hello, calls and a shutdown");
+}
+
+/// The runner contract's skip (ADR-0033: the run has no live Redis) is bqsuite's own: it skips
+/// the cases that need a live Redis itself when it has none, without asking the adapter. An
+/// adapter asked such a case is being run with a live Redis, so its skip citing ADR-0033 is a
+/// claim the run knows to be false, and the case fails (it used to be an allowed skip, and
+/// `results check` then called the file Compatible although the Redis cases never ran).
+#[test]
+fn an_adapter_may_not_skip_under_the_runner_contract() {
+    let suite = Suite::load(support::repo()).unwrap();
+    let rules = bqsuite::conformance::adapter::skip_rules(&suite);
+    let policy = suite.skip_policy();
+    assert_eq!(
+        policy.allowed_adrs("redis", "payload_identity"),
+        [RUNNER_CONTRACT_ADR],
+        "the rule results check applies"
+    );
+    let refused = rules.allows("redis", "payload_identity", "ADR-0033: no Redis here").unwrap_err();
+    assert!(refused.contains("runner contract") && refused.contains("bqsuite applies itself"), "{refused}");
+    // An SDK's own rule still allows its skip, whatever else the reason cites.
+    let (section, id, adr) = policy
+        .rules
+        .iter()
+        .filter(|r| !r.adrs.iter().any(|a| a == RUNNER_CONTRACT_ADR))
+        .find_map(|r| {
+            let s = suite.section(&r.selectors[0].section)?;
+            let id = s
+                .cases()
+                .into_iter()
+                .map(|c| c.id)
+                .find(|id| policy.allowed_adrs(s.name, id).contains(&r.adrs[0].as_str()))?;
+            Some((s.name, id, r.adrs[0].clone()))
+        })
+        .unwrap();
+    assert_eq!(rules.allows(section, &id, &format!("{RUNNER_CONTRACT_ADR} and {adr}")), Ok(()));
+
+    // Through the CLI, with a live Redis: the adapter skips every Redis operation.
+    let Some(url) = support::redis_url() else { return };
+    if !have_python() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.json");
+    let cmd = misbehave_cmd("skip-redis", 1, &dir.path().join("once"));
+    let o = bqsuite(&["run", "--sdk", &cmd, "--section", "redis", "--out", out.to_str().unwrap()], Some(&url));
+    assert_eq!(o.status.code(), Some(1), "{}", support::transcript(&o));
+    let got = outcomes(&read_json(&out));
+    assert_eq!(got.len(), 1);
+    assert_eq!((got[0].1.as_str(), got[0].2.as_str()), ("payload_identity", "fail"), "{got:?}");
+    assert!(got[0].3.as_deref().unwrap_or_default().contains("runner contract"), "{got:?}");
+}
+
+/// Is process `pid` gone (or a zombie waiting for its parent)?
+#[cfg(target_os = "linux")]
+fn gone(pid: &str) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Err(_) => true,
+        Ok(stat) => stat.rsplit_once(") ").is_some_and(|(_, rest)| rest.starts_with('Z')),
+    }
+}
+
+/// An adapter runs in a process group of its own, which the terminal's SIGINT does not reach:
+/// an interrupted run kills it (it used to stay behind, here hanging forever before its hello).
+#[cfg(target_os = "linux")]
+#[test]
+fn an_interrupted_run_stops_its_adapter() {
+    for signal in ["-TERM", "-INT"] {
+        let dir = tempfile::tempdir().unwrap();
+        let pid_file = dir.path().join("pid");
+        let adapter = format!("sh -c 'echo $$ > {}; exec sleep 600'", word(&pid_file.display().to_string()));
+        let mut child = Command::new(BIN)
+            .args(["run", "--sdk", &adapter, "--out", dir.path().join("out.json").to_str().unwrap()])
+            .current_dir(support::repo())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut pid = String::new();
+        for _ in 0..200 {
+            pid = std::fs::read_to_string(&pid_file).unwrap_or_default().trim().to_owned();
+            if !pid.is_empty() {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(25));
+        }
+        assert!(!pid.is_empty(), "the adapter started");
+        assert!(!gone(&pid));
+        let _ = Command::new("kill").args([signal, &child.id().to_string()]).status();
+        let status = child.wait().unwrap();
+        assert_eq!(status.code(), Some(if signal == "-TERM" { 143 } else { 130 }));
+        let stopped = (0..100).any(|_| {
+            std::thread::sleep(Duration::from_millis(20));
+            gone(&pid)
+        });
+        if !stopped {
+            let _ = Command::new("kill").args(["-KILL", &pid]).status();
+        }
+        assert!(stopped, "{signal}: the adapter {pid} is still running after bqsuite exited");
+        assert!(!dir.path().join("out.json").exists(), "no results file");
+    }
 }

@@ -149,3 +149,41 @@ fn an_unreadable_file_stops_the_report_and_writes_nothing() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("cannot read nope.json"));
     assert!(!dir.path().join("r.md").exists());
 }
+
+/// A cell is never shown clean for a section `results check` finds something wrong in: a
+/// section that is not an object (none of its cases is reported), an id the section does not
+/// have, a status that is none of pass, fail and skip. Each used to read as a clean cell
+/// (`0 / 0 / 0`, `3 / 0 / 0`, `1 / 0 / 0`) with nothing in the drill-down, under a Not
+/// compatible verdict whose reasons then pointed nowhere in the table.
+#[test]
+fn a_cell_with_a_problem_results_check_finds_is_never_clean() {
+    let dir = workspace();
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join(HAND_MADE[0])).unwrap()).unwrap();
+    v["sections"]["cases"] = serde_json::json!([]);
+    v["sections"]["demo_sqs"]["gate/2"] = serde_json::json!({"status": "pass"});
+    v["sections"]["demo_core"]["first"] = serde_json::json!({"status": "PASS"});
+    std::fs::write(dir.path().join("odd.json"), v.to_string()).unwrap();
+    let o = bqsuite(dir.path(), &["report", "odd.json", "--suite", "suite"]);
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    let md = String::from_utf8(o.stdout).unwrap();
+    assert!(
+        md.contains("Reasons: BQ602 results-schema ×1, BQ609 results-unknown-case ×1, BQ619 results-no-status ×1."),
+        "{md}"
+    );
+    for row in [
+        "| `cases` | core | **0 / 0 / 0, 2 missing** |",
+        "| `demo_core` | core | **1 / 0 / 1 (policy), 1 without a status** |",
+        "| `demo_sqs` | sqs | **4 / 0 / 0, 1 unknown** |",
+        "| `cases` | `order-created` | missing | |",
+        "| `demo_core` | `first` | no status | |",
+        "| `demo_sqs` | `gate/2` | unknown | |",
+    ] {
+        assert!(md.contains(row), "{row}\n{md}");
+    }
+    let o = bqsuite(dir.path(), &["report", "odd.json", "--suite", "suite", "--format", "html"]);
+    let html = String::from_utf8(o.stdout).unwrap();
+    assert!(!html.contains("class=\"num ok\""), "{html}");
+    assert!(html.contains("<details><summary>1 unknown</summary><ul><li><code>gate/2</code>"), "{html}");
+    assert!(html.contains("<details><summary>1 without a status</summary><ul><li><code>first</code>"), "{html}");
+}

@@ -17,5 +17,5 @@ pub mod process;
 pub mod protocol;
 pub mod serve;
 
-pub use process::{Adapter, AdapterOptions, CaseNotes, Incident, Launched, Summary, Trouble, split_command};
+pub use process::{Adapter, AdapterOptions, CaseNotes, Incident, Launched, Summary, Trouble, split_command, stop_all};
 pub use protocol::{Command, Hello, MAX_LINE, PROTOCOL, Reply};

@@ -29,6 +29,8 @@
 //! - Every incident is recorded (for the summary), with the case it hit; reasons name no
 //!   path or time, so a results file stays reproducible.
 //! - A restarted adapter must give the same hello as the first one.
+//! - Every adapter process is registered from its start until it is reaped, so that an
+//!   interrupted bqsuite kills it with its group ([`stop_all`]) instead of leaving it behind.
 
 use std::collections::{HashMap, VecDeque};
 use std::fmt;
@@ -36,6 +38,7 @@ use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Child, Command as Process, Stdio};
+use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
@@ -332,11 +335,19 @@ fn exit_text(status: std::process::ExitStatus) -> String {
     status.to_string()
 }
 
-/// Kill the child and everything it started (its process group, which lives on while any
-/// member does, even after the child itself exited), then reap it.
-fn kill(child: &mut Child) -> String {
+/// The adapter processes started and not yet reaped (their ids, each its process group's), so
+/// that an interrupted bqsuite stops them ([`stop_all`]): each runs in a group of its own, which
+/// the terminal's SIGINT does not reach and bqsuite's exit does not end.
+static RUNNING: Mutex<Vec<u32>> = Mutex::new(Vec::new());
+
+fn running() -> MutexGuard<'static, Vec<u32>> {
+    RUNNING.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Kill the process group of `pid` (a no-op where there are none).
+fn kill_group(pid: u32) {
     #[cfg(unix)]
-    if let Ok(pid) = i32::try_from(child.id()) {
+    if let Ok(pid) = i32::try_from(pid) {
         // SAFETY: a plain kill(2). The group is the one this process created for the child
         // (its id is the child's pid); it lives on while any member does, even when the child
         // itself has exited, and signalling a group that is gone is a harmless ESRCH.
@@ -344,7 +355,28 @@ fn kill(child: &mut Child) -> String {
             libc::kill(-pid, libc::SIGKILL);
         }
     }
-    let _ = child.kill();
+    #[cfg(not(unix))]
+    let _ = pid;
+}
+
+/// Kill every adapter process still running, with everything it started, and hold the
+/// registry until the process exits, so that no adapter is started after it: for the
+/// SIGINT / SIGTERM handler, which exits next.
+pub fn stop_all() -> MutexGuard<'static, Vec<u32>> {
+    let guard = running();
+    guard.iter().for_each(|&pid| kill_group(pid));
+    guard
+}
+
+/// Kill the child and everything it started (its process group, which lives on while any
+/// member does, even after the child itself exited), then reap it.
+fn kill(child: &mut Child) -> String {
+    {
+        let mut registry = running();
+        kill_group(child.id());
+        let _ = child.kill();
+        registry.retain(|&p| p != child.id());
+    }
     match child.wait() {
         Ok(status) => exit_text(status),
         Err(e) => format!("could not be reaped: {e}"),
@@ -358,7 +390,17 @@ fn wait_exit(child: &mut Child, until: Instant) -> Option<(String, bool)> {
     // then less and less often.
     let mut pause = Duration::from_micros(50);
     loop {
-        match child.try_wait() {
+        // Reaped and unregistered under one lock, so a group is never signalled after its id
+        // may have been reused.
+        let waited = {
+            let mut registry = running();
+            let waited = child.try_wait();
+            if let Ok(Some(_)) = waited {
+                registry.retain(|&p| p != child.id());
+            }
+            waited
+        };
+        match waited {
             Ok(Some(status)) => return Some((exit_text(status), status.success())),
             Ok(None) if Instant::now() < until => {
                 std::thread::sleep(pause);
@@ -613,7 +655,13 @@ impl Adapter {
         cmd.args(&argv[1..]).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(log);
         #[cfg(unix)]
         std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
-        let mut child = cmd.spawn().map_err(|e| Trouble::Spawn(format!("{}: {e}", argv[0])))?;
+        let mut child = {
+            // Registered before anyone could interrupt between the start and the registration.
+            let mut registry = running();
+            let child = cmd.spawn().map_err(|e| Trouble::Spawn(format!("{}: {e}", argv[0])))?;
+            registry.push(child.id());
+            child
+        };
         let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
             kill(&mut child);
             return Err(Trouble::Io("the child's pipes are missing".into()));
@@ -873,7 +921,9 @@ impl Adapter {
         };
         match value.get("seq").and_then(Value::as_u64) {
             Some(s) if s == seq => {}
-            Some(s) if s < seq && s > 0 => return Err(self.lose(Some((seq, op)), Trouble::Duplicate(s))),
+            // bqsuite counts from 1: a seq 0 was never sent (it is no earlier call either).
+            Some(0) => return Err(self.lose(Some((seq, op)), Trouble::WrongSeq(0))),
+            Some(s) if s < seq => return Err(self.lose(Some((seq, op)), Trouble::Duplicate(s))),
             Some(s) if s <= last_sent => return Err(self.lose(Some((seq, op)), Trouble::OutOfOrder(s))),
             Some(s) => return Err(self.lose(Some((seq, op)), Trouble::WrongSeq(s))),
             None => {

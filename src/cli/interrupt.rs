@@ -1,4 +1,5 @@
-//! SIGINT and SIGTERM: remove the staging area in progress, then exit 130 / 143.
+//! SIGINT and SIGTERM: remove the staging area in progress, kill the adapter processes
+//! running (`run --sdk`), then exit 130 / 143.
 //!
 //! The signals are received on a thread of their own (signal-hook), never in a signal handler,
 //! so the thread may lock and remove files: it calls [`crate::staging::freeze`], which waits for
@@ -17,6 +18,9 @@ pub fn install() {
         let _ = std::thread::Builder::new().name("signals".into()).spawn(move || {
             if let Some(signal) = signals.forever().next() {
                 let (_held, _) = crate::staging::freeze();
+                // The adapters run in process groups of their own, which neither the terminal's
+                // SIGINT nor this exit reaches: stop them (and start none after).
+                let _adapters = crate::adapter::stop_all();
                 let name = if signal == SIGINT { "SIGINT" } else { "SIGTERM" };
                 // A newline first ends a progress line that may be half drawn.
                 note!("\nbqsuite: interrupted by {name}; nothing half-written is left behind");

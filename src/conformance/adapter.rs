@@ -10,7 +10,8 @@
 //! - an operation the adapter does not implement fails its case with "`<op>` is not
 //!   implemented by `<sdk>`" — never a skip, since skipping is not a way to leave work out;
 //! - a `skip` reply makes the case `skip` with the adapter's reason only where the suite's skip
-//!   policy ([`SkipRules`]) allows skipping that case citing an ADR the reason names; anywhere
+//!   policy ([`SkipRules`]) allows skipping that case citing an ADR the reason names, under a
+//!   rule the SDK applies (the runner contract's, no live Redis, is bqsuite's own); anywhere
 //!   else the case fails, saying what the adapter skipped and why that is not allowed;
 //! - adapter trouble (a crash, a hang, a malformed line) fails the cases it hits, with the
 //!   transport's reason, and never stops the run; only a first start that fails (no hello, an
@@ -21,6 +22,7 @@ use super::{Outcome, Run, RunOptions, UnderTest, redis_link, run_under};
 use crate::adapter::{Adapter, AdapterOptions, Launched, Summary, Trouble};
 use crate::results::Status;
 use crate::sdk::{Request, Sdk};
+use crate::sections::redis::link::RUNNER_CONTRACT_ADR;
 use crate::suite::Suite;
 use crate::suite::skip_policy::{SkipPolicy, SkipVerdict};
 
@@ -40,11 +42,30 @@ impl SkipRules for NoSkips {
 }
 
 /// The suite's skip policy (manifest.json → `skip_policy`), the same lookup `results check`
-/// judges a results file's skips with.
+/// judges a results file's skips with, less the rules of the runner contract (those citing
+/// [`RUNNER_CONTRACT_ADR`]): their condition is that the run has no live Redis, which bqsuite
+/// decides and applies itself without asking the adapter, so an adapter asked such a case is
+/// being run with a live Redis and may not skip it under them.
 impl SkipRules for SkipPolicy {
     fn allows(&self, section: &str, id: &str, reason: &str) -> Result<(), String> {
         match self.judge(section, id, Some(reason)) {
-            SkipVerdict::Allowed(_) => Ok(()),
+            SkipVerdict::Allowed(_) => {
+                let cited = crate::suite::adr_citations(reason);
+                let by_the_sdk = self
+                    .rules_for(section, id)
+                    .into_iter()
+                    .filter(|r| !r.adrs.iter().any(|a| a == RUNNER_CONTRACT_ADR))
+                    .any(|r| r.adrs.iter().any(|a| cited.contains(&a.as_str())));
+                if by_the_sdk {
+                    Ok(())
+                } else {
+                    Err(format!(
+                        "the skip policy allows skipping {section} {id} only under the runner contract \
+                         ({RUNNER_CONTRACT_ADR}: the run has no live Redis), which bqsuite applies itself; \
+                         this run has a live Redis"
+                    ))
+                }
+            }
             SkipVerdict::NotSkippable => Err(format!("the skip policy allows no skip of {section} {id}")),
             SkipVerdict::NoAdr => Err("its reason cites no ADR (ADR-NNNN)".into()),
             SkipVerdict::WrongAdr => Err(format!(

@@ -86,8 +86,12 @@ pub struct FileCheck {
     pub excepted: Vec<Exception>,
     /// Whether `conformance_version` is the suite's version (or absent).
     pub same_version: bool,
-    /// Per present in-scope section, the case ids it leaves out (BQ608), in manifest order.
+    /// Per present in-scope section, the case ids it leaves out (BQ608; every id when the
+    /// section is not an object), in manifest order.
     pub missing_cases: BTreeMap<String, Vec<String>>,
+    /// Per present in-scope section, the ids it reports that it does not have (BQ609), in the
+    /// file's order.
+    pub unknown_cases: BTreeMap<String, Vec<String>>,
     /// Every reported case counted by status, over all sections.
     pub counts: Counts,
     /// Per section, how many of its skips the skip policy allows.
@@ -201,6 +205,7 @@ impl<'s> Checker<'s> {
             excepted: Vec::new(),
             same_version: true,
             missing_cases: BTreeMap::new(),
+            unknown_cases: BTreeMap::new(),
             counts: Counts::default(),
             policy_skips: BTreeMap::new(),
             findings: Vec::new(),
@@ -319,8 +324,12 @@ impl<'s> Checker<'s> {
                     }
                 }
                 (true, Some(r)) => {
-                    let Some(reported_cases) = r.cases.as_deref() else { continue };
                     let ids: Vec<String> = section.cases().into_iter().map(|c| c.id).collect();
+                    // Not an object (the schema's finding): none of its cases is reported.
+                    let Some(reported_cases) = r.cases.as_deref() else {
+                        fc.missing_cases.insert(r.name.clone(), ids);
+                        continue;
+                    };
                     let id_set: HashSet<&str> = ids.iter().map(String::as_str).collect();
                     let reported_set: HashSet<&str> = reported_cases.iter().map(|c| c.id.as_str()).collect();
                     let absent: Vec<String> =
@@ -335,6 +344,7 @@ impl<'s> Checker<'s> {
                         let at = pointer::join(&r.pointer(), &c.id);
                         if !id_set.contains(c.id.as_str()) {
                             out.push(diags::unknown_case(&r.name, &c.id, self.version, at));
+                            fc.unknown_cases.entry(r.name.clone()).or_default().push(c.id.clone());
                             continue;
                         }
                         if c.status != Some(Status::Skip) {

@@ -68,8 +68,13 @@ fn td(out: &mut String, cell: &Cell) {
     let class = match cell {
         Cell::NotCarried | Cell::Excepted { .. } => "absent",
         Cell::Missing => "bad",
-        Cell::Reported { counts, policy_skips, missing, out_of_scope, .. } => {
-            if counts.fail > 0 || !missing.is_empty() || *policy_skips < counts.skip {
+        Cell::Reported { counts, policy_skips, missing, unknown, no_status, out_of_scope, .. } => {
+            if counts.fail > 0
+                || !missing.is_empty()
+                || !unknown.is_empty()
+                || !no_status.is_empty()
+                || *policy_skips < counts.skip
+            {
                 "num bad"
             } else if *out_of_scope {
                 "num warn"
@@ -79,7 +84,7 @@ fn td(out: &mut String, cell: &Cell) {
         }
     };
     let _ = write!(out, "<td class=\"{class}\">{}", esc(&cell.summary()));
-    if let Cell::Reported { failing, missing, .. } = cell {
+    if let Cell::Reported { failing, missing, unknown, no_status, .. } = cell {
         if !failing.is_empty() {
             let _ = write!(out, "<details><summary>{} failing</summary><ul>", failing.len());
             for (id, reason) in failing {
@@ -91,12 +96,14 @@ fn td(out: &mut String, cell: &Cell) {
             }
             out.push_str("</ul></details>");
         }
-        if !missing.is_empty() {
-            let _ = write!(out, "<details><summary>{} missing</summary><ul>", missing.len());
-            for id in missing {
-                let _ = write!(out, "<li><code>{}</code></li>", esc(id));
+        for (ids, what) in [(missing, "missing"), (unknown, "unknown"), (no_status, "without a status")] {
+            if !ids.is_empty() {
+                let _ = write!(out, "<details><summary>{} {what}</summary><ul>", ids.len());
+                for id in ids {
+                    let _ = write!(out, "<li><code>{}</code></li>", esc(id));
+                }
+                out.push_str("</ul></details>");
             }
-            out.push_str("</ul></details>");
         }
     }
     out.push_str("</td>");

@@ -96,7 +96,7 @@ pub(super) fn render(m: &Matrix) -> String {
         for r in &m.rows {
             match &r.cells[i] {
                 Cell::Missing => lines.push(format!("| {} | (whole section) | missing | |", code(&r.section))),
-                Cell::Reported { failing, missing, .. } => {
+                Cell::Reported { failing, missing, unknown, no_status, .. } => {
                     for (id, reason) in failing {
                         lines.push(format!(
                             "| {} | {} | fail | {} |",
@@ -107,6 +107,12 @@ pub(super) fn render(m: &Matrix) -> String {
                     }
                     for id in missing {
                         lines.push(format!("| {} | {} | missing | |", code(&r.section), code(id)));
+                    }
+                    for id in unknown {
+                        lines.push(format!("| {} | {} | unknown | |", code(&r.section), code(id)));
+                    }
+                    for id in no_status {
+                        lines.push(format!("| {} | {} | no status | |", code(&r.section), code(id)));
                     }
                 }
                 Cell::NotCarried | Cell::Excepted { .. } => {}

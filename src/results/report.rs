@@ -5,8 +5,9 @@
 //! then any section a file reports that the suite does not have, in first-seen order; columns
 //! keep the order the files were given in. A column carries the file's pass / fail / skip counts
 //! (the verdict line's). A cell counts pass / fail / skip, tells the skips the skip policy allows
-//! from the others, and keeps the failing case ids (with their reasons) and the missing ones for
-//! the drill-down. Renderers
+//! from the others, and keeps the failing case ids (with their reasons), the missing ones, the
+//! ones its section does not have and those without a status for the drill-down; a cell is
+//! clean only when it has none of them. Renderers
 //! ([`Matrix::markdown`], [`Matrix::html`]) escape every string that comes from an input file.
 
 use super::model::{Counts, Status};
@@ -81,6 +82,10 @@ pub enum Cell {
         failing: Vec<(String, Option<String>)>,
         /// Case ids of the section the file leaves out.
         missing: Vec<String>,
+        /// Case ids the file reports that the section does not have.
+        unknown: Vec<String>,
+        /// Case ids whose status is none of pass, fail and skip (they are in no count).
+        no_status: Vec<String>,
         /// The section should be absent (its scope is not carried, or the suite lacks it).
         out_of_scope: bool,
     },
@@ -93,7 +98,7 @@ impl Cell {
             Cell::NotCarried => "—".into(),
             Cell::Excepted { adr } => format!("n/a ({adr})"),
             Cell::Missing => "missing".into(),
-            Cell::Reported { counts, policy_skips, missing, out_of_scope, .. } => {
+            Cell::Reported { counts, policy_skips, missing, unknown, no_status, out_of_scope, .. } => {
                 let mut t = format!("{} / {} / {}", counts.pass, counts.fail, counts.skip);
                 let other = counts.skip - policy_skips.min(&counts.skip);
                 match (counts.skip, other) {
@@ -104,6 +109,12 @@ impl Cell {
                 }
                 if !missing.is_empty() {
                     t.push_str(&format!(", {} missing", missing.len()));
+                }
+                if !unknown.is_empty() {
+                    t.push_str(&format!(", {} unknown", unknown.len()));
+                }
+                if !no_status.is_empty() {
+                    t.push_str(&format!(", {} without a status", no_status.len()));
                 }
                 if *out_of_scope {
                     t.push_str(", out of scope");
@@ -119,8 +130,13 @@ impl Cell {
         match self {
             Cell::NotCarried | Cell::Excepted { .. } => true,
             Cell::Missing => false,
-            Cell::Reported { counts, policy_skips, missing, out_of_scope, .. } => {
-                counts.fail == 0 && *policy_skips == counts.skip && missing.is_empty() && !out_of_scope
+            Cell::Reported { counts, policy_skips, missing, unknown, no_status, out_of_scope, .. } => {
+                counts.fail == 0
+                    && *policy_skips == counts.skip
+                    && missing.is_empty()
+                    && unknown.is_empty()
+                    && no_status.is_empty()
+                    && !out_of_scope
             }
         }
     }
@@ -130,7 +146,8 @@ impl Cell {
 pub const LEGEND: &str = "Each cell counts pass / fail / skip; (policy) every skip is one the suite's skip policy \
 allows, (not allowed) or (N policy, N not allowed) some are not. — the SDK does not carry the section's scope; \
 n/a (ADR) a family exception excludes the binding; missing a required section the file leaves out; \
-N missing case ids the section leaves out; out of scope a section the file should not report.";
+N missing case ids the section leaves out; N unknown case ids the section does not have; N without a status \
+cases whose status is none of pass, fail and skip (counted nowhere); out of scope a section the file should not report.";
 
 impl Matrix {
     /// Build the matrix of `checks` (one per file, in column order) over `suite`.
@@ -202,6 +219,8 @@ fn cell(fc: &FileCheck, section: &str, scope: Option<Scope>) -> Cell {
                 .map(|c| (c.id.clone(), c.reason.clone()))
                 .collect(),
             missing: fc.missing_cases.get(section).cloned().unwrap_or_default(),
+            unknown: fc.unknown_cases.get(section).cloned().unwrap_or_default(),
+            no_status: r.cases().iter().filter(|c| c.status.is_none()).map(|c| c.id.clone()).collect(),
             out_of_scope: !in_scope,
         },
         None if in_scope => Cell::Missing,

@@ -12,12 +12,15 @@ MODE is one of
     hang           stop answering at call AT (and sleep)
     garbage        answer call AT with a line that is not JSON
     wrong-seq      answer call AT with seq AT + 100
+    seq-zero       answer call AT with seq 0
     duplicate      answer call AT twice
     swap           answer call AT + 1 before call AT (only possible when calls are written
                    ahead: the real adapter's hello declares `pipeline`)
     huge           answer call AT with a line of 9 MiB
     bad-result     answer call AT with a result of another operation
     skip           answer call AT with a skip citing ADR-0032
+    skip-redis     answer every call of a Redis operation (redis_*) with a skip citing ADR-0033
+                   (the runner contract's: no live Redis), from call AT on
     linger         ignore the shutdown and the end of input (keep running)
     protocol       answer the hello with protocol 2
     exit-at-once   exit with status 3 before reading anything
@@ -105,7 +108,11 @@ def main():
             write(held)
             held = None
             continue
-        if not armed or calls != at or mode == "relay":
+        if armed and mode == "skip-redis" and calls >= at and msg["request"]["op"].startswith("redis_"):
+            seq = json.loads(reply)["seq"]
+            write((json.dumps({"reply": "skip", "seq": seq, "reason": "ADR-0033: no Redis here"}) + "\n").encode())
+            continue
+        if not armed or calls != at or mode in ("relay", "skip-redis"):
             write(reply)
             continue
         if mode == "swap":
@@ -120,6 +127,10 @@ def main():
         elif mode == "wrong-seq":
             r = json.loads(reply)
             r["seq"] += 100
+            write((json.dumps(r) + "\n").encode())
+        elif mode == "seq-zero":
+            r = json.loads(reply)
+            r["seq"] = 0
             write((json.dumps(r) + "\n").encode())
         elif mode == "duplicate":
             write(reply)

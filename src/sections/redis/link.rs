@@ -41,6 +41,10 @@ pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(3);
 /// How long a key created by a case outlives the case at most, in seconds.
 pub const KEY_TTL: u64 = 600;
 
+/// The ADR of the runner contract: the skip of a case that needs a live Redis, which the run
+/// (never the SDK) makes when it has none, cites it.
+pub const RUNNER_CONTRACT_ADR: &str = "ADR-0033";
+
 /// `url` with any password replaced by `***` (also in a URL that does not parse).
 pub fn redact(url: &str) -> String {
     if let Ok(mut parsed) = url::Url::parse(url) {
@@ -141,7 +145,7 @@ impl RedisLink {
             }
             Err(why) => {
                 return Outcome::skip(format!(
-                    "ADR-0033: this case needs a live Redis and none is reachable ({why}); \
+                    "{RUNNER_CONTRACT_ADR}: this case needs a live Redis and none is reachable ({why}); \
                      set BQ_REQUIRE_REDIS to make that a failure"
                 ));
             }
