@@ -65,6 +65,8 @@ const ALLOWED: &[(&str, &str)] = &[
     ("sync", "validate"),
     ("sync", "vendored"),
     ("fetch", "diag"),
+    // A file:// source is read as every local input is: regular files only, within a cap.
+    ("fetch", "fsutil"),
     ("fetch", "release"),
     ("fetch", "staging"),
     ("fetch", "suite"),
@@ -73,6 +75,8 @@ const ALLOWED: &[(&str, &str)] = &[
     ("diff", "core"),
     ("diff", "diag"),
     ("diff", "fetch"),
+    // `--changelog FILE` and an asset side are read within the per-file cap, regular files only.
+    ("diff", "fsutil"),
     ("diff", "release"),
     ("diff", "results"),
     ("diff", "suite"),
