@@ -293,3 +293,25 @@ fn a_hand_edited_generated_table_in_the_readme_is_drift_and_a_suite_without_its_
     assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
     assert!(String::from_utf8_lossy(&o.stderr).contains("cannot read README.md"), "{}", transcript(&o));
 }
+
+#[test]
+fn a_section_name_that_is_no_file_name_writes_no_page_outside_the_docs() {
+    let dir = docs_copy();
+    let p = dir.path().join("repo");
+    std::fs::create_dir(&p).unwrap();
+    for entry in std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().path()).filter(|e| *e != p) {
+        std::fs::rename(&entry, p.join(entry.file_name().unwrap())).unwrap();
+    }
+    let path = p.join("manifest.json");
+    let mut manifest: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    manifest["sections"]["../../../escaped"] = json!("core");
+    manifest["../../../escaped"] = json!({"description": "x", "cases": [{"name": "a", "valid": true}]});
+    std::fs::write(&path, serde_json::to_string_pretty(&manifest).unwrap()).unwrap();
+    for args in [&["docs"][..], &["docs", "--check"]] {
+        let o = bqsuite(&p, args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", transcript(&o));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains("manifest.json") && err.contains("../../../escaped"), "{err}");
+    }
+    assert!(!dir.path().join("escaped.md").exists() && !p.join("escaped.html").exists(), "a page outside the docs");
+}
