@@ -315,3 +315,20 @@ fn a_section_name_that_is_no_file_name_writes_no_page_outside_the_docs() {
     }
     assert!(!dir.path().join("escaped.md").exists() && !p.join("escaped.html").exists(), "a page outside the docs");
 }
+
+#[test]
+fn a_description_with_line_breaks_and_entities_opens_no_markup_in_its_page() {
+    let dir = docs_copy();
+    let p = dir.path();
+    let path = p.join("manifest.json");
+    let mut manifest: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    manifest["trim"]["description"] = json!("- a list?\n## injected heading\n    indented\n&lt;b&gt; 1. x");
+    std::fs::write(&path, serde_json::to_string_pretty(&manifest).unwrap()).unwrap();
+    let o = bqsuite(p, &["docs"]);
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    let md = std::fs::read_to_string(p.join("docs/sections/trim.md")).unwrap();
+    assert!(md.contains("\\- a list?\n\\## injected heading\nindented\n\\&lt;b\\&gt; 1. x"), "{md}");
+    let html = std::fs::read_to_string(p.join("docs/html/sections/trim.html")).unwrap();
+    assert!(!html.contains("id=\"injected-heading\"") && !html.contains("<li>a list?"), "{html}");
+    assert!(html.contains("&amp;lt;b&amp;gt;"), "the entity is shown as its characters: {html}");
+}
