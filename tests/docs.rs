@@ -294,6 +294,14 @@ fn a_hand_edited_generated_table_in_the_readme_is_drift_and_a_suite_without_its_
     assert!(String::from_utf8_lossy(&o.stderr).contains("cannot read README.md"), "{}", transcript(&o));
 }
 
+/// Rewrite the manifest of the copy at `p` with `f`.
+fn edit_manifest(p: &Path, f: impl FnOnce(&mut serde_json::Value)) {
+    let path = p.join("manifest.json");
+    let mut manifest: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    f(&mut manifest);
+    std::fs::write(&path, serde_json::to_string_pretty(&manifest).unwrap()).unwrap();
+}
+
 #[test]
 fn a_section_name_that_is_no_file_name_writes_no_page_outside_the_docs() {
     let dir = docs_copy();
@@ -302,11 +310,10 @@ fn a_section_name_that_is_no_file_name_writes_no_page_outside_the_docs() {
     for entry in std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().path()).filter(|e| *e != p) {
         std::fs::rename(&entry, p.join(entry.file_name().unwrap())).unwrap();
     }
-    let path = p.join("manifest.json");
-    let mut manifest: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
-    manifest["sections"]["../../../escaped"] = json!("core");
-    manifest["../../../escaped"] = json!({"description": "x", "cases": [{"name": "a", "valid": true}]});
-    std::fs::write(&path, serde_json::to_string_pretty(&manifest).unwrap()).unwrap();
+    edit_manifest(&p, |m| {
+        m["sections"]["../../../escaped"] = json!("core");
+        m["../../../escaped"] = json!({"description": "x", "cases": [{"name": "a", "valid": true}]});
+    });
     for args in [&["docs"][..], &["docs", "--check"]] {
         let o = bqsuite(&p, args);
         assert_eq!(o.status.code(), Some(2), "{args:?}: {}", transcript(&o));
@@ -320,10 +327,9 @@ fn a_section_name_that_is_no_file_name_writes_no_page_outside_the_docs() {
 fn a_description_with_line_breaks_and_entities_opens_no_markup_in_its_page() {
     let dir = docs_copy();
     let p = dir.path();
-    let path = p.join("manifest.json");
-    let mut manifest: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
-    manifest["trim"]["description"] = json!("- a list?\n## injected heading\n    indented\n&lt;b&gt; 1. x");
-    std::fs::write(&path, serde_json::to_string_pretty(&manifest).unwrap()).unwrap();
+    edit_manifest(p, |m| {
+        m["trim"]["description"] = json!("- a list?\n## injected heading\n    indented\n&lt;b&gt; 1. x")
+    });
     let o = bqsuite(p, &["docs"]);
     assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
     let md = std::fs::read_to_string(p.join("docs/sections/trim.md")).unwrap();
