@@ -293,3 +293,48 @@ fn a_hand_edited_generated_table_in_the_readme_is_drift_and_a_suite_without_its_
     assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
     assert!(String::from_utf8_lossy(&o.stderr).contains("cannot read README.md"), "{}", transcript(&o));
 }
+
+/// Rewrite the manifest of the copy at `p` with `f`.
+fn edit_manifest(p: &Path, f: impl FnOnce(&mut serde_json::Value)) {
+    let path = p.join("manifest.json");
+    let mut manifest: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    f(&mut manifest);
+    std::fs::write(&path, serde_json::to_string_pretty(&manifest).unwrap()).unwrap();
+}
+
+#[test]
+fn a_section_name_that_is_no_file_name_writes_no_page_outside_the_docs() {
+    let dir = docs_copy();
+    let p = dir.path().join("repo");
+    std::fs::create_dir(&p).unwrap();
+    for entry in std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().path()).filter(|e| *e != p) {
+        std::fs::rename(&entry, p.join(entry.file_name().unwrap())).unwrap();
+    }
+    edit_manifest(&p, |m| {
+        m["sections"]["../../../escaped"] = json!("core");
+        m["../../../escaped"] = json!({"description": "x", "cases": [{"name": "a", "valid": true}]});
+    });
+    for args in [&["docs"][..], &["docs", "--check"]] {
+        let o = bqsuite(&p, args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", transcript(&o));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains("manifest.json") && err.contains("../../../escaped"), "{err}");
+    }
+    assert!(!dir.path().join("escaped.md").exists() && !p.join("escaped.html").exists(), "a page outside the docs");
+}
+
+#[test]
+fn a_description_with_line_breaks_and_entities_opens_no_markup_in_its_page() {
+    let dir = docs_copy();
+    let p = dir.path();
+    edit_manifest(p, |m| {
+        m["trim"]["description"] = json!("- a list?\n## injected heading\n    indented\n&lt;b&gt; 1. x")
+    });
+    let o = bqsuite(p, &["docs"]);
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    let md = std::fs::read_to_string(p.join("docs/sections/trim.md")).unwrap();
+    assert!(md.contains("\\- a list?\n\\## injected heading\nindented\n\\&lt;b\\&gt; 1. x"), "{md}");
+    let html = std::fs::read_to_string(p.join("docs/html/sections/trim.html")).unwrap();
+    assert!(!html.contains("id=\"injected-heading\"") && !html.contains("<li>a list?"), "{html}");
+    assert!(html.contains("&amp;lt;b&amp;gt;"), "the entity is shown as its characters: {html}");
+}

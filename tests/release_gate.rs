@@ -275,3 +275,16 @@ fn git_sides_leave_the_work_tree_alone_and_see_only_committed_files() {
     assert_eq!(git(root.path(), &["status", "--porcelain"]), status);
     assert_eq!(std::fs::read(root.path().join(".git/index")).unwrap(), index, "the index is untouched");
 }
+
+#[test]
+fn a_named_correction_in_a_patch_is_told_as_named() {
+    let o = against(|s| {
+        s.edit_manifest(|m| m["cases"][0]["expect"]["attempts"] = json!(3));
+        bump_to(s, "1.6.1");
+        s.write("CHANGELOG.md", "## 1.6.1\n\n- Correction (ADR-0034): `cases.order-created`.\n");
+    });
+    assert_eq!(codes(&o), ["BQ950"], "{}", transcript(&o));
+    let text = transcript(&o);
+    assert!(text.contains("need MINOR: 1 correction(s) the CHANGELOG entry names ("), "{text}");
+    assert!(!text.contains("does not name"), "the entry names it: {text}");
+}

@@ -71,14 +71,19 @@ fn reasons(diff: &Diff, needed: Bump) -> String {
         (n > 0).then(|| format!("{n} {what} ({})", shown.join("; ")))
     };
     let driving: Vec<&super::Change> = diff.changes.iter().filter(|c| c.needs() == needed).collect();
+    // A correction the entry names needs MINOR, one it does not name MAJOR: told apart.
     let parts: Vec<String> = [
-        (Class::Breaking, "breaking change(s)"),
-        (Class::Correction, "correction(s) the CHANGELOG entry does not name"),
-        (Class::Additive, "additive change(s)"),
-        (Class::Editorial, "editorial change(s)"),
+        (Class::Breaking, None, "breaking change(s)"),
+        (Class::Correction, Some(false), "correction(s) the CHANGELOG entry does not name"),
+        (Class::Correction, Some(true), "correction(s) the CHANGELOG entry names"),
+        (Class::Additive, None, "additive change(s)"),
+        (Class::Editorial, None, "editorial change(s)"),
     ]
     .into_iter()
-    .filter_map(|(class, what)| list(driving.iter().copied().filter(|c| c.class == class).collect(), what))
+    .filter_map(|(class, named, what)| {
+        let of = |c: &&super::Change| c.class == class && named.is_none_or(|n| c.named.is_some() == n);
+        list(driving.iter().copied().filter(of).collect(), what)
+    })
     .collect();
     parts.join("; ")
 }

@@ -40,17 +40,31 @@ pub fn cell(markdown: &str) -> String {
 }
 
 /// Plain prose from the suite (a description) made safe as Markdown text: characters that
-/// would start markup are escaped.
+/// would start markup are escaped, and so are those that would start a heading, a list, a quote
+/// or a thematic break at the start of a line; a line's leading whitespace (which could open a
+/// code block) is dropped.
 pub fn prose(text: &str) -> String {
-    let chars: Vec<char> = text.chars().collect();
-    let mut out = String::with_capacity(text.len());
+    let text = text.replace("\r\n", "\n").replace('\r', "\n");
+    text.split('\n').map(prose_line).collect::<Vec<_>>().join("\n")
+}
+
+/// One line of [`prose`].
+fn prose_line(line: &str) -> String {
+    let chars: Vec<char> = line.trim_start().chars().collect();
+    // A leading ordered-list marker: digits, then `.` or `)` and a space (or the end).
+    let digits = chars.iter().take_while(|c| c.is_ascii_digit()).count();
+    let list_marker = (1..=9).contains(&digits)
+        && matches!(chars.get(digits), Some('.' | ')'))
+        && chars.get(digits + 1).is_none_or(|c| c.is_whitespace());
+    let mut out = String::with_capacity(line.len());
     for (i, &c) in chars.iter().enumerate() {
         let word = |j: Option<usize>| j.and_then(|j| chars.get(j)).is_some_and(|c| c.is_alphanumeric());
         let intraword = word(i.checked_sub(1)) && word(Some(i + 1));
         let special = match c {
-            '\\' | '`' | '*' | '[' | ']' | '<' | '|' | '~' => true,
+            '\\' | '`' | '*' | '[' | ']' | '<' | '|' | '~' | '&' => true,
             '_' => !intraword,
-            '#' | '>' => i == 0,
+            '#' | '>' | '-' | '+' | '=' => i == 0,
+            '.' | ')' => list_marker && i == digits,
             _ => false,
         };
         if special {
@@ -160,5 +174,14 @@ mod tests {
         assert_eq!(code("\u{feff}{} \n\\ud800"), "`\\u{feff}{} \\u{000a}\\ud800`");
         assert_eq!(cell("`a|b`\nc"), "`a\\|b` c");
         assert_eq!(prose("a *b* [c](d) <e> expect_preserved _x"), "a \\*b\\* \\[c\\](d) \\<e> expect_preserved \\_x");
+        // No line of a description starts markup, and an entity is its characters.
+        assert_eq!(prose("a\n## h\n- l\r\n1. o\r  =="), "a\n\\## h\n\\- l\n1\\. o\n\\==");
+        assert_eq!(prose("- l"), "\\- l");
+        assert_eq!(prose("+ l"), "\\+ l");
+        assert_eq!(prose("---"), "\\---");
+        assert_eq!(prose("12) o"), "12\\) o");
+        assert_eq!(prose("1.6.0: x"), "1.6.0: x");
+        assert_eq!(prose("    code"), "code");
+        assert_eq!(prose("&lt;script&gt; &amp;"), "\\&lt;script\\&gt; \\&amp;");
     }
 }

@@ -221,6 +221,17 @@ pub fn render(suite: &Suite, cli: &clap::Command) -> Result<Docs, String> {
     if suite.manifest().is_none() {
         return Err("the manifest is missing or does not parse; run `bqsuite validate`".into());
     }
+    // A section's name becomes a file name (`docs/sections/<name>.md`): one that is not a portable
+    // file name (a `/`, a `..`) would put a page outside the docs, or outside the repository.
+    if let Some(s) =
+        suite.sections().iter().find(|s| s.name.contains('/') || crate::suite::paths::check_portable(s.name).is_err())
+    {
+        return Err(format!(
+            "manifest.json: section {:?} cannot name a page under {} (only A-Z, a-z, 0-9, '.', '_' and '-'); run `bqsuite validate`",
+            s.name,
+            section::DIR
+        ));
+    }
     let changelog = read(root, "CHANGELOG.md")?;
     let pages_in = hand_written(root)?;
     let readme = &pages_in[0].1;
