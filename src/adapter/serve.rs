@@ -122,6 +122,17 @@ mod tests {
     }
 
     #[test]
+    fn an_error_reply_never_shows_a_redis_password() {
+        // The message goes into the results file (`run --sdk "bqsuite adapter"`).
+        let out = exchange(&[json!({"cmd": "call", "seq": 1, "section": "s", "case": "c",
+            "request": {"op": "redis_push", "body": "e30=", "target": {"url": "redis://:hunter2@127.0.0.1:1/",
+            "prefix": "p", "queue": "q", "layout": "zset", "retry_after": null, "now": null}}})]);
+        assert_eq!(out[0]["reply"], "error");
+        let message = out[0]["message"].as_str().unwrap();
+        assert!(!message.contains("hunter2") && message.contains("redis://:***@127.0.0.1:1/"), "{message}");
+    }
+
+    #[test]
     fn a_line_that_is_not_a_command_stops_the_loop() {
         let mut out = Vec::new();
         let err = serve(&mut ReferenceSdk::new(), &b"\n{\"cmd\":\"dance\"}\n"[..], &mut out, true).unwrap_err();
