@@ -52,9 +52,9 @@ pub fn answer(sdk: &mut dyn Sdk, command: Command, pipeline: bool) -> Option<Rep
         Command::Call { seq, request, .. } => match sdk.call(&request) {
             Ok(response) => Reply::Result { seq, response },
             Err(SdkError::NotImplemented { .. }) => Reply::NotImplemented { seq },
-            Err(e @ (SdkError::Sdk { .. } | SdkError::Transport { .. })) => {
-                Reply::Error { seq, message: e.to_string() }
-            }
+            // bqsuite says "the SDK failed: <message>" itself.
+            Err(SdkError::Sdk { message }) => Reply::Error { seq, message },
+            Err(e @ SdkError::Transport { .. }) => Reply::Error { seq, message: e.to_string() },
         },
         Command::Shutdown => return None,
     })
@@ -119,6 +119,26 @@ mod tests {
         assert_eq!(out[1], json!({"reply": "result", "seq": 1, "response": {"op": "accepts", "result": false}}));
         assert_eq!(out[2]["reply"], "error");
         assert_eq!(out[2]["seq"], 2);
+    }
+
+    #[test]
+    fn an_error_reply_never_shows_a_redis_password() {
+        // The message goes into the results file (`run --sdk "bqsuite adapter"`).
+        let out = exchange(&[json!({"cmd": "call", "seq": 1, "section": "s", "case": "c",
+            "request": {"op": "redis_push", "body": "e30=", "target": {"url": "redis://:hunter2@127.0.0.1:1/",
+            "prefix": "p", "queue": "q", "layout": "zset", "retry_after": null, "now": null}}})]);
+        assert_eq!(out[0]["reply"], "error");
+        let message = out[0]["message"].as_str().unwrap();
+        assert!(!message.contains("hunter2") && message.contains("redis://:***@127.0.0.1:1/"), "{message}");
+    }
+
+    #[test]
+    fn an_sdk_failure_is_sent_as_its_own_message() {
+        // bqsuite prefixes "the SDK failed: " itself; sending it too doubled it in the reason.
+        let out = exchange(&[json!({"cmd": "call", "seq": 1, "section": "s", "case": "c",
+            "request": {"op": "retry_delay", "retry_backoff": 1000, "multiplier": null, "max": null,
+            "jitter": "none", "n": 0, "draws": 1}})]);
+        assert_eq!(out[0], json!({"reply": "error", "seq": 1, "message": "retry number 0: the first retry is n = 1"}));
     }
 
     #[test]

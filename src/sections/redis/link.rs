@@ -45,20 +45,7 @@ pub const KEY_TTL: u64 = 600;
 /// (never the SDK) makes when it has none, cites it.
 pub const RUNNER_CONTRACT_ADR: &str = "ADR-0033";
 
-/// `url` with any password replaced by `***` (also in a URL that does not parse).
-pub fn redact(url: &str) -> String {
-    if let Ok(mut parsed) = url::Url::parse(url) {
-        if parsed.password().is_some() && parsed.set_password(Some("***")).is_ok() {
-            return parsed.into();
-        }
-        return url.to_owned();
-    }
-    // Not a URL: hide whatever sits between the scheme and an '@'.
-    match (url.find("://"), url.rfind('@')) {
-        (Some(s), Some(at)) if at > s + 3 => format!("{}***{}", &url[..s + 3], &url[at..]),
-        _ => url.to_owned(),
-    }
-}
+pub use crate::sdk::redact;
 
 /// Does `url` parse as a Redis URL? The error names it (redacted) and says what one looks like.
 pub fn check_url(url: &str) -> Result<(), String> {
