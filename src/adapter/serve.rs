@@ -7,11 +7,12 @@
 //! asked for (bqsuite then decides); an [`SdkError`] becomes its reply kind (`not_implemented`,
 //! or `error` with the message), never a crash; a shutdown or the end of input ends the loop
 //! normally; a line that is not a command is an error of the serving loop (there is no `seq`
-//! to answer it with).
+//! to answer it with); a reply longer than [`MAX_LINE`] is sent as an `error` reply for its
+//! call instead, so no line the loop writes breaks the protocol.
 
 use std::io::{BufRead, Write};
 
-use super::protocol::{Command, Hello, PROTOCOL, Reply};
+use super::protocol::{Command, Hello, MAX_LINE, PROTOCOL, Reply};
 use crate::sdk::{Sdk, SdkError};
 
 /// Why serving stopped before a shutdown or the end of input.
@@ -82,6 +83,12 @@ pub fn serve(sdk: &mut dyn Sdk, input: impl BufRead, mut output: impl Write, pip
         let Some(reply) = answer(sdk, command, pipeline) else { return Ok(()) };
         out.clear();
         serde_json::to_writer(&mut out, &reply).expect("a reply always serialises");
+        if let (true, Some(seq)) = (out.len() > MAX_LINE, reply.seq()) {
+            // bqsuite would kill the adapter for the line: the call fails, the adapter lives on.
+            let message = format!("the reply is {} bytes, more than the protocol's {MAX_LINE}-byte line", out.len());
+            out.clear();
+            serde_json::to_writer(&mut out, &Reply::Error { seq, message }).expect("a reply always serialises");
+        }
         out.push(b'\n');
         output.write_all(&out)?;
         output.flush()?;
@@ -119,6 +126,24 @@ mod tests {
         assert_eq!(out[1], json!({"reply": "result", "seq": 1, "response": {"op": "accepts", "result": false}}));
         assert_eq!(out[2]["reply"], "error");
         assert_eq!(out[2]["seq"], 2);
+    }
+
+    #[test]
+    fn a_reply_too_long_for_a_line_is_an_error_reply_and_too_many_draws_are_refused() {
+        let call = |draws: u64| {
+            json!({"cmd": "call", "seq": 1, "section": "s", "case": "c", "request": {"op": "retry_delay",
+                "retry_backoff": 1_000_000_000_000_u64, "multiplier": null, "max": null, "jitter": "none",
+                "n": 1, "draws": draws}})
+        };
+        // 2^20 delays of 13 digits: about 14 MiB, over the 8 MiB line.
+        let out = exchange(&[call(u64::from(crate::sdk::ops::MAX_DRAWS)), call(1)]);
+        assert_eq!(out[0]["reply"], "error", "{}", out[0]);
+        assert!(out[0]["message"].as_str().unwrap().contains("more than the protocol's 8388608-byte line"));
+        assert_eq!(out[1]["response"]["result"], json!([1_000_000_000_000_u64]), "{}", out[1]);
+        // Near 2^32 draws would ask for tens of GiB: refused before anything is drawn.
+        let out = exchange(&[call(u64::from(u32::MAX))]);
+        assert_eq!(out[0]["reply"], "error", "{}", out[0]);
+        assert!(out[0]["message"].as_str().unwrap().contains("at most 1048576"), "{}", out[0]);
     }
 
     #[test]

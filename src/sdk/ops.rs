@@ -215,6 +215,12 @@ pub enum Jitter {
     Full,
 }
 
+/// The most draws one [`RetryDelay`] may ask for. bqsuite's runner asks a few thousand; 2^20
+/// delays are a few MiB to hold and already more than an adapter's 8 MiB reply line can carry
+/// when they are large, so a request beyond it is refused (an SDK error), never computed: a
+/// `draws` near 2^32 would otherwise ask the SDK for tens of GiB.
+pub const MAX_DRAWS: u32 = 1 << 20;
+
 /// The delay, in milliseconds, of retry `n` (first retry = 1), drawn `draws` times.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct RetryDelay {

@@ -409,6 +409,13 @@ fn retry_delay(r: &RetryDelay, deterministic: bool) -> Result<Vec<u64>, SdkError
     if r.draws == 0 {
         return Ok(Vec::new());
     }
+    if r.draws > super::ops::MAX_DRAWS {
+        return Err(SdkError::sdk(format!(
+            "{} draws: at most {} are drawn for one request",
+            r.draws,
+            super::ops::MAX_DRAWS
+        )));
+    }
     let ceiling = policy.ceiling(r.n).map_err(SdkError::sdk)?;
     Ok((0..r.draws)
         .map(|i| {
