@@ -24,7 +24,7 @@ use crate::results::Status;
 use crate::sdk::{Request, Sdk};
 use crate::sections::redis::link::RUNNER_CONTRACT_ADR;
 use crate::suite::Suite;
-use crate::suite::skip_policy::{SkipPolicy, SkipVerdict};
+use crate::suite::skip_policy::{Rule, SkipPolicy, SkipVerdict};
 
 /// Which cases the suite allows a run to skip, and citing which ADRs.
 pub trait SkipRules {
@@ -50,13 +50,8 @@ impl SkipRules for SkipPolicy {
     fn allows(&self, section: &str, id: &str, reason: &str) -> Result<(), String> {
         match self.judge(section, id, Some(reason)) {
             SkipVerdict::Allowed(_) => {
-                let cited = crate::suite::adr_citations(reason);
-                let by_the_sdk = self
-                    .rules_for(section, id)
-                    .into_iter()
-                    .filter(|r| !r.adrs.iter().any(|a| a == RUNNER_CONTRACT_ADR))
-                    .any(|r| r.adrs.iter().any(|a| cited.contains(&a.as_str())));
-                if by_the_sdk {
+                let by_the_sdk = |r: &Rule| !r.adrs.iter().any(|a| a == RUNNER_CONTRACT_ADR);
+                if let SkipVerdict::Allowed(_) = self.judge_by(section, id, Some(reason), by_the_sdk) {
                     Ok(())
                 } else {
                     Err(format!(

@@ -163,7 +163,19 @@ impl SkipPolicy {
 
     /// Judge a skip of case `id` of `section` whose reason is `reason`.
     pub fn judge(&self, section: &str, id: &str, reason: Option<&str>) -> SkipVerdict<'_> {
-        let rules = self.rules_for(section, id);
+        self.judge_by(section, id, reason, |_| true)
+    }
+
+    /// [`Self::judge`] under only the rules `keep` accepts (an adapter's skips are judged
+    /// without the runner contract's rule, which bqsuite applies itself).
+    pub fn judge_by(
+        &self,
+        section: &str,
+        id: &str,
+        reason: Option<&str>,
+        keep: impl Fn(&Rule) -> bool,
+    ) -> SkipVerdict<'_> {
+        let rules: Vec<&Rule> = self.rules_for(section, id).into_iter().filter(|r| keep(r)).collect();
         if rules.is_empty() {
             return SkipVerdict::NotSkippable;
         }
