@@ -327,6 +327,30 @@ fn explain_prints_a_code_by_id_number_or_name_and_refuses_an_unknown_one() {
 }
 
 #[test]
+fn explain_answers_for_a_retired_code_with_the_codes_that_replaced_it() {
+    let dir = repo();
+    for arg in ["BQ822", "822", "body-base64"] {
+        let o = bqsuite(&dir, &["explain", arg]);
+        assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+        let text = String::from_utf8(o.stdout).unwrap();
+        for part in ["BQ822 body-base64", "retired", "BQ308 case-bad-value", "bqsuite explain BQ308"] {
+            assert!(text.contains(part), "{part}: {text}");
+        }
+    }
+    let o = bqsuite(&dir, &["explain", "BQ849", "--format", "json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!((v["code"].as_str(), v["retired"].as_bool()), (Some("BQ849"), Some(true)));
+    let now: Vec<&str> = v["successors"].as_array().unwrap().iter().map(|s| s["code"].as_str().unwrap()).collect();
+    assert_eq!(now, ["BQ305", "BQ306", "BQ307", "BQ308"]);
+    let page = std::fs::read_to_string(dir.join("docs/codes.md")).unwrap();
+    let retired = &page[page.find("## Retired codes").expect("the code reference lists the retired codes")..];
+    for r in bqsuite::diag::RETIRED {
+        assert!(retired.contains(&format!("| {} | `{}` |", r.id, r.name)), "{} is not on the page", r.id);
+    }
+}
+
+#[test]
 fn explain_list_names_every_code_once_by_family_in_text_and_json() {
     let o = bqsuite(&repo(), &["explain", "--list"]);
     assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));

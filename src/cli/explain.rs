@@ -28,6 +28,13 @@ pub(super) fn run(a: &ExplainArgs, color: bool) -> ExitCode {
         (None, IdsFormat::Json) => pretty(&explain::render_list_json()),
         (Some(typed), format) => {
             let Some(code) = explain::lookup(typed) else {
+                if let Some(r) = explain::lookup_retired(typed) {
+                    emit(&match format {
+                        IdsFormat::Human => explain::render_retired_text(r, color),
+                        IdsFormat::Json => pretty(&explain::render_retired_json(r)),
+                    });
+                    return ExitCode::SUCCESS;
+                }
                 return fail(format!(
                     "{:?} is no finding code: give its id (BQ612, 612) or its name; `bqsuite explain --list` lists them",
                     crate::diag::terminal_safe(typed)

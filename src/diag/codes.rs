@@ -11,12 +11,9 @@
 //! matters, an example that a test executes; see [`super::explain`]): `bqsuite explain` and the
 //! docs' code reference render that one table.
 //!
-//! Retired, never to be reused: BQ810 encode-reject-input (now BQ307 / BQ305), BQ822
-//! body-base64 (BQ308), BQ824 poison-case-shape (BQ305 / BQ306 / BQ307), BQ829
-//! retry-backoff-case (BQ305 / BQ306 / BQ308), BQ840 gate-table-shape (BQ305 / BQ308), BQ842
-//! gate-row-value-or-absent (BQ307 / BQ308), BQ843 gate-row-expect (BQ306), BQ846–BQ849 the
-//! reconciliation, delay, backoff and kafka_poison case shapes (BQ305–BQ308), BQ868
-//! redis-case-shape and BQ869 redis-delay-case-shape (BQ305).
+//! A code that is no longer reported is retired, never reused: [`RETIRED`] keeps its id, name
+//! and summary and the codes that now make its checks, so `bqsuite explain` and the code
+//! reference can answer for a code an old CI log still shows.
 
 use serde::{Serialize, Serializer};
 
@@ -1030,9 +1027,120 @@ codes! {
     }
 }
 
+/// A code no longer reported: kept so its id and name are never reused and so an old log's code
+/// still has an answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Retired {
+    pub id: &'static str,
+    pub name: &'static str,
+    /// What it reported, as its summary said.
+    pub summary: &'static str,
+    /// The codes that make its checks now (ids of [`ALL_CODES`]).
+    pub successors: &'static [&'static str],
+}
+
+/// Every retired code, in numeric order.
+pub const RETIRED: &[Retired] = &[
+    Retired {
+        id: "BQ810",
+        name: "encode-reject-input",
+        summary: "An encode_reject case does not carry exactly one input (meta, meta_entries, extras_top, extras_meta) of the right shape.",
+        successors: &["BQ305", "BQ307"],
+    },
+    Retired {
+        id: "BQ822",
+        name: "body-base64",
+        summary: "A body_base64 is not standard padded base64.",
+        successors: &["BQ308"],
+    },
+    Retired {
+        id: "BQ824",
+        name: "poison-case-shape",
+        summary: "A poison_dlq case lacks exactly one of body / body_base64, a known shape, a record object, or (splice_or_wrapper) non-empty splice_literals and splice_keys.",
+        successors: &["BQ305", "BQ306", "BQ307"],
+    },
+    Retired {
+        id: "BQ829",
+        name: "retry-backoff-case",
+        summary: "A retry_backoff case's inputs or expectation do not have the shape of decisions R14.",
+        successors: &["BQ305", "BQ306", "BQ308"],
+    },
+    Retired {
+        id: "BQ840",
+        name: "gate-table-shape",
+        summary: "A schema_version_gate table lacks a non-empty property name, a fixture or a cases array of objects.",
+        successors: &["BQ305", "BQ308"],
+    },
+    Retired {
+        id: "BQ842",
+        name: "gate-row-value-or-absent",
+        summary: "A gate row does not have exactly one of value and absent: true.",
+        successors: &["BQ307", "BQ308"],
+    },
+    Retired {
+        id: "BQ843",
+        name: "gate-row-expect",
+        summary: "A gate row's expect is not decode or reject.",
+        successors: &["BQ306"],
+    },
+    Retired {
+        id: "BQ846",
+        name: "reconciliation-case-shape",
+        summary: "An attempts_reconciliation case lacks a field or has it with another JSON type than the published one (R20.3, R20.6).",
+        successors: &["BQ305", "BQ306", "BQ307", "BQ308"],
+    },
+    Retired {
+        id: "BQ847",
+        name: "delay-case-shape",
+        summary: "A delay block or case lacks a field its shape requires, or has it with the wrong type or value.",
+        successors: &["BQ305", "BQ306", "BQ307", "BQ308"],
+    },
+    Retired {
+        id: "BQ848",
+        name: "backoff-case-shape",
+        summary: "A backoff block or case lacks a field its shape requires, or has it with the wrong type or value.",
+        successors: &["BQ305", "BQ306", "BQ307", "BQ308"],
+    },
+    Retired {
+        id: "BQ849",
+        name: "kafka-poison-case-shape",
+        summary: "A kafka_poison case lacks a name or verdict, or does not carry exactly one of body and valid base64 body_base64.",
+        successors: &["BQ305", "BQ306", "BQ307", "BQ308"],
+    },
+    Retired {
+        id: "BQ868",
+        name: "redis-case-shape",
+        summary: "A redis_layout case or step lacks a field or has one of the wrong type.",
+        successors: &["BQ305"],
+    },
+    Retired {
+        id: "BQ869",
+        name: "redis-delay-case-shape",
+        summary: "A redis_delay case lacks a numeric now or delay, or an integer expected_score.",
+        successors: &["BQ305"],
+    },
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn retired_codes_are_never_reused_and_name_live_successors() {
+        let ids: Vec<&str> = RETIRED.iter().map(|r| r.id).collect();
+        let mut sorted = ids.clone();
+        sorted.sort_unstable();
+        sorted.dedup();
+        assert_eq!(ids, sorted, "keep RETIRED in numeric order, once each");
+        for r in RETIRED {
+            assert!(r.id.len() == 5 && r.id.starts_with("BQ") && r.id[2..].bytes().all(|b| b.is_ascii_digit()));
+            assert!(!ALL_CODES.iter().any(|c| c.id == r.id || c.name == r.name), "{} is reused", r.id);
+            assert!(!r.successors.is_empty(), "{} names no successor", r.id);
+            for s in r.successors {
+                assert!(ALL_CODES.iter().any(|c| c.id == *s), "{}'s successor {s} is no code", r.id);
+            }
+        }
+    }
 
     #[test]
     fn codes_are_unique_well_formed_and_sorted() {

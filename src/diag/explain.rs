@@ -161,6 +161,45 @@ pub fn lookup(text: &str) -> Option<Code> {
         .find(|c| (digits.len() == 3 && c.id[2..] == *digits) || c.name.eq_ignore_ascii_case(t))
 }
 
+/// The retired code `text` names (by id or name, as [`lookup`] reads it).
+pub fn lookup_retired(text: &str) -> Option<&'static super::Retired> {
+    let t = text.trim();
+    let digits = t.strip_prefix("BQ").or_else(|| t.strip_prefix("bq")).unwrap_or(t);
+    super::RETIRED.iter().find(|r| (digits.len() == 3 && r.id[2..] == *digits) || r.name.eq_ignore_ascii_case(t))
+}
+
+/// The codes that make a retired code's checks now.
+fn successors(r: &super::Retired) -> Vec<Code> {
+    r.successors.iter().filter_map(|id| lookup(id)).collect()
+}
+
+/// A retired code, as terminal text: what it reported and which codes make its checks now.
+pub fn render_retired_text(r: &super::Retired, color: bool) -> String {
+    use super::style::{EMPHASIS, paint};
+    let mut out = String::new();
+    let _ = writeln!(out, "{} {}", paint(EMPHASIS, r.id, color), paint(EMPHASIS, r.name, color));
+    let _ = writeln!(out, "{}", r.summary);
+    let _ =
+        writeln!(out, "\nstatus:   retired: no longer reported; its id and name are never given to another finding");
+    let _ = writeln!(out, "\n{}", paint(EMPHASIS, "Its checks are now made by", color));
+    for c in successors(r) {
+        let _ = writeln!(out, "  {} {}: {}", c.id, c.name, c.summary);
+    }
+    let _ = writeln!(out, "\n`bqsuite explain {}` explains the first of them.", r.successors[0]);
+    out
+}
+
+/// A retired code, as JSON.
+pub fn render_retired_json(r: &super::Retired) -> Value {
+    json!({
+        "code": r.id,
+        "name": r.name,
+        "summary": r.summary,
+        "retired": true,
+        "successors": successors(r).iter().map(|c| json!({"code": c.id, "name": c.name})).collect::<Vec<_>>(),
+    })
+}
+
 /// The severity as a word.
 pub fn severity_word(s: Severity) -> &'static str {
     match s {

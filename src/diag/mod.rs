@@ -11,7 +11,7 @@ pub mod explain;
 mod render;
 pub mod style;
 
-pub use codes::{ALL_CODES, Code};
+pub use codes::{ALL_CODES, Code, RETIRED, Retired};
 pub use escape::{is_unsafe_char, terminal_safe, terminal_safe_lines};
 pub use render::{Format, Summary, markdown_summary, render};
 

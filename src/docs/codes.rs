@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use super::markdown::{prose, relative, table};
 use super::{Context, GENERATED_NOTE};
 use crate::diag::explain::{self, FAMILIES};
-use crate::diag::{ALL_CODES, Code};
+use crate::diag::{ALL_CODES, Code, RETIRED};
 
 /// The anchor of a code on the page.
 pub fn anchor(code: Code) -> String {
@@ -123,5 +123,18 @@ pub fn page(cx: &Context<'_>) -> String {
             let _ = writeln!(out, "\nThis gives {} ({}).\n", c.id, explain::severity_word(e.severity));
         }
     }
+    let _ = writeln!(out, "## Retired codes\n");
+    let _ = writeln!(
+        out,
+        "These codes are no longer reported; their ids and names are never given to another finding. What each checked is now checked by the codes beside it (`bqsuite explain` answers for them too).\n"
+    );
+    let rows: Vec<Vec<String>> = RETIRED
+        .iter()
+        .map(|r| {
+            let now: Vec<String> = r.successors.iter().map(|id| format!("[{id}](#{})", id.to_lowercase())).collect();
+            vec![r.id.to_owned(), format!("`{}`", r.name), prose(r.summary), now.join(" ")]
+        })
+        .collect();
+    out.push_str(&table(&["code", "name", "it reported", "checked now by"], &rows));
     out
 }
