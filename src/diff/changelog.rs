@@ -5,7 +5,12 @@
 //! - An entry starts at a level-2 heading (`## `) whose first word, with an optional `[` … `]`
 //!   around it, is the version, and ends before the next heading of level 1 or 2. The entry
 //!   for `X.Y.Z-pre` (any pre-release) is `## X.Y.Z-pre`, else `## X.Y.Z`, the version it is
-//!   becoming.
+//!   becoming. When two headings name the version (two branches each added one), the entry
+//!   is both, items in file order: the gate reads everything the file says about the version.
+//! - A fenced code block (a line starting with up to three spaces and then three or more
+//!   backticks or tildes, to its closing fence of the same character, at least as long; or to
+//!   the end of the file) is an example, not the changelog: a heading inside one neither
+//!   starts nor ends an entry, and its lines are no item.
 //! - An entry is a list of items: each list item (a line starting `- ` or `* `, with any
 //!   indented lines after it) and each paragraph of other text. Names are code spans: the text
 //!   between a pair of backticks, compared exactly.
@@ -80,39 +85,94 @@ fn heading_version(line: &str) -> Option<&str> {
     rest.split(|c: char| c.is_whitespace() || c == ']').next().filter(|w| !w.is_empty())
 }
 
+/// The opening or closing fence a line is, as (its character, its length), when it is one.
+fn fence(line: &str) -> Option<(u8, usize)> {
+    let rest = line.trim_start_matches(' ');
+    if line.len() - rest.len() > 3 {
+        return None;
+    }
+    let c = *rest.as_bytes().first().filter(|c| matches!(c, b'`' | b'~'))?;
+    let n = rest.bytes().take_while(|b| *b == c).count();
+    (n >= 3).then_some((c, n))
+}
+
+/// Each line of `text` with whether it lies in a fenced code block (fences included).
+fn lines_outside_fences(text: &str) -> Vec<(&str, bool)> {
+    let mut open: Option<(u8, usize)> = None;
+    text.lines()
+        .map(|line| {
+            let f = fence(line);
+            match (open, f) {
+                (None, Some(f)) => {
+                    open = Some(f);
+                    (line, true)
+                }
+                (Some((c, n)), Some((c2, n2))) if c == c2 && n2 >= n && line.trim().len() == n2 => {
+                    open = None;
+                    (line, true)
+                }
+                (Some(_), _) => (line, true),
+                (None, None) => (line, false),
+            }
+        })
+        .collect()
+}
+
+/// The first word of every level-2 heading outside fenced blocks, in file order (what
+/// [`entry`] can be asked for).
+pub fn headings(text: &str) -> Vec<&str> {
+    lines_outside_fences(text)
+        .into_iter()
+        .filter(|(_, fenced)| !fenced)
+        .filter_map(|(l, _)| heading_version(l))
+        .collect()
+}
+
 /// The entry for `version` in CHANGELOG text, when it has one.
 pub fn entry(text: &str, version: &str) -> Option<Entry> {
     let base = version.split_once('-').map(|(b, _)| b);
-    let lines: Vec<&str> = text.lines().collect();
-    let start = [Some(version), base]
-        .into_iter()
-        .flatten()
-        .find_map(|v| lines.iter().position(|l| heading_version(l) == Some(v)))?;
+    let lines = lines_outside_fences(text);
+    let heading = |v: &str| -> Vec<usize> {
+        lines
+            .iter()
+            .enumerate()
+            .filter(|(_, (l, fenced))| !fenced && heading_version(l) == Some(v))
+            .map(|(i, _)| i)
+            .collect()
+    };
+    let starts = [Some(version), base].into_iter().flatten().map(heading).find(|s| !s.is_empty())?;
     let mut items: Vec<Item> = Vec::new();
-    let mut open = false;
-    for (i, line) in lines.iter().enumerate().skip(start + 1) {
-        if line.starts_with("# ") || line.starts_with("## ") {
-            break;
-        }
-        let trimmed = line.trim();
-        if trimmed.is_empty() {
-            open = false;
-            continue;
-        }
-        let bullet =
-            ["- ", "* "].iter().any(|b| line.trim_start().starts_with(b)) && line.len() - line.trim_start().len() < 2;
-        match items.last_mut() {
-            Some(item) if open && !bullet => {
-                item.text.push(' ');
-                item.text.push_str(trimmed);
+    for &start in &starts {
+        let mut open = false;
+        for (i, (line, fenced)) in lines.iter().enumerate().skip(start + 1) {
+            if *fenced {
+                open = false;
+                continue;
             }
-            _ => {
-                items.push(Item { line: i + 1, text: trimmed.to_owned() });
-                open = true;
+            if line.starts_with("# ") || line.starts_with("## ") {
+                break;
+            }
+            let trimmed = line.trim();
+            if trimmed.is_empty() {
+                open = false;
+                continue;
+            }
+            let bullet = ["- ", "* "].iter().any(|b| line.trim_start().starts_with(b))
+                && line.len() - line.trim_start().len() < 2;
+            match items.last_mut() {
+                Some(item) if open && !bullet => {
+                    item.text.push(' ');
+                    item.text.push_str(trimmed);
+                }
+                _ => {
+                    items.push(Item { line: i + 1, text: trimmed.to_owned() });
+                    open = true;
+                }
             }
         }
     }
-    Some(Entry { heading: lines[start].trim_start_matches('#').trim().to_owned(), line: start + 1, items })
+    let first = starts[0];
+    Some(Entry { heading: lines[first].0.trim_start_matches('#').trim().to_owned(), line: first + 1, items })
 }
 
 #[cfg(test)]
@@ -139,6 +199,31 @@ mod tests {
         assert!(entry(TEXT, "1.7.0").is_none());
         assert_eq!(entry(TEXT, "1.6.0-pre").unwrap().line, 5, "a pre-release reads the entry it becomes");
         assert_eq!(entry(TEXT, "1.5.0").unwrap().items.len(), 1);
+    }
+
+    #[test]
+    fn a_heading_in_a_fenced_block_is_an_example() {
+        let text = "# Changelog\n\n## 1.7.0\n\n- `a` added.\n\n```md\n## 1.6.0\n- `fenced`\n```\n\n- `b` added.\n\n\
+            ~~~~\n## 1.8.0\n~~~\n~~~~\n\n## 1.6.0\n\n- `c`\n";
+        let e = entry(text, "1.7.0").unwrap();
+        let texts: Vec<&str> = e.items.iter().map(|i| i.text.as_str()).collect();
+        assert_eq!(texts, ["- `a` added.", "- `b` added."], "the fence neither ends the entry nor adds items");
+        assert_eq!(entry(text, "1.6.0").unwrap().line, 19, "the real heading, not the fenced one");
+        assert!(entry(text, "1.8.0").is_none(), "a heading inside a longer fence is fenced too");
+        let unclosed = "## 1.7.0\n\n- `a`\n\n```\n## 1.6.0\n- `b`\n";
+        assert!(entry(unclosed, "1.6.0").is_none(), "an unclosed fence runs to the end of the file");
+        assert_eq!(entry(unclosed, "1.7.0").unwrap().items.len(), 1);
+        assert!(entry("    ```\n## 1.6.0\n", "1.6.0").is_some(), "four spaces make no fence");
+        assert_eq!(headings(text), ["1.7.0", "1.6.0"]);
+    }
+
+    #[test]
+    fn two_headings_for_one_version_are_one_entry() {
+        let text = "## 1.7.0\n\n- `a`\n\n## 1.6.0\n\n- `old`\n\n## [1.7.0]\n\n- `b`, corrected (ADR-0034)\n";
+        let e = entry(text, "1.7.0").unwrap();
+        assert_eq!((e.line, e.heading.as_str()), (1, "1.7.0"));
+        assert!(e.names_section("a") && e.names_section("b") && !e.names_section("old"));
+        assert_eq!(e.naming("b").unwrap().line, 11);
     }
 
     #[test]

@@ -92,12 +92,12 @@ fn who_runs(cx: &Context<'_>, scope: Scope) -> String {
 /// starts with "New" and names the section as a code span; else the oldest entry (the first
 /// tagged suite, whose entry names the sections it started with only in words).
 pub fn added_in(changelog: &str, section: &str) -> Option<String> {
-    let mut versions: Vec<String> = changelog
-        .lines()
-        .filter_map(|l| l.strip_prefix("## "))
-        .filter_map(|h| h.trim().trim_start_matches('[').split([' ', ']']).next().map(str::to_owned))
-        .filter(|v| semver::Version::parse(v).is_ok())
-        .collect();
+    let mut versions: Vec<String> = Vec::new();
+    for v in crate::diff::changelog::headings(changelog) {
+        if semver::Version::parse(v).is_ok() && !versions.iter().any(|w| w == v) {
+            versions.push(v.to_owned());
+        }
+    }
     versions.reverse();
     let names = |v: &String| {
         crate::diff::changelog::entry(changelog, v).is_some_and(|e| {
