@@ -50,9 +50,29 @@ impl Source {
         if semver::Version::parse(arg).is_ok_and(|v| v.to_string() == arg) {
             return Ok(Source::Version(arg.to_owned()));
         }
-        Err(format!(
-            "{arg:?} is neither git:REV, a release asset (.tar.gz), a suite directory nor a version such as 1.5.0"
-        ))
+        Err(Source::why_not(arg, path))
+    }
+
+    /// Why `arg` is none of the four: what the argument was taken for, and what is wrong with it.
+    fn why_not(arg: &str, path: &Path) -> String {
+        let shown = crate::diag::terminal_safe(arg);
+        let written_as_version = arg
+            .strip_prefix(['v', 'V'])
+            .filter(|rest| semver::Version::parse(rest).is_ok_and(|v| v.to_string() == *rest));
+        match (path.symlink_metadata(), written_as_version) {
+            (Ok(m), _) if m.is_file() && !arg.ends_with(".tar.gz") => {
+                format!("{shown:?} is a file, but a release asset's name ends in .tar.gz")
+            }
+            (Ok(_), _) if !path.exists() => format!("{shown:?} is a symlink to nothing"),
+            (Ok(_), _) => format!("{shown:?} is neither a suite directory nor a release asset (.tar.gz)"),
+            (Err(_), Some(version)) => format!("{shown:?} is no version: write it without the v, {version}"),
+            (Err(_), None) if arg.ends_with(".tar.gz") || arg.contains(['/', '\\']) || arg.starts_with('.') => {
+                format!("{shown:?} does not exist (a suite directory or a release asset was expected)")
+            }
+            (Err(_), None) => format!(
+                "{shown:?} is neither git:REV, a release asset (.tar.gz), a suite directory nor a version such as 1.5.0"
+            ),
+        }
     }
 }
 
@@ -163,5 +183,37 @@ pub fn load(source: &Source, opts: &Options) -> Result<Loaded, String> {
             let files = verified.tree.files().map(|(p, b)| (p.to_owned(), b.to_vec())).collect::<Vec<_>>();
             Ok(Loaded { suite: Suite::from_files(version, files, Vec::new()), label, changelog: None })
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn refused(arg: &str) -> String {
+        Source::parse(arg).expect_err(arg)
+    }
+
+    #[test]
+    fn an_argument_that_is_none_of_the_four_says_what_is_wrong_with_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("suite.zip");
+        std::fs::write(&file, b"x").unwrap();
+        let file = file.to_str().unwrap();
+        assert!(refused(file).ends_with("is a file, but a release asset's name ends in .tar.gz"), "{}", refused(file));
+        let missing = dir.path().join("gone");
+        let missing = missing.to_str().unwrap();
+        assert!(refused(missing).ends_with("does not exist (a suite directory or a release asset was expected)"));
+        assert!(refused("old.tar.gz").contains("does not exist"), "{}", refused("old.tar.gz"));
+        assert_eq!(refused("v1.5.0"), "\"v1.5.0\" is no version: write it without the v, 1.5.0");
+        assert!(refused("1.5").contains("is neither git:REV"), "{}", refused("1.5"));
+        #[cfg(unix)]
+        {
+            let link = dir.path().join("dangling");
+            std::os::unix::fs::symlink(dir.path().join("nowhere"), &link).unwrap();
+            assert!(refused(link.to_str().unwrap()).ends_with("is a symlink to nothing"));
+        }
+        assert!(matches!(Source::parse(dir.path().to_str().unwrap()), Ok(Source::Dir(_))));
+        assert!(matches!(Source::parse("1.5.0"), Ok(Source::Version(_))));
     }
 }
