@@ -1,7 +1,9 @@
 //! Where release assets come from: a `file://` directory or an `http(s)://` location, and the
 //! `SHA256SUMS` line of an asset.
 //!
-//! ureq has no `file://` support, so the scheme decides: `file://` reads the local file (host
+//! A base URL is a directory: the asset's and `SHA256SUMS`'s names are appended after a `/`, so
+//! a base carrying a query (`?`) or a fragment (`#`) is refused rather than turned into a URL
+//! that names something else. ureq has no `file://` support, so the scheme decides: `file://` reads the local file (host
 //! empty or `localhost`, path percent-decoded; a regular file only, so a FIFO cannot block it),
 //! `http://` and `https://` go through ureq with
 //! HTTP statuses returned as responses (any status but 200 is an error naming the URL and the
@@ -33,6 +35,13 @@ pub enum Base {
 impl Base {
     /// Parse a base URL.
     pub fn parse(url: &str) -> Result<Base, String> {
+        if let Some(c) = url.chars().find(|c| matches!(c, '?' | '#')) {
+            let what = if c == '?' { "query (?)" } else { "fragment (#)" };
+            return Err(format!(
+                "{url}: a base URL names the directory the asset and SHA256SUMS are fetched from, so it cannot carry a {what}; write the character as {} in a path",
+                if c == '?' { "%3F" } else { "%23" }
+            ));
+        }
         let lower = url.to_ascii_lowercase();
         if let Some(rest) = lower.strip_prefix("file://").map(|_| &url["file://".len()..]) {
             let path = if rest.starts_with('/') {
@@ -217,6 +226,10 @@ mod tests {
         assert!(Base::parse("file:///a%zz").unwrap_err().contains("percent"));
         assert_eq!(Base::parse("HTTPS://x.test/r/").unwrap(), Base::Http("HTTPS://x.test/r".into()));
         assert_eq!(Base::Http("http://h/r".into()).describe("SHA256SUMS"), "http://h/r/SHA256SUMS");
+        assert!(Base::parse("https://x.test/r?token=1").unwrap_err().contains("cannot carry a query (?)"));
+        assert!(Base::parse("https://x.test/r/#top").unwrap_err().contains("cannot carry a fragment (#)"));
+        assert!(Base::parse("file:///srv/a#b").unwrap_err().contains("%23"));
+        assert_eq!(Base::parse("file:///srv/a%23b").unwrap(), Base::File("/srv/a#b".into()));
     }
 
     #[test]
