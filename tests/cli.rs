@@ -267,6 +267,21 @@ fn run_and_report_check_their_out_before_working() {
 }
 
 #[test]
+fn run_and_report_take_out_dash_as_stdout() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = bqsuite(dir.path(), &["run", "--suite", repo().to_str().unwrap(), "--section", "cases", "--out", "-"]);
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    let results: serde_json::Value = serde_json::from_slice(&o.stdout).expect("results.json on stdout");
+    assert!(results["sections"]["cases"].is_object(), "{results}");
+    std::fs::write(dir.path().join("r.json"), &o.stdout).unwrap();
+    let o = bqsuite(dir.path(), &["report", "--suite", repo().to_str().unwrap(), "r.json", "--out", "-"]);
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("| "), "the matrix on stdout: {}", transcript(&o));
+    let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(names, ["r.json"], "no file named -");
+}
+
+#[test]
 fn completions_for_bash() {
     let o = bqsuite(&repo(), &["completions", "bash"]);
     assert_eq!(o.status.code(), Some(0));

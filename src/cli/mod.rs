@@ -267,7 +267,7 @@ pub struct IdsArgs {
 pub struct RunArgs {
     #[command(flatten)]
     pub suite: SuiteArg,
-    /// Write results.json here (atomically) instead of to stdout.
+    /// Write results.json here (atomically) instead of to stdout (`-`: stdout).
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
     /// Run only this section (repeatable). The results then cover only these sections, so
@@ -481,7 +481,7 @@ fn run(a: &RunArgs) -> ExitCode {
         }
     }
     // Fail before running every case, not after.
-    if let Some(Err(e)) = a.out.as_deref().map(crate::fsutil::check_writable) {
+    if let Some(Err(e)) = out_file(&a.out).map(crate::fsutil::check_writable) {
         return fail(e);
     }
     let redis_url = a.redis_url.clone().filter(|u| !u.trim().is_empty());
@@ -511,7 +511,7 @@ fn run(a: &RunArgs) -> ExitCode {
         note_inline!("{summary}");
     }
     let json = results.to_json();
-    match &a.out {
+    match out_file(&a.out) {
         Some(path) => {
             if let Err(e) = crate::fsutil::write_atomic(path, json.as_bytes()) {
                 return fail(format!("cannot write {}: {e}", path.display()));
@@ -536,11 +536,16 @@ fn run(a: &RunArgs) -> ExitCode {
     exit(total.fail > 0)
 }
 
+/// An `--out FILE` that may be `-`, the convention for stdout: the file, or `None` for stdout.
+pub(super) fn out_file(out: &Option<PathBuf>) -> Option<&Path> {
+    out.as_deref().filter(|p| p.as_os_str() != "-")
+}
+
 /// `run --sdk CMD`, first step: split the command, empty the log, start the process (the
 /// error, if any, is reported by [`run_adapter`]).
 fn launch_adapter(a: &RunArgs, cmd: &str) -> Result<(crate::adapter::Launched, PathBuf), String> {
     let command = crate::adapter::split_command(cmd).map_err(|e| format!("--sdk: {e}"))?;
-    let log = match (&a.adapter_log, &a.out) {
+    let log = match (&a.adapter_log, out_file(&a.out)) {
         (Some(log), _) => log.clone(),
         (None, Some(out)) => out.with_file_name("adapter.log"),
         (None, None) => std::env::temp_dir().join(format!("bqsuite-adapter-{}.log", std::process::id())),

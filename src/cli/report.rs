@@ -29,7 +29,7 @@ pub struct ReportArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = ReportFormat::Markdown)]
     pub format: ReportFormat,
-    /// Write the report here (atomically) instead of to stdout.
+    /// Write the report here (atomically) instead of to stdout (`-`: stdout).
     #[arg(long, value_name = "PATH")]
     pub out: Option<PathBuf>,
 }
@@ -37,7 +37,7 @@ pub struct ReportArgs {
 /// Run `report`: exit 0 once the report is written, whatever the verdicts (`results check` is
 /// the gate); 2 when it cannot be produced.
 pub(super) fn run(a: &ReportArgs) -> ExitCode {
-    if let Some(Err(e)) = a.out.as_deref().map(crate::fsutil::check_writable) {
+    if let Some(Err(e)) = super::out_file(&a.out).map(crate::fsutil::check_writable) {
         return fail(e);
     }
     let (suite, checks) = match super::results::load_and_check(&a.suite, &a.files, Default::default()) {
@@ -49,7 +49,7 @@ pub(super) fn run(a: &ReportArgs) -> ExitCode {
         ReportFormat::Markdown => matrix.markdown(),
         ReportFormat::Html => matrix.html(),
     };
-    match &a.out {
+    match super::out_file(&a.out) {
         Some(path) => {
             if let Err(e) = crate::fsutil::write_atomic(path, text.as_bytes()) {
                 return fail(format!("cannot write {}: {e}", path.display()));
