@@ -60,7 +60,12 @@ impl Serialize for Bytes {
 impl<'de> Deserialize<'de> for Bytes {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let text = String::deserialize(d)?;
-        STANDARD.decode(text).map(Bytes).map_err(serde::de::Error::custom)
+        STANDARD.decode(&text).map(Bytes).map_err(|e| {
+            // The value itself, shortened, so the message shows which member it was.
+            let end = text.char_indices().nth(40).map_or(text.len(), |(i, _)| i);
+            let more = if end < text.len() { "…" } else { "" };
+            serde::de::Error::custom(format!("{:?}{more} is not standard padded base64 ({e})", &text[..end]))
+        })
     }
 }
 
@@ -329,6 +334,11 @@ mod tests {
         assert_eq!(serde_json::to_value(Bytes(vec![0xff, 0xfe, 0xfd, 0])).unwrap(), json!("//79AA=="));
         assert_eq!(serde_json::from_value::<Bytes>(json!("//79AA==")).unwrap(), Bytes(vec![0xff, 0xfe, 0xfd, 0]));
         assert!(serde_json::from_value::<Bytes>(json!("//79AA")).is_err(), "padding is required");
+        let e = serde_json::from_value::<Bytes>(json!("not base64!")).unwrap_err().to_string();
+        assert!(e.starts_with("\"not base64!\" is not standard padded base64 ("), "{e}");
+        let long = "é".repeat(50);
+        let e = serde_json::from_value::<Bytes>(json!(long)).unwrap_err().to_string();
+        assert!(e.starts_with(&format!("{:?}… is not", "é".repeat(40))), "shortened on a char boundary: {e}");
         assert_eq!(serde_json::to_value(Amqp::Int(1)).unwrap(), json!({"type": "int", "value": 1}));
         assert_eq!(serde_json::to_value(Amqp::Float(1.0)).unwrap(), json!({"type": "float", "value": 1.0}));
         assert_eq!(serde_json::to_value(Amqp::Null).unwrap(), json!({"type": "null"}));
