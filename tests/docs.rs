@@ -84,6 +84,37 @@ fn a_removed_section_leaves_a_stale_page_and_docs_removes_it() {
     assert_eq!(bqsuite(p, &["docs", "--check"]).status.code(), Some(0));
 }
 
+#[cfg(unix)]
+#[test]
+fn a_symlink_where_the_docs_own_every_entry_is_reported_and_replaced() {
+    let dir = docs_copy();
+    let p = dir.path();
+    let page = p.join("docs/sections/kafka_poison.md");
+    let copy = p.join("kafka_poison.md");
+    std::fs::rename(&page, &copy).unwrap();
+    // Named as a page, with the page's own bytes: still not the page.
+    std::os::unix::fs::symlink(&copy, &page).unwrap();
+    std::os::unix::fs::symlink(p.join("README.md"), p.join("docs/html/extra.html")).unwrap();
+    let o = bqsuite(p, &["docs", "--check", "--format", "json"]);
+    assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
+    let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let found: Vec<(&str, &str)> = report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| (f["code"].as_str().unwrap(), f["file"].as_str().unwrap()))
+        .collect();
+    assert_eq!(found, [("BQ962", "docs/html/extra.html"), ("BQ962", "docs/sections/kafka_poison.md")]);
+    assert!(report["findings"][0]["message"].as_str().unwrap().contains("not a regular file"), "{report}");
+    let o = bqsuite(p, &["docs"]);
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    assert!(std::fs::symlink_metadata(&page).unwrap().file_type().is_file(), "the page is written in the link's place");
+    assert_eq!(std::fs::read(&page).unwrap(), std::fs::read(&copy).unwrap());
+    assert!(std::fs::symlink_metadata(p.join("docs/html/extra.html")).is_err(), "the foreign link is removed");
+    assert!(p.join("README.md").exists(), "and what it pointed to is left alone");
+    assert_eq!(bqsuite(p, &["docs", "--check"]).status.code(), Some(0));
+}
+
 #[test]
 fn out_writes_elsewhere_the_same_bytes_and_leaves_the_repository_alone() {
     let out = tempfile::tempdir().unwrap();

@@ -19,7 +19,9 @@
 //! Invariants: rendering reads only the suite, CHANGELOG.md, the hand-written pages and the
 //! code's own tables, never the clock or the environment, so the same checkout renders the
 //! same bytes; `docs/sections/` and `docs/html/` are owned by this module (a file there that it
-//! does not render is stale and removed), and so is any `docs/*.md` that starts with
+//! does not render is stale and removed; an entry there that is not a regular file, a symlink
+//! above all, is reported whatever its name, never followed, and removed, the page written in
+//! its place when it has a page's name), and so is any `docs/*.md` that starts with
 //! [`GENERATED_NOTE`]; `--check` compares without writing; writing replaces each file
 //! atomically and only when its bytes change.
 
@@ -82,6 +84,9 @@ pub enum Difference {
     Differs,
     /// A generated file the docs no longer render.
     Stale,
+    /// In a directory the docs own, an entry that is not a regular file (a symlink…), whatever
+    /// its name: `docs` removes it, and writes the page in its place when it has that name.
+    NotAFile,
 }
 
 impl Difference {
@@ -90,6 +95,7 @@ impl Difference {
             Difference::Missing => "missing",
             Difference::Differs => "differs",
             Difference::Stale => "stale",
+            Difference::NotAFile => "not-a-file",
         }
     }
 }
@@ -299,8 +305,10 @@ fn map(cx: &Context<'_>, hand: &[(String, String)]) -> String {
 /// Compare the rendered docs with the repository at `root`.
 pub fn check(docs: &Docs, root: &Path) -> Vec<(String, Difference)> {
     let mut out = Vec::new();
+    let foreign = not_files(root);
     for (rel, bytes) in &docs.files {
         match std::fs::read(root.join(rel)) {
+            _ if foreign.contains(rel) => {}
             Ok(have) if have == *bytes => {}
             Ok(_) => out.push((rel.clone(), Difference::Differs)),
             Err(_) => out.push((rel.clone(), Difference::Missing)),
@@ -309,7 +317,24 @@ pub fn check(docs: &Docs, root: &Path) -> Vec<(String, Difference)> {
     for rel in stale(docs, root) {
         out.push((rel, Difference::Stale));
     }
+    for rel in foreign {
+        out.push((rel, Difference::NotAFile));
+    }
     out.sort();
+    out
+}
+
+/// The entries under the directories the docs own that are neither a directory nor a regular
+/// file (not followed: a symlink is reported as one, wherever it points).
+fn not_files(root: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    for dir in OWNED_DIRS {
+        for e in walkdir::WalkDir::new(root.join(dir)).sort_by_file_name().into_iter().filter_map(Result::ok) {
+            if e.depth() > 0 && !e.file_type().is_file() && !e.file_type().is_dir() {
+                out.push(crate::fsutil::slash_relative(root, e.path()));
+            }
+        }
+    }
     out
 }
 
@@ -333,6 +358,11 @@ pub fn findings(docs: &Docs, root: &Path) -> Vec<Finding> {
             Difference::Missing => Finding::error(
                 Code::DOCS_PAGE_MISSING,
                 format!("{rel} is missing: `bqsuite docs` renders it from the suite; run `bqsuite docs` and commit the result"),
+            )
+            .in_file(rel),
+            Difference::NotAFile => Finding::error(
+                Code::DOCS_PAGE_STALE,
+                format!("{rel} is not a regular file (a symlink, or another special file) in a directory `bqsuite docs` owns, where every entry is a page it writes; run `bqsuite docs`, which removes it (and writes the page in its place if it has a page's name)"),
             )
             .in_file(rel),
             Difference::Stale => Finding::error(
@@ -391,6 +421,11 @@ pub struct Written {
 /// atomically; stale generated files removed.
 pub fn write(docs: &Docs, base: &Path) -> Result<Written, String> {
     let mut w = Written::default();
+    for rel in not_files(base) {
+        std::fs::remove_file(base.join(&rel))
+            .map_err(|e| format!("cannot remove {rel}, which is not a regular file: {e}"))?;
+        w.removed.push(rel);
+    }
     for (rel, bytes) in &docs.files {
         let path = base.join(rel);
         if std::fs::read(&path).is_ok_and(|have| have == *bytes) {
