@@ -122,6 +122,46 @@ fn release_compares_with_the_highest_tag_below_the_version() {
 }
 
 #[test]
+fn the_default_previous_release_is_a_stable_one_never_a_release_candidate() {
+    // v1.6.0-rc.1 tags the 1.6.0 suite, then a description is reworded: releasing 1.6.0 is
+    // compared with 1.5.0 (a pre-release promises nothing, and the bump is measured between
+    // stable versions), not refused because rc.1 -> 1.6.0 bumps nothing.
+    let (root, suite) = history();
+    let path = suite.join("manifest.json");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let set_version = |v: &str| {
+        std::fs::write(suite.join("CONFORMANCE_VERSION"), format!("{v}\n")).unwrap();
+        let mut manifest: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        manifest["conformance_version"] = json!(v);
+        manifest
+    };
+    let manifest = set_version("1.6.0-rc.1");
+    std::fs::write(&path, serde_json::to_string_pretty(&manifest).unwrap() + "\n").unwrap();
+    git(root.path(), &["commit", "-q", "-am", "1.6.0-rc.1"]);
+    git(root.path(), &["tag", "v1.6.0-rc.1"]);
+    std::fs::write(&path, &text).unwrap();
+    let mut manifest = set_version("1.6.0");
+    let d = manifest["kafka_poison"]["description"].as_str().unwrap().to_owned();
+    manifest["kafka_poison"]["description"] = json!(format!("{d} Reworded after the release candidate."));
+    std::fs::write(&path, serde_json::to_string_pretty(&manifest).unwrap() + "\n").unwrap();
+    git(root.path(), &["commit", "-q", "-am", "reword after rc.1"]);
+    let out = tempfile::tempdir().unwrap();
+    let s = suite.to_str().unwrap();
+    let o = bqsuite(&suite, &["release", "--suite", s, "--out", out.path().to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    assert!(
+        transcript(&o).contains("release gate: compared with 1.5.0 (git:v1.5.0): "),
+        "compared with the release, and says so: {}",
+        transcript(&o)
+    );
+    // Asked for explicitly, the candidate is what it is compared with: rc.1 -> 1.6.0 bumps
+    // nothing by major.minor.patch, so the reworded description is a bump too small.
+    let o = bqsuite(&suite, &["validate", "--suite", s, "--against", "git:v1.6.0-rc.1"]);
+    assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
+    assert!(transcript(&o).contains("BQ950"), "{}", transcript(&o));
+}
+
+#[test]
 fn a_pre_release_is_warned_not_refused() {
     let (_root, suite) = history();
     let changelog = std::fs::read_to_string(suite.join("CHANGELOG.md")).unwrap();
@@ -161,7 +201,7 @@ fn without_a_previous_release() {
     git(dir.path(), &["tag", "v9.0.0"]);
     let o = bqsuite(dir.path(), &["release", "--out", out.path().to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(1));
-    assert!(transcript(&o).contains("no tag v<version> below 1.6.0"), "{}", transcript(&o));
+    assert!(transcript(&o).contains("no release tag v<version> below 1.6.0"), "{}", transcript(&o));
     std::fs::write(dir.path().join("CONFORMANCE_VERSION"), "1.6.0-pre\n").unwrap();
     let m = std::fs::read_to_string(dir.path().join("manifest.json")).unwrap();
     std::fs::write(dir.path().join("manifest.json"), m.replacen("\"1.6.0\"", "\"1.6.0-pre\"", 1)).unwrap();

@@ -131,20 +131,31 @@ pub enum Previous {
 /// The release gate's findings for `current` against `previous` (BQ950–BQ955), located in the
 /// suite's files. `Err`: the previous release could not be loaded (exit 2).
 pub fn gate_findings(current: &Suite, previous: &Previous, remote: &RemoteArgs) -> Result<Vec<Finding>, String> {
+    gate_run(current, previous, remote).map(|(findings, _)| findings)
+}
+
+/// [`gate_findings`], and what the suite was compared with, as one line for a clean gate (the
+/// previous version and where it came from, the changes and the bump they need); `None` when
+/// there was nothing to compare with.
+pub fn gate_run(
+    current: &Suite,
+    previous: &Previous,
+    remote: &RemoteArgs,
+) -> Result<(Vec<Finding>, Option<String>), String> {
     let opts = options(&current.root, remote);
     let label = match previous {
         Previous::Given(arg) => arg.clone(),
         Previous::Tag => {
             let Some(version) = current.version().filter(|v| semver::Version::parse(v).is_ok()) else {
-                return Ok(Vec::new());
+                return Ok((Vec::new(), None));
             };
             match gate::previous_tag(&current.root, version) {
                 Ok(Some(tag)) => format!("git:{tag}"),
                 Ok(None) => {
-                    let why = format!("the repository has no tag v<version> below {version}");
-                    return Ok(vec![gate::no_previous(current, &why)]);
+                    let why = format!("the repository has no release tag v<version> below {version}");
+                    return Ok((vec![gate::no_previous(current, &why)], None));
                 }
-                Err(e) => return Ok(vec![gate::no_previous(current, &e)]),
+                Err(e) => return Ok((vec![gate::no_previous(current, &e)], None)),
             }
         }
     };
@@ -152,5 +163,12 @@ pub fn gate_findings(current: &Suite, previous: &Previous, remote: &RemoteArgs) 
     let changelog = source::changelog_of(current, &opts.limits)?;
     let shown = current.root.display().to_string();
     let diff = Diff::between((&old.suite, &old.label), (current, &shown), changelog)?;
-    gate::check(&diff, current)
+    let compared = format!(
+        "{} ({}): {} change(s), needing {}",
+        diff.old.version.as_deref().unwrap_or("?"),
+        diff.old.source,
+        diff.changes.len(),
+        diff.needed().as_str()
+    );
+    Ok((gate::check(&diff, current)?, Some(compared)))
 }

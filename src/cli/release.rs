@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use super::diff::{Previous, RemoteArgs, gate_findings};
+use super::diff::{Previous, RemoteArgs, gate_run};
 use super::{SuiteArg, emit, exit, fail, subject};
 use crate::diag::{self, Format, Summary};
 use crate::release::{self, ReleaseError};
@@ -23,8 +23,8 @@ pub struct ReleaseArgs {
     /// gate does not run: nothing new is published.
     #[arg(long)]
     pub verify: bool,
-    /// Compare with this previous release instead of the highest v* tag below
-    /// CONFORMANCE_VERSION in the suite's repository.
+    /// Compare with this previous release instead of the highest v* release tag (not a
+    /// pre-release) below CONFORMANCE_VERSION in the suite's repository.
     #[arg(long, value_name = "DIR|ASSET|VERSION|git:REV", conflicts_with = "no_previous")]
     pub previous: Option<String>,
     /// The very first release: there is no previous one to compare with (the gate is skipped).
@@ -67,7 +67,7 @@ pub fn run(a: &ReleaseArgs, color: bool) -> ExitCode {
     };
     if !a.verify && !a.no_previous {
         let previous = a.previous.clone().map_or(Previous::Tag, Previous::Given);
-        let findings = match gate_findings(&suite, &previous, &a.remote) {
+        let (findings, compared) = match gate_run(&suite, &previous, &a.remote) {
             Ok(f) => f,
             Err(e) => return fail(e),
         };
@@ -81,6 +81,9 @@ pub fn run(a: &ReleaseArgs, color: bool) -> ExitCode {
         }
         if !findings.is_empty() {
             note_inline!("{}", diag::render(&findings, Format::Human, false, &summary));
+        }
+        if let Some(compared) = compared {
+            note!("release gate: compared with {compared}");
         }
     } else if a.no_previous && !a.verify {
         note!("release: --no-previous: not compared with a previous release");

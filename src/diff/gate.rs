@@ -4,8 +4,11 @@
 //! Invariants:
 //! - The suite is compared with one previous release: given explicitly (`--previous`,
 //!   `--against`), or by default the highest tag `v<SemVer>` of the suite's repository whose
-//!   version is below `CONFORMANCE_VERSION` ([`previous_tag`]; other tags are ignored). No such
-//!   tag is BQ955 (pass `--previous`, or `--no-previous` for the very first release).
+//!   version is a release (no pre-release part) below `CONFORMANCE_VERSION` ([`previous_tag`];
+//!   other tags are ignored). A release candidate is never the default: it promises nothing,
+//!   and bumps are measured between releases, so 1.7.0 after v1.7.0-rc.1 is compared with the
+//!   release before it. No such tag is BQ955 (pass `--previous`, or `--no-previous` for the
+//!   very first release).
 //! - The checks: the version is above the previous one, or equal to it when nothing changed
 //!   (BQ954); its bump over the previous version is at least the bump the changes need under
 //!   the SemVer rule of [`super`] (BQ950); every correction is named in the version's CHANGELOG
@@ -22,14 +25,15 @@ use super::{Bump, Class, Diff, Kind, render};
 use crate::diag::{Code, Finding, Severity};
 use crate::suite::{MANIFEST, Suite, VERSION_FILE};
 
-/// The highest `v<SemVer>` tag of the repository holding `dir` below `version`, if any.
+/// The highest `v<SemVer>` release tag (no pre-release part) of the repository holding `dir`
+/// below `version`, if any.
 pub fn previous_tag(dir: &Path, version: &str) -> Result<Option<String>, String> {
     let current = semver::Version::parse(version).map_err(|e| format!("CONFORMANCE_VERSION {version:?}: {e}"))?;
     let tags = super::git::tags(dir, "v*")?;
     Ok(tags
         .into_iter()
         .filter_map(|t| Some((semver::Version::parse(t.strip_prefix('v')?).ok()?, t)))
-        .filter(|(v, _)| *v < current)
+        .filter(|(v, _)| v.pre.is_empty() && *v < current)
         .max()
         .map(|(_, t)| t))
 }
