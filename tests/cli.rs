@@ -266,6 +266,44 @@ fn run_and_report_check_their_out_before_working() {
     assert_eq!(names, ["r.json"]);
 }
 
+/// `generated_at` comes from `SOURCE_DATE_EPOCH`, and the results schema holds it to a four-digit
+/// year: an epoch past 9999 (milliseconds by mistake) or before year 0 made `run` write a file
+/// its own `results check` refused (BQ602), and a value that is no number was silently replaced
+/// by the clock, so a "reproducible" run was not. Both are refused before anything runs.
+#[test]
+fn run_refuses_a_source_date_epoch_no_results_file_can_hold() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("r.json");
+    let run = |epoch: &str| {
+        let args = ["run", "--section", "cases", "--out", out.to_str().unwrap()];
+        support::bqsuite_env(&repo(), &args, &[("SOURCE_DATE_EPOCH", epoch)])
+    };
+    for bad in ["1764489600000000", "253402300800", "-62167219201", "soon", "1.5", "1764489600s"] {
+        let o = run(bad);
+        assert_eq!(o.status.code(), Some(2), "{bad}: {}", transcript(&o));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.starts_with(&format!("bqsuite: error: SOURCE_DATE_EPOCH {bad:?}")), "{err}");
+        assert!(!err.contains(" pass "), "nothing ran: {err}");
+        assert!(!out.exists(), "{bad}: no results file");
+    }
+    let schema: Value =
+        serde_json::from_slice(&std::fs::read(repo().join("schema/results.schema.json")).unwrap()).unwrap();
+    let schema = bqsuite::schema::draft202012(&schema).unwrap();
+    let edges = [("253402300799", "9999-12-31T23:59:59Z"), ("-62167219200", "0000-01-01T00:00:00Z")];
+    // Empty is unset (the clock); whitespace around the number is not part of it.
+    for (epoch, at) in edges.into_iter().chain([("", ""), (" 0\n", "1970-01-01T00:00:00Z")]) {
+        let o = run(epoch);
+        assert_eq!(o.status.code(), Some(0), "{epoch:?}: {}", transcript(&o));
+        let results: Value = serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap();
+        if !at.is_empty() {
+            assert_eq!(results["generated_at"], at);
+        }
+        let errors: Vec<String> = schema.iter_errors(&results).map(|e| e.to_string()).collect();
+        assert!(errors.is_empty(), "{epoch:?}: the file the run wrote validates: {errors:#?}");
+        std::fs::remove_file(&out).unwrap();
+    }
+}
+
 #[test]
 fn run_and_report_take_out_dash_as_stdout() {
     let dir = tempfile::tempdir().unwrap();

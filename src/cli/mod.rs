@@ -484,6 +484,9 @@ fn run(a: &RunArgs) -> ExitCode {
     if let Some(Err(e)) = out_file(&a.out).map(crate::fsutil::check_writable) {
         return fail(e);
     }
+    if let Err(e) = crate::results::source_date_epoch() {
+        return fail(e);
+    }
     let redis_url = a.redis_url.clone().filter(|u| !u.trim().is_empty());
     if let Some(Err(e)) = redis_url.as_deref().map(crate::sections::redis::link::check_url) {
         return fail(format!("--redis-url (or BQ_REDIS_URL): {e}"));

@@ -5,8 +5,8 @@
 //! Invariants: a status is one of `pass`, `fail`, `skip` and is spelled that way everywhere;
 //! [`Counts`] is the only tally of outcomes (no `[usize; 3]` elsewhere); a [`ResultsFile`]
 //! lists sections in the order they were recorded and every case once (a second record of the
-//! same id replaces the first); `generated_at` is RFC 3339 UTC, from `SOURCE_DATE_EPOCH` when
-//! that is set, so a run can be reproduced byte for byte.
+//! same id replaces the first); `generated_at` is RFC 3339 UTC with a four-digit year, from
+//! `SOURCE_DATE_EPOCH` when that is set, so a run can be reproduced byte for byte.
 
 use std::fmt;
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -163,12 +163,54 @@ impl ResultsFile {
     }
 }
 
-/// Now (or `SOURCE_DATE_EPOCH`) as RFC 3339 UTC, second precision.
+/// The first and the last second a results file's `generated_at` can hold: the results schema
+/// asks for a four-digit year, 0000-01-01T00:00:00Z to 9999-12-31T23:59:59Z.
+pub const GENERATED_AT_RANGE: std::ops::RangeInclusive<i64> = -62_167_219_200..=253_402_300_799;
+
+/// `SOURCE_DATE_EPOCH`, when it is set and not empty: an integer number of seconds since
+/// 1970-01-01T00:00:00Z (`date +%s`; whitespace around it ignored) within
+/// [`GENERATED_AT_RANGE`]. `Err` says what is wrong with it (the reproducible-builds
+/// specification: a malformed value is an error, never replaced by the clock).
+pub fn source_date_epoch() -> Result<Option<i64>, String> {
+    parse_source_date_epoch(std::env::var_os("SOURCE_DATE_EPOCH").as_deref())
+}
+
+fn parse_source_date_epoch(value: Option<&std::ffi::OsStr>) -> Result<Option<i64>, String> {
+    let Some(raw) = value else { return Ok(None) };
+    let Some(text) = raw.to_str() else {
+        return Err(format!("SOURCE_DATE_EPOCH {raw:?} is not UTF-8: set it to seconds since 1970 (date +%s)"));
+    };
+    let trimmed = text.trim();
+    if trimmed.is_empty() {
+        return Ok(None);
+    }
+    let digits = trimmed.strip_prefix('-').unwrap_or(trimmed);
+    let secs = (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()))
+        .then(|| trimmed.parse::<i64>().ok())
+        .flatten()
+        .ok_or_else(|| {
+            format!(
+                "SOURCE_DATE_EPOCH {text:?} is not a whole number of seconds since 1970-01-01T00:00:00Z (date +%s); \
+                 set it to one, or unset it for the current time"
+            )
+        })?;
+    if !GENERATED_AT_RANGE.contains(&secs) {
+        return Err(format!(
+            "SOURCE_DATE_EPOCH {text:?} is outside the years 0000 to 9999 that a results file's generated_at can \
+             hold ({} to {} seconds; milliseconds are not seconds)",
+            GENERATED_AT_RANGE.start(),
+            GENERATED_AT_RANGE.end()
+        ));
+    }
+    Ok(Some(secs))
+}
+
+/// Now (or `SOURCE_DATE_EPOCH`, when [`source_date_epoch`] accepts it) as RFC 3339 UTC, second
+/// precision.
 pub fn generated_at() -> String {
-    let secs =
-        std::env::var("SOURCE_DATE_EPOCH").ok().and_then(|s| s.trim().parse::<i64>().ok()).unwrap_or_else(|| {
-            SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(0))
-        });
+    let secs = source_date_epoch().ok().flatten().unwrap_or_else(|| {
+        SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(0))
+    });
     rfc3339(secs)
 }
 
@@ -199,6 +241,26 @@ mod tests {
         assert_eq!(rfc3339(1_749_132_727), "2025-06-05T14:12:07Z");
         assert_eq!(rfc3339(951_782_400), "2000-02-29T00:00:00Z");
         assert_eq!(rfc3339(-1), "1969-12-31T23:59:59Z");
+        assert_eq!(rfc3339(*GENERATED_AT_RANGE.start()), "0000-01-01T00:00:00Z");
+        assert_eq!(rfc3339(*GENERATED_AT_RANGE.end()), "9999-12-31T23:59:59Z");
+    }
+
+    #[test]
+    fn source_date_epoch_is_seconds_a_results_file_can_hold() {
+        let parse = |s: &str| parse_source_date_epoch(Some(std::ffi::OsStr::new(s)));
+        assert_eq!(parse_source_date_epoch(None), Ok(None));
+        assert_eq!(parse(""), Ok(None), "empty is unset");
+        assert_eq!(parse(" \n"), Ok(None));
+        assert_eq!(parse("1764489600"), Ok(Some(1_764_489_600)));
+        assert_eq!(parse(" 1764489600\n"), Ok(Some(1_764_489_600)));
+        assert_eq!(parse("-1"), Ok(Some(-1)));
+        assert_eq!(parse("0"), Ok(Some(0)));
+        for bad in ["+1", "1.5", "1e9", "0x10", "- 1", "-", "12 34", "soon", "99999999999999999999"] {
+            assert!(parse(bad).unwrap_err().contains("not a whole number"), "{bad}");
+        }
+        for far in ["253402300800", "-62167219201", "1764489600000"] {
+            assert!(parse(far).unwrap_err().contains("outside the years 0000 to 9999"), "{far}");
+        }
     }
 
     #[test]
