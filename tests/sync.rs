@@ -705,6 +705,53 @@ fn a_pin_shared_by_the_targets_of_one_repository_is_reported_once() {
     assert!(pins[1].1.starts_with("babelqueue-node-adapters/packages/kafka/test/conformance: "), "{pins:#?}");
 }
 
+/// Synced from a checkout between releases (`1.7.0-pre`), the pin advice named the tag
+/// `v1.7.0-pre`, which the release workflow never makes (a -pre version is refused at the tag
+/// check): an SDK that followed it had a CI that cannot clone the suite. The advice is now to
+/// pin the release the copy becomes once it is tagged.
+#[test]
+fn pin_advice_never_names_a_tag_a_pre_version_cannot_have() {
+    let t = Tree::clean();
+    let suite = t.suite();
+    std::fs::write(suite.join("CONFORMANCE_VERSION"), "1.7.0-pre\n").unwrap();
+    let manifest = std::fs::read_to_string(suite.join("manifest.json")).unwrap();
+    let from = format!("\"conformance_version\": \"{}\"", version());
+    assert!(manifest.contains(&from), "{from}");
+    std::fs::write(suite.join("manifest.json"), manifest.replace(&from, "\"conformance_version\": \"1.7.0-pre\""))
+        .unwrap();
+    let messages = |args: &[&str]| -> Vec<(String, String)> {
+        let (_, r) = t.json(args);
+        r["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| f["code"] == "BQ714" || f["code"] == "BQ716")
+            .map(|f| (f["code"].as_str().unwrap().to_owned(), f["message"].as_str().unwrap().to_owned()))
+            .collect()
+    };
+    let behind = messages(&["sync", "--check", "--only", "php-sdk"]);
+    assert_eq!(behind.len(), 1, "{behind:#?}");
+    assert_eq!(behind[0].0, "BQ714");
+    assert!(
+        behind[0].1.ends_with("; sync it, and pin v1.7.0 once it is tagged (a -pre version is never tagged)"),
+        "{behind:#?}"
+    );
+
+    let mismatch = messages(&["sync", "--only", "php-sdk"]);
+    assert_eq!(mismatch.len(), 1, "{mismatch:#?}");
+    assert_eq!(mismatch[0].0, "BQ716");
+    let msg = &mismatch[0].1;
+    assert!(!msg.contains("v1.7.0-pre"), "no tag v1.7.0-pre exists to pin: {msg}");
+    assert!(
+        msg.ends_with(&format!(
+            "CI pins v{} but the copy is 1.7.0-pre, a suite not yet released (a -pre version is never tagged); pin \
+             --branch v1.7.0 in the workflow once it is tagged",
+            version()
+        )),
+        "{msg}"
+    );
+}
+
 /// A staging name as an interrupted run leaves it beside `dir`.
 fn leftover(dir: &Path, kind: &str) -> PathBuf {
     let name = dir.file_name().unwrap().to_str().unwrap();

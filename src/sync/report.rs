@@ -182,10 +182,17 @@ impl Report {
             PinStatus::InSync => return None,
             PinStatus::Behind => (
                 Code::PIN_BEHIND,
-                format!(
-                    "{id}: {copy} and its CI pin agree, but the canonical suite is {}; sync it and bump the pin",
-                    self.version
-                ),
+                match untagged_release(&self.version.to_string()) {
+                    Some(release) => format!(
+                        "{id}: {copy} and its CI pin agree, but the canonical suite is {}; sync it, and pin v{release} \
+                         once it is tagged (a -pre version is never tagged)",
+                        self.version
+                    ),
+                    None => format!(
+                        "{id}: {copy} and its CI pin agree, but the canonical suite is {}; sync it and bump the pin",
+                        self.version
+                    ),
+                },
             ),
             PinStatus::Ahead => (
                 Code::PIN_AHEAD,
@@ -196,8 +203,13 @@ impl Report {
             ),
             PinStatus::Mismatch => (
                 Code::PIN_MISMATCH,
-                match t.copy_version.as_deref() {
-                    Some(v) => format!(
+                match t.copy_version.as_deref().map(|v| (v, untagged_release(v))) {
+                    Some((v, Some(release))) => format!(
+                        "{id}: CI pins {} but the copy is {v}, a suite not yet released (a -pre version is never \
+                         tagged); pin --branch v{release} in the workflow once it is tagged",
+                        first.map_or("", |p| p.tag.as_str())
+                    ),
+                    Some((v, None)) => format!(
                         "{id}: CI pins {} but the copy is {v}; commit the copy together with --branch v{v} in the workflow",
                         first.map_or("", |p| p.tag.as_str())
                     ),
@@ -359,6 +371,13 @@ impl Report {
             })).collect::<Vec<_>>(),
         })
     }
+}
+
+/// The release a `-pre` version becomes (`1.7.0-pre` → `1.7.0`): the release workflow never
+/// tags a -pre version (`scripts/release.sh check-tag`), so no CI can pin it. `None` for any
+/// other version.
+fn untagged_release(version: &str) -> Option<&str> {
+    version.strip_suffix("-pre").filter(|release| semver::Version::parse(release).is_ok())
 }
 
 fn pin_list(t: &TargetReport) -> String {
