@@ -24,7 +24,10 @@
 #                                           LICENSE, from IN/sdist/ the sdist; then SHA256SUMS over
 #                                           every file in OUT, in which the asset's line is the
 #                                           one `bqsuite release` wrote.
-#   scripts/release.sh notes VERSION        the CHANGELOG.md entry `## VERSION`, as release notes.
+#   scripts/release.sh notes VERSION        the CHANGELOG.md entry for VERSION, as release notes:
+#                                           the entry the release gate reads (`bqsuite dev
+#                                           changelog-entry`: `## VERSION` or `## [VERSION] -
+#                                           date`; for 1.7.0-rc.1 else `## 1.7.0`).
 #
 # Rulings written here (and in the README's release procedure): the binary archives are named by
 # target triple only (bqsuite-x86_64-unknown-linux-musl.tar.gz), not by version, so a download
@@ -209,14 +212,12 @@ collect() { # collect IN OUT
 }
 
 notes() { # notes VERSION
-  local version=$1
+  local version=$1 status=0
   [ -f CHANGELOG.md ] || die 2 "no CHANGELOG.md here"
-  awk -v h="## $version" '
-    $0 == h { on = 1; next }
-    on && /^## / { exit }
-    on { print }
-  ' CHANGELOG.md >"$work/notes"
-  grep -q '[^[:space:]]' "$work/notes" || die 1 "CHANGELOG.md has no entry \"## $version\""
+  # bqsuite reads the entry exactly as the release gate did (src/diff/changelog.rs), so a
+  # CHANGELOG the gate passed always gives notes.
+  bqsuite dev changelog-entry "$version" --file CHANGELOG.md >"$work/notes" || status=$?
+  [ "$status" -eq 0 ] || die "$status" "no release notes for $version"
   cat "$work/notes"
 }
 

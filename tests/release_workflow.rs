@@ -156,3 +156,39 @@ fn notes_are_the_changelog_entry() {
     assert!(!text.contains("## "), "the heading is the release title, not part of the notes");
     assert_exit(&script(&repo(), &["notes", "0.0.1"], &[]), 1);
 }
+
+/// The notes are the entry the release gate read (src/diff/changelog.rs), not only a line equal
+/// to `## VERSION`: a Keep a Changelog heading `## [1.7.0] - 2026-12-04`, a CRLF file, a
+/// candidate's version read as the entry it becomes (`1.7.0-rc.1` → `## 1.7.0`), two headings
+/// for the version, and a fenced example heading all passed the gate, and then the publish job
+/// failed (or cut the notes short) after every build was done.
+#[test]
+fn notes_are_the_entry_the_release_gate_reads() {
+    let dir = tempfile::tempdir().unwrap();
+    let notes = |changelog: &str, version: &str| {
+        std::fs::write(dir.path().join("CHANGELOG.md"), changelog).unwrap();
+        let o = script(dir.path(), &["notes", version], &[]);
+        (o.status.code(), String::from_utf8(o.stdout).unwrap())
+    };
+    let keep = "# Changelog\n\n## [1.7.0] - 2026-12-04\n\n- New section `a`.\n\n## [1.6.0] - 2026-01-01\n\n- Old.\n";
+    assert_eq!(notes(keep, "1.7.0"), (Some(0), "\n- New section `a`.\n\n".into()));
+    assert_eq!(notes(keep, "1.6.0"), (Some(0), "\n- Old.\n".into()));
+    assert_eq!(notes(keep, "1.7.0-rc.1"), (Some(0), "\n- New section `a`.\n\n".into()), "the entry it becomes");
+    let crlf = keep.replace('\n', "\r\n");
+    assert_eq!(notes(&crlf, "1.6.0"), (Some(0), "\n- Old.\n".into()));
+
+    let own = "## 1.7.0-rc.1\n\n- The candidate.\n\n## 1.7.0\n\n- The release.\n";
+    assert_eq!(notes(own, "1.7.0-rc.1"), (Some(0), "\n- The candidate.\n\n".into()), "its own entry first");
+    assert_eq!(notes(own, "1.7.0"), (Some(0), "\n- The release.\n".into()));
+
+    let fenced = "## 1.7.0\n\n- `a`:\n\n```md\n## 1.6.0\n```\n\n- `b`.\n# Older\n\n## 1.6.0\n\n- `c`\n";
+    assert_eq!(notes(fenced, "1.7.0"), (Some(0), "\n- `a`:\n\n```md\n## 1.6.0\n```\n\n- `b`.\n".into()));
+    assert_eq!(notes(fenced, "1.6.0"), (Some(0), "\n- `c`\n".into()), "the real heading, not the example");
+
+    let twice = "## 1.7.0\n\n- `a`\n\n## 1.6.0\n\n- `old`\n\n## [1.7.0]\n\n- `b`\n";
+    assert_eq!(notes(twice, "1.7.0"), (Some(0), "\n- `a`\n\n\n- `b`\n".into()), "both headings, in file order");
+
+    assert_eq!(notes(keep, "1.7.1").0, Some(1));
+    assert_eq!(notes("## 1.7.0\n\n## 1.6.0\n- x\n", "1.7.0").0, Some(1), "an empty entry is none");
+    assert_eq!(notes("## 1.7.0.1\n- x\n## 1.7.00\n- y\n", "1.7.0").0, Some(1), "the whole first word");
+}

@@ -6,6 +6,10 @@
 //! `dev floor [--suite DIR]` reads and parses the suite's files once with serde_json, checking
 //! nothing ([`crate::synth::floor`]): the floor `bench/compare.sh` times `validate` against.
 //!
+//! `dev changelog-entry VERSION [--file CHANGELOG.md]` prints the CHANGELOG entry the release
+//! gate reads for VERSION ([`crate::diff::changelog::entry_text`]), the release notes
+//! `scripts/release.sh notes` publishes, so the two never read the file differently.
+//!
 //! `dev kill-matrix` runs the reference core through the suite once per broken variant of the
 //! catalogue and prints the matrix (variants × sections, failing cases per cell) as Markdown;
 //! exit 1 when a variant is caught by no case or the reference itself fails a case. With
@@ -47,6 +51,18 @@ pub enum DevCommand {
         #[command(flatten)]
         suite: SuiteArg,
     },
+    /// Print the CHANGELOG entry of VERSION as written, headings left out: the entry the release
+    /// gate reads (`## VERSION` or `## [VERSION] - date`, every such heading; for a pre-release
+    /// else the version it becomes), for the release notes (`scripts/release.sh notes`). Exit 1
+    /// when it has none.
+    ChangelogEntry {
+        /// The version, e.g. 1.7.0 or 1.7.0-rc.1.
+        #[arg(value_name = "VERSION")]
+        version: String,
+        /// The CHANGELOG to read.
+        #[arg(long, value_name = "FILE", default_value = "CHANGELOG.md")]
+        file: PathBuf,
+    },
     /// Print the kill matrix: every broken variant of the reference core × every section, as
     /// Markdown (the Redis blocks need a live Redis at BQ_REDIS_URL, else they are skipped).
     KillMatrix {
@@ -61,6 +77,28 @@ pub enum DevCommand {
         #[arg(long, value_name = "CMD")]
         sdk: Option<String>,
     },
+}
+
+/// Run `dev changelog-entry`.
+fn changelog_entry(version: &str, file: &std::path::Path) -> ExitCode {
+    let (shown, text) = match crate::diff::source::changelog_file(file, &crate::fetch::Limits::default()) {
+        Ok(read) => read,
+        Err(e) => return fail(e),
+    };
+    match crate::diff::changelog::entry_text(&text, version) {
+        Some(entry) => {
+            super::emit(&entry);
+            ExitCode::SUCCESS
+        }
+        None => {
+            let also = version
+                .split_once('-')
+                .map(|(release, _)| format!(" (nor \"## {release}\", the version it becomes)"))
+                .unwrap_or_default();
+            note!("bqsuite: error: {shown} has no entry \"## {version}\"{also}, or it is empty");
+            ExitCode::from(1)
+        }
+    }
 }
 
 /// Run `dev`.
@@ -81,6 +119,7 @@ pub fn run(a: &DevArgs) -> ExitCode {
             note!("wrote {} ({} files, cases ×{factor})", out.display(), files.len());
             ExitCode::SUCCESS
         }
+        DevCommand::ChangelogEntry { version, file } => changelog_entry(version, file),
         DevCommand::Floor { suite } => {
             let root = match suite.root() {
                 Ok(r) => r,

@@ -128,10 +128,10 @@ pub fn headings(text: &str) -> Vec<&str> {
         .collect()
 }
 
-/// The entry for `version` in CHANGELOG text, when it has one.
-pub fn entry(text: &str, version: &str) -> Option<Entry> {
+/// The heading lines (0-based) of the entry for `version`: every heading naming it, else every
+/// heading naming the version a pre-release becomes; empty when there is none.
+fn entry_starts(lines: &[(&str, bool)], version: &str) -> Vec<usize> {
     let base = version.split_once('-').map(|(b, _)| b);
-    let lines = lines_outside_fences(text);
     let heading = |v: &str| -> Vec<usize> {
         lines
             .iter()
@@ -140,17 +140,47 @@ pub fn entry(text: &str, version: &str) -> Option<Entry> {
             .map(|(i, _)| i)
             .collect()
     };
-    let starts = [Some(version), base].into_iter().flatten().map(heading).find(|s| !s.is_empty())?;
+    [Some(version), base].into_iter().flatten().map(heading).find(|s| !s.is_empty()).unwrap_or_default()
+}
+
+/// The lines after the heading at `start` up to the next level-1 or level-2 heading outside a
+/// fence, as (0-based line, text, fenced).
+fn body<'a>(lines: &'a [(&'a str, bool)], start: usize) -> impl Iterator<Item = (usize, &'a str, bool)> + 'a {
+    lines
+        .iter()
+        .enumerate()
+        .skip(start + 1)
+        .take_while(|(_, (l, fenced))| *fenced || !(l.starts_with("# ") || l.starts_with("## ")))
+        .map(|(i, (l, fenced))| (i, *l, *fenced))
+}
+
+/// The text of the entry for `version` as written, for release notes: the lines under each of
+/// its headings (the headings themselves left out), in file order, fenced blocks included,
+/// line endings as `\n`; `None` when there is no entry or it holds nothing but white space.
+pub fn entry_text(text: &str, version: &str) -> Option<String> {
+    let lines = lines_outside_fences(text);
+    let mut out = String::new();
+    for start in entry_starts(&lines, version) {
+        for (_, line, _) in body(&lines, start) {
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    (!out.trim().is_empty()).then_some(out)
+}
+
+/// The entry for `version` in CHANGELOG text, when it has one.
+pub fn entry(text: &str, version: &str) -> Option<Entry> {
+    let lines = lines_outside_fences(text);
+    let starts = entry_starts(&lines, version);
+    let first = *starts.first()?;
     let mut items: Vec<Item> = Vec::new();
     for &start in &starts {
         let mut open = false;
-        for (i, (line, fenced)) in lines.iter().enumerate().skip(start + 1) {
-            if *fenced {
+        for (i, line, fenced) in body(&lines, start) {
+            if fenced {
                 open = false;
                 continue;
-            }
-            if line.starts_with("# ") || line.starts_with("## ") {
-                break;
             }
             let trimmed = line.trim();
             if trimmed.is_empty() {
@@ -171,7 +201,6 @@ pub fn entry(text: &str, version: &str) -> Option<Entry> {
             }
         }
     }
-    let first = starts[0];
     Some(Entry { heading: lines[first].0.trim_start_matches('#').trim().to_owned(), line: first + 1, items })
 }
 
@@ -215,6 +244,16 @@ mod tests {
         assert_eq!(entry(unclosed, "1.7.0").unwrap().items.len(), 1);
         assert!(entry("    ```\n## 1.6.0\n", "1.6.0").is_some(), "four spaces make no fence");
         assert_eq!(headings(text), ["1.7.0", "1.6.0"]);
+    }
+
+    #[test]
+    fn the_entry_as_written_is_what_the_gate_reads() {
+        let text = "## [1.7.0] - 2026-12-04\r\n\r\n- `a`\r\n\r\n```\r\n## 1.6.0\r\n```\r\n## 1.6.0\r\n- `old`\r\n## 1.7.0\r\n- `b`\r\n";
+        assert_eq!(entry_text(text, "1.7.0").as_deref(), Some("\n- `a`\n\n```\n## 1.6.0\n```\n- `b`\n"));
+        assert_eq!(entry_text(text, "1.7.0-rc.1"), entry_text(text, "1.7.0"), "the entry a candidate becomes");
+        assert_eq!(entry_text(text, "1.6.0").as_deref(), Some("- `old`\n"));
+        assert_eq!(entry_text("## 1.8.0\n\n## 1.7.0\n- x\n", "1.8.0"), None, "an empty entry is none");
+        assert_eq!(entry_text(text, "1.5.0"), None);
     }
 
     #[test]
