@@ -1001,9 +1001,9 @@ codes! {
             current: &[],
         },
     }
-    NO_PREVIOUS_RELEASE = "BQ955" "no-previous-release" "No previous release to compare with: no v* tag below CONFORMANCE_VERSION and neither --previous nor --no-previous (release gate)." {
+    NO_PREVIOUS_RELEASE = "BQ955" "no-previous-release" "No previous release to compare with: no v* release tag (a release candidate does not count) below CONFORMANCE_VERSION and neither --previous nor --no-previous (release gate)." {
         Error("a warning while CONFORMANCE_VERSION is a pre-release (X.Y.Z-pre)"),
-        checks: "release finds a previous release to compare with: the highest v<SemVer> tag below CONFORMANCE_VERSION in the suite's repository, or the one --previous names; --no-previous states that this is the very first release.",
+        checks: "release finds a previous release to compare with: the highest v<SemVer> tag without a pre-release part below CONFORMANCE_VERSION in the suite's repository (a release candidate promises nothing, so it is never the default), or the one --previous names; --no-previous states that this is the very first release.",
         why: "Without a previous release the gate cannot tell what changed, so a release must say explicitly that it has none.",
         example: Release(&[]),
     }
