@@ -361,6 +361,9 @@ class Workflows(unittest.TestCase):
         runs = "\n".join(s.get("run", "") for job in jobs.values() for s in job["steps"])
         for command in ["check-tag", "build", "verify", "collect", "notes"]:
             self.assertIn(f"scripts/release.sh {command}", runs)
+        publish = "\n".join(s.get("run", "") for s in jobs["publish"]["steps"])
+        self.assertIn("*-*) pre=(--prerelease)", publish, "a release candidate is published as a pre-release")
+        self.assertIn('"${pre[@]}"', publish)
         self.assertEqual(jobs["publish"]["permissions"], {"contents": "write"})
         self.assertEqual(jobs["pypi"]["permissions"], {"id-token": "write"})
         self.assertEqual(wf["permissions"], {"contents": "read"})
