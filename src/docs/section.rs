@@ -90,7 +90,8 @@ fn who_runs(cx: &Context<'_>, scope: Scope) -> String {
 
 /// The version whose CHANGELOG entry added `section`: the oldest entry with a list item that
 /// starts with "New" and names the section as a code span; else the oldest entry (the first
-/// tagged suite, whose entry names the sections it started with only in words).
+/// tagged suite, whose entry names the sections it started with only in words). A candidate's
+/// entry (`1.7.0-rc.1`) counts as the release it becomes (`1.7.0`).
 pub fn added_in(changelog: &str, section: &str) -> Option<String> {
     let mut versions: Vec<String> = Vec::new();
     for v in crate::diff::changelog::headings(changelog) {
@@ -106,7 +107,12 @@ pub fn added_in(changelog: &str, section: &str) -> Option<String> {
                 .any(|i| i.text.trim_start_matches(['-', '*', ' ']).starts_with("New") && i.spans().contains(&section))
         })
     };
-    versions.iter().find(|v| names(v)).or_else(|| versions.first()).cloned()
+    // A section announced under a candidate (`## 1.7.0-rc.1`) is added in the release the
+    // candidate becomes: no suite a user vendors for good is a pre-release.
+    let release = |v: &String| {
+        semver::Version::parse(v).map_or_else(|_| v.clone(), |s| format!("{}.{}.{}", s.major, s.minor, s.patch))
+    };
+    versions.iter().find(|v| names(v)).or_else(|| versions.first()).map(release)
 }
 
 /// A description split into its contract and its rulings: `(text, [(lead, [ruling])])`.
@@ -891,6 +897,9 @@ mod tests {
         assert_eq!(added_in(log, "kafka_poison").as_deref(), Some("1.6.0"));
         assert_eq!(added_in(log, "sqs").as_deref(), Some("1.0.0"), "gaining tables is not being added");
         assert_eq!(added_in(log, "cases").as_deref(), Some("1.0.0"));
+        let candidate =
+            "## 1.7.0\n\n- Final.\n\n## 1.7.0-rc.1\n\n- New section: `redis_x` (redis).\n\n## 1.6.0\n\n- Start.\n";
+        assert_eq!(added_in(candidate, "redis_x").as_deref(), Some("1.7.0"), "the release, not its candidate");
     }
 
     #[test]
