@@ -162,6 +162,31 @@ fn the_default_previous_release_is_a_stable_one_never_a_release_candidate() {
 }
 
 #[test]
+fn validate_gate_picks_the_previous_release_as_release_does() {
+    // A maintenance line: v1.7.0 exists above the suite's 1.6.0, and a candidate below it; the
+    // gate compares with v1.5.0, the release below, as `release` would.
+    let (root, suite) = history();
+    let s = suite.to_str().unwrap();
+    git(root.path(), &["tag", "v1.7.0"]);
+    git(root.path(), &["tag", "v1.6.0-rc.1"]);
+    let o = bqsuite(&suite, &["validate", "--suite", s, "--gate"]);
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    assert!(transcript(&o).contains("release gate: compared with 1.5.0 (git:v1.5.0): "), "{}", transcript(&o));
+    let changelog = std::fs::read_to_string(suite.join("CHANGELOG.md")).unwrap();
+    std::fs::write(suite.join("CHANGELOG.md"), without_correction_line(&changelog)).unwrap();
+    let o = bqsuite(&suite, &["validate", "--suite", s, "--gate"]);
+    assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
+    assert_eq!(codes(&o), ["BQ950", "BQ951"], "{}", transcript(&o));
+    // No release tag below the version: nothing to compare with, said, not a finding.
+    let plain = SuiteCopy::new();
+    let o = bqsuite(plain.path(), &["validate", "--gate"]);
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    assert!(transcript(&o).contains("nothing to compare with (skipped)"), "{}", transcript(&o));
+    let o = bqsuite(plain.path(), &["validate", "--gate", "--against", "git:HEAD"]);
+    assert_eq!(o.status.code(), Some(2), "the two conflict: {}", transcript(&o));
+}
+
+#[test]
 fn a_pre_release_is_warned_not_refused() {
     let (_root, suite) = history();
     let changelog = std::fs::read_to_string(suite.join("CHANGELOG.md")).unwrap();

@@ -122,21 +122,19 @@ pub fn run(a: &DiffArgs) -> ExitCode {
 /// What the release gate compares the suite with.
 #[derive(Debug, Clone)]
 pub enum Previous {
-    /// The highest `v*` tag below `CONFORMANCE_VERSION` in the suite's repository.
+    /// The highest `v*` release tag below `CONFORMANCE_VERSION` in the suite's repository
+    /// ([`gate::previous_tag`]); none is BQ955.
     Tag,
+    /// The same, but none means nothing to compare with: no finding (`validate --gate`).
+    TagIfAny,
     /// A side written as for `diff`.
     Given(String),
 }
 
-/// The release gate's findings for `current` against `previous` (BQ950–BQ955), located in the
-/// suite's files. `Err`: the previous release could not be loaded (exit 2).
-pub fn gate_findings(current: &Suite, previous: &Previous, remote: &RemoteArgs) -> Result<Vec<Finding>, String> {
-    gate_run(current, previous, remote).map(|(findings, _)| findings)
-}
-
-/// [`gate_findings`], and what the suite was compared with, as one line for a clean gate (the
-/// previous version and where it came from, the changes and the bump they need); `None` when
-/// there was nothing to compare with.
+/// The release gate for `current` against `previous`: its findings (BQ950–BQ955), located in
+/// the suite's files, and what the suite was compared with, as one line (the previous version
+/// and where it came from, the changes and the bump they need; `None` when there was nothing to
+/// compare with). `Err`: the previous release could not be loaded (exit 2).
 pub fn gate_run(
     current: &Suite,
     previous: &Previous,
@@ -145,17 +143,19 @@ pub fn gate_run(
     let opts = options(&current.root, remote);
     let label = match previous {
         Previous::Given(arg) => arg.clone(),
-        Previous::Tag => {
+        Previous::Tag | Previous::TagIfAny => {
             let Some(version) = current.version().filter(|v| semver::Version::parse(v).is_ok()) else {
                 return Ok((Vec::new(), None));
             };
+            let none = |why: &str| {
+                let findings =
+                    if matches!(previous, Previous::Tag) { vec![gate::no_previous(current, why)] } else { Vec::new() };
+                Ok((findings, None))
+            };
             match gate::previous_tag(&current.root, version) {
                 Ok(Some(tag)) => format!("git:{tag}"),
-                Ok(None) => {
-                    let why = format!("the repository has no release tag v<version> below {version}");
-                    return Ok((vec![gate::no_previous(current, &why)], None));
-                }
-                Err(e) => return Ok((vec![gate::no_previous(current, &e)], None)),
+                Ok(None) => return none(&format!("the repository has no release tag v<version> below {version}")),
+                Err(e) => return none(&e),
             }
         }
     };

@@ -238,6 +238,12 @@ pub struct ValidateArgs {
     /// pull-request CI): a suite DIR, a release ASSET, a released VERSION or git:REV.
     #[arg(long, value_name = "DIR|ASSET|VERSION|git:REV")]
     pub against: Option<String>,
+    /// Also run the release gate against the previous release exactly as `release` picks it
+    /// (the highest v* release tag below CONFORMANCE_VERSION in the suite's repository; a release
+    /// candidate never counts), for pull-request CI; while there is no such tag the gate is
+    /// skipped, and a line says so.
+    #[arg(long, conflicts_with = "against")]
+    pub gate: bool,
     #[command(flatten)]
     pub remote: diff::RemoteArgs,
 }
@@ -398,9 +404,23 @@ fn validate(a: &ValidateArgs, color: bool) -> ExitCode {
         Err(e) => return fail(e),
     };
     let mut findings = crate::validate::validate(&suite);
-    if let Some(against) = &a.against {
-        match diff::gate_findings(&suite, &diff::Previous::Given(against.clone()), &a.remote) {
-            Ok(gate) => findings.extend(gate),
+    let previous = match (&a.against, a.gate) {
+        (Some(against), _) => Some(diff::Previous::Given(against.clone())),
+        (None, true) => Some(diff::Previous::TagIfAny),
+        (None, false) => None,
+    };
+    if let Some(previous) = previous {
+        match diff::gate_run(&suite, &previous, &a.remote) {
+            Ok((gate, compared)) => {
+                findings.extend(gate);
+                match compared {
+                    Some(compared) => note!("release gate: compared with {compared}"),
+                    None if a.gate => note!(
+                        "release gate: the repository has no release tag v<version> below the suite's version: nothing to compare with (skipped)"
+                    ),
+                    None => {}
+                }
+            }
             Err(e) => return fail(e),
         }
         crate::diag::Finding::sort(&mut findings);
