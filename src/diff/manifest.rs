@@ -261,6 +261,9 @@ fn section(name: &str, a: &Side<'_>, b: &Side<'_>, out: &mut Vec<Change>) {
     let scope = b.scope.clone().or_else(|| a.scope.clone());
     if a.scope != b.scope {
         let mut c = section_change(Kind::SectionRescoped, Class::Breaking, name, &scope);
+        // It concerns the SDKs of both scopes: the old one's stop reporting the section.
+        c.scopes = [&a.scope, &b.scope].into_iter().flatten().cloned().collect();
+        c.scopes.dedup();
         let value = |s: &Option<String>| Some(s.clone().map_or(Value::Null, Value::String));
         let at = pointer::join("/sections", name);
         c.edits = vec![Edit { pointer: at, op: Op::Changed, old: value(&a.scope), new: value(&b.scope) }];
@@ -446,6 +449,14 @@ mod tests {
         );
         assert_eq!(got[0].edits[0].pointer, "/sections/s");
         assert_eq!(got[2].scope.as_deref(), Some("redis"));
+        // A re-scope concerns the SDKs of both scopes: those of the old one must stop running
+        // and reporting the section (else it is out of scope, BQ606), those of the new one start.
+        let only = |s: &[&str]| s.iter().map(|x| (*x).to_owned()).collect::<BTreeSet<String>>();
+        assert_eq!(got[0].scope.as_deref(), Some("sqs"));
+        assert!(got[0].in_scopes(&only(&["sqs"])));
+        assert!(got[0].in_scopes(&only(&["core", "kafka"])), "the old scope's SDKs see it");
+        assert!(!got[0].in_scopes(&only(&["core", "redis"])));
+        assert!(!got[2].in_scopes(&only(&["kafka"])), "an added section only concerns its own scope");
     }
 
     #[test]
