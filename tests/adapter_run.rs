@@ -318,6 +318,25 @@ fn the_python_example_fails_every_case_of_an_operation_it_does_not_implement() {
     assert_eq!(failing, core_sections_left_out(&suite));
 }
 
+#[test]
+fn a_section_asked_for_that_the_sdk_does_not_carry_is_a_usage_error_not_an_empty_pass() {
+    // The Python example declares no binding: `--section delay` (scope sqs) cannot run, and
+    // a results file with no section and exit 0 ("every case passed") would say it did.
+    if !have_python() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("results.json");
+    let o = bqsuite(
+        &["run", "--sdk", &python_cmd(), "--section", "delay", "--section", "cases", "--out", out.to_str().unwrap()],
+        None,
+    );
+    let t = support::transcript(&o);
+    assert_eq!(o.status.code(), Some(2), "{t}");
+    assert!(t.contains("delay") && t.contains("sqs") && t.contains("bindings"), "{t}");
+    assert!(!out.exists(), "no results file is written");
+}
+
 /// A run of `cases` and `roundtrip` through the misbehaving relay, misbehaving once at call
 /// `at`, with calls written ahead and one at a time: one case fails with `says`, everything
 /// else is what the reference gives.

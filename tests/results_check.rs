@@ -344,6 +344,25 @@ fn a_binding_under_an_exception() {
 }
 
 #[test]
+fn an_exception_applies_whatever_the_letter_case_of_its_family() {
+    // The family is derived case-insensitively (`PHP-SDK` is php), so an exception spelled
+    // `PHP` names the same family: it must apply, never be silently dead.
+    let copy = support::SuiteCopy::new();
+    copy.edit_manifest(|m| m["exceptions"][0]["family"] = json!("PHP"));
+    let s = Suite::load(copy.path()).expect("the copy loads");
+    let fc = check(&s, &passing(&s, "php-sdk", &["redis", "asb"]));
+    assert_eq!(fc.verdict(), Verdict::NotCompatible, "{:#?}", fc.findings);
+    assert_eq!(codes(&fc.findings), ["BQ604", "BQ606"]);
+    let fc = check(&s, &passing(&s, "php-sdk", &["redis"]));
+    assert!(fc.findings.is_empty(), "the exception respected: {:#?}", fc.findings);
+    assert_eq!(fc.family.as_deref(), Some("php"));
+    assert_eq!(fc.excepted.len(), 1);
+    let checker = Checker::new(&s).unwrap();
+    let php: Vec<&String> = checker.families().iter().filter(|f| f.eq_ignore_ascii_case("php")).collect();
+    assert_eq!(php.len(), 1, "one family, listed once: {:?}", checker.families());
+}
+
+#[test]
 fn a_missing_required_section() {
     let s = suite();
     let mut v = passing(&s, "babelqueue-python", &["sqs"]);

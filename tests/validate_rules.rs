@@ -193,6 +193,25 @@ fn malformed_exceptions() {
 }
 
 #[test]
+fn an_exception_family_no_sdk_name_can_yield() {
+    // results check derives a family as one token of ASCII letters and digits of `sdk`
+    // (php-sdk is php), so a family with any other character is matched by no SDK: the
+    // exception would be silently dead. A family in another letter case is still one.
+    let s = SuiteCopy::new();
+    s.edit_manifest(|m| {
+        m["exceptions"] = json!([
+            {"family": "php-sdk", "binding": "asb", "adr": "ADR-0021"},
+            {"family": " php", "binding": "asb", "adr": "ADR-0021"},
+            {"family": "PHP", "binding": "sqs", "adr": "ADR-0021"}
+        ])
+    });
+    let findings = findings!(s);
+    assert_finding(&findings, "BQ204", "manifest.json", Some("/exceptions/0/family"));
+    assert_finding(&findings, "BQ204", "manifest.json", Some("/exceptions/1/family"));
+    assert_eq!(findings.len(), 2, "{findings:#?}");
+}
+
+#[test]
 fn an_orphan_fixture() {
     let s = SuiteCopy::new();
     s.write("fixtures/nobody-uses-me.json", "{}\n");

@@ -278,7 +278,9 @@ pub struct RunArgs {
     pub out: Option<PathBuf>,
     /// Run only this section (repeatable). The results then cover only these sections, so
     /// `results check` calls them Not compatible (the other in-scope sections are missing,
-    /// BQ605): a partial run is for working on a section, not a verdict.
+    /// BQ605): a partial run is for working on a section, not a verdict. A section whose scope
+    /// the SDK does not carry (with --sdk: the bindings of its hello) is a usage error, and
+    /// nothing is run.
     #[arg(long = "section", value_name = "S")]
     pub sections: Vec<String>,
     /// A live Redis for the redis behavioural blocks (a URL that does not parse is a usage
@@ -517,13 +519,29 @@ fn run(a: &RunArgs) -> ExitCode {
         require_redis: require_redis_from_env(),
         redis_timeout: Some(std::time::Duration::from_secs(a.redis_timeout)),
     };
-    let (conformance::Run { results, invalid }, adapter) = match (&a.sdk, early) {
+    let (conformance::Run { results, invalid, not_carried }, adapter) = match (&a.sdk, early) {
         (Some(cmd), Some(launched)) => match run_adapter(cmd, launched, &suite, &options) {
             Ok((run, summary)) => (run, Some(summary)),
             Err(code) => return code,
         },
         _ => (conformance::run(&suite, &options), None),
     };
+    if !not_carried.is_empty() {
+        let declared = if results.bindings.is_empty() { "none".to_owned() } else { results.bindings.join(", ") };
+        let asked: Vec<String> = not_carried
+            .iter()
+            .map(|(name, scope)| match scope {
+                Some(scope) => format!("{name:?} (scope {scope})"),
+                None => format!("{name:?} (no known scope)"),
+            })
+            .collect();
+        return fail(terminal_safe(&format!(
+            "--section {}: not in the scope of {}, whose bindings are {declared}; nothing was run (a section is \
+             run only for an SDK that carries its scope)",
+            asked.join(", "),
+            results.sdk
+        )));
+    }
     for name in results.sections.keys() {
         let c = results.counts(Some(name));
         note!("{:<24} {:>4} pass {:>4} fail {:>4} skip", terminal_safe(name), c.pass, c.fail, c.skip);

@@ -60,6 +60,10 @@ pub struct InvalidCase {
 pub struct Run {
     pub results: ResultsFile,
     pub invalid: Vec<InvalidCase>,
+    /// The sections [`RunOptions::only`] asks for whose scope the SDK does not carry (with that
+    /// scope; `None` when the manifest gives none that is known). When there is any, no case
+    /// is run: a results file without them would look like a run that passed them.
+    pub not_carried: Vec<(String, Option<Scope>)>,
 }
 
 /// Run the reference core through every in-scope section of `suite`.
@@ -168,6 +172,17 @@ pub fn run_under(suite: &Suite, options: &RunOptions, under: &mut dyn UnderTest,
         bindings: identity.bindings,
         sections: serde_json::Map::new(),
     };
+    let not_carried: Vec<(String, Option<Scope>)> = options
+        .only
+        .iter()
+        .filter_map(|name| {
+            let scope = suite.section(name).and_then(|s| s.scope);
+            (!scope.is_some_and(|s| carried.contains(&s))).then(|| (name.clone(), scope))
+        })
+        .collect();
+    if !not_carried.is_empty() {
+        return Run { results, invalid: Vec::new(), not_carried };
+    }
     // Every in-scope section, read (`None`: the registry does not know it).
     let in_scope: Vec<_> = suite
         .sections()
@@ -233,5 +248,5 @@ pub fn run_under(suite: &Suite, options: &RunOptions, under: &mut dyn UnderTest,
     } else {
         run_all(&mut || None);
     }
-    Run { results, invalid }
+    Run { results, invalid, not_carried }
 }

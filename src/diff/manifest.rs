@@ -106,12 +106,17 @@ fn member_edits(old: &Map<String, Value>, new: &Map<String, Value>, key: &str) -
 fn exceptions(old: &Map<String, Value>, new: &Map<String, Value>, out: &mut Vec<Change>) {
     let list = |m: &Map<String, Value>| m.get("exceptions").cloned().unwrap_or(Value::Array(Vec::new()));
     let (a, b) = (list(old), list(new));
-    let mut by_entry: BTreeMap<String, Vec<Edit>> = BTreeMap::new();
+    // Keyed by its index and by whether it removes a whole entry: a removed entry's pointer
+    // uses its old index, every other edit the new one, so an entry removed and another added
+    // at the same index (a re-targeted entry, matched by family + binding) are two changes,
+    // never one that keeps only the first (which would hide the breaking addition).
+    let mut by_entry: BTreeMap<(String, bool), Vec<Edit>> = BTreeMap::new();
     for e in json::edits(&a, &b, Arrays::Keyed) {
         let entry = e.top().unwrap_or_default();
-        by_entry.entry(entry).or_default().push(e);
+        let kept = !(e.is_top_level() && e.op == Op::Removed);
+        by_entry.entry((entry, kept)).or_default().push(e);
     }
-    for (entry, edits) in by_entry {
+    for ((entry, _), edits) in by_entry {
         let whole = edits.iter().find(|e| e.is_top_level()).map(|e| e.op);
         let side = |e: &Edit| e.new.as_ref().or(e.old.as_ref()).cloned();
         let (kind, class) = match whole {
@@ -256,6 +261,9 @@ fn section(name: &str, a: &Side<'_>, b: &Side<'_>, out: &mut Vec<Change>) {
     let scope = b.scope.clone().or_else(|| a.scope.clone());
     if a.scope != b.scope {
         let mut c = section_change(Kind::SectionRescoped, Class::Breaking, name, &scope);
+        // It concerns the SDKs of both scopes: the old one's stop reporting the section.
+        c.scopes = [&a.scope, &b.scope].into_iter().flatten().cloned().collect();
+        c.scopes.dedup();
         let value = |s: &Option<String>| Some(s.clone().map_or(Value::Null, Value::String));
         let at = pointer::join("/sections", name);
         c.edits = vec![Edit { pointer: at, op: Op::Changed, old: value(&a.scope), new: value(&b.scope) }];
@@ -441,6 +449,14 @@ mod tests {
         );
         assert_eq!(got[0].edits[0].pointer, "/sections/s");
         assert_eq!(got[2].scope.as_deref(), Some("redis"));
+        // A re-scope concerns the SDKs of both scopes: those of the old one must stop running
+        // and reporting the section (else it is out of scope, BQ606), those of the new one start.
+        let only = |s: &[&str]| s.iter().map(|x| (*x).to_owned()).collect::<BTreeSet<String>>();
+        assert_eq!(got[0].scope.as_deref(), Some("sqs"));
+        assert!(got[0].in_scopes(&only(&["sqs"])));
+        assert!(got[0].in_scopes(&only(&["core", "kafka"])), "the old scope's SDKs see it");
+        assert!(!got[0].in_scopes(&only(&["core", "redis"])));
+        assert!(!got[2].in_scopes(&only(&["kafka"])), "an added section only concerns its own scope");
     }
 
     #[test]
@@ -549,6 +565,27 @@ mod tests {
             pair(ex("ADR-0021", "asb"), ex("ADR-0050", "asb")),
             [(Kind::ExceptionChanged, Class::Editorial, vec![])]
         );
+    }
+
+    #[test]
+    fn an_exception_re_targeted_in_place_is_a_removal_and_a_breaking_addition() {
+        // Keyed by family + binding, a re-targeted entry is the old one removed and a new one
+        // added at the same index: the addition must not vanish into the removal.
+        let ex = |family: &str, binding: &str| json!([{"family": family, "binding": binding, "adr": "ADR-0021"}]);
+        for (a, b) in [(ex("php", "asb"), ex("php", "pulsar")), (ex("php", "asb"), ex("go", "asb"))] {
+            let (mut x, mut y) = (base(), base());
+            x["exceptions"] = a;
+            y["exceptions"] = b.clone();
+            let got = run(x, y);
+            assert_eq!(
+                kinds(&got),
+                [(Kind::ExceptionRemoved, Class::Additive, vec![]), (Kind::ExceptionAdded, Class::Breaking, vec![])]
+            );
+            assert_eq!(got[1].scope.as_deref(), b[0]["binding"].as_str());
+            assert_eq!(got[1].edits.len(), 1, "{got:#?}");
+            assert_eq!(got[1].edits[0].new.as_ref(), Some(&b[0]));
+            assert_eq!(crate::diff::Bump::needed(&got), crate::diff::Bump::Major);
+        }
     }
 
     #[test]

@@ -225,7 +225,8 @@ pub struct Change {
     /// the cases that read a fixture.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub ids: Vec<String>,
-    /// The scopes of the sections whose cases read a changed fixture.
+    /// The scopes of the sections whose cases read a changed fixture; for a re-scoped section,
+    /// its old and its new scope.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub scopes: Vec<String>,
     /// Where it is in manifest.json (of the new side, or the old one for a removal).
@@ -290,11 +291,13 @@ impl Change {
     }
 
     /// Does the change belong to an SDK carrying `scopes`? Section-bound changes by their
-    /// section's scope, fixture changes by their readers' scopes; suite-wide ones always.
+    /// section's scope (a re-scope by its old scope too), fixture changes by their readers'
+    /// scopes; suite-wide ones always.
     pub fn in_scopes(&self, scopes: &BTreeSet<String>) -> bool {
+        let any = self.scopes.iter().any(|s| scopes.contains(s));
         match &self.scope {
-            Some(s) => scopes.contains(s),
-            None => self.scopes.is_empty() || self.scopes.iter().any(|s| scopes.contains(s)),
+            Some(s) => scopes.contains(s) || any,
+            None => self.scopes.is_empty() || any,
         }
     }
 }

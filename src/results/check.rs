@@ -177,7 +177,8 @@ impl<'s> Checker<'s> {
             .filter_map(|f| f.as_str().map(str::to_owned))
             .collect();
         for e in suite.exceptions() {
-            if !families.contains(&e.family) {
+            // Families compare case-insensitively, as `family_of` derives them.
+            if !families.iter().any(|f| f.eq_ignore_ascii_case(&e.family)) {
                 families.push(e.family);
             }
         }
@@ -241,8 +242,14 @@ impl<'s> Checker<'s> {
         // Everything later reads the view; the parsed tree (the largest thing held) goes now.
         drop(value);
         fc.family = results.sdk.as_deref().and_then(|s| family_of(s, &self.families));
-        fc.excepted =
-            self.suite.exceptions().into_iter().filter(|e| fc.family.as_deref() == Some(e.family.as_str())).collect();
+        // The derived family is lowercase; an exception's is compared as `family_of` compares
+        // tokens, case-insensitively, so an entry spelled `PHP` is never silently dead.
+        fc.excepted = self
+            .suite
+            .exceptions()
+            .into_iter()
+            .filter(|e| fc.family.as_deref().is_some_and(|f| f.eq_ignore_ascii_case(&e.family)))
+            .collect();
         for (i, b) in &results.bindings {
             let Some(scope) = Scope::parse(b).filter(|s| s.is_binding()) else { continue };
             match fc.exception_for(scope) {

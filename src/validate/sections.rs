@@ -4,7 +4,9 @@
 //! one of the nine; a block is an object (or an array, when its definition says so: `cases`)
 //! with a non-empty `description`;
 //! case ids are unique within a section; `exceptions` entries are `{family, binding, adr}` strings with `adr` of the form
-//! `ADR-NNNN` and `binding` a binding scope that some section of the suite has.
+//! `ADR-NNNN`, `family` only ASCII letters and digits (the pieces results check derives a family
+//! from; any other family matches no SDK) and `binding` a binding scope that some section of the
+//! suite has.
 
 use foldhash::{HashSet, HashSetExt};
 
@@ -86,6 +88,17 @@ pub(super) fn check(cx: &Ctx<'_>) -> Vec<Finding> {
             let keys_ok = e.as_object().is_some_and(|o| o.len() == 3);
             match (field("family"), field("binding"), field("adr")) {
                 (Some(family), Some(binding), Some(adr)) if keys_ok && !family.is_empty() && is_adr(adr) => {
+                    if !family.bytes().all(|b| b.is_ascii_alphanumeric()) {
+                        out.push(at(
+                            Code::BAD_EXCEPTION,
+                            format!(
+                                "exception family {family:?} is matched by no SDK: results check derives a family as \
+                                 one piece of ASCII letters and digits of the results file's sdk (php-sdk is php), so \
+                                 a family is such a piece (php, go, python, java, dotnet, node)"
+                            ),
+                            format!("{ptr}/family"),
+                        ));
+                    }
                     match Scope::parse(binding) {
                         Some(b) if b.is_binding() && carried.contains(&b) => {}
                         _ => out.push(at(
