@@ -80,6 +80,36 @@ fn a_server_that_accepts_but_never_answers_is_connected_but_no_reply() {
 }
 
 #[test]
+fn a_silent_server_costs_one_timeout_the_ping_not_one_per_handshake_command() {
+    // What the server is sent before bqsuite gives up. The redis crate's handshake pipelines
+    // CLIENT SETINFO LIB-NAME and LIB-VER and awaits each reply for the whole timeout, so a
+    // silent server took twice --redis-timeout and the PING that the message is about was
+    // never sent. The handshake is now only what the URL asks for (AUTH, SELECT), then PING.
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let heard = std::thread::spawn(move || {
+        use std::io::Read;
+        let (mut s, _) = listener.accept().unwrap();
+        s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+        let mut got = Vec::new();
+        let mut buf = [0u8; 4096];
+        while let Ok(n) = s.read(&mut buf) {
+            if n == 0 {
+                break;
+            }
+            got.extend_from_slice(&buf[..n]);
+        }
+        got
+    });
+    let o = run_redis(&format!("redis://127.0.0.1:{port}/"), &["--redis-timeout", "1"]);
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("but no reply within 1s"), "{}", transcript(&o));
+    let heard = String::from_utf8_lossy(&heard.join().unwrap()).into_owned();
+    assert!(heard.contains("PING"), "the PING is sent: {heard:?}");
+    assert!(!heard.contains("SETINFO"), "no reply is awaited for anything the URL did not ask for: {heard:?}");
+}
+
+#[test]
 fn every_key_a_case_creates_expires() {
     let Some(url) = support::redis_url() else { return };
     let link = RedisLink::new(Some(&url), true);

@@ -18,7 +18,9 @@
 //!   ([`redact`]).
 //! - Connecting and every reply are bounded by one timeout (`--redis-timeout`, default
 //!   [`DEFAULT_TIMEOUT`]); a server that accepts the connection but does not answer PING in
-//!   time is reported as "connected but no reply".
+//!   time is reported as "connected but no reply". The handshake sends only what the URL asks
+//!   for (AUTH, SELECT), not the crate's CLIENT SETINFO pair, so a silent server costs one
+//!   timeout, not one per handshake command.
 //! - Every key a case creates expires ([`KEY_TTL`]), so a run that is killed before its
 //!   clean-up leaves nothing forever: the case's connection ([`Expiring`]) follows every
 //!   command that names a key under the case's prefix with `EXPIRE key 600` in the same write,
@@ -83,7 +85,11 @@ impl RedisLink {
     fn connect(&self) -> Result<RefCell<Connection>, String> {
         let url = self.url.as_deref().filter(|u| !u.trim().is_empty()).ok_or("BQ_REDIS_URL is not set")?;
         let (shown, secs) = (redact(url), self.timeout.as_secs_f64());
-        let client = redis::Client::open(url).map_err(|_| check_url(url).unwrap_err())?;
+        // Without the crate's CLIENT SETINFO pair: each of its replies is awaited for the whole
+        // timeout, so a silent server cost twice the timeout before the PING was even sent.
+        let info = redis::IntoConnectionInfo::into_connection_info(url).map_err(|_| check_url(url).unwrap_err())?;
+        let settings = info.redis_settings().clone().set_skip_set_lib_name();
+        let client = redis::Client::open(info.set_redis_settings(settings)).map_err(|_| check_url(url).unwrap_err())?;
         let no_reply =
             || format!("connected to Redis at {shown} but no reply within {secs}s (is it a Redis server? is it busy?)");
         let mut con = client.get_connection_with_timeout(self.timeout).map_err(|e| {
