@@ -153,23 +153,24 @@ pub fn codes_of(family: &Family) -> impl Iterator<Item = Code> + '_ {
 
 /// The code a user typed: `BQ612`, `bq612`, `612` or its name `results-case-failed`.
 pub fn lookup(text: &str) -> Option<Code> {
-    let t = text.trim();
-    let digits = t.strip_prefix("BQ").or_else(|| t.strip_prefix("bq")).unwrap_or(t);
-    super::ALL_CODES
-        .iter()
-        .copied()
-        .find(|c| (digits.len() == 3 && c.id[2..] == *digits) || c.name.eq_ignore_ascii_case(t))
+    super::ALL_CODES.iter().copied().find(|c| names(text, c.id, c.name))
 }
 
 /// The retired code `text` names (by id or name, as [`lookup`] reads it).
 pub fn lookup_retired(text: &str) -> Option<&'static super::Retired> {
+    super::RETIRED.iter().find(|r| names(text, r.id, r.name))
+}
+
+/// Does `text` name the code `id` / `name`: its id (BQ612, bq612, 612) or its name, in any
+/// letter case, white space around it ignored?
+fn names(text: &str, id: &str, name: &str) -> bool {
     let t = text.trim();
     let digits = t.strip_prefix("BQ").or_else(|| t.strip_prefix("bq")).unwrap_or(t);
-    super::RETIRED.iter().find(|r| (digits.len() == 3 && r.id[2..] == *digits) || r.name.eq_ignore_ascii_case(t))
+    (digits.len() == 3 && id[2..] == *digits) || name.eq_ignore_ascii_case(t)
 }
 
 /// The codes that make a retired code's checks now.
-fn successors(r: &super::Retired) -> Vec<Code> {
+pub fn successors(r: &super::Retired) -> Vec<Code> {
     r.successors.iter().filter_map(|id| lookup(id)).collect()
 }
 

@@ -131,7 +131,8 @@ pub fn page(cx: &Context<'_>) -> String {
     let rows: Vec<Vec<String>> = RETIRED
         .iter()
         .map(|r| {
-            let now: Vec<String> = r.successors.iter().map(|id| format!("[{id}](#{})", id.to_lowercase())).collect();
+            let now: Vec<String> =
+                explain::successors(r).into_iter().map(|c| format!("[{}](#{})", c.id, anchor(c))).collect();
             vec![r.id.to_owned(), format!("`{}`", r.name), prose(r.summary), now.join(" ")]
         })
         .collect();
