@@ -305,36 +305,18 @@ fn map(cx: &Context<'_>, hand: &[(String, String)]) -> String {
 /// Compare the rendered docs with the repository at `root`.
 pub fn check(docs: &Docs, root: &Path) -> Vec<(String, Difference)> {
     let mut out = Vec::new();
-    let foreign = not_files(root);
+    let strays = strays(docs, root);
     for (rel, bytes) in &docs.files {
         match std::fs::read(root.join(rel)) {
-            _ if foreign.contains(rel) => {}
+            _ if strays.not_files.contains(rel) => {}
             Ok(have) if have == *bytes => {}
             Ok(_) => out.push((rel.clone(), Difference::Differs)),
             Err(_) => out.push((rel.clone(), Difference::Missing)),
         }
     }
-    for rel in stale(docs, root) {
-        out.push((rel, Difference::Stale));
-    }
-    for rel in foreign {
-        out.push((rel, Difference::NotAFile));
-    }
+    out.extend(strays.stale.into_iter().map(|rel| (rel, Difference::Stale)));
+    out.extend(strays.not_files.into_iter().map(|rel| (rel, Difference::NotAFile)));
     out.sort();
-    out
-}
-
-/// The entries under the directories the docs own that are neither a directory nor a regular
-/// file (not followed: a symlink is reported as one, wherever it points).
-fn not_files(root: &Path) -> Vec<String> {
-    let mut out = Vec::new();
-    for dir in OWNED_DIRS {
-        for e in walkdir::WalkDir::new(root.join(dir)).sort_by_file_name().into_iter().filter_map(Result::ok) {
-            if e.depth() > 0 && !e.file_type().is_file() && !e.file_type().is_dir() {
-                out.push(crate::fsutil::slash_relative(root, e.path()));
-            }
-        }
-    }
     out
 }
 
@@ -382,16 +364,26 @@ fn first_differing_line(a: &[u8], b: &[u8]) -> usize {
     1 + a[..same].iter().filter(|&&c| c == b'\n').count()
 }
 
-/// Generated files under `root` that `docs` does not hold.
-fn stale(docs: &Docs, root: &Path) -> Vec<String> {
-    let mut out = Vec::new();
+/// What lies under `root` where the docs write that `docs` does not hold, from one walk of the
+/// directories it owns.
+struct Strays {
+    /// Generated files `docs` no longer renders: regular files in the owned directories, and
+    /// `docs/*.md` pages that start with [`GENERATED_NOTE`]; sorted.
+    stale: Vec<String>,
+    /// Entries of the owned directories that are neither a directory nor a regular file,
+    /// whatever their name (not followed: a symlink is reported as one, wherever it points).
+    not_files: Vec<String>,
+}
+
+fn strays(docs: &Docs, root: &Path) -> Strays {
+    let (mut stale, mut not_files) = (Vec::new(), Vec::new());
     for dir in OWNED_DIRS {
         for e in walkdir::WalkDir::new(root.join(dir)).sort_by_file_name().into_iter().filter_map(Result::ok) {
-            if e.file_type().is_file() {
-                let rel = crate::fsutil::slash_relative(root, e.path());
-                if !docs.files.contains_key(&rel) {
-                    out.push(rel);
-                }
+            let (kind, rel) = (e.file_type(), crate::fsutil::slash_relative(root, e.path()));
+            if kind.is_file() && !docs.files.contains_key(&rel) {
+                stale.push(rel);
+            } else if e.depth() > 0 && !kind.is_file() && !kind.is_dir() {
+                not_files.push(rel);
             }
         }
     }
@@ -401,12 +393,12 @@ fn stale(docs: &Docs, root: &Path) -> Vec<String> {
             let generated =
                 rel.ends_with(".md") && std::fs::read_to_string(e.path()).is_ok_and(|t| t.starts_with(GENERATED_NOTE));
             if generated && !docs.files.contains_key(&rel) {
-                out.push(rel);
+                stale.push(rel);
             }
         }
     }
-    out.sort();
-    out
+    stale.sort();
+    Strays { stale, not_files }
 }
 
 /// What [`write`] did.
@@ -421,7 +413,9 @@ pub struct Written {
 /// atomically; stale generated files removed.
 pub fn write(docs: &Docs, base: &Path) -> Result<Written, String> {
     let mut w = Written::default();
-    for rel in not_files(base) {
+    // Found before writing: writing adds only files `docs` holds, so it changes neither list.
+    let strays = strays(docs, base);
+    for rel in strays.not_files {
         std::fs::remove_file(base.join(&rel))
             .map_err(|e| format!("cannot remove {rel}, which is not a regular file: {e}"))?;
         w.removed.push(rel);
@@ -438,7 +432,7 @@ pub fn write(docs: &Docs, base: &Path) -> Result<Written, String> {
         crate::fsutil::write_atomic(&path, bytes).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
         w.written.push(rel.clone());
     }
-    for rel in stale(docs, base) {
+    for rel in strays.stale {
         std::fs::remove_file(base.join(&rel)).map_err(|e| format!("cannot remove the stale {rel}: {e}"))?;
         w.removed.push(rel);
     }
