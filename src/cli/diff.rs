@@ -132,30 +132,30 @@ pub enum Previous {
 }
 
 /// The release gate for `current` against `previous`: its findings (BQ950–BQ955), located in
-/// the suite's files, and what the suite was compared with, as one line (the previous version
-/// and where it came from, the changes and the bump they need; `None` when there was nothing to
-/// compare with). `Err`: the previous release could not be loaded (exit 2).
+/// the suite's files, and what the suite was compared with, as one line (`Ok`: the previous
+/// version and where it came from, the changes and the bump they need; `Err`: why nothing was
+/// compared). `Err` of the whole: the previous release could not be loaded (exit 2).
 pub fn gate_run(
     current: &Suite,
     previous: &Previous,
     remote: &RemoteArgs,
-) -> Result<(Vec<Finding>, Option<String>), String> {
+) -> Result<(Vec<Finding>, Result<String, String>), String> {
     let opts = options(&current.root, remote);
     let label = match previous {
         Previous::Given(arg) => arg.clone(),
         Previous::Tag | Previous::TagIfAny => {
             let Some(version) = current.version().filter(|v| semver::Version::parse(v).is_ok()) else {
-                return Ok((Vec::new(), None));
+                return Ok((Vec::new(), Err("CONFORMANCE_VERSION is not SemVer (validate says why)".to_owned())));
             };
-            let none = |why: &str| {
+            let none = |why: String| {
                 let findings =
-                    if matches!(previous, Previous::Tag) { vec![gate::no_previous(current, why)] } else { Vec::new() };
-                Ok((findings, None))
+                    if matches!(previous, Previous::Tag) { vec![gate::no_previous(current, &why)] } else { Vec::new() };
+                Ok((findings, Err(why)))
             };
             match gate::previous_tag(&current.root, version) {
                 Ok(Some(tag)) => format!("git:{tag}"),
-                Ok(None) => return none(&format!("the repository has no release tag v<version> below {version}")),
-                Err(e) => return none(&e),
+                Ok(None) => return none(format!("the repository has no release tag v<version> below {version}")),
+                Err(e) => return none(e),
             }
         }
     };
@@ -170,5 +170,5 @@ pub fn gate_run(
         diff.changes.len(),
         diff.needed().as_str()
     );
-    Ok((gate::check(&diff, current)?, Some(compared)))
+    Ok((gate::check(&diff, current)?, Ok(compared)))
 }

@@ -416,11 +416,8 @@ fn validate(a: &ValidateArgs, color: bool) -> ExitCode {
             Ok((gate, compared)) => {
                 findings.extend(gate);
                 match compared {
-                    Some(compared) => note!("release gate: compared with {compared}"),
-                    None if a.gate => note!(
-                        "release gate: the repository has no release tag v<version> below the suite's version: nothing to compare with (skipped)"
-                    ),
-                    None => {}
+                    Ok(compared) => note!("release gate: compared with {compared}"),
+                    Err(why) => note!("release gate: {why}: nothing to compare with (skipped)"),
                 }
             }
             Err(e) => return fail(e),

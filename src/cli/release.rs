@@ -82,7 +82,7 @@ pub fn run(a: &ReleaseArgs, color: bool) -> ExitCode {
         if !findings.is_empty() {
             note_inline!("{}", diag::render(&findings, Format::Human, false, &summary));
         }
-        if let Some(compared) = compared {
+        if let Ok(compared) = compared {
             note!("release gate: compared with {compared}");
         }
     } else if a.no_previous && !a.verify {
