@@ -57,7 +57,7 @@ const LANG_ENUM: &str = "/properties/meta/properties/lang/enum";
 /// case-insensitively. `babelqueue-python` is `python`, `php-sdk` is `php`,
 /// `babelqueue-java-sqs` is `java`, `bqsuite-reference` has none.
 pub fn family_of(sdk: &str, families: &[String]) -> Option<String> {
-    sdk.split(|c: char| !c.is_ascii_alphanumeric())
+    crate::suite::name_pieces(sdk)
         .map(str::to_ascii_lowercase)
         .find(|t| families.iter().any(|f| f.eq_ignore_ascii_case(t)))
 }
@@ -177,8 +177,7 @@ impl<'s> Checker<'s> {
             .filter_map(|f| f.as_str().map(str::to_owned))
             .collect();
         for e in suite.exceptions() {
-            // Families compare case-insensitively, as `family_of` derives them.
-            if !families.iter().any(|f| f.eq_ignore_ascii_case(&e.family)) {
+            if !families.iter().any(|f| e.is_for(f)) {
                 families.push(e.family);
             }
         }
@@ -242,14 +241,9 @@ impl<'s> Checker<'s> {
         // Everything later reads the view; the parsed tree (the largest thing held) goes now.
         drop(value);
         fc.family = results.sdk.as_deref().and_then(|s| family_of(s, &self.families));
-        // The derived family is lowercase; an exception's is compared as `family_of` compares
-        // tokens, case-insensitively, so an entry spelled `PHP` is never silently dead.
-        fc.excepted = self
-            .suite
-            .exceptions()
-            .into_iter()
-            .filter(|e| fc.family.as_deref().is_some_and(|f| f.eq_ignore_ascii_case(&e.family)))
-            .collect();
+        // `Exception::is_for` ignores letter case, so an entry spelled `PHP` is never silently dead.
+        fc.excepted =
+            self.suite.exceptions().into_iter().filter(|e| fc.family.as_deref().is_some_and(|f| e.is_for(f))).collect();
         for (i, b) in &results.bindings {
             let Some(scope) = Scope::parse(b).filter(|s| s.is_binding()) else { continue };
             match fc.exception_for(scope) {

@@ -269,6 +269,20 @@ pub struct Exception {
     pub adr: String,
 }
 
+impl Exception {
+    /// Is this the exception of `family`? Families compare ignoring ASCII letter case, as an
+    /// SDK's family is read from its name ([`name_pieces`]).
+    pub fn is_for(&self, family: &str) -> bool {
+        self.family.eq_ignore_ascii_case(family)
+    }
+}
+
+/// The pieces an SDK's name is read in for its family: the name split at every character that
+/// is not an ASCII letter or digit (`php-sdk` is `php`, `sdk`). A family is one such piece.
+pub fn name_pieces(sdk: &str) -> impl Iterator<Item = &str> {
+    sdk.split(|c: char| !c.is_ascii_alphanumeric())
+}
+
 /// A loaded suite.
 #[derive(Debug, Clone)]
 pub struct Suite {

@@ -88,7 +88,7 @@ pub(super) fn check(cx: &Ctx<'_>) -> Vec<Finding> {
             let keys_ok = e.as_object().is_some_and(|o| o.len() == 3);
             match (field("family"), field("binding"), field("adr")) {
                 (Some(family), Some(binding), Some(adr)) if keys_ok && !family.is_empty() && is_adr(adr) => {
-                    if !family.bytes().all(|b| b.is_ascii_alphanumeric()) {
+                    if crate::suite::name_pieces(family).ne([family]) {
                         out.push(at(
                             Code::BAD_EXCEPTION,
                             format!(
