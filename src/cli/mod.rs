@@ -245,7 +245,88 @@ pub struct ValidateArgs {
     #[arg(long, conflicts_with = "against")]
     pub gate: bool,
     #[command(flatten)]
+    pub redis: RedisArgs,
+    #[command(flatten)]
     pub remote: diff::RemoteArgs,
+}
+
+/// The live Redis of `run`, `validate` and `release`.
+#[derive(Debug, Clone, Args)]
+pub struct RedisArgs {
+    /// A live Redis for the cases that need one (redis_layout's behavioural blocks and
+    /// redis.payload_identity): `run` runs them against it; `validate` and `release` also run
+    /// them through the reference core, which they otherwise only read and check. A URL that
+    /// does not parse is a usage error; a password in it is never shown.
+    #[arg(long, env = "BQ_REDIS_URL", value_name = "URL", hide_env_values = true)]
+    pub redis_url: Option<String>,
+    /// Seconds to wait for the Redis connection, and then for each reply (1 to 3600).
+    #[arg(long, value_name = "SECS", default_value_t = 3, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub redis_timeout: u64,
+}
+
+impl RedisArgs {
+    /// The URL given (an empty one counts as none), or a usage error for one that does not
+    /// parse.
+    pub fn url(&self) -> Result<Option<String>, String> {
+        let url = self.redis_url.clone().filter(|u| !u.trim().is_empty());
+        if let Some(Err(e)) = url.as_deref().map(crate::sections::redis::link::check_url) {
+            return Err(format!("--redis-url (or BQ_REDIS_URL): {e}"));
+        }
+        Ok(url)
+    }
+
+    pub fn timeout(&self) -> std::time::Duration {
+        std::time::Duration::from_secs(self.redis_timeout)
+    }
+
+    /// What `validate` (or `release`'s validate gate) runs the Redis cases against: the Redis
+    /// given, once it answers a PING, else none and why (no URL: `None`). An unreachable Redis
+    /// is an error under `BQ_REQUIRE_REDIS`, and so is none at all.
+    pub fn for_validate(&self) -> Result<(crate::validate::Options, Option<String>), String> {
+        let url = self.url()?;
+        let require = require_redis_from_env();
+        let Some(url) = url else {
+            if require {
+                return Err("BQ_REQUIRE_REDIS is set but no Redis is given (--redis-url or BQ_REDIS_URL), so the \
+                            cases that need one cannot be run through the reference core"
+                    .into());
+            }
+            return Ok((crate::validate::Options::default(), None));
+        };
+        match crate::sections::redis::link::RedisLink::with_timeout(Some(&url), require, self.timeout()).reach() {
+            Ok(()) => Ok((crate::validate::Options { redis: Some((url, self.timeout())) }, None)),
+            Err(why) if require => Err(format!(
+                "{why}; BQ_REQUIRE_REDIS is set, so the cases that need Redis must run through the reference core"
+            )),
+            Err(why) => Ok((crate::validate::Options::default(), Some(why))),
+        }
+    }
+}
+
+/// Say which cases that need a live Redis the reference core did not run, and why (`why`: the
+/// Redis given could not be reached); nothing when it ran them all, or there are none.
+pub(crate) fn note_redis_coverage(command: &str, coverage: crate::validate::RedisCoverage, why: Option<&str>) {
+    let crate::validate::RedisCoverage { cases, run } = coverage;
+    if run == cases {
+        return;
+    }
+    let (s, need, were) = if cases == 1 { ("", "needs", "was") } else { ("s", "need", "were") };
+    if run == 0 {
+        let how = match why {
+            Some(why) => format!(": {why}"),
+            None => format!(" (--redis-url or BQ_REDIS_URL runs {})", if cases == 1 { "it" } else { "them" }),
+        };
+        note!(
+            "{command}: {cases} case{s} that {need} a live Redis {were} read and checked but not run through the \
+             reference core{how}"
+        );
+    } else {
+        note!(
+            "{command}: {} of the {cases} cases that need a live Redis could not be run through the reference core \
+             (the Redis stopped answering)",
+            cases - run
+        );
+    }
 }
 
 /// `ids` output format.
@@ -283,13 +364,8 @@ pub struct RunArgs {
     /// nothing is run.
     #[arg(long = "section", value_name = "S")]
     pub sections: Vec<String>,
-    /// A live Redis for the redis behavioural blocks (a URL that does not parse is a usage
-    /// error; a password in it is never shown).
-    #[arg(long, env = "BQ_REDIS_URL", value_name = "URL", hide_env_values = true)]
-    pub redis_url: Option<String>,
-    /// Seconds to wait for the Redis connection, and then for each reply (1 to 3600).
-    #[arg(long, value_name = "SECS", default_value_t = 3, value_parser = clap::value_parser!(u64).range(1..=3600))]
-    pub redis_timeout: u64,
+    #[command(flatten)]
+    pub redis: RedisArgs,
     /// Run this adapter instead of the reference core: a command and its arguments, split
     /// like a shell would (quotes, no expansion), that speaks the adapter protocol on its
     /// stdin and stdout (docs/adapter-protocol.md), e.g. "bqsuite adapter" or "python3
@@ -405,7 +481,12 @@ fn validate(a: &ValidateArgs, color: bool) -> ExitCode {
         Ok(s) => s,
         Err(e) => return fail(e),
     };
-    let mut findings = crate::validate::validate(&suite);
+    let (options, no_redis) = match a.redis.for_validate() {
+        Ok(o) => o,
+        Err(e) => return fail(e),
+    };
+    let crate::validate::Validation { mut findings, redis } = crate::validate::validate_with(&suite, &options);
+    note_redis_coverage("validate", redis, no_redis.as_deref());
     let previous = match (&a.against, a.gate) {
         (Some(against), _) => Some(diff::Previous::Given(against.clone())),
         (None, true) => Some(diff::Previous::TagIfAny),
@@ -506,15 +587,15 @@ fn run(a: &RunArgs) -> ExitCode {
     if let Err(e) = crate::results::source_date_epoch() {
         return fail(e);
     }
-    let redis_url = a.redis_url.clone().filter(|u| !u.trim().is_empty());
-    if let Some(Err(e)) = redis_url.as_deref().map(crate::sections::redis::link::check_url) {
-        return fail(format!("--redis-url (or BQ_REDIS_URL): {e}"));
-    }
+    let redis_url = match a.redis.url() {
+        Ok(url) => url,
+        Err(e) => return fail(e),
+    };
     let options = RunOptions {
         only: a.sections.clone(),
         redis_url,
         require_redis: require_redis_from_env(),
-        redis_timeout: Some(std::time::Duration::from_secs(a.redis_timeout)),
+        redis_timeout: Some(a.redis.timeout()),
     };
     let (conformance::Run { results, invalid, not_carried }, adapter) = match (&a.sdk, early) {
         (Some(cmd), Some(launched)) => match run_adapter(cmd, launched, &suite, &options) {

@@ -37,6 +37,8 @@ pub struct ReleaseArgs {
     #[arg(long, value_name = "BYTES")]
     pub file_cap: Option<u64>,
     #[command(flatten)]
+    pub redis: super::RedisArgs,
+    #[command(flatten)]
     pub remote: RemoteArgs,
 }
 
@@ -51,7 +53,13 @@ pub fn run(a: &ReleaseArgs, color: bool) -> ExitCode {
     if let Some(cap) = a.file_cap {
         limits.max_file = cap;
     }
-    let asset = match release::build_within(&suite, &limits) {
+    let (options, no_redis) = match a.redis.for_validate() {
+        Ok(o) => o,
+        Err(e) => return fail(e),
+    };
+    let (built, redis) = release::build_gated(&suite, &limits, &options);
+    super::note_redis_coverage("release", redis, no_redis.as_deref());
+    let asset = match built {
         Ok(asset) => asset,
         Err(ReleaseError::Findings(findings)) => {
             let summary = Summary::new("release", subject(&suite));

@@ -332,9 +332,9 @@ codes! {
         why: "The scope decides which SDKs must run a section; moving a section between scopes changes who is required to pass it, which is a decision for the suite, not an accident of one file.",
         example: Validate(&[Set("manifest.json", "/sections/redis_delay", "\"core\"")]),
     }
-    REFERENCE_DISAGREES = "BQ311" "reference-disagrees" "The reference core does not pass a case that needs no external service: the case expects something else than the reference computes." {
+    REFERENCE_DISAGREES = "BQ311" "reference-disagrees" "The reference core does not pass a case: the case expects something else than the reference computes." {
         Error,
-        checks: "Every case that reads cleanly and needs no external service is run through the reference core over the SDK interface; a case it does not pass is reported at the case, with what the reference computed and what the case expects. The Redis behavioural blocks are read and checked, never run, so validate stays offline.",
+        checks: "Every case that reads cleanly is run through the reference core over the SDK interface; a case it does not pass is reported at the case, with what the reference computed and what the case expects. The cases that need a live Redis run only when validate (or release) is given one (--redis-url or BQ_REDIS_URL); without one they are read and checked, not run, and a line on stderr says how many.",
         why: "An expectation the reference implementation of the contract cannot meet is almost always a mistake in the case; shipped, it would turn every correct SDK red.",
         example: Validate(&[Set("manifest.json", "/cases/[order-created]/expect/attempts", "1")]),
     }

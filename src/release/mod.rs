@@ -108,22 +108,33 @@ pub fn build(suite: &Suite) -> Result<Asset, ReleaseError> {
 
 /// [`build`] under other caps than `fetch`'s defaults (rule 8).
 pub fn build_within(suite: &Suite, limits: &Limits) -> Result<Asset, ReleaseError> {
-    let (findings, built) = std::thread::scope(|s| {
+    build_gated(suite, limits, &crate::validate::Options::default()).0
+}
+
+/// [`build_within`], its validate gate run with `options` (a live Redis for the cases that need
+/// one); also says how many of those cases the gate ran through the reference core.
+pub fn build_gated(
+    suite: &Suite,
+    limits: &Limits,
+    options: &crate::validate::Options,
+) -> (Result<Asset, ReleaseError>, crate::validate::RedisCoverage) {
+    let (validation, built) = std::thread::scope(|s| {
         let validation = std::thread::Builder::new()
             .name("validate".into())
             .stack_size(8 << 20)
-            .spawn_scoped(s, || crate::validate::validate(suite));
+            .spawn_scoped(s, || crate::validate::validate_with(suite, options));
         let built = build_unchecked(suite, limits);
-        let findings = match validation {
+        let validation = match validation {
             Ok(handle) => handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
-            Err(_) => crate::validate::validate(suite),
+            Err(_) => crate::validate::validate_with(suite, options),
         };
-        (findings, built)
+        (validation, built)
     });
+    let crate::validate::Validation { findings, redis } = validation;
     if !findings.is_empty() {
-        return Err(ReleaseError::Findings(findings));
+        return (Err(ReleaseError::Findings(findings)), redis);
     }
-    built
+    (built, redis)
 }
 
 /// Rules 2–6 and 8 without the validate gate.

@@ -8,6 +8,12 @@
 //! definition in the registry ([`crate::sections`]), for the generic family, its cross-checks
 //! and the reference agreement alike. Both cores share the work task by task (sections are read
 //! in parallel, one task each), and the findings do not depend on which thread ran what.
+//!
+//! Offline by default: the cases that need a live Redis are read and checked but not run
+//! through the reference core, and [`Validation::redis`] counts them so that the caller can say
+//! so. Given a Redis ([`Options::redis`]), they run against it too, each case in a key space of
+//! its own (as `run` does), and a case the reference does not pass is a finding like any other;
+//! a case the Redis was lost for is counted as not run, never reported as a disagreement.
 
 mod cases;
 mod compat;
@@ -85,15 +91,45 @@ const RULES: &[Rule] = &[
     sync_targets::check,
 ];
 
-/// Validate a loaded suite: all findings, located and sorted.
+/// What `validate` may use besides the suite.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// A live Redis (its URL, and the connect and reply timeout) for the cases that need one;
+    /// `None`: they are read and checked, not run.
+    pub redis: Option<(String, std::time::Duration)>,
+}
+
+/// The cases that need a live Redis: how many read cleanly (so the agreement could run them),
+/// and how many of those ran through the reference core against it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct RedisCoverage {
+    pub cases: usize,
+    pub run: usize,
+}
+
+/// What one validation found, and how much of the reference agreement it could run.
+#[derive(Debug)]
+pub struct Validation {
+    /// Every finding, located and sorted.
+    pub findings: Vec<Finding>,
+    pub redis: RedisCoverage,
+}
+
+/// Validate a loaded suite offline: all findings, located and sorted.
+pub fn validate(suite: &Suite) -> Vec<Finding> {
+    validate_with(suite, &Options::default()).findings
+}
+
+/// Validate a loaded suite with `options`: all findings, located and sorted.
 ///
 /// Two threads share the work, taking tasks from one counter: first reading each registered
 /// section (once, for every family; the largest first), then the suite-wide families, then the
 /// sections' cross-checks and the reference agreement in chunks of cases
-/// ([`registry::agreement`]), which wait for any section the other thread is still reading.
+/// ([`registry::Agreement::chunk`]), which wait for any section the other thread is still reading.
 /// Which thread runs a task does not change its findings, and they are sorted at the end.
-pub fn validate(suite: &Suite) -> Vec<Finding> {
+pub fn validate_with(suite: &Suite, options: &Options) -> Validation {
     let cx = Ctx::new(suite);
+    let agreement = registry::Agreement::new(options.redis.as_ref());
     let unread = registry::registered(suite);
     let mut order: Vec<usize> = (0..unread.len()).collect();
     order.sort_by_key(|&i| std::cmp::Reverse(unread[i].weight()));
@@ -118,7 +154,7 @@ pub fn validate(suite: &Suite) -> Vec<Finding> {
             let all: Vec<&registry::Read<'_>> = (0..reads.len()).map(read).collect();
             if task == RULES.len() {
                 findings.extend(registry::check(&cx, &all));
-            } else if !registry::agreement(&all, task - RULES.len() - 1, &mut findings) {
+            } else if !agreement.chunk(&all, task - RULES.len() - 1, &mut findings) {
                 return findings;
             }
         }
@@ -129,7 +165,7 @@ pub fn validate(suite: &Suite) -> Vec<Finding> {
         findings.extend(helper.join().unwrap_or_else(|p| std::panic::resume_unwind(p)));
         findings
     });
-    std::thread::scope(|s| {
+    let findings = std::thread::scope(|s| {
         // What the families shared is freed beside the sorting, not before it.
         s.spawn(move || drop((reads, cx)));
         locate(suite, &mut findings);
@@ -141,7 +177,8 @@ pub fn validate(suite: &Suite) -> Vec<Finding> {
         Finding::sort(&mut findings);
         findings.dedup();
         findings
-    })
+    });
+    Validation { findings, redis: agreement.coverage() }
 }
 
 /// Fill in line:column for every finding with a file and a pointer but no span: one walk per

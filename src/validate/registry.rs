@@ -19,9 +19,17 @@
 //! * the reference agreement (BQ311): every case that read cleanly and needs no external service
 //!   runs through the reference core over the SDK interface; a case it does not pass is a finding
 //!   at the case's pointer with what the reference computed against what the case expects. The
-//!   Redis behavioural blocks are read and checked, never executed, so `validate` stays offline
-//!   and deterministic (the reference draws its random delays from a fixed seed here, and which
-//!   thread runs a case does not change its outcome).
+//!   cases that need a live Redis (the behavioural blocks of redis_layout, redis.payload_identity)
+//!   run too when validate is given a Redis, each in a key space of its own that is deleted
+//!   afterwards, as `run` runs them; without one they are read and checked, never executed, and
+//!   counted, so `validate` stays offline unless asked. Either way the agreement is
+//!   deterministic (the reference draws its random delays from a fixed seed here, every Redis
+//!   case pins its clock, and which thread runs a case does not change its outcome). A Redis case
+//!   that could not run because the Redis went away is counted as not run, never reported as a
+//!   disagreement.
+
+use std::rc::Rc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::diag::{Code, Finding};
 use crate::results::Status;
@@ -204,43 +212,83 @@ fn held_by_version(suite: &Suite) -> Vec<Finding> {
 /// How many cases one task of the agreement runs.
 const CHUNK: usize = 64;
 
-/// The reference agreement family, one task of it: chunk `n` of the cases (in a fixed order:
-/// the sections in manifest order, each cut into chunks of [`CHUNK`] cases), run through a
-/// reference core of its own, its findings added to `out`. False when there is no chunk `n`.
-pub(super) fn agreement(reads: &[&Read<'_>], n: usize, out: &mut Vec<Finding>) -> bool {
-    let mut n = n;
-    let Some((read, first)) = reads.iter().find_map(|read| {
-        let chunks = read.cases.len().div_ceil(CHUNK);
-        if n < chunks {
-            Some((read, n * CHUNK))
-        } else {
-            n -= chunks;
-            None
+/// The reference agreement family: its Redis (if any) and what it could run of the cases that
+/// need one.
+pub(super) struct Agreement<'o> {
+    redis: Option<&'o (String, std::time::Duration)>,
+    redis_cases: AtomicUsize,
+    redis_run: AtomicUsize,
+}
+
+impl<'o> Agreement<'o> {
+    pub fn new(redis: Option<&'o (String, std::time::Duration)>) -> Self {
+        Self { redis, redis_cases: AtomicUsize::new(0), redis_run: AtomicUsize::new(0) }
+    }
+
+    /// One task: chunk `n` of the cases (in a fixed order: the sections in manifest order,
+    /// each cut into chunks of [`CHUNK`] cases), run through a reference core of its own, its
+    /// findings added to `out`. False when there is no chunk `n`.
+    pub fn chunk(&self, reads: &[&Read<'_>], n: usize, out: &mut Vec<Finding>) -> bool {
+        let mut n = n;
+        let Some((read, first)) = reads.iter().find_map(|read| {
+            let chunks = read.cases.len().div_ceil(CHUNK);
+            if n < chunks {
+                Some((read, n * CHUNK))
+            } else {
+                n -= chunks;
+                None
+            }
+        }) else {
+            return false;
+        };
+        // The chunk's own link connects on its first Redis case, if it has one.
+        let link = Rc::new(match self.redis {
+            Some((url, timeout)) => RedisLink::with_timeout(Some(url), false, *timeout),
+            None => RedisLink::new(None, false),
+        });
+        let mut sdk = ReferenceSdk::with_redis(link.clone()).deterministic();
+        let mut cx = RunCx { sdk: &mut sdk, redis: &link };
+        for i in first..(first + CHUNK).min(read.cases.len()) {
+            match read.cases.needs(i) {
+                Some(Needs::Nothing) => {}
+                Some(Needs::Redis) => {
+                    self.redis_cases.fetch_add(1, Ordering::Relaxed);
+                    if self.redis.is_none() {
+                        continue;
+                    }
+                }
+                None => continue,
+            }
+            let outcome = read.cases.run(i, &mut cx);
+            if read.cases.needs(i) == Some(Needs::Redis) {
+                if outcome.status == Status::Skip {
+                    // No Redis after all: not run (the caller says so), not a disagreement.
+                    continue;
+                }
+                self.redis_run.fetch_add(1, Ordering::Relaxed);
+            }
+            if outcome.status != Status::Pass {
+                let case = read.cases.case(i);
+                out.push(at(
+                    Code::REFERENCE_DISAGREES,
+                    format!(
+                        "the reference core does not pass {}/{}: {}",
+                        read.section.name,
+                        case.id,
+                        outcome.reason.unwrap_or_default()
+                    ),
+                    case.pointer.clone(),
+                ));
+            }
         }
-    }) else {
-        return false;
-    };
-    let mut sdk = ReferenceSdk::new().deterministic();
-    let offline = RedisLink::new(None, false);
-    let mut cx = RunCx { sdk: &mut sdk, redis: &offline };
-    for i in first..(first + CHUNK).min(read.cases.len()) {
-        if read.cases.needs(i) != Some(Needs::Nothing) {
-            continue;
-        }
-        let outcome = read.cases.run(i, &mut cx);
-        if outcome.status != Status::Pass {
-            let case = read.cases.case(i);
-            out.push(at(
-                Code::REFERENCE_DISAGREES,
-                format!(
-                    "the reference core does not pass {}/{}: {}",
-                    read.section.name,
-                    case.id,
-                    outcome.reason.unwrap_or_default()
-                ),
-                case.pointer.clone(),
-            ));
+        true
+    }
+
+    /// The cases that need a live Redis, and how many of them ran.
+    pub fn coverage(&self) -> super::RedisCoverage {
+        super::RedisCoverage {
+            cases: self.redis_cases.load(Ordering::Relaxed),
+            run: self.redis_run.load(Ordering::Relaxed),
         }
     }
-    true
 }

@@ -111,6 +111,12 @@ impl RedisLink {
         Ok(RefCell::new(con))
     }
 
+    /// Connect now (at most once, as every case would) and say why not, without the note a
+    /// case's connection prints.
+    pub fn reach(&self) -> Result<(), String> {
+        self.con.get_or_init(|| self.connect()).as_ref().map(drop).map_err(Clone::clone)
+    }
+
     fn connection(&self) -> Result<&RefCell<Connection>, &str> {
         self.con
             .get_or_init(|| {

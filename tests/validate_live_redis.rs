@@ -1,0 +1,141 @@
+//! `validate` and `release` with and without a live Redis: the cases that need one run through
+//! the reference core only when a Redis is given, and an offline gate says how many it did not
+//! run, so a wrong Redis expectation can no longer pass `validate` and `release` unseen where a
+//! Redis is at hand (CI and the release workflow always give one).
+//!
+//! The live half uses `BQ_REDIS_URL`, else a `redis-server` the test support starts, else it
+//! skips and says so (a failure under `BQ_REQUIRE_REDIS`).
+
+mod support;
+
+use std::time::Duration;
+
+use bqsuite::conformance::{self, RunOptions};
+use bqsuite::diag::Finding;
+use bqsuite::suite::Suite;
+use bqsuite::validate::{Options, RedisCoverage, validate_with};
+use serde_json::json;
+use support::{SuiteCopy, assert_finding, bqsuite_env, repo, transcript};
+
+/// The case whose expectation the tests break: its reserve stores the re-encoding at
+/// floor(1000.4) + 60 = 1060, never 1061.
+const BROKEN_AT: &str = "/redis_layout/reserve/cases/0";
+
+fn broken() -> SuiteCopy {
+    let s = SuiteCopy::new();
+    s.edit_manifest(|m| m["redis_layout"]["reserve"]["cases"][0]["expect"]["reserved"][0]["score"] = json!(1061));
+    s
+}
+
+/// How many cases of the canonical suite need a live Redis, found another way than validate's:
+/// the ones an offline `run` of the reference core skips under the runner contract.
+fn needing_redis() -> usize {
+    let suite = Suite::load(repo()).unwrap();
+    let run = conformance::run(&suite, &RunOptions::default());
+    let skips = run.results.counts(None).skip;
+    assert!(skips > 50, "redis_layout alone has more: {skips}");
+    skips
+}
+
+fn with_redis(url: &str) -> Options {
+    Options { redis: Some((url.to_owned(), Duration::from_secs(3))) }
+}
+
+fn relative(copy: &SuiteCopy, mut findings: Vec<Finding>) -> Vec<Finding> {
+    let root = format!("{}/", copy.path().display());
+    for f in &mut findings {
+        if let Some(rel) = f.file.as_deref().and_then(|p| p.strip_prefix(&root)) {
+            f.file = Some(rel.to_owned());
+        }
+    }
+    findings
+}
+
+#[test]
+fn offline_the_redis_cases_are_counted_and_not_run() {
+    let v = validate_with(&Suite::load(repo()).unwrap(), &Options::default());
+    assert!(v.findings.is_empty(), "{:#?}", v.findings);
+    assert_eq!(v.redis, RedisCoverage { cases: needing_redis(), run: 0 });
+}
+
+#[test]
+fn a_wrong_redis_expectation_passes_offline_and_is_caught_with_a_live_redis() {
+    let s = broken();
+    let suite = Suite::load(s.path()).unwrap();
+    let offline = validate_with(&suite, &Options::default());
+    assert!(
+        offline.findings.iter().all(|f| f.code.id != "BQ311"),
+        "offline, the Redis case is read, not run: {:#?}",
+        offline.findings
+    );
+    let Some(url) = support::redis_url() else { return };
+    let live = validate_with(&suite, &with_redis(&url));
+    let findings = relative(&s, live.findings);
+    assert_finding(&findings, "BQ311", "manifest.json", Some(BROKEN_AT));
+    assert_eq!(findings.len(), 1, "only the broken case: {findings:#?}");
+    assert!(findings[0].message.contains("expected 1061"), "{}", findings[0].message);
+    assert_eq!(live.redis, RedisCoverage { cases: needing_redis(), run: needing_redis() });
+}
+
+#[test]
+fn with_a_live_redis_the_reference_passes_every_case_of_the_canonical_suite() {
+    let Some(url) = support::redis_url() else { return };
+    let v = validate_with(&Suite::load(repo()).unwrap(), &with_redis(&url));
+    assert!(v.findings.is_empty(), "{:#?}", v.findings);
+    let n = needing_redis();
+    assert_eq!(v.redis, RedisCoverage { cases: n, run: n });
+}
+
+#[test]
+fn the_cli_says_what_it_did_not_run_and_requires_a_redis_when_told_to() {
+    let n = needing_redis();
+    let o = bqsuite_env(&repo(), &["validate"], &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains(&format!("validate: {n} cases that need a live Redis were read and checked but not run")),
+        "{err}"
+    );
+
+    let closed = {
+        let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        format!("redis://127.0.0.1:{port}/")
+    };
+    let o = bqsuite_env(&repo(), &["validate", "--redis-url", &closed], &[]);
+    assert_eq!(o.status.code(), Some(0), "an unreachable Redis is not required: {}", transcript(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("not run through the reference core: cannot reach Redis at"), "{err}");
+
+    let o = bqsuite_env(&repo(), &["validate", "--redis-url", &closed], &[("BQ_REQUIRE_REDIS", "1")]);
+    assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
+    assert!(o.stdout.is_empty(), "no verdict on a validation that could not run: {}", transcript(&o));
+    let o = bqsuite_env(&repo(), &["validate"], &[("BQ_REQUIRE_REDIS", "1")]);
+    assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("no Redis is given"), "{}", transcript(&o));
+    let o = bqsuite_env(&repo(), &["validate", "--redis-url", "http://nope"], &[]);
+    assert_eq!(o.status.code(), Some(2), "a URL that is not a Redis URL is a usage error: {}", transcript(&o));
+
+    let Some(url) = support::redis_url() else { return };
+    let o = bqsuite_env(&repo(), &["validate"], &[("BQ_REDIS_URL", &url), ("BQ_REQUIRE_REDIS", "1")]);
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    assert!(o.stderr.is_empty(), "every case ran, so nothing to say: {}", transcript(&o));
+}
+
+#[test]
+fn release_refuses_a_wrong_redis_expectation_when_it_has_a_redis() {
+    let Some(url) = support::redis_url() else { return };
+    let s = broken();
+    let dist = s.path().join("dist");
+    let args = ["release", "--no-previous", "--out", dist.to_str().unwrap()];
+    let o = bqsuite_env(s.path(), &args, &[("BQ_REDIS_URL", &url)]);
+    assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("BQ311 reference-disagrees") && out.contains(BROKEN_AT), "{}", transcript(&o));
+    assert!(!dist.exists(), "nothing written: {}", transcript(&o));
+
+    // Offline the same suite builds, and release says what its gate did not run.
+    let o = bqsuite_env(s.path(), &args, &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains(&format!("release: {} cases that need a live Redis", needing_redis())), "{err}");
+}
