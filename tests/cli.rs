@@ -83,6 +83,8 @@ fn validate_writes_the_github_step_summary() {
     let o = std::process::Command::new(env!("CARGO_BIN_EXE_bqsuite"))
         .args(["validate", "--format", "github"])
         .current_dir(s.path())
+        .env_remove("BQ_REDIS_URL")
+        .env_remove("BQ_REQUIRE_REDIS")
         .env("GITHUB_STEP_SUMMARY", &summary)
         .output()
         .unwrap();
@@ -180,7 +182,7 @@ fn color_follows_the_flag() {
     let with_env = |vars: &[(&str, &str)]| {
         let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_bqsuite"));
         cmd.arg("validate").current_dir(s.path()).env_remove("NO_COLOR").env_remove("CLICOLOR_FORCE");
-        cmd.env_remove("CLICOLOR").env_remove("TERM");
+        cmd.env_remove("CLICOLOR").env_remove("TERM").env_remove("BQ_REDIS_URL").env_remove("BQ_REQUIRE_REDIS");
         for (k, v) in vars {
             cmd.env(k, v);
         }

@@ -24,6 +24,9 @@ fn script(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
         .env("NO_COLOR", "1")
         .env_remove("GITHUB_ACTIONS")
         .env_remove("GITHUB_OUTPUT")
+        // Offline, as the other CLI tests: the gate's Redis cases are tests/validate_live_redis.rs's.
+        .env_remove("BQ_REDIS_URL")
+        .env_remove("BQ_REQUIRE_REDIS")
         .envs(env.iter().copied())
         .output()
         .expect("run bash")
