@@ -187,3 +187,43 @@ fn a_cell_with_a_problem_results_check_finds_is_never_clean() {
     assert!(html.contains("<details><summary>1 unknown</summary><ul><li><code>gate/2</code>"), "{html}");
     assert!(html.contains("<details><summary>1 without a status</summary><ul><li><code>first</code>"), "{html}");
 }
+
+/// A file of another suite version: `results check` checks none of its sections against this
+/// suite (BQ603 only), so the report judges none either. Its cells used to call the sections
+/// that version does not have "missing" and its allowed skips "not allowed".
+#[test]
+fn a_file_of_another_suite_version_is_counted_not_judged() {
+    let dir = workspace();
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("ref.json")).unwrap()).unwrap();
+    v["conformance_version"] = serde_json::json!("1.5.0");
+    let dropped = v["sections"].as_object_mut().unwrap().remove("demo_core");
+    assert!(dropped.is_some(), "the small suite has demo_core");
+    std::fs::write(dir.path().join("old.json"), v.to_string()).unwrap();
+    let check = bqsuite(dir.path(), &["results", "check", "old.json", "--suite", "suite", "--format", "json"]);
+    let codes: Vec<String> = serde_json::from_slice::<serde_json::Value>(&check.stdout).unwrap()["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["code"].as_str().unwrap().to_owned())
+        .collect();
+    // The failing cases (the small suite's demo sections) are findings whatever the version;
+    // nothing about scopes, ids or skips is.
+    assert_eq!(codes[0], "BQ603", "{}", transcript(&check));
+    assert!(codes[1..].iter().all(|c| c == "BQ612"), "{codes:?}");
+
+    let o = bqsuite(dir.path(), &["report", "old.json", "--suite", "suite"]);
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    let md = String::from_utf8(o.stdout).unwrap();
+    assert!(md.contains("| `demo_core` | core | **not checked** |"), "{md}");
+    assert!(md.contains("| `cases` | core | **2 / 0 / 0, not checked** |"), "{md}");
+    assert!(md.contains("| `demo_sqs` | `gate/0` | fail |"), "a failing case is still listed: {md}");
+    let table = md.split("\n\nEach cell").next().unwrap();
+    for judged in ["missing", "not allowed", "(policy)", "unknown"] {
+        assert!(!table.contains(judged), "{judged}: {md}");
+    }
+    let o = bqsuite(dir.path(), &["report", "old.json", "--suite", "suite", "--format", "html"]);
+    let html = String::from_utf8(o.stdout).unwrap();
+    assert!(html.contains("<td class=\"absent warn\">not checked</td>"), "{html}");
+    assert!(!html.contains("class=\"num ok\"") && !html.contains("class=\"bad\""), "{html}");
+}

@@ -67,6 +67,8 @@ fn opt(s: Option<&str>) -> String {
 fn td(out: &mut String, cell: &Cell) {
     let class = match cell {
         Cell::NotCarried | Cell::Excepted { .. } => "absent",
+        Cell::NotChecked { counts: None, .. } => "absent warn",
+        Cell::NotChecked { counts: Some(_), .. } => "num warn",
         Cell::Missing => "bad",
         Cell::Reported { counts, policy_skips, missing, unknown, no_status, out_of_scope, .. } => {
             if counts.fail > 0
@@ -84,18 +86,19 @@ fn td(out: &mut String, cell: &Cell) {
         }
     };
     let _ = write!(out, "<td class=\"{class}\">{}", esc(&cell.summary()));
-    if let Cell::Reported { failing, missing, unknown, no_status, .. } = cell {
-        if !failing.is_empty() {
-            let _ = write!(out, "<details><summary>{} failing</summary><ul>", failing.len());
-            for (id, reason) in failing {
-                let _ = write!(out, "<li><code>{}</code>", esc(id));
-                if let Some(r) = reason {
-                    let _ = write!(out, ": {}", esc(r));
-                }
-                out.push_str("</li>");
+    let failing = cell.failing();
+    if !failing.is_empty() {
+        let _ = write!(out, "<details><summary>{} failing</summary><ul>", failing.len());
+        for (id, reason) in failing {
+            let _ = write!(out, "<li><code>{}</code>", esc(id));
+            if let Some(r) = reason {
+                let _ = write!(out, ": {}", esc(r));
             }
-            out.push_str("</ul></details>");
+            out.push_str("</li>");
         }
+        out.push_str("</ul></details>");
+    }
+    if let Cell::Reported { missing, unknown, no_status, .. } = cell {
         for (ids, what) in [(missing, "missing"), (unknown, "unknown"), (no_status, "without a status")] {
             if !ids.is_empty() {
                 let _ = write!(out, "<details><summary>{} {what}</summary><ul>", ids.len());

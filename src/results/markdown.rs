@@ -94,17 +94,18 @@ pub(super) fn render(m: &Matrix) -> String {
         }
         let mut lines = Vec::new();
         for r in &m.rows {
-            match &r.cells[i] {
+            let cell = &r.cells[i];
+            for (id, reason) in cell.failing() {
+                lines.push(format!(
+                    "| {} | {} | fail | {} |",
+                    code(&r.section),
+                    code(id),
+                    reason.as_deref().map(text).unwrap_or_default()
+                ));
+            }
+            match cell {
                 Cell::Missing => lines.push(format!("| {} | (whole section) | missing | |", code(&r.section))),
-                Cell::Reported { failing, missing, unknown, no_status, .. } => {
-                    for (id, reason) in failing {
-                        lines.push(format!(
-                            "| {} | {} | fail | {} |",
-                            code(&r.section),
-                            code(id),
-                            reason.as_deref().map(text).unwrap_or_default()
-                        ));
-                    }
+                Cell::Reported { missing, unknown, no_status, .. } => {
                     for id in missing {
                         lines.push(format!("| {} | {} | missing | |", code(&r.section), code(id)));
                     }
@@ -115,7 +116,7 @@ pub(super) fn render(m: &Matrix) -> String {
                         lines.push(format!("| {} | {} | no status | |", code(&r.section), code(id)));
                     }
                 }
-                Cell::NotCarried | Cell::Excepted { .. } => {}
+                Cell::NotCarried | Cell::Excepted { .. } | Cell::NotChecked { .. } => {}
             }
         }
         if !lines.is_empty() {

@@ -7,7 +7,9 @@
 //! (the verdict line's). A cell counts pass / fail / skip, tells the skips the skip policy allows
 //! from the others, and keeps the failing case ids (with their reasons), the missing ones, the
 //! ones its section does not have and those without a status for the drill-down; a cell is
-//! clean only when it has none of them. Renderers
+//! clean only when it has none of them. A file of another suite version is checked against
+//! none of this suite's sections (BQ603), so its cells only count, each saying it was not
+//! checked, never "missing" or "not allowed" for what the other version's sections hold. Renderers
 //! ([`Matrix::markdown`], [`Matrix::html`]) escape every string that comes from an input file.
 
 use super::model::{Counts, Status};
@@ -67,6 +69,10 @@ pub struct Row {
 /// What one SDK reports for one section.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Cell {
+    /// The file ran another suite version, so `results check` checked none of its sections
+    /// against this suite (BQ603): what it reports for the section (`None`: nothing), and the
+    /// cases it says failed (each a finding whatever the version, BQ612), nothing judged.
+    NotChecked { counts: Option<Counts>, failing: Vec<(String, Option<String>)> },
     /// The SDK does not carry the section's scope, and the section is absent (as it must be).
     NotCarried,
     /// A family exception excludes the binding; the section is absent (as it must be).
@@ -95,6 +101,8 @@ impl Cell {
     /// The cell's short text: `pass / fail / skip` counts, or what the absence means.
     pub fn summary(&self) -> String {
         match self {
+            Cell::NotChecked { counts: None, .. } => "not checked".into(),
+            Cell::NotChecked { counts: Some(c), .. } => format!("{} / {} / {}, not checked", c.pass, c.fail, c.skip),
             Cell::NotCarried => "—".into(),
             Cell::Excepted { adr } => format!("n/a ({adr})"),
             Cell::Missing => "missing".into(),
@@ -124,12 +132,20 @@ impl Cell {
         }
     }
 
+    /// The cases it says failed, with their reasons (for a drill-down).
+    pub fn failing(&self) -> &[(String, Option<String>)] {
+        match self {
+            Cell::Reported { failing, .. } | Cell::NotChecked { failing, .. } => failing,
+            Cell::NotCarried | Cell::Excepted { .. } | Cell::Missing => &[],
+        }
+    }
+
     /// Is the cell a clean pass (reported, nothing failing, missing or out of place) or a
-    /// correct absence?
+    /// correct absence? (A cell that was not checked is neither.)
     pub fn is_clean(&self) -> bool {
         match self {
             Cell::NotCarried | Cell::Excepted { .. } => true,
-            Cell::Missing => false,
+            Cell::Missing | Cell::NotChecked { .. } => false,
             Cell::Reported { counts, policy_skips, missing, unknown, no_status, out_of_scope, .. } => {
                 counts.fail == 0
                     && *policy_skips == counts.skip
@@ -147,7 +163,9 @@ pub const LEGEND: &str = "Each cell counts pass / fail / skip; (policy) every sk
 allows, (not allowed) or (N policy, N not allowed) some are not. — the SDK does not carry the section's scope; \
 n/a (ADR) a family exception excludes the binding; missing a required section the file leaves out; \
 N missing case ids the section leaves out; N unknown case ids the section does not have; N without a status \
-cases whose status is none of pass, fail and skip (counted nowhere); out of scope a section the file should not report.";
+cases whose status is none of pass, fail and skip (counted nowhere); out of scope a section the file should not report; \
+not checked the file ran another suite version, so none of its sections was checked against this one (check it against \
+that version's suite).";
 
 impl Matrix {
     /// Build the matrix of `checks` (one per file, in column order) over `suite`.
@@ -208,16 +226,22 @@ impl Matrix {
 
 fn cell(fc: &FileCheck, section: &str, scope: Option<Scope>) -> Cell {
     let in_scope = scope.is_some_and(|s| fc.carried.contains(&s));
-    match fc.results.as_ref().and_then(|r| r.section(section)) {
+    let reported = fc.results.as_ref().and_then(|r| r.section(section));
+    let failing = |r: &super::view::SectionResults| -> Vec<(String, Option<String>)> {
+        r.cases().iter().filter(|c| c.status == Some(Status::Fail)).map(|c| (c.id.clone(), c.reason.clone())).collect()
+    };
+    if !fc.same_version {
+        // Its scopes, ids and skips belong to another suite: count, judge nothing.
+        return Cell::NotChecked {
+            counts: reported.map(|r| r.counts()),
+            failing: reported.map(failing).unwrap_or_default(),
+        };
+    }
+    match reported {
         Some(r) => Cell::Reported {
             counts: r.counts(),
             policy_skips: fc.policy_skips.get(section).copied().unwrap_or(0),
-            failing: r
-                .cases()
-                .iter()
-                .filter(|c| c.status == Some(Status::Fail))
-                .map(|c| (c.id.clone(), c.reason.clone()))
-                .collect(),
+            failing: failing(r),
             missing: fc.missing_cases.get(section).cloned().unwrap_or_default(),
             unknown: fc.unknown_cases.get(section).cloned().unwrap_or_default(),
             no_status: r.cases().iter().filter(|c| c.status.is_none()).map(|c| c.id.clone()).collect(),
