@@ -360,3 +360,39 @@ fn a_closed_stderr_changes_neither_the_work_nor_the_exit_code() {
     let results: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
     assert_eq!(results["sdk"], "bqsuite-reference");
 }
+
+/// A whole run ends with the verdict `results check` gives the file it wrote, so that an SDK's
+/// maintainer sees what CI will say, not only the counts: here every case passes, yet the file
+/// is Not compatible, since the SDK lists a binding its family's exception excludes (BQ604), and
+/// `run` still exits 0 (every case passed). A partial run (`--section`) gets no verdict.
+#[test]
+fn a_whole_run_ends_with_the_verdict_results_check_gives_its_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("results.json");
+    let o = bqsuite(&repo(), &["run", "--out", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    let last = String::from_utf8_lossy(&o.stderr).lines().last().unwrap_or_default().to_owned();
+    assert!(
+        last.starts_with(&format!("results check: {}: Compatible (bqsuite-reference ", out.display())),
+        "{}",
+        transcript(&o)
+    );
+    let check = bqsuite(&repo(), &["results", "check", out.to_str().unwrap()]);
+    assert!(
+        String::from_utf8_lossy(&check.stdout).contains(last.trim_start_matches("results check: ")),
+        "the same line"
+    );
+
+    let s = SuiteCopy::new();
+    s.edit_manifest(|m| m["exceptions"] = json!([{"family": "bqsuite", "binding": "asb", "adr": "ADR-0021"}]));
+    let o = bqsuite(s.path(), &["run"]);
+    assert_eq!(o.status.code(), Some(0), "every case passed: {}", transcript(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.lines().last().is_some_and(|l| l.starts_with("results check: results.json (stdout): Not compatible")
+            && l.contains("BQ604 results-binding-under-exception")),
+        "{err}"
+    );
+    let o = bqsuite(s.path(), &["run", "--section", "cases"]);
+    assert!(!String::from_utf8_lossy(&o.stderr).contains("results check:"), "{}", transcript(&o));
+}

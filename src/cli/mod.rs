@@ -638,6 +638,9 @@ fn run(a: &RunArgs) -> ExitCode {
         }
         None => emit(&json),
     }
+    if a.sections.is_empty() && invalid.is_empty() {
+        note_verdict(&suite, out_file(&a.out), json.into_bytes());
+    }
     if !invalid.is_empty() {
         // The suite is broken, not the SDK: exit 2 (toml-test's "bug in the test").
         note!(
@@ -656,6 +659,17 @@ fn run(a: &RunArgs) -> ExitCode {
 }
 
 /// An `--out FILE` that may be `-`, the convention for stdout: the file, or `None` for stdout.
+/// The verdict `results check` gives the results file a whole run just wrote, as its last line
+/// on stderr, so that an SDK maintainer sees at once what CI will say (a binding its family's
+/// exception excludes, say) and not only the counts. Nothing when the suite cannot check results
+/// (validate says why).
+fn note_verdict(suite: &Suite, out: Option<&Path>, bytes: Vec<u8>) {
+    let Ok(checker) = crate::results::Checker::new(suite) else { return };
+    let file = out.map_or_else(|| "results.json (stdout)".to_owned(), |p| p.display().to_string());
+    let check = checker.check(&crate::results::Source { file, bytes });
+    note!("results check: {}", crate::results::verdict_line(&check));
+}
+
 pub(super) fn out_file(out: &Option<PathBuf>) -> Option<&Path> {
     out.as_deref().filter(|p| p.as_os_str() != "-")
 }
