@@ -293,7 +293,8 @@ impl RedisArgs {
             }
             return Ok((crate::validate::Options::default(), None));
         };
-        match crate::sections::redis::link::RedisLink::with_timeout(Some(&url), require, self.timeout()).reach() {
+        // A probe only: the link's own rule for an unreachable Redis (skip or fail) is not used.
+        match crate::sections::redis::link::RedisLink::with_timeout(Some(&url), false, self.timeout()).reach() {
             Ok(()) => Ok((crate::validate::Options { redis: Some((url, self.timeout())) }, None)),
             Err(why) if require => Err(format!(
                 "{why}; BQ_REQUIRE_REDIS is set, so the cases that need Redis must run through the reference core"

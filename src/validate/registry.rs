@@ -246,21 +246,23 @@ impl<'o> Agreement<'o> {
             Some((url, timeout)) => RedisLink::with_timeout(Some(url), false, *timeout),
             None => RedisLink::new(None, false),
         });
+        let redis_runs = self.redis.is_some();
         let mut sdk = ReferenceSdk::with_redis(link.clone()).deterministic();
         let mut cx = RunCx { sdk: &mut sdk, redis: &link };
         for i in first..(first + CHUNK).min(read.cases.len()) {
-            match read.cases.needs(i) {
-                Some(Needs::Nothing) => {}
+            let needs_redis = match read.cases.needs(i) {
+                Some(Needs::Nothing) => false,
                 Some(Needs::Redis) => {
                     self.redis_cases.fetch_add(1, Ordering::Relaxed);
-                    if self.redis.is_none() {
+                    if !redis_runs {
                         continue;
                     }
+                    true
                 }
                 None => continue,
-            }
+            };
             let outcome = read.cases.run(i, &mut cx);
-            if read.cases.needs(i) == Some(Needs::Redis) {
+            if needs_redis {
                 if outcome.status == Status::Skip {
                     // No Redis after all: not run (the caller says so), not a disagreement.
                     continue;

@@ -65,14 +65,20 @@ impl SuiteCopy {
     /// Load the copy and validate it; file names are suite-relative (so findings snapshot the
     /// same wherever the copy lives).
     pub fn validate(&self) -> Vec<bqsuite::diag::Finding> {
+        self.validate_with(&bqsuite::validate::Options::default()).findings
+    }
+
+    /// [`SuiteCopy::validate`] with `options` (a live Redis, say), coverage included.
+    pub fn validate_with(&self, options: &bqsuite::validate::Options) -> bqsuite::validate::Validation {
         let root = format!("{}/", self.path().display());
-        let mut findings = bqsuite::validate::validate(&bqsuite::suite::Suite::load(self.path()).expect("loads"));
-        for f in &mut findings {
+        let suite = bqsuite::suite::Suite::load(self.path()).expect("loads");
+        let mut v = bqsuite::validate::validate_with(&suite, options);
+        for f in &mut v.findings {
             if let Some(rel) = f.file.as_deref().and_then(|p| p.strip_prefix(&root)) {
                 f.file = Some(rel.to_owned());
             }
         }
-        findings
+        v
     }
 }
 
