@@ -212,6 +212,26 @@ fn an_exception_family_no_sdk_name_can_yield() {
 }
 
 #[test]
+fn an_exception_given_twice() {
+    // One family and binding is one exemption: a second entry for it, in another letter case
+    // (results check matches families case-insensitively) or citing another ADR, is BQ204 at
+    // the repeat; the same family on another binding, or another family, is not a repeat.
+    let s = SuiteCopy::new();
+    s.edit_manifest(|m| {
+        m["exceptions"] = json!([
+            {"family": "php", "binding": "asb", "adr": "ADR-0021"},
+            {"family": "php", "binding": "sqs", "adr": "ADR-0021"},
+            {"family": "go", "binding": "asb", "adr": "ADR-0021"},
+            {"family": "PHP", "binding": "asb", "adr": "ADR-0040"}
+        ])
+    });
+    let findings = findings!(s);
+    assert_finding(&findings, "BQ204", "manifest.json", Some("/exceptions/3"));
+    assert_eq!(findings.len(), 1, "{findings:#?}");
+    assert!(findings[0].message.contains("repeats /exceptions/0"), "{findings:#?}");
+}
+
+#[test]
 fn an_orphan_fixture() {
     let s = SuiteCopy::new();
     s.write("fixtures/nobody-uses-me.json", "{}\n");

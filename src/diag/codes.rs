@@ -199,8 +199,8 @@ codes! {
     }
     BAD_EXCEPTION = "BQ204" "bad-exception" "An exceptions entry is not {family, binding, adr} with an ADR-NNNN reference." {
         Error,
-        checks: "Every entry of exceptions is an object {family, binding, adr} whose adr is ADR- and four digits and whose family is only ASCII letters and digits (php, not php-sdk).",
-        why: "An exception exempts a whole SDK family from a binding; results check applies it, and it must cite the decision that allows it. results check derives a family as one piece of ASCII letters and digits of sdk, so any other family matches no SDK and the exception is silently dead.",
+        checks: "Every entry of exceptions is an object {family, binding, adr} whose adr is ADR- and four digits and whose family is only ASCII letters and digits (php, not php-sdk); no two entries name the same family (letter case aside) and binding.",
+        why: "An exception exempts a whole SDK family from a binding; results check applies it, and it must cite the decision that allows it. results check derives a family as one piece of ASCII letters and digits of sdk, so any other family matches no SDK and the exception is silently dead. Two entries for one family and binding leave open which ADR grants the exemption.",
         example: Validate(&[Set("manifest.json", "/exceptions/0/adr", "\"ADR-21\"")]),
     }
     EXCEPTION_UNKNOWN_BINDING = "BQ205" "exception-unknown-binding" "An exceptions entry names a binding that is not a scope of the suite." {

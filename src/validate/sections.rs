@@ -6,7 +6,8 @@
 //! case ids are unique within a section; `exceptions` entries are `{family, binding, adr}` strings with `adr` of the form
 //! `ADR-NNNN`, `family` only ASCII letters and digits (the pieces results check derives a family
 //! from; any other family matches no SDK) and `binding` a binding scope that some section of the
-//! suite has.
+//! suite has; no two entries name the same family (letter case aside, as results check matches
+//! it) and binding, since one exemption backed by two ADRs leaves open which decision grants it.
 
 use foldhash::{HashSet, HashSetExt};
 
@@ -82,6 +83,7 @@ pub(super) fn check(cx: &Ctx<'_>) -> Vec<Finding> {
 
     let carried: HashSet<Scope> = sections.iter().filter_map(|s| s.scope).collect();
     if let Some(list) = m.get("exceptions").and_then(Value::as_array) {
+        let mut first: Vec<(String, &str, usize)> = Vec::new();
         for (i, e) in list.iter().enumerate() {
             let ptr = format!("/exceptions/{i}");
             let field = |k: &str| e.get(k).and_then(Value::as_str);
@@ -98,6 +100,18 @@ pub(super) fn check(cx: &Ctx<'_>) -> Vec<Finding> {
                             ),
                             format!("{ptr}/family"),
                         ));
+                    }
+                    let family_key = family.to_ascii_lowercase();
+                    match first.iter().find(|(f, b, _)| *f == family_key && *b == binding) {
+                        Some((_, _, j)) => out.push(at(
+                            Code::BAD_EXCEPTION,
+                            format!(
+                                "exception {family}/{binding} repeats /exceptions/{j}: one family and binding is one \
+                                 exemption, backed by one ADR; remove one of the two"
+                            ),
+                            ptr.clone(),
+                        )),
+                        None => first.push((family_key, binding, i)),
                     }
                     match Scope::parse(binding) {
                         Some(b) if b.is_binding() && carried.contains(&b) => {}
