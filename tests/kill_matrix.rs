@@ -67,6 +67,29 @@ fn every_broken_variant_is_caught_where_the_registry_says() {
     }
     assert!(problems.is_empty(), "{problems:#?}");
     assert_eq!(matrix.rows.len(), Broken::ALL.len());
+
+    // The recorded power (src/sections/power.json, validate's BQ320) is this matrix: every pair
+    // it records still fails, and every failing pair is recorded, except the cases that could not
+    // run here for want of a Redis (they are neither confirmed nor contradicted).
+    let power = bqsuite::sections::power::recorded();
+    assert_eq!(power.suite.to_string(), suite.version().unwrap(), "power.json was recorded on another suite version");
+    let skipped: BTreeSet<(&str, &str)> = matrix
+        .reference
+        .skipped
+        .iter()
+        .flat_map(|(s, ids)| ids.iter().map(move |id| (s.as_str(), id.as_str())))
+        .collect();
+    let ran = |p: &&bqsuite::sections::power::Pair| !skipped.contains(&(p.section.as_str(), p.id.as_str()));
+    let recorded: Vec<_> = power.pairs.iter().filter(ran).cloned().collect();
+    let now: Vec<_> = matrix.pairs().iter().filter(ran).cloned().collect();
+    let lost: Vec<_> = recorded.iter().filter(|p| !now.contains(p)).collect();
+    let unrecorded: Vec<_> = now.iter().filter(|p| !recorded.contains(p)).collect();
+    assert!(
+        lost.is_empty() && unrecorded.is_empty(),
+        "src/sections/power.json differs from the kill matrix (re-record it with \
+         `bqsuite dev kill-matrix --redis-url URL --record src/sections/power.json`): \
+         recorded but passing {lost:#?}; failing but not recorded {unrecorded:#?}"
+    );
     if !unverified.is_empty() {
         eprintln!("skipping (no Redis): {} declared failures need a live Redis: {unverified:?}", unverified.len());
     }

@@ -76,6 +76,11 @@ pub enum DevCommand {
         /// boundary.
         #[arg(long, value_name = "CMD")]
         sdk: Option<String>,
+        /// Also write the matrix's catches as the suite's recorded power (src/sections/power.json,
+        /// which validate's BQ320 holds every suite to); refused unless every case ran, so it
+        /// needs a live Redis.
+        #[arg(long, value_name = "FILE")]
+        record: Option<PathBuf>,
     },
 }
 
@@ -133,7 +138,7 @@ pub fn run(a: &DevArgs) -> ExitCode {
                 Err(e) => fail(format!("cannot read {}: {e}", root.display())),
             }
         }
-        DevCommand::KillMatrix { suite, redis_url, sdk } => {
+        DevCommand::KillMatrix { suite, redis_url, sdk, record } => {
             let suite = match suite.load() {
                 Ok(s) => s,
                 Err(e) => return fail(e),
@@ -168,6 +173,20 @@ pub fn run(a: &DevArgs) -> ExitCode {
                 }
             };
             super::emit(&matrix.markdown());
+            if let Some(path) = record {
+                if matrix.skipped() > 0 {
+                    return fail(format!(
+                        "--record: {} case(s) were skipped for want of a Redis, so the matrix is not the suite's whole power; \
+                         give --redis-url",
+                        matrix.skipped()
+                    ));
+                }
+                let text = crate::sections::power::render(suite.version().unwrap_or_default(), &matrix.pairs());
+                if let Err(e) = crate::fsutil::write_atomic(path, text.as_bytes()) {
+                    return fail(format!("cannot write {}: {e}", path.display()));
+                }
+                note!("recorded {} catches in {}", matrix.pairs().len(), path.display());
+            }
             let reference_fails = matrix.reference.failing.values().any(|ids| !ids.is_empty());
             super::exit(reference_fails || matrix.rows.iter().any(|r| !r.caught()))
         }

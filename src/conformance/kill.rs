@@ -101,6 +101,30 @@ pub fn kill_matrix_by<E>(run: &mut dyn FnMut(Option<Broken>) -> Result<Run, E>) 
 }
 
 impl KillMatrix {
+    /// Every (variant, section, case) where the variant fails the case: what
+    /// [`crate::sections::power`] records.
+    pub fn pairs(&self) -> Vec<crate::sections::power::Pair> {
+        let mut out = Vec::new();
+        for r in &self.rows {
+            for (section, ids) in &r.failing {
+                for id in ids {
+                    out.push(crate::sections::power::Pair {
+                        variant: r.broken,
+                        section: section.clone(),
+                        id: id.clone(),
+                    });
+                }
+            }
+        }
+        out.sort();
+        out
+    }
+
+    /// How many cases each run skipped (they needed a Redis that was not there).
+    pub fn skipped(&self) -> usize {
+        self.reference.skipped.values().map(Vec::len).sum()
+    }
+
     /// The matrix as a Markdown table: one row per variant, one column per section, each cell
     /// the number of failing cases (blank: none); then the variants no case catches.
     pub fn markdown(&self) -> String {

@@ -356,6 +356,12 @@ codes! {
         why: "An empty block runs and passes in every SDK, so it looks like coverage while it pins nothing.",
         example: Validate(&[Set("manifest.json", "/redis_delay/cases", "[]")]),
     }
+    CATCH_LOST = "BQ320" "catch-lost" "A case that the suite's recorded power says catches a broken variant of the reference core no longer catches it, or is gone." {
+        Error,
+        checks: "Every (broken variant, case) pair of the recorded power (src/sections/power.json: the kill matrix of the canonical suite, bqsuite dev kill-matrix) runs again with that variant switched on: the case must not pass, and on a suite of the recording's version or later it must exist. The Redis cases among them run only when validate is given a Redis. A case the reference does not pass either is BQ311's, and a case gone with its whole block is that block's finding.",
+        why: "The reference agreement (BQ311) proves a case can be passed, not that it tests anything: an expectation emptied, a published case removed or a gate row inserted ahead of the published ones still passes with the reference, and every SDK with the bug the case was written for would pass it too. A change that moves what a case catches on purpose is made with a new recording, whose diff shows the pairs gained and lost.",
+        example: Validate(&[Set("manifest.json", "/extension_write/cases/[flat-scalar-key]/expect_envelope", "{}"), Set("manifest.json", "/extension_write/cases/[two-vendors-in-one-ext]/expect_envelope", "{}")]),
+    }
 
     RESULTS_EXAMPLE_INVALID = "BQ401" "results-example-invalid" "schema/results.example.json does not validate against schema/results.schema.json." {
         Error,

@@ -108,7 +108,7 @@ pub const FAMILIES: &[Family] = &[
     Family {
         first: "BQ309",
         last: "BQ399",
-        title: "The registry and the reference agreement",
+        title: "The registry, the reference agreement and the suite's power",
         commands: &["validate"],
     },
     Family { first: "BQ401", last: "BQ499", title: "Schemas", commands: &["validate"] },

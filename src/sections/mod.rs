@@ -32,6 +32,7 @@ pub mod bindings;
 pub mod envelope;
 pub mod helpers;
 pub mod judge;
+pub mod power;
 pub mod read;
 pub mod redis;
 

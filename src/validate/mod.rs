@@ -124,7 +124,8 @@ pub fn validate(suite: &Suite) -> Vec<Finding> {
 ///
 /// Two threads share the work, taking tasks from one counter: first reading each registered
 /// section (once, for every family; the largest first), then the suite-wide families, then the
-/// sections' cross-checks and the reference agreement in chunks of cases
+/// sections' cross-checks, the suite's power (one task per section,
+/// [`registry::Agreement::power`]) and the reference agreement in chunks of cases
 /// ([`registry::Agreement::chunk`]), which wait for any section the other thread is still reading.
 /// Which thread runs a task does not change its findings, and they are sorted at the end.
 pub fn validate_with(suite: &Suite, options: &Options) -> Validation {
@@ -154,7 +155,9 @@ pub fn validate_with(suite: &Suite, options: &Options) -> Validation {
             let all: Vec<&registry::Read<'_>> = (0..reads.len()).map(read).collect();
             if task == RULES.len() {
                 findings.extend(registry::check(&cx, &all));
-            } else if !agreement.chunk(&all, task - RULES.len() - 1, &mut findings) {
+            } else if let Some(r) = all.get(task - RULES.len() - 1) {
+                agreement.power(suite, r, &mut findings);
+            } else if !agreement.chunk(&all, task - RULES.len() - 1 - all.len(), &mut findings) {
                 return findings;
             }
         }

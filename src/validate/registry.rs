@@ -27,13 +27,25 @@
 //!   case pins its clock, and which thread runs a case does not change its outcome). A Redis case
 //!   that could not run because the Redis went away is counted as not run, never reported as a
 //!   disagreement.
+//! * the suite's power (BQ320): on a suite of the recorded power's version or later, every
+//!   (variant, case) pair of [`sections::power`] (the kill matrix of the canonical suite) runs
+//!   again: the case must still exist and must not pass with that broken variant switched on.
+//!   So an edit that empties or loosens the expectation that caught a bug (an
+//!   `expect_preserved` emptied, a row rewritten so it no longer tests its point, a published
+//!   case removed) is a finding even though the reference core still passes the case. The
+//!   Redis cases among them run only with a Redis, as the agreement's do; a section's pairs
+//!   share one reference core, as a chunk of the agreement does. A case the reference does not
+//!   pass either is left to the agreement (BQ311), and a case gone with its whole block
+//!   (missing, malformed or emptied) to the block's finding (BQ313, BQ305, BQ314), so one
+//!   problem gives one finding. A suite older than the recording never had some of its cases
+//!   and is not held to it.
 
 use std::rc::Rc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::diag::{Code, Finding};
 use crate::results::Status;
-use crate::sdk::reference::ReferenceSdk;
+use crate::sdk::reference::{ReferenceSdk, with_broken};
 use crate::sections::{self, CheckCx, Needs, RedisLink, RunCx};
 use crate::suite::{self, MANIFEST, Suite, pointer};
 
@@ -209,6 +221,18 @@ fn held_by_version(suite: &Suite) -> Vec<Finding> {
     out
 }
 
+/// Is the array that held case `id` (the section's own `cases`, or the `cases` of the block the
+/// id names before its `/`) still there and not empty, so that the case's absence is the case's
+/// own and not its block's (BQ313, BQ305, BQ314)?
+fn container_intact(block: &serde_json::Value, id: &str) -> bool {
+    use serde_json::Value;
+    let held = |v: Option<&Value>| v.and_then(Value::as_array).is_some_and(|a| !a.is_empty());
+    match id.split_once('/') {
+        Some((sub, _)) => held(block.get(sub).and_then(|b| b.get("cases"))),
+        None => held(Some(block)) || held(block.get("cases")),
+    }
+}
+
 /// How many cases one task of the agreement runs.
 const CHUNK: usize = 64;
 
@@ -284,6 +308,78 @@ impl<'o> Agreement<'o> {
             }
         }
         true
+    }
+
+    /// The power task of `read` (BQ320): each case the recorded power
+    /// ([`sections::power::recorded`]) says a broken variant fails runs once with that variant
+    /// switched on, and must not pass; on a suite of the recording's version or later, each
+    /// such case must exist.
+    pub fn power(&self, suite: &Suite, read: &Read<'_>, out: &mut Vec<Finding>) {
+        let power = sections::power::recorded();
+        let held = suite
+            .version()
+            .and_then(|v| semver::Version::parse(v).ok())
+            .is_some_and(|v| sections::version_of(&v) >= sections::version_of(&power.suite));
+        if !held {
+            return;
+        }
+        let mut pairs = power.of_section(read.section.name).peekable();
+        if pairs.peek().is_none() {
+            return;
+        }
+        let ids: std::collections::HashMap<&str, usize> =
+            (0..read.cases.len()).map(|i| (read.cases.case(i).id.as_str(), i)).collect();
+        let link = Rc::new(match self.redis {
+            Some((url, timeout)) => RedisLink::with_timeout(Some(url), false, *timeout),
+            None => RedisLink::new(None, false),
+        });
+        // One reference core for the task, as the agreement has one per chunk.
+        let mut sdk = ReferenceSdk::with_redis(link.clone()).deterministic();
+        let mut cx = RunCx { sdk: &mut sdk, redis: &link };
+        let mut gone = std::collections::BTreeMap::<&str, Vec<&str>>::new();
+        for pair in pairs {
+            let (variant, id) = (pair.variant, pair.id.as_str());
+            let Some(&i) = ids.get(id) else {
+                // Gone from a block that is itself missing or malformed is that block's finding
+                // (BQ313, BQ305), not one per case.
+                if container_intact(read.section.block, id) {
+                    gone.entry(id).or_default().push(variant.name());
+                }
+                continue;
+            };
+            match read.cases.needs(i) {
+                Some(Needs::Nothing) => {}
+                Some(Needs::Redis) if self.redis.is_some() => {}
+                // Unreadable (another finding says so), or a Redis case without a Redis.
+                _ => continue,
+            }
+            let outcome = with_broken(variant, || read.cases.run(i, &mut cx));
+            // A case the reference does not pass either is the agreement's finding (BQ311).
+            if outcome.status == Status::Pass && read.cases.run(i, &mut cx).status == Status::Pass {
+                out.push(at(
+                    Code::CATCH_LOST,
+                    format!(
+                        "{}/{id} no longer catches the broken variant {} ({}): the reference core with that fault \
+                         passes it, so an SDK with that bug would too",
+                        read.section.name,
+                        variant.name(),
+                        variant.breaks()
+                    ),
+                    read.cases.case(i).pointer.clone(),
+                ));
+            }
+        }
+        for (id, variants) in gone {
+            out.push(at(
+                Code::CATCH_LOST,
+                format!(
+                    "{}/{id} is gone, and it caught the broken variant(s) {}: the suite no longer shows it catches them there",
+                    read.section.name,
+                    variants.join(", ")
+                ),
+                pointer::join("", read.section.name),
+            ));
+        }
     }
 
     /// The cases that need a live Redis, and how many of them ran.

@@ -1,0 +1,132 @@
+//! The suite's recorded power: which cases each broken variant of the reference core fails.
+//!
+//! `power.json` beside this module is the kill matrix of the canonical suite (every variant of
+//! [`Broken`] × every case, run with a live Redis), recorded by
+//! `bqsuite dev kill-matrix --record src/sections/power.json` and embedded at build time.
+//! `validate` runs each recorded pair again on the suite it checks (BQ320), so an edit that
+//! loosens a case until a variant it caught passes it is a finding, although the reference core
+//! still passes the case.
+//!
+//! Invariants:
+//! - the file is the recording of the suite version it names, and applies to that version and
+//!   later ones (a case it names must still exist and still fail under its variant); an older
+//!   suite is not held to it;
+//! - [`render`] writes it deterministically: variants, sections and ids sorted, one variant per
+//!   line group, so a re-recording's diff shows exactly the pairs gained or lost;
+//! - every variant it names is in the catalogue (an unknown name is a parse error, which the
+//!   tests catch; the embedded file is data the build ships, not input);
+//! - `tests/kill_matrix.rs` holds it equal to the matrix of the canonical suite, so it can be
+//!   neither stale nor hand-edited into something the suite does not do.
+
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
+
+use serde_json::{Map, Value, json};
+
+use crate::sdk::reference::Broken;
+
+/// The embedded recording.
+const RECORDED: &str = include_str!("power.json");
+
+/// One recorded catch: `variant` fails case `id` of `section`.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Pair {
+    pub variant: Broken,
+    pub section: String,
+    pub id: String,
+}
+
+/// A recording: the suite version it was made on, and every pair.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Power {
+    pub suite: semver::Version,
+    pub pairs: Vec<Pair>,
+}
+
+impl Power {
+    /// The pairs of `section`.
+    pub fn of_section<'a>(&'a self, section: &'a str) -> impl Iterator<Item = &'a Pair> + 'a {
+        self.pairs.iter().filter(move |p| p.section == section)
+    }
+}
+
+/// The recording embedded in this build.
+pub fn recorded() -> &'static Power {
+    static POWER: OnceLock<Power> = OnceLock::new();
+    POWER.get_or_init(|| match parse(RECORDED) {
+        Ok(p) => p,
+        // The file ships inside the binary and the tests parse it: this is a broken build.
+        Err(e) => panic!("src/sections/power.json: {e}"),
+    })
+}
+
+/// Read a recording's text.
+pub fn parse(text: &str) -> Result<Power, String> {
+    let v: Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
+    let suite = v
+        .get("suite")
+        .and_then(Value::as_str)
+        .and_then(|s| semver::Version::parse(s).ok())
+        .ok_or("\"suite\" is not a SemVer version")?;
+    let catches = v.get("catches").and_then(Value::as_object).ok_or("\"catches\" is not an object")?;
+    let mut pairs = Vec::new();
+    for (name, sections) in catches {
+        let variant = Broken::parse(name).ok_or_else(|| format!("{name:?} is not a variant of the catalogue"))?;
+        let sections = sections.as_object().ok_or_else(|| format!("catches of {name} are not an object"))?;
+        for (section, ids) in sections {
+            let ids = ids.as_array().ok_or_else(|| format!("{name}/{section} is not an array"))?;
+            for id in ids {
+                let id = id.as_str().ok_or_else(|| format!("{name}/{section} holds a non-string id"))?;
+                pairs.push(Pair { variant, section: section.clone(), id: id.to_owned() });
+            }
+        }
+    }
+    pairs.sort();
+    Ok(Power { suite, pairs })
+}
+
+/// The text of a recording of `pairs` made on suite `version`.
+pub fn render(version: &str, pairs: &[Pair]) -> String {
+    let mut by: BTreeMap<&str, BTreeMap<&str, Vec<&str>>> = BTreeMap::new();
+    for p in pairs {
+        by.entry(p.variant.name()).or_default().entry(&p.section).or_default().push(&p.id);
+    }
+    let mut catches = Map::new();
+    for (variant, sections) in by {
+        let mut m = Map::new();
+        for (section, mut ids) in sections {
+            ids.sort_unstable();
+            ids.dedup();
+            m.insert(section.to_owned(), json!(ids));
+        }
+        catches.insert(variant.to_owned(), Value::Object(m));
+    }
+    let doc = json!({
+        "description": "The suite's recorded power: for each broken variant of the reference core, the cases it fails, \
+                        section by section (the kill matrix of this suite with a live Redis). validate runs every pair \
+                        again (BQ320). Written by `bqsuite dev kill-matrix --record src/sections/power.json`; never edited by hand.",
+        "suite": version,
+        "catches": catches,
+    });
+    let mut text = serde_json::to_string_pretty(&doc).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_embedded_recording_parses_and_renders_back_to_itself() {
+        let p = recorded();
+        assert!(!p.pairs.is_empty());
+        assert_eq!(render(&p.suite.to_string(), &p.pairs), RECORDED);
+    }
+
+    #[test]
+    fn an_unknown_variant_is_refused() {
+        let e = parse(r#"{"suite": "1.6.0", "catches": {"no-such-fault": {"cases": ["x"]}}}"#).unwrap_err();
+        assert!(e.contains("no-such-fault"), "{e}");
+    }
+}

@@ -1,0 +1,114 @@
+//! The suite's power (BQ320): edits that leave every case passable by the reference core but
+//! stop a case catching a bug it caught are findings of `validate` and refusals of `release`.
+//! Each edit here kept `validate` clean before BQ320 (the red-team reproductions of this round):
+//! an expectation emptied, a published case removed with its fixture, a gate row inserted ahead
+//! of the published ones, a Redis case's expectations dropped.
+//!
+//! The Redis half uses `BQ_REDIS_URL`, else a `redis-server` the test support starts, else it
+//! skips and says so (a failure under `BQ_REQUIRE_REDIS`).
+
+mod support;
+
+use std::time::Duration;
+
+use bqsuite::diag::Finding;
+use bqsuite::validate::Options;
+use serde_json::{Value, json};
+use support::{SuiteCopy, bqsuite_env, transcript};
+
+/// The findings of `code`, as (pointer, message) pairs, asserting there are no others.
+fn only(findings: &[Finding], code: &str) -> Vec<(String, String)> {
+    let other: Vec<_> = findings.iter().filter(|f| f.code.id != code).collect();
+    assert!(other.is_empty(), "findings other than {code}: {other:#?}");
+    findings.iter().map(|f| (f.pointer.clone().unwrap_or_default(), f.message.clone())).collect()
+}
+
+fn case_mut<'m>(m: &'m mut Value, section: &str, name: &str) -> &'m mut Value {
+    m[section]["cases"].as_array_mut().unwrap().iter_mut().find(|c| c["name"] == name).unwrap()
+}
+
+#[test]
+fn emptied_expectations_stop_catching_and_are_findings() {
+    let s = SuiteCopy::new();
+    s.edit_manifest(|m| {
+        case_mut(m, "extension_write", "flat-scalar-key")["expect_envelope"] = json!({});
+        case_mut(m, "poison_dlq", "repeated-top-level-name")["expect"]["splice_literals"] = json!(["\"job\""]);
+    });
+    let found = only(&s.validate(), "BQ320");
+    let has = |ptr: &str, says: &str| found.iter().any(|(p, m)| p == ptr && m.contains(says));
+    assert!(
+        has("/extension_write/cases/0", "no longer catches the broken variant decode-drops-unknown-keys"),
+        "{found:#?}"
+    );
+    assert!(
+        found.iter().any(|(p, m)| p.starts_with("/poison_dlq/cases/") && m.contains("poison-re-encode")),
+        "{found:#?}"
+    );
+    let o = bqsuite_env(s.path(), &["validate"], &[]);
+    assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("BQ320 catch-lost"), "{}", transcript(&o));
+    let out = tempfile::tempdir().unwrap();
+    let o =
+        bqsuite_env(s.path(), &["release", "--no-previous", "--out", out.path().join("dist").to_str().unwrap()], &[]);
+    assert_eq!(o.status.code(), Some(1), "release refuses: {}", transcript(&o));
+    assert!(!out.path().join("dist").exists(), "release wrote nothing");
+}
+
+#[test]
+fn a_published_case_removed_is_a_finding_once_per_case() {
+    let s = SuiteCopy::new();
+    s.edit_manifest(|m| {
+        let cases = m["forbidden_keys"]["cases"].as_array_mut().unwrap();
+        let at = cases.iter().position(|c| c["name"] == "forbidden-key-meta-ts").unwrap();
+        cases.remove(at);
+    });
+    s.remove("fixtures/forbidden-key-meta-ts.json");
+    let found = only(&s.validate(), "BQ320");
+    assert_eq!(found.len(), 1, "one finding for the case, naming every variant it caught: {found:#?}");
+    let (ptr, msg) = &found[0];
+    assert_eq!(ptr, "/forbidden_keys");
+    assert!(msg.starts_with("forbidden_keys/forbidden-key-meta-ts is gone, and it caught"), "{msg}");
+    assert!(msg.contains("decode-keeps-forbidden-keys"), "{msg}");
+}
+
+#[test]
+fn a_gate_row_inserted_ahead_of_the_published_ones_shifts_what_they_catch() {
+    // decisions R2: append new rows at the end, never insert. Inserted at 0, every published
+    // row's id moves by one, and the rows at the old ids no longer catch what those did.
+    let s = SuiteCopy::new();
+    s.edit_manifest(|m| {
+        m["asb"]["schema_version_gate"]["cases"]
+            .as_array_mut()
+            .unwrap()
+            .insert(0, json!({"value": "1", "expect": "decode"}))
+    });
+    let found = only(&s.validate(), "BQ320");
+    assert!(
+        found.iter().any(|(p, m)| p == "/asb/schema_version_gate/cases/22" && m.contains("asb-float-one-is-integral")),
+        "the float row's old id: {found:#?}"
+    );
+}
+
+#[test]
+fn the_canonical_suite_holds_its_recorded_power_offline() {
+    let s = SuiteCopy::new();
+    assert!(s.validate().is_empty());
+}
+
+#[test]
+fn a_redis_case_emptied_is_caught_only_with_a_redis() {
+    let s = SuiteCopy::new();
+    s.edit_manifest(|m| {
+        let c = &mut m["redis_layout"]["reserve"]["cases"][0];
+        c["expect"] = json!({});
+        for step in c["steps"].as_array_mut().unwrap() {
+            step.as_object_mut().unwrap().shift_remove("expect");
+        }
+    });
+    assert!(s.validate().is_empty(), "offline the Redis cases are read, not run");
+    let Some(url) = support::redis_url() else { return };
+    let live = s.validate_with(&Options { redis: Some((url, Duration::from_secs(5))) });
+    let found = only(&live.findings, "BQ320");
+    assert!(!found.is_empty() && found.iter().all(|(p, _)| p == "/redis_layout/reserve/cases/0"), "{found:#?}");
+    assert!(found.iter().any(|(_, m)| m.contains("redis-reserve-hands-member")), "{found:#?}");
+}
