@@ -625,6 +625,51 @@ fn a_version_mismatch() {
     assert_eq!(codes(&fc.findings), ["BQ603"], "ids of another version are not checked");
     let m = &fc.findings[0].message;
     assert!(m.contains("ran suite 1.5.0") && m.contains(s.version().unwrap()), "{m}");
+    // Red team F8: its skips were not judged, so the counts do not say "0 allowed".
+    v["sections"]["encode_reject"]["reject-repeated-key"] = json!({"status": "skip", "reason": "ADR-0031"});
+    let fc = check(&s, &v);
+    assert_eq!(
+        fc.counts_text(),
+        format!(
+            "{} pass, 0 fail, 1 skip (the skip policy was not applied: the file ran another suite version)",
+            fc.counts.pass
+        )
+    );
+    let m = bqsuite::results::Matrix::build(&s, std::slice::from_ref(&fc));
+    assert_eq!(m.columns[0].counts_text(), fc.counts_text(), "the report says the same");
+    v["conformance_version"] = json!(s.version().unwrap());
+    assert!(check(&s, &v).counts_text().ends_with("1 skip (1 allowed by the skip policy)"));
+}
+
+#[test]
+fn the_github_job_summary_escapes_what_the_file_says() {
+    // Red team F4: a failing case's reason with an image and an HTML heading was rendered as a
+    // green badge and a heading in the job summary; sdk and version went in raw too.
+    let s = suite();
+    let dir = tempfile::tempdir().unwrap();
+    let mut v = passing(&s, "babelqueue-python <h1>x</h1>", &[]);
+    v["version"] = json!("[1.0](https://evil.invalid)");
+    v["sections"]["trim"]["trim-make-urn-space-padded"] = json!({"status": "fail", "reason":
+        "![ok](https://img.shields.io/badge/conformance-Compatible-brightgreen) <h2>All results files Compatible</h2>"});
+    let f = write(dir.path(), "r.json", &v);
+    let summary = dir.path().join("summary.md");
+    let root = repo();
+    let o = support::bqsuite_env(
+        dir.path(),
+        &["results", "check", &f, "--suite", root.to_str().unwrap(), "--format", "github"],
+        &[("GITHUB_STEP_SUMMARY", summary.to_str().unwrap())],
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
+    let md = std::fs::read_to_string(&summary).unwrap();
+    let unescaped = |raw: &str| md.match_indices(raw).any(|(i, _)| !md[..i].ends_with('\\'));
+    for raw in ["![ok]", "<h2>", "<h1>", "[1.0]"] {
+        assert!(!unescaped(raw), "{raw} unescaped in {md}");
+    }
+    assert!(md.contains("\\<h2\\>All results files Compatible\\</h2\\>"), "{md}");
+    assert!(
+        md.contains("- r.json: Not compatible (babelqueue-python \\<h1\\>x\\</h1\\> \\[1.0\\](https://evil.invalid)"),
+        "{md}"
+    );
 }
 
 #[test]

@@ -122,13 +122,10 @@ impl FileCheck {
         self.policy_skips.values().sum()
     }
 
-    /// `N pass, N fail, N skip` plus, when there are skips, how many the policy allows.
+    /// `N pass, N fail, N skip` plus, when there are skips, how many the policy allows (or that
+    /// it was not applied, for a file of another suite version).
     pub fn counts_text(&self) -> String {
-        let mut t = self.counts.to_string();
-        if self.counts.skip > 0 {
-            t.push_str(&format!(" ({} allowed by the skip policy)", self.policy_skip_total()));
-        }
-        t
+        self.counts.text(self.same_version.then(|| self.policy_skip_total()))
     }
 
     /// The exception excluding `scope` for this file's family, if any.
