@@ -78,7 +78,6 @@ const ALLOWED: &[(&str, &str)] = &[
     // `--changelog FILE` and an asset side are read within the per-file cap, regular files only.
     ("diff", "fsutil"),
     ("diff", "release"),
-    ("diff", "results"),
     ("diff", "suite"),
     ("diff", "validate"),
     // The contract in human form: rendered from the suite, the registry (which case fields are

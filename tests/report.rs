@@ -227,3 +227,21 @@ fn a_file_of_another_suite_version_is_counted_not_judged() {
     assert!(html.contains("<td class=\"absent warn\">not checked</td>"), "{html}");
     assert!(!html.contains("class=\"num ok\"") && !html.contains("class=\"bad\""), "{html}");
 }
+
+#[test]
+fn a_pipe_in_a_name_is_escaped_for_where_it_stands() {
+    // Red team F9: `\|` (right in a table cell) also showed in the headings and the File line,
+    // where GFM keeps the backslash of a code span.
+    let dir = workspace();
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join(HAND_MADE[1])).unwrap()).unwrap();
+    v["sdk"] = serde_json::json!("babelqueue|node");
+    std::fs::write(dir.path().join("a|b.json"), serde_json::to_string(&v).unwrap()).unwrap();
+    let o = bqsuite(dir.path(), &["report", "a|b.json", "--suite", "suite"]);
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    let md = String::from_utf8(o.stdout).unwrap();
+    assert!(md.contains("\n## `babelqueue|node` "), "a heading: no backslash: {md}");
+    assert!(md.contains("\nFile `a|b.json`: "), "the File line: no backslash: {md}");
+    assert!(md.contains("| `babelqueue\\|node` "), "a table cell: escaped: {md}");
+    assert!(!md.contains("## `babelqueue\\|") && !md.contains("File `a\\|"), "{md}");
+}

@@ -59,13 +59,182 @@ fn skips_the_policy_allows_are_compatible_and_counted() {
     let skip = |reason: &str| json!({"status": "skip", "reason": reason});
     v["sections"]["asb"]["schema_version_gate/22"] = skip("JavaScript has one number type (ADR-0032)");
     v["sections"]["encode_reject"]["reject-repeated-key"] = skip("one map per call: ADR-0031");
-    v["sections"]["redis_layout"]["migrate/due-delayed-item-moves-to-the-ready-tail"] = skip("ADR-0033: no live Redis");
+    // No live Redis: every case that needs one is a skip (all or none, see below).
+    let redis = no_live_redis_cases(&s);
+    for (section, id) in &redis {
+        v["sections"][section][id] = skip("ADR-0033: no live Redis");
+    }
     let fc = check(&s, &v);
     assert!(fc.findings.is_empty(), "{:#?}", fc.findings);
-    assert_eq!(fc.counts.skip, 3);
-    assert_eq!(fc.policy_skip_total(), 3);
+    assert_eq!(fc.counts.skip, 2 + redis.len());
+    assert_eq!(fc.policy_skip_total(), 2 + redis.len());
     assert_eq!(fc.policy_skips["asb"], 1);
-    assert!(fc.counts_text().ends_with(", 0 fail, 3 skip (3 allowed by the skip policy)"), "{}", fc.counts_text());
+    let n = 2 + redis.len();
+    assert!(
+        fc.counts_text().ends_with(&format!(", 0 fail, {n} skip ({n} allowed by the skip policy)")),
+        "{}",
+        fc.counts_text()
+    );
+}
+
+/// The (section, case id) pairs the rule `name` of the canonical policy covers, in manifest order.
+fn covered_by(s: &Suite, name: &str) -> Vec<(String, String)> {
+    let p = s.skip_policy();
+    s.sections()
+        .iter()
+        .flat_map(|sec| {
+            sec.cases()
+                .into_iter()
+                .filter(|c| p.rules_for(sec.name, &c.id).iter().any(|r| r.name == name))
+                .map(|c| (sec.name.to_owned(), c.id))
+        })
+        .collect()
+}
+
+fn no_live_redis_cases(s: &Suite) -> Vec<(String, String)> {
+    covered_by(s, "no-live-redis")
+}
+
+#[test]
+fn a_run_level_skip_cannot_be_cherry_picked() {
+    // Red team F1: every Redis case passes (the run had a Redis) but one, reported as "no
+    // reachable Redis". The rule's condition is about the whole run, so the passes refute it.
+    let s = suite();
+    let mut v = passing(&s, "babelqueue-python", &["redis"]);
+    let id = "processing_sweep/expired-item-moves-to-the-ready-tail";
+    v["sections"]["redis_layout"][id] =
+        json!({"status": "skip", "reason": "no reachable Redis, BQ_REQUIRE_REDIS unset (ADR-0033)"});
+    let fc = broken(&v, "BQ613", "/sections/redis_layout/processing_sweep~1expired-item-moves-to-the-ready-tail");
+    assert_eq!(codes(&fc.findings), ["BQ613"]);
+    let m = &fc.findings[0].message;
+    let ran = no_live_redis_cases(&s).len() - 1;
+    assert!(
+        m.contains(&format!(
+            "rule no-live-redis covers this case, but {ran} cases it covers ran (first: redis / payload_identity)"
+        )),
+        "{m}"
+    );
+    assert_eq!(fc.policy_skip_total(), 0);
+    // A failing Redis case also ran.
+    let mut v = passing(&s, "babelqueue-python", &["redis"]);
+    for (section, id) in no_live_redis_cases(&s) {
+        v["sections"][&section][&id] = json!({"status": "skip", "reason": "ADR-0033"});
+    }
+    assert!(check(&s, &v).findings.is_empty(), "no Redis at all: every skip allowed");
+    v["sections"]["redis"]["payload_identity"] = json!({"status": "fail", "reason": "boom"});
+    let fc = check(&s, &v);
+    let n = |code| fc.findings.iter().filter(|f| f.code.id == code).count();
+    assert_eq!((n("BQ612"), n("BQ613")), (1, no_live_redis_cases(&s).len() - 1), "{:#?}", fc.findings);
+    // The redis section skipped while redis_layout's behaviour cases pass: not allowed, and so
+    // the section was not run.
+    let mut v = passing(&s, "babelqueue-python", &["redis"]);
+    v["sections"]["redis"]["payload_identity"] = json!({"status": "skip", "reason": "ADR-0033"});
+    let fc = check(&s, &v);
+    let mut got = codes(&fc.findings);
+    got.sort_unstable();
+    assert_eq!(got, ["BQ613", "BQ615"], "{:#?}", fc.findings);
+    // A pass in a section the SDK does not carry proves nothing about its run.
+    let mut v = passing(&s, "babelqueue-python", &["redis"]);
+    for (section, id) in no_live_redis_cases(&s) {
+        v["sections"][&section][&id] = json!({"status": "skip", "reason": "ADR-0033"});
+    }
+    v["sections"]["redis_layout"]["migrate/due-delayed-item-moves-to-the-ready-tail"] = json!({"status": "skip"});
+    let fc = check(&s, &v);
+    assert_eq!(codes(&fc.findings), ["BQ610"], "not refuted: judged under the rule");
+}
+
+#[test]
+fn an_sdk_level_skip_cannot_be_cherry_picked() {
+    // Red team F3: one SQS reconciliation row skipped under native-receive-count while the
+    // other rows pass: a consumer that reconciles five rows reconciles.
+    let s = suite();
+    let rows = covered_by(&s, "native-receive-count");
+    assert_eq!(rows.len(), 6);
+    let mut v = passing(&s, "babelqueue-python", &["sqs"]);
+    v["sections"]["sqs"]["attempts_reconciliation/third-delivery"] = json!({"status": "skip", "reason": "ADR-0032"});
+    let fc = broken(&v, "BQ613", "/sections/sqs/attempts_reconciliation~1third-delivery");
+    assert_eq!(codes(&fc.findings), ["BQ613"]);
+    assert!(fc.findings[0].message.contains("rule native-receive-count covers this case, but 5 cases it covers ran (first: sqs / attempts_reconciliation/"), "{}", fc.findings[0].message);
+    // Every row skipped (a produce-only transport, a drop-in driver): allowed, for any family.
+    for sdk in ["php-sdk", "babelqueue-python"] {
+        let mut v = passing(&s, sdk, &["sqs"]);
+        for (_, id) in &rows {
+            v["sections"]["sqs"][id] = json!({"status": "skip", "reason": "produce-only (ADR-0032)"});
+        }
+        let fc = check(&s, &v);
+        assert!(fc.findings.is_empty(), "{sdk}: {:#?}", fc.findings);
+        assert_eq!(fc.policy_skip_total(), 6);
+    }
+}
+
+#[test]
+fn a_family_limited_skip_is_only_for_that_family() {
+    // Red team F2: the JavaScript-only float gate row skipped by a Go SDK.
+    let s = suite();
+    let at = "/sections/asb/schema_version_gate~122";
+    for (sdk, is) in [
+        ("babelqueue-go", "is of family go"),
+        ("babelqueue-python", "is of family python"),
+        ("babelqueue-java-azureservicebus", "is of family java"),
+        ("bqsuite-reference", "names no SDK family"),
+    ] {
+        let mut v = passing(&s, sdk, &["asb"]);
+        v["sections"]["asb"]["schema_version_gate/22"] =
+            json!({"status": "skip", "reason": "single number type (ADR-0032)"});
+        let fc = broken(&v, "BQ613", at);
+        assert_eq!(codes(&fc.findings), ["BQ613"], "{sdk}");
+        let m = &fc.findings[0].message;
+        assert!(m.contains("rule single-number-type covers this case, but only for SDKs of family node"), "{m}");
+        assert!(m.contains(is), "{m}");
+    }
+    let mut v = passing(&s, "@babelqueue/azure-service-bus-node", &["asb"]);
+    v["sections"]["asb"]["schema_version_gate/22"] = json!({"status": "skip", "reason": "ADR-0032"});
+    let fc = check(&s, &v);
+    assert!(fc.findings.is_empty(), "{:#?}", fc.findings);
+    assert_eq!(fc.family.as_deref(), Some("node"));
+}
+
+#[test]
+fn a_suite_whose_exceptions_or_skip_policy_do_not_read_is_refused() {
+    // Red team F6: an exceptions entry without its adr was dropped, and a php-sdk file listing
+    // asb came out Compatible.
+    for (what, edit) in [
+        ("no adr", json!([{"family": "php", "binding": "asb"}])),
+        ("padded family", json!([{"family": " php", "binding": "asb", "adr": "ADR-0021"}])),
+        ("family with a hyphen", json!([{"family": "php-sdk", "binding": "asb", "adr": "ADR-0021"}])),
+        ("binding in capitals", json!([{"family": "php", "binding": "ASB", "adr": "ADR-0021"}])),
+        ("not an array", json!({"family": "php", "binding": "asb", "adr": "ADR-0021"})),
+    ] {
+        let copy = support::SuiteCopy::new();
+        copy.edit_manifest(|m| m["exceptions"] = edit.clone());
+        let cs = Suite::load(copy.path()).unwrap();
+        let err = Checker::new(&cs).err().unwrap_or_else(|| panic!("{what}: the suite is not refused"));
+        assert!(err.contains("manifest.json") && err.contains("bqsuite validate"), "{what}: {err}");
+        let f = write(copy.path(), "r.json", &passing(&cs, "php-sdk", &["asb"]));
+        let o = bqsuite(copy.path(), &["results", "check", &f, "--suite", "."]);
+        assert_eq!(o.status.code(), Some(2), "{what}: {}", transcript(&o));
+        assert!(
+            String::from_utf8_lossy(&o.stderr).contains("exceptions or skip_policy do not read cleanly"),
+            "{}",
+            transcript(&o)
+        );
+    }
+    // A broken skip rule is refused too, not dropped.
+    let copy = support::SuiteCopy::new();
+    copy.edit_manifest(|m| m["skip_policy"]["rules"][1]["families"] = json!("node"));
+    let cs = Suite::load(copy.path()).unwrap();
+    let err = Checker::new(&cs).err().expect("refused");
+    assert!(err.contains("/skip_policy/rules/1/families"), "{err}");
+    // A suite without a skip policy is not refused: no case may be skipped under it.
+    let copy = support::SuiteCopy::new();
+    copy.edit_manifest(|m| {
+        m.as_object_mut().unwrap().shift_remove("skip_policy");
+    });
+    let cs = Suite::load(copy.path()).unwrap();
+    let mut v = passing(&cs, "babelqueue-python", &[]);
+    assert!(Checker::new(&cs).is_ok());
+    v["sections"]["encode_reject"]["reject-repeated-key"] = json!({"status": "skip", "reason": "ADR-0031"});
+    assert_eq!(codes(&check(&cs, &v).findings), ["BQ613"]);
 }
 
 #[test]
@@ -108,10 +277,18 @@ fn a_file_skipping_every_case_citing_a_nonexistent_adr_is_not_compatible() {
     assert_eq!(fc.counts.skip, total);
     assert_eq!(fc.policy_skip_total(), 0);
     let policy = s.skip_policy();
+    // The file is python's: the node-only rule covers none of its cases.
     let skippable: usize = s
         .sections()
         .iter()
-        .map(|sec| sec.cases().iter().filter(|c| !policy.rules_for(sec.name, &c.id).is_empty()).count())
+        .map(|sec| {
+            sec.cases()
+                .iter()
+                .filter(|c| {
+                    policy.rules_for(sec.name, &c.id).iter().any(|r| r.families.is_empty() || r.families == ["python"])
+                })
+                .count()
+        })
         .sum();
     let n = |code| fc.findings.iter().filter(|f| f.code.id == code).count();
     assert_eq!(n("BQ613"), total - skippable);
@@ -136,28 +313,33 @@ fn a_file_skipping_every_case_of_one_core_section_is_not_compatible() {
 #[test]
 fn a_section_whose_every_case_the_policy_allows_is_still_not_run_unless_whole() {
     let s = suite();
-    // encode_reject has one skippable case; a copy of the suite whose policy selects all of
-    // them (without whole_sections) may skip each, but not all at once.
+    // kafka_poison has no skippable case; a copy of the suite whose policy selects all of
+    // them (without whole_sections) may skip each, but not all at once. (A core section cannot
+    // be selected whole at all: validate refuses that policy, BQ216.)
     let copy = support::SuiteCopy::new();
     copy.edit_manifest(|m| {
-        let ids: Vec<Value> = m["encode_reject"]["cases"]
+        let ids: Vec<Value> = m["kafka_poison"]["cases"]
             .as_array()
             .unwrap()
             .iter()
-            .map(|c| json!({"section": "encode_reject", "case": c["name"]}))
+            .map(|c| json!({"section": "kafka_poison", "case": c["name"]}))
             .collect();
         m["skip_policy"]["rules"][3]["cases"] = Value::Array(ids);
     });
     let cs = Suite::load(copy.path()).unwrap();
     assert!(bqsuite::validate::validate(&cs).is_empty(), "the edited policy is valid");
-    let mut v = passing(&cs, "babelqueue-python", &[]);
-    for outcome in v["sections"]["encode_reject"].as_object_mut().unwrap().values_mut() {
+    let mut v = passing(&cs, "babelqueue-python", &["kafka"]);
+    for outcome in v["sections"]["kafka_poison"].as_object_mut().unwrap().values_mut() {
         *outcome = json!({"status": "skip", "reason": "ADR-0031"});
     }
     let fc = check(&cs, &v);
     assert_eq!(codes(&fc.findings), ["BQ615"], "{:#?}", fc.findings);
-    // The redis section is the one a rule may skip whole (no live Redis, ADR-0033).
+    // The redis section is the one a rule may skip whole (no live Redis, ADR-0033), in a run
+    // that skips every case needing Redis.
     let mut v = passing(&s, "babelqueue-python", &["redis"]);
+    for (section, id) in no_live_redis_cases(&s) {
+        v["sections"][&section][&id] = json!({"status": "skip", "reason": "ADR-0033"});
+    }
     v["sections"]["redis"]["payload_identity"] = json!({"status": "skip", "reason": "ADR-0033: no Redis"});
     let fc = check(&s, &v);
     assert!(fc.findings.is_empty(), "{:#?}", fc.findings);
@@ -303,8 +485,12 @@ fn an_unknown_case_id() {
 #[test]
 fn a_skip_without_an_adr() {
     // A case the policy allows to skip (no live Redis, ADR-0033), skipped without citing it.
+    let s = suite();
     for outcome in [json!({"status": "skip", "reason": "no Redis here"}), json!({"status": "skip"})] {
-        let mut v = passing(&suite(), "babelqueue-python", &["redis"]);
+        let mut v = passing(&s, "babelqueue-python", &["redis"]);
+        for (section, id) in no_live_redis_cases(&s) {
+            v["sections"][&section][&id] = json!({"status": "skip", "reason": "ADR-0033"});
+        }
         v["sections"]["redis_layout"]["migrate/due-delayed-item-moves-to-the-ready-tail"] = outcome;
         let fc = broken(&v, "BQ610", "/sections/redis_layout/migrate~1due-delayed-item-moves-to-the-ready-tail");
         assert_eq!(codes(&fc.findings), ["BQ610"], "the schema's report of the same skip is superseded");
@@ -439,6 +625,51 @@ fn a_version_mismatch() {
     assert_eq!(codes(&fc.findings), ["BQ603"], "ids of another version are not checked");
     let m = &fc.findings[0].message;
     assert!(m.contains("ran suite 1.5.0") && m.contains(s.version().unwrap()), "{m}");
+    // Red team F8: its skips were not judged, so the counts do not say "0 allowed".
+    v["sections"]["encode_reject"]["reject-repeated-key"] = json!({"status": "skip", "reason": "ADR-0031"});
+    let fc = check(&s, &v);
+    assert_eq!(
+        fc.counts_text(),
+        format!(
+            "{} pass, 0 fail, 1 skip (the skip policy was not applied: the file ran another suite version)",
+            fc.counts.pass
+        )
+    );
+    let m = bqsuite::results::Matrix::build(&s, std::slice::from_ref(&fc));
+    assert_eq!(m.columns[0].counts_text(), fc.counts_text(), "the report says the same");
+    v["conformance_version"] = json!(s.version().unwrap());
+    assert!(check(&s, &v).counts_text().ends_with("1 skip (1 allowed by the skip policy)"));
+}
+
+#[test]
+fn the_github_job_summary_escapes_what_the_file_says() {
+    // Red team F4: a failing case's reason with an image and an HTML heading was rendered as a
+    // green badge and a heading in the job summary; sdk and version went in raw too.
+    let s = suite();
+    let dir = tempfile::tempdir().unwrap();
+    let mut v = passing(&s, "babelqueue-python <h1>x</h1>", &[]);
+    v["version"] = json!("[1.0](https://evil.invalid)");
+    v["sections"]["trim"]["trim-make-urn-space-padded"] = json!({"status": "fail", "reason":
+        "![ok](https://img.shields.io/badge/conformance-Compatible-brightgreen) <h2>All results files Compatible</h2>"});
+    let f = write(dir.path(), "r.json", &v);
+    let summary = dir.path().join("summary.md");
+    let root = repo();
+    let o = support::bqsuite_env(
+        dir.path(),
+        &["results", "check", &f, "--suite", root.to_str().unwrap(), "--format", "github"],
+        &[("GITHUB_STEP_SUMMARY", summary.to_str().unwrap())],
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
+    let md = std::fs::read_to_string(&summary).unwrap();
+    let unescaped = |raw: &str| md.match_indices(raw).any(|(i, _)| !md[..i].ends_with('\\'));
+    for raw in ["![ok]", "<h2>", "<h1>", "[1.0]"] {
+        assert!(!unescaped(raw), "{raw} unescaped in {md}");
+    }
+    assert!(md.contains("\\<h2\\>All results files Compatible\\</h2\\>"), "{md}");
+    assert!(
+        md.contains("- r.json: Not compatible (babelqueue-python \\<h1\\>x\\</h1\\> \\[1.0\\](https://evil.invalid)"),
+        "{md}"
+    );
 }
 
 #[test]

@@ -239,3 +239,107 @@ fn validate_reports_every_broken_policy() {
     let located = assert_finding(&f, "BQ210", "manifest.json", Some("/skip_policy/rules/0/adrs/0"));
     assert!(located.span.is_some(), "located: {located:?}");
 }
+
+#[test]
+fn the_canonical_policy_marks_the_run_level_rules_and_the_javascript_row() {
+    // Red team F1–F3: no-live-redis (the run) and native-receive-count (the SQS consumer) are
+    // facts about the whole run or SDK; single-number-type is JavaScript's alone. The SQS
+    // exemption is not limited to a family: the spec states its condition generally.
+    let s = suite();
+    let p = s.skip_policy();
+    let flags: Vec<(&str, bool, Vec<&str>)> = p
+        .rules
+        .iter()
+        .map(|r| (r.name.as_str(), r.all_or_none, r.families.iter().map(String::as_str).collect()))
+        .collect();
+    assert_eq!(
+        flags,
+        [
+            ("no-live-redis", true, vec![]),
+            ("single-number-type", false, vec!["node"]),
+            ("no-null-property", false, vec![]),
+            ("one-map-per-call", false, vec![]),
+            ("native-receive-count", true, vec![]),
+        ]
+    );
+    let d = &p.description;
+    assert!(d.contains("all_or_none: true") && d.contains("A rule with families"), "the description rules on both");
+    assert!(d.contains("No rule, alone or together with others, may let every case of a core section be skipped"));
+}
+
+#[test]
+fn validate_checks_all_or_none_and_families() {
+    for bad in [json!("yes"), json!(1), json!(null)] {
+        assert_finding(
+            &with_policy(rule(json!({"all_or_none": bad}))),
+            "BQ209",
+            "manifest.json",
+            Some("/skip_policy/rules/0/all_or_none"),
+        );
+    }
+    assert!(with_policy(rule(json!({"all_or_none": false}))).is_empty());
+    for bad in [json!("node"), json!([]), json!([""]), json!(["no-de"]), json!([" node"]), json!([1]), json!({})] {
+        assert_finding(
+            &with_policy(rule(json!({"families": bad}))),
+            "BQ209",
+            "manifest.json",
+            Some("/skip_policy/rules/0/families"),
+        );
+    }
+    assert!(with_policy(rule(json!({"families": ["node", "Go"]}))).is_empty(), "letter case aside");
+    let f = with_policy(rule(json!({"families": ["node", "javascript"]})));
+    let one = assert_finding(&f, "BQ217", "manifest.json", Some("/skip_policy/rules/0/families/1"));
+    assert!(one.message.contains("php, go, python, java, dotnet, node"), "{}", one.message);
+    assert_eq!(f.len(), 1, "{f:#?}");
+    // A family an exceptions entry names is one results check derives.
+    let s = SuiteCopy::new();
+    s.edit_manifest(|m| {
+        m["exceptions"].as_array_mut().unwrap().push(json!({"family": "rust", "binding": "asb", "adr": "ADR-0021"}));
+        m["skip_policy"] = rule(json!({"families": ["rust"]}));
+    });
+    assert!(s.validate().is_empty(), "{:#?}", s.validate());
+}
+
+#[test]
+fn validate_refuses_a_policy_that_makes_a_core_section_skippable() {
+    // Red team P01: a rule selecting every case of `cases` (with or without whole_sections), or
+    // rules that do so together, turned a required section into an optional one.
+    let s = suite();
+    let ids = |section: &str| -> Vec<Value> {
+        s.section(section).unwrap().cases().into_iter().map(|c| json!({"section": section, "case": c.id})).collect()
+    };
+    let all = ids("cases");
+    let f = with_policy(rule(json!({"cases": all, "whole_sections": ["cases"]})));
+    let one = assert_finding(&f, "BQ216", "manifest.json", Some("/skip_policy/rules/0/whole_sections/0"));
+    assert!(one.message.contains("core section \"cases\""), "{}", one.message);
+    assert_eq!(f.iter().filter(|f| f.code.id == "BQ216").count(), 1, "one finding per section: {f:#?}");
+    // Without whole_sections: the selectors alone.
+    let f = with_policy(rule(json!({"cases": all})));
+    assert_eq!(f.len(), 1, "{f:#?}");
+    assert_finding(&f, "BQ216", "manifest.json", Some("/skip_policy/rules/0/cases/0"));
+    // Split over two rules: still every case, found at the last rule that selects one.
+    let (a, b) = all.split_at(3);
+    let mut two = rule(json!({"cases": a}));
+    let mut second = two["rules"][0].clone();
+    second["name"] = json!("r2");
+    second["cases"] = json!(b);
+    two["rules"].as_array_mut().unwrap().push(second);
+    let f = with_policy(two);
+    let one = assert_finding(&f, "BQ216", "manifest.json", Some("/skip_policy/rules/1/cases/0"));
+    assert!(one.message.contains("(rules \"r\", \"r2\")"), "{}", one.message);
+    // whole_sections naming a core section is refused even when it does not select it all.
+    let f = with_policy(rule(json!({"whole_sections": ["encode_reject"]})));
+    assert_finding(&f, "BQ216", "manifest.json", Some("/skip_policy/rules/0/whole_sections/0"));
+    assert_finding(&f, "BQ215", "manifest.json", Some("/skip_policy/rules/0/whole_sections/0"));
+    // All but one case of a core section is not the whole section; a whole binding section is
+    // allowed (redis, under no-live-redis).
+    assert!(with_policy(rule(json!({"cases": all[1..]}))).is_empty());
+    let kafka = ids("kafka_poison");
+    assert!(with_policy(rule(json!({"cases": kafka, "whole_sections": ["kafka_poison"]}))).is_empty());
+    // results check refuses such a suite rather than judge with it.
+    let copy = SuiteCopy::new();
+    copy.edit_manifest(|m| m["skip_policy"] = rule(json!({"cases": ids("cases")})));
+    let cs = Suite::load(copy.path()).unwrap();
+    let err = bqsuite::results::Checker::new(&cs).err().expect("refused");
+    assert!(err.contains("core section"), "{err}");
+}

@@ -73,6 +73,7 @@ fn verdict_json(fc: &FileCheck) -> Value {
             "fail": fc.counts.fail,
             "skip": fc.counts.skip,
             "skip_allowed_by_policy": fc.policy_skip_total(),
+            "skip_policy_applied": fc.same_version,
         },
     })
 }
@@ -123,8 +124,10 @@ fn check(a: &CheckArgs, color: bool) -> ExitCode {
         Format::Human => emit(&(rendered + &verdicts)),
         Format::Github => {
             emit(&(rendered + &verdicts));
-            let list: String = checks.iter().map(|c| format!("- {}\n", results::verdict_line(c))).collect();
-            write_step_summary(&format!("{}\n{list}", diag::markdown_summary(findings, &summary)));
+            // The verdicts first (they are what a reader looks for), escaped like every finding.
+            let list: String =
+                checks.iter().map(|c| format!("- {}\n", diag::markdown_text(&results::verdict_line(c)))).collect();
+            write_step_summary(&diag::markdown_summary_with(findings, &summary, &list));
         }
     }
     let code = exit(checks.iter().any(|c| c.verdict() == Verdict::NotCompatible));

@@ -229,7 +229,7 @@ codes! {
     }
     SKIP_POLICY_SHAPE = "BQ209" "skip-policy-shape" "skip_policy, a rule or a selector lacks a member, has one of the wrong type, or has an unknown one." {
         Error,
-        checks: "skip_policy is {description, rules}; each rule is {name, condition, adrs, cases, whole_sections?} with non-empty strings and lists; each selector is {section, case} or {section, block}; no member is unknown.",
+        checks: "skip_policy is {description, rules}; each rule is {name, condition, adrs, cases, whole_sections?, all_or_none?, families?} with non-empty strings and lists, all_or_none a boolean and families a non-empty list of families of ASCII letters and digits; each selector is {section, case} or {section, block}; no member is unknown.",
         why: "The policy is read by machines (results check, adapters deciding whether they may skip): a rule that does not read selects nothing, or the wrong cases.",
         example: Validate(&[Set("manifest.json", "/skip_policy/rules/0/condition", "\"\"")]),
     }
@@ -268,6 +268,18 @@ codes! {
         checks: "A section a rule lists in whole_sections is one whose every case the same rule selects.",
         why: "whole_sections lets a required section be skipped entirely; that is only sound when the rule's condition covers every case of it.",
         example: Validate(&[Set("manifest.json", "/skip_policy/rules/[single-number-type]/whole_sections", "[\"asb\"]")]),
+    }
+    SKIP_POLICY_CORE_SECTION = "BQ216" "skip-policy-core-section" "The skip policy lets a core section be skipped whole: a rule lists it in whole_sections, or the rules together select every one of its cases." {
+        Error,
+        checks: "No whole_sections entry names a core section, and every core section keeps at least one case that no rule selects (the rules are taken together, so splitting a section over several rules does not help).",
+        why: "Every core section is required of every SDK and skip is never a way to leave a section out (ADR-0032); a policy that lets all of a core section be skipped, under any condition, turns a required section into an optional one, and results check would call such an SDK Compatible.",
+        example: Validate(&[Set("manifest.json", "/skip_policy/rules/[one-map-per-call]/whole_sections", "[\"encode_reject\"]")]),
+    }
+    SKIP_POLICY_UNKNOWN_FAMILY = "BQ217" "skip-policy-unknown-family" "A skip-policy rule's families names no SDK family results check can derive." {
+        Error,
+        checks: "Every entry of a rule's families is an SDK family results check can derive from a results file's sdk: one of the producer schema's meta.lang values, or a family an exceptions entry names (letter case aside).",
+        why: "A rule limited to a family no SDK is ever derived as allows no skip at all: the skip it was written for (the JavaScript float row, say) would be refused for the SDK that needs it.",
+        example: Validate(&[Set("manifest.json", "/skip_policy/rules/[single-number-type]/families", "[\"javascript\"]")]),
     }
     MISSING_FIXTURE = "BQ301" "missing-fixture" "A case references a file that does not exist, or one that is not under fixtures/." {
         Error,

@@ -1,9 +1,13 @@
-//! Escaping untrusted strings for a terminal.
+//! Escaping untrusted strings for a terminal and for GitHub-flavoured Markdown: the one home of
+//! both, used by every reporter (the findings' job summary, `report`'s Markdown).
 //!
-//! Invariant: text that came from an input file (a results file, the manifest, a fixture, a
+//! Invariants: text that came from an input file (a results file, the manifest, a fixture, a
 //! vendored copy) never reaches a terminal with a character that a terminal or a log viewer
 //! interprets: every [`is_unsafe_char`] is written as a JSON-style `\uXXXX` escape (`\u001b`
 //! for ESC), visible and inert. Everything else, including non-ASCII letters, is kept as is.
+//! In Markdown, such text goes through [`markdown_text`] (free text) or [`markdown_code`] /
+//! [`markdown_code_cell`] (names and ids, as code spans), so no input can open a link, an
+//! image, an HTML tag, a table cell or a new line.
 
 use std::borrow::Cow;
 use std::fmt::Write;
@@ -45,6 +49,50 @@ pub fn terminal_safe_lines(text: &str) -> String {
     out
 }
 
+/// Escape free text for Markdown (a table cell, a list item, a heading or a paragraph): every
+/// character that could start markup is backslash-escaped (GFM removes the backslash before any
+/// ASCII punctuation, so the text shows as it was), line breaks and tabs become spaces and other
+/// control characters U+FFFD.
+pub fn markdown_text(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '|' | '&' | '~' | '#' | '!' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '\n' | '\r' | '\t' => out.push(' '),
+            c if c.is_control() => out.push('\u{FFFD}'),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// A code span holding `s` verbatim, for anywhere but a table cell (a heading, a line of text):
+/// there GFM shows a backslash in a code span as it is, so `|` is left alone.
+pub fn markdown_code(s: &str) -> String {
+    code_span(s, false)
+}
+
+/// A code span holding `s` verbatim inside a table cell: `|` is written `\|`, which GFM's table
+/// parser turns back into `|` before the span is read, so the cell stays whole.
+pub fn markdown_code_cell(s: &str) -> String {
+    code_span(s, true)
+}
+
+fn code_span(s: &str, in_cell: bool) -> String {
+    if s.is_empty() {
+        return "(empty)".into();
+    }
+    let flat: String = s.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
+    let flat = if in_cell { flat.replace('|', "\\|") } else { flat };
+    let longest = flat.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    let fence = "`".repeat(longest + 1);
+    let pad = if flat.starts_with('`') || flat.ends_with('`') || flat.trim().is_empty() { " " } else { "" };
+    format!("{fence}{pad}{flat}{pad}{fence}")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -59,5 +107,16 @@ mod tests {
         assert_eq!(terminal_safe("a\rb\tc\u{7f}\u{9b}\u{202e}"), "a\\u000db\\u0009c\\u007f\\u009b\\u202e");
         assert!(matches!(terminal_safe("ğüş 😀 / \\ \"q\""), Cow::Borrowed(_)));
         assert_eq!(terminal_safe_lines("a\u{1b}\nb\r\n\nc"), "a\\u001b\nb\\u000d\n\nc");
+    }
+
+    #[test]
+    fn markdown_escapes_markup_and_keeps_cells_whole() {
+        assert_eq!(markdown_text("a|b <i>[x](y)</i>\nz"), "a\\|b \\<i\\>\\[x\\](y)\\</i\\> z");
+        assert_eq!(markdown_text("![ok](u) <h2>"), "\\!\\[ok\\](u) \\<h2\\>");
+        assert_eq!(markdown_code_cell("a|b"), "`a\\|b`");
+        assert_eq!(markdown_code("a|b"), "`a|b`", "outside a table the backslash would show");
+        assert_eq!(markdown_code("x`y"), "``x`y``");
+        assert_eq!(markdown_code("`"), "`` ` ``");
+        assert_eq!(markdown_code(""), "(empty)");
     }
 }

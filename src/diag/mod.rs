@@ -12,8 +12,10 @@ mod render;
 pub mod style;
 
 pub use codes::{ALL_CODES, Code, RETIRED, Retired};
-pub use escape::{is_unsafe_char, terminal_safe, terminal_safe_lines};
-pub use render::{Format, Summary, markdown_summary, render};
+pub use escape::{
+    is_unsafe_char, markdown_code, markdown_code_cell, markdown_text, terminal_safe, terminal_safe_lines,
+};
+pub use render::{Format, STEP_SUMMARY_CAP, Summary, markdown_summary, markdown_summary_with, render, summary_rows};
 
 use serde::Serialize;
 

@@ -10,15 +10,22 @@
 //! holds `.git`), else to the current directory, so annotations attach to the files of the
 //! checkout whatever directory the command ran in (a file outside it keeps its absolute path).
 //! Annotations are capped at 10 per severity (GitHub drops the rest silently); the remainder is
-//! announced in one notice and listed in full in the job summary when `$GITHUB_STEP_SUMMARY` is
-//! set, otherwise printed right after the notice in plain form, so no finding is lost.
+//! announced in one notice and listed in the job summary when `$GITHUB_STEP_SUMMARY` is set,
+//! otherwise printed right after the notice in plain form, so no finding is lost.
+//!
+//! Job summary ([`markdown_summary`]): Markdown that GitHub renders, so every string a finding
+//! or the caller's preface carries goes through the one Markdown escaping
+//! ([`super::markdown_text`]); one command never appends more than [`STEP_SUMMARY_CAP`] (GitHub
+//! refuses a larger summary): the preface is cut to [`PREFACE_CAP`] and the findings table to
+//! the rows that fit, which [`summary_rows`] decides for both the summary and the annotations,
+//! so a finding left out of the summary and not annotated is printed in plain form instead.
 
 use std::fmt::Write as _;
 use std::path::{Component, Path, PathBuf};
 
 use serde_json::json;
 
-use super::{Finding, Severity, terminal_safe};
+use super::{Finding, Severity, markdown_text, terminal_safe};
 
 /// Output format of a findings report.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -106,6 +113,15 @@ fn normalize(p: &Path) -> PathBuf {
 
 /// GitHub shows at most this many annotations of one severity per step.
 const GITHUB_CAP: usize = 10;
+
+/// The most one command appends to `$GITHUB_STEP_SUMMARY` (GitHub's limit for a step's summary).
+pub const STEP_SUMMARY_CAP: usize = 1 << 20;
+
+/// The most the preface of a job summary (the verdict list of `results check`) takes of it.
+pub const PREFACE_CAP: usize = 64 << 10;
+
+/// Room kept for the closing line that says how many findings were left out.
+const CLOSING_ROOM: usize = 512;
 
 /// Render findings in `format`. `color` only affects `Human`.
 pub fn render(findings: &[Finding], format: Format, color: bool, summary: &Summary) -> String {
@@ -248,14 +264,25 @@ fn github(findings: &[Finding], summary: &Summary, ctx: &GithubContext) -> Strin
     if !hidden.is_empty() {
         let n = hidden.len();
         let what = if n == 1 { "finding" } else { "findings" };
-        let whereto = if ctx.step_summary { "the job summary lists all" } else { "listed below in plain form" };
+        // The job summary lists the findings in order, as many as fit in it.
+        let in_summary = if ctx.step_summary { summary_rows(findings, summary) } else { 0 };
+        let listed = |f: &Finding| findings[..in_summary].iter().any(|g| std::ptr::eq(f, g));
+        let rest: Vec<&Finding> = hidden.iter().copied().filter(|f| !listed(f)).collect();
+        let whereto = match (ctx.step_summary, rest.len()) {
+            (true, 0) => "the job summary lists all".to_owned(),
+            (true, r) => format!(
+                "the job summary lists what fits in GitHub's {} MiB, and the {r} it leaves out are listed below in plain form",
+                STEP_SUMMARY_CAP >> 20
+            ),
+            (false, _) => "listed below in plain form".to_owned(),
+        };
         let _ = writeln!(
             out,
             "::notice title={}::{n} more {what} not annotated (GitHub shows at most {GITHUB_CAP} per severity); {whereto}",
             escape_property(&summary.command),
         );
-        if !ctx.step_summary {
-            for f in hidden {
+        {
+            for f in rest {
                 let label = if f.severity == Severity::Error { "error" } else { "warning" };
                 let loc = f.file.as_ref().and_then(|file| location_of(f, ctx.annotation_path(file)));
                 plain(&mut out, f, label, &format!("[{}]", f.code), loc);
@@ -274,29 +301,96 @@ fn github(findings: &[Finding], summary: &Summary, ctx: &GithubContext) -> Strin
     out
 }
 
-/// The full findings table in Markdown, for `$GITHUB_STEP_SUMMARY`.
-pub fn markdown_summary(findings: &[Finding], summary: &Summary) -> String {
+/// Text from an input made safe for the job summary: escaped for the terminal first (so a
+/// control or bidi character shows as `\uXXXX`, as in the log), then for Markdown.
+fn md(s: &str) -> String {
+    markdown_text(&terminal_safe(s))
+}
+
+/// The heading of a job summary: what ran, its counts and its subject.
+fn summary_head(findings: &[Finding], summary: &Summary) -> String {
     let (errors, warnings) = counts(findings);
-    let mut out = format!(
+    format!(
         "### bqsuite {}: {}, {}\n\n{}\n\n",
-        summary.command,
+        md(&summary.command),
         plural(errors, "error"),
         plural(warnings, "warning"),
-        terminal_safe(&summary.subject)
-    );
+        md(&summary.subject)
+    )
+}
+
+const TABLE_HEAD: &str = "| severity | code | location | message |\n|---|---|---|---|\n";
+
+/// One finding as a row of the job summary's table.
+fn summary_row(f: &Finding) -> String {
+    format!(
+        "| {} | {} | {} | {} |\n",
+        if f.severity == Severity::Error { "error" } else { "warning" },
+        f.code,
+        md(&location(f).unwrap_or_default()),
+        md(&f.message)
+    )
+}
+
+/// How many findings, from the first, the job summary's table holds within
+/// [`STEP_SUMMARY_CAP`] (the preface counted at its cap).
+pub fn summary_rows(findings: &[Finding], summary: &Summary) -> usize {
+    let mut left = STEP_SUMMARY_CAP
+        .saturating_sub(summary_head(findings, summary).len() + PREFACE_CAP + TABLE_HEAD.len() + CLOSING_ROOM);
+    findings
+        .iter()
+        .take_while(|f| {
+            let n = summary_row(f).len();
+            let fits = n <= left;
+            left = left.saturating_sub(n);
+            fits
+        })
+        .count()
+}
+
+/// The findings table in Markdown, for `$GITHUB_STEP_SUMMARY`.
+pub fn markdown_summary(findings: &[Finding], summary: &Summary) -> String {
+    markdown_summary_with(findings, summary, "")
+}
+
+/// [`markdown_summary`] with `preface` (Markdown the caller made safe, such as a verdict list)
+/// after the heading, cut at a line to [`PREFACE_CAP`]; the whole is at most
+/// [`STEP_SUMMARY_CAP`] bytes, with a closing line saying how many findings did not fit.
+pub fn markdown_summary_with(findings: &[Finding], summary: &Summary, preface: &str) -> String {
+    let mut out = summary_head(findings, summary);
+    if preface.len() <= PREFACE_CAP {
+        out.push_str(preface);
+    } else {
+        let mut cut = 0;
+        for line in preface.split_inclusive('\n') {
+            if cut + line.len() > PREFACE_CAP - CLOSING_ROOM {
+                break;
+            }
+            cut += line.len();
+        }
+        out.push_str(&preface[..cut]);
+        let left = preface[cut..].lines().count();
+        let _ = writeln!(out, "\n({left} more lines left out: a job summary holds at most 1 MiB.)");
+    }
+    if !preface.is_empty() {
+        out.push('\n');
+    }
     if findings.is_empty() {
         return out;
     }
-    out.push_str("| severity | code | location | message |\n|---|---|---|---|\n");
-    for f in findings {
-        let cell = |s: &str| terminal_safe(s).replace('|', "\\|");
+    let rows = summary_rows(findings, summary);
+    out.push_str(TABLE_HEAD);
+    for f in &findings[..rows] {
+        out.push_str(&summary_row(f));
+    }
+    if rows < findings.len() {
+        let left = findings.len() - rows;
         let _ = writeln!(
             out,
-            "| {} | {} | {} | {} |",
-            if f.severity == Severity::Error { "error" } else { "warning" },
-            f.code,
-            cell(&location(f).unwrap_or_default()),
-            cell(&f.message)
+            "\n{left} more finding{} left out: a job summary holds at most {} MiB. The step's log lists each one \
+             not annotated, and `--format json` carries all of them.",
+            if left == 1 { " is" } else { "s are" },
+            STEP_SUMMARY_CAP >> 20
         );
     }
     out
@@ -373,12 +467,15 @@ mod tests {
         for out in [
             render(std::slice::from_ref(&f), Format::Human, false, &summary()),
             github(std::slice::from_ref(&f), &summary(), &ctx(true)),
-            markdown_summary(std::slice::from_ref(&f), &summary()),
         ] {
             assert!(!out.contains('\u{1b}') && !out.contains('\r') && !out.contains('\u{7}'), "{out:?}");
             assert!(out.contains(escaped), "{out}");
             assert!(out.contains("a\\u001b.json"), "{out}");
         }
+        // The job summary is Markdown: the same text, escaped for Markdown too.
+        let md = markdown_summary(std::slice::from_ref(&f), &summary());
+        assert!(!md.contains('\u{1b}') && !md.contains('\r') && !md.contains('\u{7}'), "{md:?}");
+        assert!(md.contains(&markdown_text(escaped)), "{md}");
         let json = render(&[f], Format::Json, false, &summary());
         assert!(!json.contains('\u{1b}') && json.contains("\\u001b"));
     }
@@ -402,5 +499,54 @@ mod tests {
             markdown_summary(&sample(), &summary())
                 .contains("| error | BQ001 invalid-json | fixtures/a,b.json:3:7 (/meta) |")
         );
+    }
+
+    #[test]
+    fn the_job_summary_escapes_markdown_and_html() {
+        // Red team F4: a reason with an image and an HTML heading became a green badge and an
+        // "All results files Compatible" heading in the job summary.
+        let evil = "![ok](https://img.shields.io/badge/x) <h2>All results files Compatible</h2> | [link](u) *b*";
+        let f = Finding::error(Code::INVALID_JSON, evil).in_file("r|<b>.json").at("/a_b");
+        let md = markdown_summary_with(&[f], &Summary::new("results check", "<img src=x> *s*"), "- v\n");
+        let unescaped = |raw: &str| md.match_indices(raw).any(|(i, _)| !md[..i].ends_with('\\'));
+        for raw in ["![ok]", "<h2>", "</h2>", "[link]", "<img", "<b>", "*b*", "*s*", "| [link"] {
+            assert!(!unescaped(raw), "{raw} unescaped in {md}");
+        }
+        assert!(
+            md.contains("\\!\\[ok\\](https://img.shields.io/badge/x) \\<h2\\>All results files Compatible\\</h2\\>"),
+            "{md}"
+        );
+        assert!(md.contains("\n- v\n"), "the preface follows the heading: {md}");
+        let row = md.lines().find(|l| l.starts_with("| error |")).unwrap();
+        let cell_pipes = row.match_indices('|').filter(|(i, _)| !row[..*i].ends_with('\\')).count();
+        assert_eq!(cell_pipes, 5, "four cells: {row}");
+    }
+
+    #[test]
+    fn the_job_summary_is_capped_and_says_what_it_leaves_out() {
+        // Red team F5: a few thousand findings made a summary GitHub refuses (over 1 MiB).
+        let long = "x".repeat(300);
+        let many: Vec<_> = (0..10_000)
+            .map(|i| Finding::error(Code::INVALID_JSON, format!("{i} {long}")).in_file("r.json").at(format!("/{i}")))
+            .collect();
+        let preface = "- a verdict line\n".repeat(10_000);
+        let md = markdown_summary_with(&many, &summary(), &preface);
+        assert!(md.len() <= STEP_SUMMARY_CAP, "{}", md.len());
+        let rows = summary_rows(&many, &summary());
+        assert!(rows > 1000 && rows < many.len(), "{rows}");
+        assert_eq!(md.lines().filter(|l| l.starts_with("| error |")).count(), rows);
+        assert!(md.contains(&format!("| {} {long} |", rows - 1)) && !md.contains(&format!("| {rows} {long} |")));
+        let left = many.len() - rows;
+        assert!(md.contains(&format!("{left} more findings are left out: a job summary holds at most 1 MiB. The step's log lists each one not annotated, and `--format json` carries all of them.")), "{}", &md[md.len() - 400..]);
+        assert!(md.contains("more lines left out: a job summary holds at most 1 MiB."), "the preface is cut too");
+        // The log then prints, in plain form, every finding neither annotated nor in the summary.
+        let out = github(&many, &summary(), &ctx(true));
+        assert!(out.contains(&format!("; the job summary lists what fits in GitHub's 1 MiB, and the {left} it leaves out are listed below in plain form")), "{}", &out[..2000]);
+        assert!(out.contains(&format!("error[BQ001 invalid-json]: {rows} {long}\n")));
+        assert!(!out.contains(&format!("error[BQ001 invalid-json]: {} {long}\n", rows - 1)));
+        assert_eq!(out.matches("error[BQ001 invalid-json]: ").count(), left);
+        // Small ones are whole, with no such line.
+        let md = markdown_summary(&sample(), &summary());
+        assert!(!md.contains("left out"), "{md}");
     }
 }

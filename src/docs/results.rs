@@ -192,6 +192,30 @@ pub fn page(cx: &Context<'_>) -> Result<String, String> {
         "- A `skip` of a case the skip policy does not allow, or whose reason cites none of its rule's ADRs; the rules: {}. Each section page lists the rules that apply to it.",
         rules.join(", ")
     );
+    let limited: Vec<String> = policy
+        .rules
+        .iter()
+        .filter(|r| !r.families.is_empty())
+        .map(|r| {
+            let fams: Vec<String> = r.families.iter().map(|f| code(f)).collect();
+            format!("{} ({})", code(&r.name), fams.join(", "))
+        })
+        .collect();
+    let whole: Vec<String> = policy.rules.iter().filter(|r| r.all_or_none).map(|r| code(&r.name)).collect();
+    if !limited.is_empty() {
+        let _ = writeln!(
+            out,
+            "- A `skip` under a rule limited to SDK families, by an SDK of another family: {}.",
+            limited.join(", ")
+        );
+    }
+    if !whole.is_empty() {
+        let _ = writeln!(
+            out,
+            "- A `skip` under a rule whose condition is about the whole run or SDK (`all_or_none`), in a file where a case that rule covers ran (pass or fail): {}.",
+            whole.join(", ")
+        );
+    }
     let _ = writeln!(
         out,
         "- Every case of a required section is a skip (the section was not run), unless a rule may skip it whole."

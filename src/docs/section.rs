@@ -608,10 +608,11 @@ pub fn page(cx: &Context<'_>, section: &Section<'_>) -> String {
             };
             let _ = writeln!(
                 out,
-                "- {} (cite {}): {} Applies to {}.{whole}",
+                "- {} (cite {}): {}{} Applies to {}.{whole}",
                 code(&r.name),
                 r.adrs.join(" or "),
                 prose(&r.condition),
+                rule_limits(r),
                 selected.join(", ")
             );
         }
@@ -797,6 +798,23 @@ pub fn scope_tables(cx: &Context<'_>, from: &str, heading: &str) -> String {
     out
 }
 
+/// What limits a rule beyond its condition, as sentences to append to it (empty: nothing):
+/// the families it is for, and whether one case it covers that ran refutes it for the run.
+fn rule_limits(r: &skip_policy::Rule) -> String {
+    let mut t = String::new();
+    if !r.families.is_empty() {
+        let fams: Vec<String> = r.families.iter().map(|f| code(f)).collect();
+        let _ = write!(t, " Only for SDKs of the family {}.", fams.join(" or "));
+    }
+    if r.all_or_none {
+        t.push_str(
+            " All or none: the condition is a fact about the whole run or SDK, so when any case the rule covers ran \
+             (pass or fail), it allows no skip in that results file.",
+        );
+    }
+    t
+}
+
 /// The rules of the skip policy as a table, with links relative to `from`: which cases each
 /// selects, when it applies, the ADRs a skip under it cites.
 pub fn skip_policy_table(cx: &Context<'_>, from: &str) -> String {
@@ -824,7 +842,12 @@ pub fn skip_policy_table(cx: &Context<'_>, from: &str) -> String {
                     format!("[`{s}`]({}): {}{whole}", relative(from, &path(s)), list.join(", "))
                 })
                 .collect();
-            vec![code(&r.name), cases.join("; "), prose(&r.condition), r.adrs.join(", ")]
+            vec![
+                code(&r.name),
+                cases.join("; "),
+                format!("{}{}", prose(&r.condition), rule_limits(r)),
+                r.adrs.join(", "),
+            ]
         })
         .collect();
     let mut out = table(&["rule", "cases it may skip", "when", "a skip cites"], &rows);

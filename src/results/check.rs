@@ -18,6 +18,13 @@
 //! - every skip of a known case is judged by the suite's skip policy
 //!   ([`crate::suite::skip_policy`]): a case no rule selects may not be skipped (BQ613); a reason
 //!   that cites no ADR is BQ610; a reason that cites none of the ADRs its rules allow is BQ614;
+//!   only the rules open to the file are counted: a rule with `families` is open only to an SDK
+//!   of one of them, and an `all_or_none` rule is refuted for the whole file when any case it
+//!   covers, in a carried section the file reports, ran (pass or fail), so one rule's condition
+//!   cannot be claimed for a handful of cases of a run that contradicts it; the finding says
+//!   which rule was set aside and why;
+//! - a suite whose `exceptions` or `skip_policy` do not read cleanly is refused (the command
+//!   cannot run, [`unread_policy`]) rather than applied in part;
 //! - a required section whose every reported case is a skip was not run (BQ615), unless every
 //!   one of those skips is allowed by one rule that lists the section in `whole_sections`;
 //! - with `--max-skips N`, more than N skips in the file is BQ616;
@@ -38,19 +45,14 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
-use serde_json::Value;
-
 use super::diags;
 use super::model::{Counts, Status};
 use crate::diag::{Code, Finding, Severity};
-use crate::suite::skip_policy::{SkipPolicy, SkipVerdict};
+use crate::suite::skip_policy::{ProblemKind, Rule, SkipPolicy, SkipVerdict};
 use crate::suite::{self, Exception, JsonErrorKind, Scope, Suite, json, pointer, span};
 
 use super::view::{Results, SECTIONS};
 use super::{Source, Verdict};
-
-/// The producer schema's list of SDK families (`meta.lang`).
-const LANG_ENUM: &str = "/properties/meta/properties/lang/enum";
 
 /// The SDK family of a results file: the first token of `sdk` that names a family, where the
 /// tokens are `sdk` split at every character that is not an ASCII letter or digit, compared
@@ -120,13 +122,10 @@ impl FileCheck {
         self.policy_skips.values().sum()
     }
 
-    /// `N pass, N fail, N skip` plus, when there are skips, how many the policy allows.
+    /// `N pass, N fail, N skip` plus, when there are skips, how many the policy allows (or that
+    /// it was not applied, for a file of another suite version).
     pub fn counts_text(&self) -> String {
-        let mut t = self.counts.to_string();
-        if self.counts.skip > 0 {
-            t.push_str(&format!(" ({} allowed by the skip policy)", self.policy_skip_total()));
-        }
-        t
+        self.counts.text(self.same_version.then(|| self.policy_skip_total()))
     }
 
     /// The exception excluding `scope` for this file's family, if any.
@@ -156,7 +155,8 @@ pub struct Checker<'s> {
 
 impl<'s> Checker<'s> {
     /// A checker for `suite`. Fails (the command cannot run) when the suite has no parsable
-    /// manifest, no version or no usable results schema.
+    /// manifest, no version or no usable results schema, or when its `exceptions` or its
+    /// `skip_policy` do not read cleanly (see [`unread_policy`]).
     pub fn new(suite: &'s Suite) -> Result<Self, String> {
         if suite.manifest().is_none() {
             return Err("the manifest is missing or does not parse; run `bqsuite validate`".into());
@@ -168,19 +168,8 @@ impl<'s> Checker<'s> {
             .and_then(|s| {
                 crate::schema::draft202012(s).map_err(|e| format!("{} does not compile: {e}", suite::RESULTS_SCHEMA))
             })?;
-        let mut families: Vec<String> = suite
-            .json(suite::ENVELOPE_SCHEMA)
-            .and_then(|s| pointer::get(s, LANG_ENUM))
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .filter_map(|f| f.as_str().map(str::to_owned))
-            .collect();
-        for e in suite.exceptions() {
-            if !families.iter().any(|f| e.is_for(f)) {
-                families.push(e.family);
-            }
-        }
+        unread_policy(suite)?;
+        let families = suite.families();
         Ok(Self { suite, version, schema, families, options: CheckOptions::default() })
     }
 
@@ -308,6 +297,30 @@ impl<'s> Checker<'s> {
         let policy = self.suite.skip_policy();
         let sections: Vec<_> = self.suite.sections().into_iter().filter_map(|s| Some((s, s.scope?))).collect();
         let known: HashSet<&str> = sections.iter().map(|(s, _)| s.name).collect();
+        let ran = ran_under_all_or_none(policy, results, &sections, &fc.carried);
+        let family = fc.family.clone();
+        // Why a rule that covers a case allows no skip in this file (`None`: it may).
+        let excluded = |rule: &Rule| -> Option<String> {
+            if !SkipPolicy::for_family(rule, family.as_deref()) {
+                let sdk = results.sdk.as_deref().unwrap_or_default();
+                let is = family.as_deref().map_or_else(
+                    || format!("names no SDK family ({})", self.families.join(", ")),
+                    |f| format!("is of family {f}"),
+                );
+                return Some(format!(
+                    "rule {} covers this case, but only for SDKs of family {}, and sdk {sdk:?} {is}",
+                    rule.name,
+                    rule.families.join(" or ")
+                ));
+            }
+            let (n, first) = ran.get(rule.name.as_str())?;
+            Some(format!(
+                "rule {} covers this case, but {n} case{} it covers ran (first: {first}), and its condition is a fact \
+                 about the whole run or SDK (all_or_none), so it does not hold for this file",
+                rule.name,
+                if *n == 1 { "" } else { "s" }
+            ))
+        };
         for (section, scope) in &sections {
             let reported = results.section(section.name);
             let in_scope = fc.carried.contains(scope);
@@ -353,28 +366,27 @@ impl<'s> Checker<'s> {
                         }
                         skips += 1;
                         let reason = c.reason.as_deref();
-                        match policy.judge(&r.name, &c.id, reason) {
+                        let verdict = policy.judge_by(&r.name, &c.id, reason, |rule| excluded(rule).is_none());
+                        let notes = || -> Vec<String> {
+                            policy.rules_for(&r.name, &c.id).into_iter().filter_map(&excluded).collect()
+                        };
+                        let adrs = || policy.allowed_adrs_by(&r.name, &c.id, |rule| excluded(rule).is_none());
+                        match verdict {
                             SkipVerdict::Allowed(rule) => {
                                 allowed += 1;
                                 if SkipPolicy::whole_section(rule, &r.name) {
                                     *whole.entry(rule.name.as_str()).or_default() += 1;
                                 }
                             }
-                            SkipVerdict::NotSkippable => out.push(diags::skip_not_allowed(&r.name, &c.id, reason, at)),
-                            SkipVerdict::NoAdr => out.push(diags::skip_without_adr(
-                                &r.name,
-                                &c.id,
-                                reason,
-                                &policy.allowed_adrs(&r.name, &c.id),
-                                at,
-                            )),
-                            SkipVerdict::WrongAdr => out.push(diags::skip_wrong_adr(
-                                &r.name,
-                                &c.id,
-                                reason,
-                                &policy.allowed_adrs(&r.name, &c.id),
-                                at,
-                            )),
+                            SkipVerdict::NotSkippable => {
+                                out.push(diags::skip_not_allowed(&r.name, &c.id, reason, &notes(), at))
+                            }
+                            SkipVerdict::NoAdr => {
+                                out.push(diags::skip_without_adr(&r.name, &c.id, reason, &adrs(), &notes(), at))
+                            }
+                            SkipVerdict::WrongAdr => {
+                                out.push(diags::skip_wrong_adr(&r.name, &c.id, reason, &adrs(), &notes(), at))
+                            }
                         }
                     }
                     let known_reported = reported_cases.iter().filter(|c| id_set.contains(c.id.as_str())).count();
@@ -395,6 +407,62 @@ impl<'s> Checker<'s> {
             out.push(diags::unknown_section(&r.name, self.version, r.pointer()));
         }
     }
+}
+
+/// `Err` (results check cannot run) when the suite's `exceptions` or `skip_policy` do not read
+/// cleanly: judging with what is left of them would drop an exemption or a rule silently (a
+/// broken exceptions entry would let a PHP SDK list asb; a broken rule would allow or refuse
+/// skips it was not written for), so the suite is refused and validate named. A manifest
+/// without `skip_policy` is not refused: its policy is the empty one, under which no case may
+/// be skipped (BQ208 says so), and one without `exceptions` has none.
+pub fn unread_policy(suite: &Suite) -> Result<(), String> {
+    let mut problems: Vec<(String, String)> =
+        suite.exceptions_read().problems.into_iter().map(|p| (p.pointer, p.message)).collect();
+    problems.extend(
+        suite
+            .skip_policy_read()
+            .problems
+            .iter()
+            .filter(|p| p.kind != ProblemKind::Missing)
+            .map(|p| (p.pointer.clone(), p.message.clone())),
+    );
+    let Some((at, message)) = problems.first() else { return Ok(()) };
+    let manifest = suite.display_path(suite::MANIFEST);
+    Err(format!(
+        "{manifest}: its exceptions or skip_policy do not read cleanly ({} problem{}, the first at {}: {}), and \
+         results check does not judge a results file with part of them; run `bqsuite validate --suite {}` and fix \
+         the manifest",
+        problems.len(),
+        if problems.len() == 1 { "" } else { "s" },
+        if at.is_empty() { "the document root" } else { at },
+        message,
+        suite.root.display()
+    ))
+}
+
+/// Per `all_or_none` rule (by name), how many of the cases it covers ran (pass or fail) in the
+/// carried sections the file reports, and the first of them (`section / id`, in manifest
+/// order of sections and file order of cases). A rule listed here is refuted for the file.
+fn ran_under_all_or_none<'p>(
+    policy: &'p SkipPolicy,
+    results: &Results,
+    sections: &[(suite::Section<'_>, Scope)],
+    carried: &BTreeSet<Scope>,
+) -> HashMap<&'p str, (usize, String)> {
+    let mut ran: HashMap<&str, (usize, String)> = HashMap::new();
+    if !policy.rules.iter().any(|r| r.all_or_none) {
+        return ran;
+    }
+    for (section, _) in sections.iter().filter(|(_, scope)| carried.contains(scope)) {
+        let Some(r) = results.section(section.name) else { continue };
+        for c in r.cases().iter().filter(|c| matches!(c.status, Some(Status::Pass | Status::Fail))) {
+            for rule in policy.rules_for(section.name, &c.id).into_iter().filter(|r| r.all_or_none) {
+                let e = ran.entry(rule.name.as_str()).or_insert_with(|| (0, format!("{} / {}", section.name, c.id)));
+                e.0 += 1;
+            }
+        }
+    }
+    ran
 }
 
 /// The codes of the findings that judge one case's outcome (a skip, or a status that is none of

@@ -133,38 +133,62 @@ fn reason_text(reason: Option<&str>) -> String {
     reason.map_or_else(|| "no reason".to_owned(), |x| format!("{x:?}"))
 }
 
-pub(super) fn skip_without_adr(section: &str, id: &str, reason: Option<&str>, allowed: &[&str], at: String) -> Finding {
+/// Why the rules that cover a case allow no skip in this file (their family, a refuted
+/// all_or_none condition), as a sentence to append; empty when there is none.
+fn notes_text(notes: &[String]) -> String {
+    notes.iter().map(|n| format!("; {n}")).collect()
+}
+
+pub(super) fn skip_without_adr(
+    section: &str,
+    id: &str,
+    reason: Option<&str>,
+    allowed: &[&str],
+    notes: &[String],
+    at: String,
+) -> Finding {
     Finding::error(
         Code::RESULTS_SKIP_WITHOUT_ADR,
         format!(
             "{section} / {id} is a skip whose reason does not cite the ADR that makes the case not applicable \
-             (ADR-NNNN; the skip policy allows {}): {}",
+             (ADR-NNNN; the skip policy allows {}): {}{}",
             allowed.join(" or "),
-            reason_text(reason)
+            reason_text(reason),
+            notes_text(notes)
         ),
     )
     .at(at)
 }
 
-pub(super) fn skip_not_allowed(section: &str, id: &str, reason: Option<&str>, at: String) -> Finding {
+pub(super) fn skip_not_allowed(section: &str, id: &str, reason: Option<&str>, notes: &[String], at: String) -> Finding {
+    let why = if notes.is_empty() { "does not allow this case to be skipped" } else { "allows this skip in no rule" };
     Finding::error(
         Code::RESULTS_SKIP_NOT_ALLOWED,
         format!(
-            "{section} / {id} is a skip, but the suite's skip policy (manifest.json → skip_policy) does not allow \
-             this case to be skipped: it must be run ({})",
-            reason_text(reason)
+            "{section} / {id} is a skip, but the suite's skip policy (manifest.json → skip_policy) {why}: it must be \
+             run ({}){}",
+            reason_text(reason),
+            notes_text(notes)
         ),
     )
     .at(at)
 }
 
-pub(super) fn skip_wrong_adr(section: &str, id: &str, reason: Option<&str>, allowed: &[&str], at: String) -> Finding {
+pub(super) fn skip_wrong_adr(
+    section: &str,
+    id: &str,
+    reason: Option<&str>,
+    allowed: &[&str],
+    notes: &[String],
+    at: String,
+) -> Finding {
     Finding::error(
         Code::RESULTS_SKIP_WRONG_ADR,
         format!(
-            "{section} / {id} is a skip whose reason cites none of the ADRs the skip policy allows for it ({}): {}",
+            "{section} / {id} is a skip whose reason cites none of the ADRs the skip policy allows for it ({}): {}{}",
             allowed.join(", "),
-            reason_text(reason)
+            reason_text(reason),
+            notes_text(notes)
         ),
     )
     .at(at)

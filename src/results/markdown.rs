@@ -1,42 +1,17 @@
 //! The compatibility matrix as GitHub-flavoured Markdown.
 //!
-//! Invariants: every string from an input file goes through [`code`] (names and ids, as code
-//! spans) or [`text`] (free text such as reasons), so no input can open a link, an HTML tag, a
-//! table cell or a new line; the output ends with exactly one newline.
+//! Invariants: every string from an input file goes through the one Markdown escaping
+//! ([`crate::diag::markdown_text`] for free text such as reasons, [`crate::diag::markdown_code`]
+//! / [`crate::diag::markdown_code_cell`] for names and ids, as code spans, the latter inside a
+//! table cell), so no input can open a link, an HTML tag, a table cell or a new line; the output
+//! ends with exactly one newline.
 
 use std::fmt::Write as _;
 
 use super::Verdict;
 use super::report::{Cell, LEGEND, Matrix};
 
-/// Escape free text for a Markdown table cell or list item.
-pub(crate) fn text(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '|' | '&' | '~' | '#' | '!' => {
-                out.push('\\');
-                out.push(c);
-            }
-            '\n' | '\r' | '\t' => out.push(' '),
-            c if c.is_control() => out.push('\u{FFFD}'),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
-/// A code span holding `s` verbatim (safe inside a table cell).
-pub(crate) fn code(s: &str) -> String {
-    if s.is_empty() {
-        return "(empty)".into();
-    }
-    let flat: String = s.chars().map(|c| if c.is_control() { ' ' } else { c }).collect::<String>().replace('|', "\\|");
-    let longest = flat.split(|c| c != '`').map(str::len).max().unwrap_or(0);
-    let fence = "`".repeat(longest + 1);
-    let pad = if flat.starts_with('`') || flat.ends_with('`') || flat.trim().is_empty() { " " } else { "" };
-    format!("{fence}{pad}{flat}{pad}{fence}")
-}
+use crate::diag::{markdown_code as code, markdown_code_cell as cell_code, markdown_text as text};
 
 fn opt(s: Option<&str>) -> String {
     s.map_or_else(|| "?".to_owned(), text)
@@ -47,7 +22,7 @@ pub(super) fn render(m: &Matrix) -> String {
     let _ = writeln!(out, "{}\n", text(&m.headline()));
     out.push_str("| section | scope |");
     for c in &m.columns {
-        let _ = write!(out, " {} {} |", code(&c.sdk), opt(c.version.as_deref()));
+        let _ = write!(out, " {} {} |", cell_code(&c.sdk), opt(c.version.as_deref()));
     }
     out.push_str("\n|---|---|");
     out.push_str(&"---|".repeat(m.columns.len()));
@@ -78,7 +53,7 @@ pub(super) fn render(m: &Matrix) -> String {
     out.push('\n');
     for r in &m.rows {
         let scope = r.scope.map_or("unknown", |s| s.as_str());
-        let _ = write!(out, "| {} | {scope} |", code(&r.section));
+        let _ = write!(out, "| {} | {scope} |", cell_code(&r.section));
         for cell in &r.cells {
             let s = cell.summary();
             let _ = if cell.is_clean() { write!(out, " {s} |") } else { write!(out, " **{s}** |") };
@@ -98,22 +73,22 @@ pub(super) fn render(m: &Matrix) -> String {
             for (id, reason) in cell.failing() {
                 lines.push(format!(
                     "| {} | {} | fail | {} |",
-                    code(&r.section),
-                    code(id),
+                    cell_code(&r.section),
+                    cell_code(id),
                     reason.as_deref().map(text).unwrap_or_default()
                 ));
             }
             match cell {
-                Cell::Missing => lines.push(format!("| {} | (whole section) | missing | |", code(&r.section))),
+                Cell::Missing => lines.push(format!("| {} | (whole section) | missing | |", cell_code(&r.section))),
                 Cell::Reported { missing, unknown, no_status, .. } => {
                     for id in missing {
-                        lines.push(format!("| {} | {} | missing | |", code(&r.section), code(id)));
+                        lines.push(format!("| {} | {} | missing | |", cell_code(&r.section), cell_code(id)));
                     }
                     for id in unknown {
-                        lines.push(format!("| {} | {} | unknown | |", code(&r.section), code(id)));
+                        lines.push(format!("| {} | {} | unknown | |", cell_code(&r.section), cell_code(id)));
                     }
                     for id in no_status {
-                        lines.push(format!("| {} | {} | no status | |", code(&r.section), code(id)));
+                        lines.push(format!("| {} | {} | no status | |", cell_code(&r.section), cell_code(id)));
                     }
                 }
                 Cell::NotCarried | Cell::Excepted { .. } | Cell::NotChecked { .. } => {}
@@ -134,19 +109,5 @@ impl Matrix {
     /// The Markdown rendering. (The renderers extend the matrix, so the matrix does not import them.)
     pub fn markdown(&self) -> String {
         render(self)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn escapes_markup_and_keeps_cells_whole() {
-        assert_eq!(text("a|b <i>[x](y)</i>\nz"), "a\\|b \\<i\\>\\[x\\](y)\\</i\\> z");
-        assert_eq!(code("a|b"), "`a\\|b`");
-        assert_eq!(code("x`y"), "``x`y``");
-        assert_eq!(code("`"), "`` ` ``");
-        assert_eq!(code(""), "(empty)");
     }
 }

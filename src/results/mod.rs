@@ -14,7 +14,7 @@
 mod check;
 mod diags;
 mod html;
-pub(crate) mod markdown;
+mod markdown;
 pub mod model;
 pub mod report;
 mod view;

@@ -109,6 +109,21 @@ impl FromIterator<Status> for Counts {
     }
 }
 
+impl Counts {
+    /// `N pass, N fail, N skip` plus, when there are skips, how many of them the skip policy
+    /// allows, or (`None`) that the policy was not applied: a file of another suite version is
+    /// judged by none of this suite's rules, so "0 allowed" would say something untrue.
+    pub fn text(&self, policy_skips: Option<usize>) -> String {
+        let mut t = self.to_string();
+        match (self.skip, policy_skips) {
+            (0, _) => {}
+            (_, Some(n)) => t.push_str(&format!(" ({n} allowed by the skip policy)")),
+            (_, None) => t.push_str(" (the skip policy was not applied: the file ran another suite version)"),
+        }
+        t
+    }
+}
+
 impl fmt::Display for Counts {
     /// `N pass, N fail, N skip`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

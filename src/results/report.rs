@@ -41,18 +41,15 @@ pub struct Column {
     pub reasons: Vec<String>,
     /// Every reported case by status.
     pub counts: Counts,
-    /// How many of the skips the skip policy allows.
-    pub policy_skips: usize,
+    /// How many of the skips the skip policy allows (`None`: the policy was not applied, the
+    /// file ran another suite version).
+    pub policy_skips: Option<usize>,
 }
 
 impl Column {
     /// `N pass, N fail, N skip` (and how many skips the policy allows), as `results check` says.
     pub fn counts_text(&self) -> String {
-        let mut t = self.counts.to_string();
-        if self.counts.skip > 0 {
-            t.push_str(&format!(" ({} allowed by the skip policy)", self.policy_skips));
-        }
-        t
+        self.counts.text(self.policy_skips)
     }
 }
 
@@ -183,7 +180,7 @@ impl Matrix {
                     verdict: fc.verdict(),
                     reasons: fc.reasons(),
                     counts: fc.counts,
-                    policy_skips: fc.policy_skip_total(),
+                    policy_skips: fc.same_version.then(|| fc.policy_skip_total()),
                 }
             })
             .collect();

@@ -19,6 +19,7 @@
 //! is parsed once, by [`json::parse`]; a repeated key is recorded with both locations (validate
 //! reports it, except in `fixtures/`, whose files repeat keys on purpose).
 
+pub mod exceptions;
 pub mod ids;
 pub mod json;
 pub mod paths;
@@ -48,6 +49,9 @@ pub const VERSION_FILE: &str = "CONFORMANCE_VERSION";
 pub const LICENSE: &str = "LICENSE";
 /// The producer envelope schema.
 pub const ENVELOPE_SCHEMA: &str = "schema/message-envelope.schema.json";
+
+/// Where the producer schema lists the SDK families (`meta.lang`).
+pub const LANG_ENUM: &str = "/properties/meta/properties/lang/enum";
 /// The results schema.
 pub const RESULTS_SCHEMA: &str = "schema/results.schema.json";
 /// The results example.
@@ -422,17 +426,34 @@ impl Suite {
         self.sections().into_iter().find(|s| s.name == name)
     }
 
-    /// The well-formed entries of `exceptions`.
+    /// The well-formed entries of `exceptions` (see [`Suite::exceptions_read`] for the others).
     pub fn exceptions(&self) -> Vec<Exception> {
-        let Some(list) = self.manifest().and_then(|m| m.get("exceptions")).and_then(Value::as_array) else {
-            return Vec::new();
-        };
-        list.iter()
-            .filter_map(|e| {
-                let s = |k: &str| e.get(k).and_then(Value::as_str).map(str::to_owned);
-                Some(Exception { family: s("family")?, binding: s("binding")?, adr: s("adr")? })
-            })
-            .collect()
+        self.exceptions_read().exceptions
+    }
+
+    /// `exceptions` as read by the one reader, with every problem it has (validate reports them
+    /// as BQ204 / BQ205; results check refuses a suite that has any).
+    pub fn exceptions_read(&self) -> exceptions::Loaded {
+        exceptions::read(self)
+    }
+
+    /// The SDK families a results file's family can be derived as: the producer schema's
+    /// `meta.lang` enum, then every family an `exceptions` entry names that the enum lacks.
+    pub fn families(&self) -> Vec<String> {
+        let mut families: Vec<String> = self
+            .json(ENVELOPE_SCHEMA)
+            .and_then(|s| pointer::get(s, LANG_ENUM))
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|f| f.as_str().map(str::to_owned))
+            .collect();
+        for e in self.exceptions() {
+            if !families.iter().any(|f| e.is_for(f)) {
+                families.push(e.family);
+            }
+        }
+        families
     }
 
     /// The skip policy (manifest.json → `skip_policy`), read once; empty when the manifest has

@@ -2,10 +2,20 @@
 //! which ADR (manifest.json → `skip_policy`, a metadata key, not a section).
 //!
 //! Shape: `{description, rules: [{name, condition, adrs: [ADR-NNNN, …], cases: [selector, …],
-//! whole_sections?: [section, …]}]}`; a selector is `{section, case}` (one case, by its exact
-//! id under the one case-id rule) or `{section, block}` (every case of that sub-key's `cases`
-//! array). `whole_sections` names the sections the rule selects in full and may therefore skip
-//! entirely (without it, a section whose every case is skipped counts as not run).
+//! whole_sections?: [section, …], all_or_none?: bool, families?: [family, …]}]}`; a selector is
+//! `{section, case}` (one case, by its exact id under the one case-id rule) or `{section, block}`
+//! (every case of that sub-key's `cases` array). `whole_sections` names the sections the rule
+//! selects in full and may therefore skip entirely (without it, a section whose every case is
+//! skipped counts as not run). `all_or_none: true` says the condition is a fact about the whole
+//! run or the whole SDK (no live Redis, an SQS consumer that surfaces the native count), so a
+//! run in which any case the rule covers ran (pass or fail) refutes it: the rule then allows
+//! none of that run's skips. `families` limits the rule to SDKs of those families (as results
+//! check derives a family from `sdk`, [`crate::suite::Suite::families`]); without it the rule
+//! is open to every SDK.
+//!
+//! A rule may not make a core section skippable: no `whole_sections` entry names a core section,
+//! and the rules together leave at least one case of every core section that no rule selects
+//! (skip is never a way to leave a section out, and every core section is required).
 //!
 //! Invariants: the policy is read once per loaded suite ([`crate::suite::Suite::skip_policy`])
 //! by one reader that reports every problem with its pointer (validate turns them into
@@ -20,7 +30,7 @@ use std::collections::HashMap;
 
 use serde_json::{Map, Value};
 
-use super::{CaseRef, Suite, adr_citations, is_adr, pointer};
+use super::{CaseRef, Scope, Suite, adr_citations, is_adr, pointer};
 
 /// The manifest key.
 pub const KEY: &str = "skip_policy";
@@ -36,6 +46,11 @@ pub struct Rule {
     pub selectors: Vec<Selector>,
     /// Sections this rule selects in full and may skip entirely.
     pub whole_sections: Vec<String>,
+    /// The condition is a fact about the whole run or SDK: one case it covers that ran refutes
+    /// it for the whole run.
+    pub all_or_none: bool,
+    /// The SDK families the rule is for (lowercase); empty: every SDK.
+    pub families: Vec<String>,
     /// The rule's pointer in manifest.json.
     pub pointer: String,
 }
@@ -76,6 +91,10 @@ pub enum ProblemKind {
     DuplicateRule,
     /// A `whole_sections` entry names a section the rule does not select in full.
     NotWhole,
+    /// A `families` entry names no SDK family results check can derive.
+    UnknownFamily,
+    /// A rule (or the rules together) make every case of a core section skippable.
+    CoreSection,
 }
 
 /// One problem, with its pointer in manifest.json.
@@ -154,8 +173,17 @@ impl SkipPolicy {
 
     /// May case `id` of `section` be skipped, and citing which ADRs (sorted, each once)?
     pub fn allowed_adrs(&self, section: &str, id: &str) -> Vec<&str> {
-        let mut adrs: Vec<&str> =
-            self.rules_for(section, id).into_iter().flat_map(|r| r.adrs.iter().map(String::as_str)).collect();
+        self.allowed_adrs_by(section, id, |_| true)
+    }
+
+    /// [`Self::allowed_adrs`] under only the rules `keep` accepts.
+    pub fn allowed_adrs_by(&self, section: &str, id: &str, keep: impl Fn(&Rule) -> bool) -> Vec<&str> {
+        let mut adrs: Vec<&str> = self
+            .rules_for(section, id)
+            .into_iter()
+            .filter(|r| keep(r))
+            .flat_map(|r| r.adrs.iter().map(String::as_str))
+            .collect();
         adrs.sort_unstable();
         adrs.dedup();
         adrs
@@ -189,6 +217,12 @@ impl SkipPolicy {
             .map_or(SkipVerdict::WrongAdr, SkipVerdict::Allowed)
     }
 
+    /// Is `rule` open to an SDK of `family` (`None`: the SDK's name gives no family)? A rule
+    /// without `families` is open to every SDK.
+    pub fn for_family(rule: &Rule, family: Option<&str>) -> bool {
+        rule.families.is_empty() || family.is_some_and(|f| rule.families.iter().any(|r| r.eq_ignore_ascii_case(f)))
+    }
+
     /// Does `rule` allow skipping `section` entirely?
     pub fn whole_section(rule: &Rule, section: &str) -> bool {
         rule.whole_sections.iter().any(|s| s == section)
@@ -200,7 +234,7 @@ struct Reader<'s> {
     problems: Vec<Problem>,
 }
 
-const RULE_KEYS: [&str; 5] = ["name", "condition", "adrs", "cases", "whole_sections"];
+const RULE_KEYS: [&str; 7] = ["name", "condition", "adrs", "cases", "whole_sections", "all_or_none", "families"];
 
 impl Reader<'_> {
     fn problem(&mut self, kind: ProblemKind, pointer: impl Into<String>, message: impl Into<String>) {
@@ -287,6 +321,15 @@ impl Reader<'_> {
             }
         }
         let whole_sections = self.strings(obj, at, "whole_sections", false);
+        let all_or_none = match obj.get("all_or_none") {
+            None => false,
+            Some(Value::Bool(b)) => *b,
+            Some(_) => {
+                self.problem(ProblemKind::Shape, pointer::join(at, "all_or_none"), "all_or_none must be true or false");
+                false
+            }
+        };
+        let families = self.families(obj, at);
         let selectors = match obj.get("cases") {
             Some(Value::Array(a)) if !a.is_empty() => {
                 a.iter().enumerate().filter_map(|(i, s)| self.selector(s, &format!("{at}/cases/{i}"))).collect()
@@ -302,6 +345,8 @@ impl Reader<'_> {
             adrs: adrs.into_iter().filter(|a| is_adr(a)).collect(),
             selectors,
             whole_sections,
+            all_or_none,
+            families,
             pointer: at.to_owned(),
         })
     }
@@ -319,6 +364,44 @@ impl Reader<'_> {
                 Vec::new()
             }
         }
+    }
+
+    /// `families`: absent (every SDK), or a non-empty array of families, each one piece of ASCII
+    /// letters and digits (as an SDK's family is read from its name) that names a family results
+    /// check can derive. Kept lowercase.
+    fn families(&mut self, obj: &Map<String, Value>, at: &str) -> Vec<String> {
+        let Some(v) = obj.get("families") else { return Vec::new() };
+        let key = pointer::join(at, "families");
+        let piece = |f: &str| !f.is_empty() && f.chars().all(|c| c.is_ascii_alphanumeric());
+        let list = match v.as_array() {
+            Some(a) if !a.is_empty() && a.iter().all(|f| f.as_str().is_some_and(piece)) => a,
+            _ => {
+                self.problem(
+                    ProblemKind::Shape,
+                    key,
+                    "families must be a non-empty array of SDK families, each only ASCII letters and digits \
+                     (node, not @babelqueue/node)",
+                );
+                return Vec::new();
+            }
+        };
+        let known = self.suite.families();
+        let mut out = Vec::new();
+        for (i, f) in list.iter().filter_map(Value::as_str).enumerate() {
+            if !known.is_empty() && !known.iter().any(|k| k.eq_ignore_ascii_case(f)) {
+                self.problem(
+                    ProblemKind::UnknownFamily,
+                    format!("{key}/{i}"),
+                    format!(
+                        "family {f:?} is no SDK family results check derives ({}: the producer schema's meta.lang \
+                         and the exceptions' families), so the rule would allow no SDK",
+                        known.join(", ")
+                    ),
+                );
+            }
+            out.push(f.to_ascii_lowercase());
+        }
+        out
     }
 
     fn selector(&mut self, v: &Value, at: &str) -> Option<Selector> {
@@ -344,6 +427,7 @@ impl Reader<'_> {
 
     /// Resolve every selector to case ids, and check `whole_sections`.
     fn resolve<'c>(&mut self, policy: &mut SkipPolicy, cases_of: &dyn Fn(&str) -> Option<&'c [CaseRef<'c>]>) {
+        let mut whole_core: Vec<String> = Vec::new();
         for (ri, rule) in policy.rules.iter().enumerate() {
             let mut selected: HashMap<&str, usize> = HashMap::new();
             for sel in &rule.selectors {
@@ -392,6 +476,18 @@ impl Reader<'_> {
                         self.problem(ProblemKind::UnknownSection, at, format!("the manifest has no section {name:?}"))
                     }
                     Some(refs) => {
+                        if self.suite.scope_of(name) == Some(Scope::Core) {
+                            whole_core.push(name.clone());
+                            self.problem(
+                                ProblemKind::CoreSection,
+                                at.clone(),
+                                format!(
+                                    "rule {:?} lists core section {name:?} in whole_sections: every core section is \
+                                     required of every SDK, and skip is never a way to leave a section out",
+                                    rule.name
+                                ),
+                            );
+                        }
                         if selected.get(name.as_str()).copied().unwrap_or(0) != refs.len() {
                             self.problem(
                                 ProblemKind::NotWhole,
@@ -402,6 +498,49 @@ impl Reader<'_> {
                     }
                 }
             }
+        }
+        self.core_sections(policy, cases_of, &whole_core);
+    }
+
+    /// Every core section keeps a case no rule selects (CoreSection otherwise, at the selector
+    /// of the last rule that selects one of its cases), unless a whole_sections entry already
+    /// said so for it.
+    fn core_sections<'c>(
+        &mut self,
+        policy: &SkipPolicy,
+        cases_of: &dyn Fn(&str) -> Option<&'c [CaseRef<'c>]>,
+        reported: &[String],
+    ) {
+        let mut sections: Vec<&String> = policy.by_case.keys().collect();
+        sections.sort_unstable();
+        for section in sections {
+            if reported.contains(section) || self.suite.scope_of(section) != Some(Scope::Core) {
+                continue;
+            }
+            let Some(refs) = cases_of(section) else { continue };
+            let selected = &policy.by_case[section];
+            if refs.is_empty() || !refs.iter().all(|c| selected.contains_key(&c.id)) {
+                continue;
+            }
+            let mut names: Vec<&str> = Vec::new();
+            let mut last = None;
+            for rule in &policy.rules {
+                if let Some(sel) = rule.selectors.iter().find(|s| &s.section == section) {
+                    names.push(&rule.name);
+                    last = Some(sel.pointer.clone());
+                }
+            }
+            let Some(at) = last else { continue };
+            self.problem(
+                ProblemKind::CoreSection,
+                at,
+                format!(
+                    "the skip policy selects every case of core section {section:?} (rules {}): every core section \
+                     is required of every SDK, and skip is never a way to leave a section out, so at least one of \
+                     its cases must be one no rule selects",
+                    names.iter().map(|n| format!("{n:?}")).collect::<Vec<_>>().join(", ")
+                ),
+            );
         }
     }
 }

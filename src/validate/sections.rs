@@ -3,18 +3,18 @@
 //! Rules: every block has an entry in `sections` and every entry names a block; every scope is
 //! one of the nine; a block is an object (or an array, when its definition says so: `cases`)
 //! with a non-empty `description`;
-//! case ids are unique within a section; `exceptions` entries are `{family, binding, adr}` strings with `adr` of the form
-//! `ADR-NNNN`, `family` only ASCII letters and digits (the pieces results check derives a family
-//! from; any other family matches no SDK) and `binding` a binding scope that some section of the
-//! suite has; no two entries name the same family (letter case aside, as results check matches
-//! it) and binding, since one exemption backed by two ADRs leaves open which decision grants it.
+//! case ids are unique within a section; every problem the one reader of `exceptions`
+//! ([`crate::suite::exceptions`]) finds is BQ204 (an entry that is not `{family, binding, adr}`
+//! with an `ADR-NNNN`, a family that is not one piece of ASCII letters and digits, a repeat) or
+//! BQ205 (a binding no section has as its scope).
 
 use foldhash::{HashSet, HashSetExt};
 
 use serde_json::Value;
 
 use crate::diag::{Code, Finding};
-use crate::suite::{MANIFEST, Scope, is_adr, pointer};
+use crate::suite::exceptions::ProblemKind as ExceptionProblem;
+use crate::suite::{MANIFEST, Scope, pointer};
 
 use super::Ctx;
 
@@ -81,54 +81,15 @@ pub(super) fn check(cx: &Ctx<'_>) -> Vec<Finding> {
         }
     }
 
-    let carried: HashSet<Scope> = sections.iter().filter_map(|s| s.scope).collect();
-    if let Some(list) = m.get("exceptions").and_then(Value::as_array) {
-        let mut first: Vec<(String, &str, usize)> = Vec::new();
-        for (i, e) in list.iter().enumerate() {
-            let ptr = format!("/exceptions/{i}");
-            let field = |k: &str| e.get(k).and_then(Value::as_str);
-            let keys_ok = e.as_object().is_some_and(|o| o.len() == 3);
-            match (field("family"), field("binding"), field("adr")) {
-                (Some(family), Some(binding), Some(adr)) if keys_ok && !family.is_empty() && is_adr(adr) => {
-                    if crate::suite::name_pieces(family).ne([family]) {
-                        out.push(at(
-                            Code::BAD_EXCEPTION,
-                            format!(
-                                "exception family {family:?} is matched by no SDK: results check derives a family as \
-                                 one piece of ASCII letters and digits of the results file's sdk (php-sdk is php), so \
-                                 a family is such a piece (php, go, python, java, dotnet, node)"
-                            ),
-                            format!("{ptr}/family"),
-                        ));
-                    }
-                    let family_key = family.to_ascii_lowercase();
-                    match first.iter().find(|(f, b, _)| *f == family_key && *b == binding) {
-                        Some((_, _, j)) => out.push(at(
-                            Code::BAD_EXCEPTION,
-                            format!(
-                                "exception {family}/{binding} repeats /exceptions/{j}: one family and binding is one \
-                                 exemption, backed by one ADR; remove one of the two"
-                            ),
-                            ptr.clone(),
-                        )),
-                        None => first.push((family_key, binding, i)),
-                    }
-                    match Scope::parse(binding) {
-                        Some(b) if b.is_binding() && carried.contains(&b) => {}
-                        _ => out.push(at(
-                            Code::EXCEPTION_UNKNOWN_BINDING,
-                            format!("exception names binding {binding:?}, which no section of this suite has as its scope"),
-                            format!("{ptr}/binding"),
-                        )),
-                    }
-                }
-                _ => out.push(at(
-                    Code::BAD_EXCEPTION,
-                    "an exception is exactly {\"family\", \"binding\", \"adr\"}: non-empty strings, adr of the form ADR-NNNN".into(),
-                    ptr,
-                )),
-            }
-        }
+    // The one reader's problems (results check refuses a suite that has any). A non-array
+    // `exceptions` is the manifest's shape (BQ104, manifest.rs).
+    for p in cx.suite.exceptions_read().problems {
+        let code = match p.kind {
+            ExceptionProblem::NotArray => continue,
+            ExceptionProblem::Bad => Code::BAD_EXCEPTION,
+            ExceptionProblem::UnknownBinding => Code::EXCEPTION_UNKNOWN_BINDING,
+        };
+        out.push(at(code, p.message, p.pointer));
     }
     out
 }

@@ -5,7 +5,10 @@
 //! four digits (BQ210); every section it names exists (BQ211), every case id it names is a case
 //! id of that section under the one case-id rule (BQ212), every block it names is a sub-key with
 //! a `cases` array (BQ213); rule names are unique (BQ214); a section a rule may skip whole is one
-//! it selects in full (BQ215).
+//! it selects in full (BQ215); no core section can be skipped whole, by a `whole_sections` entry
+//! or by the rules together selecting all of its cases (BQ216); `all_or_none` is a boolean and
+//! `families` a non-empty list of families of ASCII letters and digits (BQ209), each one results
+//! check can derive (BQ217).
 
 use crate::diag::{Code, Finding};
 use crate::suite::MANIFEST;
@@ -32,6 +35,8 @@ pub(super) fn check(cx: &Ctx<'_>) -> Vec<Finding> {
                 ProblemKind::UnknownBlock => Code::SKIP_POLICY_UNKNOWN_BLOCK,
                 ProblemKind::DuplicateRule => Code::SKIP_POLICY_DUPLICATE_RULE,
                 ProblemKind::NotWhole => Code::SKIP_POLICY_NOT_WHOLE,
+                ProblemKind::CoreSection => Code::SKIP_POLICY_CORE_SECTION,
+                ProblemKind::UnknownFamily => Code::SKIP_POLICY_UNKNOWN_FAMILY,
             };
             Finding::error(code, p.message.clone()).in_file(MANIFEST).at(p.pointer.clone())
         })
