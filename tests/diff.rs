@@ -282,6 +282,65 @@ fn each_kind_of_change_in_a_real_suite() {
     assert_eq!(only(&c), (Kind::SchemaVersionChanged, Class::Breaking));
 }
 
+/// A member added to an existing case is a new optional field (additive) only when no case of
+/// its block carried it on the old side. One the old version's cases already carry is a field
+/// its runners evaluate whenever a case has it ("a runner evaluates an optional field only when
+/// the case carries it"), so the case now tests something else: a correction of that case,
+/// named by its case id, MAJOR unless the CHANGELOG names it. Inputs (`multiplier`) and
+/// expectations (`expect_urn`) alike: the data does not say which a member is.
+#[test]
+fn a_member_other_cases_already_carry_is_a_correction_of_the_case_it_is_added_to() {
+    let (old, new) = (SuiteCopy::new(), SuiteCopy::new());
+    new.edit_manifest(|m| {
+        let cases = m["roundtrip"]["cases"].as_array_mut().unwrap();
+        let case = cases.iter_mut().find(|c| c["name"] == "unknown-toplevel-roundtrip").unwrap();
+        case["apply_dead_letter"] = json!({"reason": "failed", "original_queue": "orders"});
+        case["expect_dead_letter"] = json!({"reason": "failed", "original_queue": "orders"});
+        case["expect_brand_new"] = json!(true);
+        let trim = m["trim"]["cases"].as_array_mut().unwrap();
+        let case =
+            trim.iter_mut().find(|c| c["name"] == "trim-decode-padded-job-and-trace-id-reemitted-verbatim").unwrap();
+        assert!(case.get("expect_urn").is_none());
+        case["expect_urn"] = json!(" \turn:babel:orders:created\r\n");
+        assert!(m["retry_backoff"]["cases"][1].get("multiplier").is_none());
+        m["retry_backoff"]["cases"][1]["multiplier"] = json!(2);
+    });
+    let d = diff(old.path(), new.path());
+    let got: Vec<(Kind, Class, String)> = d.changes.iter().map(|c| (c.kind, c.class, c.reference())).collect();
+    assert_eq!(
+        got,
+        [
+            (Kind::CaseChanged, Class::Correction, "roundtrip.unknown-toplevel-roundtrip".to_owned()),
+            (Kind::FieldAdded, Class::Additive, "roundtrip".to_owned()),
+            (
+                Kind::CaseChanged,
+                Class::Correction,
+                "trim.trim-decode-padded-job-and-trace-id-reemitted-verbatim".to_owned()
+            ),
+            (Kind::CaseChanged, Class::Correction, "retry_backoff.defaults-stay-constant".to_owned()),
+        ],
+        "{:#?}",
+        d.changes
+    );
+    let pointers: Vec<(&str, Op)> = d.changes[0].edits.iter().map(|e| (e.pointer.as_str(), e.op)).collect();
+    assert_eq!(pointers, [("/apply_dead_letter", Op::Added), ("/expect_dead_letter", Op::Added)]);
+    assert!(
+        d.changes[0].note.as_deref().unwrap().contains("`apply_dead_letter`, `expect_dead_letter` already carried")
+    );
+    assert_eq!(d.changes[1].field.as_deref(), Some("expect_brand_new"), "a member no old case carries stays additive");
+    assert_eq!(d.needed(), Bump::Major, "unnamed corrections");
+    // Named in the entry as corrections, with the ADR: a MINOR.
+    let changelog = "## 1.7.0\n\n- Correction (ADR-0031): `roundtrip.unknown-toplevel-roundtrip` now also moves the \
+        message to the DLQ; corrects `trim.trim-decode-padded-job-and-trace-id-reemitted-verbatim` and \
+        `retry_backoff` (ADR-0034).\n";
+    new.write("CONFORMANCE_VERSION", "1.7.0\n");
+    let d = Diff::new(&load(old.path()), &load(new.path()), Some(("CHANGELOG.md".into(), changelog.into()))).unwrap();
+    assert_eq!(d.unnamed_corrections().count(), 1, "the retry_backoff case is named only by its section: {d:#?}");
+    let changelog = changelog.replace("`retry_backoff`", "`retry_backoff.defaults-stay-constant`");
+    let d = Diff::new(&load(old.path()), &load(new.path()), Some(("CHANGELOG.md".into(), changelog))).unwrap();
+    assert_eq!(d.needed(), Bump::Minor);
+}
+
 /// A manifest re-indented (its JSON unchanged) is a change like a re-indented fixture: one
 /// editorial `file-changed`, so PATCH and `--exit-code` 1, never "no changes" (every vendored
 /// copy's manifest.json bytes change).

@@ -18,14 +18,18 @@
 //!   `LICENSE` and files under `schema/` that are not `*.schema.json` (the results example) are
 //!   documentation: any change of theirs (added, removed, modified) is editorial.
 //! - *additive*: a section, block, case, fixture or schema added; a new member of an existing
-//!   case or block (a new optional case field: a runner ignores fields it does not know); an
-//!   `exceptions` entry removed (nothing that passed before fails); a `skip_policy` member or
-//!   element added.
+//!   case that no case of its block (or of the section's own `cases`) carries on the old side,
+//!   or of a block's shared fields (a new optional case field: a runner ignores fields it does
+//!   not know); an `exceptions` entry removed (nothing that passed before fails); a
+//!   `skip_policy` member or element added.
 //! - *correction*: an expectation change: any other change of a value inside an existing case
 //!   or inside a block's or section's shared fields (what a case feeds the SDK is part of what
 //!   it expects), a member of an existing case removed (an expectation field replaced by
-//!   another, as 1.6.0 did to `backoff.retry_republish`), and a changed fixture that only cases
-//!   with `valid: false` read.
+//!   another, as 1.6.0 did to `backoff.retry_republish`), a member added to an existing case
+//!   that other cases of its block carry on the old side (its runners evaluate it whenever a
+//!   case has it, so the case now tests something else; input or expectation alike, since the
+//!   data does not say which, and the section registry is this tool's version's, not the
+//!   compared versions'), and a changed fixture that only cases with `valid: false` read.
 //! - *breaking*: a section, block, case, fixture or schema removed; a section re-scoped; a
 //!   top-level member of a block's or section's shared fields removed; any value retyped (decisions R20.3: `1` →
 //!   `1.0` and `"1"` → `1` are retypes, `null` is a value of every type); a fixture changed that
