@@ -341,6 +341,34 @@ fn a_member_other_cases_already_carry_is_a_correction_of_the_case_it_is_added_to
     assert_eq!(d.needed(), Bump::Minor);
 }
 
+/// The CHANGELOG names a correction only in an item that states one as a word: not "correct"
+/// inside another word or as an adjective, not a negated statement, not an HTML comment
+/// (invisible in the rendered file). Each of these once made an unnamed correction (MAJOR) a
+/// named one (MINOR).
+#[test]
+fn a_changelog_item_that_says_nothing_was_corrected_names_no_correction() {
+    let (old, new) = (SuiteCopy::new(), SuiteCopy::new());
+    let mut v: Value = serde_json::from_str(&new.read("fixtures/invalid-missing-urn.json")).unwrap();
+    v["data"] = json!({"changed": true});
+    new.write("fixtures/invalid-missing-urn.json", serde_json::to_string_pretty(&v).unwrap());
+    new.write("CONFORMANCE_VERSION", "1.7.0\n");
+    let with = |item: &str| {
+        let text = format!("# Changelog\n\n## 1.7.0\n\n{item}\n\n## 1.6.0\n\n- Old.\n");
+        let d = Diff::new(&load(old.path()), &load(new.path()), Some(("CHANGELOG.md".into(), text))).unwrap();
+        assert_eq!(only(&d.changes), (Kind::FixtureChanged, Class::Correction));
+        d.needed()
+    };
+    for item in [
+        "- Clarified `fixtures/invalid-missing-urn.json`; its expectation was already correct (ADR-0001).",
+        "- No expectation is corrected in this release; `fixtures/invalid-missing-urn.json` is unchanged (ADR-0034).",
+        "- Nothing is corrected: `fixtures/invalid-missing-urn.json` stays as ADR-0031 wrote it.",
+        "- Additive only.\n\n<!-- Correction (ADR-0034): `fixtures/invalid-missing-urn.json` -->",
+    ] {
+        assert_eq!(with(item), Bump::Major, "{item}");
+    }
+    assert_eq!(with("- Correction (ADR-0031): `fixtures/invalid-missing-urn.json` now has other data."), Bump::Minor);
+}
+
 /// A manifest re-indented (its JSON unchanged) is a change like a re-indented fixture: one
 /// editorial `file-changed`, so PATCH and `--exit-code` 1, never "no changes" (every vendored
 /// copy's manifest.json bytes change).

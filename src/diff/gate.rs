@@ -174,7 +174,7 @@ pub fn check(diff: &Diff, current: &Suite) -> Result<Vec<Finding>, String> {
                     let name = c.section.as_deref().unwrap_or_default();
                     if !entry.names_section(name) {
                         let message = format!(
-                            "section `{name}` is new since {prev}, but the CHANGELOG entry `## {}` does not name it (as `{name}`)",
+                            "section `{name}` is new since {prev}, but the CHANGELOG entry `## {}` does not name it (as `{name}`, in an item that says it is new, such as \"New section `{name}`\")",
                             entry.heading
                         );
                         out.push(at_manifest(finding(current, Code::SECTION_NOT_IN_CHANGELOG, message), &c.pointer));

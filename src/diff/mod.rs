@@ -43,9 +43,10 @@
 //!
 //! **The SemVer rule** ([`Bump::needed`]): no change needs no bump; PATCH = editorial only;
 //! MINOR = additive, plus corrections each of which the new version's CHANGELOG entry names
-//! ([`changelog`]: an item of the entry that says "correct…", cites `ADR-NNNN` and names the
-//! case id as `` `<section>.<case id>` `` or its block as `` `<section>.<block>` ``); MAJOR =
-//! anything breaking, or a correction the entry does not name.
+//! ([`changelog`]: an item of the entry that states a correction as a word, not negated, cites
+//! `ADR-NNNN` and names the case id as `` `<section>.<case id>` `` or its block as
+//! `` `<section>.<block>` ``); MAJOR = anything breaking, or a correction the entry does not
+//! name.
 
 pub mod changelog;
 pub mod files;
