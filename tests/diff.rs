@@ -369,6 +369,55 @@ fn a_changelog_item_that_says_nothing_was_corrected_names_no_correction() {
     assert_eq!(with("- Correction (ADR-0031): `fixtures/invalid-missing-urn.json` now has other data."), Bump::Minor);
 }
 
+/// A schema is read as a schema: a member of a `const` value, or a 2020-12 `dependentSchemas`
+/// name, that is spelt like an annotation keyword is no annotation, so changing it changes a
+/// constraint (breaking); the sets `required` and `enum` in another order are the same
+/// constraints (editorial, their bytes changed).
+#[test]
+fn schema_keywords_are_read_where_keywords_stand_and_sets_are_sets() {
+    let schema = |s: &SuiteCopy, file: &str, edit: &dyn Fn(&mut Value)| {
+        let mut v: Value = serde_json::from_str(&s.read(file)).unwrap();
+        edit(&mut v);
+        s.write(file, serde_json::to_string_pretty(&v).unwrap());
+    };
+    let envelope = "schema/message-envelope.schema.json";
+    let both = |edit: &dyn Fn(&mut Value), file: &str, change: &dyn Fn(&mut Value)| {
+        let (old, new) = (SuiteCopy::new(), SuiteCopy::new());
+        schema(&old, file, edit);
+        schema(&new, file, edit);
+        schema(&new, file, change);
+        diff(old.path(), new.path()).changes
+    };
+    let c = both(
+        &|v| v["properties"]["meta"]["properties"]["policy"] = json!({"const": {"title": "strict"}}),
+        envelope,
+        &|v| v["properties"]["meta"]["properties"]["policy"]["const"]["title"] = json!("lenient"),
+    );
+    assert_eq!(only(&c), (Kind::SchemaChanged, Class::Breaking));
+    assert_eq!(c[0].edits.len(), 1, "a constraint, not prose: {c:#?}");
+    let results = "schema/results.schema.json";
+    let c = both(&|v| v["dependentSchemas"] = json!({"title": {"required": ["sdk"]}}), results, &|v| {
+        v["dependentSchemas"]["title"]["required"] = json!(["version"])
+    });
+    assert_eq!(only(&c), (Kind::SchemaChanged, Class::Breaking));
+    // Sets in another order.
+    let c = one_change(|s| {
+        schema(s, envelope, &|v| {
+            v["required"].as_array_mut().unwrap().reverse();
+            v["properties"]["meta"]["properties"]["lang"]["enum"].as_array_mut().unwrap().reverse();
+        })
+    });
+    assert_eq!(only(&c), (Kind::SchemaChanged, Class::Editorial));
+    assert!(c[0].edits.is_empty() && c[0].note.as_deref().unwrap().contains("set-valued"), "{c:#?}");
+    // A set that changed is still a constraint change.
+    let c = one_change(|s| {
+        schema(s, envelope, &|v| {
+            v["required"].as_array_mut().unwrap().swap_remove(0);
+        })
+    });
+    assert_eq!(only(&c), (Kind::SchemaChanged, Class::Breaking));
+}
+
 /// A manifest re-indented (its JSON unchanged) is a change like a re-indented fixture: one
 /// editorial `file-changed`, so PATCH and `--exit-code` 1, never "no changes" (every vendored
 /// copy's manifest.json bytes change).
