@@ -418,6 +418,30 @@ fn schema_keywords_are_read_where_keywords_stand_and_sets_are_sets() {
     assert_eq!(only(&c), (Kind::SchemaChanged, Class::Breaking));
 }
 
+/// A `skip_policy` rule's `cases` is a set of `{section, case}` and `{section, block}`: one
+/// entry inserted anywhere is one addition (additive), one taken out a removal (breaking),
+/// never a cascade of positional changes.
+#[test]
+fn a_skip_policy_rule_s_cases_are_a_set() {
+    let entry = json!({"section": "redis_layout", "block": "xyz"});
+    let c = one_change(|s| {
+        s.edit_manifest(|m| m["skip_policy"]["rules"][0]["cases"].as_array_mut().unwrap().insert(0, entry.clone()))
+    });
+    assert_eq!(only(&c), (Kind::SkipPolicyChanged, Class::Additive));
+    assert_eq!(c[0].edits.len(), 1, "{c:#?}");
+    assert_eq!(c[0].edits[0].new.as_ref(), Some(&entry));
+    let c = one_change(|s| {
+        s.edit_manifest(|m| {
+            m["skip_policy"]["rules"][0]["cases"].as_array_mut().unwrap().remove(0);
+        })
+    });
+    assert_eq!(only(&c), (Kind::SkipPolicyChanged, Class::Breaking));
+    assert_eq!(c[0].edits.len(), 1, "{c:#?}");
+    let c =
+        one_change(|s| s.edit_manifest(|m| m["skip_policy"]["rules"][0]["cases"].as_array_mut().unwrap().reverse()));
+    assert!(c.iter().all(|c| c.kind == Kind::FileChanged), "reordered, the same set: {c:#?}");
+}
+
 /// A manifest re-indented (its JSON unchanged) is a change like a re-indented fixture: one
 /// editorial `file-changed`, so PATCH and `--exit-code` 1, never "no changes" (every vendored
 /// copy's manifest.json bytes change).

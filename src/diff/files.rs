@@ -364,21 +364,6 @@ fn set_prefix(tokens: &[String], old: &Value) -> Option<usize> {
     None
 }
 
-/// A value's text with object members sorted, so equal values sort alike.
-fn sort_key(v: &Value) -> String {
-    match v {
-        Value::Object(m) => {
-            let mut members: Vec<(&String, String)> = m.iter().map(|(k, v)| (k, sort_key(v))).collect();
-            members.sort();
-            let inner: Vec<String> =
-                members.into_iter().map(|(k, v)| format!("{}:{v}", Value::from(k.as_str()))).collect();
-            format!("{{{}}}", inner.join(","))
-        }
-        Value::Array(items) => format!("[{}]", items.iter().map(sort_key).collect::<Vec<_>>().join(",")),
-        other => other.to_string(),
-    }
-}
-
 /// Is a schema edit only part of a set-valued array whose elements are the same on both sides
 /// in another order?
 fn set_reordered(e: &Edit, old: &Value, new: &Value) -> bool {
@@ -387,7 +372,7 @@ fn set_reordered(e: &Edit, old: &Value, new: &Value) -> bool {
     let at = tokens[..n].iter().fold(String::new(), |p, t| crate::suite::pointer::join(&p, t));
     let elements = |v: &Value| {
         v.pointer(&at).and_then(Value::as_array).map(|a| {
-            let mut keys: Vec<String> = a.iter().map(sort_key).collect();
+            let mut keys: Vec<String> = a.iter().map(json::whole_key).collect();
             keys.sort();
             keys
         })
