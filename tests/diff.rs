@@ -470,6 +470,44 @@ fn a_reformatted_manifest_is_an_editorial_change() {
     assert!(diff(old.path(), new.path()).changes.is_empty());
 }
 
+/// A manifest whose JSON changed only where the comparison does not look (named cases and keyed
+/// rules in another order) is still a changed file: every copy's bytes, and the asset's
+/// checksum, change. It was "no changes", so the same version could be released again with
+/// other bytes.
+#[test]
+fn a_manifest_reordered_where_the_comparison_does_not_look_is_an_editorial_change() {
+    let (old, new) = (SuiteCopy::new(), SuiteCopy::new());
+    let pretty = |v: &Value| serde_json::to_string_pretty(v).unwrap();
+    let v: Value = serde_json::from_str(&old.read("manifest.json")).unwrap();
+    old.write("manifest.json", pretty(&v));
+    let mut w = v.clone();
+    w["roundtrip"]["cases"].as_array_mut().unwrap().reverse();
+    w["skip_policy"]["rules"].as_array_mut().unwrap().reverse();
+    new.write("manifest.json", pretty(&w));
+    let d = diff(old.path(), new.path());
+    assert_eq!(only(&d.changes), (Kind::FileChanged, Class::Editorial));
+    assert_eq!(d.changes[0].file.as_deref(), Some("manifest.json"));
+    assert!(d.changes[0].note.as_deref().unwrap().contains("does not weigh"), "{:#?}", d.changes);
+    assert_eq!(d.needed(), Bump::Patch);
+}
+
+/// A CR LF checkout (git's core.autocrlf) compared with LF files: every file is editorial with
+/// a note that only the line endings differ, the rule `sync --check` applies.
+#[test]
+fn line_endings_only_are_said_as_such() {
+    let (old, new) = (SuiteCopy::new(), SuiteCopy::new());
+    for rel in ["manifest.json", "fixtures/order-created.json", "schema/message-envelope.schema.json", "LICENSE"] {
+        new.write(rel, new.read(rel).replace('\n', "\r\n"));
+    }
+    let d = diff(old.path(), new.path());
+    assert_eq!(d.changes.len(), 4, "{:#?}", d.changes);
+    for c in &d.changes {
+        assert_eq!(c.class, Class::Editorial, "{c:#?}");
+        assert!(c.note.as_deref().unwrap().starts_with("line endings only"), "{c:#?}");
+    }
+    assert_eq!(d.needed(), Bump::Patch);
+}
+
 #[test]
 fn fixtures_byte_wise_and_semantically() {
     // Re-indented: the same JSON, editorial.

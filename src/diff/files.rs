@@ -4,9 +4,16 @@
 //! Invariants:
 //! - Every suite file but `manifest.json`, `CONFORMANCE_VERSION` and `sync-targets.json` is
 //!   compared (the manifest has its own comparison, the version is the sides' version, the sync
-//!   targets are not suite data). Equal bytes are no change. A manifest whose bytes changed but
-//!   whose JSON did not (the same rule as below) is one editorial `file-changed` change, as a
-//!   fixture's formatting is: its own comparison finds nothing, yet every copy's bytes change.
+//!   targets are not suite data). Equal bytes are no change. A manifest whose bytes changed
+//!   (beyond the value of `conformance_version`) while its own comparison found nothing — its
+//!   formatting, or what that comparison does not weigh, such as the order of named cases or of
+//!   keyed `skip_policy` rules — is one editorial `file-changed` change, as a fixture's
+//!   formatting is: every copy's bytes and the asset's checksum change.
+//! - A file whose only difference is its line endings (CR LF on one side for LF on the other,
+//!   [`crate::vendored::only_crlf`], the rule `sync --check` applies) is editorial with a note
+//!   saying so: a CR LF checkout (git's `core.autocrlf`, `eol=crlf`) compared with a revision,
+//!   whose blobs are LF. It is not "no change": the bytes a copy vendors, or an asset built
+//!   from that side holds, differ.
 //! - Different bytes with the same JSON are an editorial (formatting) change. "Same JSON" keeps
 //!   what the suite's byte-exact fixtures rely on (decisions R3): every member of an object,
 //!   repeated keys included, and for an object with a repeated key the order of its members
@@ -41,6 +48,15 @@ use crate::suite::{MANIFEST, SYNC_TARGETS, Suite, VERSION_FILE, case_ids};
 
 /// The note of a file whose bytes changed but whose JSON did not.
 const FORMATTING_ONLY: &str = "formatting only: the JSON is the same";
+
+/// The note of a file whose only change is its line endings.
+const CRLF_ONLY: &str = "line endings only: CR LF on one side where the other has LF, as git's core.autocrlf or \
+     eol=crlf writes a checkout (the committed file may well be the same; the bytes a copy or an asset takes \
+     from this side differ)";
+
+/// The note of a manifest whose JSON changed only where the comparison does not look.
+const UNWEIGHED: &str = "the JSON changed only in what the comparison does not weigh (the order of named cases, \
+     sections or keyed entries, or repeated keys): no case changed, but every copy's bytes do";
 
 /// The note of a schema whose only change is the order of its sets.
 const SETS_REORDERED: &str =
@@ -216,20 +232,49 @@ fn readers(suite: &Suite) -> BTreeMap<String, BTreeSet<Reader>> {
     out
 }
 
-/// Every change of the suite's files from `old` to `new`.
-pub fn compare(old: &Suite, new: &Suite) -> Vec<Change> {
+/// Do the manifest's bytes differ in more than the value of `conformance_version` (the sides'
+/// versions, not a change)?
+fn manifest_bytes_changed(a: &[u8], b: &[u8]) -> bool {
+    fn without_version(bytes: &[u8]) -> Option<Vec<u8>> {
+        let text = std::str::from_utf8(bytes).ok()?;
+        let start = crate::suite::span::offsets_of(text, &["/conformance_version"]).pop().flatten()?;
+        let mut values = serde_json::Deserializer::from_str(text.get(start..)?).into_iter::<serde::de::IgnoredAny>();
+        values.next()?.ok()?;
+        let end = start + values.byte_offset();
+        Some([&bytes[..start], &bytes[end..]].concat())
+    }
+    a != b && (without_version(a).is_none() || without_version(a) != without_version(b))
+}
+
+/// Do the two sides differ only in line endings, one having CR LF where the other has LF
+/// (what git's `core.autocrlf` or `eol=crlf` writes to a checkout)? The rule is
+/// [`crate::vendored::only_crlf`]'s, as `sync --check` applies it.
+fn crlf_only(a: &[u8], b: &[u8]) -> bool {
+    crate::vendored::only_crlf(a, b) || crate::vendored::only_crlf(b, a)
+}
+
+/// Every change of the suite's files from `old` to `new`; `manifest_changed` says whether the
+/// manifest's own comparison found anything.
+pub fn compare(old: &Suite, new: &Suite, manifest_changed: bool) -> Vec<Change> {
     let skip = [MANIFEST, VERSION_FILE, SYNC_TARGETS];
     let paths: BTreeSet<&str> =
         old.files().chain(new.files()).map(|f| f.rel.as_str()).filter(|p| !skip.contains(p)).collect();
     let (old_readers, new_readers) = (readers(old), readers(new));
     let mut out = Vec::new();
     if let (Some(a), Some(b)) = (old.file(MANIFEST), new.file(MANIFEST)) {
-        // The manifest's data has its own comparison, which sees nothing here; its bytes are
-        // still what every copy vendors.
-        if a.bytes() != b.bytes() && same_json(a.bytes(), b.bytes()) == Some(true) {
+        // The manifest's data has its own comparison, which found nothing; its bytes are still
+        // what every copy vendors and what the asset's checksum covers.
+        if !manifest_changed && manifest_bytes_changed(a.bytes(), b.bytes()) {
             let mut c = Change::new(Kind::FileChanged, Class::Editorial);
             c.file = Some(MANIFEST.to_owned());
-            c.note = Some(FORMATTING_ONLY.into());
+            c.note = Some(
+                match same_json(a.bytes(), b.bytes()) {
+                    _ if crlf_only(a.bytes(), b.bytes()) => CRLF_ONLY,
+                    Some(true) => FORMATTING_ONLY,
+                    _ => UNWEIGHED,
+                }
+                .into(),
+            );
             out.push(c);
         }
     }
@@ -281,6 +326,10 @@ fn changed(
 ) {
     let json_file = path.ends_with(".json");
     let same = if json_file { same_json(a.bytes(), b.bytes()) } else { None };
+    if crlf_only(a.bytes(), b.bytes()) && same != Some(false) {
+        c.note = Some(CRLF_ONLY.into());
+        return;
+    }
     if same == Some(true) {
         c.note = Some(FORMATTING_ONLY.into());
         return;

@@ -412,7 +412,8 @@ pub fn compare(old: &Suite, new: &Suite, old_label: &str, new_label: &str) -> Re
     }
     let (a, b) = (manifest(old, old_label)?, manifest(new, new_label)?);
     let mut changes = manifest::compare(a, b);
-    changes.extend(files::compare(old, new));
+    let manifest_changed = !changes.is_empty();
+    changes.extend(files::compare(old, new, manifest_changed));
     Ok(changes)
 }
 
