@@ -442,6 +442,43 @@ fn a_skip_policy_rule_s_cases_are_a_set() {
     assert!(c.iter().all(|c| c.kind == Kind::FileChanged), "reordered, the same set: {c:#?}");
 }
 
+/// The version check tells "lower" (in SemVer precedence, where a pre-release is below its
+/// release) from "not SemVer", in words and in JSON; a version with build metadata reads its
+/// `## X.Y.Z` CHANGELOG entry.
+#[test]
+fn versions_lower_not_semver_and_with_build_metadata() {
+    let (old, new) = (SuiteCopy::new(), SuiteCopy::new());
+    let run = |version: &str| {
+        new.write("CONFORMANCE_VERSION", format!("{version}\n"));
+        let args =
+            |f: &'static str| ["diff", old.path().to_str().unwrap(), new.path().to_str().unwrap(), "--format", f];
+        let json = bqsuite(new.path(), &args("json"));
+        assert_eq!(json.status.code(), Some(0), "{}", transcript(&json));
+        let v: Value = serde_json::from_slice(&json.stdout).unwrap();
+        let human = String::from_utf8_lossy(&bqsuite(new.path(), &args("human")).stdout).into_owned();
+        (v["bump"].clone(), human)
+    };
+    let (bump, human) = run("1.6.0-pre");
+    assert_eq!((&bump["actual"], &bump["version_order"]), (&Value::Null, &json!("lower")));
+    assert!(human.contains("version bump 1.6.0 → 1.6.0-pre: a lower version (1.6.0-pre < 1.6.0"), "{human}");
+    for v in ["v1.7.0", "1.7", "01.7.0"] {
+        let (bump, human) = run(v);
+        assert_eq!((&bump["actual"], &bump["version_order"]), (&Value::Null, &json!("not-semver")), "{v}");
+        assert!(human.contains(&format!("version bump 1.6.0 → {v}: not SemVer (\"{v}\" is not")), "{human}");
+    }
+    let (bump, _) = run("1.7.0");
+    assert_eq!((&bump["actual"], &bump["version_order"]), (&json!("minor"), &json!("higher")));
+    let (bump, _) = run("1.6.0+build.1");
+    assert_eq!((&bump["actual"], &bump["version_order"]), (&json!("none"), &json!("same")));
+    // Build metadata: the entry is `## 1.7.0`, and it names the correction.
+    new.edit_manifest(|m| m["cases"][0]["expect"]["attempts"] = json!(3));
+    new.write("CONFORMANCE_VERSION", "1.7.0+build.1\n");
+    let text = "## 1.7.0\n\n- Correction (ADR-0034): `cases.order-created`.\n";
+    let d = Diff::new(&load(old.path()), &load(new.path()), Some(("CHANGELOG.md".into(), text.into()))).unwrap();
+    assert_eq!(d.changelog.entry.as_deref(), Some("1.7.0"));
+    assert_eq!((d.needed(), d.unnamed_corrections().count()), (Bump::Minor, 0));
+}
+
 /// A manifest re-indented (its JSON unchanged) is a change like a re-indented fixture: one
 /// editorial `file-changed`, so PATCH and `--exit-code` 1, never "no changes" (every vendored
 /// copy's manifest.json bytes change).

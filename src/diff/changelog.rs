@@ -5,7 +5,8 @@
 //! - An entry starts at a level-2 heading (`## `) whose first word, with an optional `[` … `]`
 //!   around it, is the version, and ends before the next heading of level 1 or 2. The entry
 //!   for `X.Y.Z-pre` (any pre-release) is `## X.Y.Z-pre`, else `## X.Y.Z`, the version it is
-//!   becoming. When two headings name the version (two branches each added one), the entry
+//!   becoming. Build metadata (`X.Y.Z+build.1`) is ignored, as SemVer precedence ignores it:
+//!   `## X.Y.Z+build.1` if there is one, else the entry of `X.Y.Z`. When two headings name the version (two branches each added one), the entry
 //!   is both, items in file order: the gate reads everything the file says about the version.
 //! - A fenced code block (a line starting with up to three spaces and then three or more
 //!   backticks or tildes, to its closing fence of the same character, at least as long; or to
@@ -248,7 +249,10 @@ pub fn headings(text: &str) -> Vec<&str> {
 /// The heading lines (0-based) of the entry for `version`: every heading naming it, else every
 /// heading naming the version a pre-release becomes; empty when there is none.
 fn entry_starts(lines: &[(&str, bool)], version: &str) -> Vec<usize> {
-    let base = version.split_once('-').map(|(b, _)| b);
+    // Build metadata first (it may hold a `-`), as SemVer precedence ignores it; then the
+    // pre-release part.
+    let release = version.split_once('+').map(|(r, _)| r);
+    let base = release.unwrap_or(version).split_once('-').map(|(b, _)| b);
     let heading = |v: &str| -> Vec<usize> {
         lines
             .iter()
@@ -257,7 +261,7 @@ fn entry_starts(lines: &[(&str, bool)], version: &str) -> Vec<usize> {
             .map(|(i, _)| i)
             .collect()
     };
-    [Some(version), base].into_iter().flatten().map(heading).find(|s| !s.is_empty()).unwrap_or_default()
+    [Some(version), release, base].into_iter().flatten().map(heading).find(|s| !s.is_empty()).unwrap_or_default()
 }
 
 /// The lines after the heading at `start` up to the next level-1 or level-2 heading outside a
@@ -347,6 +351,8 @@ mod tests {
         assert!(!e.names_section("trim"), "a later entry does not count");
         assert!(entry(TEXT, "1.7.0").is_none());
         assert_eq!(entry(TEXT, "1.6.0-pre").unwrap().line, 5, "a pre-release reads the entry it becomes");
+        assert_eq!(entry(TEXT, "1.6.0+build.1").unwrap().line, 5, "build metadata is ignored");
+        assert_eq!(entry(TEXT, "1.6.0-rc.1+build-7").unwrap().line, 5);
         assert_eq!(entry(TEXT, "1.5.0").unwrap().items.len(), 1);
     }
 

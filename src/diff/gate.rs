@@ -113,7 +113,8 @@ pub fn check(diff: &Diff, current: &Suite) -> Result<Vec<Finding>, String> {
         None => f.in_file(current.display_path(MANIFEST)),
     };
     match Bump::between(&prev, &cur) {
-        _ if cur < prev || (cur == prev && needed > Bump::None) => {
+        // By SemVer precedence: build metadata makes no other version.
+        _ if cur.cmp_precedence(&prev).is_lt() || (cur.cmp_precedence(&prev).is_eq() && needed > Bump::None) => {
             let since = if needed > Bump::None { ", and the suite changed since: bump it" } else { "" };
             out.push(
                 finding(

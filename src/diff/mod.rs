@@ -113,12 +113,13 @@ impl Bump {
         }
     }
 
-    /// The bump from `old` to `new` by their major.minor.patch (pre-release parts ignored), or
-    /// `None` when `new` is lower.
+    /// The bump from `old` to `new` by their major.minor.patch, or `None` when `new` is lower
+    /// in SemVer precedence (a pre-release is below its release: `1.6.0` → `1.6.0-pre` is
+    /// lower; build metadata is ignored).
     pub fn between(old: &semver::Version, new: &semver::Version) -> Option<Bump> {
         let (a, b) = ((old.major, old.minor, old.patch), (new.major, new.minor, new.patch));
         Some(match () {
-            () if b < a => return None,
+            () if new.cmp_precedence(old).is_lt() => return None,
             () if b.0 > a.0 => Bump::Major,
             () if b.1 > a.1 => Bump::Minor,
             () if b.2 > a.2 => Bump::Patch,
@@ -130,6 +131,19 @@ impl Bump {
     pub fn needed(changes: &[Change]) -> Bump {
         changes.iter().map(Change::needs).max().unwrap_or(Bump::None)
     }
+}
+
+/// How the new side's version stands to the old side's, in SemVer precedence (build metadata
+/// ignored).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum VersionOrder {
+    Higher,
+    /// Equal precedence (`1.6.0` and `1.6.0+build.1`).
+    Same,
+    Lower,
+    /// Either side's version is missing or not SemVer (`v1.7.0`, `1.7`, `01.7.0`, empty).
+    NotSemver,
 }
 
 /// What changed.
@@ -377,10 +391,28 @@ impl Diff {
     }
 
     /// The bump from the old version to the new one (`None` when either is not SemVer, or the
-    /// new one is lower).
+    /// new one is lower: [`Diff::version_order`] tells which).
     pub fn actual(&self) -> Option<Bump> {
+        let (old, new) = self.versions()?;
+        Bump::between(&old, &new)
+    }
+
+    /// How the new version stands to the old one.
+    pub fn version_order(&self) -> VersionOrder {
+        match self.versions() {
+            None => VersionOrder::NotSemver,
+            Some((old, new)) => match new.cmp_precedence(&old) {
+                std::cmp::Ordering::Less => VersionOrder::Lower,
+                std::cmp::Ordering::Equal => VersionOrder::Same,
+                std::cmp::Ordering::Greater => VersionOrder::Higher,
+            },
+        }
+    }
+
+    /// Both sides' versions, when both are SemVer.
+    fn versions(&self) -> Option<(semver::Version, semver::Version)> {
         let parse = |v: &Option<String>| v.as_deref().and_then(|v| semver::Version::parse(v).ok());
-        Bump::between(&parse(&self.old.version)?, &parse(&self.new.version)?)
+        Some((parse(&self.old.version)?, parse(&self.new.version)?))
     }
 
     /// Corrections the CHANGELOG entry does not name.
@@ -430,6 +462,10 @@ mod tests {
         assert_eq!(Bump::between(&v("1.5.0"), &v("1.5.1")), Some(Bump::Patch));
         assert_eq!(Bump::between(&v("1.6.0"), &v("1.6.0")), Some(Bump::None));
         assert_eq!(Bump::between(&v("1.6.0"), &v("1.5.9")), None);
+        assert_eq!(Bump::between(&v("1.6.0"), &v("1.6.0-pre")), None, "a pre-release is below its release");
+        assert_eq!(Bump::between(&v("1.6.0-rc.2"), &v("1.6.0-rc.1")), None);
+        assert_eq!(Bump::between(&v("1.6.0-rc.1"), &v("1.6.0")), Some(Bump::None));
+        assert_eq!(Bump::between(&v("1.6.0+b.2"), &v("1.6.0+b.1")), Some(Bump::None), "build metadata is ignored");
     }
 
     #[test]
