@@ -479,6 +479,36 @@ fn versions_lower_not_semver_and_with_build_metadata() {
     assert_eq!((d.needed(), d.unnamed_corrections().count()), (Bump::Minor, 0));
 }
 
+/// A case moved out of its section's `cases` array into a sub-key of the same name keeps its
+/// id, but runners that iterate `cases` no longer find it there: a removal from `cases`
+/// (breaking) and a block added, not only the block.
+#[test]
+fn a_case_moved_out_of_cases_into_a_sub_key_is_removed_from_cases() {
+    let c = one_change(|s| {
+        s.edit_manifest(|m| {
+            let case = m["roundtrip"]["cases"].as_array_mut().unwrap().remove(0);
+            assert_eq!(case["name"], "unknown-meta-roundtrip");
+            m["roundtrip"]["unknown-meta-roundtrip"] = case;
+        })
+    });
+    let got: Vec<(Kind, Class, Vec<String>, Option<String>)> =
+        c.iter().map(|c| (c.kind, c.class, c.ids.clone(), c.block.clone())).collect();
+    assert_eq!(
+        got,
+        [
+            (
+                Kind::BlockAdded,
+                Class::Additive,
+                vec!["unknown-meta-roundtrip".to_owned()],
+                Some("unknown-meta-roundtrip".to_owned())
+            ),
+            (Kind::CaseRemoved, Class::Breaking, vec!["unknown-meta-roundtrip".to_owned()], None),
+        ],
+        "{c:#?}"
+    );
+    assert_eq!(c[1].pointer.as_deref(), Some("/roundtrip/cases/0"));
+}
+
 /// A manifest re-indented (its JSON unchanged) is a change like a re-indented fixture: one
 /// editorial `file-changed`, so PATCH and `--exit-code` 1, never "no changes" (every vendored
 /// copy's manifest.json bytes change).

@@ -7,7 +7,9 @@
 //!   [`crate::suite::case_ids`] and are matched by id within their section.
 //! - A block added or removed as a whole is one change listing its case ids, not one per case; a
 //!   section likewise. Cases added to or removed from a block both sides have are one change
-//!   each. A case in both is compared as JSON ([`super::json`], arrays by position), its prose
+//!   each. A case is matched by its id and its block (`None`: the section's own `cases`), so
+//!   a case moved out of `cases` into a single-case sub-key of the same name is removed from
+//!   `cases` (breaking: runners iterating `cases` lose it) and its block added. A case in both is compared as JSON ([`super::json`], arrays by position), its prose
 //!   members set apart; members added to it that no old case of its block carries are one
 //!   [`Kind::FieldAdded`] change per block and member, listing the cases; what remains
 //!   (members the old cases of its block carry included: a correction, see [`Known`]) is one
@@ -314,7 +316,11 @@ fn section(name: &str, a: &Side<'_>, b: &Side<'_>, out: &mut Vec<Change>) {
     };
     shared_fields(name, &scope, None, &a.shared(None), &b.shared(None), at(None), out);
     let (old_blocks, new_blocks) = (a.blocks(), b.blocks());
-    let old_cases: BTreeMap<&str, &CaseRef<'_>> = a.cases.iter().map(|c| (c.id.as_str(), c)).collect();
+    // A case is matched by its id and where it lies: a case of the section's own `cases` and a
+    // single-case sub-key can share an id, but runners look for them in different places, so
+    // a case moved from one to the other is removed from where it was.
+    let old_cases: BTreeMap<(Option<&str>, &str), &CaseRef<'_>> =
+        a.cases.iter().map(|c| ((c.sub, c.id.as_str()), c)).collect();
     let known = Known::of(a);
     let mut fields: BTreeMap<(Option<&str>, String), Vec<String>> = BTreeMap::new();
     let mut field_order: Vec<(Option<&str>, String)> = Vec::new();
@@ -334,7 +340,7 @@ fn section(name: &str, a: &Side<'_>, b: &Side<'_>, out: &mut Vec<Change>) {
         if let Some(bk) = block.filter(|bk| done_blocks.insert(bk)) {
             shared_fields(name, &scope, Some(bk), &a.shared(Some(bk)), &b.shared(Some(bk)), at(Some(bk)), out);
         }
-        let Some(old_case) = old_cases.get(case.id.as_str()) else {
+        let Some(old_case) = old_cases.get(&(block, case.id.as_str())) else {
             let mut c = section_change(Kind::CaseAdded, Class::Additive, name, &scope);
             c.block = block.map(str::to_owned);
             c.ids = vec![case.id.clone()];
@@ -387,7 +393,7 @@ fn section(name: &str, a: &Side<'_>, b: &Side<'_>, out: &mut Vec<Change>) {
         c.field = Some(key.1);
         out.push(c);
     }
-    let new_ids: BTreeSet<&str> = b.cases.iter().map(|c| c.id.as_str()).collect();
+    let new_ids: BTreeSet<(Option<&str>, &str)> = b.cases.iter().map(|c| (c.sub, c.id.as_str())).collect();
     for bk in old_blocks.iter().filter(|bk| !new_blocks.contains(bk)) {
         let mut c = section_change(Kind::BlockRemoved, Class::Breaking, name, &scope);
         c.block = Some((*bk).to_owned());
@@ -395,7 +401,7 @@ fn section(name: &str, a: &Side<'_>, b: &Side<'_>, out: &mut Vec<Change>) {
         c.pointer = Some(at(Some(bk)));
         out.push(c);
     }
-    for case in a.cases.iter().filter(|c| !new_ids.contains(c.id.as_str())) {
+    for case in a.cases.iter().filter(|c| !new_ids.contains(&(c.sub, c.id.as_str()))) {
         if case.sub.is_some_and(|bk| !new_blocks.contains(&bk)) {
             continue;
         }
