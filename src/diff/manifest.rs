@@ -97,8 +97,8 @@ impl<'a> Known<'a> {
 fn known_note(members: &[String]) -> String {
     let list: Vec<String> = members.iter().map(|m| format!("`{m}`")).collect();
     format!(
-        "{} already carried by other cases of this block in the old version: its runners evaluate {}, so adding {} \
-         changes this case's expectation (a correction, not a new optional field)",
+        "{} already carried by other cases of its block (or of the section's own cases) in the old version: its \
+         runners evaluate {}, so adding {} changes this case's expectation (a correction, not a new optional field)",
         list.join(", "),
         if members.len() == 1 { "it" } else { "them" },
         if members.len() == 1 { "it" } else { "them" },
