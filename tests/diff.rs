@@ -282,6 +282,233 @@ fn each_kind_of_change_in_a_real_suite() {
     assert_eq!(only(&c), (Kind::SchemaVersionChanged, Class::Breaking));
 }
 
+/// A member added to an existing case is a new optional field (additive) only when no case of
+/// its block carried it on the old side. One the old version's cases already carry is a field
+/// its runners evaluate whenever a case has it ("a runner evaluates an optional field only when
+/// the case carries it"), so the case now tests something else: a correction of that case,
+/// named by its case id, MAJOR unless the CHANGELOG names it. Inputs (`multiplier`) and
+/// expectations (`expect_urn`) alike: the data does not say which a member is.
+#[test]
+fn a_member_other_cases_already_carry_is_a_correction_of_the_case_it_is_added_to() {
+    let (old, new) = (SuiteCopy::new(), SuiteCopy::new());
+    new.edit_manifest(|m| {
+        let cases = m["roundtrip"]["cases"].as_array_mut().unwrap();
+        let case = cases.iter_mut().find(|c| c["name"] == "unknown-toplevel-roundtrip").unwrap();
+        case["apply_dead_letter"] = json!({"reason": "failed", "original_queue": "orders"});
+        case["expect_dead_letter"] = json!({"reason": "failed", "original_queue": "orders"});
+        case["expect_brand_new"] = json!(true);
+        let trim = m["trim"]["cases"].as_array_mut().unwrap();
+        let case =
+            trim.iter_mut().find(|c| c["name"] == "trim-decode-padded-job-and-trace-id-reemitted-verbatim").unwrap();
+        assert!(case.get("expect_urn").is_none());
+        case["expect_urn"] = json!(" \turn:babel:orders:created\r\n");
+        assert!(m["retry_backoff"]["cases"][1].get("multiplier").is_none());
+        m["retry_backoff"]["cases"][1]["multiplier"] = json!(2);
+    });
+    let d = diff(old.path(), new.path());
+    let got: Vec<(Kind, Class, String)> = d.changes.iter().map(|c| (c.kind, c.class, c.reference())).collect();
+    assert_eq!(
+        got,
+        [
+            (Kind::CaseChanged, Class::Correction, "roundtrip.unknown-toplevel-roundtrip".to_owned()),
+            (Kind::FieldAdded, Class::Additive, "roundtrip".to_owned()),
+            (
+                Kind::CaseChanged,
+                Class::Correction,
+                "trim.trim-decode-padded-job-and-trace-id-reemitted-verbatim".to_owned()
+            ),
+            (Kind::CaseChanged, Class::Correction, "retry_backoff.defaults-stay-constant".to_owned()),
+        ],
+        "{:#?}",
+        d.changes
+    );
+    let pointers: Vec<(&str, Op)> = d.changes[0].edits.iter().map(|e| (e.pointer.as_str(), e.op)).collect();
+    assert_eq!(pointers, [("/apply_dead_letter", Op::Added), ("/expect_dead_letter", Op::Added)]);
+    assert!(
+        d.changes[0].note.as_deref().unwrap().contains("`apply_dead_letter`, `expect_dead_letter` already carried")
+    );
+    assert_eq!(d.changes[1].field.as_deref(), Some("expect_brand_new"), "a member no old case carries stays additive");
+    assert_eq!(d.needed(), Bump::Major, "unnamed corrections");
+    // Named in the entry as corrections, with the ADR: a MINOR.
+    let changelog = "## 1.7.0\n\n- Correction (ADR-0031): `roundtrip.unknown-toplevel-roundtrip` now also moves the \
+        message to the DLQ; corrects `trim.trim-decode-padded-job-and-trace-id-reemitted-verbatim` and \
+        `retry_backoff` (ADR-0034).\n";
+    new.write("CONFORMANCE_VERSION", "1.7.0\n");
+    let d = Diff::new(&load(old.path()), &load(new.path()), Some(("CHANGELOG.md".into(), changelog.into()))).unwrap();
+    assert_eq!(d.unnamed_corrections().count(), 1, "the retry_backoff case is named only by its section: {d:#?}");
+    let changelog = changelog.replace("`retry_backoff`", "`retry_backoff.defaults-stay-constant`");
+    let d = Diff::new(&load(old.path()), &load(new.path()), Some(("CHANGELOG.md".into(), changelog))).unwrap();
+    assert_eq!(d.needed(), Bump::Minor);
+}
+
+/// The CHANGELOG names a correction only in an item that states one as a word: not "correct"
+/// inside another word or as an adjective, not a negated statement, not an HTML comment
+/// (invisible in the rendered file). Each of these once made an unnamed correction (MAJOR) a
+/// named one (MINOR).
+#[test]
+fn a_changelog_item_that_says_nothing_was_corrected_names_no_correction() {
+    let (old, new) = (SuiteCopy::new(), SuiteCopy::new());
+    let mut v: Value = serde_json::from_str(&new.read("fixtures/invalid-missing-urn.json")).unwrap();
+    v["data"] = json!({"changed": true});
+    new.write("fixtures/invalid-missing-urn.json", serde_json::to_string_pretty(&v).unwrap());
+    new.write("CONFORMANCE_VERSION", "1.7.0\n");
+    let with = |item: &str| {
+        let text = format!("# Changelog\n\n## 1.7.0\n\n{item}\n\n## 1.6.0\n\n- Old.\n");
+        let d = Diff::new(&load(old.path()), &load(new.path()), Some(("CHANGELOG.md".into(), text))).unwrap();
+        assert_eq!(only(&d.changes), (Kind::FixtureChanged, Class::Correction));
+        d.needed()
+    };
+    for item in [
+        "- Clarified `fixtures/invalid-missing-urn.json`; its expectation was already correct (ADR-0001).",
+        "- No expectation is corrected in this release; `fixtures/invalid-missing-urn.json` is unchanged (ADR-0034).",
+        "- Nothing is corrected: `fixtures/invalid-missing-urn.json` stays as ADR-0031 wrote it.",
+        "- Additive only.\n\n<!-- Correction (ADR-0034): `fixtures/invalid-missing-urn.json` -->",
+    ] {
+        assert_eq!(with(item), Bump::Major, "{item}");
+    }
+    assert_eq!(with("- Correction (ADR-0031): `fixtures/invalid-missing-urn.json` now has other data."), Bump::Minor);
+}
+
+/// A schema is read as a schema: a member of a `const` value, or a 2020-12 `dependentSchemas`
+/// name, that is spelt like an annotation keyword is no annotation, so changing it changes a
+/// constraint (breaking); the sets `required` and `enum` in another order are the same
+/// constraints (editorial, their bytes changed).
+#[test]
+fn schema_keywords_are_read_where_keywords_stand_and_sets_are_sets() {
+    let schema = |s: &SuiteCopy, file: &str, edit: &dyn Fn(&mut Value)| {
+        let mut v: Value = serde_json::from_str(&s.read(file)).unwrap();
+        edit(&mut v);
+        s.write(file, serde_json::to_string_pretty(&v).unwrap());
+    };
+    let envelope = "schema/message-envelope.schema.json";
+    let both = |edit: &dyn Fn(&mut Value), file: &str, change: &dyn Fn(&mut Value)| {
+        let (old, new) = (SuiteCopy::new(), SuiteCopy::new());
+        schema(&old, file, edit);
+        schema(&new, file, edit);
+        schema(&new, file, change);
+        diff(old.path(), new.path()).changes
+    };
+    let c = both(
+        &|v| v["properties"]["meta"]["properties"]["policy"] = json!({"const": {"title": "strict"}}),
+        envelope,
+        &|v| v["properties"]["meta"]["properties"]["policy"]["const"]["title"] = json!("lenient"),
+    );
+    assert_eq!(only(&c), (Kind::SchemaChanged, Class::Breaking));
+    assert_eq!(c[0].edits.len(), 1, "a constraint, not prose: {c:#?}");
+    let results = "schema/results.schema.json";
+    let c = both(&|v| v["dependentSchemas"] = json!({"title": {"required": ["sdk"]}}), results, &|v| {
+        v["dependentSchemas"]["title"]["required"] = json!(["version"])
+    });
+    assert_eq!(only(&c), (Kind::SchemaChanged, Class::Breaking));
+    // Sets in another order.
+    let c = one_change(|s| {
+        schema(s, envelope, &|v| {
+            v["required"].as_array_mut().unwrap().reverse();
+            v["properties"]["meta"]["properties"]["lang"]["enum"].as_array_mut().unwrap().reverse();
+        })
+    });
+    assert_eq!(only(&c), (Kind::SchemaChanged, Class::Editorial));
+    assert!(c[0].edits.is_empty() && c[0].note.as_deref().unwrap().contains("set-valued"), "{c:#?}");
+    // A set that changed is still a constraint change.
+    let c = one_change(|s| {
+        schema(s, envelope, &|v| {
+            v["required"].as_array_mut().unwrap().swap_remove(0);
+        })
+    });
+    assert_eq!(only(&c), (Kind::SchemaChanged, Class::Breaking));
+}
+
+/// A `skip_policy` rule's `cases` is a set of `{section, case}` and `{section, block}`: one
+/// entry inserted anywhere is one addition (additive), one taken out a removal (breaking),
+/// never a cascade of positional changes.
+#[test]
+fn a_skip_policy_rule_s_cases_are_a_set() {
+    let entry = json!({"section": "redis_layout", "block": "xyz"});
+    let c = one_change(|s| {
+        s.edit_manifest(|m| m["skip_policy"]["rules"][0]["cases"].as_array_mut().unwrap().insert(0, entry.clone()))
+    });
+    assert_eq!(only(&c), (Kind::SkipPolicyChanged, Class::Additive));
+    assert_eq!(c[0].edits.len(), 1, "{c:#?}");
+    assert_eq!(c[0].edits[0].new.as_ref(), Some(&entry));
+    let c = one_change(|s| {
+        s.edit_manifest(|m| {
+            m["skip_policy"]["rules"][0]["cases"].as_array_mut().unwrap().remove(0);
+        })
+    });
+    assert_eq!(only(&c), (Kind::SkipPolicyChanged, Class::Breaking));
+    assert_eq!(c[0].edits.len(), 1, "{c:#?}");
+    let c =
+        one_change(|s| s.edit_manifest(|m| m["skip_policy"]["rules"][0]["cases"].as_array_mut().unwrap().reverse()));
+    assert!(c.iter().all(|c| c.kind == Kind::FileChanged), "reordered, the same set: {c:#?}");
+}
+
+/// The version check tells "lower" (in SemVer precedence, where a pre-release is below its
+/// release) from "not SemVer", in words and in JSON; a version with build metadata reads its
+/// `## X.Y.Z` CHANGELOG entry.
+#[test]
+fn versions_lower_not_semver_and_with_build_metadata() {
+    let (old, new) = (SuiteCopy::new(), SuiteCopy::new());
+    let run = |version: &str| {
+        new.write("CONFORMANCE_VERSION", format!("{version}\n"));
+        let args =
+            |f: &'static str| ["diff", old.path().to_str().unwrap(), new.path().to_str().unwrap(), "--format", f];
+        let json = bqsuite(new.path(), &args("json"));
+        assert_eq!(json.status.code(), Some(0), "{}", transcript(&json));
+        let v: Value = serde_json::from_slice(&json.stdout).unwrap();
+        let human = String::from_utf8_lossy(&bqsuite(new.path(), &args("human")).stdout).into_owned();
+        (v["bump"].clone(), human)
+    };
+    let (bump, human) = run("1.6.0-pre");
+    assert_eq!((&bump["actual"], &bump["version_order"]), (&Value::Null, &json!("lower")));
+    assert!(human.contains("version bump 1.6.0 → 1.6.0-pre: a lower version (1.6.0-pre < 1.6.0"), "{human}");
+    for v in ["v1.7.0", "1.7", "01.7.0"] {
+        let (bump, human) = run(v);
+        assert_eq!((&bump["actual"], &bump["version_order"]), (&Value::Null, &json!("not-semver")), "{v}");
+        assert!(human.contains(&format!("version bump 1.6.0 → {v}: not SemVer (\"{v}\" is not")), "{human}");
+    }
+    let (bump, _) = run("1.7.0");
+    assert_eq!((&bump["actual"], &bump["version_order"]), (&json!("minor"), &json!("higher")));
+    let (bump, _) = run("1.6.0+build.1");
+    assert_eq!((&bump["actual"], &bump["version_order"]), (&json!("none"), &json!("same")));
+    // Build metadata: the entry is `## 1.7.0`, and it names the correction.
+    new.edit_manifest(|m| m["cases"][0]["expect"]["attempts"] = json!(3));
+    new.write("CONFORMANCE_VERSION", "1.7.0+build.1\n");
+    let text = "## 1.7.0\n\n- Correction (ADR-0034): `cases.order-created`.\n";
+    let d = Diff::new(&load(old.path()), &load(new.path()), Some(("CHANGELOG.md".into(), text.into()))).unwrap();
+    assert_eq!(d.changelog.entry.as_deref(), Some("1.7.0"));
+    assert_eq!((d.needed(), d.unnamed_corrections().count()), (Bump::Minor, 0));
+}
+
+/// A case moved out of its section's `cases` array into a sub-key of the same name keeps its
+/// id, but runners that iterate `cases` no longer find it there: a removal from `cases`
+/// (breaking) and a block added, not only the block.
+#[test]
+fn a_case_moved_out_of_cases_into_a_sub_key_is_removed_from_cases() {
+    let c = one_change(|s| {
+        s.edit_manifest(|m| {
+            let case = m["roundtrip"]["cases"].as_array_mut().unwrap().remove(0);
+            assert_eq!(case["name"], "unknown-meta-roundtrip");
+            m["roundtrip"]["unknown-meta-roundtrip"] = case;
+        })
+    });
+    let got: Vec<(Kind, Class, Vec<String>, Option<String>)> =
+        c.iter().map(|c| (c.kind, c.class, c.ids.clone(), c.block.clone())).collect();
+    assert_eq!(
+        got,
+        [
+            (
+                Kind::BlockAdded,
+                Class::Additive,
+                vec!["unknown-meta-roundtrip".to_owned()],
+                Some("unknown-meta-roundtrip".to_owned())
+            ),
+            (Kind::CaseRemoved, Class::Breaking, vec!["unknown-meta-roundtrip".to_owned()], None),
+        ],
+        "{c:#?}"
+    );
+    assert_eq!(c[1].pointer.as_deref(), Some("/roundtrip/cases/0"));
+}
+
 /// A manifest re-indented (its JSON unchanged) is a change like a re-indented fixture: one
 /// editorial `file-changed`, so PATCH and `--exit-code` 1, never "no changes" (every vendored
 /// copy's manifest.json bytes change).
@@ -308,6 +535,44 @@ fn a_reformatted_manifest_is_an_editorial_change() {
     );
     new.write("CONFORMANCE_VERSION", "1.6.1\n");
     assert!(diff(old.path(), new.path()).changes.is_empty());
+}
+
+/// A manifest whose JSON changed only where the comparison does not look (named cases and keyed
+/// rules in another order) is still a changed file: every copy's bytes, and the asset's
+/// checksum, change. It was "no changes", so the same version could be released again with
+/// other bytes.
+#[test]
+fn a_manifest_reordered_where_the_comparison_does_not_look_is_an_editorial_change() {
+    let (old, new) = (SuiteCopy::new(), SuiteCopy::new());
+    let pretty = |v: &Value| serde_json::to_string_pretty(v).unwrap();
+    let v: Value = serde_json::from_str(&old.read("manifest.json")).unwrap();
+    old.write("manifest.json", pretty(&v));
+    let mut w = v.clone();
+    w["roundtrip"]["cases"].as_array_mut().unwrap().reverse();
+    w["skip_policy"]["rules"].as_array_mut().unwrap().reverse();
+    new.write("manifest.json", pretty(&w));
+    let d = diff(old.path(), new.path());
+    assert_eq!(only(&d.changes), (Kind::FileChanged, Class::Editorial));
+    assert_eq!(d.changes[0].file.as_deref(), Some("manifest.json"));
+    assert!(d.changes[0].note.as_deref().unwrap().contains("does not weigh"), "{:#?}", d.changes);
+    assert_eq!(d.needed(), Bump::Patch);
+}
+
+/// A CR LF checkout (git's core.autocrlf) compared with LF files: every file is editorial with
+/// a note that only the line endings differ, the rule `sync --check` applies.
+#[test]
+fn line_endings_only_are_said_as_such() {
+    let (old, new) = (SuiteCopy::new(), SuiteCopy::new());
+    for rel in ["manifest.json", "fixtures/order-created.json", "schema/message-envelope.schema.json", "LICENSE"] {
+        new.write(rel, new.read(rel).replace('\n', "\r\n"));
+    }
+    let d = diff(old.path(), new.path());
+    assert_eq!(d.changes.len(), 4, "{:#?}", d.changes);
+    for c in &d.changes {
+        assert_eq!(c.class, Class::Editorial, "{c:#?}");
+        assert!(c.note.as_deref().unwrap().starts_with("line endings only"), "{c:#?}");
+    }
+    assert_eq!(d.needed(), Bump::Patch);
 }
 
 #[test]

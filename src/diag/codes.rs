@@ -967,7 +967,7 @@ codes! {
     }
     CORRECTION_NOT_NAMED = "BQ951" "correction-not-named" "A changed expectation (a correction) is not named, with the ADR that justifies it, in the version's CHANGELOG entry (release gate)." {
         Error("a warning while CONFORMANCE_VERSION is a pre-release (X.Y.Z-pre)"),
-        checks: "Every changed expectation is named in the version's CHANGELOG entry, in an item that says it corrects something, cites an ADR and names the case (`section.case-id`) or its block (`section.block`); one finding per case.",
+        checks: "Every changed expectation is named in the version's CHANGELOG entry, in an item that states a correction as a word (Correction, corrects, corrected; not correct, correctly or incorrect), not negated (nothing is corrected, not corrected, Correction: none), cites an ADR and names the case (`section.case-id`) or its block (`section.block`); one finding per case. HTML comments are not read.",
         why: "A correction changes what SDKs must do; their maintainers learn of it from the CHANGELOG, so an unnamed one is a breaking change in disguise.",
         example: Gate {
             previous: &[],
@@ -994,7 +994,7 @@ codes! {
     }
     SECTION_NOT_IN_CHANGELOG = "BQ953" "section-not-in-changelog" "A section added since the previous release is not named in the version's CHANGELOG entry (release gate)." {
         Error("a warning while CONFORMANCE_VERSION is a pre-release (X.Y.Z-pre)"),
-        checks: "Every section added since the previous release is named, as a code span, in the version's CHANGELOG entry.",
+        checks: "Every section added since the previous release is named, as a code span, in an item of the version's CHANGELOG entry that states the addition as a word (new, adds, added, gains, introduces), not negated. HTML comments are not read.",
         why: "A new section is new work for every SDK in its scope; the entry must say so.",
         example: Gate {
             previous: &[],

@@ -4,9 +4,16 @@
 //! Invariants:
 //! - Every suite file but `manifest.json`, `CONFORMANCE_VERSION` and `sync-targets.json` is
 //!   compared (the manifest has its own comparison, the version is the sides' version, the sync
-//!   targets are not suite data). Equal bytes are no change. A manifest whose bytes changed but
-//!   whose JSON did not (the same rule as below) is one editorial `file-changed` change, as a
-//!   fixture's formatting is: its own comparison finds nothing, yet every copy's bytes change.
+//!   targets are not suite data). Equal bytes are no change. A manifest whose bytes changed
+//!   (beyond the value of `conformance_version`) while its own comparison found nothing — its
+//!   formatting, or what that comparison does not weigh, such as the order of named cases or of
+//!   keyed `skip_policy` rules — is one editorial `file-changed` change, as a fixture's
+//!   formatting is: every copy's bytes and the asset's checksum change.
+//! - A file whose only difference is its line endings (CR LF on one side for LF on the other,
+//!   [`crate::vendored::only_crlf`], the rule `sync --check` applies) is editorial with a note
+//!   saying so: a CR LF checkout (git's `core.autocrlf`, `eol=crlf`) compared with a revision,
+//!   whose blobs are LF. It is not "no change": the bytes a copy vendors, or an asset built
+//!   from that side holds, differ.
 //! - Different bytes with the same JSON are an editorial (formatting) change. "Same JSON" keeps
 //!   what the suite's byte-exact fixtures rely on (decisions R3): every member of an object,
 //!   repeated keys included, and for an object with a repeated key the order of its members
@@ -19,6 +26,13 @@
 //!   reads it. Readers are collected from both sides. A `*.schema.json` whose JSON changed
 //!   outside its annotation keywords is breaking, else editorial; other files under `schema/`
 //!   (the results example) and files elsewhere (`LICENSE`) are documentation: editorial.
+//! - A schema is read as a schema: a pointer token right after a name map (`properties`,
+//!   `patternProperties`, `definitions`, `$defs`, `dependencies`, `dependentSchemas`,
+//!   `dependentRequired`) is a name, and everything inside a `const`, `enum`, `default` or
+//!   `examples` value is data, so an annotation keyword (`title`, `description`, `$comment`,
+//!   `examples`) counts only where a keyword stands. Its sets (`required`, `enum`, `type`, and
+//!   the arrays of `dependentRequired` / `dependencies`) compare as sets: the same elements in
+//!   another order are the same constraints, a change of bytes only (editorial, as formatting).
 //! - Added fixtures and schemas are additive, removed ones breaking; documentation added or
 //!   removed is editorial.
 
@@ -35,11 +49,43 @@ use crate::suite::{MANIFEST, SYNC_TARGETS, Suite, VERSION_FILE, case_ids};
 /// The note of a file whose bytes changed but whose JSON did not.
 const FORMATTING_ONLY: &str = "formatting only: the JSON is the same";
 
+/// The note of a file whose only change is its line endings.
+const CRLF_ONLY: &str = "line endings only: CR LF on one side where the other has LF, as git's core.autocrlf or \
+     eol=crlf writes a checkout (the committed file may well be the same; the bytes a copy or an asset takes \
+     from this side differ)";
+
+/// The note of a manifest whose JSON changed only where the comparison does not look.
+const UNWEIGHED: &str = "the JSON changed only in what the comparison does not weigh (the order of named cases, \
+     sections or keyed entries, or repeated keys): no case changed, but every copy's bytes do";
+
+/// The note of a schema whose only change is the order of its sets.
+const SETS_REORDERED: &str =
+    "only the order of set-valued keywords (required, enum, type) changed: the same constraints";
+
 /// Annotation keywords of JSON Schema: prose, not constraints.
 const ANNOTATIONS: [&str; 4] = ["title", "description", "$comment", "examples"];
 
-/// Schema keywords whose members are names chosen by the schema's author, not keywords.
-const NAME_MAPS: [&str; 5] = ["properties", "patternProperties", "definitions", "$defs", "dependencies"];
+/// Schema keywords whose members are names chosen by the schema's author, not keywords
+/// (draft-07's and 2020-12's).
+const NAME_MAPS: [&str; 7] = [
+    "properties",
+    "patternProperties",
+    "definitions",
+    "$defs",
+    "dependencies",
+    "dependentSchemas",
+    "dependentRequired",
+];
+
+/// Schema keywords whose value is an instance (data), not a schema: no member inside it is a
+/// keyword, whatever its name.
+const DATA: [&str; 4] = ["const", "enum", "default", "examples"];
+
+/// Schema keywords whose array value is a set: its order is no constraint.
+const SETS: [&str; 3] = ["required", "enum", "type"];
+
+/// Name maps whose array values are sets of property names.
+const NAME_SETS: [&str; 2] = ["dependentRequired", "dependencies"];
 
 /// A JSON value that keeps every member of an object, repeated keys included, in order.
 #[derive(Debug, Clone)]
@@ -186,20 +232,49 @@ fn readers(suite: &Suite) -> BTreeMap<String, BTreeSet<Reader>> {
     out
 }
 
-/// Every change of the suite's files from `old` to `new`.
-pub fn compare(old: &Suite, new: &Suite) -> Vec<Change> {
+/// Do the manifest's bytes differ in more than the value of `conformance_version` (the sides'
+/// versions, not a change)?
+fn manifest_bytes_changed(a: &[u8], b: &[u8]) -> bool {
+    fn without_version(bytes: &[u8]) -> Option<Vec<u8>> {
+        let text = std::str::from_utf8(bytes).ok()?;
+        let start = crate::suite::span::offsets_of(text, &["/conformance_version"]).pop().flatten()?;
+        let mut values = serde_json::Deserializer::from_str(text.get(start..)?).into_iter::<serde::de::IgnoredAny>();
+        values.next()?.ok()?;
+        let end = start + values.byte_offset();
+        Some([&bytes[..start], &bytes[end..]].concat())
+    }
+    a != b && (without_version(a).is_none() || without_version(a) != without_version(b))
+}
+
+/// Do the two sides differ only in line endings, one having CR LF where the other has LF
+/// (what git's `core.autocrlf` or `eol=crlf` writes to a checkout)? The rule is
+/// [`crate::vendored::only_crlf`]'s, as `sync --check` applies it.
+fn crlf_only(a: &[u8], b: &[u8]) -> bool {
+    crate::vendored::only_crlf(a, b) || crate::vendored::only_crlf(b, a)
+}
+
+/// Every change of the suite's files from `old` to `new`; `manifest_changed` says whether the
+/// manifest's own comparison found anything.
+pub fn compare(old: &Suite, new: &Suite, manifest_changed: bool) -> Vec<Change> {
     let skip = [MANIFEST, VERSION_FILE, SYNC_TARGETS];
     let paths: BTreeSet<&str> =
         old.files().chain(new.files()).map(|f| f.rel.as_str()).filter(|p| !skip.contains(p)).collect();
     let (old_readers, new_readers) = (readers(old), readers(new));
     let mut out = Vec::new();
     if let (Some(a), Some(b)) = (old.file(MANIFEST), new.file(MANIFEST)) {
-        // The manifest's data has its own comparison, which sees nothing here; its bytes are
-        // still what every copy vendors.
-        if a.bytes() != b.bytes() && same_json(a.bytes(), b.bytes()) == Some(true) {
+        // The manifest's data has its own comparison, which found nothing; its bytes are still
+        // what every copy vendors and what the asset's checksum covers.
+        if !manifest_changed && manifest_bytes_changed(a.bytes(), b.bytes()) {
             let mut c = Change::new(Kind::FileChanged, Class::Editorial);
             c.file = Some(MANIFEST.to_owned());
-            c.note = Some(FORMATTING_ONLY.into());
+            c.note = Some(
+                match same_json(a.bytes(), b.bytes()) {
+                    _ if crlf_only(a.bytes(), b.bytes()) => CRLF_ONLY,
+                    Some(true) => FORMATTING_ONLY,
+                    _ => UNWEIGHED,
+                }
+                .into(),
+            );
             out.push(c);
         }
     }
@@ -251,24 +326,38 @@ fn changed(
 ) {
     let json_file = path.ends_with(".json");
     let same = if json_file { same_json(a.bytes(), b.bytes()) } else { None };
+    if crlf_only(a.bytes(), b.bytes()) && same != Some(false) {
+        c.note = Some(CRLF_ONLY.into());
+        return;
+    }
     if same == Some(true) {
         c.note = Some(FORMATTING_ONLY.into());
         return;
     }
-    let edits = match (a.json(), b.json()) {
+    let contract = c.kind == Kind::SchemaChanged && path.ends_with(".schema.json");
+    let mut edits = match (a.json(), b.json()) {
         (Some(x), Some(y)) => json::edits(x, y, Arrays::Ordered),
         _ => Vec::new(),
     };
+    // A schema's sets (`required`, `enum`, `type`) in another order are the same constraints:
+    // only their bytes changed, as with formatting.
+    let mut reordered = false;
+    if let (true, Some(x), Some(y)) = (contract, a.json(), b.json()) {
+        let before = edits.len();
+        edits.retain(|e| !set_reordered(e, x, y));
+        reordered = edits.len() < before;
+    }
     c.note = match (json_file, same, edits.is_empty()) {
         (true, None, _) => Some("not JSON that parses on both sides: compared as bytes".into()),
+        (true, Some(false), true) if reordered => Some(SETS_REORDERED.into()),
         (true, Some(false), true) => Some("the repeated keys or their order changed".into()),
         _ => None,
     };
-    let contract = c.kind == Kind::SchemaChanged && path.ends_with(".schema.json");
     let (data, prose): (Vec<Edit>, Vec<Edit>) = edits.into_iter().partition(|e| !(contract && is_annotation(e)));
     c.class = match c.kind {
         Kind::FixtureChanged if read_by.iter().any(|r| r.valid) => Class::Breaking,
         Kind::FixtureChanged if !read_by.is_empty() => Class::Correction,
+        _ if contract && data.is_empty() && prose.is_empty() && reordered => Class::Editorial,
         _ if contract && (!data.is_empty() || prose.is_empty()) => Class::Breaking,
         _ => Class::Editorial,
     };
@@ -276,13 +365,68 @@ fn changed(
     c.prose = prose;
 }
 
-/// Is a schema edit inside an annotation keyword (not a property named like one)?
+/// Is a schema edit inside an annotation keyword (not a property named like one, nor a member
+/// of a `const`, `enum`, `default` or `examples` value named like one)? The pointer is read
+/// from the root as the schema is: a token right after a name map is a name, a token after a
+/// data keyword is data.
 fn is_annotation(e: &Edit) -> bool {
+    let mut name = false;
+    for t in e.tokens() {
+        let t = t.as_str();
+        if std::mem::take(&mut name) {
+            continue;
+        }
+        if ANNOTATIONS.contains(&t) {
+            return true;
+        }
+        if DATA.contains(&t) {
+            return false;
+        }
+        name = NAME_MAPS.contains(&t);
+    }
+    false
+}
+
+/// How many leading tokens of a schema edit's pointer name a set-valued array (`required`,
+/// `enum`, `type`, or a `dependentRequired` / `dependencies` entry that is an array), read as
+/// [`is_annotation`] reads it; `None` when the edit lies in no such array.
+fn set_prefix(tokens: &[String], old: &Value) -> Option<usize> {
+    let mut name = false;
+    for (i, t) in tokens.iter().enumerate() {
+        let t = t.as_str();
+        if std::mem::take(&mut name) {
+            let in_name_set = i > 0 && NAME_SETS.contains(&tokens[i - 1].as_str());
+            let at = tokens[..=i].iter().fold(String::new(), |p, t| crate::suite::pointer::join(&p, t));
+            if in_name_set && old.pointer(&at).is_some_and(Value::is_array) {
+                return Some(i + 1);
+            }
+            continue;
+        }
+        if SETS.contains(&t) {
+            return Some(i + 1);
+        }
+        if ANNOTATIONS.contains(&t) || DATA.contains(&t) {
+            return None;
+        }
+        name = NAME_MAPS.contains(&t);
+    }
+    None
+}
+
+/// Is a schema edit only part of a set-valued array whose elements are the same on both sides
+/// in another order?
+fn set_reordered(e: &Edit, old: &Value, new: &Value) -> bool {
     let tokens = e.tokens();
-    tokens
-        .iter()
-        .enumerate()
-        .any(|(i, t)| ANNOTATIONS.contains(&t.as_str()) && (i == 0 || !NAME_MAPS.contains(&tokens[i - 1].as_str())))
+    let Some(n) = set_prefix(&tokens, old) else { return false };
+    let at = tokens[..n].iter().fold(String::new(), |p, t| crate::suite::pointer::join(&p, t));
+    let elements = |v: &Value| {
+        v.pointer(&at).and_then(Value::as_array).map(|a| {
+            let mut keys: Vec<String> = a.iter().map(json::whole_key).collect();
+            keys.sort();
+            keys
+        })
+    };
+    elements(old).is_some_and(|a| Some(a) == elements(new))
 }
 
 #[cfg(test)]
@@ -310,5 +454,29 @@ mod tests {
         assert!(!is_annotation(&e("/properties/description/type")));
         assert!(is_annotation(&e("/properties/description/description")));
         assert!(!is_annotation(&e("/required/0")));
+        // Inside a data value, names are data: a const / enum / default member named title.
+        assert!(!is_annotation(&e("/properties/meta/properties/ext/properties/policy/const/title")));
+        assert!(!is_annotation(&e("/properties/lang/enum/0/description")));
+        assert!(!is_annotation(&e("/default/$comment")));
+        assert!(is_annotation(&e("/properties/lang/examples/0/title")), "examples is prose itself");
+        // 2020-12 name maps.
+        assert!(!is_annotation(&e("/dependentSchemas/title/type")));
+        assert!(!is_annotation(&e("/dependentRequired/description/0")));
+        assert!(is_annotation(&e("/dependentSchemas/title/description")));
+    }
+
+    #[test]
+    fn sets_in_a_schema_compare_as_sets() {
+        let e = |p: &str| Edit { pointer: p.into(), op: json::Op::Changed, old: None, new: None };
+        let old = serde_json::json!({"required": ["a", "b"], "properties": {"required": {"enum": [1, {"x": 1, "y": 2}]}},
+            "dependentRequired": {"a": ["b", "c"]}, "type": ["string", "null"], "items": ["x", "y"]});
+        let new = serde_json::json!({"required": ["b", "a"], "properties": {"required": {"enum": [{"y": 2, "x": 1}, 1]}},
+            "dependentRequired": {"a": ["c", "b"]}, "type": ["null", "string"], "items": ["y", "x"]});
+        for p in ["/required/0", "/properties/required/enum/1", "/dependentRequired/a/0", "/type/1"] {
+            assert!(set_reordered(&e(p), &old, &new), "{p}");
+        }
+        assert!(!set_reordered(&e("/items/0"), &old, &new), "an array of schemas is ordered");
+        let fewer = serde_json::json!({"required": ["b"]});
+        assert!(!set_reordered(&e("/required/0"), &old, &fewer), "another set");
     }
 }

@@ -113,7 +113,8 @@ pub fn check(diff: &Diff, current: &Suite) -> Result<Vec<Finding>, String> {
         None => f.in_file(current.display_path(MANIFEST)),
     };
     match Bump::between(&prev, &cur) {
-        _ if cur < prev || (cur == prev && needed > Bump::None) => {
+        // By SemVer precedence: build metadata makes no other version.
+        _ if cur.cmp_precedence(&prev).is_lt() || (cur.cmp_precedence(&prev).is_eq() && needed > Bump::None) => {
             let since = if needed > Bump::None { ", and the suite changed since: bump it" } else { "" };
             out.push(
                 finding(
@@ -174,7 +175,7 @@ pub fn check(diff: &Diff, current: &Suite) -> Result<Vec<Finding>, String> {
                     let name = c.section.as_deref().unwrap_or_default();
                     if !entry.names_section(name) {
                         let message = format!(
-                            "section `{name}` is new since {prev}, but the CHANGELOG entry `## {}` does not name it (as `{name}`)",
+                            "section `{name}` is new since {prev}, but the CHANGELOG entry `## {}` does not name it (as `{name}`, in an item that says it is new, such as \"New section `{name}`\")",
                             entry.heading
                         );
                         out.push(at_manifest(finding(current, Code::SECTION_NOT_IN_CHANGELOG, message), &c.pointer));

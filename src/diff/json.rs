@@ -15,8 +15,11 @@
 //!   order is meaning, such as a Redis case's steps), or, for suite metadata of unknown shape
 //!   ([`Arrays::Keyed`]), by identity when every element has one: objects by a unique string
 //!   `id`, `name`, `case` or `section` member or by the pair `family` + `binding`, scalars as
-//!   a set; otherwise by position. A keyed element's pointer uses its index on the side that
-//!   has it (the new side when both do).
+//!   a set; otherwise, when no element repeats on either side, as a set of whole values (a
+//!   `skip_policy` rule's `cases`, `{section, case}` and `{section, block}` mixed: an element
+//!   inserted anywhere is one addition, a changed one a removal and an addition); otherwise by
+//!   position. A keyed element's pointer uses its index on the side that has it (the new side
+//!   when both do).
 
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -166,17 +169,35 @@ fn keyed_pairs(a: &[Value], b: &[Value]) -> Option<Vec<(Option<usize>, Option<us
             Some(parts.join("\u{0}"))
         }
     };
+    let whole = |v: &Value| Some(whole_key(v));
     let found = std::iter::once(keys(a, &scalar_key).zip(keys(b, &scalar_key)))
         .chain(IDENTITIES.iter().map(|m| {
             let f = member_key(m);
             keys(a, &f).zip(keys(b, &f))
         }))
+        .chain(std::iter::once(keys(a, &whole).zip(keys(b, &whole))))
         .flatten()
         .next()?;
     let (ka, kb) = found;
     let mut pairs: Vec<_> = ka.iter().enumerate().map(|(i, k)| (Some(i), kb.iter().position(|x| x == k))).collect();
     pairs.extend(kb.iter().enumerate().filter(|(_, k)| !ka.contains(k)).map(|(j, _)| (None, Some(j))));
     Some(pairs)
+}
+
+/// A value's text with object members sorted by name: equal values, whatever their member
+/// order, have one key.
+pub fn whole_key(v: &Value) -> String {
+    match v {
+        Value::Object(m) => {
+            let mut members: Vec<(&String, String)> = m.iter().map(|(k, v)| (k, whole_key(v))).collect();
+            members.sort();
+            let inner: Vec<String> =
+                members.into_iter().map(|(k, v)| format!("{}:{v}", Value::from(k.as_str()))).collect();
+            format!("{{{}}}", inner.join(","))
+        }
+        Value::Array(items) => format!("[{}]", items.iter().map(whole_key).collect::<Vec<_>>().join(",")),
+        other => other.to_string(),
+    }
 }
 
 #[cfg(test)]
@@ -227,6 +248,13 @@ mod tests {
         );
         let ex = |adr: &str| json!([{"family": "php", "binding": "asb", "adr": adr}]);
         assert_eq!(ops(ex("ADR-0021"), ex("ADR-0040"), Arrays::Keyed), [("/0/adr".into(), Op::Changed)]);
+        // No common identity member: whole values as a set, where none repeats.
+        let old = json!([{"section": "a", "case": "x"}, {"section": "a", "block": "b"}]);
+        let new =
+            json!([{"block": "c", "section": "a"}, {"case": "x", "section": "a"}, {"section": "a", "block": "b"}]);
+        assert_eq!(ops(old.clone(), new, Arrays::Keyed), [("/0".into(), Op::Added)]);
+        let new = json!([{"section": "a", "block": "b"}]);
+        assert_eq!(ops(old, new, Arrays::Keyed), [("/0".into(), Op::Removed)]);
         // Repeated identities fall back to positions.
         assert_eq!(
             ops(json!([{"id": "a"}, {"id": "a"}]), json!([{"id": "a"}]), Arrays::Keyed),

@@ -7,10 +7,13 @@
 //!   [`crate::suite::case_ids`] and are matched by id within their section.
 //! - A block added or removed as a whole is one change listing its case ids, not one per case; a
 //!   section likewise. Cases added to or removed from a block both sides have are one change
-//!   each. A case in both is compared as JSON ([`super::json`], arrays by position), its prose
-//!   members set apart; members added to it are one [`Kind::FieldAdded`] change per block and
-//!   member, listing the cases; what remains is one [`Kind::CaseChanged`] whose class is its
-//!   worst edit's.
+//!   each. A case is matched by its id and its block (`None`: the section's own `cases`), so
+//!   a case moved out of `cases` into a single-case sub-key of the same name is removed from
+//!   `cases` (breaking: runners iterating `cases` lose it) and its block added. A case in both is compared as JSON ([`super::json`], arrays by position), its prose
+//!   members set apart; members added to it that no old case of its block carries are one
+//!   [`Kind::FieldAdded`] change per block and member, listing the cases; what remains
+//!   (members the old cases of its block carry included: a correction, see [`Known`]) is one
+//!   [`Kind::CaseChanged`] whose class is its worst edit's.
 //! - A section's or block's shared fields (everything of the object that is not a case: a
 //!   section's `description`, `schema` and non-object members, a block's members beside
 //!   `cases`) are one [`Kind::FieldsChanged`] per section or block.
@@ -54,13 +57,52 @@ fn class_of(e: &Edit) -> Class {
 /// member of the case removed is a correction: the case now expects something else (an
 /// expectation field replaced by another, as 1.6.0 replaced `backoff.retry_republish`'s
 /// `release_delay_ms` by the §6.5 tier), which a MINOR may do only when its CHANGELOG entry
-/// names the case with its ADR. A retype stays breaking (R20.3: one retyped field aborts a
-/// whole runner, not only the case).
+/// names the case with its ADR. So is a member added that runners of the old version already
+/// evaluate ([`Known`]; the caller keeps only those among the edits): the spec's "unknown case
+/// fields are ignored" covers fields a runner does not know, and "a runner evaluates an
+/// optional field only when the case carries it" makes such a field change what the case
+/// tests. A retype stays breaking (R20.3: one retyped field aborts a whole runner, not only
+/// the case).
 fn class_of_case(e: &Edit) -> Class {
     match e.op {
-        Op::Removed if e.is_top_level() => Class::Correction,
+        Op::Removed | Op::Added if e.is_top_level() => Class::Correction,
         _ => class_of(e),
     }
+}
+
+/// The members the cases of each block carry on the old side, by (block, member): what the
+/// runners of the old version evaluate there. The group is the block a case lies in (`None`:
+/// the section's own `cases` array, or a section that is one array), so a single-case block
+/// knows only its own members.
+struct Known<'a>(BTreeSet<(Option<&'a str>, &'a str)>);
+
+impl<'a> Known<'a> {
+    fn of(side: &Side<'a>) -> Self {
+        let mut out = BTreeSet::new();
+        for c in &side.cases {
+            for k in c.value.as_object().into_iter().flat_map(|m| m.keys()) {
+                out.insert((c.sub, k.as_str()));
+            }
+        }
+        Known(out)
+    }
+
+    /// Does an old case of `block` carry `member`?
+    fn has(&self, block: Option<&str>, member: &str) -> bool {
+        self.0.iter().any(|(b, m)| *b == block && *m == member)
+    }
+}
+
+/// The note of a case change that adds members the old version's cases already carry.
+fn known_note(members: &[String]) -> String {
+    let list: Vec<String> = members.iter().map(|m| format!("`{m}`")).collect();
+    format!(
+        "{} already carried by other cases of its block (or of the section's own cases) in the old version: its \
+         runners evaluate {}, so adding {} changes this case's expectation (a correction, not a new optional field)",
+        list.join(", "),
+        if members.len() == 1 { "it" } else { "them" },
+        if members.len() == 1 { "it" } else { "them" },
+    )
 }
 
 /// Split edits into (data, prose).
@@ -274,7 +316,12 @@ fn section(name: &str, a: &Side<'_>, b: &Side<'_>, out: &mut Vec<Change>) {
     };
     shared_fields(name, &scope, None, &a.shared(None), &b.shared(None), at(None), out);
     let (old_blocks, new_blocks) = (a.blocks(), b.blocks());
-    let old_cases: BTreeMap<&str, &CaseRef<'_>> = a.cases.iter().map(|c| (c.id.as_str(), c)).collect();
+    // A case is matched by its id and where it lies: a case of the section's own `cases` and a
+    // single-case sub-key can share an id, but runners look for them in different places, so
+    // a case moved from one to the other is removed from where it was.
+    let old_cases: BTreeMap<(Option<&str>, &str), &CaseRef<'_>> =
+        a.cases.iter().map(|c| ((c.sub, c.id.as_str()), c)).collect();
+    let known = Known::of(a);
     let mut fields: BTreeMap<(Option<&str>, String), Vec<String>> = BTreeMap::new();
     let mut field_order: Vec<(Option<&str>, String)> = Vec::new();
     let mut done_blocks = BTreeSet::new();
@@ -293,7 +340,7 @@ fn section(name: &str, a: &Side<'_>, b: &Side<'_>, out: &mut Vec<Change>) {
         if let Some(bk) = block.filter(|bk| done_blocks.insert(bk)) {
             shared_fields(name, &scope, Some(bk), &a.shared(Some(bk)), &b.shared(Some(bk)), at(Some(bk)), out);
         }
-        let Some(old_case) = old_cases.get(case.id.as_str()) else {
+        let Some(old_case) = old_cases.get(&(block, case.id.as_str())) else {
             let mut c = section_change(Kind::CaseAdded, Class::Additive, name, &scope);
             c.block = block.map(str::to_owned);
             c.ids = vec![case.id.clone()];
@@ -302,8 +349,13 @@ fn section(name: &str, a: &Side<'_>, b: &Side<'_>, out: &mut Vec<Change>) {
             continue;
         };
         let (data, prose) = split(json::edits(old_case.value, case.value, Arrays::Ordered), is_prose);
-        let (added, rest): (Vec<Edit>, Vec<Edit>) =
-            data.into_iter().partition(|e| e.op == Op::Added && e.is_top_level());
+        // A member no old case of the block carries is a new optional field (additive, one
+        // change per block and member); one they carry stays with the case, as a correction.
+        let (added, rest): (Vec<Edit>, Vec<Edit>) = data
+            .into_iter()
+            .partition(|e| e.op == Op::Added && e.is_top_level() && !known.has(block, &e.top().unwrap_or_default()));
+        let known_added: Vec<String> =
+            rest.iter().filter(|e| e.op == Op::Added && e.is_top_level()).filter_map(Edit::top).collect();
         for e in added {
             let key = (block, e.top().unwrap_or_default());
             if !fields.contains_key(&key) {
@@ -320,6 +372,7 @@ fn section(name: &str, a: &Side<'_>, b: &Side<'_>, out: &mut Vec<Change>) {
         c.pointer = Some(case.pointer.clone());
         c.edits = rest;
         c.prose = prose;
+        c.note = (!known_added.is_empty()).then(|| known_note(&known_added));
         out.push(c);
     }
     // Blocks without cases: shared fields of one both sides have, or a new empty block.
@@ -340,7 +393,7 @@ fn section(name: &str, a: &Side<'_>, b: &Side<'_>, out: &mut Vec<Change>) {
         c.field = Some(key.1);
         out.push(c);
     }
-    let new_ids: BTreeSet<&str> = b.cases.iter().map(|c| c.id.as_str()).collect();
+    let new_ids: BTreeSet<(Option<&str>, &str)> = b.cases.iter().map(|c| (c.sub, c.id.as_str())).collect();
     for bk in old_blocks.iter().filter(|bk| !new_blocks.contains(bk)) {
         let mut c = section_change(Kind::BlockRemoved, Class::Breaking, name, &scope);
         c.block = Some((*bk).to_owned());
@@ -348,7 +401,7 @@ fn section(name: &str, a: &Side<'_>, b: &Side<'_>, out: &mut Vec<Change>) {
         c.pointer = Some(at(Some(bk)));
         out.push(c);
     }
-    for case in a.cases.iter().filter(|c| !new_ids.contains(c.id.as_str())) {
+    for case in a.cases.iter().filter(|c| !new_ids.contains(&(c.sub, c.id.as_str()))) {
         if case.sub.is_some_and(|bk| !new_blocks.contains(&bk)) {
             continue;
         }

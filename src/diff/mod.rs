@@ -18,14 +18,18 @@
 //!   `LICENSE` and files under `schema/` that are not `*.schema.json` (the results example) are
 //!   documentation: any change of theirs (added, removed, modified) is editorial.
 //! - *additive*: a section, block, case, fixture or schema added; a new member of an existing
-//!   case or block (a new optional case field: a runner ignores fields it does not know); an
-//!   `exceptions` entry removed (nothing that passed before fails); a `skip_policy` member or
-//!   element added.
+//!   case that no case of its block (or of the section's own `cases`) carries on the old side,
+//!   or of a block's shared fields (a new optional case field: a runner ignores fields it does
+//!   not know); an `exceptions` entry removed (nothing that passed before fails); a
+//!   `skip_policy` member or element added.
 //! - *correction*: an expectation change: any other change of a value inside an existing case
 //!   or inside a block's or section's shared fields (what a case feeds the SDK is part of what
 //!   it expects), a member of an existing case removed (an expectation field replaced by
-//!   another, as 1.6.0 did to `backoff.retry_republish`), and a changed fixture that only cases
-//!   with `valid: false` read.
+//!   another, as 1.6.0 did to `backoff.retry_republish`), a member added to an existing case
+//!   that other cases of its block carry on the old side (its runners evaluate it whenever a
+//!   case has it, so the case now tests something else; input or expectation alike, since the
+//!   data does not say which, and the section registry is this tool's version's, not the
+//!   compared versions'), and a changed fixture that only cases with `valid: false` read.
 //! - *breaking*: a section, block, case, fixture or schema removed; a section re-scoped; a
 //!   top-level member of a block's or section's shared fields removed; any value retyped (decisions R20.3: `1` →
 //!   `1.0` and `"1"` → `1` are retypes, `null` is a value of every type); a fixture changed that
@@ -39,9 +43,10 @@
 //!
 //! **The SemVer rule** ([`Bump::needed`]): no change needs no bump; PATCH = editorial only;
 //! MINOR = additive, plus corrections each of which the new version's CHANGELOG entry names
-//! ([`changelog`]: an item of the entry that says "correct…", cites `ADR-NNNN` and names the
-//! case id as `` `<section>.<case id>` `` or its block as `` `<section>.<block>` ``); MAJOR =
-//! anything breaking, or a correction the entry does not name.
+//! ([`changelog`]: an item of the entry that states a correction as a word, not negated, cites
+//! `ADR-NNNN` and names the case id as `` `<section>.<case id>` `` or its block as
+//! `` `<section>.<block>` ``); MAJOR = anything breaking, or a correction the entry does not
+//! name.
 
 pub mod changelog;
 pub mod files;
@@ -108,12 +113,13 @@ impl Bump {
         }
     }
 
-    /// The bump from `old` to `new` by their major.minor.patch (pre-release parts ignored), or
-    /// `None` when `new` is lower.
+    /// The bump from `old` to `new` by their major.minor.patch, or `None` when `new` is lower
+    /// in SemVer precedence (a pre-release is below its release: `1.6.0` → `1.6.0-pre` is
+    /// lower; build metadata is ignored).
     pub fn between(old: &semver::Version, new: &semver::Version) -> Option<Bump> {
         let (a, b) = ((old.major, old.minor, old.patch), (new.major, new.minor, new.patch));
         Some(match () {
-            () if b < a => return None,
+            () if new.cmp_precedence(old).is_lt() => return None,
             () if b.0 > a.0 => Bump::Major,
             () if b.1 > a.1 => Bump::Minor,
             () if b.2 > a.2 => Bump::Patch,
@@ -125,6 +131,19 @@ impl Bump {
     pub fn needed(changes: &[Change]) -> Bump {
         changes.iter().map(Change::needs).max().unwrap_or(Bump::None)
     }
+}
+
+/// How the new side's version stands to the old side's, in SemVer precedence (build metadata
+/// ignored).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum VersionOrder {
+    Higher,
+    /// Equal precedence (`1.6.0` and `1.6.0+build.1`).
+    Same,
+    Lower,
+    /// Either side's version is missing or not SemVer (`v1.7.0`, `1.7`, `01.7.0`, empty).
+    NotSemver,
 }
 
 /// What changed.
@@ -372,10 +391,28 @@ impl Diff {
     }
 
     /// The bump from the old version to the new one (`None` when either is not SemVer, or the
-    /// new one is lower).
+    /// new one is lower: [`Diff::version_order`] tells which).
     pub fn actual(&self) -> Option<Bump> {
+        let (old, new) = self.versions()?;
+        Bump::between(&old, &new)
+    }
+
+    /// How the new version stands to the old one.
+    pub fn version_order(&self) -> VersionOrder {
+        match self.versions() {
+            None => VersionOrder::NotSemver,
+            Some((old, new)) => match new.cmp_precedence(&old) {
+                std::cmp::Ordering::Less => VersionOrder::Lower,
+                std::cmp::Ordering::Equal => VersionOrder::Same,
+                std::cmp::Ordering::Greater => VersionOrder::Higher,
+            },
+        }
+    }
+
+    /// Both sides' versions, when both are SemVer.
+    fn versions(&self) -> Option<(semver::Version, semver::Version)> {
         let parse = |v: &Option<String>| v.as_deref().and_then(|v| semver::Version::parse(v).ok());
-        Bump::between(&parse(&self.old.version)?, &parse(&self.new.version)?)
+        Some((parse(&self.old.version)?, parse(&self.new.version)?))
     }
 
     /// Corrections the CHANGELOG entry does not name.
@@ -407,7 +444,8 @@ pub fn compare(old: &Suite, new: &Suite, old_label: &str, new_label: &str) -> Re
     }
     let (a, b) = (manifest(old, old_label)?, manifest(new, new_label)?);
     let mut changes = manifest::compare(a, b);
-    changes.extend(files::compare(old, new));
+    let manifest_changed = !changes.is_empty();
+    changes.extend(files::compare(old, new, manifest_changed));
     Ok(changes)
 }
 
@@ -424,6 +462,10 @@ mod tests {
         assert_eq!(Bump::between(&v("1.5.0"), &v("1.5.1")), Some(Bump::Patch));
         assert_eq!(Bump::between(&v("1.6.0"), &v("1.6.0")), Some(Bump::None));
         assert_eq!(Bump::between(&v("1.6.0"), &v("1.5.9")), None);
+        assert_eq!(Bump::between(&v("1.6.0"), &v("1.6.0-pre")), None, "a pre-release is below its release");
+        assert_eq!(Bump::between(&v("1.6.0-rc.2"), &v("1.6.0-rc.1")), None);
+        assert_eq!(Bump::between(&v("1.6.0-rc.1"), &v("1.6.0")), Some(Bump::None));
+        assert_eq!(Bump::between(&v("1.6.0+b.2"), &v("1.6.0+b.1")), Some(Bump::None), "build metadata is ignored");
     }
 
     #[test]

@@ -14,7 +14,7 @@ use std::fmt::Write as _;
 
 use serde_json::{Value, json};
 
-use super::{Bump, Change, Class, Diff, Edit, Kind, Op};
+use super::{Bump, Change, Class, Diff, Edit, Kind, Op, VersionOrder};
 use crate::diag::{markdown_code as code, markdown_text as text};
 use crate::suite::Scope;
 
@@ -231,10 +231,16 @@ fn bump_lines(diff: &Diff) -> Vec<String> {
         if reasons.is_empty() { " (no changes)".to_owned() } else { format!(" ({})", reasons.join(", ")) }
     )];
     if let (Some(a), Some(b)) = (&diff.old.version, &diff.new.version) {
-        let verdict = match diff.actual() {
-            Some(actual) if actual >= needed => format!("{}, enough", actual.as_str()),
-            Some(actual) => format!("{}, less than needed", actual.as_str()),
-            None => "a lower version".into(),
+        let not_semver: Vec<&str> =
+            [a, b].into_iter().filter(|v| semver::Version::parse(v).is_err()).map(String::as_str).collect();
+        let verdict = match (diff.version_order(), diff.actual()) {
+            (VersionOrder::NotSemver, _) => {
+                let list: Vec<String> = not_semver.iter().map(|v| format!("{v:?}")).collect();
+                format!("not SemVer ({} is not a SemVer version)", list.join(" and "))
+            }
+            (VersionOrder::Lower, _) | (_, None) => format!("a lower version ({b} < {a} in SemVer precedence)"),
+            (_, Some(actual)) if actual >= needed => format!("{}, enough", actual.as_str()),
+            (_, Some(actual)) => format!("{}, less than needed", actual.as_str()),
         };
         out.push(format!("version bump {a} → {b}: {verdict}"));
     }
@@ -438,6 +444,7 @@ pub fn json(diff: &Diff, view: &View) -> String {
             "needed": bump_name(diff.needed()),
             "actual": diff.actual().map(bump_name),
             "unnamed_corrections": diff.unnamed_corrections().count(),
+            "version_order": diff.version_order(),
         },
         "scopes": view.scopes,
         "summary": summary,
