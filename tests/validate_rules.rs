@@ -104,8 +104,7 @@ fn conformance_version_not_semver() {
 fn a_version_too_long_to_name_a_release_is_a_finding_and_the_longest_allowed_builds() {
     let with_version = |v: &str| {
         let s = SuiteCopy::new();
-        s.write("CONFORMANCE_VERSION", format!("{v}\n"));
-        s.edit_manifest(|m| m["conformance_version"] = json!(v));
+        support::set_version(s.path(), v);
         s
     };
     let longest = format!("1.6.0-{}", "a".repeat(64 - 6));
@@ -514,4 +513,96 @@ fn a_section_without_a_description() {
         assert_eq!(findings.len(), 1, "{description:?}: {findings:#?}");
         assert_finding(&findings, "BQ207", "manifest.json", Some("/redis_delay"));
     }
+}
+
+/// The codes of `findings`, sorted, for a test that expects exactly these.
+fn codes(findings: &[bqsuite::diag::Finding]) -> Vec<&'static str> {
+    let mut c: Vec<&str> = findings.iter().map(|f| f.code.id).collect();
+    c.sort_unstable();
+    c
+}
+
+#[test]
+fn a_missing_or_empty_licence_is_a_finding_as_release_refuses_it() {
+    // validate was clean and release refused ("LICENSE is missing"); an empty one passed both.
+    for (what, edit) in [("missing", None), ("empty", Some("")), ("blank", Some(" \n\t\n"))] {
+        let s = SuiteCopy::new();
+        match edit {
+            None => s.remove("LICENSE"),
+            Some(text) => s.write("LICENSE", text),
+        }
+        let findings = s.validate();
+        assert_eq!(codes(&findings), ["BQ003"], "{what}: {findings:#?}");
+        assert_finding(&findings, "BQ003", "LICENSE", None);
+    }
+}
+
+#[test]
+fn the_changelog_must_exist_and_hold_the_versions_entry() {
+    let s = SuiteCopy::new();
+    s.remove("CHANGELOG.md");
+    let findings = s.validate();
+    assert_eq!(codes(&findings), ["BQ003"], "{findings:#?}");
+    assert_finding(&findings, "BQ003", "CHANGELOG.md", None);
+
+    // No `## 1.6.0` heading (one in a fenced block is an example, as the release gate reads it).
+    let s = SuiteCopy::new();
+    s.write("CHANGELOG.md", s.read("CHANGELOG.md").replace("## 1.6.0", "```\n## 1.6.0\n```\n\n## 1.5.9"));
+    let findings = s.validate();
+    assert_eq!(codes(&findings), ["BQ105"], "{findings:#?}");
+    assert!(findings[0].message.contains("\"## 1.6.0\""), "{}", findings[0].message);
+
+    // A heading with nothing under it is no entry.
+    let s = SuiteCopy::new();
+    s.write("CHANGELOG.md", "# Changelog\n\n## 1.6.0\n\n## 1.5.0\n\n- `trim`\n");
+    assert_eq!(codes(&s.validate()), ["BQ105"]);
+}
+
+#[test]
+fn a_pre_release_reads_its_own_entry_or_the_one_of_the_release_it_becomes() {
+    let pre = |changelog: Option<&str>| {
+        let s = SuiteCopy::new();
+        support::set_version(s.path(), "1.6.0-pre");
+        if let Some(text) = changelog {
+            s.write("CHANGELOG.md", text);
+        }
+        s.validate()
+    };
+    assert_eq!(codes(&pre(None)), Vec::<&str>::new(), "## 1.6.0 is the entry 1.6.0-pre becomes");
+    assert_eq!(codes(&pre(Some("## 1.6.0-pre\n\n- work in progress\n"))), Vec::<&str>::new(), "its own heading");
+    let findings = pre(Some("## 1.5.0\n\n- `trim`\n"));
+    assert_eq!(codes(&findings), ["BQ105"], "{findings:#?}");
+    assert!(findings[0].message.contains("\"## 1.6.0-pre\" or \"## 1.6.0\""), "{}", findings[0].message);
+}
+
+#[test]
+fn a_version_older_than_a_section_or_block_it_holds() {
+    // The inverse of BQ312/BQ313: 1.6.0 content labelled 1.5.0 was clean.
+    let s = SuiteCopy::new();
+    s.write("CONFORMANCE_VERSION", "1.5.0\n");
+    s.edit_manifest(|m| m["conformance_version"] = json!("1.5.0"));
+    let findings = s.validate();
+    for section in ["/redis_delay", "/kafka_poison", "/retry_backoff", "/poison_dlq"] {
+        let f = assert_finding(&findings, "BQ315", "manifest.json", Some(section));
+        assert!(f.message.contains("which 1.6.0 added"), "{}", f.message);
+    }
+    for block in
+        ["/backoff/topic_names", "/backoff/retry_attempt_tier", "/backoff/default_tiers", "/redis_layout/reserve"]
+    {
+        assert_finding(&findings, "BQ315", "manifest.json", Some(block));
+    }
+    // One finding per section, not one per block of a section that is itself too new; no
+    // finding for what 1.5.0 had.
+    assert_eq!(findings.iter().filter(|f| f.code.id == "BQ315").count(), 4 + 3 + 15, "{findings:#?}");
+    assert!(findings.iter().all(|f| f.pointer.as_deref() != Some("/redis_layout/cases")));
+}
+
+#[test]
+fn the_summary_line_shows_an_untrusted_version_escaped() {
+    let s = SuiteCopy::new();
+    s.write("CONFORMANCE_VERSION", "\u{feff}1.6.0\n");
+    let o = support::bqsuite(s.path(), &["validate", "--suite", s.path().to_str().unwrap()]);
+    let text = support::transcript(&o);
+    assert!(text.contains("(suite \\ufeff1.6.0 at "), "{text}");
+    assert!(!text.contains('\u{feff}'), "{text}");
 }

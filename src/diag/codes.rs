@@ -99,10 +99,10 @@ codes! {
         why: "JSON text exchanged between systems must be UTF-8 (RFC 8259 §8.1); a runner whose reader rejects invalid UTF-8, or replaces it with U+FFFD, sees another suite than the one released.",
         example: Validate(&[WriteBytes("fixtures/order-created.json", b"{\"job\":\"\xff\"}\n")]),
     }
-    MISSING_FILE = "BQ003" "missing-file" "A file every suite must have is missing." {
+    MISSING_FILE = "BQ003" "missing-file" "A file every suite must have is missing (or, for LICENSE, empty)." {
         Error,
-        checks: "The files every suite has exist: manifest.json, CONFORMANCE_VERSION, schema/message-envelope.schema.json, schema/results.schema.json and schema/results.example.json.",
-        why: "Runners, the release asset and every vendored copy rely on these files; a suite without one cannot be run, released or checked.",
+        checks: "The files every suite has exist: manifest.json, CONFORMANCE_VERSION, LICENSE (and it holds more than white space), CHANGELOG.md, schema/message-envelope.schema.json, schema/results.schema.json and schema/results.example.json.",
+        why: "Runners, the release asset and every vendored copy rely on these files; a suite without one cannot be run, released or checked. release refuses to build without a LICENSE, which every asset ships, so validate reports it first, in the pull request; CHANGELOG.md holds each version's entry, which the release gate and the release notes read.",
         example: Validate(&[Delete("schema/results.example.json")]),
     }
     UNREADABLE_FILE = "BQ004" "unreadable-file" "A suite file exists but cannot be read." {
@@ -131,7 +131,7 @@ codes! {
     }
     NOT_REGULAR_FILE = "BQ008" "not-regular-file" "A suite file is not a regular file (a FIFO, socket or device, or a symlink to one): it is not read." {
         Error,
-        checks: "A top-level suite file (manifest.json, CONFORMANCE_VERSION, LICENSE, sync-targets.json) is a regular file, or a symbolic link to one; anything else is refused without being read.",
+        checks: "A top-level suite file (manifest.json, CONFORMANCE_VERSION, LICENSE, CHANGELOG.md, sync-targets.json) is a regular file, or a symbolic link to one; anything else is refused without being read.",
         why: "Reading a FIFO or a device blocks or never ends; refusing it keeps validate, release and sync from hanging in CI.",
         example: Validate(&[Fifo("LICENSE")]),
     }
@@ -177,6 +177,13 @@ codes! {
         checks: "The manifest is a JSON object whose metadata keys have their types: schema_version and conformance_version present, description a string, sections an object, exceptions an array.",
         why: "Every command and every runner navigates the manifest through these keys; a wrong type stops them before any section is read.",
         example: Validate(&[Set("manifest.json", "/exceptions", "{}")]),
+    }
+
+    CHANGELOG_NO_ENTRY = "BQ105" "changelog-no-entry" "CHANGELOG.md has no entry for CONFORMANCE_VERSION." {
+        Error,
+        checks: "CHANGELOG.md has a non-empty entry for CONFORMANCE_VERSION, read as the release gate and the release notes read it: a level-2 heading whose first word is the version (## 1.6.0, ## [1.6.0] - date), outside fenced code blocks. A pre-release X.Y.Z-pre may have its own ## X.Y.Z-pre heading or use the ## X.Y.Z heading of the release it becomes.",
+        why: "The entry is what SDK maintainers read before moving to the version (the release notes print it) and where corrections are named with their ADR; without it the release gate compares against nothing, and release --no-previous would publish a version nobody described.",
+        example: Validate(&[Replace("CHANGELOG.md", "## 1.6.0", "## 1.5.9")]),
     }
 
     SECTION_WITHOUT_SCOPE = "BQ201" "section-without-scope" "A manifest block has no entry in the sections map." {
@@ -355,6 +362,12 @@ codes! {
         checks: "Every cases array of a section made of blocks holds at least one case (the array section cases is held to six by BQ509).",
         why: "An empty block runs and passes in every SDK, so it looks like coverage while it pins nothing.",
         example: Validate(&[Set("manifest.json", "/redis_delay/cases", "[]")]),
+    }
+    NEWER_THAN_VERSION = "BQ315" "newer-than-version" "The suite holds a section or block that a later version than CONFORMANCE_VERSION added, by the spec's version history." {
+        Error,
+        checks: "No section bqsuite's registry defines, and no block of one, was added (by the version-history entry the registry records as its version) in a version later than CONFORMANCE_VERSION; a pre-release counts as the version it becomes (1.7.0-pre may hold what 1.7.0 adds). The inverse of BQ312 and BQ313.",
+        why: "An SDK pins a suite version and implements what that version holds; a 1.5.0 label on 1.6.0 content hands runners sections their version does not have and contradicts the history every SDK maintainer reads.",
+        example: Validate(&[Write("CONFORMANCE_VERSION", "1.5.0\n"), Set("manifest.json", "/conformance_version", "\"1.5.0\"")]),
     }
 
     RESULTS_EXAMPLE_INVALID = "BQ401" "results-example-invalid" "schema/results.example.json does not validate against schema/results.schema.json." {

@@ -12,7 +12,7 @@ mod render;
 pub mod style;
 
 pub use codes::{ALL_CODES, Code, RETIRED, Retired};
-pub use escape::{is_unsafe_char, terminal_safe, terminal_safe_lines};
+pub use escape::{is_unsafe_char, terminal_safe, terminal_safe_lines, token_safe};
 pub use render::{Format, Summary, markdown_summary, render};
 
 use serde::Serialize;
