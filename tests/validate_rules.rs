@@ -606,3 +606,44 @@ fn the_summary_line_shows_an_untrusted_version_escaped() {
     assert!(text.contains("(suite \\ufeff1.6.0 at "), "{text}");
     assert!(!text.contains('\u{feff}'), "{text}");
 }
+
+#[test]
+fn the_producer_schema_is_frozen_byte_for_byte() {
+    // R7 / R20.8: a loosened enum, a dropped required key or a relaxed constant passed validate
+    // unless a fixture happened to witness it. Even a formatting change is one: every vendored
+    // copy is byte-identical.
+    let schema = "schema/message-envelope.schema.json";
+    for edit in [
+        |t: &str| t.replacen("\"node\"", "\"node\", \"rust\"", 1),
+        |t: &str| t.replacen("\"const\": 1", "\"minimum\": 1", 1),
+        |t: &str| format!("{t}\n"),
+    ] {
+        let s = SuiteCopy::new();
+        let text = s.read(schema);
+        let changed = edit(&text);
+        assert_ne!(changed, text);
+        s.write(schema, changed);
+        let findings = s.validate();
+        let f = assert_finding(&findings, "BQ404", schema, None);
+        assert!(f.message.contains("frozen for 1.x"), "{}", f.message);
+    }
+    // A MAJOR without a recorded hash is a finding until the release records one.
+    let s = SuiteCopy::new();
+    s.write("CONFORMANCE_VERSION", "2.0.0\n");
+    let f = assert_finding(&s.validate(), "BQ404", schema, None);
+    assert!(f.message.contains("no producer schema is frozen for MAJOR 2"), "{}", f.message);
+}
+
+#[test]
+fn the_results_example_belongs_to_this_suite() {
+    let s = SuiteCopy::new();
+    let mut example: Value = serde_json::from_str(&s.read("schema/results.example.json")).unwrap();
+    example["conformance_version"] = json!("1.5.0");
+    example["sections"]["no_such_section"] = json!({"x": {"status": "pass"}});
+    s.write("schema/results.example.json", serde_json::to_string_pretty(&example).unwrap() + "\n");
+    let findings = s.validate();
+    assert_eq!(codes(&findings), ["BQ405"; 2], "{findings:#?}");
+    let file = "schema/results.example.json";
+    assert_finding(&findings, "BQ405", file, Some("/conformance_version"));
+    assert_finding(&findings, "BQ405", file, Some("/sections/no_such_section"));
+}

@@ -388,6 +388,18 @@ codes! {
         why: "Validators pick their rules from $schema; the same schema under another draft accepts or rejects other documents.",
         example: Validate(&[Set("schema/results.schema.json", "/$schema", "\"http://json-schema.org/draft-07/schema#\"")]),
     }
+    ENVELOPE_SCHEMA_CHANGED = "BQ404" "envelope-schema-changed" "schema/message-envelope.schema.json differs from the producer schema frozen for the suite's MAJOR." {
+        Error,
+        checks: "The SHA-256 of schema/message-envelope.schema.json's bytes equals the hash bqsuite records for the MAJOR of CONFORMANCE_VERSION (FROZEN_ENVELOPE_SCHEMA in src/validate/schemas.rs); a MAJOR without a recorded hash is reported too. schema/results.schema.json is not pinned.",
+        why: "The producer schema is frozen (decisions R7, R20.8): it is byte-identical in every vendored copy and in php-sdk's bundled validator, and SDKs validate their output with it. A loosened enum, a dropped required key or a constraint turned into another passes every case that happens not to witness it, so only its bytes can be compared; it changes in a MAJOR release, which records the new hash.",
+        example: Validate(&[Replace("schema/message-envelope.schema.json", "\"node\"", "\"node\", \"rust\"")]),
+    }
+    RESULTS_EXAMPLE_MISMATCH = "BQ405" "results-example-mismatch" "schema/results.example.json is not a results file of this suite: another conformance_version, or a section the manifest does not have." {
+        Error,
+        checks: "schema/results.example.json's conformance_version equals CONFORMANCE_VERSION (a pre-release's too: it is what a run of that suite writes), and every section it reports is a section of the manifest. Its case ids are not compared: the example is abbreviated.",
+        why: "SDK maintainers copy the example; one that names another version or a section the manifest does not have teaches them a results file results check refuses (BQ603, BQ607), though it passes the schema.",
+        example: Validate(&[Set("schema/results.example.json", "/conformance_version", "\"1.5.0\"")]),
+    }
 
     COMPAT_CASE_FIELDS = "BQ501" "compat-case-fields" "A top-level case lacks a field the real SDK runners read (R20.5)." {
         Error,
