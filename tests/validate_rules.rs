@@ -608,6 +608,47 @@ fn the_summary_line_shows_an_untrusted_version_escaped() {
 }
 
 #[test]
+fn integers_a_runner_reads_are_integer_literals() {
+    // R20.3: the Go runner decodes these into ints, and 0.0 aborts its whole test; validate
+    // passed them (the same value, R4), as it already refused redelivery_count: 2.0.
+    let s = SuiteCopy::new();
+    s.edit_manifest(|m| {
+        m["cases"][0]["expect"]["attempts"] = json!(0.0);
+        m["cases"][0]["expect"]["schema_version"] = json!(1.0);
+        m["roundtrip"]["cases"][0]["expect_attempts"] = json!(1.0);
+    });
+    let findings = s.validate();
+    assert_eq!(codes(&findings), ["BQ305", "BQ305", "BQ305"], "{findings:#?}");
+    for p in ["/cases/0/expect/attempts", "/cases/0/expect/schema_version", "/roundtrip/cases/0/expect_attempts"] {
+        let f = assert_finding(&findings, "BQ305", "manifest.json", Some(p));
+        assert!(f.message.contains("integer literal"), "{}", f.message);
+    }
+}
+
+#[test]
+fn an_integral_float_literal_in_the_asb_gate_needs_value_type() {
+    let row = |m: &Value, pred: &dyn Fn(&Value) -> bool| -> usize {
+        m["asb"]["schema_version_gate"]["cases"].as_array().unwrap().iter().position(pred).unwrap()
+    };
+    for literal in ["1.0", "2e0", "1.0e0"] {
+        let s = SuiteCopy::new();
+        let text = s.read("manifest.json");
+        let m: Value = serde_json::from_str(&text).unwrap();
+        let i = row(&m, &|r| r.get("value").and_then(Value::as_u64) == Some(1));
+        s.edit_manifest(|m| m["asb"]["schema_version_gate"]["cases"][i]["value"] = json!("PLACEHOLDER"));
+        s.write("manifest.json", s.read("manifest.json").replace("\"PLACEHOLDER\"", literal));
+        let findings = s.validate();
+        let ptr = format!("/asb/schema_version_gate/cases/{i}/value");
+        let f = assert_finding(&findings, "BQ844", "manifest.json", Some(&ptr));
+        assert!(f.message.contains("value_type"), "{}", f.message);
+    }
+    // The published rows stay clean: 1.5 is a float everywhere, 1.0 carries the marker.
+    let m: Value = serde_json::from_str(&support::SuiteCopy::new().read("manifest.json")).unwrap();
+    row(&m, &|r| r.get("value").and_then(Value::as_f64) == Some(1.5) && r.get("value_type").is_none());
+    row(&m, &|r| r.get("value_type").is_some());
+}
+
+#[test]
 fn the_producer_schema_is_frozen_byte_for_byte() {
     // R7 / R20.8: a loosened enum, a dropped required key or a relaxed constant passed validate
     // unless a fixture happened to witness it. Even a formatting change is one: every vendored

@@ -877,10 +877,10 @@ codes! {
         why: "A gate row's reject must come from the property alone; with an invalid body every row would reject for the body's sake and the gate would go untested.",
         example: Validate(&[Set("manifest.json", "/asb/schema_version_gate/fixture", "\"fixtures/invalid-missing-urn.json\"")]),
     }
-    GATE_ROW_VALUE_TYPE = "BQ844" "gate-row-value-type" "value_type sits on a row whose value is not a number." {
+    GATE_ROW_VALUE_TYPE = "BQ844" "gate-row-value-type" "value_type sits on a row whose value is not a number, or a number written as a float literal with an integral value (1.0) lacks value_type: \"float\"." {
         Error,
-        checks: "value_type (float) sits only on gate rows whose value is a JSON number.",
-        why: "value_type tells a runner to hand over a real floating-point value; on a string row it has no meaning.",
+        checks: "value_type (float) sits only on gate rows whose value is a JSON number; and in a gate whose property carries numbers (ASB), a number written with a fraction or an exponent whose value is integral (1.0, 2e0) carries value_type: \"float\". A non-integral number (1.5) is a float in every language and needs no marker.",
+        why: "value_type tells a runner to hand over a real floating-point value; on a string row it has no meaning. Without it, 1.0 is the same value as 1 (R4) to Go and Node, while Java, .NET and Python runners parse a double and hand the SDK a float, which a correct SDK rejects: the row would mean decode to some runners and reject to others.",
         example: Validate(&[Set("manifest.json", "/sqs/schema_version_gate/cases/0/value_type", "\"float\"")]),
     }
     GATE_ROW_NOT_CARRIED = "BQ845" "gate-row-not-carried" "A gate row's value has a type the binding's property cannot carry (only ASB carries numbers; SQS and Pulsar carry no null)." {
