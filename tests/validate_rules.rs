@@ -649,6 +649,50 @@ fn an_integral_float_literal_in_the_asb_gate_needs_value_type() {
 }
 
 #[test]
+fn retry_backoff_milliseconds_stay_within_two_to_the_53() {
+    // 1000 × 2^54 overflows no u64 but every int64 SDK's arithmetic on the way, and a
+    // JavaScript number rounds it: validate passed it.
+    let add = |case: Value| {
+        let s = SuiteCopy::new();
+        s.edit_manifest(|m| m["retry_backoff"]["cases"].as_array_mut().unwrap().push(case));
+        s.validate()
+    };
+    let max = (1u64 << 53) - 1;
+    for (case, field) in [
+        (
+            json!({"name": "n55", "retry_backoff": 1000, "multiplier": 2, "jitter": "none", "n": 55, "expect_delay_ms": 18014398509481984000u64}),
+            "expect_delay_ms",
+        ),
+        (
+            json!({"name": "n44", "retry_backoff": 1000, "multiplier": 2, "jitter": "none", "n": 44, "expect_delay_ms": 8796093022208000u64 * 2}),
+            "expect_delay_ms",
+        ),
+        (
+            json!({"name": "big-base", "retry_backoff": max + 1, "jitter": "none", "n": 1, "expect_delay_ms": 1}),
+            "retry_backoff",
+        ),
+        (
+            json!({"name": "big-cap", "retry_backoff": 1, "max": max + 1, "jitter": "none", "n": 1, "expect_delay_ms": 1}),
+            "max",
+        ),
+        (
+            json!({"name": "big-range", "retry_backoff": max + 1, "jitter": "full", "n": 1, "expect_delay_range_ms": [0, max + 1]}),
+            "expect_delay_range_ms/1",
+        ),
+    ] {
+        let findings = add(case.clone());
+        let ptr = format!("/retry_backoff/cases/20/{field}");
+        let f = assert_finding(&findings, "BQ308", "manifest.json", Some(&ptr));
+        assert!(f.message.contains("2^53"), "{}", f.message);
+    }
+    // The bound itself is a delay every SDK holds: clean, and the reference agrees.
+    let findings = add(
+        json!({"name": "largest", "retry_backoff": max, "multiplier": 2, "max": max, "jitter": "none", "n": 3, "expect_delay_ms": max}),
+    );
+    assert!(findings.is_empty(), "{findings:#?}");
+}
+
+#[test]
 fn the_producer_schema_is_frozen_byte_for_byte() {
     // R7 / R20.8: a loosened enum, a dropped required key or a relaxed constant passed validate
     // unless a fixture happened to witness it. Even a formatting change is one: every vendored
