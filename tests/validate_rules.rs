@@ -693,6 +693,73 @@ fn retry_backoff_milliseconds_stay_within_two_to_the_53() {
 }
 
 #[test]
+fn case_names_are_kebab_case_ascii_and_named() {
+    let base = json!({"retry_backoff": 1000, "jitter": "none", "n": 1, "expect_delay_ms": 1000});
+    let named = |n: &str| {
+        let mut c = base.clone();
+        c["name"] = json!(n);
+        c
+    };
+    let s = SuiteCopy::new();
+    s.edit_manifest(|m| {
+        let cases = m["retry_backoff"]["cases"].as_array_mut().unwrap();
+        for n in [
+            "caf\u{e9}",
+            "cafe\u{301}",
+            "defaults-first-retr\u{443}",
+            "defaults-first-retry\u{200b}",
+            "has space",
+            "a--b",
+            "-a",
+            "b-",
+            "snake_case",
+        ] {
+            cases.push(named(n));
+        }
+        cases.push(base.clone());
+    });
+    let findings = s.validate();
+    for i in 20..29 {
+        assert_finding(&findings, "BQ514", "manifest.json", Some(&format!("/retry_backoff/cases/{i}/name")));
+    }
+    let f = assert_finding(&findings, "BQ514", "manifest.json", Some("/retry_backoff/cases/29"));
+    assert!(f.message.contains("retry_backoff#29"), "{}", f.message);
+    assert_eq!(codes(&findings), ["BQ514"; 10], "{findings:#?}");
+    // A non-ASCII name is shown as escapes too, so a look-alike is visible.
+    let f = assert_finding(&findings, "BQ514", "manifest.json", Some("/retry_backoff/cases/22/name"));
+    assert!(f.message.contains("retr\\u0443"), "{}", f.message);
+}
+
+#[test]
+fn the_published_unnamed_gate_rows_need_no_name() {
+    let s = SuiteCopy::new();
+    s.edit_manifest(|m| {
+        m["sqs"]["schema_version_gate"]["cases"].as_array_mut().unwrap().push(json!({"value": "3", "expect": "reject"}))
+    });
+    assert!(s.validate().is_empty());
+}
+
+#[test]
+fn two_ids_equal_but_for_letter_case() {
+    let s = SuiteCopy::new();
+    s.edit_manifest(|m| {
+        let cases = m["retry_backoff"]["cases"].as_array_mut().unwrap();
+        let mut twin = cases[0].clone();
+        twin["name"] = json!("Defaults-First-Retry");
+        cases.push(twin.clone());
+        twin["name"] = json!("DEFAULTS-first-RETRY");
+        cases.push(twin);
+    });
+    let findings = s.validate();
+    for i in [20, 21] {
+        let f = assert_finding(&findings, "BQ206", "manifest.json", Some(&format!("/retry_backoff/cases/{i}")));
+        assert!(f.message.contains("but for letter case"), "{}", f.message);
+        assert!(f.message.contains("\"defaults-first-retry\""), "{}", f.message);
+    }
+    assert_eq!(codes(&findings), ["BQ206", "BQ206", "BQ514", "BQ514"], "{findings:#?}");
+}
+
+#[test]
 fn the_producer_schema_is_frozen_byte_for_byte() {
     // R7 / R20.8: a loosened enum, a dropped required key or a relaxed constant passed validate
     // unless a fixture happened to witness it. Even a formatting change is one: every vendored

@@ -216,10 +216,10 @@ codes! {
         why: "An exception for a binding the suite does not have exempts nothing; it is a typo that hides the exception that was meant.",
         example: Validate(&[Set("manifest.json", "/exceptions/0/binding", "\"mqtt\"")]),
     }
-    DUPLICATE_CASE_ID = "BQ206" "duplicate-case-id" "Two cases of one section have the same case id." {
+    DUPLICATE_CASE_ID = "BQ206" "duplicate-case-id" "Two cases of one section have the same case id, or ids equal but for letter case." {
         Error,
-        checks: "Under the one case-id rule (bqsuite ids), no two cases of a section have the same id.",
-        why: "A results file reports each case under its id; two cases with one id cannot both be reported, so one of them is never judged.",
+        checks: "Under the one case-id rule (bqsuite ids), no two cases of a section have the same id, nor ids equal when ASCII letter case is ignored (names are kebab-case ASCII, BQ514, so no Unicode normalisation or folding is needed).",
+        why: "A results file reports each case under its id; two cases with one id cannot both be reported, so one of them is never judged, and two ids that differ only in letter case are one id to any tool that ignores case.",
         example: Validate(&[Set("manifest.json", "/payload_schema/cases/[valid-full]/name", "\"valid-minimal\"")]),
     }
     SECTION_SHAPE = "BQ207" "section-shape" "A section is neither an object nor (for cases) an array, or has no description." {
@@ -478,6 +478,12 @@ codes! {
         checks: "No section name, case name or sub-key starts or ends with a whitespace character (a space, a no-break space, an ideographic space, any Unicode White_Space).",
         why: "Case ids are compared exactly (results files key their cases by them, skip-policy selectors name them), and a trailing space is invisible in every listing: a runner that writes the id it sees is told its case is unknown. Ids are frozen once released, so the mistake is caught before it is.",
         example: Validate(&[Set("manifest.json", "/payload_schema/cases/[valid-minimal]/name", "\"valid-minimal \"")]),
+    }
+    CASE_NAME_FORM = "BQ514" "case-name-form" "A case name is not kebab-case ASCII, or a case that must have a name has none (R2)." {
+        Error,
+        checks: "Every case of a cases array has a name, except the rows of a schema_version_gate table (published unnamed, ids by position), and every case name matches ^[a-z0-9]+(-[a-z0-9]+)*$ (every name of the published 1.6.0 manifest does). Two ids equal but for letter case are BQ206.",
+        why: "Case ids key results files and skip-policy selectors and are frozen once released (decisions R2). An unnamed case's id is its position, which moves when a case is inserted; a name in NFC and one in NFD, a Cyrillic look-alike, a zero-width space or another letter case print the same and are different ids.",
+        example: Validate(&[Set("manifest.json", "/payload_schema/cases/[valid-minimal]/name", "\"Valid-Minimal\"")]),
     }
 
     RESULTS_NOT_JSON = "BQ601" "results-not-json" "A results file is not UTF-8 JSON text." {
