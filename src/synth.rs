@@ -27,6 +27,10 @@ pub fn scale(suite: &Suite, factor: usize) -> Result<Files, String> {
     let manifest = suite.json(suite::MANIFEST).ok_or("the manifest is missing or does not parse")?;
     let mut manifest = manifest.clone();
     let mut files: Files = suite.files().map(|f| (f.rel.clone(), f.bytes().to_vec())).collect();
+    // The changelog is no suite file, but a suite without it does not validate.
+    if let Some(changelog) = suite.changelog() {
+        files.insert(suite::CHANGELOG.to_owned(), changelog.bytes().to_vec());
+    }
     let sections: Vec<String> = manifest
         .as_object()
         .into_iter()
@@ -124,7 +128,7 @@ pub fn floor(root: &std::path::Path) -> std::io::Result<Floor> {
         }
         Ok(())
     };
-    for rel in suite::TOP_FILES {
+    for rel in suite::TOP_FILES.into_iter().chain([suite::CHANGELOG]) {
         let path = root.join(rel);
         if path.is_file() {
             one(&path)?;

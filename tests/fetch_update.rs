@@ -11,16 +11,19 @@ use std::process::Output;
 
 use support::{SuiteCopy, bqsuite, copy_tree, repo, transcript};
 
-/// The suite released at `version` (the canonical one, its version changed) into a fresh
+/// The suite released at `version` (the canonical one, its version changed: to a 1.6.0 pre-release,
+/// the only older version that may hold 1.6.0's sections) into a fresh
 /// `dist/`; returns the suite copy and the dist directory.
 fn released(version: &str) -> (SuiteCopy, tempfile::TempDir) {
     let s = SuiteCopy::new();
     if version != "1.6.0" {
-        s.write("CONFORMANCE_VERSION", format!("{version}\n"));
-        s.edit_manifest(|m| {
-            m["conformance_version"] = version.into();
-            m["description"] = format!("The suite as it was at {version}.").into();
-        });
+        // Another version of the same content: a pre-release of it (a suite holds nothing newer
+        // than its version, BQ315), stated everywhere a suite states it, with its CHANGELOG entry.
+        support::set_version(s.path(), version);
+        s.edit_manifest(|m| m["description"] = format!("The suite as it was at {version}.").into());
+        let changelog =
+            s.read("CHANGELOG.md").replacen("## ", &format!("## {version}\n\n- Rewords the manifest.\n\n## "), 1);
+        s.write("CHANGELOG.md", changelog);
     }
     let dist = tempfile::tempdir().unwrap();
     let o = bqsuite(
@@ -99,12 +102,12 @@ impl Sdk {
 
 #[test]
 fn update_moves_a_copy_from_an_older_release_to_the_current_one() {
-    let (_old_suite, old) = released("1.5.0");
+    let (_old_suite, old) = released("1.6.0-rc.1");
     let (_new_suite, new) = released("1.6.0");
-    let sdk = Sdk::new("v1.5.0");
+    let sdk = Sdk::new("v1.6.0-rc.1");
     let dir = sdk.copy();
     std::fs::create_dir_all(dir.parent().unwrap()).unwrap();
-    let o = fetch(&["1.5.0", dir.to_str().unwrap()], old.path());
+    let o = fetch(&["1.6.0-rc.1", dir.to_str().unwrap()], old.path());
     assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
     assert!(dir.join("LICENSE").is_file(), "fetch DEST unpacks the whole asset");
     // The maintainer's own edits: a stale fixture, one fixture deleted.
@@ -122,12 +125,16 @@ fn update_moves_a_copy_from_an_older_release_to_the_current_one() {
             "removed   fixtures/stale.json",
             "modified  CONFORMANCE_VERSION",
             "modified  manifest.json",
+            "modified  schema/results.example.json",
         ],
         "{out}"
     );
-    assert!(out.contains(": 1.5.0 -> 1.6.0 (1 added, 1 removed, 2 modified; "), "{out}");
+    assert!(out.contains(": 1.6.0-rc.1 -> 1.6.0 (1 added, 1 removed, 3 modified; "), "{out}");
     let err = String::from_utf8_lossy(&o.stderr);
-    assert!(err.contains("/.github/workflows/ci.yml:4:") && err.contains("pins v1.5.0; bump it to v1.6.0"), "{err}");
+    assert!(
+        err.contains("/.github/workflows/ci.yml:4:") && err.contains("pins v1.6.0-rc.1; bump it to v1.6.0"),
+        "{err}"
+    );
     assert_eq!(std::fs::read(dir.join("LICENSE")).unwrap(), license, "LICENSE neither written nor deleted");
     let siblings: Vec<_> = std::fs::read_dir(dir.parent().unwrap()).unwrap().map(|e| e.unwrap().file_name()).collect();
     assert_eq!(siblings, ["conformance"], "no staging area left");
@@ -141,18 +148,18 @@ fn update_moves_a_copy_from_an_older_release_to_the_current_one() {
     assert_eq!((code, r["findings"].as_array().unwrap().len()), (Some(0), 0), "{r:#}");
     assert_eq!(r["targets"][0]["status"], "in-sync");
 
-    // Again: nothing to do. Back to 1.5.0: refused unless allowed.
+    // Again: nothing to do. Back to 1.6.0-rc.1: refused unless allowed.
     let o = fetch(&["--update", "1.6.0", dir.to_str().unwrap()], new.path());
     assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
     assert!(String::from_utf8_lossy(&o.stdout).contains("already exact, nothing written"), "{}", transcript(&o));
     assert!(o.stderr.is_empty(), "the pin is current: {}", transcript(&o));
-    let o = fetch(&["--update", "1.5.0", dir.to_str().unwrap()], old.path());
+    let o = fetch(&["--update", "1.6.0-rc.1", dir.to_str().unwrap()], old.path());
     assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("holds 1.6.0, newer than 1.5.0: not downgraded"));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("holds 1.6.0, newer than 1.6.0-rc.1: not downgraded"));
     assert_eq!(std::fs::read_to_string(dir.join("CONFORMANCE_VERSION")).unwrap(), "1.6.0\n");
-    let o = fetch(&["--update", "--allow-downgrade", "1.5.0", dir.to_str().unwrap()], old.path());
+    let o = fetch(&["--update", "--allow-downgrade", "1.6.0-rc.1", dir.to_str().unwrap()], old.path());
     assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
-    assert_eq!(std::fs::read_to_string(dir.join("CONFORMANCE_VERSION")).unwrap(), "1.5.0\n");
+    assert_eq!(std::fs::read_to_string(dir.join("CONFORMANCE_VERSION")).unwrap(), "1.6.0-rc.1\n");
 
     // A directory that is not there is not created.
     let o = fetch(&["--update", "1.6.0", sdk.root.join("sdk/nope").to_str().unwrap()], new.path());
@@ -164,12 +171,12 @@ fn update_moves_a_copy_from_an_older_release_to_the_current_one() {
 /// directory, which is replaced like any other (no EBUSY from renaming over `.`).
 #[test]
 fn update_the_copy_that_is_the_current_directory() {
-    let (_old_suite, old) = released("1.5.0");
+    let (_old_suite, old) = released("1.6.0-rc.1");
     let (_new_suite, new) = released("1.6.0");
     let sdk = Sdk::new("v1.6.0");
     let dir = sdk.copy();
     std::fs::create_dir_all(dir.parent().unwrap()).unwrap();
-    assert_eq!(fetch(&["1.5.0", dir.to_str().unwrap()], old.path()).status.code(), Some(0));
+    assert_eq!(fetch(&["1.6.0-rc.1", dir.to_str().unwrap()], old.path()).status.code(), Some(0));
     std::fs::write(dir.join("fixtures/stale.json"), "{}\n").unwrap();
     let o = std::process::Command::new(env!("CARGO_BIN_EXE_bqsuite"))
         .args(["fetch", "--update", "1.6.0", "."])
@@ -179,7 +186,11 @@ fn update_the_copy_that_is_the_current_directory() {
         .output()
         .unwrap();
     assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
-    assert!(String::from_utf8_lossy(&o.stdout).contains("fetch --update: .: 1.5.0 -> 1.6.0"), "{}", transcript(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains("fetch --update: .: 1.6.0-rc.1 -> 1.6.0"),
+        "{}",
+        transcript(&o)
+    );
     assert_eq!(std::fs::read_to_string(dir.join("CONFORMANCE_VERSION")).unwrap(), "1.6.0\n");
     assert!(!dir.join("fixtures/stale.json").exists());
     let siblings: Vec<_> = std::fs::read_dir(dir.parent().unwrap()).unwrap().map(|e| e.unwrap().file_name()).collect();

@@ -68,7 +68,7 @@ fn every_broken_variant_is_caught_where_the_registry_says() {
     assert!(problems.is_empty(), "{problems:#?}");
     assert_eq!(matrix.rows.len(), Broken::ALL.len());
 
-    // The recorded power (src/sections/power.json, validate's BQ320) is this matrix: every pair
+    // The recorded power (src/sections/power.json, validate's BQ316) is this matrix: every pair
     // it records still fails, and every failing pair is recorded, except the cases that could not
     // run here for want of a Redis (they are neither confirmed nor contradicted).
     let power = bqsuite::sections::power::recorded();

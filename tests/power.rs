@@ -1,6 +1,6 @@
-//! The suite's power (BQ320): edits that leave every case passable by the reference core but
+//! The suite's power (BQ316): edits that leave every case passable by the reference core but
 //! stop a case catching a bug it caught are findings of `validate` and refusals of `release`.
-//! Each edit here kept `validate` clean before BQ320 (the red-team reproductions of this round):
+//! Each edit here kept `validate` clean before BQ316 (the red-team reproductions of this round):
 //! an expectation emptied, a published case removed with its fixture, a gate row inserted ahead
 //! of the published ones, a Redis case's expectations dropped.
 //!
@@ -34,7 +34,7 @@ fn emptied_expectations_stop_catching_and_are_findings() {
         case_mut(m, "extension_write", "flat-scalar-key")["expect_envelope"] = json!({});
         case_mut(m, "poison_dlq", "repeated-top-level-name")["expect"]["splice_literals"] = json!(["\"job\""]);
     });
-    let found = only(&s.validate(), "BQ320");
+    let found = only(&s.validate(), "BQ316");
     let has = |ptr: &str, says: &str| found.iter().any(|(p, m)| p == ptr && m.contains(says));
     assert!(
         has("/extension_write/cases/0", "no longer catches the broken variant decode-drops-unknown-keys"),
@@ -46,7 +46,7 @@ fn emptied_expectations_stop_catching_and_are_findings() {
     );
     let o = bqsuite_env(s.path(), &["validate"], &[]);
     assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
-    assert!(String::from_utf8_lossy(&o.stdout).contains("BQ320 catch-lost"), "{}", transcript(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("BQ316 catch-lost"), "{}", transcript(&o));
     let out = tempfile::tempdir().unwrap();
     let o =
         bqsuite_env(s.path(), &["release", "--no-previous", "--out", out.path().join("dist").to_str().unwrap()], &[]);
@@ -63,7 +63,7 @@ fn a_published_case_removed_is_a_finding_once_per_case() {
         cases.remove(at);
     });
     s.remove("fixtures/forbidden-key-meta-ts.json");
-    let found = only(&s.validate(), "BQ320");
+    let found = only(&s.validate(), "BQ316");
     assert_eq!(found.len(), 1, "one finding for the case, naming every variant it caught: {found:#?}");
     let (ptr, msg) = &found[0];
     assert_eq!(ptr, "/forbidden_keys");
@@ -82,7 +82,7 @@ fn a_gate_row_inserted_ahead_of_the_published_ones_shifts_what_they_catch() {
             .unwrap()
             .insert(0, json!({"value": "1", "expect": "decode"}))
     });
-    let found = only(&s.validate(), "BQ320");
+    let found = only(&s.validate(), "BQ316");
     assert!(
         found.iter().any(|(p, m)| p == "/asb/schema_version_gate/cases/22" && m.contains("asb-float-one-is-integral")),
         "the float row's old id: {found:#?}"
@@ -108,7 +108,7 @@ fn a_redis_case_emptied_is_caught_only_with_a_redis() {
     assert!(s.validate().is_empty(), "offline the Redis cases are read, not run");
     let Some(url) = support::redis_url() else { return };
     let live = s.validate_with(&Options { redis: Some((url, Duration::from_secs(5))) });
-    let found = only(&live.findings, "BQ320");
+    let found = only(&live.findings, "BQ316");
     assert!(!found.is_empty() && found.iter().all(|(p, _)| p == "/redis_layout/reserve/cases/0"), "{found:#?}");
     assert!(found.iter().any(|(_, m)| m.contains("redis-reserve-hands-member")), "{found:#?}");
 }

@@ -713,11 +713,9 @@ fn a_pin_shared_by_the_targets_of_one_repository_is_reported_once() {
 fn pin_advice_never_names_a_tag_a_pre_version_cannot_have() {
     let t = Tree::clean();
     let suite = t.suite();
-    std::fs::write(suite.join("CONFORMANCE_VERSION"), "1.7.0-pre\n").unwrap();
-    let manifest = std::fs::read_to_string(suite.join("manifest.json")).unwrap();
-    let from = format!("\"conformance_version\": \"{}\"", version());
-    assert!(manifest.contains(&from), "{from}");
-    std::fs::write(suite.join("manifest.json"), manifest.replace(&from, "\"conformance_version\": \"1.7.0-pre\""))
+    support::set_version(&suite, "1.7.0-pre");
+    let changelog = std::fs::read_to_string(suite.join("CHANGELOG.md")).unwrap();
+    std::fs::write(suite.join("CHANGELOG.md"), changelog.replacen("## ", "## 1.7.0\n\n- In the works.\n\n## ", 1))
         .unwrap();
     let messages = |args: &[&str]| -> Vec<(String, String)> {
         let (_, r) = t.json(args);

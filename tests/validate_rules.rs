@@ -104,8 +104,7 @@ fn conformance_version_not_semver() {
 fn a_version_too_long_to_name_a_release_is_a_finding_and_the_longest_allowed_builds() {
     let with_version = |v: &str| {
         let s = SuiteCopy::new();
-        s.write("CONFORMANCE_VERSION", format!("{v}\n"));
-        s.edit_manifest(|m| m["conformance_version"] = json!(v));
+        support::set_version(s.path(), v);
         s
     };
     let longest = format!("1.6.0-{}", "a".repeat(64 - 6));
@@ -514,4 +513,289 @@ fn a_section_without_a_description() {
         assert_eq!(findings.len(), 1, "{description:?}: {findings:#?}");
         assert_finding(&findings, "BQ207", "manifest.json", Some("/redis_delay"));
     }
+}
+
+/// The codes of `findings`, sorted, for a test that expects exactly these.
+fn codes(findings: &[bqsuite::diag::Finding]) -> Vec<&'static str> {
+    let mut c: Vec<&str> = findings.iter().map(|f| f.code.id).collect();
+    c.sort_unstable();
+    c
+}
+
+#[test]
+fn a_missing_or_empty_licence_is_a_finding_as_release_refuses_it() {
+    // validate was clean and release refused ("LICENSE is missing"); an empty one passed both.
+    for (what, edit) in [("missing", None), ("empty", Some("")), ("blank", Some(" \n\t\n"))] {
+        let s = SuiteCopy::new();
+        match edit {
+            None => s.remove("LICENSE"),
+            Some(text) => s.write("LICENSE", text),
+        }
+        let findings = s.validate();
+        assert_eq!(codes(&findings), ["BQ003"], "{what}: {findings:#?}");
+        assert_finding(&findings, "BQ003", "LICENSE", None);
+    }
+}
+
+#[test]
+fn the_changelog_must_exist_and_hold_the_versions_entry() {
+    let s = SuiteCopy::new();
+    s.remove("CHANGELOG.md");
+    let findings = s.validate();
+    assert_eq!(codes(&findings), ["BQ003"], "{findings:#?}");
+    assert_finding(&findings, "BQ003", "CHANGELOG.md", None);
+
+    // No `## 1.6.0` heading (one in a fenced block is an example, as the release gate reads it).
+    let s = SuiteCopy::new();
+    s.write("CHANGELOG.md", s.read("CHANGELOG.md").replace("## 1.6.0", "```\n## 1.6.0\n```\n\n## 1.5.9"));
+    let findings = s.validate();
+    assert_eq!(codes(&findings), ["BQ105"], "{findings:#?}");
+    assert!(findings[0].message.contains("\"## 1.6.0\""), "{}", findings[0].message);
+
+    // A heading with nothing under it is no entry.
+    let s = SuiteCopy::new();
+    s.write("CHANGELOG.md", "# Changelog\n\n## 1.6.0\n\n## 1.5.0\n\n- `trim`\n");
+    assert_eq!(codes(&s.validate()), ["BQ105"]);
+}
+
+#[test]
+fn a_pre_release_reads_its_own_entry_or_the_one_of_the_release_it_becomes() {
+    let pre = |changelog: Option<&str>| {
+        let s = SuiteCopy::new();
+        support::set_version(s.path(), "1.6.0-pre");
+        if let Some(text) = changelog {
+            s.write("CHANGELOG.md", text);
+        }
+        s.validate()
+    };
+    assert_eq!(codes(&pre(None)), Vec::<&str>::new(), "## 1.6.0 is the entry 1.6.0-pre becomes");
+    assert_eq!(codes(&pre(Some("## 1.6.0-pre\n\n- work in progress\n"))), Vec::<&str>::new(), "its own heading");
+    let findings = pre(Some("## 1.5.0\n\n- `trim`\n"));
+    assert_eq!(codes(&findings), ["BQ105"], "{findings:#?}");
+    assert!(findings[0].message.contains("\"## 1.6.0-pre\" or \"## 1.6.0\""), "{}", findings[0].message);
+}
+
+#[test]
+fn a_version_older_than_a_section_or_block_it_holds() {
+    // The inverse of BQ312/BQ313: 1.6.0 content labelled 1.5.0 was clean.
+    let s = SuiteCopy::new();
+    s.write("CONFORMANCE_VERSION", "1.5.0\n");
+    s.edit_manifest(|m| m["conformance_version"] = json!("1.5.0"));
+    let findings = s.validate();
+    for section in ["/redis_delay", "/kafka_poison", "/retry_backoff", "/poison_dlq"] {
+        let f = assert_finding(&findings, "BQ315", "manifest.json", Some(section));
+        assert!(f.message.contains("which 1.6.0 added"), "{}", f.message);
+    }
+    for block in
+        ["/backoff/topic_names", "/backoff/retry_attempt_tier", "/backoff/default_tiers", "/redis_layout/reserve"]
+    {
+        assert_finding(&findings, "BQ315", "manifest.json", Some(block));
+    }
+    // One finding per section, not one per block of a section that is itself too new; no
+    // finding for what 1.5.0 had.
+    assert_eq!(findings.iter().filter(|f| f.code.id == "BQ315").count(), 4 + 3 + 15, "{findings:#?}");
+    assert!(findings.iter().all(|f| f.pointer.as_deref() != Some("/redis_layout/cases")));
+}
+
+#[test]
+fn the_summary_line_shows_an_untrusted_version_escaped() {
+    let s = SuiteCopy::new();
+    s.write("CONFORMANCE_VERSION", "\u{feff}1.6.0\n");
+    let o = support::bqsuite(s.path(), &["validate", "--suite", s.path().to_str().unwrap()]);
+    let text = support::transcript(&o);
+    assert!(text.contains("(suite \\ufeff1.6.0 at "), "{text}");
+    assert!(!text.contains('\u{feff}'), "{text}");
+}
+
+#[test]
+fn integers_a_runner_reads_are_integer_literals() {
+    // R20.3: the Go runner decodes these into ints, and 0.0 aborts its whole test; validate
+    // passed them (the same value, R4), as it already refused redelivery_count: 2.0.
+    let s = SuiteCopy::new();
+    s.edit_manifest(|m| {
+        m["cases"][0]["expect"]["attempts"] = json!(0.0);
+        m["cases"][0]["expect"]["schema_version"] = json!(1.0);
+        m["roundtrip"]["cases"][0]["expect_attempts"] = json!(1.0);
+    });
+    let findings = s.validate();
+    assert_eq!(codes(&findings), ["BQ305", "BQ305", "BQ305"], "{findings:#?}");
+    for p in ["/cases/0/expect/attempts", "/cases/0/expect/schema_version", "/roundtrip/cases/0/expect_attempts"] {
+        let f = assert_finding(&findings, "BQ305", "manifest.json", Some(p));
+        assert!(f.message.contains("integer literal"), "{}", f.message);
+    }
+}
+
+#[test]
+fn an_integral_float_literal_in_the_asb_gate_needs_value_type() {
+    let row = |m: &Value, pred: &dyn Fn(&Value) -> bool| -> usize {
+        m["asb"]["schema_version_gate"]["cases"].as_array().unwrap().iter().position(pred).unwrap()
+    };
+    for literal in ["1.0", "2e0", "1.0e0"] {
+        let s = SuiteCopy::new();
+        let text = s.read("manifest.json");
+        let m: Value = serde_json::from_str(&text).unwrap();
+        let i = row(&m, &|r| r.get("value").and_then(Value::as_u64) == Some(1));
+        s.edit_manifest(|m| m["asb"]["schema_version_gate"]["cases"][i]["value"] = json!("PLACEHOLDER"));
+        s.write("manifest.json", s.read("manifest.json").replace("\"PLACEHOLDER\"", literal));
+        let findings = s.validate();
+        let ptr = format!("/asb/schema_version_gate/cases/{i}/value");
+        let f = assert_finding(&findings, "BQ844", "manifest.json", Some(&ptr));
+        assert!(f.message.contains("value_type"), "{}", f.message);
+    }
+    // The published rows stay clean: 1.5 is a float everywhere, 1.0 carries the marker.
+    let m: Value = serde_json::from_str(&support::SuiteCopy::new().read("manifest.json")).unwrap();
+    row(&m, &|r| r.get("value").and_then(Value::as_f64) == Some(1.5) && r.get("value_type").is_none());
+    row(&m, &|r| r.get("value_type").is_some());
+}
+
+#[test]
+fn retry_backoff_milliseconds_stay_within_two_to_the_53() {
+    // 1000 × 2^54 overflows no u64 but every int64 SDK's arithmetic on the way, and a
+    // JavaScript number rounds it: validate passed it.
+    let add = |case: Value| {
+        let s = SuiteCopy::new();
+        s.edit_manifest(|m| m["retry_backoff"]["cases"].as_array_mut().unwrap().push(case));
+        s.validate()
+    };
+    let max = (1u64 << 53) - 1;
+    for (case, field) in [
+        (
+            json!({"name": "n55", "retry_backoff": 1000, "multiplier": 2, "jitter": "none", "n": 55, "expect_delay_ms": 18014398509481984000u64}),
+            "expect_delay_ms",
+        ),
+        (
+            json!({"name": "n44", "retry_backoff": 1000, "multiplier": 2, "jitter": "none", "n": 44, "expect_delay_ms": 8796093022208000u64 * 2}),
+            "expect_delay_ms",
+        ),
+        (
+            json!({"name": "big-base", "retry_backoff": max + 1, "jitter": "none", "n": 1, "expect_delay_ms": 1}),
+            "retry_backoff",
+        ),
+        (
+            json!({"name": "big-cap", "retry_backoff": 1, "max": max + 1, "jitter": "none", "n": 1, "expect_delay_ms": 1}),
+            "max",
+        ),
+        (
+            json!({"name": "big-range", "retry_backoff": max + 1, "jitter": "full", "n": 1, "expect_delay_range_ms": [0, max + 1]}),
+            "expect_delay_range_ms/1",
+        ),
+    ] {
+        let findings = add(case.clone());
+        let ptr = format!("/retry_backoff/cases/20/{field}");
+        let f = assert_finding(&findings, "BQ308", "manifest.json", Some(&ptr));
+        assert!(f.message.contains("2^53"), "{}", f.message);
+    }
+    // The bound itself is a delay every SDK holds: clean, and the reference agrees.
+    let findings = add(
+        json!({"name": "largest", "retry_backoff": max, "multiplier": 2, "max": max, "jitter": "none", "n": 3, "expect_delay_ms": max}),
+    );
+    assert!(findings.is_empty(), "{findings:#?}");
+}
+
+#[test]
+fn case_names_are_kebab_case_ascii_and_named() {
+    let base = json!({"retry_backoff": 1000, "jitter": "none", "n": 1, "expect_delay_ms": 1000});
+    let named = |n: &str| {
+        let mut c = base.clone();
+        c["name"] = json!(n);
+        c
+    };
+    let s = SuiteCopy::new();
+    s.edit_manifest(|m| {
+        let cases = m["retry_backoff"]["cases"].as_array_mut().unwrap();
+        for n in [
+            "caf\u{e9}",
+            "cafe\u{301}",
+            "defaults-first-retr\u{443}",
+            "defaults-first-retry\u{200b}",
+            "has space",
+            "a--b",
+            "-a",
+            "b-",
+            "snake_case",
+        ] {
+            cases.push(named(n));
+        }
+        cases.push(base.clone());
+    });
+    let findings = s.validate();
+    for i in 20..29 {
+        assert_finding(&findings, "BQ514", "manifest.json", Some(&format!("/retry_backoff/cases/{i}/name")));
+    }
+    let f = assert_finding(&findings, "BQ514", "manifest.json", Some("/retry_backoff/cases/29"));
+    assert!(f.message.contains("retry_backoff#29"), "{}", f.message);
+    assert_eq!(codes(&findings), ["BQ514"; 10], "{findings:#?}");
+    // A non-ASCII name is shown as escapes too, so a look-alike is visible.
+    let f = assert_finding(&findings, "BQ514", "manifest.json", Some("/retry_backoff/cases/22/name"));
+    assert!(f.message.contains("retr\\u0443"), "{}", f.message);
+}
+
+#[test]
+fn the_published_unnamed_gate_rows_need_no_name() {
+    let s = SuiteCopy::new();
+    s.edit_manifest(|m| {
+        m["sqs"]["schema_version_gate"]["cases"].as_array_mut().unwrap().push(json!({"value": "3", "expect": "reject"}))
+    });
+    assert!(s.validate().is_empty());
+}
+
+#[test]
+fn two_ids_equal_but_for_letter_case() {
+    let s = SuiteCopy::new();
+    s.edit_manifest(|m| {
+        let cases = m["retry_backoff"]["cases"].as_array_mut().unwrap();
+        let mut twin = cases[0].clone();
+        twin["name"] = json!("Defaults-First-Retry");
+        cases.push(twin.clone());
+        twin["name"] = json!("DEFAULTS-first-RETRY");
+        cases.push(twin);
+    });
+    let findings = s.validate();
+    for i in [20, 21] {
+        let f = assert_finding(&findings, "BQ206", "manifest.json", Some(&format!("/retry_backoff/cases/{i}")));
+        assert!(f.message.contains("but for letter case"), "{}", f.message);
+        assert!(f.message.contains("\"defaults-first-retry\""), "{}", f.message);
+    }
+    assert_eq!(codes(&findings), ["BQ206", "BQ206", "BQ514", "BQ514"], "{findings:#?}");
+}
+
+#[test]
+fn the_producer_schema_is_frozen_byte_for_byte() {
+    // R7 / R20.8: a loosened enum, a dropped required key or a relaxed constant passed validate
+    // unless a fixture happened to witness it. Even a formatting change is one: every vendored
+    // copy is byte-identical.
+    let schema = "schema/message-envelope.schema.json";
+    for edit in [
+        |t: &str| t.replacen("\"node\"", "\"node\", \"rust\"", 1),
+        |t: &str| t.replacen("\"const\": 1", "\"minimum\": 1", 1),
+        |t: &str| format!("{t}\n"),
+    ] {
+        let s = SuiteCopy::new();
+        let text = s.read(schema);
+        let changed = edit(&text);
+        assert_ne!(changed, text);
+        s.write(schema, changed);
+        let findings = s.validate();
+        let f = assert_finding(&findings, "BQ404", schema, None);
+        assert!(f.message.contains("frozen for 1.x"), "{}", f.message);
+    }
+    // A MAJOR without a recorded hash is a finding until the release records one.
+    let s = SuiteCopy::new();
+    s.write("CONFORMANCE_VERSION", "2.0.0\n");
+    let f = assert_finding(&s.validate(), "BQ404", schema, None);
+    assert!(f.message.contains("no producer schema is frozen for MAJOR 2"), "{}", f.message);
+}
+
+#[test]
+fn the_results_example_belongs_to_this_suite() {
+    let s = SuiteCopy::new();
+    let mut example: Value = serde_json::from_str(&s.read("schema/results.example.json")).unwrap();
+    example["conformance_version"] = json!("1.5.0");
+    example["sections"]["no_such_section"] = json!({"x": {"status": "pass"}});
+    s.write("schema/results.example.json", serde_json::to_string_pretty(&example).unwrap() + "\n");
+    let findings = s.validate();
+    assert_eq!(codes(&findings), ["BQ405"; 2], "{findings:#?}");
+    let file = "schema/results.example.json";
+    assert_finding(&findings, "BQ405", file, Some("/conformance_version"));
+    assert_finding(&findings, "BQ405", file, Some("/sections/no_such_section"));
 }

@@ -77,7 +77,7 @@ pub enum DevCommand {
         #[arg(long, value_name = "CMD")]
         sdk: Option<String>,
         /// Also write the matrix's catches as the suite's recorded power (src/sections/power.json,
-        /// which validate's BQ320 holds every suite to); refused unless every case ran, so it
+        /// which validate's BQ316 holds every suite to); refused unless every case ran, so it
         /// needs a live Redis.
         #[arg(long, value_name = "FILE")]
         record: Option<PathBuf>,

@@ -474,7 +474,8 @@ fn visible(cmd: clap::Command) -> clap::Command {
 }
 
 fn subject(suite: &Suite) -> String {
-    format!("suite {} at {}", suite.version().unwrap_or("?"), suite.root.display())
+    // The version is untrusted text: a byte-order mark or a look-alike in it is shown escaped.
+    format!("suite {} at {}", diag::token_safe(suite.version().unwrap_or("?")), suite.root.display())
 }
 
 fn validate(a: &ValidateArgs, color: bool) -> ExitCode {

@@ -99,10 +99,10 @@ codes! {
         why: "JSON text exchanged between systems must be UTF-8 (RFC 8259 §8.1); a runner whose reader rejects invalid UTF-8, or replaces it with U+FFFD, sees another suite than the one released.",
         example: Validate(&[WriteBytes("fixtures/order-created.json", b"{\"job\":\"\xff\"}\n")]),
     }
-    MISSING_FILE = "BQ003" "missing-file" "A file every suite must have is missing." {
+    MISSING_FILE = "BQ003" "missing-file" "A file every suite must have is missing (or, for LICENSE, empty)." {
         Error,
-        checks: "The files every suite has exist: manifest.json, CONFORMANCE_VERSION, schema/message-envelope.schema.json, schema/results.schema.json and schema/results.example.json.",
-        why: "Runners, the release asset and every vendored copy rely on these files; a suite without one cannot be run, released or checked.",
+        checks: "The files every suite has exist: manifest.json, CONFORMANCE_VERSION, LICENSE (and it holds more than white space), CHANGELOG.md, schema/message-envelope.schema.json, schema/results.schema.json and schema/results.example.json.",
+        why: "Runners, the release asset and every vendored copy rely on these files; a suite without one cannot be run, released or checked. release refuses to build without a LICENSE, which every asset ships, so validate reports it first, in the pull request; CHANGELOG.md holds each version's entry, which the release gate and the release notes read.",
         example: Validate(&[Delete("schema/results.example.json")]),
     }
     UNREADABLE_FILE = "BQ004" "unreadable-file" "A suite file exists but cannot be read." {
@@ -131,7 +131,7 @@ codes! {
     }
     NOT_REGULAR_FILE = "BQ008" "not-regular-file" "A suite file is not a regular file (a FIFO, socket or device, or a symlink to one): it is not read." {
         Error,
-        checks: "A top-level suite file (manifest.json, CONFORMANCE_VERSION, LICENSE, sync-targets.json) is a regular file, or a symbolic link to one; anything else is refused without being read.",
+        checks: "A top-level suite file (manifest.json, CONFORMANCE_VERSION, LICENSE, CHANGELOG.md, sync-targets.json) is a regular file, or a symbolic link to one; anything else is refused without being read.",
         why: "Reading a FIFO or a device blocks or never ends; refusing it keeps validate, release and sync from hanging in CI.",
         example: Validate(&[Fifo("LICENSE")]),
     }
@@ -179,6 +179,13 @@ codes! {
         example: Validate(&[Set("manifest.json", "/exceptions", "{}")]),
     }
 
+    CHANGELOG_NO_ENTRY = "BQ105" "changelog-no-entry" "CHANGELOG.md has no entry for CONFORMANCE_VERSION." {
+        Error,
+        checks: "CHANGELOG.md has a non-empty entry for CONFORMANCE_VERSION, read as the release gate and the release notes read it: a level-2 heading whose first word is the version (## 1.6.0, ## [1.6.0] - date), outside fenced code blocks. A pre-release X.Y.Z-pre may have its own ## X.Y.Z-pre heading or use the ## X.Y.Z heading of the release it becomes.",
+        why: "The entry is what SDK maintainers read before moving to the version (the release notes print it) and where corrections are named with their ADR; without it the release gate compares against nothing, and release --no-previous would publish a version nobody described.",
+        example: Validate(&[Replace("CHANGELOG.md", "## 1.6.0", "## 1.5.9")]),
+    }
+
     SECTION_WITHOUT_SCOPE = "BQ201" "section-without-scope" "A manifest block has no entry in the sections map." {
         Error,
         checks: "Every section of the manifest (every top-level key but the metadata keys) has an entry in the sections map.",
@@ -209,10 +216,10 @@ codes! {
         why: "An exception for a binding the suite does not have exempts nothing; it is a typo that hides the exception that was meant.",
         example: Validate(&[Set("manifest.json", "/exceptions/0/binding", "\"mqtt\"")]),
     }
-    DUPLICATE_CASE_ID = "BQ206" "duplicate-case-id" "Two cases of one section have the same case id." {
+    DUPLICATE_CASE_ID = "BQ206" "duplicate-case-id" "Two cases of one section have the same case id, or ids equal but for letter case." {
         Error,
-        checks: "Under the one case-id rule (bqsuite ids), no two cases of a section have the same id.",
-        why: "A results file reports each case under its id; two cases with one id cannot both be reported, so one of them is never judged.",
+        checks: "Under the one case-id rule (bqsuite ids), no two cases of a section have the same id, nor ids equal when ASCII letter case is ignored (names are kebab-case ASCII, BQ514, so no Unicode normalisation or folding is needed).",
+        why: "A results file reports each case under its id; two cases with one id cannot both be reported, so one of them is never judged, and two ids that differ only in letter case are one id to any tool that ignores case.",
         example: Validate(&[Set("manifest.json", "/payload_schema/cases/[valid-full]/name", "\"valid-minimal\"")]),
     }
     SECTION_SHAPE = "BQ207" "section-shape" "A section is neither an object nor (for cases) an array, or has no description." {
@@ -368,7 +375,13 @@ codes! {
         why: "An empty block runs and passes in every SDK, so it looks like coverage while it pins nothing.",
         example: Validate(&[Set("manifest.json", "/redis_delay/cases", "[]")]),
     }
-    CATCH_LOST = "BQ320" "catch-lost" "A case that the suite's recorded power says catches a broken variant of the reference core no longer catches it, or is gone." {
+    NEWER_THAN_VERSION = "BQ315" "newer-than-version" "The suite holds a section or block that a later version than CONFORMANCE_VERSION added, by the spec's version history." {
+        Error,
+        checks: "No section bqsuite's registry defines, and no block of one, was added (by the version-history entry the registry records as its version) in a version later than CONFORMANCE_VERSION; a pre-release counts as the version it becomes (1.7.0-pre may hold what 1.7.0 adds). The inverse of BQ312 and BQ313.",
+        why: "An SDK pins a suite version and implements what that version holds; a 1.5.0 label on 1.6.0 content hands runners sections their version does not have and contradicts the history every SDK maintainer reads.",
+        example: Validate(&[Write("CONFORMANCE_VERSION", "1.5.0\n"), Set("manifest.json", "/conformance_version", "\"1.5.0\"")]),
+    }
+    CATCH_LOST = "BQ316" "catch-lost" "A case that the suite's recorded power says catches a broken variant of the reference core no longer catches it, or is gone." {
         Error,
         checks: "Every (broken variant, case) pair of the recorded power (src/sections/power.json: the kill matrix of the canonical suite, bqsuite dev kill-matrix) runs again with that variant switched on: the case must not pass, and on a suite of the recording's version or later it must exist. The Redis cases among them run only when validate is given a Redis. A case the reference does not pass either is BQ311's, and a case gone with its whole block is that block's finding.",
         why: "The reference agreement (BQ311) proves a case can be passed, not that it tests anything: an expectation emptied, a published case removed or a gate row inserted ahead of the published ones still passes with the reference, and every SDK with the bug the case was written for would pass it too. A change that moves what a case catches on purpose is made with a new recording, whose diff shows the pairs gained and lost.",
@@ -392,6 +405,18 @@ codes! {
         checks: "schema/message-envelope.schema.json declares Draft-07 and schema/results.schema.json Draft 2020-12 in $schema.",
         why: "Validators pick their rules from $schema; the same schema under another draft accepts or rejects other documents.",
         example: Validate(&[Set("schema/results.schema.json", "/$schema", "\"http://json-schema.org/draft-07/schema#\"")]),
+    }
+    ENVELOPE_SCHEMA_CHANGED = "BQ404" "envelope-schema-changed" "schema/message-envelope.schema.json differs from the producer schema frozen for the suite's MAJOR." {
+        Error,
+        checks: "The SHA-256 of schema/message-envelope.schema.json's bytes equals the hash bqsuite records for the MAJOR of CONFORMANCE_VERSION (FROZEN_ENVELOPE_SCHEMA in src/validate/schemas.rs); a MAJOR without a recorded hash is reported too. schema/results.schema.json is not pinned.",
+        why: "The producer schema is frozen (decisions R7, R20.8): it is byte-identical in every vendored copy and in php-sdk's bundled validator, and SDKs validate their output with it. A loosened enum, a dropped required key or a constraint turned into another passes every case that happens not to witness it, so only its bytes can be compared; it changes in a MAJOR release, which records the new hash.",
+        example: Validate(&[Replace("schema/message-envelope.schema.json", "\"node\"", "\"node\", \"rust\"")]),
+    }
+    RESULTS_EXAMPLE_MISMATCH = "BQ405" "results-example-mismatch" "schema/results.example.json is not a results file of this suite: another conformance_version, or a section the manifest does not have." {
+        Error,
+        checks: "schema/results.example.json's conformance_version equals CONFORMANCE_VERSION (a pre-release's too: it is what a run of that suite writes), and every section it reports is a section of the manifest. Its case ids are not compared: the example is abbreviated.",
+        why: "SDK maintainers copy the example; one that names another version or a section the manifest does not have teaches them a results file results check refuses (BQ603, BQ607), though it passes the schema.",
+        example: Validate(&[Set("schema/results.example.json", "/conformance_version", "\"1.5.0\"")]),
     }
 
     COMPAT_CASE_FIELDS = "BQ501" "compat-case-fields" "A top-level case lacks a field the real SDK runners read (R20.5)." {
@@ -471,6 +496,12 @@ codes! {
         checks: "No section name, case name or sub-key starts or ends with a whitespace character (a space, a no-break space, an ideographic space, any Unicode White_Space).",
         why: "Case ids are compared exactly (results files key their cases by them, skip-policy selectors name them), and a trailing space is invisible in every listing: a runner that writes the id it sees is told its case is unknown. Ids are frozen once released, so the mistake is caught before it is.",
         example: Validate(&[Set("manifest.json", "/payload_schema/cases/[valid-minimal]/name", "\"valid-minimal \"")]),
+    }
+    CASE_NAME_FORM = "BQ514" "case-name-form" "A case name is not kebab-case ASCII, or a case that must have a name has none (R2)." {
+        Error,
+        checks: "Every case of a cases array has a name, except the rows of a schema_version_gate table (published unnamed, ids by position), and every case name matches ^[a-z0-9]+(-[a-z0-9]+)*$ (every name of the published 1.6.0 manifest does). Two ids equal but for letter case are BQ206.",
+        why: "Case ids key results files and skip-policy selectors and are frozen once released (decisions R2). An unnamed case's id is its position, which moves when a case is inserted; a name in NFC and one in NFD, a Cyrillic look-alike, a zero-width space or another letter case print the same and are different ids.",
+        example: Validate(&[Set("manifest.json", "/payload_schema/cases/[valid-minimal]/name", "\"Valid-Minimal\"")]),
     }
 
     RESULTS_NOT_JSON = "BQ601" "results-not-json" "A results file is not UTF-8 JSON text." {
@@ -870,10 +901,10 @@ codes! {
         why: "A gate row's reject must come from the property alone; with an invalid body every row would reject for the body's sake and the gate would go untested.",
         example: Validate(&[Set("manifest.json", "/asb/schema_version_gate/fixture", "\"fixtures/invalid-missing-urn.json\"")]),
     }
-    GATE_ROW_VALUE_TYPE = "BQ844" "gate-row-value-type" "value_type sits on a row whose value is not a number." {
+    GATE_ROW_VALUE_TYPE = "BQ844" "gate-row-value-type" "value_type sits on a row whose value is not a number, or a number written as a float literal with an integral value (1.0) lacks value_type: \"float\"." {
         Error,
-        checks: "value_type (float) sits only on gate rows whose value is a JSON number.",
-        why: "value_type tells a runner to hand over a real floating-point value; on a string row it has no meaning.",
+        checks: "value_type (float) sits only on gate rows whose value is a JSON number; and in a gate whose property carries numbers (ASB), a number written with a fraction or an exponent whose value is integral (1.0, 2e0) carries value_type: \"float\". A non-integral number (1.5) is a float in every language and needs no marker.",
+        why: "value_type tells a runner to hand over a real floating-point value; on a string row it has no meaning. Without it, 1.0 is the same value as 1 (R4) to Go and Node, while Java, .NET and Python runners parse a double and hand the SDK a float, which a correct SDK rejects: the row would mean decode to some runners and reject to others.",
         example: Validate(&[Set("manifest.json", "/sqs/schema_version_gate/cases/0/value_type", "\"float\"")]),
     }
     GATE_ROW_NOT_CARRIED = "BQ845" "gate-row-not-carried" "A gate row's value has a type the binding's property cannot carry (only ASB carries numbers; SQS and Pulsar carry no null)." {

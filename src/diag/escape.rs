@@ -4,7 +4,9 @@
 //! Invariants: text that came from an input file (a results file, the manifest, a fixture, a
 //! vendored copy) never reaches a terminal with a character that a terminal or a log viewer
 //! interprets: every [`is_unsafe_char`] is written as a JSON-style `\uXXXX` escape (`\u001b`
-//! for ESC), visible and inert. Everything else, including non-ASCII letters, is kept as is.
+//! for ESC), visible and inert. Everything else, including non-ASCII letters, is kept as is;
+//! except in a token that is ASCII when well-formed (a version, [`token_safe`]), where every
+//! character outside printable ASCII is escaped.
 //! In Markdown, such text goes through [`markdown_text`] (free text) or [`markdown_code`] /
 //! [`markdown_code_cell`] (names and ids, as code spans), so no input can open a link, an
 //! image, an HTML tag, a table cell or a new line.
@@ -93,6 +95,25 @@ fn code_span(s: &str, in_cell: bool) -> String {
     format!("{fence}{pad}{flat}{pad}{fence}")
 }
 
+/// `s` with every character outside printable ASCII (U+0021–U+007E) written as `\uXXXX`
+/// (borrowed when there is none): for a token that is ASCII when it is well-formed, such as the
+/// suite version in a summary line. A byte-order mark, a no-break space or a look-alike letter
+/// in it is then visible, where [`terminal_safe`] keeps what a terminal merely shows.
+pub fn token_safe(s: &str) -> Cow<'_, str> {
+    if s.chars().all(|c| c.is_ascii_graphic()) {
+        return Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        if c.is_ascii_graphic() {
+            out.push(c);
+        } else {
+            let _ = write!(out, "\\u{:04x}", u32::from(c));
+        }
+    }
+    Cow::Owned(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -118,5 +139,13 @@ mod tests {
         assert_eq!(markdown_code("x`y"), "``x`y``");
         assert_eq!(markdown_code("`"), "`` ` ``");
         assert_eq!(markdown_code(""), "(empty)");
+    }
+
+    #[test]
+    fn a_token_shows_everything_outside_printable_ascii() {
+        assert!(matches!(token_safe("1.6.0-pre+b.1"), Cow::Borrowed(_)));
+        assert_eq!(token_safe("\u{feff}1.6.0"), "\\ufeff1.6.0");
+        assert_eq!(token_safe("1.6.0 \u{a0}\u{1b}"), "1.6.0\\u0020\\u00a0\\u001b");
+        assert_eq!(token_safe("1.6.0\u{1f600}"), "1.6.0\\u1f600");
     }
 }

@@ -24,7 +24,7 @@ use crate::fetch::Limits;
 use crate::suite::{in_suite_dirs, is_suite_file};
 
 /// The file beside the suite that holds its changelog.
-pub const CHANGELOG: &str = "CHANGELOG.md";
+pub const CHANGELOG: &str = crate::suite::CHANGELOG;
 
 /// The suite files of one revision.
 #[derive(Debug, Clone, Default)]

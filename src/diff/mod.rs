@@ -48,7 +48,8 @@
 //! `` `<section>.<block>` ``); MAJOR = anything breaking, or a correction the entry does not
 //! name.
 
-pub mod changelog;
+/// The CHANGELOG reader lives with the suite (validate reads the version's entry too).
+pub use crate::suite::changelog;
 pub mod files;
 pub mod gate;
 pub mod git;
@@ -212,14 +213,7 @@ impl Kind {
     }
 }
 
-/// The CHANGELOG item that names a correction.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Naming {
-    /// 1-based line of the item in CHANGELOG.md.
-    pub line: usize,
-    /// The ADRs the item cites.
-    pub adrs: Vec<String>,
-}
+pub use changelog::Naming;
 
 /// One change between the two sides.
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -3,7 +3,7 @@
 //! `power.json` beside this module is the kill matrix of the canonical suite (every variant of
 //! [`Broken`] × every case, run with a live Redis), recorded by
 //! `bqsuite dev kill-matrix --record src/sections/power.json` and embedded at build time.
-//! `validate` runs each recorded pair again on the suite it checks (BQ320), so an edit that
+//! `validate` runs each recorded pair again on the suite it checks (BQ316), so an edit that
 //! loosens a case until a variant it caught passes it is a finding, although the reference core
 //! still passes the case.
 //!
@@ -104,7 +104,7 @@ pub fn render(version: &str, pairs: &[Pair]) -> String {
     let doc = json!({
         "description": "The suite's recorded power: for each broken variant of the reference core, the cases it fails, \
                         section by section (the kill matrix of this suite with a live Redis). validate runs every pair \
-                        again (BQ320). Written by `bqsuite dev kill-matrix --record src/sections/power.json`; never edited by hand.",
+                        again (BQ316). Written by `bqsuite dev kill-matrix --record src/sections/power.json`; never edited by hand.",
         "suite": version,
         "catches": catches,
     });

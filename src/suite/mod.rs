@@ -13,12 +13,16 @@
 //! manifest is parsed on a second one meanwhile (what is loaded does not depend on which thread
 //! parsed it).
 //!
+//! `CHANGELOG.md` is read with the suite, under the same bounds, but kept apart from the suite
+//! files ([`Suite::changelog`]): it is not released, vendored or compared as suite data.
+//!
 //! Bounded reading: only regular files are read (a FIFO, socket or device is refused without
 //! being opened for reading, so nothing blocks), no file larger than [`FILE_CAP`] is read, and
 //! once [`SUITE_CAP`] bytes are read in all the remaining files are refused. Every `.json` file
 //! is parsed once, by [`json::parse`]; a repeated key is recorded with both locations (validate
 //! reports it, except in `fixtures/`, whose files repeat keys on purpose).
 
+pub mod changelog;
 pub mod exceptions;
 pub mod ids;
 pub mod json;
@@ -56,6 +60,9 @@ pub const LANG_ENUM: &str = "/properties/meta/properties/lang/enum";
 pub const RESULTS_SCHEMA: &str = "schema/results.schema.json";
 /// The results example.
 pub const RESULTS_EXAMPLE: &str = "schema/results.example.json";
+/// The suite's changelog: read with the suite (validate requires the version's entry, see
+/// [`changelog`]), but no suite file: neither released, vendored nor compared by `diff`.
+pub const CHANGELOG: &str = "CHANGELOG.md";
 /// Where `bqsuite sync` vendors the suite (decisions R19); optional, not part of a vendored copy.
 pub const SYNC_TARGETS: &str = "sync-targets.json";
 /// Directories whose files belong to the suite.
@@ -295,6 +302,8 @@ pub struct Suite {
     files: BTreeMap<String, SourceFile>,
     /// Files and other entries found under the suite dirs that are not regular files (symlinks…).
     pub irregular: Vec<String>,
+    /// [`CHANGELOG`], when the suite has one (read like a top-level file, kept out of `files`).
+    changelog: Option<SourceFile>,
     /// The skip policy, read on first use.
     policy: OnceLock<skip_policy::Loaded>,
 }
@@ -316,6 +325,7 @@ impl Suite {
         let mut files = BTreeMap::new();
         let mut irregular = Vec::new();
         let mut budget = SUITE_CAP;
+        let mut changelog = None;
         // Files are read in one order on this thread (so the budget runs out at the same file
         // every time); the manifest, about half of a suite's bytes, is parsed on a second
         // thread while this one reads and parses the rest.
@@ -332,6 +342,9 @@ impl Suite {
                     Ok(bytes) => drop(files.insert(rel.to_owned(), SourceFile::from_bytes(rel, bytes))),
                     Err(unread) => drop(files.insert(rel.to_owned(), *unread)),
                 }
+            }
+            if root.join(CHANGELOG).symlink_metadata().is_ok() {
+                changelog = Some(SourceFile::read(&root, CHANGELOG, &mut budget));
             }
             for dir in SUITE_DIRS {
                 let top = root.join(dir);
@@ -358,7 +371,7 @@ impl Suite {
             }
             Ok::<(), LoadError>(())
         })?;
-        Ok(Suite { root, files, irregular, policy: OnceLock::new() })
+        Ok(Suite { root, files, irregular, changelog, policy: OnceLock::new() })
     }
 
     /// A suite from files already in memory (a release asset, a git revision), by suite-relative
@@ -366,18 +379,29 @@ impl Suite {
     /// kept (the top-level files `load` reads and everything under `schema/` and `fixtures/`;
     /// anything else is ignored) and each is classified the same way. `root` only names the
     /// suite in messages; `irregular` lists entries under the suite dirs that are not regular
-    /// files.
+    /// files. A [`CHANGELOG`] among `files` becomes the suite's changelog.
     pub fn from_files(
         root: impl Into<PathBuf>,
         files: impl IntoIterator<Item = (String, Vec<u8>)>,
         irregular: Vec<String>,
     ) -> Suite {
+        let mut changelog = None;
         let files = files
             .into_iter()
-            .filter(|(rel, _)| is_suite_file(rel))
-            .map(|(rel, bytes)| (rel.clone(), SourceFile::from_bytes(&rel, bytes)))
+            .filter_map(|(rel, bytes)| {
+                if rel == CHANGELOG {
+                    changelog = Some(SourceFile::from_bytes(&rel, bytes));
+                    return None;
+                }
+                is_suite_file(&rel).then(|| (rel.clone(), SourceFile::from_bytes(&rel, bytes)))
+            })
             .collect();
-        Suite { root: root.into(), files, irregular, policy: OnceLock::new() }
+        Suite { root: root.into(), files, irregular, changelog, policy: OnceLock::new() }
+    }
+
+    /// The suite's [`CHANGELOG`], when it has one (as read: it may be unreadable or not UTF-8).
+    pub fn changelog(&self) -> Option<&SourceFile> {
+        self.changelog.as_ref()
     }
 
     /// Every loaded file, by suite-relative path.

@@ -1,4 +1,5 @@
-//! Files: the required ones exist, every file is a readable regular file within the size caps
+//! Files: the required ones exist (`LICENSE`, which every release asset ships, not empty; and
+//! `CHANGELOG.md`, whose entry for the version [`super::manifest`] requires), every file is a readable regular file within the size caps
 //! and UTF-8, every `.json` parses (nesting within the parser's limit) with no repeated key
 //! outside `fixtures/`, nothing but `.json` files (and directories) lives under `schema/` and
 //! `fixtures/`, and every path is portable (BQ011, the portable rule of [`suite::paths`]: what
@@ -18,8 +19,14 @@ use crate::suite::{self, Content, JsonErrorKind, paths};
 
 use super::Ctx;
 
-const REQUIRED: [&str; 5] =
-    [suite::MANIFEST, suite::VERSION_FILE, suite::ENVELOPE_SCHEMA, suite::RESULTS_SCHEMA, suite::RESULTS_EXAMPLE];
+const REQUIRED: [&str; 6] = [
+    suite::MANIFEST,
+    suite::VERSION_FILE,
+    suite::LICENSE,
+    suite::ENVELOPE_SCHEMA,
+    suite::RESULTS_SCHEMA,
+    suite::RESULTS_EXAMPLE,
+];
 
 pub(super) fn check(cx: &Ctx<'_>) -> Vec<Finding> {
     let mut out = Vec::new();
@@ -27,6 +34,29 @@ pub(super) fn check(cx: &Ctx<'_>) -> Vec<Finding> {
         if cx.suite.file(rel).is_none() {
             out.push(Finding::error(Code::MISSING_FILE, format!("{rel} is missing: every suite has it")).in_file(rel));
         }
+    }
+    // The licence every release asset ships: `release` refuses without one, so validate says so
+    // first; one that holds nothing licenses nothing.
+    if let Some(text) = cx.suite.file(suite::LICENSE).and_then(|f| f.text())
+        && text.trim().is_empty()
+    {
+        out.push(
+            Finding::error(Code::MISSING_FILE, "LICENSE is empty: the release asset ships it as the suite's licence")
+                .in_file(suite::LICENSE),
+        );
+    }
+    if cx.suite.changelog().is_none() {
+        out.push(
+            Finding::error(
+                Code::MISSING_FILE,
+                format!(
+                    "{} is missing: every suite version has an entry there, which the release gate and the release \
+                     notes read",
+                    suite::CHANGELOG
+                ),
+            )
+            .in_file(suite::CHANGELOG),
+        );
     }
     for rel in &cx.suite.irregular {
         out.push(
@@ -38,7 +68,9 @@ pub(super) fn check(cx: &Ctx<'_>) -> Vec<Finding> {
         );
     }
     out.extend(names(cx));
-    for f in cx.suite.files() {
+    // The changelog is read like a suite file (and reported like one when it cannot be), but it
+    // is Markdown: no JSON rule applies to it.
+    for f in cx.suite.files().chain(cx.suite.changelog()) {
         if is_stray(&f.rel) {
             out.push(
                 Finding::error(
@@ -48,7 +80,7 @@ pub(super) fn check(cx: &Ctx<'_>) -> Vec<Finding> {
                 .in_file(f.rel.clone()),
             );
         }
-        if f.bytes().starts_with(b"\xEF\xBB\xBF") {
+        if f.bytes().starts_with(b"\xEF\xBB\xBF") && f.rel != suite::CHANGELOG {
             out.push(
                 Finding::error(Code::COMPAT_BOM, "file starts with a UTF-8 byte-order mark; strict JSON parsers (PHP json_decode, serde_json) refuse it")
                     .in_file(f.rel.clone()),

@@ -4,12 +4,18 @@
 //! `1.0`, not `"1"`), a string `description`, a SemVer `conformance_version`, an object
 //! `sections` and an array `exceptions`; `CONFORMANCE_VERSION` holds one SemVer version (a
 //! `-pre` suffix marks an untagged suite) of at most [`MAX_VERSION_LEN`] characters, equal to
-//! `conformance_version`.
+//! `conformance_version`; `CHANGELOG.md` has a non-empty entry for that version (BQ105), found
+//! by the one CHANGELOG reader ([`crate::suite::changelog::entry_text`], what the release notes
+//! print and the release gate reads): a `## X.Y.Z` heading for `X.Y.Z`; for a pre-release
+//! `X.Y.Z-pre`, its own `## X.Y.Z-pre` heading or, failing that, the `## X.Y.Z` heading of the
+//! release it becomes (the entry is written as the version is developed, under the heading it
+//! will be released with). A missing or unreadable CHANGELOG is the files family's (BQ003,
+//! BQ002, BQ004), not repeated here.
 
 use serde_json::Value;
 
 use crate::diag::{Code, Finding};
-use crate::suite::{MANIFEST, VERSION_FILE};
+use crate::suite::{CHANGELOG, MANIFEST, VERSION_FILE, changelog};
 
 use super::Ctx;
 
@@ -48,6 +54,26 @@ pub(super) fn check(cx: &Ctx<'_>) -> Vec<Finding> {
                     .in_file(VERSION_FILE),
             );
         }
+    }
+
+    if let (Some(v), Some(text)) =
+        (cx.suite.version().filter(|v| semver::Version::parse(v).is_ok()), cx.suite.changelog().and_then(|f| f.text()))
+        && changelog::entry_text(text, v).is_none()
+    {
+        let heading = match v.split_once('-') {
+            Some((base, _)) => format!("\"## {v}\" or \"## {base}\""),
+            None => format!("\"## {v}\""),
+        };
+        out.push(
+            Finding::error(
+                Code::CHANGELOG_NO_ENTRY,
+                format!(
+                    "{CHANGELOG} has no entry for {v}: add a {heading} heading with what this version changes (the \
+                     release notes are that entry)"
+                ),
+            )
+            .in_file(CHANGELOG),
+        );
     }
 
     let Some(json) = cx.suite.json(MANIFEST) else {

@@ -13,6 +13,7 @@
 //! * the suite holds what its version has: every registered section whose `SINCE` is that
 //!   version or earlier (BQ312) and each such block of every section (BQ313), none of them
 //!   with an empty `cases` array (BQ314); a section of `cases` is checked by BQ509 instead;
+//!   and nothing newer: no section or block whose `SINCE` is a later version (BQ315);
 //! * every case lives in a block its definition declares (BQ306) and has only the fields its
 //!   section's contract names (BQ305, a lint: the case still reads and runs);
 //! * each section's cross-checks over the cases that read cleanly;
@@ -27,7 +28,7 @@
 //!   case pins its clock, and which thread runs a case does not change its outcome). A Redis case
 //!   that could not run because the Redis went away is counted as not run, never reported as a
 //!   disagreement.
-//! * the suite's power (BQ320): on a suite of the recorded power's version or later, every
+//! * the suite's power (BQ316): on a suite of the recorded power's version or later, every
 //!   (variant, case) pair of [`sections::power`] (the kill matrix of the canonical suite) runs
 //!   again: the case must still exist and must not pass with that broken variant switched on.
 //!   So an edit that empties or loosens the expectation that caught a bug (an
@@ -141,10 +142,12 @@ pub(super) fn check(cx: &Ctx<'_>, reads: &[&Read<'_>]) -> Vec<Finding> {
     out
 }
 
-/// What the suite's version must hold (the spec's version history, as each definition's
-/// `SINCE` and `BLOCKS` state it): every registered section of that version or earlier
-/// (BQ312), and in each section every block of that version or earlier (BQ313); a block's
-/// `cases` array holds at least one case (BQ314). Nothing is said when `CONFORMANCE_VERSION`
+/// What the suite's version must hold, and may hold (the spec's version history, as each
+/// definition's `SINCE` and `BLOCKS` state it): every registered section of that version or
+/// earlier (BQ312), and in each section every block of that version or earlier (BQ313); no
+/// section or block of a later version (BQ315: the suite's version is too low for what it
+/// holds; a pre-release counts as its release, so 1.7.0-pre may hold what 1.7.0 adds); a
+/// block's `cases` array holds at least one case (BQ314). Nothing is said when `CONFORMANCE_VERSION`
 /// is not SemVer (BQ102 says that) or a section has another shape than its definition's (BQ207).
 fn held_by_version(suite: &Suite) -> Vec<Finding> {
     let mut out = Vec::new();
@@ -186,10 +189,36 @@ fn held_by_version(suite: &Suite) -> Vec<Finding> {
             }
             continue;
         };
-        let Some(obj) = section.block.as_object() else { continue };
         let ptr = pointer::join("", def.name());
+        if def.since() > v {
+            out.push(at(
+                Code::NEWER_THAN_VERSION,
+                format!(
+                    "the suite is {version}, and it holds section {:?}, which {} added: a {version} runner does not \
+                     know it, and the version history says no {version} suite has it; the suite's version is {} or later",
+                    def.name(),
+                    since(def.since()),
+                    since(def.since())
+                ),
+                ptr,
+            ));
+            continue;
+        }
+        let Some(obj) = section.block.as_object() else { continue };
         for b in def.blocks() {
             match obj.get(b.name) {
+                Some(_) if b.since > v => out.push(at(
+                    Code::NEWER_THAN_VERSION,
+                    format!(
+                        "the suite is {version}, and section {:?} holds block {:?}, which {} added: the suite's version \
+                         is {} or later",
+                        def.name(),
+                        b.name,
+                        since(b.since),
+                        since(b.since)
+                    ),
+                    pointer::join(&ptr, b.name),
+                )),
                 None if b.since <= v => out.push(at(
                     Code::BLOCK_MISSING,
                     format!(
@@ -310,7 +339,7 @@ impl<'o> Agreement<'o> {
         true
     }
 
-    /// The power task of `read` (BQ320): each case the recorded power
+    /// The power task of `read` (BQ316): each case the recorded power
     /// ([`sections::power::recorded`]) says a broken variant fails runs once with that variant
     /// switched on, and must not pass; on a suite of the recording's version or later, each
     /// such case must exist.

@@ -7,14 +7,33 @@
 //! `results check` stops and the producer-schema cross-checks are skipped; an embedded schema
 //! that does not compile is its section's finding); `schema/results.example.json` validates
 //! against the results schema, one finding per violation at the violating pointer.
+//!
+//! The producer schema is frozen (decisions R7, R20.8; byte-identical in every vendored copy
+//! and in php-sdk's bundled copy): its bytes' SHA-256 must be the one [`FROZEN_ENVELOPE_SCHEMA`]
+//! records for the suite's MAJOR (BQ404). `schema/results.schema.json` is not pinned. The
+//! results example agrees with the suite it ships in (BQ405): its `conformance_version` is
+//! `CONFORMANCE_VERSION` (a pre-release's example says the pre-release, as its `run` writes),
+//! and every section it reports is one of the manifest's. Its case ids are not compared: the
+//! example is abbreviated, and `results check` judges ids.
 
 use serde_json::Value;
+use sha2::{Digest, Sha256};
 
 use crate::diag::{Code, Finding};
 use crate::suite::{self, MANIFEST, pointer};
 
 use super::Ctx;
 use crate::schema::{draft7, draft202012};
+
+/// The SHA-256 (lowercase hex) of `schema/message-envelope.schema.json`'s bytes, frozen per
+/// suite MAJOR: the producer schema changes only in a MAJOR release (decisions R7, R20.8).
+///
+/// To change it, in a MAJOR release only: edit the schema, add a row `(<new major>, "<sha256sum
+/// of the new file>")` here (keep the old rows: they document what each MAJOR froze), and name
+/// the schema change in that version's CHANGELOG entry. A suite whose MAJOR has no row is a
+/// finding until the row is added.
+pub const FROZEN_ENVELOPE_SCHEMA: &[(u64, &str)] =
+    &[(1, "f50f4c5868d586091f9894586ba1156c74de9407885565c07599b95b96e398c2")];
 
 const DRAFT7: &str = "http://json-schema.org/draft-07/schema#";
 const DRAFT202012: &str = "https://json-schema.org/draft/2020-12/schema";
@@ -62,8 +81,68 @@ fn check_compiles(out: &mut Vec<Finding>, file: &str, compiled: Result<(), Strin
     }
 }
 
+/// BQ404: the producer schema's bytes are the ones frozen for the suite's MAJOR.
+fn frozen(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
+    let (Some(file), Some(version)) =
+        (cx.suite.file(suite::ENVELOPE_SCHEMA), cx.suite.version().and_then(|v| semver::Version::parse(v).ok()))
+    else {
+        return;
+    };
+    if !matches!(file.content, suite::Content::Text(_) | suite::Content::Json { .. }) {
+        return; // not read: the files family says why
+    }
+    let hex: String = Sha256::digest(file.bytes()).iter().map(|b| format!("{b:02x}")).collect();
+    let major = version.major;
+    let message = match FROZEN_ENVELOPE_SCHEMA.iter().find(|(m, _)| *m == major) {
+        Some((_, want)) if *want == hex => return,
+        Some((_, want)) => format!(
+            "differs from the producer schema frozen for {major}.x (sha256 {hex}, frozen {want}): it changes only in a \
+             MAJOR release (decisions R7, R20.8), because every vendored copy and php-sdk's bundled schema are \
+             byte-identical to it; restore the frozen bytes"
+        ),
+        None => format!(
+            "no producer schema is frozen for MAJOR {major} (this file's sha256 is {hex}): a MAJOR release records its \
+             schema's hash in bqsuite's FROZEN_ENVELOPE_SCHEMA"
+        ),
+    };
+    out.push(Finding::error(Code::ENVELOPE_SCHEMA_CHANGED, message).in_file(suite::ENVELOPE_SCHEMA));
+}
+
+/// BQ405: the results example is of this suite: its version, and sections the manifest has.
+fn example_agrees(cx: &Ctx<'_>, example: &Value, out: &mut Vec<Finding>) {
+    let at = |msg: String, ptr: String| {
+        Finding::error(Code::RESULTS_EXAMPLE_MISMATCH, msg).in_file(suite::RESULTS_EXAMPLE).at(ptr)
+    };
+    // Against a version that is one (BQ102 says when it is not).
+    let version = cx.suite.version().filter(|v| semver::Version::parse(v).is_ok());
+    if let (Some(v), Some(version)) = (example.get("conformance_version").and_then(Value::as_str), version)
+        && v != version
+    {
+        out.push(at(
+            format!("conformance_version is {v:?}, but the suite is {version:?}: the example shows a results file of this suite"),
+            "/conformance_version".into(),
+        ));
+    }
+    if cx.suite.manifest().is_none() {
+        return;
+    }
+    let Some(sections) = example.get("sections").and_then(Value::as_object) else { return };
+    for name in sections.keys() {
+        if cx.suite.section(name).is_none() {
+            out.push(at(
+                format!("section {name:?} is not a section of the manifest"),
+                pointer::join("/sections", name),
+            ));
+        }
+    }
+}
+
 pub(super) fn check(cx: &Ctx<'_>) -> Vec<Finding> {
     let mut out = Vec::new();
+    frozen(cx, &mut out);
+    if let Some(example) = cx.suite.json(suite::RESULTS_EXAMPLE) {
+        example_agrees(cx, example, &mut out);
+    }
     if let Some(s) = cx.suite.json(suite::ENVELOPE_SCHEMA) {
         check_schema(&mut out, suite::ENVELOPE_SCHEMA, "", s, true);
         // Compiled once, for the cross-checks; compiled again only to say why it failed.

@@ -3,10 +3,12 @@
 //! Rules: every block has an entry in `sections` and every entry names a block; every scope is
 //! one of the nine; a block is an object (or an array, when its definition says so: `cases`)
 //! with a non-empty `description`;
-//! case ids are unique within a section; every problem the one reader of `exceptions`
-//! ([`crate::suite::exceptions`]) finds is BQ204 (an entry that is not `{family, binding, adr}`
-//! with an `ADR-NNNN`, a family that is not one piece of ASCII letters and digits, a repeat) or
-//! BQ205 (a binding no section has as its scope).
+//! case ids are unique within a section, also when ASCII letter case is ignored (BQ206; a
+//! case name is kebab-case ASCII, BQ514, and sub-keys are the registry's block names, so no
+//! Unicode normalisation or folding is needed to compare ids); every problem the one reader of
+//! `exceptions` ([`crate::suite::exceptions`]) finds is BQ204 (an entry that is not `{family,
+//! binding, adr}` with an `ADR-NNNN`, a family that is not one piece of ASCII letters and
+//! digits, a repeat) or BQ205 (a binding no section has as its scope).
 
 use foldhash::{HashSet, HashSetExt};
 
@@ -65,6 +67,26 @@ pub(super) fn check(cx: &Ctx<'_>) -> Vec<Finding> {
                     format!("case id {:?} appears more than once in section {:?}", case.id, s.name),
                     case.pointer.clone(),
                 ));
+            }
+        }
+        // Ids equal but for ASCII letter case. Only an id with an upper-case letter can equal
+        // another so (an all-lower-case one is its own folding), so only those are folded.
+        let mut folded: foldhash::HashMap<String, &str> = foldhash::HashMap::default();
+        for case in cx.cases(s.name).iter().filter(|c| c.id.bytes().any(|b| b.is_ascii_uppercase())) {
+            let fold = case.id.to_ascii_lowercase();
+            let other = seen.get(fold.as_str()).copied().or_else(|| folded.get(&fold).copied());
+            match other {
+                Some(other) if other != case.id => out.push(at(
+                    Code::DUPLICATE_CASE_ID,
+                    format!(
+                        "case id {:?} equals {other:?} of section {:?} but for letter case: a results file or a lookup \
+                         that ignores case takes one for the other",
+                        case.id, s.name
+                    ),
+                    case.pointer.clone(),
+                )),
+                Some(_) => {}
+                None => drop(folded.insert(fold, case.id.as_str())),
             }
         }
     }

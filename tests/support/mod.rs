@@ -16,7 +16,8 @@ pub fn repo() -> PathBuf {
 }
 
 /// The files and directories that make up a suite.
-pub const SUITE_ENTRIES: [&str; 5] = ["CONFORMANCE_VERSION", "manifest.json", "schema", "fixtures", "LICENSE"];
+pub const SUITE_ENTRIES: [&str; 6] =
+    ["CONFORMANCE_VERSION", "manifest.json", "schema", "fixtures", "LICENSE", "CHANGELOG.md"];
 
 /// A throwaway copy of the canonical suite, to break in one way per test.
 pub struct SuiteCopy {
@@ -79,6 +80,21 @@ impl SuiteCopy {
             }
         }
         v
+    }
+}
+
+/// Move the suite at `dir` to `version` everywhere a suite states it: `CONFORMANCE_VERSION`,
+/// the manifest's `conformance_version` and the results example's (validate requires the
+/// three to agree). The files are edited as text, so nothing else about them changes.
+pub fn set_version(dir: &Path, version: &str) {
+    std::fs::write(dir.join("CONFORMANCE_VERSION"), format!("{version}\n")).unwrap();
+    for rel in ["manifest.json", "schema/results.example.json"] {
+        let path = dir.join(rel);
+        let text = std::fs::read_to_string(&path).unwrap();
+        let key = "\"conformance_version\": \"";
+        let start = text.find(key).unwrap_or_else(|| panic!("{rel} states no conformance_version")) + key.len();
+        let end = start + text[start..].find('"').unwrap();
+        std::fs::write(&path, format!("{}{version}{}", &text[..start], &text[end..])).unwrap();
     }
 }
 

@@ -12,7 +12,11 @@
 //! refuses every message (a body rejection does not count: the body is always valid).
 //!
 //! Gate cross-checks: the fixture is a valid envelope, so a reject can only come from the gate
-//! (BQ841); `value_type` sits only on a row whose value is a number (BQ844); a row's value has a
+//! (BQ841); `value_type` sits only on a row whose value is a number, and a number written as a
+//! float literal with an integral value (`1.0`, `2e0`) carries `value_type: "float"` (BQ844: R4
+//! makes `1.0` the same value as `1`, while Java, .NET and Python runners parse it as a double
+//! and hand the SDK a float, so without the marker the row means two things; a non-integral
+//! `1.5` is a float in every language and needs no marker); a row's value has a
 //! type the binding's property can carry (BQ845: only ASB carries numbers, and integral ones
 //! must fit 32 bits to be handed over at both widths; SQS and Pulsar carry no null).
 
@@ -275,7 +279,8 @@ fn row_value(value: &Value, float: bool) -> RowValue {
             let int = n.as_i64().map(i128::from).or_else(|| n.as_u64().map(i128::from));
             match int {
                 Some(i) if !float => RowValue::Integer(i),
-                // An integral value written as 2.0 without a marker is still the integer 2 (R4).
+                // An integral value written as 2.0 without a marker reads as the integer 2 (R4);
+                // validate reports the row as ambiguous (BQ844).
                 None if !float && f.fract() == 0.0 && f.abs() < 1e18 => RowValue::Integer(f as i128),
                 _ => RowValue::Float(f),
             }
@@ -326,6 +331,26 @@ pub(crate) fn check_gate_row(
             Code::GATE_ROW_VALUE_TYPE,
             "value_type is only for rows whose value is a number".into(),
             &pointer::join(row_pointer, "value_type"),
+        ));
+    }
+    // A float literal (serde_json keeps a number written with a fraction or an exponent as a
+    // float) whose value is integral: integral 1 to some runners, float 1.0 to others.
+    if let Value::Number(n) = v
+        && carries.numbers
+        && !row.typed
+        && n.is_f64()
+        && n.as_f64().is_some_and(|f| f.fract() == 0.0)
+    {
+        out.push(finding(
+            Code::GATE_ROW_VALUE_TYPE,
+            format!(
+                "{v} is written as a floating-point literal with an integral value, without value_type: runners that \
+                 parse it as a double hand the SDK a float (which rejects), others the integer {} (which may decode); \
+                 write the integer {} for an integral row, or add \"value_type\": \"float\" for a float one",
+                n.as_f64().unwrap_or_default() as i128,
+                n.as_f64().unwrap_or_default() as i128
+            ),
+            &pointer::join(row_pointer, "value"),
         ));
     }
     let problem = match v {

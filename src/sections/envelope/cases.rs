@@ -10,6 +10,9 @@
 //! with their shape (`meta.id` a non-empty string, `meta.created_at` a non-negative integer).
 //! `valid: false` — `accepts` is false and decode refuses the fixture.
 //!
+//! Reading: `expect.attempts` and `expect.schema_version` are non-negative integer literals
+//! (BQ305; R20.3: the runners decode them into integers, and `0.0` aborts the Go runner).
+//!
 //! Cross-checks (decisions R20.5, R20.10, what the real SDK runners read): at least six cases
 //! (BQ509); every valid case's `expect` has the five fields the runners read (BQ501); every
 //! fixture is a non-empty JSON object (BQ502), a valid one with a non-empty `trace_id`,
@@ -29,6 +32,8 @@ use crate::suite::{MANIFEST, Scope, pointer};
 
 /// The `expect` fields every real SDK runner reads (R20.5).
 const EXPECT_FIELDS: [&str; 5] = ["urn", "data", "attempts", "lang", "schema_version"];
+/// The `expect` fields the real runners read as integers (R20.3: integer literals, never `1.0`).
+const INTEGER_FIELDS: [&str; 2] = ["attempts", "schema_version"];
 /// The real runners need at least this many top-level cases (R20.10).
 const MIN_CASES: usize = 6;
 
@@ -100,6 +105,11 @@ impl Definition for Cases {
                 Some(p) => {
                     for key in EXPECT_FIELDS {
                         r.expects(&p, key);
+                    }
+                    // The published runners decode these into integer fields: `0.0` or `1.0`
+                    // aborts the Go runner's whole test (R20.3), so they are integer literals.
+                    for key in INTEGER_FIELDS {
+                        let _ = r.opt_typed(&p, key, "a non-negative integer literal", false, Value::as_u64);
                     }
                     // Any other type would compare nothing (and break the runners that read it).
                     let _ = r.opt_typed(&p, "dead_letter", "an object", false, Value::as_object);

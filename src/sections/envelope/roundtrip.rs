@@ -12,6 +12,9 @@
 //! `expect_absent_after_reencode` pointer, and the `expect_dead_letter` sub-fields of the
 //! copy's `dead_letter` block.
 //!
+//! Reading: `expect_attempts` is a non-negative integer literal (BQ305; R20.3: the published
+//! runners read it as an integer, so `1.0` is a retype, not the same value).
+//!
 //! Cross-checks: the pointer fields against the fixture (BQ805–BQ809), the fixture against the
 //! producer schema (BQ801, BQ802).
 
@@ -125,6 +128,9 @@ impl Definition for Roundtrip {
         if let Some(p) = &expect_attempts {
             r.expectation(p);
         }
+        // An integer literal (R20.3): the published runners read it as an integer.
+        let expect_attempts =
+            expect_attempts.filter(|_| r.req(&at, "expect_attempts", "a non-negative integer literal", Value::as_u64).is_some());
         let checks = ReemitChecks::read(r, &at);
         let flagged = flagged(r, &at);
         let dead_letter = match r.opt(&at, "apply_dead_letter") {

@@ -5,7 +5,11 @@
 //! expect_delay_range_ms}` — integers in milliseconds, `multiplier` a number ≥ 1 that is a
 //! binary fraction (at most 8 fractional bits, so that every language's double arithmetic gives
 //! the same product; BQ308 otherwise), `n` ≥ 1 (the first retry), `jitter: none` with
-//! `expect_delay_ms`, `jitter: full` with `expect_delay_range_ms: [0, d(n)]`.
+//! `expect_delay_ms`, `jitter: full` with `expect_delay_range_ms: [0, d(n)]`. Every integer of
+//! milliseconds (`retry_backoff`, `max`, `expect_delay_ms`, both ends of
+//! `expect_delay_range_ms`) is at most [`MAX_MS`] = 2^53 − 1 (BQ308): the largest integer every
+//! SDK language holds exactly (a JavaScript number, an int64, a PHP int), as the section's
+//! description rules, so no SDK overflows or rounds a case.
 //!
 //! Runner: ask the SDK for the delay of retry `n` under the case's policy. `jitter: none` — one
 //! draw equals `expect_delay_ms`. `jitter: full` — [`DRAWS`] draws, every one within
@@ -24,6 +28,28 @@ use crate::sdk::ops::{Jitter, RetryDelay};
 use crate::sdk::reference::Broken;
 use crate::sections::{Block, Catch, Check, CheckCx, Contract, Definition, Entry, Field, Reader, RunCx, Version, catch, ensure};
 use crate::suite::{MANIFEST, Scope, pointer};
+
+/// The largest number of milliseconds a case may hold: 2^53 − 1, JavaScript's
+/// `Number.MAX_SAFE_INTEGER` (about 285,000 years), exact in a double and in an int64.
+pub const MAX_MS: u64 = (1 << 53) - 1;
+
+/// A millisecond value within [`MAX_MS`], or a problem at `at/key` (BQ308).
+fn within_max(r: &mut Reader<'_>, at: &str, key: &str, ms: Option<u64>) -> Option<u64> {
+    match ms {
+        Some(ms) if ms > MAX_MS => {
+            r.bad_value(
+                pointer::join(at, key),
+                format!(
+                    "{ms} ms is more than 2^53 − 1 ({MAX_MS}), the largest integer every SDK holds exactly (a \
+                     JavaScript number rounds above it, an int64 overflows above 2^63 − 1): the section's description \
+                     bounds every millisecond value of a case by it"
+                ),
+            );
+            None
+        }
+        ms => ms,
+    }
+}
 
 /// Draws asked for a full-jitter case.
 pub const DRAWS: u32 = 4000;
@@ -61,7 +87,7 @@ impl Definition for RetryBackoff {
             Field { name: "name", ty: "string", meaning: "The case id." },
             Field {
                 name: "retry_backoff",
-                ty: "integer ≥ 0, milliseconds",
+                ty: "integer 0 … 2^53 − 1, milliseconds",
                 meaning: "The policy's first-retry delay.",
             },
             Field {
@@ -71,7 +97,7 @@ impl Definition for RetryBackoff {
             },
             Field {
                 name: "max",
-                ty: "integer ≥ 0, milliseconds (optional; 0 when absent)",
+                ty: "integer 0 … 2^53 − 1, milliseconds (optional; 0 when absent)",
                 meaning: "The policy's cap; 0 means uncapped.",
             },
             Field {
@@ -82,7 +108,7 @@ impl Definition for RetryBackoff {
             Field { name: "n", ty: "integer ≥ 1", meaning: "The retry number: the first retry is 1." },
             Field {
                 name: "expect_delay_ms",
-                ty: "integer, milliseconds (with `jitter: none`)",
+                ty: "integer 0 … 2^53 − 1, milliseconds (with `jitter: none`)",
                 meaning: "The delay the SDK must compute: d(n) = floor(min(max, retry_backoff × multiplier^(n−1))), max 0 being no cap.",
             },
             Field {
@@ -104,6 +130,7 @@ impl Definition for RetryBackoff {
         let at = r.root();
         r.object(&at)?;
         let retry_backoff = r.u64(&at, "retry_backoff");
+        let retry_backoff = within_max(r, &at.pointer, "retry_backoff", retry_backoff);
         let multiplier = r.opt_typed(&at, "multiplier", "a number", false, Value::as_f64).ok()?;
         let fraction = match multiplier {
             None => Some((1, 0)),
@@ -120,6 +147,10 @@ impl Definition for RetryBackoff {
             }),
         };
         let max = r.opt_typed(&at, "max", "a non-negative integer (ms)", false, Value::as_u64).ok()?;
+        let max = match max {
+            Some(ms) => Some(within_max(r, &at.pointer, "max", Some(ms))?),
+            None => None,
+        };
         let n = r.u64(&at, "n").and_then(|n| match u32::try_from(n) {
             Ok(n) if n >= 1 => Some(n),
             _ => {
@@ -133,12 +164,18 @@ impl Definition for RetryBackoff {
         let expect = match r.one_of(&at, "jitter", &[("none", Jitter::None), ("full", Jitter::Full)])? {
             Jitter::None => {
                 r.expects(&at, "expect_delay_ms");
-                r.u64(&at, "expect_delay_ms").map(Expect::Exactly)
+                let ms = r.u64(&at, "expect_delay_ms");
+                within_max(r, &at.pointer, "expect_delay_ms", ms).map(Expect::Exactly)
             }
             Jitter::Full => {
                 let range = r.u64_list(&at, "expect_delay_range_ms");
                 let p = r.opt(&at, "expect_delay_range_ms");
                 match range.as_deref() {
+                    Some(&[0, hi]) if hi > MAX_MS => {
+                        let at_range = pointer::join(&at.pointer, "expect_delay_range_ms");
+                        let _ = within_max(r, &at_range, "1", Some(hi));
+                        None
+                    }
                     Some(&[0, hi]) => {
                         match p {
                             // A bound below d(n): thousands of draws over [0, d(n)] cross it.

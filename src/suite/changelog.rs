@@ -1,5 +1,6 @@
-//! Reading CHANGELOG.md the way the release gate does: the entry of one version, the sections it
-//! names, the corrections it names.
+//! Reading CHANGELOG.md, the one reader of it: the entry of one version (what `validate`
+//! requires for `CONFORMANCE_VERSION`, what the release notes print), the sections it names and
+//! the corrections it names (what the release gate reads).
 //!
 //! Invariants:
 //! - An entry starts at a level-2 heading (`## `) whose first word, with an optional `[` … `]`
@@ -34,7 +35,18 @@
 //!   block or section prefix of it (`` `backoff.retry_republish` `` names every case id of the
 //!   block; `` `backoff` `` names only the section's own fields).
 
-use crate::suite::cites_adr;
+use serde::Serialize;
+
+use super::cites_adr;
+
+/// The CHANGELOG item that names a correction.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Naming {
+    /// 1-based line of the item in CHANGELOG.md.
+    pub line: usize,
+    /// The ADRs the item cites.
+    pub adrs: Vec<String>,
+}
 
 /// One item of an entry: its first line (1-based) and its text, lines joined by spaces.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -185,14 +197,14 @@ impl Entry {
         self.items.iter().any(|i| i.spans().contains(&name) && i.states_addition())
     }
 
-    /// The item naming the correction with `reference`, as a [`super::Naming`].
-    pub fn naming(&self, reference: &str) -> Option<super::Naming> {
+    /// The item naming the correction with `reference`, as a [`Naming`].
+    pub fn naming(&self, reference: &str) -> Option<Naming> {
         let covers =
             |span: &str| reference == span || reference.strip_prefix(span).is_some_and(|rest| rest.starts_with('/'));
         self.items
             .iter()
             .find(|i| i.states_correction() && cites_adr(&i.text) && i.spans().into_iter().any(covers))
-            .map(|i| super::Naming { line: i.line, adrs: i.adrs() })
+            .map(|i| Naming { line: i.line, adrs: i.adrs() })
     }
 }
 
