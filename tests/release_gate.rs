@@ -305,7 +305,12 @@ fn each_refusal_of_the_gate() {
     // the version differs; validate's own findings on such a suite are not BQ9xx).
     let o = against(|s| {
         s.write("CONFORMANCE_VERSION", "1.5.9\n");
-        s.edit_manifest(|m| m["conformance_version"] = json!("1.5.9"));
+        // Only the version's bytes: a re-serialised manifest is an editorial change of its own.
+        let text = s.read("manifest.json");
+        s.write(
+            "manifest.json",
+            text.replacen("\"conformance_version\": \"1.6.0\"", "\"conformance_version\": \"1.5.9\"", 1),
+        );
     });
     assert_eq!(codes(&o), ["BQ954"], "{}", transcript(&o));
 }
