@@ -799,3 +799,43 @@ fn the_results_example_belongs_to_this_suite() {
     assert_finding(&findings, "BQ405", file, Some("/conformance_version"));
     assert_finding(&findings, "BQ405", file, Some("/sections/no_such_section"));
 }
+
+#[test]
+fn an_emptied_expectation_pins_nothing() {
+    // Each of these kept validate clean: the reference passes a case that checks nothing. An
+    // empty list of things that must hold is BQ308 at the field, and only that (the power
+    // check, BQ316, leaves such a case to it); `expect_warnings: []` says "no warnings" and is
+    // not one of them.
+    let s = SuiteCopy::new();
+    s.edit_manifest(|m| {
+        let named = |m: &mut Value, section: &str, name: &str| -> usize {
+            m[section]["cases"].as_array().unwrap().iter().position(|c| c["name"] == name).unwrap()
+        };
+        let i = named(m, "roundtrip", "urn-only-roundtrip");
+        m["roundtrip"]["cases"][i]["expect_absent_after_reencode"] = json!([]);
+        let i = named(m, "extension_write", "flat-scalar-key");
+        m["extension_write"]["cases"][i]["expect_envelope"] = json!({});
+        m["idempotency"]["sequences"]["cases"][0]["deliveries"] = json!([]);
+        m["idempotency"]["sequences"]["cases"][0]["expected_effects"] = json!(0);
+    });
+    let findings = s.validate();
+    let at = |section: &str, name: &str, field: &str| {
+        let m: Value = serde_json::from_str(&s.read("manifest.json")).unwrap();
+        let i = m[section]["cases"].as_array().unwrap().iter().position(|c| c["name"] == name).unwrap();
+        format!("/{section}/cases/{i}/{field}")
+    };
+    assert_finding(
+        &findings,
+        "BQ308",
+        "manifest.json",
+        Some(&at("roundtrip", "urn-only-roundtrip", "expect_absent_after_reencode")),
+    );
+    assert_finding(
+        &findings,
+        "BQ308",
+        "manifest.json",
+        Some(&at("extension_write", "flat-scalar-key", "expect_envelope")),
+    );
+    assert_finding(&findings, "BQ308", "manifest.json", Some("/idempotency/sequences/cases/0/deliveries"));
+    assert_eq!(findings.len(), 3, "one problem, one finding (no BQ316 beside them): {findings:#?}");
+}

@@ -332,8 +332,8 @@ codes! {
     }
     CASE_BAD_VALUE = "BQ308" "case-bad-value" "A case field has the right JSON type but a value its section cannot use (not standard padded base64, out of range, not a binary fraction)." {
         Error,
-        checks: "Field values are usable: base64 is standard and padded, numbers are in their range (n at least 1, a multiplier at least 1 and a binary fraction, a non-empty property name), lists are non-empty where they must be.",
-        why: "A value a runner cannot decode or that no SDK can represent exactly makes the case fail for the suite's fault, not the SDK's.",
+        checks: "Field values are usable: base64 is standard and padded, numbers are in their range (n at least 1, a multiplier at least 1 and a binary fraction, a non-empty property name), lists are non-empty where they must be; in every section, a field that lists what must hold after the run (expect, expect_preserved, expect_envelope, expect_after_reencode, expect_absent_after_reencode, expect_absent_headers, expect_dead_letter, deliveries) is not an empty object or array.",
+        why: "A value a runner cannot decode or that no SDK can represent exactly makes the case fail for the suite's fault, not the SDK's; an emptied expectation pins nothing, so every SDK passes the case whatever its bugs.",
         example: Validate(&[Set("manifest.json", "/kafka_poison/cases/[invalid-utf8]/body_base64", "\"not base64!\"")]),
     }
     SECTION_UNREGISTERED = "BQ309" "section-unregistered" "A manifest section has no definition in bqsuite's section registry, so its cases can be neither read, checked nor run." {
@@ -385,7 +385,7 @@ codes! {
         Error,
         checks: "Every (broken variant, case) pair of the recorded power (src/sections/power.json: the kill matrix of the canonical suite, bqsuite dev kill-matrix) runs again with that variant switched on: the case must not pass, and on a suite of the recording's version or later it must exist. The Redis cases among them run only when validate is given a Redis. A case the reference does not pass either is BQ311's, and a case gone with its whole block is that block's finding.",
         why: "The reference agreement (BQ311) proves a case can be passed, not that it tests anything: an expectation emptied, a published case removed or a gate row inserted ahead of the published ones still passes with the reference, and every SDK with the bug the case was written for would pass it too. A change that moves what a case catches on purpose is made with a new recording, whose diff shows the pairs gained and lost.",
-        example: Validate(&[Set("manifest.json", "/extension_write/cases/[flat-scalar-key]/expect_envelope", "{}"), Set("manifest.json", "/extension_write/cases/[two-vendors-in-one-ext]/expect_envelope", "{}")]),
+        example: Validate(&[Remove("manifest.json", "/extension_write/cases/[flat-scalar-key]/expect_envelope/~1meta~1vendor_flag")]),
     }
 
     RESULTS_EXAMPLE_INVALID = "BQ401" "results-example-invalid" "schema/results.example.json does not validate against schema/results.schema.json." {

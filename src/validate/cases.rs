@@ -4,20 +4,67 @@
 //! loaded file under `fixtures/` (BQ301: decisions R3; `LICENSE` and `sync-targets.json` are
 //! read with the suite but reach no vendored copy, and neither they nor `CONFORMANCE_VERSION`
 //! are fixtures a case could run on); every file under `fixtures/` is referenced by some case
-//! (no orphans, BQ304). The shape of each case is its section's business ([`super::registry`]).
+//! (no orphans, BQ304). The shape of each case is its section's business ([`super::registry`]),
+//! except one rule every section shares: a case field that lists what must hold after the run
+//! ([`VACUOUS_WHEN_EMPTY`]: `expect`, `expect_preserved`, `expect_envelope`, …, `deliveries`) is
+//! never an empty object or array (BQ308), since an empty one pins nothing and every SDK passes it.
+//! Fields where empty is itself the expectation (`expect_warnings: []`, no warnings;
+//! `expect_retry_topics: []`, none) are not among them.
 
 use std::collections::HashSet;
 
 use crate::diag::{Code, Finding};
 use crate::sections::read::missing_file_message;
-use crate::suite::MANIFEST;
+use crate::suite::{MANIFEST, pointer};
 
 use super::Ctx;
+
+/// Case fields that say what must hold after the run, each an object or array of things that
+/// must: empty, the case pins nothing (an SDK with any bug passes it).
+const VACUOUS_WHEN_EMPTY: [&str; 8] = [
+    "expect",
+    "expect_preserved",
+    "expect_envelope",
+    "expect_after_reencode",
+    "expect_absent_after_reencode",
+    "expect_absent_headers",
+    "expect_dead_letter",
+    "deliveries",
+];
+
+/// The fields of `case` among [`VACUOUS_WHEN_EMPTY`] that are empty.
+pub(super) fn vacuous(case: &serde_json::Value) -> impl Iterator<Item = &'static str> + '_ {
+    VACUOUS_WHEN_EMPTY.into_iter().filter(move |key| match case.get(key) {
+        Some(serde_json::Value::Object(o)) => o.is_empty(),
+        Some(serde_json::Value::Array(a)) => a.is_empty(),
+        _ => false,
+    })
+}
 
 pub(super) fn check(cx: &Ctx<'_>) -> Vec<Finding> {
     let mut out = Vec::new();
     if cx.suite.json(MANIFEST).is_none() {
         return out;
+    }
+    for section in cx.suite.sections() {
+        for case in cx.cases(section.name) {
+            for key in vacuous(case.value) {
+                {
+                    out.push(
+                        Finding::error(
+                            Code::CASE_BAD_VALUE,
+                            format!(
+                                "{key} of {}/{} is empty: it pins nothing, so an SDK with any bug passes the case; \
+                                 list what must hold, or remove the case",
+                                section.name, case.id
+                            ),
+                        )
+                        .in_file(MANIFEST)
+                        .at(pointer::join(&case.pointer, key)),
+                    );
+                }
+            }
+        }
     }
     let refs = cx.file_refs();
     let referenced: HashSet<&str> = refs.iter().map(|(_, f)| *f).collect();

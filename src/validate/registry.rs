@@ -36,7 +36,8 @@
 //!   case removed) is a finding even though the reference core still passes the case. The
 //!   Redis cases among them run only with a Redis, as the agreement's do; a section's pairs
 //!   share one reference core, as a chunk of the agreement does. A case the reference does not
-//!   pass either is left to the agreement (BQ311), and a case gone with its whole block
+//!   pass either is left to the agreement (BQ311), a case with an emptied expectation field to
+//!   BQ308 (the cases family), and a case gone with its whole block
 //!   (missing, malformed or emptied) to the block's finding (BQ313, BQ305, BQ314), so one
 //!   problem gives one finding. A suite older than the recording never had some of its cases
 //!   and is not held to it.
@@ -381,6 +382,10 @@ impl<'o> Agreement<'o> {
                 Some(Needs::Redis) if self.redis.is_some() => {}
                 // Unreadable (another finding says so), or a Redis case without a Redis.
                 _ => continue,
+            }
+            if super::cases::vacuous(read.cases.case(i).value).next().is_some() {
+                // An emptied expectation is BQ308's, at the field.
+                continue;
             }
             let outcome = with_broken(variant, || read.cases.run(i, &mut cx));
             // A case the reference does not pass either is the agreement's finding (BQ311).
