@@ -817,6 +817,8 @@ fn an_emptied_expectation_pins_nothing() {
         m["extension_write"]["cases"][i]["expect_envelope"] = json!({});
         m["idempotency"]["sequences"]["cases"][0]["deliveries"] = json!([]);
         m["idempotency"]["sequences"]["cases"][0]["expected_effects"] = json!(0);
+        let i = m["cases"].as_array().unwrap().iter().position(|c| c["name"] == "dead-lettered").unwrap();
+        m["cases"][i]["expect"]["dead_letter"] = json!({});
     });
     let findings = s.validate();
     let at = |section: &str, name: &str, field: &str| {
@@ -837,5 +839,8 @@ fn an_emptied_expectation_pins_nothing() {
         Some(&at("extension_write", "flat-scalar-key", "expect_envelope")),
     );
     assert_finding(&findings, "BQ308", "manifest.json", Some("/idempotency/sequences/cases/0/deliveries"));
-    assert_eq!(findings.len(), 3, "one problem, one finding (no BQ316 beside them): {findings:#?}");
+    let m: Value = serde_json::from_str(&s.read("manifest.json")).unwrap();
+    let i = m["cases"].as_array().unwrap().iter().position(|c| c["name"] == "dead-lettered").unwrap();
+    assert_finding(&findings, "BQ308", "manifest.json", Some(&format!("/cases/{i}/expect/dead_letter")));
+    assert_eq!(findings.len(), 4, "one problem, one finding (no BQ316 beside them): {findings:#?}");
 }

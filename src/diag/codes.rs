@@ -332,7 +332,7 @@ codes! {
     }
     CASE_BAD_VALUE = "BQ308" "case-bad-value" "A case field has the right JSON type but a value its section cannot use (not standard padded base64, out of range, not a binary fraction)." {
         Error,
-        checks: "Field values are usable: base64 is standard and padded, numbers are in their range (n at least 1, a multiplier at least 1 and a binary fraction, a non-empty property name), lists are non-empty where they must be; in every section, a field that lists what must hold after the run (expect, expect_preserved, expect_envelope, expect_after_reencode, expect_absent_after_reencode, expect_absent_headers, expect_dead_letter, deliveries) is not an empty object or array.",
+        checks: "Field values are usable: base64 is standard and padded, numbers are in their range (n at least 1, a multiplier at least 1 and a binary fraction, a non-empty property name), lists are non-empty where they must be; in every section, a field that lists what must hold after the run (expect, expect_preserved, expect_envelope, expect_after_reencode, expect_absent_after_reencode, expect_absent_headers, expect_dead_letter, deliveries, and expect.dead_letter) is not an empty object or array.",
         why: "A value a runner cannot decode or that no SDK can represent exactly makes the case fail for the suite's fault, not the SDK's; an emptied expectation pins nothing, so every SDK passes the case whatever its bugs.",
         example: Validate(&[Set("manifest.json", "/kafka_poison/cases/[invalid-utf8]/body_base64", "\"not base64!\"")]),
     }

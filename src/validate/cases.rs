@@ -6,8 +6,8 @@
 //! are fixtures a case could run on); every file under `fixtures/` is referenced by some case
 //! (no orphans, BQ304). The shape of each case is its section's business ([`super::registry`]),
 //! except one rule every section shares: a case field that lists what must hold after the run
-//! ([`VACUOUS_WHEN_EMPTY`]: `expect`, `expect_preserved`, `expect_envelope`, …, `deliveries`) is
-//! never an empty object or array (BQ308), since an empty one pins nothing and every SDK passes it.
+//! ([`VACUOUS_WHEN_EMPTY`]: `expect`, `expect_preserved`, `expect_envelope`, …, `deliveries`;
+//! and `expect.dead_letter`) is never an empty object or array (BQ308), since an empty one pins nothing and every SDK passes it.
 //! Fields where empty is itself the expectation (`expect_warnings: []`, no warnings;
 //! `expect_retry_topics: []`, none) are not among them.
 
@@ -32,13 +32,24 @@ const VACUOUS_WHEN_EMPTY: [&str; 8] = [
     "deliveries",
 ];
 
-/// The fields of `case` among [`VACUOUS_WHEN_EMPTY`] that are empty.
-pub(super) fn vacuous(case: &serde_json::Value) -> impl Iterator<Item = &'static str> + '_ {
-    VACUOUS_WHEN_EMPTY.into_iter().filter(move |key| match case.get(key) {
+/// The same inside `expect`: `expect.dead_letter` lists the dead-letter sub-fields the copy must
+/// carry ("if expect.dead_letter is present, the message carries a matching dead_letter block").
+const VACUOUS_IN_EXPECT: [&str; 1] = ["dead_letter"];
+
+/// The fields of `case` among [`VACUOUS_WHEN_EMPTY`] and (as `expect/…`) [`VACUOUS_IN_EXPECT`]
+/// that are empty, as pointers relative to the case.
+pub(super) fn vacuous(case: &serde_json::Value) -> impl Iterator<Item = String> + '_ {
+    let empty = |v: Option<&serde_json::Value>| match v {
         Some(serde_json::Value::Object(o)) => o.is_empty(),
         Some(serde_json::Value::Array(a)) => a.is_empty(),
         _ => false,
-    })
+    };
+    let top = VACUOUS_WHEN_EMPTY.into_iter().filter(move |key| empty(case.get(key))).map(str::to_owned);
+    let inner = VACUOUS_IN_EXPECT
+        .into_iter()
+        .filter(move |key| empty(case.get("expect").and_then(|e| e.get(key))))
+        .map(|key| format!("expect/{key}"));
+    top.chain(inner)
 }
 
 pub(super) fn check(cx: &Ctx<'_>) -> Vec<Finding> {
@@ -60,7 +71,7 @@ pub(super) fn check(cx: &Ctx<'_>) -> Vec<Finding> {
                             ),
                         )
                         .in_file(MANIFEST)
-                        .at(pointer::join(&case.pointer, key)),
+                        .at(key.split('/').fold(case.pointer.clone(), |at, step| pointer::join(&at, step))),
                     );
                 }
             }
