@@ -181,11 +181,12 @@ pub fn run(a: &DevArgs) -> ExitCode {
                         matrix.skipped()
                     ));
                 }
-                let text = crate::sections::power::render(suite.version().unwrap_or_default(), &matrix.pairs());
+                let pairs = matrix.pairs();
+                let text = crate::sections::power::render(suite.version().unwrap_or_default(), &pairs);
                 if let Err(e) = crate::fsutil::write_atomic(path, text.as_bytes()) {
                     return fail(format!("cannot write {}: {e}", path.display()));
                 }
-                note!("recorded {} catches in {}", matrix.pairs().len(), path.display());
+                note!("recorded {} catches in {}", pairs.len(), path.display());
             }
             let reference_fails = matrix.reference.failing.values().any(|ids| !ids.is_empty());
             super::exit(reference_fails || matrix.rows.iter().any(|r| !r.caught()))

@@ -13,7 +13,7 @@
 
 use serde_json::Value;
 
-use super::{Exception, Scope, Suite, is_adr, name_pieces};
+use super::{Exception, Scope, Suite, is_adr, is_family_piece};
 
 /// What is wrong with `exceptions` or one of its entries.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -75,7 +75,7 @@ pub fn read(suite: &Suite) -> Loaded {
             continue;
         }
         let mut clean = true;
-        if name_pieces(family).ne([family]) {
+        if !is_family_piece(family) {
             clean = false;
             problem(
                 ProblemKind::Bad,

@@ -294,6 +294,12 @@ pub fn name_pieces(sdk: &str) -> impl Iterator<Item = &str> {
     sdk.split(|c: char| !c.is_ascii_alphanumeric())
 }
 
+/// Can `family` be an SDK's family, that is, is it exactly one non-empty [`name_pieces`] piece?
+/// (What an `exceptions` entry and a skip rule's `families` may name.)
+pub fn is_family_piece(family: &str) -> bool {
+    !family.is_empty() && name_pieces(family).eq([family])
+}
+
 /// A loaded suite.
 #[derive(Debug, Clone)]
 pub struct Suite {

@@ -372,9 +372,8 @@ impl Reader<'_> {
     fn families(&mut self, obj: &Map<String, Value>, at: &str) -> Vec<String> {
         let Some(v) = obj.get("families") else { return Vec::new() };
         let key = pointer::join(at, "families");
-        let piece = |f: &str| !f.is_empty() && f.chars().all(|c| c.is_ascii_alphanumeric());
         let list = match v.as_array() {
-            Some(a) if !a.is_empty() && a.iter().all(|f| f.as_str().is_some_and(piece)) => a,
+            Some(a) if !a.is_empty() && a.iter().all(|f| f.as_str().is_some_and(super::is_family_piece)) => a,
             _ => {
                 self.problem(
                     ProblemKind::Shape,
