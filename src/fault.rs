@@ -63,6 +63,9 @@ catalogue! {
     MakeCreatedAtInSeconds = "make-created-at-in-seconds": "make stamps meta.created_at in epoch seconds instead of milliseconds";
     MakeWithoutMetaId = "make-without-meta-id": "make leaves meta.id out";
     EncodeWithoutCreatedAt = "encode-without-created-at": "encode leaves meta.created_at out (make and every re-encode)";
+    DecodeFirstKeyWins = "decode-first-key-wins": "decode keeps the first of a repeated top-level key instead of the last";
+    DecodeKeysIgnoreCase = "decode-keys-ignore-case": "decode matches top-level keys case-insensitively (JOB is taken as job)";
+    DecodeBytesAsLatin1 = "decode-bytes-as-latin1": "decode reads the body's bytes as Latin-1 instead of UTF-8 (multi-byte characters become mojibake)";
     DropUnknownKeys = "decode-drops-unknown-keys": "decode drops unknown keys instead of preserving them";
     NoUrnAlias = "decode-ignores-urn-alias": "decode ignores urn as the inbound alias of job";
     IgnoreSchemaVersion = "accepts-ignores-schema-version": "decode and accepts do not check meta.schema_version";
@@ -80,6 +83,8 @@ catalogue! {
     RetryNFromZero = "retry-n-from-zero": "the retry delay counts retries from 0 (d(n) = base × multiplier^n)";
     PoisonReEncode = "poison-re-encode": "the poison writer splices by parsing and re-encoding the body (rounds numbers, collapses repeated names)";
     TraceparentAccepts31Hex = "traceparent-accepts-31-hex": "the traceparent parser takes a trace id of 31 hex digits";
+    TraceparentFallbackSpanId = "traceparent-fallback-span-id": "a valid traceparent header gives its trace id but the parent span id is the fallback's";
+    TraceparentFlagsAlwaysSampled = "traceparent-flags-always-sampled": "a valid traceparent header's flags are replaced by 01 (sampled)";
     GateTrims = "gate-trims": "the schema-version gate trims the value before comparing";
     GateUnicodeBlank = "gate-unicode-blank": "the schema-version gate's blank check is Unicode-aware";
     AsbFloatOneIsIntegral = "asb-float-one-is-integral": "the ASB gate takes a float or double 1.0 as integral 1";

@@ -116,3 +116,54 @@ fn a_redis_case_emptied_is_caught_only_with_a_redis() {
     assert!(!found.is_empty() && found.iter().all(|(p, _)| p == "/redis_layout/reserve/cases/0"), "{found:#?}");
     assert!(found.iter().any(|(_, m)| m.contains("redis-reserve-hands-member")), "{found:#?}");
 }
+
+/// The byte-exact fixtures and the traceparent fields the red team normalised away (P07, P02i):
+/// each edit keeps the case passable and its expectation true, but the case stops testing its
+/// point, and the variant it was written against passes it.
+#[test]
+fn normalised_fixtures_and_dropped_header_fields_stop_catching() {
+    let s = SuiteCopy::new();
+    let rewrite = |rel: &str, edit: &dyn Fn(&mut serde_json::Map<String, Value>)| {
+        let mut v: Value = serde_json::from_str(&s.read(rel)).unwrap();
+        edit(v.as_object_mut().unwrap());
+        s.write(rel, serde_json::to_string_pretty(&v).unwrap());
+    };
+    // P07a: a JSON tool collapses the repeated job and data to their last values.
+    rewrite("fixtures/duplicate-keys-last-wins.json", &|_| {});
+    // P07b: the wrongly cased key goes; the fixture still has no identity.
+    rewrite("fixtures/invalid-wrong-case-job.json", &|o| {
+        o.shift_remove("JOB");
+    });
+    // P07c: the non-ASCII title written as \u escapes: the same string, no multi-byte UTF-8.
+    let ascii: String = s
+        .read("fixtures/unicode-and-numbers.json")
+        .chars()
+        .map(|c| if c.is_ascii() { c.to_string() } else { format!("\\u{:04x}", c as u32) })
+        .collect();
+    assert!(!ascii.contains('\u{2615}') && ascii.contains("\\u2615"), "the title has a BMP character to escape");
+    s.write("fixtures/unicode-and-numbers.json", ascii);
+    // P02i: the header case no longer says which span id and flags the header gives.
+    s.edit_manifest(|m| {
+        let expect = case_mut(m, "traceparent", "valid-header-wins")["expect"].as_object_mut().unwrap();
+        expect.shift_remove("parent_span_id");
+        expect.shift_remove("trace_flags");
+    });
+    let found = only(&s.validate(), "BQ316");
+    let named = |variant: &str| -> Vec<&str> {
+        found
+            .iter()
+            .filter(|(_, m)| m.contains(&format!("broken variant {variant}")))
+            .map(|(p, _)| p.as_str())
+            .collect()
+    };
+    let cases = |name: &str| {
+        let m: Value = serde_json::from_str(&s.read("manifest.json")).unwrap();
+        let at = m["cases"].as_array().unwrap().iter().position(|c| c["name"] == name).unwrap();
+        format!("/cases/{at}")
+    };
+    assert_eq!(named("decode-first-key-wins"), [cases("duplicate-keys-last-wins")], "{found:#?}");
+    assert_eq!(named("decode-keys-ignore-case"), [cases("invalid-wrong-case-job")], "{found:#?}");
+    assert_eq!(named("decode-bytes-as-latin1"), [cases("unicode-and-numbers")], "{found:#?}");
+    assert_eq!(named("traceparent-fallback-span-id"), ["/traceparent/cases/0"], "{found:#?}");
+    assert_eq!(named("traceparent-flags-always-sampled"), Vec::<&str>::new(), "the unsampled case still catches it");
+}

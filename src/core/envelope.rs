@@ -236,11 +236,38 @@ impl std::error::Error for MakeError {}
 
 /// Parse `body` as one JSON object (last-wins on repeated keys, decoded order kept).
 pub fn parse_object(body: &[u8]) -> Result<Map<String, Value>, DecodeError> {
-    match serde_json::from_slice::<Value>(body) {
-        Ok(Value::Object(map)) => Ok(map),
+    let latin1: String;
+    let parsed = if fault::active(Fault::DecodeBytesAsLatin1) {
+        latin1 = body.iter().copied().map(char::from).collect();
+        serde_json::from_str::<Value>(&latin1)
+    } else {
+        serde_json::from_slice::<Value>(body)
+    };
+    match parsed {
+        Ok(Value::Object(map)) => Ok(if fault::active(Fault::DecodeFirstKeyWins) { first_key_wins(body) } else { map }),
         Ok(_) => Err(DecodeError::NotAnObject),
         Err(e) => Err(DecodeError::NotJson(e.to_string())),
     }
+}
+
+/// The `decode-first-key-wins` variant's reading of a body already known to be one JSON
+/// object: a repeated top-level key keeps its first value.
+fn first_key_wins(body: &[u8]) -> Map<String, Value> {
+    struct FirstWins;
+    impl<'de> serde::de::Visitor<'de> for FirstWins {
+        type Value = Map<String, Value>;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a JSON object")
+        }
+        fn visit_map<A: serde::de::MapAccess<'de>>(self, mut access: A) -> Result<Self::Value, A::Error> {
+            let mut map = Map::new();
+            while let Some((key, value)) = access.next_entry::<String, Value>()? {
+                map.entry(key).or_insert(value);
+            }
+            Ok(map)
+        }
+    }
+    serde::Deserializer::deserialize_map(&mut serde_json::Deserializer::from_slice(body), FirstWins).unwrap_or_default()
 }
 
 /// Decode a body into an envelope plus warnings.
@@ -250,6 +277,9 @@ pub fn decode(body: &[u8]) -> Result<Decoded, DecodeError> {
 
 /// Decode an already parsed JSON object.
 pub fn decode_object(mut obj: Map<String, Value>) -> Result<Decoded, DecodeError> {
+    if fault::active(Fault::DecodeKeysIgnoreCase) {
+        obj = obj.into_iter().map(|(key, value)| (key.to_ascii_lowercase(), value)).collect();
+    }
     let mut warnings = Vec::new();
     let job = resolve_identity(obj.shift_remove("job"), obj.shift_remove("urn"), &mut warnings)?;
 

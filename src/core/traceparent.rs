@@ -89,12 +89,21 @@ pub fn fallback_span_id(trace_id: &str) -> String {
 
 /// The parent for a delivery: the header when it has the pinned structure, else the fallback.
 pub fn extract(header: Option<&str>, trace_id: &str) -> Parent {
-    header.and_then(parse).unwrap_or_else(|| Parent {
-        trace_id: fallback_trace_id(trace_id),
-        span_id: fallback_span_id(trace_id),
-        flags: "01".to_owned(),
-        source: Source::Fallback,
-    })
+    let Some(mut parent) = header.and_then(parse) else {
+        return Parent {
+            trace_id: fallback_trace_id(trace_id),
+            span_id: fallback_span_id(trace_id),
+            flags: "01".to_owned(),
+            source: Source::Fallback,
+        };
+    };
+    if fault::active(Fault::TraceparentFallbackSpanId) {
+        parent.span_id = fallback_span_id(trace_id);
+    }
+    if fault::active(Fault::TraceparentFlagsAlwaysSampled) {
+        parent.flags = "01".to_owned();
+    }
+    parent
 }
 
 #[cfg(test)]

@@ -56,6 +56,9 @@ impl Definition for Cases {
     const CATCHES: &'static [Catch] = &[
         catch(Broken::IgnoreSchemaVersion, &["invalid-unknown-schema-version"]),
         catch(Broken::NoUrnAlias, &["urn-alias"]),
+        catch(Broken::DecodeFirstKeyWins, &["duplicate-keys-last-wins"]),
+        catch(Broken::DecodeKeysIgnoreCase, &["invalid-wrong-case-job"]),
+        catch(Broken::DecodeBytesAsLatin1, &["unicode-and-numbers"]),
     ];
     const CONTRACT: &'static Contract = &Contract {
         fields: &[

@@ -30,7 +30,14 @@ impl Definition for Traceparent {
     const SINCE: Version = (1, 5, 0);
     const BLOCKS: &'static [Block] = &[Block::new("cases", (1, 5, 0))];
     const SCOPE: Scope = Scope::Otel;
-    const CATCHES: &'static [Catch] = &[catch(Broken::TraceparentAccepts31Hex, &["trace-id-31-hex"])];
+    const CATCHES: &'static [Catch] = &[
+        catch(Broken::TraceparentAccepts31Hex, &["trace-id-31-hex"]),
+        catch(
+            Broken::TraceparentFallbackSpanId,
+            &["valid-header-wins", "valid-header-unsampled-flags", "valid-header-wins-over-non-uuid-trace-id"],
+        ),
+        catch(Broken::TraceparentFlagsAlwaysSampled, &["valid-header-unsampled-flags"]),
+    ];
     const CONTRACT: &'static Contract = &Contract {
         fields: &[
             Field { name: "name", ty: "string", meaning: "The case id." },
