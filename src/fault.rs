@@ -15,7 +15,9 @@
 //!
 //! It sits beside the core, not in it (the core uses it, it uses nothing): the catalogue, its
 //! names and its switch are the tooling's (the kill matrix, `adapter --broken NAME`), and no
-//! SDK operation reads them. What stays in the core is each variant's one guarded branch.
+//! SDK operation reads them. What stays in the core is each variant's one guarded branch; a
+//! helper that such a branch needs and no SDK operation reaches ([`first_key_wins`]) lives here,
+//! so the core holds only SDK behaviour (issue 21's mutation figure counts `src/core` only).
 
 use std::cell::RefCell;
 use std::fmt;
@@ -169,6 +171,28 @@ impl fmt::Display for Fault {
     }
 }
 
+/// The `decode-first-key-wins` variant's reading of a body already known to be one JSON
+/// object: a repeated top-level key keeps its first value (an empty map if the body is not an
+/// object after all).
+pub fn first_key_wins(body: &[u8]) -> serde_json::Map<String, serde_json::Value> {
+    use serde_json::{Map, Value};
+    struct FirstWins;
+    impl<'de> serde::de::Visitor<'de> for FirstWins {
+        type Value = Map<String, Value>;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a JSON object")
+        }
+        fn visit_map<A: serde::de::MapAccess<'de>>(self, mut access: A) -> Result<Self::Value, A::Error> {
+            let mut map = Map::new();
+            while let Some((key, value)) = access.next_entry::<String, Value>()? {
+                map.entry(key).or_insert(value);
+            }
+            Ok(map)
+        }
+    }
+    serde::Deserializer::deserialize_map(&mut serde_json::Deserializer::from_slice(body), FirstWins).unwrap_or_default()
+}
+
 thread_local! {
     static ACTIVE: RefCell<Vec<Fault>> = const { RefCell::new(Vec::new()) };
 }
@@ -205,6 +229,13 @@ mod tests {
             assert!(!active(Fault::NoUrnAlias));
         });
         assert!(!active(Fault::DropUnknownKeys));
+    }
+
+    #[test]
+    fn first_key_wins_keeps_the_first_of_a_repeated_key() {
+        let m = first_key_wins(br#"{"job":"a","data":{"x":1},"job":"b","data":{}}"#);
+        assert_eq!(serde_json::Value::Object(m), serde_json::json!({"job": "a", "data": {"x": 1}}));
+        assert!(first_key_wins(b"[1]").is_empty());
     }
 
     #[test]

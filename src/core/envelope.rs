@@ -244,30 +244,12 @@ pub fn parse_object(body: &[u8]) -> Result<Map<String, Value>, DecodeError> {
         serde_json::from_slice::<Value>(body)
     };
     match parsed {
-        Ok(Value::Object(map)) => Ok(if fault::active(Fault::DecodeFirstKeyWins) { first_key_wins(body) } else { map }),
+        Ok(Value::Object(map)) => {
+            Ok(if fault::active(Fault::DecodeFirstKeyWins) { fault::first_key_wins(body) } else { map })
+        }
         Ok(_) => Err(DecodeError::NotAnObject),
         Err(e) => Err(DecodeError::NotJson(e.to_string())),
     }
-}
-
-/// The `decode-first-key-wins` variant's reading of a body already known to be one JSON
-/// object: a repeated top-level key keeps its first value.
-fn first_key_wins(body: &[u8]) -> Map<String, Value> {
-    struct FirstWins;
-    impl<'de> serde::de::Visitor<'de> for FirstWins {
-        type Value = Map<String, Value>;
-        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-            f.write_str("a JSON object")
-        }
-        fn visit_map<A: serde::de::MapAccess<'de>>(self, mut access: A) -> Result<Self::Value, A::Error> {
-            let mut map = Map::new();
-            while let Some((key, value)) = access.next_entry::<String, Value>()? {
-                map.entry(key).or_insert(value);
-            }
-            Ok(map)
-        }
-    }
-    serde::Deserializer::deserialize_map(&mut serde_json::Deserializer::from_slice(body), FirstWins).unwrap_or_default()
 }
 
 /// Decode a body into an envelope plus warnings.
