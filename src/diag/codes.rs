@@ -645,6 +645,12 @@ codes! {
         why: "A case reported as passed, ok or nothing at all is not a pass; judging it here, not only by the schema, means a weakened results schema cannot turn an unjudged case into a Compatible verdict.",
         example: Results { edits: &[Set("results.json", "/sections/cases/order-created", "{\"status\": \"passed\"}")], args: &[] },
     }
+    RESULTS_MALFORMED = "BQ620" "results-malformed" "A results file lacks a member the verdict reads (sdk, version, conformance_version, bindings, sections) or gives it a shape the results format does not allow." {
+        Error,
+        checks: "Whatever the suite's results schema allows: the file is one JSON object; sdk and version are non-empty strings; conformance_version is a string; bindings is an array whose every entry names a binding (redis, amqp, sqs, asb, pulsar, kafka, artemis, otel); sections is an object whose every value is an object. The schema's report of the same member gives way to it.",
+        why: "The verdict is computed from these members, and a member of the wrong shape reads as absent: bindings [\"rabbitmq\"] or \"redis sqs\" carries no binding, so no binding section is required, and a section that is an array reports no case and misses none. Judging them here, not only by the schema, means a weakened or edited results schema cannot turn such a file into a Compatible verdict.",
+        example: Results { edits: &[Set("results.json", "/sections/cases", "[\"order-created\", \"urn-alias\"]")], args: &[] },
+    }
     SYNC_TARGETS_SHAPE = "BQ701" "sync-targets-shape" "sync-targets.json is not {schema_version: 1, description?, targets: [...]} with a non-empty targets array." {
         Error,
         checks: "sync-targets.json (and a --targets FILE) is an object with schema_version the integer 1, an optional string description, a non-empty targets array and no other key.",
