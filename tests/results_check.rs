@@ -659,7 +659,8 @@ fn sorted_codes(findings: &[Finding]) -> Vec<&str> {
 }
 
 /// What the checker leaves to the schema (no verdict reads it) is still the schema's finding
-/// against the canonical suite; against a weakened one it passes.
+/// against the canonical suite; a weakened schema lets it pass, and `validate` refuses such a
+/// schema (BQ406, tests/gates.rs).
 #[test]
 fn what_no_verdict_reads_is_left_to_the_schema() {
     let s = suite();

@@ -18,7 +18,8 @@
 //! skip's reason the skip policy's (BQ610, BQ613, BQ614).
 //!
 //! Not here: `generated_at`, `bindings` repeated, members the format does not name. No verdict
-//! reads them; the suite's schema judges them (BQ602).
+//! reads them; the suite's schema judges them (BQ602), and `validate` holds that schema to the
+//! spec's results format (BQ406).
 //!
 //! Each finding carries its subject, the pointer of the member it judges (also when the member
 //! is absent), so that the schema's report of the same member gives way to it: one problem,
