@@ -491,3 +491,104 @@ fn diff_output_escapes_names_from_the_manifests() {
         }
     }
 }
+
+// --- a weakened results schema ---------------------------------------------------------------
+
+/// `schema/results.schema.json` weakened, as a maintainer or an accident could, against results
+/// files that are malformed, each in one way. Before BQ406 and BQ620, nine of these weakenings
+/// left `validate` clean, and under them `results check` called files without `sdk` or
+/// `bindings`, with `bindings: ["rabbitmq"]` or a section that is an array, Compatible. Now
+/// every weakening is a `validate` finding, and every malformation of a member the verdict
+/// reads is Not compatible even under the weakened schema: no pair fools both gates.
+#[test]
+fn a_weakened_results_schema_cannot_make_a_malformed_results_file_compatible() {
+    use bqsuite::results::{Checker, Source, Verdict};
+    type Edit = fn(&mut Value);
+    fn remove(v: &mut Value, key: &str) {
+        v.as_object_mut().unwrap().shift_remove(key);
+    }
+    let weakenings: [(&str, Edit); 12] = [
+        ("reduced to its $schema", |s| *s = json!({"$schema": s["$schema"].clone()})),
+        ("required emptied", |s| s["required"] = json!([])),
+        ("the top level open", |s| remove(s, "additionalProperties")),
+        ("a skip reason's ADR pattern removed", |s| remove(&mut s["$defs"]["outcome"]["then"], "properties")),
+        ("sections may be an array", |s| s["properties"]["sections"]["type"] = json!(["object", "array"])),
+        ("conformance_version's pattern removed", |s| remove(&mut s["properties"]["conformance_version"], "pattern")),
+        ("sdk, version and generated_at not required", |s| {
+            s["required"] = json!(["conformance_version", "bindings", "sections"])
+        }),
+        ("an outcome open", |s| remove(&mut s["$defs"]["outcome"], "additionalProperties")),
+        ("an outcome's status not required", |s| s["$defs"]["outcome"]["required"] = json!([])),
+        ("the bindings enum removed", |s| remove(&mut s["properties"]["bindings"], "items")),
+        ("a section's type removed", |s| remove(&mut s["properties"]["sections"]["additionalProperties"], "type")),
+        ("generated_at's pattern removed", |s| remove(&mut s["properties"]["generated_at"], "pattern")),
+    ];
+    // (what, bindings, the break, whether a verdict reads what it breaks)
+    let malformed: [(&str, &[&str], Edit, bool); 16] = [
+        ("no sdk", &[], |v| remove(v, "sdk"), true),
+        ("sdk a number", &[], |v| v["sdk"] = json!(7), true),
+        ("no version", &[], |v| remove(v, "version"), true),
+        ("no conformance_version", &[], |v| remove(v, "conformance_version"), true),
+        ("conformance_version a number", &[], |v| v["conformance_version"] = json!(160), true),
+        ("no bindings, binding sections left out", &[], |v| remove(v, "bindings"), true),
+        ("bindings a string", &[], |v| v["bindings"] = json!("redis sqs"), true),
+        ("bindings [\"rabbitmq\"], its section left out", &[], |v| v["bindings"] = json!(["rabbitmq"]), true),
+        ("sections an array", &[], |v| v["sections"] = json!([]), true),
+        ("a section an array", &[], |v| v["sections"]["cases"] = json!(["order-created"]), true),
+        ("an outcome without status", &[], |v| v["sections"]["cases"]["order-created"] = json!({}), true),
+        (
+            "a status none of the three",
+            &[],
+            |v| v["sections"]["cases"]["order-created"] = json!({"status": "ok"}),
+            true,
+        ),
+        (
+            "a skip citing no ADR",
+            &[],
+            |v| {
+                v["sections"]["encode_reject"]["reject-repeated-key"] =
+                    json!({"status": "skip", "reason": "one map per call"})
+            },
+            true,
+        ),
+        ("no generated_at", &[], |v| remove(v, "generated_at"), false),
+        ("generated_at no date-time", &[], |v| v["generated_at"] = json!("yesterday"), false),
+        (
+            "Status beside status",
+            &[],
+            |v| v["sections"]["cases"]["order-created"] = json!({"status": "pass", "Status": "fail"}),
+            false,
+        ),
+    ];
+    for (weakened, weaken) in weakenings {
+        let copy = SuiteCopy::new();
+        let mut schema: Value = serde_json::from_str(&copy.read("schema/results.schema.json")).unwrap();
+        weaken(&mut schema);
+        copy.write("schema/results.schema.json", serde_json::to_string_pretty(&schema).unwrap() + "\n");
+        let findings = copy.validate();
+        assert!(
+            findings.iter().any(|f| f.code.id == "BQ406" && f.file.as_deref() == Some("schema/results.schema.json")),
+            "{weakened}: validate stays clean: {findings:#?}"
+        );
+        let suite = Suite::load(copy.path()).unwrap();
+        let checker = Checker::new(&suite).unwrap();
+        for (what, bindings, break_it, read_by_the_verdict) in &malformed {
+            let mut v = passing(&suite, "babelqueue-python", bindings);
+            break_it(&mut v);
+            let bytes = serde_json::to_vec_pretty(&v).unwrap();
+            let fc = checker.check(&Source { file: "results.json".into(), bytes });
+            if *read_by_the_verdict {
+                assert_eq!(fc.verdict(), Verdict::NotCompatible, "{weakened} / {what}: {:#?}", fc.findings);
+            }
+        }
+    }
+    // Against the canonical schema every one of them is Not compatible.
+    let s = suite();
+    let checker = Checker::new(&s).unwrap();
+    for (what, bindings, break_it, _) in &malformed {
+        let mut v = passing(&s, "babelqueue-python", bindings);
+        break_it(&mut v);
+        let fc = checker.check(&Source { file: "results.json".into(), bytes: serde_json::to_vec(&v).unwrap() });
+        assert_eq!(fc.verdict(), Verdict::NotCompatible, "{what}: {:#?}", fc.findings);
+    }
+}

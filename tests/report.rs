@@ -168,7 +168,7 @@ fn a_cell_with_a_problem_results_check_finds_is_never_clean() {
     assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
     let md = String::from_utf8(o.stdout).unwrap();
     assert!(
-        md.contains("Reasons: BQ602 results-schema ×1, BQ609 results-unknown-case ×1, BQ619 results-no-status ×1."),
+        md.contains("Reasons: BQ609 results-unknown-case ×1, BQ619 results-no-status ×1, BQ620 results-malformed ×1."),
         "{md}"
     );
     for row in [

@@ -585,9 +585,100 @@ fn a_schema_violation() {
     v["generated_at"] = json!("yesterday");
     let fc = broken(&v, "BQ602", "/generated_at");
     assert_eq!(codes(&fc.findings), ["BQ602"]);
+}
+
+/// A copy of the suite whose results schema is only its `$schema`: it allows anything.
+fn with_an_empty_results_schema() -> (support::SuiteCopy, Suite) {
+    let copy = support::SuiteCopy::new();
+    copy.write("schema/results.schema.json", "{\"$schema\": \"https://json-schema.org/draft/2020-12/schema\"}\n");
+    let weakened = Suite::load(copy.path()).unwrap();
+    (copy, weakened)
+}
+
+/// Each of these was Compatible against a suite whose results schema had been weakened (to its
+/// `$schema` alone, or with `required` emptied, or the bindings enum or a section's type
+/// removed): the view reads a member of the wrong shape as absent, and an absent `bindings`
+/// requires no binding section, an array `sections` misses no case. The checker judges the
+/// members its verdict reads itself (BQ620), whatever the schema allows, and against the
+/// canonical schema the schema's report of the same member gives way to it: one finding each.
+#[test]
+fn the_members_the_verdict_reads_are_judged_whatever_the_schema_allows() {
+    let s = suite();
+    let (_copy, weakened) = with_an_empty_results_schema();
+    type Edit = fn(&mut Value);
+    let cases: [(&str, &[&str], Edit, &str); 13] = [
+        ("sdk absent", &[], |v| drop(v.as_object_mut().unwrap().shift_remove("sdk")), ""),
+        ("sdk a number", &[], |v| v["sdk"] = json!(7), "/sdk"),
+        ("version empty", &[], |v| v["version"] = json!(""), "/version"),
+        (
+            "conformance_version absent",
+            &[],
+            |v| drop(v.as_object_mut().unwrap().shift_remove("conformance_version")),
+            "",
+        ),
+        ("conformance_version a number", &[], |v| v["conformance_version"] = json!(1.6), "/conformance_version"),
+        ("bindings absent", &["sqs"], |v| drop(v.as_object_mut().unwrap().shift_remove("bindings")), ""),
+        ("bindings a string", &["sqs", "otel"], |v| v["bindings"] = json!("sqs otel"), "/bindings"),
+        ("a section name for a binding", &[], |v| v["bindings"] = json!(["rabbitmq"]), "/bindings/0"),
+        ("a binding in the wrong case", &["sqs"], |v| v["bindings"] = json!(["sqs", "Kafka"]), "/bindings/1"),
+        ("sections absent", &[], |v| drop(v.as_object_mut().unwrap().shift_remove("sections")), ""),
+        ("sections an array", &[], |v| v["sections"] = json!([]), "/sections"),
+        ("a section an array of ids", &[], |v| v["sections"]["cases"] = json!(["order-created"]), "/sections/cases"),
+        ("the file an array", &[], |v| *v = json!([v.clone()]), ""),
+    ];
+    for (what, bindings, edit, at) in cases {
+        for suite in [&s, &weakened] {
+            let mut v = passing(suite, "babelqueue-python", bindings);
+            edit(&mut v);
+            let fc = check(suite, &v);
+            assert_eq!(fc.verdict(), Verdict::NotCompatible, "{what}: {:#?}", fc.findings);
+            assert_eq!(codes(&fc.findings), ["BQ620"], "{what}: one problem, one finding: {:#?}", fc.findings);
+            let f = assert_finding(&fc.findings, "BQ620", FILE, Some(at));
+            assert!(f.span.is_some(), "{what}: located: {f:?}");
+        }
+    }
+    // The schema's report gives way only for the member judged: generated_at is the schema's.
     let mut v = passing(&s, "babelqueue-python", &[]);
-    v["bindings"] = json!(["rabbitmq"]);
-    broken(&v, "BQ602", "/bindings/0");
+    v.as_object_mut().unwrap().shift_remove("sdk");
+    v["generated_at"] = json!("yesterday");
+    let fc = check(&s, &v);
+    assert_eq!(sorted_codes(&fc.findings), ["BQ602", "BQ620"], "{:#?}", fc.findings);
+    assert_finding(&fc.findings, "BQ602", FILE, Some("/generated_at"));
+    // A binding the floor knows still puts its sections in scope.
+    let mut v = passing(&s, "babelqueue-python", &["sqs"]);
+    v["bindings"] = json!(["sqs", "mqtt"]);
+    v["sections"].as_object_mut().unwrap().shift_remove("delay");
+    let fc = check(&s, &v);
+    assert_eq!(sorted_codes(&fc.findings), ["BQ605", "BQ620"], "{:#?}", fc.findings);
+}
+
+fn sorted_codes(findings: &[Finding]) -> Vec<&str> {
+    let mut c = codes(findings);
+    c.sort_unstable();
+    c
+}
+
+/// What the checker leaves to the schema (no verdict reads it) is still the schema's finding
+/// against the canonical suite; a weakened schema lets it pass, and `validate` refuses such a
+/// schema (BQ406, tests/gates.rs).
+#[test]
+fn what_no_verdict_reads_is_left_to_the_schema() {
+    let s = suite();
+    let (_copy, weakened) = with_an_empty_results_schema();
+    type Edit = fn(&mut Value);
+    let cases: [(&str, Edit, &str); 3] = [
+        ("generated_at absent", |v| drop(v.as_object_mut().unwrap().shift_remove("generated_at")), ""),
+        ("a member the format does not name", |v| v["Bindings"] = json!([]), ""),
+        ("bindings repeated", |v| v["bindings"] = json!(["sqs", "sqs"]), "/bindings"),
+    ];
+    for (what, edit, at) in cases {
+        let mut v = passing(&s, "babelqueue-python", &["sqs"]);
+        edit(&mut v);
+        let fc = check(&s, &v);
+        assert_eq!(codes(&fc.findings), ["BQ602"], "{what}: {:#?}", fc.findings);
+        assert_finding(&fc.findings, "BQ602", FILE, Some(at));
+        assert_eq!(check(&weakened, &v).verdict(), Verdict::Compatible, "{what}");
+    }
 }
 
 /// A status that is none of pass, fail and skip (or none at all) is judged by the checker itself

@@ -844,3 +844,167 @@ fn an_emptied_expectation_pins_nothing() {
     assert_finding(&findings, "BQ308", "manifest.json", Some(&format!("/cases/{i}/expect/dead_letter")));
     assert_eq!(findings.len(), 4, "one problem, one finding (no BQ316 beside them): {findings:#?}");
 }
+
+fn edit_results_schema(s: &SuiteCopy, edit: impl FnOnce(&mut Value)) {
+    let mut schema: Value = serde_json::from_str(&s.read("schema/results.schema.json")).unwrap();
+    edit(&mut schema);
+    s.write("schema/results.schema.json", serde_json::to_string_pretty(&schema).unwrap() + "\n");
+}
+
+/// The results schema is not pinned, but it must reject every malformed results file of the
+/// built-in corpus (BQ406). Each weakening here kept validate clean, and each finding names what
+/// the schema accepts, at the place in the schema that governs it.
+#[test]
+fn a_weakened_results_schema_names_each_malformation_it_accepts() {
+    type Edit = fn(&mut Value);
+    /// Each finding wanted: its pointer in the schema, and what the schema accepts.
+    type Wanted = &'static [(&'static str, &'static str)];
+    fn remove(v: &mut Value, key: &str) {
+        v.as_object_mut().unwrap().shift_remove(key).expect("the member is there");
+    }
+    let cases: [(&str, Edit, Wanted); 11] = [
+        (
+            "required emptied",
+            |s| s["required"] = json!([]),
+            &[
+                ("/required", "without sdk "),
+                ("/required", "without version "),
+                ("/required", "without conformance_version "),
+                ("/required", "without generated_at "),
+                ("/required", "without bindings "),
+                ("/required", "without sections "),
+            ],
+        ),
+        (
+            "the top level open",
+            |s| remove(s, "additionalProperties"),
+            &[("", "with a member Bindings beside bindings")],
+        ),
+        (
+            "a skip reason's ADR pattern removed",
+            |s| remove(&mut s["$defs"]["outcome"]["then"], "properties"),
+            &[("/$defs/outcome/properties/reason", "with a skip whose reason cites no ADR")],
+        ),
+        (
+            "sections may be an array",
+            |s| s["properties"]["sections"]["type"] = json!(["object", "array"]),
+            &[("/properties/sections", "whose sections is an array")],
+        ),
+        (
+            "conformance_version's pattern removed",
+            |s| remove(&mut s["properties"]["conformance_version"], "pattern"),
+            &[("/properties/conformance_version", "whose conformance_version is not SemVer")],
+        ),
+        (
+            "sdk, version and generated_at not required",
+            |s| s["required"] = json!(["conformance_version", "bindings", "sections"]),
+            &[("/required", "without sdk "), ("/required", "without version "), ("/required", "without generated_at ")],
+        ),
+        (
+            "an outcome open",
+            |s| remove(&mut s["$defs"]["outcome"], "additionalProperties"),
+            &[("/$defs/outcome", "with an outcome whose member Status says fail beside status pass")],
+        ),
+        (
+            "an outcome's status not required",
+            |s| s["$defs"]["outcome"]["required"] = json!([]),
+            &[("/$defs/outcome", "with an outcome without status")],
+        ),
+        (
+            "the bindings enum removed",
+            |s| remove(&mut s["properties"]["bindings"], "items"),
+            &[
+                ("/properties/bindings", "whose bindings lists rabbitmq, a section of scope amqp"),
+                ("/properties/bindings", "whose bindings lists Redis, a binding in another letter case"),
+            ],
+        ),
+        (
+            "a section's type removed",
+            |s| remove(&mut s["properties"]["sections"]["additionalProperties"], "type"),
+            &[("/properties/sections/additionalProperties", "with a section that is an array of case ids")],
+        ),
+        (
+            "generated_at's pattern removed",
+            |s| remove(&mut s["properties"]["generated_at"], "pattern"),
+            &[
+                ("/properties/generated_at", "whose generated_at is no date-time"),
+                ("/properties/generated_at", "whose generated_at has no UTC offset"),
+            ],
+        ),
+    ];
+    for (weakened, edit, want) in cases {
+        let s = SuiteCopy::new();
+        edit_results_schema(&s, edit);
+        let findings = s.validate();
+        assert_eq!(codes(&findings), vec!["BQ406"; want.len()], "{weakened}: {findings:#?}");
+        for (pointer, what) in want {
+            let f = findings
+                .iter()
+                .find(|f| {
+                    f.pointer.as_deref() == Some(pointer)
+                        && f.message.contains(&format!("accepts a results file {what}"))
+                })
+                .unwrap_or_else(|| panic!("{weakened}: no BQ406 at {pointer:?} for {what:?}: {findings:#?}"));
+            assert_eq!(f.file.as_deref(), Some("schema/results.schema.json"));
+            assert!(f.span.is_some(), "{weakened}: located: {f:?}");
+            assert!(f.message.contains("schema/results.example.json with /"), "{}", f.message);
+        }
+    }
+}
+
+/// A schema that allows anything accepts every malformation of the corpus: the whole list.
+#[test]
+fn a_results_schema_reduced_to_its_draft_accepts_the_whole_corpus() {
+    let s = SuiteCopy::new();
+    s.write("schema/results.schema.json", "{\n  \"$schema\": \"https://json-schema.org/draft/2020-12/schema\"\n}\n");
+    let findings = findings!(s);
+    assert!(findings.iter().all(|f| f.code.id == "BQ406" && f.pointer.as_deref() == Some("")), "{findings:#?}");
+    assert_eq!(findings.len(), 29, "{findings:#?}");
+}
+
+/// The results schema may evolve as a MINOR release does: an optional member declared at the
+/// top level and in an outcome, a stricter pattern, unevaluatedProperties for
+/// additionalProperties, other bytes for the same schema. None of these is refused, unlike the
+/// producer schema's bytes (BQ404).
+#[test]
+fn a_results_schema_may_evolve_as_a_minor_release_does() {
+    let edits: [fn(&mut Value); 4] = [
+        |s| {
+            s["properties"]["runner"] = json!({"type": "string", "minLength": 1});
+            s["$defs"]["outcome"]["properties"]["duration_ms"] = json!({"type": "integer", "minimum": 0});
+        },
+        |s| {
+            s["properties"]["generated_at"]["pattern"] =
+                json!("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$")
+        },
+        |s| {
+            s.as_object_mut().unwrap().shift_remove("additionalProperties");
+            s["unevaluatedProperties"] = json!(false);
+        },
+        |s| s["description"] = json!("Reworded."),
+    ];
+    for edit in edits {
+        let s = SuiteCopy::new();
+        edit_results_schema(&s, edit);
+        let findings = s.validate();
+        assert!(findings.is_empty(), "{findings:#?}");
+    }
+    let s = SuiteCopy::new();
+    let minified: Value = serde_json::from_str(&s.read("schema/results.schema.json")).unwrap();
+    s.write("schema/results.schema.json", minified.to_string());
+    assert!(s.validate().is_empty());
+}
+
+/// The corpus is judged only against a schema that accepts the example: a weakened schema that
+/// also rejects its example is BQ401 first, not a list of malformations judged against a schema
+/// that refuses even the good file.
+#[test]
+fn a_results_schema_that_rejects_its_example_is_not_judged_by_the_corpus() {
+    let s = SuiteCopy::new();
+    edit_results_schema(&s, |sch| {
+        sch["required"] = json!([]);
+        sch["properties"]["sdk"]["maxLength"] = json!(3);
+    });
+    let findings = s.validate();
+    assert_eq!(codes(&findings), ["BQ401"], "{findings:#?}");
+}

@@ -418,6 +418,12 @@ codes! {
         why: "SDK maintainers copy the example; one that names another version or a section the manifest does not have teaches them a results file results check refuses (BQ603, BQ607), though it passes the schema.",
         example: Validate(&[Set("schema/results.example.json", "/conformance_version", "\"1.5.0\"")]),
     }
+    RESULTS_SCHEMA_WEAKENED = "BQ406" "results-schema-weakened" "schema/results.schema.json accepts a results file that the spec's results format forbids." {
+        Error,
+        checks: "schema/results.schema.json rejects every malformed results file of a built-in corpus, each one change to schema/results.example.json: the file not an object; sdk, version, conformance_version, generated_at, bindings or sections missing; sdk or version not a non-empty string; conformance_version not SemVer; generated_at not an RFC 3339 date-time; bindings not an array, or listing a section name or a binding in another letter case; sections, a section or an outcome not an object; an outcome without a status of pass, fail or skip; a skip without a reason, or with one that cites no ADR; a reason that is not a string; beside bindings or an outcome's status, a member that differs from it only in letter case. Each one accepted is a finding at the place in the schema that governs the member. Judged when the schema is valid, compiles and accepts the example (else BQ402, BQ401). What a MINOR may add (an optional member, a binding bqsuite knows) is not refused.",
+        why: "SDKs validate their results with this schema, and results check leaves to it what no verdict reads (generated_at, members the format does not name). It is not pinned by hash as the producer schema is (BQ404), because it may evolve; but a schema reduced to its $schema, with required emptied or a constraint dropped, kept validate clean while every SDK's own check of its results accepted what the spec forbids.",
+        example: Validate(&[Set("schema/results.schema.json", "/required", "[\"sdk\", \"version\", \"conformance_version\", \"bindings\", \"sections\"]")]),
+    }
 
     COMPAT_CASE_FIELDS = "BQ501" "compat-case-fields" "A top-level case lacks a field the real SDK runners read (R20.5)." {
         Error,
@@ -644,6 +650,12 @@ codes! {
         checks: "Every reported case has status pass, fail or skip, whatever the suite's results schema allows.",
         why: "A case reported as passed, ok or nothing at all is not a pass; judging it here, not only by the schema, means a weakened results schema cannot turn an unjudged case into a Compatible verdict.",
         example: Results { edits: &[Set("results.json", "/sections/cases/order-created", "{\"status\": \"passed\"}")], args: &[] },
+    }
+    RESULTS_MALFORMED = "BQ620" "results-malformed" "A results file lacks a member the verdict reads (sdk, version, conformance_version, bindings, sections) or gives it a shape the results format does not allow." {
+        Error,
+        checks: "Whatever the suite's results schema allows: the file is one JSON object; sdk and version are non-empty strings; conformance_version is a string; bindings is an array whose every entry names a binding (redis, amqp, sqs, asb, pulsar, kafka, artemis, otel); sections is an object whose every value is an object. The schema's report of the same member gives way to it.",
+        why: "The verdict is computed from these members, and a member of the wrong shape reads as absent: bindings [\"rabbitmq\"] or \"redis sqs\" carries no binding, so no binding section is required, and a section that is an array reports no case and misses none. Judging them here, not only by the schema, means a weakened or edited results schema cannot turn such a file into a Compatible verdict.",
+        example: Results { edits: &[Set("results.json", "/sections/cases", "[\"order-created\", \"urn-alias\"]")], args: &[] },
     }
     SYNC_TARGETS_SHAPE = "BQ701" "sync-targets-shape" "sync-targets.json is not {schema_version: 1, description?, targets: [...]} with a non-empty targets array." {
         Error,

@@ -222,7 +222,11 @@ pub fn page(cx: &Context<'_>) -> Result<String, String> {
     );
     let _ = writeln!(
         out,
-        "- `conformance_version` is not the suite's version (the ids are then not compared: check against that version).\n"
+        "- `conformance_version` is not the suite's version (the ids are then not compared: check against that version)."
+    );
+    let _ = writeln!(
+        out,
+        "- Whatever the schema allows, a member the verdict reads is missing or of another shape: the file is one object, `sdk` and `version` are non-empty strings, `conformance_version` is a string, every `bindings` entry names a binding, every section is an object, and every case has a `status` of `pass`, `fail` or `skip`.\n"
     );
     let _ = writeln!(out, "The findings:\n");
     out.push_str(&super::codes::range_table(RESULTS_PAGE, "BQ601", "BQ699"));

@@ -1,9 +1,15 @@
 //! `bqsuite results check`: one results file against a loaded suite.
 //!
-//! Rules (spec "Sections, scopes and exceptions", "Results format"; codes BQ601–BQ619):
+//! Rules (spec "Sections, scopes and exceptions", "Results format"; codes BQ601–BQ620):
 //! - the file is UTF-8 JSON (BQ601), nested no deeper than the parser's limit (BQ618), with no
 //!   key repeated in one object (BQ617: a case reported twice, `fail` then `pass`, would
 //!   otherwise pass silently), and validates against `schema/results.schema.json` (BQ602);
+//! - whatever that schema allows, the members the verdict reads have the results format's shape
+//!   ([`super::floor`], BQ620): `sdk` and `version` non-empty strings, `conformance_version` a
+//!   string, `bindings` an array of bindings, `sections` an object of objects; when `sections`
+//!   is not an object no section is called missing (BQ605), and when `bindings` is not an array
+//!   no section is called out of scope (BQ606, BQ611): they would repeat that one finding once
+//!   per section;
 //! - `conformance_version` is the suite's version (BQ603); when it is another version the
 //!   section, case-id and skip rules are not applied, because they would compare the file with a
 //!   manifest it never ran;
@@ -35,8 +41,10 @@
 //! Every finding names the results file and a pointer inside it (the missing thing's parent for
 //! an absence), with line:column located on the file's text. A skip finding (BQ610, BQ613,
 //! BQ614) supersedes the schema's own report of the same skip (the schema also requires an
-//! ADR-citing reason), and BQ619 the schema's report of the same status, so one problem gives
-//! one finding. The verdict is Compatible exactly when
+//! ADR-citing reason), BQ619 the schema's report of the same status, and BQ620 the schema's
+//! report of the same member (a schema violation is about the member at its pointer, or, for an
+//! absent required member, about that member), so one problem gives one finding. The verdict is
+//! Compatible exactly when
 //! a file has no error finding; every verdict carries the file's pass / fail / skip counts and
 //! how many of its skips the policy allows.
 //!
@@ -45,7 +53,8 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
-use super::diags;
+use serde_json::Value;
+
 use super::model::{Counts, Status};
 use crate::diag::{Code, Finding, Severity};
 use crate::suite::skip_policy::{ProblemKind, Rule, SkipPolicy, SkipVerdict};
@@ -53,6 +62,7 @@ use crate::suite::{self, Exception, JsonErrorKind, Scope, Suite, json, pointer, 
 
 use super::view::{Results, SECTIONS};
 use super::{Source, Verdict};
+use super::{diags, floor};
 
 /// The SDK family of a results file: the first token of `sdk` that names a family, where the
 /// tokens are `sdk` split at every character that is not an ASCII letter or digit, compared
@@ -226,7 +236,21 @@ impl<'s> Checker<'s> {
         let value = parsed.value;
         let results = Results::from_value(&value);
         let mut out: Vec<Finding> = parsed.duplicates.iter().map(diags::duplicate_key).collect();
-        out.extend(self.schema.iter_errors(&value).map(|e| diags::schema(&e)));
+        // The schema's findings wait, each with the member it is about, for the checker's own
+        // judgements of the same members to supersede them.
+        let schema: Vec<(String, Finding)> =
+            self.schema.iter_errors(&value).map(|e| (diags::schema_subject(&e), diags::schema(&e))).collect();
+        let mut judged: HashSet<String> = HashSet::new();
+        for j in floor::check(&value) {
+            judged.insert(j.subject);
+            out.push(j.finding);
+        }
+        // What the scope rules rest on; when `sections` or `bindings` cannot be read (BQ620),
+        // the sections they would call missing or out of scope only repeat that finding.
+        let read = Readable {
+            sections: value.get("sections").is_some_and(Value::is_object),
+            bindings: value.get("bindings").is_some_and(Value::is_array),
+        };
         // Everything later reads the view; the parsed tree (the largest thing held) goes now.
         drop(value);
         fc.family = results.sdk.as_deref().and_then(|s| family_of(s, &self.families));
@@ -249,7 +273,7 @@ impl<'s> Checker<'s> {
             fc.same_version = false;
             out.push(diags::version_mismatch(v, self.version, &self.suite.root));
         } else {
-            self.scopes_and_ids(&results, &mut fc, &mut out);
+            self.scopes_and_ids(&results, read, &mut fc, &mut out);
         }
         for s in &results.sections {
             for c in s.cases() {
@@ -272,7 +296,8 @@ impl<'s> Checker<'s> {
         if let Some(max) = self.options.max_skips.filter(|m| fc.counts.skip > *m) {
             out.push(diags::too_many_skips(fc.counts.skip, max, SECTIONS));
         }
-        supersede_schema_findings(&mut out);
+        judged.extend(out.iter().filter(|f| OUTCOME_CODES.contains(&f.code)).filter_map(|f| f.pointer.clone()));
+        out.extend(schema.into_iter().filter(|(subject, _)| !within(subject, &judged)).map(|(_, f)| f));
         locate(text, &mut out);
         Finding::sort(&mut out);
         for f in &mut out {
@@ -293,7 +318,7 @@ impl<'s> Checker<'s> {
     }
 
     /// The scope, case-id and skip rules; fills in the missing case ids and the policy skips.
-    fn scopes_and_ids(&self, results: &Results, fc: &mut FileCheck, out: &mut Vec<Finding>) {
+    fn scopes_and_ids(&self, results: &Results, read: Readable, fc: &mut FileCheck, out: &mut Vec<Finding>) {
         let policy = self.suite.skip_policy();
         let sections: Vec<_> = self.suite.sections().into_iter().filter_map(|s| Some((s, s.scope?))).collect();
         let known: HashSet<&str> = sections.iter().map(|(s, _)| s.name).collect();
@@ -326,7 +351,9 @@ impl<'s> Checker<'s> {
             let in_scope = fc.carried.contains(scope);
             match (in_scope, reported) {
                 (false, None) => {}
-                (true, None) => out.push(diags::missing_section(section.name, *scope, SECTIONS)),
+                (true, None) if read.sections => out.push(diags::missing_section(section.name, *scope, SECTIONS)),
+                (true, None) => {}
+                (false, Some(_)) if !read.bindings => {}
                 (false, Some(r)) => {
                     let why = match fc.exception_for(*scope) {
                         Some(x) => format!("binding {scope} is under exception {} for family {:?}", x.adr, x.family),
@@ -339,7 +366,7 @@ impl<'s> Checker<'s> {
                 }
                 (true, Some(r)) => {
                     let ids: Vec<String> = section.cases().into_iter().map(|c| c.id).collect();
-                    // Not an object (the schema's finding): none of its cases is reported.
+                    // Not an object (the floor's finding, BQ620): none of its cases is reported.
                     let Some(reported_cases) = r.cases.as_deref() else {
                         fc.missing_cases.insert(r.name.clone(), ids);
                         continue;
@@ -465,6 +492,15 @@ fn ran_under_all_or_none<'p>(
     ran
 }
 
+/// Whether the members the scope rules rest on can be read: without `sections` no section is
+/// reported, and without `bindings` none but `core` is carried, so the rules would only repeat
+/// the floor's finding (BQ620) once per section.
+#[derive(Debug, Clone, Copy)]
+struct Readable {
+    sections: bool,
+    bindings: bool,
+}
+
 /// The codes of the findings that judge one case's outcome (a skip, or a status that is none of
 /// the three).
 const OUTCOME_CODES: [Code; 4] = [
@@ -474,28 +510,18 @@ const OUTCOME_CODES: [Code; 4] = [
     Code::RESULTS_NO_STATUS,
 ];
 
-/// Drop the schema findings at or under a case outcome that one of those already reports.
-fn supersede_schema_findings(out: &mut Vec<Finding>) {
-    let judged: HashSet<String> =
-        out.iter().filter(|f| OUTCOME_CODES.contains(&f.code)).filter_map(|f| f.pointer.clone()).collect();
-    if judged.is_empty() {
-        return;
-    }
-    out.retain(|f| {
-        if f.code != Code::RESULTS_SCHEMA {
+/// Whether `subject` is one of the `judged` pointers or lies under one.
+fn within(subject: &str, judged: &HashSet<String>) -> bool {
+    let mut p = subject;
+    loop {
+        if judged.contains(p) {
             return true;
         }
-        let Some(mut p) = f.pointer.as_deref() else { return true };
-        loop {
-            if judged.contains(p) {
-                return false;
-            }
-            match p.rfind('/') {
-                Some(i) => p = &p[..i],
-                None => return true,
-            }
+        match p.rfind('/') {
+            Some(i) => p = &p[..i],
+            None => return false,
         }
-    });
+    }
 }
 
 /// Line:column of every finding with a pointer and no span, in one walk over `text`.

@@ -51,6 +51,18 @@ pub(super) fn schema(e: &jsonschema::ValidationError<'_>) -> Finding {
     Finding::error(Code::RESULTS_SCHEMA, format!("violates the results schema: {e}")).at(e.instance_path().as_str())
 }
 
+/// The pointer of the member a schema violation is about: where it is, or, for a required
+/// member that is absent, where that member would be (the violation itself is at its parent).
+pub(super) fn schema_subject(e: &jsonschema::ValidationError<'_>) -> String {
+    let at = e.instance_path().as_str();
+    match e.kind() {
+        jsonschema::error::ValidationErrorKind::Required { property: serde_json::Value::String(name) } => {
+            crate::suite::pointer::join(at, name)
+        }
+        _ => at.to_owned(),
+    }
+}
+
 pub(super) fn binding_under_exception(binding: &str, x: &Exception, family_rule: &str, at: String) -> Finding {
     Finding::error(
         Code::RESULTS_BINDING_UNDER_EXCEPTION,
@@ -226,6 +238,62 @@ pub(super) fn case_failed(section: &str, id: &str, reason: Option<&str>, at: Str
     Finding::error(
         Code::RESULTS_CASE_FAILED,
         format!("{section} / {id} failed: {}", reason.unwrap_or("(no reason given)")),
+    )
+    .at(at)
+}
+
+/// BQ620: the file is not one JSON object.
+pub(super) fn not_an_object(kind: &str) -> Finding {
+    Finding::error(
+        Code::RESULTS_MALFORMED,
+        format!(
+            "the file is {kind}, not an object: a results file is one JSON object with sdk, version, \
+             conformance_version, generated_at, bindings and sections (ADR-0032)"
+        ),
+    )
+    .at("")
+}
+
+/// BQ620: a member the verdict reads is absent (reported at the root, its parent).
+pub(super) fn member_absent(key: &str, want: &str) -> Finding {
+    Finding::error(
+        Code::RESULTS_MALFORMED,
+        format!("{key} is missing: a results file has {key}, {want} (ADR-0032), and results check's verdict reads it"),
+    )
+    .at("")
+}
+
+/// BQ620: a member the verdict reads has a shape the results format does not allow.
+pub(super) fn member_malformed(key: &str, want: &str, kind: &str, at: &str) -> Finding {
+    Finding::error(
+        Code::RESULTS_MALFORMED,
+        format!(
+            "{key} is {kind}, not {want} (ADR-0032): results check's verdict reads it, and would read it as absent"
+        ),
+    )
+    .at(at)
+}
+
+/// BQ620: a `bindings` entry that names no binding.
+pub(super) fn not_a_binding(entry: &serde_json::Value, bindings: &str, at: &str) -> Finding {
+    Finding::error(
+        Code::RESULTS_MALFORMED,
+        format!(
+            "bindings lists {entry}, which is no binding (the bindings are {bindings}): it puts no section in scope, \
+             so the sections of the binding meant would not be required"
+        ),
+    )
+    .at(at)
+}
+
+/// BQ620: a section whose value is not an object of outcomes.
+pub(super) fn section_not_an_object(section: &str, kind: &str, at: &str) -> Finding {
+    Finding::error(
+        Code::RESULTS_MALFORMED,
+        format!(
+            "section {section:?} is {kind}, not an object of case id → outcome (ADR-0032): none of its cases can \
+             be read, so none counts as reported"
+        ),
     )
     .at(at)
 }

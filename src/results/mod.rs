@@ -13,6 +13,7 @@
 
 mod check;
 mod diags;
+mod floor;
 mod html;
 mod markdown;
 pub mod model;

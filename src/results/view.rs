@@ -1,9 +1,11 @@
 //! A lenient typed view of a results file, for the checks and the report.
 //!
 //! Invariants: the view is built from any JSON value and never fails: a member of the wrong
-//! type reads as absent (the schema check reports it), so one broken part of a file does not
-//! hide the rest from the id and scope checks. Sections and case ids keep the file's order; a
-//! status other than `pass` / `fail` / `skip` reads as `None`, which is never counted as a pass.
+//! type reads as absent (the schema check reports it, and, whatever the schema allows, the
+//! checker's own floor does for a member the verdict reads, [`super::floor`]), so one broken
+//! part of a file does not hide the rest from the id and scope checks. Sections and case ids
+//! keep the file's order; a status other than `pass` / `fail` / `skip` reads as `None`, which
+//! is never counted as a pass.
 
 use serde_json::Value;
 

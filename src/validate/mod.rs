@@ -21,6 +21,7 @@ mod files;
 mod manifest;
 mod names;
 mod registry;
+mod results_format;
 mod schemas;
 mod sections;
 mod skip_policy;

@@ -10,7 +10,9 @@
 //!
 //! The producer schema is frozen (decisions R7, R20.8; byte-identical in every vendored copy
 //! and in php-sdk's bundled copy): its bytes' SHA-256 must be the one [`FROZEN_ENVELOPE_SCHEMA`]
-//! records for the suite's MAJOR (BQ404). `schema/results.schema.json` is not pinned. The
+//! records for the suite's MAJOR (BQ404). `schema/results.schema.json` is not pinned: it may
+//! evolve, but it must reject every malformed results file of a built-in corpus, each one change
+//! to the results example (BQ406, [`super::results_format`]). The
 //! results example agrees with the suite it ships in (BQ405): its `conformance_version` is
 //! `CONFORMANCE_VERSION` (a pre-release's example says the pre-release, as its `run` writes),
 //! and every section it reports is one of the manifest's. Its case ids are not compared: the
@@ -167,12 +169,19 @@ pub(super) fn check(cx: &Ctx<'_>) -> Vec<Finding> {
         }
     };
     if let Some(example) = cx.suite.json(suite::RESULTS_EXAMPLE) {
+        let before = out.len();
         for e in validator.iter_errors(example) {
             out.push(
                 Finding::error(Code::RESULTS_EXAMPLE_INVALID, format!("violates the results schema: {e}"))
                     .in_file(suite::RESULTS_EXAMPLE)
                     .at(e.instance_path().as_str()),
             );
+        }
+        // The corpus judges a valid schema that accepts the example, each malformation against it.
+        let invalid =
+            out.iter().any(|f| f.code == Code::INVALID_SCHEMA && f.file.as_deref() == Some(suite::RESULTS_SCHEMA));
+        if out.len() == before && !invalid {
+            out.extend(super::results_format::check(results_schema, &validator, example));
         }
     }
     out

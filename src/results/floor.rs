@@ -1,0 +1,147 @@
+//! The results format's floor: the members `results check`'s verdict reads, judged by bqsuite
+//! itself whatever the suite's `schema/results.schema.json` allows (BQ620).
+//!
+//! The verdict reads `sdk` and `version` (whose verdict it is; the family, and with it the
+//! exceptions and the family-limited skip rules, comes from `sdk`), `conformance_version`
+//! (which suite's rules apply), `bindings` (the scope: which sections are required) and
+//! `sections` (every outcome). The lenient view ([`super::view`]) reads a member of the wrong
+//! shape as absent, and an absence narrows what is judged: a `bindings` of `"redis sqs"` or
+//! `["rabbitmq"]` carries no binding, so no binding section is required; a section that is an
+//! array reports no case and so misses none. Left to the schema alone, a suite whose schema was
+//! weakened (or a vendored copy edited) turned such a file into a Compatible verdict. So here,
+//! as the spec's results format (ADR-0032) says: the file is one object; `sdk` and `version`
+//! are non-empty strings; `conformance_version` is a string (a string other than the suite's
+//! version is BQ603); `bindings` is an array whose every entry names a binding (the scopes other
+//! than `core`, spelled as the manifest spells them); `sections` is an object whose every value
+//! is an object. A member that is absent is reported at its parent, as every absence is.
+//! Outcomes are judged where they are counted: a status none of pass, fail and skip is BQ619, a
+//! skip's reason the skip policy's (BQ610, BQ613, BQ614).
+//!
+//! Not here: `generated_at`, `bindings` repeated, members the format does not name. No verdict
+//! reads them; the suite's schema judges them (BQ602), and `validate` holds that schema to the
+//! spec's results format (BQ406).
+//!
+//! Each finding carries its subject, the pointer of the member it judges (also when the member
+//! is absent), so that the schema's report of the same member gives way to it: one problem,
+//! one finding.
+
+use serde_json::{Map, Value};
+
+use super::diags;
+use crate::diag::Finding;
+use crate::suite::{Scope, pointer};
+
+/// A finding of the floor and the pointer of the member it judges.
+pub(super) struct Judged {
+    pub subject: String,
+    pub finding: Finding,
+}
+
+/// What a value is, in words.
+fn kind_of(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(s) if s.is_empty() => "an empty string",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// Every binding a results file may list, as the finding says them.
+fn bindings_text() -> String {
+    Scope::ALL.iter().filter(|s| s.is_binding()).map(|s| s.as_str()).collect::<Vec<_>>().join(", ")
+}
+
+/// The floor's findings for a parsed results file (none for a file that meets it).
+pub(super) fn check(v: &Value) -> Vec<Judged> {
+    let Some(root) = v.as_object() else {
+        return vec![Judged { subject: String::new(), finding: diags::not_an_object(kind_of(v)) }];
+    };
+    let mut out = Vec::new();
+    let mut member = |key: &str, want: &str, ok: &dyn Fn(&Value) -> bool, root: &Map<String, Value>| {
+        let subject = pointer::join("", key);
+        match root.get(key) {
+            None => out.push(Judged { finding: diags::member_absent(key, want), subject }),
+            Some(v) if !ok(v) => {
+                out.push(Judged { finding: diags::member_malformed(key, want, kind_of(v), &subject), subject })
+            }
+            Some(_) => {}
+        }
+    };
+    let non_empty = |v: &Value| v.as_str().is_some_and(|s| !s.is_empty());
+    member("sdk", "a non-empty string, the package that ran the suite", &non_empty, root);
+    member("version", "a non-empty string, the version of that package", &non_empty, root);
+    member("conformance_version", "a string, the suite version the run used", &|v| v.is_string(), root);
+    member("bindings", "an array of the bindings the package carries", &|v| v.is_array(), root);
+    member("sections", "an object: section → case id → outcome", &|v| v.is_object(), root);
+    if let Some(bindings) = root.get("bindings").and_then(Value::as_array) {
+        for (i, b) in bindings.iter().enumerate() {
+            if b.as_str().and_then(Scope::parse).is_none_or(|s| !s.is_binding()) {
+                let at = pointer::join_index("/bindings", i);
+                out.push(Judged { finding: diags::not_a_binding(b, &bindings_text(), &at), subject: at });
+            }
+        }
+    }
+    if let Some(sections) = root.get("sections").and_then(Value::as_object) {
+        for (name, cases) in sections.iter().filter(|(_, c)| !c.is_object()) {
+            let at = pointer::join("/sections", name);
+            out.push(Judged { finding: diags::section_not_an_object(name, kind_of(cases), &at), subject: at });
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn subjects(v: &Value) -> Vec<(String, Option<String>)> {
+        check(v).into_iter().map(|j| (j.subject, j.finding.pointer)).collect()
+    }
+
+    #[test]
+    fn a_well_formed_file_meets_the_floor() {
+        let v = json!({"sdk": "s", "version": "1", "conformance_version": "1.6.0", "bindings": ["redis", "otel"],
+            "sections": {"cases": {}}});
+        assert!(check(&v).is_empty());
+    }
+
+    #[test]
+    fn absences_are_reported_at_the_parent_and_judge_the_member() {
+        let got = subjects(&json!({}));
+        let want: Vec<(String, Option<String>)> =
+            ["/sdk", "/version", "/conformance_version", "/bindings", "/sections"]
+                .iter()
+                .map(|s| ((*s).to_owned(), Some(String::new())))
+                .collect();
+        assert_eq!(got, want);
+        assert_eq!(subjects(&json!([])), [(String::new(), Some(String::new()))]);
+    }
+
+    #[test]
+    fn shapes_the_verdict_would_read_as_absent() {
+        let v = json!({"sdk": "", "version": 2, "conformance_version": null, "bindings": ["sqs", "rabbitmq", "core", 7, "Redis"],
+            "sections": {"cases": ["order-created"], "sqs": {}}});
+        let got: Vec<String> = check(&v).into_iter().map(|j| j.subject).collect();
+        assert_eq!(
+            got,
+            [
+                "/sdk",
+                "/version",
+                "/conformance_version",
+                "/bindings/1",
+                "/bindings/2",
+                "/bindings/3",
+                "/bindings/4",
+                "/sections/cases"
+            ]
+        );
+        let v = json!({"sdk": "s", "version": "1", "conformance_version": "1.6.0", "bindings": "redis sqs", "sections": []});
+        let got: Vec<String> = check(&v).into_iter().map(|j| j.subject).collect();
+        assert_eq!(got, ["/bindings", "/sections"]);
+    }
+}
