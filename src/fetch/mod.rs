@@ -54,7 +54,7 @@
 //! the archive's root ([`drift`]), ignoring the top-level `LICENSE` (the release ships it; copies
 //! do not vendor it).
 //!
-//! `--update` replaces a vendored copy in place ([`update()`]).
+//! `--update` replaces a vendored copy in place, and refuses a DIR that is not one ([`update()`]).
 //!
 //! Failures are of three kinds ([`Failure`]): the command refused (a downgrade; exit 1), the command could not run (bad arguments, DEST not
 //! empty, network and HTTP errors, timeouts, a `SHA256SUMS` without the asset's line; exit 2),
