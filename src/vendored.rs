@@ -12,8 +12,9 @@
 //! Writing ([`replace`]):
 //! - It stages the complete new copy in a fresh directory beside the old one (same parent,
 //!   so the renames stay on one file system; named and registered by [`crate::staging`]),
-//!   carries the old copy's ignored `LICENSE` over, then swaps. On Linux the swap is one
-//!   `renameat2(RENAME_EXCHANGE)`, so the vendored directory never stops existing; elsewhere
+//!   carries the old copy's ignored `LICENSE` over (hard-linked, never opened, whatever it is),
+//!   then swaps. On Linux the swap is one `renameat2(RENAME_EXCHANGE)`, so the vendored
+//!   directory never stops existing; elsewhere
 //!   (or on a file system without it) it is two renames, old → aside (kind `old`) and staged →
 //!   in place, and a run killed between them leaves the vendored directory missing and one
 //!   `old` sibling, which [`recover`] moves back on the next sync. The old copy is removed
@@ -240,19 +241,23 @@ fn swap(dir: &Path, stage: Staged) -> io::Result<()> {
     fs::remove_dir_all(aside.path()).map_err(old_left)
 }
 
-/// Copy the ignored top-level entry (`LICENSE`) of the old copy, whatever it is, into the
+/// Carry the ignored top-level entry (`LICENSE`) of the old copy, whatever it is, into the
 /// stage, so a sync neither writes nor deletes it.
 fn carry_ignored(dir: &Path, stage: &Path) -> io::Result<()> {
     let from = dir.join(IGNORED);
     match fs::symlink_metadata(&from) {
         Err(e) if e.kind() == ErrorKind::NotFound => Ok(()),
         Err(e) => Err(e),
-        Ok(_) => copy_entry(&from, &stage.join(IGNORED)),
+        Ok(_) => carry(&from, &stage.join(IGNORED)),
     }
 }
 
-/// Copy a file, a symlink (as a symlink) or a directory tree, following no symlink.
-fn copy_entry(from: &Path, to: &Path) -> io::Result<()> {
+/// Carry a file, a symlink (as a symlink) or a directory tree, following no symlink and
+/// opening no file: anything but a directory or a symlink is hard-linked (the stage is a
+/// sibling, on the same file system), so a FIFO is never opened (which would block inside the
+/// critical step, where not even SIGINT ends it) and a device never read. Where the file system
+/// refuses the link, a regular file is copied and anything else is an error naming it.
+fn carry(from: &Path, to: &Path) -> io::Result<()> {
     let kind = fs::symlink_metadata(from)?.file_type();
     if kind.is_symlink() {
         #[cfg(unix)]
@@ -265,11 +270,18 @@ fn copy_entry(from: &Path, to: &Path) -> io::Result<()> {
         fs::set_permissions(to, fs::metadata(from)?.permissions())?;
         for entry in fs::read_dir(from)? {
             let entry = entry?;
-            copy_entry(&entry.path(), &to.join(entry.file_name()))?;
+            carry(&entry.path(), &to.join(entry.file_name()))?;
         }
         return Ok(());
     }
-    fs::copy(from, to).map(drop)
+    match fs::hard_link(from, to) {
+        Ok(()) => Ok(()),
+        Err(_) if kind.is_file() => fs::copy(from, to).map(drop),
+        Err(e) => Err(io::Error::new(
+            e.kind(),
+            format!("{}: not a regular file, and it cannot be carried over unread ({e})", from.display()),
+        )),
+    }
 }
 
 fn fill(stage: &Path, files: &BTreeMap<&str, &[u8]>) -> io::Result<()> {

@@ -310,3 +310,39 @@ fn update_refuses_a_directory_that_is_not_a_vendored_copy() {
         assert!(dir.join("manifest.json").is_file(), "{name}");
     }
 }
+
+/// The copy's LICENSE is carried over untouched whatever it is, and a FIFO there (or in a
+/// LICENSE directory) is never opened: copying it once blocked the update forever inside its
+/// critical step, where not even SIGINT or SIGTERM could end it, and left a staging directory.
+#[test]
+fn a_fifo_licence_is_carried_over_without_being_opened() {
+    let (_suite, dist) = released("1.6.0");
+    let sdk = Sdk::new("v1.6.0");
+    let copy = sdk.copy();
+    std::fs::create_dir_all(copy.parent().unwrap()).unwrap();
+    assert_eq!(fetch(&["1.6.0", copy.to_str().unwrap()], dist.path()).status.code(), Some(0));
+    let mkfifo = |p: &Path| assert!(std::process::Command::new("mkfifo").arg(p).status().unwrap().success());
+    let base = format!("file://{}", dist.path().display());
+    let update = |what: &str| {
+        std::fs::write(copy.join("fixtures/stale.json"), "{}\n").unwrap();
+        let args = ["fetch", "--update", "1.6.0", copy.to_str().unwrap()];
+        let o = support::bqsuite_within(&sdk.root, &args, &[("BQ_CONFORMANCE_BASE_URL", &base)], 60);
+        assert_eq!(o.status.code(), Some(0), "{what}: {}", transcript(&o));
+        assert!(!copy.join("fixtures/stale.json").exists(), "{what}: the copy was updated");
+        let siblings: Vec<_> =
+            std::fs::read_dir(copy.parent().unwrap()).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert_eq!(siblings, ["conformance"], "{what}: no staging area left");
+    };
+    use std::os::unix::fs::FileTypeExt;
+    std::fs::remove_file(copy.join("LICENSE")).unwrap();
+    mkfifo(&copy.join("LICENSE"));
+    update("a FIFO LICENSE");
+    assert!(std::fs::symlink_metadata(copy.join("LICENSE")).unwrap().file_type().is_fifo());
+    std::fs::remove_file(copy.join("LICENSE")).unwrap();
+    std::fs::create_dir_all(copy.join("LICENSE/deeper")).unwrap();
+    std::fs::write(copy.join("LICENSE/deeper/MIT"), "MIT\n").unwrap();
+    mkfifo(&copy.join("LICENSE/deeper/pipe"));
+    update("a FIFO in a LICENSE directory");
+    assert!(std::fs::symlink_metadata(copy.join("LICENSE/deeper/pipe")).unwrap().file_type().is_fifo());
+    assert_eq!(std::fs::read(copy.join("LICENSE/deeper/MIT")).unwrap(), b"MIT\n");
+}
