@@ -177,6 +177,18 @@ fn stray_files_and_symlinks_in_the_suite_dirs_refuse_the_build() {
         assert!(text.contains(code) && text.contains(rel) && text.contains("refusing to build"), "{text}");
         assert!(!out.exists(), "{rel}: nothing may be written");
     }
+    // Hidden .json files: a dot-directory a tool left (`schema/.cache/`), a dotfile, macOS's
+    // AppleDouble `._` twin. Each once went into the asset with validate clean.
+    for rel in ["schema/.cache/s.json", "schema/.draft.json", "fixtures/.idea/x.json", "schema/._results.schema.json"] {
+        let s = SuiteCopy::new();
+        s.write(rel, "{}\n");
+        let out = s.path().join("dist");
+        let r = bqsuite(s.path(), &["release", "--no-previous"]);
+        assert_eq!(r.status.code(), Some(1), "{rel}: {}", transcript(&r));
+        let text = transcript(&r);
+        assert!(text.contains("BQ006") && text.contains(rel) && text.contains("hidden"), "{text}");
+        assert!(!out.exists(), "{rel}: nothing may be written");
+    }
     let s = SuiteCopy::new();
     std::os::unix::fs::symlink(s.path().join("LICENSE"), s.path().join("fixtures/link.json")).unwrap();
     let r = bqsuite(s.path(), &["release"]);

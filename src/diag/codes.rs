@@ -117,10 +117,10 @@ codes! {
         why: "The release asset and the vendored copies hold regular files only, and a symbolic link would make a copy depend on what lies outside the suite.",
         example: Validate(&[Symlink("fixtures/link.json", "order-created.json")]),
     }
-    STRAY_FILE = "BQ006" "stray-file" "schema/ or fixtures/ holds a file that is not a .json file (an editor backup, .DS_Store, notes): the release would ship it." {
+    STRAY_FILE = "BQ006" "stray-file" "schema/ or fixtures/ holds a file that is not a .json file (an editor backup, .DS_Store, notes), or a hidden one (in a directory such as .cache/): the release would ship it." {
         Error,
-        checks: "Every file under schema/ and fixtures/ ends in .json.",
-        why: "Everything under these directories goes into the release asset and into every SDK's vendored copy; an editor backup or a .DS_Store would be shipped to 25 repositories.",
+        checks: "Every file under schema/ and fixtures/ ends in .json, and neither its name nor that of a directory it lies in starts with '.'.",
+        why: "Everything under these directories goes into the release asset and into every SDK's vendored copy; an editor backup, a .DS_Store or a tool's hidden .cache/x.json would be shipped to 25 repositories.",
         example: Validate(&[Write("fixtures/order-created.json~", "backup\n")]),
     }
     DUPLICATE_KEY = "BQ007" "duplicate-key" "A JSON file of the suite other than a fixture repeats a key in one object (the last value would win silently)." {
