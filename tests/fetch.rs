@@ -468,7 +468,7 @@ const SMALL: [(&str, &[u8]); 4] = [
     ("CONFORMANCE_VERSION", b"1.6.0\n"),
     ("LICENSE", b"MIT\n"),
     ("fixtures/a.json", b"{}"),
-    ("manifest.json", b"{\"schema_version\": 1}\n"),
+    ("manifest.json", b"{\"schema_version\": 1, \"conformance_version\": \"1.6.0\"}\n"),
 ];
 
 /// One header of a release-like stream: the path inside the root, type, data, mode.
@@ -570,6 +570,30 @@ fn an_asset_release_could_never_have_built_is_refused() {
     refused(release::gzip(&tar), "its magic is");
     let tar = release_like(&base);
     refused(release::gzip(&tar[..tar.len() - 512]), "the end of the archive");
+}
+
+/// An asset whose root and `CONFORMANCE_VERSION` say 1.6.0 but whose manifest is another
+/// version's (a release relabelled by hand, or by a broken pipeline): release's writer rebuilds
+/// it byte for byte, so only the manifest's own `conformance_version` tells. Once accepted.
+#[test]
+fn an_asset_whose_manifest_is_another_versions_is_refused() {
+    let with_manifest = |manifest: &'static [u8]| {
+        let mut files = SMALL;
+        files[3] = ("manifest.json", manifest);
+        release::gzip(&release::tar_stream(VERSION, &files).unwrap())
+    };
+    let refused = |manifest: &'static [u8], why: &str| Sandbox::new(&with_manifest(manifest), None).refused(1, why);
+    refused(
+        b"{\"schema_version\": 1, \"conformance_version\": \"1.5.0\"}\n",
+        "its manifest.json says conformance_version \"1.5.0\", not 1.6.0",
+    );
+    refused(b"{\"schema_version\": 1}\n", "its manifest.json states no conformance_version");
+    refused(b"{\"conformance_version\": 1.6}\n", "its manifest.json states no conformance_version");
+    refused(
+        b"{\"conformance_version\": \"1.6.0\", \"conformance_version\": \"1.5.0\"}\n",
+        "its manifest.json does not parse",
+    );
+    refused(b"[1.6.0]", "its manifest.json does not parse");
 }
 
 #[test]

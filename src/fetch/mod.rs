@@ -37,7 +37,9 @@
 //!    none equals another when letter case is ignored, and no entry lies inside a path that is a
 //!    file.
 //! 8. **Caps** on the number of entries, the size of one file and the total size.
-//! 9. **The archive says what it is.** Its `CONFORMANCE_VERSION` must hold `VERSION`, and it
+//! 9. **The archive says what it is.** Its `CONFORMANCE_VERSION` must hold `VERSION`, and so
+//!    must its `manifest.json`'s `conformance_version` (a manifest that does not parse as
+//!    strict JSON, repeats a key or states no version is refused: release's never does); and it
 //!    holds the `CONFORMANCE_VERSION`, `manifest.json` and `LICENSE` every release ships.
 //! 10. **Reproducible.** The asset is reproducible by construction, so the tar stream is
 //!     rebuilt from the files just read with `release`'s own writer ([`crate::release::tar_stream`],
