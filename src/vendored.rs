@@ -24,6 +24,10 @@
 //!   directory is touched except its staging siblings and, for a new copy, its missing parent
 //!   directories. Directories get mode 0755 and files 0644; the files are not fsynced (a copy
 //!   is cheap to redo with `sync`).
+//! - A writer replaces only a directory that is a copy ([`not_a_copy`]): never one holding
+//!   `.git`, and, where the directory's identity comes from anything but reviewed data (a path
+//!   typed on the command line, a symlink inside an SDK's repository), never one holding an
+//!   entry a copy never holds or stating no version.
 //! - Leftovers ([`leftovers`]) are the staging siblings named for the vendored directory, of
 //!   any kind; [`recover`] removes them, restoring a lone `old` copy when the directory is
 //!   missing.
@@ -44,7 +48,7 @@ use std::io::{self, ErrorKind};
 use std::path::Path;
 
 use crate::staging::{self, Kind, Staged};
-use crate::suite::{LICENSE, MANIFEST, VERSION_FILE, in_suite_dirs};
+use crate::suite::{LICENSE, MANIFEST, SUITE_DIRS, VERSION_FILE, in_suite_dirs};
 
 /// The top-level entry of a vendored directory that no check looks at and no writer touches.
 pub const IGNORED: &str = LICENSE;
@@ -301,6 +305,42 @@ fn fill(stage: &Path, files: &BTreeMap<&str, &[u8]>) -> io::Result<()> {
         staging::set_mode(&path, 0o644)?;
     }
     Ok(())
+}
+
+/// Why the existing directory `dir` is not a vendored copy that a writer may replace, if it is
+/// not: its top level holds `.git` (a repository, worktree or submodule is never a copy); or,
+/// when `strict`, an entry a copy never holds (anything but `CONFORMANCE_VERSION`,
+/// `manifest.json`, `schema`, `fixtures` and the ignored `LICENSE`), or, holding anything but
+/// a `LICENSE`, neither `CONFORMANCE_VERSION` nor `manifest.json`. Stale entries under
+/// `schema/` and `fixtures/` never make a directory foreign: they are what an update removes.
+pub fn not_a_copy(dir: &Path, strict: bool) -> io::Result<Option<String>> {
+    let mut names = Vec::new();
+    for entry in fs::read_dir(dir)? {
+        names.push(entry?.file_name().to_string_lossy().into_owned());
+    }
+    names.sort();
+    if let Some(git) = names.iter().find(|n| n.eq_ignore_ascii_case(".git")) {
+        return Ok(Some(format!("holds {git}: a git repository, worktree or submodule is never a vendored copy")));
+    }
+    if !strict {
+        return Ok(None);
+    }
+    let of_a_copy = |n: &str| n == VERSION_FILE || n == MANIFEST || n == IGNORED || SUITE_DIRS.contains(&n);
+    let foreign: Vec<&str> = names.iter().map(String::as_str).filter(|n| !of_a_copy(n)).collect();
+    if !foreign.is_empty() {
+        let shown = if foreign.len() > 5 { format!("{}, …", foreign[..5].join(", ")) } else { foreign.join(", ") };
+        return Ok(Some(format!(
+            "holds {shown}, which a vendored copy never holds (a copy is {VERSION_FILE}, {MANIFEST}, schema/ and \
+             fixtures/, and perhaps a {IGNORED}), and replacing it would delete {}",
+            if foreign.len() == 1 { "it" } else { "them" }
+        )));
+    }
+    if !names.iter().any(|n| n == VERSION_FILE || n == MANIFEST) && names.iter().any(|n| n != IGNORED) {
+        return Ok(Some(format!(
+            "holds neither {VERSION_FILE} nor {MANIFEST}, and replacing it would delete what it holds"
+        )));
+    }
+    Ok(None)
 }
 
 /// A staging area an interrupted run left beside a vendored directory.

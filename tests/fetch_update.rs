@@ -277,10 +277,10 @@ fn update_refuses_a_directory_that_is_not_a_vendored_copy() {
     std::fs::write(repo_dir.join("worktree/CONFORMANCE_VERSION"), "1.5.0\n").unwrap();
     let before = snapshot(&sdk.root);
     for (dir, why) in [
-        (repo_dir.clone(), "holds .git: a git repository is never a vendored copy"),
+        (repo_dir.clone(), "holds .git: a git repository, worktree or submodule is never a vendored copy"),
         (repo_dir.join("tests"), "holds conformance, which a vendored copy never holds"),
         (repo_dir.join("spec"), "holds neither CONFORMANCE_VERSION nor manifest.json"),
-        (repo_dir.join("worktree"), "holds .git: a git repository is never a vendored copy"),
+        (repo_dir.join("worktree"), "holds .git: a git repository, worktree or submodule is never a vendored copy"),
     ] {
         let o = fetch(&["--update", "1.6.0", dir.to_str().unwrap()], dist.path());
         assert_eq!(o.status.code(), Some(2), "{}: {}", dir.display(), transcript(&o));

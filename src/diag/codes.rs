@@ -708,10 +708,10 @@ codes! {
             args: &["--check"],
         },
     }
-    SYNC_UNSAFE_TARGET = "BQ711" "sync-unsafe-target" "A vendored directory, or a directory above it, is a symlink leading out of its repository or not a directory: refused." {
+    SYNC_UNSAFE_TARGET = "BQ711" "sync-unsafe-target" "A vendored directory, or a directory above it, is a symlink leading out of its repository or not a directory, or the directory sync would replace is not a copy: refused." {
         Error,
-        checks: "The vendored directory and every directory above it inside the repository are directories, or symbolic links that stay inside the repository (and out of its root and .git); and the vendored directory is not the canonical suite's own directory, inside it or above it.",
-        why: "sync replaces the vendored directory; following a link out of the repository would write somewhere else on the machine, and a target at or around the suite would overwrite or delete the suite it copies.",
+        checks: "The vendored directory and every directory above it inside the repository are directories, or symbolic links that stay inside the repository (and out of its root and .git); the vendored directory is not the canonical suite's own directory, inside it or above it; and, for sync and --dry-run, it holds no .git and, when a symbolic link leads to it, nothing a copy never holds and CONFORMANCE_VERSION or manifest.json.",
+        why: "sync replaces the vendored directory; following a link out of the repository would write somewhere else on the machine, a target at or around the suite would overwrite or delete the suite it copies, and a link such as conformance -> . would make it delete the SDK's own files.",
         example: Sync {
             edits: &[Delete("php-sdk/tests/conformance"), Symlink("php-sdk/tests/conformance", "../../babelqueue-python/tests/conformance")],
             args: &["--check"],

@@ -32,7 +32,6 @@ use std::path::{Path, PathBuf};
 use semver::Version;
 
 use super::{FetchError, Request, Verified, open};
-use crate::suite::{MANIFEST, SUITE_DIRS, VERSION_FILE};
 use crate::sync::pin::{self, Pin};
 use crate::vendored::{self, Recovered};
 
@@ -129,38 +128,15 @@ pub fn update(req: &Request, dir: &Path, allow_downgrade: bool) -> Result<Update
     })
 }
 
-/// Refuse a DIR that is not a vendored copy (see the module rules): its top-level entries must
-/// be a copy's, with `CONFORMANCE_VERSION` or `manifest.json` among them unless there are none.
+/// Refuse a DIR that is not a vendored copy (see the module rules).
 fn is_a_copy(dir: &Path) -> Result<(), FetchError> {
     let shown = dir.display();
-    let cannot_read = |e: std::io::Error| FetchError::could_not_run(format!("cannot read {shown}: {e}"));
-    let mut names = Vec::new();
-    for entry in std::fs::read_dir(dir).map_err(cannot_read)? {
-        names.push(entry.map_err(cannot_read)?.file_name().to_string_lossy().into_owned());
-    }
-    names.sort();
-    let refuse = |why: String| {
-        FetchError::could_not_run(format!(
+    match vendored::not_a_copy(dir, true) {
+        Err(e) => Err(FetchError::could_not_run(format!("cannot read {shown}: {e}"))),
+        Ok(None) => Ok(()),
+        Ok(Some(why)) => Err(FetchError::could_not_run(format!(
             "{shown}: {why}, so it is not the vendored copy's own directory; give that directory (the path \
              sync-targets.json names, e.g. tests/conformance), or `bqsuite fetch VERSION DEST` for a new copy"
-        ))
-    };
-    if let Some(git) = names.iter().find(|n| n.eq_ignore_ascii_case(".git")) {
-        return Err(refuse(format!("holds {git}: a git repository is never a vendored copy")));
+        ))),
     }
-    let of_a_copy = |n: &str| n == VERSION_FILE || n == MANIFEST || n == vendored::IGNORED || SUITE_DIRS.contains(&n);
-    if let Some(foreign) = names.iter().find(|n| !of_a_copy(n)) {
-        return Err(refuse(format!(
-            "holds {foreign}, which a vendored copy never holds (a copy is {VERSION_FILE}, {MANIFEST}, schema/ and \
-             fixtures/, and perhaps a {}), and --update would delete it",
-            vendored::IGNORED
-        )));
-    }
-    let stated = names.iter().any(|n| n == VERSION_FILE || n == MANIFEST);
-    if !stated && names.iter().any(|n| n != vendored::IGNORED) {
-        return Err(refuse(format!(
-            "holds neither {VERSION_FILE} nor {MANIFEST}, and --update would replace what it holds"
-        )));
-    }
-    Ok(())
 }
