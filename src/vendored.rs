@@ -33,7 +33,8 @@
 //!   missing.
 //!
 //! Invariants: reading never follows a symlink (a symlink or special file is recorded as
-//! irregular, never read through); differences are reported from the copy's side — `added` is
+//! irregular, never read through) and stays within a suite's caps, per file and in all, so a
+//! wrong or stuffed directory cannot exhaust memory ([`read_tree`]); differences are reported from the copy's side — `added` is
 //! only in the copy (a directory holding nothing canonical is one entry ending in `/`),
 //! `removed` is canonical and missing from the copy, `modified` differs in bytes or is an
 //! irregular entry where a file belongs — each list sorted; a unified diff (canonical → copy)
@@ -48,7 +49,7 @@ use std::io::{self, ErrorKind};
 use std::path::Path;
 
 use crate::staging::{self, Kind, Staged};
-use crate::suite::{LICENSE, MANIFEST, SUITE_DIRS, VERSION_FILE, in_suite_dirs};
+use crate::suite::{FILE_CAP, LICENSE, MANIFEST, SUITE_CAP, SUITE_DIRS, VERSION_FILE, in_suite_dirs};
 
 /// The top-level entry of a vendored directory that no check looks at and no writer touches.
 pub const IGNORED: &str = LICENSE;
@@ -124,19 +125,30 @@ pub struct Tree {
 }
 
 /// Read every entry under `dir` (a real directory) but the ignored `LICENSE`, following no
-/// symlink.
+/// symlink, within the caps of a suite: a file larger than [`FILE_CAP`], or files adding up to
+/// more than [`SUITE_CAP`] (more than any suite, so never a copy), are an error naming the file,
+/// never read to the end.
 pub fn read_tree(dir: &Path) -> io::Result<Tree> {
+    use crate::fsutil::{ReadError, human_size, read_bounded};
     let mut tree = Tree::default();
+    let mut total = 0u64;
     let walk = walkdir::WalkDir::new(dir).follow_links(false).min_depth(1).sort_by_file_name();
     for entry in walk.into_iter().filter_entry(|e| !(e.depth() == 1 && e.file_name() == IGNORED)) {
         let entry = entry.map_err(io::Error::other)?;
         let rel = crate::fsutil::slash_relative(dir, entry.path());
         let kind = entry.file_type();
         if kind.is_file() {
-            let bytes = crate::fsutil::read_bounded(entry.path(), crate::suite::FILE_CAP).map_err(|e| match e {
-                crate::fsutil::ReadError::Io(e) => e,
+            let room = SUITE_CAP - total;
+            let bytes = read_bounded(entry.path(), FILE_CAP.min(room)).map_err(|e| match e {
+                ReadError::Io(e) => e,
+                ReadError::TooLarge { .. } if room < FILE_CAP => io::Error::other(format!(
+                    "{}: the copy holds more than the {} a suite may hold in all (not a vendored copy); not read further",
+                    entry.path().display(),
+                    human_size(SUITE_CAP)
+                )),
                 other => io::Error::other(format!("{}: {other}", entry.path().display())),
             })?;
+            total += bytes.len() as u64;
             tree.files.insert(rel, bytes);
         } else if kind.is_dir() {
             tree.dirs.insert(rel);

@@ -155,6 +155,25 @@ fn a_copy_whose_only_change_is_crlf_line_endings_is_drift_said_as_such() {
     assert!(String::from_utf8_lossy(&o.stdout).contains("`conformance/** -text`"), "{}", transcript(&o));
 }
 
+/// A copy holding more than any suite may hold in all is not read into memory to the end:
+/// five 60 MiB files (sparse, so cheap here), each within the per-file cap, once took 300 MiB of
+/// memory to compare (a `fetch --check` of a wrong directory, or a pull request filling the
+/// copy, grew without bound). Refused once the total passes the suite cap, naming the file.
+#[test]
+fn a_copy_larger_than_any_suite_is_not_read_to_the_end() {
+    let (_dist, base, _copy, dir) = fetched_copy();
+    for i in 0..5 {
+        std::fs::File::create(dir.join(format!("fixtures/big-{i}.json"))).unwrap().set_len(60 << 20).unwrap();
+    }
+    let o = fetch(&["--check", VERSION, dir.to_str().unwrap()], Some(&base));
+    assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("fixtures/big-4.json") && err.contains("more than the 256 MiB a suite may hold in all"),
+        "{err}"
+    );
+}
+
 #[test]
 fn check_passes_on_a_synced_copy_and_names_every_drifted_file() {
     let (_dist, base, copy, dir) = fetched_copy();
