@@ -111,10 +111,10 @@ codes! {
         why: "A file bqsuite cannot read is one nothing is checked in, and the release would fail or ship something unchecked.",
         example: Validate(&[Symlink("LICENSE", "LICENSE")]),
     }
-    IRREGULAR_FILE = "BQ005" "irregular-file" "schema/ or fixtures/ holds something that is neither a regular file nor a directory (a symlink, a FIFO, a device)." {
+    IRREGULAR_FILE = "BQ005" "irregular-file" "schema/ or fixtures/ holds something that is neither a regular file nor a directory (a symlink, a FIFO, a device), or a top-level suite file or one of those two directories is a symlink." {
         Error,
-        checks: "Under schema/ and fixtures/ every entry is a regular file or a directory; a symbolic link, FIFO, socket or device is reported and not followed.",
-        why: "The release asset and the vendored copies hold regular files only, and a symbolic link would make a copy depend on what lies outside the suite.",
+        checks: "Under schema/ and fixtures/ every entry is a regular file or a directory, and schema/, fixtures/ and the top-level suite files (manifest.json, CONFORMANCE_VERSION, LICENSE, CHANGELOG.md, sync-targets.json) are no symbolic links; a symbolic link, FIFO, socket or device under the two directories is reported and not followed.",
+        why: "The release asset and the vendored copies hold regular files only, and a symbolic link would make them hold whatever it leads to, outside the suite: LICENSE -> /proc/self/environ would publish the building process's environment.",
         example: Validate(&[Symlink("fixtures/link.json", "order-created.json")]),
     }
     STRAY_FILE = "BQ006" "stray-file" "schema/ or fixtures/ holds a file that is not a .json file (an editor backup, .DS_Store, notes), or a hidden one (in a directory such as .cache/): the release would ship it." {
@@ -131,7 +131,7 @@ codes! {
     }
     NOT_REGULAR_FILE = "BQ008" "not-regular-file" "A suite file is not a regular file (a FIFO, socket or device, or a symlink to one): it is not read." {
         Error,
-        checks: "A top-level suite file (manifest.json, CONFORMANCE_VERSION, LICENSE, CHANGELOG.md, sync-targets.json) is a regular file, or a symbolic link to one; anything else is refused without being read.",
+        checks: "A top-level suite file (manifest.json, CONFORMANCE_VERSION, LICENSE, CHANGELOG.md, sync-targets.json) is a regular file (a symbolic link is BQ005, and one leading to anything else is also this); anything else is refused without being read.",
         why: "Reading a FIFO or a device blocks or never ends; refusing it keeps validate, release and sync from hanging in CI.",
         example: Validate(&[Fifo("LICENSE")]),
     }
