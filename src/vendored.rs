@@ -12,8 +12,9 @@
 //! Writing ([`replace`]):
 //! - It stages the complete new copy in a fresh directory beside the old one (same parent,
 //!   so the renames stay on one file system; named and registered by [`crate::staging`]),
-//!   carries the old copy's ignored `LICENSE` over, then swaps. On Linux the swap is one
-//!   `renameat2(RENAME_EXCHANGE)`, so the vendored directory never stops existing; elsewhere
+//!   carries the old copy's ignored `LICENSE` over (hard-linked, never opened, whatever it is),
+//!   then swaps. On Linux the swap is one `renameat2(RENAME_EXCHANGE)`, so the vendored
+//!   directory never stops existing; elsewhere
 //!   (or on a file system without it) it is two renames, old → aside (kind `old`) and staged →
 //!   in place, and a run killed between them leaves the vendored directory missing and one
 //!   `old` sibling, which [`recover`] moves back on the next sync. The old copy is removed
@@ -23,12 +24,17 @@
 //!   directory is touched except its staging siblings and, for a new copy, its missing parent
 //!   directories. Directories get mode 0755 and files 0644; the files are not fsynced (a copy
 //!   is cheap to redo with `sync`).
+//! - A writer replaces only a directory that is a copy ([`not_a_copy`]): never one holding
+//!   `.git`, and, where the directory's identity comes from anything but reviewed data (a path
+//!   typed on the command line, a symlink inside an SDK's repository), never one holding an
+//!   entry a copy never holds or stating no version.
 //! - Leftovers ([`leftovers`]) are the staging siblings named for the vendored directory, of
 //!   any kind; [`recover`] removes them, restoring a lone `old` copy when the directory is
 //!   missing.
 //!
 //! Invariants: reading never follows a symlink (a symlink or special file is recorded as
-//! irregular, never read through); differences are reported from the copy's side — `added` is
+//! irregular, never read through) and stays within a suite's caps, per file and in all, so a
+//! wrong or stuffed directory cannot exhaust memory ([`read_tree`]); differences are reported from the copy's side — `added` is
 //! only in the copy (a directory holding nothing canonical is one entry ending in `/`),
 //! `removed` is canonical and missing from the copy, `modified` differs in bytes or is an
 //! irregular entry where a file belongs — each list sorted; a unified diff (canonical → copy)
@@ -43,7 +49,7 @@ use std::io::{self, ErrorKind};
 use std::path::Path;
 
 use crate::staging::{self, Kind, Staged};
-use crate::suite::{LICENSE, MANIFEST, VERSION_FILE, in_suite_dirs};
+use crate::suite::{FILE_CAP, LICENSE, MANIFEST, SUITE_CAP, SUITE_DIRS, VERSION_FILE, in_suite_dirs};
 
 /// The top-level entry of a vendored directory that no check looks at and no writer touches.
 pub const IGNORED: &str = LICENSE;
@@ -119,19 +125,30 @@ pub struct Tree {
 }
 
 /// Read every entry under `dir` (a real directory) but the ignored `LICENSE`, following no
-/// symlink.
+/// symlink, within the caps of a suite: a file larger than [`FILE_CAP`], or files adding up to
+/// more than [`SUITE_CAP`] (more than any suite, so never a copy), are an error naming the file,
+/// never read to the end.
 pub fn read_tree(dir: &Path) -> io::Result<Tree> {
+    use crate::fsutil::{ReadError, human_size, read_bounded};
     let mut tree = Tree::default();
+    let mut total = 0u64;
     let walk = walkdir::WalkDir::new(dir).follow_links(false).min_depth(1).sort_by_file_name();
     for entry in walk.into_iter().filter_entry(|e| !(e.depth() == 1 && e.file_name() == IGNORED)) {
         let entry = entry.map_err(io::Error::other)?;
         let rel = crate::fsutil::slash_relative(dir, entry.path());
         let kind = entry.file_type();
         if kind.is_file() {
-            let bytes = crate::fsutil::read_bounded(entry.path(), crate::suite::FILE_CAP).map_err(|e| match e {
-                crate::fsutil::ReadError::Io(e) => e,
+            let room = SUITE_CAP - total;
+            let bytes = read_bounded(entry.path(), FILE_CAP.min(room)).map_err(|e| match e {
+                ReadError::Io(e) => e,
+                ReadError::TooLarge { .. } if room < FILE_CAP => io::Error::other(format!(
+                    "{}: the copy holds more than the {} a suite may hold in all (not a vendored copy); not read further",
+                    entry.path().display(),
+                    human_size(SUITE_CAP)
+                )),
                 other => io::Error::other(format!("{}: {other}", entry.path().display())),
             })?;
+            total += bytes.len() as u64;
             tree.files.insert(rel, bytes);
         } else if kind.is_dir() {
             tree.dirs.insert(rel);
@@ -240,19 +257,23 @@ fn swap(dir: &Path, stage: Staged) -> io::Result<()> {
     fs::remove_dir_all(aside.path()).map_err(old_left)
 }
 
-/// Copy the ignored top-level entry (`LICENSE`) of the old copy, whatever it is, into the
+/// Carry the ignored top-level entry (`LICENSE`) of the old copy, whatever it is, into the
 /// stage, so a sync neither writes nor deletes it.
 fn carry_ignored(dir: &Path, stage: &Path) -> io::Result<()> {
     let from = dir.join(IGNORED);
     match fs::symlink_metadata(&from) {
         Err(e) if e.kind() == ErrorKind::NotFound => Ok(()),
         Err(e) => Err(e),
-        Ok(_) => copy_entry(&from, &stage.join(IGNORED)),
+        Ok(_) => carry(&from, &stage.join(IGNORED)),
     }
 }
 
-/// Copy a file, a symlink (as a symlink) or a directory tree, following no symlink.
-fn copy_entry(from: &Path, to: &Path) -> io::Result<()> {
+/// Carry a file, a symlink (as a symlink) or a directory tree, following no symlink and
+/// opening no file: anything but a directory or a symlink is hard-linked (the stage is a
+/// sibling, on the same file system), so a FIFO is never opened (which would block inside the
+/// critical step, where not even SIGINT ends it) and a device never read. Where the file system
+/// refuses the link, a regular file is copied and anything else is an error naming it.
+fn carry(from: &Path, to: &Path) -> io::Result<()> {
     let kind = fs::symlink_metadata(from)?.file_type();
     if kind.is_symlink() {
         #[cfg(unix)]
@@ -265,11 +286,18 @@ fn copy_entry(from: &Path, to: &Path) -> io::Result<()> {
         fs::set_permissions(to, fs::metadata(from)?.permissions())?;
         for entry in fs::read_dir(from)? {
             let entry = entry?;
-            copy_entry(&entry.path(), &to.join(entry.file_name()))?;
+            carry(&entry.path(), &to.join(entry.file_name()))?;
         }
         return Ok(());
     }
-    fs::copy(from, to).map(drop)
+    match fs::hard_link(from, to) {
+        Ok(()) => Ok(()),
+        Err(_) if kind.is_file() => fs::copy(from, to).map(drop),
+        Err(e) => Err(io::Error::new(
+            e.kind(),
+            format!("{}: not a regular file, and it cannot be carried over unread ({e})", from.display()),
+        )),
+    }
 }
 
 fn fill(stage: &Path, files: &BTreeMap<&str, &[u8]>) -> io::Result<()> {
@@ -289,6 +317,42 @@ fn fill(stage: &Path, files: &BTreeMap<&str, &[u8]>) -> io::Result<()> {
         staging::set_mode(&path, 0o644)?;
     }
     Ok(())
+}
+
+/// Why the existing directory `dir` is not a vendored copy that a writer may replace, if it is
+/// not: its top level holds `.git` (a repository, worktree or submodule is never a copy); or,
+/// when `strict`, an entry a copy never holds (anything but `CONFORMANCE_VERSION`,
+/// `manifest.json`, `schema`, `fixtures` and the ignored `LICENSE`), or, holding anything but
+/// a `LICENSE`, neither `CONFORMANCE_VERSION` nor `manifest.json`. Stale entries under
+/// `schema/` and `fixtures/` never make a directory foreign: they are what an update removes.
+pub fn not_a_copy(dir: &Path, strict: bool) -> io::Result<Option<String>> {
+    let mut names = Vec::new();
+    for entry in fs::read_dir(dir)? {
+        names.push(entry?.file_name().to_string_lossy().into_owned());
+    }
+    names.sort();
+    if let Some(git) = names.iter().find(|n| n.eq_ignore_ascii_case(".git")) {
+        return Ok(Some(format!("holds {git}: a git repository, worktree or submodule is never a vendored copy")));
+    }
+    if !strict {
+        return Ok(None);
+    }
+    let of_a_copy = |n: &str| n == VERSION_FILE || n == MANIFEST || n == IGNORED || SUITE_DIRS.contains(&n);
+    let foreign: Vec<&str> = names.iter().map(String::as_str).filter(|n| !of_a_copy(n)).collect();
+    if !foreign.is_empty() {
+        let shown = if foreign.len() > 5 { format!("{}, …", foreign[..5].join(", ")) } else { foreign.join(", ") };
+        return Ok(Some(format!(
+            "holds {shown}, which a vendored copy never holds (a copy is {VERSION_FILE}, {MANIFEST}, schema/ and \
+             fixtures/, and perhaps a {IGNORED}), and replacing it would delete {}",
+            if foreign.len() == 1 { "it" } else { "them" }
+        )));
+    }
+    if !names.iter().any(|n| n == VERSION_FILE || n == MANIFEST) && names.iter().any(|n| n != IGNORED) {
+        return Ok(Some(format!(
+            "holds neither {VERSION_FILE} nor {MANIFEST}, and replacing it would delete what it holds"
+        )));
+    }
+    Ok(None)
 }
 
 /// A staging area an interrupted run left beside a vendored directory.

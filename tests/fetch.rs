@@ -155,6 +155,25 @@ fn a_copy_whose_only_change_is_crlf_line_endings_is_drift_said_as_such() {
     assert!(String::from_utf8_lossy(&o.stdout).contains("`conformance/** -text`"), "{}", transcript(&o));
 }
 
+/// A copy holding more than any suite may hold in all is not read into memory to the end:
+/// five 60 MiB files (sparse, so cheap here), each within the per-file cap, once took 300 MiB of
+/// memory to compare (a `fetch --check` of a wrong directory, or a pull request filling the
+/// copy, grew without bound). Refused once the total passes the suite cap, naming the file.
+#[test]
+fn a_copy_larger_than_any_suite_is_not_read_to_the_end() {
+    let (_dist, base, _copy, dir) = fetched_copy();
+    for i in 0..5 {
+        std::fs::File::create(dir.join(format!("fixtures/big-{i}.json"))).unwrap().set_len(60 << 20).unwrap();
+    }
+    let o = fetch(&["--check", VERSION, dir.to_str().unwrap()], Some(&base));
+    assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("fixtures/big-4.json") && err.contains("more than the 256 MiB a suite may hold in all"),
+        "{err}"
+    );
+}
+
 #[test]
 fn check_passes_on_a_synced_copy_and_names_every_drifted_file() {
     let (_dist, base, copy, dir) = fetched_copy();
@@ -468,7 +487,7 @@ const SMALL: [(&str, &[u8]); 4] = [
     ("CONFORMANCE_VERSION", b"1.6.0\n"),
     ("LICENSE", b"MIT\n"),
     ("fixtures/a.json", b"{}"),
-    ("manifest.json", b"{\"schema_version\": 1}\n"),
+    ("manifest.json", b"{\"schema_version\": 1, \"conformance_version\": \"1.6.0\"}\n"),
 ];
 
 /// One header of a release-like stream: the path inside the root, type, data, mode.
@@ -570,6 +589,30 @@ fn an_asset_release_could_never_have_built_is_refused() {
     refused(release::gzip(&tar), "its magic is");
     let tar = release_like(&base);
     refused(release::gzip(&tar[..tar.len() - 512]), "the end of the archive");
+}
+
+/// An asset whose root and `CONFORMANCE_VERSION` say 1.6.0 but whose manifest is another
+/// version's (a release relabelled by hand, or by a broken pipeline): release's writer rebuilds
+/// it byte for byte, so only the manifest's own `conformance_version` tells. Once accepted.
+#[test]
+fn an_asset_whose_manifest_is_another_versions_is_refused() {
+    let with_manifest = |manifest: &'static [u8]| {
+        let mut files = SMALL;
+        files[3] = ("manifest.json", manifest);
+        release::gzip(&release::tar_stream(VERSION, &files).unwrap())
+    };
+    let refused = |manifest: &'static [u8], why: &str| Sandbox::new(&with_manifest(manifest), None).refused(1, why);
+    refused(
+        b"{\"schema_version\": 1, \"conformance_version\": \"1.5.0\"}\n",
+        "its manifest.json says conformance_version \"1.5.0\", not 1.6.0",
+    );
+    refused(b"{\"schema_version\": 1}\n", "its manifest.json states no conformance_version");
+    refused(b"{\"conformance_version\": 1.6}\n", "its manifest.json states no conformance_version");
+    refused(
+        b"{\"conformance_version\": \"1.6.0\", \"conformance_version\": \"1.5.0\"}\n",
+        "its manifest.json does not parse",
+    );
+    refused(b"[1.6.0]", "its manifest.json does not parse");
 }
 
 #[test]

@@ -242,3 +242,107 @@ fn fetch_check_and_sync_check_agree_on_the_same_trees() {
         assert_eq!(sync_code, Some(if expect_clean { 0 } else { 1 }), "{what}");
     }
 }
+
+/// Every path under `dir` (not following symlinks), with file contents: to show nothing changed.
+fn snapshot(dir: &Path) -> Vec<(String, Option<Vec<u8>>)> {
+    walkdir::WalkDir::new(dir)
+        .sort_by_file_name()
+        .into_iter()
+        .map(Result::unwrap)
+        .map(|e| {
+            let rel = e.path().strip_prefix(dir).unwrap().display().to_string();
+            (rel, e.file_type().is_file().then(|| std::fs::read(e.path()).unwrap()))
+        })
+        .collect()
+}
+
+/// DIR comes from the command line, so only its contents say it is a copy: the repository
+/// root, the directory above the copy, a directory of the SDK's own fixtures are refused (exit 2)
+/// before anything is downloaded or written, naming what a copy never holds. Before the rule,
+/// `fetch --update 1.6.0 .` in an SDK checkout replaced the whole repository, `.git` included,
+/// with the suite's files and exited 0.
+#[test]
+fn update_refuses_a_directory_that_is_not_a_vendored_copy() {
+    let (_suite, dist) = released("1.6.0");
+    let sdk = Sdk::new("v1.6.0");
+    let repo_dir = sdk.root.join("sdk");
+    let copy = sdk.copy();
+    std::fs::create_dir_all(copy.parent().unwrap()).unwrap();
+    assert_eq!(fetch(&["1.6.0", copy.to_str().unwrap()], dist.path()).status.code(), Some(0));
+    std::fs::write(repo_dir.join("main.py"), "print(1)\n").unwrap();
+    std::fs::create_dir_all(repo_dir.join("spec/fixtures")).unwrap();
+    std::fs::write(repo_dir.join("spec/fixtures/own.json"), "{}\n").unwrap();
+    std::fs::create_dir_all(repo_dir.join("worktree")).unwrap();
+    std::fs::write(repo_dir.join("worktree/.git"), "gitdir: ../.git/worktrees/w\n").unwrap();
+    std::fs::write(repo_dir.join("worktree/CONFORMANCE_VERSION"), "1.5.0\n").unwrap();
+    let before = snapshot(&sdk.root);
+    for (dir, why) in [
+        (repo_dir.clone(), "holds .git: a git repository, worktree or submodule is never a vendored copy"),
+        (repo_dir.join("tests"), "holds conformance, which a vendored copy never holds"),
+        (repo_dir.join("spec"), "holds neither CONFORMANCE_VERSION nor manifest.json"),
+        (repo_dir.join("worktree"), "holds .git: a git repository, worktree or submodule is never a vendored copy"),
+    ] {
+        let o = fetch(&["--update", "1.6.0", dir.to_str().unwrap()], dist.path());
+        assert_eq!(o.status.code(), Some(2), "{}: {}", dir.display(), transcript(&o));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(why), "{}: expected {why:?} in {err}", dir.display());
+        assert!(err.contains("not the vendored copy's own directory"), "{err}");
+        assert_eq!(snapshot(&sdk.root), before, "{}: nothing may be written", dir.display());
+    }
+    // The copy itself, a copy that lost its CONFORMANCE_VERSION, an empty directory, one holding
+    // only a LICENSE: updated.
+    std::fs::write(copy.join("fixtures/stale.json"), "{}\n").unwrap();
+    let o = fetch(&["--update", "1.6.0", copy.to_str().unwrap()], dist.path());
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    assert!(!copy.join("fixtures/stale.json").exists());
+    std::fs::remove_file(copy.join("CONFORMANCE_VERSION")).unwrap();
+    let o = fetch(&["--update", "1.6.0", copy.to_str().unwrap()], dist.path());
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    assert_eq!(std::fs::read_to_string(copy.join("CONFORMANCE_VERSION")).unwrap(), "1.6.0\n");
+    for (name, licence) in [("empty", false), ("licensed", true)] {
+        let dir = sdk.root.join(name);
+        std::fs::create_dir(&dir).unwrap();
+        if licence {
+            std::fs::write(dir.join("LICENSE"), "MIT\n").unwrap();
+        }
+        let o = fetch(&["--update", "1.6.0", dir.to_str().unwrap()], dist.path());
+        assert_eq!(o.status.code(), Some(0), "{name}: {}", transcript(&o));
+        assert!(dir.join("manifest.json").is_file(), "{name}");
+    }
+}
+
+/// The copy's LICENSE is carried over untouched whatever it is, and a FIFO there (or in a
+/// LICENSE directory) is never opened: copying it once blocked the update forever inside its
+/// critical step, where not even SIGINT or SIGTERM could end it, and left a staging directory.
+#[test]
+fn a_fifo_licence_is_carried_over_without_being_opened() {
+    let (_suite, dist) = released("1.6.0");
+    let sdk = Sdk::new("v1.6.0");
+    let copy = sdk.copy();
+    std::fs::create_dir_all(copy.parent().unwrap()).unwrap();
+    assert_eq!(fetch(&["1.6.0", copy.to_str().unwrap()], dist.path()).status.code(), Some(0));
+    let mkfifo = |p: &Path| assert!(std::process::Command::new("mkfifo").arg(p).status().unwrap().success());
+    let base = format!("file://{}", dist.path().display());
+    let update = |what: &str| {
+        std::fs::write(copy.join("fixtures/stale.json"), "{}\n").unwrap();
+        let args = ["fetch", "--update", "1.6.0", copy.to_str().unwrap()];
+        let o = support::bqsuite_within(&sdk.root, &args, &[("BQ_CONFORMANCE_BASE_URL", &base)], 60);
+        assert_eq!(o.status.code(), Some(0), "{what}: {}", transcript(&o));
+        assert!(!copy.join("fixtures/stale.json").exists(), "{what}: the copy was updated");
+        let siblings: Vec<_> =
+            std::fs::read_dir(copy.parent().unwrap()).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert_eq!(siblings, ["conformance"], "{what}: no staging area left");
+    };
+    use std::os::unix::fs::FileTypeExt;
+    std::fs::remove_file(copy.join("LICENSE")).unwrap();
+    mkfifo(&copy.join("LICENSE"));
+    update("a FIFO LICENSE");
+    assert!(std::fs::symlink_metadata(copy.join("LICENSE")).unwrap().file_type().is_fifo());
+    std::fs::remove_file(copy.join("LICENSE")).unwrap();
+    std::fs::create_dir_all(copy.join("LICENSE/deeper")).unwrap();
+    std::fs::write(copy.join("LICENSE/deeper/MIT"), "MIT\n").unwrap();
+    mkfifo(&copy.join("LICENSE/deeper/pipe"));
+    update("a FIFO in a LICENSE directory");
+    assert!(std::fs::symlink_metadata(copy.join("LICENSE/deeper/pipe")).unwrap().file_type().is_fifo());
+    assert_eq!(std::fs::read(copy.join("LICENSE/deeper/MIT")).unwrap(), b"MIT\n");
+}

@@ -157,9 +157,17 @@ fn small_tar() -> Vec<u8> {
         ("CONFORMANCE_VERSION", b"1.6.0\n"),
         ("LICENSE", b"MIT\n"),
         ("fixtures/a.json", b"{}"),
-        ("manifest.json", b"{}\n"),
+        ("manifest.json", b"{\"conformance_version\": \"1.6.0\"}\n"),
     ];
     release::tar_stream("1.6.0", &files).unwrap()
+}
+
+#[test]
+fn the_undamaged_small_release_is_accepted() {
+    assert!(
+        archive::read(&release::gzip(&small_tar()), "1.6.0", &Limits::default()).is_ok(),
+        "else the property below is vacuous"
+    );
 }
 
 proptest! {

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, SystemTime};
 
-use support::{SuiteCopy, bqsuite, repo, transcript};
+use support::{SuiteCopy, bqsuite, copy_tree, repo, transcript};
 
 const ASSET: &str = "babelqueue-conformance-1.6.0.tar.gz";
 
@@ -177,11 +177,53 @@ fn stray_files_and_symlinks_in_the_suite_dirs_refuse_the_build() {
         assert!(text.contains(code) && text.contains(rel) && text.contains("refusing to build"), "{text}");
         assert!(!out.exists(), "{rel}: nothing may be written");
     }
+    // Hidden .json files: a dot-directory a tool left (`schema/.cache/`), a dotfile, macOS's
+    // AppleDouble `._` twin. Each once went into the asset with validate clean.
+    for rel in ["schema/.cache/s.json", "schema/.draft.json", "fixtures/.idea/x.json", "schema/._results.schema.json"] {
+        let s = SuiteCopy::new();
+        s.write(rel, "{}\n");
+        let out = s.path().join("dist");
+        let r = bqsuite(s.path(), &["release", "--no-previous"]);
+        assert_eq!(r.status.code(), Some(1), "{rel}: {}", transcript(&r));
+        let text = transcript(&r);
+        assert!(text.contains("BQ006") && text.contains(rel) && text.contains("hidden"), "{text}");
+        assert!(!out.exists(), "{rel}: nothing may be written");
+    }
     let s = SuiteCopy::new();
     std::os::unix::fs::symlink(s.path().join("LICENSE"), s.path().join("fixtures/link.json")).unwrap();
     let r = bqsuite(s.path(), &["release"]);
     assert_eq!(r.status.code(), Some(1), "{}", transcript(&r));
     assert!(transcript(&r).contains("BQ005"));
+}
+
+/// A suite's top-level files and its two directories are never symlinks: `LICENSE ->
+/// /proc/self/environ` (or `-> .git/config`, where actions/checkout keeps its token) once
+/// passed validate, and release published the building process's environment in the asset.
+#[test]
+fn a_symlink_anywhere_in_the_suite_refuses_the_build() {
+    let outside = tempfile::tempdir().unwrap();
+    std::fs::write(outside.path().join("secret"), "SECRET_TOKEN=hunter2\n").unwrap();
+    for rel in ["LICENSE", "manifest.json", "CONFORMANCE_VERSION", "schema", "fixtures"] {
+        let s = SuiteCopy::new();
+        let real = s.path().join(rel);
+        let moved = outside.path().join(rel);
+        if real.is_dir() {
+            copy_tree(&real, &moved);
+            std::fs::remove_dir_all(&real).unwrap();
+        } else if rel == "LICENSE" {
+            std::fs::remove_file(&real).unwrap();
+            std::fs::copy(outside.path().join("secret"), &moved).unwrap();
+        } else {
+            std::fs::rename(&real, &moved).unwrap();
+        }
+        std::os::unix::fs::symlink(&moved, &real).unwrap();
+        let out = s.path().join("dist");
+        let r = bqsuite(s.path(), &["release", "--no-previous"]);
+        assert_eq!(r.status.code(), Some(1), "{rel}: {}", transcript(&r));
+        let text = transcript(&r);
+        assert!(text.contains("BQ005") && text.contains(&format!("--> {rel}")), "{rel}: {text}");
+        assert!(!out.exists(), "{rel}: nothing may be written");
+    }
 }
 
 #[test]

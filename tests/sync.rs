@@ -919,3 +919,81 @@ fn an_interrupted_sync_leaves_every_copy_old_or_new_and_nothing_behind() {
     let (_, r) = t.json(&["sync", "--check"]);
     assert!(!codes(&r).iter().any(|c| c.0 == "BQ719"), "{r:#}");
 }
+
+/// A symlink in an SDK repository may redirect a copy inside the repository, but not onto a
+/// directory that is not a copy: `tests/conformance -> .` once made `sync` replace the SDK's whole
+/// `tests/` (its own test code deleted) with the suite, and `-> ../src` its sources. Such a
+/// target, and one holding `.git` (a submodule or nested repository), is refused and left
+/// untouched by `sync` and `--dry-run`; a symlink to a real copy is still followed and synced,
+/// and `--check` still reports the drift as it is.
+#[test]
+fn a_symlink_onto_a_directory_that_is_not_a_copy_is_never_synced() {
+    let suite = Suite::load(repo()).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().canonicalize().unwrap();
+    let sdk = root.join("sdk");
+    std::fs::create_dir_all(sdk.join(".git")).unwrap();
+    for dir in ["tests", "src", "lib/tests/fixtures", "shared/conformance", "sub/tests/conformance"] {
+        std::fs::create_dir_all(sdk.join(dir)).unwrap();
+    }
+    std::fs::write(sdk.join("tests/test_main.py"), "assert True\n").unwrap();
+    std::fs::write(sdk.join("src/main.py"), "print(1)\n").unwrap();
+    std::fs::write(sdk.join("lib/tests/fixtures/own.json"), "{}\n").unwrap();
+    std::os::unix::fs::symlink(".", sdk.join("tests/conformance")).unwrap();
+    std::os::unix::fs::symlink("src", sdk.join("src-link")).unwrap();
+    std::os::unix::fs::symlink("../lib/tests", sdk.join("shared/fixtures-link")).unwrap();
+    std::os::unix::fs::symlink("../shared/conformance", sdk.join("lib/conformance")).unwrap();
+    for entry in VENDORED {
+        copy_tree(&repo().join(entry), &sdk.join("shared/conformance").join(entry));
+        copy_tree(&repo().join(entry), &sdk.join("sub/tests/conformance").join(entry));
+    }
+    std::fs::write(sdk.join("shared/conformance/fixtures/stale.json"), "{}\n").unwrap();
+    std::fs::write(sdk.join("sub/tests/conformance/.git"), "gitdir: ../../../.git/modules/c\n").unwrap();
+    let target = |path: &str| sync::Target { repo: "sdk".into(), path: path.into() };
+    let targets = [
+        target("tests/conformance"),
+        target("src-link"),
+        target("shared/fixtures-link"),
+        target("sub/tests/conformance"),
+        target("lib/conformance"),
+    ];
+    let snapshot = |dirs: &[&str]| -> Vec<BTreeMap<String, Vec<u8>>> {
+        dirs.iter()
+            .map(|d| {
+                walkdir::WalkDir::new(sdk.join(d))
+                    .sort_by_file_name()
+                    .into_iter()
+                    .map(Result::unwrap)
+                    .map(|e| {
+                        let rel = e.path().display().to_string();
+                        (rel, if e.file_type().is_file() { std::fs::read(e.path()).unwrap() } else { Vec::new() })
+                    })
+                    .collect()
+            })
+            .collect()
+    };
+    let kept = ["tests", "src", "lib/tests", "sub"];
+    let before = snapshot(&kept);
+    for mode in [Mode::DryRun, Mode::Sync] {
+        let report = sync::run(&suite, &targets, &Options { root: root.clone(), mode, strict: false }).unwrap();
+        let states: Vec<_> = report.targets.iter().map(|t| &t.state).collect();
+        for (i, why) in [
+            (0, "holds conformance, test_main.py, which a vendored copy never holds"),
+            (1, "holds main.py, which a vendored copy never holds"),
+            (2, "holds neither CONFORMANCE_VERSION nor manifest.json"),
+            (3, "holds .git: a git repository, worktree or submodule is never a vendored copy"),
+        ] {
+            match states[i] {
+                sync::State::Refused(r) => assert!(r.contains(why), "{mode:?} {i}: {r}"),
+                other => panic!("{mode:?} {i}: expected a refusal saying {why:?}, got {other:?}"),
+            }
+        }
+        assert!(matches!(states[4], sync::State::Drifted(_)), "{mode:?}: {:?}", states[4]);
+        assert_eq!(snapshot(&kept), before, "{mode:?}: nothing that is not a copy may be written");
+    }
+    assert!(!sdk.join("shared/conformance/fixtures/stale.json").exists(), "the real copy behind a symlink is synced");
+    let report =
+        sync::run(&suite, &targets, &Options { root: root.clone(), mode: Mode::Check, strict: false }).unwrap();
+    let sub = &report.targets[3].state;
+    assert!(matches!(sub, sync::State::Drifted(d) if d.added == [".git"]), "--check reports drift as it is: {sub:?}");
+}

@@ -302,11 +302,13 @@ fn stray_and_irregular_files_under_suite_dirs() {
     let s = SuiteCopy::new();
     s.write("fixtures/order-created.json~", "backup");
     s.write("fixtures/.DS_Store", "x");
+    s.write("schema/.cache/s.json", "{}");
     #[cfg(unix)]
     std::os::unix::fs::symlink("/etc/passwd", s.path().join("fixtures/link.json")).unwrap();
     let findings = findings!(s);
     assert_finding(&findings, "BQ006", "fixtures/order-created.json~", None);
     assert_finding(&findings, "BQ006", "fixtures/.DS_Store", None);
+    assert_finding(&findings, "BQ006", "schema/.cache/s.json", None);
     #[cfg(unix)]
     assert_finding(&findings, "BQ005", "fixtures/link.json", None);
 }

@@ -111,16 +111,16 @@ codes! {
         why: "A file bqsuite cannot read is one nothing is checked in, and the release would fail or ship something unchecked.",
         example: Validate(&[Symlink("LICENSE", "LICENSE")]),
     }
-    IRREGULAR_FILE = "BQ005" "irregular-file" "schema/ or fixtures/ holds something that is neither a regular file nor a directory (a symlink, a FIFO, a device)." {
+    IRREGULAR_FILE = "BQ005" "irregular-file" "schema/ or fixtures/ holds something that is neither a regular file nor a directory (a symlink, a FIFO, a device), or a top-level suite file or one of those two directories is a symlink." {
         Error,
-        checks: "Under schema/ and fixtures/ every entry is a regular file or a directory; a symbolic link, FIFO, socket or device is reported and not followed.",
-        why: "The release asset and the vendored copies hold regular files only, and a symbolic link would make a copy depend on what lies outside the suite.",
+        checks: "Under schema/ and fixtures/ every entry is a regular file or a directory, and schema/, fixtures/ and the top-level suite files (manifest.json, CONFORMANCE_VERSION, LICENSE, CHANGELOG.md, sync-targets.json) are no symbolic links; a symbolic link, FIFO, socket or device under the two directories is reported and not followed.",
+        why: "The release asset and the vendored copies hold regular files only, and a symbolic link would make them hold whatever it leads to, outside the suite: LICENSE -> /proc/self/environ would publish the building process's environment.",
         example: Validate(&[Symlink("fixtures/link.json", "order-created.json")]),
     }
-    STRAY_FILE = "BQ006" "stray-file" "schema/ or fixtures/ holds a file that is not a .json file (an editor backup, .DS_Store, notes): the release would ship it." {
+    STRAY_FILE = "BQ006" "stray-file" "schema/ or fixtures/ holds a file that is not a .json file (an editor backup, .DS_Store, notes), or a hidden one (in a directory such as .cache/): the release would ship it." {
         Error,
-        checks: "Every file under schema/ and fixtures/ ends in .json.",
-        why: "Everything under these directories goes into the release asset and into every SDK's vendored copy; an editor backup or a .DS_Store would be shipped to 25 repositories.",
+        checks: "Every file under schema/ and fixtures/ ends in .json, and neither its name nor that of a directory it lies in starts with '.'.",
+        why: "Everything under these directories goes into the release asset and into every SDK's vendored copy; an editor backup, a .DS_Store or a tool's hidden .cache/x.json would be shipped to 25 repositories.",
         example: Validate(&[Write("fixtures/order-created.json~", "backup\n")]),
     }
     DUPLICATE_KEY = "BQ007" "duplicate-key" "A JSON file of the suite other than a fixture repeats a key in one object (the last value would win silently)." {
@@ -131,7 +131,7 @@ codes! {
     }
     NOT_REGULAR_FILE = "BQ008" "not-regular-file" "A suite file is not a regular file (a FIFO, socket or device, or a symlink to one): it is not read." {
         Error,
-        checks: "A top-level suite file (manifest.json, CONFORMANCE_VERSION, LICENSE, CHANGELOG.md, sync-targets.json) is a regular file, or a symbolic link to one; anything else is refused without being read.",
+        checks: "A top-level suite file (manifest.json, CONFORMANCE_VERSION, LICENSE, CHANGELOG.md, sync-targets.json) is a regular file (a symbolic link is BQ005, and one leading to anything else is also this); anything else is refused without being read.",
         why: "Reading a FIFO or a device blocks or never ends; refusing it keeps validate, release and sync from hanging in CI.",
         example: Validate(&[Fifo("LICENSE")]),
     }
@@ -720,10 +720,10 @@ codes! {
             args: &["--check"],
         },
     }
-    SYNC_UNSAFE_TARGET = "BQ711" "sync-unsafe-target" "A vendored directory, or a directory above it, is a symlink leading out of its repository or not a directory: refused." {
+    SYNC_UNSAFE_TARGET = "BQ711" "sync-unsafe-target" "A vendored directory, or a directory above it, is a symlink leading out of its repository or not a directory, or the directory sync would replace is not a copy: refused." {
         Error,
-        checks: "The vendored directory and every directory above it inside the repository are directories, or symbolic links that stay inside the repository (and out of its root and .git); and the vendored directory is not the canonical suite's own directory, inside it or above it.",
-        why: "sync replaces the vendored directory; following a link out of the repository would write somewhere else on the machine, and a target at or around the suite would overwrite or delete the suite it copies.",
+        checks: "The vendored directory and every directory above it inside the repository are directories, or symbolic links that stay inside the repository (and out of its root and .git); the vendored directory is not the canonical suite's own directory, inside it or above it; and, for sync and --dry-run, it holds no .git and, when a symbolic link leads to it, nothing a copy never holds and CONFORMANCE_VERSION or manifest.json.",
+        why: "sync replaces the vendored directory; following a link out of the repository would write somewhere else on the machine, a target at or around the suite would overwrite or delete the suite it copies, and a link such as conformance -> . would make it delete the SDK's own files.",
         example: Sync {
             edits: &[Delete("php-sdk/tests/conformance"), Symlink("php-sdk/tests/conformance", "../../babelqueue-python/tests/conformance")],
             args: &["--check"],

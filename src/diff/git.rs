@@ -13,15 +13,15 @@
 //! - Blobs are read only for the paths the suite loader keeps ([`crate::suite::is_suite_file`])
 //!   and CHANGELOG.md, and within caps ([`crate::fetch::Limits`]: per file and in total) checked
 //!   from `ls-tree`'s sizes before anything is read. Symlinks and submodules under `schema/` and
-//!   `fixtures/` are reported as irregular entries, as [`crate::suite::Suite::load`] reports
-//!   them on disk.
+//!   `fixtures/`, in their place, or in a top-level suite file's, are reported as irregular
+//!   entries (never read), as [`crate::suite::Suite::load`] reports them on disk.
 
 use std::io::{Read, Write};
 use std::path::Path;
 use std::process::{Command, Stdio};
 
 use crate::fetch::Limits;
-use crate::suite::{in_suite_dirs, is_suite_file};
+use crate::suite::{SUITE_DIRS, in_suite_dirs, is_suite_file};
 
 /// The file beside the suite that holds its changelog.
 pub const CHANGELOG: &str = crate::suite::CHANGELOG;
@@ -94,7 +94,7 @@ pub fn read(dir: &Path, rev: &str, limits: &Limits) -> Result<Revision, String> 
                 return Err(format!("the suite files of {rev} add up to more than the {}-byte cap", limits.max_total));
             }
             wanted.push((rel.to_owned(), object.to_owned()));
-        } else if in_suite_dirs(rel) {
+        } else if in_suite_dirs(rel) || keep || SUITE_DIRS.contains(&rel) {
             irregular.push(rel.to_owned());
         }
     }

@@ -6,7 +6,7 @@ use std::io::Read;
 
 use super::Limits;
 use crate::release::{self, layout, ustar};
-use crate::suite::{VERSION_FILE, paths};
+use crate::suite::{self, MANIFEST, VERSION_FILE, paths};
 
 /// One checked entry, by its path inside the root (no trailing `/`).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -169,6 +169,19 @@ pub fn read(gz: &[u8], version: &str, limits: &Limits) -> Result<Tree, String> {
     }
     if let Some(top) = layout::TOP_FILES.iter().find(|f| !matches!(tree.entries.get(**f), Some(Node::File(_)))) {
         return Err(format!("it has no {root}/{top}, which every release ships"));
+    }
+    if let Some(Node::File(b)) = tree.entries.get(MANIFEST) {
+        let text = std::str::from_utf8(b).map_err(|_| format!("its {MANIFEST} is not UTF-8"))?;
+        let manifest = suite::parse_json(text).map_err(|e| format!("its {MANIFEST} does not parse: {}", e.message))?;
+        match manifest.get("conformance_version").and_then(serde_json::Value::as_str) {
+            Some(v) if v == version => {}
+            Some(v) => return Err(format!("its {MANIFEST} says conformance_version {v:?}, not {version}")),
+            None => {
+                return Err(format!(
+                    "its {MANIFEST} states no conformance_version (the manifest of every release does, since 1.5.0)"
+                ));
+            }
+        }
     }
     reproduces(&tar, &tree, version)?;
     Ok(tree)

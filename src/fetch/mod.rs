@@ -37,7 +37,9 @@
 //!    none equals another when letter case is ignored, and no entry lies inside a path that is a
 //!    file.
 //! 8. **Caps** on the number of entries, the size of one file and the total size.
-//! 9. **The archive says what it is.** Its `CONFORMANCE_VERSION` must hold `VERSION`, and it
+//! 9. **The archive says what it is.** Its `CONFORMANCE_VERSION` must hold `VERSION`, and so
+//!    must its `manifest.json`'s `conformance_version` (a manifest that does not parse as
+//!    strict JSON, repeats a key or states no version is refused: release's never does); and it
 //!    holds the `CONFORMANCE_VERSION`, `manifest.json` and `LICENSE` every release ships.
 //! 10. **Reproducible.** The asset is reproducible by construction, so the tar stream is
 //!     rebuilt from the files just read with `release`'s own writer ([`crate::release::tar_stream`],
@@ -54,7 +56,7 @@
 //! the archive's root ([`drift`]), ignoring the top-level `LICENSE` (the release ships it; copies
 //! do not vendor it).
 //!
-//! `--update` replaces a vendored copy in place ([`update()`]).
+//! `--update` replaces a vendored copy in place, and refuses a DIR that is not one ([`update()`]).
 //!
 //! Failures are of three kinds ([`Failure`]): the command refused (a downgrade; exit 1), the command could not run (bad arguments, DEST not
 //! empty, network and HTTP errors, timeouts, a `SHA256SUMS` without the asset's line; exit 2),

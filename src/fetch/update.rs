@@ -5,6 +5,15 @@
 //!   [`crate::fetch`]); nothing is written before that passes.
 //! - DIR must be an existing directory (not a symlink): the copy to update. Leftovers of an
 //!   interrupted write beside it are cleaned up first ([`vendored::recover`]).
+//! - DIR must be a vendored copy, because it comes from the command line (`sync`'s targets are
+//!   reviewed data) and the update deletes whatever in it is not the release's: so its top level
+//!   holds no `.git` (a repository or a worktree is never a copy), nothing a copy never holds
+//!   (anything but `CONFORMANCE_VERSION`, `manifest.json`, `schema`, `fixtures` and the ignored
+//!   `LICENSE`: the sign of the repository root, the directory above the copy or a source tree),
+//!   and `CONFORMANCE_VERSION` or `manifest.json` unless it holds nothing else at all (so a
+//!   directory of the SDK's own `fixtures/` is not one). Otherwise it is refused before anything
+//!   is downloaded or written (could not run), naming the entry; stale files under `schema/`
+//!   and `fixtures/` are still removed.
 //! - The new copy is exactly the release's files that make a vendored copy
 //!   ([`vendored::is_part`], the definition `sync` uses), written by [`vendored::replace`]:
 //!   staged beside DIR and swapped in atomically; DIR's `LICENSE` is neither written nor
@@ -80,6 +89,7 @@ pub fn update(req: &Request, dir: &Path, allow_downgrade: bool) -> Result<Update
             )));
         }
     }
+    is_a_copy(dir)?;
     let copy = vendored::read_tree(dir).map_err(|e| FetchError::could_not_run(format!("cannot read {shown}: {e}")))?;
     let from = copy
         .files
@@ -116,4 +126,17 @@ pub fn update(req: &Request, dir: &Path, allow_downgrade: bool) -> Result<Update
         pinned: !pins.is_empty(),
         stale_pins: pins.into_iter().filter(|p| p.tag != want).collect(),
     })
+}
+
+/// Refuse a DIR that is not a vendored copy (see the module rules).
+fn is_a_copy(dir: &Path) -> Result<(), FetchError> {
+    let shown = dir.display();
+    match vendored::not_a_copy(dir, true) {
+        Err(e) => Err(FetchError::could_not_run(format!("cannot read {shown}: {e}"))),
+        Ok(None) => Ok(()),
+        Ok(Some(why)) => Err(FetchError::could_not_run(format!(
+            "{shown}: {why}, so it is not the vendored copy's own directory; give that directory (the path \
+             sync-targets.json names, e.g. tests/conformance), or `bqsuite fetch VERSION DEST` for a new copy"
+        ))),
+    }
 }

@@ -3,9 +3,12 @@
 //! Rules, each kept here and nowhere else:
 //!
 //! 1. **Nothing is built from a suite `validate` complains about.** Any finding refuses the
-//!    build. `validate` refuses non-`.json` files and symlinks under `schema/` and `fixtures/`
-//!    (BQ005, BQ006): that is the explicit rule that keeps editor backups, `.DS_Store` and stray
-//!    notes out of the asset.
+//!    build. `validate` refuses non-`.json` files, hidden files (a name or a directory name
+//!    starting with `.`) and symlinks under `schema/` and `fixtures/` (BQ005, BQ006): that is the
+//!    explicit rule that keeps editor backups, `.DS_Store`, a tool's `.cache/` and stray notes
+//!    out of the asset. It refuses a symlink at the top too (a top-level file, `schema/`,
+//!    `fixtures/`; BQ005), so nothing outside the suite (`LICENSE -> /proc/self/environ`) is
+//!    ever read into the asset.
 //! 2. **Exactly the release files.** The archive holds one root directory
 //!    `babelqueue-conformance-<version>/` with `CONFORMANCE_VERSION`, `manifest.json`,
 //!    `LICENSE`, and the files under `schema/` and `fixtures/` ([`layout::in_release`]).

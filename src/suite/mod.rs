@@ -306,7 +306,8 @@ pub struct Suite {
     /// The directory as given.
     pub root: PathBuf,
     files: BTreeMap<String, SourceFile>,
-    /// Files and other entries found under the suite dirs that are not regular files (symlinks…).
+    /// Entries that are not regular files or directories (symlinks, FIFOs…): under the suite
+    /// dirs, the dirs themselves, and top-level files that are symlinks.
     pub irregular: Vec<String>,
     /// [`CHANGELOG`], when the suite has one (read like a top-level file, kept out of `files`).
     changelog: Option<SourceFile>,
@@ -337,9 +338,16 @@ impl Suite {
         // thread while this one reads and parses the rest.
         std::thread::scope(|s| {
             let mut manifest = None;
+            // A symlink is irregular wherever it is: at the top too, where it is still read
+            // (so the file is not also missing), since it could lead anywhere the release would
+            // then ship from (`LICENSE -> /proc/self/environ`, `-> .git/config`).
+            let link = |rel: &str| root.join(rel).symlink_metadata().is_ok_and(|m| m.file_type().is_symlink());
             for rel in TOP_FILES {
                 if root.join(rel).symlink_metadata().is_err() {
                     continue;
+                }
+                if link(rel) {
+                    irregular.push(rel.to_owned());
                 }
                 match SourceFile::read_bytes(&root, rel, &mut budget) {
                     Ok(bytes) if rel == MANIFEST => {
@@ -350,10 +358,18 @@ impl Suite {
                 }
             }
             if root.join(CHANGELOG).symlink_metadata().is_ok() {
+                if link(CHANGELOG) {
+                    irregular.push(CHANGELOG.to_owned());
+                }
                 changelog = Some(SourceFile::read(&root, CHANGELOG, &mut budget));
             }
             for dir in SUITE_DIRS {
                 let top = root.join(dir);
+                if link(dir) {
+                    // Never read through: the directory would be somewhere else's.
+                    irregular.push(dir.to_owned());
+                    continue;
+                }
                 if !top.is_dir() {
                     continue;
                 }

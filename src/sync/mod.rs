@@ -14,7 +14,11 @@
 //!   path leaves its repository through a symlink is refused, never followed ([`place`]). So is
 //!   a target whose real directory is the canonical suite's own, lies inside it or holds it (a
 //!   repository named like the suite's directory, or a symlink to it): writing that copy would
-//!   overwrite or delete the very suite it is copied from.
+//!   overwrite or delete the very suite it is copied from. `Sync` and `DryRun` also refuse a
+//!   target whose directory holds `.git` (a submodule or nested repository), and one reached
+//!   through a symlink whose directory is not a copy ([`vendored::not_a_copy`]: an entry a copy
+//!   never holds, or no version): a symlink such as `conformance -> .` or `-> ../src` would
+//!   otherwise make sync delete the SDK's own files. `Check` reports such a tree's drift as it is.
 //! - `Check` and `DryRun` never write. `Sync` refuses to start while `validate` finds an error
 //!   in the suite, writes only the copies that differ, one target at a time, each atomically
 //!   (stage beside it, swap by renames), and refuses to replace a copy whose version is newer
@@ -200,6 +204,27 @@ fn one(
     if let Some(why) = overlaps_suite(&loc.dir, suite_dir) {
         report.state = State::Refused(format!("{} {why}", target.id()));
         return report;
+    }
+    if opts.mode != Mode::Check && loc.exists {
+        // Reached through a symlink, the directory is the SDK repository's choice, not the
+        // targets': only a copy may be replaced there.
+        let redirected = loc.dir != loc.repo.join(&target.path);
+        match vendored::not_a_copy(&loc.dir, redirected) {
+            Ok(None) => {}
+            Ok(Some(why)) => {
+                let via = if redirected {
+                    format!(" leads through a symlink to {}, and that directory", loc.dir.display())
+                } else {
+                    String::new()
+                };
+                report.state = State::Refused(format!("{}{via} {why}: not written", target.id()));
+                return report;
+            }
+            Err(e) => {
+                report.state = State::Failed(format!("cannot read {}: {e}", target.id()));
+                return report;
+            }
+        }
     }
     let found = match vendored::leftovers(&loc.dir) {
         Ok(found) => found,

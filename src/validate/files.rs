@@ -2,13 +2,13 @@
 //! `CHANGELOG.md`, whose entry for the version [`super::manifest`] requires), every file is a readable regular file within the size caps
 //! and UTF-8, every `.json` parses (nesting within the parser's limit) with no repeated key
 //! outside `fixtures/`, nothing but `.json` files (and directories) lives under `schema/` and
-//! `fixtures/`, and every path is portable (BQ011, the portable rule of [`suite::paths`]: what
+//! `fixtures/` and nothing there is hidden (no name starting with `.`), and every path is portable (BQ011, the portable rule of [`suite::paths`]: what
 //! `release` would refuse to build, and more, is reported here, in the pull request).
 //!
 //! Fixtures are exempt from the repeated-key rule because several repeat keys on purpose (the
 //! last-wins cases are part of the contract). A repeated key elsewhere is reported at its
 //! repeated occurrence, and the message names the first. The stray-file rule is what keeps
-//! editor backups, `.DS_Store` and stray notes out of a release: `release` refuses to build
+//! editor backups, `.DS_Store`, a tool's hidden `.cache/` and stray notes out of a release: `release` refuses to build
 //! while `validate` has findings. A file in UTF-16 (with a byte-order mark or without, which
 //! is valid UTF-8 but not JSON) is one BQ002 saying so, not a bad byte or a parse error.
 
@@ -72,13 +72,13 @@ pub(super) fn check(cx: &Ctx<'_>) -> Vec<Finding> {
     // is Markdown: no JSON rule applies to it.
     for f in cx.suite.files().chain(cx.suite.changelog()) {
         if is_stray(&f.rel) {
-            out.push(
-                Finding::error(
-                    Code::STRAY_FILE,
-                    "only .json files belong under schema/ and fixtures/; move or delete this file",
-                )
-                .in_file(f.rel.clone()),
-            );
+            let message = if f.rel.ends_with(".json") {
+                "hidden files and directories (a name starting with '.', a tool's: .cache/, .idea/, macOS's ._ \
+                 twins) do not belong under schema/ and fixtures/; move or delete this file"
+            } else {
+                "only .json files belong under schema/ and fixtures/; move or delete this file"
+            };
+            out.push(Finding::error(Code::STRAY_FILE, message).in_file(f.rel.clone()));
         }
         if f.bytes().starts_with(b"\xEF\xBB\xBF") && f.rel != suite::CHANGELOG {
             out.push(
@@ -150,9 +150,10 @@ pub(super) fn check(cx: &Ctx<'_>) -> Vec<Finding> {
     out
 }
 
-/// A file under `schema/` or `fixtures/` that is not a `.json` file (BQ006).
+/// A file under `schema/` or `fixtures/` that is not a `.json` file, or is hidden (a name, of
+/// the file or a directory it lies in, starting with `.`) (BQ006).
 fn is_stray(rel: &str) -> bool {
-    suite::in_suite_dirs(rel) && !rel.ends_with(".json")
+    suite::in_suite_dirs(rel) && (!rel.ends_with(".json") || rel.split('/').any(|part| part.starts_with('.')))
 }
 
 /// BQ011: each path that breaks the portable rule, and each path equal to an earlier one (files

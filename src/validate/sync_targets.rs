@@ -7,8 +7,10 @@
 //! object with exactly the string fields `repo` and `path` (BQ702); `repo` is one plain
 //! directory name (BQ703); `path` is a plain relative path with no `.`, `..`, empty or `.git`
 //! component (BQ704), so a target can never name a place outside its repository or inside its
-//! git metadata; no two targets of one repository name the same directory or nest (BQ705),
-//! because syncing one would rewrite the other. The same function checks a `--targets FILE`
+//! git metadata, on Windows either (no `:`, no component ending in a dot or a space, which
+//! Windows drops, so `.. ` would be `..` and `.git.` `.git`, and no `git~1`, `.git`'s short
+//! name); no two targets of one repository name the same directory or nest (BQ705), because
+//! syncing one would rewrite the other. The same function checks a `--targets FILE`
 //! given to `bqsuite sync`, so the command and `validate` accept exactly the same files.
 
 use serde_json::Value;
@@ -118,14 +120,28 @@ fn repo_name(repo: &str) -> Result<(), &'static str> {
     if repo.contains('/') {
         return Err("it holds a '/'");
     }
-    Ok(())
+    same_on_windows(repo)
 }
 
 /// A plain relative path that stays inside the repository and out of its git metadata.
 fn vendored_path(path: &str) -> Result<(), &'static str> {
     plain_relative(path)?;
-    if path.split('/').any(|c| c.eq_ignore_ascii_case(".git")) {
-        return Err("a '.git' component");
+    same_on_windows(path)?;
+    if path.split('/').any(|c| c.eq_ignore_ascii_case(".git") || c.eq_ignore_ascii_case("git~1")) {
+        return Err("a '.git' component (or 'git~1', the short name Windows gives it)");
+    }
+    Ok(())
+}
+
+/// No component that Windows reads as another name: it drops a trailing dot or space (so
+/// `.. ` is `..`, leaving the repository, and `.git.` is `.git`) and reads `:` as a drive or
+/// stream separator.
+fn same_on_windows(path: &str) -> Result<(), &'static str> {
+    if path.contains(':') {
+        return Err("':' (a drive or stream separator on Windows)");
+    }
+    if path.split('/').any(|c| c.ends_with('.') || c.ends_with(' ')) {
+        return Err("a component ending in a dot or a space (Windows drops it: '.. ' is '..', '.git.' is '.git')");
     }
     Ok(())
 }
@@ -175,7 +191,15 @@ mod tests {
             {"repo": "c", "path": "/abs"},
             {"repo": "c", "path": "x/.GIT/hooks"},
             {"repo": "a", "path": "b/c"},
-            {"repo": "a", "path": "b"}]});
+            {"repo": "a", "path": "b"},
+            {"repo": ".. ", "path": "b"},
+            {"repo": "c", "path": "x/.. /.. /out"},
+            {"repo": "c", "path": "x/.git."},
+            {"repo": "c", "path": "x/.git "},
+            {"repo": "c", "path": "GIT~1/hooks"},
+            {"repo": "c", "path": "x/.git::$INDEX_ALLOCATION"},
+            {"repo": "c", "path": "C:/x"},
+            {"repo": "c", "path": "x.y/z"}]});
         assert_eq!(
             codes(doc),
             [
@@ -189,6 +213,13 @@ mod tests {
                 ("BQ704", "/targets/7/path".into()),
                 ("BQ705", "/targets/8".into()),
                 ("BQ705", "/targets/9".into()),
+                ("BQ703", "/targets/10/repo".into()),
+                ("BQ704", "/targets/11/path".into()),
+                ("BQ704", "/targets/12/path".into()),
+                ("BQ704", "/targets/13/path".into()),
+                ("BQ704", "/targets/14/path".into()),
+                ("BQ704", "/targets/15/path".into()),
+                ("BQ704", "/targets/16/path".into()),
             ]
         );
     }
