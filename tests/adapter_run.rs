@@ -207,7 +207,9 @@ fn unstamped(reason: &str) -> String {
 /// makes other calls, and those are made when its cases come to them. Whatever an SDK
 /// answers, writing ahead must not change an outcome: every broken variant of the catalogue,
 /// served with and without `pipeline`, gives the same statuses and reasons (what may differ by
-/// chance masked).
+/// chance masked). A case's later call is written ahead only once the SDK answered the earlier
+/// ones as the reference did, so none is written in vain, and an SDK that answers otherwise
+/// makes more calls one at a time.
 #[test]
 fn calls_written_ahead_change_no_outcome_whatever_the_sdk_answers() {
     let suite = Suite::load(support::repo()).unwrap();
@@ -225,6 +227,7 @@ fn calls_written_ahead_change_no_outcome_whatever_the_sdk_answers() {
         }
         (got, summary)
     };
+    let (_, reference) = run(&[]);
     let mut mispredicted = 0;
     // The Lua variants act only in the Redis scripts, whose cases need a Redis and touch a
     // broker: none of their calls is ever written ahead.
@@ -236,9 +239,41 @@ fn calls_written_ahead_change_no_outcome_whatever_the_sdk_answers() {
         assert_eq!(ahead, one_by_one, "{name}: writing calls ahead changed an outcome");
         let (sent, used) = summary.ahead.expect("the reference adapter declares pipeline");
         assert!(sent > 0 && sequential.ahead.is_none(), "{name}: {summary} / {sequential}");
-        mispredicted += sent - used;
+        assert_eq!(sent, used, "{name}: a call was written ahead in vain: {summary}");
+        mispredicted += summary.one_by_one.saturating_sub(reference.one_by_one);
     }
     assert!(mispredicted > 0, "some broken variant makes calls other than the predicted ones");
+}
+
+/// A later call of a case is predicted from the reference core's answers to its earlier calls
+/// (`extension_write` re-emits the envelope `make` produced), so written before the adapter
+/// answered those, it would show the adapter the answer it is asked for. `peek_ahead.py`'s
+/// `make` drops every meta entry, and answers a `make` with the body of a following `reemit` of
+/// the same case when one is waiting on its stdin: it must fail every case, as it does with
+/// one call at a time (it used to pass all five).
+#[test]
+fn a_call_written_ahead_never_shows_the_adapter_the_answer_it_is_asked_for() {
+    if !have_python() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("results.json");
+    let log = dir.path().join("adapter.log");
+    let script = support::repo().join("tests/adapters/peek_ahead.py");
+    let cmd = format!("python3 {} {}", word(&script.display().to_string()), word(BIN));
+    let args = ["run", "--sdk", &cmd, "--section", "extension_write", "--out", out.to_str().unwrap()];
+    let o = bqsuite(&[&args[..], &["--adapter-log", log.to_str().unwrap()]].concat(), None);
+    let t = support::transcript(&o);
+    assert_eq!(o.status.code(), Some(1), "{t}");
+    let got = outcomes(&read_json(&out));
+    assert_eq!(got.len(), 5, "{got:?}");
+    for (_, id, status, reason) in &got {
+        assert_eq!(status, "fail", "{id} passed on an answer read off a call written ahead");
+        assert!(reason.as_deref().unwrap_or_default().starts_with("after make: "), "{id}: {reason:?}");
+    }
+    let log = std::fs::read_to_string(&log).unwrap();
+    assert!(log.contains("peek_ahead: found 0 answer(s)"), "{log}");
+    assert!(t.contains("call(s) written ahead"), "the adapter declared pipeline: {t}");
 }
 
 /// The core sections of the manifest that the Python example is not run through.

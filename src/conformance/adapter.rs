@@ -18,10 +18,10 @@
 //!   unknown protocol version) means no case can be run at all.
 
 use super::kill::{KillMatrix, kill_matrix_by};
-use super::{Outcome, Run, RunOptions, UnderTest, redis_link, run_under};
+use super::{Outcome, Plan, Run, RunOptions, UnderTest, redis_link, run_under};
 use crate::adapter::{Adapter, AdapterOptions, Launched, Summary, Trouble};
 use crate::results::Status;
-use crate::sdk::{Request, Sdk};
+use crate::sdk::Sdk;
 use crate::sections::redis::link::RUNNER_CONTRACT_ADR;
 use crate::suite::Suite;
 use crate::suite::skip_policy::{Rule, SkipPolicy, SkipVerdict};
@@ -95,7 +95,7 @@ impl UnderTest for AdapterRun<'_> {
         self.adapter.pipelines()
     }
 
-    fn calls_ahead(&mut self, section: &str, plan: Vec<(String, Vec<Request>)>) {
+    fn calls_ahead(&mut self, section: &str, plan: Plan) {
         self.adapter.send_ahead(section, plan);
     }
 
