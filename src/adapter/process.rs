@@ -855,6 +855,9 @@ impl Adapter {
             let mut extra = None;
             let trouble = loop {
                 match r.pipe.recv(deadline) {
+                    // A line is there whenever one is asked for, so an adapter that writes
+                    // without end must be stopped by the clock here, not by a wait.
+                    Received::Line(_) if Instant::now() >= deadline => break Some(Trouble::Lingered),
                     Received::Line(l) => {
                         extra.get_or_insert(l);
                     }

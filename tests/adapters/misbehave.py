@@ -22,6 +22,7 @@ MODE is one of
     skip-redis     answer every call of a Redis operation (redis_*) with a skip citing ADR-0033
                    (the runner contract's: no live Redis), from call AT on
     linger         ignore the shutdown and the end of input (keep running)
+    flood          answer the shutdown with short lines, without end, as fast as it can
     protocol       answer the hello with protocol 2
     exit-at-once   exit with status 3 before reading anything
     not-json-hello answer the hello with a line that is not JSON
@@ -87,6 +88,11 @@ def main():
         if msg.get("cmd") == "shutdown":
             if mode == "linger":
                 time.sleep(3600)
+            if mode == "flood":
+                chunk = b"x\n" * (1 << 15)
+                while True:
+                    out.write(chunk)
+                    out.flush()
             break
         reply = real.stdout.readline()
         if msg.get("cmd") == "hello":
