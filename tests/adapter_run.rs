@@ -416,6 +416,29 @@ fn misbehaves_once_with(mode: &str, at: u32, timeout: &str, says: &str, calls: C
     );
 }
 
+/// A reason quotes what the adapter said, and an adapter can say megabytes: an error of 2 MB
+/// on every call made a 320 MB results file that `results check` refused to read ("more than
+/// the 64 MiB this file may have"). A reason is cut, saying so.
+#[test]
+fn a_long_error_message_is_cut_in_the_results_file() {
+    if !have_python() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.json");
+    let cmd = misbehave_cmd("long-error", 1, &dir.path().join("once"));
+    let o = bqsuite(&["run", "--sdk", &cmd, "--section", "cases", "--out", out.to_str().unwrap()], None);
+    assert_eq!(o.status.code(), Some(1), "{}", support::transcript(&o));
+    let got = outcomes(&read_json(&out));
+    let (status, reason) = outcome_of(&got, "cases", "order-created");
+    assert_eq!(status, "fail");
+    assert!(reason.starts_with("the SDK failed: boom xxx"), "{}", &reason[..80]);
+    let suffix = format!("… (cut: {} bytes in all)", "the SDK failed: boom ".len() + (1 << 20));
+    assert!(reason.ends_with(&suffix), "{}", &reason[reason.len() - 80..]);
+    assert!(reason.len() <= bqsuite::results::MAX_REASON, "{}", reason.len());
+    assert!(std::fs::metadata(&out).unwrap().len() < 1 << 20, "the file holds no megabyte of it");
+}
+
 #[test]
 fn a_crash_mid_run_fails_one_case_and_the_rest_runs_on_a_restarted_adapter() {
     misbehaves_once("crash", 5, "10", "exited (exit status: 3) before answering");

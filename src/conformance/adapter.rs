@@ -24,7 +24,7 @@
 use super::kill::{KillMatrix, kill_matrix_by};
 use super::{Outcome, Plan, Run, RunOptions, UnderTest, redis_link, run_under};
 use crate::adapter::{Adapter, AdapterOptions, Launched, Summary, Trouble};
-use crate::results::{ResultsFile, Status, family_of};
+use crate::results::{ResultsFile, Status, bounded_reason, family_of};
 use crate::sdk::Sdk;
 use crate::sections::redis::link::RUNNER_CONTRACT_ADR;
 use crate::suite::skip_policy::{Rule, SkipPolicy, SkipVerdict};
@@ -185,6 +185,8 @@ impl UnderTest for AdapterRun<'_> {
     fn end_case(&mut self, section: &str, id: &str, outcome: Outcome) -> Outcome {
         let notes = self.adapter.case_notes();
         if let Some((op, reason)) = notes.skips.first() {
+            // Judged as it will be recorded, so that results check reads the same reason.
+            let reason = &bounded_reason(reason).into_owned();
             return match self.rules.allows(&self.adapter.hello().sdk, section, id, reason) {
                 Ok(()) => {
                     self.skipped.push((section.to_owned(), id.to_owned(), op, reason.clone()));

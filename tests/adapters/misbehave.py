@@ -20,6 +20,7 @@ MODE is one of
     huge           answer call AT with a line of 9 MiB
     bad-result     answer call AT with a result of another operation
     skip           answer call AT with a skip citing ADR-0032
+    long-error     answer call AT with an error whose message is 1 MiB long
     skip-redis     answer every call of a Redis operation (redis_*) with a skip citing ADR-0033
                    (the runner contract's: no live Redis), from call AT on
     linger         ignore the shutdown and the end of input (keep running)
@@ -166,6 +167,9 @@ def main():
             write(reply)
         elif mode == "huge":
             write(b"x" * (9 << 20) + b"\n")
+        elif mode == "long-error":
+            seq = json.loads(reply)["seq"]
+            write((json.dumps({"reply": "error", "seq": seq, "message": "boom " + "x" * (1 << 20)}) + "\n").encode())
         elif mode == "skip":
             seq = json.loads(reply)["seq"]
             write((json.dumps({"reply": "skip", "seq": seq, "reason": "ADR-0032: cannot carry it"}) + "\n").encode())
