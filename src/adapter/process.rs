@@ -512,6 +512,8 @@ impl Adapter {
     /// a lost process ends the writing ahead (the calls not answered are made when their
     /// cases come to them, on a restarted process).
     pub fn send_ahead(&mut self, section: &str, plan: Plan) {
+        // The last section's replies still in flight come first; nothing more of it is written.
+        self.ahead.done = true;
         self.drain();
         self.ahead = AheadState::default();
         self.current = None;
@@ -842,7 +844,9 @@ impl Adapter {
 
     /// Send the shutdown, wait for the exit (killing it after the timeout), and sum up.
     pub fn finish(mut self) -> Summary {
-        // Replies still in flight come first (answers to calls written ahead in vain).
+        // Replies still in flight come first (answers to calls written ahead in vain); nothing
+        // more is written ahead.
+        self.ahead.done = true;
         self.drain();
         // What happens now belongs to no case.
         self.section.clear();
