@@ -95,8 +95,11 @@ fn read_json(path: &Path) -> Value {
     serde_json::from_slice(&std::fs::read(path).expect("the results file exists")).expect("results are JSON")
 }
 
+/// One case of a results file: section, id, status, reason.
+type CaseOutcome = (String, String, String, Option<String>);
+
 /// Every (section, id, status, reason) of a results file.
-fn outcomes(results: &Value) -> Vec<(String, String, String, Option<String>)> {
+fn outcomes(results: &Value) -> Vec<CaseOutcome> {
     let mut out = Vec::new();
     for (section, cases) in results["sections"].as_object().unwrap() {
         for (id, o) in cases.as_object().unwrap() {
@@ -207,7 +210,9 @@ fn unstamped(reason: &str) -> String {
 /// makes other calls, and those are made when its cases come to them. Whatever an SDK
 /// answers, writing ahead must not change an outcome: every broken variant of the catalogue,
 /// served with and without `pipeline`, gives the same statuses and reasons (what may differ by
-/// chance masked).
+/// chance masked). A case's later call is written ahead only once the SDK answered the earlier
+/// ones as the reference did, so none is written in vain, and an SDK that answers otherwise
+/// makes more calls one at a time.
 #[test]
 fn calls_written_ahead_change_no_outcome_whatever_the_sdk_answers() {
     let suite = Suite::load(support::repo()).unwrap();
@@ -225,6 +230,7 @@ fn calls_written_ahead_change_no_outcome_whatever_the_sdk_answers() {
         }
         (got, summary)
     };
+    let (_, reference) = run(&[]);
     let mut mispredicted = 0;
     // The Lua variants act only in the Redis scripts, whose cases need a Redis and touch a
     // broker: none of their calls is ever written ahead.
@@ -236,9 +242,41 @@ fn calls_written_ahead_change_no_outcome_whatever_the_sdk_answers() {
         assert_eq!(ahead, one_by_one, "{name}: writing calls ahead changed an outcome");
         let (sent, used) = summary.ahead.expect("the reference adapter declares pipeline");
         assert!(sent > 0 && sequential.ahead.is_none(), "{name}: {summary} / {sequential}");
-        mispredicted += sent - used;
+        assert_eq!(sent, used, "{name}: a call was written ahead in vain: {summary}");
+        mispredicted += summary.one_by_one.saturating_sub(reference.one_by_one);
     }
     assert!(mispredicted > 0, "some broken variant makes calls other than the predicted ones");
+}
+
+/// A later call of a case is predicted from the reference core's answers to its earlier calls
+/// (`extension_write` re-emits the envelope `make` produced), so written before the adapter
+/// answered those, it would show the adapter the answer it is asked for. `peek_ahead.py`'s
+/// `make` drops every meta entry, and answers a `make` with the body of a following `reemit` of
+/// the same case when one is waiting on its stdin: it must fail every case, as it does with
+/// one call at a time (it used to pass all five).
+#[test]
+fn a_call_written_ahead_never_shows_the_adapter_the_answer_it_is_asked_for() {
+    if !have_python() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("results.json");
+    let log = dir.path().join("adapter.log");
+    let script = support::repo().join("tests/adapters/peek_ahead.py");
+    let cmd = format!("python3 {} {}", word(&script.display().to_string()), word(BIN));
+    let args = ["run", "--sdk", &cmd, "--section", "extension_write", "--out", out.to_str().unwrap()];
+    let o = bqsuite(&[&args[..], &["--adapter-log", log.to_str().unwrap()]].concat(), None);
+    let t = support::transcript(&o);
+    assert_eq!(o.status.code(), Some(1), "{t}");
+    let got = outcomes(&read_json(&out));
+    assert_eq!(got.len(), 5, "{got:?}");
+    for (_, id, status, reason) in &got {
+        assert_eq!(status, "fail", "{id} passed on an answer read off a call written ahead");
+        assert!(reason.as_deref().unwrap_or_default().starts_with("after make: "), "{id}: {reason:?}");
+    }
+    let log = std::fs::read_to_string(&log).unwrap();
+    assert!(log.contains("peek_ahead: found 0 answer(s)"), "{log}");
+    assert!(t.contains("call(s) written ahead"), "the adapter declared pipeline: {t}");
 }
 
 /// The core sections of the manifest that the Python example is not run through.
@@ -378,6 +416,29 @@ fn misbehaves_once_with(mode: &str, at: u32, timeout: &str, says: &str, calls: C
     );
 }
 
+/// A reason quotes what the adapter said, and an adapter can say megabytes: an error of 2 MB
+/// on every call made a 320 MB results file that `results check` refused to read ("more than
+/// the 64 MiB this file may have"). A reason is cut, saying so.
+#[test]
+fn a_long_error_message_is_cut_in_the_results_file() {
+    if !have_python() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.json");
+    let cmd = misbehave_cmd("long-error", 1, &dir.path().join("once"));
+    let o = bqsuite(&["run", "--sdk", &cmd, "--section", "cases", "--out", out.to_str().unwrap()], None);
+    assert_eq!(o.status.code(), Some(1), "{}", support::transcript(&o));
+    let got = outcomes(&read_json(&out));
+    let (status, reason) = outcome_of(&got, "cases", "order-created");
+    assert_eq!(status, "fail");
+    assert!(reason.starts_with("the SDK failed: boom xxx"), "{}", &reason[..80]);
+    let suffix = format!("… (cut: {} bytes in all)", "the SDK failed: boom ".len() + (1 << 20));
+    assert!(reason.ends_with(&suffix), "{}", &reason[reason.len() - 80..]);
+    assert!(reason.len() <= bqsuite::results::MAX_REASON, "{}", reason.len());
+    assert!(std::fs::metadata(&out).unwrap().len() < 1 << 20, "the file holds no megabyte of it");
+}
+
 #[test]
 fn a_crash_mid_run_fails_one_case_and_the_rest_runs_on_a_restarted_adapter() {
     misbehaves_once("crash", 5, "10", "exited (exit status: 3) before answering");
@@ -463,7 +524,7 @@ fn a_command_that_does_not_parse_is_a_usage_error() {
 struct AllowOne(&'static str, &'static str);
 
 impl SkipRules for AllowOne {
-    fn allows(&self, section: &str, id: &str, reason: &str) -> Result<(), String> {
+    fn allows(&self, _sdk: &str, section: &str, id: &str, reason: &str) -> Result<(), String> {
         if (section, id) == (self.0, self.1) && reason.contains("ADR-0032") {
             Ok(())
         } else {
@@ -523,11 +584,11 @@ fn the_suites_skip_policy_judges_an_adapters_skips() {
         .find(|id| !policy.allowed_adrs(section.name, id).is_empty())
         .expect("the rule selects a case");
     let adr = &rule.adrs[0];
-    assert_eq!(rules.allows(section.name, &id, &format!("{adr}: the condition holds")), Ok(()));
-    let wrong = rules.allows(section.name, &id, "ADR-9999: no such reason").unwrap_err();
+    assert_eq!(rules.allows("babelqueue-node", section.name, &id, &format!("{adr}: the condition holds")), Ok(()));
+    let wrong = rules.allows("babelqueue-node", section.name, &id, "ADR-9999: no such reason").unwrap_err();
     assert!(wrong.contains("only citing"), "{wrong}");
-    assert!(rules.allows(section.name, &id, "no ADR at all").unwrap_err().contains("cites no ADR"));
-    let never = rules.allows("cases", "order-created", &format!("{adr}: anything")).unwrap_err();
+    assert!(rules.allows("babelqueue-node", section.name, &id, "no ADR at all").unwrap_err().contains("cites no ADR"));
+    let never = rules.allows("babelqueue-node", "cases", "order-created", &format!("{adr}: anything")).unwrap_err();
     assert_eq!(never, "the skip policy allows no skip of cases order-created");
 
     // Through the CLI: the adapter skips a case the policy does not let it skip.
@@ -547,6 +608,74 @@ fn the_suites_skip_policy_judges_an_adapters_skips() {
             "the adapter skipped accepts (\"ADR-0032: cannot carry it\"), but the skip policy allows no skip of cases order-created"
         )
     );
+}
+
+/// A whole run through the relay over the reference adapter, with `hello` merged into its
+/// hello and every call of the `skips` cases (`section:id`) answered with a skip citing
+/// ADR-0032: the exit code of `run`, that of `results check` on the file it wrote, and the
+/// file's outcomes.
+fn run_and_check(dir: &Path, name: &str, hello: &str, skips: &[&str]) -> (i32, i32, Vec<CaseOutcome>) {
+    let script = support::repo().join("tests/adapters/misbehave.py");
+    let mut cmd =
+        format!("python3 {} {} relay 0 --hello {}", word(&script.display().to_string()), word(BIN), word(hello));
+    for s in skips {
+        cmd.push_str(&format!(" --skip {}", word(s)));
+    }
+    let out = dir.join(format!("{name}.json"));
+    let o = bqsuite(&["run", "--sdk", &cmd, "--out", out.to_str().unwrap()], None);
+    let ran = o.status.code().unwrap_or_else(|| panic!("{name}: {}", support::transcript(&o)));
+    let c = bqsuite(&["results", "check", out.to_str().unwrap()], None);
+    let checked = c.status.code().unwrap();
+    assert!(ran < 2 && checked < 2, "{name}: {}\n{}", support::transcript(&o), support::transcript(&c));
+    (ran, checked, outcomes(&read_json(&out)))
+}
+
+fn outcome_of<'o>(got: &'o [CaseOutcome], section: &str, id: &str) -> (&'o str, &'o str) {
+    let o = got.iter().find(|o| o.0 == section && o.1 == id).unwrap_or_else(|| panic!("{section} {id}: {got:?}"));
+    (o.2.as_str(), o.3.as_deref().unwrap_or_default())
+}
+
+/// An adapter's skip is judged as `results check` judges it, so `run` never records a skip the
+/// verdict refuses: it recorded (and exited 0 on) a skip under a rule open only to another
+/// family, and a skip under an all-or-none rule that other cases of the run refute, which
+/// `results check` then called Not compatible.
+#[test]
+fn run_and_results_check_agree_on_an_adapters_skips() {
+    if !have_python() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path();
+    // single-number-type: the node family only.
+    let gate = "schema_version_gate/22";
+    let (ran, checked, got) =
+        run_and_check(dir, "node", r#"{"sdk":"babelqueue-node"}"#, &["asb:schema_version_gate/22"]);
+    assert_eq!((ran, checked), (0, 0));
+    assert_eq!(outcome_of(&got, "asb", gate), ("skip", "ADR-0032: cannot carry it"));
+    let (ran, checked, got) =
+        run_and_check(dir, "python", r#"{"sdk":"babelqueue-python"}"#, &["asb:schema_version_gate/22"]);
+    assert_eq!((ran, checked), (1, 1));
+    let (status, reason) = outcome_of(&got, "asb", gate);
+    assert_eq!(status, "fail");
+    assert!(
+        reason.contains("under rule single-number-type only to SDKs of family node")
+            && reason.contains("sdk \"babelqueue-python\" is of family python"),
+        "{reason}"
+    );
+    // native-receive-count: all or none of the SQS reconciliation rows.
+    let (ran, checked, got) = run_and_check(dir, "all-rows", "{}", &["sqs:attempts_reconciliation/"]);
+    assert_eq!((ran, checked), (0, 0));
+    assert_eq!(got.iter().filter(|o| o.0 == "sqs" && o.2 == "skip").count(), 6, "{got:?}");
+    let one = "attempts_reconciliation/first-delivery";
+    let (ran, checked, got) = run_and_check(dir, "one-row", "{}", &[&format!("sqs:{one}")]);
+    assert_eq!((ran, checked), (1, 1));
+    let (status, reason) = outcome_of(&got, "sqs", one);
+    assert_eq!(status, "fail");
+    assert!(
+        reason.contains("rule native-receive-count covers this case, but a case it covers ran (sqs / "),
+        "{reason}"
+    );
+    assert!(reason.contains("(all_or_none)"), "{reason}");
 }
 
 fn schema_validator() -> jsonschema::Validator {
@@ -630,7 +759,7 @@ fn an_adapter_may_not_skip_under_the_runner_contract() {
         [RUNNER_CONTRACT_ADR],
         "the rule results check applies"
     );
-    let refused = rules.allows("redis", "payload_identity", "ADR-0033: no Redis here").unwrap_err();
+    let refused = rules.allows("babelqueue-node", "redis", "payload_identity", "ADR-0033: no Redis here").unwrap_err();
     assert!(refused.contains("runner contract") && refused.contains("bqsuite applies itself"), "{refused}");
     // An SDK's own rule still allows its skip, whatever else the reason cites.
     let (section, id, adr) = policy
@@ -647,7 +776,7 @@ fn an_adapter_may_not_skip_under_the_runner_contract() {
             Some((s.name, id, r.adrs[0].clone()))
         })
         .unwrap();
-    assert_eq!(rules.allows(section, &id, &format!("{RUNNER_CONTRACT_ADR} and {adr}")), Ok(()));
+    assert_eq!(rules.allows("babelqueue-node", section, &id, &format!("{RUNNER_CONTRACT_ADR} and {adr}")), Ok(()));
 
     // Through the CLI, with a live Redis: the adapter skips every Redis operation.
     let Some(url) = support::redis_url() else { return };

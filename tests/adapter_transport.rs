@@ -220,6 +220,28 @@ fn an_adapter_that_ignores_the_shutdown_is_killed_after_the_timeout() {
     );
 }
 
+/// After the shutdown bqsuite reads whatever the adapter still writes; an adapter that writes
+/// short lines without end always has one ready, so no read ever waited out the timeout and
+/// the run never ended (it hung for as long as the adapter wrote).
+#[test]
+fn an_adapter_that_floods_its_stdout_after_the_shutdown_is_killed_after_the_timeout() {
+    if python().is_none() {
+        return;
+    }
+    let s = Setup::new();
+    let mut a = Adapter::start(s.options("flood", 0, false)).unwrap();
+    a.begin_case("cases", "one");
+    assert_eq!(accepts(&mut a), Ok(true));
+    let started = Instant::now();
+    // On a thread, so that a finish that never returns fails the test instead of hanging it.
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || tx.send(a.finish()));
+    let summary = rx.recv_timeout(Duration::from_secs(30)).expect("finish returns within the timeout");
+    assert!(started.elapsed() < Duration::from_secs(10), "{:?}", started.elapsed());
+    let troubles: Vec<_> = summary.incidents.iter().map(|i| &i.trouble).collect();
+    assert!(matches!(troubles[..], [Trouble::Garbage(_), Trouble::Lingered]), "{summary}");
+}
+
 fn start_fails(mode: &str) -> Trouble {
     let s = Setup::new();
     let started = Instant::now();

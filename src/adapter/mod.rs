@@ -17,5 +17,7 @@ pub mod process;
 pub mod protocol;
 pub mod serve;
 
-pub use process::{Adapter, AdapterOptions, CaseNotes, Incident, Launched, Summary, Trouble, split_command, stop_all};
+pub use process::{
+    Adapter, AdapterOptions, CaseNotes, Incident, Launched, Plan, Summary, Trouble, split_command, stop_all,
+};
 pub use protocol::{Command, Hello, MAX_LINE, PROTOCOL, Reply};

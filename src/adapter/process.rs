@@ -13,6 +13,11 @@
 //!   broker are ever written ahead, at most `WINDOW` (64) unanswered; replies must come in the
 //!   order of the calls; trouble while writing ahead is recorded for the call and the case it
 //!   hit, exactly as it would be one call at a time.
+//! - A call written ahead never shows the adapter an answer it is asked for: a case's first
+//!   call is made from the case alone, and a later one (predicted from the reference core's
+//!   answers to the case's earlier calls, a `reemit` of the envelope `make` produced) is
+//!   written only once the adapter has answered every earlier call of the case exactly as the
+//!   reference did.
 //! - No call blocks longer than the timeout, whatever the adapter does; a process that is not
 //!   trusted any more (it exited, hung, wrote a line that is not JSON or too long, answered
 //!   another `seq`, answered twice) is killed with its whole process group, the call fails
@@ -62,6 +67,10 @@ pub struct AdapterOptions {
     /// The suite version, for the hello.
     pub conformance_version: String,
 }
+
+/// The calls each case of a section is predicted to make: case id, and its calls in order, each
+/// with the reference core's answer to it (`None`: the reference failed it).
+pub type Plan = Vec<(String, Vec<(Request, Option<Response>)>)>;
 
 /// The default of `--timeout`.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
@@ -247,34 +256,49 @@ pub struct Adapter {
     counts: (u64, u64, u64),
 }
 
-/// The calls of one section written ahead: one list per case, the order they are written in,
-/// and how far writing and reading are. Replies are read when a case needs one (or before a
-/// call made one at a time, which must come after them), so the adapter answers the next
-/// calls while bqsuite judges the last ones.
+/// The calls of one section written ahead: one list per case, the queue of those ready to be
+/// written, and the ones in flight. Replies are read when a case needs one (or before a call
+/// made one at a time, which must come after them), so the adapter answers the next calls while
+/// bqsuite judges the last ones.
 #[derive(Default)]
 struct AheadState {
     /// The section, and each case's id with its predicted calls.
     section: String,
     cases: Vec<(String, Vec<Ahead>)>,
     by_id: HashMap<String, usize>,
-    /// The calls to write, in order (case index, call index): the operations the hello lists.
-    order: Vec<(usize, usize)>,
-    /// `order[..next]` are written.
-    next: usize,
-    /// Written, not yet answered: `seq` and index into `order`, oldest first.
-    in_flight: VecDeque<(u64, usize)>,
+    /// The calls to write next, in order (case index, call index): each case's first call, and
+    /// a later call of a case once the adapter has answered the one before it exactly as the
+    /// reference core did (a later call is predicted from the reference's answers, so written
+    /// any earlier it would show the adapter the answer it is being asked for).
+    queue: VecDeque<(usize, usize)>,
+    /// Written, not yet answered: `seq`, case index and call index, oldest first.
+    in_flight: VecDeque<(u64, usize, usize)>,
     /// The adapter was lost: nothing more is written ahead in this section.
     done: bool,
 }
 
-/// A call written ahead, and what became of it.
+/// A call predicted for a case, and what became of it.
 struct Ahead {
     request: Request,
-    /// Its index in [`AheadState::order`] (`None`: never written, its operation not listed).
-    at: Option<usize>,
-    /// `None`: not answered (not sent, or the adapter was lost before it answered); the call
+    /// The reference core's answer to it (`None`: the reference failed it): the case's next
+    /// call is written ahead only once the adapter has given this very answer.
+    reference: Option<Response>,
+    stage: Stage,
+    /// `None`: not answered (not written, or the adapter was lost before it answered); the call
     /// is then made when the case makes it, like any other.
     answer: Option<Answered>,
+}
+
+/// Where a predicted call stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Stage {
+    /// Not to be written (yet): its operation is not listed in the hello, or the adapter has
+    /// not answered the case's earlier calls as the reference did.
+    Held,
+    /// In [`AheadState::queue`].
+    Queued,
+    /// Written (answered, or in flight, or lost with the adapter).
+    Written,
 }
 
 /// The reply to a call written ahead, judged as any reply is.
@@ -476,48 +500,60 @@ impl Adapter {
     }
 
     /// Write ahead the calls `plan` predicts the cases of `section` will make (case id and its
-    /// calls, in the order the cases run); each case then gets the answers to the calls it
-    /// does make as predicted, in order, and makes any other call when it comes to it. The
-    /// replies are read as the cases need them, so the adapter answers the next calls while
-    /// bqsuite judges the last ones. Only operations that touch no broker are written ahead (a call
-    /// whose side effects the judge watches must not run early), only to a running process
-    /// of an adapter that declared `pipeline`, and at most `WINDOW` at a time. A reply is
+    /// calls in the order the cases run, each with the reference core's answer to it); each
+    /// case then gets the answers to the calls it does make as predicted, in order, and makes
+    /// any other call when it comes to it. The replies are read as the cases need them, so the
+    /// adapter answers the next calls while bqsuite judges the last ones. Only operations that
+    /// touch no broker are written ahead (a call whose side effects the judge watches must not
+    /// run early), only to a running process of an adapter that declared `pipeline`, and at
+    /// most `WINDOW` at a time; a case's later call only once the adapter has answered the one
+    /// before it as the reference did (it is predicted from that answer). A reply is
     /// judged as any reply is: trouble is an incident of the case the call was predicted for,
     /// a lost process ends the writing ahead (the calls not answered are made when their
     /// cases come to them, on a restarted process).
-    pub fn send_ahead(&mut self, section: &str, plan: Vec<(String, Vec<Request>)>) {
+    pub fn send_ahead(&mut self, section: &str, plan: Plan) {
+        // The last section's replies still in flight come first; nothing more of it is written.
+        self.ahead.done = true;
         self.drain();
         self.ahead = AheadState::default();
         self.current = None;
         if !self.pipeline || self.running.is_none() {
             return;
         }
-        let mut cases: Vec<(String, Vec<Ahead>)> =
-            plan.into_iter().map(|(id, calls)| (id, ahead_of_time(calls))).collect();
-        // The calls to write: those of operations the hello lists (any other is not
-        // implemented, and never sent).
-        let mut order = Vec::new();
-        for (c, (_, calls)) in cases.iter_mut().enumerate() {
-            for (k, call) in calls.iter_mut().enumerate() {
-                if self.identity.operations.iter().any(|o| o == call.request.operation()) {
-                    call.at = Some(order.len());
-                    order.push((c, k));
-                }
-            }
-        }
+        let cases: Vec<(String, Vec<Ahead>)> = plan.into_iter().map(|(id, calls)| (id, ahead_of_time(calls))).collect();
         let mut by_id = HashMap::new();
         for (c, (id, _)) in cases.iter().enumerate() {
             by_id.entry(id.clone()).or_insert(c);
         }
-        self.ahead = AheadState { section: section.to_owned(), cases, by_id, order, ..AheadState::default() };
+        self.ahead = AheadState { section: section.to_owned(), cases, by_id, ..AheadState::default() };
+        // Each case's first call goes out now; a later one once the call before it is answered.
+        for c in 0..self.ahead.cases.len() {
+            self.queue(c, 0, false);
+        }
         self.fill();
+    }
+
+    /// Queue call `k` of case `c` to be written ahead (first, when `first`), if it exists and
+    /// its operation is one the hello lists (any other is not implemented, and never sent).
+    fn queue(&mut self, c: usize, k: usize, first: bool) {
+        let Some(call) = self.ahead.cases[c].1.get(k) else { return };
+        let listed = self.identity.operations.iter().any(|o| o == call.request.operation());
+        if call.stage != Stage::Held || !listed {
+            return;
+        }
+        self.ahead.cases[c].1[k].stage = Stage::Queued;
+        if first {
+            self.ahead.queue.push_front((c, k));
+        } else {
+            self.ahead.queue.push_back((c, k));
+        }
     }
 
     /// Write more calls ahead when fewer than `REFILL` are unanswered (up to `WINDOW`, in one
     /// write).
     fn fill(&mut self) {
         let a = &mut self.ahead;
-        if a.done || a.in_flight.len() >= REFILL || a.next >= a.order.len() {
+        if a.done || a.in_flight.len() >= REFILL || a.queue.is_empty() {
             return;
         }
         let Some(running) = self.running.as_mut() else {
@@ -525,20 +561,20 @@ impl Adapter {
             return;
         };
         let mut batch = Vec::new();
-        while a.in_flight.len() < WINDOW && a.next < a.order.len() {
-            let (c, k) = a.order[a.next];
+        while a.in_flight.len() < WINDOW
+            && let Some((c, k)) = a.queue.pop_front()
+        {
             self.seq += 1;
-            let (case, calls) = &a.cases[c];
+            let (case, calls) = &mut a.cases[c];
+            calls[k].stage = Stage::Written;
             CallLine { seq: self.seq, section: &a.section, case, request: &calls[k].request }.to_line(&mut batch);
-            a.in_flight.push_back((self.seq, a.next));
-            a.next += 1;
+            a.in_flight.push_back((self.seq, c, k));
             self.counts.0 += 1;
         }
         // A closed pipe shows when the replies are read; a stuck one (the adapter reads
         // nothing while bqsuite drains what it writes) is the oldest call's trouble.
         if let Err(Unsent::TimedOut) = running.pipe.send(&batch, Instant::now() + self.options.timeout) {
-            let (seq, i) = a.in_flight[0];
-            let (c, k) = a.order[i];
+            let (seq, c, k) = a.in_flight[0];
             let op = a.cases[c].1[k].request.operation();
             let trouble = Trouble::TimedOut(self.options.timeout);
             self.as_case(c, |adapter| {
@@ -564,8 +600,7 @@ impl Adapter {
 
     /// Read the reply to the oldest call in flight; `false` when none is.
     fn receive_one(&mut self) -> bool {
-        let Some((seq, i)) = self.ahead.in_flight.pop_front() else { return false };
-        let (c, k) = self.ahead.order[i];
+        let Some((seq, c, k)) = self.ahead.in_flight.pop_front() else { return false };
         let op = self.ahead.cases[c].1[k].request.operation();
         self.as_case(c, |adapter| {
             let last_sent = adapter.seq;
@@ -579,9 +614,20 @@ impl Adapter {
         if self.running.is_none() {
             self.ahead.done = true;
             self.ahead.in_flight.clear();
-        } else {
-            self.fill();
+            return true;
         }
+        // Answered as the reference did: the case's next call, predicted from that very
+        // answer, now tells the adapter nothing it has not said itself. It goes out first,
+        // since the case that needs it is probably running.
+        let call = &self.ahead.cases[c].1[k];
+        let as_predicted = match (&call.answer, &call.reference) {
+            (Some(Answered { result: Ok(got), .. }), Some(predicted)) => got == predicted,
+            _ => false,
+        };
+        if as_predicted {
+            self.queue(c, k + 1, true);
+        }
+        self.fill();
         true
     }
 
@@ -591,16 +637,15 @@ impl Adapter {
         while self.receive_one() {}
     }
 
-    /// The answer written ahead for call `k` of case `c`, once it is there (`None`: it was
-    /// never written, or the adapter was lost first).
+    /// The answer written ahead for call `k` of case `c`, once it is there (`None`: it is not
+    /// to be written ahead, or the adapter was lost first).
     fn answer_ahead(&mut self, c: usize, k: usize) -> Option<Answered> {
         loop {
             let call = &mut self.ahead.cases[c].1[k];
             if call.answer.is_some() {
                 return call.answer.take();
             }
-            let at = call.at?;
-            if self.ahead.done || (at >= self.ahead.next && self.running.is_none()) {
+            if call.stage == Stage::Held || self.ahead.done {
                 return None;
             }
             self.fill();
@@ -799,7 +844,9 @@ impl Adapter {
 
     /// Send the shutdown, wait for the exit (killing it after the timeout), and sum up.
     pub fn finish(mut self) -> Summary {
-        // Replies still in flight come first (answers to calls written ahead in vain).
+        // Replies still in flight come first (answers to calls written ahead in vain); nothing
+        // more is written ahead.
+        self.ahead.done = true;
         self.drain();
         // What happens now belongs to no case.
         self.section.clear();
@@ -812,6 +859,9 @@ impl Adapter {
             let mut extra = None;
             let trouble = loop {
                 match r.pipe.recv(deadline) {
+                    // A line is there whenever one is asked for, so an adapter that writes
+                    // without end must be stopped by the clock here, not by a wait.
+                    Received::Line(_) if Instant::now() >= deadline => break Some(Trouble::Lingered),
                     Received::Line(l) => {
                         extra.get_or_insert(l);
                     }
@@ -973,11 +1023,11 @@ impl Adapter {
 }
 
 /// The calls of a case that may be written ahead: up to the first that touches a broker.
-fn ahead_of_time(calls: Vec<Request>) -> Vec<Ahead> {
+fn ahead_of_time(calls: Vec<(Request, Option<Response>)>) -> Vec<Ahead> {
     calls
         .into_iter()
-        .take_while(|r| !r.touches_broker())
-        .map(|request| Ahead { request, at: None, answer: None })
+        .take_while(|(r, _)| !r.touches_broker())
+        .map(|(request, reference)| Ahead { request, reference, stage: Stage::Held, answer: None })
         .collect()
 }
 
@@ -1061,8 +1111,9 @@ mod tests {
             now: None,
         };
         let reserve = Request::RedisReserve(RedisQueueOp { target });
-        let ahead = ahead_of_time(vec![accepts.clone(), accepts.clone(), reserve, accepts.clone()]);
+        let calls = [accepts.clone(), accepts.clone(), reserve, accepts.clone()];
+        let ahead = ahead_of_time(calls.into_iter().map(|r| (r, None)).collect());
         assert_eq!(ahead.iter().map(|a| &a.request).collect::<Vec<_>>(), [&accepts, &accepts]);
-        assert!(ahead.iter().all(|a| a.answer.is_none()));
+        assert!(ahead.iter().all(|a| a.answer.is_none() && a.stage == Stage::Held));
     }
 }

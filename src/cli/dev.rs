@@ -166,7 +166,7 @@ pub fn run(a: &DevArgs) -> ExitCode {
                         conformance_version: suite.version().unwrap_or_default().to_owned(),
                     };
                     let rules = crate::conformance::adapter::skip_rules(&suite);
-                    match crate::conformance::adapter::kill_matrix_through(&suite, &options, &adapter, rules) {
+                    match crate::conformance::adapter::kill_matrix_through(&suite, &options, &adapter, &rules) {
                         Ok(m) => m,
                         Err(t) => return fail(format!("the adapter {t}")),
                     }

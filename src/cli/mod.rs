@@ -706,7 +706,7 @@ fn run_adapter(
     let (launched, log) = launched.map_err(fail)?;
     note!("adapter: {cmd}; its stderr goes to {}", log.display());
     let rules = conformance::adapter::skip_rules(suite);
-    match conformance::adapter::run_launched(suite, options, launched, rules) {
+    match conformance::adapter::run_launched(suite, options, launched, &rules) {
         Ok(done) => Ok(done),
         Err(trouble) => {
             Err(fail(format!("the adapter {trouble}, so no case could be run (its stderr: {})", log.display())))

@@ -11,75 +11,158 @@
 //!   implemented by `<sdk>`" — never a skip, since skipping is not a way to leave work out;
 //! - a `skip` reply makes the case `skip` with the adapter's reason only where the suite's skip
 //!   policy ([`SkipRules`]) allows skipping that case citing an ADR the reason names, under a
-//!   rule the SDK applies (the runner contract's, no live Redis, is bqsuite's own); anywhere
-//!   else the case fails, saying what the adapter skipped and why that is not allowed;
+//!   rule the SDK applies (the runner contract's, no live Redis, is bqsuite's own) and that is
+//!   open to it as `results check` opens rules (a rule with `families` to an SDK of one of
+//!   them, by the hello's `sdk`; an `all_or_none` rule only when no case it covers ran, which
+//!   is judged once the run is over); anywhere else the case fails, saying what the adapter
+//!   skipped and why that is not allowed, so `run` never writes a skip that `results check`
+//!   refuses;
 //! - adapter trouble (a crash, a hang, a malformed line) fails the cases it hits, with the
 //!   transport's reason, and never stops the run; only a first start that fails (no hello, an
 //!   unknown protocol version) means no case can be run at all.
 
 use super::kill::{KillMatrix, kill_matrix_by};
-use super::{Outcome, Run, RunOptions, UnderTest, redis_link, run_under};
+use super::{Outcome, Plan, Run, RunOptions, UnderTest, redis_link, run_under};
 use crate::adapter::{Adapter, AdapterOptions, Launched, Summary, Trouble};
-use crate::results::Status;
-use crate::sdk::{Request, Sdk};
+use crate::results::{ResultsFile, Status, bounded_reason, family_of};
+use crate::sdk::Sdk;
 use crate::sections::redis::link::RUNNER_CONTRACT_ADR;
-use crate::suite::Suite;
 use crate::suite::skip_policy::{Rule, SkipPolicy, SkipVerdict};
+use crate::suite::{Suite, adr_citations};
 
 /// Which cases the suite allows a run to skip, and citing which ADRs.
 pub trait SkipRules {
-    /// `Ok` when case `id` of `section` may be skipped with `reason`; otherwise why not.
-    fn allows(&self, section: &str, id: &str, reason: &str) -> Result<(), String>;
+    /// `Ok` when the SDK named `sdk` may skip case `id` of `section` with `reason`; otherwise
+    /// why not.
+    fn allows(&self, sdk: &str, section: &str, id: &str, reason: &str) -> Result<(), String>;
+
+    /// Once every case has run: why a skip [`Self::allows`] let through does not hold for the
+    /// run as a whole (each rule allowing it has a condition about the whole run or SDK, and a
+    /// case it covers ran in `results`), or `None` when it holds.
+    fn refuted(&self, _sdk: &str, _results: &ResultsFile, _section: &str, _id: &str, _reason: &str) -> Option<String> {
+        None
+    }
 }
 
 /// No case may be skipped (the rules of a suite without a skip policy).
 pub struct NoSkips;
 
 impl SkipRules for NoSkips {
-    fn allows(&self, _section: &str, _id: &str, _reason: &str) -> Result<(), String> {
+    fn allows(&self, _sdk: &str, _section: &str, _id: &str, _reason: &str) -> Result<(), String> {
         Err("the suite has no skip policy, so no case may be skipped".into())
     }
 }
 
-/// The suite's skip policy (manifest.json → `skip_policy`), the same lookup `results check`
-/// judges a results file's skips with, less the rules of the runner contract (those citing
-/// [`RUNNER_CONTRACT_ADR`]): their condition is that the run has no live Redis, which bqsuite
-/// decides and applies itself without asking the adapter, so an adapter asked such a case is
-/// being run with a live Redis and may not skip it under them.
-impl SkipRules for SkipPolicy {
-    fn allows(&self, section: &str, id: &str, reason: &str) -> Result<(), String> {
-        match self.judge(section, id, Some(reason)) {
+/// The suite's skip policy (manifest.json → `skip_policy`), judged as `results check` judges a
+/// results file's skips (a rule with `families` is open only to an SDK of those families, as
+/// its `sdk` names it; an `all_or_none` rule holds only for a run in which no case it covers
+/// ran), less the rules of the runner contract (those citing [`RUNNER_CONTRACT_ADR`]): their
+/// condition is that the run has no live Redis, which bqsuite decides and applies itself
+/// without asking the adapter, so an adapter asked such a case is being run with a live Redis
+/// and may not skip it under them.
+pub struct SuiteSkips<'s> {
+    policy: &'s SkipPolicy,
+    /// The SDK families a name is read against ([`family_of`]).
+    families: Vec<String>,
+}
+
+/// Is `rule` one an SDK applies (not the runner contract's)?
+fn by_the_sdk(rule: &Rule) -> bool {
+    !rule.adrs.iter().any(|a| a == RUNNER_CONTRACT_ADR)
+}
+
+impl SuiteSkips<'_> {
+    /// The rules selecting case `id` of `section` that the SDK `sdk` may apply, citing an ADR
+    /// `reason` names.
+    fn open_rules(&self, sdk: &str, section: &str, id: &str, reason: &str) -> Vec<&Rule> {
+        let family = family_of(sdk, &self.families);
+        let cited = adr_citations(reason);
+        self.policy
+            .rules_for(section, id)
+            .into_iter()
+            .filter(|r| by_the_sdk(r) && SkipPolicy::for_family(r, family.as_deref()))
+            .filter(|r| r.adrs.iter().any(|a| cited.contains(&a.as_str())))
+            .collect()
+    }
+}
+
+impl SkipRules for SuiteSkips<'_> {
+    fn allows(&self, sdk: &str, section: &str, id: &str, reason: &str) -> Result<(), String> {
+        let policy = self.policy;
+        match policy.judge(section, id, Some(reason)) {
+            SkipVerdict::Allowed(_) if !self.open_rules(sdk, section, id, reason).is_empty() => Ok(()),
             SkipVerdict::Allowed(_) => {
-                let by_the_sdk = |r: &Rule| !r.adrs.iter().any(|a| a == RUNNER_CONTRACT_ADR);
-                if let SkipVerdict::Allowed(_) = self.judge_by(section, id, Some(reason), by_the_sdk) {
-                    Ok(())
-                } else {
-                    Err(format!(
+                let cited = adr_citations(reason);
+                let citing: Vec<&Rule> = policy
+                    .rules_for(section, id)
+                    .into_iter()
+                    .filter(|r| r.adrs.iter().any(|a| cited.contains(&a.as_str())))
+                    .collect();
+                match citing.iter().find(|r| by_the_sdk(r)) {
+                    Some(rule) => {
+                        let family = family_of(sdk, &self.families);
+                        let is = family.map_or_else(
+                            || format!("names no SDK family ({})", self.families.join(", ")),
+                            |f| format!("is of family {f}"),
+                        );
+                        Err(format!(
+                            "the skip policy allows skipping {section} {id} under rule {} only to SDKs of family \
+                             {}, and sdk {sdk:?} {is}",
+                            rule.name,
+                            rule.families.join(" or ")
+                        ))
+                    }
+                    None => Err(format!(
                         "the skip policy allows skipping {section} {id} only under the runner contract \
                          ({RUNNER_CONTRACT_ADR}: the run has no live Redis), which bqsuite applies itself; \
                          this run has a live Redis"
-                    ))
+                    )),
                 }
             }
             SkipVerdict::NotSkippable => Err(format!("the skip policy allows no skip of {section} {id}")),
             SkipVerdict::NoAdr => Err("its reason cites no ADR (ADR-NNNN)".into()),
             SkipVerdict::WrongAdr => Err(format!(
                 "the skip policy allows skipping {section} {id} only citing {}",
-                self.allowed_adrs(section, id).join(" or ")
+                policy.allowed_adrs(section, id).join(" or ")
             )),
         }
+    }
+
+    fn refuted(&self, sdk: &str, results: &ResultsFile, section: &str, id: &str, reason: &str) -> Option<String> {
+        let rules = self.open_rules(sdk, section, id, reason);
+        if rules.iter().any(|r| !r.all_or_none) {
+            return None;
+        }
+        let mut why = Vec::new();
+        for rule in rules {
+            let ran = results.sections.iter().find_map(|(s, cases)| {
+                cases.as_object()?.iter().find_map(|(c, outcome)| {
+                    let ran = matches!(outcome.get("status").and_then(|v| v.as_str()), Some("pass" | "fail"));
+                    let covered = || self.policy.rules_for(s, c).iter().any(|r| r.name == rule.name);
+                    (ran && covered()).then(|| format!("{s} / {c}"))
+                })
+            })?;
+            why.push(format!(
+                "rule {} covers this case, but a case it covers ran ({ran}), and its condition is a fact about the \
+                 whole run or SDK (all_or_none)",
+                rule.name
+            ));
+        }
+        (!why.is_empty()).then(|| why.join("; "))
     }
 }
 
 /// The skip rules of `suite`: its skip policy (empty, allowing nothing, when it has none).
-pub fn skip_rules(suite: &Suite) -> &dyn SkipRules {
-    suite.skip_policy()
+pub fn skip_rules(suite: &Suite) -> SuiteSkips<'_> {
+    SuiteSkips { policy: suite.skip_policy(), families: suite.families() }
 }
 
 /// The adapter under test, with the suite's skip rules.
 struct AdapterRun<'r> {
     adapter: Adapter,
     rules: &'r dyn SkipRules,
+    /// The cases the adapter skipped as the rules allow: section, id, operation, reason.
+    skipped: Vec<(String, String, &'static str, String)>,
 }
 
 impl UnderTest for AdapterRun<'_> {
@@ -95,16 +178,21 @@ impl UnderTest for AdapterRun<'_> {
         self.adapter.pipelines()
     }
 
-    fn calls_ahead(&mut self, section: &str, plan: Vec<(String, Vec<Request>)>) {
+    fn calls_ahead(&mut self, section: &str, plan: Plan) {
         self.adapter.send_ahead(section, plan);
     }
 
     fn end_case(&mut self, section: &str, id: &str, outcome: Outcome) -> Outcome {
         let notes = self.adapter.case_notes();
         if let Some((op, reason)) = notes.skips.first() {
-            return match self.rules.allows(section, id, reason) {
-                Ok(()) => Outcome::skip(reason.clone()),
-                Err(why) => Outcome::fail(format!("the adapter skipped {op} ({reason:?}), but {why}")),
+            // Judged as it will be recorded, so that results check reads the same reason.
+            let reason = &bounded_reason(reason).into_owned();
+            return match self.rules.allows(&self.adapter.hello().sdk, section, id, reason) {
+                Ok(()) => {
+                    self.skipped.push((section.to_owned(), id.to_owned(), op, reason.clone()));
+                    Outcome::skip(reason.clone())
+                }
+                Err(why) => Outcome::fail(skip_refused(op, reason, &why)),
             };
         }
         match notes.not_implemented.first() {
@@ -137,9 +225,40 @@ pub fn run_launched(
 ) -> Result<(Run, Summary), Trouble> {
     let redis = redis_link(options);
     let adapter = launched.connect(suite.version())?;
-    let mut under = AdapterRun { adapter, rules };
-    let run = run_under(suite, options, &mut under, &redis);
+    let mut under = AdapterRun { adapter, rules, skipped: Vec::new() };
+    let mut run = run_under(suite, options, &mut under, &redis);
+    let sdk = under.adapter.hello().sdk;
+    refute_skips(rules, &sdk, &mut run.results, under.skipped);
     Ok((run, under.adapter.finish()))
+}
+
+/// What a case the adapter skipped, but may not skip, fails with.
+fn skip_refused(op: &str, reason: &str, why: &str) -> String {
+    format!("the adapter skipped {op} ({reason:?}), but {why}")
+}
+
+/// Fail each of the adapter's `skipped` cases whose skip the whole run refutes
+/// ([`SkipRules::refuted`]); a case failed so has run, and may refute another, so until none
+/// changes.
+fn refute_skips(
+    rules: &dyn SkipRules,
+    sdk: &str,
+    results: &mut ResultsFile,
+    mut skipped: Vec<(String, String, &'static str, String)>,
+) {
+    loop {
+        let before = skipped.len();
+        skipped.retain(|(section, id, op, reason)| match rules.refuted(sdk, results, section, id, reason) {
+            Some(why) => {
+                results.record(section, id, &Outcome::fail(skip_refused(op, reason, &why)));
+                false
+            }
+            None => true,
+        });
+        if skipped.len() == before {
+            return;
+        }
+    }
 }
 
 /// The kill matrix across the process boundary: `adapter` (the reference adapter, `bqsuite

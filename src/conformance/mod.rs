@@ -16,7 +16,9 @@
 //! across a process boundary may take the calls of a section's cases ahead of them
 //! ([`UnderTest::calls_ahead`]): predicted by running the reference core, answered by the SDK
 //! under test, and used only where a case makes exactly the predicted call, so the judging
-//! always sees the SDK's own answers to the calls the case made.
+//! always sees the SDK's own answers to the calls the case made. A prediction carries the
+//! reference's answers too, since a later call of a case is predicted from them and must not
+//! reach the SDK before it has given those very answers itself.
 
 pub mod adapter;
 pub mod kill;
@@ -25,6 +27,7 @@ use std::rc::Rc;
 
 pub use crate::results::{Outcome, ResultsFile, Status};
 
+pub use crate::adapter::Plan;
 use crate::sdk::reference::ReferenceSdk;
 use crate::sdk::{Request, Response, Sdk, SdkError};
 use crate::sections::{self, Needs, RedisLink, RunCx};
@@ -97,16 +100,16 @@ pub trait UnderTest {
     fn takes_calls_ahead(&self) -> bool {
         false
     }
-    /// The calls the cases of `section` are predicted to make (case id, its calls in order),
-    /// before the first of them begins.
-    fn calls_ahead(&mut self, _section: &str, _plan: Vec<(String, Vec<Request>)>) {}
+    /// The calls the cases of `section` are predicted to make (case id, its calls in order,
+    /// each with the reference core's answer), before the first of them begins.
+    fn calls_ahead(&mut self, _section: &str, _plan: Plan) {}
 }
 
 /// The calls each case of `cases` that needs no service makes when the SDK answers as the
 /// reference core does: the reference run in process, its requests recorded (up to the first
 /// that touches a broker, which is never answered here). A prediction only: an SDK that
 /// answers otherwise makes other calls, and those are made when the case comes to them.
-fn predict(cases: &dyn sections::Cases<'_>, redis: &RedisLink) -> Vec<(String, Vec<Request>)> {
+fn predict(cases: &dyn sections::Cases<'_>, redis: &RedisLink) -> Plan {
     let mut recorder = Recorder { reference: ReferenceSdk::new(), calls: Vec::new(), stopped: false };
     (0..cases.len())
         .filter(|&i| cases.needs(i) == Some(Needs::Nothing))
@@ -120,10 +123,11 @@ fn predict(cases: &dyn sections::Cases<'_>, redis: &RedisLink) -> Vec<(String, V
         .collect()
 }
 
-/// The reference core, recording what it is asked until a call touches a broker.
+/// The reference core, recording what it is asked, and what it answers, until a call touches a
+/// broker.
 struct Recorder {
     reference: ReferenceSdk,
-    calls: Vec<Request>,
+    calls: Vec<(Request, Option<Response>)>,
     /// A call touched a broker: nothing more is recorded for this case.
     stopped: bool,
 }
@@ -138,8 +142,9 @@ impl Sdk for Recorder {
             self.stopped = true;
             return Err(SdkError::Transport { message: "not predicted: it touches a broker".into() });
         }
-        self.calls.push(request.clone());
-        self.reference.call(request)
+        let answer = self.reference.call(request);
+        self.calls.push((request.clone(), answer.as_ref().ok().cloned()));
+        answer
     }
 }
 
@@ -198,7 +203,7 @@ pub fn run_under(suite: &Suite, options: &RunOptions, under: &mut dyn UnderTest,
         .collect();
     let mut invalid = Vec::new();
     let ahead = under.takes_calls_ahead();
-    let mut run_all = |calls_ahead: &mut dyn FnMut() -> Option<Vec<(String, Vec<Request>)>>| {
+    let mut run_all = |calls_ahead: &mut dyn FnMut() -> Option<Plan>| {
         for (section, cases) in &in_scope {
             results
                 .sections

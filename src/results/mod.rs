@@ -24,7 +24,9 @@ use std::fmt;
 use std::path::Path;
 
 pub use check::{CheckOptions, Checker, FileCheck, cites_adr, family_of};
-pub use model::{Counts, Outcome, ResultsFile, Status, generated_at, rfc3339, source_date_epoch};
+pub use model::{
+    Counts, MAX_REASON, Outcome, ResultsFile, Status, bounded_reason, generated_at, rfc3339, source_date_epoch,
+};
 pub use report::{Cell, Column, Matrix, Row};
 pub use view::{CaseResult, Results, SectionResults};
 

@@ -5,9 +5,11 @@
 //! Invariants: a status is one of `pass`, `fail`, `skip` and is spelled that way everywhere;
 //! [`Counts`] is the only tally of outcomes (no `[usize; 3]` elsewhere); a [`ResultsFile`]
 //! lists sections in the order they were recorded and every case once (a second record of the
-//! same id replaces the first); `generated_at` is RFC 3339 UTC with a four-digit year, from
-//! `SOURCE_DATE_EPOCH` when that is set, so a run can be reproduced byte for byte.
+//! same id replaces the first), each reason at most [`MAX_REASON`] bytes; `generated_at` is
+//! RFC 3339 UTC with a four-digit year, from `SOURCE_DATE_EPOCH` when that is set, so a run can
+//! be reproduced byte for byte.
 
+use std::borrow::Cow;
 use std::fmt;
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -143,11 +145,34 @@ pub struct ResultsFile {
     pub sections: Map<String, Value>,
 }
 
+/// The longest reason a results file records, in bytes: a reason is the judge's sentence, but it
+/// may quote what the SDK said (an error's message, a skip's reason, a value it returned), and
+/// an adapter can say megabytes, which would make a file `results check` refuses to read
+/// ([`super::RESULTS_CAP`]). The judge's own reasons stay well below it.
+pub const MAX_REASON: usize = 4096;
+
+/// `reason` as a results file records it: cut at a character boundary to at most
+/// [`MAX_REASON`] bytes, saying so, when it is longer (and so unchanged when cut again).
+pub fn bounded_reason(reason: &str) -> Cow<'_, str> {
+    if reason.len() <= MAX_REASON {
+        return Cow::Borrowed(reason);
+    }
+    let note = format!("… (cut: {} bytes in all)", reason.len());
+    let mut end = MAX_REASON - note.len();
+    while !reason.is_char_boundary(end) {
+        end -= 1;
+    }
+    Cow::Owned(format!("{}{note}", &reason[..end]))
+}
+
 impl ResultsFile {
-    /// Record one case.
+    /// Record one case, its reason cut to [`MAX_REASON`] bytes.
     pub fn record(&mut self, section: &str, id: &str, outcome: &Outcome) {
-        let entry = self.section_mut(section);
-        entry.insert(id.to_owned(), serde_json::to_value(outcome).expect("an outcome always serialises"));
+        let mut value = serde_json::to_value(outcome).expect("an outcome always serialises");
+        if let Some(reason) = outcome.reason.as_deref().filter(|r| r.len() > MAX_REASON) {
+            value["reason"] = Value::from(bounded_reason(reason));
+        }
+        self.section_mut(section).insert(id.to_owned(), value);
     }
 
     /// The cases of `section`, created empty when it is not there yet.
@@ -249,6 +274,32 @@ pub fn rfc3339(secs: i64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_reason_is_cut_at_a_character_boundary_and_says_so() {
+        let mut r = ResultsFile {
+            sdk: "s".into(),
+            version: "1".into(),
+            conformance_version: "1.6.0".into(),
+            generated_at: rfc3339(0),
+            bindings: Vec::new(),
+            sections: Map::new(),
+        };
+        let short = "x".repeat(MAX_REASON);
+        r.record("a", "short", &Outcome::fail(short.clone()));
+        assert_eq!(r.sections["a"]["short"]["reason"], short.as_str());
+        // Two-byte characters, so the cut falls inside one and moves back.
+        let long = format!("y{}", "é".repeat(MAX_REASON));
+        r.record("a", "long", &Outcome::fail(long.clone()));
+        let got = r.sections["a"]["long"]["reason"].as_str().unwrap();
+        let note = format!("… (cut: {} bytes in all)", long.len());
+        let kept = got.strip_suffix(&note).expect(got);
+        assert!(got.len() <= MAX_REASON && got.len() >= MAX_REASON - 1, "{}", got.len());
+        assert!(long.starts_with(kept));
+        assert_eq!(bounded_reason(got), got, "cut once, it stays as it is");
+        r.record("a", "pass", &Outcome::pass());
+        assert_eq!(r.sections["a"]["pass"], serde_json::json!({"status": "pass"}));
+    }
 
     #[test]
     fn rfc3339_known_instants() {

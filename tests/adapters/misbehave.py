@@ -5,6 +5,7 @@ It relays the protocol between bqsuite (its stdin/stdout) and a real adapter it 
 (`bqsuite adapter`), and misbehaves once, at one call:
 
     misbehave.py BQSUITE MODE [AT] [--once FILE] [--record FILE] [--sequential]
+                 [--hello JSON] [--skip SECTION:CASE]...
 
 MODE is one of
     relay          misbehave never (with --record: write every line both ways to FILE)
@@ -19,14 +20,19 @@ MODE is one of
     huge           answer call AT with a line of 9 MiB
     bad-result     answer call AT with a result of another operation
     skip           answer call AT with a skip citing ADR-0032
+    long-error     answer call AT with an error whose message is 1 MiB long
     skip-redis     answer every call of a Redis operation (redis_*) with a skip citing ADR-0033
                    (the runner contract's: no live Redis), from call AT on
     linger         ignore the shutdown and the end of input (keep running)
+    flood          answer the shutdown with short lines, without end, as fast as it can
     protocol       answer the hello with protocol 2
     exit-at-once   exit with status 3 before reading anything
     not-json-hello answer the hello with a line that is not JSON
 AT counts the calls of this process from 1. With --once FILE the misbehaviour happens only
 when FILE does not exist yet (the script creates it), so a restarted adapter behaves.
+--hello JSON merges the members of the JSON object into the real adapter's hello (another
+`sdk`, other `bindings`). --skip SECTION:CASE answers every call of that case (a CASE ending
+in `/` is a prefix: every case of that block) with a skip citing ADR-0032, whatever the MODE.
 --sequential starts the real adapter with --sequential (its hello then declares no
 `pipeline`, so bqsuite writes one call at a time); without it the relay forwards the real
 adapter's `pipeline: true` and reads the calls bqsuite writes ahead one after the other.
@@ -49,6 +55,16 @@ def main():
     if "--record" in args:
         i = args.index("--record")
         record = open(args[i + 1], "a", encoding="utf-8")
+        del args[i : i + 2]
+    hello_members = {}
+    if "--hello" in args:
+        i = args.index("--hello")
+        hello_members = json.loads(args[i + 1])
+        del args[i : i + 2]
+    skipped = []
+    while "--skip" in args:
+        i = args.index("--skip")
+        skipped.append(args[i + 1])
         del args[i : i + 2]
     real_args = [args[0], "adapter"]
     if "--sequential" in args:
@@ -87,9 +103,18 @@ def main():
         if msg.get("cmd") == "shutdown":
             if mode == "linger":
                 time.sleep(3600)
+            if mode == "flood":
+                chunk = b"x\n" * (1 << 15)
+                while True:
+                    out.write(chunk)
+                    out.flush()
             break
         reply = real.stdout.readline()
         if msg.get("cmd") == "hello":
+            if hello_members:
+                hello = json.loads(reply)
+                hello.update(hello_members)
+                reply = (json.dumps(hello) + "\n").encode()
             if armed and mode == "protocol":
                 hello = json.loads(reply)
                 hello["protocol"] = 2
@@ -107,6 +132,11 @@ def main():
             write(reply)
             write(held)
             held = None
+            continue
+        case = msg["section"] + ":" + msg["case"]
+        if any(case == c or (c.endswith("/") and case.startswith(c)) for c in skipped):
+            seq = json.loads(reply)["seq"]
+            write((json.dumps({"reply": "skip", "seq": seq, "reason": "ADR-0032: cannot carry it"}) + "\n").encode())
             continue
         if armed and mode == "skip-redis" and calls >= at and msg["request"]["op"].startswith("redis_"):
             seq = json.loads(reply)["seq"]
@@ -137,6 +167,9 @@ def main():
             write(reply)
         elif mode == "huge":
             write(b"x" * (9 << 20) + b"\n")
+        elif mode == "long-error":
+            seq = json.loads(reply)["seq"]
+            write((json.dumps({"reply": "error", "seq": seq, "message": "boom " + "x" * (1 << 20)}) + "\n").encode())
         elif mode == "skip":
             seq = json.loads(reply)["seq"]
             write((json.dumps({"reply": "skip", "seq": seq, "reason": "ADR-0032: cannot carry it"}) + "\n").encode())
