@@ -133,22 +133,26 @@ impl SkipRules for SuiteSkips<'_> {
         if rules.iter().any(|r| !r.all_or_none) {
             return None;
         }
-        let mut why = Vec::new();
-        for rule in rules {
-            let ran = results.sections.iter().find_map(|(s, cases)| {
-                cases.as_object()?.iter().find_map(|(c, outcome)| {
-                    let ran = matches!(outcome.get("status").and_then(|v| v.as_str()), Some("pass" | "fail"));
-                    let covered = || self.policy.rules_for(s, c).iter().any(|r| r.name == rule.name);
-                    (ran && covered()).then(|| format!("{s} / {c}"))
-                })
-            })?;
-            why.push(format!(
-                "rule {} covers this case, but a case it covers ran ({ran}), and its condition is a fact about the \
-                 whole run or SDK (all_or_none)",
-                rule.name
-            ));
-        }
-        (!why.is_empty()).then(|| why.join("; "))
+        let ran = results.sections.iter().flat_map(|(s, cases)| {
+            cases.as_object().into_iter().flatten().filter_map(move |(c, outcome)| {
+                matches!(outcome.get("status").and_then(|v| v.as_str()), Some("pass" | "fail"))
+                    .then_some((s.as_str(), c.as_str()))
+            })
+        });
+        let refuted = self.policy.refuted_all_or_none(ran);
+        // The skip holds while any rule allowing it holds.
+        let why: Option<Vec<String>> = rules
+            .iter()
+            .map(|rule| {
+                let (_, first) = refuted.get(rule.name.as_str())?;
+                Some(format!(
+                    "rule {} covers this case, but a case it covers ran ({first}), and its condition is a fact about \
+                     the whole run or SDK (all_or_none)",
+                    rule.name
+                ))
+            })
+            .collect();
+        why.filter(|w| !w.is_empty()).map(|w| w.join("; "))
     }
 }
 

@@ -476,20 +476,18 @@ fn ran_under_all_or_none<'p>(
     sections: &[(suite::Section<'_>, Scope)],
     carried: &BTreeSet<Scope>,
 ) -> HashMap<&'p str, (usize, String)> {
-    let mut ran: HashMap<&str, (usize, String)> = HashMap::new();
-    if !policy.rules.iter().any(|r| r.all_or_none) {
-        return ran;
-    }
-    for (section, _) in sections.iter().filter(|(_, scope)| carried.contains(scope)) {
-        let Some(r) = results.section(section.name) else { continue };
-        for c in r.cases().iter().filter(|c| matches!(c.status, Some(Status::Pass | Status::Fail))) {
-            for rule in policy.rules_for(section.name, &c.id).into_iter().filter(|r| r.all_or_none) {
-                let e = ran.entry(rule.name.as_str()).or_insert_with(|| (0, format!("{} / {}", section.name, c.id)));
-                e.0 += 1;
-            }
-        }
-    }
-    ran
+    let reported: Vec<_> = sections
+        .iter()
+        .filter(|(_, scope)| carried.contains(scope))
+        .filter_map(|(section, _)| Some((section.name, results.section(section.name)?)))
+        .collect();
+    policy.refuted_all_or_none(reported.iter().flat_map(|(name, r)| {
+        r.cases()
+            .iter()
+            .filter(|c| matches!(c.status, Some(Status::Pass | Status::Fail)))
+            .map(move |c| (*name, c.id.as_str()))
+            .collect::<Vec<_>>()
+    }))
 }
 
 /// Whether the members the scope rules rest on can be read: without `sections` no section is

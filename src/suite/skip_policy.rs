@@ -223,6 +223,28 @@ impl SkipPolicy {
         rule.families.is_empty() || family.is_some_and(|f| rule.families.iter().any(|r| r.eq_ignore_ascii_case(f)))
     }
 
+    /// The `all_or_none` rules a run refutes: for each rule (by name) that covers a case of
+    /// `ran` (the cases that ran, pass or fail, as `(section, id)` in the order given), how many
+    /// of them it covers and the first, as `section / id`. Such a rule's condition is a fact
+    /// about the whole run or SDK, so once a case it covers ran it allows no skip in that run.
+    /// The one rule `results check` and `run --sdk` both judge by.
+    pub fn refuted_all_or_none<'a>(
+        &self,
+        ran: impl IntoIterator<Item = (&'a str, &'a str)>,
+    ) -> HashMap<&str, (usize, String)> {
+        let mut refuted: HashMap<&str, (usize, String)> = HashMap::new();
+        if !self.rules.iter().any(|r| r.all_or_none) {
+            return refuted;
+        }
+        for (section, id) in ran {
+            for rule in self.rules_for(section, id).into_iter().filter(|r| r.all_or_none) {
+                let e = refuted.entry(rule.name.as_str()).or_insert_with(|| (0, format!("{section} / {id}")));
+                e.0 += 1;
+            }
+        }
+        refuted
+    }
+
     /// Does `rule` allow skipping `section` entirely?
     pub fn whole_section(rule: &Rule, section: &str) -> bool {
         rule.whole_sections.iter().any(|s| s == section)
