@@ -224,9 +224,19 @@ class Action(unittest.TestCase):
         self.assertEqual(out.outputs["version"], SUITE_VERSION)
         self.assertEqual(out.path, [str(Path(out.outputs["bqsuite"]).parent)], "bqsuite is on PATH for later steps")
         self.assertIn("(matches SHA256SUMS)", out.log)
-        self.assertIn(f"+ bqsuite fetch --check {SUITE_VERSION} packages/kafka/test/conformance", out.log)
+        self.assertIn(f"+ bqsuite fetch --check --format github -- {SUITE_VERSION} packages/kafka/test/conformance", out.log)
         self.assertIn("results.json: Compatible", out.log)
         self.assertIn("Compatible", out.summary, "results check writes the verdicts to the job summary")
+
+    def test_an_input_that_looks_like_an_option_is_a_path(self):
+        # Paths go after `--`: a `vendored` or `results` value of --help used to print the
+        # help and pass.
+        out = self.action({"vendored": "--help"})
+        self.assertEqual(out.status, 2, out.log)
+        self.assertIn("--help: not a directory", out.log)
+        out = self.action({"results": "--help"})
+        self.assertEqual(out.status, 2, out.log)
+        self.assertIn("cannot read --help", out.log)
 
     def test_drift_fails_with_an_annotation_per_file(self):
         copy = self.sdk / "packages/kafka/test/conformance"
@@ -301,7 +311,7 @@ class Action(unittest.TestCase):
         out = self.action({"vendored": "tests/conformance", "version": "v0.9.0"})
         self.assertEqual(out.status, 2, "no 0.9.0 asset in this release: could not run")
         self.assertIn(f"bqsuite {SUITE_VERSION} (the action's ref v{SUITE_VERSION})", out.log)
-        self.assertIn("fetch --check 0.9.0 tests/conformance", out.log)
+        self.assertIn("fetch --check --format github -- 0.9.0 tests/conformance", out.log)
 
     def test_the_harness_refuses_what_it_does_not_reproduce(self):
         action = self.tmp / "action"

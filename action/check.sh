@@ -61,15 +61,15 @@ run() {
 }
 
 for dir in ${vendored[@]+"${vendored[@]}"}; do
-  run "fetch --check $dir" "$bin" fetch --check "$version" "$dir" ${pin[@]+"${pin[@]}"} --format github
+  run "fetch --check $dir" "$bin" fetch --check ${pin[@]+"${pin[@]}"} --format github -- "$version" "$dir"
 done
 
 if [ "${#results[@]}" -gt 0 ]; then
   temp=${RUNNER_TEMP:-${TMPDIR:-/tmp}}
   suite=$(mktemp -d "$temp/bqsuite-suite-$version.XXXXXX")
   rmdir "$suite" # fetch unpacks into an absent or empty directory
-  if run "fetch $version" "$bin" fetch "$version" "$suite" ${pin[@]+"${pin[@]}"}; then
-    run "results check" "$bin" results check "${results[@]}" --suite "$suite" --format github
+  if run "fetch $version" "$bin" fetch ${pin[@]+"${pin[@]}"} -- "$version" "$suite"; then
+    run "results check" "$bin" results check --suite "$suite" --format github -- "${results[@]}"
   fi
   rm -rf "$suite"
 fi
