@@ -12,7 +12,7 @@ use std::sync::OnceLock;
 use bqsuite::diag::explain::{self, Edit, Example, expand};
 use bqsuite::diag::{ALL_CODES, Code};
 use serde_json::Value;
-use support::{bqsuite, bqsuite_env, copy_tree, repo, transcript};
+use support::{bqsuite, bqsuite_env, copy_tree, git, repo, transcript};
 
 /// What a copy of the canonical suite holds for the examples.
 const SUITE_FILES: [&str; 7] =
@@ -225,6 +225,15 @@ fn run(code: Code) -> Result<std::process::Output, String> {
             copy_suite(&suite);
             apply(&suite, edits, &v)?;
             bqsuite(&suite, &["release", "--out", "dist"])
+        }
+        Example::Tagged(edits) => {
+            copy_suite(&suite);
+            git(&suite, &["init", "-q"]);
+            git(&suite, &["add", "-A"]);
+            git(&suite, &["commit", "-q", "-m", "the released suite"]);
+            git(&suite, &["tag", &format!("v{v}")]);
+            apply(&suite, edits, &v)?;
+            bqsuite(&suite, &["validate", "--gate"])
         }
         Example::Results { edits, args } => {
             copy(&bases.dir.path().join("results.json"), &w.join("results.json"));

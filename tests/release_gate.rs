@@ -5,26 +5,10 @@
 mod support;
 
 use std::path::Path;
-use std::process::Command;
 
 use serde_json::{Value, json};
 use support::history::{suite_1_5_0, suite_1_6_0, without_correction_line};
-use support::{SuiteCopy, bqsuite, copy_tree, transcript};
-
-/// Run git in `dir` with no user or system configuration.
-fn git(dir: &Path, args: &[&str]) -> String {
-    let o = Command::new("git")
-        .args(["-c", "user.name=bqsuite test", "-c", "user.email=test@example.invalid", "-c", "commit.gpgsign=false"])
-        .args(["-c", "tag.gpgsign=false", "-c", "init.defaultBranch=main"])
-        .args(args)
-        .current_dir(dir)
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .output()
-        .expect("git runs");
-    assert!(o.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&o.stderr));
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
+use support::{SuiteCopy, bqsuite, copy_tree, git, transcript};
 
 /// Replace the suite files in `dir` with those of `from` (and its CHANGELOG.md when it has one).
 fn put_suite(from: &Path, dir: &Path) {
@@ -358,4 +342,78 @@ fn a_named_correction_in_a_patch_is_told_as_named() {
     let text = transcript(&o);
     assert!(text.contains("need MINOR: 1 correction(s) the CHANGELOG entry names ("), "{text}");
     assert!(!text.contains("does not name"), "the entry names it: {text}");
+}
+
+/// A copy of the canonical suite committed to a fresh repository and tagged with `tag`.
+fn released(tag: &str) -> SuiteCopy {
+    let s = SuiteCopy::new();
+    git(s.path(), &["init", "-q"]);
+    git(s.path(), &["add", "-A"]);
+    git(s.path(), &["commit", "-q", "-m", "the released suite"]);
+    git(s.path(), &["tag", tag]);
+    s
+}
+
+#[test]
+fn a_released_version_never_changes() {
+    let s = released("v1.6.0");
+    let dir = s.path().to_str().unwrap();
+    // As tagged: clean, and the very first release builds (the release workflow's case).
+    let o = bqsuite(s.path(), &["validate", "--gate", "--suite", dir]);
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("the release files are those of v1.6.0"), "{}", transcript(&o));
+    // Files outside the asset may change after the release.
+    s.write("CHANGELOG.md", s.read("CHANGELOG.md") + "\nA note written after the release.\n");
+    s.write("README.md", "notes\n");
+    let o = bqsuite(s.path(), &["validate", "--gate", "--suite", dir]);
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    let out = tempfile::tempdir().unwrap();
+    let dist = out.path().join("dist");
+    let o = bqsuite(s.path(), &["release", "--suite", dir, "--no-previous", "--out", dist.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    std::fs::remove_dir_all(&dist).unwrap();
+
+    // Prose only, a PATCH anywhere else: still a second suite under 1.6.0.
+    s.edit_manifest(|m| m["trim"]["description"] = json!("Prose changed after the release."));
+    let o = bqsuite(s.path(), &["validate", "--gate", "--suite", dir]);
+    assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
+    assert_eq!(codes(&o), ["BQ956"], "{}", transcript(&o));
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("1.6.0 is already released (tag v1.6.0), and manifest.json differs"), "{text}");
+    // `--against` runs it too, and release refuses with or without a previous release, writing nothing.
+    let o = bqsuite(s.path(), &["validate", "--against", dir, "--suite", dir]);
+    assert_eq!(codes(&o), ["BQ956"], "{}", transcript(&o));
+    for extra in [&["--no-previous"][..], &["--previous", dir]] {
+        let mut args = vec!["release", "--suite", dir, "--out", dist.to_str().unwrap()];
+        args.extend_from_slice(extra);
+        let o = bqsuite(s.path(), &args);
+        assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
+        assert_eq!(codes(&o), ["BQ956"], "{}", transcript(&o));
+        assert!(String::from_utf8_lossy(&o.stderr).contains("refusing to build the release"), "{}", transcript(&o));
+        assert!(!dist.exists(), "release wrote {}", dist.display());
+    }
+    // Restored: clean again.
+    git(s.path(), &["checkout", "-q", "--", "manifest.json"]);
+    // A file added to or removed from the asset's directories is a change too, each named.
+    std::fs::copy(s.path().join("LICENSE"), s.path().join("schema/notes.json")).unwrap();
+    let o = bqsuite(s.path(), &["validate", "--gate", "--suite", dir]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("schema/notes.json is not in that release"), "{}", transcript(&o));
+}
+
+#[test]
+fn a_release_candidate_tag_freezes_that_candidate_and_build_metadata_names_the_same_version() {
+    for (tag, version) in [("v1.7.0-rc.1", "1.7.0-rc.1"), ("v1.6.0+build.5", "1.6.0")] {
+        let s = released("v0.0.1");
+        support::set_version(s.path(), version);
+        git(s.path(), &["commit", "-q", "--allow-empty", "-am", "the version"]);
+        git(s.path(), &["tag", tag]);
+        s.edit_manifest(|m| m["trim"]["description"] = json!("Prose changed after the release."));
+        let o = bqsuite(s.path(), &["validate", "--gate", "--suite", s.path().to_str().unwrap()]);
+        assert!(codes(&o).contains(&"BQ956".to_owned()), "{tag}: {}", transcript(&o));
+        let text = String::from_utf8_lossy(&o.stdout);
+        assert!(text.contains(&format!("(tag {tag})")), "{tag}: {text}");
+        // A pre-release's other gate findings are warnings; this one is an error all the same.
+        assert_eq!(o.status.code(), Some(1), "{tag}: {}", transcript(&o));
+    }
 }

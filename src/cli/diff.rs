@@ -119,6 +119,19 @@ pub fn run(a: &DiffArgs) -> ExitCode {
     exit(a.exit_code && shown)
 }
 
+/// The released-version check (BQ956) for `current`: `Ok(None)` when `CONFORMANCE_VERSION` has
+/// no release tag of its own in the suite's repository (nothing to check), else the tag and the
+/// findings. `Err`: the tag could not be read (exit 2).
+pub fn released_run(current: &Suite, remote: &RemoteArgs) -> Result<Option<(String, Vec<Finding>)>, String> {
+    let Some(tag) = current.version().and_then(|v| gate::own_tag(&current.root, v)) else {
+        return Ok(None);
+    };
+    let opts = options(&current.root, remote);
+    let released = source::load(&Source::Git(tag.clone()), &opts).map_err(|e| format!("release tag {tag}: {e}"))?;
+    let findings = gate::released_changed(current, &released.suite, &tag);
+    Ok(Some((tag, findings)))
+}
+
 /// What the release gate compares the suite with.
 #[derive(Debug, Clone)]
 pub enum Previous {

@@ -241,7 +241,8 @@ pub struct ValidateArgs {
     /// Also run the release gate against the previous release exactly as `release` picks it
     /// (the highest v* release tag below CONFORMANCE_VERSION in the suite's repository; a release
     /// candidate never counts), for pull-request CI; while there is no such tag the gate is
-    /// skipped, and a line says so.
+    /// skipped, and a line says so. With the tag of CONFORMANCE_VERSION itself, the asset's files
+    /// must also be the tag's (a released version never changes, BQ956).
     #[arg(long, conflicts_with = "against")]
     pub gate: bool,
     #[command(flatten)]
@@ -503,6 +504,16 @@ fn validate(a: &ValidateArgs, color: bool) -> ExitCode {
                     Err(why) => note!("release gate: {why}: nothing to compare with (skipped)"),
                 }
             }
+            Err(e) => return fail(e),
+        }
+        match diff::released_run(&suite, &a.remote) {
+            Ok(Some((tag, changed))) => {
+                if changed.is_empty() {
+                    note!("release gate: the release files are those of {tag}, this version's release");
+                }
+                findings.extend(changed);
+            }
+            Ok(None) => {}
             Err(e) => return fail(e),
         }
         crate::diag::Finding::sort(&mut findings);

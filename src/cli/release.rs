@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use super::diff::{Previous, RemoteArgs, gate_run};
+use super::diff::{Previous, RemoteArgs, gate_run, released_run};
 use super::{SuiteArg, emit, exit, fail, subject};
 use crate::diag::{self, Format, Summary};
 use crate::release::{self, ReleaseError};
@@ -73,6 +73,19 @@ pub fn run(a: &ReleaseArgs, color: bool) -> ExitCode {
         }
         Err(e @ ReleaseError::Io(_)) => return fail(e),
     };
+    if !a.verify {
+        // A released version never changes (BQ956), first release or not.
+        match released_run(&suite, &a.remote) {
+            Ok(Some((tag, changed))) if !changed.is_empty() => {
+                let summary = Summary::new("release gate", subject(&suite));
+                emit(&diag::render(&changed, Format::Human, color, &summary));
+                note!("bqsuite: refusing to build the release: {tag} already released this version with other files");
+                return exit(true);
+            }
+            Ok(_) => {}
+            Err(e) => return fail(e),
+        }
+    }
     if !a.verify && !a.no_previous {
         let previous = a.previous.clone().map_or(Previous::Tag, Previous::Given);
         let (findings, compared) = match gate_run(&suite, &previous, &a.remote) {

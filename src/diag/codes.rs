@@ -19,7 +19,7 @@ use serde::{Serialize, Serializer};
 
 use super::Severity;
 use super::explain::Edit::{Delete, Fifo, Grow, Remove, Replace, Set, Symlink, Write, WriteBytes};
-use super::explain::Example::{Docs, Fetch, Gate, Release, Results, Sync, Validate};
+use super::explain::Example::{Docs, Fetch, Gate, Release, Results, Sync, Tagged, Validate};
 use super::explain::Explain;
 
 /// A stable finding code.
@@ -1067,6 +1067,12 @@ codes! {
         checks: "release finds a previous release to compare with: the highest v<SemVer> tag without a pre-release part below CONFORMANCE_VERSION in the suite's repository (a release candidate promises nothing, so it is never the default), or the one --previous names; --no-previous states that this is the very first release.",
         why: "Without a previous release the gate cannot tell what changed, so a release must say explicitly that it has none.",
         example: Release(&[]),
+    }
+    RELEASED_VERSION_CHANGED = "BQ956" "released-version-changed" "CONFORMANCE_VERSION is already released (the repository has its v* tag), but a file of the release asset differs from the tag's, or is added or missing (release gate)." {
+        Error,
+        checks: "When the suite's repository has a tag for CONFORMANCE_VERSION itself (v<SemVer> of the same precedence; a release candidate's tag too), every file of the release asset (CONFORMANCE_VERSION, manifest.json, LICENSE, schema/, fixtures/) has exactly the bytes the tag holds, and no file is added or missing. CHANGELOG.md, README.md and sync-targets.json may change. Checked by release and by validate --gate or --against.",
+        why: "SDKs pin a version and vendor its files; fetch --check holds every copy to the published asset. A second, different suite under a released version would make every copy drift and two SDKs that both pass \"1.6.0\" pass different contracts.",
+        example: Tagged(&[Set("manifest.json", "/trim/description", "\"Prose changed after the release.\"")]),
     }
     DOCS_PAGE_DIFFERS = "BQ960" "docs-page-differs" "A page under docs/ (or a generated table of a hand-written page) differs from what bqsuite docs renders from the suite." {
         Error,

@@ -48,6 +48,9 @@ pub enum Example {
     Gate { previous: &'static [Edit], current: &'static [Edit] },
     /// `bqsuite release --out dist` in a copy of the canonical suite outside any git repository.
     Release(&'static [Edit]),
+    /// `bqsuite validate --gate` in a copy of the canonical suite committed to a fresh git
+    /// repository and tagged `v{version}`: the version is already released.
+    Tagged(&'static [Edit]),
     /// `bqsuite results check results.json ARGS`, where `results.json` is the file `bqsuite run`
     /// writes for the canonical suite (the reference core, no Redis).
     Results { edits: &'static [Edit], args: &'static [&'static str] },
@@ -323,6 +326,7 @@ impl Example {
             Example::Validate(_) => "bqsuite validate".into(),
             Example::Gate { .. } => "bqsuite validate --against ../previous".into(),
             Example::Release(_) => "bqsuite release --out dist".into(),
+            Example::Tagged(_) => "bqsuite validate --gate".into(),
             Example::Results { args, .. } => join(&["bqsuite results check results.json"], args),
             Example::Sync { args, .. } => {
                 join(&["bqsuite sync"], args) + " --root ROOT --only php-sdk babelqueue-python"
@@ -340,6 +344,10 @@ impl Example {
                 "in a copy of the canonical suite, where `../previous` is a second copy standing for the previous release"
             }
             Example::Release(_) => "in a copy of the canonical suite outside any git repository (so no `v*` tag)",
+            Example::Tagged(_) => {
+                "in a copy of the canonical suite committed to a fresh git repository and tagged `v{version}` (so the \
+                 version is already released)"
+            }
             Example::Results { .. } => {
                 "where `results.json` is the file `bqsuite run` writes for the canonical suite (the reference core, no Redis)"
             }
@@ -358,7 +366,9 @@ impl Example {
     /// relative to that part.
     pub fn edits(&self) -> Vec<(&'static str, &'static [Edit])> {
         match *self {
-            Example::Validate(e) | Example::Release(e) | Example::Docs(e) => vec![("the copy", e)],
+            Example::Validate(e) | Example::Release(e) | Example::Tagged(e) | Example::Docs(e) => {
+                vec![("the copy", e)]
+            }
             Example::Gate { previous, current } => vec![("../previous", previous), ("the copy", current)],
             Example::Results { edits, .. } => vec![("results.json", edits)],
             Example::Sync { edits, .. } => vec![("ROOT", edits)],

@@ -1,5 +1,6 @@
 //! The release gate: what `bqsuite release` refuses on and `bqsuite validate --against` reports,
-//! as findings (BQ950–BQ955) over a [`Diff`] from the previous release to the suite.
+//! as findings (BQ950–BQ955) over a [`Diff`] from the previous release to the suite, and the
+//! released-version check (BQ956) over the suite and its own release tag.
 //!
 //! Invariants:
 //! - The suite is compared with one previous release: given explicitly (`--previous`,
@@ -18,11 +19,21 @@
 //!   (`1.7.0-pre`: not yet tagged), so work in progress is told, not stopped.
 //! - A `CONFORMANCE_VERSION` that is not SemVer gives no gate finding (validate reports it,
 //!   BQ102); a previous release without a SemVer version cannot be compared (an error, exit 2).
+//! - **A released version never changes** ([`released_changed`], BQ956). When the suite's
+//!   repository has a tag for `CONFORMANCE_VERSION` itself ([`own_tag`]: `v<SemVer>` of the same
+//!   precedence, build metadata ignored; a release candidate's tag freezes that candidate), every
+//!   release file ([`layout::in_release`]) must have exactly the bytes the tag holds, and the two
+//!   must hold the same files. Anything else would publish a second, different suite under a
+//!   version SDKs already pinned (and every vendored copy would then fail `fetch --check`), so it
+//!   is always an error, pre-release or not. Files outside the asset (CHANGELOG.md, README.md,
+//!   `sync-targets.json`) may change. No such tag, or a directory outside a git repository, is
+//!   nothing to check; a tag that cannot be read is an error (exit 2).
 
 use std::path::Path;
 
 use super::{Bump, Class, Diff, Kind, render};
 use crate::diag::{Code, Finding, Severity};
+use crate::release::layout;
 use crate::suite::{MANIFEST, Suite, VERSION_FILE};
 
 /// The highest `v<SemVer>` release tag (no pre-release part) of the repository holding `dir`
@@ -36,6 +47,57 @@ pub fn previous_tag(dir: &Path, version: &str) -> Result<Option<String>, String>
         .filter(|(v, _)| v.pre.is_empty() && *v < current)
         .max()
         .map(|(_, t)| t))
+}
+
+/// The tag that released `version` itself in the repository holding `dir`, if any: a
+/// `v<SemVer>` tag of the same precedence (build metadata ignored), `v<version>` first. `None`
+/// when `dir` is not in a git repository or `version` is not SemVer: there is nothing to check.
+pub fn own_tag(dir: &Path, version: &str) -> Option<String> {
+    let current = semver::Version::parse(version).ok()?;
+    let tags = super::git::tags(dir, "v*").ok()?;
+    let exact = format!("v{version}");
+    if tags.contains(&exact) {
+        return Some(exact);
+    }
+    tags.into_iter()
+        .filter(|t| {
+            t.strip_prefix('v')
+                .and_then(|v| semver::Version::parse(v).ok())
+                .is_some_and(|v| v.cmp_precedence(&current).is_eq())
+        })
+        .min()
+}
+
+/// BQ956: one finding per release file of `current` that differs from, or is missing in, or is
+/// new since `released`, the suite as its own release tag `tag` holds it. Empty when the release
+/// files are byte for byte those of the tag.
+pub fn released_changed(current: &Suite, released: &Suite, tag: &str) -> Vec<Finding> {
+    let files = |s: &Suite| -> std::collections::BTreeMap<String, Vec<u8>> {
+        s.files().filter(|f| layout::in_release(&f.rel)).map(|f| (f.rel.clone(), f.bytes().to_vec())).collect()
+    };
+    let (now, then) = (files(current), files(released));
+    let version = current.version().unwrap_or("?");
+    let mut paths: Vec<&String> = now.keys().chain(then.keys()).collect();
+    paths.sort();
+    paths.dedup();
+    paths
+        .into_iter()
+        .filter_map(|rel| {
+            let what = match (then.get(rel), now.get(rel)) {
+                (Some(a), Some(b)) if a == b => return None,
+                (Some(_), Some(_)) => "differs from",
+                (None, _) => "is not in",
+                (_, None) => "is missing, but it is in",
+            };
+            let message = format!(
+                "{version} is already released (tag {tag}), and {rel} {what} that release: a released version never \
+                 changes; bump CONFORMANCE_VERSION (with its CHANGELOG entry) for this change, or restore the file \
+                 from {tag}"
+            );
+            let file = if now.contains_key(rel) { rel.as_str() } else { VERSION_FILE };
+            Some(Finding::error(Code::RELEASED_VERSION_CHANGED, message).in_file(current.display_path(file)))
+        })
+        .collect()
 }
 
 /// Is `version` a pre-release (its findings are warnings)?

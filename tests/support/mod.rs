@@ -322,3 +322,18 @@ pub fn bqsuite_within(dir: &Path, args: &[&str], env: &[(&str, &str)], secs: u64
         }
     }
 }
+
+/// Run git in `dir` with no user or system configuration.
+pub fn git(dir: &Path, args: &[&str]) -> String {
+    let o = Command::new("git")
+        .args(["-c", "user.name=bqsuite test", "-c", "user.email=test@example.invalid", "-c", "commit.gpgsign=false"])
+        .args(["-c", "tag.gpgsign=false", "-c", "init.defaultBranch=main"])
+        .args(args)
+        .current_dir(dir)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .output()
+        .expect("git runs");
+    assert!(o.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&o.stderr));
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
