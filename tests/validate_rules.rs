@@ -192,6 +192,34 @@ fn malformed_exceptions() {
 }
 
 #[test]
+fn the_exceptions_are_the_contracts_for_the_version() {
+    // Red team P11: an exception added by an edit excused a whole family from a binding, and
+    // validate stayed clean.
+    let s = SuiteCopy::new();
+    s.edit_manifest(|m| {
+        let list = m["exceptions"].as_array_mut().unwrap();
+        list[0]["family"] = json!("PHP"); // letter case aside, still the registered one
+        list.push(json!({"family": "go", "binding": "kafka", "adr": "ADR-0099"}));
+        list.push(json!({"family": "python", "binding": "asb", "adr": "ADR-0021"}));
+    });
+    let f = s.validate();
+    assert_finding(&f, "BQ218", "manifest.json", Some("/exceptions/1"));
+    assert_finding(&f, "BQ218", "manifest.json", Some("/exceptions/2"));
+    assert_eq!(f.len(), 2, "{f:#?}");
+    // The registered one with another ADR is that exception, wrong: one finding, not also BQ219.
+    s.edit_manifest(|m| m["exceptions"] = json!([{"family": "php", "binding": "asb", "adr": "ADR-0022"}]));
+    let f = s.validate();
+    let one = assert_finding(&f, "BQ218", "manifest.json", Some("/exceptions/0"));
+    assert!(one.message.contains("grants it by ADR-0021, not ADR-0022"), "{}", one.message);
+    assert_eq!(f.len(), 1, "{f:#?}");
+    // Dropped: BQ219.
+    s.edit_manifest(|m| m["exceptions"] = json!([]));
+    let f = s.validate();
+    assert_finding(&f, "BQ219", "manifest.json", Some("/exceptions"));
+    assert_eq!(f.len(), 1, "{f:#?}");
+}
+
+#[test]
 fn an_exception_family_no_sdk_name_can_yield() {
     // results check derives a family as one token of ASCII letters and digits of `sdk`
     // (php-sdk is php), so a family with any other character is matched by no SDK: the
@@ -207,7 +235,11 @@ fn an_exception_family_no_sdk_name_can_yield() {
     let findings = findings!(s);
     assert_finding(&findings, "BQ204", "manifest.json", Some("/exceptions/0/family"));
     assert_finding(&findings, "BQ204", "manifest.json", Some("/exceptions/1/family"));
-    assert_eq!(findings.len(), 2, "{findings:#?}");
+    // The rest is the registry's view: no entry is php/asb (BQ219), and php/sqs is none of the
+    // contract's exceptions (BQ218).
+    assert_finding(&findings, "BQ219", "manifest.json", Some("/exceptions"));
+    assert_finding(&findings, "BQ218", "manifest.json", Some("/exceptions/2"));
+    assert_eq!(findings.len(), 4, "{findings:#?}");
 }
 
 #[test]
@@ -225,9 +257,13 @@ fn an_exception_given_twice() {
         ])
     });
     let findings = findings!(s);
-    assert_finding(&findings, "BQ204", "manifest.json", Some("/exceptions/3"));
-    assert_eq!(findings.len(), 1, "{findings:#?}");
-    assert!(findings[0].message.contains("repeats /exceptions/0"), "{findings:#?}");
+    let repeat = assert_finding(&findings, "BQ204", "manifest.json", Some("/exceptions/3"));
+    assert!(repeat.message.contains("repeats /exceptions/0"), "{findings:#?}");
+    // php/sqs and go/asb are none of the contract's exceptions (BQ218); the repeat is BQ204's
+    // alone, one problem, one finding.
+    assert_finding(&findings, "BQ218", "manifest.json", Some("/exceptions/1"));
+    assert_finding(&findings, "BQ218", "manifest.json", Some("/exceptions/2"));
+    assert_eq!(findings.len(), 3, "{findings:#?}");
 }
 
 #[test]

@@ -288,6 +288,18 @@ codes! {
         why: "A rule limited to a family no SDK is ever derived as allows no skip at all: the skip it was written for (the JavaScript float row, say) would be refused for the SDK that needs it.",
         example: Validate(&[Set("manifest.json", "/skip_policy/rules/[single-number-type]/families", "[\"javascript\"]")]),
     }
+    EXCEPTION_UNREGISTERED = "BQ218" "exception-unregistered" "An exceptions entry is not one of the contract's family exceptions bqsuite records for the suite's version (family, binding and ADR)." {
+        Error,
+        checks: "Every exceptions entry is a family exception of bqsuite's registry (decisions R5: php may leave out asb, ADR-0021, since 1.5.0): the same family (letter case aside), binding and ADR, recorded for the suite's version or an earlier one.",
+        why: "An exception lets every SDK of a family leave a whole binding out of its results and still be Compatible. One added by an edit to the manifest would quietly excuse a family from a broker's contract; a new exception is a contract change that comes with its ADR, a CHANGELOG entry and a bqsuite release that records it.",
+        example: Validate(&[Set("manifest.json", "/exceptions/-", r#"{"family": "go", "binding": "kafka", "adr": "ADR-0099"}"#)]),
+    }
+    EXCEPTION_MISSING = "BQ219" "exception-missing" "A family exception the contract records for the suite's version is not in its exceptions list." {
+        Error,
+        checks: "Every family exception of bqsuite's registry recorded for the suite's version or an earlier one is in the exceptions list, with its ADR.",
+        why: "Dropping an exception makes that family's SDKs owe the whole binding at once: every such SDK that followed the ADR becomes Not compatible without any change on its side.",
+        example: Validate(&[Set("manifest.json", "/exceptions", "[]")]),
+    }
     MISSING_FIXTURE = "BQ301" "missing-fixture" "A case references a file that does not exist, or one that is not under fixtures/." {
         Error,
         checks: "Every file a case or block names (file, envelope_file, fixture) exists in the suite and lies under fixtures/: a case run on LICENSE, CONFORMANCE_VERSION or sync-targets.json fails in every SDK, and LICENSE and sync-targets.json reach no vendored copy.",
