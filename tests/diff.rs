@@ -693,3 +693,80 @@ fn two_assets_diff_as_the_directories_they_were_built_from() {
     assert_eq!(o.status.code(), Some(2));
     assert!(transcript(&o).contains("refusing the asset"), "{}", transcript(&o));
 }
+
+/// Both sides' copies with `text` replaced by `old` and `new`: the changes between them.
+fn replaced(rel: &str, text: &str, old: &str, new: &str) -> Vec<Change> {
+    let (a, b) = (SuiteCopy::new(), SuiteCopy::new());
+    for (copy, with) in [(&a, old), (&b, new)] {
+        let body = copy.read(rel);
+        assert_eq!(body.matches(text).count(), 1, "{rel}: {text} must occur once");
+        copy.write(rel, body.replacen(text, with, 1));
+    }
+    diff(a.path(), b.path()).changes
+}
+
+/// A number beyond f64 (or i128) that changed is a changed value, not formatting: numbers
+/// compare by their exact mathematical value, read from the literal (decisions R4), not by the
+/// f64 serde_json rounds them to. The same value written another way stays formatting.
+#[test]
+fn numbers_beyond_f64_compare_exactly_in_fixtures() {
+    let fixture = "fixtures/unicode-and-numbers.json";
+    let big = "1234567890123456789012345678901234567890";
+    let big2 = "1234567890123456789012345678901234567891";
+    for (old, new) in [
+        ("\"qty\": 9007199254740993", "\"qty\": 9007199254740992"),
+        ("\"qty\": 0.10000000000000000001", "\"qty\": 0.1"),
+        (&*format!("\"qty\": {big}"), &*format!("\"qty\": {big2}")),
+        ("\"qty\": 1e-400", "\"qty\": 0.0"),
+        ("\"qty\": 0.0", "\"qty\": -0.0"),
+    ] {
+        let c = replaced(fixture, "\"qty\": 7", old, new);
+        assert_eq!(only(&c), (Kind::FixtureChanged, Class::Breaking), "{old} → {new}");
+    }
+    // The same mathematical value and the same literal type: formatting.
+    for (old, new) in [
+        ("\"qty\": 0.5", "\"qty\": 5e-1"),
+        ("\"qty\": 1E2", "\"qty\": 100.000"),
+        (&*format!("\"qty\": {big}"), &*format!("\"qty\": {big}")),
+        ("\"qty\": 9007199254740993", "\"qty\": 9007199254740993 "),
+    ] {
+        let c = replaced(fixture, "\"qty\": 7", old, new);
+        if old != new {
+            assert_eq!(only(&c), (Kind::FixtureChanged, Class::Editorial), "{old} → {new}");
+        }
+    }
+    // An integer literal is not a float, even of the same value (the type distinction stays).
+    let c = replaced(fixture, "\"qty\": 7", "\"qty\": 100", "\"qty\": 1E2");
+    assert_eq!(only(&c), (Kind::FixtureChanged, Class::Breaking));
+}
+
+/// In the manifest too: an expectation or input number changed beyond f64 is a correction,
+/// not nothing; the edit shows the literals, which the f64 cannot.
+#[test]
+fn numbers_beyond_f64_compare_exactly_in_the_manifest() {
+    let row = "{ \"name\": \"defaults-first-retry\", \"retry_backoff\": 1000, \"jitter\": \"none\", \"n\": 1, \"expect_delay_ms\": 1000 }";
+    let with = |ms: &str| row.replace("\"expect_delay_ms\": 1000", &format!("\"expect_delay_ms\": {ms}"));
+    // (A u64 holds the first pair exactly, so its edit shows the values alone.)
+    for (old, new, shown) in [
+        ("9007199254740993", "9007199254740992", (None, None)),
+        ("1000.0000000000000001", "1000.0", (Some("1000.0000000000000001"), None)),
+        (
+            "12345678901234567890123456789012345678901",
+            "12345678901234567890123456789012345678902",
+            (Some("12345678901234567890123456789012345678901"), Some("12345678901234567890123456789012345678902")),
+        ),
+    ] {
+        let c = replaced("manifest.json", row, &with(old), &with(new));
+        assert_eq!(only(&c), (Kind::CaseChanged, Class::Correction), "{old} → {new}");
+        let e = &c[0].edits[0];
+        assert_eq!((e.pointer.as_str(), e.op), ("/expect_delay_ms", Op::Changed));
+        assert_eq!((e.old_literal.as_deref(), e.new_literal.as_deref()), shown, "{e:?}");
+    }
+    // The same value written another way: no change of the case; the bytes are formatting.
+    let c = replaced("manifest.json", row, &with("1000.0"), &with("1e3"));
+    assert_eq!(only(&c), (Kind::FileChanged, Class::Editorial));
+    // schema_version 1 → 1.0000000000000000001: a retype, as 1 → 1.0 always was.
+    let top = "{\n  \"schema_version\": 1,";
+    let c = replaced("manifest.json", top, top, "{\n  \"schema_version\": 1.0000000000000000001,");
+    assert_eq!(only(&c), (Kind::SchemaVersionChanged, Class::Breaking));
+}

@@ -25,7 +25,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{Map, Value};
 
-use super::json::{self, Arrays, Edit, Op};
+use super::exact::Numbers;
+use super::json::{Arrays, Compare, Edit, Op};
 use super::{Change, Class, Kind, SKIP_POLICY};
 use crate::suite::ids::NOT_CASES;
 use crate::suite::{CaseRef, METADATA_KEYS, case_ids, pointer};
@@ -115,37 +116,58 @@ fn worst(data: &[Edit], class: impl Fn(&Edit) -> Class) -> Class {
     data.iter().map(class).max().unwrap_or(Class::Editorial)
 }
 
-/// Every change of the manifest from `old` to `new`.
+/// The exact numbers of the two manifests' texts ([`super::exact`]), where they parse.
+#[derive(Clone, Copy, Default)]
+pub struct Texts<'a> {
+    pub old: Option<&'a Numbers>,
+    pub new: Option<&'a Numbers>,
+}
+
+impl<'a> Texts<'a> {
+    /// A comparison of a value at `old_at` of the old manifest with one at `new_at` of the new.
+    fn compare(&self, arrays: Arrays, old_at: &'a str, new_at: &'a str) -> Compare<'a> {
+        Compare::new(arrays).numbers(self.old, old_at, self.new, new_at)
+    }
+}
+
+/// Every change of the manifest from `old` to `new`, numbers as the values hold them.
 pub fn compare(old: &Map<String, Value>, new: &Map<String, Value>) -> Vec<Change> {
+    compare_texts(old, new, Texts::default())
+}
+
+/// Every change of the manifest from `old` to `new`, numbers exactly as `texts` has them.
+pub fn compare_texts(old: &Map<String, Value>, new: &Map<String, Value>, texts: Texts<'_>) -> Vec<Change> {
     let mut out = Vec::new();
-    if old.get("schema_version") != new.get("schema_version") {
+    let t = &texts;
+    let version = member_edits(old, new, "schema_version", t);
+    if !version.is_empty() {
         let mut c = Change::new(Kind::SchemaVersionChanged, Class::Breaking);
         c.pointer = Some("/schema_version".into());
-        c.edits = member_edits(old, new, "schema_version");
+        c.edits = version;
         out.push(c);
     }
-    let description = member_edits(old, new, "description");
+    let description = member_edits(old, new, "description", t);
     if !description.is_empty() {
         let mut c = Change::new(Kind::DescriptionChanged, Class::Editorial);
         c.pointer = Some("/description".into());
         c.prose = description;
         out.push(c);
     }
-    exceptions(old, new, &mut out);
-    skip_policy(old, new, &mut out);
-    sections(old, new, &mut out);
+    exceptions(old, new, t, &mut out);
+    skip_policy(old, new, t, &mut out);
+    sections(old, new, t, &mut out);
     out
 }
 
 /// The edits of one top-level member, with pointers from the document root.
-fn member_edits(old: &Map<String, Value>, new: &Map<String, Value>, key: &str) -> Vec<Edit> {
+fn member_edits(old: &Map<String, Value>, new: &Map<String, Value>, key: &str, t: &Texts<'_>) -> Vec<Edit> {
     let wrap =
         |m: &Map<String, Value>| Value::Object(m.get(key).map(|v| (key.to_owned(), v.clone())).into_iter().collect());
-    json::edits(&wrap(old), &wrap(new), Arrays::Keyed)
+    t.compare(Arrays::Keyed, "", "").edits(&wrap(old), &wrap(new))
 }
 
 /// `exceptions`, entry by entry (keyed by family and binding where the entries allow it).
-fn exceptions(old: &Map<String, Value>, new: &Map<String, Value>, out: &mut Vec<Change>) {
+fn exceptions(old: &Map<String, Value>, new: &Map<String, Value>, t: &Texts<'_>, out: &mut Vec<Change>) {
     let list = |m: &Map<String, Value>| m.get("exceptions").cloned().unwrap_or(Value::Array(Vec::new()));
     let (a, b) = (list(old), list(new));
     // Keyed by its index and by whether it removes a whole entry: a removed entry's pointer
@@ -153,7 +175,7 @@ fn exceptions(old: &Map<String, Value>, new: &Map<String, Value>, out: &mut Vec<
     // at the same index (a re-targeted entry, matched by family + binding) are two changes,
     // never one that keeps only the first (which would hide the breaking addition).
     let mut by_entry: BTreeMap<(String, bool), Vec<Edit>> = BTreeMap::new();
-    for e in json::edits(&a, &b, Arrays::Keyed) {
+    for e in t.compare(Arrays::Keyed, "/exceptions", "/exceptions").edits(&a, &b) {
         let entry = e.top().unwrap_or_default();
         let kept = !(e.is_top_level() && e.op == Op::Removed);
         by_entry.entry((entry, kept)).or_default().push(e);
@@ -189,8 +211,8 @@ fn exceptions(old: &Map<String, Value>, new: &Map<String, Value>, out: &mut Vec<
 
 /// `skip_policy`, whatever its shape: added members or elements are additive, removed or
 /// changed ones breaking, prose members editorial.
-fn skip_policy(old: &Map<String, Value>, new: &Map<String, Value>, out: &mut Vec<Change>) {
-    let edits = member_edits(old, new, SKIP_POLICY);
+fn skip_policy(old: &Map<String, Value>, new: &Map<String, Value>, t: &Texts<'_>, out: &mut Vec<Change>) {
+    let edits = member_edits(old, new, SKIP_POLICY, t);
     if edits.is_empty() {
         return;
     }
@@ -272,7 +294,7 @@ fn section_change(kind: Kind, class: Class, name: &str, scope: &Option<String>) 
     c
 }
 
-fn sections(old: &Map<String, Value>, new: &Map<String, Value>, out: &mut Vec<Change>) {
+fn sections(old: &Map<String, Value>, new: &Map<String, Value>, t: &Texts<'_>, out: &mut Vec<Change>) {
     let names = |m: &Map<String, Value>| m.keys().filter(|k| is_section_key(k)).cloned().collect::<Vec<_>>();
     let (old_names, new_names) = (names(old), names(new));
     let mut order: Vec<&String> = new_names.iter().collect();
@@ -293,13 +315,13 @@ fn sections(old: &Map<String, Value>, new: &Map<String, Value>, out: &mut Vec<Ch
                 c.ids = a.cases.iter().map(|c| c.id.clone()).collect();
                 out.push(c);
             }
-            (Some(a), Some(b)) => section(name, &a, &b, out),
+            (Some(a), Some(b)) => section(name, &a, &b, t, out),
             (None, None) => {}
         }
     }
 }
 
-fn section(name: &str, a: &Side<'_>, b: &Side<'_>, out: &mut Vec<Change>) {
+fn section(name: &str, a: &Side<'_>, b: &Side<'_>, t: &Texts<'_>, out: &mut Vec<Change>) {
     let scope = b.scope.clone().or_else(|| a.scope.clone());
     if a.scope != b.scope {
         let mut c = section_change(Kind::SectionRescoped, Class::Breaking, name, &scope);
@@ -308,13 +330,20 @@ fn section(name: &str, a: &Side<'_>, b: &Side<'_>, out: &mut Vec<Change>) {
         c.scopes.dedup();
         let value = |s: &Option<String>| Some(s.clone().map_or(Value::Null, Value::String));
         let at = pointer::join("/sections", name);
-        c.edits = vec![Edit { pointer: at, op: Op::Changed, old: value(&a.scope), new: value(&b.scope) }];
+        c.edits = vec![Edit {
+            pointer: at,
+            op: Op::Changed,
+            old: value(&a.scope),
+            new: value(&b.scope),
+            old_literal: None,
+            new_literal: None,
+        }];
         out.push(c);
     }
     let at = |block: Option<&str>| {
         block.map_or_else(|| pointer::join("", name), |bk| pointer::join(&pointer::join("", name), bk))
     };
-    shared_fields(name, &scope, None, &a.shared(None), &b.shared(None), at(None), out);
+    shared_fields(name, &scope, None, (&a.shared(None), &b.shared(None)), (at(None), t), out);
     let (old_blocks, new_blocks) = (a.blocks(), b.blocks());
     // A case is matched by its id and where it lies: a case of the section's own `cases` and a
     // single-case sub-key can share an id, but runners look for them in different places, so
@@ -338,7 +367,7 @@ fn section(name: &str, a: &Side<'_>, b: &Side<'_>, out: &mut Vec<Change>) {
             continue;
         }
         if let Some(bk) = block.filter(|bk| done_blocks.insert(bk)) {
-            shared_fields(name, &scope, Some(bk), &a.shared(Some(bk)), &b.shared(Some(bk)), at(Some(bk)), out);
+            shared_fields(name, &scope, Some(bk), (&a.shared(Some(bk)), &b.shared(Some(bk))), (at(Some(bk)), t), out);
         }
         let Some(old_case) = old_cases.get(&(block, case.id.as_str())) else {
             let mut c = section_change(Kind::CaseAdded, Class::Additive, name, &scope);
@@ -348,7 +377,8 @@ fn section(name: &str, a: &Side<'_>, b: &Side<'_>, out: &mut Vec<Change>) {
             out.push(c);
             continue;
         };
-        let (data, prose) = split(json::edits(old_case.value, case.value, Arrays::Ordered), is_prose);
+        let cmp = t.compare(Arrays::Ordered, &old_case.pointer, &case.pointer);
+        let (data, prose) = split(cmp.edits(old_case.value, case.value), is_prose);
         // A member no old case of the block carries is a new optional field (additive, one
         // change per block and member); one they carry stays with the case, as a correction.
         let (added, rest): (Vec<Edit>, Vec<Edit>) = data
@@ -378,7 +408,7 @@ fn section(name: &str, a: &Side<'_>, b: &Side<'_>, out: &mut Vec<Change>) {
     // Blocks without cases: shared fields of one both sides have, or a new empty block.
     for bk in new_blocks.iter().filter(|bk| !done_blocks.contains(*bk)) {
         if old_blocks.contains(bk) {
-            shared_fields(name, &scope, Some(bk), &a.shared(Some(bk)), &b.shared(Some(bk)), at(Some(bk)), out);
+            shared_fields(name, &scope, Some(bk), (&a.shared(Some(bk)), &b.shared(Some(bk))), (at(Some(bk)), t), out);
         } else {
             let mut c = section_change(Kind::BlockAdded, Class::Additive, name, &scope);
             c.block = Some((*bk).to_owned());
@@ -417,12 +447,12 @@ fn shared_fields(
     name: &str,
     scope: &Option<String>,
     block: Option<&str>,
-    old: &Value,
-    new: &Value,
-    at: String,
+    (old, new): (&Value, &Value),
+    (at, t): (String, &Texts<'_>),
     out: &mut Vec<Change>,
 ) {
-    let (data, prose) = split(json::edits(old, new, Arrays::Ordered), is_prose);
+    // The shared fields are members of the section or block object at `at` on both sides.
+    let (data, prose) = split(t.compare(Arrays::Ordered, &at, &at).edits(old, new), is_prose);
     if data.is_empty() && prose.is_empty() {
         return;
     }

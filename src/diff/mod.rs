@@ -38,6 +38,10 @@
 //!   Compatible); a `skip_policy` member or element removed or changed; `schema_version`
 //!   changed.
 //!
+//! Values compare as the JSON the texts write ([`exact`]): numbers by their exact mathematical
+//! value and literal type, never through an `f64` (`1.0` = `1e0`, `1` ≠ `1.0`,
+//! `9007199254740993.0` ≠ `9007199254740992.0`).
+//!
 //! `conformance_version` and `CONFORMANCE_VERSION` are the two sides' versions, not changes;
 //! `sync-targets.json` is not suite data and is not compared.
 //!
@@ -50,6 +54,7 @@
 
 /// The CHANGELOG reader lives with the suite (validate reads the version's entry too).
 pub use crate::suite::changelog;
+pub mod exact;
 pub mod files;
 pub mod gate;
 pub mod git;
@@ -437,7 +442,11 @@ pub fn compare(old: &Suite, new: &Suite, old_label: &str, new_label: &str) -> Re
         s.manifest().ok_or_else(|| format!("{label}: {MANIFEST} is missing or is not a JSON object"))
     }
     let (a, b) = (manifest(old, old_label)?, manifest(new, new_label)?);
-    let mut changes = manifest::compare(a, b);
+    // Numbers by their literals, read from the texts the manifests were loaded from.
+    let numbers = |s: &Suite| s.file(MANIFEST).and_then(|f| exact::Numbers::of(f.bytes()));
+    let (old_numbers, new_numbers) = (numbers(old), numbers(new));
+    let texts = manifest::Texts { old: old_numbers.as_ref(), new: new_numbers.as_ref() };
+    let mut changes = manifest::compare_texts(a, b, texts);
     let manifest_changed = !changes.is_empty();
     changes.extend(files::compare(old, new, manifest_changed));
     Ok(changes)
