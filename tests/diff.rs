@@ -770,3 +770,53 @@ fn numbers_beyond_f64_compare_exactly_in_the_manifest() {
     let c = replaced("manifest.json", top, top, "{\n  \"schema_version\": 1.0000000000000000001,");
     assert_eq!(only(&c), (Kind::SchemaVersionChanged, Class::Breaking));
 }
+
+/// Lists whose order the spec or their section's description says carries no meaning compare
+/// as multisets: reordered, the case is unchanged (only the manifest's bytes, editorial); an
+/// element added, removed or repeated is still a correction. Ordered lists stay positional.
+#[test]
+fn order_free_case_lists_compare_as_multisets() {
+    fn case<'v>(m: &'v mut Value, at: &str, name: &str) -> &'v mut Value {
+        let cases = m.pointer_mut(at).unwrap().as_array_mut().unwrap();
+        cases.iter_mut().find(|c| c["name"] == name).unwrap()
+    }
+    let reversed = |v: &mut Value| v.as_array_mut().unwrap().reverse();
+    let edits: [(&str, &str, &str); 5] = [
+        ("/backoff/requested_delay/cases", "zero-publishes-to-the-work-topic", "/expect_absent_headers"),
+        ("/poison_dlq/cases", "repeated-top-level-name", "/expect/splice_keys"),
+        ("/poison_dlq/cases", "repeated-top-level-name", "/expect/splice_literals"),
+        ("/redis_layout/identical_copies/cases", "identical-copies-get-separate-members", "/expect/deadlines"),
+        ("/redis_layout/migrate/cases", "lowest-score-first", "/state/delayed"),
+    ];
+    let m: Value = serde_json::from_str(&SuiteCopy::new().read("manifest.json")).unwrap();
+    for (at, name, list) in edits {
+        let Some(c) = m.pointer(at).and_then(Value::as_array).and_then(|a| a.iter().find(|c| c["name"] == name)) else {
+            panic!("{at} {name}: no such case; pick another");
+        };
+        let len = c.pointer(list).and_then(Value::as_array).map_or(0, Vec::len);
+        assert!(len >= 2, "{at} {name}{list}: {len} elements; pick a case with two");
+    }
+    for (at, name, list) in edits {
+        let c = one_change(|s| s.edit_manifest(|m| reversed(case(m, at, name).pointer_mut(list).unwrap())));
+        assert_eq!(only(&c), (Kind::FileChanged, Class::Editorial), "{at} {name}{list} reordered");
+        let c = one_change(|s| {
+            s.edit_manifest(|m| {
+                let l = case(m, at, name).pointer_mut(list).unwrap().as_array_mut().unwrap();
+                let first = l[0].clone();
+                l.push(first);
+            })
+        });
+        assert_eq!(only(&c), (Kind::CaseChanged, Class::Correction), "{at} {name}{list} repeated");
+        let c = one_change(|s| {
+            s.edit_manifest(|m| {
+                case(m, at, name).pointer_mut(list).unwrap().as_array_mut().unwrap().remove(0);
+            })
+        });
+        assert_eq!(only(&c), (Kind::CaseChanged, Class::Correction), "{at} {name}{list} shortened");
+    }
+    // Ordered lists stay positional: the configured tiers, a Redis list's contents, the steps.
+    let c = one_change(|s| {
+        s.edit_manifest(|m| reversed(&mut case(m, "/backoff/requested_delay/cases", "below-first-tier")["tiers_ms"]))
+    });
+    assert_eq!(only(&c), (Kind::CaseChanged, Class::Correction));
+}

@@ -26,6 +26,10 @@
 //!   inserted anywhere is one addition, a changed one a removal and an addition); otherwise by
 //!   position. A keyed element's pointer uses its index on the side that has it (the new side
 //!   when both do).
+//! - An array the caller names a set ([`Compare::sets`]: a case list whose order carries no
+//!   meaning) compares as a multiset, whatever the mode: each old element is matched with an
+//!   equal new one (numbers exactly); the unmatched old ones are removed, the unmatched new ones
+//!   added. A new order is no edit; an element repeated or dropped is one.
 
 use serde::Serialize;
 use serde_json::{Map, Value};

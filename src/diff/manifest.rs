@@ -9,7 +9,8 @@
 //!   section likewise. Cases added to or removed from a block both sides have are one change
 //!   each. A case is matched by its id and its block (`None`: the section's own `cases`), so
 //!   a case moved out of `cases` into a single-case sub-key of the same name is removed from
-//!   `cases` (breaking: runners iterating `cases` lose it) and its block added. A case in both is compared as JSON ([`super::json`], arrays by position), its prose
+//!   `cases` (breaking: runners iterating `cases` lose it) and its block added. A case in both is compared as JSON ([`super::json`], arrays by position, except the lists
+//!   whose order the spec says carries no meaning, [`SETS`], compared as multisets), its prose
 //!   members set apart; members added to it that no old case of its block carries are one
 //!   [`Kind::FieldAdded`] change per block and member, listing the cases; what remains
 //!   (members the old cases of its block carry included: a correction, see [`Known`]) is one
@@ -33,6 +34,37 @@ use crate::suite::{CaseRef, METADATA_KEYS, case_ids, pointer};
 
 /// Members of a case or block object that are prose, not data.
 pub const PROSE: [&str; 7] = ["description", "reason", "note", "notes", "comment", "$comment", "title"];
+
+/// Case lists whose order carries no meaning, by section and pointer inside the case (a token
+/// `*` is any token, `a|b` either), each from where the spec or the section's description says
+/// so; they compare as multisets ([`Compare::sets`]: an element added, removed or repeated is
+/// an edit, a new order is none). Every other list of a case is ordered (by position).
+pub const SETS: [(&[&str], &[&str]); 7] = [
+    // "none of its pointers may exist" (roundtrip, forbidden_keys; trim's mode decode, whose
+    // fields job_type shares).
+    (&["roundtrip", "forbidden_keys", "trim", "job_type"], &["expect_absent_after_reencode"]),
+    // "lists pointers each named by at least one decode warning" (an empty list: no warning).
+    (&["trim", "job_type"], &["expect_warnings"]),
+    // "carries none of expect_absent_headers".
+    (&["backoff"], &["expect_absent_headers"]),
+    // "the record text contains every splice_literals entry"; splice_keys "as a set".
+    (&["poison_dlq"], &["expect", "splice_literals|splice_keys"]),
+    // "contents <key>: [item] (lists in order, sorted sets in any order)": the sorted sets of
+    // both layouts (:delayed, :reserved, the legacy deadlines), in a case's state (ZADD with
+    // its scores), its final expect and a step's expect.
+    (&["redis_layout"], &["state", "delayed|reserved|deadlines"]),
+    (&["redis_layout"], &["expect", "delayed|reserved|deadlines"]),
+    (&["redis_layout"], &["steps", "*", "expect", "delayed|reserved|deadlines"]),
+];
+
+/// Is the array at `at` (a pointer relative to a case of `section`) one of the [`SETS`]?
+pub fn is_set(section: &str, at: &str) -> bool {
+    let tokens = pointer::parse(at).unwrap_or_default();
+    SETS.iter().filter(|(sections, _)| sections.contains(&section)).any(|(_, pattern)| {
+        tokens.len() == pattern.len()
+            && tokens.iter().zip(pattern.iter()).all(|(t, p)| *p == "*" || p.split('|').any(|x| x == t))
+    })
+}
 
 /// Is `key` a top-level key that holds a section?
 pub fn is_section_key(key: &str) -> bool {
@@ -377,7 +409,8 @@ fn section(name: &str, a: &Side<'_>, b: &Side<'_>, t: &Texts<'_>, out: &mut Vec<
             out.push(c);
             continue;
         };
-        let cmp = t.compare(Arrays::Ordered, &old_case.pointer, &case.pointer);
+        let sets = |at: &str| is_set(name, at);
+        let cmp = t.compare(Arrays::Ordered, &old_case.pointer, &case.pointer).sets(&sets);
         let (data, prose) = split(cmp.edits(old_case.value, case.value), is_prose);
         // A member no old case of the block carries is a new optional field (additive, one
         // change per block and member); one they carry stays with the case, as a correction.
@@ -502,6 +535,35 @@ mod tests {
         let mut new = base();
         f(&mut new);
         run(base(), new)
+    }
+
+    #[test]
+    fn order_free_lists_are_named_by_section_and_place() {
+        assert!(is_set("trim", "/expect_absent_after_reencode"));
+        assert!(is_set("job_type", "/expect_warnings"));
+        assert!(!is_set("retry_backoff", "/expect_warnings"), "only where the section says so");
+        assert!(is_set("poison_dlq", "/expect/splice_keys") && is_set("poison_dlq", "/expect/splice_literals"));
+        assert!(is_set("redis_layout", "/steps/3/expect/reserved") && is_set("redis_layout", "/state/deadlines"));
+        assert!(!is_set("redis_layout", "/expect/ready"), "a Redis list is ordered");
+        assert!(!is_set("redis_layout", "/steps"));
+        assert!(!is_set("backoff", "/tiers_ms") && !is_set("backoff", "/expect_retry_topics"));
+        // Reordered: nothing; a repeat or a new element: an edit inside the list (a correction).
+        let (mut x, mut y) = (base(), base());
+        x["sections"]["trim"] = json!("core");
+        x["trim"] = json!([{"name": "c", "expect_absent_after_reencode": ["/a", "/b"], "tiers": [1, 2]}]);
+        y["sections"]["trim"] = json!("core");
+        y["trim"] = json!([{"name": "c", "expect_absent_after_reencode": ["/b", "/a"], "tiers": [1, 2]}]);
+        assert!(run(x.clone(), y.clone()).is_empty());
+        y["trim"][0]["expect_absent_after_reencode"] = json!(["/b", "/a", "/a"]);
+        let got = run(x.clone(), y.clone());
+        assert_eq!(kinds(&got), [(Kind::CaseChanged, Class::Correction, vec!["c".into()])]);
+        assert_eq!(
+            (got[0].edits[0].pointer.as_str(), got[0].edits[0].op),
+            ("/expect_absent_after_reencode/2", Op::Added)
+        );
+        y["trim"][0]["expect_absent_after_reencode"] = json!(["/b", "/a"]);
+        y["trim"][0]["tiers"] = json!([2, 1]);
+        assert_eq!(run(x, y).len(), 1, "other lists keep their order");
     }
 
     #[test]
