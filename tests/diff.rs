@@ -820,3 +820,30 @@ fn order_free_case_lists_compare_as_multisets() {
     });
     assert_eq!(only(&c), (Kind::CaseChanged, Class::Correction));
 }
+
+/// A member added inside an existing skip_policy rule can narrow it: `families` restricts the
+/// rule to those SDK families, so an SDK of another family that skipped under it is no longer
+/// Compatible. Breaking, not additive; a family added to the list widens it.
+#[test]
+fn a_skip_policy_rule_that_gains_families_is_breaking() {
+    let rule = |m: &mut Value| -> Value {
+        let rules = m["skip_policy"]["rules"].as_array_mut().unwrap();
+        rules.iter().find(|r| r["name"] == "one-map-per-call").unwrap().clone()
+    };
+    let set = |m: &mut Value, member: &str, v: Value| {
+        let rules = m["skip_policy"]["rules"].as_array_mut().unwrap();
+        rules.iter_mut().find(|r| r["name"] == "one-map-per-call").unwrap()[member] = v;
+    };
+    let c = one_change(|s| s.edit_manifest(|m| set(m, "families", json!(["go"]))));
+    assert_eq!(only(&c), (Kind::SkipPolicyChanged, Class::Breaking));
+    let c = one_change(|s| s.edit_manifest(|m| set(m, "all_or_none", json!(true))));
+    assert_eq!(only(&c), (Kind::SkipPolicyChanged, Class::Breaking));
+    let c = one_change(|s| {
+        s.edit_manifest(|m| {
+            let mut cases = rule(m)["cases"].clone();
+            cases.as_array_mut().unwrap().push(json!({"section": "encode_reject", "case": "x"}));
+            set(m, "cases", cases);
+        })
+    });
+    assert_eq!(only(&c), (Kind::SkipPolicyChanged, Class::Additive));
+}

@@ -241,15 +241,28 @@ fn exceptions(old: &Map<String, Value>, new: &Map<String, Value>, t: &Texts<'_>,
     }
 }
 
-/// `skip_policy`, whatever its shape: added members or elements are additive, removed or
-/// changed ones breaking, prose members editorial.
+/// `skip_policy`, whatever its shape: the whole policy or an element of one of its arrays added
+/// is additive (a new rule, or a case, ADR, family or whole section a rule allows more of);
+/// a member added to an existing object of it is breaking, as removed or changed ones are (a
+/// rule that gains `families` or `all_or_none: true` allows fewer skips, and the tool does not
+/// guess which new members widen); prose members editorial.
 fn skip_policy(old: &Map<String, Value>, new: &Map<String, Value>, t: &Texts<'_>, out: &mut Vec<Change>) {
     let edits = member_edits(old, new, SKIP_POLICY, t);
     if edits.is_empty() {
         return;
     }
     let (data, prose) = split(edits, |e| e.tokens().last().is_some_and(|k| PROSE.contains(&k.as_str())));
-    let class = worst(&data, |e| if e.op == Op::Added { Class::Additive } else { Class::Breaking });
+    // The edit adds an element to an array (its parent, on the new side, is one).
+    let element = |e: &Edit| {
+        let tokens = e.tokens();
+        let parent =
+            tokens[1..tokens.len().saturating_sub(1).max(1)].iter().fold(String::new(), |p, t| pointer::join(&p, t));
+        tokens.len() >= 2 && new.get(SKIP_POLICY).and_then(|v| v.pointer(&parent)).is_some_and(Value::is_array)
+    };
+    let class = worst(&data, |e| match e.op {
+        Op::Added if e.is_top_level() || element(e) => Class::Additive,
+        _ => Class::Breaking,
+    });
     let mut c = Change::new(Kind::SkipPolicyChanged, class);
     c.pointer = Some(pointer::join("", SKIP_POLICY));
     c.edits = data;
@@ -758,7 +771,22 @@ mod tests {
         assert_eq!(one(with(p.clone()), with(prose)), Class::Editorial);
         let mut changed = p.clone();
         changed["rules"][0]["adr"] = json!("ADR-0034");
-        assert_eq!(one(with(p), with(changed)), Class::Breaking);
+        assert_eq!(one(with(p.clone()), with(changed)), Class::Breaking);
+        // A member added inside an existing rule can narrow it (families, all_or_none: true):
+        // breaking; an element added to one of its lists widens it: additive.
+        for (member, value) in [("families", json!(["go"])), ("all_or_none", json!(true))] {
+            let mut narrowed = p.clone();
+            narrowed["rules"][0][member] = value;
+            assert_eq!(one(with(p.clone()), with(narrowed)), Class::Breaking, "{member}");
+        }
+        let mut fam = p.clone();
+        fam["rules"][0]["families"] = json!(["go"]);
+        let mut wider = fam.clone();
+        wider["rules"][0]["families"] = json!(["go", "php"]);
+        assert_eq!(one(with(fam), with(wider)), Class::Additive);
+        let mut member = p.clone();
+        member["strict"] = json!(true);
+        assert_eq!(one(with(p), with(member)), Class::Breaking, "a new member of the policy itself");
         assert!(run(with(json!([1])), with(json!([1]))).is_empty());
         // It is never mistaken for a section.
         assert!(run(base(), with(json!({"cases": [{"name": "n"}]}))).iter().all(|c| c.kind == Kind::SkipPolicyChanged));

@@ -21,7 +21,7 @@
 //!   case that no case of its block (or of the section's own `cases`) carries on the old side,
 //!   or of a block's shared fields (a new optional case field: a runner ignores fields it does
 //!   not know); an `exceptions` entry removed (nothing that passed before fails); a
-//!   `skip_policy` member or element added.
+//!   `skip_policy` added, or an element added to one of its arrays (a rule, a case it covers).
 //! - *correction*: an expectation change: any other change of a value inside an existing case
 //!   or inside a block's or section's shared fields (what a case feeds the SDK is part of what
 //!   it expects), a member of an existing case removed (an expectation field replaced by
@@ -35,7 +35,8 @@
 //!   `1.0` and `"1"` → `1` are retypes, `null` is a value of every type); a fixture changed that
 //!   any case without `valid: false` reads; a `*.schema.json` constraint changed; an
 //!   `exceptions` entry added or re-targeted (an SDK listing that binding stops being
-//!   Compatible); a `skip_policy` member or element removed or changed; `schema_version`
+//!   Compatible); a `skip_policy` member or element removed or changed, or a member added inside it (a rule gaining
+//!   `families` or `all_or_none` allows fewer skips); `schema_version`
 //!   changed.
 //!
 //! Values compare as the JSON the texts write ([`exact`]): numbers by their exact mathematical
