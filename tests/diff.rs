@@ -693,3 +693,157 @@ fn two_assets_diff_as_the_directories_they_were_built_from() {
     assert_eq!(o.status.code(), Some(2));
     assert!(transcript(&o).contains("refusing the asset"), "{}", transcript(&o));
 }
+
+/// Both sides' copies with `text` replaced by `old` and `new`: the changes between them.
+fn replaced(rel: &str, text: &str, old: &str, new: &str) -> Vec<Change> {
+    let (a, b) = (SuiteCopy::new(), SuiteCopy::new());
+    for (copy, with) in [(&a, old), (&b, new)] {
+        let body = copy.read(rel);
+        assert_eq!(body.matches(text).count(), 1, "{rel}: {text} must occur once");
+        copy.write(rel, body.replacen(text, with, 1));
+    }
+    diff(a.path(), b.path()).changes
+}
+
+/// A number beyond f64 (or i128) that changed is a changed value, not formatting: numbers
+/// compare by their exact mathematical value, read from the literal (decisions R4), not by the
+/// f64 serde_json rounds them to. The same value written another way stays formatting.
+#[test]
+fn numbers_beyond_f64_compare_exactly_in_fixtures() {
+    let fixture = "fixtures/unicode-and-numbers.json";
+    let big = "1234567890123456789012345678901234567890";
+    let big2 = "1234567890123456789012345678901234567891";
+    for (old, new) in [
+        ("\"qty\": 9007199254740993", "\"qty\": 9007199254740992"),
+        ("\"qty\": 0.10000000000000000001", "\"qty\": 0.1"),
+        (&*format!("\"qty\": {big}"), &*format!("\"qty\": {big2}")),
+        ("\"qty\": 1e-400", "\"qty\": 0.0"),
+        ("\"qty\": 0.0", "\"qty\": -0.0"),
+    ] {
+        let c = replaced(fixture, "\"qty\": 7", old, new);
+        assert_eq!(only(&c), (Kind::FixtureChanged, Class::Breaking), "{old} → {new}");
+    }
+    // The same mathematical value and the same literal type: formatting.
+    for (old, new) in [
+        ("\"qty\": 0.5", "\"qty\": 5e-1"),
+        ("\"qty\": 1E2", "\"qty\": 100.000"),
+        (&*format!("\"qty\": {big}"), &*format!("\"qty\": {big}")),
+        ("\"qty\": 9007199254740993", "\"qty\": 9007199254740993 "),
+    ] {
+        let c = replaced(fixture, "\"qty\": 7", old, new);
+        if old != new {
+            assert_eq!(only(&c), (Kind::FixtureChanged, Class::Editorial), "{old} → {new}");
+        }
+    }
+    // An integer literal is not a float, even of the same value (the type distinction stays).
+    let c = replaced(fixture, "\"qty\": 7", "\"qty\": 100", "\"qty\": 1E2");
+    assert_eq!(only(&c), (Kind::FixtureChanged, Class::Breaking));
+}
+
+/// In the manifest too: an expectation or input number changed beyond f64 is a correction,
+/// not nothing; the edit shows the literals, which the f64 cannot.
+#[test]
+fn numbers_beyond_f64_compare_exactly_in_the_manifest() {
+    let row = "{ \"name\": \"defaults-first-retry\", \"retry_backoff\": 1000, \"jitter\": \"none\", \"n\": 1, \"expect_delay_ms\": 1000 }";
+    let with = |ms: &str| row.replace("\"expect_delay_ms\": 1000", &format!("\"expect_delay_ms\": {ms}"));
+    // (A u64 holds the first pair exactly, so its edit shows the values alone.)
+    for (old, new, shown) in [
+        ("9007199254740993", "9007199254740992", (None, None)),
+        ("1000.0000000000000001", "1000.0", (Some("1000.0000000000000001"), None)),
+        (
+            "12345678901234567890123456789012345678901",
+            "12345678901234567890123456789012345678902",
+            (Some("12345678901234567890123456789012345678901"), Some("12345678901234567890123456789012345678902")),
+        ),
+    ] {
+        let c = replaced("manifest.json", row, &with(old), &with(new));
+        assert_eq!(only(&c), (Kind::CaseChanged, Class::Correction), "{old} → {new}");
+        let e = &c[0].edits[0];
+        assert_eq!((e.pointer.as_str(), e.op), ("/expect_delay_ms", Op::Changed));
+        assert_eq!((e.old_literal.as_deref(), e.new_literal.as_deref()), shown, "{e:?}");
+    }
+    // The same value written another way: no change of the case; the bytes are formatting.
+    let c = replaced("manifest.json", row, &with("1000.0"), &with("1e3"));
+    assert_eq!(only(&c), (Kind::FileChanged, Class::Editorial));
+    // schema_version 1 → 1.0000000000000000001: a retype, as 1 → 1.0 always was.
+    let top = "{\n  \"schema_version\": 1,";
+    let c = replaced("manifest.json", top, top, "{\n  \"schema_version\": 1.0000000000000000001,");
+    assert_eq!(only(&c), (Kind::SchemaVersionChanged, Class::Breaking));
+}
+
+/// Lists whose order the spec or their section's description says carries no meaning compare
+/// as multisets: reordered, the case is unchanged (only the manifest's bytes, editorial); an
+/// element added, removed or repeated is still a correction. Ordered lists stay positional.
+#[test]
+fn order_free_case_lists_compare_as_multisets() {
+    fn case<'v>(m: &'v mut Value, at: &str, name: &str) -> &'v mut Value {
+        let cases = m.pointer_mut(at).unwrap().as_array_mut().unwrap();
+        cases.iter_mut().find(|c| c["name"] == name).unwrap()
+    }
+    let reversed = |v: &mut Value| v.as_array_mut().unwrap().reverse();
+    let edits: [(&str, &str, &str); 5] = [
+        ("/backoff/requested_delay/cases", "zero-publishes-to-the-work-topic", "/expect_absent_headers"),
+        ("/poison_dlq/cases", "repeated-top-level-name", "/expect/splice_keys"),
+        ("/poison_dlq/cases", "repeated-top-level-name", "/expect/splice_literals"),
+        ("/redis_layout/identical_copies/cases", "identical-copies-get-separate-members", "/expect/deadlines"),
+        ("/redis_layout/migrate/cases", "lowest-score-first", "/state/delayed"),
+    ];
+    let m: Value = serde_json::from_str(&SuiteCopy::new().read("manifest.json")).unwrap();
+    for (at, name, list) in edits {
+        let Some(c) = m.pointer(at).and_then(Value::as_array).and_then(|a| a.iter().find(|c| c["name"] == name)) else {
+            panic!("{at} {name}: no such case; pick another");
+        };
+        let len = c.pointer(list).and_then(Value::as_array).map_or(0, Vec::len);
+        assert!(len >= 2, "{at} {name}{list}: {len} elements; pick a case with two");
+    }
+    for (at, name, list) in edits {
+        let c = one_change(|s| s.edit_manifest(|m| reversed(case(m, at, name).pointer_mut(list).unwrap())));
+        assert_eq!(only(&c), (Kind::FileChanged, Class::Editorial), "{at} {name}{list} reordered");
+        let c = one_change(|s| {
+            s.edit_manifest(|m| {
+                let l = case(m, at, name).pointer_mut(list).unwrap().as_array_mut().unwrap();
+                let first = l[0].clone();
+                l.push(first);
+            })
+        });
+        assert_eq!(only(&c), (Kind::CaseChanged, Class::Correction), "{at} {name}{list} repeated");
+        let c = one_change(|s| {
+            s.edit_manifest(|m| {
+                case(m, at, name).pointer_mut(list).unwrap().as_array_mut().unwrap().remove(0);
+            })
+        });
+        assert_eq!(only(&c), (Kind::CaseChanged, Class::Correction), "{at} {name}{list} shortened");
+    }
+    // Ordered lists stay positional: the configured tiers, a Redis list's contents, the steps.
+    let c = one_change(|s| {
+        s.edit_manifest(|m| reversed(&mut case(m, "/backoff/requested_delay/cases", "below-first-tier")["tiers_ms"]))
+    });
+    assert_eq!(only(&c), (Kind::CaseChanged, Class::Correction));
+}
+
+/// A member added inside an existing skip_policy rule can narrow it: `families` restricts the
+/// rule to those SDK families, so an SDK of another family that skipped under it is no longer
+/// Compatible. Breaking, not additive; a family added to the list widens it.
+#[test]
+fn a_skip_policy_rule_that_gains_families_is_breaking() {
+    let rule = |m: &mut Value| -> Value {
+        let rules = m["skip_policy"]["rules"].as_array_mut().unwrap();
+        rules.iter().find(|r| r["name"] == "one-map-per-call").unwrap().clone()
+    };
+    let set = |m: &mut Value, member: &str, v: Value| {
+        let rules = m["skip_policy"]["rules"].as_array_mut().unwrap();
+        rules.iter_mut().find(|r| r["name"] == "one-map-per-call").unwrap()[member] = v;
+    };
+    let c = one_change(|s| s.edit_manifest(|m| set(m, "families", json!(["go"]))));
+    assert_eq!(only(&c), (Kind::SkipPolicyChanged, Class::Breaking));
+    let c = one_change(|s| s.edit_manifest(|m| set(m, "all_or_none", json!(true))));
+    assert_eq!(only(&c), (Kind::SkipPolicyChanged, Class::Breaking));
+    let c = one_change(|s| {
+        s.edit_manifest(|m| {
+            let mut cases = rule(m)["cases"].clone();
+            cases.as_array_mut().unwrap().push(json!({"section": "encode_reject", "case": "x"}));
+            set(m, "cases", cases);
+        })
+    });
+    assert_eq!(only(&c), (Kind::SkipPolicyChanged, Class::Additive));
+}

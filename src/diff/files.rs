@@ -18,8 +18,11 @@
 //!   what the suite's byte-exact fixtures rely on (decisions R3): every member of an object,
 //!   repeated keys included, and for an object with a repeated key the order of its members
 //!   (last wins decides which value counts); objects without repeated keys compare whatever
-//!   their key order; numbers compare by type (integer literal or not) and value; strings by
-//!   their decoded text, so `"\u0041"` and `"A"` are the same.
+//!   their key order; numbers compare by type (integer literal or not) and exact value, read
+//!   from their literal and never through an `f64` ([`super::exact`]: `1.0` is `1e0`, `1` is
+//!   not `1.0`, `0.10000000000000000001` is not `0.1`, `-0.0` is not `0.0`); strings by their
+//!   decoded text, so `"\u0041"` and `"A"` are the same. The edits shown of a changed file
+//!   compare numbers the same way.
 //! - A fixture whose JSON changed is breaking when any case without `valid: false` reads it (a
 //!   case's own `file`, `envelope_file` or `fixture`, or one its block or section shares), a
 //!   correction when only `valid: false` cases read it, editorial when no case of either side
@@ -38,10 +41,10 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 
-use super::json::{self, Arrays, Edit};
+use super::exact::{Node, Numbers};
+use super::json::{self, Arrays, Compare, Edit};
 use super::manifest::is_section_key;
 use super::{Change, Class, Kind};
 use crate::suite::{MANIFEST, SYNC_TARGETS, Suite, VERSION_FILE, case_ids};
@@ -87,92 +90,10 @@ const SETS: [&str; 3] = ["required", "enum", "type"];
 /// Name maps whose array values are sets of property names.
 const NAME_SETS: [&str; 2] = ["dependentRequired", "dependencies"];
 
-/// A JSON value that keeps every member of an object, repeated keys included, in order.
-#[derive(Debug, Clone)]
-enum Node {
-    Null,
-    Bool(bool),
-    Int(i128),
-    Float(f64),
-    Str(String),
-    Arr(Vec<Node>),
-    Obj(Vec<(String, Node)>),
-}
-
-impl PartialEq for Node {
-    fn eq(&self, other: &Self) -> bool {
-        match (self, other) {
-            (Node::Null, Node::Null) => true,
-            (Node::Bool(a), Node::Bool(b)) => a == b,
-            (Node::Int(a), Node::Int(b)) => a == b,
-            (Node::Float(a), Node::Float(b)) => a == b,
-            (Node::Str(a), Node::Str(b)) => a == b,
-            (Node::Arr(a), Node::Arr(b)) => a == b,
-            (Node::Obj(a), Node::Obj(b)) => {
-                let unique = |m: &[(String, Node)]| m.iter().map(|(k, _)| k).collect::<BTreeSet<_>>().len() == m.len();
-                if a.len() != b.len() {
-                    false
-                } else if unique(a) && unique(b) {
-                    a.iter().all(|(k, v)| b.iter().any(|(l, w)| k == l && v == w))
-                } else {
-                    a == b
-                }
-            }
-            _ => false,
-        }
-    }
-}
-
-impl<'de> Deserialize<'de> for Node {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = Node;
-            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str("a JSON value")
-            }
-            fn visit_unit<E>(self) -> Result<Node, E> {
-                Ok(Node::Null)
-            }
-            fn visit_bool<E>(self, b: bool) -> Result<Node, E> {
-                Ok(Node::Bool(b))
-            }
-            fn visit_i64<E>(self, n: i64) -> Result<Node, E> {
-                Ok(Node::Int(i128::from(n)))
-            }
-            fn visit_u64<E>(self, n: u64) -> Result<Node, E> {
-                Ok(Node::Int(i128::from(n)))
-            }
-            fn visit_f64<E>(self, n: f64) -> Result<Node, E> {
-                Ok(Node::Float(n))
-            }
-            fn visit_str<E>(self, s: &str) -> Result<Node, E> {
-                Ok(Node::Str(s.to_owned()))
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Node, A::Error> {
-                let mut items = Vec::new();
-                while let Some(item) = seq.next_element()? {
-                    items.push(item);
-                }
-                Ok(Node::Arr(items))
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Node, A::Error> {
-                let mut members = Vec::new();
-                while let Some(member) = map.next_entry::<String, Node>()? {
-                    members.push(member);
-                }
-                Ok(Node::Obj(members))
-            }
-        }
-        d.deserialize_any(V)
-    }
-}
-
 /// Do two JSON texts hold the same JSON under the rules of the module doc? `None` when either
 /// does not parse.
 fn same_json(a: &[u8], b: &[u8]) -> Option<bool> {
-    let parse = |bytes: &[u8]| serde_json::from_slice::<Node>(bytes).ok();
-    Some(parse(a)? == parse(b)?)
+    Some(Node::parse(a)? == Node::parse(b)?)
 }
 
 /// A case that reads a fixture.
@@ -335,8 +256,11 @@ fn changed(
         return;
     }
     let contract = c.kind == Kind::SchemaChanged && path.ends_with(".schema.json");
+    let (old_numbers, new_numbers) = (Numbers::of(a.bytes()), Numbers::of(b.bytes()));
     let mut edits = match (a.json(), b.json()) {
-        (Some(x), Some(y)) => json::edits(x, y, Arrays::Ordered),
+        (Some(x), Some(y)) => {
+            Compare::new(Arrays::Ordered).numbers(old_numbers.as_ref(), "", new_numbers.as_ref(), "").edits(x, y)
+        }
         _ => Vec::new(),
     };
     // A schema's sets (`required`, `enum`, `type`) in another order are the same constraints:
@@ -447,7 +371,14 @@ mod tests {
 
     #[test]
     fn annotation_keywords_are_prose_but_properties_named_like_them_are_not() {
-        let e = |p: &str| Edit { pointer: p.into(), op: json::Op::Changed, old: None, new: None };
+        let e = |p: &str| Edit {
+            pointer: p.into(),
+            op: json::Op::Changed,
+            old: None,
+            new: None,
+            old_literal: None,
+            new_literal: None,
+        };
         assert!(is_annotation(&e("/description")));
         assert!(is_annotation(&e("/properties/meta/title")));
         assert!(!is_annotation(&e("/properties/description")));
@@ -467,7 +398,14 @@ mod tests {
 
     #[test]
     fn sets_in_a_schema_compare_as_sets() {
-        let e = |p: &str| Edit { pointer: p.into(), op: json::Op::Changed, old: None, new: None };
+        let e = |p: &str| Edit {
+            pointer: p.into(),
+            op: json::Op::Changed,
+            old: None,
+            new: None,
+            old_literal: None,
+            new_literal: None,
+        };
         let old = serde_json::json!({"required": ["a", "b"], "properties": {"required": {"enum": [1, {"x": 1, "y": 2}]}},
             "dependentRequired": {"a": ["b", "c"]}, "type": ["string", "null"], "items": ["x", "y"]});
         let new = serde_json::json!({"required": ["b", "a"], "properties": {"required": {"enum": [{"y": 2, "x": 1}, 1]}},

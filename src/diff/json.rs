@@ -11,6 +11,12 @@
 //!   a fraction or exponent (`1.0`) are different types, so `1` → `1.0` is a retype, since one
 //!   retyped field aborts a whole Go test. `null` is a value of any type (nullable fields are
 //!   written `null`, R20.6), so `null` ↔ `"x"` is a change, never a retype.
+//! - Numbers are equal when their literals write the same mathematical value with the same
+//!   literal type ([`super::exact`]), when the caller gives the texts' numbers
+//!   ([`Compare::numbers`]; `diff` always does): serde_json holds a number as an `f64`, `i64`
+//!   or `u64`, so `0.10000000000000000001` and `0.1` are one `Value`. Without the texts, as the
+//!   `Value`s hold them. An edit of a number the `Value` cannot hold exactly also carries the
+//!   literal (`old_literal` / `new_literal`), which the rendering shows.
 //! - Arrays are compared element by element by position ([`Arrays::Ordered`]: case data, where
 //!   order is meaning, such as a Redis case's steps), or, for suite metadata of unknown shape
 //!   ([`Arrays::Keyed`]), by identity when every element has one: objects by a unique string
@@ -20,10 +26,15 @@
 //!   inserted anywhere is one addition, a changed one a removal and an addition); otherwise by
 //!   position. A keyed element's pointer uses its index on the side that has it (the new side
 //!   when both do).
+//! - An array the caller names a set ([`Compare::sets`]: a case list whose order carries no
+//!   meaning) compares as a multiset, whatever the mode: each old element is matched with an
+//!   equal new one (numbers exactly); the unmatched old ones are removed, the unmatched new ones
+//!   added. A new order is no edit; an element repeated or dropped is one.
 
 use serde::Serialize;
 use serde_json::{Map, Value};
 
+use super::exact::{Number, Numbers};
 use crate::suite::pointer;
 
 /// What happened at a pointer.
@@ -46,6 +57,12 @@ pub struct Edit {
     pub old: Option<Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub new: Option<Value>,
+    /// The old number as its text writes it, where `old` cannot hold it exactly (beyond f64).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub old_literal: Option<String>,
+    /// The new number as its text writes it, where `new` cannot hold it exactly.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub new_literal: Option<String>,
 }
 
 impl Edit {
@@ -84,64 +101,193 @@ pub fn json_type(v: &Value) -> &'static str {
 
 /// Every edit from `old` to `new`, in document order (old members first where they differ).
 pub fn edits(old: &Value, new: &Value, arrays: Arrays) -> Vec<Edit> {
-    let mut out = Vec::new();
-    walk(old, new, arrays, &mut String::new(), &mut out);
-    out
+    Compare::new(arrays).edits(old, new)
 }
 
-fn walk(old: &Value, new: &Value, arrays: Arrays, at: &mut String, out: &mut Vec<Edit>) {
-    if old == new {
-        return;
+/// How two values are compared: their arrays, the exact numbers of the texts they were read
+/// from, and which arrays are sets.
+#[derive(Clone, Copy)]
+pub struct Compare<'a> {
+    arrays: Arrays,
+    /// The numbers of each side's text and the pointer of the compared value in it.
+    numbers: [Option<(&'a Numbers, &'a str)>; 2],
+    /// Is the array at this pointer (relative to the compared values) a set?
+    sets: Option<&'a dyn Fn(&str) -> bool>,
+}
+
+impl<'a> Compare<'a> {
+    /// Arrays as `arrays` says, numbers as the values hold them, no sets.
+    pub fn new(arrays: Arrays) -> Self {
+        Compare { arrays, numbers: [None, None], sets: None }
     }
-    let len = at.len();
-    match (old, new) {
-        (Value::Object(a), Value::Object(b)) => {
-            objects(a, b, arrays, at, out);
-        }
-        (Value::Array(a), Value::Array(b)) => {
-            let pairs = match arrays {
-                Arrays::Keyed => keyed_pairs(a, b),
-                Arrays::Ordered => None,
-            }
-            .unwrap_or_else(|| positional_pairs(a.len(), b.len()));
-            for (i, j) in pairs {
-                let _ = std::fmt::Write::write_fmt(at, format_args!("/{}", j.or(i).unwrap_or(0)));
-                match (i.map(|i| &a[i]), j.map(|j| &b[j])) {
-                    (Some(x), Some(y)) => walk(x, y, arrays, at, out),
-                    (x, y) => push(out, at, x, y),
+
+    /// Numbers by the literals of the texts the values were read from: `old` at `old_at` of
+    /// `old_numbers`, `new` at `new_at` of `new_numbers`.
+    pub fn numbers(
+        mut self,
+        old: Option<&'a Numbers>,
+        old_at: &'a str,
+        new: Option<&'a Numbers>,
+        new_at: &'a str,
+    ) -> Self {
+        self.numbers = [old.map(|n| (n, old_at)), new.map(|n| (n, new_at))];
+        self
+    }
+
+    /// Arrays at the pointers `sets` accepts compare as multisets.
+    pub fn sets(mut self, sets: &'a dyn Fn(&str) -> bool) -> Self {
+        self.sets = Some(sets);
+        self
+    }
+
+    /// Every edit from `old` to `new`, in document order (old members first where they differ).
+    pub fn edits(&self, old: &Value, new: &Value) -> Vec<Edit> {
+        let mut out = Vec::new();
+        let base = |i: usize| self.numbers[i].map(|(_, at)| at.to_owned()).unwrap_or_default();
+        let mut at = Paths { out: String::new(), old: base(0), new: base(1) };
+        self.walk(old, new, &mut at, &mut out);
+        out
+    }
+
+    /// The number at `at` on side `side`, with its literal.
+    fn number(&self, side: usize, at: &str) -> Option<&'a (Number, String)> {
+        self.numbers[side].and_then(|(n, _)| n.get(at))
+    }
+
+    fn walk(&self, old: &Value, new: &Value, at: &mut Paths, out: &mut Vec<Edit>) {
+        match (old, new) {
+            (Value::Object(a), Value::Object(b)) => self.objects(a, b, at, out),
+            (Value::Array(a), Value::Array(b)) => {
+                let pairs = if self.sets.is_some_and(|f| f(&at.out)) {
+                    self.set_pairs(a, b, at)
+                } else {
+                    match self.arrays {
+                        Arrays::Keyed => keyed_pairs(a, b),
+                        Arrays::Ordered => None,
+                    }
+                    .unwrap_or_else(|| positional_pairs(a.len(), b.len()))
+                };
+                for (i, j) in pairs {
+                    let mark = at.mark();
+                    at.index(j.or(i).unwrap_or(0), i, j);
+                    match (i.map(|i| &a[i]), j.map(|j| &b[j])) {
+                        (Some(x), Some(y)) => self.walk(x, y, at, out),
+                        (x, y) => self.push(out, at, x, y),
+                    }
+                    at.reset(mark);
                 }
-                at.truncate(len);
+            }
+            (Value::Number(_), Value::Number(_)) => {
+                let same = match (self.number(0, &at.old), self.number(1, &at.new)) {
+                    (Some(x), Some(y)) => x.0 == y.0,
+                    _ => old == new,
+                };
+                if !same {
+                    self.push(out, at, Some(old), Some(new));
+                }
+            }
+            _ if old == new => {}
+            _ => self.push(out, at, Some(old), Some(new)),
+        }
+    }
+
+    fn objects(&self, a: &Map<String, Value>, b: &Map<String, Value>, at: &mut Paths, out: &mut Vec<Edit>) {
+        for (k, x) in a {
+            let mark = at.mark();
+            at.member(k);
+            match b.get(k) {
+                Some(y) => self.walk(x, y, at, out),
+                None => self.push(out, at, Some(x), None),
+            }
+            at.reset(mark);
+        }
+        for (k, y) in b.iter().filter(|(k, _)| !a.contains_key(*k)) {
+            let mark = at.mark();
+            at.member(k);
+            self.push(out, at, None, Some(y));
+            at.reset(mark);
+        }
+    }
+
+    /// Index pairs of a multiset: each old element with the first unmatched new element equal
+    /// to it (by this comparison, numbers exactly), then the unmatched old elements (removed),
+    /// then the unmatched new ones (added). Order is no edit; how often an element occurs is.
+    fn set_pairs(&self, a: &[Value], b: &[Value], at: &Paths) -> Vec<(Option<usize>, Option<usize>)> {
+        let mut used = vec![false; b.len()];
+        let mut pairs = Vec::new();
+        for (i, x) in a.iter().enumerate() {
+            let found = (0..b.len()).find(|&j| {
+                let mut probe = at.clone();
+                probe.index(j, Some(i), Some(j));
+                let mut edits = Vec::new();
+                !used[j] && {
+                    self.walk(x, &b[j], &mut probe, &mut edits);
+                    edits.is_empty()
+                }
+            });
+            match found {
+                Some(j) => used[j] = true,
+                None => pairs.push((Some(i), None)),
             }
         }
-        _ => push(out, at, Some(old), Some(new)),
+        pairs.extend((0..b.len()).filter(|&j| !used[j]).map(|j| (None, Some(j))));
+        pairs
+    }
+
+    fn push(&self, out: &mut Vec<Edit>, at: &Paths, old: Option<&Value>, new: Option<&Value>) {
+        let op = match (old, new) {
+            (None, _) => Op::Added,
+            (_, None) => Op::Removed,
+            (Some(x), Some(y)) if !x.is_null() && !y.is_null() && json_type(x) != json_type(y) => Op::Retyped,
+            _ => Op::Changed,
+        };
+        // A number the shown value cannot hold exactly (beyond f64) is also shown as written.
+        let literal = |side: usize, at: &str, v: Option<&Value>| {
+            let (n, lit) = self.number(side, at).filter(|_| v.is_some_and(Value::is_number))?;
+            (*n != Number::parse(&v?.to_string())).then(|| lit.clone())
+        };
+        out.push(Edit {
+            pointer: at.out.clone(),
+            op,
+            old_literal: literal(0, &at.old, old),
+            new_literal: literal(1, &at.new, new),
+            old: old.cloned(),
+            new: new.cloned(),
+        });
     }
 }
 
-fn objects(a: &Map<String, Value>, b: &Map<String, Value>, arrays: Arrays, at: &mut String, out: &mut Vec<Edit>) {
-    let len = at.len();
-    for (k, x) in a {
-        pointer::push(at, k);
-        match b.get(k) {
-            Some(y) => walk(x, y, arrays, at, out),
-            None => push(out, at, Some(x), None),
-        }
-        at.truncate(len);
-    }
-    for (k, y) in b.iter().filter(|(k, _)| !a.contains_key(*k)) {
-        pointer::push(at, k);
-        push(out, at, None, Some(y));
-        at.truncate(len);
-    }
+/// Where a walk is: the pointer an edit is named by (relative; an element by its new index
+/// when both sides have it) and the absolute pointer on each side (for its numbers).
+#[derive(Clone)]
+struct Paths {
+    out: String,
+    old: String,
+    new: String,
 }
 
-fn push(out: &mut Vec<Edit>, at: &str, old: Option<&Value>, new: Option<&Value>) {
-    let op = match (old, new) {
-        (None, _) => Op::Added,
-        (_, None) => Op::Removed,
-        (Some(x), Some(y)) if !x.is_null() && !y.is_null() && json_type(x) != json_type(y) => Op::Retyped,
-        _ => Op::Changed,
-    };
-    out.push(Edit { pointer: at.to_owned(), op, old: old.cloned(), new: new.cloned() });
+impl Paths {
+    fn mark(&self) -> [usize; 3] {
+        [self.out.len(), self.old.len(), self.new.len()]
+    }
+
+    fn reset(&mut self, [o, a, b]: [usize; 3]) {
+        self.out.truncate(o);
+        self.old.truncate(a);
+        self.new.truncate(b);
+    }
+
+    fn member(&mut self, k: &str) {
+        pointer::push(&mut self.out, k);
+        pointer::push(&mut self.old, k);
+        pointer::push(&mut self.new, k);
+    }
+
+    fn index(&mut self, shown: usize, old: Option<usize>, new: Option<usize>) {
+        pointer::push_index(&mut self.out, shown);
+        pointer::push_index(&mut self.old, old.unwrap_or(shown));
+        pointer::push_index(&mut self.new, new.unwrap_or(shown));
+    }
 }
 
 /// Index pairs by position: common prefix, then the longer side's tail alone.
@@ -264,7 +410,14 @@ mod tests {
 
     #[test]
     fn edit_tokens() {
-        let e = Edit { pointer: "/expect_headers/bq-delay".into(), op: Op::Changed, old: None, new: None };
+        let e = Edit {
+            pointer: "/expect_headers/bq-delay".into(),
+            op: Op::Changed,
+            old: None,
+            new: None,
+            old_literal: None,
+            new_literal: None,
+        };
         assert_eq!(e.top().as_deref(), Some("expect_headers"));
         assert!(!e.is_top_level());
         assert_eq!(json_type(&json!(1)), "integer");

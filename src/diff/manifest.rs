@@ -9,7 +9,8 @@
 //!   section likewise. Cases added to or removed from a block both sides have are one change
 //!   each. A case is matched by its id and its block (`None`: the section's own `cases`), so
 //!   a case moved out of `cases` into a single-case sub-key of the same name is removed from
-//!   `cases` (breaking: runners iterating `cases` lose it) and its block added. A case in both is compared as JSON ([`super::json`], arrays by position), its prose
+//!   `cases` (breaking: runners iterating `cases` lose it) and its block added. A case in both is compared as JSON ([`super::json`], arrays by position, except the lists
+//!   whose order the spec says carries no meaning, [`SETS`], compared as multisets), its prose
 //!   members set apart; members added to it that no old case of its block carries are one
 //!   [`Kind::FieldAdded`] change per block and member, listing the cases; what remains
 //!   (members the old cases of its block carry included: a correction, see [`Known`]) is one
@@ -25,13 +26,45 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{Map, Value};
 
-use super::json::{self, Arrays, Edit, Op};
+use super::exact::Numbers;
+use super::json::{Arrays, Compare, Edit, Op};
 use super::{Change, Class, Kind, SKIP_POLICY};
 use crate::suite::ids::NOT_CASES;
 use crate::suite::{CaseRef, METADATA_KEYS, case_ids, pointer};
 
 /// Members of a case or block object that are prose, not data.
 pub const PROSE: [&str; 7] = ["description", "reason", "note", "notes", "comment", "$comment", "title"];
+
+/// Case lists whose order carries no meaning, by section and pointer inside the case (a token
+/// `*` is any token, `a|b` either), each from where the spec or the section's description says
+/// so; they compare as multisets ([`Compare::sets`]: an element added, removed or repeated is
+/// an edit, a new order is none). Every other list of a case is ordered (by position).
+pub const SETS: [(&[&str], &[&str]); 7] = [
+    // "none of its pointers may exist" (roundtrip, forbidden_keys; trim's mode decode, whose
+    // fields job_type shares).
+    (&["roundtrip", "forbidden_keys", "trim", "job_type"], &["expect_absent_after_reencode"]),
+    // "lists pointers each named by at least one decode warning" (an empty list: no warning).
+    (&["trim", "job_type"], &["expect_warnings"]),
+    // "carries none of expect_absent_headers".
+    (&["backoff"], &["expect_absent_headers"]),
+    // "the record text contains every splice_literals entry"; splice_keys "as a set".
+    (&["poison_dlq"], &["expect", "splice_literals|splice_keys"]),
+    // "contents <key>: [item] (lists in order, sorted sets in any order)": the sorted sets of
+    // both layouts (:delayed, :reserved, the legacy deadlines), in a case's state (ZADD with
+    // its scores), its final expect and a step's expect.
+    (&["redis_layout"], &["state", "delayed|reserved|deadlines"]),
+    (&["redis_layout"], &["expect", "delayed|reserved|deadlines"]),
+    (&["redis_layout"], &["steps", "*", "expect", "delayed|reserved|deadlines"]),
+];
+
+/// Is the array at `at` (a pointer relative to a case of `section`) one of the [`SETS`]?
+pub fn is_set(section: &str, at: &str) -> bool {
+    let tokens = pointer::parse(at).unwrap_or_default();
+    SETS.iter().filter(|(sections, _)| sections.contains(&section)).any(|(_, pattern)| {
+        tokens.len() == pattern.len()
+            && tokens.iter().zip(pattern.iter()).all(|(t, p)| *p == "*" || p.split('|').any(|x| x == t))
+    })
+}
 
 /// Is `key` a top-level key that holds a section?
 pub fn is_section_key(key: &str) -> bool {
@@ -115,37 +148,58 @@ fn worst(data: &[Edit], class: impl Fn(&Edit) -> Class) -> Class {
     data.iter().map(class).max().unwrap_or(Class::Editorial)
 }
 
-/// Every change of the manifest from `old` to `new`.
+/// The exact numbers of the two manifests' texts ([`super::exact`]), where they parse.
+#[derive(Clone, Copy, Default)]
+pub struct Texts<'a> {
+    pub old: Option<&'a Numbers>,
+    pub new: Option<&'a Numbers>,
+}
+
+impl<'a> Texts<'a> {
+    /// A comparison of a value at `old_at` of the old manifest with one at `new_at` of the new.
+    fn compare(&self, arrays: Arrays, old_at: &'a str, new_at: &'a str) -> Compare<'a> {
+        Compare::new(arrays).numbers(self.old, old_at, self.new, new_at)
+    }
+}
+
+/// Every change of the manifest from `old` to `new`, numbers as the values hold them.
 pub fn compare(old: &Map<String, Value>, new: &Map<String, Value>) -> Vec<Change> {
+    compare_texts(old, new, Texts::default())
+}
+
+/// Every change of the manifest from `old` to `new`, numbers exactly as `texts` has them.
+pub fn compare_texts(old: &Map<String, Value>, new: &Map<String, Value>, texts: Texts<'_>) -> Vec<Change> {
     let mut out = Vec::new();
-    if old.get("schema_version") != new.get("schema_version") {
+    let t = &texts;
+    let version = member_edits(old, new, "schema_version", t);
+    if !version.is_empty() {
         let mut c = Change::new(Kind::SchemaVersionChanged, Class::Breaking);
         c.pointer = Some("/schema_version".into());
-        c.edits = member_edits(old, new, "schema_version");
+        c.edits = version;
         out.push(c);
     }
-    let description = member_edits(old, new, "description");
+    let description = member_edits(old, new, "description", t);
     if !description.is_empty() {
         let mut c = Change::new(Kind::DescriptionChanged, Class::Editorial);
         c.pointer = Some("/description".into());
         c.prose = description;
         out.push(c);
     }
-    exceptions(old, new, &mut out);
-    skip_policy(old, new, &mut out);
-    sections(old, new, &mut out);
+    exceptions(old, new, t, &mut out);
+    skip_policy(old, new, t, &mut out);
+    sections(old, new, t, &mut out);
     out
 }
 
 /// The edits of one top-level member, with pointers from the document root.
-fn member_edits(old: &Map<String, Value>, new: &Map<String, Value>, key: &str) -> Vec<Edit> {
+fn member_edits(old: &Map<String, Value>, new: &Map<String, Value>, key: &str, t: &Texts<'_>) -> Vec<Edit> {
     let wrap =
         |m: &Map<String, Value>| Value::Object(m.get(key).map(|v| (key.to_owned(), v.clone())).into_iter().collect());
-    json::edits(&wrap(old), &wrap(new), Arrays::Keyed)
+    t.compare(Arrays::Keyed, "", "").edits(&wrap(old), &wrap(new))
 }
 
 /// `exceptions`, entry by entry (keyed by family and binding where the entries allow it).
-fn exceptions(old: &Map<String, Value>, new: &Map<String, Value>, out: &mut Vec<Change>) {
+fn exceptions(old: &Map<String, Value>, new: &Map<String, Value>, t: &Texts<'_>, out: &mut Vec<Change>) {
     let list = |m: &Map<String, Value>| m.get("exceptions").cloned().unwrap_or(Value::Array(Vec::new()));
     let (a, b) = (list(old), list(new));
     // Keyed by its index and by whether it removes a whole entry: a removed entry's pointer
@@ -153,7 +207,7 @@ fn exceptions(old: &Map<String, Value>, new: &Map<String, Value>, out: &mut Vec<
     // at the same index (a re-targeted entry, matched by family + binding) are two changes,
     // never one that keeps only the first (which would hide the breaking addition).
     let mut by_entry: BTreeMap<(String, bool), Vec<Edit>> = BTreeMap::new();
-    for e in json::edits(&a, &b, Arrays::Keyed) {
+    for e in t.compare(Arrays::Keyed, "/exceptions", "/exceptions").edits(&a, &b) {
         let entry = e.top().unwrap_or_default();
         let kept = !(e.is_top_level() && e.op == Op::Removed);
         by_entry.entry((entry, kept)).or_default().push(e);
@@ -187,15 +241,28 @@ fn exceptions(old: &Map<String, Value>, new: &Map<String, Value>, out: &mut Vec<
     }
 }
 
-/// `skip_policy`, whatever its shape: added members or elements are additive, removed or
-/// changed ones breaking, prose members editorial.
-fn skip_policy(old: &Map<String, Value>, new: &Map<String, Value>, out: &mut Vec<Change>) {
-    let edits = member_edits(old, new, SKIP_POLICY);
+/// `skip_policy`, whatever its shape: the whole policy or an element of one of its arrays added
+/// is additive (a new rule, or a case, ADR, family or whole section a rule allows more of);
+/// a member added to an existing object of it is breaking, as removed or changed ones are (a
+/// rule that gains `families` or `all_or_none: true` allows fewer skips, and the tool does not
+/// guess which new members widen); prose members editorial.
+fn skip_policy(old: &Map<String, Value>, new: &Map<String, Value>, t: &Texts<'_>, out: &mut Vec<Change>) {
+    let edits = member_edits(old, new, SKIP_POLICY, t);
     if edits.is_empty() {
         return;
     }
     let (data, prose) = split(edits, |e| e.tokens().last().is_some_and(|k| PROSE.contains(&k.as_str())));
-    let class = worst(&data, |e| if e.op == Op::Added { Class::Additive } else { Class::Breaking });
+    // The edit adds an element to an array (its parent, on the new side, is one).
+    let element = |e: &Edit| {
+        let tokens = e.tokens();
+        let parent =
+            tokens[1..tokens.len().saturating_sub(1).max(1)].iter().fold(String::new(), |p, t| pointer::join(&p, t));
+        tokens.len() >= 2 && new.get(SKIP_POLICY).and_then(|v| v.pointer(&parent)).is_some_and(Value::is_array)
+    };
+    let class = worst(&data, |e| match e.op {
+        Op::Added if e.is_top_level() || element(e) => Class::Additive,
+        _ => Class::Breaking,
+    });
     let mut c = Change::new(Kind::SkipPolicyChanged, class);
     c.pointer = Some(pointer::join("", SKIP_POLICY));
     c.edits = data;
@@ -272,7 +339,7 @@ fn section_change(kind: Kind, class: Class, name: &str, scope: &Option<String>) 
     c
 }
 
-fn sections(old: &Map<String, Value>, new: &Map<String, Value>, out: &mut Vec<Change>) {
+fn sections(old: &Map<String, Value>, new: &Map<String, Value>, t: &Texts<'_>, out: &mut Vec<Change>) {
     let names = |m: &Map<String, Value>| m.keys().filter(|k| is_section_key(k)).cloned().collect::<Vec<_>>();
     let (old_names, new_names) = (names(old), names(new));
     let mut order: Vec<&String> = new_names.iter().collect();
@@ -293,13 +360,13 @@ fn sections(old: &Map<String, Value>, new: &Map<String, Value>, out: &mut Vec<Ch
                 c.ids = a.cases.iter().map(|c| c.id.clone()).collect();
                 out.push(c);
             }
-            (Some(a), Some(b)) => section(name, &a, &b, out),
+            (Some(a), Some(b)) => section(name, &a, &b, t, out),
             (None, None) => {}
         }
     }
 }
 
-fn section(name: &str, a: &Side<'_>, b: &Side<'_>, out: &mut Vec<Change>) {
+fn section(name: &str, a: &Side<'_>, b: &Side<'_>, t: &Texts<'_>, out: &mut Vec<Change>) {
     let scope = b.scope.clone().or_else(|| a.scope.clone());
     if a.scope != b.scope {
         let mut c = section_change(Kind::SectionRescoped, Class::Breaking, name, &scope);
@@ -308,13 +375,20 @@ fn section(name: &str, a: &Side<'_>, b: &Side<'_>, out: &mut Vec<Change>) {
         c.scopes.dedup();
         let value = |s: &Option<String>| Some(s.clone().map_or(Value::Null, Value::String));
         let at = pointer::join("/sections", name);
-        c.edits = vec![Edit { pointer: at, op: Op::Changed, old: value(&a.scope), new: value(&b.scope) }];
+        c.edits = vec![Edit {
+            pointer: at,
+            op: Op::Changed,
+            old: value(&a.scope),
+            new: value(&b.scope),
+            old_literal: None,
+            new_literal: None,
+        }];
         out.push(c);
     }
     let at = |block: Option<&str>| {
         block.map_or_else(|| pointer::join("", name), |bk| pointer::join(&pointer::join("", name), bk))
     };
-    shared_fields(name, &scope, None, &a.shared(None), &b.shared(None), at(None), out);
+    shared_fields(name, &scope, None, (&a.shared(None), &b.shared(None)), (at(None), t), out);
     let (old_blocks, new_blocks) = (a.blocks(), b.blocks());
     // A case is matched by its id and where it lies: a case of the section's own `cases` and a
     // single-case sub-key can share an id, but runners look for them in different places, so
@@ -338,7 +412,7 @@ fn section(name: &str, a: &Side<'_>, b: &Side<'_>, out: &mut Vec<Change>) {
             continue;
         }
         if let Some(bk) = block.filter(|bk| done_blocks.insert(bk)) {
-            shared_fields(name, &scope, Some(bk), &a.shared(Some(bk)), &b.shared(Some(bk)), at(Some(bk)), out);
+            shared_fields(name, &scope, Some(bk), (&a.shared(Some(bk)), &b.shared(Some(bk))), (at(Some(bk)), t), out);
         }
         let Some(old_case) = old_cases.get(&(block, case.id.as_str())) else {
             let mut c = section_change(Kind::CaseAdded, Class::Additive, name, &scope);
@@ -348,7 +422,9 @@ fn section(name: &str, a: &Side<'_>, b: &Side<'_>, out: &mut Vec<Change>) {
             out.push(c);
             continue;
         };
-        let (data, prose) = split(json::edits(old_case.value, case.value, Arrays::Ordered), is_prose);
+        let sets = |at: &str| is_set(name, at);
+        let cmp = t.compare(Arrays::Ordered, &old_case.pointer, &case.pointer).sets(&sets);
+        let (data, prose) = split(cmp.edits(old_case.value, case.value), is_prose);
         // A member no old case of the block carries is a new optional field (additive, one
         // change per block and member); one they carry stays with the case, as a correction.
         let (added, rest): (Vec<Edit>, Vec<Edit>) = data
@@ -378,7 +454,7 @@ fn section(name: &str, a: &Side<'_>, b: &Side<'_>, out: &mut Vec<Change>) {
     // Blocks without cases: shared fields of one both sides have, or a new empty block.
     for bk in new_blocks.iter().filter(|bk| !done_blocks.contains(*bk)) {
         if old_blocks.contains(bk) {
-            shared_fields(name, &scope, Some(bk), &a.shared(Some(bk)), &b.shared(Some(bk)), at(Some(bk)), out);
+            shared_fields(name, &scope, Some(bk), (&a.shared(Some(bk)), &b.shared(Some(bk))), (at(Some(bk)), t), out);
         } else {
             let mut c = section_change(Kind::BlockAdded, Class::Additive, name, &scope);
             c.block = Some((*bk).to_owned());
@@ -417,12 +493,12 @@ fn shared_fields(
     name: &str,
     scope: &Option<String>,
     block: Option<&str>,
-    old: &Value,
-    new: &Value,
-    at: String,
+    (old, new): (&Value, &Value),
+    (at, t): (String, &Texts<'_>),
     out: &mut Vec<Change>,
 ) {
-    let (data, prose) = split(json::edits(old, new, Arrays::Ordered), is_prose);
+    // The shared fields are members of the section or block object at `at` on both sides.
+    let (data, prose) = split(t.compare(Arrays::Ordered, &at, &at).edits(old, new), is_prose);
     if data.is_empty() && prose.is_empty() {
         return;
     }
@@ -472,6 +548,35 @@ mod tests {
         let mut new = base();
         f(&mut new);
         run(base(), new)
+    }
+
+    #[test]
+    fn order_free_lists_are_named_by_section_and_place() {
+        assert!(is_set("trim", "/expect_absent_after_reencode"));
+        assert!(is_set("job_type", "/expect_warnings"));
+        assert!(!is_set("retry_backoff", "/expect_warnings"), "only where the section says so");
+        assert!(is_set("poison_dlq", "/expect/splice_keys") && is_set("poison_dlq", "/expect/splice_literals"));
+        assert!(is_set("redis_layout", "/steps/3/expect/reserved") && is_set("redis_layout", "/state/deadlines"));
+        assert!(!is_set("redis_layout", "/expect/ready"), "a Redis list is ordered");
+        assert!(!is_set("redis_layout", "/steps"));
+        assert!(!is_set("backoff", "/tiers_ms") && !is_set("backoff", "/expect_retry_topics"));
+        // Reordered: nothing; a repeat or a new element: an edit inside the list (a correction).
+        let (mut x, mut y) = (base(), base());
+        x["sections"]["trim"] = json!("core");
+        x["trim"] = json!([{"name": "c", "expect_absent_after_reencode": ["/a", "/b"], "tiers": [1, 2]}]);
+        y["sections"]["trim"] = json!("core");
+        y["trim"] = json!([{"name": "c", "expect_absent_after_reencode": ["/b", "/a"], "tiers": [1, 2]}]);
+        assert!(run(x.clone(), y.clone()).is_empty());
+        y["trim"][0]["expect_absent_after_reencode"] = json!(["/b", "/a", "/a"]);
+        let got = run(x.clone(), y.clone());
+        assert_eq!(kinds(&got), [(Kind::CaseChanged, Class::Correction, vec!["c".into()])]);
+        assert_eq!(
+            (got[0].edits[0].pointer.as_str(), got[0].edits[0].op),
+            ("/expect_absent_after_reencode/2", Op::Added)
+        );
+        y["trim"][0]["expect_absent_after_reencode"] = json!(["/b", "/a"]);
+        y["trim"][0]["tiers"] = json!([2, 1]);
+        assert_eq!(run(x, y).len(), 1, "other lists keep their order");
     }
 
     #[test]
@@ -666,7 +771,22 @@ mod tests {
         assert_eq!(one(with(p.clone()), with(prose)), Class::Editorial);
         let mut changed = p.clone();
         changed["rules"][0]["adr"] = json!("ADR-0034");
-        assert_eq!(one(with(p), with(changed)), Class::Breaking);
+        assert_eq!(one(with(p.clone()), with(changed)), Class::Breaking);
+        // A member added inside an existing rule can narrow it (families, all_or_none: true):
+        // breaking; an element added to one of its lists widens it: additive.
+        for (member, value) in [("families", json!(["go"])), ("all_or_none", json!(true))] {
+            let mut narrowed = p.clone();
+            narrowed["rules"][0][member] = value;
+            assert_eq!(one(with(p.clone()), with(narrowed)), Class::Breaking, "{member}");
+        }
+        let mut fam = p.clone();
+        fam["rules"][0]["families"] = json!(["go"]);
+        let mut wider = fam.clone();
+        wider["rules"][0]["families"] = json!(["go", "php"]);
+        assert_eq!(one(with(fam), with(wider)), Class::Additive);
+        let mut member = p.clone();
+        member["strict"] = json!(true);
+        assert_eq!(one(with(p), with(member)), Class::Breaking, "a new member of the policy itself");
         assert!(run(with(json!([1])), with(json!([1]))).is_empty());
         // It is never mistaken for a section.
         assert!(run(base(), with(json!({"cases": [{"name": "n"}]}))).iter().all(|c| c.kind == Kind::SkipPolicyChanged));

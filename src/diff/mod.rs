@@ -21,7 +21,7 @@
 //!   case that no case of its block (or of the section's own `cases`) carries on the old side,
 //!   or of a block's shared fields (a new optional case field: a runner ignores fields it does
 //!   not know); an `exceptions` entry removed (nothing that passed before fails); a
-//!   `skip_policy` member or element added.
+//!   `skip_policy` added, or an element added to one of its arrays (a rule, a case it covers).
 //! - *correction*: an expectation change: any other change of a value inside an existing case
 //!   or inside a block's or section's shared fields (what a case feeds the SDK is part of what
 //!   it expects), a member of an existing case removed (an expectation field replaced by
@@ -35,8 +35,13 @@
 //!   `1.0` and `"1"` → `1` are retypes, `null` is a value of every type); a fixture changed that
 //!   any case without `valid: false` reads; a `*.schema.json` constraint changed; an
 //!   `exceptions` entry added or re-targeted (an SDK listing that binding stops being
-//!   Compatible); a `skip_policy` member or element removed or changed; `schema_version`
+//!   Compatible); a `skip_policy` member or element removed or changed, or a member added inside it (a rule gaining
+//!   `families` or `all_or_none` allows fewer skips); `schema_version`
 //!   changed.
+//!
+//! Values compare as the JSON the texts write ([`exact`]): numbers by their exact mathematical
+//! value and literal type, never through an `f64` (`1.0` = `1e0`, `1` ≠ `1.0`,
+//! `9007199254740993.0` ≠ `9007199254740992.0`).
 //!
 //! `conformance_version` and `CONFORMANCE_VERSION` are the two sides' versions, not changes;
 //! `sync-targets.json` is not suite data and is not compared.
@@ -50,6 +55,7 @@
 
 /// The CHANGELOG reader lives with the suite (validate reads the version's entry too).
 pub use crate::suite::changelog;
+pub mod exact;
 pub mod files;
 pub mod gate;
 pub mod git;
@@ -437,7 +443,11 @@ pub fn compare(old: &Suite, new: &Suite, old_label: &str, new_label: &str) -> Re
         s.manifest().ok_or_else(|| format!("{label}: {MANIFEST} is missing or is not a JSON object"))
     }
     let (a, b) = (manifest(old, old_label)?, manifest(new, new_label)?);
-    let mut changes = manifest::compare(a, b);
+    // Numbers by their literals, read from the texts the manifests were loaded from.
+    let numbers = |s: &Suite| s.file(MANIFEST).and_then(|f| exact::Numbers::of(f.bytes()));
+    let (old_numbers, new_numbers) = (numbers(old), numbers(new));
+    let texts = manifest::Texts { old: old_numbers.as_ref(), new: new_numbers.as_ref() };
+    let mut changes = manifest::compare_texts(a, b, texts);
     let manifest_changed = !changes.is_empty();
     changes.extend(files::compare(old, new, manifest_changed));
     Ok(changes)

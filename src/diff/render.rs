@@ -195,14 +195,19 @@ fn compact(v: &Value, limit: usize) -> String {
 /// One edit as a diff line; `limit` caps each value's length.
 fn edit_line(e: &Edit, limit: usize) -> String {
     let at = if e.pointer.is_empty() { "(whole)" } else { &e.pointer };
-    let v = |x: &Option<Value>| x.as_ref().map_or_else(String::new, |x| compact(x, limit));
+    // A number beyond f64 is shown as its text writes it.
+    let v = |x: &Option<Value>, literal: &Option<String>| match literal {
+        Some(l) => l.chars().take(limit).collect(),
+        None => x.as_ref().map_or_else(String::new, |x| compact(x, limit)),
+    };
+    let (old, new) = (v(&e.old, &e.old_literal), v(&e.new, &e.new_literal));
     match e.op {
-        Op::Added => format!("+ {at}: {}", v(&e.new)),
-        Op::Removed => format!("- {at}: {}", v(&e.old)),
-        Op::Changed => format!("~ {at}: {} → {}", v(&e.old), v(&e.new)),
+        Op::Added => format!("+ {at}: {new}"),
+        Op::Removed => format!("- {at}: {old}"),
+        Op::Changed => format!("~ {at}: {old} → {new}"),
         Op::Retyped => {
             let t = |x: &Option<Value>| x.as_ref().map_or("?", super::json::json_type);
-            format!("! {at}: {} ({}) → {} ({})", v(&e.old), t(&e.old), v(&e.new), t(&e.new))
+            format!("! {at}: {old} ({}) → {new} ({})", t(&e.old), t(&e.new))
         }
     }
 }
@@ -524,6 +529,8 @@ mod tests {
             op: Op::Changed,
             old: Some(json!("```")),
             new: Some(json!("</details>")),
+            old_literal: None,
+            new_literal: None,
         }];
         let md = markdown(&diff_of(vec![added, fixed]), &View::default());
         // No table here, so a `|` in a code span stays as it is (a backslash would show).
