@@ -843,3 +843,37 @@ fn an_interrupted_run_stops_its_adapter() {
         assert!(!dir.path().join("out.json").exists(), "no results file");
     }
 }
+
+/// The run is planned on the first hello: the SDK's identity, what it carries and answers, and
+/// whether calls may be written ahead. A restarted adapter that comes back as another (here: no
+/// longer taking calls written ahead, or carrying other bindings) runs no further case, and the
+/// summary says which members changed; it had been compared without `pipeline`, and told only
+/// `sdk` and `version`.
+#[test]
+fn a_restarted_adapter_that_comes_back_as_another_runs_no_further_case() {
+    if !have_python() {
+        return;
+    }
+    for (members, says) in [
+        (r#"{"pipeline": false}"#, "its pipeline changed"),
+        (r#"{"bindings": ["sqs"], "version": "9.9.9"}"#, "its version, bindings changed"),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("out.json");
+        let cmd =
+            format!("{} --restarted-hello {}", misbehave_cmd("crash", 5, &dir.path().join("once")), word(members));
+        let o = bqsuite(&["run", "--sdk", &cmd, "--section", "cases", "--out", out.to_str().unwrap()], None);
+        assert_eq!(o.status.code(), Some(1), "{members}: {}", support::transcript(&o));
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            stderr.contains(&format!("restarted with another hello than the first ({says})")),
+            "{members}: {stderr}"
+        );
+        // Every case not answered by the first process fails, saying why (none passes on the
+        // process that came back as another).
+        let got = outcomes(&read_json(&out));
+        let changed = got.iter().filter(|o| o.3.as_deref().is_some_and(|r| r.contains(says))).count();
+        assert!(changed > 0, "{members}: {got:#?}");
+        assert!(got.iter().all(|o| o.2 == Status::Fail.as_str()), "{members}: {got:#?}");
+    }
+}

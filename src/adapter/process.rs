@@ -33,7 +33,9 @@
 //!   caller to judge against the skip policy, and the call fails.
 //! - Every incident is recorded (for the summary), with the case it hit; reasons name no
 //!   path or time, so a results file stays reproducible.
-//! - A restarted adapter must give the same hello as the first one.
+//! - A restarted adapter must give the same hello as the first one: the same `sdk`, `version`,
+//!   `language`, `bindings`, `operations` and `pipeline` (the run was planned on them); one that
+//!   differs runs no case, and the incident names the members that changed.
 //! - Every adapter process is registered from its start until it is reaped, so that an
 //!   interrupted bqsuite kills it with its group ([`stop_all`]) instead of leaving it behind.
 
@@ -789,8 +791,24 @@ impl Adapter {
                 return Err(Trouble::BadHello(format!("bindings: {b:?} is named twice")));
             }
         }
-        if self.starts > 1 && hello.identity() != self.identity {
-            return Err(Trouble::Changed(format!("{:?} {:?} now", hello.sdk, hello.version)));
+        if self.starts > 1 {
+            // Everything the run was planned on: who the SDK is, what it carries and answers, and
+            // whether calls may be written ahead to it.
+            let (was, now) = (&self.identity, hello.identity());
+            let changed: Vec<&str> = [
+                ("sdk", was.sdk != now.sdk),
+                ("version", was.version != now.version),
+                ("language", was.language != now.language),
+                ("bindings", was.bindings != now.bindings),
+                ("operations", was.operations != now.operations),
+                ("pipeline", self.pipeline != hello.pipeline),
+            ]
+            .into_iter()
+            .filter_map(|(member, differs)| differs.then_some(member))
+            .collect();
+            if !changed.is_empty() {
+                return Err(Trouble::Changed(format!("its {} changed", changed.join(", "))));
+            }
         }
         Ok(hello)
     }

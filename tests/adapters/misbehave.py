@@ -31,7 +31,8 @@ MODE is one of
 AT counts the calls of this process from 1. With --once FILE the misbehaviour happens only
 when FILE does not exist yet (the script creates it), so a restarted adapter behaves.
 --hello JSON merges the members of the JSON object into the real adapter's hello (another
-`sdk`, other `bindings`). --skip SECTION:CASE answers every call of that case (a CASE ending
+`sdk`, other `bindings`); --restarted-hello JSON does so only in a process started after the
+--once FILE exists (a restarted adapter that comes back as another). --skip SECTION:CASE answers every call of that case (a CASE ending
 in `/` is a prefix: every case of that block) with a skip citing ADR-0032, whatever the MODE.
 --sequential starts the real adapter with --sequential (its hello then declares no
 `pipeline`, so bqsuite writes one call at a time); without it the relay forwards the real
@@ -60,6 +61,11 @@ def main():
     if "--hello" in args:
         i = args.index("--hello")
         hello_members = json.loads(args[i + 1])
+        del args[i : i + 2]
+    restarted_members = {}
+    if "--restarted-hello" in args:
+        i = args.index("--restarted-hello")
+        restarted_members = json.loads(args[i + 1])
         del args[i : i + 2]
     skipped = []
     while "--skip" in args:
@@ -111,9 +117,12 @@ def main():
             break
         reply = real.stdout.readline()
         if msg.get("cmd") == "hello":
-            if hello_members:
+            members = dict(hello_members)
+            if not armed:
+                members.update(restarted_members)
+            if members:
                 hello = json.loads(reply)
-                hello.update(hello_members)
+                hello.update(members)
                 reply = (json.dumps(hello) + "\n").encode()
             if armed and mode == "protocol":
                 hello = json.loads(reply)
