@@ -204,6 +204,15 @@ fn a_suite_whose_exceptions_or_skip_policy_do_not_read_is_refused() {
         ("family with a hyphen", json!([{"family": "php-sdk", "binding": "asb", "adr": "ADR-0021"}])),
         ("binding in capitals", json!([{"family": "php", "binding": "ASB", "adr": "ADR-0021"}])),
         ("not an array", json!({"family": "php", "binding": "asb", "adr": "ADR-0021"})),
+        // Red team P11: an exception added to a copy excused a whole family from a binding.
+        (
+            "an exception the contract does not record",
+            json!([
+                {"family": "php", "binding": "asb", "adr": "ADR-0021"},
+                {"family": "go", "binding": "kafka", "adr": "ADR-0021"}
+            ]),
+        ),
+        ("the contract's exception dropped", json!([])),
     ] {
         let copy = support::SuiteCopy::new();
         copy.edit_manifest(|m| m["exceptions"] = edit.clone());

@@ -30,7 +30,9 @@
 //!   cannot be claimed for a handful of cases of a run that contradicts it; the finding says
 //!   which rule was set aside and why;
 //! - a suite whose `exceptions` or `skip_policy` do not read cleanly is refused (the command
-//!   cannot run, [`unread_policy`]) rather than applied in part;
+//!   cannot run, [`unread_policy`]) rather than applied in part; that includes exceptions that
+//!   are not the ones bqsuite's registry records for the suite's version (an exception added to
+//!   or dropped from a copy), since an exception excuses a whole family from a binding;
 //! - a required section whose every reported case is a skip was not run (BQ615), unless every
 //!   one of those skips is allowed by one rule that lists the section in `whole_sections`;
 //! - with `--max-skips N`, more than N skips in the file is BQ616;

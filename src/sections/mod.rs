@@ -56,26 +56,6 @@ pub fn version_of(v: &semver::Version) -> Version {
     (v.major, v.minor, v.patch)
 }
 
-/// A family exception the contract records (decisions R5): every SDK of `family` may leave out
-/// `binding` whole (its sections are absent from results, not skipped), by the decision `adr`,
-/// from suite version `since` on. It is contract as much as a section's scope is, so it lives
-/// in the registry beside the sections: a suite may list only these, each from its version on,
-/// and must list every one its version has (validate, BQ218 / BQ219).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct RegisteredException {
-    pub family: &'static str,
-    pub binding: &'static str,
-    pub adr: &'static str,
-    pub since: Version,
-}
-
-/// Every family exception of the contract, oldest first. A new one is a contract change: it
-/// comes with its ADR, a CHANGELOG entry and a bqsuite release that adds it here.
-pub static EXCEPTIONS: &[RegisteredException] = &[
-    // PHP has no conformant Azure Service Bus path; the exceptions key itself is 1.5.0's.
-    RegisteredException { family: "php", binding: "asb", adr: "ADR-0021", since: (1, 5, 0) },
-];
-
 /// One block of a section made of blocks: a sub-key that holds cases (a `cases` array of rows,
 /// or one case object), or `cases`, the section's own array of cases; with the suite version
 /// that added it.

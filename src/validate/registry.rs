@@ -14,12 +14,6 @@
 //!   version or earlier (BQ312) and each such block of every section (BQ313), none of them
 //!   with an empty `cases` array (BQ314); a section of `cases` is checked by BQ509 instead;
 //!   and nothing newer: no section or block whose `SINCE` is a later version (BQ315);
-//! * the family exceptions are the registry's for the suite's version
-//!   ([`sections::EXCEPTIONS`], decisions R5): an entry the registry does not record for this
-//!   family (letter case aside) and binding, with its ADR, at this version or earlier is BQ218;
-//!   a registered exception of this version missing from the list is BQ219. An entry for a
-//!   registered family and binding counts as present however wrong it is, and one the
-//!   exceptions reader refuses (BQ204/BQ205) is judged there, so one problem gives one finding;
 //! * every case lives in a block its definition declares (BQ306) and has only the fields its
 //!   section's contract names (BQ305, a lint: the case still reads and runs);
 //! * each section's cross-checks over the cases that read cleanly;
@@ -136,7 +130,6 @@ pub(super) fn check(cx: &Ctx<'_>, reads: &[&Read<'_>]) -> Vec<Finding> {
         }
     }
     out.extend(held_by_version(cx.suite));
-    out.extend(exceptions_by_version(cx.suite));
     let mut sdk = ReferenceSdk::new().deterministic();
     let mut ccx = CheckCx { suite: cx.suite, envelope_schema: cx.envelope_schema(), sdk: &mut sdk };
     for r in reads {
@@ -157,88 +150,6 @@ pub(super) fn check(cx: &Ctx<'_>, reads: &[&Read<'_>]) -> Vec<Finding> {
 /// holds; a pre-release counts as its release, so 1.7.0-pre may hold what 1.7.0 adds); a
 /// block's `cases` array holds at least one case (BQ314). Nothing is said when `CONFORMANCE_VERSION`
 /// is not SemVer (BQ102 says that) or a section has another shape than its definition's (BQ207).
-/// The suite's family exceptions are the registry's for its version (BQ218, BQ219). Entries
-/// the exceptions reader refuses are BQ204/BQ205's, and a suite without a SemVer version is
-/// BQ102's; neither is judged here.
-fn exceptions_by_version(suite: &Suite) -> Vec<Finding> {
-    let mut out = Vec::new();
-    let Some(version) = suite.version().and_then(|v| semver::Version::parse(v).ok()) else {
-        return out;
-    };
-    let v = sections::version_of(&version);
-    let since = |(a, b, c): sections::Version| format!("{a}.{b}.{c}");
-    let known: Vec<String> = sections::EXCEPTIONS
-        .iter()
-        .map(|r| format!("{}/{} ({}, since {})", r.family, r.binding, r.adr, since(r.since)))
-        .collect();
-    // No array at all is the manifest's shape (BQ104), not a missing exception.
-    let Some(list) = suite.manifest().and_then(|m| m.get("exceptions")).and_then(serde_json::Value::as_array) else {
-        return out;
-    };
-    let read = suite.exceptions_read();
-    let mut seen = vec![false; sections::EXCEPTIONS.len()];
-    for (i, e) in list.iter().enumerate() {
-        let field = |k: &str| e.get(k).and_then(serde_json::Value::as_str);
-        let (Some(family), Some(binding)) = (field("family"), field("binding")) else {
-            continue;
-        };
-        let same = |r: &sections::RegisteredException| r.family.eq_ignore_ascii_case(family) && r.binding == binding;
-        let registered = sections::EXCEPTIONS.iter().position(same);
-        // An entry for a registered family and binding is that exception, however wrong (even
-        // one BQ204 refuses): one problem, one finding, not also BQ219.
-        if let Some(j) = registered {
-            seen[j] = true;
-        }
-        let at_entry = format!("/exceptions/{i}");
-        let refused =
-            read.problems.iter().any(|p| p.pointer == at_entry || p.pointer.starts_with(&format!("{at_entry}/")));
-        let Some(adr) = field("adr").filter(|_| !refused) else {
-            continue;
-        };
-        let why = match registered {
-            Some(j) if sections::EXCEPTIONS[j].adr != adr => {
-                format!("the contract grants it by {}, not {adr}", sections::EXCEPTIONS[j].adr)
-            }
-            Some(j) if sections::EXCEPTIONS[j].since > v => {
-                format!(
-                    "the contract records it from {} on, after this suite's {version}",
-                    since(sections::EXCEPTIONS[j].since)
-                )
-            }
-            Some(_) => continue,
-            None => "the contract records no such exception".to_owned(),
-        };
-        out.push(at(
-            Code::EXCEPTION_UNREGISTERED,
-            format!(
-                "exception {family}/{binding} ({adr}): {why}. The family exceptions bqsuite records are {}; a new \
-                 one is a contract change that comes with its ADR, a CHANGELOG entry and a bqsuite release that \
-                 records it",
-                known.join(", ")
-            ),
-            at_entry,
-        ));
-    }
-    for (r, seen) in sections::EXCEPTIONS.iter().zip(seen) {
-        if !seen && r.since <= v {
-            out.push(at(
-                Code::EXCEPTION_MISSING,
-                format!(
-                    "the suite is {version}, and it does not list the family exception {}/{} ({}, since {}): every \
-                     release from {} on grants it",
-                    r.family,
-                    r.binding,
-                    r.adr,
-                    since(r.since),
-                    since(r.since)
-                ),
-                "/exceptions",
-            ));
-        }
-    }
-    out
-}
-
 fn held_by_version(suite: &Suite) -> Vec<Finding> {
     let mut out = Vec::new();
     let Some(version) = suite.version().and_then(|v| semver::Version::parse(v).ok()) else {

@@ -8,7 +8,9 @@
 //! Unicode normalisation or folding is needed to compare ids); every problem the one reader of
 //! `exceptions` ([`crate::suite::exceptions`]) finds is BQ204 (an entry that is not `{family,
 //! binding, adr}` with an `ADR-NNNN`, a family that is not one piece of ASCII letters and
-//! digits, a repeat) or BQ205 (a binding no section has as its scope).
+//! digits, a repeat), BQ205 (a binding no section has as its scope), BQ218 (not an exception
+//! the contract's registry records for the suite's version) or BQ219 (a registered exception
+//! of the version missing).
 
 use foldhash::{HashSet, HashSetExt};
 
@@ -110,6 +112,8 @@ pub(super) fn check(cx: &Ctx<'_>) -> Vec<Finding> {
             ExceptionProblem::NotArray => continue,
             ExceptionProblem::Bad => Code::BAD_EXCEPTION,
             ExceptionProblem::UnknownBinding => Code::EXCEPTION_UNKNOWN_BINDING,
+            ExceptionProblem::Unregistered => Code::EXCEPTION_UNREGISTERED,
+            ExceptionProblem::Missing => Code::EXCEPTION_MISSING,
         };
         out.push(at(code, p.message, p.pointer));
     }
