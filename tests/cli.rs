@@ -363,8 +363,10 @@ fn a_closed_stderr_changes_neither_the_work_nor_the_exit_code() {
 
 /// A whole run ends with the verdict `results check` gives the file it wrote, so that an SDK's
 /// maintainer sees what CI will say, not only the counts: here every case passes, yet the file
-/// is Not compatible, since the SDK lists a binding its family's exception excludes (BQ604), and
-/// `run` still exits 0 (every case passed). A partial run (`--section`) gets no verdict.
+/// is Not compatible, since the suite's policy no longer allows the skips of a run without
+/// Redis, and `run` still exits 0 (every case passed). A suite results check cannot judge with
+/// (an exception the contract does not record) says so in that line. A partial run
+/// (`--section`) gets no verdict.
 #[test]
 fn a_whole_run_ends_with_the_verdict_results_check_gives_its_file() {
     let dir = tempfile::tempdir().unwrap();
@@ -384,13 +386,24 @@ fn a_whole_run_ends_with_the_verdict_results_check_gives_its_file() {
     );
 
     let s = SuiteCopy::new();
-    s.edit_manifest(|m| m["exceptions"] = json!([{"family": "bqsuite", "binding": "asb", "adr": "ADR-0021"}]));
+    s.edit_manifest(|m| {
+        m["skip_policy"]["rules"].as_array_mut().unwrap().retain(|r| r["name"] != "no-live-redis");
+    });
     let o = bqsuite(s.path(), &["run"]);
     assert_eq!(o.status.code(), Some(0), "every case passed: {}", transcript(&o));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
-        err.lines().last().is_some_and(|l| l.starts_with("results check: results.json (stdout): Not compatible")
-            && l.contains("BQ604 results-binding-under-exception")),
+        err.lines().last().is_some_and(
+            |l| l.starts_with("results check: results.json (stdout): Not compatible") && l.contains("BQ61")
+        ),
+        "{err}"
+    );
+    s.edit_manifest(|m| m["exceptions"] = json!([{"family": "bqsuite", "binding": "asb", "adr": "ADR-0021"}]));
+    let o = bqsuite(s.path(), &["run"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.lines().last().is_some_and(|l| l.starts_with("results check: not judged: ")
+            && l.contains("exceptions or skip_policy do not read cleanly")),
         "{err}"
     );
     let o = bqsuite(s.path(), &["run", "--section", "cases"]);

@@ -674,10 +674,16 @@ fn run(a: &RunArgs) -> ExitCode {
 /// An `--out FILE` that may be `-`, the convention for stdout: the file, or `None` for stdout.
 /// The verdict `results check` gives the results file a whole run just wrote, as its last line
 /// on stderr, so that an SDK maintainer sees at once what CI will say (a binding its family's
-/// exception excludes, say) and not only the counts. Nothing when the suite cannot check results
-/// (validate says why).
+/// exception excludes, say) and not only the counts. When the suite cannot check results, the
+/// line says so and why (validate says more): no verdict is never shown as a silent pass.
 fn note_verdict(suite: &Suite, out: Option<&Path>, bytes: Vec<u8>) {
-    let Ok(checker) = crate::results::Checker::new(suite) else { return };
+    let checker = match crate::results::Checker::new(suite) {
+        Ok(checker) => checker,
+        Err(why) => {
+            note!("results check: not judged: {why}");
+            return;
+        }
+    };
     let file = out.map_or_else(|| "results.json (stdout)".to_owned(), |p| p.display().to_string());
     let check = checker.check(&crate::results::Source { file, bytes });
     note!("results check: {}", crate::results::verdict_line(&check));

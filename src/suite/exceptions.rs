@@ -19,8 +19,9 @@
 //! version or earlier is a problem ([`ProblemKind::Unregistered`]; it is still read, its shape
 //! being clean), and so is a registered exception of the suite's version that the list lacks
 //! ([`ProblemKind::Missing`]). An entry for a registered family and binding counts as that
-//! exception however wrong it is, and an entry with a problem of its own is not judged against
-//! the registry, so one problem gives one finding. A suite without `exceptions` (an older
+//! exception however wrong it is, an entry with a problem of its own is not judged against
+//! the registry, and a registered exception whose binding no section of the suite has is not
+//! missing (the sections are: validate reports them), so one problem gives one finding. A suite without `exceptions` (an older
 //! version, or a manifest validate reports the shape of) is not held to the registry.
 
 use serde_json::Value;
@@ -202,8 +203,11 @@ fn registry(suite: &Suite, entries: &[(usize, &str, &str, &str)], problems: &mut
             ),
         });
     }
+    // A suite without the binding's sections (a partial suite, which validate reports as such)
+    // cannot list the exception (it would be BQ205's unknown binding).
+    let carried: Vec<&str> = suite.sections().iter().filter_map(|s| s.scope).map(|s| s.as_str()).collect();
     for (r, seen) in REGISTERED.iter().zip(seen) {
-        if !seen && r.since <= v {
+        if !seen && r.since <= v && carried.contains(&r.binding) {
             found.push(Problem {
                 kind: ProblemKind::Missing,
                 pointer: "/exceptions".into(),
