@@ -997,3 +997,30 @@ fn a_symlink_onto_a_directory_that_is_not_a_copy_is_never_synced() {
     let sub = &report.targets[3].state;
     assert!(matches!(sub, sync::State::Drifted(d) if d.added == [".git"]), "--check reports drift as it is: {sub:?}");
 }
+
+/// A released version never changes (BQ956): with the tag of its version in the suite's
+/// repository, `sync` refuses to vendor files that differ from the tag's (every such copy would
+/// fail `fetch --check` against the published asset) and writes nothing; `--check` still
+/// reports the drift as it is.
+#[test]
+fn sync_refuses_to_vendor_a_released_version_that_changed() {
+    let t = Tree::clean();
+    let suite = t.suite();
+    support::git(&suite, &["init", "-q"]);
+    support::git(&suite, &["add", "-A"]);
+    support::git(&suite, &["commit", "-q", "-m", "the released suite"]);
+    support::git(&suite, &["tag", &format!("v{}", version())]);
+    let o = t.run(&["sync"]);
+    assert_eq!(o.status.code(), Some(0), "as tagged: {}", transcript(&o));
+    let manifest = suite.join("manifest.json");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    std::fs::write(&manifest, text.replacen("\"description\": \"", "\"description\": \"Changed. ", 1)).unwrap();
+    let o = t.run(&["sync"]);
+    assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("BQ956"), "{}", transcript(&o));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("refusing to sync"), "{}", transcript(&o));
+    let go = t.copy("babelqueue-go/testdata/conformance").join("manifest.json");
+    assert_eq!(std::fs::read_to_string(go).unwrap(), text, "nothing was written");
+    let o = t.run(&["sync", "--check"]);
+    assert_eq!(o.status.code(), Some(1), "the copies drift from the edited suite: {}", transcript(&o));
+}

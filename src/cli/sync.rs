@@ -67,6 +67,22 @@ pub(super) fn sync(a: &SyncArgs, color: bool) -> ExitCode {
         (false, true) => Mode::DryRun,
         (false, false) => Mode::Sync,
     };
+    if mode == Mode::Sync {
+        // A released version never changes (BQ956): never vendor a copy that differs from the
+        // asset its version was released as (every such copy would fail `fetch --check`).
+        let remote = super::diff::RemoteArgs { base_url: None };
+        match super::diff::released_run(&suite, &remote) {
+            Ok(Some((tag, changed))) if !changed.is_empty() => {
+                let summary = diag::Summary::new("sync", super::subject(&suite));
+                emit(&diag::render(&changed, Format::Human, color, &summary));
+                return fail(format!(
+                    "refusing to sync: {tag} already released this version with other files; bump CONFORMANCE_VERSION"
+                ));
+            }
+            Ok(_) => {}
+            Err(e) => return fail(e),
+        }
+    }
     let report = match sync::run(&suite, &selected, &Options { root, mode, strict: a.strict }) {
         Ok(r) => r,
         Err(e) => return fail(e),
