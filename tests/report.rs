@@ -245,3 +245,28 @@ fn a_pipe_in_a_name_is_escaped_for_where_it_stands() {
     assert!(md.contains("| `babelqueue\\|node` "), "a table cell: escaped: {md}");
     assert!(!md.contains("## `babelqueue\\|") && !md.contains("File `a\\|"), "{md}");
 }
+
+/// Red team (report): a bidirectional control in a name reorders what follows it on the line,
+/// so `## `php-sdk<U+202E> …` 1.0: Not compatible` could show its verdict backwards next to a
+/// `Compatible` the name spells. Markdown and HTML write such characters as visible `\u202e`,
+/// as the terminal output does.
+#[test]
+fn a_bidi_control_in_a_name_is_shown_not_obeyed() {
+    let dir = workspace();
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join(HAND_MADE[1])).unwrap()).unwrap();
+    v["sdk"] = serde_json::json!("node: Compatible \u{202e}");
+    v["version"] = serde_json::json!("3\u{2066}");
+    v["sections"]["cases"]["invalid-missing-urn"]["reason"] = serde_json::json!("a\u{2067}b");
+    std::fs::write(dir.path().join("bidi.json"), v.to_string()).unwrap();
+    for format in ["markdown", "html"] {
+        let o = bqsuite(dir.path(), &["report", "bidi.json", "--suite", "suite", "--format", format]);
+        assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+        let out = String::from_utf8(o.stdout).unwrap();
+        for c in ['\u{202e}', '\u{2066}', '\u{2067}'] {
+            assert!(!out.contains(c), "{format}: {c:?} in {out}");
+        }
+        assert!(out.contains("node: Compatible \\u202e"), "{format}: {out}");
+        assert!(out.contains("u2066") && out.contains("u2067"), "{format}: {out}");
+    }
+}

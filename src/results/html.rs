@@ -21,6 +21,10 @@ pub(super) fn esc(s: &str) -> String {
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&#39;"),
             c if c.is_control() && !matches!(c, '\n' | '\t') => out.push('\u{FFFD}'),
+            // Markup does not contain a bidi control's reordering; show it as the terminal does.
+            c if crate::diag::is_invisible_layout(c) => {
+                let _ = write!(out, "\\u{:04x}", u32::from(c));
+            }
             c => out.push(c),
         }
     }
@@ -197,5 +201,6 @@ mod tests {
     fn escapes_every_markup_character() {
         assert_eq!(esc("<b a=\"1\" b='2'>&amp;</b>"), "&lt;b a=&quot;1&quot; b=&#39;2&#39;&gt;&amp;amp;&lt;/b&gt;");
         assert_eq!(esc("a\u{0}b"), "a\u{FFFD}b");
+        assert_eq!(esc("a\u{202e}b\u{2028}"), "a\\u202eb\\u2028");
     }
 }
