@@ -172,7 +172,8 @@ fn a_cell_with_a_problem_results_check_finds_is_never_clean() {
         "{md}"
     );
     for row in [
-        "| `cases` | core | **0 / 0 / 0, 2 missing** |",
+        "| `cases` | core | **0 / 0 / 0, 2 missing, 1 more finding** |",
+        "| `cases` | (whole section) | BQ620 results-malformed | section \"cases\" is an array",
         "| `demo_core` | core | **1 / 0 / 1 (policy), 1 without a status** |",
         "| `demo_sqs` | sqs | **4 / 0 / 0, 1 unknown** |",
         "| `cases` | `order-created` | missing | |",
@@ -269,4 +270,43 @@ fn a_bidi_control_in_a_name_is_shown_not_obeyed() {
         assert!(out.contains("node: Compatible \\u202e"), "{format}: {out}");
         assert!(out.contains("u2066") && out.contains("u2067"), "{format}: {out}");
     }
+}
+
+/// Red team (report): a finding `results check` makes inside a section marks that section's
+/// cell and is listed under the table. A case reported twice (`fail`, then `pass`: BQ617) and a
+/// case whose `reason` is not a string (BQ602) used to leave the cell clean (`2 / 0 / 1
+/// (policy)`, green in HTML) under a Not compatible verdict, with nothing in the drill-down.
+#[test]
+fn a_finding_inside_a_section_marks_its_cell() {
+    let dir = workspace();
+    let text = std::fs::read_to_string(dir.path().join(HAND_MADE[0])).unwrap();
+    let dup = text.replacen(
+        "\"first\": { \"status\": \"pass\" },",
+        "\"first\": { \"status\": \"fail\", \"reason\": \"boom\" }, \"first\": { \"status\": \"pass\" },",
+        1,
+    );
+    let dup = dup.replacen(
+        "\"projection\": { \"status\": \"pass\" }",
+        "\"projection\": { \"status\": \"pass\", \"reason\": 5 }",
+        1,
+    );
+    assert_ne!(dup, text);
+    std::fs::write(dir.path().join("dup.json"), dup).unwrap();
+    let check = bqsuite(dir.path(), &["results", "check", "dup.json", "--suite", "suite"]);
+    assert_eq!(check.status.code(), Some(1), "{}", transcript(&check));
+    let o = bqsuite(dir.path(), &["report", "dup.json", "--suite", "suite"]);
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    let md = String::from_utf8(o.stdout).unwrap();
+    for row in [
+        "| `demo_core` | core | **2 / 0 / 1 (policy), 1 more finding** |",
+        "| `demo_sqs` | sqs | **3 / 0 / 0, 1 more finding** |",
+        "| `demo_core` | `first` | BQ617 results-duplicate-key | key \"first\" appears twice",
+        "| `demo_sqs` | `projection/reason` | BQ602 results-schema | violates the results schema",
+    ] {
+        assert!(md.contains(row), "{row}\n{md}");
+    }
+    let o = bqsuite(dir.path(), &["report", "dup.json", "--suite", "suite", "--format", "html"]);
+    let html = String::from_utf8(o.stdout).unwrap();
+    assert!(!html.contains("class=\"num ok\">2 / 0 / 1"), "{html}");
+    assert!(html.contains("<details><summary>1 more finding</summary><ul><li><code>first</code>: BQ617"), "{html}");
 }

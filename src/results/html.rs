@@ -74,11 +74,12 @@ fn td(out: &mut String, cell: &Cell) {
         Cell::NotChecked { counts: None, .. } => "absent warn",
         Cell::NotChecked { counts: Some(_), .. } => "num warn",
         Cell::Missing => "bad",
-        Cell::Reported { counts, policy_skips, missing, unknown, no_status, out_of_scope, .. } => {
+        Cell::Reported { counts, policy_skips, missing, unknown, no_status, out_of_scope, findings, .. } => {
             if counts.fail > 0
                 || !missing.is_empty()
                 || !unknown.is_empty()
                 || !no_status.is_empty()
+                || !findings.is_empty()
                 || *policy_skips < counts.skip
             {
                 "num bad"
@@ -102,7 +103,7 @@ fn td(out: &mut String, cell: &Cell) {
         }
         out.push_str("</ul></details>");
     }
-    if let Cell::Reported { missing, unknown, no_status, .. } = cell {
+    if let Cell::Reported { missing, unknown, no_status, findings, .. } = cell {
         for (ids, what) in [(missing, "missing"), (unknown, "unknown"), (no_status, "without a status")] {
             if !ids.is_empty() {
                 let _ = write!(out, "<details><summary>{} {what}</summary><ul>", ids.len());
@@ -111,6 +112,16 @@ fn td(out: &mut String, cell: &Cell) {
                 }
                 out.push_str("</ul></details>");
             }
+        }
+        if !findings.is_empty() {
+            let n = findings.len();
+            let _ = write!(out, "<details><summary>{n} more finding{}</summary><ul>", if n == 1 { "" } else { "s" });
+            for f in findings {
+                let at =
+                    if f.at.is_empty() { "(whole section)".to_owned() } else { format!("<code>{}</code>", esc(&f.at)) };
+                let _ = write!(out, "<li>{at}: {}: {}</li>", f.code, esc(&f.message));
+            }
+            out.push_str("</ul></details>");
         }
     }
     out.push_str("</td>");

@@ -80,7 +80,7 @@ pub(super) fn render(m: &Matrix) -> String {
             }
             match cell {
                 Cell::Missing => lines.push(format!("| {} | (whole section) | missing | |", cell_code(&r.section))),
-                Cell::Reported { missing, unknown, no_status, .. } => {
+                Cell::Reported { missing, unknown, no_status, findings, .. } => {
                     for id in missing {
                         lines.push(format!("| {} | {} | missing | |", cell_code(&r.section), cell_code(id)));
                     }
@@ -89,6 +89,10 @@ pub(super) fn render(m: &Matrix) -> String {
                     }
                     for id in no_status {
                         lines.push(format!("| {} | {} | no status | |", cell_code(&r.section), cell_code(id)));
+                    }
+                    for f in findings {
+                        let at = if f.at.is_empty() { "(whole section)".to_owned() } else { cell_code(&f.at) };
+                        lines.push(format!("| {} | {at} | {} | {} |", cell_code(&r.section), f.code, text(&f.message)));
                     }
                 }
                 Cell::NotCarried | Cell::Excepted { .. } | Cell::NotChecked { .. } => {}

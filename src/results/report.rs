@@ -6,14 +6,20 @@
 //! keep the order the files were given in. A column carries the file's pass / fail / skip counts
 //! (the verdict line's). A cell counts pass / fail / skip, tells the skips the skip policy allows
 //! from the others, and keeps the failing case ids (with their reasons), the missing ones, the
-//! ones its section does not have and those without a status for the drill-down; a cell is
-//! clean only when it has none of them. A file of another suite version is checked against
+//! ones its section does not have and those without a status for the drill-down, and every
+//! other error finding `results check` makes inside the section (a pointer at or under
+//! `/sections/<name>`: a repeated key, a schema violation, a skip the policy refuses, a section
+//! not run); a cell is clean only when it has none of them, so no cell looks clean where
+//! `results check` points at something wrong. A file of another suite version is checked against
 //! none of this suite's sections (BQ603), so its cells only count, each saying it was not
 //! checked, never "missing" or "not allowed" for what the other version's sections hold. Renderers
 //! ([`Matrix::markdown`], [`Matrix::html`]) escape every string that comes from an input file.
 
+use std::collections::HashMap;
+
 use super::model::{Counts, Status};
-use crate::suite::{Scope, Suite};
+use crate::diag::{Code, Severity};
+use crate::suite::{Scope, Suite, pointer};
 
 use super::{FileCheck, Verdict};
 
@@ -91,7 +97,43 @@ pub enum Cell {
         no_status: Vec<String>,
         /// The section should be absent (its scope is not carried, or the suite lacks it).
         out_of_scope: bool,
+        /// `results check`'s other error findings inside the section (those the fields above
+        /// do not already list case by case), in its order.
+        findings: Vec<SectionFinding>,
     },
+}
+
+/// An error finding of `results check` inside a section.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SectionFinding {
+    /// Its pointer below the section's (RFC 6901, escaped; empty for the section itself).
+    pub at: String,
+    pub code: Code,
+    pub message: String,
+}
+
+/// The codes a [`Cell::Reported`] lists by case already (failing, missing, unknown, without a
+/// status), so they are not listed twice.
+const LISTED_BY_CASE: [Code; 4] =
+    [Code::RESULTS_CASE_FAILED, Code::RESULTS_MISSING_CASE, Code::RESULTS_UNKNOWN_CASE, Code::RESULTS_NO_STATUS];
+
+/// A file's error findings inside `/sections/<name>`, by section name, less [`LISTED_BY_CASE`].
+fn findings_by_section(fc: &FileCheck) -> HashMap<String, Vec<SectionFinding>> {
+    let mut by: HashMap<String, Vec<SectionFinding>> = HashMap::new();
+    for f in fc.findings.iter().filter(|f| f.severity == Severity::Error && !LISTED_BY_CASE.contains(&f.code)) {
+        if let Some((section, at)) = f.pointer.as_deref().and_then(inside_a_section) {
+            by.entry(section).or_default().push(SectionFinding { at, code: f.code, message: f.message.clone() });
+        }
+    }
+    by
+}
+
+/// `(section, pointer below it)` when `p` is `/sections/<name>` or below it.
+fn inside_a_section(p: &str) -> Option<(String, String)> {
+    let rest = p.strip_prefix(super::view::SECTIONS)?.strip_prefix('/')?;
+    let (token, at) = rest.split_once('/').unwrap_or((rest, ""));
+    let name = pointer::parse(&format!("/{token}")).ok()?.pop()?;
+    Some((name, at.to_owned()))
 }
 
 impl Cell {
@@ -103,7 +145,7 @@ impl Cell {
             Cell::NotCarried => "—".into(),
             Cell::Excepted { adr } => format!("n/a ({adr})"),
             Cell::Missing => "missing".into(),
-            Cell::Reported { counts, policy_skips, missing, unknown, no_status, out_of_scope, .. } => {
+            Cell::Reported { counts, policy_skips, missing, unknown, no_status, out_of_scope, findings, .. } => {
                 let mut t = format!("{} / {} / {}", counts.pass, counts.fail, counts.skip);
                 let other = counts.skip - policy_skips.min(&counts.skip);
                 match (counts.skip, other) {
@@ -124,6 +166,11 @@ impl Cell {
                 if *out_of_scope {
                     t.push_str(", out of scope");
                 }
+                match findings.len() {
+                    0 => {}
+                    1 => t.push_str(", 1 more finding"),
+                    n => t.push_str(&format!(", {n} more findings")),
+                }
                 t
             }
         }
@@ -143,13 +190,14 @@ impl Cell {
         match self {
             Cell::NotCarried | Cell::Excepted { .. } => true,
             Cell::Missing | Cell::NotChecked { .. } => false,
-            Cell::Reported { counts, policy_skips, missing, unknown, no_status, out_of_scope, .. } => {
+            Cell::Reported { counts, policy_skips, missing, unknown, no_status, out_of_scope, findings, .. } => {
                 counts.fail == 0
                     && *policy_skips == counts.skip
                     && missing.is_empty()
                     && unknown.is_empty()
                     && no_status.is_empty()
                     && !out_of_scope
+                    && findings.is_empty()
             }
         }
     }
@@ -160,7 +208,8 @@ pub const LEGEND: &str = "Each cell counts pass / fail / skip; (policy) every sk
 allows, (not allowed) or (N policy, N not allowed) some are not. — the SDK does not carry the section's scope; \
 n/a (ADR) a family exception excludes the binding; missing a required section the file leaves out; \
 N missing case ids the section leaves out; N unknown case ids the section does not have; N without a status \
-cases whose status is none of pass, fail and skip (counted nowhere); out of scope a section the file should not report; \
+cases whose status is none of pass, fail and skip (counted nowhere); N more findings other findings of results check \
+inside the section (listed below); out of scope a section the file should not report; \
 not checked the file ran another suite version, so none of its sections was checked against this one (check it against \
 that version's suite).";
 
@@ -193,10 +242,11 @@ impl Matrix {
                 }
             }
         }
+        let mut found: Vec<_> = checks.iter().map(findings_by_section).collect();
         let rows = names
             .into_iter()
             .map(|(section, scope)| {
-                let cells = checks.iter().map(|fc| cell(fc, &section, scope)).collect();
+                let cells = checks.iter().zip(&mut found).map(|(fc, found)| cell(fc, &section, scope, found)).collect();
                 Row { section, scope, cells }
             })
             .collect();
@@ -221,7 +271,7 @@ impl Matrix {
     }
 }
 
-fn cell(fc: &FileCheck, section: &str, scope: Option<Scope>) -> Cell {
+fn cell(fc: &FileCheck, section: &str, scope: Option<Scope>, found: &mut HashMap<String, Vec<SectionFinding>>) -> Cell {
     let in_scope = scope.is_some_and(|s| fc.carried.contains(&s));
     let reported = fc.results.as_ref().and_then(|r| r.section(section));
     let failing = |r: &super::view::SectionResults| -> Vec<(String, Option<String>)> {
@@ -243,6 +293,7 @@ fn cell(fc: &FileCheck, section: &str, scope: Option<Scope>) -> Cell {
             unknown: fc.unknown_cases.get(section).cloned().unwrap_or_default(),
             no_status: r.cases().iter().filter(|c| c.status.is_none()).map(|c| c.id.clone()).collect(),
             out_of_scope: !in_scope,
+            findings: found.remove(section).unwrap_or_default(),
         },
         None if in_scope => Cell::Missing,
         None => match scope.and_then(|s| fc.exception_for(s)) {
