@@ -310,3 +310,43 @@ fn a_finding_inside_a_section_marks_its_cell() {
     assert!(!html.contains("class=\"num ok\">2 / 0 / 1"), "{html}");
     assert!(html.contains("<details><summary>1 more finding</summary><ul><li><code>first</code>: BQ617"), "{html}");
 }
+
+/// Red team (report): sections the suite does not have share one row, so the matrix grows with
+/// the input, not with its square. One row per such section, times one cell per file, made a
+/// 700 kB file with 50 000 empty sections take 38 s (and 10 000 files with one odd section
+/// each would need 10^8 cells).
+#[test]
+fn sections_the_suite_does_not_have_share_one_row() {
+    let dir = workspace();
+    let base: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join(HAND_MADE[0])).unwrap()).unwrap();
+    let mut names = vec![];
+    for i in 0..40 {
+        let mut v = base.clone();
+        v["sections"][format!("odd{i}")] = serde_json::json!({"x": {"status": "pass"}});
+        let name = format!("f{i}.json");
+        std::fs::write(dir.path().join(&name), v.to_string()).unwrap();
+        names.push(name);
+    }
+    let mut big = base.clone();
+    for i in 0..20_000 {
+        big["sections"][format!("extra{i}")] = serde_json::json!({});
+    }
+    std::fs::write(dir.path().join("big.json"), big.to_string()).unwrap();
+    names.push("big.json".into());
+    let mut args = vec!["report", "--suite", "suite"];
+    args.extend(names.iter().map(String::as_str));
+    let o = bqsuite(dir.path(), &args);
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    let md = String::from_utf8(o.stdout).unwrap();
+    let table = md.split("\n\nEach cell").next().unwrap();
+    // The header, the rule, four meta rows, the five sections and one row for the others.
+    assert_eq!(table.lines().filter(|l| l.starts_with('|')).count(), 2 + 4 + 5 + 1, "{table}");
+    let others = table.lines().last().unwrap();
+    assert!(
+        others.starts_with("| (not in the suite) | unknown | **1 section: 1 / 0 / 0, out of scope, 1 more finding** |"),
+        "{others}"
+    );
+    assert!(others.ends_with(" **20000 sections: 0 / 0 / 0, out of scope, 20000 more findings** |"), "{others}");
+    assert!(md.contains("| `odd7` | (whole section) | BQ607 results-unknown-section |"), "drill-down names it");
+}

@@ -68,12 +68,21 @@ fn opt(s: Option<&str>) -> String {
     s.map_or_else(|| "?".to_owned(), esc)
 }
 
-fn td(out: &mut String, cell: &Cell) {
-    let class = match cell {
+fn td_class(cell: &Cell) -> &'static str {
+    match cell {
         Cell::NotCarried | Cell::Excepted { .. } => "absent",
         Cell::NotChecked { counts: None, .. } => "absent warn",
         Cell::NotChecked { counts: Some(_), .. } => "num warn",
         Cell::Missing => "bad",
+        Cell::Others { sections } if sections.is_empty() => "absent",
+        Cell::Others { sections } if sections.iter().all(|(_, c)| matches!(c, Cell::NotChecked { .. })) => "num warn",
+        Cell::Others { sections } => {
+            if sections.iter().all(|(_, c)| td_class(c) != "num bad") {
+                "num warn"
+            } else {
+                "num bad"
+            }
+        }
         Cell::Reported { counts, policy_skips, missing, unknown, no_status, out_of_scope, findings, .. } => {
             if counts.fail > 0
                 || !missing.is_empty()
@@ -89,8 +98,18 @@ fn td(out: &mut String, cell: &Cell) {
                 "num ok"
             }
         }
-    };
-    let _ = write!(out, "<td class=\"{class}\">{}", esc(&cell.summary()));
+    }
+}
+
+fn td(out: &mut String, cell: &Cell) {
+    let _ = write!(out, "<td class=\"{}\">{}", td_class(cell), esc(&cell.summary()));
+    details(out, cell);
+    out.push_str("</td>");
+}
+
+/// The drill-downs of one cell (of each section in it, for the row of the sections the suite
+/// does not have).
+fn details(out: &mut String, cell: &Cell) {
     let failing = cell.failing();
     if !failing.is_empty() {
         let _ = write!(out, "<details><summary>{} failing</summary><ul>", failing.len());
@@ -124,7 +143,17 @@ fn td(out: &mut String, cell: &Cell) {
             out.push_str("</ul></details>");
         }
     }
-    out.push_str("</td>");
+    if let Cell::Others { sections } = cell
+        && !sections.is_empty()
+    {
+        let _ = write!(out, "<details><summary>{} sections</summary><ul>", sections.len());
+        for (name, c) in sections {
+            let _ = write!(out, "<li><code>{}</code>: {}", esc(name), esc(&c.summary()));
+            details(out, c);
+            out.push_str("</li>");
+        }
+        out.push_str("</ul></details>");
+    }
 }
 
 fn meta_row(out: &mut String, label: &str, columns: &[Column], f: impl Fn(&Column) -> String) {
@@ -170,8 +199,8 @@ pub(super) fn render(m: &Matrix) -> String {
     for r in &m.rows {
         let _ = write!(
             out,
-            "<tr><th scope=\"row\"><code>{}</code></th><td>{}</td>",
-            esc(&r.section),
+            "<tr><th scope=\"row\">{}</th><td>{}</td>",
+            if r.scope.is_some() { format!("<code>{}</code>", esc(&r.section)) } else { esc(&r.section) },
             r.scope.map_or("unknown", |s| s.as_str())
         );
         for cell in &r.cells {
