@@ -340,8 +340,8 @@ fn sections_the_suite_does_not_have_share_one_row() {
     assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
     let md = String::from_utf8(o.stdout).unwrap();
     let table = md.split("\n\nEach cell").next().unwrap();
-    // The header, the rule, four meta rows, the five sections and one row for the others.
-    assert_eq!(table.lines().filter(|l| l.starts_with('|')).count(), 2 + 4 + 5 + 1, "{table}");
+    // The header, the rule, five meta rows, the five sections and one row for the others.
+    assert_eq!(table.lines().filter(|l| l.starts_with('|')).count(), 2 + 5 + 5 + 1, "{table}");
     let others = table.lines().last().unwrap();
     assert!(
         others.starts_with("| (not in the suite) | unknown | **1 section: 1 / 0 / 0, out of scope, 1 more finding** |"),
@@ -349,4 +349,24 @@ fn sections_the_suite_does_not_have_share_one_row() {
     );
     assert!(others.ends_with(" **20000 sections: 0 / 0 / 0, out of scope, 20000 more findings** |"), "{others}");
     assert!(md.contains("| `odd7` | (whole section) | BQ607 results-unknown-section |"), "drill-down names it");
+}
+
+/// Red team (report): two files naming the same SDK and version, one Compatible and one not,
+/// gave two identical column heads and two identical `##` headings; nothing in the table said
+/// which file was which. A `file` row names each column's file.
+#[test]
+fn each_column_names_its_file() {
+    let dir = workspace();
+    let text = std::fs::read_to_string(dir.path().join(HAND_MADE[0])).unwrap();
+    let failing = text.replacen("\"first\": { \"status\": \"pass\" }", "\"first\": { \"status\": \"fail\" }", 1);
+    assert_ne!(failing, text);
+    std::fs::write(dir.path().join("php-again.json"), failing).unwrap();
+    let o = bqsuite(dir.path(), &["report", HAND_MADE[0], "php-again.json", "--suite", "suite"]);
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    let md = String::from_utf8(o.stdout).unwrap();
+    assert!(md.contains("\n| **verdict** | | Compatible | **Not compatible** |\n"), "{md}");
+    assert!(md.contains("\n| file | | `php-sdk.json` | `php-again.json` |\n"), "{md}");
+    let o = bqsuite(dir.path(), &["report", HAND_MADE[0], "php-again.json", "--suite", "suite", "--format", "html"]);
+    let html = String::from_utf8(o.stdout).unwrap();
+    assert!(html.contains("<th scope=\"row\">file</th><td></td><td><code>php-sdk.json</code></td>"), "{html}");
 }

@@ -194,6 +194,7 @@ pub(super) fn render(m: &Matrix) -> String {
             format!("<span class=\"verdict-bad\">{v}</span>")
         }
     });
+    meta_row(&mut out, "file", &m.columns, |c| format!("<code>{}</code>", esc(&c.file)));
     meta_row(&mut out, "family", &m.columns, |c| c.family.as_deref().map_or_else(|| "—".to_owned(), esc));
     meta_row(&mut out, "counts", &m.columns, |c| esc(&c.counts_text()));
     for r in &m.rows {

@@ -42,6 +42,10 @@ pub(super) fn render(m: &Matrix) -> String {
             write!(out, " **{v}** |")
         };
     }
+    out.push_str("\n| file | |");
+    for c in &m.columns {
+        let _ = write!(out, " {} |", cell_code(&c.file));
+    }
     out.push_str("\n| family | |");
     for c in &m.columns {
         let _ = write!(out, " {} |", c.family.as_deref().map_or_else(|| "—".to_owned(), text));
