@@ -172,7 +172,8 @@ fn a_cell_with_a_problem_results_check_finds_is_never_clean() {
         "{md}"
     );
     for row in [
-        "| `cases` | core | **0 / 0 / 0, 2 missing** |",
+        "| `cases` | core | **0 / 0 / 0, 2 missing, 1 more finding** |",
+        "| `cases` | (whole section) | BQ620 results-malformed | section \"cases\" is an array",
         "| `demo_core` | core | **1 / 0 / 1 (policy), 1 without a status** |",
         "| `demo_sqs` | sqs | **4 / 0 / 0, 1 unknown** |",
         "| `cases` | `order-created` | missing | |",
@@ -244,4 +245,128 @@ fn a_pipe_in_a_name_is_escaped_for_where_it_stands() {
     assert!(md.contains("\nFile `a|b.json`: "), "the File line: no backslash: {md}");
     assert!(md.contains("| `babelqueue\\|node` "), "a table cell: escaped: {md}");
     assert!(!md.contains("## `babelqueue\\|") && !md.contains("File `a\\|"), "{md}");
+}
+
+/// Red team (report): a bidirectional control in a name reorders what follows it on the line,
+/// so `## `php-sdk<U+202E> …` 1.0: Not compatible` could show its verdict backwards next to a
+/// `Compatible` the name spells. Markdown and HTML write such characters as visible `\u202e`,
+/// as the terminal output does.
+#[test]
+fn a_bidi_control_in_a_name_is_shown_not_obeyed() {
+    let dir = workspace();
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join(HAND_MADE[1])).unwrap()).unwrap();
+    v["sdk"] = serde_json::json!("node: Compatible \u{202e}");
+    v["version"] = serde_json::json!("3\u{2066}");
+    v["sections"]["cases"]["invalid-missing-urn"]["reason"] = serde_json::json!("a\u{2067}b");
+    std::fs::write(dir.path().join("bidi.json"), v.to_string()).unwrap();
+    for format in ["markdown", "html"] {
+        let o = bqsuite(dir.path(), &["report", "bidi.json", "--suite", "suite", "--format", format]);
+        assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+        let out = String::from_utf8(o.stdout).unwrap();
+        for c in ['\u{202e}', '\u{2066}', '\u{2067}'] {
+            assert!(!out.contains(c), "{format}: {c:?} in {out}");
+        }
+        assert!(out.contains("node: Compatible \\u202e"), "{format}: {out}");
+        assert!(out.contains("u2066") && out.contains("u2067"), "{format}: {out}");
+    }
+}
+
+/// Red team (report): a finding `results check` makes inside a section marks that section's
+/// cell and is listed under the table. A case reported twice (`fail`, then `pass`: BQ617) and a
+/// case whose `reason` is not a string (BQ602) used to leave the cell clean (`2 / 0 / 1
+/// (policy)`, green in HTML) under a Not compatible verdict, with nothing in the drill-down.
+#[test]
+fn a_finding_inside_a_section_marks_its_cell() {
+    let dir = workspace();
+    let text = std::fs::read_to_string(dir.path().join(HAND_MADE[0])).unwrap();
+    let dup = text.replacen(
+        "\"first\": { \"status\": \"pass\" },",
+        "\"first\": { \"status\": \"fail\", \"reason\": \"boom\" }, \"first\": { \"status\": \"pass\" },",
+        1,
+    );
+    let dup = dup.replacen(
+        "\"projection\": { \"status\": \"pass\" }",
+        "\"projection\": { \"status\": \"pass\", \"reason\": 5 }",
+        1,
+    );
+    assert_ne!(dup, text);
+    std::fs::write(dir.path().join("dup.json"), dup).unwrap();
+    let check = bqsuite(dir.path(), &["results", "check", "dup.json", "--suite", "suite"]);
+    assert_eq!(check.status.code(), Some(1), "{}", transcript(&check));
+    let o = bqsuite(dir.path(), &["report", "dup.json", "--suite", "suite"]);
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    let md = String::from_utf8(o.stdout).unwrap();
+    for row in [
+        "| `demo_core` | core | **2 / 0 / 1 (policy), 1 more finding** |",
+        "| `demo_sqs` | sqs | **3 / 0 / 0, 1 more finding** |",
+        "| `demo_core` | `first` | BQ617 results-duplicate-key | key \"first\" appears twice",
+        "| `demo_sqs` | `projection/reason` | BQ602 results-schema | violates the results schema",
+    ] {
+        assert!(md.contains(row), "{row}\n{md}");
+    }
+    let o = bqsuite(dir.path(), &["report", "dup.json", "--suite", "suite", "--format", "html"]);
+    let html = String::from_utf8(o.stdout).unwrap();
+    assert!(!html.contains("class=\"num ok\">2 / 0 / 1"), "{html}");
+    assert!(html.contains("<details><summary>1 more finding</summary><ul><li><code>first</code>: BQ617"), "{html}");
+}
+
+/// Red team (report): sections the suite does not have share one row, so the matrix grows with
+/// the input, not with its square. One row per such section, times one cell per file, made a
+/// 700 kB file with 50 000 empty sections take 38 s (and 10 000 files with one odd section
+/// each would need 10^8 cells).
+#[test]
+fn sections_the_suite_does_not_have_share_one_row() {
+    let dir = workspace();
+    let base: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join(HAND_MADE[0])).unwrap()).unwrap();
+    let mut names = vec![];
+    for i in 0..40 {
+        let mut v = base.clone();
+        v["sections"][format!("odd{i}")] = serde_json::json!({"x": {"status": "pass"}});
+        let name = format!("f{i}.json");
+        std::fs::write(dir.path().join(&name), v.to_string()).unwrap();
+        names.push(name);
+    }
+    let mut big = base.clone();
+    for i in 0..20_000 {
+        big["sections"][format!("extra{i}")] = serde_json::json!({});
+    }
+    std::fs::write(dir.path().join("big.json"), big.to_string()).unwrap();
+    names.push("big.json".into());
+    let mut args = vec!["report", "--suite", "suite"];
+    args.extend(names.iter().map(String::as_str));
+    let o = bqsuite(dir.path(), &args);
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    let md = String::from_utf8(o.stdout).unwrap();
+    let table = md.split("\n\nEach cell").next().unwrap();
+    // The header, the rule, five meta rows, the five sections and one row for the others.
+    assert_eq!(table.lines().filter(|l| l.starts_with('|')).count(), 2 + 5 + 5 + 1, "{table}");
+    let others = table.lines().last().unwrap();
+    assert!(
+        others.starts_with("| (not in the suite) | unknown | **1 section: 1 / 0 / 0, out of scope, 1 more finding** |"),
+        "{others}"
+    );
+    assert!(others.ends_with(" **20000 sections: 0 / 0 / 0, out of scope, 20000 more findings** |"), "{others}");
+    assert!(md.contains("| `odd7` | (whole section) | BQ607 results-unknown-section |"), "drill-down names it");
+}
+
+/// Red team (report): two files naming the same SDK and version, one Compatible and one not,
+/// gave two identical column heads and two identical `##` headings; nothing in the table said
+/// which file was which. A `file` row names each column's file.
+#[test]
+fn each_column_names_its_file() {
+    let dir = workspace();
+    let text = std::fs::read_to_string(dir.path().join(HAND_MADE[0])).unwrap();
+    let failing = text.replacen("\"first\": { \"status\": \"pass\" }", "\"first\": { \"status\": \"fail\" }", 1);
+    assert_ne!(failing, text);
+    std::fs::write(dir.path().join("php-again.json"), failing).unwrap();
+    let o = bqsuite(dir.path(), &["report", HAND_MADE[0], "php-again.json", "--suite", "suite"]);
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    let md = String::from_utf8(o.stdout).unwrap();
+    assert!(md.contains("\n| **verdict** | | Compatible | **Not compatible** |\n"), "{md}");
+    assert!(md.contains("\n| file | | `php-sdk.json` | `php-again.json` |\n"), "{md}");
+    let o = bqsuite(dir.path(), &["report", HAND_MADE[0], "php-again.json", "--suite", "suite", "--format", "html"]);
+    let html = String::from_utf8(o.stdout).unwrap();
+    assert!(html.contains("<th scope=\"row\">file</th><td></td><td><code>php-sdk.json</code></td>"), "{html}");
 }

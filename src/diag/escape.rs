@@ -9,7 +9,9 @@
 //! character outside printable ASCII is escaped.
 //! In Markdown, such text goes through [`markdown_text`] (free text) or [`markdown_code`] /
 //! [`markdown_code_cell`] (names and ids, as code spans), so no input can open a link, an
-//! image, an HTML tag, a table cell or a new line.
+//! image, an HTML tag, a table cell or a new line; and there too a bidirectional control or a
+//! line or paragraph separator is written as a visible `\uXXXX`, so no input can reorder the
+//! rest of its line (a verdict after a name).
 
 use std::borrow::Cow;
 use std::fmt::Write;
@@ -53,8 +55,9 @@ pub fn terminal_safe_lines(text: &str) -> String {
 
 /// Escape free text for Markdown (a table cell, a list item, a heading or a paragraph): every
 /// character that could start markup is backslash-escaped (GFM removes the backslash before any
-/// ASCII punctuation, so the text shows as it was), line breaks and tabs become spaces and other
-/// control characters U+FFFD.
+/// ASCII punctuation, so the text shows as it was), line breaks and tabs become spaces, other
+/// control characters U+FFFD, and the bidirectional controls and separators ([`is_invisible_layout`])
+/// a visible `\uXXXX` (its backslash escaped).
 pub fn markdown_text(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
@@ -65,10 +68,20 @@ pub fn markdown_text(s: &str) -> String {
             }
             '\n' | '\r' | '\t' => out.push(' '),
             c if c.is_control() => out.push('\u{FFFD}'),
+            c if is_invisible_layout(c) => {
+                let _ = write!(out, "\\\\u{:04x}", u32::from(c));
+            }
             c => out.push(c),
         }
     }
     out
+}
+
+/// The [`is_unsafe_char`]s that are not controls: the line and paragraph separators and the
+/// bidirectional formatting controls. Markup does not stop them reordering or breaking the text
+/// around them, so the Markdown and HTML renderers write them as a visible `\uXXXX`.
+pub fn is_invisible_layout(c: char) -> bool {
+    is_unsafe_char(c) && !c.is_control()
 }
 
 /// A code span holding `s` verbatim, for anywhere but a table cell (a heading, a line of text):
@@ -87,7 +100,16 @@ fn code_span(s: &str, in_cell: bool) -> String {
     if s.is_empty() {
         return "(empty)".into();
     }
-    let flat: String = s.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
+    let mut flat = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            c if c.is_control() => flat.push(' '),
+            c if is_invisible_layout(c) => {
+                let _ = write!(flat, "\\u{:04x}", u32::from(c));
+            }
+            c => flat.push(c),
+        }
+    }
     let flat = if in_cell { flat.replace('|', "\\|") } else { flat };
     let longest = flat.split(|c| c != '`').map(str::len).max().unwrap_or(0);
     let fence = "`".repeat(longest + 1);
@@ -134,6 +156,8 @@ mod tests {
     fn markdown_escapes_markup_and_keeps_cells_whole() {
         assert_eq!(markdown_text("a|b <i>[x](y)</i>\nz"), "a\\|b \\<i\\>\\[x\\](y)\\</i\\> z");
         assert_eq!(markdown_text("![ok](u) <h2>"), "\\!\\[ok\\](u) \\<h2\\>");
+        assert_eq!(markdown_text("a\u{202e}b\u{2029}"), "a\\\\u202eb\\\\u2029", "a bidi control is shown");
+        assert_eq!(markdown_code("a\u{2066}b"), "`a\\u2066b`");
         assert_eq!(markdown_code_cell("a|b"), "`a\\|b`");
         assert_eq!(markdown_code("a|b"), "`a|b`", "outside a table the backslash would show");
         assert_eq!(markdown_code("x`y"), "``x`y``");

@@ -21,6 +21,10 @@ pub(super) fn esc(s: &str) -> String {
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&#39;"),
             c if c.is_control() && !matches!(c, '\n' | '\t') => out.push('\u{FFFD}'),
+            // Markup does not contain a bidi control's reordering; show it as the terminal does.
+            c if crate::diag::is_invisible_layout(c) => {
+                let _ = write!(out, "\\u{:04x}", u32::from(c));
+            }
             c => out.push(c),
         }
     }
@@ -64,17 +68,27 @@ fn opt(s: Option<&str>) -> String {
     s.map_or_else(|| "?".to_owned(), esc)
 }
 
-fn td(out: &mut String, cell: &Cell) {
-    let class = match cell {
+fn td_class(cell: &Cell) -> &'static str {
+    match cell {
         Cell::NotCarried | Cell::Excepted { .. } => "absent",
         Cell::NotChecked { counts: None, .. } => "absent warn",
         Cell::NotChecked { counts: Some(_), .. } => "num warn",
         Cell::Missing => "bad",
-        Cell::Reported { counts, policy_skips, missing, unknown, no_status, out_of_scope, .. } => {
+        Cell::Others { sections } if sections.is_empty() => "absent",
+        Cell::Others { sections } if sections.iter().all(|(_, c)| matches!(c, Cell::NotChecked { .. })) => "num warn",
+        Cell::Others { sections } => {
+            if sections.iter().all(|(_, c)| td_class(c) != "num bad") {
+                "num warn"
+            } else {
+                "num bad"
+            }
+        }
+        Cell::Reported { counts, policy_skips, missing, unknown, no_status, out_of_scope, findings, .. } => {
             if counts.fail > 0
                 || !missing.is_empty()
                 || !unknown.is_empty()
                 || !no_status.is_empty()
+                || !findings.is_empty()
                 || *policy_skips < counts.skip
             {
                 "num bad"
@@ -84,8 +98,18 @@ fn td(out: &mut String, cell: &Cell) {
                 "num ok"
             }
         }
-    };
-    let _ = write!(out, "<td class=\"{class}\">{}", esc(&cell.summary()));
+    }
+}
+
+fn td(out: &mut String, cell: &Cell) {
+    let _ = write!(out, "<td class=\"{}\">{}", td_class(cell), esc(&cell.summary()));
+    details(out, cell);
+    out.push_str("</td>");
+}
+
+/// The drill-downs of one cell (of each section in it, for the row of the sections the suite
+/// does not have).
+fn details(out: &mut String, cell: &Cell) {
     let failing = cell.failing();
     if !failing.is_empty() {
         let _ = write!(out, "<details><summary>{} failing</summary><ul>", failing.len());
@@ -98,7 +122,7 @@ fn td(out: &mut String, cell: &Cell) {
         }
         out.push_str("</ul></details>");
     }
-    if let Cell::Reported { missing, unknown, no_status, .. } = cell {
+    if let Cell::Reported { missing, unknown, no_status, findings, .. } = cell {
         for (ids, what) in [(missing, "missing"), (unknown, "unknown"), (no_status, "without a status")] {
             if !ids.is_empty() {
                 let _ = write!(out, "<details><summary>{} {what}</summary><ul>", ids.len());
@@ -108,8 +132,28 @@ fn td(out: &mut String, cell: &Cell) {
                 out.push_str("</ul></details>");
             }
         }
+        if !findings.is_empty() {
+            let n = findings.len();
+            let _ = write!(out, "<details><summary>{n} more finding{}</summary><ul>", if n == 1 { "" } else { "s" });
+            for f in findings {
+                let at =
+                    if f.at.is_empty() { "(whole section)".to_owned() } else { format!("<code>{}</code>", esc(&f.at)) };
+                let _ = write!(out, "<li>{at}: {}: {}</li>", f.code, esc(&f.message));
+            }
+            out.push_str("</ul></details>");
+        }
     }
-    out.push_str("</td>");
+    if let Cell::Others { sections } = cell
+        && !sections.is_empty()
+    {
+        let _ = write!(out, "<details><summary>{} sections</summary><ul>", sections.len());
+        for (name, c) in sections {
+            let _ = write!(out, "<li><code>{}</code>: {}", esc(name), esc(&c.summary()));
+            details(out, c);
+            out.push_str("</li>");
+        }
+        out.push_str("</ul></details>");
+    }
 }
 
 fn meta_row(out: &mut String, label: &str, columns: &[Column], f: impl Fn(&Column) -> String) {
@@ -150,13 +194,14 @@ pub(super) fn render(m: &Matrix) -> String {
             format!("<span class=\"verdict-bad\">{v}</span>")
         }
     });
+    meta_row(&mut out, "file", &m.columns, |c| format!("<code>{}</code>", esc(&c.file)));
     meta_row(&mut out, "family", &m.columns, |c| c.family.as_deref().map_or_else(|| "—".to_owned(), esc));
     meta_row(&mut out, "counts", &m.columns, |c| esc(&c.counts_text()));
     for r in &m.rows {
         let _ = write!(
             out,
-            "<tr><th scope=\"row\"><code>{}</code></th><td>{}</td>",
-            esc(&r.section),
+            "<tr><th scope=\"row\">{}</th><td>{}</td>",
+            if r.scope.is_some() { format!("<code>{}</code>", esc(&r.section)) } else { esc(&r.section) },
             r.scope.map_or("unknown", |s| s.as_str())
         );
         for cell in &r.cells {
@@ -197,5 +242,6 @@ mod tests {
     fn escapes_every_markup_character() {
         assert_eq!(esc("<b a=\"1\" b='2'>&amp;</b>"), "&lt;b a=&quot;1&quot; b=&#39;2&#39;&gt;&amp;amp;&lt;/b&gt;");
         assert_eq!(esc("a\u{0}b"), "a\u{FFFD}b");
+        assert_eq!(esc("a\u{202e}b\u{2028}"), "a\\u202eb\\u2028");
     }
 }

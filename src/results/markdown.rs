@@ -42,6 +42,10 @@ pub(super) fn render(m: &Matrix) -> String {
             write!(out, " **{v}** |")
         };
     }
+    out.push_str("\n| file | |");
+    for c in &m.columns {
+        let _ = write!(out, " {} |", cell_code(&c.file));
+    }
     out.push_str("\n| family | |");
     for c in &m.columns {
         let _ = write!(out, " {} |", c.family.as_deref().map_or_else(|| "—".to_owned(), text));
@@ -53,7 +57,10 @@ pub(super) fn render(m: &Matrix) -> String {
     out.push('\n');
     for r in &m.rows {
         let scope = r.scope.map_or("unknown", |s| s.as_str());
-        let _ = write!(out, "| {} | {scope} |", cell_code(&r.section));
+        let _ = match r.scope {
+            Some(_) => write!(out, "| {} | {scope} |", cell_code(&r.section)),
+            None => write!(out, "| {} | {scope} |", text(&r.section)),
+        };
         for cell in &r.cells {
             let s = cell.summary();
             let _ = if cell.is_clean() { write!(out, " {s} |") } else { write!(out, " **{s}** |") };
@@ -69,30 +76,7 @@ pub(super) fn render(m: &Matrix) -> String {
         }
         let mut lines = Vec::new();
         for r in &m.rows {
-            let cell = &r.cells[i];
-            for (id, reason) in cell.failing() {
-                lines.push(format!(
-                    "| {} | {} | fail | {} |",
-                    cell_code(&r.section),
-                    cell_code(id),
-                    reason.as_deref().map(text).unwrap_or_default()
-                ));
-            }
-            match cell {
-                Cell::Missing => lines.push(format!("| {} | (whole section) | missing | |", cell_code(&r.section))),
-                Cell::Reported { missing, unknown, no_status, .. } => {
-                    for id in missing {
-                        lines.push(format!("| {} | {} | missing | |", cell_code(&r.section), cell_code(id)));
-                    }
-                    for id in unknown {
-                        lines.push(format!("| {} | {} | unknown | |", cell_code(&r.section), cell_code(id)));
-                    }
-                    for id in no_status {
-                        lines.push(format!("| {} | {} | no status | |", cell_code(&r.section), cell_code(id)));
-                    }
-                }
-                Cell::NotCarried | Cell::Excepted { .. } | Cell::NotChecked { .. } => {}
-            }
+            drill_down(&r.section, &r.cells[i], &mut lines);
         }
         if !lines.is_empty() {
             out.push_str("\n| section | case | status | reason |\n|---|---|---|---|\n");
@@ -103,6 +87,43 @@ pub(super) fn render(m: &Matrix) -> String {
         }
     }
     out
+}
+
+/// The drill-down lines of one cell (of each section in it, for the row of the sections the
+/// suite does not have).
+fn drill_down(section: &str, cell: &Cell, lines: &mut Vec<String>) {
+    for (id, reason) in cell.failing() {
+        lines.push(format!(
+            "| {} | {} | fail | {} |",
+            cell_code(section),
+            cell_code(id),
+            reason.as_deref().map(text).unwrap_or_default()
+        ));
+    }
+    match cell {
+        Cell::Missing => lines.push(format!("| {} | (whole section) | missing | |", cell_code(section))),
+        Cell::Reported { missing, unknown, no_status, findings, .. } => {
+            for id in missing {
+                lines.push(format!("| {} | {} | missing | |", cell_code(section), cell_code(id)));
+            }
+            for id in unknown {
+                lines.push(format!("| {} | {} | unknown | |", cell_code(section), cell_code(id)));
+            }
+            for id in no_status {
+                lines.push(format!("| {} | {} | no status | |", cell_code(section), cell_code(id)));
+            }
+            for f in findings {
+                let at = if f.at.is_empty() { "(whole section)".to_owned() } else { cell_code(&f.at) };
+                lines.push(format!("| {} | {at} | {} | {} |", cell_code(section), f.code, text(&f.message)));
+            }
+        }
+        Cell::Others { sections } => {
+            for (name, c) in sections {
+                drill_down(name, c, lines);
+            }
+        }
+        Cell::NotCarried | Cell::Excepted { .. } | Cell::NotChecked { .. } => {}
+    }
 }
 
 impl Matrix {

@@ -2,20 +2,33 @@
 //!
 //! Invariants: the matrix is built only from [`FileCheck`]s, so a column's verdict is exactly
 //! `results check`'s verdict for that file; rows are the suite's sections in manifest order,
-//! then any section a file reports that the suite does not have, in first-seen order; columns
+//! then, when any file reports a section the suite does not have, one row for all of them
+//! ([`Cell::Others`]: each file's such sections in its order), so the matrix grows with the
+//! files and their size, never with their product (a row per odd section times a cell per
+//! file would let 10 000 small files ask for 10^8 cells); columns
 //! keep the order the files were given in. A column carries the file's pass / fail / skip counts
 //! (the verdict line's). A cell counts pass / fail / skip, tells the skips the skip policy allows
 //! from the others, and keeps the failing case ids (with their reasons), the missing ones, the
-//! ones its section does not have and those without a status for the drill-down; a cell is
-//! clean only when it has none of them. A file of another suite version is checked against
+//! ones its section does not have and those without a status for the drill-down, and every
+//! other error finding `results check` makes inside the section (a pointer at or under
+//! `/sections/<name>`: a repeated key, a schema violation, a skip the policy refuses, a section
+//! not run); a cell is clean only when it has none of them, so no cell looks clean where
+//! `results check` points at something wrong. A file of another suite version is checked against
 //! none of this suite's sections (BQ603), so its cells only count, each saying it was not
 //! checked, never "missing" or "not allowed" for what the other version's sections hold. Renderers
 //! ([`Matrix::markdown`], [`Matrix::html`]) escape every string that comes from an input file.
 
+use std::collections::{HashMap, HashSet};
+
 use super::model::{Counts, Status};
-use crate::suite::{Scope, Suite};
+use super::view::SectionResults;
+use crate::diag::{Code, Severity};
+use crate::suite::{Scope, Suite, pointer};
 
 use super::{FileCheck, Verdict};
+
+/// The label of the row of sections the suite does not have (the one row whose scope is `None`).
+pub const OTHERS: &str = "(not in the suite)";
 
 /// A compatibility matrix.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -56,8 +69,9 @@ impl Column {
 /// One section.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Row {
+    /// The section's name ([`OTHERS`] for the row of the sections the suite does not have).
     pub section: String,
-    /// `None` for a section the suite does not have.
+    /// `None` for the row of the sections the suite does not have.
     pub scope: Option<Scope>,
     /// One cell per column.
     pub cells: Vec<Cell>,
@@ -76,6 +90,9 @@ pub enum Cell {
     Excepted { adr: String },
     /// A required section is absent.
     Missing,
+    /// The row of the sections the suite does not have: each one this file reports, by name, as
+    /// a [`Cell::Reported`] (out of scope) or [`Cell::NotChecked`] cell; empty when it reports none.
+    Others { sections: Vec<(String, Cell)> },
     /// The section is reported.
     Reported {
         counts: Counts,
@@ -91,7 +108,43 @@ pub enum Cell {
         no_status: Vec<String>,
         /// The section should be absent (its scope is not carried, or the suite lacks it).
         out_of_scope: bool,
+        /// `results check`'s other error findings inside the section (those the fields above
+        /// do not already list case by case), in its order.
+        findings: Vec<SectionFinding>,
     },
+}
+
+/// An error finding of `results check` inside a section.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SectionFinding {
+    /// Its pointer below the section's (RFC 6901, escaped; empty for the section itself).
+    pub at: String,
+    pub code: Code,
+    pub message: String,
+}
+
+/// The codes a [`Cell::Reported`] lists by case already (failing, missing, unknown, without a
+/// status), so they are not listed twice.
+const LISTED_BY_CASE: [Code; 4] =
+    [Code::RESULTS_CASE_FAILED, Code::RESULTS_MISSING_CASE, Code::RESULTS_UNKNOWN_CASE, Code::RESULTS_NO_STATUS];
+
+/// A file's error findings inside `/sections/<name>`, by section name, less [`LISTED_BY_CASE`].
+fn findings_by_section(fc: &FileCheck) -> HashMap<String, Vec<SectionFinding>> {
+    let mut by: HashMap<String, Vec<SectionFinding>> = HashMap::new();
+    for f in fc.findings.iter().filter(|f| f.severity == Severity::Error && !LISTED_BY_CASE.contains(&f.code)) {
+        if let Some((section, at)) = f.pointer.as_deref().and_then(inside_a_section) {
+            by.entry(section).or_default().push(SectionFinding { at, code: f.code, message: f.message.clone() });
+        }
+    }
+    by
+}
+
+/// `(section, pointer below it)` when `p` is `/sections/<name>` or below it.
+fn inside_a_section(p: &str) -> Option<(String, String)> {
+    let rest = p.strip_prefix(super::view::SECTIONS)?.strip_prefix('/')?;
+    let (token, at) = rest.split_once('/').unwrap_or((rest, ""));
+    let name = pointer::parse(&format!("/{token}")).ok()?.pop()?;
+    Some((name, at.to_owned()))
 }
 
 impl Cell {
@@ -103,7 +156,43 @@ impl Cell {
             Cell::NotCarried => "—".into(),
             Cell::Excepted { adr } => format!("n/a ({adr})"),
             Cell::Missing => "missing".into(),
-            Cell::Reported { counts, policy_skips, missing, unknown, no_status, out_of_scope, .. } => {
+            Cell::Others { sections } if sections.is_empty() => "—".into(),
+            Cell::Others { sections } => {
+                let (mut counts, mut more, mut no_status, mut not_checked) = (Counts::default(), 0, 0, false);
+                for (_, c) in sections {
+                    match c {
+                        Cell::Reported { counts: c, findings, no_status: n, .. } => {
+                            counts += *c;
+                            more += findings.len();
+                            no_status += n.len();
+                        }
+                        Cell::NotChecked { counts: c, .. } => {
+                            counts += c.unwrap_or_default();
+                            not_checked = true;
+                        }
+                        _ => {}
+                    }
+                }
+                let n = sections.len();
+                let mut t = format!(
+                    "{n} section{}: {} / {} / {}",
+                    if n == 1 { "" } else { "s" },
+                    counts.pass,
+                    counts.fail,
+                    counts.skip
+                );
+                if no_status > 0 {
+                    t.push_str(&format!(", {no_status} without a status"));
+                }
+                t.push_str(if not_checked { ", not checked" } else { ", out of scope" });
+                match more {
+                    0 => {}
+                    1 => t.push_str(", 1 more finding"),
+                    m => t.push_str(&format!(", {m} more findings")),
+                }
+                t
+            }
+            Cell::Reported { counts, policy_skips, missing, unknown, no_status, out_of_scope, findings, .. } => {
                 let mut t = format!("{} / {} / {}", counts.pass, counts.fail, counts.skip);
                 let other = counts.skip - policy_skips.min(&counts.skip);
                 match (counts.skip, other) {
@@ -124,6 +213,11 @@ impl Cell {
                 if *out_of_scope {
                     t.push_str(", out of scope");
                 }
+                match findings.len() {
+                    0 => {}
+                    1 => t.push_str(", 1 more finding"),
+                    n => t.push_str(&format!(", {n} more findings")),
+                }
                 t
             }
         }
@@ -133,7 +227,7 @@ impl Cell {
     pub fn failing(&self) -> &[(String, Option<String>)] {
         match self {
             Cell::Reported { failing, .. } | Cell::NotChecked { failing, .. } => failing,
-            Cell::NotCarried | Cell::Excepted { .. } | Cell::Missing => &[],
+            Cell::NotCarried | Cell::Excepted { .. } | Cell::Missing | Cell::Others { .. } => &[],
         }
     }
 
@@ -143,13 +237,15 @@ impl Cell {
         match self {
             Cell::NotCarried | Cell::Excepted { .. } => true,
             Cell::Missing | Cell::NotChecked { .. } => false,
-            Cell::Reported { counts, policy_skips, missing, unknown, no_status, out_of_scope, .. } => {
+            Cell::Others { sections } => sections.iter().all(|(_, c)| c.is_clean()),
+            Cell::Reported { counts, policy_skips, missing, unknown, no_status, out_of_scope, findings, .. } => {
                 counts.fail == 0
                     && *policy_skips == counts.skip
                     && missing.is_empty()
                     && unknown.is_empty()
                     && no_status.is_empty()
                     && !out_of_scope
+                    && findings.is_empty()
             }
         }
     }
@@ -160,7 +256,8 @@ pub const LEGEND: &str = "Each cell counts pass / fail / skip; (policy) every sk
 allows, (not allowed) or (N policy, N not allowed) some are not. — the SDK does not carry the section's scope; \
 n/a (ADR) a family exception excludes the binding; missing a required section the file leaves out; \
 N missing case ids the section leaves out; N unknown case ids the section does not have; N without a status \
-cases whose status is none of pass, fail and skip (counted nowhere); out of scope a section the file should not report; \
+cases whose status is none of pass, fail and skip (counted nowhere); N more findings other findings of results check \
+inside the section (listed below); out of scope a section the file should not report; \
 not checked the file ran another suite version, so none of its sections was checked against this one (check it against \
 that version's suite).";
 
@@ -184,22 +281,43 @@ impl Matrix {
                 }
             })
             .collect();
-        let mut names: Vec<(String, Option<Scope>)> =
-            suite.sections().into_iter().filter_map(|s| Some((s.name.to_owned(), Some(s.scope?)))).collect();
-        for fc in checks {
-            for s in fc.results.iter().flat_map(|r| &r.sections) {
-                if !names.iter().any(|(n, _)| *n == s.name) {
-                    names.push((s.name.clone(), None));
-                }
-            }
-        }
-        let rows = names
-            .into_iter()
-            .map(|(section, scope)| {
-                let cells = checks.iter().map(|fc| cell(fc, &section, scope)).collect();
-                Row { section, scope, cells }
+        // One index per file, so finding a section is a lookup, not a scan of the file's sections.
+        let index: Vec<HashMap<&str, &SectionResults>> = checks
+            .iter()
+            .map(|fc| fc.results.iter().flat_map(|r| &r.sections).map(|s| (s.name.as_str(), s)).collect())
+            .collect();
+        let mut found: Vec<_> = checks.iter().map(findings_by_section).collect();
+        let sections: Vec<(&str, Scope)> =
+            suite.sections().into_iter().filter_map(|s| Some((s.name, s.scope?))).collect();
+        let mut rows: Vec<Row> = sections
+            .iter()
+            .map(|&(section, scope)| {
+                let cells = checks
+                    .iter()
+                    .zip(&index)
+                    .zip(&mut found)
+                    .map(|((fc, ix), found)| cell(fc, section, Some(scope), ix.get(section).copied(), found))
+                    .collect();
+                Row { section: section.to_owned(), scope: Some(scope), cells }
             })
             .collect();
+        let known: HashSet<&str> = sections.iter().map(|(n, _)| *n).collect();
+        let others: Vec<Cell> = checks
+            .iter()
+            .zip(&mut found)
+            .map(|(fc, found)| Cell::Others {
+                sections: fc
+                    .results
+                    .iter()
+                    .flat_map(|r| &r.sections)
+                    .filter(|s| !known.contains(s.name.as_str()))
+                    .map(|s| (s.name.clone(), cell(fc, &s.name, None, Some(s), found)))
+                    .collect(),
+            })
+            .collect();
+        if !others.iter().all(|c| matches!(c, Cell::Others { sections } if sections.is_empty())) {
+            rows.push(Row { section: OTHERS.to_owned(), scope: None, cells: others });
+        }
         Matrix { suite_version: suite.version().unwrap_or("?").to_owned(), columns, rows }
     }
 
@@ -221,9 +339,14 @@ impl Matrix {
     }
 }
 
-fn cell(fc: &FileCheck, section: &str, scope: Option<Scope>) -> Cell {
+fn cell(
+    fc: &FileCheck,
+    section: &str,
+    scope: Option<Scope>,
+    reported: Option<&SectionResults>,
+    found: &mut HashMap<String, Vec<SectionFinding>>,
+) -> Cell {
     let in_scope = scope.is_some_and(|s| fc.carried.contains(&s));
-    let reported = fc.results.as_ref().and_then(|r| r.section(section));
     let failing = |r: &super::view::SectionResults| -> Vec<(String, Option<String>)> {
         r.cases().iter().filter(|c| c.status == Some(Status::Fail)).map(|c| (c.id.clone(), c.reason.clone())).collect()
     };
@@ -243,6 +366,7 @@ fn cell(fc: &FileCheck, section: &str, scope: Option<Scope>) -> Cell {
             unknown: fc.unknown_cases.get(section).cloned().unwrap_or_default(),
             no_status: r.cases().iter().filter(|c| c.status.is_none()).map(|c| c.id.clone()).collect(),
             out_of_scope: !in_scope,
+            findings: found.remove(section).unwrap_or_default(),
         },
         None if in_scope => Cell::Missing,
         None => match scope.and_then(|s| fc.exception_for(s)) {
