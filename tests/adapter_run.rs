@@ -877,3 +877,21 @@ fn a_restarted_adapter_that_comes_back_as_another_runs_no_further_case() {
         assert!(got.iter().all(|o| o.2 == Status::Fail.as_str()), "{members}: {got:#?}");
     }
 }
+
+/// The results file takes `sdk` and `version` from the hello, so a hello whose name results
+/// check would refuse (BQ620: a bidirectional control in it) runs no case and writes no file.
+#[test]
+fn a_hello_whose_name_results_check_refuses_runs_nothing() {
+    if !have_python() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.json");
+    let cmd =
+        format!("{} --hello {}", misbehave_cmd("relay", 0, &dir.path().join("once")), word(r#"{"sdk": "node\u202e"}"#));
+    let o = bqsuite(&["run", "--sdk", &cmd, "--out", out.to_str().unwrap()], None);
+    assert_eq!(o.status.code(), Some(2), "{}", support::transcript(&o));
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(stderr.contains("sdk \"node\\u{202e}\" is not a name as reports show it"), "{stderr}");
+    assert!(!out.exists(), "no results file is written");
+}

@@ -52,6 +52,20 @@ fn a_complete_passing_file_is_compatible() {
     }
 }
 
+/// Red team (report): `"sdk": "node: Compatible \u{202e}"` was Compatible; every rendering
+/// then showed the verdict beside a name that reorders it. A package name or version with a
+/// control, separator or bidirectional character, or surrounding space, is BQ620.
+#[test]
+fn a_name_that_is_not_shown_as_it_is_is_malformed() {
+    let s = suite();
+    for (member, bad) in [("sdk", "node: Compatible \u{202e}"), ("sdk", "php-sdk\n"), ("version", " 2.4.1")] {
+        let mut v = passing(&s, "babelqueue-python", &["sqs"]);
+        v[member] = json!(bad);
+        let fc = broken(&v, "BQ620", &format!("/{member}"));
+        assert_eq!(fc.findings.len(), 1, "one problem, one finding: {:#?}", fc.findings);
+    }
+}
+
 #[test]
 fn skips_the_policy_allows_are_compatible_and_counted() {
     let s = suite();

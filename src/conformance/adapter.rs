@@ -229,6 +229,17 @@ pub fn run_launched(
 ) -> Result<(Run, Summary), Trouble> {
     let redis = redis_link(options);
     let adapter = launched.connect(suite.version())?;
+    // The results file takes `sdk` and `version` from the hello: refuse one that results check
+    // would refuse (BQ620) rather than run every case and write it.
+    let hello = adapter.hello();
+    for (member, text) in [("sdk", &hello.sdk), ("version", &hello.version)] {
+        if !crate::results::is_a_name(text) {
+            return Err(Trouble::BadHello(format!(
+                "{member} {text:?} is not a name as reports show it (no control, line or paragraph separator or \
+                 bidirectional character, no surrounding white space)"
+            )));
+        }
+    }
     let mut under = AdapterRun { adapter, rules, skipped: Vec::new() };
     let mut run = run_under(suite, options, &mut under, &redis);
     let sdk = under.adapter.hello().sdk;

@@ -665,7 +665,7 @@ codes! {
     }
     RESULTS_MALFORMED = "BQ620" "results-malformed" "A results file lacks a member the verdict reads (sdk, version, conformance_version, bindings, sections) or gives it a shape the results format does not allow." {
         Error,
-        checks: "Whatever the suite's results schema allows: the file is one JSON object; sdk and version are non-empty strings; conformance_version is a string; bindings is an array whose every entry names a binding (redis, amqp, sqs, asb, pulsar, kafka, artemis, otel); sections is an object whose every value is an object. The schema's report of the same member gives way to it.",
+        checks: "Whatever the suite's results schema allows: the file is one JSON object; sdk and version are non-empty strings, names as reports show them (no control, line or paragraph separator or bidirectional character, no surrounding white space); conformance_version is a string; bindings is an array whose every entry names a binding (redis, amqp, sqs, asb, pulsar, kafka, artemis, otel); sections is an object whose every value is an object. The schema's report of the same member gives way to it.",
         why: "The verdict is computed from these members, and a member of the wrong shape reads as absent: bindings [\"rabbitmq\"] or \"redis sqs\" carries no binding, so no binding section is required, and a section that is an array reports no case and misses none. Judging them here, not only by the schema, means a weakened or edited results schema cannot turn such a file into a Compatible verdict.",
         example: Results { edits: &[Set("results.json", "/sections/cases", "[\"order-created\", \"urn-alias\"]")], args: &[] },
     }

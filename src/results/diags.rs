@@ -274,6 +274,19 @@ pub(super) fn member_malformed(key: &str, want: &str, kind: &str, at: &str) -> F
     .at(at)
 }
 
+/// BQ620: `sdk` or `version` is a string, but not a name as reports show it.
+pub(super) fn not_a_name(key: &str, value: &str, at: &str) -> Finding {
+    Finding::error(
+        Code::RESULTS_MALFORMED,
+        format!(
+            "{key} \"{}\" holds a control, line or paragraph separator or bidirectional character, or surrounding white \
+             space: every report and annotation shows the verdict beside it, and no package name or version holds one",
+            crate::diag::terminal_safe(value)
+        ),
+    )
+    .at(at)
+}
+
 /// BQ620: a `bindings` entry that names no binding.
 pub(super) fn not_a_binding(entry: &serde_json::Value, bindings: &str, at: &str) -> Finding {
     Finding::error(

@@ -10,7 +10,8 @@
 //! array reports no case and so misses none. Left to the schema alone, a suite whose schema was
 //! weakened (or a vendored copy edited) turned such a file into a Compatible verdict. So here,
 //! as the spec's results format (ADR-0032) says: the file is one object; `sdk` and `version`
-//! are non-empty strings; `conformance_version` is a string (a string other than the suite's
+//! are non-empty strings, and names as they are shown (a ruling: no control, line or paragraph
+//! separator or bidirectional character, no surrounding white space, [`is_a_name`]); `conformance_version` is a string (a string other than the suite's
 //! version is BQ603); `bindings` is an array whose every entry names a binding (the scopes other
 //! than `core`, spelled as the manifest spells them); `sections` is an object whose every value
 //! is an object. A member that is absent is reported at its parent, as every absence is.
@@ -55,6 +56,16 @@ fn bindings_text() -> String {
     Scope::ALL.iter().filter(|s| s.is_binding()).map(|s| s.as_str()).collect::<Vec<_>>().join(", ")
 }
 
+/// Is `s` a name as every report shows it: non-empty, no surrounding white space, and no
+/// character a terminal, log viewer or page acts on instead of showing
+/// ([`crate::diag::is_unsafe_char`]: controls, line and paragraph separators,
+/// bidirectional controls). Reports escape such characters, but a verdict is about a package a
+/// reader recognises by name, and no package name or version holds one: `"node: Compatible
+/// \u{202e}"` can only be written to mislead.
+pub fn is_a_name(s: &str) -> bool {
+    !s.is_empty() && s.trim() == s && !s.chars().any(crate::diag::is_unsafe_char)
+}
+
 /// The floor's findings for a parsed results file (none for a file that meets it).
 pub(super) fn check(v: &Value) -> Vec<Judged> {
     let Some(root) = v.as_object() else {
@@ -77,6 +88,12 @@ pub(super) fn check(v: &Value) -> Vec<Judged> {
     member("conformance_version", "a string, the suite version the run used", &|v| v.is_string(), root);
     member("bindings", "an array of the bindings the package carries", &|v| v.is_array(), root);
     member("sections", "an object: section → case id → outcome", &|v| v.is_object(), root);
+    for key in ["sdk", "version"] {
+        if let Some(s) = root.get(key).and_then(Value::as_str).filter(|s| !s.is_empty() && !is_a_name(s)) {
+            let at = pointer::join("", key);
+            out.push(Judged { finding: diags::not_a_name(key, s, &at), subject: at });
+        }
+    }
     if let Some(bindings) = root.get("bindings").and_then(Value::as_array) {
         for (i, b) in bindings.iter().enumerate() {
             if b.as_str().and_then(Scope::parse).is_none_or(|s| !s.is_binding()) {
@@ -120,6 +137,25 @@ mod tests {
                 .collect();
         assert_eq!(got, want);
         assert_eq!(subjects(&json!([])), [(String::new(), Some(String::new()))]);
+    }
+
+    #[test]
+    fn a_name_is_shown_as_it_is() {
+        // Helper red team (report): a bidi override in `sdk` reversed the verdict after it in
+        // every rendering that did not escape it; no package name or version holds one.
+        for bad in ["node: Compatible \u{202e}", "php-sdk\n", " php-sdk", "php\u{1b}[32m", "1.0\u{2028}", "\t"] {
+            for member in ["sdk", "version"] {
+                let mut v =
+                    json!({"sdk": "s", "version": "1", "conformance_version": "1.6.0", "bindings": [], "sections": {}});
+                v[member] = json!(bad);
+                assert_eq!(subjects(&v), [(format!("/{member}"), Some(format!("/{member}")))], "{member} = {bad:?}");
+            }
+        }
+        for good in ["php-sdk", "@babelqueue/core", "babelqueue/laravel", "2.4.1+build.5", "bäbelqueue-ñ"] {
+            let v =
+                json!({"sdk": good, "version": good, "conformance_version": "1.6.0", "bindings": [], "sections": {}});
+            assert!(check(&v).is_empty(), "{good:?}");
+        }
     }
 
     #[test]
