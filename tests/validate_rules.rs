@@ -1046,3 +1046,22 @@ fn a_results_schema_that_rejects_its_example_is_not_judged_by_the_corpus() {
     let findings = s.validate();
     assert_eq!(codes(&findings), ["BQ401"], "{findings:#?}");
 }
+
+/// Red team P06c: a roundtrip fixture's `attempts` rewritten as `0.0` passed validate: Draft-07's
+/// `integer` accepts an integral float, but producer output writes an integer literal, and Go
+/// refuses `0.0` into an int while PHP and Python keep a float. So does `1e0`.
+#[test]
+fn producer_output_writes_integers_as_integer_literals() {
+    for literal in ["0.0", "0e0"] {
+        let s = SuiteCopy::new();
+        let rel = "fixtures/unknown-meta-roundtrip.json";
+        let text = s.read(rel);
+        let at = text.find("\"attempts\": 0").expect("the fixture has attempts 0");
+        let edited = format!("{}\"attempts\": {literal}{}", &text[..at], &text[at + "\"attempts\": 0".len()..]);
+        s.write(rel, edited);
+        let f = s.validate();
+        let one = assert_finding(&f, "BQ801", rel, Some("/attempts"));
+        assert!(one.message.contains("integer literal"), "{}", one.message);
+        assert_eq!(f.len(), 1, "{literal}: {f:#?}");
+    }
+}

@@ -810,7 +810,7 @@ codes! {
 
     PRODUCER_SCHEMA_FAILS = "BQ801" "producer-schema-fails" "A roundtrip or forbidden_keys fixture fails the producer schema, and its case does not say producer_schema_valid: false." {
         Error,
-        checks: "Every roundtrip and forbidden_keys fixture passes the producer envelope schema (Draft-07, formats not asserted), unless its case says producer_schema_valid: false.",
+        checks: "Every roundtrip and forbidden_keys fixture passes the producer envelope schema (Draft-07, formats not asserted), and writes each member the schema types integer (attempts, meta.schema_version, meta.created_at, dead_letter.attempts, dead_letter.failed_at) as an integer literal, not 7.0 or 7e0, which Draft-07 lets pass but most SDKs' JSON readers take for a float; unless its case says producer_schema_valid: false.",
         why: "These fixtures stand for messages a producer emitted; one that fails the schema must be marked a consumer tolerance, so nobody takes it for valid producer output.",
         example: Validate(&[Remove("manifest.json", "/roundtrip/cases/[unknown-lang]/producer_schema_valid")]),
     }

@@ -387,7 +387,9 @@ pub(crate) fn against_fixture(
 }
 
 /// A roundtrip or forbidden_keys fixture is producer output: it passes the producer schema, one
-/// finding per violation at the violating pointer of the fixture (BQ801), unless its case says
+/// finding per violation at the violating pointer of the fixture (BQ801), and writes every
+/// member the schema types integer as an integer literal ([`PRODUCER_INTEGERS`]; `7.0` passes
+/// Draft-07 but is a float to most SDKs' JSON readers), unless its case says
 /// `producer_schema_valid: false` — then it must fail the schema, so the flag cannot lie
 /// (BQ802). Each (fixture, flag) pair is checked once.
 pub(crate) fn producer_schema<'s, C>(
@@ -430,8 +432,32 @@ pub(crate) fn producer_schema<'s, C>(
                 .at(err.instance_path().as_str()),
             );
         }
+        for at in PRODUCER_INTEGERS {
+            let Some(Value::Number(n)) = fixture.json.pointer(at) else { continue };
+            if n.is_f64() {
+                out.push(
+                    Finding::error(
+                        Code::PRODUCER_SCHEMA_FAILS,
+                        format!(
+                            "writes {at} as {n}, a number with a fraction or an exponent, where the producer schema \
+                             types it integer and a producer writes an integer literal (Draft-07 lets an integral \
+                             float pass; Go refuses it into an int, and PHP and Python read a float and write it \
+                             back as one); case {:?} does not say producer_schema_valid: false",
+                            e.case.id
+                        ),
+                    )
+                    .in_file(fixture.rel)
+                    .at(at),
+                );
+            }
+        }
     }
 }
+
+/// The members the producer schema types `integer`: producer output writes them as integer
+/// literals (no fraction, no exponent), which Draft-07's `integer` alone does not require.
+const PRODUCER_INTEGERS: [&str; 5] =
+    ["/attempts", "/meta/schema_version", "/meta/created_at", "/dead_letter/attempts", "/dead_letter/failed_at"];
 
 /// Read `producer_schema_valid` (optional boolean; `false` flags a consumer-tolerance fixture).
 pub(crate) fn flagged<'s>(r: &mut Reader<'s>, at: &Place<'s>) -> Option<bool> {
