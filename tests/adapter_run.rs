@@ -846,9 +846,9 @@ fn an_interrupted_run_stops_its_adapter() {
 
 /// The run is planned on the first hello: the SDK's identity, what it carries and answers, and
 /// whether calls may be written ahead. A restarted adapter that comes back as another (here: no
-/// longer taking calls written ahead, or carrying other bindings) runs no further case, and the
-/// summary says which members changed; it had been compared without `pipeline`, and told only
-/// `sdk` and `version`.
+/// longer taking calls written ahead, or carrying other bindings) runs no further case and is
+/// not started again, and the summary says which members changed; it had been compared without
+/// `pipeline`, told only `sdk` and `version`, and restarted until the budget was used up.
 #[test]
 fn a_restarted_adapter_that_comes_back_as_another_runs_no_further_case() {
     if !have_python() {
@@ -867,6 +867,12 @@ fn a_restarted_adapter_that_comes_back_as_another_runs_no_further_case() {
         let stderr = String::from_utf8_lossy(&o.stderr);
         assert!(
             stderr.contains(&format!("restarted with another hello than the first ({says})")),
+            "{members}: {stderr}"
+        );
+        // No further restart mends it: one restart, not the whole budget of the same incident.
+        assert!(
+            stderr
+                .contains("adapter: 2 incident(s), 1 restart(s), not started again (it came back with another hello)"),
             "{members}: {stderr}"
         );
         // Every case not answered by the first process fails, saying why (none passes on the

@@ -35,7 +35,8 @@
 //!   path or time, so a results file stays reproducible.
 //! - A restarted adapter must give the same hello as the first one: the same `sdk`, `version`,
 //!   `language`, `bindings`, `operations` and `pipeline` (the run was planned on them); one that
-//!   differs runs no case, and the incident names the members that changed.
+//!   differs runs no case, is not started again (no restart mends it), and the incident names
+//!   the members that changed.
 //! - Every adapter process is registered from its start until it is reaped, so that an
 //!   interrupted bqsuite kills it with its group ([`stop_all`]) instead of leaving it behind.
 
@@ -194,6 +195,8 @@ pub struct Summary {
     pub incidents: Vec<Incident>,
     /// Restarts were used up.
     pub gave_up: bool,
+    /// No process was started again because a restarted one came back with another hello.
+    pub retired: bool,
     /// Operations the hello lists that this protocol does not have (never called).
     pub unknown_operations: Vec<String>,
     pub log: PathBuf,
@@ -208,7 +211,9 @@ impl fmt::Display for Summary {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let restarts = self.starts.saturating_sub(1);
         write!(f, "adapter: {} incident(s), {restarts} restart(s)", self.incidents.len())?;
-        if self.gave_up {
+        if self.retired {
+            f.write_str(", not started again (it came back with another hello)")?;
+        } else if self.gave_up {
             f.write_str(", restarts used up")?;
         }
         if let Some((sent, used)) = self.ahead {
@@ -245,6 +250,9 @@ pub struct Adapter {
     case: String,
     /// Why every further call of this case fails at once.
     down: Option<String>,
+    /// Why no process is started again: a restarted one came back with another hello, which
+    /// no further restart mends (each would be one more incident of the same).
+    retired: Option<String>,
     notes: CaseNotes,
     incidents: Vec<Incident>,
     /// The hello declared `pipeline`: calls may be written ahead.
@@ -478,6 +486,7 @@ impl Adapter {
             section: String::new(),
             case: String::new(),
             down: None,
+            retired: None,
             notes: CaseNotes::default(),
             incidents: Vec::new(),
             pipeline: false,
@@ -838,6 +847,9 @@ impl Adapter {
         if self.running.is_some() {
             return Ok(());
         }
+        if let Some(why) = &self.retired {
+            return Err(SdkError::Transport { message: format!("not run: {why}") });
+        }
         if self.starts > self.options.max_restarts {
             let why = format!(
                 "the adapter failed {} times and is not started again (--max-restarts {})",
@@ -851,7 +863,12 @@ impl Adapter {
                 self.running = Some(running);
                 Ok(())
             }
-            Err(t) => Err(self.lose(None, t)),
+            Err(t) => {
+                if matches!(t, Trouble::Changed(_)) {
+                    self.retired = Some(format!("the adapter {t}, so it is not started again"));
+                }
+                Err(self.lose(None, t))
+            }
         }
     }
 
@@ -911,6 +928,7 @@ impl Adapter {
             starts: self.starts,
             incidents: std::mem::take(&mut self.incidents),
             gave_up,
+            retired: self.retired.is_some(),
             log: self.options.log.clone(),
             ahead: self.pipeline.then_some((self.counts.0, self.counts.1)),
             one_by_one: self.counts.2,
