@@ -2,7 +2,8 @@
 //! stop a case catching a bug it caught are findings of `validate` and refusals of `release`.
 //! Each edit here kept `validate` clean before BQ316 (the red-team reproductions of this round):
 //! an expectation loosened (an emptied one is BQ308's, at the field), a published case removed with its fixture, a gate row inserted ahead
-//! of the published ones, a Redis case's expectations dropped.
+//! of the published ones, a Redis case's expectations dropped; and a published case no variant
+//! fails renamed or removed (BQ317, which the recording's list of unprotected cases holds).
 //!
 //! The Redis half uses `BQ_REDIS_URL`, else a `redis-server` the test support starts, else it
 //! skips and says so (a failure under `BQ_REQUIRE_REDIS`).
@@ -73,6 +74,41 @@ fn a_published_case_removed_is_a_finding_once_per_case() {
     assert_eq!(ptr, "/forbidden_keys");
     assert!(msg.starts_with("forbidden_keys/forbidden-key-meta-ts is gone, and it caught"), "{msg}");
     assert!(msg.contains("decode-keeps-forbidden-keys"), "{msg}");
+}
+
+#[test]
+fn a_published_case_no_variant_fails_cannot_be_renamed_or_dropped_away() {
+    // decisions R1: published cases stay. These cases are failed by no broken variant, so BQ316
+    // never held them; renamed or removed, validate stayed clean.
+    let s = SuiteCopy::new();
+    s.edit_manifest(|m| {
+        case_mut(m, "traceparent", "absent-header")["name"] = json!("absent-header-kept");
+        let dlq = m["poison_dlq"]["cases"].as_array_mut().unwrap();
+        dlq.retain(|c| c["name"] != "nesting-depth-600");
+        let release = m["delay"]["release"]["cases"].as_array_mut().unwrap();
+        release.iter_mut().find(|c| c["name"] == "release-exactly-43200").unwrap()["name"] =
+            json!("release-at-the-max");
+    });
+    let found = only(&s.validate(), "BQ317");
+    let gone: Vec<_> = found.iter().map(|(p, m)| (p.as_str(), m.split(" is gone").next().unwrap_or(""))).collect();
+    assert_eq!(
+        gone,
+        [
+            ("/poison_dlq", "poison_dlq/nesting-depth-600"),
+            ("/traceparent", "traceparent/absent-header"),
+            ("/delay", "delay/release/release-exactly-43200"),
+        ],
+        "{found:#?}"
+    );
+    assert!(found[0].1.contains("published cases stay (decisions R1)"), "{found:#?}");
+}
+
+#[test]
+fn a_block_emptied_is_the_blocks_finding_not_one_per_unprotected_case() {
+    let s = SuiteCopy::new();
+    s.edit_manifest(|m| m["delay"]["release"]["cases"] = json!([]));
+    let codes: Vec<_> = s.validate().iter().map(|f| f.code.id).collect();
+    assert_eq!(codes, ["BQ314"], "one finding for the emptied block");
 }
 
 #[test]

@@ -182,11 +182,24 @@ pub fn run(a: &DevArgs) -> ExitCode {
                     ));
                 }
                 let pairs = matrix.pairs();
-                let text = crate::sections::power::render(suite.version().unwrap_or_default(), &pairs);
+                let caught: std::collections::BTreeSet<(&str, &str)> =
+                    pairs.iter().map(|p| (p.section.as_str(), p.id.as_str())).collect();
+                let unprotected: Vec<(String, String)> = suite
+                    .sections()
+                    .into_iter()
+                    .flat_map(|s| s.cases().into_iter().map(move |c| (s.name.to_owned(), c.id)))
+                    .filter(|(s, id)| !caught.contains(&(s.as_str(), id.as_str())))
+                    .collect();
+                let text = crate::sections::power::render(suite.version().unwrap_or_default(), &pairs, &unprotected);
                 if let Err(e) = crate::fsutil::write_atomic(path, text.as_bytes()) {
                     return fail(format!("cannot write {}: {e}", path.display()));
                 }
-                note!("recorded {} catches in {}", pairs.len(), path.display());
+                note!(
+                    "recorded {} catches and {} case(s) no variant fails in {}",
+                    pairs.len(),
+                    unprotected.len(),
+                    path.display()
+                );
             }
             let reference_fails = matrix.reference.failing.values().any(|ids| !ids.is_empty());
             super::exit(reference_fails || matrix.rows.iter().any(|r| !r.caught()))

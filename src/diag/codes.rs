@@ -399,6 +399,12 @@ codes! {
         why: "The reference agreement (BQ311) proves a case can be passed, not that it tests anything: an expectation emptied, a published case removed or a gate row inserted ahead of the published ones still passes with the reference, and every SDK with the bug the case was written for would pass it too. A change that moves what a case catches on purpose is made with a new recording, whose diff shows the pairs gained and lost.",
         example: Validate(&[Remove("manifest.json", "/extension_write/cases/[flat-scalar-key]/expect_envelope/~1meta~1vendor_flag")]),
     }
+    RECORDED_CASE_GONE = "BQ317" "recorded-case-gone" "A case of the recorded canonical suite that no broken variant fails is gone (renamed, removed, or a gate row dropped)." {
+        Error,
+        checks: "On a suite of the recorded power's version or later, every case the recording lists as unprotected (src/sections/power.json: the cases of the canonical suite that no broken variant of the reference core fails) still exists under its id. A case gone with its whole block is that block's finding (BQ312, BQ313, BQ305, BQ314); a case that some variant fails is BQ316's.",
+        why: "Published cases stay (decisions R1): real SDK runners read them by name or position. BQ316 holds only the cases a variant fails to exist, so a case no variant fails (most traceparent, poison_dlq, delay and backoff cases) could be deleted or renamed with validate clean, and every SDK that breaks the rule it tested would pass. A case removed on purpose is removed with a new recording, whose diff shows it.",
+        example: Validate(&[Remove("manifest.json", "/traceparent/cases/[garbage-header]")]),
+    }
 
     RESULTS_EXAMPLE_INVALID = "BQ401" "results-example-invalid" "schema/results.example.json does not validate against schema/results.schema.json." {
         Error,

@@ -11,6 +11,9 @@
 //! - the file is the recording of the suite version it names, and applies to that version and
 //!   later ones (a case it names must still exist and still fail under its variant); an older
 //!   suite is not held to it;
+//! - it names every case of that suite: the ones no variant fails are listed as `unprotected`,
+//!   section by section, so a published case stays (decisions R1) even where no variant shows
+//!   what it catches (BQ317), and the list of cases the catalogue leaves untested is in view;
 //! - [`render`] writes it deterministically: variants, sections and ids sorted, one variant per
 //!   line group, so a re-recording's diff shows exactly the pairs gained or lost;
 //! - every variant it names is in the catalogue (an unknown name is a parse error, which the
@@ -36,17 +39,24 @@ pub struct Pair {
     pub id: String,
 }
 
-/// A recording: the suite version it was made on, and every pair.
+/// A recording: the suite version it was made on, every pair, and the cases no variant fails.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Power {
     pub suite: semver::Version,
     pub pairs: Vec<Pair>,
+    /// (section, id) of each case of the recorded suite that no variant fails, sorted.
+    pub unprotected: Vec<(String, String)>,
 }
 
 impl Power {
     /// The pairs of `section`.
     pub fn of_section<'a>(&'a self, section: &'a str) -> impl Iterator<Item = &'a Pair> + 'a {
         self.pairs.iter().filter(move |p| p.section == section)
+    }
+
+    /// The ids of `section` that no variant fails.
+    pub fn unprotected_of<'a>(&'a self, section: &'a str) -> impl Iterator<Item = &'a str> + 'a {
+        self.unprotected.iter().filter(move |(s, _)| s == section).map(|(_, id)| id.as_str())
     }
 }
 
@@ -82,11 +92,22 @@ pub fn parse(text: &str) -> Result<Power, String> {
         }
     }
     pairs.sort();
-    Ok(Power { suite, pairs })
+    let listed = v.get("unprotected").and_then(Value::as_object).ok_or("\"unprotected\" is not an object")?;
+    let mut unprotected = Vec::new();
+    for (section, ids) in listed {
+        let ids = ids.as_array().ok_or_else(|| format!("unprotected/{section} is not an array"))?;
+        for id in ids {
+            let id = id.as_str().ok_or_else(|| format!("unprotected/{section} holds a non-string id"))?;
+            unprotected.push((section.clone(), id.to_owned()));
+        }
+    }
+    unprotected.sort();
+    Ok(Power { suite, pairs, unprotected })
 }
 
-/// The text of a recording of `pairs` made on suite `version`.
-pub fn render(version: &str, pairs: &[Pair]) -> String {
+/// The text of a recording of `pairs` made on suite `version`, whose cases no variant fails
+/// are `unprotected` ((section, id); the order does not matter).
+pub fn render(version: &str, pairs: &[Pair], unprotected: &[(String, String)]) -> String {
     let mut by: BTreeMap<&str, BTreeMap<&str, Vec<&str>>> = BTreeMap::new();
     for p in pairs {
         by.entry(p.variant.name()).or_default().entry(&p.section).or_default().push(&p.id);
@@ -101,12 +122,26 @@ pub fn render(version: &str, pairs: &[Pair]) -> String {
         }
         catches.insert(variant.to_owned(), Value::Object(m));
     }
+    let mut bare: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    for (section, id) in unprotected {
+        bare.entry(section).or_default().push(id);
+    }
+    let unprotected: Map<String, Value> = bare
+        .into_iter()
+        .map(|(section, mut ids)| {
+            ids.sort_unstable();
+            ids.dedup();
+            (section.to_owned(), json!(ids))
+        })
+        .collect();
     let doc = json!({
         "description": "The suite's recorded power: for each broken variant of the reference core, the cases it fails, \
-                        section by section (the kill matrix of this suite with a live Redis). validate runs every pair \
-                        again (BQ316). Written by `bqsuite dev kill-matrix --record src/sections/power.json`; never edited by hand.",
+                        section by section (the kill matrix of this suite with a live Redis), and the cases no variant \
+                        fails (unprotected). validate runs every pair again (BQ316) and holds every case named here to \
+                        exist (BQ316, BQ317). Written by `bqsuite dev kill-matrix --record src/sections/power.json`; never edited by hand.",
         "suite": version,
         "catches": catches,
+        "unprotected": unprotected,
     });
     let mut text = serde_json::to_string_pretty(&doc).unwrap_or_default();
     text.push('\n');
@@ -121,12 +156,14 @@ mod tests {
     fn the_embedded_recording_parses_and_renders_back_to_itself() {
         let p = recorded();
         assert!(!p.pairs.is_empty());
-        assert_eq!(render(&p.suite.to_string(), &p.pairs), RECORDED);
+        assert!(!p.unprotected.is_empty());
+        assert_eq!(render(&p.suite.to_string(), &p.pairs, &p.unprotected), RECORDED);
     }
 
     #[test]
     fn an_unknown_variant_is_refused() {
-        let e = parse(r#"{"suite": "1.6.0", "catches": {"no-such-fault": {"cases": ["x"]}}}"#).unwrap_err();
+        let e = parse(r#"{"suite": "1.6.0", "catches": {"no-such-fault": {"cases": ["x"]}}, "unprotected": {}}"#)
+            .unwrap_err();
         assert!(e.contains("no-such-fault"), "{e}");
     }
 }

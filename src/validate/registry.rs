@@ -41,6 +41,10 @@
 //!   (missing, malformed or emptied) to the block's finding (BQ313, BQ305, BQ314), so one
 //!   problem gives one finding. A suite older than the recording never had some of its cases
 //!   and is not held to it.
+//! * published cases stay (BQ317, decisions R1): on the same suites, every case the recording
+//!   lists as failed by no variant still exists (BQ316 holds the others), so a case no variant
+//!   catches cannot be deleted or renamed away; gone with its whole block is the block's
+//!   finding.
 
 use std::rc::Rc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -340,10 +344,11 @@ impl<'o> Agreement<'o> {
         true
     }
 
-    /// The power task of `read` (BQ316): each case the recorded power
+    /// The power task of `read` (BQ316, BQ317): each case the recorded power
     /// ([`sections::power::recorded`]) says a broken variant fails runs once with that variant
     /// switched on, and must not pass; on a suite of the recording's version or later, each
-    /// such case must exist.
+    /// such case must exist (BQ316), and so must each case it lists as failed by no variant
+    /// (BQ317).
     pub fn power(&self, suite: &Suite, read: &Read<'_>, out: &mut Vec<Finding>) {
         let power = sections::power::recorded();
         let held = suite
@@ -353,12 +358,28 @@ impl<'o> Agreement<'o> {
         if !held {
             return;
         }
+        let ids: std::collections::HashMap<&str, usize> =
+            (0..read.cases.len()).map(|i| (read.cases.case(i).id.as_str(), i)).collect();
+        // A case no variant fails must exist all the same (BQ317); gone with its block is the
+        // block's finding, as for BQ316.
+        let gone = power
+            .unprotected_of(read.section.name)
+            .filter(|id| !ids.contains_key(id) && container_intact(read.section.block, id));
+        for id in gone {
+            out.push(at(
+                Code::RECORDED_CASE_GONE,
+                format!(
+                    "{}/{id} is gone, and it is a case of the recorded suite {}: published cases stay (decisions R1); \
+                     no broken variant fails it, so only its presence holds an SDK to what it tests",
+                    read.section.name, power.suite
+                ),
+                pointer::join("", read.section.name),
+            ));
+        }
         let mut pairs = power.of_section(read.section.name).peekable();
         if pairs.peek().is_none() {
             return;
         }
-        let ids: std::collections::HashMap<&str, usize> =
-            (0..read.cases.len()).map(|i| (read.cases.case(i).id.as_str(), i)).collect();
         let link = Rc::new(match self.redis {
             Some((url, timeout)) => RedisLink::with_timeout(Some(url), false, *timeout),
             None => RedisLink::new(None, false),
