@@ -15,7 +15,7 @@
 use std::fmt;
 use std::fs;
 use std::io::{self, Read, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::staging::{self, Kind, Staged};
 
@@ -131,6 +131,36 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
     })
 }
 
+/// Write several files as one: every staging file is written and synced beside its target
+/// first, and only when all of them are there are they renamed into place, in order. A failure
+/// while staging (a full disk, a directory that takes no file) leaves every target as it was;
+/// only a rename failing between two renames (no space is needed for one) could leave some
+/// renamed. Errors name the target they are about.
+pub fn write_atomic_all(files: &[(&Path, &[u8])]) -> Result<(), (PathBuf, io::Error)> {
+    for (path, _) in files {
+        refuse_directory(path).map_err(|e| (path.to_path_buf(), e))?;
+    }
+    staging::critical(|| {
+        let mut staged = Vec::with_capacity(files.len());
+        for (path, bytes) in files {
+            let stage = || -> io::Result<Staged> {
+                let tmp = Staged::register(staging::sibling(path, Kind::Tmp));
+                let mut f = fs::OpenOptions::new().write(true).create_new(true).open(tmp.path())?;
+                f.write_all(bytes)?;
+                staging::set_mode(tmp.path(), 0o644)?;
+                f.sync_all()?;
+                Ok(tmp)
+            };
+            staged.push(stage().map_err(|e| (path.to_path_buf(), e))?);
+        }
+        for ((path, _), tmp) in files.iter().zip(staged) {
+            fs::rename(tmp.path(), path).map_err(|e| (path.to_path_buf(), e))?;
+            tmp.disarm();
+        }
+        Ok(())
+    })
+}
+
 /// A directory where a file should go is an error of its own (a rename would fail with a
 /// less helpful one, or replace an empty directory).
 fn refuse_directory(path: &Path) -> io::Result<()> {
@@ -165,6 +195,24 @@ pub fn check_writable(path: &Path) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn files_written_as_one_are_all_staged_before_any_is_renamed() {
+        // The release's asset and SHA256SUMS: SHA256SUMS failing to be written (here: its
+        // directory takes no file) left the new asset beside the old SHA256SUMS.
+        let dir = tempfile::tempdir().unwrap();
+        let (asset, sums) = (dir.path().join("a.tar.gz"), dir.path().join("gone/SHA256SUMS"));
+        fs::write(&asset, b"old").unwrap();
+        let (failed, _) = write_atomic_all(&[(&asset, b"new"), (&sums, b"sums")]).unwrap_err();
+        assert_eq!(failed, sums, "the error names the file it is about");
+        assert_eq!(fs::read(&asset).unwrap(), b"old", "nothing was renamed into place");
+        let left: Vec<_> = fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert_eq!(left, ["a.tar.gz"], "no staging file is left behind");
+        // Both can be written: both are.
+        let sums = dir.path().join("SHA256SUMS");
+        write_atomic_all(&[(&asset, b"new"), (&sums, b"sums")]).unwrap();
+        assert_eq!((fs::read(&asset).unwrap(), fs::read(&sums).unwrap()), (b"new".to_vec(), b"sums".to_vec()));
+    }
 
     #[test]
     fn replaces_the_file_and_leaves_no_temp_behind() {

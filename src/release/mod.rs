@@ -244,14 +244,14 @@ pub fn write(asset: &Asset, out: &Path) -> Result<[PathBuf; 2], ReleaseError> {
     let paths = [out.join(&asset.name), out.join(layout::SHA256SUMS)];
     // The two are one release: both destinations are checked before either is written (a
     // SHA256SUMS that is a directory left a new asset beside the old SHA256SUMS), and both are
-    // written in one critical step (an interruption between them did the same).
+    // staged in full before either is renamed into place, in one critical step (an
+    // interruption, or a full disk while writing SHA256SUMS, did the same).
     for p in &paths {
         crate::fsutil::check_writable(p).map_err(ReleaseError::Io)?;
     }
-    crate::staging::critical(|| {
-        crate::fsutil::write_atomic(&paths[0], &asset.bytes).map_err(|e| io(&paths[0], e))?;
-        crate::fsutil::write_atomic(&paths[1], asset.sha256sums().as_bytes()).map_err(|e| io(&paths[1], e))
-    })?;
+    let sums = asset.sha256sums();
+    crate::fsutil::write_atomic_all(&[(&paths[0], &asset.bytes), (&paths[1], sums.as_bytes())])
+        .map_err(|(p, e): (PathBuf, std::io::Error)| io(&p, e))?;
     Ok(paths)
 }
 
