@@ -117,18 +117,7 @@ pub fn slash_relative(root: &Path, path: &Path) -> String {
 
 /// Write `bytes` to `path` atomically (staging file beside it, then rename).
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    refuse_directory(path)?;
-    staging::critical(|| {
-        let tmp = Staged::register(staging::sibling(path, Kind::Tmp));
-        let mut f = fs::OpenOptions::new().write(true).create_new(true).open(tmp.path())?;
-        f.write_all(bytes)?;
-        staging::set_mode(tmp.path(), 0o644)?;
-        f.sync_all()?;
-        drop(f);
-        fs::rename(tmp.path(), path)?;
-        tmp.disarm();
-        Ok(())
-    })
+    write_atomic_all(&[(path, bytes)]).map_err(|(_, e)| e)
 }
 
 /// Write several files as one: every staging file is written and synced beside its target
