@@ -21,8 +21,9 @@
 //! ([`ProblemKind::Missing`]). An entry for a registered family and binding counts as that
 //! exception however wrong it is, an entry with a problem of its own is not judged against
 //! the registry, and a registered exception whose binding no section of the suite has is not
-//! missing (the sections are: validate reports them), so one problem gives one finding. A suite without `exceptions` (an older
-//! version, or a manifest validate reports the shape of) is not held to the registry.
+//! missing (the sections are: validate reports them), so one problem gives one finding. A
+//! suite without `exceptions` (an older version, or a manifest validate reports the shape of)
+//! is not held to the registry.
 
 use serde_json::Value;
 
