@@ -105,6 +105,15 @@ fn every_broken_variant_is_caught_where_the_registry_says() {
         power.unprotected, bare,
         "src/sections/power.json's unprotected cases are not the suite's cases no variant fails (re-record it)"
     );
+    // It pins the content of every case of the suite (validate's BQ318), as the suite has it now.
+    let content = bqsuite::suite::content::every(&suite);
+    let stale: Vec<_> = content.iter().filter(|(k, v)| power.content.get(*k) != Some(*v)).map(|(k, _)| k).collect();
+    let gone: Vec<_> = power.content.keys().filter(|k| !content.contains_key(*k)).collect();
+    assert!(
+        stale.is_empty() && gone.is_empty(),
+        "src/sections/power.json's content is not the suite's (re-record it): changed or new {stale:?}, gone {gone:?}"
+    );
+    assert_eq!(content.len(), caught.len() + bare.len(), "every case is pinned");
     if !unverified.is_empty() {
         eprintln!("skipping (no Redis): {} declared failures need a live Redis: {unverified:?}", unverified.len());
     }

@@ -3,7 +3,9 @@
 //! Each edit here kept `validate` clean before BQ316 (the red-team reproductions of this round):
 //! an expectation loosened (an emptied one is BQ308's, at the field), a published case removed with its fixture, a gate row inserted ahead
 //! of the published ones, a Redis case's expectations dropped; and a published case no variant
-//! fails renamed or removed (BQ317, which the recording's list of unprotected cases holds).
+//! fails renamed or removed (BQ317, which the recording's list of unprotected cases holds);
+//! and, on a suite of the recorded version, any case's content changed where no variant shows
+//! it (BQ318, which the recording's content fingerprints hold).
 //!
 //! The Redis half uses `BQ_REDIS_URL`, else a `redis-server` the test support starts, else it
 //! skips and says so (a failure under `BQ_REQUIRE_REDIS`).
@@ -22,6 +24,18 @@ fn only(findings: &[Finding], code: &str) -> Vec<(String, String)> {
     let other: Vec<_> = findings.iter().filter(|f| f.code.id != code).collect();
     assert!(other.is_empty(), "findings other than {code}: {other:#?}");
     findings.iter().map(|f| (f.pointer.clone().unwrap_or_default(), f.message.clone())).collect()
+}
+
+/// `validate` reports `what` (exit 1), and `release` refuses and writes nothing.
+fn refused(s: &SuiteCopy, what: &str) {
+    let o = bqsuite_env(s.path(), &["validate"], &[]);
+    assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).contains(what), "{}", transcript(&o));
+    let out = tempfile::tempdir().unwrap();
+    let o =
+        bqsuite_env(s.path(), &["release", "--no-previous", "--out", out.path().join("dist").to_str().unwrap()], &[]);
+    assert_eq!(o.status.code(), Some(1), "release refuses: {}", transcript(&o));
+    assert!(!out.path().join("dist").exists(), "release wrote nothing");
 }
 
 fn case_mut<'m>(m: &'m mut Value, section: &str, name: &str) -> &'m mut Value {
@@ -49,14 +63,7 @@ fn loosened_expectations_stop_catching_and_are_findings() {
         found.iter().any(|(p, m)| p.starts_with("/poison_dlq/cases/") && m.contains("poison-re-encode")),
         "{found:#?}"
     );
-    let o = bqsuite_env(s.path(), &["validate"], &[]);
-    assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
-    assert!(String::from_utf8_lossy(&o.stdout).contains("BQ316 catch-lost"), "{}", transcript(&o));
-    let out = tempfile::tempdir().unwrap();
-    let o =
-        bqsuite_env(s.path(), &["release", "--no-previous", "--out", out.path().join("dist").to_str().unwrap()], &[]);
-    assert_eq!(o.status.code(), Some(1), "release refuses: {}", transcript(&o));
-    assert!(!out.path().join("dist").exists(), "release wrote nothing");
+    refused(&s, "BQ316 catch-lost");
 }
 
 #[test]
@@ -122,11 +129,26 @@ fn a_gate_row_inserted_ahead_of_the_published_ones_shifts_what_they_catch() {
             .unwrap()
             .insert(0, json!({"value": "1", "expect": "decode"}))
     });
-    let found = only(&s.validate(), "BQ316");
+    let findings = s.validate();
+    let other: Vec<_> = findings.iter().filter(|f| !["BQ316", "BQ318"].contains(&f.code.id)).collect();
+    assert!(other.is_empty(), "{other:#?}");
     assert!(
-        found.iter().any(|(p, m)| p == "/asb/schema_version_gate/cases/22" && m.contains("asb-float-one-is-integral")),
-        "the float row's old id: {found:#?}"
+        findings.iter().any(|f| f.code.id == "BQ316"
+            && f.pointer.as_deref() == Some("/asb/schema_version_gate/cases/22")
+            && f.message.contains("asb-float-one-is-integral")),
+        "the float row's old id: {findings:#?}"
     );
+    // Every published id now names another row: each one is a finding, a lost catch (BQ316)
+    // where a variant shows it, a changed content (BQ318) where none does, never both.
+    let mut at: Vec<String> = findings.iter().filter_map(|f| f.pointer.clone()).collect();
+    at.sort();
+    // The inserted row is the same as the published row 0, so id 0 keeps its content; the 23
+    // published rows after it each moved.
+    let mut want: Vec<String> = (1..=23).map(|i| format!("/asb/schema_version_gate/cases/{i}")).collect();
+    want.sort();
+    at.dedup();
+    assert_eq!(at, want, "{findings:#?}");
+    assert!(findings.iter().any(|f| f.code.id == "BQ318"), "{findings:#?}");
 }
 
 #[test]
@@ -145,7 +167,10 @@ fn a_redis_case_emptied_is_caught_only_with_a_redis() {
             step.as_object_mut().unwrap().shift_remove("expect");
         }
     });
-    assert!(s.validate().is_empty(), "offline the Redis cases are read, not run");
+    // Offline the Redis cases are read, not run: the recorded content shows the edit all the same.
+    let offline = only(&s.validate(), "BQ318");
+    assert_eq!(offline.len(), 1, "{offline:#?}");
+    assert_eq!(offline[0].0, "/redis_layout/reserve/cases/0");
     let Some(url) = support::redis_url() else { return };
     let live = s.validate_with(&Options { redis: Some((url, Duration::from_secs(5))) });
     let found = only(&live.findings, "BQ316");
@@ -202,4 +227,96 @@ fn normalised_fixtures_and_dropped_header_fields_stop_catching() {
     assert_eq!(named("decode-bytes-as-latin1"), [cases("unicode-and-numbers")], "{found:#?}");
     assert_eq!(named("traceparent-fallback-span-id"), ["/traceparent/cases/0"], "{found:#?}");
     assert_eq!(named("traceparent-flags-always-sampled"), Vec::<&str>::new(), "the unsampled case still catches it");
+}
+
+/// The stop-38 reproductions: values weakened in cases no broken variant fails kept validate
+/// clean before the version's tag. Each is now a finding of its case (BQ318), and release
+/// refuses; prose, white space and key order are not content.
+#[test]
+fn a_case_no_variant_fails_keeps_its_recorded_content() {
+    let s = SuiteCopy::new();
+    assert!(s.validate().is_empty(), "the canonical suite has its recorded content");
+    s.edit_manifest(|m| {
+        let release = m["delay"]["release"]["cases"].as_array_mut().unwrap();
+        let c = release.iter_mut().find(|c| c["name"] == "release-exactly-43200").unwrap();
+        c["delay_seconds"] = json!(30000);
+        c["expect_visibility_timeout"] = json!(30000);
+        case_mut(m, "retry_backoff", "reaches-the-cap-exactly")["max"] = json!(4500);
+        let non_hex = case_mut(m, "traceparent", "non-hex-flags")["traceparent"].clone();
+        case_mut(m, "traceparent", "flags-3-hex")["traceparent"] = non_hex;
+        case_mut(m, "redis_delay", "fractional-now-rounds-down")["now"] = json!(1000.0);
+        m["sqs"]["schema_version_gate"]["fixture"] = json!("fixtures/unicode-and-numbers.json");
+        // Prose and key order are not content.
+        case_mut(m, "roundtrip", "unknown-meta-roundtrip")["description"] = json!("reworded");
+        let c = case_mut(m, "trim", "trim-make-urn-space-padded");
+        let reversed: serde_json::Map<String, Value> =
+            c.as_object().unwrap().iter().rev().map(|(k, v)| (k.clone(), v.clone())).collect();
+        *c = Value::Object(reversed);
+    });
+    let found = only(&s.validate(), "BQ318");
+    let at = |ptr: &str| found.iter().filter(|(p, _)| p == ptr).count();
+    let release_at = {
+        let m: Value = serde_json::from_str(&s.read("manifest.json")).unwrap();
+        let i = m["delay"]["release"]["cases"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .position(|c| c["name"] == "release-exactly-43200")
+            .unwrap();
+        format!("/delay/release/cases/{i}")
+    };
+    assert_eq!(at(&release_at), 1, "{found:#?}");
+    assert!(
+        found.iter().any(|(p, m)| p.starts_with("/retry_backoff/cases/")
+            && m.starts_with("retry_backoff/reaches-the-cap-exactly differs")),
+        "{found:#?}"
+    );
+    assert!(found.iter().any(|(_, m)| m.starts_with("traceparent/flags-3-hex differs")), "{found:#?}");
+    assert!(found.iter().any(|(_, m)| m.starts_with("redis_delay/fractional-now-rounds-down differs")), "{found:#?}");
+    assert!(!found.iter().any(|(_, m)| m.starts_with("roundtrip/")), "prose is not content: {found:#?}");
+    assert!(!found.iter().any(|(_, m)| m.starts_with("trim/")), "key order is not content: {found:#?}");
+    // The gate table's shared fixture: every row of the table, and nothing outside it.
+    let rows = found.iter().filter(|(p, _)| p.starts_with("/sqs/schema_version_gate/cases/")).count();
+    let m: Value = serde_json::from_str(&s.read("manifest.json")).unwrap();
+    assert_eq!(rows, m["sqs"]["schema_version_gate"]["cases"].as_array().unwrap().len(), "{found:#?}");
+    assert_eq!(found.len(), 4 + rows, "{found:#?}");
+    assert!(found[0].1.contains("kill-matrix --record"), "{}", found[0].1);
+    refused(&s, "BQ318 recorded-case-changed");
+}
+
+#[test]
+fn a_fixture_edited_is_a_finding_of_each_case_that_reads_it_unless_the_fixture_has_one() {
+    let s = SuiteCopy::new();
+    // Another valid envelope: the top-level case that reads it expects its data (BQ311, and no
+    // BQ318 beside it); the gate rows that read it pass as before, and no variant shows it.
+    let mut v: Value = serde_json::from_str(&s.read("fixtures/order-created.json")).unwrap();
+    v["data"]["note"] = json!("an added member");
+    s.write("fixtures/order-created.json", serde_json::to_string_pretty(&v).unwrap());
+    let findings = s.validate();
+    let of = |code: &str| -> Vec<&str> {
+        findings.iter().filter(|f| f.code.id == code).filter_map(|f| f.pointer.as_deref()).collect()
+    };
+    assert!(findings.iter().all(|f| ["BQ311", "BQ318"].contains(&f.code.id)), "{findings:#?}");
+    assert_eq!(of("BQ311"), ["/cases/0"], "{findings:#?}");
+    assert!(!of("BQ318").contains(&"/cases/0"), "{findings:#?}");
+    assert!(of("BQ318").iter().any(|p| p.starts_with("/sqs/schema_version_gate/cases/")), "{findings:#?}");
+    // Broken instead, the fixture's own finding says it all.
+    s.write("fixtures/order-created.json", "{\"job\": ");
+    let findings = s.validate();
+    assert!(!findings.is_empty());
+    assert!(findings.iter().all(|f| f.code.id != "BQ318"), "{findings:#?}");
+}
+
+#[test]
+fn a_later_version_is_not_held_to_the_recorded_content() {
+    // After the tag, a change to a case is the release gate's (diff against the previous
+    // release: a correction its CHANGELOG entry must name), not a difference from the recording.
+    let s = SuiteCopy::new();
+    s.edit_manifest(|m| {
+        case_mut(m, "retry_backoff", "reaches-the-cap-exactly")["max"] = json!(4500);
+        m["conformance_version"] = json!("1.7.0-pre");
+    });
+    s.write("CONFORMANCE_VERSION", "1.7.0-pre\n");
+    let findings = s.validate();
+    assert!(findings.iter().all(|f| f.code.id != "BQ318"), "{findings:#?}");
 }

@@ -123,8 +123,21 @@ fn release_refuses_a_wrong_redis_expectation_when_it_has_a_redis() {
     assert!(out.contains("BQ311 reference-disagrees") && out.contains(BROKEN_AT), "{}", transcript(&o));
     assert!(!dist.exists(), "nothing written: {}", transcript(&o));
 
-    // Offline the same suite builds, and release says what its gate did not run.
+    // Offline the case is not run, but on the suite of the recorded version its content is
+    // pinned: release refuses all the same (BQ318), and writes nothing.
     let o = bqsuite_env(s.path(), &args, &[]);
+    assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("BQ318 recorded-case-changed") && out.contains(BROKEN_AT), "{}", transcript(&o));
+    assert!(!out.contains("BQ311"), "{}", transcript(&o));
+    assert!(!dist.exists(), "nothing written: {}", transcript(&o));
+}
+
+#[test]
+fn offline_release_says_what_its_gate_did_not_run() {
+    let s = SuiteCopy::new();
+    let dist = s.path().join("dist");
+    let o = bqsuite_env(s.path(), &["release", "--no-previous", "--out", dist.to_str().unwrap()], &[]);
     assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains(&format!("release: {} cases that need a live Redis", needing_redis())), "{err}");

@@ -190,14 +190,17 @@ pub fn run(a: &DevArgs) -> ExitCode {
                     .flat_map(|s| s.cases().into_iter().map(move |c| (s.name.to_owned(), c.id)))
                     .filter(|(s, id)| !caught.contains(&(s.as_str(), id.as_str())))
                     .collect();
-                let text = crate::sections::power::render(suite.version().unwrap_or_default(), &pairs, &unprotected);
+                let content = crate::suite::content::every(&suite);
+                let text =
+                    crate::sections::power::render(suite.version().unwrap_or_default(), &pairs, &unprotected, &content);
                 if let Err(e) = crate::fsutil::write_atomic(path, text.as_bytes()) {
                     return fail(format!("cannot write {}: {e}", path.display()));
                 }
                 note!(
-                    "recorded {} catches and {} case(s) no variant fails in {}",
+                    "recorded {} catches, {} case(s) no variant fails and the content of {} case(s) in {}",
                     pairs.len(),
                     unprotected.len(),
+                    content.len(),
                     path.display()
                 );
             }

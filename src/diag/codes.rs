@@ -405,6 +405,12 @@ codes! {
         why: "Published cases stay (decisions R1): real SDK runners read them by name or position. BQ316 holds only the cases a variant fails to exist, so a case no variant fails (most traceparent, poison_dlq, delay and backoff cases) could be deleted or renamed with validate clean, and every SDK that breaks the rule it tested would pass. A case removed on purpose is removed with a new recording, whose diff shows it.",
         example: Validate(&[Remove("manifest.json", "/traceparent/cases/[garbage-header]")]),
     }
+    RECORDED_CASE_CHANGED = "BQ318" "recorded-case-changed" "A case of the recorded canonical suite has other content than was recorded, and the suite is still of the recorded version." {
+        Error,
+        checks: "On a suite of the recorded power's version (src/sections/power.json; the same MAJOR.MINOR.PATCH, a pre-release of it included: the version being prepared), every case it records keeps the content it was recorded with: the case without its prose members (description, reason, note, ...), its block's shared fields and the section's schema, and every fixture those name, compared by a fingerprint of their JSON (numbers by exact value and literal type; white space, key order and prose do not count). A case another finding is about already (BQ311, BQ316, a read or field finding at or under its pointer or its shared fields', a finding in a fixture it names) is not reported again; a later version is compared with its previous release by the release gate instead (diff).",
+        why: "BQ316 holds a case only to the broken variants the catalogue has, and 242 of 1.6.0's cases no variant fails: `release-exactly-43200` changed to 30000, a cap of 4500 where the case sits on the cap, traceparent's `flags-3-hex` made the same as `non-hex-flags` or a gate table's shared fixture swapped for another valid envelope all kept validate clean, and before the version's tag neither BQ956 nor the release gate compares the suite with anything. An edit made on purpose is made with a new recording (bqsuite dev kill-matrix --record), whose diff shows each case whose content changed.",
+        example: Validate(&[Set("manifest.json", "/delay/release/cases/[release-exactly-43200]/delay_seconds", "30000"), Set("manifest.json", "/delay/release/cases/[release-exactly-43200]/expect_visibility_timeout", "30000")]),
+    }
 
     RESULTS_EXAMPLE_INVALID = "BQ401" "results-example-invalid" "schema/results.example.json does not validate against schema/results.schema.json." {
         Error,

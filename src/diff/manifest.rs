@@ -32,8 +32,7 @@ use super::{Change, Class, Kind, SKIP_POLICY};
 use crate::suite::ids::NOT_CASES;
 use crate::suite::{CaseRef, METADATA_KEYS, case_ids, pointer};
 
-/// Members of a case or block object that are prose, not data.
-pub const PROSE: [&str; 7] = ["description", "reason", "note", "notes", "comment", "$comment", "title"];
+pub use crate::suite::ids::PROSE;
 
 /// Case lists whose order carries no meaning, by section and pointer inside the case (a token
 /// `*` is any token, `a|b` either), each from where the spec or the section's description says

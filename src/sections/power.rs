@@ -14,6 +14,12 @@
 //! - it names every case of that suite: the ones no variant fails are listed as `unprotected`,
 //!   section by section, so a published case stays (decisions R1) even where no variant shows
 //!   what it catches (BQ317), and the list of cases the catalogue leaves untested is in view;
+//! - it pins the content of every case of that suite ([`crate::suite::content`]: the case
+//!   without its prose, its shared fields and the fixtures they name, as a 64-bit fingerprint),
+//!   so that on a suite of that same version (the window before its tag, when neither BQ956 nor
+//!   the release gate's diff compares it with anything) an edit to any case is a finding
+//!   (BQ318) until it is recorded, whatever the kill matrix can see of it; a later version is
+//!   compared with its previous release by the release gate instead;
 //! - [`render`] writes it deterministically: variants, sections and ids sorted, one variant per
 //!   line group, so a re-recording's diff shows exactly the pairs gained or lost;
 //! - every variant it names is in the catalogue (an unknown name is a parse error, which the
@@ -46,6 +52,8 @@ pub struct Power {
     pub pairs: Vec<Pair>,
     /// (section, id) of each case of the recorded suite that no variant fails, sorted.
     pub unprotected: Vec<(String, String)>,
+    /// The content fingerprint of every case of the recorded suite, by (section, id).
+    pub content: BTreeMap<(String, String), String>,
 }
 
 impl Power {
@@ -57,6 +65,15 @@ impl Power {
     /// The ids of `section` that no variant fails.
     pub fn unprotected_of<'a>(&'a self, section: &'a str) -> impl Iterator<Item = &'a str> + 'a {
         self.unprotected.iter().filter(move |(s, _)| s == section).map(|(_, id)| id.as_str())
+    }
+
+    /// The recorded content of the cases of `section`: (id, fingerprint).
+    pub fn content_of<'a>(&'a self, section: &'a str) -> impl Iterator<Item = (&'a str, &'a str)> + 'a {
+        let from = (section.to_owned(), String::new());
+        self.content
+            .range(from..)
+            .take_while(move |((s, _), _)| s == section)
+            .map(|((_, id), print)| (id.as_str(), print.as_str()))
     }
 }
 
@@ -102,12 +119,30 @@ pub fn parse(text: &str) -> Result<Power, String> {
         }
     }
     unprotected.sort();
-    Ok(Power { suite, pairs, unprotected })
+    let pinned = v.get("content").and_then(Value::as_object).ok_or("\"content\" is not an object")?;
+    let mut content = BTreeMap::new();
+    for (section, ids) in pinned {
+        let ids = ids.as_object().ok_or_else(|| format!("content/{section} is not an object"))?;
+        for (id, print) in ids {
+            let print = print
+                .as_str()
+                .filter(|p| p.len() == 16 && p.bytes().all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase()))
+                .ok_or_else(|| format!("content/{section}/{id} is not 16 lower-case hex digits"))?;
+            content.insert((section.clone(), id.clone()), print.to_owned());
+        }
+    }
+    Ok(Power { suite, pairs, unprotected, content })
 }
 
 /// The text of a recording of `pairs` made on suite `version`, whose cases no variant fails
-/// are `unprotected` ((section, id); the order does not matter).
-pub fn render(version: &str, pairs: &[Pair], unprotected: &[(String, String)]) -> String {
+/// are `unprotected` ((section, id); the order does not matter) and whose cases have the
+/// `content` fingerprints.
+pub fn render(
+    version: &str,
+    pairs: &[Pair],
+    unprotected: &[(String, String)],
+    content: &BTreeMap<(String, String), String>,
+) -> String {
     let mut by: BTreeMap<&str, BTreeMap<&str, Vec<&str>>> = BTreeMap::new();
     for p in pairs {
         by.entry(p.variant.name()).or_default().entry(&p.section).or_default().push(&p.id);
@@ -134,14 +169,21 @@ pub fn render(version: &str, pairs: &[Pair], unprotected: &[(String, String)]) -
             (section.to_owned(), json!(ids))
         })
         .collect();
+    let mut pinned: BTreeMap<&str, Map<String, Value>> = BTreeMap::new();
+    for ((section, id), print) in content {
+        pinned.entry(section).or_default().insert(id.clone(), json!(print));
+    }
+    let pinned: Map<String, Value> = pinned.into_iter().map(|(s, m)| (s.to_owned(), Value::Object(m))).collect();
     let doc = json!({
         "description": "The suite's recorded power: for each broken variant of the reference core, the cases it fails, \
-                        section by section (the kill matrix of this suite with a live Redis), and the cases no variant \
-                        fails (unprotected). validate runs every pair again (BQ316) and holds every case named here to \
-                        exist (BQ316, BQ317). Written by `bqsuite dev kill-matrix --record src/sections/power.json`; never edited by hand.",
+                        section by section (the kill matrix of this suite with a live Redis); the cases no variant \
+                        fails (unprotected); and the content of every case (a fingerprint of the case without its prose, its \
+                        shared fields and its fixtures). validate runs every pair again (BQ316), holds every case named here \
+                        to exist (BQ316, BQ317) and, on a suite of this version, to its content (BQ318). Written by `bqsuite dev kill-matrix --record src/sections/power.json`; never edited by hand.",
         "suite": version,
         "catches": catches,
         "unprotected": unprotected,
+        "content": pinned,
     });
     let mut text = serde_json::to_string_pretty(&doc).unwrap_or_default();
     text.push('\n');
@@ -157,13 +199,20 @@ mod tests {
         let p = recorded();
         assert!(!p.pairs.is_empty());
         assert!(!p.unprotected.is_empty());
-        assert_eq!(render(&p.suite.to_string(), &p.pairs, &p.unprotected), RECORDED);
+        assert_eq!(
+            p.content.len(),
+            p.pairs.iter().map(|x| (&x.section, &x.id)).collect::<std::collections::BTreeSet<_>>().len()
+                + p.unprotected.len()
+        );
+        assert_eq!(render(&p.suite.to_string(), &p.pairs, &p.unprotected, &p.content), RECORDED);
     }
 
     #[test]
     fn an_unknown_variant_is_refused() {
-        let e = parse(r#"{"suite": "1.6.0", "catches": {"no-such-fault": {"cases": ["x"]}}, "unprotected": {}}"#)
-            .unwrap_err();
+        let e = parse(
+            r#"{"suite": "1.6.0", "catches": {"no-such-fault": {"cases": ["x"]}}, "unprotected": {}, "content": {}}"#,
+        )
+        .unwrap_err();
         assert!(e.contains("no-such-fault"), "{e}");
     }
 }

@@ -28,6 +28,14 @@ pub struct CaseRef<'a> {
 /// Keys of a section object that never are cases.
 pub const NOT_CASES: [&str; 2] = ["description", "schema"];
 
+/// Members of a case or block object that are prose, not data (deeper members of those names
+/// are data, such as `expect.dead_letter.reason`): `diff` calls an edit of theirs editorial,
+/// and the recorded content of a case leaves them out.
+pub const PROSE: [&str; 7] = ["description", "reason", "note", "notes", "comment", "$comment", "title"];
+
+/// The keys whose string values name a suite file (a fixture a case or a block reads).
+pub const FILE_REF_KEYS: [&str; 3] = ["file", "envelope_file", "fixture"];
+
 fn name_of(case: &Value) -> Option<&str> {
     case.get("name").and_then(Value::as_str)
 }

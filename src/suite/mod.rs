@@ -23,6 +23,8 @@
 //! reports it, except in `fixtures/`, whose files repeat keys on purpose).
 
 pub mod changelog;
+pub mod content;
+pub mod exact;
 pub mod exceptions;
 pub mod ids;
 pub mod json;

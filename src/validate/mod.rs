@@ -169,6 +169,8 @@ pub fn validate_with(suite: &Suite, options: &Options) -> Validation {
         findings.extend(helper.join().unwrap_or_else(|p| std::panic::resume_unwind(p)));
         findings
     });
+    let changes = agreement.changes(&findings);
+    findings.extend(changes);
     let findings = std::thread::scope(|s| {
         // What the families shared is freed beside the sorting, not before it.
         s.spawn(move || drop((reads, cx)));
@@ -295,8 +297,7 @@ pub(crate) fn walk_objects<'v>(
     walk(value, &mut Vec::new(), skip, f);
 }
 
-/// The keys whose string values name a suite file.
-pub(crate) const FILE_REF_KEYS: [&str; 3] = ["file", "envelope_file", "fixture"];
+pub(crate) use crate::suite::ids::FILE_REF_KEYS;
 
 #[cfg(test)]
 mod tests {

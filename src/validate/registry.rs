@@ -45,6 +45,12 @@
 //!   lists as failed by no variant still exists (BQ316 holds the others), so a case no variant
 //!   catches cannot be deleted or renamed away; gone with its whole block is the block's
 //!   finding.
+//! * recorded cases keep their content (BQ318): on a suite of the recorded version itself (the
+//!   version being prepared, before its tag), every case the recording pins
+//!   ([`crate::suite::content`]) has the fingerprint it was recorded with. The changed ones are
+//!   judged after every other finding is in ([`Agreement::changes`]): a case another finding is
+//!   about already (at or under its pointer or its shared fields', at the block that holds them,
+//!   in a fixture it names) is not reported again.
 
 use std::rc::Rc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -276,11 +282,19 @@ pub(super) struct Agreement<'o> {
     redis: Option<&'o (String, std::time::Duration)>,
     redis_cases: AtomicUsize,
     redis_run: AtomicUsize,
+    /// BQ318 findings, each with where its case lies, judged once every other finding is in
+    /// ([`Agreement::changes`]).
+    changed: std::sync::Mutex<Vec<(Finding, suite::content::Content)>>,
 }
 
 impl<'o> Agreement<'o> {
     pub fn new(redis: Option<&'o (String, std::time::Duration)>) -> Self {
-        Self { redis, redis_cases: AtomicUsize::new(0), redis_run: AtomicUsize::new(0) }
+        Self {
+            redis,
+            redis_cases: AtomicUsize::new(0),
+            redis_run: AtomicUsize::new(0),
+            changed: std::sync::Mutex::new(Vec::new()),
+        }
     }
 
     /// One task: chunk `n` of the cases (in a fixed order: the sections in manifest order,
@@ -351,11 +365,9 @@ impl<'o> Agreement<'o> {
     /// (BQ317).
     pub fn power(&self, suite: &Suite, read: &Read<'_>, out: &mut Vec<Finding>) {
         let power = sections::power::recorded();
-        let held = suite
-            .version()
-            .and_then(|v| semver::Version::parse(v).ok())
-            .is_some_and(|v| sections::version_of(&v) >= sections::version_of(&power.suite));
-        if !held {
+        let version = suite.version().and_then(|v| semver::Version::parse(v).ok()).map(|v| sections::version_of(&v));
+        let recorded = sections::version_of(&power.suite);
+        if version.is_none_or(|v| v < recorded) {
             return;
         }
         let ids: std::collections::HashMap<&str, usize> =
@@ -375,6 +387,11 @@ impl<'o> Agreement<'o> {
                 ),
                 pointer::join("", read.section.name),
             ));
+        }
+        // On a suite of the recorded version itself, every recorded case keeps its content
+        // (BQ318); judged at the end ([`Agreement::changes`]).
+        if version == Some(recorded) {
+            self.content(suite, read);
         }
         let mut pairs = power.of_section(read.section.name).peekable();
         if pairs.peek().is_none() {
@@ -435,6 +452,86 @@ impl<'o> Agreement<'o> {
                 pointer::join("", read.section.name),
             ));
         }
+    }
+
+    /// BQ318 for each case of `read` whose content differs from its recorded fingerprint, kept
+    /// for [`Agreement::changes`].
+    fn content(&self, suite: &Suite, read: &Read<'_>) {
+        let recorded: std::collections::HashMap<&str, &str> =
+            sections::power::recorded().content_of(read.section.name).collect();
+        if recorded.is_empty() {
+            return;
+        }
+        let cases: Vec<&suite::CaseRef<'_>> = (0..read.cases.len())
+            .map(|i| read.cases.case(i))
+            .filter(|c| recorded.contains_key(c.id.as_str()))
+            .collect();
+        let prints = suite::content::fingerprints(suite, &read.section, &cases);
+        let mut changed = Vec::new();
+        for (case, content) in cases.into_iter().zip(prints) {
+            // A case whose text cannot be found is another finding's (the manifest's).
+            let Some(content) = content else { continue };
+            let (print, was) = (&content.print, recorded[case.id.as_str()]);
+            if print != was {
+                let finding = at(
+                    Code::RECORDED_CASE_CHANGED,
+                    format!(
+                        "{}/{} differs from the case of the recorded suite {} (content {print}, recorded {was}): its data, \
+                         its block's shared fields or a fixture they name changed, and no broken variant shows whether it \
+                         still tests what it did; before the version's tag an edit to a case is made with a new recording \
+                         (bqsuite dev kill-matrix --record), whose diff shows it",
+                        read.section.name,
+                        case.id,
+                        sections::power::recorded().suite
+                    ),
+                    case.pointer.clone(),
+                );
+                changed.push((finding, content));
+            }
+        }
+        if !changed.is_empty() {
+            self.changed.lock().unwrap_or_else(std::sync::PoisonError::into_inner).extend(changed);
+        }
+    }
+
+    /// The BQ318 findings that no finding of `others` is about already (one problem, one
+    /// finding): none in the manifest at or under the case's pointer or one of its shared
+    /// fields' (the reference disagrees, a catch is lost, a field does not read), none at the
+    /// block or section that holds its shared fields (a shared field missing), and none in a
+    /// fixture it names (a fixture that does not parse or breaks a rule).
+    pub fn changes(&self, others: &[Finding]) -> Vec<Finding> {
+        let changed = std::mem::take(&mut *self.changed.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
+        if changed.is_empty() {
+            return Vec::new();
+        }
+        let mut pointers = std::collections::BTreeSet::new();
+        let mut files = std::collections::BTreeSet::new();
+        for f in others {
+            match (f.file.as_deref(), f.pointer.as_deref()) {
+                (Some(MANIFEST), Some(p)) => {
+                    pointers.insert(p);
+                }
+                (Some(file), _) => {
+                    files.insert(file);
+                }
+                _ => {}
+            }
+        }
+        let about = |p: &str| {
+            pointers
+                .range(p..)
+                .take_while(|q| q.starts_with(p))
+                .any(|q| q.len() == p.len() || q.as_bytes()[p.len()] == b'/')
+        };
+        changed
+            .into_iter()
+            .filter(|(_, c)| {
+                !c.pointers.iter().any(|p| about(p))
+                    && !c.holders.iter().any(|p| pointers.contains(p.as_str()))
+                    && !c.fixtures.iter().any(|f| files.contains(f.as_str()))
+            })
+            .map(|(f, _)| f)
+            .collect()
     }
 
     /// The cases that need a live Redis, and how many of them ran.

@@ -1,5 +1,5 @@
-//! Exact JSON for `diff`: numbers by the mathematical value their literal writes, and a tree
-//! that keeps every member of an object, repeated keys included.
+//! Exact JSON, for `diff` and the recorded content of the cases: numbers by the mathematical
+//! value their literal writes, and a tree that keeps every member of an object, repeated keys included.
 //!
 //! Invariants:
 //! - Two numbers are the same when their literals write the same mathematical value and are of

@@ -1,0 +1,396 @@
+//! The content of a case, as a fingerprint: what the recorded power pins of each case, so that
+//! an edit to a case of the recorded suite cannot pass `validate` unseen (BQ318).
+//!
+//! A case's content is everything a runner feeds the SDK or compares with for it, and nothing
+//! else:
+//!
+//! - the case object without its own prose members ([`PROSE`]: `description`, `reason`, …;
+//!   deeper members of those names are data, as `diff` reads them);
+//! - its shared fields: the members of its block beside `cases` (a case of a block's `cases`
+//!   array) and the section's own non-case members (`schema`), each without prose;
+//! - every fixture those name ([`FILE_REF_KEYS`]), by path and JSON; a fixture that is missing
+//!   or does not parse counts by its absence or its bytes.
+//!
+//! Invariants: the fingerprint depends on the JSON those write and on nothing else, under
+//! `diff`'s equality ([`exact`]): numbers by their exact value and literal type (`1.0` = `1e0`,
+//! `1` ≠ `1.0`, `-0.0` ≠ `0.0`, no `f64` in between); members of an object with unique keys in
+//! any order, repeated keys in their order; white space and prose never count. So whatever
+//! `diff` calls editorial leaves it unchanged, and whatever it calls a change of the case
+//! (additive inside a case, correction, breaking) changes it. Each value is written into the
+//! hash with its kind and length, so no two different contents write the same bytes. The
+//! fingerprint is the first 16 hex digits (64 bits) of the SHA-256 of that writing: it guards
+//! against an unseen edit, it is no signature (the recording is reviewed in its diff).
+//!
+//! Cost: one walk over the manifest text for all the cases asked for, then each case's own text
+//! parsed once (cases not asked for are skipped, so a suite multiplied a hundred times costs what
+//! its recorded cases cost).
+
+use sha2::{Digest, Sha256};
+
+use super::exact::{Node, Number};
+use super::ids::{FILE_REF_KEYS, NOT_CASES, PROSE};
+use super::{CaseRef, MANIFEST, Section, Suite, pointer, span};
+
+/// The content of one case: its fingerprint, and where it lies (so that a caller can tell
+/// whether another finding is about it already).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Content {
+    /// 16 lower-case hex digits.
+    pub print: String,
+    /// The pointers in the manifest of the case and of its shared fields.
+    pub pointers: Vec<String>,
+    /// The pointers of the objects that hold its shared fields (its block, and its section when
+    /// that has shared fields): a finding there, such as a shared field missing, is about the
+    /// case too, though one under them may be about another case.
+    pub holders: Vec<String>,
+    /// The fixtures they name, sorted.
+    pub fixtures: Vec<String>,
+}
+
+/// The content of each of `cases` (cases of `section` of `suite`), in order; `None` for a
+/// case whose text cannot be found in the manifest (a manifest that does not parse).
+pub fn fingerprints(suite: &Suite, section: &Section<'_>, cases: &[&CaseRef<'_>]) -> Vec<Option<Content>> {
+    let Some(text) = suite.file(MANIFEST).and_then(|f| f.text()) else {
+        return vec![None; cases.len()];
+    };
+    let base = pointer::join("", section.name);
+    // The section's own non-case members that are data (`schema`), shared by all its cases.
+    let section_shared: Vec<(&str, String)> = match section.block {
+        serde_json::Value::Object(m) => m
+            .keys()
+            .filter(|k| NOT_CASES.contains(&k.as_str()) && !PROSE.contains(&k.as_str()))
+            .map(|k| (k.as_str(), pointer::join(&base, k)))
+            .collect(),
+        _ => Vec::new(),
+    };
+    // Each case's parts, each a label (never a position: a case moved in its array is the same
+    // case) and a pointer: the case first, then its block's shared fields, then the section's.
+    let mut wanted: Vec<Vec<(&str, String)>> = Vec::with_capacity(cases.len());
+    let mut holders: Vec<Vec<String>> = Vec::with_capacity(cases.len());
+    for case in cases {
+        let mut parts = vec![("", case.pointer.clone())];
+        let mut held = Vec::new();
+        if let (Some(sub), Some(_)) = (case.sub, case.index) {
+            let at = pointer::join(&base, sub);
+            if let Some(serde_json::Value::Object(block)) = section.block.get(sub) {
+                parts.extend(
+                    block
+                        .keys()
+                        .filter(|k| *k != "cases" && !PROSE.contains(&k.as_str()))
+                        .map(|k| (k.as_str(), pointer::join(&at, k))),
+                );
+            }
+            held.push(at);
+        }
+        if !section_shared.is_empty() {
+            held.push(base.clone());
+        }
+        parts.extend(section_shared.iter().map(|(k, p)| (*k, p.clone())));
+        wanted.push(parts);
+        holders.push(held);
+    }
+    let flat: Vec<&str> = wanted.iter().flatten().map(|(_, p)| p.as_str()).collect();
+    let offsets = span::offsets_of(text, &flat);
+    let bytes = text.as_bytes();
+    let node_at = |offset: Option<usize>| -> Option<Node> {
+        let start = offset?;
+        let end = span::value_end(bytes, start)?;
+        Node::parse(&bytes[start..end])
+    };
+    let mut next = 0;
+    wanted
+        .iter()
+        .zip(holders)
+        .map(|(parts, holders)| {
+            let offsets = &offsets[next..next + parts.len()];
+            next += parts.len();
+            let mut h = Sha256::new();
+            let mut files = Vec::new();
+            for (i, ((label, _), offset)) in parts.iter().zip(offsets).enumerate() {
+                let mut node = node_at(*offset);
+                if i == 0 {
+                    match &mut node {
+                        Some(Node::Obj(members)) => members.retain(|(k, _)| !PROSE.contains(&k.as_str())),
+                        Some(_) => {}
+                        // The case itself cannot be read: there is nothing to pin.
+                        None => return None,
+                    }
+                }
+                h.update(b"@");
+                write_str(&mut h, label);
+                match &node {
+                    Some(n) => {
+                        // A shared field may itself name a fixture (a block's `fixture`).
+                        match n {
+                            Node::Str(rel) if FILE_REF_KEYS.contains(label) => files.push(rel.clone()),
+                            _ => refs(n, &mut files),
+                        }
+                        write(&mut h, n);
+                    }
+                    None => h.update(b"?"),
+                }
+            }
+            files.sort_unstable();
+            files.dedup();
+            let print = finish(h, &files, suite);
+            Some(Content { print, pointers: parts.iter().map(|(_, p)| p.clone()).collect(), holders, fixtures: files })
+        })
+        .collect()
+}
+
+/// The fingerprint of every case of `suite`, by (section, id) (a case whose text cannot be
+/// found is left out; of two cases with one id, the later one).
+pub fn every(suite: &Suite) -> std::collections::BTreeMap<(String, String), String> {
+    let mut out = std::collections::BTreeMap::new();
+    for section in suite.sections() {
+        let cases = section.cases();
+        let refs: Vec<&CaseRef<'_>> = cases.iter().collect();
+        for (case, print) in cases.iter().zip(fingerprints(suite, &section, &refs)) {
+            if let Some(content) = print {
+                out.insert((section.name.to_owned(), case.id.clone()), content.print);
+            }
+        }
+    }
+    out
+}
+
+/// The hash so far, then each fixture in `files`, as the fingerprint.
+fn finish(mut h: Sha256, files: &[String], suite: &Suite) -> String {
+    for rel in files {
+        h.update(b"F");
+        write_str(&mut h, rel);
+        match suite.file(rel) {
+            None => h.update(b"-"),
+            Some(f) => match Node::parse(f.bytes()) {
+                Some(n) => write(&mut h, &n),
+                None => {
+                    h.update(b"B");
+                    h.update(Sha256::digest(f.bytes()));
+                }
+            },
+        }
+    }
+    h.finalize()[..8].iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The fixture paths `node` names, anywhere inside it.
+fn refs(node: &Node, out: &mut Vec<String>) {
+    let mut stack = vec![node];
+    while let Some(n) = stack.pop() {
+        match n {
+            Node::Arr(items) => stack.extend(items),
+            Node::Obj(members) => {
+                for (k, v) in members {
+                    match v {
+                        Node::Str(s) if FILE_REF_KEYS.contains(&k.as_str()) => out.push(s.clone()),
+                        _ => stack.push(v),
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+fn write_str(h: &mut Sha256, s: &str) {
+    h.update(s.len().to_le_bytes());
+    h.update(s.as_bytes());
+}
+
+/// Write `node` into `h`, every value with its kind and length (an explicit stack: the depth of
+/// a case is the manifest's, which serde_json bounds, but this need not rely on it).
+fn write(h: &mut Sha256, node: &Node) {
+    enum Item<'n> {
+        Node(&'n Node),
+        Key(&'n str),
+        Close(u8),
+    }
+    let mut stack = vec![Item::Node(node)];
+    while let Some(item) = stack.pop() {
+        let n = match item {
+            Item::Node(n) => n,
+            Item::Key(k) => {
+                h.update(b"K");
+                write_str(h, k);
+                continue;
+            }
+            Item::Close(c) => {
+                h.update([c]);
+                continue;
+            }
+        };
+        match n {
+            Node::Null => h.update(b"n"),
+            Node::Bool(b) => h.update(if *b { b"t" } else { b"f" }),
+            Node::Num(Number::Exact { int, negative, digits, exp }) => {
+                h.update([b'N', u8::from(*int), u8::from(*negative)]);
+                write_str(h, digits);
+                h.update(exp.to_le_bytes());
+            }
+            Node::Num(Number::Text(t)) => {
+                h.update(b"T");
+                write_str(h, t);
+            }
+            Node::Str(s) => {
+                h.update(b"S");
+                write_str(h, s);
+            }
+            Node::Arr(items) => {
+                h.update(b"[");
+                h.update(items.len().to_le_bytes());
+                stack.push(Item::Close(b']'));
+                stack.extend(items.iter().rev().map(Item::Node));
+            }
+            Node::Obj(members) => {
+                h.update(b"{");
+                h.update(members.len().to_le_bytes());
+                stack.push(Item::Close(b'}'));
+                // Unique keys: any order is the same object (sorted here); repeated keys: their
+                // order decides which one a reader keeps, so it counts (as `Node`'s equality).
+                let mut order: Vec<&(String, Node)> = members.iter().collect();
+                order.sort_by(|a, b| a.0.cmp(&b.0));
+                if order.windows(2).any(|w| w[0].0 == w[1].0) {
+                    order = members.iter().collect();
+                }
+                for (k, v) in order.into_iter().rev() {
+                    stack.push(Item::Node(v));
+                    stack.push(Item::Key(k));
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn suite(manifest: &str, fixtures: &[(&str, &str)]) -> Suite {
+        let mut files: Vec<(String, Vec<u8>)> = vec![(MANIFEST.to_owned(), manifest.as_bytes().to_vec())];
+        files.extend(fixtures.iter().map(|(p, t)| ((*p).to_owned(), t.as_bytes().to_vec())));
+        Suite::from_files("mem", files, Vec::new())
+    }
+
+    /// The fingerprints of every case of section `s`, by id.
+    fn prints(su: &Suite, s: &str) -> Vec<(String, Option<String>)> {
+        let section = su.section(s).unwrap();
+        let cases = section.cases();
+        let refs: Vec<&CaseRef<'_>> = cases.iter().collect();
+        cases
+            .iter()
+            .map(|c| c.id.clone())
+            .zip(fingerprints(su, &section, &refs).into_iter().map(|c| c.map(|c| c.print)))
+            .collect()
+    }
+
+    #[test]
+    fn a_content_says_where_the_case_lies() {
+        let su = suite(BASE, &[]);
+        let section = su.section("s").unwrap();
+        let cases = section.cases();
+        let c2 = fingerprints(&su, &section, &[&cases[1]]).pop().flatten().unwrap();
+        assert_eq!(c2.pointers, ["/s/b/cases/1", "/s/b/fixture", "/s/schema"]);
+        assert_eq!(c2.holders, ["/s/b", "/s"]);
+        assert_eq!(c2.fixtures, ["fixtures/a.json"]);
+        let single = fingerprints(&su, &section, &[&cases[2]]).pop().flatten().unwrap();
+        assert_eq!(single.pointers, ["/s/single", "/s/schema"]);
+        assert_eq!(single.holders, ["/s"]);
+        assert!(single.fixtures.is_empty());
+    }
+
+    const BASE: &str = r#"{"conformance_version": "1.6.0",
+        "s": {"description": "S", "schema": {"type": "object"},
+              "b": {"description": "B", "fixture": "fixtures/a.json",
+                    "cases": [{"name": "c1", "description": "one", "x": 1.0, "list": [1, 2]},
+                              {"name": "c2", "x": 2, "expect": {"reason": "kept"}}]},
+              "single": {"description": "a single case", "y": true}}}"#;
+
+    #[test]
+    fn prose_white_space_key_order_and_literal_spelling_do_not_count() {
+        let fx = [("fixtures/a.json", r#"{"job": "a", "n": 1.5}"#)];
+        let base = prints(&suite(BASE, &fx), "s");
+        assert!(base.iter().all(|(_, p)| p.as_deref().is_some_and(|p| p.len() == 16)), "{base:?}");
+        for edited in [
+            BASE.replace(r#""description": "one""#, r#""description": "changed""#),
+            BASE.replace(r#""description": "B""#, r#""note": "added prose""#),
+            BASE.replace(r#""x": 1.0"#, r#""x": 1e0"#),
+            BASE.replace(r#""x": 1.0, "list": [1, 2]"#, r#""list": [1, 2],   "x": 10e-1"#),
+            BASE.replace(r#""description": "S""#, r#""description": "other""#),
+        ] {
+            assert_eq!(prints(&suite(&edited, &fx), "s"), base, "{edited}");
+        }
+        // The cases of a block in another order: each is the same case.
+        let c1 = r#"{"name": "c1", "description": "one", "x": 1.0, "list": [1, 2]}"#;
+        let c2 = r#"{"name": "c2", "x": 2, "expect": {"reason": "kept"}}"#;
+        let swapped = BASE.replace(&format!("{c1},\n                              {c2}"), &format!("{c2}, {c1}"));
+        assert_ne!(swapped, BASE);
+        let mut moved = prints(&suite(&swapped, &fx), "s");
+        moved.sort();
+        assert_eq!(moved, base);
+        let reformatted = [("fixtures/a.json", "{\n  \"n\": 15e-1,\n  \"job\": \"a\"\n}\n")];
+        assert_eq!(prints(&suite(BASE, &reformatted), "s"), base);
+    }
+
+    #[test]
+    fn data_in_the_case_its_shared_fields_and_its_fixtures_counts() {
+        let fx = [("fixtures/a.json", r#"{"job": "a"}"#), ("fixtures/b.json", r#"{"job": "b"}"#)];
+        let base = prints(&suite(BASE, &fx), "s");
+        let changed = |edited: &str, fx: &[(&str, &str)]| -> Vec<String> {
+            let now = prints(&suite(edited, fx), "s");
+            base.iter().zip(&now).filter(|(a, b)| a != b).map(|(a, _)| a.0.clone()).collect()
+        };
+        // The case's own data, exactly: a retype, the sign of zero, a deeper prose-named member.
+        assert_eq!(changed(&BASE.replace(r#""x": 1.0"#, r#""x": 1"#), &fx), ["b/c1"]);
+        assert_eq!(changed(&BASE.replace(r#""x": 1.0"#, r#""x": 1.00000000000000000001"#), &fx), ["b/c1"]);
+        assert_eq!(changed(&BASE.replace(r#""x": 2"#, r#""x": -0"#), &fx), ["b/c2"]);
+        assert_eq!(changed(&BASE.replace(r#""reason": "kept""#, r#""reason": "gone""#), &fx), ["b/c2"]);
+        assert_eq!(changed(&BASE.replace("[1, 2]", "[2, 1]"), &fx), ["b/c1"]);
+        // A single case's data.
+        assert_eq!(changed(&BASE.replace(r#""y": true"#, r#""y": false"#), &fx), ["single"]);
+        // The block's shared fixture: its cases, not the single case beside the block.
+        assert_eq!(changed(&BASE.replace("fixtures/a.json", "fixtures/b.json"), &fx), ["b/c1", "b/c2"]);
+        let edited_fixture = [("fixtures/a.json", r#"{"job": "a", "extra": 1}"#), fx[1]];
+        assert_eq!(changed(BASE, &edited_fixture), ["b/c1", "b/c2"]);
+        assert_eq!(changed(BASE, &fx[1..]), ["b/c1", "b/c2"], "a fixture gone");
+        // The section's schema: every case.
+        assert_eq!(
+            changed(&BASE.replace(r#"{"type": "object"}"#, r#"{"type": "array"}"#), &fx),
+            ["b/c1", "b/c2", "single"]
+        );
+    }
+
+    #[test]
+    fn repeated_keys_count_in_their_order() {
+        let a = BASE.replace(r#""x": 2,"#, r#""x": 2, "x": 3,"#);
+        let b = BASE.replace(r#""x": 2,"#, r#""x": 3, "x": 2,"#);
+        let (pa, pb) = (prints(&suite(&a, &[]), "s"), prints(&suite(&b, &[]), "s"));
+        assert_eq!(pa[0], pb[0]);
+        assert_ne!(pa[1], pb[1]);
+    }
+
+    #[test]
+    fn kinds_and_lengths_keep_contents_apart() {
+        let print = |v: &str| {
+            let mut h = Sha256::new();
+            write(&mut h, &Node::parse(v.as_bytes()).unwrap());
+            h.finalize()
+        };
+        let all = [
+            r#"["ab"]"#,
+            r#"["a", "b"]"#,
+            r#"[["a"], "b"]"#,
+            r#"{"a": "b"}"#,
+            r#"["1"]"#,
+            "[1]",
+            "[1.0]",
+            "[]",
+            "{}",
+            "[null]",
+        ];
+        for (i, a) in all.iter().enumerate() {
+            for b in &all[i + 1..] {
+                assert_ne!(print(a), print(b), "{a} vs {b}");
+            }
+        }
+    }
+}
