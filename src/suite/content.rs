@@ -47,10 +47,40 @@ pub struct Content {
     pub fixtures: Vec<String>,
 }
 
-/// The content of each of `cases` (cases of `section` of `suite`), in order; `None` for a
-/// case whose text cannot be found in the manifest (a manifest that does not parse).
-pub fn fingerprints(suite: &Suite, section: &Section<'_>, cases: &[&CaseRef<'_>]) -> Vec<Option<Content>> {
-    let Some(text) = suite.file(MANIFEST).and_then(|f| f.text()) else {
+/// Where each section lies in the manifest's text, found in one walk over it, so that each
+/// section's cases are then looked for in that section's text only (a walk per section over the
+/// whole manifest cost as much as validating a suite multiplied a hundred times).
+#[derive(Debug)]
+pub struct Texts<'s> {
+    suite: &'s Suite,
+    text: &'s str,
+    /// Section name → byte range of its value (of a repeated key, the last, as the parser keeps).
+    sections: std::collections::HashMap<&'s str, (usize, usize)>,
+    /// Fixture path → digest of its content ([`Texts::fixture`]).
+    fixtures: std::sync::Mutex<std::collections::HashMap<String, [u8; 32]>>,
+}
+
+impl<'s> Texts<'s> {
+    /// The sections' places in `suite`'s manifest (none when it has no text).
+    pub fn of(suite: &'s Suite) -> Texts<'s> {
+        let text = suite.file(MANIFEST).and_then(|f| f.text()).unwrap_or_default();
+        let names: Vec<&'s str> = suite.sections().into_iter().map(|s| s.name).collect();
+        let pointers: Vec<String> = names.iter().map(|n| pointer::join("", n)).collect();
+        let at: Vec<&str> = pointers.iter().map(String::as_str).collect();
+        let bytes = text.as_bytes();
+        let sections = names
+            .into_iter()
+            .zip(span::offsets_of(text, &at))
+            .filter_map(|(name, start)| Some((name, (start?, span::value_end(bytes, start?)?))))
+            .collect();
+        Texts { suite, text, sections, fixtures: Default::default() }
+    }
+}
+
+/// The content of each of `cases` (cases of `section` of the suite `texts` has read), in
+/// order; `None` for a case whose text cannot be found in the manifest.
+pub fn fingerprints(texts: &Texts<'_>, section: &Section<'_>, cases: &[&CaseRef<'_>]) -> Vec<Option<Content>> {
+    let Some(&(from, to)) = texts.sections.get(section.name) else {
         return vec![None; cases.len()];
     };
     let base = pointer::join("", section.name);
@@ -89,7 +119,9 @@ pub fn fingerprints(suite: &Suite, section: &Section<'_>, cases: &[&CaseRef<'_>]
         wanted.push(parts);
         holders.push(held);
     }
-    let flat: Vec<&str> = wanted.iter().flatten().map(|(_, p)| p.as_str()).collect();
+    // Every pointer starts with the section's own; the walk is over the section's text only.
+    let flat: Vec<&str> = wanted.iter().flatten().map(|(_, p)| p.strip_prefix(base.as_str()).unwrap_or("/")).collect();
+    let text = &texts.text[from..to];
     let offsets = span::offsets_of(text, &flat);
     let bytes = text.as_bytes();
     let node_at = |offset: Option<usize>| -> Option<Node> {
@@ -104,7 +136,7 @@ pub fn fingerprints(suite: &Suite, section: &Section<'_>, cases: &[&CaseRef<'_>]
         .map(|(parts, holders)| {
             let offsets = &offsets[next..next + parts.len()];
             next += parts.len();
-            let mut h = Sha256::new();
+            let mut h: Vec<u8> = Vec::with_capacity(256);
             let mut files = Vec::new();
             for (i, ((label, _), offset)) in parts.iter().zip(offsets).enumerate() {
                 let mut node = node_at(*offset);
@@ -132,7 +164,7 @@ pub fn fingerprints(suite: &Suite, section: &Section<'_>, cases: &[&CaseRef<'_>]
             }
             files.sort_unstable();
             files.dedup();
-            let print = finish(h, &files, suite);
+            let print = finish(h, &files, texts);
             Some(Content { print, pointers: parts.iter().map(|(_, p)| p.clone()).collect(), holders, fixtures: files })
         })
         .collect()
@@ -142,10 +174,11 @@ pub fn fingerprints(suite: &Suite, section: &Section<'_>, cases: &[&CaseRef<'_>]
 /// found is left out; of two cases with one id, the later one).
 pub fn every(suite: &Suite) -> std::collections::BTreeMap<(String, String), String> {
     let mut out = std::collections::BTreeMap::new();
+    let texts = Texts::of(suite);
     for section in suite.sections() {
         let cases = section.cases();
         let refs: Vec<&CaseRef<'_>> = cases.iter().collect();
-        for (case, print) in cases.iter().zip(fingerprints(suite, &section, &refs)) {
+        for (case, print) in cases.iter().zip(fingerprints(&texts, &section, &refs)) {
             if let Some(content) = print {
                 out.insert((section.name.to_owned(), case.id.clone()), content.print);
             }
@@ -155,22 +188,39 @@ pub fn every(suite: &Suite) -> std::collections::BTreeMap<(String, String), Stri
 }
 
 /// The hash so far, then each fixture in `files`, as the fingerprint.
-fn finish(mut h: Sha256, files: &[String], suite: &Suite) -> String {
+fn finish(mut h: Vec<u8>, files: &[String], texts: &Texts<'_>) -> String {
     for rel in files {
         h.update(b"F");
         write_str(&mut h, rel);
-        match suite.file(rel) {
+        h.update(texts.fixture(rel));
+    }
+    Sha256::digest(&h)[..8].iter().map(|b| format!("{b:02x}")).collect()
+}
+
+impl Texts<'_> {
+    /// The digest of fixture `rel`'s JSON (of its bytes when it does not parse; a fixed value
+    /// when it is missing), computed once: one fixture is read by many cases (the valid envelope
+    /// of the seven gate tables by 170).
+    fn fixture(&self, rel: &str) -> [u8; 32] {
+        let mut cache = self.fixtures.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(d) = cache.get(rel) {
+            return *d;
+        }
+        let mut h: Vec<u8> = Vec::new();
+        match self.suite.file(rel) {
             None => h.update(b"-"),
             Some(f) => match Node::parse(f.bytes()) {
                 Some(n) => write(&mut h, &n),
                 None => {
                     h.update(b"B");
-                    h.update(Sha256::digest(f.bytes()));
+                    h.update(f.bytes());
                 }
             },
         }
+        let d: [u8; 32] = Sha256::digest(&h).into();
+        cache.insert(rel.to_owned(), d);
+        d
     }
-    h.finalize()[..8].iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// The fixture paths `node` names, anywhere inside it.
@@ -192,14 +242,38 @@ fn refs(node: &Node, out: &mut Vec<String>) {
     }
 }
 
-fn write_str(h: &mut Sha256, s: &str) {
-    h.update(s.len().to_le_bytes());
+/// The writing of a content: each value with its kind and length, lengths and exponents as
+/// LEB128 (zigzag for a signed exponent), so that no two contents write the same bytes.
+trait Writing {
+    fn update(&mut self, bytes: impl AsRef<[u8]>);
+    fn varint(&mut self, n: u128) {
+        let mut n = n;
+        loop {
+            let low = (n & 0x7f) as u8;
+            n >>= 7;
+            if n == 0 {
+                self.update([low]);
+                return;
+            }
+            self.update([low | 0x80]);
+        }
+    }
+}
+
+impl Writing for Vec<u8> {
+    fn update(&mut self, bytes: impl AsRef<[u8]>) {
+        self.extend_from_slice(bytes.as_ref());
+    }
+}
+
+fn write_str(h: &mut Vec<u8>, s: &str) {
+    h.varint(s.len() as u128);
     h.update(s.as_bytes());
 }
 
 /// Write `node` into `h`, every value with its kind and length (an explicit stack: the depth of
 /// a case is the manifest's, which serde_json bounds, but this need not rely on it).
-fn write(h: &mut Sha256, node: &Node) {
+fn write(h: &mut Vec<u8>, node: &Node) {
     enum Item<'n> {
         Node(&'n Node),
         Key(&'n str),
@@ -225,7 +299,8 @@ fn write(h: &mut Sha256, node: &Node) {
             Node::Num(Number::Exact { int, negative, digits, exp }) => {
                 h.update([b'N', u8::from(*int), u8::from(*negative)]);
                 write_str(h, digits);
-                h.update(exp.to_le_bytes());
+                // Zigzag, wrapping: a bijection of every i128, the largest included.
+                h.varint((exp.wrapping_shl(1) ^ (exp >> 127)) as u128);
             }
             Node::Num(Number::Text(t)) => {
                 h.update(b"T");
@@ -237,13 +312,13 @@ fn write(h: &mut Sha256, node: &Node) {
             }
             Node::Arr(items) => {
                 h.update(b"[");
-                h.update(items.len().to_le_bytes());
+                h.varint(items.len() as u128);
                 stack.push(Item::Close(b']'));
                 stack.extend(items.iter().rev().map(Item::Node));
             }
             Node::Obj(members) => {
                 h.update(b"{");
-                h.update(members.len().to_le_bytes());
+                h.varint(members.len() as u128);
                 stack.push(Item::Close(b'}'));
                 // Unique keys: any order is the same object (sorted here); repeated keys: their
                 // order decides which one a reader keeps, so it counts (as `Node`'s equality).
@@ -279,7 +354,7 @@ mod tests {
         cases
             .iter()
             .map(|c| c.id.clone())
-            .zip(fingerprints(su, &section, &refs).into_iter().map(|c| c.map(|c| c.print)))
+            .zip(fingerprints(&Texts::of(su), &section, &refs).into_iter().map(|c| c.map(|c| c.print)))
             .collect()
     }
 
@@ -288,11 +363,11 @@ mod tests {
         let su = suite(BASE, &[]);
         let section = su.section("s").unwrap();
         let cases = section.cases();
-        let c2 = fingerprints(&su, &section, &[&cases[1]]).pop().flatten().unwrap();
+        let c2 = fingerprints(&Texts::of(&su), &section, &[&cases[1]]).pop().flatten().unwrap();
         assert_eq!(c2.pointers, ["/s/b/cases/1", "/s/b/fixture", "/s/schema"]);
         assert_eq!(c2.holders, ["/s/b", "/s"]);
         assert_eq!(c2.fixtures, ["fixtures/a.json"]);
-        let single = fingerprints(&su, &section, &[&cases[2]]).pop().flatten().unwrap();
+        let single = fingerprints(&Texts::of(&su), &section, &[&cases[2]]).pop().flatten().unwrap();
         assert_eq!(single.pointers, ["/s/single", "/s/schema"]);
         assert_eq!(single.holders, ["/s"]);
         assert!(single.fixtures.is_empty());
@@ -371,11 +446,12 @@ mod tests {
     #[test]
     fn kinds_and_lengths_keep_contents_apart() {
         let print = |v: &str| {
-            let mut h = Sha256::new();
+            let mut h = Vec::new();
             write(&mut h, &Node::parse(v.as_bytes()).unwrap());
-            h.finalize()
+            h
         };
         let all = [
+            r#"[1e-170141183460469231731687303715884105727]"#,
             r#"["ab"]"#,
             r#"["a", "b"]"#,
             r#"[["a"], "b"]"#,

@@ -136,6 +136,8 @@ pub fn validate_with(suite: &Suite, options: &Options) -> Validation {
     let mut order: Vec<usize> = (0..unread.len()).collect();
     order.sort_by_key(|&i| std::cmp::Reverse(unread[i].weight()));
     let reads: Vec<OnceLock<registry::Read<'_>>> = unread.iter().map(|_| OnceLock::new()).collect();
+    // Where each section lies in the manifest, for the recorded content (BQ318): found once.
+    let texts = OnceLock::new();
     let next = AtomicUsize::new(0);
     // Blocks while the other thread reads section `i`; reads it itself should that one have
     // panicked.
@@ -157,7 +159,7 @@ pub fn validate_with(suite: &Suite, options: &Options) -> Validation {
             if task == RULES.len() {
                 findings.extend(registry::check(&cx, &all));
             } else if let Some(r) = all.get(task - RULES.len() - 1) {
-                agreement.power(suite, r, &mut findings);
+                agreement.power(suite, &texts, r, &mut findings);
             } else if !agreement.chunk(&all, task - RULES.len() - 1 - all.len(), &mut findings) {
                 return findings;
             }

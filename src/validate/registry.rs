@@ -53,6 +53,7 @@
 //!   in a fixture it names) is not reported again.
 
 use std::rc::Rc;
+use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::diag::{Code, Finding};
@@ -363,7 +364,13 @@ impl<'o> Agreement<'o> {
     /// switched on, and must not pass; on a suite of the recording's version or later, each
     /// such case must exist (BQ316), and so must each case it lists as failed by no variant
     /// (BQ317).
-    pub fn power(&self, suite: &Suite, read: &Read<'_>, out: &mut Vec<Finding>) {
+    pub fn power<'s>(
+        &self,
+        suite: &'s Suite,
+        texts: &OnceLock<suite::content::Texts<'s>>,
+        read: &Read<'_>,
+        out: &mut Vec<Finding>,
+    ) {
         let power = sections::power::recorded();
         let version = suite.version().and_then(|v| semver::Version::parse(v).ok()).map(|v| sections::version_of(&v));
         let recorded = sections::version_of(&power.suite);
@@ -391,7 +398,7 @@ impl<'o> Agreement<'o> {
         // On a suite of the recorded version itself, every recorded case keeps its content
         // (BQ318); judged at the end ([`Agreement::changes`]).
         if version == Some(recorded) {
-            self.content(suite, read);
+            self.content(texts.get_or_init(|| suite::content::Texts::of(suite)), read);
         }
         let mut pairs = power.of_section(read.section.name).peekable();
         if pairs.peek().is_none() {
@@ -456,7 +463,7 @@ impl<'o> Agreement<'o> {
 
     /// BQ318 for each case of `read` whose content differs from its recorded fingerprint, kept
     /// for [`Agreement::changes`].
-    fn content(&self, suite: &Suite, read: &Read<'_>) {
+    fn content(&self, texts: &suite::content::Texts<'_>, read: &Read<'_>) {
         let recorded: std::collections::HashMap<&str, &str> =
             sections::power::recorded().content_of(read.section.name).collect();
         if recorded.is_empty() {
@@ -466,7 +473,7 @@ impl<'o> Agreement<'o> {
             .map(|i| read.cases.case(i))
             .filter(|c| recorded.contains_key(c.id.as_str()))
             .collect();
-        let prints = suite::content::fingerprints(suite, &read.section, &cases);
+        let prints = suite::content::fingerprints(texts, &read.section, &cases);
         let mut changed = Vec::new();
         for (case, content) in cases.into_iter().zip(prints) {
             // A case whose text cannot be found is another finding's (the manifest's).
