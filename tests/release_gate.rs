@@ -417,3 +417,42 @@ fn a_release_candidate_tag_freezes_that_candidate_and_build_metadata_names_the_s
         assert_eq!(o.status.code(), Some(1), "{tag}: {}", transcript(&o));
     }
 }
+
+#[test]
+fn an_sdk_repositorys_own_tags_are_not_releases_of_its_vendored_suite() {
+    // An SDK repository: v1.5.9 released the SDK before it vendored the suite, v1.6.0 released
+    // it over a vendored suite 1.5.0, and the vendored copy is now the suite 1.6.0. Neither tag
+    // released this suite: before, `validate --gate` called the vendored 1.6.0 a changed
+    // release (BQ956 against the SDK's v1.6.0) and could not read a suite at v1.5.9.
+    let root = tempfile::tempdir().unwrap();
+    let vendored = root.path().join("tests/conformance");
+    std::fs::write(root.path().join("README.md"), "an SDK\n").unwrap();
+    git(root.path(), &["init", "-q"]);
+    git(root.path(), &["add", "-A"]);
+    git(root.path(), &["commit", "-q", "-m", "the SDK"]);
+    git(root.path(), &["tag", "v1.5.9"]);
+    std::fs::create_dir_all(&vendored).unwrap();
+    put_suite(suite_1_5_0().path(), &vendored);
+    git(root.path(), &["add", "-A"]);
+    git(root.path(), &["commit", "-q", "-m", "vendor the suite 1.5.0"]);
+    git(root.path(), &["tag", "v1.6.0"]);
+    put_suite(suite_1_6_0().path(), &vendored);
+    git(root.path(), &["add", "-A"]);
+    git(root.path(), &["commit", "-q", "-m", "vendor the suite 1.6.0"]);
+    let dir = vendored.to_str().unwrap();
+    let o = bqsuite(&vendored, &["validate", "--suite", dir, "--gate"]);
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    assert!(codes(&o).is_empty(), "{}", transcript(&o));
+    assert!(transcript(&o).contains("nothing to compare with (skipped)"), "{}", transcript(&o));
+    // A tag whose commit does hold the suite of its version is a release of it, as in the
+    // suite's own repository: the previous release for the gate.
+    git(root.path(), &["tag", "v1.5.0", "HEAD~1"]);
+    let o = bqsuite(&vendored, &["validate", "--suite", dir, "--gate"]);
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    assert!(transcript(&o).contains("release gate: compared with 1.5.0 (git:v1.5.0): "), "{}", transcript(&o));
+    // And a tag of the suite's own version that holds it freezes it (BQ956), here as there.
+    git(root.path(), &["tag", "-f", "v1.6.0"]);
+    std::fs::write(vendored.join("LICENSE"), "changed after the release\n").unwrap();
+    let o = bqsuite(&vendored, &["validate", "--suite", dir, "--gate"]);
+    assert_eq!(codes(&o), ["BQ956"], "{}", transcript(&o));
+}

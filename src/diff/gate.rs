@@ -28,6 +28,10 @@
 //!   is always an error, pre-release or not. Files outside the asset (CHANGELOG.md, README.md,
 //!   `sync-targets.json`) may change. No such tag, or a directory outside a git repository, is
 //!   nothing to check; a tag that cannot be read is an error (exit 2).
+//! - A tag counts, as the previous release or as the version's own, only where it releases this
+//!   suite: the suite's `CONFORMANCE_VERSION` at that tag names the tag's version (the release
+//!   workflow tags nothing else). So in an SDK repository, whose `v*` tags are the SDK's own
+//!   releases over a vendored copy of another suite version (or none), those tags are ignored.
 
 use std::path::Path;
 
@@ -37,35 +41,48 @@ use crate::release::layout;
 use crate::suite::{MANIFEST, Suite, VERSION_FILE};
 
 /// The highest `v<SemVer>` release tag (no pre-release part) of the repository holding `dir`
-/// below `version`, if any.
+/// below `version` that releases this suite ([`releases_the_suite`]), if any.
 pub fn previous_tag(dir: &Path, version: &str) -> Result<Option<String>, String> {
     let current = semver::Version::parse(version).map_err(|e| format!("CONFORMANCE_VERSION {version:?}: {e}"))?;
     let tags = super::git::tags(dir, "v*")?;
-    Ok(tags
+    let mut below: Vec<(semver::Version, String)> = tags
         .into_iter()
         .filter_map(|t| Some((semver::Version::parse(t.strip_prefix('v')?).ok()?, t)))
         .filter(|(v, _)| v.pre.is_empty() && *v < current)
-        .max()
-        .map(|(_, t)| t))
+        .collect();
+    below.sort();
+    Ok(below.into_iter().rev().find(|(v, t)| releases_the_suite(dir, t, v)).map(|(_, t)| t))
+}
+
+/// Is tag `tag` (of version `version`) a release of the suite at `dir`: does the suite's
+/// `CONFORMANCE_VERSION` at that tag, at `dir`'s path, name the tag's version (same precedence)?
+/// The release workflow tags only such commits. In an SDK repository a `v*` tag is the SDK's
+/// own release, and the vendored suite it holds, if any, is usually of another version: such a
+/// tag is neither the suite's previous release nor its own.
+fn releases_the_suite(dir: &Path, tag: &str, version: &semver::Version) -> bool {
+    super::git::version_at(dir, tag)
+        .and_then(|v| semver::Version::parse(&v).ok())
+        .is_some_and(|v| v.cmp_precedence(version).is_eq())
 }
 
 /// The tag that released `version` itself in the repository holding `dir`, if any: a
-/// `v<SemVer>` tag of the same precedence (build metadata ignored), `v<version>` first. `None`
-/// when `dir` is not in a git repository or `version` is not SemVer: there is nothing to check.
+/// `v<SemVer>` tag of the same precedence (build metadata ignored), `v<version>` first, that
+/// releases this suite ([`releases_the_suite`]). `None` when `dir` is not in a git repository or
+/// `version` is not SemVer: there is nothing to check.
 pub fn own_tag(dir: &Path, version: &str) -> Option<String> {
     let current = semver::Version::parse(version).ok()?;
     let tags = super::git::tags(dir, "v*").ok()?;
     let exact = format!("v{version}");
-    if tags.contains(&exact) {
-        return Some(exact);
-    }
-    tags.into_iter()
+    let mut same: Vec<String> = tags
+        .into_iter()
         .filter(|t| {
             t.strip_prefix('v')
                 .and_then(|v| semver::Version::parse(v).ok())
                 .is_some_and(|v| v.cmp_precedence(&current).is_eq())
         })
-        .min()
+        .collect();
+    same.sort_by_key(|t| (*t != exact, t.clone()));
+    same.into_iter().find(|t| releases_the_suite(dir, t, &current))
 }
 
 /// BQ956: one finding per release file of `current` that differs from, or is missing in, or is

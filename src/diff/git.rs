@@ -2,8 +2,7 @@
 //! the `git` command line, and listing the repository's tags.
 //!
 //! Invariants:
-//! - Nothing but `git rev-parse`, `git ls-tree`, `git cat-file --batch` and `git tag --list` is
-//!   run: the work tree, the index, `HEAD` and the refs are never touched, so a diff against a
+//! - Nothing but `git rev-parse`, `git ls-tree`, `git cat-file` and `git tag --list` is run: the work tree, the index, `HEAD` and the refs are never touched, so a diff against a
 //!   revision works in a checkout with uncommitted edits and leaves it exactly as it was.
 //! - The suite is read at the same path inside the revision as the directory it is asked from
 //!   has inside its work tree (`git rev-parse --show-prefix`), so a suite in a subdirectory of a
@@ -55,6 +54,22 @@ fn git(dir: &Path, args: &[&str]) -> Result<Vec<u8>, String> {
 
 fn text(bytes: Vec<u8>) -> String {
     String::from_utf8_lossy(&bytes).trim().to_owned()
+}
+
+/// The `CONFORMANCE_VERSION` that revision `rev` holds at `dir`'s path, trimmed; `None` when it
+/// has none there (or it is larger than a version can be, or not UTF-8, or `rev` names nothing).
+pub fn version_at(dir: &Path, rev: &str) -> Option<String> {
+    if rev.is_empty() || rev.starts_with('-') {
+        return None;
+    }
+    let prefix = text(git(dir, &["rev-parse", "--show-prefix"]).ok()?);
+    let object = format!("{rev}:{prefix}{}", crate::suite::VERSION_FILE);
+    let size: u64 = text(git(dir, &["cat-file", "-s", "--end-of-options", &object]).ok()?).parse().ok()?;
+    if size > 1024 {
+        return None;
+    }
+    let bytes = git(dir, &["cat-file", "blob", "--end-of-options", &object]).ok()?;
+    String::from_utf8(bytes).ok().map(|v| v.trim().to_owned())
 }
 
 /// The suite of revision `rev` of the repository holding `dir`, at `dir`'s path in it.
