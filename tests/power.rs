@@ -287,9 +287,16 @@ fn a_case_no_variant_fails_keeps_its_recorded_content() {
 #[test]
 fn a_fixture_edited_is_a_finding_of_each_case_that_reads_it_unless_the_fixture_has_one() {
     let s = SuiteCopy::new();
+    // The same JSON, laid out otherwise: a fixture is the bytes an SDK decodes, so its readers
+    // have other content, and no other finding is about them.
+    let v: Value = serde_json::from_str(&s.read("fixtures/order-created.json")).unwrap();
+    s.write("fixtures/order-created.json", serde_json::to_string(&v).unwrap());
+    let relaid = only(&s.validate(), "BQ318");
+    assert!(relaid.iter().any(|(p, _)| p == "/cases/0"), "{relaid:#?}");
+    assert!(relaid.iter().any(|(p, _)| p.starts_with("/sqs/schema_version_gate/cases/")), "{relaid:#?}");
     // Another valid envelope: the top-level case that reads it expects its data (BQ311, and no
     // BQ318 beside it); the gate rows that read it pass as before, and no variant shows it.
-    let mut v: Value = serde_json::from_str(&s.read("fixtures/order-created.json")).unwrap();
+    let mut v = v;
     v["data"]["note"] = json!("an added member");
     s.write("fixtures/order-created.json", serde_json::to_string_pretty(&v).unwrap());
     let findings = s.validate();

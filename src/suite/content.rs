@@ -8,22 +8,27 @@
 //!   deeper members of those names are data, as `diff` reads them);
 //! - its shared fields: the members of its block beside `cases` (a case of a block's `cases`
 //!   array) and the section's own non-case members (`schema`), each without prose;
-//! - every fixture those name ([`FILE_REF_KEYS`]), by path and JSON; a fixture that is missing
-//!   or does not parse counts by its absence or its bytes.
+//! - every fixture those name ([`FILE_REF_KEYS`]), by path and bytes (a missing one by its
+//!   absence).
 //!
-//! Invariants: the fingerprint depends on the JSON those write and on nothing else, under
+//! Invariants: the manifest's part depends on the JSON it writes and on nothing else, under
 //! `diff`'s equality ([`exact`]): numbers by their exact value and literal type (`1.0` = `1e0`,
 //! `1` ≠ `1.0`, `-0.0` ≠ `0.0`, no `f64` in between); members of an object with unique keys in
-//! any order, repeated keys in their order; white space and prose never count. So whatever
-//! `diff` calls editorial leaves it unchanged, and whatever it calls a change of the case
-//! (additive inside a case, correction, breaking) changes it. Each value is written into the
-//! hash with its kind and length, so no two different contents write the same bytes. The
-//! fingerprint is the first 16 hex digits (64 bits) of the SHA-256 of that writing: it guards
-//! against an unseen edit, it is no signature (the recording is reviewed in its diff).
+//! any order, repeated keys in their order; white space, escapes and prose never count (a runner
+//! reads the manifest as JSON). So whatever `diff` calls editorial in the manifest leaves it
+//! unchanged, and whatever it calls a change of the case (additive inside a case, correction,
+//! breaking) changes it. Fixtures count by their bytes, stricter than `diff` (which calls a
+//! fixture whose JSON did not change editorial): a fixture is the bytes an SDK decodes, and the
+//! same JSON written with `\u` escapes instead of UTF-8, or another layout, tests a decoder on
+//! other input. Each value is written with its kind and length, so no two different contents
+//! write the same bytes. The fingerprint is the first 16 hex digits (64 bits) of the SHA-256 of
+//! that writing: it guards against an unseen edit, it is no signature (the recording is
+//! reviewed in its diff).
 //!
-//! Cost: one walk over the manifest text for all the cases asked for, then each case's own text
-//! parsed once (cases not asked for are skipped, so a suite multiplied a hundred times costs what
-//! its recorded cases cost).
+//! Cost: one walk over the manifest text to find the sections, one walk over each section's
+//! text for the cases asked for, then each case's own text parsed once (cases not asked for are
+//! skipped, so a suite multiplied a hundred times parses what its recorded cases hold), and each
+//! fixture hashed once.
 
 use sha2::{Digest, Sha256};
 
@@ -198,26 +203,22 @@ fn finish(mut h: Vec<u8>, files: &[String], texts: &Texts<'_>) -> String {
 }
 
 impl Texts<'_> {
-    /// The digest of fixture `rel`'s JSON (of its bytes when it does not parse; a fixed value
-    /// when it is missing), computed once: one fixture is read by many cases (the valid envelope
-    /// of the seven gate tables by 170).
+    /// The digest of fixture `rel`'s bytes (a fixed value when it is missing), computed once:
+    /// one fixture is read by many cases (the valid envelope of the seven gate tables by 170).
     fn fixture(&self, rel: &str) -> [u8; 32] {
         let mut cache = self.fixtures.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         if let Some(d) = cache.get(rel) {
             return *d;
         }
-        let mut h: Vec<u8> = Vec::new();
-        match self.suite.file(rel) {
-            None => h.update(b"-"),
-            Some(f) => match Node::parse(f.bytes()) {
-                Some(n) => write(&mut h, &n),
-                None => {
-                    h.update(b"B");
-                    h.update(f.bytes());
-                }
-            },
-        }
-        let d: [u8; 32] = Sha256::digest(&h).into();
+        let d: [u8; 32] = match self.suite.file(rel) {
+            None => Sha256::digest(b"-").into(),
+            Some(f) => {
+                let mut h = Sha256::new();
+                h.update(b"B");
+                h.update(f.bytes());
+                h.finalize().into()
+            }
+        };
         cache.insert(rel.to_owned(), d);
         d
     }
@@ -402,8 +403,12 @@ mod tests {
         let mut moved = prints(&suite(&swapped, &fx), "s");
         moved.sort();
         assert_eq!(moved, base);
-        let reformatted = [("fixtures/a.json", "{\n  \"n\": 15e-1,\n  \"job\": \"a\"\n}\n")];
-        assert_eq!(prints(&suite(BASE, &reformatted), "s"), base);
+        // A fixture is bytes: the same JSON laid out or escaped otherwise is other input.
+        for other in ["{\"n\": 15e-1, \"job\": \"a\"}", r#"{"job": "\u0061", "n": 1.5}"#] {
+            let now = prints(&suite(BASE, &[("fixtures/a.json", other)]), "s");
+            assert_ne!(now[0], base[0], "{other}");
+            assert_eq!(now[2], base[2], "the single case reads no fixture");
+        }
     }
 
     #[test]
