@@ -280,7 +280,11 @@ fn a_case_no_variant_fails_keeps_its_recorded_content() {
     let m: Value = serde_json::from_str(&s.read("manifest.json")).unwrap();
     assert_eq!(rows, m["sqs"]["schema_version_gate"]["cases"].as_array().unwrap().len(), "{found:#?}");
     assert_eq!(found.len(), 4 + rows, "{found:#?}");
-    assert!(found[0].1.contains("kill-matrix --record"), "{}", found[0].1);
+    assert!(
+        found[0].1.contains("--record src/sections/power.json") && found[0].1.contains("bqsuite fetch"),
+        "{}",
+        found[0].1
+    );
     refused(&s, "BQ318 recorded-case-changed");
 }
 

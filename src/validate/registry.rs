@@ -485,8 +485,10 @@ impl<'o> Agreement<'o> {
                     format!(
                         "{}/{} differs from the case of the recorded suite {} (content {print}, recorded {was}): its data, \
                          its block's shared fields or a fixture they name changed, and no broken variant shows whether it \
-                         still tests what it did; before the version's tag an edit to a case is made with a new recording \
-                         (bqsuite dev kill-matrix --record), whose diff shows it",
+                         still tests what it did; in the suite's own repository an edit to a case before the version's tag \
+                         comes with a new recording (bqsuite dev kill-matrix --redis-url URL --record \
+                         src/sections/power.json), whose diff shows it; a vendored copy is restored with \
+                         bqsuite fetch",
                         read.section.name,
                         case.id,
                         sections::power::recorded().suite
