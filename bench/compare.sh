@@ -80,7 +80,11 @@ echo "== generating the x$mid and x$big suites" >&2
 "$bq" dev scale --suite "$x1" --factor "$big" --out "$work/x$big" 2>/dev/null
 
 echo "== building the fake tree of sync targets" >&2
-tree="$work/tree"
+# Outside the repository: `sync` never writes a copy inside the canonical suite's directory
+# (BQ711), and the default --out lies in it.
+tree=$(mktemp -d "${TMPDIR:-/tmp}/bqsuite-compare-tree.XXXXXX")
+# At exit: the tree goes, and the Redis started below, if any, is stopped.
+trap 'kill "$(cat "$work/redis.pid" 2>/dev/null)" 2>/dev/null || true; rm -rf "$tree"' EXIT
 version=$(tr -d '[:space:]' < "$x1/CONFORMANCE_VERSION")
 mkdir -p "$tree"
 python3 - "$x1/sync-targets.json" "$tree" "$version" > "$work/targets.txt" <<'PY'
@@ -162,7 +166,6 @@ if command -v redis-server >/dev/null; then
   port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
   redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no --daemonize yes \
     --pidfile "$work/redis.pid" --dir "$work" --logfile "$work/redis.log"
-  trap 'kill "$(cat "$work/redis.pid" 2>/dev/null)" 2>/dev/null || true' EXIT
   for _ in $(seq 50); do redis-cli -p "$port" ping >/dev/null 2>&1 && break; sleep 0.1; done
   redis_url="redis://127.0.0.1:$port/"
   same "bqsuite run with Redis" 0 env BQ_REDIS_URL="$redis_url" BQ_REQUIRE_REDIS=1 "$bq" run --suite "$x1" --out "$work/results.json"
