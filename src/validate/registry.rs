@@ -359,11 +359,13 @@ impl<'o> Agreement<'o> {
         true
     }
 
-    /// The power task of `read` (BQ316, BQ317): each case the recorded power
+    /// The power task of `read` (BQ316, BQ317, BQ318): each case the recorded power
     /// ([`sections::power::recorded`]) says a broken variant fails runs once with that variant
     /// switched on, and must not pass; on a suite of the recording's version or later, each
     /// such case must exist (BQ316), and so must each case it lists as failed by no variant
-    /// (BQ317).
+    /// (BQ317); on a suite of the recording's version itself, each recorded case's content is
+    /// compared with its fingerprint (BQ318, kept for [`Agreement::changes`]). `texts` locates
+    /// the sections in the manifest, once for all the tasks.
     pub fn power<'s>(
         &self,
         suite: &'s Suite,
