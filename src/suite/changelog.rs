@@ -199,11 +199,13 @@ impl Entry {
 
     /// The item naming the correction with `reference`, as a [`Naming`].
     pub fn naming(&self, reference: &str) -> Option<Naming> {
-        let covers =
-            |span: &str| reference == span || reference.strip_prefix(span).is_some_and(|rest| rest.starts_with('/'));
         self.items
             .iter()
-            .find(|i| i.states_correction() && cites_adr(&i.text) && i.spans().into_iter().any(covers))
+            .find(|i| {
+                i.states_correction()
+                    && cites_adr(&i.text)
+                    && i.spans().into_iter().any(|span| super::pointer::at_or_under(reference, span))
+            })
             .map(|i| Naming { line: i.line, adrs: i.adrs() })
     }
 }

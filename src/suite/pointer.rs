@@ -48,6 +48,13 @@ fn unescape(tok: &str) -> Option<std::borrow::Cow<'_, str>> {
     Some(std::borrow::Cow::Owned(tok.replace("~1", "/").replace("~0", "~")))
 }
 
+/// Is `path` the same as `prefix` or below it, token-wise (`/a/b` is under `/a`, `/ab` is not)?
+/// For any `/`-separated path: a JSON pointer, or a case id under its block (`release/x` under
+/// `release`).
+pub fn at_or_under(path: &str, prefix: &str) -> bool {
+    path.strip_prefix(prefix).is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+}
+
 /// Escape one reference token.
 pub fn escape(token: &str) -> String {
     token.replace('~', "~0").replace('/', "~1")
@@ -137,6 +144,13 @@ fn array_index(tok: &str) -> Option<usize> {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn at_or_under_is_token_wise() {
+        assert!(at_or_under("/a/b", "/a") && at_or_under("/a", "/a") && at_or_under("/a", ""));
+        assert!(!at_or_under("/ab", "/a") && !at_or_under("/a", "/a/b") && !at_or_under("/a~1b", "/a"));
+    }
+
     use super::*;
     use serde_json::json;
 

@@ -528,12 +528,7 @@ impl<'o> Agreement<'o> {
                 _ => {}
             }
         }
-        let about = |p: &str| {
-            pointers
-                .range(p..)
-                .take_while(|q| q.starts_with(p))
-                .any(|q| q.len() == p.len() || q.as_bytes()[p.len()] == b'/')
-        };
+        let about = |p: &str| pointers.range(p..).take_while(|q| q.starts_with(p)).any(|q| pointer::at_or_under(q, p));
         changed
             .into_iter()
             .filter(|(_, c)| {
