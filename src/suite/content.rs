@@ -124,8 +124,9 @@ pub fn fingerprints(texts: &Texts<'_>, section: &Section<'_>, cases: &[&CaseRef<
         wanted.push(parts);
         holders.push(held);
     }
-    // Every pointer starts with the section's own; the walk is over the section's text only.
-    let flat: Vec<&str> = wanted.iter().flatten().map(|(_, p)| p.strip_prefix(base.as_str()).unwrap_or("/")).collect();
+    // The walk is over the section's text only, so each pointer loses the section's own token
+    // (every one was built under it; one that were not would simply not be found).
+    let flat: Vec<&str> = wanted.iter().flatten().map(|(_, p)| p.strip_prefix(base.as_str()).unwrap_or(p)).collect();
     let text = &texts.text[from..to];
     let offsets = span::offsets_of(text, &flat);
     let bytes = text.as_bytes();
