@@ -114,6 +114,10 @@ fn every_broken_variant_is_caught_where_the_registry_says() {
         "src/sections/power.json's content is not the suite's (re-record it): changed or new {stale:?}, gone {gone:?}"
     );
     assert_eq!(content.len(), caught.len() + bare.len(), "every case is pinned");
+    // And every rule of its skip policy (validate's BQ319), by name.
+    let policy = bqsuite::suite::content::every_rule(&suite);
+    assert_eq!(power.policy, policy, "src/sections/power.json's skip_policy is not the suite's rules (re-record it)");
+    assert_eq!(policy.len(), suite.skip_policy().rules.len(), "every rule is pinned");
     if !unverified.is_empty() {
         eprintln!("skipping (no Redis): {} declared failures need a live Redis: {unverified:?}", unverified.len());
     }

@@ -5,7 +5,8 @@
 //! of the published ones, a Redis case's expectations dropped; and a published case no variant
 //! fails renamed or removed (BQ317, which the recording's list of unprotected cases holds);
 //! and, on a suite of the recorded version, any case's content changed where no variant shows
-//! it (BQ318, which the recording's content fingerprints hold).
+//! it (BQ318, which the recording's content fingerprints hold), and any rule of its skip policy
+//! widened, added or dropped (BQ319, which the recording's rule fingerprints hold).
 //!
 //! The Redis half uses `BQ_REDIS_URL`, else a `redis-server` the test support starts, else it
 //! skips and says so (a failure under `BQ_REQUIRE_REDIS`).
@@ -330,4 +331,96 @@ fn a_later_version_is_not_held_to_the_recorded_content() {
     s.write("CONFORMANCE_VERSION", "1.7.0-pre\n");
     let findings = s.validate();
     assert!(findings.iter().all(|f| f.code.id != "BQ318"), "{findings:#?}");
+}
+
+/// The rule of the skip policy named `name`.
+fn rule_mut<'m>(m: &'m mut Value, name: &str) -> &'m mut Value {
+    m["skip_policy"]["rules"].as_array_mut().unwrap().iter_mut().find(|r| r["name"] == name).unwrap()
+}
+
+#[test]
+fn a_skip_policy_rule_widened_added_or_dropped_is_a_finding_before_the_tag() {
+    let s = SuiteCopy::new();
+    s.edit_manifest(|m| {
+        // A run with a Redis could skip exactly the Redis cases it fails.
+        rule_mut(m, "no-live-redis")["all_or_none"] = json!(false);
+        // Another family may skip the float gate row.
+        rule_mut(m, "single-number-type")["families"] = json!(["node", "php"]);
+        // A new rule, well formed, and a published one dropped.
+        let rules = m["skip_policy"]["rules"].as_array_mut().unwrap();
+        rules.retain(|r| r["name"] != "one-map-per-call");
+        rules.push(json!({
+            "name": "no-tracing",
+            "condition": "The SDK does not propagate trace context.",
+            "adrs": ["ADR-0032"],
+            "cases": [{"section": "traceparent", "case": "garbage-header"}]
+        }));
+        // Prose and key order are not content.
+        m["skip_policy"]["description"] = json!("reworded");
+        let r = rule_mut(m, "no-null-property");
+        let reversed: serde_json::Map<String, Value> =
+            r.as_object().unwrap().iter().rev().map(|(k, v)| (k.clone(), v.clone())).collect();
+        *r = Value::Object(reversed);
+    });
+    let mut found = only(&s.validate(), "BQ319");
+    found.sort();
+    let index = |name: &str| {
+        let m: Value = serde_json::from_str(&s.read("manifest.json")).unwrap();
+        let rules = m["skip_policy"]["rules"].as_array().unwrap().clone();
+        format!("/skip_policy/rules/{}", rules.iter().position(|r| r["name"] == name).unwrap())
+    };
+    let says = |ptr: &str, start: &str| found.iter().any(|(p, m)| p == ptr && m.starts_with(start));
+    assert!(says(&index("no-live-redis"), "skip_policy rule no-live-redis differs"), "{found:#?}");
+    assert!(says(&index("single-number-type"), "skip_policy rule single-number-type differs"), "{found:#?}");
+    assert!(
+        says(&index("no-tracing"), "skip_policy rule no-tracing is not a rule of the recorded suite"),
+        "{found:#?}"
+    );
+    assert!(says("/skip_policy/rules", "skip_policy rule one-map-per-call of the recorded suite 1.6.0 is gone"));
+    assert_eq!(found.len(), 4, "prose and key order are not content: {found:#?}");
+    assert!(found[0].1.contains("--record src/sections/power.json") && found[0].1.contains("bqsuite fetch"));
+    refused(&s, "BQ319 recorded-policy-changed");
+}
+
+#[test]
+fn a_skip_policy_finding_is_not_repeated_as_a_recorded_policy_change() {
+    let s = SuiteCopy::new();
+    // A selector that names no case: BQ212, at the selector, is the finding.
+    s.edit_manifest(|m| rule_mut(m, "one-map-per-call")["cases"][0]["case"] = json!("no-such-case"));
+    assert_eq!(s.validate().iter().map(|f| f.code.id).collect::<Vec<_>>(), ["BQ212"]);
+    // A rule whose name is no string: BQ209, and no recorded rule is called gone beside it.
+    let s = SuiteCopy::new();
+    s.edit_manifest(|m| rule_mut(m, "one-map-per-call")["name"] = json!(7));
+    assert_eq!(s.validate().iter().map(|f| f.code.id).collect::<Vec<_>>(), ["BQ209"]);
+    // No rules array, or no policy at all: the policy's own finding, not one per recorded rule.
+    let s = SuiteCopy::new();
+    s.edit_manifest(|m| m["skip_policy"]["rules"] = json!({}));
+    assert_eq!(s.validate().iter().map(|f| f.code.id).collect::<Vec<_>>(), ["BQ209"]);
+    let s = SuiteCopy::new();
+    s.edit_manifest(|m| {
+        m.as_object_mut().unwrap().shift_remove("skip_policy");
+    });
+    assert_eq!(s.validate().iter().map(|f| f.code.id).collect::<Vec<_>>(), ["BQ208"]);
+}
+
+#[test]
+fn a_later_version_is_not_held_to_the_recorded_skip_policy() {
+    // After the tag, a rule changed is the release gate's (diff: a skip_policy change).
+    let s = SuiteCopy::new();
+    s.edit_manifest(|m| {
+        rule_mut(m, "no-live-redis")["all_or_none"] = json!(false);
+        m["conformance_version"] = json!("1.7.0-pre");
+    });
+    s.write("CONFORMANCE_VERSION", "1.7.0-pre\n");
+    let findings = s.validate();
+    assert!(findings.iter().all(|f| f.code.id != "BQ319"), "{findings:#?}");
+    // And a pre-release of the recorded version is the version being prepared: held.
+    let s = SuiteCopy::new();
+    s.edit_manifest(|m| {
+        rule_mut(m, "no-live-redis")["all_or_none"] = json!(false);
+        m["conformance_version"] = json!("1.6.0-rc.1");
+    });
+    s.write("CONFORMANCE_VERSION", "1.6.0-rc.1\n");
+    let findings = s.validate();
+    assert!(findings.iter().any(|f| f.code.id == "BQ319"), "{findings:#?}");
 }

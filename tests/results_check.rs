@@ -350,7 +350,9 @@ fn a_section_whose_every_case_the_policy_allows_is_still_not_run_unless_whole() 
         m["skip_policy"]["rules"][3]["cases"] = Value::Array(ids);
     });
     let cs = Suite::load(copy.path()).unwrap();
-    assert!(bqsuite::validate::validate(&cs).is_empty(), "the edited policy is valid");
+    // Valid, though not the recorded policy (BQ319 on a suite of the recorded version).
+    let findings = bqsuite::validate::validate(&cs);
+    assert!(findings.iter().all(|f| f.code.id == "BQ319"), "the edited policy is valid: {findings:#?}");
     let mut v = passing(&cs, "babelqueue-python", &["kafka"]);
     for outcome in v["sections"]["kafka_poison"].as_object_mut().unwrap().values_mut() {
         *outcome = json!({"status": "skip", "reason": "ADR-0031"});

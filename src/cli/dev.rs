@@ -191,16 +191,24 @@ pub fn run(a: &DevArgs) -> ExitCode {
                     .filter(|(s, id)| !caught.contains(&(s.as_str(), id.as_str())))
                     .collect();
                 let content = crate::suite::content::every(&suite);
-                let text =
-                    crate::sections::power::render(suite.version().unwrap_or_default(), &pairs, &unprotected, &content);
+                let policy = crate::suite::content::every_rule(&suite);
+                let text = crate::sections::power::render(
+                    suite.version().unwrap_or_default(),
+                    &pairs,
+                    &unprotected,
+                    &content,
+                    &policy,
+                );
                 if let Err(e) = crate::fsutil::write_atomic(path, text.as_bytes()) {
                     return fail(format!("cannot write {}: {e}", path.display()));
                 }
                 note!(
-                    "recorded {} catches, {} case(s) no variant fails and the content of {} case(s) in {}",
+                    "recorded {} catches, {} case(s) no variant fails, the content of {} case(s) and of {} skip-policy \
+                     rule(s) in {}",
                     pairs.len(),
                     unprotected.len(),
                     content.len(),
+                    policy.len(),
                     path.display()
                 );
             }

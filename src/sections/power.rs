@@ -20,6 +20,9 @@
 //!   the release gate's diff compares it with anything) an edit to any case is a finding
 //!   (BQ318) until it is recorded, whatever the kill matrix can see of it; a later version is
 //!   compared with its previous release by the release gate instead;
+//! - it pins each rule of that suite's skip policy the same way, by name (BQ319): a rule
+//!   widened, added or dropped before the tag changes which cases a results file may skip and
+//!   still be Compatible, which no case's fingerprint shows;
 //! - [`render`] writes it deterministically: variants, sections and ids sorted, one variant per
 //!   line group, so a re-recording's diff shows exactly the pairs gained or lost;
 //! - every variant it names is in the catalogue (an unknown name is a parse error, which the
@@ -54,6 +57,8 @@ pub struct Power {
     pub unprotected: Vec<(String, String)>,
     /// The content fingerprint of every case of the recorded suite, by (section, id).
     pub content: BTreeMap<(String, String), String>,
+    /// The content fingerprint of every rule of the recorded suite's skip policy, by name.
+    pub policy: BTreeMap<String, String>,
 }
 
 impl Power {
@@ -126,22 +131,37 @@ pub fn parse(text: &str) -> Result<Power, String> {
         for (id, print) in ids {
             let print = print
                 .as_str()
-                .filter(|p| p.len() == 16 && p.bytes().all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase()))
+                .filter(|p| is_print(p))
                 .ok_or_else(|| format!("content/{section}/{id} is not 16 lower-case hex digits"))?;
             content.insert((section.clone(), id.clone()), print.to_owned());
         }
     }
-    Ok(Power { suite, pairs, unprotected, content })
+    let rules = v.get("skip_policy").and_then(Value::as_object).ok_or("\"skip_policy\" is not an object")?;
+    let mut policy = BTreeMap::new();
+    for (name, print) in rules {
+        let print = print
+            .as_str()
+            .filter(|p| is_print(p))
+            .ok_or_else(|| format!("skip_policy/{name} is not 16 lower-case hex digits"))?;
+        policy.insert(name.clone(), print.to_owned());
+    }
+    Ok(Power { suite, pairs, unprotected, content, policy })
+}
+
+/// A fingerprint as recorded: 16 lower-case hex digits.
+fn is_print(p: &str) -> bool {
+    p.len() == 16 && p.bytes().all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase())
 }
 
 /// The text of a recording of `pairs` made on suite `version`, whose cases no variant fails
-/// are `unprotected` ((section, id); the order does not matter) and whose cases have the
-/// `content` fingerprints.
+/// are `unprotected` ((section, id); the order does not matter), whose cases have the
+/// `content` fingerprints and whose skip-policy rules the `policy` ones.
 pub fn render(
     version: &str,
     pairs: &[Pair],
     unprotected: &[(String, String)],
     content: &BTreeMap<(String, String), String>,
+    policy: &BTreeMap<String, String>,
 ) -> String {
     let mut by: BTreeMap<&str, BTreeMap<&str, Vec<&str>>> = BTreeMap::new();
     for p in pairs {
@@ -177,13 +197,16 @@ pub fn render(
     let doc = json!({
         "description": "The suite's recorded power: for each broken variant of the reference core, the cases it fails, \
                         section by section (the kill matrix of this suite with a live Redis); the cases no variant \
-                        fails (unprotected); and the content of every case (a fingerprint of the case without its prose, its \
-                        shared fields and its fixtures). validate runs every pair again (BQ316), holds every case named here \
-                        to exist (BQ316, BQ317) and, on a suite of this version, to its content (BQ318). Written by `bqsuite dev kill-matrix --record src/sections/power.json`; never edited by hand.",
+                        fails (unprotected); the content of every case (a fingerprint of the case without its prose, its \
+                        shared fields and its fixtures); and the content of every rule of the skip policy (without its \
+                        prose), by name. validate runs every pair again (BQ316), holds every case named here to exist \
+                        (BQ316, BQ317) and, on a suite of this version, every case to its content (BQ318) and the skip \
+                        policy to its rules (BQ319). Written by `bqsuite dev kill-matrix --record src/sections/power.json`; never edited by hand.",
         "suite": version,
         "catches": catches,
         "unprotected": unprotected,
         "content": pinned,
+        "skip_policy": policy,
     });
     let mut text = serde_json::to_string_pretty(&doc).unwrap_or_default();
     text.push('\n');
@@ -204,7 +227,7 @@ mod tests {
             p.pairs.iter().map(|x| (&x.section, &x.id)).collect::<std::collections::BTreeSet<_>>().len()
                 + p.unprotected.len()
         );
-        assert_eq!(render(&p.suite.to_string(), &p.pairs, &p.unprotected, &p.content), RECORDED);
+        assert_eq!(render(&p.suite.to_string(), &p.pairs, &p.unprotected, &p.content, &p.policy), RECORDED);
     }
 
     #[test]

@@ -25,7 +25,11 @@
 //! that writing: it guards against an unseen edit, it is no signature (the recording is
 //! reviewed in its diff).
 //!
-//! Cost: one walk over the manifest text to find the sections, one walk over each section's
+//! The skip policy's rules are pinned the same way ([`rules`], BQ319): each rule without its
+//! prose members (at any depth, as `diff` reads the policy), keyed by its name. Which cases a run
+//! may skip, citing what, for whom, is as much the contract as what a case expects.
+//!
+//! Cost: one walk over the manifest text to find the sections and the skip policy, one walk over each section's
 //! text for the cases asked for, then each case's own text parsed once (cases not asked for are
 //! skipped, so a suite multiplied a hundred times parses what its recorded cases hold), and each
 //! fixture hashed once.
@@ -34,6 +38,7 @@ use sha2::{Digest, Sha256};
 
 use super::exact::{Node, Number};
 use super::ids::{FILE_REF_KEYS, NOT_CASES, PROSE};
+use super::skip_policy::KEY as SKIP_POLICY;
 use super::{CaseRef, MANIFEST, Section, Suite, pointer, span};
 
 /// The content of one case: its fingerprint, and where it lies (so that a caller can tell
@@ -61,6 +66,8 @@ pub struct Texts<'s> {
     text: &'s str,
     /// Section name → byte range of its value (of a repeated key, the last, as the parser keeps).
     sections: std::collections::HashMap<&'s str, (usize, usize)>,
+    /// The byte range of the manifest's `skip_policy` (of a repeated key, the last).
+    policy: Option<(usize, usize)>,
     /// Fixture path → digest of its content ([`Texts::fixture`]).
     fixtures: std::sync::Mutex<std::collections::HashMap<String, [u8; 32]>>,
 }
@@ -70,15 +77,16 @@ impl<'s> Texts<'s> {
     pub fn of(suite: &'s Suite) -> Texts<'s> {
         let text = suite.file(MANIFEST).and_then(|f| f.text()).unwrap_or_default();
         let names: Vec<&'s str> = suite.sections().into_iter().map(|s| s.name).collect();
-        let pointers: Vec<String> = names.iter().map(|n| pointer::join("", n)).collect();
+        let mut pointers: Vec<String> = names.iter().map(|n| pointer::join("", n)).collect();
+        // The skip policy is found in the same walk (its rules are pinned too).
+        pointers.push(pointer::join("", SKIP_POLICY));
         let at: Vec<&str> = pointers.iter().map(String::as_str).collect();
         let bytes = text.as_bytes();
-        let sections = names
-            .into_iter()
-            .zip(span::offsets_of(text, &at))
-            .filter_map(|(name, start)| Some((name, (start?, span::value_end(bytes, start?)?))))
-            .collect();
-        Texts { suite, text, sections, fixtures: Default::default() }
+        let mut offsets = span::offsets_of(text, &at);
+        let range = |start: Option<usize>| Some((start?, span::value_end(bytes, start?)?));
+        let policy = offsets.pop().and_then(range);
+        let sections = names.into_iter().zip(offsets).filter_map(|(name, start)| Some((name, range(start)?))).collect();
+        Texts { suite, text, sections, policy, fixtures: Default::default() }
     }
 }
 
@@ -191,6 +199,84 @@ pub fn every(suite: &Suite) -> std::collections::BTreeMap<(String, String), Stri
         }
     }
     out
+}
+
+/// One rule of the manifest's skip policy, as a fingerprint.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rule {
+    /// Its `name`, when that is a string (of a repeated one, the last, as the reader keeps).
+    pub name: Option<String>,
+    /// Its fingerprint and where it lies: `pointers` is the rule, `holders` the policy and its
+    /// `rules` array (a finding at either, such as `rules` not an array, is about every rule).
+    pub content: Content,
+}
+
+/// The content of every rule of the skip policy (manifest.json → `skip_policy/rules`), in
+/// order; `None` when the manifest has no skip policy or its `rules` is not an array (other
+/// findings say so).
+///
+/// A rule's content is the rule without its prose members ([`PROSE`], at any depth, as `diff`
+/// reads the policy): its name, condition, ADRs, the cases it selects, `whole_sections`,
+/// `all_or_none` and `families`, compared as exact JSON like a case. So which cases a run may
+/// skip, why and for whom is pinned on the recorded version, as the cases are.
+pub fn rules(texts: &Texts<'_>) -> Option<Vec<Rule>> {
+    let (from, to) = texts.policy?;
+    let Node::Obj(members) = Node::parse(&texts.text.as_bytes()[from..to])? else {
+        return None;
+    };
+    // Of a repeated key the last, as the reader keeps.
+    let (_, Node::Arr(rules)) = members.into_iter().rev().find(|(k, _)| k == "rules")? else {
+        return None;
+    };
+    let base = pointer::join(&pointer::join("", SKIP_POLICY), "rules");
+    let holders = vec![pointer::join("", SKIP_POLICY), base.clone()];
+    Some(
+        rules
+            .into_iter()
+            .enumerate()
+            .map(|(i, mut rule)| {
+                let name = match &rule {
+                    Node::Obj(m) => m.iter().rev().find(|(k, _)| k == "name").and_then(|(_, v)| match v {
+                        Node::Str(s) => Some(s.clone()),
+                        _ => None,
+                    }),
+                    _ => None,
+                };
+                without_prose(&mut rule);
+                let mut h: Vec<u8> = Vec::with_capacity(256);
+                h.update(b"R");
+                write(&mut h, &rule);
+                let content = Content {
+                    print: finish(h, &[], texts),
+                    pointers: vec![pointer::join(&base, &i.to_string())],
+                    holders: holders.clone(),
+                    fixtures: Vec::new(),
+                };
+                Rule { name, content }
+            })
+            .collect(),
+    )
+}
+
+/// The fingerprint of every named rule of `suite`'s skip policy, by name (of two rules with
+/// one name, the later).
+pub fn every_rule(suite: &Suite) -> std::collections::BTreeMap<String, String> {
+    rules(&Texts::of(suite)).unwrap_or_default().into_iter().filter_map(|r| Some((r.name?, r.content.print))).collect()
+}
+
+/// Drop every member named as prose, at any depth (an explicit stack: no recursion on input).
+fn without_prose(node: &mut Node) {
+    let mut stack = vec![node];
+    while let Some(n) = stack.pop() {
+        match n {
+            Node::Obj(members) => {
+                members.retain(|(k, _)| !PROSE.contains(&k.as_str()));
+                stack.extend(members.iter_mut().map(|(_, v)| v));
+            }
+            Node::Arr(items) => stack.extend(items.iter_mut()),
+            _ => {}
+        }
+    }
 }
 
 /// The hash so far, then each fixture in `files`, as the fingerprint.

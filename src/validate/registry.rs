@@ -51,6 +51,10 @@
 //!   judged after every other finding is in ([`Agreement::changes`]): a case another finding is
 //!   about already (at or under its pointer or its shared fields', at the block that holds them,
 //!   in a fixture it names) is not reported again.
+//! * the recorded skip policy stays (BQ319): on the same suites, every rule of the skip policy
+//!   has the fingerprint the recording gives its name ([`crate::suite::content::rules`]), no
+//!   rule is added and none dropped; judged at the end like BQ318 (a rule a skip-policy finding
+//!   is about already, or a policy that is missing or malformed, is not reported again).
 
 use std::rc::Rc;
 use std::sync::OnceLock;
@@ -283,8 +287,8 @@ pub(super) struct Agreement<'o> {
     redis: Option<&'o (String, std::time::Duration)>,
     redis_cases: AtomicUsize,
     redis_run: AtomicUsize,
-    /// BQ318 findings, each with where its case lies, judged once every other finding is in
-    /// ([`Agreement::changes`]).
+    /// BQ318 and BQ319 findings, each with where its case or rule lies, judged once every
+    /// other finding is in ([`Agreement::changes`]).
     changed: std::sync::Mutex<Vec<(Finding, suite::content::Content)>>,
 }
 
@@ -505,7 +509,79 @@ impl<'o> Agreement<'o> {
         }
     }
 
-    /// The BQ318 findings that no finding of `others` is about already (one problem, one
+    /// BQ319 for each rule of the skip policy whose content differs from its recorded
+    /// fingerprint, that the recording does not have, or that the recording has and the policy
+    /// no longer does, on a suite of the recorded version itself; kept for
+    /// [`Agreement::changes`] like BQ318. A rule without a string name, and a policy that is
+    /// missing or has no `rules` array, are the skip-policy family's findings (BQ208, BQ209).
+    pub fn policy<'s>(&self, suite: &'s Suite, texts: &OnceLock<suite::content::Texts<'s>>) {
+        let power = sections::power::recorded();
+        let version = suite.version().and_then(|v| semver::Version::parse(v).ok()).map(|v| sections::version_of(&v));
+        if version != Some(sections::version_of(&power.suite)) {
+            return;
+        }
+        let Some(rules) = suite::content::rules(texts.get_or_init(|| suite::content::Texts::of(suite))) else {
+            return;
+        };
+        let again = "in the suite's own repository a change to the skip policy before the version's tag comes with a \
+                     new recording (bqsuite dev kill-matrix --redis-url URL --record src/sections/power.json), whose \
+                     diff shows it; a vendored copy is restored with bqsuite fetch";
+        let mut changed = Vec::new();
+        let mut named = std::collections::BTreeSet::new();
+        // A rule without a string name is BQ209's, and may be a recorded rule renamed wrongly:
+        // no recorded rule is then called gone.
+        let mut nameless = false;
+        for rule in rules {
+            let Some(name) = rule.name else {
+                nameless = true;
+                continue;
+            };
+            let print = &rule.content.print;
+            let message = match power.policy.get(&name) {
+                Some(was) if was == print => None,
+                Some(was) => Some(format!(
+                    "skip_policy rule {name} differs from the rule of the recorded suite {} (content {print}, recorded \
+                     {was}): which cases it lets a run skip, citing which ADRs, under which condition or for whom \
+                     changed, and results check judges every skip by it; {again}",
+                    power.suite
+                )),
+                None => Some(format!(
+                    "skip_policy rule {name} is not a rule of the recorded suite {}: a new rule lets results files skip \
+                     cases the recorded policy held them to run, and still be Compatible; {again}",
+                    power.suite
+                )),
+            };
+            if let Some(message) = message {
+                let finding = at(Code::RECORDED_POLICY_CHANGED, message, rule.content.pointers[0].clone());
+                changed.push((finding, rule.content));
+            }
+            named.insert(name);
+        }
+        let rules_at = pointer::join(&pointer::join("", suite::skip_policy::KEY), "rules");
+        for name in power.policy.keys().filter(|n| !nameless && !named.contains(*n)) {
+            let finding = at(
+                Code::RECORDED_POLICY_CHANGED,
+                format!(
+                    "skip_policy rule {name} of the recorded suite {} is gone: a published rule no longer lets a run \
+                     skip what it did, so results files that were Compatible are not; {again}",
+                    power.suite
+                ),
+                rules_at.clone(),
+            );
+            let content = suite::content::Content {
+                print: String::new(),
+                pointers: Vec::new(),
+                holders: vec![pointer::join("", suite::skip_policy::KEY), rules_at.clone()],
+                fixtures: Vec::new(),
+            };
+            changed.push((finding, content));
+        }
+        if !changed.is_empty() {
+            self.changed.lock().unwrap_or_else(std::sync::PoisonError::into_inner).extend(changed);
+        }
+    }
+
+    /// The BQ318 and BQ319 findings that no finding of `others` is about already (one problem, one
     /// finding): none in the manifest at or under the case's pointer or one of its shared
     /// fields' (the reference disagrees, a catch is lost, a field does not read), none at the
     /// block or section that holds its shared fields (a shared field missing), and none in a
