@@ -898,6 +898,9 @@ fn a_hello_whose_name_results_check_refuses_runs_nothing() {
     let o = bqsuite(&["run", "--sdk", &cmd, "--out", out.to_str().unwrap()], None);
     assert_eq!(o.status.code(), Some(2), "{}", support::transcript(&o));
     let stderr = String::from_utf8_lossy(&o.stderr);
-    assert!(stderr.contains("sdk \"node\\u{202e}\" is not a name as reports show it"), "{stderr}");
+    assert!(
+        stderr.contains("sdk \"node\\u{202e}\" is not a package name or version as registries write one"),
+        "{stderr}"
+    );
     assert!(!out.exists(), "no results file is written");
 }

@@ -118,6 +118,10 @@ fn every_broken_variant_is_caught_where_the_registry_says() {
     let policy = bqsuite::suite::content::every_rule(&suite);
     assert_eq!(power.policy, policy, "src/sections/power.json's skip_policy is not the suite's rules (re-record it)");
     assert_eq!(policy.len(), suite.skip_policy().rules.len(), "every rule is pinned");
+    // And the bytes of its schema files (validate's BQ320).
+    let schemas = bqsuite::suite::content::schemas(&bqsuite::suite::content::Texts::of(&suite));
+    assert_eq!(power.schemas, schemas, "src/sections/power.json's schemas are not the suite's (re-record it)");
+    assert_eq!(schemas.len(), 2, "both schema files are pinned");
     if !unverified.is_empty() {
         eprintln!("skipping (no Redis): {} declared failures need a live Redis: {unverified:?}", unverified.len());
     }

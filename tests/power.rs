@@ -424,3 +424,71 @@ fn a_later_version_is_not_held_to_the_recorded_skip_policy() {
     let findings = s.validate();
     assert!(findings.iter().any(|f| f.code.id == "BQ319"), "{findings:#?}");
 }
+
+#[test]
+fn a_results_schema_weakened_where_the_corpus_does_not_look_is_a_finding_before_the_tag() {
+    // Red team F1: strict when sdk is the example's, almost nothing otherwise. BQ406's corpus
+    // (each one change to the example) passed it; the recording pins the schema's bytes.
+    let s = SuiteCopy::new();
+    let schema: Value = serde_json::from_str(&s.read("schema/results.schema.json")).unwrap();
+    let example: Value = serde_json::from_str(&s.read("schema/results.example.json")).unwrap();
+    let kept = ["$schema", "$id", "title", "description", "$defs"];
+    let strict: serde_json::Map<String, Value> = schema
+        .as_object()
+        .unwrap()
+        .iter()
+        .filter(|(k, _)| !kept.contains(&k.as_str()))
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    let mut gutted: serde_json::Map<String, Value> = schema
+        .as_object()
+        .unwrap()
+        .iter()
+        .filter(|(k, _)| kept.contains(&k.as_str()))
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    gutted.insert("if".into(), json!({"properties": {"sdk": {"const": example["sdk"]}}}));
+    gutted.insert("then".into(), Value::Object(strict));
+    gutted.insert(
+        "else".into(),
+        json!({"type": "object", "required": ["sdk", "version", "conformance_version", "generated_at", "bindings", "sections"],
+               "properties": {"sdk": {"type": "string", "minLength": 1}, "version": {"type": "string", "minLength": 1}}}),
+    );
+    s.write("schema/results.schema.json", serde_json::to_string_pretty(&Value::Object(gutted)).unwrap());
+    let findings = s.validate();
+    assert_eq!(
+        findings.iter().map(|f| (f.code.id, f.file.as_deref().unwrap_or_default())).collect::<Vec<_>>(),
+        [("BQ320", "schema/results.schema.json")],
+        "{findings:#?}"
+    );
+    assert!(findings[0].message.contains("--record src/sections/power.json"), "{}", findings[0].message);
+    refused(&s, "BQ320 recorded-schema-changed");
+    // The same JSON laid out otherwise is other bytes in every copy: still a finding.
+    let s = SuiteCopy::new();
+    s.write("schema/results.schema.json", serde_json::to_string(&schema).unwrap());
+    assert_eq!(s.validate().iter().map(|f| f.code.id).collect::<Vec<_>>(), ["BQ320"]);
+}
+
+#[test]
+fn a_schema_finding_is_not_repeated_as_a_recorded_schema_change() {
+    // The producer schema has its own pin (BQ404, per MAJOR); BQ406 says how the results
+    // schema is weakened where its corpus looks.
+    let s = SuiteCopy::new();
+    let mut envelope: Value = serde_json::from_str(&s.read("schema/message-envelope.schema.json")).unwrap();
+    envelope["title"] = json!("reworded");
+    s.write("schema/message-envelope.schema.json", serde_json::to_string_pretty(&envelope).unwrap());
+    let codes: Vec<_> = s.validate().iter().map(|f| f.code.id).collect();
+    assert!(codes.contains(&"BQ404") && !codes.contains(&"BQ320"), "{codes:?}");
+    let s = SuiteCopy::new();
+    let mut results: Value = serde_json::from_str(&s.read("schema/results.schema.json")).unwrap();
+    results["required"] = json!(["sdk", "version", "conformance_version", "bindings", "sections"]);
+    s.write("schema/results.schema.json", serde_json::to_string_pretty(&results).unwrap());
+    let codes: Vec<_> = s.validate().iter().map(|f| f.code.id).collect();
+    assert!(codes.contains(&"BQ406") && !codes.contains(&"BQ320"), "{codes:?}");
+    // After the tag the release gate's diff judges a schema change, not the recording.
+    let s = SuiteCopy::new();
+    s.write("schema/results.schema.json", serde_json::to_string(&results).unwrap());
+    s.edit_manifest(|m| m["conformance_version"] = json!("1.7.0-pre"));
+    s.write("CONFORMANCE_VERSION", "1.7.0-pre\n");
+    assert!(s.validate().iter().all(|f| f.code.id != "BQ320"));
+}

@@ -66,6 +66,67 @@ fn a_name_that_is_not_shown_as_it_is_is_malformed() {
     }
 }
 
+/// Red team F2: invisible characters (zero-width space, byte-order mark, word joiner, the Arabic
+/// letter mark, Hangul filler, a blank Braille pattern) and look-alike letters passed, and the
+/// family is read from ASCII letters and digits, so `ph\u{200b}p-sdk`, shown as php-sdk, had no
+/// family and escaped php's asb exception. A name is printable ASCII without white space.
+#[test]
+fn a_name_is_printable_ascii_so_it_cannot_hide_or_escape_its_family() {
+    let s = suite();
+    let bad = [
+        ("sdk", "babelqueue-python\u{200b}"),
+        ("sdk", "babelqueue-python\u{feff}"),
+        ("sdk", "babel\u{2060}queue-python"),
+        ("sdk", "babelqueue\u{3164}python"),
+        ("sdk", "babelqueue-python\u{2800}"),
+        ("sdk", "babelqueue-\u{0440}ython"),
+        ("sdk", "babelqueue python"),
+        ("version", "1.2.3\u{061c}"),
+        ("version", "1.2.3\u{fff9}"),
+        ("version", "1.2.3\u{a0}"),
+    ];
+    for (member, value) in bad {
+        let mut v = passing(&s, "babelqueue-python", &["sqs"]);
+        v[member] = json!(value);
+        let fc = broken(&v, "BQ620", &format!("/{member}"));
+        assert_eq!(fc.findings.len(), 1, "{value:?}: {:#?}", fc.findings);
+        // Shown escaped: the message says which character it is.
+        assert!(fc.findings[0].message.contains("\\u"), "{}", fc.findings[0].message);
+    }
+    // The exception evasion: a file listing asb is Not compatible whichever way php is spelt.
+    for sdk in ["php-sdk", "ph\u{200b}p-sdk", "\u{0440}hp-sdk"] {
+        let v = passing(&s, sdk, &["asb"]);
+        let fc = check(&s, &v);
+        assert!(!fc.findings.is_empty(), "{sdk:?} listing asb is Compatible: {:#?}", fc.findings);
+    }
+    let v = passing(&s, "babelqueue-python", &["sqs"]);
+    assert!(check(&s, &v).findings.is_empty(), "ASCII names stay Compatible");
+}
+
+/// Red team F3: `generated_at` of the right shape that names no instant was Compatible (the
+/// schema's `format: date-time` is an annotation in 2020-12; its pattern checks only the shape).
+#[test]
+fn a_generated_at_that_names_no_instant_violates_the_schema() {
+    let s = suite();
+    for bad in ["2026-13-45T25:61:61Z", "0000-00-00T00:00:00Z", "2099-02-29T00:00:00Z", "2099-01-30T00:00:00+99:99"] {
+        let mut v = passing(&s, "babelqueue-python", &["sqs"]);
+        v["generated_at"] = json!(bad);
+        let fc = broken(&v, "BQ602", "/generated_at");
+        assert_eq!(fc.findings.len(), 1, "{bad}: {:#?}", fc.findings);
+        assert!(fc.findings[0].message.contains("is no date-time"), "{}", fc.findings[0].message);
+    }
+    // A shape the pattern refuses is the schema's own finding, once.
+    let mut v = passing(&s, "babelqueue-python", &["sqs"]);
+    v["generated_at"] = json!("yesterday");
+    let fc = broken(&v, "BQ602", "/generated_at");
+    assert_eq!(fc.findings.len(), 1, "{:#?}", fc.findings);
+    for good in ["2024-02-29T23:59:60Z", "2026-12-05t07:54:50.5+05:30"] {
+        let mut v = passing(&s, "babelqueue-python", &["sqs"]);
+        v["generated_at"] = json!(good);
+        assert!(check(&s, &v).findings.is_empty(), "{good}");
+    }
+}
+
 #[test]
 fn skips_the_policy_allows_are_compatible_and_counted() {
     let s = suite();

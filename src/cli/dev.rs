@@ -192,23 +192,26 @@ pub fn run(a: &DevArgs) -> ExitCode {
                     .collect();
                 let content = crate::suite::content::every(&suite);
                 let policy = crate::suite::content::every_rule(&suite);
+                let schemas = crate::suite::content::schemas(&crate::suite::content::Texts::of(&suite));
                 let text = crate::sections::power::render(
                     suite.version().unwrap_or_default(),
                     &pairs,
                     &unprotected,
                     &content,
                     &policy,
+                    &schemas,
                 );
                 if let Err(e) = crate::fsutil::write_atomic(path, text.as_bytes()) {
                     return fail(format!("cannot write {}: {e}", path.display()));
                 }
                 note!(
-                    "recorded {} catches, {} case(s) no variant fails, the content of {} case(s) and of {} skip-policy \
-                     rule(s) in {}",
+                    "recorded {} catches, {} case(s) no variant fails, the content of {} case(s), of {} skip-policy \
+                     rule(s) and of {} schema file(s) in {}",
                     pairs.len(),
                     unprotected.len(),
                     content.len(),
                     policy.len(),
+                    schemas.len(),
                     path.display()
                 );
             }

@@ -235,8 +235,8 @@ pub fn run_launched(
     for (member, text) in [("sdk", &hello.sdk), ("version", &hello.version)] {
         if !crate::results::is_a_name(text) {
             return Err(Trouble::BadHello(format!(
-                "{member} {text:?} is not a name as reports show it (no control, line or paragraph separator or \
-                 bidirectional character, no surrounding white space)"
+                "{member} {text:?} is not a package name or version as registries write one (printable ASCII without \
+                 white space)"
             )));
         }
     }

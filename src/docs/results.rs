@@ -226,7 +226,11 @@ pub fn page(cx: &Context<'_>) -> Result<String, String> {
     );
     let _ = writeln!(
         out,
-        "- Whatever the schema allows, a member the verdict reads is missing or of another shape: the file is one object, `sdk` and `version` are non-empty strings, `conformance_version` is a string, every `bindings` entry names a binding, every section is an object, and every case has a `status` of `pass`, `fail` or `skip`.\n"
+        "- Whatever the schema allows, a member the verdict reads is missing or of another shape: the file is one object, `sdk` and `version` are names as package registries write them (printable ASCII without white space), `conformance_version` is a string, every `bindings` entry names a binding, every section is an object, and every case has a `status` of `pass`, `fail` or `skip`."
+    );
+    let _ = writeln!(
+        out,
+        "- `generated_at` has the schema's shape but names no instant (a month 13, a 30 February, 25 o'clock): results check asserts the schema's `format: date-time` itself, which Draft 2020-12 leaves an annotation.\n"
     );
     let _ = writeln!(out, "The findings:\n");
     out.push_str(&super::codes::range_table(RESULTS_PAGE, "BQ601", "BQ699"));

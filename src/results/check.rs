@@ -240,8 +240,17 @@ impl<'s> Checker<'s> {
         let mut out: Vec<Finding> = parsed.duplicates.iter().map(diags::duplicate_key).collect();
         // The schema's findings wait, each with the member it is about, for the checker's own
         // judgements of the same members to supersede them.
-        let schema: Vec<(String, Finding)> =
+        let mut schema: Vec<(String, Finding)> =
             self.schema.iter_errors(&value).map(|e| (diags::schema_subject(&e), diags::schema(&e))).collect();
+        // The schema's one `format`, asserted here (2020-12 leaves it an annotation): a
+        // `generated_at` of the right shape must name a real instant.
+        const GENERATED_AT: &str = "/generated_at";
+        if let Some(at) = value.get("generated_at").and_then(Value::as_str)
+            && !schema.iter().any(|(s, _)| s == GENERATED_AT)
+            && let Err(why) = super::date_time::check(at)
+        {
+            schema.push((GENERATED_AT.to_owned(), diags::not_a_date_time(at, &why, GENERATED_AT)));
+        }
         let mut judged: HashSet<String> = HashSet::new();
         for j in floor::check(&value) {
             judged.insert(j.subject);

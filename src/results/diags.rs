@@ -51,6 +51,19 @@ pub(super) fn schema(e: &jsonschema::ValidationError<'_>) -> Finding {
     Finding::error(Code::RESULTS_SCHEMA, format!("violates the results schema: {e}")).at(e.instance_path().as_str())
 }
 
+/// BQ602: `generated_at` has the shape the schema's pattern asks for but names no instant
+/// (its `format: date-time`, asserted by results check).
+pub(super) fn not_a_date_time(value: &str, why: &str, at: &str) -> Finding {
+    Finding::error(
+        Code::RESULTS_SCHEMA,
+        format!(
+            "violates the results schema: generated_at \"{}\" is no date-time (format: date-time, RFC 3339): {why}",
+            crate::diag::token_safe(value)
+        ),
+    )
+    .at(at)
+}
+
 /// The pointer of the member a schema violation is about: where it is, or, for a required
 /// member that is absent, where that member would be (the violation itself is at its parent).
 pub(super) fn schema_subject(e: &jsonschema::ValidationError<'_>) -> String {
@@ -274,14 +287,16 @@ pub(super) fn member_malformed(key: &str, want: &str, kind: &str, at: &str) -> F
     .at(at)
 }
 
-/// BQ620: `sdk` or `version` is a string, but not a name as reports show it.
+/// BQ620: `sdk` or `version` is a string, but not a name as registries write one.
 pub(super) fn not_a_name(key: &str, value: &str, at: &str) -> Finding {
     Finding::error(
         Code::RESULTS_MALFORMED,
         format!(
-            "{key} \"{}\" holds a control, line or paragraph separator or bidirectional character, or surrounding white \
-             space: every report and annotation shows the verdict beside it, and no package name or version holds one",
-            crate::diag::terminal_safe(value)
+            "{key} \"{}\" is not a package {} as registries write one, printable ASCII without white space: every \
+             report shows the verdict beside it, an invisible or look-alike character would hide which package it is \
+             about, and the SDK's family (its exceptions and skip rules) is read from the name's ASCII letters and digits",
+            crate::diag::token_safe(value),
+            if key == "version" { "version" } else { "name" }
         ),
     )
     .at(at)

@@ -10,8 +10,8 @@
 //! array reports no case and so misses none. Left to the schema alone, a suite whose schema was
 //! weakened (or a vendored copy edited) turned such a file into a Compatible verdict. So here,
 //! as the spec's results format (ADR-0032) says: the file is one object; `sdk` and `version`
-//! are non-empty strings, and names as they are shown (a ruling: no control, line or paragraph
-//! separator or bidirectional character, no surrounding white space, [`is_a_name`]); `conformance_version` is a string (a string other than the suite's
+//! are non-empty strings, and names as registries write them (a ruling: printable ASCII
+//! without white space, [`is_a_name`]); `conformance_version` is a string (a string other than the suite's
 //! version is BQ603); `bindings` is an array whose every entry names a binding (the scopes other
 //! than `core`, spelled as the manifest spells them); `sections` is an object whose every value
 //! is an object. A member that is absent is reported at its parent, as every absence is.
@@ -56,14 +56,17 @@ fn bindings_text() -> String {
     Scope::ALL.iter().filter(|s| s.is_binding()).map(|s| s.as_str()).collect::<Vec<_>>().join(", ")
 }
 
-/// Is `s` a name as every report shows it: non-empty, no surrounding white space, and no
-/// character a terminal, log viewer or page acts on instead of showing
-/// ([`crate::diag::is_unsafe_char`]: controls, line and paragraph separators,
-/// bidirectional controls). Reports escape such characters, but a verdict is about a package a
-/// reader recognises by name, and no package name or version holds one: `"node: Compatible
-/// \u{202e}"` can only be written to mislead.
+/// Is `s` a name as package registries write one: non-empty printable ASCII without white space
+/// (U+0021–U+007E). A ruling: the registries of the six SDK languages (npm, PyPI, Packagist,
+/// Maven Central, NuGet, Go modules) allow only ASCII in package names and versions, and a
+/// verdict is about a package a reader recognises by name. Anything else can only mislead: a
+/// control or bidirectional character reorders what a report shows (`"node: Compatible
+/// \u{202e}"`), a zero-width space, word joiner or byte-order mark is invisible, a Cyrillic `р`
+/// looks like a Latin `p`, and the SDK's family (which decides its exceptions and its
+/// family-limited skip rules) is read from the name's ASCII letters and digits, so
+/// `"ph\u{200b}p-sdk"`, shown as php-sdk, had no family and escaped php's asb exception.
 pub fn is_a_name(s: &str) -> bool {
-    !s.is_empty() && s.trim() == s && !s.chars().any(crate::diag::is_unsafe_char)
+    !s.is_empty() && s.bytes().all(|b| (0x21..=0x7e).contains(&b))
 }
 
 /// The floor's findings for a parsed results file (none for a file that meets it).
@@ -143,7 +146,21 @@ mod tests {
     fn a_name_is_shown_as_it_is() {
         // Helper red team (report): a bidi override in `sdk` reversed the verdict after it in
         // every rendering that did not escape it; no package name or version holds one.
-        for bad in ["node: Compatible \u{202e}", "php-sdk\n", " php-sdk", "php\u{1b}[32m", "1.0\u{2028}", "\t"] {
+        // And no invisible or look-alike character, nor any other non-ASCII one (the ruling of
+        // `is_a_name`): registries write names and versions in printable ASCII.
+        let bad = [
+            "node: Compatible \u{202e}",
+            "php-sdk\n",
+            " php-sdk",
+            "php\u{1b}[32m",
+            "1.0\u{2028}",
+            "\t",
+            "ph\u{200b}p-sdk",
+            "\u{0440}hp-sdk",
+            "bäbelqueue-ñ",
+            "php sdk",
+        ];
+        for bad in bad {
             for member in ["sdk", "version"] {
                 let mut v =
                     json!({"sdk": "s", "version": "1", "conformance_version": "1.6.0", "bindings": [], "sections": {}});
@@ -151,7 +168,9 @@ mod tests {
                 assert_eq!(subjects(&v), [(format!("/{member}"), Some(format!("/{member}")))], "{member} = {bad:?}");
             }
         }
-        for good in ["php-sdk", "@babelqueue/core", "babelqueue/laravel", "2.4.1+build.5", "bäbelqueue-ñ"] {
+        for good in
+            ["php-sdk", "@babelqueue/core", "babelqueue/laravel", "2.4.1+build.5", "github.com/babelqueue/go", "!~"]
+        {
             let v =
                 json!({"sdk": good, "version": good, "conformance_version": "1.6.0", "bindings": [], "sections": {}});
             assert!(check(&v).is_empty(), "{good:?}");

@@ -12,6 +12,7 @@
 //! `results check`'s always agree; renderers never re-read a file.
 
 mod check;
+pub mod date_time;
 mod diags;
 mod floor;
 mod html;

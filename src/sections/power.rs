@@ -23,6 +23,9 @@
 //! - it pins each rule of that suite's skip policy the same way, by name (BQ319): a rule
 //!   widened, added or dropped before the tag changes which cases a results file may skip and
 //!   still be Compatible, which no case's fingerprint shows;
+//! - it pins the bytes of that suite's two schema files (BQ320), as a fixture's: BQ406's
+//!   corpus of malformed results files cannot be complete, and a results schema weakened where
+//!   the corpus does not look would otherwise pass before the tag;
 //! - [`render`] writes it deterministically: variants, sections and ids sorted, one variant per
 //!   line group, so a re-recording's diff shows exactly the pairs gained or lost;
 //! - every variant it names is in the catalogue (an unknown name is a parse error, which the
@@ -59,6 +62,8 @@ pub struct Power {
     pub content: BTreeMap<(String, String), String>,
     /// The content fingerprint of every rule of the recorded suite's skip policy, by name.
     pub policy: BTreeMap<String, String>,
+    /// The fingerprint of the recorded suite's schema files' bytes, by path.
+    pub schemas: BTreeMap<String, String>,
 }
 
 impl Power {
@@ -127,25 +132,24 @@ pub fn parse(text: &str) -> Result<Power, String> {
     let pinned = v.get("content").and_then(Value::as_object).ok_or("\"content\" is not an object")?;
     let mut content = BTreeMap::new();
     for (section, ids) in pinned {
-        let ids = ids.as_object().ok_or_else(|| format!("content/{section} is not an object"))?;
-        for (id, print) in ids {
-            let print = print
-                .as_str()
-                .filter(|p| is_print(p))
-                .ok_or_else(|| format!("content/{section}/{id} is not 16 lower-case hex digits"))?;
-            content.insert((section.clone(), id.clone()), print.to_owned());
+        for (id, print) in prints(Some(ids), &format!("content/{section}"))? {
+            content.insert((section.clone(), id), print);
         }
     }
-    let rules = v.get("skip_policy").and_then(Value::as_object).ok_or("\"skip_policy\" is not an object")?;
-    let mut policy = BTreeMap::new();
-    for (name, print) in rules {
-        let print = print
-            .as_str()
-            .filter(|p| is_print(p))
-            .ok_or_else(|| format!("skip_policy/{name} is not 16 lower-case hex digits"))?;
-        policy.insert(name.clone(), print.to_owned());
-    }
-    Ok(Power { suite, pairs, unprotected, content, policy })
+    let policy = prints(v.get("skip_policy"), "skip_policy")?;
+    let schemas = prints(v.get("schemas"), "schemas")?;
+    Ok(Power { suite, pairs, unprotected, content, policy, schemas })
+}
+
+/// An object of fingerprints (`at` names it in an error), by key.
+fn prints(v: Option<&Value>, at: &str) -> Result<BTreeMap<String, String>, String> {
+    let map = v.and_then(Value::as_object).ok_or_else(|| format!("{at:?} is not an object"))?;
+    map.iter()
+        .map(|(key, print)| match print.as_str().filter(|p| is_print(p)) {
+            Some(p) => Ok((key.clone(), p.to_owned())),
+            None => Err(format!("{at}/{key} is not 16 lower-case hex digits")),
+        })
+        .collect()
 }
 
 /// A fingerprint as recorded: 16 lower-case hex digits.
@@ -155,13 +159,15 @@ fn is_print(p: &str) -> bool {
 
 /// The text of a recording of `pairs` made on suite `version`, whose cases no variant fails
 /// are `unprotected` ((section, id); the order does not matter), whose cases have the
-/// `content` fingerprints and whose skip-policy rules the `policy` ones.
+/// `content` fingerprints, whose skip-policy rules the `policy` ones and whose schema files the
+/// `schemas` ones.
 pub fn render(
     version: &str,
     pairs: &[Pair],
     unprotected: &[(String, String)],
     content: &BTreeMap<(String, String), String>,
     policy: &BTreeMap<String, String>,
+    schemas: &BTreeMap<String, String>,
 ) -> String {
     let mut by: BTreeMap<&str, BTreeMap<&str, Vec<&str>>> = BTreeMap::new();
     for p in pairs {
@@ -199,14 +205,15 @@ pub fn render(
                         section by section (the kill matrix of this suite with a live Redis); the cases no variant \
                         fails (unprotected); the content of every case (a fingerprint of the case without its prose, its \
                         shared fields and its fixtures); and the content of every rule of the skip policy (without its \
-                        prose), by name. validate runs every pair again (BQ316), holds every case named here to exist \
-                        (BQ316, BQ317) and, on a suite of this version, every case to its content (BQ318) and the skip \
-                        policy to its rules (BQ319). Written by `bqsuite dev kill-matrix --record src/sections/power.json`; never edited by hand.",
+                        prose), by name; and the bytes of the schema files. validate runs every pair again (BQ316), holds \
+                        every case named here to exist (BQ316, BQ317) and, on a suite of this version, every case to its \
+                        content (BQ318), the skip policy to its rules (BQ319) and the schemas to their bytes (BQ320). Written by `bqsuite dev kill-matrix --record src/sections/power.json`; never edited by hand.",
         "suite": version,
         "catches": catches,
         "unprotected": unprotected,
         "content": pinned,
         "skip_policy": policy,
+        "schemas": schemas,
     });
     let mut text = serde_json::to_string_pretty(&doc).unwrap_or_default();
     text.push('\n');
@@ -227,7 +234,7 @@ mod tests {
             p.pairs.iter().map(|x| (&x.section, &x.id)).collect::<std::collections::BTreeSet<_>>().len()
                 + p.unprotected.len()
         );
-        assert_eq!(render(&p.suite.to_string(), &p.pairs, &p.unprotected, &p.content, &p.policy), RECORDED);
+        assert_eq!(render(&p.suite.to_string(), &p.pairs, &p.unprotected, &p.content, &p.policy, &p.schemas), RECORDED);
     }
 
     #[test]

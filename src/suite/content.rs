@@ -27,7 +27,8 @@
 //!
 //! The skip policy's rules are pinned the same way ([`rules`], BQ319): each rule without its
 //! prose members (at any depth, as `diff` reads the policy), keyed by its name. Which cases a run
-//! may skip, citing what, for whom, is as much the contract as what a case expects.
+//! may skip, citing what, for whom, is as much the contract as what a case expects. And the two
+//! schema files by their bytes ([`schemas`], BQ320), as fixtures are.
 //!
 //! Cost: one walk over the manifest text to find the sections and the skip policy, one walk over each section's
 //! text for the cases asked for, then each case's own text parsed once (cases not asked for are
@@ -262,6 +263,21 @@ pub fn rules(texts: &Texts<'_>) -> Option<Vec<Rule>> {
 /// one name, the later).
 pub fn every_rule(suite: &Suite) -> std::collections::BTreeMap<String, String> {
     rules(&Texts::of(suite)).unwrap_or_default().into_iter().filter_map(|r| Some((r.name?, r.content.print))).collect()
+}
+
+/// The schema files the recording pins by their bytes (BQ320): what every SDK compiles and
+/// validates with.
+pub const PINNED_SCHEMAS: [&str; 2] = [super::ENVELOPE_SCHEMA, super::RESULTS_SCHEMA];
+
+/// The fingerprint of each of [`PINNED_SCHEMAS`] that `texts`' suite has, by path: of the
+/// file's bytes, as a fixture's (a schema reworded or laid out otherwise is another file in
+/// every vendored copy).
+pub fn schemas(texts: &Texts<'_>) -> std::collections::BTreeMap<String, String> {
+    PINNED_SCHEMAS
+        .iter()
+        .filter(|rel| texts.suite.file(rel).is_some())
+        .map(|rel| ((*rel).to_owned(), finish(b"S".to_vec(), &[(*rel).to_owned()], texts)))
+        .collect()
 }
 
 /// Drop every member named as prose, at any depth (an explicit stack: no recursion on input).

@@ -152,7 +152,7 @@ pub(super) fn check(cx: &Ctx<'_>) -> Vec<Finding> {
 
 /// A file under `schema/` or `fixtures/` that is not a `.json` file, or is hidden (a name, of
 /// the file or a directory it lies in, starting with `.`) (BQ006).
-fn is_stray(rel: &str) -> bool {
+pub(super) fn is_stray(rel: &str) -> bool {
     suite::in_suite_dirs(rel) && (!rel.ends_with(".json") || rel.split('/').any(|part| part.starts_with('.')))
 }
 

@@ -158,7 +158,7 @@ pub fn validate_with(suite: &Suite, options: &Options) -> Validation {
             let all: Vec<&registry::Read<'_>> = (0..reads.len()).map(read).collect();
             if task == RULES.len() {
                 findings.extend(registry::check(&cx, &all));
-                agreement.policy(suite, &texts);
+                agreement.pinned(suite, &texts);
             } else if let Some(r) = all.get(task - RULES.len() - 1) {
                 agreement.power(suite, &texts, r, &mut findings);
             } else if !agreement.chunk(&all, task - RULES.len() - 1 - all.len(), &mut findings) {

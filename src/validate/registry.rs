@@ -55,6 +55,9 @@
 //!   has the fingerprint the recording gives its name ([`crate::suite::content::rules`]), no
 //!   rule is added and none dropped; judged at the end like BQ318 (a rule a skip-policy finding
 //!   is about already, or a policy that is missing or malformed, is not reported again).
+//! * the recorded schemas stay (BQ320): on the same suites, each of the two schema files has the
+//!   bytes the recording pins; judged at the end too (a schema another finding is about
+//!   already, BQ402–BQ406 or a read finding, is not reported again).
 
 use std::rc::Rc;
 use std::sync::OnceLock;
@@ -287,8 +290,8 @@ pub(super) struct Agreement<'o> {
     redis: Option<&'o (String, std::time::Duration)>,
     redis_cases: AtomicUsize,
     redis_run: AtomicUsize,
-    /// BQ318 and BQ319 findings, each with where its case or rule lies, judged once every
-    /// other finding is in ([`Agreement::changes`]).
+    /// BQ318, BQ319 and BQ320 findings, each with where its case, rule or schema lies, judged
+    /// once every other finding is in ([`Agreement::changes`]).
     changed: std::sync::Mutex<Vec<(Finding, suite::content::Content)>>,
 }
 
@@ -509,24 +512,56 @@ impl<'o> Agreement<'o> {
         }
     }
 
-    /// BQ319 for each rule of the skip policy whose content differs from its recorded
-    /// fingerprint, that the recording does not have, or that the recording has and the policy
-    /// no longer does, on a suite of the recorded version itself; kept for
-    /// [`Agreement::changes`] like BQ318. A rule without a string name, and a policy that is
-    /// missing or has no `rules` array, are the skip-policy family's findings (BQ208, BQ209).
-    pub fn policy<'s>(&self, suite: &'s Suite, texts: &OnceLock<suite::content::Texts<'s>>) {
+    /// On a suite of the recorded version itself, what the recording pins besides the cases,
+    /// kept for [`Agreement::changes`] like BQ318: BQ320 for each schema file whose bytes differ
+    /// from its recorded fingerprint (a missing one is BQ003's); BQ319 for each rule of the skip
+    /// policy whose content differs, that the recording does not have, or that the recording has
+    /// and the policy no longer does. A rule without a string name, and a policy that is missing
+    /// or has no `rules` array, are the skip-policy family's findings (BQ208, BQ209).
+    pub fn pinned<'s>(&self, suite: &'s Suite, texts: &OnceLock<suite::content::Texts<'s>>) {
         let power = sections::power::recorded();
         let version = suite.version().and_then(|v| semver::Version::parse(v).ok()).map(|v| sections::version_of(&v));
         if version != Some(sections::version_of(&power.suite)) {
             return;
         }
-        let Some(rules) = suite::content::rules(texts.get_or_init(|| suite::content::Texts::of(suite))) else {
-            return;
-        };
+        let texts = texts.get_or_init(|| suite::content::Texts::of(suite));
+        let mut changed = Vec::new();
+        for (rel, print) in suite::content::schemas(texts) {
+            let Some(was) = power.schemas.get(&rel).filter(|was| **was != print) else { continue };
+            let finding = Finding::error(
+                Code::RECORDED_SCHEMA_CHANGED,
+                format!(
+                    "differs from the schema of the recorded suite {} (content {print}, recorded {was}): every SDK \
+                     compiles it, and its copies are byte-identical; in the suite's own repository a change to a \
+                     schema before the version's tag comes with a new recording (bqsuite dev kill-matrix --redis-url \
+                     URL --record src/sections/power.json), whose diff shows it; a vendored copy is restored with \
+                     bqsuite fetch",
+                    power.suite
+                ),
+            )
+            .in_file(rel.clone());
+            let content =
+                suite::content::Content { print, pointers: Vec::new(), holders: Vec::new(), fixtures: vec![rel] };
+            changed.push((finding, content));
+        }
+        if let Some(rules) = suite::content::rules(texts) {
+            self.policy(power, rules, &mut changed);
+        }
+        if !changed.is_empty() {
+            self.changed.lock().unwrap_or_else(std::sync::PoisonError::into_inner).extend(changed);
+        }
+    }
+
+    /// BQ319 for the skip policy's `rules` ([`Agreement::pinned`]).
+    fn policy(
+        &self,
+        power: &sections::power::Power,
+        rules: Vec<suite::content::Rule>,
+        changed: &mut Vec<(Finding, suite::content::Content)>,
+    ) {
         let again = "in the suite's own repository a change to the skip policy before the version's tag comes with a \
                      new recording (bqsuite dev kill-matrix --redis-url URL --record src/sections/power.json), whose \
                      diff shows it; a vendored copy is restored with bqsuite fetch";
-        let mut changed = Vec::new();
         let mut named = std::collections::BTreeSet::new();
         // A rule without a string name is BQ209's, and may be a recorded rule renamed wrongly:
         // no recorded rule is then called gone.
@@ -576,12 +611,9 @@ impl<'o> Agreement<'o> {
             };
             changed.push((finding, content));
         }
-        if !changed.is_empty() {
-            self.changed.lock().unwrap_or_else(std::sync::PoisonError::into_inner).extend(changed);
-        }
     }
 
-    /// The BQ318 and BQ319 findings that no finding of `others` is about already (one problem, one
+    /// The BQ318, BQ319 and BQ320 findings that no finding of `others` is about already (one problem, one
     /// finding): none in the manifest at or under the case's pointer or one of its shared
     /// fields' (the reference disagrees, a catch is lost, a field does not read), none at the
     /// block or section that holds its shared fields (a shared field missing), and none in a

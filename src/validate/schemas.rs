@@ -10,13 +10,16 @@
 //!
 //! The producer schema is frozen (decisions R7, R20.8; byte-identical in every vendored copy
 //! and in php-sdk's bundled copy): its bytes' SHA-256 must be the one [`FROZEN_ENVELOPE_SCHEMA`]
-//! records for the suite's MAJOR (BQ404). `schema/results.schema.json` is not pinned: it may
-//! evolve, but it must reject every malformed results file of a built-in corpus, each one change
+//! records for the suite's MAJOR (BQ404). `schema/results.schema.json` is not pinned across
+//! versions: it may evolve (on the recorded version itself the recording pins both schema
+//! files' bytes, BQ320, [`super::registry`]), but it must reject every malformed results file of a built-in corpus, each one change
 //! to the results example (BQ406, [`super::results_format`]). The
 //! results example agrees with the suite it ships in (BQ405): its `conformance_version` is
 //! `CONFORMANCE_VERSION` (a pre-release's example says the pre-release, as its `run` writes),
 //! and every section it reports is one of the manifest's. Its case ids are not compared: the
-//! example is abbreviated, and `results check` judges ids.
+//! example is abbreviated, and `results check` judges ids. `schema/` holds those three files
+//! and nothing else (BQ407): a fourth would be checked by no rule and shipped in the release
+//! beside them (the spec's layout names the three).
 
 use serde_json::Value;
 use sha2::{Digest, Sha256};
@@ -139,9 +142,33 @@ fn example_agrees(cx: &Ctx<'_>, example: &Value, out: &mut Vec<Finding>) {
     }
 }
 
+/// The files `schema/` holds: the producer schema, the results schema and its example.
+pub const SCHEMA_FILES: [&str; 3] = [suite::ENVELOPE_SCHEMA, suite::RESULTS_SCHEMA, suite::RESULTS_EXAMPLE];
+
+/// BQ407: `schema/` holds the suite's three files and nothing else (a stray or hidden file is
+/// BQ006's).
+fn unknown_files(cx: &Ctx<'_>, out: &mut Vec<Finding>) {
+    for f in cx.suite.files() {
+        if f.rel.starts_with("schema/") && !SCHEMA_FILES.contains(&f.rel.as_str()) && !super::files::is_stray(&f.rel) {
+            out.push(
+                Finding::error(
+                    Code::UNKNOWN_SCHEMA_FILE,
+                    format!(
+                        "schema/ holds the suite's {} and nothing else: no rule checks this file, and a release would \
+                         ship it beside them as if it were part of the contract; move or delete it",
+                        SCHEMA_FILES.map(|p| p.trim_start_matches("schema/")).join(", ")
+                    ),
+                )
+                .in_file(f.rel.clone()),
+            );
+        }
+    }
+}
+
 pub(super) fn check(cx: &Ctx<'_>) -> Vec<Finding> {
     let mut out = Vec::new();
     frozen(cx, &mut out);
+    unknown_files(cx, &mut out);
     if let Some(example) = cx.suite.json(suite::RESULTS_EXAMPLE) {
         example_agrees(cx, example, &mut out);
     }
