@@ -30,10 +30,10 @@
 //! may skip, citing what, for whom, is as much the contract as what a case expects. And the two
 //! schema files by their bytes ([`schemas`], BQ320), as fixtures are.
 //!
-//! Cost: one walk over the manifest text to find the sections and the skip policy, one walk over each section's
-//! text for the cases asked for, then each case's own text parsed once (cases not asked for are
-//! skipped, so a suite multiplied a hundred times parses what its recorded cases hold), and each
-//! fixture hashed once.
+//! Cost: one walk over the manifest text to find the sections and the skip policy, one walk
+//! over each section's text for the cases asked for, then each case's own text parsed once
+//! (cases not asked for are skipped, so a suite multiplied a hundred times parses what its
+//! recorded cases hold), and each fixture hashed once.
 
 use sha2::{Digest, Sha256};
 
@@ -540,6 +540,50 @@ mod tests {
             changed(&BASE.replace(r#"{"type": "object"}"#, r#"{"type": "array"}"#), &fx),
             ["b/c1", "b/c2", "single"]
         );
+    }
+
+    #[test]
+    fn a_rule_is_pinned_without_its_prose_and_whatever_its_key_order() {
+        let policy = |rules: &str| {
+            let m = format!(
+                r#"{{"conformance_version": "1.6.0", "skip_policy": {{"description": "d", "rules": {rules}}}}}"#
+            );
+            rules_of(&suite(&m, &[]))
+        };
+        let base =
+            policy(r#"[{"name": "r", "adrs": ["ADR-0031"], "cases": [{"section": "s", "case": "c"}]}, {"name": 7}]"#);
+        assert_eq!(base[0].0.as_deref(), Some("r"));
+        assert_eq!(base[1].0, None, "a name that is no string");
+        assert_eq!(base[0].1.pointers, ["/skip_policy/rules/0"]);
+        assert_eq!(base[0].1.holders, ["/skip_policy", "/skip_policy/rules"]);
+        let same = policy(
+            r#"[{"cases": [{"case": "c", "note": "why", "section": "s"}], "description": "x", "adrs": ["ADR-0031"], "name": "r"}, {"name": 7}]"#,
+        );
+        assert_eq!(same[0].1.print, base[0].1.print);
+        for other in [
+            r#"[{"name": "r", "adrs": ["ADR-0032"], "cases": [{"section": "s", "case": "c"}]}]"#,
+            r#"[{"name": "r", "adrs": ["ADR-0031"], "cases": [{"section": "s", "case": "c"}], "all_or_none": false}]"#,
+            r#"[{"name": "r", "adrs": ["ADR-0031"], "cases": [{"section": "s", "block": "c"}]}]"#,
+        ] {
+            assert_ne!(policy(other)[0].1.print, base[0].1.print, "{other}");
+        }
+        assert!(rules(&Texts::of(&suite(r#"{"skip_policy": {"rules": {}}}"#, &[]))).is_none());
+        assert!(rules(&Texts::of(&suite(r#"{"cases": []}"#, &[]))).is_none());
+    }
+
+    /// Each rule of `su`'s policy: its name and content.
+    fn rules_of(su: &Suite) -> Vec<(Option<String>, Content)> {
+        rules(&Texts::of(su)).unwrap().into_iter().map(|r| (r.name, r.content)).collect()
+    }
+
+    #[test]
+    fn the_schemas_are_pinned_by_their_bytes() {
+        let m = r#"{"conformance_version": "1.6.0"}"#;
+        let of = |text: &str| schemas(&Texts::of(&suite(m, &[(crate::suite::RESULTS_SCHEMA, text)])));
+        let base = of(r#"{"type": "object"}"#);
+        assert_eq!(base.keys().collect::<Vec<_>>(), [crate::suite::RESULTS_SCHEMA], "only the files there are");
+        assert_ne!(of(r#"{"type":"object"}"#), base, "layout counts");
+        assert_eq!(of(r#"{"type": "object"}"#), base);
     }
 
     #[test]
