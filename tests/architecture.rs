@@ -78,6 +78,8 @@ const ALLOWED: &[(&str, &str)] = &[
     // `--changelog FILE` and an asset side are read within the per-file cap, regular files only.
     ("diff", "fsutil"),
     ("diff", "release"),
+    // Which case fields the old version's runners evaluate: the section's contract.
+    ("diff", "sections"),
     ("diff", "suite"),
     ("diff", "validate"),
     // A file that differs only in line endings is told by the rule `sync --check` applies.

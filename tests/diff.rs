@@ -324,9 +324,7 @@ fn a_member_other_cases_already_carry_is_a_correction_of_the_case_it_is_added_to
     );
     let pointers: Vec<(&str, Op)> = d.changes[0].edits.iter().map(|e| (e.pointer.as_str(), e.op)).collect();
     assert_eq!(pointers, [("/apply_dead_letter", Op::Added), ("/expect_dead_letter", Op::Added)]);
-    assert!(
-        d.changes[0].note.as_deref().unwrap().contains("`apply_dead_letter`, `expect_dead_letter` already carried")
-    );
+    assert!(d.changes[0].note.as_deref().unwrap().contains("`apply_dead_letter`, `expect_dead_letter` are evaluated"));
     assert_eq!(d.changes[1].field.as_deref(), Some("expect_brand_new"), "a member no old case carries stays additive");
     assert_eq!(d.needed(), Bump::Major, "unnamed corrections");
     // Named in the entry as corrections, with the ADR: a MINOR.
@@ -339,6 +337,28 @@ fn a_member_other_cases_already_carry_is_a_correction_of_the_case_it_is_added_to
     let changelog = changelog.replace("`retry_backoff`", "`retry_backoff.defaults-stay-constant`");
     let d = Diff::new(&load(old.path()), &load(new.path()), Some(("CHANGELOG.md".into(), changelog))).unwrap();
     assert_eq!(d.needed(), Bump::Minor);
+}
+
+/// Red team (release gate) F7: redis_layout's runner reads `queue`, `retry_after` and `state`
+/// for every case (with defaults), so one added to a case of a block whose old cases all lack it
+/// changes what the case tests: a correction, as for a member other cases carry. The section's
+/// contract in the registry says which fields its runners evaluate; a member it does not name
+/// stays a new optional field.
+#[test]
+fn a_field_of_the_section_s_contract_added_to_a_case_is_a_correction() {
+    let block = |m: &Value| -> Vec<Value> { m["redis_layout"]["pcall_poison"]["cases"].as_array().unwrap().clone() };
+    let old = SuiteCopy::new();
+    let m: Value = serde_json::from_str(&old.read("manifest.json")).unwrap();
+    assert!(block(&m).iter().all(|c| c.get("queue").is_none() && c.get("retry_after").is_none()));
+    for (field, value) in [("queue", json!("billing")), ("retry_after", json!(120))] {
+        let c = one_change(|s| s.edit_manifest(|m| m["redis_layout"]["pcall_poison"]["cases"][0][field] = value));
+        assert_eq!(only(&c), (Kind::CaseChanged, Class::Correction), "{field}");
+        assert!(c[0].note.as_deref().unwrap().contains("a field of its section's contract"), "{:?}", c[0].note);
+    }
+    let c = one_change(|s| {
+        s.edit_manifest(|m| m["redis_layout"]["pcall_poison"]["cases"][0]["expect_brand_new"] = json!(1))
+    });
+    assert_eq!(only(&c), (Kind::FieldAdded, Class::Additive));
 }
 
 /// The CHANGELOG names a correction only in an item that states one as a word: not "correct"
@@ -420,16 +440,34 @@ fn schema_keywords_are_read_where_keywords_stand_and_sets_are_sets() {
 
 /// A `skip_policy` rule's `cases` is a set of `{section, case}` and `{section, block}`: one
 /// entry inserted anywhere is one addition (additive), one taken out a removal (breaking),
-/// never a cascade of positional changes.
+/// never a cascade of positional changes. (Into an `all_or_none` rule an added entry is
+/// breaking: red team F1 of the release gate, below.)
 #[test]
 fn a_skip_policy_rule_s_cases_are_a_set() {
     let entry = json!({"section": "redis_layout", "block": "xyz"});
+    let rule = |m: &mut Value, name: &str| -> usize {
+        m["skip_policy"]["rules"].as_array().unwrap().iter().position(|r| r["name"] == name).unwrap()
+    };
     let c = one_change(|s| {
-        s.edit_manifest(|m| m["skip_policy"]["rules"][0]["cases"].as_array_mut().unwrap().insert(0, entry.clone()))
+        s.edit_manifest(|m| {
+            let i = rule(m, "no-null-property");
+            m["skip_policy"]["rules"][i]["cases"].as_array_mut().unwrap().insert(0, entry.clone())
+        })
     });
     assert_eq!(only(&c), (Kind::SkipPolicyChanged, Class::Additive));
     assert_eq!(c[0].edits.len(), 1, "{c:#?}");
     assert_eq!(c[0].edits[0].new.as_ref(), Some(&entry));
+    // no-live-redis is all or none: once a case it covers ran it allows no skip, so a case added
+    // to it that every run runs takes every no-Redis skip away (a file Compatible under the old
+    // version is not under the new).
+    let c = one_change(|s| {
+        s.edit_manifest(|m| {
+            let i = rule(m, "no-live-redis");
+            let added = json!({"section": "redis_layout", "case": "zset-layout-key-names"});
+            m["skip_policy"]["rules"][i]["cases"].as_array_mut().unwrap().insert(1, added)
+        })
+    });
+    assert_eq!(only(&c), (Kind::SkipPolicyChanged, Class::Breaking));
     let c = one_change(|s| {
         s.edit_manifest(|m| {
             m["skip_policy"]["rules"][0]["cases"].as_array_mut().unwrap().remove(0);

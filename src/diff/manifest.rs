@@ -102,38 +102,51 @@ fn class_of_case(e: &Edit) -> Class {
     }
 }
 
-/// The members the cases of each block carry on the old side, by (block, member): what the
-/// runners of the old version evaluate there. The group is the block a case lies in (`None`:
-/// the section's own `cases` array, or a section that is one array), so a single-case block
-/// knows only its own members.
-struct Known<'a>(BTreeSet<(Option<&'a str>, &'a str)>);
+/// What the runners of the old version evaluate in a case, by (block, member): the members the
+/// cases of each block carry on the old side (the group is the block a case lies in, `None`
+/// for the section's own `cases` array or a section that is one array, so a single-case block
+/// knows only its own members), and every field of the section's contract in bqsuite's
+/// registry, in any block. A runner may read a field for every case of its section with a
+/// default where a case has none (redis_layout's `queue`, `retry_after` and `state`), so a
+/// block whose old cases all lack such a field still evaluates it once a case carries it. The
+/// registry is this tool's version's, not the compared versions': a field it names that the
+/// old version's runners did not know yet is taken as known too, which asks the CHANGELOG to
+/// name a change a MINOR could have made unnamed, never the other way round.
+struct Known<'a> {
+    carried: BTreeSet<(Option<&'a str>, &'a str)>,
+    contract: BTreeSet<&'static str>,
+}
 
 impl<'a> Known<'a> {
-    fn of(side: &Side<'a>) -> Self {
-        let mut out = BTreeSet::new();
+    fn of(section: &str, side: &Side<'a>) -> Self {
+        let mut carried = BTreeSet::new();
         for c in &side.cases {
             for k in c.value.as_object().into_iter().flat_map(|m| m.keys()) {
-                out.insert((c.sub, k.as_str()));
+                carried.insert((c.sub, k.as_str()));
             }
         }
-        Known(out)
+        let contract = crate::sections::find(section)
+            .map(|d| d.contract().fields.iter().map(|f| f.name).collect())
+            .unwrap_or_default();
+        Known { carried, contract }
     }
 
-    /// Does an old case of `block` carry `member`?
+    /// Do the old version's runners evaluate `member` in a case of `block`?
     fn has(&self, block: Option<&str>, member: &str) -> bool {
-        self.0.iter().any(|(b, m)| *b == block && *m == member)
+        self.contract.contains(member) || self.carried.iter().any(|(b, m)| *b == block && *m == member)
     }
 }
 
-/// The note of a case change that adds members the old version's cases already carry.
+/// The note of a case change that adds members the old version's runners evaluate.
 fn known_note(members: &[String]) -> String {
     let list: Vec<String> = members.iter().map(|m| format!("`{m}`")).collect();
+    let one = members.len() == 1;
     format!(
-        "{} already carried by other cases of its block (or of the section's own cases) in the old version: its \
-         runners evaluate {}, so adding {} changes this case's expectation (a correction, not a new optional field)",
+        "{} {} by the old version's runners (carried by other cases of its block, or a field of its section's \
+         contract): adding {} changes this case's expectation (a correction, not a new optional field)",
         list.join(", "),
-        if members.len() == 1 { "it" } else { "them" },
-        if members.len() == 1 { "it" } else { "them" },
+        if one { "is evaluated" } else { "are evaluated" },
+        if one { "it" } else { "them" },
     )
 }
 
@@ -241,7 +254,10 @@ fn exceptions(old: &Map<String, Value>, new: &Map<String, Value>, t: &Texts<'_>,
 }
 
 /// `skip_policy`, whatever its shape: the whole policy or an element of one of its arrays added
-/// is additive (a new rule, or a case, ADR, family or whole section a rule allows more of);
+/// is additive (a new rule, or a case, ADR, family or whole section a rule allows more of),
+/// except a case added to the `cases` of a rule with `all_or_none: true`, which is breaking
+/// (once any case such a rule covers ran, it allows none of its skips: a case every run runs
+/// takes them all away);
 /// a member added to an existing object of it is breaking, as removed or changed ones are (a
 /// rule that gains `families` or `all_or_none: true` allows fewer skips, and the tool does not
 /// guess which new members widen); prose members editorial.
@@ -258,7 +274,23 @@ fn skip_policy(old: &Map<String, Value>, new: &Map<String, Value>, t: &Texts<'_>
             tokens[1..tokens.len().saturating_sub(1).max(1)].iter().fold(String::new(), |p, t| pointer::join(&p, t));
         tokens.len() >= 2 && new.get(SKIP_POLICY).and_then(|v| v.pointer(&parent)).is_some_and(Value::is_array)
     };
+    // An all-or-none rule allows none of its skips once any case it covers ran, so a case added
+    // to what it covers can take all of them away (a case every run runs): not additive.
+    let all_or_none_widened = |e: &Edit| {
+        let t = e.tokens();
+        t.len() == 5
+            && t[1] == "rules"
+            && t[3] == "cases"
+            && new
+                .get(SKIP_POLICY)
+                .and_then(|p| p.get("rules"))
+                .and_then(|r| r.get(t[2].parse::<usize>().ok()?))
+                .and_then(|r| r.get("all_or_none"))
+                .and_then(Value::as_bool)
+                == Some(true)
+    };
     let class = worst(&data, |e| match e.op {
+        Op::Added if all_or_none_widened(e) => Class::Breaking,
         Op::Added if e.is_top_level() || element(e) => Class::Additive,
         _ => Class::Breaking,
     });
@@ -394,7 +426,7 @@ fn section(name: &str, a: &Side<'_>, b: &Side<'_>, t: &Texts<'_>, out: &mut Vec<
     // a case moved from one to the other is removed from where it was.
     let old_cases: BTreeMap<(Option<&str>, &str), &CaseRef<'_>> =
         a.cases.iter().map(|c| ((c.sub, c.id.as_str()), c)).collect();
-    let known = Known::of(a);
+    let known = Known::of(name, a);
     let mut fields: BTreeMap<(Option<&str>, String), Vec<String>> = BTreeMap::new();
     let mut field_order: Vec<(Option<&str>, String)> = Vec::new();
     let mut done_blocks = BTreeSet::new();
@@ -783,6 +815,20 @@ mod tests {
         let mut wider = fam.clone();
         wider["rules"][0]["families"] = json!(["go", "php"]);
         assert_eq!(one(with(fam), with(wider)), Class::Additive);
+        // Red team (release gate) F1: a case added to an all-or-none rule can take every skip
+        // away (once a covered case ran, the rule allows none); to another rule it widens it.
+        let rule = |all_or_none: bool, cases: Value| {
+            json!({"rules": [{"name": "other", "cases": [{"section": "s", "case": "o"}]},
+                             {"name": "r", "all_or_none": all_or_none, "cases": cases}]})
+        };
+        let one_case = json!([{"section": "s", "case": "a"}]);
+        let two_cases = json!([{"section": "s", "case": "a"}, {"section": "t", "case": "b"}]);
+        assert_eq!(one(with(rule(true, one_case.clone())), with(rule(true, two_cases.clone()))), Class::Breaking);
+        assert_eq!(one(with(rule(false, one_case.clone())), with(rule(false, two_cases.clone()))), Class::Additive);
+        // Rules are matched by name: a rule inserted ahead does not hide it.
+        let mut ahead = rule(true, two_cases);
+        ahead["rules"].as_array_mut().unwrap().insert(0, json!({"name": "new", "cases": []}));
+        assert_eq!(one(with(rule(true, one_case)), with(ahead)), Class::Breaking);
         let mut member = p.clone();
         member["strict"] = json!(true);
         assert_eq!(one(with(p), with(member)), Class::Breaking, "a new member of the policy itself");

@@ -21,7 +21,8 @@
 //!   case that no case of its block (or of the section's own `cases`) carries on the old side,
 //!   or of a block's shared fields (a new optional case field: a runner ignores fields it does
 //!   not know); an `exceptions` entry removed (nothing that passed before fails); a
-//!   `skip_policy` added, or an element added to one of its arrays (a rule, a case it covers).
+//!   `skip_policy` added, or an element added to one of its arrays (a rule, a case it covers;
+//!   not a case an `all_or_none` rule covers, which can take all its skips away: breaking).
 //! - *correction*: an expectation change: any other change of a value inside an existing case
 //!   or inside a block's or section's shared fields (what a case feeds the SDK is part of what
 //!   it expects), a member of an existing case removed (an expectation field replaced by
