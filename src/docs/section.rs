@@ -95,8 +95,8 @@ fn who_runs(cx: &Context<'_>, scope: Scope) -> String {
 pub fn added_in(changelog: &str, section: &str) -> Option<String> {
     let mut versions: Vec<String> = Vec::new();
     for v in crate::diff::changelog::headings(changelog) {
-        if semver::Version::parse(v).is_ok() && !versions.iter().any(|w| w == v) {
-            versions.push(v.to_owned());
+        if semver::Version::parse(&v).is_ok() && !versions.contains(&v) {
+            versions.push(v);
         }
     }
     versions.reverse();

@@ -3,27 +3,32 @@
 //! the corrections it names (what the release gate reads).
 //!
 //! Invariants:
-//! - An entry starts at a level-2 heading (`## `) whose first word, with an optional `[` … `]`
-//!   around it, is the version, and ends before the next heading of level 1 or 2. The entry
+//! - The file is read as GitHub renders it: CommonMark with GitHub's tables and strikethrough
+//!   (`pulldown-cmark`, the parser `bqsuite docs` renders with). What a reader of the rendered
+//!   CHANGELOG does not see as the entry's text is not read: HTML (comments included, a heading
+//!   inside one too), link reference definitions, images, code blocks (fenced or indented: an
+//!   example), struck-through text. Hand-written line rules once let an HTML comment, a setext
+//!   or indented heading, a link definition's title or an indented example name a correction.
+//! - An entry starts at a level-2 heading (ATX, `#` marks indented up to three spaces and
+//!   followed by a space or tab, or setext) at the top level of the file, whose first word,
+//!   with an optional `[` … `]` around it, is the version; it ends before the next heading of
+//!   level 1 or 2 wherever that stands (one in a block quote or a list item too). The entry
 //!   for `X.Y.Z-pre` (any pre-release) is `## X.Y.Z-pre`, else `## X.Y.Z`, the version it is
 //!   becoming. Build metadata (`X.Y.Z+build.1`) is ignored, as SemVer precedence ignores it:
-//!   `## X.Y.Z+build.1` if there is one, else the entry of `X.Y.Z`. When two headings name the version (two branches each added one), the entry
-//!   is both, items in file order: the gate reads everything the file says about the version.
-//! - A fenced code block (a line starting with up to three spaces and then three or more
-//!   backticks or tildes, to its closing fence of the same character, at least as long; or to
-//!   the end of the file) is an example, not the changelog: a heading inside one neither
-//!   starts nor ends an entry, and its lines are no item.
-//! - An entry is a list of items: each list item (a line starting `- ` or `* `, with any
-//!   indented lines after it) and each paragraph of other text. HTML comments (`<!--` to
-//!   `-->`, across lines too) are not read: they are invisible in the rendered CHANGELOG, so
-//!   they neither name nor state anything. Names are code spans: the text between a pair of
-//!   backticks, compared exactly.
+//!   `## X.Y.Z+build.1` if there is one, else the entry of `X.Y.Z`. When two headings name the
+//!   version (two branches each added one), the entry is both, items in file order: the gate
+//!   reads everything the file says about the version.
+//! - An entry is a list of items: each item of a top-level list (with everything nested in
+//!   it), each paragraph outside one, each heading of level 3 to 6, each table row. Names are
+//!   code spans, compared exactly; a file is named only by its exact path.
 //! - An item *states* something by a word (letters and digits; code spans and punctuation
 //!   separate words), compared without letter case, that is not negated: no negation (*no*,
 //!   *not*, *nothing*, *none*, *never*, *neither*, *nor*, *without*, *cannot*, a word ending in
 //!   *n't*) comes before it in its clause (a clause ends at `.` `;` `:` `!` `?` `(` `)` `[`
-//!   `]` or a dash `—`, not at a comma), and the first word after it is no negation either
-//!   ("Correction: none"). A false "not stated" costs a MAJOR the gate asks about; a false
+//!   `]` or a dash `—`, not at a comma), the first word after it is no negation either
+//!   ("Correction: none"), and no word anywhere in its clause puts it off or takes it back
+//!   (*deferred*, *postponed*, *proposed*, *planned*, *pending*, *will*, *would*, *future*,
+//!   *reverted*, *withdrawn*). A false "not stated" costs a MAJOR the gate asks about; a false
 //!   "stated" would let an unnamed correction through, so the rule errs on the first side.
 //! - A section is named when an item that states an addition (*new*, *add*, *adds*, *added*,
 //!   *gains*, *introduces*, *introduced*) has a code span equal to its name.
@@ -53,6 +58,8 @@ pub struct Naming {
 pub struct Item {
     pub line: usize,
     pub text: String,
+    /// Its code spans, exactly as written between the backticks.
+    pub spans: Vec<String>,
 }
 
 /// The words that state a correction.
@@ -63,6 +70,11 @@ const ADDITION: [&str; 7] = ["new", "add", "adds", "added", "gains", "introduces
 
 /// The words that negate a statement (besides any word ending in n't).
 const NEGATIONS: [&str; 9] = ["no", "not", "nothing", "none", "never", "neither", "nor", "without", "cannot"];
+
+/// The words that put a statement off or take it back, wherever they stand in its clause
+/// ("corrections to `x` were proposed but are deferred").
+const HEDGES: [&str; 10] =
+    ["deferred", "postponed", "proposed", "planned", "pending", "will", "would", "future", "reverted", "withdrawn"];
 
 /// A piece of an item's prose: a word (lowercase; a code span is the word `` ` ``), or the end
 /// of a clause.
@@ -119,37 +131,10 @@ fn states(text: &str, words: &[&str]) -> bool {
         }
         let before = tokens[..i].iter().rev().map_while(word).any(is_negation);
         let after = tokens[i + 1..].iter().find_map(word).is_some_and(is_negation);
-        !before && !after
+        let clause = tokens[..i].iter().rev().map_while(word).chain(tokens[i + 1..].iter().map_while(word));
+        let hedged = clause.clone().any(|w| HEDGES.contains(&w));
+        !before && !after && !hedged
     })
-}
-
-/// `line` without its HTML comments; `open` says whether a comment is open where it starts,
-/// and is left saying whether one is open where it ends.
-fn without_comments(line: &str, open: &mut bool) -> String {
-    let mut out = String::new();
-    let mut rest = line;
-    loop {
-        if *open {
-            match rest.find("-->") {
-                Some(i) => {
-                    rest = &rest[i + 3..];
-                    *open = false;
-                }
-                None => return out,
-            }
-        }
-        match rest.find("<!--") {
-            Some(i) => {
-                out.push_str(&rest[..i]);
-                rest = &rest[i + 4..];
-                *open = true;
-            }
-            None => {
-                out.push_str(rest);
-                return out;
-            }
-        }
-    }
 }
 
 impl Item {
@@ -165,7 +150,7 @@ impl Item {
 
     /// The item's code spans.
     pub fn spans(&self) -> Vec<&str> {
-        self.text.split('`').skip(1).step_by(2).collect()
+        self.spans.iter().map(String::as_str).collect()
     }
 
     /// Every `ADR-NNNN` the item cites, in order, once each.
@@ -202,101 +187,215 @@ impl Entry {
         self.items
             .iter()
             .find(|i| {
-                i.states_correction()
-                    && cites_adr(&i.text)
-                    && i.spans().into_iter().any(|span| super::pointer::at_or_under(reference, span))
+                i.states_correction() && cites_adr(&i.text) && i.spans().into_iter().any(|span| names(reference, span))
             })
             .map(|i| Naming { line: i.line, adrs: i.adrs() })
     }
 }
 
-/// The first word of a level-2 heading, without `[` `]`.
-fn heading_version(line: &str) -> Option<&str> {
-    let rest = line.strip_prefix("## ")?.trim_start();
+/// Does code span `span` name the change whose reference is `reference`? A file by its exact
+/// path only (`` `fixtures` `` names no fixture); a case by its id, its block or its section
+/// (the rules of the module doc).
+fn names(reference: &str, span: &str) -> bool {
+    if super::in_suite_dirs(reference) {
+        return span == reference;
+    }
+    super::pointer::at_or_under(reference, span)
+}
+
+/// The first word of a heading's text, without `[` `]`.
+fn heading_version(text: &str) -> Option<&str> {
+    let rest = text.trim_start();
     let rest = rest.strip_prefix('[').unwrap_or(rest);
     rest.split(|c: char| c.is_whitespace() || c == ']').next().filter(|w| !w.is_empty())
 }
 
-/// The opening or closing fence a line is, as (its character, its length), when it is one.
-fn fence(line: &str) -> Option<(u8, usize)> {
-    let rest = line.trim_start_matches(' ');
-    if line.len() - rest.len() > 3 {
-        return None;
-    }
-    let c = *rest.as_bytes().first().filter(|c| matches!(c, b'`' | b'~'))?;
-    let n = rest.bytes().take_while(|b| *b == c).count();
-    (n >= 3).then_some((c, n))
+/// A heading of CHANGELOG.md as GitHub renders it.
+#[derive(Debug)]
+struct Heading {
+    /// 1 to 6.
+    level: u8,
+    /// At the top level of the document (not inside a list item or a block quote): only such
+    /// a heading starts an entry.
+    top: bool,
+    /// Its text as rendered (code spans as their content).
+    text: String,
+    /// Its source, first line, without the ATX `#` marks: what the report shows.
+    source: String,
+    /// 0-based line of its first line, and byte offsets of its start and of the line after it.
+    line: usize,
+    start: usize,
+    end: usize,
 }
 
-/// Each line of `text` with whether it lies in a fenced code block (fences included).
-fn lines_outside_fences(text: &str) -> Vec<(&str, bool)> {
-    let mut open: Option<(u8, usize)> = None;
-    text.lines()
-        .map(|line| {
-            let f = fence(line);
-            match (open, f) {
-                (None, Some(f)) => {
-                    open = Some(f);
-                    (line, true)
-                }
-                (Some((c, n)), Some((c2, n2))) if c == c2 && n2 >= n && line.trim().len() == n2 => {
-                    open = None;
-                    (line, true)
-                }
-                (Some(_), _) => (line, true),
-                (None, None) => (line, false),
+/// A block of CHANGELOG.md the gate reads as one item: a list item of a list at the top level
+/// (with everything nested in it), a paragraph outside such an item, a heading of level 3 to 6,
+/// a table row.
+#[derive(Debug)]
+struct Block {
+    offset: usize,
+    text: String,
+    spans: Vec<String>,
+}
+
+/// CHANGELOG.md read as CommonMark (with GitHub's tables and strikethrough): its headings and
+/// its item blocks, each with where it starts, in file order. What renders as nothing is not
+/// read: HTML (comments included), link reference definitions, images; nor is what renders as
+/// an example or as withdrawn: code blocks, fenced or indented, and struck-through text.
+#[derive(Debug)]
+struct Doc {
+    headings: Vec<Heading>,
+    blocks: Vec<Block>,
+    /// Byte offset of the start of each line.
+    lines: Vec<usize>,
+}
+
+impl Doc {
+    fn read(text: &str) -> Doc {
+        use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
+        let lines: Vec<usize> = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
+        let line_of = |offset: usize| lines.partition_point(|&l| l <= offset).saturating_sub(1);
+        // The start of the line after the one `offset` lies in (itself when it starts a line).
+        let next_line = |offset: usize| -> usize {
+            if offset == 0 || text.as_bytes().get(offset - 1) == Some(&b'\n') {
+                offset
+            } else {
+                text[offset..].find('\n').map_or(text.len(), |i| offset + i + 1)
             }
-        })
-        .collect()
+        };
+        let mut headings = Vec::new();
+        let mut blocks: Vec<Block> = Vec::new();
+        // Containers open around the current event: list items and block quotes.
+        let mut containers = 0usize;
+        let mut lists = 0usize;
+        // The block being read, and how deep in skipped content (code, HTML, images, struck) it is.
+        let mut current: Option<Block> = None;
+        let mut heading: Option<(u8, bool, String, usize, usize)> = None;
+        let mut skipping = 0usize;
+        let options = Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH;
+        for (event, range) in Parser::new_ext(text, options).into_offset_iter() {
+            match event {
+                Event::Start(Tag::Heading { level, .. }) => {
+                    heading = Some((level as u8, containers == 0, String::new(), range.start, range.end));
+                }
+                Event::End(TagEnd::Heading(_)) => {
+                    let Some((level, top, htext, start, end)) = heading.take() else { continue };
+                    let first = text[start..end].lines().next().unwrap_or_default().trim();
+                    let source = first.trim_start_matches('#').trim().trim_end_matches('#').trim_end().to_owned();
+                    if level >= 3 && current.is_none() {
+                        blocks.push(Block { offset: start, text: htext.trim().to_owned(), spans: Vec::new() });
+                    }
+                    let end = next_line(end);
+                    headings.push(Heading { level, top, text: htext, source, line: line_of(start), start, end });
+                }
+                Event::Start(Tag::List(_)) => lists += 1,
+                Event::End(TagEnd::List(_)) => lists -= 1,
+                Event::Start(Tag::Item) => {
+                    containers += 1;
+                    if lists == 1 && current.is_none() {
+                        current = Some(Block { offset: range.start, text: String::new(), spans: Vec::new() });
+                    }
+                }
+                Event::End(TagEnd::Item) => {
+                    containers -= 1;
+                    if lists == 1 {
+                        blocks.extend(current.take());
+                    }
+                }
+                Event::Start(Tag::BlockQuote(_)) => containers += 1,
+                Event::End(TagEnd::BlockQuote(_)) => containers -= 1,
+                Event::Start(Tag::Paragraph | Tag::TableRow | Tag::TableHead) if current.is_none() && lists == 0 => {
+                    current = Some(Block { offset: range.start, text: String::new(), spans: Vec::new() });
+                }
+                Event::End(TagEnd::Paragraph | TagEnd::TableRow | TagEnd::TableHead) if lists == 0 => {
+                    blocks.extend(current.take());
+                }
+                Event::Start(Tag::CodeBlock(_) | Tag::HtmlBlock | Tag::Image { .. } | Tag::Strikethrough) => {
+                    skipping += 1;
+                }
+                Event::End(TagEnd::CodeBlock | TagEnd::HtmlBlock | TagEnd::Image | TagEnd::Strikethrough) => {
+                    skipping = skipping.saturating_sub(1);
+                }
+                Event::Text(t) if skipping == 0 => push_text(heading.as_mut().map(|h| &mut h.2), current.as_mut(), &t),
+                Event::Code(c) if skipping == 0 => {
+                    if let Some(h) = heading.as_mut() {
+                        h.2.push_str(&c);
+                    } else if let Some(b) = current.as_mut() {
+                        b.text.push('`');
+                        b.text.push_str(&c.replace('`', "'"));
+                        b.text.push('`');
+                        b.spans.push(c.to_string());
+                    }
+                }
+                Event::SoftBreak | Event::HardBreak if skipping == 0 => {
+                    push_text(heading.as_mut().map(|h| &mut h.2), current.as_mut(), " ")
+                }
+                Event::End(TagEnd::TableCell) if skipping == 0 => push_text(None, current.as_mut(), " | "),
+                _ => {}
+            }
+        }
+        for b in &mut blocks {
+            b.text = b.text.split_whitespace().collect::<Vec<_>>().join(" ");
+        }
+        blocks.retain(|b| !b.text.is_empty());
+        Doc { headings, blocks, lines }
+    }
+
+    /// The indices (into `headings`) of the entry for `version`: every top-level level-2
+    /// heading naming it, else every one naming the version a pre-release becomes.
+    fn starts(&self, version: &str) -> Vec<usize> {
+        // Build metadata first (it may hold a `-`), as SemVer precedence ignores it; then the
+        // pre-release part.
+        let release = version.split_once('+').map(|(r, _)| r);
+        let base = release.unwrap_or(version).split_once('-').map(|(b, _)| b);
+        let named = |v: &str| -> Vec<usize> {
+            (0..self.headings.len())
+                .filter(|&i| {
+                    let h = &self.headings[i];
+                    h.level == 2 && h.top && heading_version(&h.text) == Some(v)
+                })
+                .collect()
+        };
+        [Some(version), release, base].into_iter().flatten().map(named).find(|s| !s.is_empty()).unwrap_or_default()
+    }
+
+    /// The byte range of the body of the entry that heading `i` starts: from the line after it
+    /// to the next heading of level 1 or 2, wherever that stands (a quoted one too), or the end.
+    fn body(&self, i: usize, text_len: usize) -> (usize, usize) {
+        let from = self.headings[i].end;
+        let to = self.headings[i + 1..].iter().find(|h| h.level <= 2).map_or(text_len, |h| h.start);
+        (from, to.max(from))
+    }
 }
 
-/// The first word of every level-2 heading outside fenced blocks, in file order (what
-/// [`entry`] can be asked for).
-pub fn headings(text: &str) -> Vec<&str> {
-    lines_outside_fences(text)
-        .into_iter()
-        .filter(|(_, fenced)| !fenced)
-        .filter_map(|(l, _)| heading_version(l))
-        .collect()
+fn push_text(heading: Option<&mut String>, block: Option<&mut Block>, t: &str) {
+    if let Some(h) = heading {
+        h.push_str(t);
+    } else if let Some(b) = block {
+        b.text.push_str(&t.replace('`', "'"));
+    }
 }
 
-/// The heading lines (0-based) of the entry for `version`: every heading naming it, else every
-/// heading naming the version a pre-release becomes; empty when there is none.
-fn entry_starts(lines: &[(&str, bool)], version: &str) -> Vec<usize> {
-    // Build metadata first (it may hold a `-`), as SemVer precedence ignores it; then the
-    // pre-release part.
-    let release = version.split_once('+').map(|(r, _)| r);
-    let base = release.unwrap_or(version).split_once('-').map(|(b, _)| b);
-    let heading = |v: &str| -> Vec<usize> {
-        lines
-            .iter()
-            .enumerate()
-            .filter(|(_, (l, fenced))| !fenced && heading_version(l) == Some(v))
-            .map(|(i, _)| i)
-            .collect()
-    };
-    [Some(version), release, base].into_iter().flatten().map(heading).find(|s| !s.is_empty()).unwrap_or_default()
-}
-
-/// The lines after the heading at `start` up to the next level-1 or level-2 heading outside a
-/// fence, as (0-based line, text, fenced).
-fn body<'a>(lines: &'a [(&'a str, bool)], start: usize) -> impl Iterator<Item = (usize, &'a str, bool)> + 'a {
-    lines
+/// The first word of every top-level level-2 heading, in file order (what [`entry`] can be
+/// asked for).
+pub fn headings(text: &str) -> Vec<String> {
+    Doc::read(text)
+        .headings
         .iter()
-        .enumerate()
-        .skip(start + 1)
-        .take_while(|(_, (l, fenced))| *fenced || !(l.starts_with("# ") || l.starts_with("## ")))
-        .map(|(i, (l, fenced))| (i, *l, *fenced))
+        .filter(|h| h.level == 2 && h.top)
+        .filter_map(|h| heading_version(&h.text).map(str::to_owned))
+        .collect()
 }
 
 /// The text of the entry for `version` as written, for release notes: the lines under each of
-/// its headings (the headings themselves left out), in file order, fenced blocks included,
-/// line endings as `\n`; `None` when there is no entry or it holds nothing but white space.
+/// its headings (the headings themselves left out), in file order, code blocks included, line
+/// endings as `\n`; `None` when there is no entry or it holds nothing but white space.
 pub fn entry_text(text: &str, version: &str) -> Option<String> {
-    let lines = lines_outside_fences(text);
+    let doc = Doc::read(text);
     let mut out = String::new();
-    for start in entry_starts(&lines, version) {
-        for (_, line, _) in body(&lines, start) {
+    for i in doc.starts(version) {
+        let (from, to) = doc.body(i, text.len());
+        for line in text[from..to].lines() {
             out.push_str(line);
             out.push('\n');
         }
@@ -306,40 +405,18 @@ pub fn entry_text(text: &str, version: &str) -> Option<String> {
 
 /// The entry for `version` in CHANGELOG text, when it has one.
 pub fn entry(text: &str, version: &str) -> Option<Entry> {
-    let lines = lines_outside_fences(text);
-    let starts = entry_starts(&lines, version);
-    let first = *starts.first()?;
-    let mut items: Vec<Item> = Vec::new();
-    for &start in &starts {
-        let mut open = false;
-        let mut comment = false;
-        for (i, line, fenced) in body(&lines, start) {
-            if fenced {
-                open = false;
-                continue;
-            }
-            let line = without_comments(line, &mut comment);
-            let line = line.as_str();
-            let trimmed = line.trim();
-            if trimmed.is_empty() {
-                open = false;
-                continue;
-            }
-            let bullet = ["- ", "* "].iter().any(|b| line.trim_start().starts_with(b))
-                && line.len() - line.trim_start().len() < 2;
-            match items.last_mut() {
-                Some(item) if open && !bullet => {
-                    item.text.push(' ');
-                    item.text.push_str(trimmed);
-                }
-                _ => {
-                    items.push(Item { line: i + 1, text: trimmed.to_owned() });
-                    open = true;
-                }
-            }
+    let doc = Doc::read(text);
+    let starts = doc.starts(version);
+    let first = &doc.headings[*starts.first()?];
+    let mut items = Vec::new();
+    for &i in &starts {
+        let (from, to) = doc.body(i, text.len());
+        for b in doc.blocks.iter().filter(|b| b.offset >= from && b.offset < to) {
+            let line = doc.lines.partition_point(|&l| l <= b.offset);
+            items.push(Item { line, text: b.text.clone(), spans: b.spans.clone() });
         }
     }
-    Some(Entry { heading: lines[first].0.trim_start_matches('#').trim().to_owned(), line: first + 1, items })
+    Some(Entry { heading: first.source.clone(), line: first.line + 1, items })
 }
 
 #[cfg(test)]
@@ -359,7 +436,7 @@ mod tests {
         assert_eq!(e.heading, "[1.6.0] - 2026-01-01");
         assert_eq!(e.line, 5);
         assert_eq!(e.items.len(), 6);
-        assert_eq!(e.items[1].text, "- New sections: `redis_delay` (redis) and `poison_dlq` (core).");
+        assert_eq!(e.items[1].text, "New sections: `redis_delay` (redis) and `poison_dlq` (core).");
         assert_eq!(e.items[2].line, 11);
         assert!(e.names_section("redis_delay") && e.names_section("poison_dlq"));
         assert!(!e.names_section("trim"), "a later entry does not count");
@@ -376,7 +453,7 @@ mod tests {
             ~~~~\n## 1.8.0\n~~~\n~~~~\n\n## 1.6.0\n\n- `c`\n";
         let e = entry(text, "1.7.0").unwrap();
         let texts: Vec<&str> = e.items.iter().map(|i| i.text.as_str()).collect();
-        assert_eq!(texts, ["- `a` added.", "- `b` added."], "the fence neither ends the entry nor adds items");
+        assert_eq!(texts, ["`a` added.", "`b` added."], "the fence neither ends the entry nor adds items");
         assert_eq!(entry(text, "1.6.0").unwrap().line, 19, "the real heading, not the fenced one");
         assert!(entry(text, "1.8.0").is_none(), "a heading inside a longer fence is fenced too");
         let unclosed = "## 1.7.0\n\n- `a`\n\n```\n## 1.6.0\n- `b`\n";
@@ -454,6 +531,49 @@ mod tests {
         ] {
             assert!(!named(no), "{no}");
         }
+    }
+
+    /// Red team (release gate) F2–F6: the entry is read as GitHub renders the file. Each of
+    /// these once named a correction that the rendered 1.7.0 entry does not show.
+    #[test]
+    fn only_what_renders_as_the_entry_names_a_correction() {
+        let item = "- Correction (ADR-0034): `cases.order-created` and `fixtures/x.json`.";
+        let named = |text: &str| {
+            let e = entry(text, "1.7.0").unwrap();
+            (e.naming("cases.order-created").is_some(), e.naming("fixtures/x.json").is_some())
+        };
+        assert_eq!(named(&format!("## 1.7.0\n\n{item}\n")), (true, true), "the control");
+        for text in [
+            // A second 1.7.0 heading inside an HTML comment.
+            format!("## 1.7.0\n\n- Additions only.\n\n<!--\n## 1.7.0\n{item}\n-->\n"),
+            // Another version's heading, setext, indented, with a tab, or quoted.
+            format!("## 1.7.0\n\n- Additions only.\n\n1.6.1\n-----\n\n{item}\n"),
+            format!("## 1.7.0\n\n- Additions only.\n\n  ## 1.6.1\n\n{item}\n"),
+            format!("## 1.7.0\n\n- Additions only.\n\n##\t1.6.1\n\n{item}\n"),
+            format!("## 1.7.0\n\n- Additions only.\n\n> ## 1.6.1\n>\n> {item}\n"),
+            // A link reference definition, which renders as nothing.
+            "## 1.7.0\n\n- Additions only.\n\n[ADR-0034]: https://example.org/0034 \"Correction of `cases.order-created` and `fixtures/x.json`\"\n".to_owned(),
+            // An indented code block under a bullet: an example.
+            format!("## 1.7.0\n\n- How a correction item is written (example):\n\n          {item}\n"),
+            // Struck through: withdrawn.
+            "## 1.7.0\n\n- ~~Correction (ADR-0034): `cases.order-created` and `fixtures/x.json`.~~\n".to_owned(),
+            // Put off.
+            "## 1.7.0\n\n- Corrections to `cases.order-created` and `fixtures/x.json` were proposed in ADR-0034 but are deferred to 2.0.0.\n".to_owned(),
+        ] {
+            assert_eq!(named(&text), (false, false), "{text}");
+        }
+        // A file is named by its exact path: `fixtures` names no fixture.
+        let dir = "## 1.7.0\n\n- Correction (ADR-0034): `fixtures` line endings normalised.\n";
+        assert!(entry(dir, "1.7.0").unwrap().naming("fixtures/x.json").is_none());
+        // What renders as the entry still counts: a nested item, a heading with a tab, a
+        // setext heading, a link around the version.
+        let nested = "## 1.7.0\n\n- Corrections:\n  - Corrects `cases.order-created` (ADR-0034).\n";
+        assert_eq!(named(nested), (true, false));
+        assert_eq!(named(&format!("##\t1.7.0\n\n{item}\n")), (true, true));
+        assert_eq!(named(&format!("1.7.0\n-----\n\n{item}\n")), (true, true));
+        let linked = format!("## [1.7.0] - 2026-12-05\n\n{item}\n\n[1.7.0]: https://example.org/v1.7.0\n");
+        assert_eq!(named(&linked), (true, true));
+        assert_eq!(entry(&linked, "1.7.0").unwrap().heading, "[1.7.0] - 2026-12-05");
     }
 
     #[test]
