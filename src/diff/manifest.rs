@@ -17,7 +17,9 @@
 //!   [`Kind::CaseChanged`] whose class is its worst edit's.
 //! - A section's or block's shared fields (everything of the object that is not a case: a
 //!   section's `description`, `schema` and non-object members, a block's members beside
-//!   `cases`) are one [`Kind::FieldsChanged`] per section or block.
+//!   `cases`) are one [`Kind::FieldsChanged`] per section or block. A section that turned from
+//!   an object into an array of cases or back is one breaking [`Kind::FieldsChanged`] as well,
+//!   whatever its cases: runners read it in its old shape.
 //! - Changes come out in the new manifest's order: suite metadata, then each section (removed
 //!   sections where they were), within a section its scope, shared fields, then blocks and
 //!   cases in id order of the new side, removals last.
@@ -419,6 +421,20 @@ fn section(name: &str, a: &Side<'_>, b: &Side<'_>, t: &Texts<'_>, out: &mut Vec<
     let at = |block: Option<&str>| {
         block.map_or_else(|| pointer::join("", name), |bk| pointer::join(&pointer::join("", name), bk))
     };
+    // A section that is an array on one side and an object on the other, even with the same
+    // cases: a runner reads a section in the shape the spec gives it (`cases` an array, every
+    // other section an object of blocks), so every runner of it stops reading it.
+    if a.block.is_array() != b.block.is_array() {
+        let shape = |v: &Value| if v.is_array() { "an array of cases" } else { "an object" };
+        let mut c = section_change(Kind::FieldsChanged, Class::Breaking, name, &scope);
+        c.pointer = Some(at(None));
+        c.note = Some(format!(
+            "the section is {} where it was {}: runners read it in the shape the old version gives it",
+            shape(b.block),
+            shape(a.block)
+        ));
+        out.push(c);
+    }
     shared_fields(name, &scope, None, (&a.shared(None), &b.shared(None)), (at(None), t), out);
     let (old_blocks, new_blocks) = (a.blocks(), b.blocks());
     // A case is matched by its id and where it lies: a case of the section's own `cases` and a
