@@ -269,6 +269,40 @@ fn a_family_limited_skip_is_only_for_that_family() {
     assert_eq!(fc.family.as_deref(), Some("node"));
 }
 
+/// A vendored copy of the recorded version whose skip policy or results schema was edited is
+/// refused, not judged by: they decide which skips and which shapes pass (red team F1 of this
+/// round: a results schema strict only for the example's sdk let a file with status twins and
+/// unknown members through `results check --suite COPY`).
+#[test]
+fn a_copy_whose_skip_policy_or_results_schema_is_not_the_published_one_is_refused() {
+    let rule = |m: &mut Value, name: &str| -> usize {
+        m["skip_policy"]["rules"].as_array().unwrap().iter().position(|r| r["name"] == name).unwrap()
+    };
+    let widened = support::SuiteCopy::new();
+    widened.edit_manifest(|m| {
+        let i = rule(m, "no-live-redis");
+        m["skip_policy"]["rules"][i]["all_or_none"] = json!(false);
+    });
+    let loosened = support::SuiteCopy::new();
+    let mut schema: Value = serde_json::from_str(&loosened.read("schema/results.schema.json")).unwrap();
+    schema.as_object_mut().unwrap().shift_remove("additionalProperties");
+    loosened.write("schema/results.schema.json", serde_json::to_string_pretty(&schema).unwrap());
+    for (copy, says) in
+        [(&widened, "skip-policy rule no-live-redis (BQ319)"), (&loosened, "results.schema.json (BQ320)")]
+    {
+        let cs = Suite::load(copy.path()).unwrap();
+        let err = Checker::new(&cs).err().unwrap_or_else(|| panic!("{says}: the copy is not refused"));
+        assert!(err.contains(says) && err.contains("bqsuite fetch"), "{err}");
+        let f = write(copy.path(), "r.json", &passing(&cs, "babelqueue-python", &["redis"]));
+        let o = bqsuite(copy.path(), &["results", "check", &f, "--suite", "."]);
+        assert_eq!(o.status.code(), Some(2), "{says}: {}", transcript(&o));
+    }
+    // Prose and layout of the policy are not its rules: still judged.
+    let reworded = support::SuiteCopy::new();
+    reworded.edit_manifest(|m| m["skip_policy"]["description"] = json!("reworded"));
+    assert!(Checker::new(&Suite::load(reworded.path()).unwrap()).is_ok());
+}
+
 #[test]
 fn a_suite_whose_exceptions_or_skip_policy_do_not_read_is_refused() {
     // Red team F6: an exceptions entry without its adr was dropped, and a php-sdk file listing
@@ -410,10 +444,12 @@ fn a_section_whose_every_case_the_policy_allows_is_still_not_run_unless_whole() 
             .collect();
         m["skip_policy"]["rules"][3]["cases"] = Value::Array(ids);
     });
+    // A version the recording does not pin (at 1.6.0 a copy with another policy is refused).
+    support::set_version(copy.path(), "1.6.1");
     let cs = Suite::load(copy.path()).unwrap();
-    // Valid, though not the recorded policy (BQ319 on a suite of the recorded version).
+    // The policy is valid (the one finding: the CHANGELOG has no 1.6.1 entry, BQ105).
     let findings = bqsuite::validate::validate(&cs);
-    assert!(findings.iter().all(|f| f.code.id == "BQ319"), "the edited policy is valid: {findings:#?}");
+    assert!(findings.iter().all(|f| f.code.id == "BQ105"), "the edited policy is valid: {findings:#?}");
     let mut v = passing(&cs, "babelqueue-python", &["kafka"]);
     for outcome in v["sections"]["kafka_poison"].as_object_mut().unwrap().values_mut() {
         *outcome = json!({"status": "skip", "reason": "ADR-0031"});
@@ -674,9 +710,14 @@ fn a_schema_violation() {
 }
 
 /// A copy of the suite whose results schema is only its `$schema`: it allows anything.
+/// A copy with its results schema reduced to `$schema`, labelled 1.6.1: a version the recording
+/// does not pin, so results check reads the copy's own schema (at 1.6.0 it refuses such a copy,
+/// `a_copy_whose_skip_policy_or_results_schema_is_not_the_published_one_is_refused`), and what
+/// is tested is the checker's own floor beneath it.
 fn with_an_empty_results_schema() -> (support::SuiteCopy, Suite) {
     let copy = support::SuiteCopy::new();
     copy.write("schema/results.schema.json", "{\"$schema\": \"https://json-schema.org/draft/2020-12/schema\"}\n");
+    support::set_version(copy.path(), "1.6.1");
     let weakened = Suite::load(copy.path()).unwrap();
     (copy, weakened)
 }
@@ -763,7 +804,9 @@ fn what_no_verdict_reads_is_left_to_the_schema() {
         let fc = check(&s, &v);
         assert_eq!(codes(&fc.findings), ["BQ602"], "{what}: {:#?}", fc.findings);
         assert_finding(&fc.findings, "BQ602", FILE, Some(at));
-        assert_eq!(check(&weakened, &v).verdict(), Verdict::Compatible, "{what}");
+        let mut w = passing(&weakened, "babelqueue-python", &["sqs"]);
+        edit(&mut w);
+        assert_eq!(check(&weakened, &w).verdict(), Verdict::Compatible, "{what}");
     }
 }
 
@@ -784,6 +827,8 @@ fn a_case_without_a_status_of_the_three_is_not_compatible_whatever_the_schema_al
     let weak = schema.replacen("\"skip\"", "\"skip\", \"ok\"", 1);
     assert_ne!(weak, schema, "the results schema enumerates the statuses");
     copy.write("schema/results.schema.json", weak);
+    // A version the recording does not pin (at 1.6.0 the copy is refused outright).
+    support::set_version(copy.path(), "1.6.1");
     let weakened = Suite::load(copy.path()).unwrap();
     let mut v = passing(&weakened, "babelqueue-python", &[]);
     v["sections"]["cases"]["urn-alias"] = json!({"status": "ok"});

@@ -32,7 +32,10 @@
 //! - a suite whose `exceptions` or `skip_policy` do not read cleanly is refused (the command
 //!   cannot run, [`unread_policy`]) rather than applied in part; that includes exceptions that
 //!   are not the ones bqsuite's registry records for the suite's version (an exception added to
-//!   or dropped from a copy), since an exception excuses a whole family from a binding;
+//!   or dropped from a copy), since an exception excuses a whole family from a binding; and so
+//!   is a suite of the recorded version whose skip-policy rules or results schema are not the
+//!   recorded ones ([`crate::suite::pins::unpinned`]), since they decide which skips and shapes
+//!   pass;
 //! - a required section whose every reported case is a skip was not run (BQ615), unless every
 //!   one of those skips is allowed by one rule that lists the section in `whole_sections`;
 //! - with `--max-skips N`, more than N skips in the file is BQ616;
@@ -167,8 +170,10 @@ pub struct Checker<'s> {
 
 impl<'s> Checker<'s> {
     /// A checker for `suite`. Fails (the command cannot run) when the suite has no parsable
-    /// manifest, no version or no usable results schema, or when its `exceptions` or its
-    /// `skip_policy` do not read cleanly (see [`unread_policy`]).
+    /// manifest, no version or no usable results schema, when its `exceptions` or its
+    /// `skip_policy` do not read cleanly (see [`unread_policy`]), or when it is of the recorded
+    /// version and its skip-policy rules or results schema are not the recorded ones
+    /// ([`crate::suite::pins::unpinned`]).
     pub fn new(suite: &'s Suite) -> Result<Self, String> {
         if suite.manifest().is_none() {
             return Err("the manifest is missing or does not parse; run `bqsuite validate`".into());
@@ -181,6 +186,7 @@ impl<'s> Checker<'s> {
                 crate::schema::draft202012(s).map_err(|e| format!("{} does not compile: {e}", suite::RESULTS_SCHEMA))
             })?;
         unread_policy(suite)?;
+        crate::suite::pins::unpinned(suite)?;
         let families = suite.families();
         Ok(Self { suite, version, schema, families, options: CheckOptions::default() })
     }

@@ -39,9 +39,10 @@ use std::sync::OnceLock;
 use serde_json::{Map, Value, json};
 
 use crate::sdk::reference::Broken;
+use crate::suite::pins::Pins;
 
 /// The embedded recording.
-const RECORDED: &str = include_str!("power.json");
+const RECORDED: &str = crate::suite::pins::RECORDED;
 
 /// One recorded catch: `variant` fails case `id` of `section`.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
@@ -51,19 +52,22 @@ pub struct Pair {
     pub id: String,
 }
 
-/// A recording: the suite version it was made on, every pair, and the cases no variant fails.
+/// A recording: what it pins ([`Pins`]: the suite version it was made on and every case's,
+/// rule's and schema's fingerprint, reached through `Deref`), every pair, and the cases no
+/// variant fails.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Power {
-    pub suite: semver::Version,
+    pub pins: Pins,
     pub pairs: Vec<Pair>,
     /// (section, id) of each case of the recorded suite that no variant fails, sorted.
     pub unprotected: Vec<(String, String)>,
-    /// The content fingerprint of every case of the recorded suite, by (section, id).
-    pub content: BTreeMap<(String, String), String>,
-    /// The content fingerprint of every rule of the recorded suite's skip policy, by name.
-    pub policy: BTreeMap<String, String>,
-    /// The fingerprint of the recorded suite's schema files' bytes, by path.
-    pub schemas: BTreeMap<String, String>,
+}
+
+impl std::ops::Deref for Power {
+    type Target = Pins;
+    fn deref(&self) -> &Pins {
+        &self.pins
+    }
 }
 
 impl Power {
@@ -75,15 +79,6 @@ impl Power {
     /// The ids of `section` that no variant fails.
     pub fn unprotected_of<'a>(&'a self, section: &'a str) -> impl Iterator<Item = &'a str> + 'a {
         self.unprotected.iter().filter(move |(s, _)| s == section).map(|(_, id)| id.as_str())
-    }
-
-    /// The recorded content of the cases of `section`: (id, fingerprint).
-    pub fn content_of<'a>(&'a self, section: &'a str) -> impl Iterator<Item = (&'a str, &'a str)> + 'a {
-        let from = (section.to_owned(), String::new());
-        self.content
-            .range(from..)
-            .take_while(move |((s, _), _)| s == section)
-            .map(|((_, id), print)| (id.as_str(), print.as_str()))
     }
 }
 
@@ -100,11 +95,6 @@ pub fn recorded() -> &'static Power {
 /// Read a recording's text.
 pub fn parse(text: &str) -> Result<Power, String> {
     let v: Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
-    let suite = v
-        .get("suite")
-        .and_then(Value::as_str)
-        .and_then(|s| semver::Version::parse(s).ok())
-        .ok_or("\"suite\" is not a SemVer version")?;
     let catches = v.get("catches").and_then(Value::as_object).ok_or("\"catches\" is not an object")?;
     let mut pairs = Vec::new();
     for (name, sections) in catches {
@@ -129,32 +119,8 @@ pub fn parse(text: &str) -> Result<Power, String> {
         }
     }
     unprotected.sort();
-    let pinned = v.get("content").and_then(Value::as_object).ok_or("\"content\" is not an object")?;
-    let mut content = BTreeMap::new();
-    for (section, ids) in pinned {
-        for (id, print) in prints(Some(ids), &format!("content/{section}"))? {
-            content.insert((section.clone(), id), print);
-        }
-    }
-    let policy = prints(v.get("skip_policy"), "skip_policy")?;
-    let schemas = prints(v.get("schemas"), "schemas")?;
-    Ok(Power { suite, pairs, unprotected, content, policy, schemas })
-}
-
-/// An object of fingerprints (`at` names it in an error), by key.
-fn prints(v: Option<&Value>, at: &str) -> Result<BTreeMap<String, String>, String> {
-    let map = v.and_then(Value::as_object).ok_or_else(|| format!("{at:?} is not an object"))?;
-    map.iter()
-        .map(|(key, print)| match print.as_str().filter(|p| is_print(p)) {
-            Some(p) => Ok((key.clone(), p.to_owned())),
-            None => Err(format!("{at}/{key} is not 16 lower-case hex digits")),
-        })
-        .collect()
-}
-
-/// A fingerprint as recorded: 16 lower-case hex digits.
-fn is_print(p: &str) -> bool {
-    p.len() == 16 && p.bytes().all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase())
+    let pins = crate::suite::pins::from_value(&v)?;
+    Ok(Power { pins, pairs, unprotected })
 }
 
 /// The text of a recording of `pairs` made on suite `version`, whose cases no variant fails

@@ -29,6 +29,7 @@ pub mod exceptions;
 pub mod ids;
 pub mod json;
 pub mod paths;
+pub mod pins;
 pub mod pointer;
 pub mod scope;
 pub mod skip_policy;

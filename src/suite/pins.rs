@@ -1,0 +1,145 @@
+//! What the suite's recording pins: the suite version it was made on, the content of every case,
+//! and the fingerprints of every skip-policy rule and of both schema files
+//! ([`super::content`]). The recording is `src/sections/power.json` (written by `bqsuite dev
+//! kill-matrix --record`); its catches, which broken variant of the reference core each case
+//! fails, are the registry's ([`crate::sections::power`], which reads the same file and takes
+//! these pins from [`from_value`]).
+//!
+//! Invariants:
+//! - The pins apply to a suite of the recorded version only ([`Pins::holds`]: the same
+//!   MAJOR.MINOR.PATCH, a pre-release of it included, the version being prepared); a later one
+//!   is compared with its previous release by the release gate instead.
+//! - `validate` holds such a suite to every pin (BQ318–BQ320). `results check` refuses one
+//!   whose skip-policy rules or results schema are not the recorded ones ([`unpinned`]): they
+//!   decide its verdict (which skips are allowed, which shapes are malformed), so a vendored
+//!   copy edited to allow a skip or to accept a malformed file cannot excuse one, as an edited
+//!   exceptions list cannot (BQ218).
+
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
+
+use serde_json::Value;
+
+use super::{RESULTS_SCHEMA, Suite, content};
+
+/// The embedded recording (the registry's file: `src/sections/power.json`).
+pub const RECORDED: &str = include_str!("../sections/power.json");
+
+/// What a recording pins.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Pins {
+    /// The suite version the recording was made on.
+    pub suite: semver::Version,
+    /// The content fingerprint of every case, by (section, id).
+    pub content: BTreeMap<(String, String), String>,
+    /// The content fingerprint of every skip-policy rule, by name.
+    pub policy: BTreeMap<String, String>,
+    /// The fingerprint of each schema file's bytes, by path.
+    pub schemas: BTreeMap<String, String>,
+}
+
+impl Pins {
+    /// Does the recording apply to a suite of `version` (its own version, a pre-release of it
+    /// included)?
+    pub fn holds(&self, version: &str) -> bool {
+        semver::Version::parse(version)
+            .is_ok_and(|v| (v.major, v.minor, v.patch) == (self.suite.major, self.suite.minor, self.suite.patch))
+    }
+
+    /// The recorded content of the cases of `section`: (id, fingerprint).
+    pub fn content_of<'a>(&'a self, section: &'a str) -> impl Iterator<Item = (&'a str, &'a str)> + 'a {
+        let from = (section.to_owned(), String::new());
+        self.content
+            .range(from..)
+            .take_while(move |((s, _), _)| s == section)
+            .map(|((_, id), print)| (id.as_str(), print.as_str()))
+    }
+}
+
+/// The pins of the embedded recording.
+pub fn recorded() -> &'static Pins {
+    static PINS: OnceLock<Pins> = OnceLock::new();
+    PINS.get_or_init(|| {
+        let pins = serde_json::from_str::<Value>(RECORDED).map_err(|e| e.to_string()).and_then(|v| from_value(&v));
+        match pins {
+            Ok(p) => p,
+            // The file ships inside the binary and the tests parse it: this is a broken build.
+            Err(e) => panic!("src/sections/power.json: {e}"),
+        }
+    })
+}
+
+/// The pins of a recording's parsed text.
+pub fn from_value(v: &Value) -> Result<Pins, String> {
+    let suite = v
+        .get("suite")
+        .and_then(Value::as_str)
+        .and_then(|s| semver::Version::parse(s).ok())
+        .ok_or("\"suite\" is not a SemVer version")?;
+    let pinned = v.get("content").and_then(Value::as_object).ok_or("\"content\" is not an object")?;
+    let mut content = BTreeMap::new();
+    for (section, ids) in pinned {
+        for (id, print) in prints(Some(ids), &format!("content/{section}"))? {
+            content.insert((section.clone(), id), print);
+        }
+    }
+    let policy = prints(v.get("skip_policy"), "skip_policy")?;
+    let schemas = prints(v.get("schemas"), "schemas")?;
+    Ok(Pins { suite, content, policy, schemas })
+}
+
+/// An object of fingerprints (`at` names it in an error), by key.
+fn prints(v: Option<&Value>, at: &str) -> Result<BTreeMap<String, String>, String> {
+    let map = v.and_then(Value::as_object).ok_or_else(|| format!("{at:?} is not an object"))?;
+    map.iter()
+        .map(|(key, print)| match print.as_str().filter(|p| is_print(p)) {
+            Some(p) => Ok((key.clone(), p.to_owned())),
+            None => Err(format!("{at}/{key} is not 16 lower-case hex digits")),
+        })
+        .collect()
+}
+
+/// A fingerprint as recorded: 16 lower-case hex digits.
+fn is_print(p: &str) -> bool {
+    p.len() == 16 && p.bytes().all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase())
+}
+
+/// `Err` (results check cannot run) when `suite` is of the recorded version and its skip-policy
+/// rules or its results schema are not the recorded ones: which, and what to run.
+pub fn unpinned(suite: &Suite) -> Result<(), String> {
+    let pins = recorded();
+    if !suite.version().is_some_and(|v| pins.holds(v)) {
+        return Ok(());
+    }
+    let texts = content::Texts::of(suite);
+    let mut differs = Vec::new();
+    let schemas = content::schemas(&texts);
+    if let (Some(now), Some(was)) = (schemas.get(RESULTS_SCHEMA), pins.schemas.get(RESULTS_SCHEMA))
+        && now != was
+    {
+        differs.push(format!("{} (BQ320)", suite.display_path(RESULTS_SCHEMA)));
+    }
+    if let Some(rules) = content::rules(&texts) {
+        let now: BTreeMap<String, String> =
+            rules.into_iter().filter_map(|r| Some((r.name?, r.content.print))).collect();
+        let mut names: Vec<&String> = now.keys().chain(pins.policy.keys()).collect();
+        names.sort();
+        names.dedup();
+        for name in names.into_iter().filter(|n| now.get(*n) != pins.policy.get(*n)) {
+            differs.push(format!("skip-policy rule {name} (BQ319)"));
+        }
+    }
+    if differs.is_empty() {
+        return Ok(());
+    }
+    Err(format!(
+        "the suite at {} is {} but not as it was published: {} differ{} from the recorded suite, and results check \
+         judges skips and shapes by them; run `bqsuite validate --suite {}`, and restore a vendored copy with \
+         `bqsuite fetch`",
+        suite.root.display(),
+        pins.suite,
+        differs.join(", "),
+        if differs.len() == 1 { "s" } else { "" },
+        suite.root.display()
+    ))
+}
