@@ -570,6 +570,12 @@ fn a_weakened_results_schema_cannot_make_a_malformed_results_file_compatible() {
             findings.iter().any(|f| f.code.id == "BQ406" && f.file.as_deref() == Some("schema/results.schema.json")),
             "{weakened}: validate stays clean: {findings:#?}"
         );
+        // At the recorded version results check refuses the copy outright (BQ320)...
+        let err = Checker::new(&Suite::load(copy.path()).unwrap()).err().expect("a 1.6.0 copy is refused");
+        assert!(err.contains("(BQ320)"), "{weakened}: {err}");
+        // ...and at a version the recording does not pin, its floor still judges what the
+        // verdict reads.
+        support::set_version(copy.path(), "1.6.1");
         let suite = Suite::load(copy.path()).unwrap();
         let checker = Checker::new(&suite).unwrap();
         for (what, bindings, break_it, read_by_the_verdict) in &malformed {

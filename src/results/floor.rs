@@ -11,16 +11,17 @@
 //! weakened (or a vendored copy edited) turned such a file into a Compatible verdict. So here,
 //! as the spec's results format (ADR-0032) says: the file is one object; `sdk` and `version`
 //! are non-empty strings, and names as registries write them (a ruling: printable ASCII
-//! without white space, [`is_a_name`]); `conformance_version` is a string (a string other than the suite's
-//! version is BQ603); `bindings` is an array whose every entry names a binding (the scopes other
-//! than `core`, spelled as the manifest spells them); `sections` is an object whose every value
-//! is an object. A member that is absent is reported at its parent, as every absence is.
+//! without white space, [`is_a_name`]); `conformance_version` is a string (a string other
+//! than the suite's version is BQ603); `bindings` is an array whose every entry names a
+//! binding (the scopes other than `core`, spelled as the manifest spells them); `sections` is
+//! an object whose every value is an object. A member that is absent is reported at its parent, as every absence is.
 //! Outcomes are judged where they are counted: a status none of pass, fail and skip is BQ619, a
 //! skip's reason the skip policy's (BQ610, BQ613, BQ614).
 //!
 //! Not here: `generated_at`, `bindings` repeated, members the format does not name. No verdict
-//! reads them; the suite's schema judges them (BQ602), and `validate` holds that schema to the
-//! spec's results format (BQ406).
+//! reads them; the suite's schema judges them (BQ602; `generated_at`'s calendar, which the
+//! schema's `format` only annotates, [`super::date_time`]), and `validate` holds that schema to
+//! the spec's results format (BQ406).
 //!
 //! Each finding carries its subject, the pointer of the member it judges (also when the member
 //! is absent), so that the schema's report of the same member gives way to it: one problem,

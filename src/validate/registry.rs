@@ -406,7 +406,7 @@ impl<'o> Agreement<'o> {
         }
         // On a suite of the recorded version itself, every recorded case keeps its content
         // (BQ318); judged at the end ([`Agreement::changes`]).
-        if version == Some(recorded) {
+        if suite.version().is_some_and(|v| power.holds(v)) {
             self.content(texts.get_or_init(|| suite::content::Texts::of(suite)), read);
         }
         let mut pairs = power.of_section(read.section.name).peekable();
@@ -520,8 +520,7 @@ impl<'o> Agreement<'o> {
     /// or has no `rules` array, are the skip-policy family's findings (BQ208, BQ209).
     pub fn pinned<'s>(&self, suite: &'s Suite, texts: &OnceLock<suite::content::Texts<'s>>) {
         let power = sections::power::recorded();
-        let version = suite.version().and_then(|v| semver::Version::parse(v).ok()).map(|v| sections::version_of(&v));
-        if version != Some(sections::version_of(&power.suite)) {
+        if !suite.version().is_some_and(|v| power.holds(v)) {
             return;
         }
         let texts = texts.get_or_init(|| suite::content::Texts::of(suite));
