@@ -122,6 +122,13 @@ fn every_broken_variant_is_caught_where_the_registry_says() {
     let schemas = bqsuite::suite::content::schemas(&bqsuite::suite::content::Texts::of(&suite));
     assert_eq!(power.schemas, schemas, "src/sections/power.json's schemas are not the suite's (re-record it)");
     assert_eq!(schemas.len(), 2, "both schema files are pinned");
+    // And every section's scope (what results check holds a copy to).
+    let scopes: std::collections::BTreeMap<String, String> = suite
+        .sections()
+        .into_iter()
+        .map(|s| (s.name.to_owned(), s.scope.map(|sc| sc.as_str().to_owned()).unwrap_or_default()))
+        .collect();
+    assert_eq!(power.scopes, scopes, "src/sections/power.json's scopes are not the suite's (re-record it)");
     if !unverified.is_empty() {
         eprintln!("skipping (no Redis): {} declared failures need a live Redis: {unverified:?}", unverified.len());
     }

@@ -297,6 +297,29 @@ fn a_copy_whose_skip_policy_or_results_schema_is_not_the_published_one_is_refuse
         let o = bqsuite(copy.path(), &["results", "check", &f, "--suite", "."]);
         assert_eq!(o.status.code(), Some(2), "{says}: {}", transcript(&o));
     }
+    // Third red team F5: a core section re-scoped to otel in the copy let a file without otel
+    // leave it out; a case dropped from the copy is no longer asked for either.
+    let rescoped = support::SuiteCopy::new();
+    rescoped.edit_manifest(|m| m["sections"]["trim"] = json!("otel"));
+    let dropped = support::SuiteCopy::new();
+    dropped.edit_manifest(|m| {
+        m["cases"].as_array_mut().unwrap().retain(|c| c["name"] != "urn-alias");
+    });
+    for (copy, says) in
+        [(&rescoped, "the scope of section trim"), (&dropped, "1 recorded case(s), the first cases/urn-alias")]
+    {
+        let err =
+            Checker::new(&Suite::load(copy.path()).unwrap()).err().unwrap_or_else(|| panic!("{says}: not refused"));
+        assert!(err.contains(says), "{err}");
+    }
+    // A case added is asked for as well: no excuse, so no refusal.
+    let added = support::SuiteCopy::new();
+    added.edit_manifest(|m| {
+        let mut case = m["cases"][0].clone();
+        case["name"] = json!("an-added-case");
+        m["cases"].as_array_mut().unwrap().push(case);
+    });
+    assert!(Checker::new(&Suite::load(added.path()).unwrap()).is_ok());
     // Prose and layout of the policy are not its rules: still judged.
     let reworded = support::SuiteCopy::new();
     reworded.edit_manifest(|m| m["skip_policy"]["description"] = json!("reworded"));

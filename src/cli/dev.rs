@@ -193,6 +193,11 @@ pub fn run(a: &DevArgs) -> ExitCode {
                 let content = crate::suite::content::every(&suite);
                 let policy = crate::suite::content::every_rule(&suite);
                 let schemas = crate::suite::content::schemas(&crate::suite::content::Texts::of(&suite));
+                let scopes: std::collections::BTreeMap<String, String> = suite
+                    .sections()
+                    .into_iter()
+                    .map(|s| (s.name.to_owned(), s.scope.map(|sc| sc.as_str().to_owned()).unwrap_or_default()))
+                    .collect();
                 let text = crate::sections::power::render(
                     suite.version().unwrap_or_default(),
                     &pairs,
@@ -200,6 +205,7 @@ pub fn run(a: &DevArgs) -> ExitCode {
                     &content,
                     &policy,
                     &schemas,
+                    &scopes,
                 );
                 if let Err(e) = crate::fsutil::write_atomic(path, text.as_bytes()) {
                     return fail(format!("cannot write {}: {e}", path.display()));

@@ -134,6 +134,7 @@ pub fn render(
     content: &BTreeMap<(String, String), String>,
     policy: &BTreeMap<String, String>,
     schemas: &BTreeMap<String, String>,
+    scopes: &BTreeMap<String, String>,
 ) -> String {
     let mut by: BTreeMap<&str, BTreeMap<&str, Vec<&str>>> = BTreeMap::new();
     for p in pairs {
@@ -171,7 +172,7 @@ pub fn render(
                         section by section (the kill matrix of this suite with a live Redis); the cases no variant \
                         fails (unprotected); the content of every case (a fingerprint of the case without its prose, its \
                         shared fields and its fixtures); and the content of every rule of the skip policy (without its \
-                        prose), by name; and the bytes of the schema files. validate runs every pair again (BQ316), holds \
+                        prose), by name; the bytes of the schema files; and every section's scope. validate runs every pair again (BQ316), holds \
                         every case named here to exist (BQ316, BQ317) and, on a suite of this version, every case to its \
                         content (BQ318), the skip policy to its rules (BQ319) and the schemas to their bytes (BQ320). Written by `bqsuite dev kill-matrix --record src/sections/power.json`; never edited by hand.",
         "suite": version,
@@ -180,6 +181,7 @@ pub fn render(
         "content": pinned,
         "skip_policy": policy,
         "schemas": schemas,
+        "scopes": scopes,
     });
     let mut text = serde_json::to_string_pretty(&doc).unwrap_or_default();
     text.push('\n');
@@ -200,7 +202,10 @@ mod tests {
             p.pairs.iter().map(|x| (&x.section, &x.id)).collect::<std::collections::BTreeSet<_>>().len()
                 + p.unprotected.len()
         );
-        assert_eq!(render(&p.suite.to_string(), &p.pairs, &p.unprotected, &p.content, &p.policy, &p.schemas), RECORDED);
+        assert_eq!(
+            render(&p.suite.to_string(), &p.pairs, &p.unprotected, &p.content, &p.policy, &p.schemas, &p.scopes),
+            RECORDED
+        );
     }
 
     #[test]

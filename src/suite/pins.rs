@@ -1,6 +1,6 @@
 //! What the suite's recording pins: the suite version it was made on, the content of every case,
-//! and the fingerprints of every skip-policy rule and of both schema files
-//! ([`super::content`]). The recording is `src/sections/power.json` (written by `bqsuite dev
+//! the fingerprints of every skip-policy rule and of both schema files ([`super::content`]),
+//! and every section's scope. The recording is `src/sections/power.json` (written by `bqsuite dev
 //! kill-matrix --record`); its catches, which broken variant of the reference core each case
 //! fails, are the registry's ([`crate::sections::power`], which reads the same file and takes
 //! these pins from [`from_value`]).
@@ -10,10 +10,11 @@
 //!   MAJOR.MINOR.PATCH, a pre-release of it included, the version being prepared); a later one
 //!   is compared with its previous release by the release gate instead.
 //! - `validate` holds such a suite to every pin (BQ318–BQ320). `results check` refuses one
-//!   whose skip-policy rules or results schema are not the recorded ones ([`unpinned`]): they
-//!   decide its verdict (which skips are allowed, which shapes are malformed), so a vendored
-//!   copy edited to allow a skip or to accept a malformed file cannot excuse one, as an edited
-//!   exceptions list cannot (BQ218).
+//!   whose section scopes, skip-policy rules or results schema are not the recorded ones, or
+//!   that lacks a recorded case ([`unpinned`]): they decide its verdict (which sections and
+//!   cases a file must report, which skips are allowed, which shapes are malformed), so a
+//!   vendored copy edited to leave a section out of scope, drop a case, allow a skip or accept
+//!   a malformed file cannot excuse one, as an edited exceptions list cannot (BQ218).
 
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
@@ -36,6 +37,8 @@ pub struct Pins {
     pub policy: BTreeMap<String, String>,
     /// The fingerprint of each schema file's bytes, by path.
     pub schemas: BTreeMap<String, String>,
+    /// Every section's scope, by name (the `sections` map).
+    pub scopes: BTreeMap<String, String>,
 }
 
 impl Pins {
@@ -85,7 +88,16 @@ pub fn from_value(v: &Value) -> Result<Pins, String> {
     }
     let policy = prints(v.get("skip_policy"), "skip_policy")?;
     let schemas = prints(v.get("schemas"), "schemas")?;
-    Ok(Pins { suite, content, policy, schemas })
+    let scopes = v
+        .get("scopes")
+        .and_then(Value::as_object)
+        .ok_or("\"scopes\" is not an object")?
+        .iter()
+        .map(|(name, scope)| {
+            Ok((name.clone(), scope.as_str().ok_or(format!("scopes/{name} is not a string"))?.to_owned()))
+        })
+        .collect::<Result<_, String>>()?;
+    Ok(Pins { suite, content, policy, schemas, scopes })
 }
 
 /// An object of fingerprints (`at` names it in an error), by key.
@@ -104,8 +116,9 @@ fn is_print(p: &str) -> bool {
     p.len() == 16 && p.bytes().all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase())
 }
 
-/// `Err` (results check cannot run) when `suite` is of the recorded version and its skip-policy
-/// rules or its results schema are not the recorded ones: which, and what to run.
+/// `Err` (results check cannot run) when `suite` is of the recorded version and its section
+/// scopes, skip-policy rules or results schema are not the recorded ones, or it lacks a
+/// recorded case: which, and what to run.
 pub fn unpinned(suite: &Suite) -> Result<(), String> {
     let pins = recorded();
     if !suite.version().is_some_and(|v| pins.holds(v)) {
@@ -113,6 +126,26 @@ pub fn unpinned(suite: &Suite) -> Result<(), String> {
     }
     let texts = content::Texts::of(suite);
     let mut differs = Vec::new();
+    // The sections and their scopes decide which sections a file must report; a recorded case
+    // missing from a copy would no longer be asked for (a case added is asked for: no excuse).
+    let sections = suite.sections();
+    let scopes: BTreeMap<String, String> = sections
+        .iter()
+        .map(|s| (s.name.to_owned(), s.scope.map(|sc| sc.as_str().to_owned()).unwrap_or_default()))
+        .collect();
+    let mut names: Vec<&String> = scopes.keys().chain(pins.scopes.keys()).collect();
+    names.sort();
+    names.dedup();
+    for name in names.into_iter().filter(|n| scopes.get(*n) != pins.scopes.get(*n)) {
+        differs.push(format!("the scope of section {name} (BQ310, BQ312)"));
+    }
+    let ids: std::collections::BTreeSet<(String, String)> =
+        sections.iter().flat_map(|s| s.cases().into_iter().map(|c| (s.name.to_owned(), c.id))).collect();
+    let gone = pins.content.keys().filter(|k| !ids.contains(*k)).count();
+    if gone > 0 {
+        let (s, id) = pins.content.keys().find(|k| !ids.contains(*k)).cloned().unwrap_or_default();
+        differs.push(format!("{gone} recorded case(s), the first {s}/{id} (BQ316, BQ317)"));
+    }
     let schemas = content::schemas(&texts);
     if let (Some(now), Some(was)) = (schemas.get(RESULTS_SCHEMA), pins.schemas.get(RESULTS_SCHEMA))
         && now != was
@@ -134,7 +167,7 @@ pub fn unpinned(suite: &Suite) -> Result<(), String> {
     }
     Err(format!(
         "the suite at {} is {} but not as it was published: {} differ{} from the recorded suite, and results check \
-         judges skips and shapes by them; run `bqsuite validate --suite {}`, and restore a vendored copy with \
+         judges by them; run `bqsuite validate --suite {}`, and restore a vendored copy with \
          `bqsuite fetch`",
         suite.root.display(),
         pins.suite,
