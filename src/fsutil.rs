@@ -181,6 +181,20 @@ pub fn check_writable(path: &Path) -> Result<(), String> {
         .map_err(|e| format!("cannot write {shown}: {e}"))
 }
 
+/// Create (or empty) the regular file at `path` without following a symlink there (on Unix an
+/// existing symlink is an error, `ELOOP`): for a file written beside user data, such as the
+/// adapter's log, where a planted link must not redirect the write.
+pub fn create_no_follow(path: &Path) -> std::io::Result<std::fs::File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NOFOLLOW);
+    }
+    options.open(path)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -904,3 +904,44 @@ fn a_hello_whose_name_results_check_refuses_runs_nothing() {
     );
     assert!(!out.exists(), "no results file is written");
 }
+
+/// Third red team F8: a symlink planted where the adapter log goes (beside --out) made `run`
+/// truncate and write its target. The log is never written through a symlink: at the default
+/// place one is replaced, named by --adapter-log one is refused.
+#[cfg(unix)]
+#[test]
+fn the_adapter_log_is_never_written_through_a_symlink() {
+    let dir = tempfile::tempdir().unwrap();
+    let victim = dir.path().join("victim.txt");
+    std::fs::write(&victim, "precious").unwrap();
+    let out_dir = dir.path().join("out");
+    std::fs::create_dir(&out_dir).unwrap();
+    std::os::unix::fs::symlink(&victim, out_dir.join("adapter.log")).unwrap();
+    let out = out_dir.join("r.json");
+    let cmd = adapter_cmd();
+    let o = bqsuite(&["run", "--section", "cases", "--sdk", &cmd, "--out", out.to_str().unwrap()], None);
+    assert_eq!(o.status.code(), Some(0), "{}", support::transcript(&o));
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious", "the link's target is untouched");
+    let log = std::fs::symlink_metadata(out_dir.join("adapter.log")).unwrap();
+    assert!(log.is_file(), "the planted link was replaced by the log itself");
+    // Named explicitly, a symlink is refused before anything runs.
+    let named = dir.path().join("named.log");
+    std::os::unix::fs::symlink(&victim, &named).unwrap();
+    let o = bqsuite(
+        &[
+            "run",
+            "--section",
+            "cases",
+            "--sdk",
+            &cmd,
+            "--adapter-log",
+            named.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", support::transcript(&o));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("is a symlink"), "{}", support::transcript(&o));
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
+}

@@ -677,15 +677,13 @@ impl Adapter {
     }
 
     fn log_line(&self, text: &str) {
-        if let Ok(mut f) = OpenOptions::new().create(true).append(true).open(&self.options.log) {
+        if let Ok(mut f) = append_no_follow().open(&self.options.log) {
             let _ = writeln!(f, "== bqsuite: {text}");
         }
     }
 
     fn open_log(&self) -> Result<File, Trouble> {
-        OpenOptions::new()
-            .create(true)
-            .append(true)
+        append_no_follow()
             .open(&self.options.log)
             .map_err(|e| Trouble::Spawn(format!("cannot open the adapter log {}: {e}", self.options.log.display())))
     }
@@ -1127,6 +1125,20 @@ impl Drop for Adapter {
             kill(&mut r.child);
         }
     }
+}
+
+/// Options that append to the adapter log, creating it, and never through a symlink (on Unix a
+/// symlink there is an error): the log lies beside the results file, where a planted link must
+/// not redirect the adapter's stderr.
+fn append_no_follow() -> OpenOptions {
+    let mut options = OpenOptions::new();
+    options.create(true).append(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NOFOLLOW);
+    }
+    options
 }
 
 #[cfg(test)]

@@ -702,7 +702,17 @@ fn launch_adapter(a: &RunArgs, cmd: &str) -> Result<(crate::adapter::Launched, P
         (None, Some(out)) => out.with_file_name("adapter.log"),
         (None, None) => std::env::temp_dir().join(format!("bqsuite-adapter-{}.log", std::process::id())),
     };
-    std::fs::write(&log, b"").map_err(|e| format!("cannot write the adapter log {}: {e}", log.display()))?;
+    // The log is never written through a symlink (the adapter's appends refuse one too): one at
+    // the default place (beside --out, or the temp dir's pid-named file, which anyone can plant)
+    // is replaced; one named by --adapter-log is refused.
+    if std::fs::symlink_metadata(&log).is_ok_and(|m| m.file_type().is_symlink()) {
+        if a.adapter_log.is_some() {
+            return Err(format!("the adapter log {} is a symlink; name the file itself", log.display()));
+        }
+        std::fs::remove_file(&log).map_err(|e| format!("cannot replace the symlink {}: {e}", log.display()))?;
+    }
+    crate::fsutil::create_no_follow(&log)
+        .map_err(|e| format!("cannot write the adapter log {}: {e}", log.display()))?;
     let adapter = crate::adapter::AdapterOptions {
         command,
         timeout: a.timeout,
