@@ -297,11 +297,15 @@ impl Report {
                 diag::terminal_safe(&detail)
             );
             let State::Drifted(d) = &t.state else { continue };
+            // `--check` says what the copy holds against the suite (a file only in the copy is
+            // added there); a sync says what it does to the copy (that file is removed), as
+            // `fetch --update` does.
+            let (extra, lacking) = if self.mode == Mode::Check { ("added", "removed") } else { ("removed", "added") };
             for rel in &d.added {
-                let _ = writeln!(out, "{:14}added     {}", "", diag::terminal_safe(rel));
+                let _ = writeln!(out, "{:14}{extra:<10}{}", "", diag::terminal_safe(rel));
             }
             for rel in &d.removed {
-                let _ = writeln!(out, "{:14}removed   {}", "", diag::terminal_safe(rel));
+                let _ = writeln!(out, "{:14}{lacking:<10}{}", "", diag::terminal_safe(rel));
             }
             for m in &d.modified {
                 let _ = writeln!(out, "{:14}modified  {}", "", diag::terminal_safe(&m.file));
