@@ -181,18 +181,22 @@ pub fn check_writable(path: &Path) -> Result<(), String> {
         .map_err(|e| format!("cannot write {shown}: {e}"))
 }
 
-/// Create (or empty) the regular file at `path` without following a symlink there (on Unix an
-/// existing symlink is an error, `ELOOP`): for a file written beside user data, such as the
-/// adapter's log, where a planted link must not redirect the write.
-pub fn create_no_follow(path: &Path) -> std::io::Result<std::fs::File> {
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true).create(true).truncate(true);
+/// `options` set never to follow a symlink at the path it opens (on Unix a symlink there is an
+/// error, `ELOOP`): for a file written beside user data, such as the adapter's log, where a
+/// planted link must not redirect the write.
+pub fn no_follow(options: &mut std::fs::OpenOptions) -> &mut std::fs::OpenOptions {
     #[cfg(unix)]
     {
         use std::os::unix::fs::OpenOptionsExt;
         options.custom_flags(libc::O_NOFOLLOW);
     }
-    options.open(path)
+    options
+}
+
+/// Create (or empty) the regular file at `path` without following a symlink there
+/// ([`no_follow`]).
+pub fn create_no_follow(path: &Path) -> std::io::Result<std::fs::File> {
+    no_follow(std::fs::OpenOptions::new().write(true).create(true).truncate(true)).open(path)
 }
 
 #[cfg(test)]

@@ -32,6 +32,8 @@ const ALLOWED: &[(&str, &str)] = &[
     ("sections", "suite"),
     // The adapter protocol: the SDK interface over a process boundary (a transport, no judging).
     ("adapter", "sdk"),
+    // The adapter log is opened as every file beside user data is: never through a symlink.
+    ("adapter", "fsutil"),
     ("validate", "diag"),
     ("validate", "fsutil"),
     ("validate", "results"),

@@ -1127,17 +1127,12 @@ impl Drop for Adapter {
     }
 }
 
-/// Options that append to the adapter log, creating it, and never through a symlink (on Unix a
-/// symlink there is an error): the log lies beside the results file, where a planted link must
-/// not redirect the adapter's stderr.
+/// Options that append to the adapter log, creating it, and never through a symlink
+/// ([`crate::fsutil::no_follow`]): the log lies beside the results file, where a planted link
+/// must not redirect the adapter's stderr.
 fn append_no_follow() -> OpenOptions {
     let mut options = OpenOptions::new();
-    options.create(true).append(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.custom_flags(libc::O_NOFOLLOW);
-    }
+    crate::fsutil::no_follow(options.create(true).append(true));
     options
 }
 
