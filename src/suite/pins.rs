@@ -116,6 +116,16 @@ fn is_print(p: &str) -> bool {
     p.len() == 16 && p.bytes().all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase())
 }
 
+/// The keys of `now` and `was` whose values differ (changed, or in one of them only), sorted:
+/// what a pinned map (rules by name, scopes by section) says of the suite's.
+pub fn differing<'a>(now: &'a BTreeMap<String, String>, was: &'a BTreeMap<String, String>) -> Vec<&'a str> {
+    let mut names: Vec<&str> = now.keys().chain(was.keys()).map(String::as_str).collect();
+    names.sort_unstable();
+    names.dedup();
+    names.retain(|n| now.get(*n) != was.get(*n));
+    names
+}
+
 /// `Err` (results check cannot run) when `suite` is of the recorded version and its section
 /// scopes, skip-policy rules or results schema are not the recorded ones, or it lacks a
 /// recorded case: which, and what to run.
@@ -133,10 +143,7 @@ pub fn unpinned(suite: &Suite) -> Result<(), String> {
         .iter()
         .map(|s| (s.name.to_owned(), s.scope.map(|sc| sc.as_str().to_owned()).unwrap_or_default()))
         .collect();
-    let mut names: Vec<&String> = scopes.keys().chain(pins.scopes.keys()).collect();
-    names.sort();
-    names.dedup();
-    for name in names.into_iter().filter(|n| scopes.get(*n) != pins.scopes.get(*n)) {
+    for name in differing(&scopes, &pins.scopes) {
         differs.push(format!("the scope of section {name} (BQ310, BQ312)"));
     }
     let ids: std::collections::BTreeSet<(String, String)> =
@@ -155,10 +162,7 @@ pub fn unpinned(suite: &Suite) -> Result<(), String> {
     if let Some(rules) = content::rules(&texts) {
         let now: BTreeMap<String, String> =
             rules.into_iter().filter_map(|r| Some((r.name?, r.content.print))).collect();
-        let mut names: Vec<&String> = now.keys().chain(pins.policy.keys()).collect();
-        names.sort();
-        names.dedup();
-        for name in names.into_iter().filter(|n| now.get(*n) != pins.policy.get(*n)) {
+        for name in differing(&now, &pins.policy) {
             differs.push(format!("skip-policy rule {name} (BQ319)"));
         }
     }
@@ -175,4 +179,30 @@ pub fn unpinned(suite: &Suite) -> Result<(), String> {
         if differs.len() == 1 { "s" } else { "" },
         suite.root.display()
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_embedded_pins_read_and_hold_their_own_version_only() {
+        let p = recorded();
+        assert!(p.holds(&p.suite.to_string()));
+        assert!(p.holds(&format!("{}.{}.{}-rc.1", p.suite.major, p.suite.minor, p.suite.patch)));
+        assert!(!p.holds(&format!("{}.{}.{}", p.suite.major, p.suite.minor, p.suite.patch + 1)));
+        assert!(!p.holds("not a version"));
+        assert!(!p.scopes.is_empty() && !p.policy.is_empty() && p.schemas.len() == 2);
+    }
+
+    #[test]
+    fn differing_names_what_changed_what_is_new_and_what_is_gone() {
+        let map = |pairs: &[(&str, &str)]| -> BTreeMap<String, String> {
+            pairs.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())).collect()
+        };
+        let was = map(&[("a", "1"), ("b", "2"), ("c", "3")]);
+        let now = map(&[("a", "1"), ("b", "9"), ("d", "4")]);
+        assert_eq!(differing(&now, &was), ["b", "c", "d"]);
+        assert!(differing(&was, &was).is_empty());
+    }
 }

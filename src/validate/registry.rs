@@ -561,54 +561,49 @@ impl<'o> Agreement<'o> {
         let again = "in the suite's own repository a change to the skip policy before the version's tag comes with a \
                      new recording (bqsuite dev kill-matrix --redis-url URL --record src/sections/power.json), whose \
                      diff shows it; a vendored copy is restored with bqsuite fetch";
-        let mut named = std::collections::BTreeSet::new();
         // A rule without a string name is BQ209's, and may be a recorded rule renamed wrongly:
-        // no recorded rule is then called gone.
-        let mut nameless = false;
-        for rule in rules {
-            let Some(name) = rule.name else {
-                nameless = true;
-                continue;
-            };
-            let print = &rule.content.print;
-            let message = match power.policy.get(&name) {
-                Some(was) if was == print => None,
-                Some(was) => Some(format!(
-                    "skip_policy rule {name} differs from the rule of the recorded suite {} (content {print}, recorded \
-                     {was}): which cases it lets a run skip, citing which ADRs, under which condition or for whom \
-                     changed, and results check judges every skip by it; {again}",
-                    power.suite
-                )),
-                None => Some(format!(
-                    "skip_policy rule {name} is not a rule of the recorded suite {}: a new rule lets results files skip \
-                     cases the recorded policy held them to run, and still be Compatible; {again}",
-                    power.suite
-                )),
-            };
-            if let Some(message) = message {
-                let finding = at(Code::RECORDED_POLICY_CHANGED, message, rule.content.pointers[0].clone());
-                changed.push((finding, rule.content));
-            }
-            named.insert(name);
-        }
+        // no recorded rule is then called gone. Of two rules with one name (BQ214) the later.
+        let nameless = rules.iter().any(|r| r.name.is_none());
+        let by_name: std::collections::BTreeMap<String, suite::content::Content> =
+            rules.into_iter().filter_map(|r| Some((r.name?, r.content))).collect();
+        let now = by_name.iter().map(|(name, c)| (name.clone(), c.print.clone())).collect();
         let rules_at = pointer::join(&pointer::join("", suite::skip_policy::KEY), "rules");
-        for name in power.policy.keys().filter(|n| !nameless && !named.contains(*n)) {
-            let finding = at(
-                Code::RECORDED_POLICY_CHANGED,
-                format!(
-                    "skip_policy rule {name} of the recorded suite {} is gone: a published rule no longer lets a run \
-                     skip what it did, so results files that were Compatible are not; {again}",
-                    power.suite
+        for name in suite::pins::differing(&now, &power.policy) {
+            let (finding, content) = match (by_name.get(name), power.policy.get(name)) {
+                (Some(content), Some(was)) => (
+                    format!(
+                        "skip_policy rule {name} differs from the rule of the recorded suite {} (content {}, recorded \
+                         {was}): which cases it lets a run skip, citing which ADRs, under which condition or for \
+                         whom changed, and results check judges every skip by it; {again}",
+                        power.suite, content.print
+                    ),
+                    content.clone(),
                 ),
-                rules_at.clone(),
-            );
-            let content = suite::content::Content {
-                print: String::new(),
-                pointers: Vec::new(),
-                holders: vec![pointer::join("", suite::skip_policy::KEY), rules_at.clone()],
-                fixtures: Vec::new(),
+                (Some(content), None) => (
+                    format!(
+                        "skip_policy rule {name} is not a rule of the recorded suite {}: a new rule lets results \
+                         files skip cases the recorded policy held them to run, and still be Compatible; {again}",
+                        power.suite
+                    ),
+                    content.clone(),
+                ),
+                (None, _) if nameless => continue,
+                (None, _) => (
+                    format!(
+                        "skip_policy rule {name} of the recorded suite {} is gone: a published rule no longer lets a \
+                         run skip what it did, so results files that were Compatible are not; {again}",
+                        power.suite
+                    ),
+                    suite::content::Content {
+                        print: String::new(),
+                        pointers: Vec::new(),
+                        holders: vec![pointer::join("", suite::skip_policy::KEY), rules_at.clone()],
+                        fixtures: Vec::new(),
+                    },
+                ),
             };
-            changed.push((finding, content));
+            let at_rule = content.pointers.first().cloned().unwrap_or_else(|| rules_at.clone());
+            changed.push((at(Code::RECORDED_POLICY_CHANGED, finding, at_rule), content));
         }
     }
 
