@@ -105,8 +105,12 @@ fn every_broken_variant_is_caught_where_the_registry_says() {
         power.unprotected, bare,
         "src/sections/power.json's unprotected cases are not the suite's cases no variant fails (re-record it)"
     );
-    // It pins the content of every case of the suite (validate's BQ318), as the suite has it now.
-    let content = bqsuite::suite::content::every(&suite);
+    // It pins what a recording made of the suite now would (validate's BQ318–BQ320, results
+    // check's refusal of an edited copy).
+    let now = bqsuite::suite::pins::Pins::of(&suite).expect("the suite has a SemVer version");
+    assert_eq!(power.suite, now.suite);
+    // The content of every case.
+    let content = &now.content;
     let stale: Vec<_> = content.iter().filter(|(k, v)| power.content.get(*k) != Some(*v)).map(|(k, _)| k).collect();
     let gone: Vec<_> = power.content.keys().filter(|k| !content.contains_key(*k)).collect();
     assert!(
@@ -114,21 +118,17 @@ fn every_broken_variant_is_caught_where_the_registry_says() {
         "src/sections/power.json's content is not the suite's (re-record it): changed or new {stale:?}, gone {gone:?}"
     );
     assert_eq!(content.len(), caught.len() + bare.len(), "every case is pinned");
-    // And every rule of its skip policy (validate's BQ319), by name.
-    let policy = bqsuite::suite::content::every_rule(&suite);
-    assert_eq!(power.policy, policy, "src/sections/power.json's skip_policy is not the suite's rules (re-record it)");
-    assert_eq!(policy.len(), suite.skip_policy().rules.len(), "every rule is pinned");
-    // And the bytes of its schema files (validate's BQ320).
-    let schemas = bqsuite::suite::content::schemas(&bqsuite::suite::content::Texts::of(&suite));
-    assert_eq!(power.schemas, schemas, "src/sections/power.json's schemas are not the suite's (re-record it)");
-    assert_eq!(schemas.len(), 2, "both schema files are pinned");
-    // And every section's scope (what results check holds a copy to).
-    let scopes: std::collections::BTreeMap<String, String> = suite
-        .sections()
-        .into_iter()
-        .map(|s| (s.name.to_owned(), s.scope.map(|sc| sc.as_str().to_owned()).unwrap_or_default()))
-        .collect();
-    assert_eq!(power.scopes, scopes, "src/sections/power.json's scopes are not the suite's (re-record it)");
+    // Every rule of its skip policy, by name.
+    assert_eq!(
+        power.policy, now.policy,
+        "src/sections/power.json's skip_policy is not the suite's rules (re-record it)"
+    );
+    assert_eq!(now.policy.len(), suite.skip_policy().rules.len(), "every rule is pinned");
+    // The bytes of its schema files.
+    assert_eq!(power.schemas, now.schemas, "src/sections/power.json's schemas are not the suite's (re-record it)");
+    assert_eq!(now.schemas.len(), 2, "both schema files are pinned");
+    // Every section's scope.
+    assert_eq!(power.scopes, now.scopes, "src/sections/power.json's scopes are not the suite's (re-record it)");
     if !unverified.is_empty() {
         eprintln!("skipping (no Redis): {} declared failures need a live Redis: {unverified:?}", unverified.len());
     }

@@ -190,23 +190,10 @@ pub fn run(a: &DevArgs) -> ExitCode {
                     .flat_map(|s| s.cases().into_iter().map(move |c| (s.name.to_owned(), c.id)))
                     .filter(|(s, id)| !caught.contains(&(s.as_str(), id.as_str())))
                     .collect();
-                let content = crate::suite::content::every(&suite);
-                let policy = crate::suite::content::every_rule(&suite);
-                let schemas = crate::suite::content::schemas(&crate::suite::content::Texts::of(&suite));
-                let scopes: std::collections::BTreeMap<String, String> = suite
-                    .sections()
-                    .into_iter()
-                    .map(|s| (s.name.to_owned(), s.scope.map(|sc| sc.as_str().to_owned()).unwrap_or_default()))
-                    .collect();
-                let text = crate::sections::power::render(
-                    suite.version().unwrap_or_default(),
-                    &pairs,
-                    &unprotected,
-                    &content,
-                    &policy,
-                    &schemas,
-                    &scopes,
-                );
+                let Some(pins) = crate::suite::pins::Pins::of(&suite) else {
+                    return fail("--record: the suite's CONFORMANCE_VERSION is no SemVer version".to_owned());
+                };
+                let text = crate::sections::power::render(&pairs, &unprotected, &pins);
                 if let Err(e) = crate::fsutil::write_atomic(path, text.as_bytes()) {
                     return fail(format!("cannot write {}: {e}", path.display()));
                 }
@@ -215,9 +202,9 @@ pub fn run(a: &DevArgs) -> ExitCode {
                      rule(s) and of {} schema file(s) in {}",
                     pairs.len(),
                     unprotected.len(),
-                    content.len(),
-                    policy.len(),
-                    schemas.len(),
+                    pins.content.len(),
+                    pins.policy.len(),
+                    pins.schemas.len(),
                     path.display()
                 );
             }

@@ -123,19 +123,9 @@ pub fn parse(text: &str) -> Result<Power, String> {
     Ok(Power { pins, pairs, unprotected })
 }
 
-/// The text of a recording of `pairs` made on suite `version`, whose cases no variant fails
-/// are `unprotected` ((section, id); the order does not matter), whose cases have the
-/// `content` fingerprints, whose skip-policy rules the `policy` ones and whose schema files the
-/// `schemas` ones.
-pub fn render(
-    version: &str,
-    pairs: &[Pair],
-    unprotected: &[(String, String)],
-    content: &BTreeMap<(String, String), String>,
-    policy: &BTreeMap<String, String>,
-    schemas: &BTreeMap<String, String>,
-    scopes: &BTreeMap<String, String>,
-) -> String {
+/// The text of a recording of `pairs`, whose cases no variant fails are `unprotected` ((section,
+/// id); the order does not matter), with what it `pins` (made of the suite: [`Pins::of`]).
+pub fn render(pairs: &[Pair], unprotected: &[(String, String)], pins: &Pins) -> String {
     let mut by: BTreeMap<&str, BTreeMap<&str, Vec<&str>>> = BTreeMap::new();
     for p in pairs {
         by.entry(p.variant.name()).or_default().entry(&p.section).or_default().push(&p.id);
@@ -163,7 +153,7 @@ pub fn render(
         })
         .collect();
     let mut pinned: BTreeMap<&str, Map<String, Value>> = BTreeMap::new();
-    for ((section, id), print) in content {
+    for ((section, id), print) in &pins.content {
         pinned.entry(section).or_default().insert(id.clone(), json!(print));
     }
     let pinned: Map<String, Value> = pinned.into_iter().map(|(s, m)| (s.to_owned(), Value::Object(m))).collect();
@@ -175,13 +165,13 @@ pub fn render(
                         prose), by name; the bytes of the schema files; and every section's scope. validate runs every pair again (BQ316), holds \
                         every case named here to exist (BQ316, BQ317) and, on a suite of this version, every case to its \
                         content (BQ318), the skip policy to its rules (BQ319) and the schemas to their bytes (BQ320). Written by `bqsuite dev kill-matrix --record src/sections/power.json`; never edited by hand.",
-        "suite": version,
+        "suite": pins.suite.to_string(),
         "catches": catches,
         "unprotected": unprotected,
         "content": pinned,
-        "skip_policy": policy,
-        "schemas": schemas,
-        "scopes": scopes,
+        "skip_policy": pins.policy,
+        "schemas": pins.schemas,
+        "scopes": pins.scopes,
     });
     let mut text = serde_json::to_string_pretty(&doc).unwrap_or_default();
     text.push('\n');
@@ -202,10 +192,7 @@ mod tests {
             p.pairs.iter().map(|x| (&x.section, &x.id)).collect::<std::collections::BTreeSet<_>>().len()
                 + p.unprotected.len()
         );
-        assert_eq!(
-            render(&p.suite.to_string(), &p.pairs, &p.unprotected, &p.content, &p.policy, &p.schemas, &p.scopes),
-            RECORDED
-        );
+        assert_eq!(render(&p.pairs, &p.unprotected, &p.pins), RECORDED);
     }
 
     #[test]

@@ -185,15 +185,14 @@ pub fn fingerprints(texts: &Texts<'_>, section: &Section<'_>, cases: &[&CaseRef<
         .collect()
 }
 
-/// The fingerprint of every case of `suite`, by (section, id) (a case whose text cannot be
+/// The fingerprint of every case of `texts`' suite, by (section, id) (a case whose text cannot be
 /// found is left out; of two cases with one id, the later one).
-pub fn every(suite: &Suite) -> std::collections::BTreeMap<(String, String), String> {
+pub fn every(texts: &Texts<'_>) -> std::collections::BTreeMap<(String, String), String> {
     let mut out = std::collections::BTreeMap::new();
-    let texts = Texts::of(suite);
-    for section in suite.sections() {
+    for section in texts.suite.sections() {
         let cases = section.cases();
         let refs: Vec<&CaseRef<'_>> = cases.iter().collect();
-        for (case, print) in cases.iter().zip(fingerprints(&texts, &section, &refs)) {
+        for (case, print) in cases.iter().zip(fingerprints(texts, &section, &refs)) {
             if let Some(content) = print {
                 out.insert((section.name.to_owned(), case.id.clone()), content.print);
             }
@@ -257,12 +256,6 @@ pub fn rules(texts: &Texts<'_>) -> Option<Vec<Rule>> {
             })
             .collect(),
     )
-}
-
-/// The fingerprint of every named rule of `suite`'s skip policy, by name (of two rules with
-/// one name, the later).
-pub fn every_rule(suite: &Suite) -> std::collections::BTreeMap<String, String> {
-    rules(&Texts::of(suite)).unwrap_or_default().into_iter().filter_map(|r| Some((r.name?, r.content.print))).collect()
 }
 
 /// The schema files the recording pins by their bytes (BQ320): what every SDK compiles and

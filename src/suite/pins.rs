@@ -42,6 +42,26 @@ pub struct Pins {
 }
 
 impl Pins {
+    /// What a recording made of `suite` now would pin (`None` when its version is no SemVer
+    /// version): every case's content, every named rule's, both schemas' and every scope, from
+    /// one walk over its manifest.
+    pub fn of(suite: &Suite) -> Option<Pins> {
+        let version = semver::Version::parse(suite.version()?).ok()?;
+        let texts = content::Texts::of(suite);
+        let policy = content::rules(&texts)
+            .unwrap_or_default()
+            .into_iter()
+            .filter_map(|r| Some((r.name?, r.content.print)))
+            .collect();
+        Some(Pins {
+            suite: version,
+            content: content::every(&texts),
+            policy,
+            schemas: content::schemas(&texts),
+            scopes: scopes_of(suite),
+        })
+    }
+
     /// Does the recording apply to a suite of `version` (its own version, a pre-release of it
     /// included)?
     pub fn holds(&self, version: &str) -> bool {
@@ -116,6 +136,15 @@ fn is_print(p: &str) -> bool {
     p.len() == 16 && p.bytes().all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase())
 }
 
+/// Every section's scope in `suite`'s `sections` map, by name (an unknown one as "").
+pub fn scopes_of(suite: &Suite) -> BTreeMap<String, String> {
+    suite
+        .sections()
+        .into_iter()
+        .map(|s| (s.name.to_owned(), s.scope.map(|sc| sc.as_str().to_owned()).unwrap_or_default()))
+        .collect()
+}
+
 /// The keys of `now` and `was` whose values differ (changed, or in one of them only), sorted:
 /// what a pinned map (rules by name, scopes by section) says of the suite's.
 pub fn differing<'a>(now: &'a BTreeMap<String, String>, was: &'a BTreeMap<String, String>) -> Vec<&'a str> {
@@ -139,10 +168,7 @@ pub fn unpinned(suite: &Suite) -> Result<(), String> {
     // The sections and their scopes decide which sections a file must report; a recorded case
     // missing from a copy would no longer be asked for (a case added is asked for: no excuse).
     let sections = suite.sections();
-    let scopes: BTreeMap<String, String> = sections
-        .iter()
-        .map(|s| (s.name.to_owned(), s.scope.map(|sc| sc.as_str().to_owned()).unwrap_or_default()))
-        .collect();
+    let scopes = scopes_of(suite);
     for name in differing(&scopes, &pins.scopes) {
         differs.push(format!("the scope of section {name} (BQ310, BQ312)"));
     }
