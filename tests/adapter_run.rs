@@ -844,6 +844,42 @@ fn an_interrupted_run_stops_its_adapter() {
     }
 }
 
+/// Nothing an adapter starts in its process group outlives it: a helper it left running in the
+/// background (its output sent elsewhere, so the pipe closes) is killed once the adapter has
+/// exited, after a clean shutdown as when it exits at once. It used to run on after bqsuite.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_helper_the_adapter_left_running_does_not_outlive_it() {
+    for (how, then, code) in [("shut down", "exec", 0), ("exited at once", "exit 3 #", 2)] {
+        let dir = tempfile::tempdir().unwrap();
+        let pid_file = dir.path().join("helper.pid");
+        let adapter = format!(
+            "sh -c 'sleep 600 </dev/null >/dev/null 2>&1 & echo $! > {}; {then} {} adapter'",
+            word(&pid_file.display().to_string()),
+            word(BIN)
+        );
+        let out = dir.path().join("out.json");
+        let o = bqsuite(
+            &["run", "--sdk", &adapter, "--section", "cases", "--max-restarts", "0", "--out", out.to_str().unwrap()],
+            None,
+        );
+        assert_eq!(o.status.code(), Some(code), "{how}: {}", support::transcript(&o));
+        let pid = std::fs::read_to_string(&pid_file).unwrap().trim().to_owned();
+        assert!(!pid.is_empty(), "{how}: the helper started");
+        let stopped = (0..100).any(|_| {
+            if gone(&pid) {
+                return true;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+            false
+        });
+        if !stopped {
+            let _ = Command::new("kill").args(["-KILL", &pid]).status();
+        }
+        assert!(stopped, "{how}: the helper {pid} is still running after bqsuite exited");
+    }
+}
+
 /// The run is planned on the first hello: the SDK's identity, what it carries and answers, and
 /// whether calls may be written ahead. A restarted adapter that comes back as another (here: no
 /// longer taking calls written ahead, or carrying other bindings) runs no further case and is

@@ -39,6 +39,9 @@
 //!   the members that changed.
 //! - Every adapter process is registered from its start until it is reaped, so that an
 //!   interrupted bqsuite kills it with its group ([`stop_all`]) instead of leaving it behind.
+//! - Nothing in an adapter's process group outlives the adapter: when it exits (after the
+//!   shutdown, or on its own), the group is killed before the adapter is reaped, while its id
+//!   cannot have been reused. A helper that leaves the group (`setsid`) is out of reach.
 
 use std::collections::{HashMap, VecDeque};
 use std::fmt;
@@ -417,8 +420,38 @@ fn kill(child: &mut Child) -> String {
     }
 }
 
+/// Has the child exited? Looked at without reaping it: until it is reaped its pid, and with it
+/// the id of its process group, cannot be taken by another process, so the group can still be
+/// signalled safely. `false` where that cannot be known (then [`Child::try_wait`] decides).
+#[cfg(unix)]
+fn exited_unreaped(child: &Child) -> bool {
+    let pid = libc::id_t::from(child.id());
+    loop {
+        // SAFETY: waitid(2) with WNOWAIT writes only into `info`, a zeroed siginfo_t it owns,
+        // and leaves the child waitable; `si_pid` is read only after a successful call, where
+        // it is the child's pid if it changed state and 0 otherwise (WNOHANG).
+        unsafe {
+            let mut info: libc::siginfo_t = std::mem::zeroed();
+            let flags = libc::WEXITED | libc::WNOHANG | libc::WNOWAIT;
+            if libc::waitid(libc::P_PID, pid, &mut info, flags) == 0 {
+                return info.si_pid() != 0;
+            }
+        }
+        if std::io::Error::last_os_error().kind() != std::io::ErrorKind::Interrupted {
+            // ECHILD: already reaped, and `try_wait` has its status.
+            return false;
+        }
+    }
+}
+
+#[cfg(not(unix))]
+fn exited_unreaped(_: &Child) -> bool {
+    false
+}
+
 /// Wait until `until` for the child to exit: its status and whether it is 0, or `None` while
-/// it still runs.
+/// it still runs. Whatever it leaves running in its process group is killed once it has
+/// exited, before it is reaped, so nothing an adapter starts outlives it.
 fn wait_exit(child: &mut Child, until: Instant) -> Option<(String, bool)> {
     // A process that closed its stdout is usually gone within microseconds: look again soon,
     // then less and less often.
@@ -428,6 +461,9 @@ fn wait_exit(child: &mut Child, until: Instant) -> Option<(String, bool)> {
         // may have been reused.
         let waited = {
             let mut registry = running();
+            if exited_unreaped(child) {
+                kill_group(child.id());
+            }
             let waited = child.try_wait();
             if let Ok(Some(_)) = waited {
                 registry.retain(|&p| p != child.id());
