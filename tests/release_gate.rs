@@ -401,6 +401,111 @@ fn a_released_version_never_changes() {
     assert!(text.contains("schema/notes.json is not in that release"), "{}", transcript(&o));
 }
 
+/// Every case or block added to an existing section is named in the entry (BQ957): a
+/// placeholder entry passed every gate while a case was added.
+#[test]
+fn an_added_case_or_block_is_named_in_the_entry() {
+    let add_case = |s: &SuiteCopy, entry: &str| {
+        s.edit_manifest(|m| {
+            let mut case = m["traceparent"]["cases"][0].clone();
+            case["name"] = json!("valid-header-again");
+            m["traceparent"]["cases"].as_array_mut().unwrap().push(case);
+        });
+        bump_to(s, "1.7.0");
+        s.write("CHANGELOG.md", format!("# Changelog\n\n## 1.7.0\n\n{entry}\n"));
+    };
+    for (entry, named) in [
+        ("TBD.", false),
+        ("- New cases in `traceparent`.", false),
+        ("- Adds a note; `traceparent.valid-header-again` is unchanged.", false),
+        ("- New case `traceparent.valid-header-again`.", true),
+        ("- `traceparent` gains the case `valid-header-again`.", true),
+    ] {
+        let o = against(|s| add_case(s, entry));
+        if named {
+            assert_eq!(o.status.code(), Some(0), "{entry}: {}", transcript(&o));
+        } else {
+            assert_eq!(codes(&o), ["BQ957"], "{entry}: {}", transcript(&o));
+            let text = String::from_utf8_lossy(&o.stdout);
+            assert!(text.contains("case `traceparent.valid-header-again` is new since 1.6.0"), "{text}");
+        }
+    }
+    // A block: named by `section.block`, or by the section and the block in one sentence.
+    let without =
+        |s: &SuiteCopy| s.edit_manifest(|m| drop(m["backoff"].as_object_mut().unwrap().shift_remove("topic_names")));
+    for (entry, named) in [("- `backoff` is extended.", false), ("- `backoff` gains the block `topic_names`.", true)] {
+        let o = against_edited(without, |s| {
+            bump_to(s, "1.7.0");
+            s.write("CHANGELOG.md", format!("## 1.7.0\n\n{entry}\n"));
+        });
+        if named {
+            assert_eq!(o.status.code(), Some(0), "{entry}: {}", transcript(&o));
+        } else {
+            assert_eq!(codes(&o), ["BQ957"], "{entry}: {}", transcript(&o));
+            assert!(transcript(&o).contains("block `backoff.topic_names` is new"), "{}", transcript(&o));
+        }
+    }
+    // While the version is a pre-release, it is told, not refused.
+    let o = against(|s| {
+        add_case(s, "TBD.");
+        bump_to(s, "1.7.0-pre");
+        s.write("CHANGELOG.md", "## 1.7.0-pre\n\nTBD.\n");
+    });
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("warning[BQ957"), "{}", transcript(&o));
+}
+
+/// A shallow clone (CI's default checkout) has neither the tags nor the commits they name, so
+/// it cannot say a version was never released, nor that there is no previous release: the
+/// gate stops (exit 2) and asks for the tags. It used to skip BQ956 and pass.
+#[test]
+fn a_shallow_clone_cannot_say_there_is_no_release() {
+    let s = released("v1.6.0");
+    s.edit_manifest(|m| m["trim"]["description"] = json!("Prose changed after the release."));
+    git(s.path(), &["commit", "-q", "-am", "a second 1.6.0"]);
+    let clones = tempfile::tempdir().unwrap();
+    let url = format!("file://{}", s.path().display());
+    let (full, shallow) = (clones.path().join("full"), clones.path().join("shallow"));
+    git(clones.path(), &["clone", "-q", &url, full.to_str().unwrap()]);
+    git(clones.path(), &["clone", "-q", "--depth", "1", &url, shallow.to_str().unwrap()]);
+    let o = bqsuite(&full, &["validate", "--gate", "--suite", full.to_str().unwrap()]);
+    assert_eq!((o.status.code(), codes(&o)), (Some(1), vec!["BQ956".to_owned()]), "{}", transcript(&o));
+    let dist = clones.path().join("dist");
+    let dir = shallow.to_str().unwrap();
+    for args in [
+        &["validate", "--gate", "--suite", dir][..],
+        &["release", "--no-previous", "--suite", dir, "--out", dist.to_str().unwrap()],
+        &["release", "--suite", dir, "--out", dist.to_str().unwrap()],
+    ] {
+        let o = bqsuite(&shallow, args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", transcript(&o));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains("shallow clone") && err.contains("fetch-depth: 0"), "{args:?}: {err}");
+        assert!(!dist.exists(), "{args:?} wrote {}", dist.display());
+    }
+    // Its tags fetched, the shallow clone is judged as the full one.
+    git(&shallow, &["fetch", "-q", "--unshallow", "--tags"]);
+    let o = bqsuite(&shallow, &["validate", "--gate", "--suite", dir]);
+    assert_eq!((o.status.code(), codes(&o)), (Some(1), vec!["BQ956".to_owned()]), "{}", transcript(&o));
+    // A -pre version is never tagged, so it needs no tag lookup: only the previous release
+    // is missing, and that is still asked for.
+    let fresh = clones.path().join("pre");
+    git(clones.path(), &["clone", "-q", "--depth", "1", &url, fresh.to_str().unwrap()]);
+    support::set_version(&fresh, "1.7.0-pre");
+    let o = bqsuite(&fresh, &["validate", "--gate", "--suite", fresh.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
+    assert!(transcript(&o).contains("cannot find the previous release"), "{}", transcript(&o));
+    // Outside a git repository the check cannot run, and release says so.
+    let plain = SuiteCopy::new();
+    let o = bqsuite(plain.path(), &["release", "--no-previous", "--out", dist.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    assert!(
+        transcript(&o).contains("whether 1.6.0 was released already (BQ956) was not checked"),
+        "{}",
+        transcript(&o)
+    );
+}
+
 #[test]
 fn a_release_candidate_tag_freezes_that_candidate_and_build_metadata_names_the_same_version() {
     for (tag, version) in [("v1.7.0-rc.1", "1.7.0-rc.1"), ("v1.6.0+build.5", "1.6.0")] {

@@ -616,7 +616,10 @@ fn the_changelog_must_exist_and_hold_the_versions_entry() {
     // A heading with nothing under it is no entry.
     let s = SuiteCopy::new();
     s.write("CHANGELOG.md", "# Changelog\n\n## 1.6.0\n\n## 1.5.0\n\n- `trim`\n");
-    assert_eq!(codes(&s.validate()), ["BQ105"]);
+    let findings = s.validate();
+    assert_eq!(codes(&findings), ["BQ105"]);
+    // ... and the message says the heading is there, not to add it.
+    assert!(findings[0].message.contains("has a heading \"## 1.6.0\" but nothing under it"), "{}", findings[0].message);
 }
 
 #[test]

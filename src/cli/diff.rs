@@ -119,17 +119,34 @@ pub fn run(a: &DiffArgs) -> ExitCode {
     exit(a.exit_code && shown)
 }
 
-/// The released-version check (BQ956) for `current`: `Ok(None)` when `CONFORMANCE_VERSION` has
-/// no release tag of its own in the suite's repository (nothing to check), else the tag and the
-/// findings. `Err`: the tag could not be read (exit 2).
-pub fn released_run(current: &Suite, remote: &RemoteArgs) -> Result<Option<(String, Vec<Finding>)>, String> {
-    let Some(tag) = current.version().and_then(|v| gate::own_tag(&current.root, v)) else {
-        return Ok(None);
+/// What the released-version check (BQ956) found for `current`.
+#[derive(Debug)]
+pub enum Released {
+    /// `CONFORMANCE_VERSION`'s own release tag, and the files that differ from it.
+    Checked(String, Vec<Finding>),
+    /// The version has no release tag of its own: nothing to check.
+    Unreleased,
+    /// The suite is not in a git repository: the check could not run, and the caller says so.
+    Unchecked(String),
+}
+
+/// The released-version check (BQ956) for `current`. `Err`: the tag could not be read, or a
+/// shallow clone cannot tell whether there is one (exit 2).
+pub fn released_run(current: &Suite, remote: &RemoteArgs) -> Result<Released, String> {
+    let Some(version) = current.version() else { return Ok(Released::Unreleased) };
+    let tag = match gate::own_tag(&current.root, version)? {
+        gate::OwnTag::Tag(tag) => tag,
+        gate::OwnTag::Untagged => return Ok(Released::Unreleased),
+        gate::OwnTag::NoRepository(why) => {
+            return Ok(Released::Unchecked(format!(
+                "{why}: whether {version} was released already (BQ956) was not checked"
+            )));
+        }
     };
     let opts = options(&current.root, remote);
     let released = source::load(&Source::Git(tag.clone()), &opts).map_err(|e| format!("release tag {tag}: {e}"))?;
     let findings = gate::released_changed(current, &released.suite, &tag);
-    Ok(Some((tag, findings)))
+    Ok(Released::Checked(tag, findings))
 }
 
 /// What the release gate compares the suite with.
@@ -167,7 +184,12 @@ pub fn gate_run(
             };
             match gate::previous_tag(&current.root, version) {
                 Ok(Some(tag)) => format!("git:{tag}"),
-                Ok(None) => return none(format!("the repository has no release tag v<version> below {version}")),
+                Ok(None) => {
+                    if let Some(why) = gate::tags_unreliable(&current.root) {
+                        return Err(format!("cannot find the previous release: {why}, or pass --previous"));
+                    }
+                    return none(format!("the repository has no release tag v<version> below {version}"));
+                }
                 Err(e) => return none(e),
             }
         }

@@ -507,13 +507,14 @@ fn validate(a: &ValidateArgs, color: bool) -> ExitCode {
             Err(e) => return fail(e),
         }
         match diff::released_run(&suite, &a.remote) {
-            Ok(Some((tag, changed))) => {
+            Ok(diff::Released::Checked(tag, changed)) => {
                 if changed.is_empty() {
                     note!("release gate: the release files are those of {tag}, this version's release");
                 }
                 findings.extend(changed);
             }
-            Ok(None) => {}
+            Ok(diff::Released::Unreleased) => {}
+            Ok(diff::Released::Unchecked(why)) => note!("release gate: {why}"),
             Err(e) => return fail(e),
         }
         crate::diag::Finding::sort(&mut findings);

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use super::diff::{Previous, RemoteArgs, gate_run, released_run};
+use super::diff::{Previous, Released, RemoteArgs, gate_run, released_run};
 use super::{SuiteArg, emit, exit, fail, subject};
 use crate::diag::{self, Format, Summary};
 use crate::release::{self, ReleaseError};
@@ -76,12 +76,13 @@ pub fn run(a: &ReleaseArgs, color: bool) -> ExitCode {
     if !a.verify {
         // A released version never changes (BQ956), first release or not.
         match released_run(&suite, &a.remote) {
-            Ok(Some((tag, changed))) if !changed.is_empty() => {
+            Ok(Released::Checked(tag, changed)) if !changed.is_empty() => {
                 let summary = Summary::new("release gate", subject(&suite));
                 emit(&diag::render(&changed, Format::Human, color, &summary));
                 note!("bqsuite: refusing to build the release: {tag} already released this version with other files");
                 return exit(true);
             }
+            Ok(Released::Unchecked(why)) => note!("release: {why}"),
             Ok(_) => {}
             Err(e) => return fail(e),
         }

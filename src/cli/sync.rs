@@ -72,13 +72,14 @@ pub(super) fn sync(a: &SyncArgs, color: bool) -> ExitCode {
         // asset its version was released as (every such copy would fail `fetch --check`).
         let remote = super::diff::RemoteArgs { base_url: None };
         match super::diff::released_run(&suite, &remote) {
-            Ok(Some((tag, changed))) if !changed.is_empty() => {
+            Ok(super::diff::Released::Checked(tag, changed)) if !changed.is_empty() => {
                 let summary = diag::Summary::new("sync", super::subject(&suite));
                 emit(&diag::render(&changed, Format::Human, color, &summary));
                 return fail(format!(
                     "refusing to sync: {tag} already released this version with other files; bump CONFORMANCE_VERSION"
                 ));
             }
+            Ok(super::diff::Released::Unchecked(why)) => note!("sync: {why}"),
             Ok(_) => {}
             Err(e) => return fail(e),
         }

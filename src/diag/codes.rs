@@ -1052,7 +1052,7 @@ codes! {
     }
     CORRECTION_NOT_NAMED = "BQ951" "correction-not-named" "A changed expectation (a correction) is not named, with the ADR that justifies it, in the version's CHANGELOG entry (release gate)." {
         Error("a warning while CONFORMANCE_VERSION is a pre-release (X.Y.Z-pre)"),
-        checks: "Every changed expectation is named in the version's CHANGELOG entry, in an item that states a correction as a word (Correction, corrects, corrected; not correct, correctly or incorrect), not negated (nothing is corrected, not corrected, Correction: none), cites an ADR and names the case (`section.case-id`) or its block (`section.block`); one finding per case. HTML comments are not read.",
+        checks: "Every changed expectation is named in the version's CHANGELOG entry, in a sentence that states a correction as a word (Correction, corrects, corrected; not correct, correctly or incorrect), not negated (nothing is corrected, not corrected, Correction: none), and names the case (`section.case-id`) or its block (`section.block`), in an item that cites an ADR; one finding per case. HTML comments are not read.",
         why: "A correction changes what SDKs must do; their maintainers learn of it from the CHANGELOG, so an unnamed one is a breaking change in disguise.",
         example: Gate {
             previous: &[],
@@ -1079,7 +1079,7 @@ codes! {
     }
     SECTION_NOT_IN_CHANGELOG = "BQ953" "section-not-in-changelog" "A section added since the previous release is not named in the version's CHANGELOG entry (release gate)." {
         Error("a warning while CONFORMANCE_VERSION is a pre-release (X.Y.Z-pre)"),
-        checks: "Every section added since the previous release is named, as a code span, in an item of the version's CHANGELOG entry that states the addition as a word (new, adds, added, gains, introduces), not negated. HTML comments are not read.",
+        checks: "Every section added since the previous release is named, as a code span, in a sentence of the version's CHANGELOG entry that states the addition as a word (new, adds, added, gains, introduces), not negated. HTML comments are not read.",
         why: "A new section is new work for every SDK in its scope; the entry must say so.",
         example: Gate {
             previous: &[],
@@ -1115,6 +1115,20 @@ codes! {
         checks: "When the suite's repository has a tag for CONFORMANCE_VERSION itself (v<SemVer> of the same precedence; a release candidate's tag too), every file of the release asset (CONFORMANCE_VERSION, manifest.json, LICENSE, schema/, fixtures/) has exactly the bytes the tag holds, and no file is added or missing. CHANGELOG.md, README.md and sync-targets.json may change. A tag counts only where it releases this suite: at that tag the suite's own CONFORMANCE_VERSION (at the suite's path) names the tag's version, as the release workflow ensures; an SDK repository's v* tags, over a vendored copy of another version or of none, are not the suite's releases (nor previous releases for BQ950-BQ955). Checked by release and by validate --gate or --against.",
         why: "SDKs pin a version and vendor its files; fetch --check holds every copy to the published asset. A second, different suite under a released version would make every copy drift and two SDKs that both pass \"1.6.0\" pass different contracts.",
         example: Tagged(&[Set("manifest.json", "/trim/description", "\"Prose changed after the release.\"")]),
+    }
+    ADDITION_NOT_IN_CHANGELOG = "BQ957" "addition-not-in-changelog" "A case or block added to an existing section since the previous release is not named in the version's CHANGELOG entry (release gate)." {
+        Error("a warning while CONFORMANCE_VERSION is a pre-release (X.Y.Z-pre)"),
+        checks: "Every case and block added to a section that the previous release already had is named in the version's CHANGELOG entry, in a sentence that states the addition as a word (new, adds, added, gains, introduces), not negated, and holds a code span naming it: `section.case-id`, its block `section.block`, or the section's name in one span and the case id or block in another. Naming only the section names no case. HTML comments are not read.",
+        why: "A new case can turn an SDK that passed red; its maintainers read the entry to find what is new to them. An entry that says \"TBD.\" passed every gate while a case was added.",
+        example: Gate {
+            previous: &[],
+            current: &[
+                Write("CONFORMANCE_VERSION", "{next-minor}\n"),
+                Set("manifest.json", "/conformance_version", "\"{next-minor}\""),
+                Set("manifest.json", "/traceparent/cases/-", "{\"name\": \"valid-header-flags-0f\", \"trace_id\": \"7b3f9c2a-e41d-4f88-9b2a-1c0d5e6f7a8b\", \"traceparent\": \"00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-0f\", \"expect\": {\"source\": \"header\", \"trace_id\": \"4bf92f3577b34da6a3ce929d0e0e4736\", \"parent_span_id\": \"00f067aa0ba902b7\", \"trace_flags\": \"0f\"}}"),
+                Replace("CHANGELOG.md", "\n## ", "\n## {next-minor}\n\n- TBD.\n\n## "),
+            ],
+        },
     }
     DOCS_PAGE_DIFFERS = "BQ960" "docs-page-differs" "A page under docs/ (or a generated table of a hand-written page) differs from what bqsuite docs renders from the suite." {
         Error,

@@ -14,7 +14,9 @@
 //!   (BQ954); its bump over the previous version is at least the bump the changes need under
 //!   the SemVer rule of [`super`] (BQ950); every correction is named in the version's CHANGELOG
 //!   entry (BQ951, one per correction, at the case in manifest.json); when anything changed,
-//!   CHANGELOG.md has an entry for the version (BQ952) that names every added section (BQ953).
+//!   CHANGELOG.md has an entry for the version (BQ952) that names every added section (BQ953)
+//!   and every case or block added to an existing section (BQ957), as
+//!   [`crate::suite::changelog`] reads a naming.
 //! - The findings are errors, or warnings when `CONFORMANCE_VERSION` has a pre-release part
 //!   (`1.7.0-pre`: not yet tagged), so work in progress is told, not stopped.
 //! - A `CONFORMANCE_VERSION` that is not SemVer gives no gate finding (validate reports it,
@@ -26,8 +28,13 @@
 //!   must hold the same files. Anything else would publish a second, different suite under a
 //!   version SDKs already pinned (and every vendored copy would then fail `fetch --check`), so it
 //!   is always an error, pre-release or not. Files outside the asset (CHANGELOG.md, README.md,
-//!   `sync-targets.json`) may change. No such tag, or a directory outside a git repository, is
-//!   nothing to check; a tag that cannot be read is an error (exit 2).
+//!   `sync-targets.json`) may change. No such tag is nothing to check, and so is a `-pre`
+//!   version (never tagged); a directory outside a git repository cannot be checked, which the
+//!   caller says; a tag that cannot be read is an error (exit 2).
+//! - **A shallow clone cannot say "no tag"** ([`tags_unreliable`]): CI's default checkout has
+//!   neither the tags nor the commits they name, so there a missing previous release or own tag
+//!   is an error (exit 2) asking for the tags, never a skipped check or BQ955. A clone made with
+//!   `--no-tags` cannot be told from a repository without releases; the README says so.
 //! - A tag counts, as the previous release or as the version's own, only where it releases this
 //!   suite: the suite's `CONFORMANCE_VERSION` at that tag names the tag's version (the release
 //!   workflow tags nothing else). So in an SDK repository, whose `v*` tags are the SDK's own
@@ -65,13 +72,34 @@ fn releases_the_suite(dir: &Path, tag: &str, version: &semver::Version) -> bool 
         .is_some_and(|v| v.cmp_precedence(version).is_eq())
 }
 
+/// Whether `version` was released in the repository holding a suite ([`own_tag`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum OwnTag {
+    /// The tag that released it.
+    Tag(String),
+    /// No tag released it (or `version` is not SemVer, or a `-pre` version, which is never
+    /// tagged): nothing to check.
+    Untagged,
+    /// The suite is not in a git repository, so no tag can be looked for: why.
+    NoRepository(String),
+}
+
 /// The tag that released `version` itself in the repository holding `dir`, if any: a
 /// `v<SemVer>` tag of the same precedence (build metadata ignored), `v<version>` first, that
-/// releases this suite ([`releases_the_suite`]). `None` when `dir` is not in a git repository or
-/// `version` is not SemVer: there is nothing to check.
-pub fn own_tag(dir: &Path, version: &str) -> Option<String> {
-    let current = semver::Version::parse(version).ok()?;
-    let tags = super::git::tags(dir, "v*").ok()?;
+/// releases this suite ([`releases_the_suite`]). `Err` when there is none but the repository is
+/// a shallow clone, which cannot tell ([`tags_unreliable`]).
+pub fn own_tag(dir: &Path, version: &str) -> Result<OwnTag, String> {
+    let Ok(current) = semver::Version::parse(version) else { return Ok(OwnTag::Untagged) };
+    if version.ends_with("-pre") {
+        return Ok(OwnTag::Untagged);
+    }
+    let tags = match super::git::tags(dir, "v*") {
+        Ok(tags) => tags,
+        Err(why) if why.contains("not a git repository") => {
+            return Ok(OwnTag::NoRepository(format!("{} is not in a git repository", dir.display())));
+        }
+        Err(why) => return Ok(OwnTag::NoRepository(why)),
+    };
     let exact = format!("v{version}");
     let mut same: Vec<String> = tags
         .into_iter()
@@ -82,7 +110,23 @@ pub fn own_tag(dir: &Path, version: &str) -> Option<String> {
         })
         .collect();
     same.sort_by_key(|t| (*t != exact, t.clone()));
-    same.into_iter().find(|t| releases_the_suite(dir, t, &current))
+    match same.into_iter().find(|t| releases_the_suite(dir, t, &current)) {
+        Some(tag) => Ok(OwnTag::Tag(tag)),
+        None => tags_unreliable(dir).map_or(Ok(OwnTag::Untagged), Err),
+    }
+}
+
+/// Why the tags of the repository holding `dir` cannot answer "there is no such tag", if they
+/// cannot: it is a shallow clone (CI's default checkout), which may lack the tags and the
+/// commits they name.
+pub fn tags_unreliable(dir: &Path) -> Option<String> {
+    super::git::is_shallow(dir).then(|| {
+        format!(
+            "{} is in a shallow clone, which may lack the suite's release tags: fetch them \
+             (`git fetch --unshallow --tags`; with actions/checkout, `fetch-depth: 0`)",
+            dir.display()
+        )
+    })
 }
 
 /// BQ956: one finding per release file of `current` that differs from, or is missing in, or is
@@ -136,7 +180,8 @@ pub fn no_previous(current: &Suite, why: &str) -> Finding {
         current,
         Code::NO_PREVIOUS_RELEASE,
         format!(
-            "no previous release to compare with: {why}; pass --previous DIR|ASSET|VERSION|git:REV (the last \
+            "no previous release to compare with: {why}; if the suite was released before, this checkout \
+             lacks its tags (`git fetch --tags`); else pass --previous DIR|ASSET|VERSION|git:REV (the last \
              release), or --no-previous for the very first release"
         ),
     )
@@ -224,8 +269,9 @@ pub fn check(diff: &Diff, current: &Suite) -> Result<Vec<Finding>, String> {
     for c in diff.unnamed_corrections() {
         let reference = c.reference();
         let message = format!(
-            "{}: the CHANGELOG entry for {cur} does not name this correction; add an item that says it is a \
-             correction, cites the ADR that justifies it and names `{reference}` (or its block)",
+            "{}: the CHANGELOG entry for {cur} does not name this correction; add an item that cites the ADR \
+             that justifies it, with a sentence that says it is a correction and names `{reference}` (or its \
+             block), such as \"Correction (ADR-NNNN): `{reference}` now …\"",
             render::title(c)
         );
         out.push(at_manifest(finding(current, Code::CORRECTION_NOT_NAMED, message), &c.pointer));
@@ -254,10 +300,23 @@ pub fn check(diff: &Diff, current: &Suite) -> Result<Vec<Finding>, String> {
                     let name = c.section.as_deref().unwrap_or_default();
                     if !entry.names_section(name) {
                         let message = format!(
-                            "section `{name}` is new since {prev}, but the CHANGELOG entry `## {}` does not name it (as `{name}`, in an item that says it is new, such as \"New section `{name}`\")",
+                            "section `{name}` is new since {prev}, but the CHANGELOG entry `## {}` does not name it (as `{name}`, in a sentence that says it is new, such as \"New section `{name}`\")",
                             entry.heading
                         );
                         out.push(at_manifest(finding(current, Code::SECTION_NOT_IN_CHANGELOG, message), &c.pointer));
+                    }
+                }
+                for c in diff.changes.iter().filter(|c| matches!(c.kind, Kind::CaseAdded | Kind::BlockAdded)) {
+                    let (reference, section) = (c.reference(), c.section.as_deref().unwrap_or_default());
+                    if !entry.names_addition(&reference, section) {
+                        let what = if c.kind == Kind::CaseAdded { "case" } else { "block" };
+                        let message = format!(
+                            "{what} `{reference}` is new since {prev}, but the CHANGELOG entry `## {}` does not name it: \
+                             add a sentence that says it is new and names `{reference}` (or its block), such as \
+                             \"New {what} `{reference}`.\"",
+                            entry.heading
+                        );
+                        out.push(at_manifest(finding(current, Code::ADDITION_NOT_IN_CHANGELOG, message), &c.pointer));
                     }
                 }
             }

@@ -159,6 +159,12 @@ fn cat_blobs<'a>(dir: &Path, objects: impl Iterator<Item = &'a str>) -> Result<V
     Ok(blobs)
 }
 
+/// Is the repository holding `dir` a shallow clone (`git rev-parse --is-shallow-repository`)?
+/// `false` outside a repository, or where git cannot tell.
+pub fn is_shallow(dir: &Path) -> bool {
+    git(dir, &["rev-parse", "--is-shallow-repository"]).is_ok_and(|out| text(out) == "true")
+}
+
 /// The tags of the repository holding `dir` that match `pattern` (`git tag --list`).
 pub fn tags(dir: &Path, pattern: &str) -> Result<Vec<String>, String> {
     let out =

@@ -303,7 +303,7 @@ impl Change {
         match (&self.file, &self.section) {
             (Some(file), _) => file.clone(),
             (None, Some(section)) => match (self.kind, self.ids.first(), &self.block) {
-                (Kind::CaseChanged, Some(id), _) => format!("{section}.{id}"),
+                (Kind::CaseChanged | Kind::CaseAdded, Some(id), _) => format!("{section}.{id}"),
                 (_, _, Some(block)) => format!("{section}.{block}"),
                 _ => section.clone(),
             },

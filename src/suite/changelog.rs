@@ -32,8 +32,14 @@
 //!   *pending*, *will*, *would*, *may*, *might*, *could*, *should*, *future*, *reverted*,
 //!   *withdrawn*, *rejected*, *undone*, *rolled*). A false "not stated" costs a MAJOR the gate asks about; a false
 //!   "stated" would let an unnamed correction through, so the rule errs on the first side.
-//! - A section is named when an item that states an addition (*new*, *add*, *adds*, *added*,
-//!   *gains*, *introduces*, *introduced*) has a code span equal to its name.
+//! - An addition is named by a sentence (as below) that states an addition (*new*, *add*,
+//!   *adds*, *added*, *gains*, *introduces*, *introduced*) and holds a code span naming it: a
+//!   section by a span equal to its name; an added case or block by its reference
+//!   (`` `traceparent.flags-3-hex` ``) or a block prefix of it (`` `redis_layout.pcall_poison` ``),
+//!   or by its section's name in one span and the rest in another ("`redis_layout` gains
+//!   `pcall_poison/x`"). Naming only the section ("new cases in `trace`") names no case: the
+//!   entry is where SDK maintainers find the cases that are new to them. Stated and named in
+//!   one sentence, so "Adds a note; `trim` is unchanged" names nothing in `trim`.
 //! - A correction is named by an item that cites at least one ADR (`ADR-` and four digits) and
 //!   has a sentence (ended by `.` `;` `!` `?` before white space) that states a correction
 //!   (*correction*, *corrections*, *corrects*, *corrected*: not *correct*, *correctly* or
@@ -224,9 +230,28 @@ pub struct Entry {
 }
 
 impl Entry {
-    /// Does the entry name section `name` (in an item that states an addition)?
+    /// Does the entry name section `name` as added (in a sentence that states an addition)?
     pub fn names_section(&self, name: &str) -> bool {
-        self.items.iter().any(|i| i.spans().contains(&name) && i.states_addition())
+        self.states_naming(&ADDITION, |spans| spans.contains(&name))
+    }
+
+    /// Does the entry name the addition whose reference is `reference`, a case or block of
+    /// section `section` (in a sentence that states an addition)?
+    pub fn names_addition(&self, reference: &str, section: &str) -> bool {
+        let inside = reference.strip_prefix(section).and_then(|r| r.strip_prefix('.'));
+        self.states_naming(&ADDITION, |spans| {
+            spans.iter().any(|span| names(reference, span))
+                || inside.is_some_and(|inside| {
+                    spans.contains(&section) && spans.iter().any(|span| super::pointer::at_or_under(inside, span))
+                })
+        })
+    }
+
+    /// Has the entry a sentence that states one of `words` and whose spans `naming` accepts?
+    fn states_naming(&self, words: &[&str], naming: impl Fn(&[&str]) -> bool) -> bool {
+        self.items
+            .iter()
+            .any(|i| i.sentences().into_iter().any(|(sentence, spans)| states(&sentence, words) && naming(&spans)))
     }
 
     /// The item naming the correction with `reference`, as a [`Naming`].
@@ -697,5 +722,26 @@ mod tests {
         assert!(!names("- `mqtt` is not new; the section was renamed."));
         assert!(!names("- Rewords the description of `mqtt`."));
         assert!(!names("<!-- New section `mqtt`. -->"));
+        assert!(!names("- Adds a note to the README; `mqtt` is unchanged."), "stated and named in one sentence");
+    }
+
+    #[test]
+    fn an_added_case_is_named_by_its_id_its_block_or_its_section() {
+        let names = |item: &str, reference: &str| {
+            let section = reference.split('.').next().unwrap();
+            entry(&format!("## 1.7.0\n\n{item}\n"), "1.7.0").unwrap().names_addition(reference, section)
+        };
+        assert!(names("- New case `traceparent.flags-3-hex`.", "traceparent.flags-3-hex"));
+        assert!(names("- `traceparent` gains the case `flags-3-hex`.", "traceparent.flags-3-hex"));
+        assert!(!names("- Two new cases in `traceparent`.", "traceparent.flags-3-hex"), "which cases?");
+        assert!(names("- `redis_layout.pcall_poison` gains four cases.", "redis_layout.pcall_poison/encode-fails-a"));
+        assert!(names("- Adds the block `backoff.topic_names`.", "backoff.topic_names"));
+        assert!(!names("- New case `traceparent.other`.", "traceparent.flags-3-hex"), "another case");
+        assert!(!names("- `traceparent.flags-3-hex` is reworded.", "traceparent.flags-3-hex"), "no addition stated");
+        assert!(!names("- Adds a note; `traceparent` is unchanged.", "traceparent.flags-3-hex"), "another sentence");
+        assert!(!names("- No new case in `traceparent`.", "traceparent.flags-3-hex"), "negated");
+        assert!(!names("- TBD.", "traceparent.flags-3-hex"));
+        assert!(names("- `redis_layout` gains `pcall_poison/x` and `other`.", "redis_layout.other/y"));
+        assert!(!names("- `redis_layout` gains `pcall_poison/x`.", "redis_layout.other/y"));
     }
 }

@@ -60,20 +60,20 @@ pub(super) fn check(cx: &Ctx<'_>) -> Vec<Finding> {
         (cx.suite.version().filter(|v| semver::Version::parse(v).is_ok()), cx.suite.changelog().and_then(|f| f.text()))
         && changelog::entry_text(text, v).is_none()
     {
-        let heading = match v.split_once('-') {
-            Some((base, _)) => format!("\"## {v}\" or \"## {base}\""),
-            None => format!("\"## {v}\""),
+        let base = v.split(['-', '+']).next().unwrap_or(v);
+        let heading = if base == v { format!("\"## {v}\"") } else { format!("\"## {v}\" or \"## {base}\"") };
+        let written = changelog::headings(text).into_iter().find(|h| h == v || h == base);
+        let message = match written {
+            Some(h) => format!(
+                "{CHANGELOG} has a heading \"## {h}\" but nothing under it: say what this version changes there (the \
+                 release notes are that entry)"
+            ),
+            None => format!(
+                "{CHANGELOG} has no entry for {v}: add a {heading} heading with what this version changes (the \
+                 release notes are that entry)"
+            ),
         };
-        out.push(
-            Finding::error(
-                Code::CHANGELOG_NO_ENTRY,
-                format!(
-                    "{CHANGELOG} has no entry for {v}: add a {heading} heading with what this version changes (the \
-                     release notes are that entry)"
-                ),
-            )
-            .in_file(CHANGELOG),
-        );
+        out.push(Finding::error(Code::CHANGELOG_NO_ENTRY, message).in_file(CHANGELOG));
     }
 
     let Some(json) = cx.suite.json(MANIFEST) else {
