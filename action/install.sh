@@ -7,7 +7,8 @@
 #   BQ_ACTION_REF           ${{ github.action_ref }}: the ref the workflow used the action at
 #   GITHUB_ACTION_PATH      the action's checkout (set by the runner)
 #   BQ_CONFORMANCE_BASE_URL where release assets live instead of the GitHub release (optional;
-#                           the same variable `bqsuite fetch` honours)
+#                           the same variable `bqsuite fetch` honours, `{version}` replaced
+#                           by the release)
 #   RUNNER_OS, RUNNER_ARCH, RUNNER_TEMP, GITHUB_OUTPUT, GITHUB_PATH (set by the runner)
 #
 # Rulings (also in the README's "The release asset and fetch"):
@@ -66,6 +67,7 @@ case $target in
 esac
 
 base=${BQ_CONFORMANCE_BASE_URL:-https://github.com/BabelQueue/conformance/releases/download/v$release}
+base=${base//\{version\}/$release} # as bqsuite fetch reads it: one mirror setting for every version
 base=${base%/}
 temp=${RUNNER_TEMP:-${TMPDIR:-/tmp}}
 if command -v cygpath >/dev/null 2>&1; then temp=$(cygpath -u "$temp"); fi

@@ -124,6 +124,26 @@ fn fetch_into_the_empty_current_directory() {
     assert_eq!(names, ["dotted", "here"], "no staging area left beside either");
 }
 
+/// A base URL with `{version}` serves a mirror laid out as the GitHub releases are (one
+/// directory per version) from one setting: `diff 1.6.0 1.7.0` through a mirror needed both
+/// assets in one directory and a merged SHA256SUMS before.
+#[test]
+fn a_base_url_with_a_version_placeholder_names_each_versions_directory() {
+    let dist = dist();
+    let mirror = tempfile::tempdir().unwrap();
+    std::fs::rename(dist.path(), mirror.path().join(format!("v{VERSION}"))).unwrap();
+    let base = format!("{}/v{{version}}", file_url(mirror.path()));
+    let target = tempfile::tempdir().unwrap();
+    let dest = target.path().join("copy");
+    let o = fetch(&[VERSION, dest.to_str().unwrap()], Some(&base));
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    assert_eq!(files_under(&dest), canonical());
+    // Another version reads its own directory (here absent), named in the message.
+    let o = fetch(&["1.5.0", target.path().join("old").to_str().unwrap()], Some(&base));
+    assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
+    assert!(transcript(&o).contains("/v1.5.0/SHA256SUMS"), "{}", transcript(&o));
+}
+
 /// A release in a fresh `dist`, its file:// base, and a copy fetched from it at
 /// `<copy>/conformance`.
 fn fetched_copy() -> (tempfile::TempDir, String, tempfile::TempDir, std::path::PathBuf) {

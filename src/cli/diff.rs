@@ -26,7 +26,7 @@ pub enum DiffFormat {
 #[derive(Debug, Clone, Args)]
 pub struct RemoteArgs {
     /// Where released versions (a side written as VERSION) are downloaded from: a file://,
-    /// http:// or https:// URL, as for `fetch`
+    /// http:// or https:// URL, as for `fetch` (`{version}` in it replaced by the side's version)
     /// [default: https://github.com/BabelQueue/conformance/releases/download/v<VERSION>].
     #[arg(long, env = "BQ_CONFORMANCE_BASE_URL", value_name = "URL")]
     pub base_url: Option<String>,

@@ -32,8 +32,8 @@ pub struct FetchArgs {
     /// vendored copy.
     #[arg(value_name = "DEST|DIR")]
     pub dir: PathBuf,
-    /// Where the assets live: a file://, http:// or https:// URL
-    /// [default: https://github.com/BabelQueue/conformance/releases/download/v<VERSION>].
+    /// Where the assets live: a file://, http:// or https:// URL, `{version}` in it replaced by
+    /// VERSION [default: https://github.com/BabelQueue/conformance/releases/download/v<VERSION>].
     #[arg(long, env = "BQ_CONFORMANCE_BASE_URL", value_name = "URL")]
     pub base_url: Option<String>,
     /// The expected sha256 of the asset, for authenticity; SHA256SUMS is then not consulted.
@@ -127,6 +127,13 @@ pub fn run(a: &FetchArgs, color: bool) -> ExitCode {
     emit(&diag::render(&findings, a.format, color, &summary));
     if a.format == Format::Github {
         super::write_step_summary(&diag::markdown_summary(&findings, &summary));
+    }
+    if !findings.is_empty() {
+        note!(
+            "fetch --check: `bqsuite fetch --update {} {}` makes the copy the release (and names the CI pin to bump)",
+            a.version,
+            shlex::try_quote(&a.dir.display().to_string()).unwrap_or_default()
+        );
     }
     exit(!findings.is_empty())
 }

@@ -3,7 +3,9 @@
 //!
 //! Where the assets are: `<base>/babelqueue-conformance-<version>.tar.gz` and
 //! `<base>/SHA256SUMS`. `<base>` is `BQ_CONFORMANCE_BASE_URL` (or `--base-url`) when set, a
-//! `file://`, `http://` or `https://` URL, and otherwise
+//! `file://`, `http://` or `https://` URL in which every `{version}` is replaced by the version
+//! fetched (a mirror with one directory per release, as GitHub lays them out, serves every
+//! version from one setting; `diff 1.6.0 1.7.0` needs that), and otherwise
 //! `https://github.com/BabelQueue/conformance/releases/download/v<version>`. `VERSION` must be a
 //! SemVer version written canonically (no leading `v`), since it becomes part of URLs and of the
 //! root directory's name.
@@ -119,6 +121,9 @@ impl std::fmt::Display for FetchError {
 
 impl std::error::Error for FetchError {}
 
+/// In a base URL, the version fetched.
+pub const VERSION_PLACEHOLDER: &str = "{version}";
+
 /// One fetch: which release, from where, how verified.
 #[derive(Debug, Clone)]
 pub struct Request {
@@ -136,7 +141,9 @@ pub struct Request {
 
 impl Request {
     /// A request for `version` from `base_url` (the default GitHub release when `None` or
-    /// empty), checked: `version` must be canonical SemVer, `sha256` 64 hex digits.
+    /// empty; every `{version}` in it is replaced by `version`, so one setting serves a mirror
+    /// laid out as the GitHub releases are), checked: `version` must be canonical SemVer,
+    /// `sha256` 64 hex digits.
     pub fn new(version: &str, base_url: Option<&str>, sha256: Option<&str>) -> Result<Self, FetchError> {
         match semver::Version::parse(version) {
             Ok(v) if v.to_string() == version => {}
@@ -147,7 +154,7 @@ impl Request {
             }
         }
         let base = match base_url.filter(|u| !u.is_empty()) {
-            Some(url) => Base::parse(url).map_err(FetchError::could_not_run)?,
+            Some(url) => Base::parse(&url.replace(VERSION_PLACEHOLDER, version)).map_err(FetchError::could_not_run)?,
             None => Base::parse(&source::default_base(version)).expect("the default base URL parses"),
         };
         let sha256 = sha256.map(parse_sha256).transpose().map_err(FetchError::could_not_run)?;
