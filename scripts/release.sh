@@ -27,7 +27,8 @@
 #   scripts/release.sh notes VERSION        the CHANGELOG.md entry for VERSION, as release notes:
 #                                           the entry the release gate reads (`bqsuite dev
 #                                           changelog-entry`: `## VERSION` or `## [VERSION] -
-#                                           date`; for 1.7.0-rc.1 else `## 1.7.0`).
+#                                           date`; for 1.7.0-rc.1 else `## 1.7.0`). Exit 1
+#                                           when CHANGELOG.md has no such entry.
 #
 # Rulings written here (and in the README's release procedure): the binary archives are named by
 # target triple only (bqsuite-x86_64-unknown-linux-musl.tar.gz), not by version, so a download
@@ -214,7 +215,7 @@ collect() { # collect IN OUT
 notes() { # notes VERSION
   local version=$1 status=0
   [ -f CHANGELOG.md ] || die 2 "no CHANGELOG.md here"
-  # bqsuite reads the entry exactly as the release gate did (src/diff/changelog.rs), so a
+  # bqsuite reads the entry exactly as the release gate did (src/suite/changelog.rs), so a
   # CHANGELOG the gate passed always gives notes.
   bqsuite dev changelog-entry "$version" --file CHANGELOG.md >"$work/notes" || status=$?
   [ "$status" -eq 0 ] || die "$status" "no release notes for $version"

@@ -243,6 +243,13 @@ fn each_refusal_of_the_gate() {
     // Changed without a bump.
     let o = against(|s| s.edit_manifest(|m| m["cases"][0]["expect"]["attempts"] = json!(3)));
     assert_eq!(codes(&o), ["BQ954", "BQ951"], "{}", transcript(&o));
+    // ... told to what (an unnamed correction is a MAJOR) and where.
+    let text = transcript(&o);
+    assert!(
+        text.contains("bump it to at least 2.0.0 (a MAJOR bump: 1 correction(s) the CHANGELOG entry does not name"),
+        "{text}"
+    );
+    assert!(text.contains("schema/results.example.json's conformance_version"), "{text}");
     // A section removed in a MINOR.
     let o = against(|s| {
         s.edit_manifest(|m| {
@@ -340,7 +347,7 @@ fn a_named_correction_in_a_patch_is_told_as_named() {
     });
     assert_eq!(codes(&o), ["BQ950"], "{}", transcript(&o));
     let text = transcript(&o);
-    assert!(text.contains("need MINOR: 1 correction(s) the CHANGELOG entry names ("), "{text}");
+    assert!(text.contains("need MINOR (at least 1.7.0): 1 correction(s) the CHANGELOG entry names ("), "{text}");
     assert!(!text.contains("does not name"), "the entry names it: {text}");
 }
 

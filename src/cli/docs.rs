@@ -43,7 +43,8 @@ pub(super) fn run(a: &DocsArgs, color: bool) -> ExitCode {
         emit(&diag::render(&findings, a.format, color, &summary));
         if !findings.is_empty() {
             note!(
-                "bqsuite: the docs differ from what the suite renders: run `cargo run -- docs` and commit the result"
+                "bqsuite: the docs differ from what the suite renders: run `bqsuite docs` (in this repository, \
+                 `cargo run -- docs`) and commit the result"
             );
         }
         return exit(diag::has_errors(&findings));

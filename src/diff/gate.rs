@@ -47,6 +47,9 @@ use crate::diag::{Code, Finding, Severity};
 use crate::release::layout;
 use crate::suite::{MANIFEST, Suite, VERSION_FILE};
 
+/// Where a version bump is written: every place `validate` holds to one version.
+const BUMPED: &str = "CONFORMANCE_VERSION, manifest.json's and schema/results.example.json's conformance_version";
+
 /// The highest `v<SemVer>` release tag (no pre-release part) of the repository holding `dir`
 /// below `version` that releases this suite ([`releases_the_suite`]), if any.
 pub fn previous_tag(dir: &Path, version: &str) -> Result<Option<String>, String> {
@@ -152,8 +155,8 @@ pub fn released_changed(current: &Suite, released: &Suite, tag: &str) -> Vec<Fin
             };
             let message = format!(
                 "{version} is already released (tag {tag}), and {rel} {what} that release: a released version never \
-                 changes; bump CONFORMANCE_VERSION (with its CHANGELOG entry) for this change, or restore the file \
-                 from {tag}"
+                 changes; bump the version ({BUMPED}, with its CHANGELOG entry) for this change, or restore the \
+                 file from {tag}"
             );
             let file = if now.contains_key(rel) { rel.as_str() } else { VERSION_FILE };
             Some(Finding::error(Code::RELEASED_VERSION_CHANGED, message).in_file(current.display_path(file)))
@@ -239,7 +242,16 @@ pub fn check(diff: &Diff, current: &Suite) -> Result<Vec<Finding>, String> {
     match Bump::between(&prev, &cur) {
         // By SemVer precedence: build metadata makes no other version.
         _ if cur.cmp_precedence(&prev).is_lt() || (cur.cmp_precedence(&prev).is_eq() && needed > Bump::None) => {
-            let since = if needed > Bump::None { ", and the suite changed since: bump it" } else { "" };
+            let since = if needed > Bump::None {
+                format!(
+                    ", and the suite changed since: bump it to at least {} (a {} bump: {}), in {BUMPED}",
+                    needed.apply(&prev),
+                    needed.as_str(),
+                    reasons(diff, needed)
+                )
+            } else {
+                String::new()
+            };
             out.push(
                 finding(
                     current,
@@ -255,9 +267,10 @@ pub fn check(diff: &Diff, current: &Suite) -> Result<Vec<Finding>, String> {
                     current,
                     Code::BUMP_TOO_SMALL,
                     format!(
-                        "CONFORMANCE_VERSION {cur} is a {} bump over {against}, but the changes need {}: {}",
+                        "CONFORMANCE_VERSION {cur} is a {} bump over {against}, but the changes need {} (at least {}): {}",
                         actual.as_str(),
                         needed.as_str(),
+                        needed.apply(&prev),
                         reasons(diff, needed)
                     ),
                 )

@@ -136,6 +136,18 @@ impl Bump {
         })
     }
 
+    /// The smallest version that is this bump over `old` (`old` itself for none; a pre-release
+    /// and build metadata are dropped).
+    pub fn apply(self, old: &semver::Version) -> semver::Version {
+        let (major, minor, patch) = (old.major, old.minor, old.patch);
+        match self {
+            Bump::None => old.clone(),
+            Bump::Patch => semver::Version::new(major, minor, patch + 1),
+            Bump::Minor => semver::Version::new(major, minor + 1, 0),
+            Bump::Major => semver::Version::new(major + 1, 0, 0),
+        }
+    }
+
     /// The smallest bump `changes` need under the SemVer rule of the module doc.
     pub fn needed(changes: &[Change]) -> Bump {
         changes.iter().map(Change::needs).max().unwrap_or(Bump::None)

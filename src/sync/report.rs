@@ -205,13 +205,15 @@ impl Report {
                 Code::PIN_MISMATCH,
                 match t.copy_version.as_deref().map(|v| (v, untagged_release(v))) {
                     Some((v, Some(release))) => format!(
-                        "{id}: CI pins {} but the copy is {v}, a suite not yet released (a -pre version is never \
+                        "{id}: CI pins {} but the copy {} {v}, a suite not yet released (a -pre version is never \
                          tagged); pin --branch v{release} in the workflow once it is tagged",
-                        first.map_or("", |p| p.tag.as_str())
+                        first.map_or("", |p| p.tag.as_str()),
+                        if would_be(t).is_empty() { "is" } else { "would be" }
                     ),
                     Some((v, None)) => format!(
-                        "{id}: CI pins {} but the copy is {v}; commit the copy together with --branch v{v} in the workflow",
-                        first.map_or("", |p| p.tag.as_str())
+                        "{id}: CI pins {} but the copy {} {v}; commit the copy together with --branch v{v} in the workflow",
+                        first.map_or("", |p| p.tag.as_str()),
+                        if would_be(t).is_empty() { "is" } else { "would be" }
                     ),
                     None => format!(
                         "{id}: CI pins {} but there is no copy (or it has no CONFORMANCE_VERSION)",
@@ -395,6 +397,11 @@ fn pin_list(t: &TargetReport) -> String {
 }
 
 /// `copy 1.6.0, pin v1.6.0` and the pin relation, as far as known.
+/// "would be " where the copy's version is the one a dry run would write, not the one it holds.
+fn would_be(t: &TargetReport) -> &'static str {
+    if matches!(t.action, Action::WouldWrite) { "would be " } else { "" }
+}
+
 fn detail(t: &TargetReport) -> String {
     if t.pin_status.is_none() {
         return match t.state {
@@ -402,7 +409,7 @@ fn detail(t: &TargetReport) -> String {
             _ => "not touched".into(),
         };
     }
-    let copy = t.copy_version.as_deref().map_or("no copy".to_owned(), |v| format!("copy {v}"));
+    let copy = t.copy_version.as_deref().map_or("no copy".to_owned(), |v| format!("copy {}{v}", would_be(t)));
     let pin = match t.pins.first() {
         None => "unpinned".to_owned(),
         Some(_) if t.pin_status == Some(PinStatus::Conflict) => format!("pins {}", pin_list(t)),

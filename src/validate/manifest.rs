@@ -50,8 +50,15 @@ pub(super) fn check(cx: &Ctx<'_>) -> Vec<Finding> {
             );
         } else if text != format!("{v}\n") && text != v {
             out.push(
-                Finding::error(Code::VERSION_NOT_SEMVER, "the version file must hold the version alone on one line")
-                    .in_file(VERSION_FILE),
+                Finding::error(
+                    Code::VERSION_NOT_SEMVER,
+                    format!(
+                        "the version file must hold the version alone on one line, and at most a newline after it; it \
+                         holds {:?}",
+                        text.chars().take(64).collect::<String>()
+                    ),
+                )
+                .in_file(VERSION_FILE),
             );
         }
     }
