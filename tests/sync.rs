@@ -743,7 +743,7 @@ fn pin_advice_never_names_a_tag_a_pre_version_cannot_have() {
     assert!(
         msg.ends_with(&format!(
             "CI pins v{} but the copy is 1.7.0-pre, a suite not yet released (a -pre version is never tagged); pin \
-             --branch v1.7.0 in the workflow once it is tagged",
+             v1.7.0 in the workflow once it is tagged (`--branch v1.7.0` or `uses: BabelQueue/conformance@v1.7.0`)",
             version()
         )),
         "{msg}"

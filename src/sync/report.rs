@@ -206,12 +206,14 @@ impl Report {
                 match t.copy_version.as_deref().map(|v| (v, untagged_release(v))) {
                     Some((v, Some(release))) => format!(
                         "{id}: CI pins {} but the copy {} {v}, a suite not yet released (a -pre version is never \
-                         tagged); pin --branch v{release} in the workflow once it is tagged",
+                         tagged); pin v{release} in the workflow once it is tagged (`--branch v{release}` or \
+                         `uses: BabelQueue/conformance@v{release}`)",
                         first.map_or("", |p| p.tag.as_str()),
                         if would_be(t).is_empty() { "is" } else { "would be" }
                     ),
                     Some((v, None)) => format!(
-                        "{id}: CI pins {} but the copy {} {v}; commit the copy together with --branch v{v} in the workflow",
+                        "{id}: CI pins {} but the copy {} {v}; commit the copy together with the pin v{v} in the workflow \
+                         (`--branch v{v}` or `uses: BabelQueue/conformance@v{v}`)",
                         first.map_or("", |p| p.tag.as_str()),
                         if would_be(t).is_empty() { "is" } else { "would be" }
                     ),
