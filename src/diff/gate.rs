@@ -28,12 +28,13 @@
 //!   must hold the same files. Anything else would publish a second, different suite under a
 //!   version SDKs already pinned (and every vendored copy would then fail `fetch --check`), so it
 //!   is always an error, pre-release or not. Files outside the asset (CHANGELOG.md, README.md,
-//!   `sync-targets.json`) may change. No such tag is nothing to check, and so is a `-pre`
-//!   version (never tagged); a directory outside a git repository cannot be checked, which the
-//!   caller says; a tag that cannot be read is an error (exit 2).
+//!   `sync-targets.json`) may change. No such tag is nothing to check; a directory outside a
+//!   git repository cannot be checked, which the caller says; a tag that cannot be read is an
+//!   error (exit 2).
 //! - **A shallow clone cannot say "no tag"** ([`tags_unreliable`]): CI's default checkout has
 //!   neither the tags nor the commits they name, so there a missing previous release or own tag
-//!   is an error (exit 2) asking for the tags, never a skipped check or BQ955. A clone made with
+//!   is an error (exit 2) asking for the tags, never a skipped check or BQ955 (a `-pre` version
+//!   is never tagged, so its own tag is not asked for). A clone made with
 //!   `--no-tags` cannot be told from a repository without releases; the README says so.
 //! - A tag counts, as the previous release or as the version's own, only where it releases this
 //!   suite: the suite's `CONFORMANCE_VERSION` at that tag names the tag's version (the release
@@ -80,8 +81,7 @@ fn releases_the_suite(dir: &Path, tag: &str, version: &semver::Version) -> bool 
 pub enum OwnTag {
     /// The tag that released it.
     Tag(String),
-    /// No tag released it (or `version` is not SemVer, or a `-pre` version, which is never
-    /// tagged): nothing to check.
+    /// No tag released it (or `version` is not SemVer): nothing to check.
     Untagged,
     /// The suite is not in a git repository, so no tag can be looked for: why.
     NoRepository(String),
@@ -93,9 +93,6 @@ pub enum OwnTag {
 /// a shallow clone, which cannot tell ([`tags_unreliable`]).
 pub fn own_tag(dir: &Path, version: &str) -> Result<OwnTag, String> {
     let Ok(current) = semver::Version::parse(version) else { return Ok(OwnTag::Untagged) };
-    if version.ends_with("-pre") {
-        return Ok(OwnTag::Untagged);
-    }
     let tags = match super::git::tags(dir, "v*") {
         Ok(tags) => tags,
         Err(why) if why.contains("not a git repository") => {
@@ -115,6 +112,9 @@ pub fn own_tag(dir: &Path, version: &str) -> Result<OwnTag, String> {
     same.sort_by_key(|t| (*t != exact, t.clone()));
     match same.into_iter().find(|t| releases_the_suite(dir, t, &current)) {
         Some(tag) => Ok(OwnTag::Tag(tag)),
+        // A `-pre` version is never released (the release workflow refuses its tag), so a
+        // shallow clone need not prove it untagged.
+        None if version.ends_with("-pre") => Ok(OwnTag::Untagged),
         None => tags_unreliable(dir).map_or(Ok(OwnTag::Untagged), Err),
     }
 }

@@ -209,13 +209,13 @@ impl Report {
                          tagged); pin v{release} in the workflow once it is tagged (`--branch v{release}` or \
                          `uses: BabelQueue/conformance@v{release}`)",
                         first.map_or("", |p| p.tag.as_str()),
-                        if would_be(t).is_empty() { "is" } else { "would be" }
+                        copy_is(t)
                     ),
                     Some((v, None)) => format!(
                         "{id}: CI pins {} but the copy {} {v}; commit the copy together with the pin v{v} in the workflow \
                          (`--branch v{v}` or `uses: BabelQueue/conformance@v{v}`)",
                         first.map_or("", |p| p.tag.as_str()),
-                        if would_be(t).is_empty() { "is" } else { "would be" }
+                        copy_is(t)
                     ),
                     None => format!(
                         "{id}: CI pins {} but there is no copy (or it has no CONFORMANCE_VERSION)",
@@ -398,12 +398,13 @@ fn pin_list(t: &TargetReport) -> String {
     tags.join(", ")
 }
 
-/// `copy 1.6.0, pin v1.6.0` and the pin relation, as far as known.
-/// "would be " where the copy's version is the one a dry run would write, not the one it holds.
-fn would_be(t: &TargetReport) -> &'static str {
-    if matches!(t.action, Action::WouldWrite) { "would be " } else { "" }
+/// How the copy's version is told: "would be" where it is the one a dry run would write, not
+/// the one the copy holds, else "is".
+fn copy_is(t: &TargetReport) -> &'static str {
+    if matches!(t.action, Action::WouldWrite) { "would be" } else { "is" }
 }
 
+/// `copy 1.6.0, pin v1.6.0` and the pin relation, as far as known.
 fn detail(t: &TargetReport) -> String {
     if t.pin_status.is_none() {
         return match t.state {
@@ -411,7 +412,10 @@ fn detail(t: &TargetReport) -> String {
             _ => "not touched".into(),
         };
     }
-    let copy = t.copy_version.as_deref().map_or("no copy".to_owned(), |v| format!("copy {}{v}", would_be(t)));
+    let copy = t.copy_version.as_deref().map_or("no copy".to_owned(), |v| match copy_is(t) {
+        "is" => format!("copy {v}"),
+        verb => format!("copy {verb} {v}"),
+    });
     let pin = match t.pins.first() {
         None => "unpinned".to_owned(),
         Some(_) if t.pin_status == Some(PinStatus::Conflict) => format!("pins {}", pin_list(t)),
