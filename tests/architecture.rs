@@ -19,6 +19,8 @@ const ALLOWED: &[(&str, &str)] = &[
     ("suite", "fsutil"),
     // The SDK interface, and the reference core behind it (only `sdk::reference` knows it).
     ("sdk", "core"),
+    // A Redis URL is shown without its password, as every URL is (diag::redact_url).
+    ("sdk", "diag"),
     ("sdk", "fault"),
     ("results", "diag"),
     ("results", "fsutil"),

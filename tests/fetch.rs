@@ -144,6 +144,34 @@ fn a_base_url_with_a_version_placeholder_names_each_versions_directory() {
     assert!(transcript(&o).contains("/v1.5.0/SHA256SUMS"), "{}", transcript(&o));
 }
 
+/// A mirror's password is sent, never shown: not in an error, not in `diff`'s labels.
+#[test]
+fn a_password_in_the_base_url_is_never_shown() {
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = closed.local_addr().unwrap().port();
+    drop(closed);
+    let target = tempfile::tempdir().unwrap();
+    for base in [format!("http://user:s3cret@127.0.0.1:{port}/v{{version}}"), "http://user:s3cret@h/x?y".to_owned()] {
+        let o = fetch(&[VERSION, target.path().join("copy").to_str().unwrap()], Some(&base));
+        assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
+        assert!(!transcript(&o).contains("s3cret"), "{}", transcript(&o));
+        assert!(transcript(&o).contains("user:***@"), "{}", transcript(&o));
+    }
+    // diff's labels of released sides, read from a mirror that takes a password (and gets it).
+    let dist = dist();
+    let url = serve(files_under(dist.path()), Mode::Serve).replacen("http://", "http://user:s3cret@", 1);
+    for format in ["human", "json", "markdown"] {
+        let o = Command::new(env!("CARGO_BIN_EXE_bqsuite"))
+            .args(["diff", VERSION, VERSION, "--format", format, "--base-url", &url])
+            .env("NO_COLOR", "1")
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+        assert!(!transcript(&o).contains("s3cret"), "{format}: {}", transcript(&o));
+        assert!(transcript(&o).contains("user:***@"), "{format}: {}", transcript(&o));
+    }
+}
+
 /// A release in a fresh `dist`, its file:// base, and a copy fetched from it at
 /// `<copy>/conformance`.
 fn fetched_copy() -> (tempfile::TempDir, String, tempfile::TempDir, std::path::PathBuf) {

@@ -1,5 +1,7 @@
 //! Escaping untrusted strings for a terminal and for GitHub-flavoured Markdown: the one home of
-//! both, used by every reporter (the findings' job summary, `report`'s Markdown).
+//! both, used by every reporter (the findings' job summary, `report`'s Markdown); and the one
+//! home of showing a URL without its password ([`redact_url`]: a Redis URL, a release mirror),
+//! so that no log or CI annotation carries a credential.
 //!
 //! Invariants: text that came from an input file (a results file, the manifest, a fixture, a
 //! vendored copy) never reaches a terminal with a character that a terminal or a log viewer
@@ -15,6 +17,21 @@
 
 use std::borrow::Cow;
 use std::fmt::Write;
+
+/// `url` with any password replaced by `***` (also in a URL that does not parse).
+pub fn redact_url(url: &str) -> String {
+    if let Ok(mut parsed) = url::Url::parse(url) {
+        if parsed.password().is_some() && parsed.set_password(Some("***")).is_ok() {
+            return parsed.into();
+        }
+        return url.to_owned();
+    }
+    // Not a URL: hide whatever sits between the scheme and an '@'.
+    match (url.find("://"), url.rfind('@')) {
+        (Some(s), Some(at)) if at > s + 3 => format!("{}***{}", &url[..s + 3], &url[at..]),
+        _ => url.to_owned(),
+    }
+}
 
 /// Characters a terminal or log viewer may act on instead of showing: the C0 controls (TAB, LF
 /// and CR included), DEL, the C1 controls (U+0080–U+009F, among them the 8-bit CSI and OSC), the

@@ -8,10 +8,14 @@
 //! `http://` and `https://` go through ureq with
 //! HTTP statuses returned as responses (any status but 200 is an error naming the URL and the
 //! status), one overall timeout per request, `Accept-Encoding: identity` (the checksum is over
-//! the bytes as published, so nothing may decode them on the way), and a size cap.
+//! the bytes as published, so nothing may decode them on the way), and a size cap. A password
+//! in a base URL is sent, never shown: every message and label names the location through
+//! [`Base::describe`], which hides it.
 
 use std::io::Read;
 use std::path::PathBuf;
+
+use crate::diag::redact_url;
 
 use super::{FetchError, Request};
 
@@ -35,10 +39,11 @@ pub enum Base {
 impl Base {
     /// Parse a base URL.
     pub fn parse(url: &str) -> Result<Base, String> {
+        let shown = redact_url(url);
         if let Some(c) = url.chars().find(|c| matches!(c, '?' | '#')) {
             let what = if c == '?' { "query (?)" } else { "fragment (#)" };
             return Err(format!(
-                "{url}: a base URL names the directory the asset and SHA256SUMS are fetched from, so it cannot carry a {what}; write the character as {} in a path",
+                "{shown}: a base URL names the directory the asset and SHA256SUMS are fetched from, so it cannot carry a {what}; write the character as {} in a path",
                 if c == '?' { "%3F" } else { "%23" }
             ));
         }
@@ -50,21 +55,27 @@ impl Base {
                 &rest["localhost".len()..]
             } else {
                 return Err(format!(
-                    "{url}: a file URL must be file:///absolute/path (a host other than localhost is not supported)"
+                    "{shown}: a file URL must be file:///absolute/path (a host other than localhost is not supported)"
                 ));
             };
-            let decoded = percent_decode(path).map_err(|e| format!("{url}: {e}"))?;
+            let decoded = percent_decode(path).map_err(|e| format!("{shown}: {e}"))?;
             let trimmed = decoded.trim_end_matches('/');
             return Ok(Base::File(PathBuf::from(if trimmed.is_empty() { "/" } else { trimmed })));
         }
         if lower.starts_with("http://") || lower.starts_with("https://") {
             return Ok(Base::Http(url.trim_end_matches('/').to_owned()));
         }
-        Err(format!("{url}: the base URL must start with file://, http:// or https://"))
+        Err(format!("{shown}: the base URL must start with file://, http:// or https://"))
     }
 
-    /// The location of `name` under this base, for messages.
+    /// The location of `name` under this base, for messages: without a password
+    /// ([`crate::diag::redact_url`]), so no log shows a mirror's credentials.
     pub fn describe(&self, name: &str) -> String {
+        redact_url(&self.location(name))
+    }
+
+    /// The location of `name` under this base, as requested.
+    fn location(&self, name: &str) -> String {
         match self {
             Base::File(dir) => format!("file://{}", dir.join(name).display()),
             Base::Http(url) => format!("{url}/{name}"),
@@ -94,6 +105,7 @@ pub fn get(req: &Request, name: &str) -> Result<Vec<u8>, FetchError> {
     let cap = req.limits.max_download;
     let url = req.base.describe(name);
     let too_big = || FetchError::verification(format!("{url}: larger than the {cap}-byte download cap; refusing it"));
+    let requested = req.base.location(name);
     match &req.base {
         // A regular file only: a FIFO or device would block the open or the read, and no
         // timeout covers file:// (crate::fsutil::read_bounded).
@@ -117,7 +129,7 @@ pub fn get(req: &Request, name: &str) -> Result<Vec<u8>, FetchError> {
                     format!("cannot fetch {url}: {e}")
                 })
             };
-            let mut resp = follow(&agent, &url, &failed)?;
+            let mut resp = follow(&agent, &requested, &failed)?;
             let status = resp.status();
             if status != 200 {
                 return Err(FetchError::could_not_run(format!("cannot fetch {url}: HTTP {status}")));
@@ -176,19 +188,23 @@ fn follow(
         let Some(location) = resp.headers().get("location").and_then(|l| l.to_str().ok()) else {
             return Ok(resp);
         };
+        // Every URL in a message without its password (the base's, or one a redirect names).
+        let (shown, from) = (redact_url(url), redact_url(&at));
         let next = url::Url::parse(&at).and_then(|base| base.join(location)).map_err(|e| {
             FetchError::could_not_run(format!(
-                "cannot fetch {url}: {at} redirects to {location:?}, which is not a URL ({e})"
+                "cannot fetch {shown}: {from} redirects to {:?}, which is not a URL ({e})",
+                redact_url(location)
             ))
         })?;
         if !matches!(next.scheme(), "http" | "https") {
             return Err(FetchError::could_not_run(format!(
-                "cannot fetch {url}: {at} redirects to {next}; only http:// and https:// redirects are followed"
+                "cannot fetch {shown}: {from} redirects to {}; only http:// and https:// redirects are followed",
+                redact_url(next.as_str())
             )));
         }
         at = next.into();
     }
-    Err(FetchError::could_not_run(format!("cannot fetch {url}: more than {MAX_REDIRECTS} redirects")))
+    Err(FetchError::could_not_run(format!("cannot fetch {}: more than {MAX_REDIRECTS} redirects", redact_url(url))))
 }
 
 /// The expected sha256 of `name` from a `SHA256SUMS` file (`<hex>  <name>` or `<hex> *<name>`

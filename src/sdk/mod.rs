@@ -94,21 +94,6 @@ impl fmt::Display for SdkError {
 
 impl std::error::Error for SdkError {}
 
-/// `url` with any password replaced by `***` (also in a URL that does not parse).
-pub fn redact(url: &str) -> String {
-    if let Ok(mut parsed) = url::Url::parse(url) {
-        if parsed.password().is_some() && parsed.set_password(Some("***")).is_ok() {
-            return parsed.into();
-        }
-        return url.to_owned();
-    }
-    // Not a URL: hide whatever sits between the scheme and an '@'.
-    match (url.find("://"), url.rfind('@')) {
-        (Some(s), Some(at)) if at > s + 3 => format!("{}***{}", &url[..s + 3], &url[at..]),
-        _ => url.to_owned(),
-    }
-}
-
 /// An SDK under test.
 pub trait Sdk {
     /// Who it is and what it implements.

@@ -72,7 +72,7 @@ impl RedisConnections for OwnConnections {
         let con = open.entry(url.to_owned()).or_insert_with(|| {
             redis::Client::open(url)
                 .and_then(|c| c.get_connection())
-                .map_err(|e| format!("cannot reach Redis at {}: {e}", super::redact(url)))
+                .map_err(|e| format!("cannot reach Redis at {}: {e}", crate::diag::redact_url(url)))
         });
         match con {
             Ok(con) => {

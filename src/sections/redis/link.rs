@@ -15,7 +15,7 @@
 //! The connection layer's own rules:
 //! - A URL that does not parse is the caller's usage error ([`check_url`]), never "cannot
 //!   reach Redis". Every message shows the URL with its password replaced by `***`
-//!   ([`redact`]).
+//!   ([`redact_url`]).
 //! - Connecting and every reply are bounded by one timeout (`--redis-timeout`, default
 //!   [`DEFAULT_TIMEOUT`]); a server that accepts the connection but does not answer PING in
 //!   time is reported as "connected but no reply". The handshake sends only what the URL asks
@@ -47,14 +47,14 @@ pub const KEY_TTL: u64 = 600;
 /// (never the SDK) makes when it has none, cites it.
 pub const RUNNER_CONTRACT_ADR: &str = "ADR-0033";
 
-pub use crate::sdk::redact;
+use crate::diag::redact_url;
 
 /// Does `url` parse as a Redis URL? The error names it (redacted) and says what one looks like.
 pub fn check_url(url: &str) -> Result<(), String> {
     redis::Client::open(url).map(drop).map_err(|e| {
         format!(
             "{} is not a Redis URL ({e}); write redis://[[user]:password@]host[:port][/db], rediss://… or unix:///path",
-            redact(url)
+            redact_url(url)
         )
     })
 }
@@ -84,7 +84,7 @@ impl RedisLink {
 
     fn connect(&self) -> Result<RefCell<Connection>, String> {
         let url = self.url.as_deref().filter(|u| !u.trim().is_empty()).ok_or("BQ_REDIS_URL is not set")?;
-        let (shown, secs) = (redact(url), self.timeout.as_secs_f64());
+        let (shown, secs) = (redact_url(url), self.timeout.as_secs_f64());
         // Without the crate's CLIENT SETINFO pair: each of its replies is awaited for the whole
         // timeout, so a silent server cost twice the timeout before the PING was even sent.
         let info = redis::IntoConnectionInfo::into_connection_info(url).map_err(|_| check_url(url).unwrap_err())?;
@@ -183,7 +183,7 @@ impl Keyspace<'_> {
 impl RedisConnections for RedisLink {
     fn with_connection(&self, url: &str, f: &mut dyn FnMut(&mut dyn ConnectionLike)) -> Result<(), String> {
         if self.url.as_deref() != Some(url) {
-            return Err(format!("this run's Redis is not at {}", redact(url)));
+            return Err(format!("this run's Redis is not at {}", redact_url(url)));
         }
         let cell = self.connection().map_err(str::to_owned)?;
         let mut con = cell.try_borrow_mut().map_err(|_| "the Redis connection is in use".to_owned())?;
@@ -320,10 +320,10 @@ mod tests {
 
     #[test]
     fn passwords_never_show_and_bad_urls_say_so() {
-        assert_eq!(redact("redis://:wrongpass@127.0.0.1:6379/0"), "redis://:***@127.0.0.1:6379/0");
-        assert_eq!(redact("redis://user:pw@h/"), "redis://user:***@h/");
-        assert_eq!(redact("redis://127.0.0.1:6379/"), "redis://127.0.0.1:6379/");
-        assert_eq!(redact("not a url://:secret@h"), "not a url://***@h");
+        assert_eq!(redact_url("redis://:wrongpass@127.0.0.1:6379/0"), "redis://:***@127.0.0.1:6379/0");
+        assert_eq!(redact_url("redis://user:pw@h/"), "redis://user:***@h/");
+        assert_eq!(redact_url("redis://127.0.0.1:6379/"), "redis://127.0.0.1:6379/");
+        assert_eq!(redact_url("not a url://:secret@h"), "not a url://***@h");
         let e = check_url("foo").unwrap_err();
         assert!(e.starts_with("foo is not a Redis URL"), "{e}");
         let e = check_url("http://:hunter2@h/").unwrap_err();
