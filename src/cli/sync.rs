@@ -67,9 +67,10 @@ pub(super) fn sync(a: &SyncArgs, color: bool) -> ExitCode {
         (false, true) => Mode::DryRun,
         (false, false) => Mode::Sync,
     };
-    if mode == Mode::Sync {
+    if mode != Mode::Check {
         // A released version never changes (BQ956): never vendor a copy that differs from the
-        // asset its version was released as (every such copy would fail `fetch --check`).
+        // asset its version was released as (every such copy would fail `fetch --check`). A dry
+        // run refuses as the sync would, so that it predicts it.
         let remote = super::diff::RemoteArgs { base_url: None };
         match super::diff::released_run(&suite, &remote) {
             Ok(super::diff::Released::Checked(tag, changed)) if !changed.is_empty() => {
