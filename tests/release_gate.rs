@@ -490,7 +490,24 @@ fn a_shallow_clone_cannot_say_there_is_no_release() {
         assert!(err.contains("shallow clone") && err.contains("fetch-depth: 0"), "{args:?}: {err}");
         assert!(!dist.exists(), "{args:?} wrote {}", dist.display());
     }
-    // Its tags fetched, the shallow clone is judged as the full one.
+    // A shallow clone of the tag itself (a release job at the default depth) has that tag and
+    // no other, so it cannot say there is no previous release either.
+    let at_tag = clones.path().join("at-tag");
+    git(clones.path(), &["clone", "-q", "--depth", "1", "--branch", "v1.6.0", &url, at_tag.to_str().unwrap()]);
+    let o = bqsuite(&at_tag, &["validate", "--gate", "--suite", at_tag.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
+    assert!(transcript(&o).contains("cannot find the previous release"), "{}", transcript(&o));
+    // Its tags fetched (still shallow, as CI fetches them), the shallow clone is judged as the
+    // full one; so is a later version there, whose own tag cannot exist yet.
+    git(&shallow, &["fetch", "-q", "--depth", "1", "origin", "+refs/tags/*:refs/tags/*"]);
+    let o = bqsuite(&shallow, &["validate", "--gate", "--suite", dir]);
+    assert_eq!((o.status.code(), codes(&o)), (Some(1), vec!["BQ956".to_owned()]), "{}", transcript(&o));
+    support::set_version(&shallow, "1.7.0");
+    let o = bqsuite(&shallow, &["validate", "--gate", "--suite", dir]);
+    assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
+    assert!(!transcript(&o).contains("shallow clone"), "{}", transcript(&o));
+    assert!(transcript(&o).contains("compared with 1.6.0"), "{}", transcript(&o));
+    git(&shallow, &["checkout", "-q", "--", "."]);
     git(&shallow, &["fetch", "-q", "--unshallow", "--tags"]);
     let o = bqsuite(&shallow, &["validate", "--gate", "--suite", dir]);
     assert_eq!((o.status.code(), codes(&o)), (Some(1), vec!["BQ956".to_owned()]), "{}", transcript(&o));

@@ -34,7 +34,8 @@
 //! - **A shallow clone cannot say "no tag"** ([`tags_unreliable`]): CI's default checkout has
 //!   neither the tags nor the commits they name, so there a missing previous release or own tag
 //!   is an error (exit 2) asking for the tags, never a skipped check or BQ955 (a `-pre` version
-//!   is never tagged, so its own tag is not asked for). A clone made with
+//!   is never tagged, so its own tag is not asked for; and a shallow clone holding a tag of a
+//!   commit other than `HEAD`'s had its tags fetched, so it is believed). A clone made with
 //!   `--no-tags` cannot be told from a repository without releases; the README says so.
 //! - A tag counts, as the previous release or as the version's own, only where it releases this
 //!   suite: the suite's `CONFORMANCE_VERSION` at that tag names the tag's version (the release
@@ -121,9 +122,16 @@ pub fn own_tag(dir: &Path, version: &str) -> Result<OwnTag, String> {
 
 /// Why the tags of the repository holding `dir` cannot answer "there is no such tag", if they
 /// cannot: it is a shallow clone (CI's default checkout), which may lack the tags and the
-/// commits they name.
+/// commits they name, and no `v*` tag in it names a commit other than `HEAD`'s. A shallow
+/// clone fetches only the tags of the commits it fetches; one that holds a tag of another
+/// commit had its tags fetched (`git fetch --depth 1 origin '+refs/tags/*:refs/tags/*'`).
 pub fn tags_unreliable(dir: &Path) -> Option<String> {
-    super::git::is_shallow(dir).then(|| {
+    use super::git::{commit_of, is_shallow, tags};
+    let fetched = || {
+        let head = commit_of(dir, "HEAD");
+        tags(dir, "v*").unwrap_or_default().iter().any(|t| commit_of(dir, t).is_some_and(|c| Some(c) != head))
+    };
+    (is_shallow(dir) && !fetched()).then(|| {
         format!(
             "{} is in a shallow clone, which may lack the suite's release tags: fetch them \
              (`git fetch --unshallow --tags`; with actions/checkout, `fetch-depth: 0`)",

@@ -165,6 +165,14 @@ pub fn is_shallow(dir: &Path) -> bool {
     git(dir, &["rev-parse", "--is-shallow-repository"]).is_ok_and(|out| text(out) == "true")
 }
 
+/// The commit `rev` names in the repository holding `dir` (`git rev-parse --verify`), if any.
+pub fn commit_of(dir: &Path, rev: &str) -> Option<String> {
+    if rev.is_empty() || rev.starts_with('-') {
+        return None;
+    }
+    git(dir, &["rev-parse", "--verify", "--quiet", "--end-of-options", &format!("{rev}^{{commit}}")]).ok().map(text)
+}
+
 /// The tags of the repository holding `dir` that match `pattern` (`git tag --list`).
 pub fn tags(dir: &Path, pattern: &str) -> Result<Vec<String>, String> {
     let out =
