@@ -1118,7 +1118,7 @@ codes! {
     }
     ADDITION_NOT_IN_CHANGELOG = "BQ957" "addition-not-in-changelog" "A case or block added to an existing section since the previous release is not named in the version's CHANGELOG entry (release gate)." {
         Error("a warning while CONFORMANCE_VERSION is a pre-release (X.Y.Z-pre)"),
-        checks: "Every case and block added to a section that the previous release already had is named in the version's CHANGELOG entry, in a sentence that states the addition as a word (new, adds, added, gains, introduces), not negated, and holds a code span naming it: `section.case-id`, its block `section.block`, or the section's name in one span and the case id or block in another. Naming only the section names no case. HTML comments are not read.",
+        checks: "Every case and block added to a section that the previous release already had is named in the version's CHANGELOG entry, in a sentence that states the addition as a word (new, adds, added, gains, introduces), not negated, and holds a code span naming it: `section.case-id`, its block `section.block`, or the section's name in one span and the case id or block in another. Naming only the section names no case. Every item under a heading that states an addition (### Added) states one; a question states nothing. HTML comments are not read.",
         why: "A new case can turn an SDK that passed red; its maintainers read the entry to find what is new to them. An entry that says \"TBD.\" passed every gate while a case was added.",
         example: Gate {
             previous: &[],

@@ -39,7 +39,13 @@
 //!   or by its section's name in one span and the rest in another ("`redis_layout` gains
 //!   `pcall_poison/x`"). Naming only the section ("new cases in `trace`") names no case: the
 //!   entry is where SDK maintainers find the cases that are new to them. Stated and named in
-//!   one sentence, so "Adds a note; `trim` is unchanged" names nothing in `trim`.
+//!   one sentence, so "Adds a note; `trim` is unchanged" names nothing in `trim`; but for an
+//!   addition a stop inside parentheses or after *e.g.*, *i.e.*, *cf.*, *etc.*, *vs.*, *incl.*
+//!   ends no sentence. A question states nothing, words in parentheses do not state the
+//!   addition ("Removes `x` (added by mistake)"), and every item under a heading of level 3 to
+//!   6 that states an addition (Keep a Changelog's "### Added") states one. These rules catch an
+//!   entry that forgets an addition or only gestures at it; they are not a lie detector: a
+//!   sentence written to mislead ("New cases: none (`x` is only reworded)") is for review.
 //! - A correction is named by an item that cites at least one ADR (`ADR-` and four digits) and
 //!   has a sentence (ended by `.` `;` `!` `?` before white space) that states a correction
 //!   (*correction*, *corrections*, *corrects*, *corrected*: not *correct*, *correctly* or
@@ -69,13 +75,33 @@ pub struct Item {
     pub text: String,
     /// Its code spans, exactly as written between the backticks.
     pub spans: Vec<String>,
+    /// It stands under a heading of level 3 to 6 of the entry that states an addition
+    /// (Keep a Changelog's "### Added"): each of its sentences states one.
+    pub under_addition: bool,
 }
 
 /// The words that state a correction.
 const CORRECTION: [&str; 4] = ["correction", "corrections", "corrects", "corrected"];
 
 /// The words that state an addition.
-const ADDITION: [&str; 7] = ["new", "add", "adds", "added", "gains", "introduces", "introduced"];
+const ADDITION: [&str; 13] = [
+    "new",
+    "add",
+    "adds",
+    "added",
+    "adding",
+    "addition",
+    "additions",
+    "gains",
+    "gained",
+    "introduces",
+    "introduced",
+    "introducing",
+    "introduce",
+];
+
+/// Words that end with a full stop without ending a sentence ("flags e.g. `0f`").
+const ABBREVIATIONS: [&str; 6] = ["e.g.", "i.e.", "cf.", "etc.", "vs.", "incl."];
 
 /// The words that negate a statement (besides any word ending in n't).
 const NEGATIONS: [&str; 10] = ["no", "not", "nothing", "none", "never", "neither", "nor", "without", "cannot", "un"];
@@ -163,23 +189,71 @@ fn states(text: &str, words: &[&str]) -> bool {
     })
 }
 
+/// Does `sentence` end with one of [`ABBREVIATIONS`] (as a word of its own)?
+fn ends_with_abbreviation(sentence: &str) -> bool {
+    let lower = sentence.to_lowercase();
+    ABBREVIATIONS.iter().any(|a| {
+        lower.strip_suffix(a).is_some_and(|before| before.chars().next_back().is_none_or(|c| !c.is_alphanumeric()))
+    })
+}
+
+/// Does `sentence` of an item state an addition? A question states nothing ("Adds `x`?"),
+/// and what stands in parentheses or brackets is not read for it ("Removes `x` (added by
+/// mistake)"); under a heading that states an addition every other sentence does.
+fn states_addition(sentence: &str, under_addition: bool) -> bool {
+    if sentence.trim_end().ends_with('?') {
+        return false;
+    }
+    if under_addition {
+        return true;
+    }
+    let (mut outside, mut depth) = (String::new(), 0usize);
+    for (i, piece) in sentence.split('`').enumerate() {
+        if i % 2 == 1 {
+            if depth == 0 {
+                outside.push_str("``");
+            }
+            continue;
+        }
+        for c in piece.chars() {
+            match c {
+                '(' | '[' => depth += 1,
+                ')' | ']' => {
+                    depth = depth.saturating_sub(1);
+                    outside.push(' ');
+                }
+                _ if depth == 0 => outside.push(c),
+                _ => {}
+            }
+        }
+    }
+    states(&outside, &ADDITION)
+}
+
 impl Item {
     /// Does the item state a correction (the rules of the module doc)?
     pub fn states_correction(&self) -> bool {
         states(&self.text, &CORRECTION)
     }
 
-    /// Does the item state an addition?
-    pub fn states_addition(&self) -> bool {
-        states(&self.text, &ADDITION)
-    }
-
     /// The item's sentences (ended by `.`, `;`, `!` or `?` before white space or the end, outside
     /// code spans), each with its code spans: a correction is named by a span in a sentence that
     /// states it ("Corrected a typo in the README; `x` is unchanged" names no correction of `x`).
     pub fn sentences(&self) -> Vec<(String, Vec<&str>)> {
+        self.split(false)
+    }
+
+    /// The sentences an addition is read in: as [`Item::sentences`], except that a stop inside
+    /// parentheses or brackets, or after an abbreviation (*e.g.*, *i.e.*, *cf.*, *etc.*,
+    /// *vs.*, *incl.*), ends none ("New cases (each quotes the rule it tests; none changes an
+    /// expectation): …" is one sentence).
+    fn addition_sentences(&self) -> Vec<(String, Vec<&str>)> {
+        self.split(true)
+    }
+
+    fn split(&self, lenient: bool) -> Vec<(String, Vec<&str>)> {
         let mut out = Vec::new();
-        let (mut sentence, mut spans, mut k) = (String::new(), Vec::new(), 0);
+        let (mut sentence, mut spans, mut k, mut depth) = (String::new(), Vec::new(), 0, 0usize);
         for (i, piece) in self.text.split('`').enumerate() {
             if i % 2 == 1 {
                 sentence.push('`');
@@ -192,7 +266,14 @@ impl Item {
             let mut chars = piece.chars().peekable();
             while let Some(c) = chars.next() {
                 sentence.push(c);
-                if matches!(c, '.' | ';' | '!' | '?') && chars.peek().is_none_or(|n| n.is_whitespace()) {
+                match c {
+                    '(' | '[' => depth += 1,
+                    ')' | ']' => depth = depth.saturating_sub(1),
+                    _ => {}
+                }
+                let stop = matches!(c, '.' | ';' | '!' | '?') && chars.peek().is_none_or(|n| n.is_whitespace());
+                let kept = lenient && (depth > 0 || (c == '.' && ends_with_abbreviation(&sentence)));
+                if stop && !kept {
                     out.push((std::mem::take(&mut sentence), std::mem::take(&mut spans)));
                 }
             }
@@ -232,14 +313,14 @@ pub struct Entry {
 impl Entry {
     /// Does the entry name section `name` as added (in a sentence that states an addition)?
     pub fn names_section(&self, name: &str) -> bool {
-        self.states_naming(&ADDITION, |spans| spans.contains(&name))
+        self.names_added(|spans| spans.contains(&name))
     }
 
     /// Does the entry name the addition whose reference is `reference`, a case or block of
     /// section `section` (in a sentence that states an addition)?
     pub fn names_addition(&self, reference: &str, section: &str) -> bool {
         let inside = reference.strip_prefix(section).and_then(|r| r.strip_prefix('.'));
-        self.states_naming(&ADDITION, |spans| {
+        self.names_added(|spans| {
             spans.iter().any(|span| names(reference, span))
                 || inside.is_some_and(|inside| {
                     spans.contains(&section) && spans.iter().any(|span| super::pointer::at_or_under(inside, span))
@@ -247,11 +328,13 @@ impl Entry {
         })
     }
 
-    /// Has the entry a sentence that states one of `words` and whose spans `naming` accepts?
-    fn states_naming(&self, words: &[&str], naming: impl Fn(&[&str]) -> bool) -> bool {
-        self.items
-            .iter()
-            .any(|i| i.sentences().into_iter().any(|(sentence, spans)| states(&sentence, words) && naming(&spans)))
+    /// Has the entry a sentence that states an addition and whose spans `naming` accepts?
+    fn names_added(&self, naming: impl Fn(&[&str]) -> bool) -> bool {
+        self.items.iter().any(|i| {
+            i.addition_sentences()
+                .into_iter()
+                .any(|(sentence, spans)| states_addition(&sentence, i.under_addition) && naming(&spans))
+        })
     }
 
     /// The item naming the correction with `reference`, as a [`Naming`].
@@ -311,6 +394,8 @@ struct Block {
     offset: usize,
     text: String,
     spans: Vec<String>,
+    /// A heading of level 3 to 6 at the top level.
+    heading: bool,
 }
 
 /// CHANGELOG.md read as CommonMark (with GitHub's tables and strikethrough): its headings and
@@ -352,7 +437,7 @@ impl Doc {
         let mut heading: Option<(u8, bool, String, Block, bool)> = None;
         let mut skipping = 0usize;
         let options = Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH | Options::ENABLE_FOOTNOTES;
-        let fresh = |offset: usize| Block { offset, text: String::new(), spans: Vec::new() };
+        let fresh = |offset: usize| Block { offset, text: String::new(), spans: Vec::new(), heading: false };
         for (event, range) in Parser::new_ext(text, options).into_offset_iter() {
             match event {
                 Event::Start(Tag::Heading { level, .. }) => {
@@ -379,7 +464,7 @@ impl Doc {
                                 b.text.push_str(&block.text);
                                 b.spans.extend(block.spans);
                             }
-                            None => blocks.push(block),
+                            None => blocks.push(Block { heading: true, ..block }),
                         }
                     }
                     headings.push(Heading { level, top, text: plain, source, line: line_of(start), start, end });
@@ -528,9 +613,14 @@ pub fn entry(text: &str, version: &str) -> Option<Entry> {
     let mut items = Vec::new();
     for &i in &starts {
         let (from, to) = doc.body(i, text.len());
+        let mut under_addition = false;
         for b in doc.blocks.iter().filter(|b| b.offset >= from && b.offset < to) {
             let line = doc.lines.partition_point(|&l| l <= b.offset);
-            items.push(Item { line, text: b.text.clone(), spans: b.spans.clone() });
+            if b.heading {
+                under_addition = states_addition(&b.text, false);
+            }
+            let under_addition = under_addition && !b.heading;
+            items.push(Item { line, text: b.text.clone(), spans: b.spans.clone(), under_addition });
         }
     }
     Some(Entry { heading: first.source.clone(), line: first.line + 1, items })
@@ -743,5 +833,31 @@ mod tests {
         assert!(!names("- TBD.", "traceparent.flags-3-hex"));
         assert!(names("- `redis_layout` gains `pcall_poison/x` and `other`.", "redis_layout.other/y"));
         assert!(!names("- `redis_layout` gains `pcall_poison/x`.", "redis_layout.other/y"));
+        // Honest entries the red team saw refused: a stop in parentheses or after an
+        // abbreviation, other forms of the words.
+        let x = "traceparent.flags-3-hex";
+        assert!(names(
+            "- New cases (each quotes the rule it tests; none changes an expectation): `traceparent` `flags-3-hex`.",
+            x
+        ));
+        assert!(names("- Adds a case for flags, e.g. `0f`: `traceparent.flags-3-hex`.", x));
+        assert!(names("- Adding `traceparent.flags-3-hex`.", x));
+        assert!(names("- `traceparent` gained `flags-3-hex`.", x));
+        assert!(names("- Addition: `traceparent.flags-3-hex`.", x));
+        // What takes it back: a question, an addition only in parentheses.
+        assert!(!names("- Adds `traceparent.flags-3-hex`? No.", x));
+        assert!(!names("- Removes `traceparent.flags-3-hex` (added by mistake).", x));
+    }
+
+    #[test]
+    fn items_under_an_added_heading_state_additions() {
+        let e = |text: &str| entry(text, "1.7.0").unwrap();
+        let x = "traceparent.flags-3-hex";
+        let keep =
+            e("## 1.7.0\n\n### Added\n\n- `traceparent.flags-3-hex`\n- `mqtt` (core)\n\n### Changed\n\n- `trim.x`\n");
+        assert!(keep.names_addition(x, "traceparent") && keep.names_section("mqtt"));
+        assert!(!keep.names_addition("trim.x", "trim"), "under ### Changed");
+        assert!(!e("## 1.7.0\n\n### Removed\n\n- `traceparent.flags-3-hex`\n").names_addition(x, "traceparent"));
+        assert!(!e("## 1.7.0\n\n### Added?\n\n- `traceparent.flags-3-hex`\n").names_addition(x, "traceparent"));
     }
 }
