@@ -573,6 +573,14 @@ fn an_sdk_repositorys_own_tags_are_not_releases_of_its_vendored_suite() {
     assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
     assert!(codes(&o).is_empty(), "{}", transcript(&o));
     assert!(transcript(&o).contains("nothing to compare with (skipped)"), "{}", transcript(&o));
+    // ... and says that the tag of its version was not taken as its release, and what that
+    // leaves unchecked (a suite that moved within its repository looks the same).
+    assert!(
+        transcript(&o).contains("v1.6.0 names 1.6.0, but holds no suite 1.6.0 where the repository holds")
+            && transcript(&o).contains("(an SDK's own release, or the suite moved)"),
+        "{}",
+        transcript(&o)
+    );
     // A tag whose commit does hold the suite of its version is a release of it, as in the
     // suite's own repository: the previous release for the gate.
     git(root.path(), &["tag", "v1.5.0", "HEAD~1"]);

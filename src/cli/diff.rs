@@ -142,6 +142,15 @@ pub fn released_run(current: &Suite, remote: &RemoteArgs) -> Result<Released, St
                 "{why}: whether {version} was released already (BQ956) was not checked"
             )));
         }
+        gate::OwnTag::Elsewhere(tags) => {
+            return Ok(Released::Unchecked(format!(
+                "{} names {version}, but holds no suite {version} where the repository holds {} (an SDK's own \
+                 release, or the suite moved): not taken as this suite's release, so whether {version} was released \
+                 already (BQ956) was not checked",
+                tags.join(", "),
+                current.root.display()
+            )));
+        }
     };
     let opts = options(&current.root, remote);
     let released = source::load(&Source::Git(tag.clone()), &opts).map_err(|e| format!("release tag {tag}: {e}"))?;
@@ -188,7 +197,10 @@ pub fn gate_run(
                     if let Some(why) = gate::tags_unreliable(&current.root) {
                         return Err(format!("cannot find the previous release: {why}, or pass --previous"));
                     }
-                    return none(format!("the repository has no release tag v<version> below {version}"));
+                    return none(format!(
+                        "the repository has no release tag v<version> below {version} that holds this suite where \
+                         it is now"
+                    ));
                 }
                 Err(e) => return none(e),
             }

@@ -86,6 +86,9 @@ pub enum OwnTag {
     Untagged,
     /// The suite is not in a git repository, so no tag can be looked for: why.
     NoRepository(String),
+    /// Tags of the version exist but hold no suite of it at the suite's path (an SDK
+    /// repository's own releases, or a suite that moved within its repository): which.
+    Elsewhere(Vec<String>),
 }
 
 /// The tag that released `version` itself in the repository holding `dir`, if any: a
@@ -111,12 +114,15 @@ pub fn own_tag(dir: &Path, version: &str) -> Result<OwnTag, String> {
         })
         .collect();
     same.sort_by_key(|t| (*t != exact, t.clone()));
-    match same.into_iter().find(|t| releases_the_suite(dir, t, &current)) {
-        Some(tag) => Ok(OwnTag::Tag(tag)),
-        // A `-pre` version is never released (the release workflow refuses its tag), so a
-        // shallow clone need not prove it untagged.
-        None if version.ends_with("-pre") => Ok(OwnTag::Untagged),
-        None => tags_unreliable(dir).map_or(Ok(OwnTag::Untagged), Err),
+    if let Some(tag) = same.iter().find(|t| releases_the_suite(dir, t, &current)) {
+        return Ok(OwnTag::Tag(tag.clone()));
+    }
+    // A `-pre` version is never released (the release workflow refuses its tag), so a shallow
+    // clone need not prove it untagged.
+    match tags_unreliable(dir) {
+        Some(why) if !version.ends_with("-pre") => Err(why),
+        _ if same.is_empty() => Ok(OwnTag::Untagged),
+        _ => Ok(OwnTag::Elsewhere(same)),
     }
 }
 
