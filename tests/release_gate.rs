@@ -5,6 +5,7 @@
 mod support;
 
 use std::path::Path;
+use std::process::Command;
 
 use serde_json::{Value, json};
 use support::history::{suite_1_5_0, suite_1_6_0, without_correction_line};
@@ -476,6 +477,17 @@ fn a_shallow_clone_cannot_say_there_is_no_release() {
     git(clones.path(), &["clone", "-q", &url, full.to_str().unwrap()]);
     git(clones.path(), &["clone", "-q", "--depth", "1", &url, shallow.to_str().unwrap()]);
     let o = bqsuite(&full, &["validate", "--gate", "--suite", full.to_str().unwrap()]);
+    assert_eq!((o.status.code(), codes(&o)), (Some(1), vec!["BQ956".to_owned()]), "{}", transcript(&o));
+    // GIT_DIR in the environment (an empty repository) does not change which repository is read.
+    let empty = clones.path().join("empty.git");
+    git(clones.path(), &["init", "-q", "--bare", empty.to_str().unwrap()]);
+    let o = Command::new(env!("CARGO_BIN_EXE_bqsuite"))
+        .args(["validate", "--gate", "--suite", full.to_str().unwrap()])
+        .env("GIT_DIR", &empty)
+        .env("NO_COLOR", "1")
+        .env_remove("BQ_REDIS_URL")
+        .output()
+        .unwrap();
     assert_eq!((o.status.code(), codes(&o)), (Some(1), vec!["BQ956".to_owned()]), "{}", transcript(&o));
     let dist = clones.path().join("dist");
     let dir = shallow.to_str().unwrap();

@@ -4,6 +4,8 @@
 //! Invariants:
 //! - Nothing but `git rev-parse`, `git ls-tree`, `git cat-file` and `git tag --list` is run: the work tree, the index, `HEAD` and the refs are never touched, so a diff against a
 //!   revision works in a checkout with uncommitted edits and leaves it exactly as it was.
+//! - The repository read is the one holding the directory asked about: `GIT_DIR` and the other
+//!   variables that point git elsewhere are cleared for every command.
 //! - The suite is read at the same path inside the revision as the directory it is asked from
 //!   has inside its work tree (`git rev-parse --show-prefix`), so a suite in a subdirectory of a
 //!   repository compares with itself.
@@ -36,14 +38,31 @@ pub struct Revision {
     pub irregular: Vec<String>,
 }
 
+/// The environment variables that make git read another repository than the one holding the
+/// directory `-C` names (a hook sets some of them): cleared, so the answer is always about
+/// that repository.
+const REPOSITORY_VARS: [&str; 7] = [
+    "GIT_DIR",
+    "GIT_WORK_TREE",
+    "GIT_COMMON_DIR",
+    "GIT_INDEX_FILE",
+    "GIT_OBJECT_DIRECTORY",
+    "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+    "GIT_NAMESPACE",
+];
+
+/// `git -C dir`, with [`REPOSITORY_VARS`] cleared.
+fn command(dir: &Path) -> Command {
+    let mut cmd = Command::new("git");
+    for var in REPOSITORY_VARS {
+        cmd.env_remove(var);
+    }
+    cmd.arg("-C").arg(dir);
+    cmd
+}
+
 fn git(dir: &Path, args: &[&str]) -> Result<Vec<u8>, String> {
-    let out = Command::new("git")
-        .arg("-C")
-        .arg(dir)
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .map_err(|e| format!("cannot run git: {e}"))?;
+    let out = command(dir).args(args).stdin(Stdio::null()).output().map_err(|e| format!("cannot run git: {e}"))?;
     if out.status.success() {
         Ok(out.stdout)
     } else {
@@ -121,9 +140,7 @@ pub fn read(dir: &Path, rev: &str, limits: &Limits) -> Result<Revision, String> 
 /// The contents of `objects` (blob ids), in order, through one `git cat-file --batch`.
 fn cat_blobs<'a>(dir: &Path, objects: impl Iterator<Item = &'a str>) -> Result<Vec<Vec<u8>>, String> {
     let request: String = objects.map(|o| format!("{o}\n")).collect();
-    let mut child = Command::new("git")
-        .arg("-C")
-        .arg(dir)
+    let mut child = command(dir)
         .args(["cat-file", "--batch"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
