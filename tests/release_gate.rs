@@ -486,6 +486,7 @@ fn a_shallow_clone_cannot_say_there_is_no_release() {
         .env("GIT_DIR", &empty)
         .env("NO_COLOR", "1")
         .env_remove("BQ_REDIS_URL")
+        .env_remove("BQ_REQUIRE_REDIS")
         .output()
         .unwrap();
     assert_eq!((o.status.code(), codes(&o)), (Some(1), vec!["BQ956".to_owned()]), "{}", transcript(&o));
