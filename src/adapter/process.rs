@@ -39,9 +39,11 @@
 //!   the members that changed.
 //! - Every adapter process is registered from its start until it is reaped, so that an
 //!   interrupted bqsuite kills it with its group ([`stop_all`]) instead of leaving it behind.
-//! - Nothing in an adapter's process group outlives the adapter: when it exits (after the
-//!   shutdown, or on its own), the group is killed before the adapter is reaped, while its id
-//!   cannot have been reused. A helper that leaves the group (`setsid`) is out of reach.
+//! - On Linux nothing in an adapter's process group outlives the adapter: when it exits (after
+//!   the shutdown, or on its own), the group is killed before the adapter is reaped, while its
+//!   id cannot have been reused. A helper that leaves the group (`setsid`) is out of reach, and
+//!   elsewhere (macOS's waitid cannot be relied on) only a killed adapter's group is killed.
+//!   A group is never signalled once its adapter is reaped.
 
 use std::collections::{HashMap, VecDeque};
 use std::fmt;
@@ -406,11 +408,15 @@ pub fn stop_all() -> MutexGuard<'static, Vec<u32>> {
 }
 
 /// Kill the child and everything it started (its process group, which lives on while any
-/// member does, even after the child itself exited), then reap it.
+/// member does, even after the child itself exited), then reap it. The group is signalled only
+/// while the child is registered, that is not yet reaped, so never after its id may have been
+/// reused (an adapter that exited was reaped, and its group killed, by [`wait_exit`]).
 fn kill(child: &mut Child) -> String {
     {
         let mut registry = running();
-        kill_group(child.id());
+        if registry.contains(&child.id()) {
+            kill_group(child.id());
+        }
         let _ = child.kill();
         registry.retain(|&p| p != child.id());
     }
@@ -420,33 +426,44 @@ fn kill(child: &mut Child) -> String {
     }
 }
 
-/// Has the child exited? Looked at without reaping it: until it is reaped its pid, and with it
-/// the id of its process group, cannot be taken by another process, so the group can still be
-/// signalled safely. `false` where that cannot be known (then [`Child::try_wait`] decides).
-#[cfg(unix)]
-fn exited_unreaped(child: &Child) -> bool {
+/// What the system says of a child, looked at without reaping it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Seen {
+    /// It exited and is not reaped yet: its pid, and with it the id of its process group,
+    /// cannot be taken by another process, so the group can still be signalled safely.
+    Exited,
+    /// It still runs.
+    Running,
+    /// Not known (already reaped, or no such look on this system): [`Child::try_wait`] decides.
+    Unknown,
+}
+
+/// Look at the child with waitid(2) and `WNOWAIT`, which leaves it waitable. Linux only: on
+/// macOS waitid cannot be relied on to report the pid (CPython leaves `os.waitid` out there).
+#[cfg(target_os = "linux")]
+fn look(child: &Child) -> Seen {
     let pid = libc::id_t::from(child.id());
     loop {
-        // SAFETY: waitid(2) with WNOWAIT writes only into `info`, a zeroed siginfo_t it owns,
-        // and leaves the child waitable; `si_pid` is read only after a successful call, where
-        // it is the child's pid if it changed state and 0 otherwise (WNOHANG).
+        // SAFETY: waitid(2) writes only into `info`, a zeroed siginfo_t it owns; `si_pid` is
+        // read only after a successful call, where it is the child's pid if it changed state
+        // and 0 otherwise (WNOHANG).
         unsafe {
             let mut info: libc::siginfo_t = std::mem::zeroed();
             let flags = libc::WEXITED | libc::WNOHANG | libc::WNOWAIT;
             if libc::waitid(libc::P_PID, pid, &mut info, flags) == 0 {
-                return info.si_pid() != 0;
+                return if info.si_pid() != 0 { Seen::Exited } else { Seen::Running };
             }
         }
         if std::io::Error::last_os_error().kind() != std::io::ErrorKind::Interrupted {
             // ECHILD: already reaped, and `try_wait` has its status.
-            return false;
+            return Seen::Unknown;
         }
     }
 }
 
-#[cfg(not(unix))]
-fn exited_unreaped(_: &Child) -> bool {
-    false
+#[cfg(not(target_os = "linux"))]
+fn look(_: &Child) -> Seen {
+    Seen::Unknown
 }
 
 /// Wait until `until` for the child to exit: its status and whether it is 0, or `None` while
@@ -461,10 +478,13 @@ fn wait_exit(child: &mut Child, until: Instant) -> Option<(String, bool)> {
         // may have been reused.
         let waited = {
             let mut registry = running();
-            if exited_unreaped(child) {
+            let seen = look(child);
+            if seen == Seen::Exited {
                 kill_group(child.id());
             }
-            let waited = child.try_wait();
+            // A child seen running is not waited for: were it to exit between the look and
+            // the wait, it would be reaped with its group never signalled.
+            let waited = if seen == Seen::Running { Ok(None) } else { child.try_wait() };
             if let Ok(Some(_)) = waited {
                 registry.retain(|&p| p != child.id());
             }
