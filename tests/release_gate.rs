@@ -532,6 +532,20 @@ fn a_shallow_clone_cannot_say_there_is_no_release() {
     let o = bqsuite(&fresh, &["validate", "--gate", "--suite", fresh.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
     assert!(transcript(&o).contains("cannot find the previous release"), "{}", transcript(&o));
+    // A repository git refuses to read (here a broken config; in CI containers, "dubious
+    // ownership") is not "outside git": whether the version was released cannot be told, so
+    // nothing is built (it used to be a note, and a changed 1.6.0 was built).
+    let broken = clones.path().join("broken");
+    git(clones.path(), &["clone", "-q", &url, broken.to_str().unwrap()]);
+    let config = broken.join(".git/config");
+    std::fs::write(&config, std::fs::read_to_string(&config).unwrap() + "\n[broken\n").unwrap();
+    let o = bqsuite(
+        &broken,
+        &["release", "--no-previous", "--suite", broken.to_str().unwrap(), "--out", dist.to_str().unwrap()],
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
+    assert!(transcript(&o).contains("cannot tell whether 1.6.0 was released already (BQ956)"), "{}", transcript(&o));
+    assert!(!dist.exists());
     // Outside a git repository the check cannot run, and release says so.
     let plain = SuiteCopy::new();
     let o = bqsuite(plain.path(), &["release", "--no-previous", "--out", dist.to_str().unwrap()]);

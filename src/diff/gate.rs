@@ -50,7 +50,7 @@ use crate::release::layout;
 use crate::suite::{MANIFEST, Suite, VERSION_FILE};
 
 /// Where a version bump is written: every place `validate` holds to one version.
-const BUMPED: &str = "CONFORMANCE_VERSION, manifest.json's and schema/results.example.json's conformance_version";
+pub const BUMPED: &str = "CONFORMANCE_VERSION, manifest.json's and schema/results.example.json's conformance_version";
 
 /// The highest `v<SemVer>` release tag (no pre-release part) of the repository holding `dir`
 /// below `version` that releases this suite ([`releases_the_suite`]), if any.
@@ -97,12 +97,14 @@ pub enum OwnTag {
 /// a shallow clone, which cannot tell ([`tags_unreliable`]).
 pub fn own_tag(dir: &Path, version: &str) -> Result<OwnTag, String> {
     let Ok(current) = semver::Version::parse(version) else { return Ok(OwnTag::Untagged) };
+    // Only "not a repository" is no repository: git refusing one (dubious ownership in a CI
+    // container), a broken one or a missing git cannot tell whether the version was released.
     let tags = match super::git::tags(dir, "v*") {
         Ok(tags) => tags,
-        Err(why) if why.contains("not a git repository") => {
+        Err(why) if why.contains("not a git repository") || !has_git_dir(dir) => {
             return Ok(OwnTag::NoRepository(format!("{} is not in a git repository", dir.display())));
         }
-        Err(why) => return Ok(OwnTag::NoRepository(why)),
+        Err(why) => return Err(format!("cannot tell whether {version} was released already (BQ956): {why}")),
     };
     let exact = format!("v{version}");
     let mut same: Vec<String> = tags
@@ -124,6 +126,13 @@ pub fn own_tag(dir: &Path, version: &str) -> Result<OwnTag, String> {
         _ if same.is_empty() => Ok(OwnTag::Untagged),
         _ => Ok(OwnTag::Elsewhere(same)),
     }
+}
+
+/// Is there a `.git` (a directory, or the file of a worktree or submodule) in `dir` or above
+/// it? Where git cannot run at all, that is the only sign of a repository.
+fn has_git_dir(dir: &Path) -> bool {
+    let dir = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
+    dir.ancestors().any(|d| std::fs::symlink_metadata(d.join(".git")).is_ok())
 }
 
 /// Why the tags of the repository holding `dir` cannot answer "there is no such tag", if they
@@ -337,9 +346,13 @@ pub fn check(diff: &Diff, current: &Suite) -> Result<Vec<Finding>, String> {
                     let (reference, section) = (c.reference(), c.section.as_deref().unwrap_or_default());
                     if !entry.names_addition(&reference, section) {
                         let what = if c.kind == Kind::CaseAdded { "case" } else { "block" };
+                        let or_block = match (&c.block, c.kind) {
+                            (Some(block), Kind::CaseAdded) => format!(" (or its block `{section}.{block}`)"),
+                            _ => String::new(),
+                        };
                         let message = format!(
                             "{what} `{reference}` is new since {prev}, but the CHANGELOG entry `## {}` does not name it: \
-                             add a sentence that says it is new and names `{reference}` (or its block), such as \
+                             add a sentence that says it is new and names `{reference}`{or_block}, such as \
                              \"New {what} `{reference}`.\"",
                             entry.heading
                         );
