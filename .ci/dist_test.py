@@ -295,6 +295,19 @@ class Action(unittest.TestCase):
         self.assertIn("not installing it", " ".join(out.annotations()))
         self.assertEqual(out.path, [])
 
+    def test_a_mirror_with_a_directory_per_version_and_a_password(self):
+        # `{version}` in the base names each release's directory, for the install step as for
+        # bqsuite; the credentials a mirror's URL carries never reach the log.
+        mirror = self.tmp / "mirror"
+        shutil.copytree(Built.release, mirror / f"v{SUITE_VERSION}")
+        base = mirror.as_uri() + "/v{version}"
+        out = self.action({"vendored": "tests/conformance", "results": "results.json"}, env={"BQ_CONFORMANCE_BASE_URL": base})
+        self.assert_ok(out)
+        self.assertIn(f"from {mirror.as_uri()}/v{SUITE_VERSION}", out.log)
+        secret = base.replace("file://", "file://user:s3cret@", 1)
+        out = self.action({"vendored": "tests/conformance"}, env={"BQ_CONFORMANCE_BASE_URL": secret})
+        self.assertNotIn("s3cret", out.log + " ".join(out.annotations()))
+
     def test_a_wrong_sha256_pin_fails_and_the_right_one_passes(self):
         out = self.action({"vendored": "tests/conformance", "sha256": "0" * 64})
         self.assertEqual(out.status, 1, out.log)

@@ -69,26 +69,29 @@ esac
 base=${BQ_CONFORMANCE_BASE_URL:-https://github.com/BabelQueue/conformance/releases/download/v$release}
 base=${base//\{version\}/$release} # as bqsuite fetch reads it: one mirror setting for every version
 base=${base%/}
+# The base as shown in the log: without the credentials a mirror's URL may carry (user:password@
+# or token@), as bqsuite shows it.
+shown=$(printf '%s' "$base" | sed -E 's#^([a-zA-Z][a-zA-Z0-9+.-]*://)[^/@]*@#\1***@#')
 temp=${RUNNER_TEMP:-${TMPDIR:-/tmp}}
 if command -v cygpath >/dev/null 2>&1; then temp=$(cygpath -u "$temp"); fi
 dir=$temp/bqsuite-$release-$target
 rm -rf "$dir" "$dir.download"
 mkdir -p "$dir.download"
 
-echo "bqsuite $release ($from) for $target from $base"
-download() { curl --fail --silent --show-error --location --retry 3 --output "$dir.download/$1" "$base/$1" || fail "cannot download $base/$1"; }
+echo "bqsuite $release ($from) for $target from $shown"
+download() { curl --fail --silent --show-error --location --retry 3 --output "$dir.download/$1" "$base/$1" || fail "cannot download $shown/$1"; }
 download SHA256SUMS
 download "$archive"
 
 expected=$(awk -v n="$archive" '$2 == n || $2 == "*" n { print $1 }' "$dir.download/SHA256SUMS")
-[[ $expected =~ ^[0-9a-f]{64}$ ]] || fail "$base/SHA256SUMS has no single sha256 line for $archive"
+[[ $expected =~ ^[0-9a-f]{64}$ ]] || fail "$shown/SHA256SUMS has no single sha256 line for $archive"
 if command -v sha256sum >/dev/null 2>&1; then
   actual=$(sha256sum "$dir.download/$archive" | cut -d' ' -f1)
 else
   actual=$(shasum -a 256 "$dir.download/$archive" | cut -d' ' -f1)
 fi
 if [ "$actual" != "$expected" ]; then
-  echo "::error title=BabelQueue conformance::$archive has sha256 $actual, but $base/SHA256SUMS says $expected; not installing it"
+  echo "::error title=BabelQueue conformance::$archive has sha256 $actual, but $shown/SHA256SUMS says $expected; not installing it"
   exit 1
 fi
 echo "sha256 $actual  $archive (matches SHA256SUMS)"

@@ -159,7 +159,7 @@ fn a_password_in_the_base_url_is_never_shown() {
     }
     // diff's labels of released sides, read from a mirror that takes a password (and gets it).
     let dist = dist();
-    let url = serve(files_under(dist.path()), Mode::Serve).replacen("http://", "http://user:s3cret@", 1);
+    let url = serve(files_under(dist.path()), Mode::Password).replacen("http://", "http://user:s3cret@", 1);
     for format in ["human", "json", "markdown"] {
         let o = Command::new(env!("CARGO_BIN_EXE_bqsuite"))
             .args(["diff", VERSION, VERSION, "--format", format, "--base-url", &url])
@@ -284,6 +284,9 @@ enum Mode {
     Hang,
     /// Answer every request with a redirect to a file:// URL.
     RedirectToFile,
+    /// Serve the files only to a request with `Authorization: Basic` of `user:s3cret` (401
+    /// otherwise), as a mirror behind a password does.
+    Password,
 }
 
 /// A tiny HTTP/1.1 server on a loopback port; returns the base URL.
@@ -303,11 +306,14 @@ fn serve(files: BTreeMap<String, Vec<u8>>, mode: Mode) -> String {
             if reader.read_line(&mut request_line).is_err() {
                 continue;
             }
+            let mut authorized = false;
             loop {
                 let mut line = String::new();
                 if reader.read_line(&mut line).map_or(true, |n| n == 0) || line == "\r\n" {
                     break;
                 }
+                // base64("user:s3cret")
+                authorized |= line.eq_ignore_ascii_case("authorization: Basic dXNlcjpzM2NyZXQ=\r\n");
             }
             let target = request_line.split(' ').nth(1).unwrap_or("/");
             let name = target.rsplit('/').next().unwrap_or("").to_owned();
@@ -320,6 +326,7 @@ fn serve(files: BTreeMap<String, Vec<u8>>, mode: Mode) -> String {
                 continue;
             }
             let (head, body) = match files.get(&name) {
+                Some(_) if mode == Mode::Password && !authorized => (head("401 Unauthorized", "", 0), Vec::new()),
                 Some(_) if mode == Mode::Redirect && !target.starts_with("/objects/") => {
                     (head("302 Found", &format!("Location: http://{addr}/objects/{name}\r\n"), 0), Vec::new())
                 }

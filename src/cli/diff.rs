@@ -195,7 +195,10 @@ pub fn gate_run(
                 Ok(Some(tag)) => format!("git:{tag}"),
                 Ok(None) => {
                     if let Some(why) = gate::tags_unreliable(&current.root) {
-                        return Err(format!("cannot find the previous release: {why}, or pass --previous"));
+                        return Err(format!(
+                            "cannot find the previous release: {why}, or name it (validate --against, release \
+                             --previous)"
+                        ));
                     }
                     return none(format!(
                         "the repository has no release tag v<version> below {version} that holds this suite where \

@@ -130,7 +130,8 @@ pub fn run(a: &FetchArgs, color: bool) -> ExitCode {
     }
     if !findings.is_empty() {
         note!(
-            "fetch --check: `bqsuite fetch --update {} {}` makes the copy the release (and names the CI pin to bump)",
+            "fetch --check: `bqsuite fetch --update {} {}` (with the same --base-url or --sha256, if any) makes \
+             the copy the release",
             a.version,
             shlex::try_quote(&a.dir.display().to_string()).unwrap_or_default()
         );

@@ -241,8 +241,9 @@ pub struct ValidateArgs {
     /// Also run the release gate against the previous release exactly as `release` picks it
     /// (the highest v* release tag below CONFORMANCE_VERSION in the suite's repository; a release
     /// candidate never counts), for pull-request CI; while there is no such tag the gate is
-    /// skipped, and a line says so. With the tag of CONFORMANCE_VERSION itself, the asset's files
-    /// must also be the tag's (a released version never changes, BQ956).
+    /// skipped, and a line says so, but a shallow clone without the tags cannot tell, and stops
+    /// (exit 2). With the tag of CONFORMANCE_VERSION itself, the asset's files must also be the
+    /// tag's (a released version never changes, BQ956).
     #[arg(long, conflicts_with = "against")]
     pub gate: bool,
     #[command(flatten)]

@@ -77,7 +77,8 @@ pub(super) fn sync(a: &SyncArgs, color: bool) -> ExitCode {
                 let summary = diag::Summary::new("sync", super::subject(&suite));
                 emit(&diag::render(&changed, Format::Human, color, &summary));
                 return fail(format!(
-                    "refusing to sync: {tag} already released this version with other files; bump CONFORMANCE_VERSION"
+                    "refusing to sync: {tag} already released this version with other files; bump the version ({})",
+                    crate::diff::gate::BUMPED
                 ));
             }
             Ok(super::diff::Released::Unchecked(why)) => note!("sync: {why}"),

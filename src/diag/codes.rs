@@ -1079,7 +1079,7 @@ codes! {
     }
     SECTION_NOT_IN_CHANGELOG = "BQ953" "section-not-in-changelog" "A section added since the previous release is not named in the version's CHANGELOG entry (release gate)." {
         Error("a warning while CONFORMANCE_VERSION is a pre-release (X.Y.Z-pre)"),
-        checks: "Every section added since the previous release is named, as a code span, in a sentence of the version's CHANGELOG entry that states the addition as a word (new, adds, added, gains, introduces), not negated. HTML comments are not read.",
+        checks: "Every section added since the previous release is named, as a code span, in a sentence of the version's CHANGELOG entry that states the addition as a word (new, add, adds, added, adding, addition, gains, gained, introduces, introduced), not negated. HTML comments are not read.",
         why: "A new section is new work for every SDK in its scope; the entry must say so.",
         example: Gate {
             previous: &[],
@@ -1118,7 +1118,7 @@ codes! {
     }
     ADDITION_NOT_IN_CHANGELOG = "BQ957" "addition-not-in-changelog" "A case or block added to an existing section since the previous release is not named in the version's CHANGELOG entry (release gate)." {
         Error("a warning while CONFORMANCE_VERSION is a pre-release (X.Y.Z-pre)"),
-        checks: "Every case and block added to a section that the previous release already had is named in the version's CHANGELOG entry, in a sentence that states the addition as a word (new, adds, added, gains, introduces), not negated, and holds a code span naming it: `section.case-id`, its block `section.block`, or the section's name in one span and the case id or block in another. Naming only the section names no case. Every item under a heading that states an addition (### Added) states one; a question states nothing. HTML comments are not read.",
+        checks: "Every case and block added to a section that the previous release already had is named in the version's CHANGELOG entry, in a sentence that states the addition as a word (new, add, adds, added, adding, addition, gains, gained, introduces, introduced), not negated, and holds a code span naming it: `section.case-id`, its block `section.block`, or the section's name in one span and the case id or block in another. Naming only the section names no case. Every item under a heading that states an addition (### Added) states one unless negated; a question states nothing. HTML comments are not read.",
         why: "A new case can turn an SDK that passed red; its maintainers read the entry to find what is new to them. An entry that says \"TBD.\" passed every gate while a case was added.",
         example: Gate {
             previous: &[],

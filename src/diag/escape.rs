@@ -18,10 +18,14 @@
 use std::borrow::Cow;
 use std::fmt::Write;
 
-/// `url` with any password replaced by `***` (also in a URL that does not parse).
+/// `url` with any password replaced by `***`, and a user name that stands alone (a token, as
+/// in `https://TOKEN@host/`) too (also in a URL that does not parse).
 pub fn redact_url(url: &str) -> String {
     if let Ok(mut parsed) = url::Url::parse(url) {
         if parsed.password().is_some() && parsed.set_password(Some("***")).is_ok() {
+            return parsed.into();
+        }
+        if !parsed.username().is_empty() && parsed.set_username("***").is_ok() {
             return parsed.into();
         }
         return url.to_owned();
@@ -156,6 +160,16 @@ pub fn token_safe(s: &str) -> Cow<'_, str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn urls_are_shown_without_credentials() {
+        assert_eq!(redact_url("https://user:s3cret@mirror.example/v1.6.0"), "https://user:***@mirror.example/v1.6.0");
+        assert_eq!(redact_url("https://ghp_TOKEN@mirror.example/x"), "https://***@mirror.example/x");
+        assert_eq!(redact_url("redis://:pw@127.0.0.1:6379/0"), "redis://:***@127.0.0.1:6379/0");
+        assert_eq!(redact_url("file:///srv/mirror"), "file:///srv/mirror");
+        assert_eq!(redact_url("https://mirror.example/x"), "https://mirror.example/x");
+        assert_eq!(redact_url("not a url://:secret@h"), "not a url://***@h");
+    }
 
     #[test]
     fn controls_become_visible_escapes() {

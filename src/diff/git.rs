@@ -78,7 +78,7 @@ fn text(bytes: Vec<u8>) -> String {
 /// The `CONFORMANCE_VERSION` that revision `rev` holds at `dir`'s path, trimmed; `None` when it
 /// has none there (or it is larger than a version can be, or not UTF-8, or `rev` names nothing).
 pub fn version_at(dir: &Path, rev: &str) -> Option<String> {
-    if rev.is_empty() || rev.starts_with('-') {
+    if !is_revision(rev) {
         return None;
     }
     let prefix = text(git(dir, &["rev-parse", "--show-prefix"]).ok()?);
@@ -93,18 +93,15 @@ pub fn version_at(dir: &Path, rev: &str) -> Option<String> {
 
 /// The suite of revision `rev` of the repository holding `dir`, at `dir`'s path in it.
 pub fn read(dir: &Path, rev: &str, limits: &Limits) -> Result<Revision, String> {
-    if rev.is_empty() || rev.starts_with('-') {
+    if !is_revision(rev) {
         return Err(format!("{rev:?} is not a git revision"));
     }
     let prefix = text(
         git(dir, &["rev-parse", "--show-prefix"])
             .map_err(|e| format!("{}: not inside a git repository ({e})", dir.display()))?,
     );
-    let commit = text(
-        git(dir, &["rev-parse", "--verify", "--quiet", "--end-of-options", &format!("{rev}^{{commit}}")]).map_err(
-            |_| format!("git revision {rev:?} does not name a commit in the repository of {}", dir.display()),
-        )?,
-    );
+    let commit = commit_of(dir, rev)
+        .ok_or_else(|| format!("git revision {rev:?} does not name a commit in the repository of {}", dir.display()))?;
     let listing = git(dir, &["ls-tree", "-r", "-z", "-l", "--full-tree", &commit])?;
     let mut wanted: Vec<(String, String)> = Vec::new();
     let mut irregular = Vec::new();
@@ -184,10 +181,16 @@ pub fn is_shallow(dir: &Path) -> bool {
 
 /// The commit `rev` names in the repository holding `dir` (`git rev-parse --verify`), if any.
 pub fn commit_of(dir: &Path, rev: &str) -> Option<String> {
-    if rev.is_empty() || rev.starts_with('-') {
+    if !is_revision(rev) {
         return None;
     }
     git(dir, &["rev-parse", "--verify", "--quiet", "--end-of-options", &format!("{rev}^{{commit}}")]).ok().map(text)
+}
+
+/// May `rev` be given to git as a revision? Not empty, and not starting with `-`, which git
+/// would read as an option.
+fn is_revision(rev: &str) -> bool {
+    !rev.is_empty() && !rev.starts_with('-')
 }
 
 /// The tags of the repository holding `dir` that match `pattern` (`git tag --list`).

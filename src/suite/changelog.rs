@@ -33,7 +33,8 @@
 //!   *withdrawn*, *rejected*, *undone*, *rolled*). A false "not stated" costs a MAJOR the gate asks about; a false
 //!   "stated" would let an unnamed correction through, so the rule errs on the first side.
 //! - An addition is named by a sentence (as below) that states an addition (*new*, *add*,
-//!   *adds*, *added*, *gains*, *introduces*, *introduced*) and holds a code span naming it: a
+//!   *adds*, *added*, *adding*, *addition*, *additions*, *gains*, *gained*, *introduce*,
+//!   *introduces*, *introduced*, *introducing*) and holds a code span naming it: a
 //!   section by a span equal to its name; an added case or block by its reference
 //!   (`` `traceparent.flags-3-hex` ``) or a block prefix of it (`` `redis_layout.pcall_poison` ``),
 //!   or by its section's name in one span and the rest in another ("`redis_layout` gains
@@ -43,7 +44,8 @@
 //!   addition a stop inside parentheses or after *e.g.*, *i.e.*, *cf.*, *etc.*, *vs.*, *incl.*
 //!   ends no sentence. A question states nothing, words in parentheses do not state the
 //!   addition ("Removes `x` (added by mistake)"), and every item under a heading of level 3 to
-//!   6 that states an addition (Keep a Changelog's "### Added") states one. These rules catch an
+//!   6 that states an addition (Keep a Changelog's "### Added") states one unless it holds a
+//!   negation ("Nothing new in `x`"). These rules catch an
 //!   entry that forgets an addition or only gestures at it; they are not a lie detector: a
 //!   sentence written to mislead ("New cases: none (`x` is only reworded)") is for review.
 //! - A correction is named by an item that cites at least one ADR (`ADR-` and four digits) and
@@ -189,9 +191,11 @@ fn states(text: &str, words: &[&str]) -> bool {
     })
 }
 
-/// Does `sentence` end with one of [`ABBREVIATIONS`] (as a word of its own)?
+/// Does `sentence` end with one of [`ABBREVIATIONS`] (as a word of its own)? Only its last
+/// few characters are looked at, so a long item costs no more per stop than a short one.
 fn ends_with_abbreviation(sentence: &str) -> bool {
-    let lower = sentence.to_lowercase();
+    let start = sentence.char_indices().rev().nth(7).map_or(0, |(i, _)| i);
+    let lower = sentence[start..].to_lowercase();
     ABBREVIATIONS.iter().any(|a| {
         lower.strip_suffix(a).is_some_and(|before| before.chars().next_back().is_none_or(|c| !c.is_alphanumeric()))
     })
@@ -203,9 +207,6 @@ fn ends_with_abbreviation(sentence: &str) -> bool {
 fn states_addition(sentence: &str, under_addition: bool) -> bool {
     if sentence.trim_end().ends_with('?') {
         return false;
-    }
-    if under_addition {
-        return true;
     }
     let (mut outside, mut depth) = (String::new(), 0usize);
     for (i, piece) in sentence.split('`').enumerate() {
@@ -226,6 +227,9 @@ fn states_addition(sentence: &str, under_addition: bool) -> bool {
                 _ => {}
             }
         }
+    }
+    if under_addition {
+        return !tokens(&outside).iter().any(|t| matches!(t, Token::Word(w) if is_negation(w)));
     }
     states(&outside, &ADDITION)
 }
@@ -272,7 +276,7 @@ impl Item {
                     _ => {}
                 }
                 let stop = matches!(c, '.' | ';' | '!' | '?') && chars.peek().is_none_or(|n| n.is_whitespace());
-                let kept = lenient && (depth > 0 || (c == '.' && ends_with_abbreviation(&sentence)));
+                let kept = stop && lenient && (depth > 0 || (c == '.' && ends_with_abbreviation(&sentence)));
                 if stop && !kept {
                     out.push((std::mem::take(&mut sentence), std::mem::take(&mut spans)));
                 }
@@ -308,6 +312,9 @@ pub struct Entry {
     /// 1-based line of the heading.
     pub line: usize,
     pub items: Vec<Item>,
+    /// The spans of every sentence that states an addition, read once for all the additions
+    /// the gate asks about.
+    added: std::cell::OnceCell<Vec<Vec<String>>>,
 }
 
 impl Entry {
@@ -330,11 +337,19 @@ impl Entry {
 
     /// Has the entry a sentence that states an addition and whose spans `naming` accepts?
     fn names_added(&self, naming: impl Fn(&[&str]) -> bool) -> bool {
-        self.items.iter().any(|i| {
-            i.addition_sentences()
-                .into_iter()
-                .any(|(sentence, spans)| states_addition(&sentence, i.under_addition) && naming(&spans))
-        })
+        let added = self.added.get_or_init(|| {
+            self.items
+                .iter()
+                .flat_map(|i| {
+                    i.addition_sentences()
+                        .into_iter()
+                        .filter(|(sentence, _)| states_addition(sentence, i.under_addition))
+                        .map(|(_, spans)| spans.into_iter().map(str::to_owned).collect())
+                        .collect::<Vec<Vec<String>>>()
+                })
+                .collect()
+        });
+        added.iter().any(|spans| naming(&spans.iter().map(String::as_str).collect::<Vec<_>>()))
     }
 
     /// The item naming the correction with `reference`, as a [`Naming`].
@@ -623,7 +638,7 @@ pub fn entry(text: &str, version: &str) -> Option<Entry> {
             items.push(Item { line, text: b.text.clone(), spans: b.spans.clone(), under_addition });
         }
     }
-    Some(Entry { heading: first.source.clone(), line: first.line + 1, items })
+    Some(Entry { heading: first.source.clone(), line: first.line + 1, items, added: std::cell::OnceCell::new() })
 }
 
 #[cfg(test)]
@@ -859,5 +874,9 @@ mod tests {
         assert!(!keep.names_addition("trim.x", "trim"), "under ### Changed");
         assert!(!e("## 1.7.0\n\n### Removed\n\n- `traceparent.flags-3-hex`\n").names_addition(x, "traceparent"));
         assert!(!e("## 1.7.0\n\n### Added?\n\n- `traceparent.flags-3-hex`\n").names_addition(x, "traceparent"));
+        assert!(
+            !e("## 1.7.0\n\n### Added\n\n- Nothing new in `traceparent.flags-3-hex`.\n")
+                .names_addition(x, "traceparent")
+        );
     }
 }

@@ -320,10 +320,8 @@ mod tests {
 
     #[test]
     fn passwords_never_show_and_bad_urls_say_so() {
-        assert_eq!(redact_url("redis://:wrongpass@127.0.0.1:6379/0"), "redis://:***@127.0.0.1:6379/0");
+        // redact_url itself is tested in diag::escape.
         assert_eq!(redact_url("redis://user:pw@h/"), "redis://user:***@h/");
-        assert_eq!(redact_url("redis://127.0.0.1:6379/"), "redis://127.0.0.1:6379/");
-        assert_eq!(redact_url("not a url://:secret@h"), "not a url://***@h");
         let e = check_url("foo").unwrap_err();
         assert!(e.starts_with("foo is not a Redis URL"), "{e}");
         let e = check_url("http://:hunter2@h/").unwrap_err();
