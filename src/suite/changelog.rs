@@ -203,7 +203,8 @@ fn ends_with_abbreviation(sentence: &str) -> bool {
 
 /// Does `sentence` of an item state an addition? A question states nothing ("Adds `x`?"),
 /// and what stands in parentheses or brackets is not read for it ("Removes `x` (added by
-/// mistake)"); under a heading that states an addition every other sentence does.
+/// mistake)"); under a heading that states an addition every other sentence does, unless it
+/// holds a negation ("Nothing new in `x`").
 fn states_addition(sentence: &str, under_addition: bool) -> bool {
     if sentence.trim_end().ends_with('?') {
         return false;
