@@ -41,8 +41,8 @@
 //!   `pcall_poison/x`"). Naming only the section ("new cases in `trace`") names no case: the
 //!   entry is where SDK maintainers find the cases that are new to them. Stated and named in
 //!   one sentence, so "Adds a note; `trim` is unchanged" names nothing in `trim`; but for an
-//!   addition a stop inside parentheses or after *e.g.*, *i.e.*, *cf.*, *etc.*, *vs.*, *incl.*
-//!   ends no sentence. A question states nothing, words in parentheses do not state the
+//!   addition a stop inside parentheses (where every one of the item closes) or after *e.g.*,
+//!   *i.e.*, *cf.*, *etc.*, *vs.*, *incl.* ends no sentence. A question states nothing, words in parentheses do not state the
 //!   addition ("Removes `x` (added by mistake)"), and every item under a heading of level 3 to
 //!   6 that states an addition (Keep a Changelog's "### Added") states one unless it holds a
 //!   negation ("Nothing new in `x`"). These rules catch an
@@ -191,6 +191,20 @@ fn states(text: &str, words: &[&str]) -> bool {
     })
 }
 
+/// Does every `(` and `[` of `prose` close, in order?
+fn balanced(prose: &str) -> bool {
+    let mut depth = 0usize;
+    for c in prose.chars() {
+        match c {
+            '(' | '[' => depth += 1,
+            ')' | ']' if depth == 0 => return false,
+            ')' | ']' => depth -= 1,
+            _ => {}
+        }
+    }
+    depth == 0
+}
+
 /// Does `sentence` end with one of [`ABBREVIATIONS`] (as a word of its own)? Only its last
 /// few characters are looked at, so a long item costs no more per stop than a short one.
 fn ends_with_abbreviation(sentence: &str) -> bool {
@@ -257,6 +271,10 @@ impl Item {
     }
 
     fn split(&self, lenient: bool) -> Vec<(String, Vec<&str>)> {
+        // Parentheses that do not close hold no sentence together: an unclosed `(` would join
+        // the rest of the item into one sentence.
+        let prose: String = self.text.split('`').step_by(2).collect();
+        let depth_counts = lenient && balanced(&prose);
         let mut out = Vec::new();
         let (mut sentence, mut spans, mut k, mut depth) = (String::new(), Vec::new(), 0, 0usize);
         for (i, piece) in self.text.split('`').enumerate() {
@@ -277,7 +295,8 @@ impl Item {
                     _ => {}
                 }
                 let stop = matches!(c, '.' | ';' | '!' | '?') && chars.peek().is_none_or(|n| n.is_whitespace());
-                let kept = stop && lenient && (depth > 0 || (c == '.' && ends_with_abbreviation(&sentence)));
+                let kept =
+                    stop && lenient && ((depth_counts && depth > 0) || (c == '.' && ends_with_abbreviation(&sentence)));
                 if stop && !kept {
                     out.push((std::mem::take(&mut sentence), std::mem::take(&mut spans)));
                 }
@@ -863,6 +882,8 @@ mod tests {
         // What takes it back: a question, an addition only in parentheses.
         assert!(!names("- Adds `traceparent.flags-3-hex`? No.", x));
         assert!(!names("- Removes `traceparent.flags-3-hex` (added by mistake).", x));
+        // An unclosed parenthesis holds nothing together.
+        assert!(!names("- New notes (see below. `traceparent.flags-3-hex` is unchanged.", x));
     }
 
     #[test]
