@@ -53,6 +53,21 @@ fn a_refused_connection_names_the_url_without_its_password() {
     assert!(!transcript(&o).contains("wrongpass"), "{}", transcript(&o));
 }
 
+/// A unix-socket URL carries its password in the query (`?pass=`): it showed on stderr and in
+/// the skip reason of every skipped case of the results file.
+#[test]
+fn a_password_in_a_unix_socket_urls_query_never_shows() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("results.json");
+    for url in ["unix:///nonexistent/redis.sock?pass=REDISSECRET", "redis+unix:///x.sock?db=1&pass=REDISSECRET"] {
+        let o = run_redis(url, &["--out", out.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(0), "skipped: {}", transcript(&o));
+        assert!(!transcript(&o).contains("REDISSECRET"), "{}", transcript(&o));
+        let written = std::fs::read_to_string(&out).unwrap();
+        assert!(!written.contains("REDISSECRET") && written.contains("pass=***"), "{written}");
+    }
+}
+
 #[test]
 fn a_server_that_accepts_but_never_answers_is_connected_but_no_reply() {
     // A loopback listener that accepts connections and never writes a byte.

@@ -18,23 +18,42 @@
 use std::borrow::Cow;
 use std::fmt::Write;
 
-/// `url` with any password replaced by `***`, and a user name that stands alone (a token, as
-/// in `https://TOKEN@host/`) too (also in a URL that does not parse).
+/// `url` without its credentials, each replaced by `***`: the user name and the password
+/// (a token is often the user name, with a dummy password: `TOKEN:x-oauth-basic@`), and the
+/// value of every query parameter that names one (`pass`, `password`, `user`, `token`, …, as a
+/// Redis unix-socket URL carries them: `unix:///run/redis.sock?pass=…`). A URL that does not
+/// parse loses whatever sits between the scheme and an `@`, and its whole query.
 pub fn redact_url(url: &str) -> String {
-    if let Ok(mut parsed) = url::Url::parse(url) {
-        if parsed.password().is_some() && parsed.set_password(Some("***")).is_ok() {
-            return parsed.into();
-        }
-        if !parsed.username().is_empty() && parsed.set_username("***").is_ok() {
-            return parsed.into();
-        }
+    let Ok(mut parsed) = url::Url::parse(url) else {
+        let url = url.split_once('?').map_or(url.to_owned(), |(before, _)| format!("{before}?***"));
+        return match (url.find("://"), url.rfind('@')) {
+            (Some(s), Some(at)) if at > s + 3 => format!("{}***{}", &url[..s + 3], &url[at..]),
+            _ => url,
+        };
+    };
+    let secret = |key: &str| {
+        let key = key.to_ascii_lowercase();
+        ["pass", "pwd", "token", "secret", "auth", "key", "user", "cred"].iter().any(|s| key.contains(s))
+    };
+    let in_query = parsed.query_pairs().any(|(k, _)| secret(&k));
+    if parsed.password().is_none() && parsed.username().is_empty() && !in_query {
+        // Nothing to hide: shown as given, not as the URL parser would normalise it.
         return url.to_owned();
     }
-    // Not a URL: hide whatever sits between the scheme and an '@'.
-    match (url.find("://"), url.rfind('@')) {
-        (Some(s), Some(at)) if at > s + 3 => format!("{}***{}", &url[..s + 3], &url[at..]),
-        _ => url.to_owned(),
+    if parsed.password().is_some() {
+        let _ = parsed.set_password(Some("***"));
     }
+    if !parsed.username().is_empty() {
+        let _ = parsed.set_username("***");
+    }
+    if in_query {
+        let pairs: Vec<(String, String)> = parsed
+            .query_pairs()
+            .map(|(k, v)| (k.to_string(), if secret(&k) { "***".to_owned() } else { v.into_owned() }))
+            .collect();
+        parsed.query_pairs_mut().clear().extend_pairs(pairs);
+    }
+    parsed.into()
 }
 
 /// Characters a terminal or log viewer may act on instead of showing: the C0 controls (TAB, LF
@@ -163,12 +182,20 @@ mod tests {
 
     #[test]
     fn urls_are_shown_without_credentials() {
-        assert_eq!(redact_url("https://user:s3cret@mirror.example/v1.6.0"), "https://user:***@mirror.example/v1.6.0");
+        assert_eq!(redact_url("https://user:s3cret@mirror.example/v1.6.0"), "https://***:***@mirror.example/v1.6.0");
         assert_eq!(redact_url("https://ghp_TOKEN@mirror.example/x"), "https://***@mirror.example/x");
+        assert_eq!(redact_url("http://TOKEN123:x-oauth-basic@h/x"), "http://***:***@h/x");
         assert_eq!(redact_url("redis://:pw@127.0.0.1:6379/0"), "redis://:***@127.0.0.1:6379/0");
+        assert_eq!(redact_url("unix:///tmp/r.sock?db=2&pass=S3CRET"), "unix:///tmp/r.sock?db=2&pass=***");
+        assert_eq!(
+            redact_url("redis+unix:///x.sock?pass=S&user=bob&password=P"),
+            "redis+unix:///x.sock?pass=***&user=***&password=***"
+        );
         assert_eq!(redact_url("file:///srv/mirror"), "file:///srv/mirror");
-        assert_eq!(redact_url("https://mirror.example/x"), "https://mirror.example/x");
+        assert_eq!(redact_url("https://mirror.example/x?v=1"), "https://mirror.example/x?v=1");
+        assert_eq!(redact_url("HTTP://Mirror.example"), "HTTP://Mirror.example", "as given when nothing is hidden");
         assert_eq!(redact_url("not a url://:secret@h"), "not a url://***@h");
+        assert_eq!(redact_url("not a url:///s?pass=secret"), "not a url:///s?***");
     }
 
     #[test]

@@ -53,7 +53,7 @@ use crate::diag::redact_url;
 pub fn check_url(url: &str) -> Result<(), String> {
     redis::Client::open(url).map(drop).map_err(|e| {
         format!(
-            "{} is not a Redis URL ({e}); write redis://[[user]:password@]host[:port][/db], rediss://… or unix:///path",
+            "{} is not a Redis URL ({e}); write redis://[[user]:password@]host[:port][/db] or unix:///path (TLS, rediss://, is not supported)",
             redact_url(url)
         )
     })
@@ -321,7 +321,7 @@ mod tests {
     #[test]
     fn passwords_never_show_and_bad_urls_say_so() {
         // redact_url itself is tested in diag::escape.
-        assert_eq!(redact_url("redis://user:pw@h/"), "redis://user:***@h/");
+        assert_eq!(redact_url("redis://user:pw@h/"), "redis://***:***@h/");
         let e = check_url("foo").unwrap_err();
         assert!(e.starts_with("foo is not a Redis URL"), "{e}");
         let e = check_url("http://:hunter2@h/").unwrap_err();
