@@ -546,6 +546,28 @@ fn a_shallow_clone_cannot_say_there_is_no_release() {
     assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
     assert!(transcript(&o).contains("cannot tell whether 1.6.0 was released already (BQ956)"), "{}", transcript(&o));
     assert!(!dist.exists());
+    // A repository without HEAD, for which git says "not a git repository": broken, not absent.
+    let headless = clones.path().join("headless");
+    git(clones.path(), &["clone", "-q", &url, headless.to_str().unwrap()]);
+    std::fs::remove_file(headless.join(".git/HEAD")).unwrap();
+    let o = bqsuite(&headless, &["validate", "--gate", "--suite", headless.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
+    assert!(transcript(&o).contains("cannot tell whether 1.6.0 was released already (BQ956)"), "{}", transcript(&o));
+    // GIT_CEILING_DIRECTORIES at the root of a repository whose suite is in a subdirectory
+    // hides no repository either.
+    let (root, suite) = history();
+    git(root.path(), &["tag", "v1.6.0"]);
+    std::fs::write(suite.join("LICENSE"), "changed after the release\n").unwrap();
+    git(root.path(), &["commit", "-q", "-am", "a second 1.6.0"]);
+    let o = Command::new(env!("CARGO_BIN_EXE_bqsuite"))
+        .args(["validate", "--gate", "--suite", suite.to_str().unwrap()])
+        .env("GIT_CEILING_DIRECTORIES", root.path())
+        .env("NO_COLOR", "1")
+        .env_remove("BQ_REDIS_URL")
+        .env_remove("BQ_REQUIRE_REDIS")
+        .output()
+        .unwrap();
+    assert_eq!((o.status.code(), codes(&o)), (Some(1), vec!["BQ956".to_owned()]), "{}", transcript(&o));
     // Outside a git repository the check cannot run, and release says so.
     let plain = SuiteCopy::new();
     let o = bqsuite(plain.path(), &["release", "--no-previous", "--out", dist.to_str().unwrap()]);
@@ -555,6 +577,27 @@ fn a_shallow_clone_cannot_say_there_is_no_release() {
         "{}",
         transcript(&o)
     );
+}
+
+/// A release candidate's tag that a `--depth 2` clone happens to reach is no sign that the
+/// release tags were fetched: the previous release is still asked for (it was skipped, and a
+/// pull request's gate passed).
+#[test]
+fn a_shallow_clone_reaching_only_a_candidates_tag_still_asks_for_the_tags() {
+    let s = released("v1.6.0");
+    support::set_version(s.path(), "1.7.0-rc.1");
+    git(s.path(), &["commit", "-q", "-am", "1.7.0-rc.1"]);
+    git(s.path(), &["tag", "v1.7.0-rc.1"]);
+    support::set_version(s.path(), "1.7.0");
+    git(s.path(), &["commit", "-q", "-am", "1.7.0"]);
+    let clones = tempfile::tempdir().unwrap();
+    let clone = clones.path().join("depth2");
+    let url = format!("file://{}", s.path().display());
+    git(clones.path(), &["clone", "-q", "--depth", "2", &url, clone.to_str().unwrap()]);
+    assert_eq!(git(&clone, &["tag", "--list"]).trim(), "v1.7.0-rc.1", "the clone reached the candidate's tag");
+    let o = bqsuite(&clone, &["validate", "--gate", "--suite", clone.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
+    assert!(transcript(&o).contains("cannot find the previous release"), "{}", transcript(&o));
 }
 
 #[test]

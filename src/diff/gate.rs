@@ -97,11 +97,12 @@ pub enum OwnTag {
 /// a shallow clone, which cannot tell ([`tags_unreliable`]).
 pub fn own_tag(dir: &Path, version: &str) -> Result<OwnTag, String> {
     let Ok(current) = semver::Version::parse(version) else { return Ok(OwnTag::Untagged) };
-    // Only "not a repository" is no repository: git refusing one (dubious ownership in a CI
-    // container), a broken one or a missing git cannot tell whether the version was released.
+    // Only no `.git` at or above the suite is no repository: git refusing one (dubious ownership
+    // in a CI container), a broken one (no HEAD, a `.git` file naming a gone directory) or a
+    // missing git cannot tell whether the version was released.
     let tags = match super::git::tags(dir, "v*") {
         Ok(tags) => tags,
-        Err(why) if why.contains("not a git repository") || !has_git_dir(dir) => {
+        Err(_) if !has_git_dir(dir) => {
             return Ok(OwnTag::NoRepository(format!("{} is not in a git repository", dir.display())));
         }
         Err(why) => return Err(format!("cannot tell whether {version} was released already (BQ956): {why}")),
@@ -137,14 +138,22 @@ fn has_git_dir(dir: &Path) -> bool {
 
 /// Why the tags of the repository holding `dir` cannot answer "there is no such tag", if they
 /// cannot: it is a shallow clone (CI's default checkout), which may lack the tags and the
-/// commits they name, and no `v*` tag in it names a commit other than `HEAD`'s. A shallow
-/// clone fetches only the tags of the commits it fetches; one that holds a tag of another
-/// commit had its tags fetched (`git fetch --depth 1 origin '+refs/tags/*:refs/tags/*'`).
+/// commits they name, and no release tag in it (`v` and a SemVer version without a pre-release
+/// part) names a commit other than `HEAD`'s. A shallow clone fetches only the tags of the
+/// commits it fetches; one that holds a release tag of another commit had its tags fetched
+/// (`git fetch --depth 1 origin '+refs/tags/*:refs/tags/*'`). A release candidate's tag or
+/// another `v*` tag a `--depth 2` clone happens to reach is no such sign.
 pub fn tags_unreliable(dir: &Path) -> Option<String> {
     use super::git::{commit_of, is_shallow, tags};
+    let release =
+        |t: &str| t.strip_prefix('v').and_then(|v| semver::Version::parse(v).ok()).is_some_and(|v| v.pre.is_empty());
     let fetched = || {
         let head = commit_of(dir, "HEAD");
-        tags(dir, "v*").unwrap_or_default().iter().any(|t| commit_of(dir, t).is_some_and(|c| Some(c) != head))
+        tags(dir, "v*")
+            .unwrap_or_default()
+            .iter()
+            .filter(|t| release(t))
+            .any(|t| commit_of(dir, t).is_some_and(|c| Some(c) != head))
     };
     (is_shallow(dir) && !fetched()).then(|| {
         format!(

@@ -41,8 +41,9 @@ pub struct Revision {
 /// The environment variables that make git read another repository than the one holding the
 /// directory `-C` names (a hook sets some of them): cleared, so the answer is always about
 /// that repository.
-const REPOSITORY_VARS: [&str; 7] = [
+const REPOSITORY_VARS: [&str; 8] = [
     "GIT_DIR",
+    "GIT_CEILING_DIRECTORIES",
     "GIT_WORK_TREE",
     "GIT_COMMON_DIR",
     "GIT_INDEX_FILE",
