@@ -844,6 +844,31 @@ fn an_interrupted_run_stops_its_adapter() {
     }
 }
 
+/// Started by a parent that ignores SIGCHLD (inherited through exec, so the kernel would reap
+/// every adapter at once), bqsuite still sees a clean shutdown as clean: it used to report
+/// "could not be waited for: No child processes".
+#[cfg(unix)]
+#[test]
+fn a_parent_that_ignores_sigchld_changes_nothing() {
+    if !have_python() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.json");
+    let o = Command::new("python3")
+        .args(["-c", "import os, signal, sys; signal.signal(signal.SIGCHLD, signal.SIG_IGN); os.execv(sys.argv[1], sys.argv[1:])"])
+        .args([BIN, "run", "--sdk", &adapter_cmd(), "--section", "cases", "--out", out.to_str().unwrap()])
+        .current_dir(support::repo())
+        .env("NO_COLOR", "1")
+        .env_remove("BQ_REDIS_URL")
+        .env_remove("BQ_REQUIRE_REDIS")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", support::transcript(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!err.contains("could not be waited for") && err.contains("adapter: 0 incident(s)"), "{err}");
+}
+
 /// Nothing an adapter starts in its process group outlives it: a helper it left running in the
 /// background (its output sent elsewhere, so the pipe closes) is killed once the adapter has
 /// exited, after a clean shutdown as when it exits at once. It used to run on after bqsuite
@@ -852,11 +877,17 @@ fn an_interrupted_run_stops_its_adapter() {
 #[cfg(target_os = "linux")]
 #[test]
 fn a_helper_the_adapter_left_running_does_not_outlive_it() {
-    for (how, then, code) in [("exited at once", "exit 3 #", 2), ("shut down", "exec", 0)] {
+    // The third variant's helper keeps the adapter's stdout open, so no end of file comes: its
+    // clean exit was reported as "did not exit within the timeout after the shutdown".
+    for (how, redirect, then, code) in [
+        ("exited at once", "</dev/null >/dev/null 2>&1", "exit 3 #", 2),
+        ("shut down", "</dev/null >/dev/null 2>&1", "exec", 0),
+        ("shut down, its helper holding stdout", "", "exec", 0),
+    ] {
         let dir = tempfile::tempdir().unwrap();
         let pid_file = dir.path().join("helper.pid");
         let adapter = format!(
-            "sh -c 'sleep 600 </dev/null >/dev/null 2>&1 & echo $! > {}; {then} {} adapter'",
+            "sh -c 'sleep 600 {redirect} & echo $! > {}; {then} {} adapter'",
             word(&pid_file.display().to_string()),
             word(BIN)
         );
@@ -866,6 +897,10 @@ fn a_helper_the_adapter_left_running_does_not_outlive_it() {
             None,
         );
         assert_eq!(o.status.code(), Some(code), "{how}: {}", support::transcript(&o));
+        if code == 0 {
+            let err = String::from_utf8_lossy(&o.stderr);
+            assert!(err.contains("adapter: 0 incident(s)"), "{how}: {err}");
+        }
         let pid = std::fs::read_to_string(&pid_file).unwrap().trim().to_owned();
         assert!(!pid.is_empty(), "{how}: the helper started");
         let stopped = (0..100).any(|_| {

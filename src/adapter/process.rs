@@ -426,6 +426,21 @@ fn kill(child: &mut Child) -> String {
     }
 }
 
+/// Make this process's children waitable: a parent that ignored SIGCHLD passes that on
+/// through exec, and then the kernel reaps every child at once, so an adapter's exit could be
+/// neither seen nor told (its status lost, its group killed only at the end of the run).
+#[cfg(unix)]
+fn children_waitable() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        // SAFETY: signal(2) with SIG_DFL installs no handler, it only restores the default
+        // disposition of SIGCHLD (which is to ignore the signal but keep children waitable).
+        unsafe {
+            libc::signal(libc::SIGCHLD, libc::SIG_DFL);
+        }
+    });
+}
+
 /// What the system says of a child, looked at without reaping it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Seen {
@@ -499,6 +514,16 @@ fn wait_exit(child: &mut Child, until: Instant) -> Option<(String, bool)> {
             Ok(None) => return None,
             Err(e) => return Some((format!("could not be waited for: {e}"), false)),
         }
+    }
+}
+
+/// What is wrong with how the child ended after the shutdown, once it closed its stdout or
+/// was seen exiting: nothing for an exit with status 0.
+fn after_shutdown(child: &mut Child, deadline: Instant) -> Option<Trouble> {
+    match wait_exit(child, deadline) {
+        Some((_, true)) => None,
+        Some((status, false)) => Some(Trouble::Exited(status, "after the shutdown")),
+        None => Some(Trouble::Lingered),
     }
 }
 
@@ -761,6 +786,8 @@ impl Adapter {
             shlex::try_join(argv.iter().map(String::as_str)).unwrap_or_default()
         ));
         let log = self.open_log()?;
+        #[cfg(unix)]
+        children_waitable();
         let mut cmd = Process::new(&argv[0]);
         cmd.args(&argv[1..]).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(log);
         #[cfg(unix)]
@@ -947,20 +974,23 @@ impl Adapter {
             // Anything it still writes is unsolicited: a duplicate of the last reply, or noise.
             let mut extra = None;
             let trouble = loop {
-                match r.pipe.recv(deadline) {
+                // Read in short slices and look at the adapter between them: a helper it started
+                // may hold its stdout open after it exited, and then no end of file comes until
+                // the timeout (its exit was reported as lingering after a wait of --timeout).
+                let slice = (Instant::now() + Duration::from_millis(20)).min(deadline);
+                match r.pipe.recv(slice) {
+                    Received::TimedOut if Instant::now() < deadline => {
+                        if look(&r.child) == Seen::Exited {
+                            break after_shutdown(&mut r.child, deadline);
+                        }
+                    }
                     // A line is there whenever one is asked for, so an adapter that writes
                     // without end must be stopped by the clock here, not by a wait.
                     Received::Line(_) if Instant::now() >= deadline => break Some(Trouble::Lingered),
                     Received::Line(l) => {
                         extra.get_or_insert(l);
                     }
-                    Received::Eof => {
-                        break match wait_exit(&mut r.child, deadline) {
-                            Some((_, true)) => None,
-                            Some((status, false)) => Some(Trouble::Exited(status, "after the shutdown")),
-                            None => Some(Trouble::Lingered),
-                        };
-                    }
+                    Received::Eof => break after_shutdown(&mut r.child, deadline),
                     Received::TimedOut | Received::TooLong | Received::Failed(_) => break Some(Trouble::Lingered),
                 }
             };
