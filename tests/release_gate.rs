@@ -463,6 +463,19 @@ fn an_added_case_or_block_is_named_in_the_entry() {
     assert!(String::from_utf8_lossy(&o.stdout).contains("warning[BQ957"), "{}", transcript(&o));
 }
 
+/// `validate --gate` of the suite at `dir` with one more environment variable, whatever the
+/// caller's Redis settings.
+fn gate_with(dir: &Path, (var, value): (&str, &Path)) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_bqsuite"))
+        .args(["validate", "--gate", "--suite", dir.to_str().unwrap()])
+        .env(var, value)
+        .env("NO_COLOR", "1")
+        .env_remove("BQ_REDIS_URL")
+        .env_remove("BQ_REQUIRE_REDIS")
+        .output()
+        .unwrap()
+}
+
 /// A shallow clone (CI's default checkout) has neither the tags nor the commits they name, so
 /// it cannot say a version was never released, nor that there is no previous release: the
 /// gate stops (exit 2) and asks for the tags. It used to skip BQ956 and pass.
@@ -481,14 +494,7 @@ fn a_shallow_clone_cannot_say_there_is_no_release() {
     // GIT_DIR in the environment (an empty repository) does not change which repository is read.
     let empty = clones.path().join("empty.git");
     git(clones.path(), &["init", "-q", "--bare", empty.to_str().unwrap()]);
-    let o = Command::new(env!("CARGO_BIN_EXE_bqsuite"))
-        .args(["validate", "--gate", "--suite", full.to_str().unwrap()])
-        .env("GIT_DIR", &empty)
-        .env("NO_COLOR", "1")
-        .env_remove("BQ_REDIS_URL")
-        .env_remove("BQ_REQUIRE_REDIS")
-        .output()
-        .unwrap();
+    let o = gate_with(&full, ("GIT_DIR", &empty));
     assert_eq!((o.status.code(), codes(&o)), (Some(1), vec!["BQ956".to_owned()]), "{}", transcript(&o));
     let dist = clones.path().join("dist");
     let dir = shallow.to_str().unwrap();
@@ -559,14 +565,7 @@ fn a_shallow_clone_cannot_say_there_is_no_release() {
     git(root.path(), &["tag", "v1.6.0"]);
     std::fs::write(suite.join("LICENSE"), "changed after the release\n").unwrap();
     git(root.path(), &["commit", "-q", "-am", "a second 1.6.0"]);
-    let o = Command::new(env!("CARGO_BIN_EXE_bqsuite"))
-        .args(["validate", "--gate", "--suite", suite.to_str().unwrap()])
-        .env("GIT_CEILING_DIRECTORIES", root.path())
-        .env("NO_COLOR", "1")
-        .env_remove("BQ_REDIS_URL")
-        .env_remove("BQ_REQUIRE_REDIS")
-        .output()
-        .unwrap();
+    let o = gate_with(&suite, ("GIT_CEILING_DIRECTORIES", root.path()));
     assert_eq!((o.status.code(), codes(&o)), (Some(1), vec!["BQ956".to_owned()]), "{}", transcript(&o));
     // Outside a git repository the check cannot run, and release says so.
     let plain = SuiteCopy::new();
