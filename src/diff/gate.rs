@@ -362,7 +362,8 @@ pub fn check(diff: &Diff, current: &Suite) -> Result<Vec<Finding>, String> {
                         let message = format!(
                             "{what} `{reference}` is new since {prev}, but the CHANGELOG entry `## {}` does not name it: \
                              add a sentence that says it is new and names `{reference}`{or_block}, such as \
-                             \"New {what} `{reference}`.\"",
+                             \"New {what} `{reference}`.\" (a question, a negation of the word or a word in \
+                             parentheses does not say it)",
                             entry.heading
                         );
                         out.push(at_manifest(finding(current, Code::ADDITION_NOT_IN_CHANGELOG, message), &c.pointer));

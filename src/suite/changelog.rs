@@ -34,7 +34,7 @@
 //!   "stated" would let an unnamed correction through, so the rule errs on the first side.
 //! - An addition is named by a sentence (as below) that states an addition (*new*, *add*,
 //!   *adds*, *added*, *adding*, *addition*, *additions*, *gains*, *gained*, *introduce*,
-//!   *introduces*, *introduced*, *introducing*) and holds a code span naming it: a
+//!   *introduces*, *introduced*, *introducing*, *newly*) and holds a code span naming it: a
 //!   section by a span equal to its name; an added case or block by its reference
 //!   (`` `traceparent.flags-3-hex` ``) or a block prefix of it (`` `redis_layout.pcall_poison` ``),
 //!   or by its section's name in one span and the rest in another ("`redis_layout` gains
@@ -42,12 +42,17 @@
 //!   entry is where SDK maintainers find the cases that are new to them. Stated and named in
 //!   one sentence, so "Adds a note; `trim` is unchanged" names nothing in `trim`; but for an
 //!   addition a stop inside parentheses (where every one of the item closes) or after *e.g.*,
-//!   *i.e.*, *cf.*, *etc.*, *vs.*, *incl.* ends no sentence. A question states nothing, words in parentheses do not state the
-//!   addition ("Removes `x` (added by mistake)"), and every item under a heading of level 3 to
-//!   6 that states an addition (Keep a Changelog's "### Added") states one unless it holds a
-//!   negation ("Nothing new in `x`"). These rules catch an
-//!   entry that forgets an addition or only gestures at it; they are not a lie detector: a
-//!   sentence written to mislead ("New cases: none (`x` is only reworded)") is for review.
+//!   *i.e.*, *cf.*, *etc.*, *vs.*, *incl.* ends no sentence. A question states nothing, and
+//!   words in parentheses do not state the addition ("Removes `x` (added by mistake)"), unless
+//!   the parenthesis holds the word alone ("`x` (new)"). Every item and paragraph under a
+//!   heading of level 3 to 6 that says only that things were added (its words are addition
+//!   words and *case*, *section*, *block*, *field*, *and*: Keep a Changelog's "### Added",
+//!   "### New cases"; not "### Added (planned)"), or under a lead-in paragraph ending in `:`
+//!   that states an addition ("New cases:"), until the next heading or lead-in, states one
+//!   unless it opens with a negation ("Nothing new in `x`"); so does every row of a table whose
+//!   head row states one. These rules catch an entry that forgets an addition or only gestures
+//!   at it; they are not a lie detector: a sentence written to mislead ("New cases: none (`x`
+//!   is only reworded)") is for review.
 //! - A correction is named by an item that cites at least one ADR (`ADR-` and four digits) and
 //!   has a sentence (ended by `.` `;` `!` `?` before white space) that states a correction
 //!   (*correction*, *corrections*, *corrects*, *corrected*: not *correct*, *correctly* or
@@ -86,8 +91,9 @@ pub struct Item {
 const CORRECTION: [&str; 4] = ["correction", "corrections", "corrects", "corrected"];
 
 /// The words that state an addition.
-const ADDITION: [&str; 13] = [
+const ADDITION: [&str; 14] = [
     "new",
+    "newly",
     "add",
     "adds",
     "added",
@@ -223,11 +229,15 @@ fn states_addition(sentence: &str, under_addition: bool) -> bool {
     if sentence.trim_end().ends_with('?') {
         return false;
     }
-    let (mut outside, mut depth) = (String::new(), 0usize);
+    // The sentence without what stands in parentheses, except a parenthesis that holds an
+    // addition word alone ("`x` (new)").
+    let (mut outside, mut inside, mut depth) = (String::new(), String::new(), 0usize);
     for (i, piece) in sentence.split('`').enumerate() {
         if i % 2 == 1 {
             if depth == 0 {
                 outside.push_str("``");
+            } else {
+                inside.push_str("``");
             }
             continue;
         }
@@ -236,17 +246,47 @@ fn states_addition(sentence: &str, under_addition: bool) -> bool {
                 '(' | '[' => depth += 1,
                 ')' | ']' => {
                     depth = depth.saturating_sub(1);
+                    if depth == 0 {
+                        let word = std::mem::take(&mut inside).trim().to_lowercase();
+                        if ADDITION.contains(&word.as_str()) {
+                            outside.push_str(&word);
+                        }
+                    }
                     outside.push(' ');
                 }
                 _ if depth == 0 => outside.push(c),
-                _ => {}
+                _ => inside.push(c),
             }
         }
     }
     if under_addition {
-        return !tokens(&outside).iter().any(|t| matches!(t, Token::Word(w) if is_negation(w)));
+        // Under a heading or lead-in that states the addition, a sentence states it too unless
+        // it opens with a negation ("Nothing new in `x`"); a negation in its description
+        // ("`x`: flags must not be dropped") is about the case.
+        let first = tokens(&outside).into_iter().find_map(|t| match t {
+            Token::Word(w) => Some(w),
+            Token::Break => None,
+        });
+        return !first.is_some_and(|w| is_negation(&w));
     }
     states(&outside, &ADDITION)
+}
+
+/// Does a heading say only that things were added ("Added", "New cases", "Additions")? Its
+/// words are addition words and names of what was added, nothing else: "Added (planned)",
+/// "Added in 1.8.0" or "To be added" say something more, and state nothing.
+fn heading_states_addition(heading: &str) -> bool {
+    const WHAT: [&str; 9] = ["case", "cases", "section", "sections", "block", "blocks", "field", "fields", "and"];
+    let words: Vec<String> = tokens(heading)
+        .into_iter()
+        .filter_map(|t| match t {
+            Token::Word(w) if w != "`" => Some(w),
+            _ => None,
+        })
+        .collect();
+    !heading.trim_end().ends_with('?')
+        && words.iter().any(|w| ADDITION.contains(&w.as_str()))
+        && words.iter().all(|w| ADDITION.contains(&w.as_str()) || WHAT.contains(&w.as_str()))
 }
 
 impl Item {
@@ -429,8 +469,22 @@ struct Block {
     offset: usize,
     text: String,
     spans: Vec<String>,
+    kind: BlockKind,
+}
+
+/// What a [`Block`] is in the rendered file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum BlockKind {
+    /// An item of a top-level list.
+    Item,
+    /// A paragraph outside a list.
+    Paragraph,
     /// A heading of level 3 to 6 at the top level.
-    heading: bool,
+    Heading,
+    /// The head row of a table.
+    TableHead,
+    /// A body row of a table.
+    TableRow,
 }
 
 /// CHANGELOG.md read as CommonMark (with GitHub's tables and strikethrough): its headings and
@@ -472,7 +526,7 @@ impl Doc {
         let mut heading: Option<(u8, bool, String, Block, bool)> = None;
         let mut skipping = 0usize;
         let options = Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH | Options::ENABLE_FOOTNOTES;
-        let fresh = |offset: usize| Block { offset, text: String::new(), spans: Vec::new(), heading: false };
+        let fresh = |offset: usize, kind: BlockKind| Block { offset, text: String::new(), spans: Vec::new(), kind };
         for (event, range) in Parser::new_ext(text, options).into_offset_iter() {
             match event {
                 Event::Start(Tag::Heading { level, .. }) => {
@@ -483,7 +537,8 @@ impl Doc {
                     if cut {
                         blocks.extend(current.take());
                     }
-                    heading = Some((level, containers == 0, String::new(), fresh(range.start), cut));
+                    heading =
+                        Some((level, containers == 0, String::new(), fresh(range.start, BlockKind::Heading), cut));
                 }
                 Event::End(TagEnd::Heading(_)) => {
                     let Some((level, top, plain, block, cut)) = heading.take() else { continue };
@@ -491,7 +546,7 @@ impl Doc {
                     let first = text[start..range.end].lines().next().unwrap_or_default().trim();
                     let source = first.trim_start_matches('#').trim().trim_end_matches('#').trim_end().to_owned();
                     if cut {
-                        current = Some(fresh(end));
+                        current = Some(fresh(end, BlockKind::Item));
                     } else if level >= 3 {
                         match current.as_mut() {
                             Some(b) => {
@@ -499,7 +554,7 @@ impl Doc {
                                 b.text.push_str(&block.text);
                                 b.spans.extend(block.spans);
                             }
-                            None => blocks.push(Block { heading: true, ..block }),
+                            None => blocks.push(block),
                         }
                     }
                     headings.push(Heading { level, top, text: plain, source, line: line_of(start), start, end });
@@ -509,7 +564,7 @@ impl Doc {
                 Event::Start(Tag::Item) => {
                     containers += 1;
                     if lists == 1 && current.is_none() {
-                        current = Some(fresh(range.start));
+                        current = Some(fresh(range.start, BlockKind::Item));
                     }
                 }
                 Event::End(TagEnd::Item) => {
@@ -520,8 +575,15 @@ impl Doc {
                 }
                 Event::Start(Tag::BlockQuote(_)) => containers += 1,
                 Event::End(TagEnd::BlockQuote(_)) => containers -= 1,
-                Event::Start(Tag::Paragraph | Tag::TableRow | Tag::TableHead) if current.is_none() && lists == 0 => {
-                    current = Some(fresh(range.start));
+                Event::Start(tag @ (Tag::Paragraph | Tag::TableRow | Tag::TableHead))
+                    if current.is_none() && lists == 0 =>
+                {
+                    let kind = match tag {
+                        Tag::TableHead => BlockKind::TableHead,
+                        Tag::TableRow => BlockKind::TableRow,
+                        _ => BlockKind::Paragraph,
+                    };
+                    current = Some(fresh(range.start, kind));
                 }
                 Event::End(TagEnd::Paragraph | TagEnd::TableRow | TagEnd::TableHead) if lists == 0 => {
                     blocks.extend(current.take());
@@ -648,13 +710,31 @@ pub fn entry(text: &str, version: &str) -> Option<Entry> {
     let mut items = Vec::new();
     for &i in &starts {
         let (from, to) = doc.body(i, text.len());
-        let mut under_addition = false;
+        // What the blocks stand under: a heading that says only that things were added, or a
+        // lead-in paragraph ending in `:` that states an addition (until the next heading or
+        // lead-in); and a table whose head row states one.
+        let (mut scope, mut table) = (false, false);
         for b in doc.blocks.iter().filter(|b| b.offset >= from && b.offset < to) {
             let line = doc.lines.partition_point(|&l| l <= b.offset);
-            if b.heading {
-                under_addition = states_addition(&b.text, false);
+            let under_addition = match b.kind {
+                BlockKind::Heading => {
+                    scope = heading_states_addition(&b.text);
+                    false
+                }
+                BlockKind::Paragraph if b.text.trim_end().ends_with(':') => {
+                    scope = states_addition(&b.text, false);
+                    false
+                }
+                BlockKind::TableHead => {
+                    table = states_addition(&b.text, false);
+                    false
+                }
+                BlockKind::TableRow => scope || table,
+                BlockKind::Item | BlockKind::Paragraph => scope,
+            };
+            if b.kind != BlockKind::TableRow && b.kind != BlockKind::TableHead {
+                table = false;
             }
-            let under_addition = under_addition && !b.heading;
             items.push(Item { line, text: b.text.clone(), spans: b.spans.clone(), under_addition });
         }
     }
@@ -900,5 +980,22 @@ mod tests {
             !e("## 1.7.0\n\n### Added\n\n- Nothing new in `traceparent.flags-3-hex`.\n")
                 .names_addition(x, "traceparent")
         );
+        let named = |text: &str| e(&format!("## 1.7.0\n\n{text}\n")).names_addition(x, "traceparent");
+        // A negation in a case's description is about the case.
+        assert!(named("### Added\n\n- `traceparent.flags-3-hex`: flags other than 01 must not be dropped."));
+        // Headings that say more than that things were added.
+        for heading in ["### Added (planned)", "### Added in 1.8.0", "### To be added", "### Added later"] {
+            assert!(!named(&format!("{heading}\n\n- `traceparent.flags-3-hex`")), "{heading}");
+        }
+        assert!(named("### New cases\n\n- `traceparent.flags-3-hex`"));
+        // A lead-in paragraph, and a table whose head says it; a contrary lead-in ends the scope.
+        assert!(named("New cases:\n\n- `traceparent.flags-3-hex`"));
+        assert!(named("**New cases:**\n\n- `traceparent.flags-3-hex`"));
+        assert!(named("| New case | Why |\n|---|---|\n| `traceparent.flags-3-hex` | flags |"));
+        assert!(!named("### Added\n\nRemoved:\n\n- `traceparent.flags-3-hex`"));
+        assert!(!named("| Removed | Why |\n|---|---|\n| `traceparent.flags-3-hex` | flags |"));
+        // Short honest forms.
+        assert!(named("- `traceparent.flags-3-hex` (new)."));
+        assert!(named("- Newly covered: `traceparent.flags-3-hex`."));
     }
 }
