@@ -428,9 +428,11 @@ fn kill(child: &mut Child) -> String {
 
 /// Make this process's children waitable: a parent that ignored SIGCHLD passes that on
 /// through exec, and then the kernel reaps every child at once, so an adapter's exit could be
-/// neither seen nor told (its status lost, its group killed only at the end of the run).
+/// neither seen nor told (its status lost, its group killed only at the end of the run), and
+/// no git command's status could be read. The binary calls it first; starting an adapter
+/// calls it too, for library users.
 #[cfg(unix)]
-fn children_waitable() {
+pub fn children_waitable() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
         // SAFETY: signal(2) with SIG_DFL installs no handler, it only restores the default

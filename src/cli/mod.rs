@@ -430,6 +430,10 @@ pub fn require_redis_from_env() -> bool {
 /// Parse the process arguments and run.
 pub fn main() -> ExitCode {
     interrupt::install();
+    // Every child bqsuite starts (git, an adapter) is waited for; a SIGCHLD ignored by whoever
+    // started bqsuite would make the kernel reap them first.
+    #[cfg(unix)]
+    crate::adapter::process::children_waitable();
     let cli = Cli::parse();
     dispatch(cli)
 }
