@@ -223,8 +223,9 @@ fn ends_with_abbreviation(sentence: &str) -> bool {
 
 /// Does `sentence` of an item state an addition? A question states nothing ("Adds `x`?"),
 /// and what stands in parentheses or brackets is not read for it ("Removes `x` (added by
-/// mistake)"); under a heading that states an addition every other sentence does, unless it
-/// holds a negation ("Nothing new in `x`").
+/// mistake)"), unless the parenthesis holds an addition word alone ("`x` (new)"); under a
+/// heading, lead-in or table head that states an addition (`under_addition`) every other
+/// sentence does, unless it opens with a negation ("Nothing new in `x`").
 fn states_addition(sentence: &str, under_addition: bool) -> bool {
     if sentence.trim_end().ends_with('?') {
         return false;
