@@ -52,6 +52,11 @@ use crate::suite::{MANIFEST, Suite, VERSION_FILE};
 /// Where a version bump is written: every place `validate` holds to one version.
 pub const BUMPED: &str = "CONFORMANCE_VERSION, manifest.json's and schema/results.example.json's conformance_version";
 
+/// The version a `v<SemVer>` tag names (`v1.6.0` → 1.6.0), if it names one.
+fn tag_version(tag: &str) -> Option<semver::Version> {
+    semver::Version::parse(tag.strip_prefix('v')?).ok()
+}
+
 /// The highest `v<SemVer>` release tag (no pre-release part) of the repository holding `dir`
 /// below `version` that releases this suite ([`releases_the_suite`]), if any.
 pub fn previous_tag(dir: &Path, version: &str) -> Result<Option<String>, String> {
@@ -59,7 +64,7 @@ pub fn previous_tag(dir: &Path, version: &str) -> Result<Option<String>, String>
     let tags = super::git::tags(dir, "v*")?;
     let mut below: Vec<(semver::Version, String)> = tags
         .into_iter()
-        .filter_map(|t| Some((semver::Version::parse(t.strip_prefix('v')?).ok()?, t)))
+        .filter_map(|t| Some((tag_version(&t)?, t)))
         .filter(|(v, _)| v.pre.is_empty() && *v < current)
         .collect();
     below.sort();
@@ -108,14 +113,8 @@ pub fn own_tag(dir: &Path, version: &str) -> Result<OwnTag, String> {
         Err(why) => return Err(format!("cannot tell whether {version} was released already (BQ956): {why}")),
     };
     let exact = format!("v{version}");
-    let mut same: Vec<String> = tags
-        .into_iter()
-        .filter(|t| {
-            t.strip_prefix('v')
-                .and_then(|v| semver::Version::parse(v).ok())
-                .is_some_and(|v| v.cmp_precedence(&current).is_eq())
-        })
-        .collect();
+    let mut same: Vec<String> =
+        tags.into_iter().filter(|t| tag_version(t).is_some_and(|v| v.cmp_precedence(&current).is_eq())).collect();
     same.sort_by_key(|t| (*t != exact, t.clone()));
     if let Some(tag) = same.iter().find(|t| releases_the_suite(dir, t, &current)) {
         return Ok(OwnTag::Tag(tag.clone()));
@@ -145,14 +144,12 @@ fn has_git_dir(dir: &Path) -> bool {
 /// another `v*` tag a `--depth 2` clone happens to reach is no such sign.
 pub fn tags_unreliable(dir: &Path) -> Option<String> {
     use super::git::{commit_of, is_shallow, tags};
-    let release =
-        |t: &str| t.strip_prefix('v').and_then(|v| semver::Version::parse(v).ok()).is_some_and(|v| v.pre.is_empty());
     let fetched = || {
         let head = commit_of(dir, "HEAD");
         tags(dir, "v*")
             .unwrap_or_default()
             .iter()
-            .filter(|t| release(t))
+            .filter(|t| tag_version(t).is_some_and(|v| v.pre.is_empty()))
             .any(|t| commit_of(dir, t).is_some_and(|c| Some(c) != head))
     };
     (is_shallow(dir) && !fetched()).then(|| {
