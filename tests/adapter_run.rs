@@ -444,6 +444,15 @@ fn a_crash_mid_run_fails_one_case_and_the_rest_runs_on_a_restarted_adapter() {
     misbehaves_once("crash", 5, "10", "exited (exit status: 3) before answering");
 }
 
+/// A crashed adapter whose helper holds its stdout open gives no end of file: the exit is
+/// seen all the same (it used to fail the case only after --timeout, as "gave no answer", and
+/// this timeout is longer than the whole test may take).
+#[cfg(target_os = "linux")]
+#[test]
+fn a_crash_is_seen_while_a_helper_holds_the_adapters_stdout() {
+    misbehaves_once("crash-held", 5, "30", "exited (exit status: 3) before answering");
+}
+
 #[test]
 fn a_hang_fails_one_case_after_the_timeout() {
     misbehaves_once("hang", 5, "0.5", "gave no answer within 0.5 s (--timeout)");

@@ -243,6 +243,33 @@ struct Running {
     pipe: Pipe,
 }
 
+/// How often a process that has not answered yet is looked at, to see whether it exited.
+const LOOK_EVERY: Duration = Duration::from_millis(20);
+
+impl Running {
+    /// The next line, waiting until `deadline` at most, as [`Pipe::recv`] gives it, except that
+    /// a process seen exiting meanwhile is an end of file (after whatever it wrote first): a
+    /// helper it started may hold its stdout open after it exited, and then no end of file
+    /// comes until the deadline. Lines that arrive quickly never wait for a look.
+    fn recv(&mut self, deadline: Instant) -> Received {
+        loop {
+            let slice = (Instant::now() + LOOK_EVERY).min(deadline);
+            match self.pipe.recv(slice) {
+                Received::TimedOut if Instant::now() < deadline => {
+                    if look(&self.child) == Seen::Exited {
+                        // What it wrote before exiting is in the pipe already.
+                        return match self.pipe.recv(Instant::now()) {
+                            Received::TimedOut => Received::Eof,
+                            got => got,
+                        };
+                    }
+                }
+                got => return got,
+            }
+        }
+    }
+}
+
 /// An adapter process (restarted as needed) as the SDK under test.
 pub struct Adapter {
     options: AdapterOptions,
@@ -699,7 +726,7 @@ impl Adapter {
         self.as_case(c, |adapter| {
             let last_sent = adapter.seq;
             let running = adapter.running.as_mut().expect("calls are in flight to a running process");
-            let got = running.pipe.recv(Instant::now() + adapter.options.timeout);
+            let got = running.recv(Instant::now() + adapter.options.timeout);
             let result = adapter.judge_reply(seq, op, got, last_sent);
             let lost = adapter.running.is_none();
             let notes = std::mem::take(&mut adapter.notes);
@@ -839,7 +866,7 @@ impl Adapter {
         let deadline = Instant::now() + wait;
         let line = line_of(&hello);
         let sent = running.pipe.send(&line, deadline);
-        let got = match (sent, running.pipe.recv(deadline)) {
+        let got = match (sent, running.recv(deadline)) {
             (_, Received::Line(l)) => l,
             (_, Received::Eof) | (Err(Unsent::Closed), _) => {
                 return Err(Trouble::Exited(exited(&mut running.child), "before its hello"));
@@ -976,22 +1003,14 @@ impl Adapter {
             // Anything it still writes is unsolicited: a duplicate of the last reply, or noise.
             let mut extra = None;
             let trouble = loop {
-                // Read in short slices and look at the adapter between them: a helper it started
-                // may hold its stdout open after it exited, and then no end of file comes until
-                // the timeout (its exit was reported as lingering after a wait of --timeout).
-                let slice = (Instant::now() + Duration::from_millis(20)).min(deadline);
-                match r.pipe.recv(slice) {
-                    Received::TimedOut if Instant::now() < deadline => {
-                        if look(&r.child) == Seen::Exited {
-                            break after_shutdown(&mut r.child, deadline);
-                        }
-                    }
+                match r.recv(deadline) {
                     // A line is there whenever one is asked for, so an adapter that writes
                     // without end must be stopped by the clock here, not by a wait.
                     Received::Line(_) if Instant::now() >= deadline => break Some(Trouble::Lingered),
                     Received::Line(l) => {
                         extra.get_or_insert(l);
                     }
+                    // Closed its stdout, or seen exiting while a helper it started holds it.
                     Received::Eof => break after_shutdown(&mut r.child, deadline),
                     Received::TimedOut | Received::TooLong | Received::Failed(_) => break Some(Trouble::Lingered),
                 }
@@ -1053,7 +1072,7 @@ impl Adapter {
         let running = self.running.as_mut().expect("ensure_running");
         let got = match running.pipe.send(&line, deadline) {
             Err(Unsent::Closed) => Received::Eof,
-            _ => running.pipe.recv(deadline),
+            _ => running.recv(deadline),
         };
         self.judge_reply(seq, op, got, seq)
     }

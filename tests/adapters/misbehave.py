@@ -10,6 +10,7 @@ It relays the protocol between bqsuite (its stdin/stdout) and a real adapter it 
 MODE is one of
     relay          misbehave never (with --record: write every line both ways to FILE)
     crash          exit with status 3 instead of answering call AT
+    crash-held     as crash, leaving a helper behind that holds stdout open (no end of file)
     hang           stop answering at call AT (and sleep)
     garbage        answer call AT with a line that is not JSON
     wrong-seq      answer call AT with seq AT + 100
@@ -158,6 +159,9 @@ def main():
             held = reply
             continue
         if mode == "crash":
+            sys.exit(3)
+        elif mode == "crash-held":
+            subprocess.Popen(["sleep", "600"], stdin=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             sys.exit(3)
         elif mode == "hang":
             time.sleep(3600)
