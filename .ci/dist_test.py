@@ -10,9 +10,11 @@
   wheel's executable, a release that `bqsuite fetch` reads and `scripts/release.sh verify` accepts;
 - the action: action.yml's `run:` steps (.ci/action_harness.py) against fake SDK trees served
   that release through BQ_CONFORMANCE_BASE_URL: in-sync copies and a Compatible results file
-  pass; drift and a Not compatible verdict fail with `::error` annotations on the right files; a
-  tampered binary is not installed; the default version follows the action's ref, else its
-  CONFORMANCE_VERSION; a -pre action and a missing input fail;
+  pass, and so does the reference adapter run through the release (`adapter`, with and without
+  a Redis); drift, a failing adapter and a Not compatible verdict fail with `::error`
+  annotations on the right files; a tampered binary is not installed; the default version
+  follows the action's ref, else its CONFORMANCE_VERSION; a -pre action and a missing input
+  fail;
 - the workflow files parse as YAML and have the shape the README promises.
 """
 
@@ -22,6 +24,7 @@ import hashlib
 import io
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -268,6 +271,67 @@ class Action(unittest.TestCase):
         errors = out.annotations()
         self.assertTrue(any(e.startswith("::error file=results.json,") and "BQ612" in e for e in errors), errors)
 
+    def test_an_adapter_run_through_the_release_is_checked(self):
+        # The reference adapter, without Redis: its Redis cases are skips citing ADR-0033, so it
+        # is Compatible; the results file is where `adapter-results` says, and is the output.
+        out = self.action({"adapter": f"{BQSUITE} adapter", "adapter-results": "build/results.json"})
+        self.assert_ok(out)
+        written = self.sdk / "build" / "results.json"
+        self.assertEqual(out.outputs["adapter-results"], "build/results.json")
+        self.assertIn('"status": "pass"', written.read_text())
+        self.assertIn("+ bqsuite run --suite ", out.log)
+        self.assertIn("build/results.json: Compatible", out.log)
+        self.assertTrue((self.sdk / "build" / "adapter.log").exists(), "the adapter's stderr beside the results")
+        # By default the file goes to the runner's temp directory.
+        out = self.action({"adapter": f"{BQSUITE} adapter", "results": "results.json"})
+        self.assert_ok(out)
+        default = self.tmp / "runner-temp" / "babelqueue-conformance" / "results.json"
+        self.assertEqual(out.outputs["adapter-results"], str(default))
+        self.assertTrue(default.exists())
+        self.assertIn("results.json: Compatible", out.log)
+
+    def test_a_failing_adapter_fails_with_annotations_and_its_log(self):
+        # A relay that crashes instead of answering its fifth call: that case fails, the verdict
+        # is Not compatible, and the end of the adapter's stderr is printed.
+        relay = f"python3 {shlex.quote(str(REPO / 'tests/adapters/misbehave.py'))} {shlex.quote(str(BQSUITE))} crash 5"
+        out = self.action({"adapter": relay, "adapter-results": "results-adapter.json"})
+        self.assertEqual((out.status, out.failed_step), (1, "Check against the released suite"), out.log)
+        self.assertIn("results-adapter.json: Not compatible", out.log)
+        errors = out.annotations()
+        self.assertTrue(any(e.startswith("::error file=results-adapter.json,") for e in errors), errors)
+        self.assertIn("::group::the adapter's stderr", out.log)
+        # An adapter that cannot start writes no results file: the check could not run.
+        out = self.action({"adapter": "false", "vendored": "tests/conformance"})
+        self.assertEqual(out.status, 2, out.log)
+        self.assertIn("run --sdk could not run (exit 2)", " ".join(out.annotations()))
+        self.assertIn("fetch --check", out.log, "the other checks still run")
+
+    def test_the_redis_url_reaches_the_run_and_never_the_log(self):
+        # Nothing listens on port 1: a Redis given is a Redis required, so the cases that need
+        # it fail (they are not skipped), and the log says why without the password.
+        out = self.action({"adapter": f"{BQSUITE} adapter", "redis-url": "redis://:s3cret@127.0.0.1:1/0"})
+        self.assertEqual(out.status, 1, out.log)
+        self.assertIn("cannot reach Redis at redis://:***@127.0.0.1:1/0", out.log)
+        self.assertIn(": Not compatible", out.log)
+        self.assertNotIn("s3cret", out.log + " ".join(out.annotations()))
+
+    def test_an_adapter_runs_the_redis_cases_on_the_redis_given(self):
+        redis = os.environ.get("BQ_REDIS_URL")
+        if not redis:
+            # .ci/run always gives one (BQ_REQUIRE_REDIS): only a hand run may skip.
+            self.assertFalse(os.environ.get("BQ_REQUIRE_REDIS"), "BQ_REQUIRE_REDIS is set but BQ_REDIS_URL is not")
+            self.skipTest("BQ_REDIS_URL is not set")
+        out = self.action({"adapter": f"{BQSUITE} adapter", "redis-url": redis, "adapter-results": "r.json"})
+        self.assert_ok(out)
+        verdicts = [line for line in out.log.splitlines() if line.startswith("r.json: Compatible")]
+        self.assertTrue(verdicts, out.log)
+        self.assertTrue(all(line.endswith(", 0 skip") for line in verdicts), verdicts)
+
+    def test_an_adapter_is_one_command_line(self):
+        out = self.action({"adapter": f"{BQSUITE} adapter\n{BQSUITE} adapter"})
+        self.assertEqual(out.status, 2, out.log)
+        self.assertIn("one command line", " ".join(out.annotations()))
+
     def test_default_version_falls_back_to_the_actions_conformance_version(self):
         for ref in ["main", "0123456789abcdef0123456789abcdef01234567", "v1"]:
             out = self.action({"vendored": "tests/conformance"}, ref=ref)
@@ -360,9 +424,11 @@ class Workflows(unittest.TestCase):
 
     def test_action_inputs_and_outputs(self):
         action = self.load("action.yml")
-        self.assertEqual(set(action["inputs"]), {"version", "vendored", "results", "sha256"})
+        self.assertEqual(
+            set(action["inputs"]), {"version", "vendored", "results", "adapter", "adapter-results", "redis-url", "sha256"}
+        )
         self.assertTrue(all(not spec.get("required") for spec in action["inputs"].values()))
-        self.assertEqual(set(action["outputs"]), {"version", "bqsuite"})
+        self.assertEqual(set(action["outputs"]), {"version", "bqsuite", "adapter-results"})
         action_harness.load(REPO)
 
     def test_release_workflow(self):

@@ -8,6 +8,10 @@
 #   BQ_VENDORED  the `vendored` input: vendored copies, one directory per line
 #   BQ_RESULTS   the `results` input: results files, one path per line
 #   BQ_SHA256    the `sha256` input: the expected sha256 of the suite asset (optional)
+#   BQ_ADAPTER   the `adapter` input: an adapter command to run through the suite (optional)
+#   BQ_ADAPTER_RESULTS  the `adapter-results` input: where that run writes its results file
+#   BQ_ADAPTER_REDIS    the `redis-url` input: a live Redis for that run (optional)
+#   RUNNER_TEMP, GITHUB_OUTPUT (set by the runner)
 #
 # Every vendored copy is checked with `bqsuite fetch --check VERSION DIR` (drift is BQ900 added,
 # BQ901 removed, BQ902 modified; LICENSE is ignored). The results files are checked together
@@ -16,8 +20,19 @@
 # drifted). Paths are relative to the working directory (the workspace); one per line, blank
 # lines ignored, no glob expansion, so a path may hold spaces. Every check runs even when an
 # earlier one failed, so one job shows every problem; the step then exits with the worst status:
-# 1 for drift or a Not compatible verdict, 2 when a check could not run. Giving neither input is
-# a usage error.
+# 1 for drift or a Not compatible verdict, 2 when a check could not run. Giving none of
+# `vendored`, `results` and `adapter` is a usage error.
+#
+# With `adapter`, the command is run from the workspace through that same released suite with
+# `bqsuite run --sdk CMD` (docs/adapter-protocol.md: one command line, split like a shell would,
+# no expansion), writing its results file to `adapter-results` (default
+# $RUNNER_TEMP/babelqueue-conformance/results.json, the adapter's stderr in adapter.log beside
+# it); the path is the step's output `adapter-results`, written before the run so a later step
+# can upload the file even when this one fails. That results file is then checked with the
+# others. `redis-url` reaches the run as BQ_REDIS_URL, never on a command line, and is never
+# printed; a Redis given is a Redis required (BQ_REQUIRE_REDIS=1), so an unreachable one fails
+# the cases that need it instead of skipping them. Without it those cases are skips citing
+# ADR-0033, which the skip policy allows. When the run fails, the end of the adapter's log is printed in a group.
 set -uo pipefail
 
 bin=${BQ_BIN:?BQ_BIN is not set: this script runs as a step of action.yml}
@@ -33,8 +48,16 @@ while IFS= read -r line; do results+=("$line"); done < <(lines "${BQ_RESULTS:-}"
 pin=()
 if [ -n "${BQ_SHA256:-}" ]; then pin=(--sha256 "$BQ_SHA256"); fi
 
-if [ "${#vendored[@]}" -eq 0 ] && [ "${#results[@]}" -eq 0 ]; then
-  echo "::error title=BabelQueue conformance::nothing to check: set the input vendored (a vendored copy of the suite) or results (a results file), or both"
+adapter=$(lines "${BQ_ADAPTER:-}")
+case $adapter in
+  *$'\n'*)
+    echo "::error title=BabelQueue conformance::adapter: one command line, not several"
+    exit 2
+    ;;
+esac
+
+if [ "${#vendored[@]}" -eq 0 ] && [ "${#results[@]}" -eq 0 ] && [ -z "$adapter" ]; then
+  echo "::error title=BabelQueue conformance::nothing to check: set the input vendored (a vendored copy of the suite), results (a results file) or adapter (an adapter command to run), or several"
   exit 2
 fi
 
@@ -64,12 +87,46 @@ for dir in ${vendored[@]+"${vendored[@]}"}; do
   run "fetch --check $dir" "$bin" fetch --check ${pin[@]+"${pin[@]}"} --format github -- "$version" "$dir"
 done
 
-if [ "${#results[@]}" -gt 0 ]; then
-  temp=${RUNNER_TEMP:-${TMPDIR:-/tmp}}
+temp=${RUNNER_TEMP:-${TMPDIR:-/tmp}}
+# run_adapter SUITE: run the adapter through SUITE, add its results file to those checked.
+run_adapter() {
+  local suite=$1 out=${BQ_ADAPTER_RESULTS:-} status log
+  [ -n "$out" ] || out=$temp/babelqueue-conformance/results.json
+  mkdir -p -- "$(dirname -- "$out")" || {
+    echo "::error title=BabelQueue conformance::adapter-results: cannot create the directory of $out"
+    worst=2
+    return
+  }
+  log=$(dirname -- "$out")/adapter.log
+  if [ -n "${GITHUB_OUTPUT:-}" ]; then
+    echo "adapter-results=$out" >>"$GITHUB_OUTPUT"
+  fi
+  if [ -n "${BQ_ADAPTER_REDIS:-}" ]; then
+    export BQ_REDIS_URL=$BQ_ADAPTER_REDIS BQ_REQUIRE_REDIS=1
+  fi
+  run "run --sdk" "$bin" run --suite "$suite" --sdk "$adapter" --out "$out" --adapter-log "$log"
+  status=$?
+  if [ "$status" -ne 0 ] && [ -s "$log" ]; then
+    echo "::group::the adapter's stderr (the end of $log)"
+    tail -n 50 -- "$log"
+    echo "::endgroup::"
+  fi
+  # A results file is written whenever the run ran (exit 0 or 1); exit 2 writes none.
+  if [ "$status" -le 1 ] && [ -f "$out" ]; then
+    results+=("$out")
+  fi
+}
+
+if [ "${#results[@]}" -gt 0 ] || [ -n "$adapter" ]; then
   suite=$(mktemp -d "$temp/bqsuite-suite-$version.XXXXXX")
   rmdir "$suite" # fetch unpacks into an absent or empty directory
   if run "fetch $version" "$bin" fetch ${pin[@]+"${pin[@]}"} -- "$version" "$suite"; then
-    run "results check" "$bin" results check --suite "$suite" --format github -- "${results[@]}"
+    if [ -n "$adapter" ]; then
+      run_adapter "$suite"
+    fi
+    if [ "${#results[@]}" -gt 0 ]; then
+      run "results check" "$bin" results check --suite "$suite" --format github -- "${results[@]}"
+    fi
   fi
   rm -rf "$suite"
 fi
