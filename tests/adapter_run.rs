@@ -356,6 +356,72 @@ fn the_python_example_fails_every_case_of_an_operation_it_does_not_implement() {
     assert_eq!(failing, core_sections_left_out(&suite));
 }
 
+/// The run's stderr groups the failed cases by reason, the most common first, so an adapter's
+/// author sees what to fix without opening the results file: at most ten reasons, each cut to
+/// 200 characters and shown terminal-safe, then where the rest are.
+#[test]
+fn a_failing_run_names_its_most_common_reasons() {
+    if !have_python() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    // Every call fails: call 1 with a long message holding an escape, calls 2 to 4 alike, and
+    // every later one with a message of its own.
+    let script = dir.path().join("adapter.py");
+    std::fs::write(
+        &script,
+        r#"import json, sys
+for line in sys.stdin:
+    m = json.loads(line)
+    if m["cmd"] == "hello":
+        r = {"reply": "hello", "protocol": 1, "sdk": "failing-sdk", "version": "1", "language": "python",
+             "bindings": [], "operations": ["accepts", "make", "decode", "reemit"]}
+    elif m["cmd"] == "shutdown":
+        break
+    else:
+        n = m["seq"]
+        text = "\x1b[31mred " + "y" * 300 if n == 1 else "alike" if n <= 4 else "call %d" % n
+        r = {"reply": "error", "seq": n, "message": text}
+    print(json.dumps(r), flush=True)
+"#,
+    )
+    .unwrap();
+    let out = dir.path().join("results.json");
+    let cmd = format!("python3 {}", word(&script.display().to_string()));
+    let mut args = vec!["run", "--sdk", &cmd, "--out", out.to_str().unwrap()];
+    args.extend(["--section", "cases", "--section", "roundtrip", "--section", "data_shape"]);
+    let o = bqsuite(&args, None);
+    assert_eq!(o.status.code(), Some(1), "{}", support::transcript(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    let digest: Vec<&str> =
+        err.lines().skip_while(|l| !l.starts_with("failed: ")).take_while(|l| !l.starts_with("run: ")).collect();
+    let got = outcomes(&read_json(&out));
+    let reasons: BTreeSet<_> = got.iter().map(|o| o.3.clone()).collect();
+    assert!(got.iter().all(|o| o.2 == "fail") && reasons.len() > 10, "{got:#?}");
+    assert_eq!(
+        digest[0],
+        format!("failed: {} case(s), {} reason(s), the most common first:", got.len(), reasons.len())
+    );
+    assert_eq!(digest.len(), 12, "ten reasons, then where the rest are: {err}");
+    let more = format!(
+        "  … and {} more reason(s); `bqsuite results check {}` lists every case",
+        reasons.len() - 10,
+        out.display()
+    );
+    assert_eq!(digest[11], more);
+    let counts: Vec<usize> =
+        digest[1..11].iter().map(|l| l.trim_start().split('×').next().unwrap().parse().unwrap()).collect();
+    assert!(counts.windows(2).all(|w| w[0] >= w[1]), "the most common first: {err}");
+    assert!(
+        digest.iter().any(|l| l.starts_with("     3× ") && l.ends_with(" and 2 more: the SDK failed: alike")),
+        "{err}"
+    );
+    // Call 1's message, shown with its escape written out and cut.
+    let long = digest.iter().find(|l| l.contains("red yyy")).expect("the long reason is listed");
+    assert!(long.contains(": the SDK failed: \\u001b[31mred yyy") && long.ends_with("y …"), "{long}");
+    assert!(!err.contains('\u{1b}') && long.len() < 300, "{long}");
+}
+
 #[test]
 fn a_section_asked_for_that_the_sdk_does_not_carry_is_a_usage_error_not_an_empty_pass() {
     // The Python example declares no binding: `--section delay` (scope sqs) cannot run, and

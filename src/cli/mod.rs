@@ -643,6 +643,7 @@ fn run(a: &RunArgs) -> ExitCode {
         let c = results.counts(Some(name));
         note!("{:<24} {:>4} pass {:>4} fail {:>4} skip", terminal_safe(name), c.pass, c.fail, c.skip);
     }
+    note_failures(&results, out_file(&a.out));
     let total = results.counts(None);
     note!("run: {total} ({})", subject(&suite));
     if let Some(summary) = adapter {
@@ -675,6 +676,46 @@ fn run(a: &RunArgs) -> ExitCode {
         return ExitCode::from(2);
     }
     exit(total.fail > 0)
+}
+
+/// How many reasons the failure digest of a run lists, and how much of each it shows.
+const DIGEST_REASONS: usize = 10;
+const DIGEST_REASON_CHARS: usize = 200;
+
+/// The failed cases of a run grouped by reason, the most common first, so that whoever runs an
+/// SDK sees at once what to fix (`accepts is not implemented` for 80 cases) without opening the
+/// results file. Every case and its whole reason stay in the file, which `results check` lists.
+fn note_failures(results: &crate::results::ResultsFile, out: Option<&Path>) {
+    let groups = results.failures_by_reason();
+    if groups.is_empty() {
+        return;
+    }
+    let failed: usize = groups.iter().map(|g| g.cases.len()).sum();
+    note!("failed: {failed} case(s), {} reason(s), the most common first:", groups.len());
+    for g in groups.iter().take(DIGEST_REASONS) {
+        let (section, id) = g.cases[0];
+        let more = match g.cases.len() {
+            1 => String::new(),
+            n => format!(" and {} more", n - 1),
+        };
+        let reason = g.reason.unwrap_or("(no reason given)");
+        let shown: String = reason.chars().take(DIGEST_REASON_CHARS).collect();
+        let cut = if shown.len() < reason.len() { " …" } else { "" };
+        note!(
+            "  {:>4}× {}{more}: {}{cut}",
+            g.cases.len(),
+            terminal_safe(&format!("{section} / {id}")),
+            terminal_safe(&shown)
+        );
+    }
+    if groups.len() > DIGEST_REASONS {
+        let file = out.map_or_else(|| "FILE".to_owned(), |p| p.display().to_string());
+        note!(
+            "  … and {} more reason(s); `bqsuite results check {}` lists every case",
+            groups.len() - DIGEST_REASONS,
+            terminal_safe(&file)
+        );
+    }
 }
 
 /// An `--out FILE` that may be `-`, the convention for stdout: the file, or `None` for stdout.

@@ -10,6 +10,7 @@
 //! be reproduced byte for byte.
 
 use std::borrow::Cow;
+use std::collections::HashMap;
 use std::fmt;
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -165,6 +166,15 @@ pub fn bounded_reason(reason: &str) -> Cow<'_, str> {
     Cow::Owned(format!("{}{note}", &reason[..end]))
 }
 
+/// Failed cases that share one reason ([`ResultsFile::failures_by_reason`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Failures<'r> {
+    /// The reason they give (`None`: none given).
+    pub reason: Option<&'r str>,
+    /// Each case's section and id, in the file's order.
+    pub cases: Vec<(&'r str, &'r str)>,
+}
+
 impl ResultsFile {
     /// Record one case, its reason cut to [`MAX_REASON`] bytes.
     pub fn record(&mut self, section: &str, id: &str, outcome: &Outcome) {
@@ -193,6 +203,32 @@ impl ResultsFile {
             .flat_map(|(_, cases)| cases.as_object().into_iter().flat_map(|m| m.values()))
             .map(|o| o.get("status").and_then(Value::as_str).and_then(Status::parse).unwrap_or(Status::Fail))
             .collect()
+    }
+
+    /// The failed cases grouped by their reason, the most common reason first (ties in the
+    /// order the file lists them): what an SDK's maintainer fixes first. A case without a
+    /// reason is grouped under `None`; a status this model does not know is a failure, as in
+    /// [`Self::counts`].
+    pub fn failures_by_reason(&self) -> Vec<Failures<'_>> {
+        let mut groups: Vec<Failures<'_>> = Vec::new();
+        let mut index: HashMap<Option<&str>, usize> = HashMap::new();
+        for (section, cases) in &self.sections {
+            for (id, o) in cases.as_object().into_iter().flat_map(|m| m.iter()) {
+                let status = o.get("status").and_then(Value::as_str).and_then(Status::parse).unwrap_or(Status::Fail);
+                if status != Status::Fail {
+                    continue;
+                }
+                let reason = o.get("reason").and_then(Value::as_str);
+                let at = *index.entry(reason).or_insert_with(|| {
+                    groups.push(Failures { reason, cases: Vec::new() });
+                    groups.len() - 1
+                });
+                groups[at].cases.push((section.as_str(), id.as_str()));
+            }
+        }
+        // A stable sort keeps the file's order among equal counts.
+        groups.sort_by_key(|g| std::cmp::Reverse(g.cases.len()));
+        groups
     }
 
     /// Pretty JSON with a trailing newline.
@@ -274,6 +310,45 @@ pub fn rfc3339(secs: i64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn failures_are_grouped_by_reason_the_most_common_first() {
+        let sections = serde_json::json!({
+            "a": {
+                "x": {"status": "fail", "reason": "one"},
+                "y": {"status": "pass"},
+                "z": {"status": "fail", "reason": "two"},
+            },
+            "b": {
+                "p": {"status": "fail", "reason": "two"},
+                "q": {"status": "skip", "reason": "ADR-0033: no Redis"},
+                "r": {"status": "fail"},
+                "s": {"status": "broken", "reason": "one"},
+                "t": {"status": "fail", "reason": "three"},
+            },
+        });
+        let r = ResultsFile {
+            sdk: "s".into(),
+            version: "1".into(),
+            conformance_version: "1.6.0".into(),
+            generated_at: rfc3339(0),
+            bindings: Vec::new(),
+            sections: sections.as_object().unwrap().clone(),
+        };
+        let got: Vec<_> = r.failures_by_reason().into_iter().map(|g| (g.reason, g.cases)).collect();
+        assert_eq!(
+            got,
+            vec![
+                // Two each: "one" (an unknown status fails too) before "two", the file's order.
+                (Some("one"), vec![("a", "x"), ("b", "s")]),
+                (Some("two"), vec![("a", "z"), ("b", "p")]),
+                (None, vec![("b", "r")]),
+                (Some("three"), vec![("b", "t")]),
+            ]
+        );
+        let none = ResultsFile { sections: Map::new(), ..r };
+        assert!(none.failures_by_reason().is_empty());
+    }
 
     #[test]
     fn a_reason_is_cut_at_a_character_boundary_and_says_so() {
