@@ -422,6 +422,25 @@ for line in sys.stdin:
     assert!(!err.contains('\u{1b}') && long.len() < 300, "{long}");
 }
 
+/// `--case` through an adapter: only the cases selected run, and only their calls are written
+/// ahead (every call written ahead is used: none belongs to a case that does not run).
+#[test]
+fn a_case_selection_writes_ahead_only_the_calls_of_its_cases() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.json");
+    let args = ["run", "--sdk", &adapter_cmd(), "--case", "order-created", "--case", "sequences/"];
+    let o = bqsuite(&[&args[..], &["--out", out.to_str().unwrap()]].concat(), None);
+    assert_eq!(o.status.code(), Some(0), "{}", support::transcript(&o));
+    let got = outcomes(&read_json(&out));
+    assert!(got.iter().all(|o| o.2 == "pass" && (o.1 == "order-created" || o.1.starts_with("sequences/"))), "{got:#?}");
+    assert!(got.len() > 2, "{got:#?}");
+    let err = String::from_utf8_lossy(&o.stderr);
+    let ahead = err.split("; ").find(|p| p.contains("written ahead")).expect("calls were written ahead");
+    let (written, used) = ahead.split_once(" call(s) written ahead (").unwrap();
+    assert_eq!(format!("{written} used), 0 one at a time"), used, "{err}");
+    assert!(written.parse::<usize>().unwrap() >= got.len(), "{err}");
+}
+
 #[test]
 fn a_section_asked_for_that_the_sdk_does_not_carry_is_a_usage_error_not_an_empty_pass() {
     // The Python example declares no binding: `--section delay` (scope sqs) cannot run, and

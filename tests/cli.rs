@@ -134,6 +134,58 @@ fn run_a_small_suite() {
     assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
 }
 
+/// `--case` runs only the cases it names (an id, or a block's prefix ending in `/`), in every
+/// section run; a partial run gives no verdict; a pattern that selects nothing runs nothing and
+/// is a usage error, naming the block a `/`-less block name meant.
+#[test]
+fn run_case_selects_cases_by_id_or_block() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("r.json");
+    let out_arg = out.to_str().unwrap();
+    let args = ["run", "--case", "order-created", "--case", "sequences/", "--out", out_arg];
+    let o = bqsuite(&repo(), &args);
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    let results: Value = serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap();
+    let got: Vec<(String, Vec<String>)> = results["sections"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .map(|(s, cases)| (s.clone(), cases.as_object().unwrap().keys().cloned().collect()))
+        .collect();
+    let ids = bqsuite(&repo(), &["ids", "--section", "idempotency"]);
+    let sequences: Vec<String> = String::from_utf8_lossy(&ids.stdout)
+        .lines()
+        .filter_map(|l| l.strip_prefix("idempotency\t"))
+        .filter(|id| id.starts_with("sequences/"))
+        .map(str::to_owned)
+        .collect();
+    assert!(sequences.len() > 1, "the block has cases");
+    assert_eq!(
+        got,
+        vec![("cases".to_owned(), vec!["order-created".to_owned()]), ("idempotency".to_owned(), sequences)]
+    );
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!err.contains("results check:"), "a partial run gives no verdict: {err}");
+
+    std::fs::remove_file(&out).unwrap();
+    let o = bqsuite(&repo(), &["run", "--case", "sequences", "--case", "order-created", "--out", out_arg]);
+    assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains(
+            "--case \"sequences\" (the block is \"sequences/\"): selects no case of any section bqsuite-reference runs; \
+             nothing was run"
+        ),
+        "{}",
+        transcript(&o)
+    );
+    assert!(!out.exists(), "nothing was written");
+    // Within --section: a case of another section is not selected.
+    let o = bqsuite(&repo(), &["run", "--section", "cases", "--case", "sequences/", "--out", out_arg]);
+    assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("selects no case of the sections asked for (cases)"));
+    assert!(!out.exists(), "nothing was written");
+}
+
 #[test]
 fn run_output_validates_against_the_results_schema() {
     let s = tiny_suite();

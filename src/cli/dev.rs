@@ -145,6 +145,7 @@ pub fn run(a: &DevArgs) -> ExitCode {
             };
             let options = crate::conformance::RunOptions {
                 only: Vec::new(),
+                cases: Vec::new(),
                 redis_url: redis_url.clone(),
                 require_redis: super::require_redis_from_env(),
                 redis_timeout: None,

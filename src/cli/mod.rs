@@ -367,6 +367,12 @@ pub struct RunArgs {
     /// nothing is run.
     #[arg(long = "section", value_name = "S")]
     pub sections: Vec<String>,
+    /// Run only this case (repeatable): a case id as the results file names it, or a block's
+    /// prefix ending in `/` (`sequences/`) for every case of the block, in every section run
+    /// (narrow with --section). Like --section, a partial run is not a verdict. A pattern that
+    /// selects no case is a usage error, and nothing is run.
+    #[arg(long = "case", value_name = "ID")]
+    pub cases: Vec<String>,
     #[command(flatten)]
     pub redis: RedisArgs,
     /// Run this adapter instead of the reference core: a command and its arguments, split
@@ -612,11 +618,12 @@ fn run(a: &RunArgs) -> ExitCode {
     };
     let options = RunOptions {
         only: a.sections.clone(),
+        cases: a.cases.clone(),
         redis_url,
         require_redis: require_redis_from_env(),
         redis_timeout: Some(a.redis.timeout()),
     };
-    let (conformance::Run { results, invalid, not_carried }, adapter) = match (&a.sdk, early) {
+    let (conformance::Run { results, invalid, not_carried, unmatched }, adapter) = match (&a.sdk, early) {
         (Some(cmd), Some(launched)) => match run_adapter(cmd, launched, &suite, &options) {
             Ok((run, summary)) => (run, Some(summary)),
             Err(code) => return code,
@@ -639,6 +646,30 @@ fn run(a: &RunArgs) -> ExitCode {
             results.sdk
         )));
     }
+    if !unmatched.is_empty() {
+        let within = if a.sections.is_empty() {
+            format!("any section {} runs", results.sdk)
+        } else {
+            format!("the sections asked for ({})", a.sections.join(", "))
+        };
+        // A block's name without its `/` is the likeliest slip: say which pattern was meant.
+        let ids: Vec<String> = suite.sections().iter().flat_map(|s| s.cases()).map(|c| c.id).collect();
+        let shown: Vec<String> = unmatched
+            .iter()
+            .map(|p| {
+                let block = format!("{p}/");
+                match ids.iter().any(|id| id.starts_with(&block)) {
+                    true => format!("{p:?} (the block is {block:?})"),
+                    false => format!("{p:?}"),
+                }
+            })
+            .collect();
+        return fail(terminal_safe(&format!(
+            "--case {}: selects no case of {within}; nothing was run (`bqsuite ids` lists the case ids; a block's \
+             prefix ends in `/`)",
+            shown.join(", ")
+        )));
+    }
     for name in results.sections.keys() {
         let c = results.counts(Some(name));
         note!("{:<24} {:>4} pass {:>4} fail {:>4} skip", terminal_safe(name), c.pass, c.fail, c.skip);
@@ -658,7 +689,7 @@ fn run(a: &RunArgs) -> ExitCode {
         }
         None => emit(&json),
     }
-    if a.sections.is_empty() && invalid.is_empty() {
+    if a.sections.is_empty() && a.cases.is_empty() && invalid.is_empty() {
         note_verdict(&suite, out_file(&a.out), json.into_bytes());
     }
     if !invalid.is_empty() {

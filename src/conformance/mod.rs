@@ -41,6 +41,8 @@ pub use crate::sdk::reference::SDK_NAME;
 pub struct RunOptions {
     /// Only these sections (all in-scope sections when empty).
     pub only: Vec<String>,
+    /// Only the cases these patterns select ([`selects_case`]; every case when empty).
+    pub cases: Vec<String>,
     /// Where a live Redis is (`BQ_REDIS_URL`).
     pub redis_url: Option<String>,
     /// An unreachable Redis is a failure, not a skip (`BQ_REQUIRE_REDIS`).
@@ -67,6 +69,16 @@ pub struct Run {
     /// scope; `None` when the manifest gives none that is known). When there is any, no case
     /// is run: a results file without them would look like a run that passed them.
     pub not_carried: Vec<(String, Option<Scope>)>,
+    /// The [`RunOptions::cases`] patterns that select no case of the sections the run covers.
+    /// When there is any, no case is run: a typo would otherwise run nothing and exit 0.
+    pub unmatched: Vec<String>,
+}
+
+/// Whether the `--case` patterns select case `id`: every case when there is none; else a
+/// pattern equal to the id, or one ending in `/` that the id starts with (every case of a
+/// block: `sequences/`).
+pub fn selects_case(patterns: &[String], id: &str) -> bool {
+    patterns.is_empty() || patterns.iter().any(|p| p == id || (p.ends_with('/') && id.starts_with(p.as_str())))
 }
 
 /// Run the reference core through every in-scope section of `suite`.
@@ -109,10 +121,10 @@ pub trait UnderTest {
 /// reference core does: the reference run in process, its requests recorded (up to the first
 /// that touches a broker, which is never answered here). A prediction only: an SDK that
 /// answers otherwise makes other calls, and those are made when the case comes to them.
-fn predict(cases: &dyn sections::Cases<'_>, redis: &RedisLink) -> Plan {
+fn predict(cases: &dyn sections::Cases<'_>, selected: &[String], redis: &RedisLink) -> Plan {
     let mut recorder = Recorder { reference: ReferenceSdk::new(), calls: Vec::new(), stopped: false };
     (0..cases.len())
-        .filter(|&i| cases.needs(i) == Some(Needs::Nothing))
+        .filter(|&i| cases.needs(i) == Some(Needs::Nothing) && selects_case(selected, &cases.case(i).id))
         .map(|i| {
             recorder.stopped = false;
             // The outcome is the reference's, and of no interest here.
@@ -186,7 +198,7 @@ pub fn run_under(suite: &Suite, options: &RunOptions, under: &mut dyn UnderTest,
         })
         .collect();
     if !not_carried.is_empty() {
-        return Run { results, invalid: Vec::new(), not_carried };
+        return Run { results, invalid: Vec::new(), not_carried, unmatched: Vec::new() };
     }
     // Every in-scope section, read (`None`: the registry does not know it).
     let in_scope: Vec<_> = suite
@@ -196,11 +208,25 @@ pub fn run_under(suite: &Suite, options: &RunOptions, under: &mut dyn UnderTest,
             section.scope.is_some_and(|scope| carried.contains(&scope))
                 && (options.only.is_empty() || options.only.iter().any(|s| s == section.name))
         })
+        .filter(|section| {
+            options.cases.is_empty() || section.cases().iter().any(|c| selects_case(&options.cases, &c.id))
+        })
         .map(|section| {
             let cases = sections::find(section.name).map(|def| def.read(suite, &section));
             (section, cases)
         })
         .collect();
+    let unmatched: Vec<String> = options
+        .cases
+        .iter()
+        .filter(|p| {
+            !in_scope.iter().any(|(s, _)| s.cases().iter().any(|c| selects_case(std::slice::from_ref(p), &c.id)))
+        })
+        .cloned()
+        .collect();
+    if !unmatched.is_empty() {
+        return Run { results, invalid: Vec::new(), not_carried, unmatched };
+    }
     let mut invalid = Vec::new();
     let ahead = under.takes_calls_ahead();
     let mut run_all = |calls_ahead: &mut dyn FnMut() -> Option<Plan>| {
@@ -210,7 +236,7 @@ pub fn run_under(suite: &Suite, options: &RunOptions, under: &mut dyn UnderTest,
                 .entry(section.name.to_owned())
                 .or_insert_with(|| serde_json::Value::Object(serde_json::Map::new()));
             let Some(cases) = cases else {
-                for case in section.cases() {
+                for case in section.cases().into_iter().filter(|c| selects_case(&options.cases, &c.id)) {
                     let reason = format!("section {:?} is not implemented by the reference core", section.name);
                     results.record(section.name, &case.id, &Outcome::fail(reason));
                 }
@@ -221,6 +247,9 @@ pub fn run_under(suite: &Suite, options: &RunOptions, under: &mut dyn UnderTest,
             }
             for i in 0..cases.len() {
                 let case = cases.case(i);
+                if !selects_case(&options.cases, &case.id) {
+                    continue;
+                }
                 let problems: Vec<String> =
                     cases.problems(i).iter().filter(|p| !p.lint).map(ToString::to_string).collect();
                 if !problems.is_empty() {
@@ -243,7 +272,7 @@ pub fn run_under(suite: &Suite, options: &RunOptions, under: &mut dyn UnderTest,
                 // No case that needs a service is predicted, so this link is never used.
                 let nowhere = RedisLink::new(None, false);
                 for cases in known {
-                    if tx.send(predict(cases, &nowhere)).is_err() {
+                    if tx.send(predict(cases, &options.cases, &nowhere)).is_err() {
                         return;
                     }
                 }
@@ -253,5 +282,5 @@ pub fn run_under(suite: &Suite, options: &RunOptions, under: &mut dyn UnderTest,
     } else {
         run_all(&mut || None);
     }
-    Run { results, invalid, not_carried }
+    Run { results, invalid, not_carried, unmatched }
 }
