@@ -538,6 +538,25 @@ fn a_crash_is_seen_while_a_helper_holds_the_adapters_stdout() {
     misbehaves_once("crash-held", 5, "30", "exited (exit status: 3) before answering");
 }
 
+/// With no restart allowed, the crash loses the adapter for the rest of the run, and the summary
+/// says the budget is used up.
+#[test]
+fn a_crash_with_no_restart_allowed_uses_the_budget_up() {
+    if !have_python() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.json");
+    let cmd = misbehave_cmd("crash", 5, &dir.path().join("once"));
+    let o = bqsuite(
+        &["run", "--sdk", &cmd, "--section", "cases", "--max-restarts", "0", "--out", out.to_str().unwrap()],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", support::transcript(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("adapter: 1 incident(s), 0 restart(s), restarts used up"), "{err}");
+}
+
 #[test]
 fn a_hang_fails_one_case_after_the_timeout() {
     misbehaves_once("hang", 5, "0.5", "gave no answer within 0.5 s (--timeout)");
@@ -992,8 +1011,9 @@ fn a_helper_the_adapter_left_running_does_not_outlive_it() {
         );
         assert_eq!(o.status.code(), Some(code), "{how}: {}", support::transcript(&o));
         if code == 0 {
+            // A budget of no restart is not "used up" by an adapter that ran to the end.
             let err = String::from_utf8_lossy(&o.stderr);
-            assert!(err.contains("adapter: 0 incident(s)"), "{how}: {err}");
+            assert!(err.contains("adapter: 0 incident(s), 0 restart(s); "), "{how}: {err}");
         }
         let pid = std::fs::read_to_string(&pid_file).unwrap().trim().to_owned();
         assert!(!pid.is_empty(), "{how}: the helper started");

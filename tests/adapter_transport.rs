@@ -96,6 +96,13 @@ fn fails_once_then_recovers(mode: &str, says: &str) {
     assert_eq!((summary.incidents[0].section.as_str(), summary.incidents[0].case.as_str()), ("cases", "one"));
     let log = std::fs::read_to_string(s.log()).unwrap();
     assert!(log.contains("== bqsuite: start 2 of the adapter"), "{log}");
+    // The log says how each process ended: one that exited was not stopped; the last one
+    // exited cleanly after the shutdown.
+    let ends: Vec<&str> = log.lines().filter(|l| l.starts_with("== bqsuite: the adapter ")).collect();
+    assert_eq!(ends.len(), 2, "{log}");
+    assert!(ends[0].contains(says), "{log}");
+    assert_eq!(ends[0].contains("stopped it"), mode != "crash", "{log}");
+    assert_eq!(ends[1], "== bqsuite: the adapter exited (exit status: 0) after the shutdown", "{log}");
 }
 
 #[test]

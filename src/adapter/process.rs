@@ -936,7 +936,11 @@ impl Adapter {
     fn lose(&mut self, call: Option<(u64, &'static str)>, trouble: Trouble) -> SdkError {
         if let Some(mut r) = self.running.take() {
             let status = kill(&mut r.child);
-            self.log_line(&format!("the adapter {trouble}; stopped it ({status})"));
+            // One that exited is not stopped: its group is (whatever it left running).
+            match trouble {
+                Trouble::Exited(..) => self.log_line(&format!("the adapter {trouble}")),
+                _ => self.log_line(&format!("the adapter {trouble}; stopped it ({status})")),
+            }
         }
         let message = reason(call, &trouble);
         self.incident(call, trouble, true);
@@ -996,6 +1000,9 @@ impl Adapter {
         // What happens now belongs to no case.
         self.section.clear();
         self.case.clear();
+        // Judged before the shutdown takes the process: a budget of 0 restarts is not used up
+        // by an adapter that ran to the end.
+        let gave_up = self.gave_up();
         if let Some(mut r) = self.running.take() {
             let deadline = Instant::now() + self.options.timeout;
             let _ = r.pipe.send(&line_of(&Command::Shutdown), deadline);
@@ -1019,13 +1026,15 @@ impl Adapter {
                 let trouble = self.unsolicited_trouble(&line);
                 self.incident(None, trouble, false);
             }
-            if let Some(trouble) = trouble {
-                let status = kill(&mut r.child);
-                self.log_line(&format!("the adapter {trouble}; stopped it ({status})"));
-                self.incident(None, trouble, true);
+            match trouble {
+                Some(trouble) => {
+                    let status = kill(&mut r.child);
+                    self.log_line(&format!("the adapter {trouble}; stopped it ({status})"));
+                    self.incident(None, trouble, true);
+                }
+                None => self.log_line("the adapter exited (exit status: 0) after the shutdown"),
             }
         }
-        let gave_up = self.gave_up();
         let unknown_operations =
             self.identity.operations.iter().filter(|o| !OPERATIONS.contains(&o.as_str())).cloned().collect();
         Summary {
