@@ -375,7 +375,7 @@ for line in sys.stdin:
     m = json.loads(line)
     if m["cmd"] == "hello":
         r = {"reply": "hello", "protocol": 1, "sdk": "failing-sdk", "version": "1", "language": "python",
-             "bindings": [], "operations": ["accepts", "make", "decode", "reemit"]}
+             "bindings": [], "operations": ["make", "decode", "reemit"]}
     elif m["cmd"] == "shutdown":
         break
     else:
@@ -389,7 +389,16 @@ for line in sys.stdin:
     let out = dir.path().join("results.json");
     let cmd = format!("python3 {}", word(&script.display().to_string()));
     let mut args = vec!["run", "--sdk", &cmd, "--out", out.to_str().unwrap()];
-    args.extend(["--section", "cases", "--section", "roundtrip", "--section", "data_shape"]);
+    args.extend([
+        "--section",
+        "cases",
+        "--section",
+        "roundtrip",
+        "--section",
+        "data_shape",
+        "--section",
+        "forbidden_keys",
+    ]);
     let o = bqsuite(&args, None);
     assert_eq!(o.status.code(), Some(1), "{}", support::transcript(&o));
     let err = String::from_utf8_lossy(&o.stderr);
@@ -416,6 +425,25 @@ for line in sys.stdin:
         digest.iter().any(|l| l.starts_with("     3× ") && l.ends_with(" and 2 more: the SDK failed: alike")),
         "{err}"
     );
+    // A reason shared by cases of several sections says how many each: `accepts` is not
+    // declared, and `cases` and `data_shape` call it.
+    let lacking = Some("accepts is not implemented by failing-sdk".to_owned());
+    let mut per_section: Vec<(String, usize)> = Vec::new();
+    for (section, ..) in got.iter().filter(|o| o.3 == lacking) {
+        match per_section.last_mut() {
+            Some((s, n)) if s == section => *n += 1,
+            _ => per_section.push((section.clone(), 1)),
+        }
+    }
+    assert!(per_section.len() > 1, "{per_section:?}");
+    let n: usize = per_section.iter().map(|(_, n)| n).sum();
+    let each: Vec<String> = per_section.iter().map(|(s, n)| format!("{s} {n}")).collect();
+    let line = format!(
+        "{n:>6}× cases / order-created and {} more ({}): accepts is not implemented by failing-sdk",
+        n - 1,
+        each.join(", ")
+    );
+    assert!(digest.contains(&line.as_str()), "{line}\n{err}");
     // Call 1's message, shown with its escape written out and cut.
     let long = digest.iter().find(|l| l.contains("red yyy")).expect("the long reason is listed");
     assert!(long.contains(": the SDK failed: \\u001b[31mred yyy") && long.ends_with("y …"), "{long}");

@@ -725,17 +725,30 @@ fn note_failures(results: &crate::results::ResultsFile, out: Option<&Path>) {
     note!("failed: {failed} case(s), {} reason(s), the most common first:", groups.len());
     for g in groups.iter().take(DIGEST_REASONS) {
         let (section, id) = g.cases[0];
-        let more = match g.cases.len() {
-            1 => String::new(),
-            n => format!(" and {} more", n - 1),
+        // Cases of one reason may come from several sections: say how many each.
+        let mut per_section: Vec<(&str, usize)> = Vec::new();
+        for (s, _) in &g.cases {
+            match per_section.last_mut() {
+                Some((last, n)) if last == s => *n += 1,
+                _ => per_section.push((s, 1)),
+            }
+        }
+        let more = match (g.cases.len(), per_section.len()) {
+            (1, _) => String::new(),
+            (n, 1) => format!(" and {} more", n - 1),
+            (n, _) => {
+                let each: Vec<String> = per_section.iter().map(|(s, k)| format!("{s} {k}")).collect();
+                format!(" and {} more ({})", n - 1, each.join(", "))
+            }
         };
         let reason = g.reason.unwrap_or("(no reason given)");
         let shown: String = reason.chars().take(DIGEST_REASON_CHARS).collect();
         let cut = if shown.len() < reason.len() { " …" } else { "" };
         note!(
-            "  {:>4}× {}{more}: {}{cut}",
+            "  {:>4}× {}{}: {}{cut}",
             g.cases.len(),
             terminal_safe(&format!("{section} / {id}")),
+            terminal_safe(&more),
             terminal_safe(&shown)
         );
     }
