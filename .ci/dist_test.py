@@ -280,6 +280,8 @@ class Action(unittest.TestCase):
         self.assertEqual(out.outputs["adapter-results"], "build/results.json")
         self.assertIn('"status": "pass"', written.read_text())
         self.assertIn("+ bqsuite run --suite ", out.log)
+        # The command is printed as bash can re-run it: the adapter command is one word.
+        self.assertIn(f" --sdk {BQSUITE}\\ adapter --out build/results.json ", out.log)
         self.assertIn("build/results.json: Compatible", out.log)
         self.assertTrue((self.sdk / "build" / "adapter.log").exists(), "the adapter's stderr beside the results")
         # By default the file goes to the runner's temp directory.

@@ -63,12 +63,14 @@ fi
 
 worst=0
 # run TITLE COMMAND...: run one check in a log group, print the command as it can be re-run
-# locally, and keep the worst exit status.
+# locally (each word quoted for bash where it needs it), and keep the worst exit status.
 run() {
   local title=$1 status
   shift
   echo "::group::$title"
-  echo "+ bqsuite ${*:2}"
+  printf '+ bqsuite'
+  printf ' %q' "${@:2}"
+  printf '\n'
   "$@"
   status=$?
   echo "::endgroup::"

@@ -73,7 +73,7 @@ impl Definition for ForbiddenKeys {
             EXPECT_PRESERVED,
         ],
         steps: &[
-            "Read the fixture's bytes and decode them with the SDK's consumer. Decode must succeed (a rejection fails the case) and raise at least one warning, through the SDK's logger or warning hook, that names `forbidden_key` as a JSON pointer; other warnings may be there too. A runner captures the warnings with the hook the SDK offers for it.",
+            "Read the fixture's bytes and decode them with the SDK's consumer. Decode must succeed (a rejection fails the case) and raise at least one warning, through the SDK's logger or warning hook, that names the pointer the case's `forbidden_key` holds (a warning whose pointer is exactly `/timestamp`, say; the word `forbidden_key` need not appear); other warnings may be there too. A runner captures the warnings with the hook the SDK offers for it.",
             "Re-encode the decoded message unchanged (no attempt added) with the SDK's producer and parse the output as JSON. An SDK that kept the forbidden key with the unknown keys and so refuses to encode fails the case.",
             "No pointer of `expect_absent_after_reencode` may exist in the output, and each `expect_preserved` pointer, when the case has them, holds the same value (for `/urn` beside `job`: `job` wins and stays).",
             super::shared::fields::PER_MESSAGE_REENCODED,
