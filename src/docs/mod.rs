@@ -51,6 +51,8 @@ pub const RESULTS_PAGE: &str = "docs/results-format.md";
 pub const CODES_PAGE: &str = "docs/codes.md";
 /// The command-line reference.
 pub const CLI_PAGE: &str = "docs/cli.md";
+/// The adapter protocol, which section pages link for the operations their cases call.
+pub const ADAPTER_PAGE: &str = "docs/adapter-protocol.md";
 /// The directories this module owns.
 pub const OWNED_DIRS: [&str; 2] = [section::DIR, html::DIR];
 const REGION_START: &str = "<!-- bqsuite docs: ";

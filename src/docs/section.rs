@@ -553,6 +553,15 @@ pub fn page(cx: &Context<'_>, section: &Section<'_>) -> String {
             )
         }
     );
+    if let Some(contract) = crate::sections::find(section.name).map(|d| d.contract()) {
+        let ops: Vec<String> = contract.operations.iter().map(|o| code(o)).collect();
+        let _ = writeln!(
+            out,
+            "- **Adapter operations:** {} (what its cases call through [the adapter protocol]({}#operations)).",
+            ops.join(", "),
+            relative(&page, super::ADAPTER_PAGE)
+        );
+    }
     out.push('\n');
 
     let _ = writeln!(out, "## What an SDK must do\n");

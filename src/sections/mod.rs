@@ -189,6 +189,9 @@ pub struct Contract {
     pub fields: &'static [Field],
     /// The steps of running one case, in order.
     pub steps: &'static [&'static str],
+    /// The operations of the adapter protocol its cases call, in the order of their first call
+    /// in a reference run (`tests/section_operations.rs` holds this to what a run calls).
+    pub operations: &'static [&'static str],
 }
 
 /// One case field: its name, its JSON type in words, what it means to a runner.

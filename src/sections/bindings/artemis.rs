@@ -107,6 +107,7 @@ impl Definition for Artemis {
             GATE_RULE,
             REPORT,
         ],
+        operations: &["artemis_produce", "artemis_reconcile", "artemis_consume"],
     };
     type Case<'s> = Case<'s>;
 

@@ -108,6 +108,7 @@ impl Definition for Asb {
             GATE_RULE,
             REPORT,
         ],
+        operations: &["asb_produce", "asb_reconcile", "asb_consume"],
     };
     type Case<'s> = Case<'s>;
 

@@ -261,6 +261,7 @@ impl Definition for Backoff {
             "`requested_delay/<name>`: publish `envelope_file` on `topic` with a requested delay of `delay_ms` and tiers `tiers_ms`. A positive delay goes to the smallest tier whose delay is at least `delay_ms`, with `bq-delay` = the requested delay itself and `bq-original-topic` = `topic`; a delay of zero or less is a normal publish to `topic` without those headers (even with no tiers). `ok`: the record's topic is `expect_topic`, its headers match `expect_headers`, none of `expect_absent_headers` is present, and its body's attempts equal `expect_body_attempts` and its `bq-attempts` header; `reject`: the publish raises, never clamped or dropped.",
             REPORT,
         ],
+        operations: &["kafka_retry", "kafka_delayed", "kafka_retry_topics", "kafka_retry_tier", "kafka_default_tiers"],
     };
     type Case<'s> = Case<'s>;
 

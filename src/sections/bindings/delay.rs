@@ -93,6 +93,7 @@ impl Definition for Delay {
             "The release rule, the same on both queue kinds: VisibilityTimeout = ceil(d) for 0 < d ≤ 43200 (SQS's 12 hours), 0 for d ≤ 0 (released at once), and d > 43200 raises (never clamped).",
             REPORT,
         ],
+        operations: &["sqs_send", "sqs_release"],
     };
     type Case<'s> = Case<'s>;
 

@@ -93,6 +93,7 @@ impl Definition for Kafka {
             GATE_RULE,
             REPORT,
         ],
+        operations: &["kafka_produce", "kafka_reconcile", "kafka_consume"],
     };
     type Case<'s> = Case<'s>;
 

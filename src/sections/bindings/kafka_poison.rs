@@ -53,6 +53,7 @@ impl Definition for KafkaPoison {
             "`ok` is only this classification: do not go on to decode or accept the body (a later rejection of an `ok` body is not this section's concern).",
             "Report every case under `sections.kafka_poison.<name>` as `pass` or `fail`; the skip policy allows no skip in this section.",
         ],
+        operations: &["kafka_classify"],
     };
     type Case<'s> = Case;
 

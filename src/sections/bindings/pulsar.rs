@@ -85,6 +85,7 @@ impl Definition for Pulsar {
             GATE_RULE,
             REPORT,
         ],
+        operations: &["pulsar_produce", "pulsar_reconcile", "pulsar_consume"],
     };
     type Case<'s> = Case<'s>;
 

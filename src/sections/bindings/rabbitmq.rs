@@ -58,6 +58,7 @@ impl Definition for Rabbitmq {
             PROJECTION_BODY,
             REPORT,
         ],
+        operations: &["amqp_publish"],
     };
     type Case<'s> = Case<'s>;
 

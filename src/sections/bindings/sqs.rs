@@ -90,6 +90,7 @@ impl Definition for Sqs {
             GATE_RULE,
             REPORT,
         ],
+        operations: &["sqs_send", "sqs_reconcile", "sqs_consume"],
     };
     type Case<'s> = Case<'s>;
 

@@ -93,6 +93,7 @@ impl Definition for Cases {
             "The per-message fields are checked for shape only: `meta.id` a non-empty string, `meta.created_at` a non-negative integer.",
             "Report every case under `sections.cases.<name>`: `pass`, or `fail` with the first difference as `reason`. No case of this section may be skipped.",
         ],
+        operations: &["decode", "accepts"],
     };
     type Case<'s> = Case<'s>;
 

@@ -86,6 +86,7 @@ impl Definition for DataShape {
             super::shared::fields::PER_MESSAGE_REENCODED,
             "Report `pass`, or `fail` with what differed as `reason` (for example \"data is emitted as [], expected {}\").",
         ],
+        operations: &["decode", "accepts", "make"],
     };
     type Case<'s> = Case<'s>;
 

@@ -123,6 +123,7 @@ impl Definition for EncodeReject {
             "The case passes when the build or the encode refuses the message, with an error whose text contains `offending_key`, and no envelope JSON comes out. A write API that already refuses the entry while the message is built satisfies the case as well (the section's ruling), provided its error names the key.",
             "Encode producing an envelope (the key written, or silently dropped) fails the case, and so does a refusal whose error does not name `offending_key`; report the `reason` (for example \"refused, but the message does not name ts\").",
         ],
+        operations: &["make"],
     };
     type Case<'s> = Case<'s>;
 

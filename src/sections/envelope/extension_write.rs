@@ -64,6 +64,7 @@ impl Definition for ExtensionWrite {
             super::shared::fields::PER_MESSAGE_REENCODED,
             "Report `pass`, or `fail` with the first difference as `reason`, saying whether it was after make or after the retry hop.",
         ],
+        operations: &["reemit", "make"],
     };
     type Case<'s> = Case<'s>;
 

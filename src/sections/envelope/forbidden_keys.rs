@@ -79,6 +79,7 @@ impl Definition for ForbiddenKeys {
             super::shared::fields::PER_MESSAGE_REENCODED,
             "Report `pass`, or `fail` with the first difference as `reason` (for example \"decode raised no warning naming /timestamp\").",
         ],
+        operations: &["reemit"],
     };
     type Case<'s> = Case<'s>;
 

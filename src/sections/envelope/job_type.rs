@@ -53,6 +53,7 @@ impl Definition for JobType {
             EXPECT_ABSENT_AFTER_REENCODE,
         ],
         steps: STEPS,
+        operations: &["decode", "accepts", "reemit"],
     };
     type Case<'s> = DecodeCase<'s>;
 

@@ -117,6 +117,7 @@ impl Definition for Roundtrip {
             super::shared::fields::PER_MESSAGE_REENCODED,
             "Report `pass`, or `fail` with the first difference as `reason` (for example \"attempts is 1, expected 2\").",
         ],
+        operations: &["reemit", "dead_letter_move"],
     };
     type Case<'s> = Case<'s>;
 

@@ -146,6 +146,7 @@ impl Definition for Trim {
             EXPECT_ABSENT_AFTER_REENCODE,
         ],
         steps: TRIM_STEPS,
+        operations: &["decode", "accepts", "reemit", "make"],
     };
     type Case<'s> = Case<'s>;
 

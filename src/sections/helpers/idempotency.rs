@@ -101,6 +101,7 @@ impl Definition for Idempotency {
             "`sequences/<name>`: each delivery is an envelope with that `meta_id` as `meta.id` and one `trace_id` shared by the whole sequence (so only `meta.id` tells deliveries apart); before it, evict the id when `forget_before` is true; the handler returns normally on `ok` and raises on `throw`, and a raise must surface from the wrapper as an error.",
             "A sequence passes when every delivery's effect equals its `expect_effect` and the number of handler invocations equals `expected_effects`; otherwise `fail`, naming the first delivery that differs.",
         ],
+        operations: &["idempotency_replay"],
     };
     type Case<'s> = Case<'s>;
 

@@ -43,6 +43,7 @@ const CONTRACT: Contract = Contract {
         "The case passes when the verdict equals `valid`. A validator that refuses the schema itself (a supported keyword with a value of the wrong shape makes a schema unusable, never ignored) fails every case, naming why; the two sections' schemas are usable.",
         "Report `pass`, or `fail` with `reason` (for example \"expected invalid, the validator accepted it\", or the violations it reported for a case expected valid).",
     ],
+        operations: &["validate_payload"],
 };
 
 /// The `payload_schema` section (an early section: its schema and seven cases are published).

@@ -127,6 +127,7 @@ impl Definition for PoisonDlq {
             "`splice_or_wrapper`: the case passes when the rest is the same value as `expect.record` (the wrapper), or when the record is a byte-level splice that passes three checks: the record text contains every `splice_literals` entry verbatim; it has no top-level `raw` or `raw_encoding`; its distinct top-level member names other than `dead_letter`, as a set, equal `splice_keys`. A writer that rounds a number, writes null or Infinity, or collapses a repeated name fails.",
             "Report `pass`, or `fail` with the first check that failed as `reason`; an error raised by the writer is a `fail` with its text.",
         ],
+        operations: &["poison_record"],
     };
     type Case<'s> = Case<'s>;
 

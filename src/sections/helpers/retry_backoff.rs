@@ -123,6 +123,7 @@ impl Definition for RetryBackoff {
             "`jitter: full`: draw the delay many times (bqsuite's runner draws thousands of times), with a seeded and with an unseeded random source where the SDK takes one; every draw must be within `expect_delay_range_ms`. Nothing about the distribution is asserted.",
             "Report `pass`, or `fail` with the delay that differs (and which draw) as `reason`.",
         ],
+        operations: &["retry_delay"],
     };
     type Case<'s> = Case;
 

@@ -63,6 +63,7 @@ impl Definition for Traceparent {
             "The fallback trace id (decisions R15): remove every `-` from `trace_id` and lowercase it; when the result is exactly 32 hex digits and not all zero, that is the trace id; otherwise it is the first 16 bytes of SHA-256 over the UTF-8 bytes of `trace_id`, as 32 lowercase hex digits.",
             "The case passes when the source equals `expect.source` and the trace id equals `expect.trace_id`, and, when the case has them, the span id equals `parent_span_id` and the flags equal `trace_flags` (each compared as exact text). Otherwise `fail`, with the first difference as `reason`.",
         ],
+        operations: &["traceparent_extract"],
     };
     type Case<'s> = Case<'s>;
 

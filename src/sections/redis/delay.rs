@@ -50,6 +50,7 @@ impl Definition for RedisDelay {
             "The case passes when the score equals `expected_score` exactly, an integer: floor(now) + ceil(delay), never Laravel's floor(now + delay), which differs when the fractions add up past a second (now 1000.2, delay 1.5: 1002, not 1001). A delay of 0 scores floor(now), already due.",
             "Report `pass`, or `fail` with the score it got (for example \"now 1000.2 with delay 1.5 scored 1001, expected 1002\"); an error is a `fail` with its text.",
         ],
+        operations: &["redis_delayed_score"],
     };
     type Case<'s> = DelayCase;
 

@@ -262,6 +262,7 @@ impl Definition for RedisLayout {
             "After a step with an `expect`, and after the last step for the case's `expect`, the runner reads the keys itself and compares: each count; each listed key's contents, where a body name or `{body}` is the exact bytes, `{raw}` the exact text, `{token, body}` the member `<32 lowercase hex>:<body>` (the token bound to that symbol), `{like, attempts}` and `{json}` parsed JSON under the same-value rule, `{record_of, reason}` a dead-letter record (the body as delivered with a `dead_letter` block of that reason whose `original_queue` is the queue, or for poison the ADR-0035 wrapper), each with its score when given; and the step results (`handed`: the body the handler got, null for nothing; `poison`: the body reported as poison; `moved`, `orphaned`, `malformed`: counts; `applied`: whether the reservation still existed).",
             "The rulings of the section's description decide what the spec leaves open (due means score ≤ floor(now); the dead-letter list's name; release and dead-letter are gated by the reservation; the processing layout refuses a positive release delay; …). Report `pass`, or `fail` naming the step (or the final state) and the first difference.",
         ],
+        operations: &["redis_key_names", "redis_push", "redis_push_delayed", "redis_migrate", "redis_sweep", "redis_reserve", "redis_ack", "redis_release", "redis_dead_letter"],
     };
     type Case<'s> = Case;
 

@@ -46,6 +46,7 @@ impl Definition for Redis {
             "Reserve with the SDK's consumer: it must hand back exactly those bytes (not the stored member in some other form); then acknowledge it, leaving the keys clean.",
             "Report `pass`, or `fail` naming the layout and what differed.",
         ],
+        operations: &["redis_push", "redis_reserve", "redis_ack"],
     };
     type Case<'s> = Fixture<'s>;
 
