@@ -185,6 +185,16 @@ fn a_result_naming_another_operation_is_told_so_before_its_shape_is_judged() {
     fails_only_that_call("wrong-op", "a result of decode to the accepts call (response.op must be accepts)");
 }
 
+/// A result of the right operation but the wrong shape: the reason shows the result itself, as
+/// JSON (quotes not escaped again, so a results file does not escape them twice).
+#[test]
+fn a_result_of_the_wrong_shape_shows_the_result() {
+    fails_only_that_call(
+        "bad-shape",
+        r#"invalid type: string "yes\u{7}", expected a boolean; its result: "yes\u0007""#,
+    );
+}
+
 #[test]
 fn restarts_are_capped() {
     if python().is_none() {

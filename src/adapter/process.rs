@@ -388,13 +388,20 @@ impl Drop for Launched {
 }
 
 /// Up to `n` characters of `bytes`, as text with control characters escaped.
+/// The first `n` characters of what an adapter wrote, for a reason: as written (so a JSON line
+/// reads as JSON, not escaped twice once the reason is in a results file), control characters
+/// escaped, `…` where it was cut.
 fn excerpt(bytes: &[u8], n: usize) -> String {
     let text = String::from_utf8_lossy(bytes);
-    let mut out: String = text.chars().take(n).flat_map(char::escape_debug).collect();
+    let mut out = shown(text.chars().take(n));
     if text.chars().count() > n {
         out.push('…');
     }
     out
+}
+
+fn shown(chars: impl Iterator<Item = char>) -> String {
+    chars.flat_map(|c| if c.is_control() { c.escape_unicode().collect::<Vec<_>>() } else { vec![c] }).collect()
 }
 
 fn exit_text(status: std::process::ExitStatus) -> String {
@@ -1145,9 +1152,16 @@ impl Adapter {
         {
             return Err(self.malformed(seq, op, another_operation(&excerpt(other.as_bytes(), 40), op)));
         }
+        // What is wrong is almost always in the result: show it rather than the line's first
+        // characters, which are the envelope of the reply (serde's message names the member,
+        // not where it is).
+        let shown = match value.pointer("/response/result") {
+            Some(result) => format!("its result: {}", excerpt(result.to_string().as_bytes(), 200)),
+            None => excerpt(&got, 120),
+        };
         match serde_json::from_value::<Reply>(value) {
             Ok(reply) => self.reply_result(op, reply),
-            Err(e) => Err(self.malformed(seq, op, format!("{e}: {}", excerpt(&got, 80)))),
+            Err(e) => Err(self.malformed(seq, op, format!("{e}; {shown}"))),
         }
     }
 

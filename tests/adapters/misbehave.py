@@ -20,6 +20,8 @@ MODE is one of
                    ahead: the real adapter's hello declares `pipeline`)
     huge           answer call AT with a line of 9 MiB
     bad-result     answer call AT with a result of another operation
+    bad-shape      answer call AT with a result of its operation whose value has the wrong type
+                   (the text "yes" with a control character, where accepts answers a boolean)
     skip           answer call AT with a skip citing ADR-0032
     long-error     answer call AT with an error whose message is 1 MiB long
     skip-redis     answer every call of a Redis operation (redis_*) with a skip citing ADR-0033
@@ -193,6 +195,10 @@ def main():
         elif mode == "string-seq":
             r = json.loads(reply)
             r["seq"] = str(r["seq"])
+            write((json.dumps(r) + "\n").encode())
+        elif mode == "bad-shape":
+            r = json.loads(reply)
+            r["response"]["result"] = "yes\x07"
             write((json.dumps(r) + "\n").encode())
         elif mode == "bad-result":
             r = json.loads(reply)
