@@ -333,6 +333,11 @@ class Action(unittest.TestCase):
         out = self.action({"adapter": f"{BQSUITE} adapter\n{BQSUITE} adapter"})
         self.assertEqual(out.status, 2, out.log)
         self.assertIn("one command line", " ".join(out.annotations()))
+        # The results path is one line of GITHUB_OUTPUT: a second line would set another output.
+        out = self.action({"adapter": f"{BQSUITE} adapter", "adapter-results": "r.json\nbqsuite=/tmp/evil"})
+        self.assertEqual(out.status, 2, out.log)
+        self.assertIn("adapter-results: one path", " ".join(out.annotations()))
+        self.assertNotIn("+ bqsuite run", out.log, "nothing was run")
 
     def test_default_version_falls_back_to_the_actions_conformance_version(self):
         for ref in ["main", "0123456789abcdef0123456789abcdef01234567", "v1"]:

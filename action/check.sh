@@ -94,6 +94,14 @@ temp=${RUNNER_TEMP:-${TMPDIR:-/tmp}}
 run_adapter() {
   local suite=$1 out=${BQ_ADAPTER_RESULTS:-} status log
   [ -n "$out" ] || out=$temp/babelqueue-conformance/results.json
+  case $out in
+    *$'\n'* | *$'\r'*)
+      # It is written to GITHUB_OUTPUT as one line.
+      echo "::error title=BabelQueue conformance::adapter-results: one path, not several lines"
+      worst=2
+      return
+      ;;
+  esac
   mkdir -p -- "$(dirname -- "$out")" || {
     echo "::error title=BabelQueue conformance::adapter-results: cannot create the directory of $out"
     worst=2
