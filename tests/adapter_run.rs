@@ -566,6 +566,39 @@ fn a_crash_is_seen_while_a_helper_holds_the_adapters_stdout() {
     misbehaves_once("crash-held", 5, "30", "exited (exit status: 3) before answering");
 }
 
+/// What an adapter writes reaches stderr only escaped and cut: a reply kind holding a line
+/// break, a GitHub workflow command, an ANSI escape and a bidi override (quoted by the parse
+/// error) used to print as it was, so under the action it became a forged annotation, and a
+/// long one made megabytes of stderr per incident.
+#[test]
+fn an_adapters_text_never_reaches_stderr_raw() {
+    if !have_python() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.json");
+    let cmd = misbehave_cmd("inject", 1, &dir.path().join("once"));
+    let o = bqsuite(&["run", "--sdk", &cmd, "--section", "cases", "--out", out.to_str().unwrap()], None);
+    assert_eq!(o.status.code(), Some(1), "{}", support::transcript(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("answered with a reply that does not follow the protocol"), "{err}");
+    assert!(!err.lines().any(|l| l.starts_with("::")), "a workflow command on a line of its own: {err}");
+    assert!(!err.contains(['\u{1b}', '\u{202e}']), "{err}");
+    assert!(err.contains("\\u000a::error title=Injected::forged"), "{err}");
+    assert!(err.len() < 8 << 10, "stderr is {} bytes", err.len());
+    // The hello's text too, when the first hello fails.
+    let bad = format!(
+        "{} --hello {}",
+        misbehave_cmd("relay", 1, &dir.path().join("once2")),
+        word(r#"{"bindings": ["x\u202e\n::error::no"]}"#)
+    );
+    let o = bqsuite(&["run", "--sdk", &bad, "--section", "cases", "--out", out.to_str().unwrap()], None);
+    assert_eq!(o.status.code(), Some(2), "{}", support::transcript(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("is not a binding of the contract") && err.contains("\\u202e"), "{err}");
+    assert!(!err.contains('\u{202e}') && !err.lines().any(|l| l.starts_with("::")), "{err}");
+}
+
 /// With no restart allowed, the crash loses the adapter for the rest of the run, and the summary
 /// says the budget is used up.
 #[test]

@@ -180,6 +180,23 @@ impl fmt::Display for Incident {
     }
 }
 
+/// How much of one incident the summary on stderr shows (the results file has the reason).
+const INCIDENT_CHARS: usize = 300;
+
+impl Incident {
+    /// The incident as one line of the summary: what a terminal or a CI log would act on
+    /// escaped (a reply kind or a hello member quoted by a parse error is the adapter's text,
+    /// which may hold a line break and a workflow command), and cut.
+    fn line(&self) -> String {
+        let text = self.to_string();
+        let mut line = shown(text.chars().take(INCIDENT_CHARS));
+        if text.chars().count() > INCIDENT_CHARS {
+            line.push_str(" …");
+        }
+        line
+    }
+}
+
 /// What the adapter said about the current case besides results.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct CaseNotes {
@@ -229,7 +246,7 @@ impl fmt::Display for Summary {
         }
         writeln!(f, "; its stderr is in {}", self.log.display())?;
         for i in self.incidents.iter().take(MAX_LISTED) {
-            writeln!(f, "  {i}")?;
+            writeln!(f, "  {}", i.line())?;
         }
         if self.incidents.len() > MAX_LISTED {
             writeln!(f, "  … and {} more", self.incidents.len() - MAX_LISTED)?;
@@ -389,8 +406,8 @@ impl Drop for Launched {
 
 /// Up to `n` characters of `bytes`, as text with control characters escaped.
 /// The first `n` characters of what an adapter wrote, for a reason: as written (so a JSON line
-/// reads as JSON, not escaped twice once the reason is in a results file), control characters
-/// escaped, `…` where it was cut.
+/// reads as JSON, not escaped twice once the reason is in a results file), with what a terminal
+/// would act on escaped ([`shown`]), `…` where it was cut.
 fn excerpt(bytes: &[u8], n: usize) -> String {
     let text = String::from_utf8_lossy(bytes);
     let mut out = shown(text.chars().take(n));
@@ -400,8 +417,10 @@ fn excerpt(bytes: &[u8], n: usize) -> String {
     out
 }
 
+/// Characters as a terminal may show them: every one a terminal or log viewer acts on (controls,
+/// bidirectional controls, what shows as nothing) escaped, quotes kept.
 fn shown(chars: impl Iterator<Item = char>) -> String {
-    chars.flat_map(|c| if c.is_control() { c.escape_unicode().collect::<Vec<_>>() } else { vec![c] }).collect()
+    crate::diag::terminal_safe(&chars.collect::<String>()).into_owned()
 }
 
 fn exit_text(status: std::process::ExitStatus) -> String {
@@ -793,9 +812,19 @@ impl Adapter {
         &self.incidents
     }
 
+    /// Say in the log how a process that went wrong ended, once [`kill`] gave its `status`:
+    /// one that exited was not stopped (its group was, whatever it left running).
+    fn log_end(&self, trouble: &Trouble, status: &str) {
+        match trouble {
+            Trouble::Exited(..) => self.log_line(&format!("the adapter {trouble}")),
+            _ => self.log_line(&format!("the adapter {trouble}; stopped it ({status})")),
+        }
+    }
+
     fn log_line(&self, text: &str) {
         if let Ok(mut f) = append_no_follow().open(&self.options.log) {
-            let _ = writeln!(f, "== bqsuite: {text}");
+            // One line, whatever the adapter's text in it holds.
+            let _ = writeln!(f, "== bqsuite: {}", crate::diag::terminal_safe(text));
         }
     }
 
@@ -855,7 +884,7 @@ impl Adapter {
             Ok(hello) => Ok((running, hello)),
             Err(t) => {
                 let status = kill(&mut running.child);
-                self.log_line(&format!("the adapter {t}; stopped it ({status})"));
+                self.log_end(&t, &status);
                 Err(t)
             }
         }
@@ -943,11 +972,7 @@ impl Adapter {
     fn lose(&mut self, call: Option<(u64, &'static str)>, trouble: Trouble) -> SdkError {
         if let Some(mut r) = self.running.take() {
             let status = kill(&mut r.child);
-            // One that exited is not stopped: its group is (whatever it left running).
-            match trouble {
-                Trouble::Exited(..) => self.log_line(&format!("the adapter {trouble}")),
-                _ => self.log_line(&format!("the adapter {trouble}; stopped it ({status})")),
-            }
+            self.log_end(&trouble, &status);
         }
         let message = reason(call, &trouble);
         self.incident(call, trouble, true);
@@ -1036,7 +1061,7 @@ impl Adapter {
             match trouble {
                 Some(trouble) => {
                     let status = kill(&mut r.child);
-                    self.log_line(&format!("the adapter {trouble}; stopped it ({status})"));
+                    self.log_end(&trouble, &status);
                     self.incident(None, trouble, true);
                 }
                 None => self.log_line("the adapter exited (exit status: 0) after the shutdown"),

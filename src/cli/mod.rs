@@ -827,7 +827,9 @@ fn run_adapter(
     match conformance::adapter::run_launched(suite, options, launched, &rules) {
         Ok(done) => Ok(done),
         Err(trouble) => {
-            Err(fail(format!("the adapter {trouble}, so no case could be run (its stderr: {})", log.display())))
+            // The trouble may quote the adapter's hello, which is the adapter's text.
+            let why = format!("the adapter {trouble}, so no case could be run (its stderr: {})", log.display());
+            Err(fail(terminal_safe(&why)))
         }
     }
 }

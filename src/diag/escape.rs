@@ -22,12 +22,19 @@ use std::fmt::Write;
 /// (a token is often the user name, with a dummy password: `TOKEN:x-oauth-basic@`), and the
 /// value of every query parameter that names one (`pass`, `password`, `user`, `token`, …, as a
 /// Redis unix-socket URL carries them: `unix:///run/redis.sock?pass=…`). A URL that does not
-/// parse loses whatever sits between the scheme and an `@`, and its whole query.
+/// parse loses whatever sits between the scheme (its `://`, else its first `:`, so a mistyped
+/// `redis:/:pw@host` too) and the last `@`, and its whole query.
 pub fn redact_url(url: &str) -> String {
-    let Ok(mut parsed) = url::Url::parse(url) else {
+    // A URL without a host that still holds an `@` (`redis:/:pw@host` parses, as a path) is
+    // judged as one that does not parse: the text before the `@` may be a credential.
+    let parsed = url::Url::parse(url).ok().filter(|p| p.host().is_some() || !url.contains('@'));
+    let Some(mut parsed) = parsed else {
         let url = url.split_once('?').map_or(url.to_owned(), |(before, _)| format!("{before}?***"));
-        return match (url.find("://"), url.rfind('@')) {
-            (Some(s), Some(at)) if at > s + 3 => format!("{}***{}", &url[..s + 3], &url[at..]),
+        let start = url.find("://").map(|s| s + 3).or_else(|| url.find(':').map(|s| s + 1));
+        return match (start, url.rfind('@')) {
+            (Some(s), Some(at)) if at > s => format!("{}***{}", &url[..s], &url[at..]),
+            // No scheme at all, but an `@`: everything before it may be a credential.
+            (None, Some(at)) => format!("***{}", &url[at..]),
             _ => url,
         };
     };
@@ -58,11 +65,26 @@ pub fn redact_url(url: &str) -> String {
 
 /// Characters a terminal or log viewer may act on instead of showing: the C0 controls (TAB, LF
 /// and CR included), DEL, the C1 controls (U+0080–U+009F, among them the 8-bit CSI and OSC), the
-/// line and paragraph separators (U+2028, U+2029) and the bidirectional formatting controls
-/// (U+200E, U+200F, U+202A–U+202E, U+2066–U+2069), which reorder what is displayed.
+/// line and paragraph separators (U+2028, U+2029), the bidirectional formatting controls
+/// (U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069), which reorder what is displayed, and
+/// the characters that show as nothing (U+180E, U+200B–U+200D, U+2060–U+2064, U+FEFF), which
+/// make two different texts look the same.
 pub fn is_unsafe_char(c: char) -> bool {
     c.is_control()
-        || matches!(c, '\u{2028}' | '\u{2029}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+        || matches!(
+            c,
+            '\u{2028}'
+                | '\u{2029}'
+                | '\u{061C}'
+                | '\u{200E}'
+                | '\u{200F}'
+                | '\u{202A}'..='\u{202E}'
+                | '\u{2066}'..='\u{2069}'
+                | '\u{180E}'
+                | '\u{200B}'..='\u{200D}'
+                | '\u{2060}'..='\u{2064}'
+                | '\u{FEFF}'
+        )
 }
 
 /// `s` with every [`is_unsafe_char`] written as `\uXXXX` (borrowed when there is none).
@@ -196,6 +218,12 @@ mod tests {
         assert_eq!(redact_url("HTTP://Mirror.example"), "HTTP://Mirror.example", "as given when nothing is hidden");
         assert_eq!(redact_url("not a url://:secret@h"), "not a url://***@h");
         assert_eq!(redact_url("not a url:///s?pass=secret"), "not a url:///s?***");
+        // Mistyped schemes (red team): the password is still hidden.
+        assert_eq!(redact_url("redis:/:SEKRET@host"), "redis:***@host");
+        assert_eq!(redact_url("redis//:SEKRET@host"), "redis//:***@host");
+        assert_eq!(redact_url("https://mirror.example/@scope/x"), "https://mirror.example/@scope/x", "an @ in a path");
+        assert_eq!(redact_url("user:SEKRET@host"), "user:***@host");
+        assert_eq!(redact_url("SEKRET@host"), "***@host");
     }
 
     #[test]
@@ -207,6 +235,11 @@ mod tests {
         );
         assert_eq!(terminal_safe("a\rb\tc\u{7f}\u{9b}\u{202e}"), "a\\u000db\\u0009c\\u007f\\u009b\\u202e");
         assert!(matches!(terminal_safe("ğüş 😀 / \\ \"q\""), Cow::Borrowed(_)));
+        // What shows as nothing, and the Arabic letter mark (a bidi control), are visible too.
+        assert_eq!(
+            terminal_safe("a\u{200b}b\u{200d}c\u{2060}d\u{feff}e\u{61c}f\u{180e}"),
+            "a\\u200bb\\u200dc\\u2060d\\ufeffe\\u061cf\\u180e"
+        );
         assert_eq!(terminal_safe_lines("a\u{1b}\nb\r\n\nc"), "a\\u001b\nb\\u000d\n\nc");
     }
 

@@ -20,6 +20,8 @@ MODE is one of
                    ahead: the real adapter's hello declares `pipeline`)
     huge           answer call AT with a line of 9 MiB
     bad-result     answer call AT with a result of another operation
+    inject         answer call AT with a reply kind holding a line break, a GitHub workflow
+                   command, an ANSI escape and a bidi override, 100 KiB long
     bad-shape      answer call AT with a result of its operation whose value has the wrong type
                    (the text "yes" with a control character, where accepts answers a boolean)
     skip           answer call AT with a skip citing ADR-0032
@@ -196,6 +198,10 @@ def main():
             r = json.loads(reply)
             r["seq"] = str(r["seq"])
             write((json.dumps(r) + "\n").encode())
+        elif mode == "inject":
+            seq = json.loads(reply)["seq"]
+            kind = "x\n::error title=Injected::forged\n::endgroup::\n\x1b[2J\u202e" + "y" * (100 << 10)
+            write((json.dumps({"reply": kind, "seq": seq}) + "\n").encode())
         elif mode == "bad-shape":
             r = json.loads(reply)
             r["response"]["result"] = "yes\x07"
