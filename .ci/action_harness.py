@@ -51,8 +51,24 @@ class Outcome:
     path: list[str]  # directories the steps added to GITHUB_PATH
     summary: str  # what the steps wrote to GITHUB_STEP_SUMMARY
 
+    def commands(self) -> list[str]:
+        """The lines the runner would read as workflow commands: those starting with `::`, except
+        between `::stop-commands::TOKEN` and `::TOKEN::`, as GitHub's runner does."""
+        found, stopped = [], None
+        for line in self.log.splitlines():
+            if stopped is not None:
+                if line == f"::{stopped}::":
+                    stopped = None
+                continue
+            if line.startswith("::stop-commands::"):
+                stopped = line.removeprefix("::stop-commands::")
+                continue
+            if line.startswith("::"):
+                found.append(line)
+        return found
+
     def annotations(self, level: str = "error") -> list[str]:
-        return [line for line in self.log.splitlines() if line.startswith(f"::{level} ") or line.startswith(f"::{level}::")]
+        return [line for line in self.commands() if line.startswith(f"::{level} ") or line.startswith(f"::{level}::")]
 
 
 def load(action_dir: Path) -> dict:
@@ -189,11 +205,28 @@ def _steps(action, values, github, action_dir, workspace, scratch, runner_temp, 
         if "id" in step:
             steps[step["id"]] = read_outputs(output_file)
         if proc.returncode != 0:
-            return Outcome(proc.returncode, name, "".join(log), {}, _lines(path_file), summary_file.read_text())
+            return Outcome(proc.returncode, name, _masked(log), {}, _lines(path_file), summary_file.read_text())
     outputs = {
         name: evaluate(spec.get("value", ""), values, github, steps) for name, spec in (action.get("outputs") or {}).items()
     }
-    return Outcome(0, None, "".join(log), outputs, _lines(path_file), summary_file.read_text())
+    return Outcome(0, None, _masked(log), outputs, _lines(path_file), summary_file.read_text())
+
+
+def _masked(log: list[str]) -> str:
+    """The log as GitHub shows it: an `::add-mask::VALUE` line is consumed, and VALUE is `***`
+    wherever it appears after it."""
+    masks: list[str] = []
+    out = []
+    for line in "".join(log).splitlines(keepends=True):
+        if line.startswith("::add-mask::"):
+            value = line.removeprefix("::add-mask::").rstrip("\r\n")
+            if value:
+                masks.append(value)
+            continue
+        for value in sorted(masks, key=len, reverse=True):
+            line = line.replace(value, "***")
+        out.append(line)
+    return "".join(out)
 
 
 def _lines(path: Path) -> list[str]:

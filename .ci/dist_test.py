@@ -281,7 +281,7 @@ class Action(unittest.TestCase):
         self.assertIn('"status": "pass"', written.read_text())
         self.assertIn("+ bqsuite run --suite ", out.log)
         # The command is printed as bash can re-run it: the adapter command is one word.
-        self.assertIn(f" --sdk {BQSUITE}\\ adapter --out build/results.json ", out.log)
+        self.assertIn(f" --sdk {BQSUITE}\\ adapter --out=build/results.json ", out.log)
         self.assertIn("build/results.json: Compatible", out.log)
         self.assertTrue((self.sdk / "build" / "adapter.log").exists(), "the adapter's stderr beside the results")
         # By default the file goes to the runner's temp directory.
@@ -315,6 +315,11 @@ class Action(unittest.TestCase):
         self.assertEqual(out.status, 1, out.log)
         self.assertIn("cannot reach Redis at redis://:***@127.0.0.1:1/0", out.log)
         self.assertIn(": Not compatible", out.log)
+        # The adapter is given the URL; whatever it logs, the runner masks the credentials.
+        (self.sdk / "leak.sh").write_text("echo \"my redis: $BQ_REDIS_URL\" >&2\nexit 1\n")
+        out = self.action({"adapter": "sh leak.sh", "redis-url": "redis://bob:s3cret@127.0.0.1:1/0"})
+        self.assertEqual(out.status, 2, out.log)
+        self.assertIn("my redis: ***", out.log)
         self.assertNotIn("s3cret", out.log + " ".join(out.annotations()))
 
     def test_an_adapter_runs_the_redis_cases_on_the_redis_given(self):
@@ -328,6 +333,41 @@ class Action(unittest.TestCase):
         verdicts = [line for line in out.log.splitlines() if line.startswith("r.json: Compatible")]
         self.assertTrue(verdicts, out.log)
         self.assertTrue(all(line.endswith(", 0 skip") for line in verdicts), verdicts)
+
+    def test_an_adapters_text_cannot_issue_workflow_commands(self):
+        # An adapter that writes a workflow command to its stderr and exits before its hello:
+        # the end of its log is printed, and bqsuite's stderr, with commands stopped.
+        (self.sdk / "forge.sh").write_text("echo '::error title=Forged::from the adapter' >&2\necho '::endgroup::' >&2\nexit 1\n")
+        out = self.action({"adapter": "sh forge.sh", "vendored": "tests/conformance"})
+        self.assertEqual(out.status, 2, out.log)
+        self.assertIn("::error title=Forged::from the adapter", out.log, "shown, as text")
+        self.assertFalse(any("Forged" in c for c in out.commands()), out.commands())
+        groups = [c.split("::")[1] for c in out.commands() if c.startswith(("::group::", "::endgroup::"))]
+        self.assertEqual(groups, ["group", "endgroup"] * (len(groups) // 2), "no group closed early")
+        self.assertIn("run --sdk could not run (exit 2)", " ".join(out.annotations()), "commands resume after it")
+        # A reply kind holding a workflow command (bqsuite escapes it too).
+        relay = f"python3 {shlex.quote(str(REPO / 'tests/adapters/misbehave.py'))} {shlex.quote(str(BQSUITE))} inject 1"
+        out = self.action({"adapter": relay})
+        self.assertEqual(out.status, 1, out.log)
+        # Its text is in the BQ612 annotation of the case it failed, escaped, and nowhere else.
+        self.assertFalse(any(c.startswith("::error title=Injected") for c in out.commands()), out.commands())
+        self.assertEqual(len([c for c in out.commands() if "Injected" in c]), 1, out.commands())
+
+    def test_adapter_results_is_trimmed_and_stale_files_go(self):
+        # A YAML block scalar ends with a line feed: trimmed, like the other inputs.
+        stale = self.sdk / "build" / "results.json"
+        stale.parent.mkdir()
+        stale.write_text("{}\n")
+        out = self.action({"adapter": "false", "adapter-results": "  build/results.json\n"})
+        self.assertEqual(out.status, 2, out.log)
+        self.assertFalse(stale.exists(), "a results file the run did not write is not left for an upload")
+        out = self.action({"adapter": "false", "adapter-results": "-"})
+        self.assertEqual(out.status, 2, out.log)
+        self.assertIn("adapter-results: a file, not - (stdout)", " ".join(out.annotations()))
+        # A path that looks like an option is a path.
+        out = self.action({"adapter": f"{BQSUITE} adapter", "adapter-results": "-r.json"})
+        self.assert_ok(out)
+        self.assertTrue((self.sdk / "-r.json").exists())
 
     def test_an_adapter_is_one_command_line(self):
         out = self.action({"adapter": f"{BQSUITE} adapter\n{BQSUITE} adapter"})

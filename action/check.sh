@@ -25,14 +25,18 @@
 #
 # With `adapter`, the command is run from the workspace through that same released suite with
 # `bqsuite run --sdk CMD` (docs/adapter-protocol.md: one command line, split like a shell would,
-# no expansion), writing its results file to `adapter-results` (default
-# $RUNNER_TEMP/babelqueue-conformance/results.json, the adapter's stderr in adapter.log beside
-# it); the path is the step's output `adapter-results`, written before the run so a later step
-# can upload the file even when this one fails. That results file is then checked with the
-# others. `redis-url` reaches the run as BQ_REDIS_URL, never on a command line, and is never
-# printed; a Redis given is a Redis required (BQ_REQUIRE_REDIS=1), so an unreachable one fails
-# the cases that need it instead of skipping them. Without it those cases are skips citing
-# ADR-0033, which the skip policy allows. When the run fails, the end of the adapter's log is printed in a group.
+# no expansion), writing its results file to `adapter-results` (trimmed, one path, not `-`;
+# default $RUNNER_TEMP/babelqueue-conformance/results.json, the adapter's stderr in adapter.log
+# beside it); the path is the step's output `adapter-results`, written before the run so a later
+# step can upload the file even when this one fails, and a file already there is removed first
+# (a run that cannot start writes none). That results file is then checked with the others.
+# `redis-url` reaches the run as BQ_REDIS_URL, never on a command line, and is never printed; a
+# Redis given is a Redis required (BQ_REQUIRE_REDIS=1), so an unreachable one fails the cases
+# that need it instead of skipping them. Without it those cases are skips citing ADR-0033, which
+# the skip policy allows. When the run fails, the end of the adapter's log is printed in a group.
+# What an adapter says is untrusted: the run's output and its log are printed with workflow
+# commands stopped (::stop-commands:: with a random token), and the URL's credentials are
+# masked (::add-mask::), since the adapter is given the URL and may log it.
 set -uo pipefail
 
 bin=${BQ_BIN:?BQ_BIN is not set: this script runs as a step of action.yml}
@@ -62,6 +66,16 @@ if [ "${#vendored[@]}" -eq 0 ] && [ "${#results[@]}" -eq 0 ] && [ -z "$adapter" 
 fi
 
 worst=0
+# Set while a command's output holds an adapter's text (the run, the adapter's log): the runner
+# then reads no workflow command in it (no forged annotation, no group closed early).
+untrusted=
+# stop_commands: stop the runner reading workflow commands until `::$stop_token::` (a random
+# token the adapter cannot guess, set here).
+stop_token=
+stop_commands() {
+  stop_token=bq$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
+  echo "::stop-commands::$stop_token"
+}
 # run TITLE COMMAND...: run one check in a log group, print the command as it can be re-run
 # locally (each word quoted for bash where it needs it), and keep the worst exit status.
 run() {
@@ -71,8 +85,10 @@ run() {
   printf '+ bqsuite'
   printf ' %q' "${@:2}"
   printf '\n'
+  if [ -n "$untrusted" ]; then stop_commands; fi
   "$@"
   status=$?
+  if [ -n "$untrusted" ]; then echo "::$stop_token::"; fi
   echo "::endgroup::"
   case $status in
     0) ;;
@@ -90,14 +106,37 @@ for dir in ${vendored[@]+"${vendored[@]}"}; do
 done
 
 temp=${RUNNER_TEMP:-${TMPDIR:-/tmp}}
+# mask_url URL: have the runner mask the URL and its credentials (user, password, the query)
+# wherever they appear in the log: bqsuite never prints them, but the adapter is given the URL
+# and its log is printed.
+mask_url() {
+  local url=$1 rest info
+  echo "::add-mask::$url"
+  rest=${url#*://}
+  case $rest in
+    *@*)
+      info=${rest%@*}
+      echo "::add-mask::$info"
+      case $info in *:*) echo "::add-mask::${info#*:}" ;; esac
+      ;;
+  esac
+  case $url in *\?*) echo "::add-mask::${url#*\?}" ;; esac
+}
+
 # run_adapter SUITE: run the adapter through SUITE, add its results file to those checked.
 run_adapter() {
   local suite=$1 out=${BQ_ADAPTER_RESULTS:-} status log
+  out=$(lines "$out")
   [ -n "$out" ] || out=$temp/babelqueue-conformance/results.json
   case $out in
     *$'\n'* | *$'\r'*)
       # It is written to GITHUB_OUTPUT as one line.
       echo "::error title=BabelQueue conformance::adapter-results: one path, not several lines"
+      worst=2
+      return
+      ;;
+    -)
+      echo "::error title=BabelQueue conformance::adapter-results: a file, not - (stdout)"
       worst=2
       return
       ;;
@@ -112,15 +151,23 @@ run_adapter() {
     echo "adapter-results=$out" >>"$GITHUB_OUTPUT"
   fi
   if [ -n "${BQ_ADAPTER_REDIS:-}" ]; then
+    mask_url "$BQ_ADAPTER_REDIS"
     export BQ_REDIS_URL=$BQ_ADAPTER_REDIS BQ_REQUIRE_REDIS=1
   fi
-  run "run --sdk" "$bin" run --suite "$suite" --sdk "$adapter" --out "$out" --adapter-log "$log"
+  # A file an earlier run left there is not this run's: gone before the run, so that an upload
+  # after a run that could not start finds nothing.
+  rm -f -- "$out"
+  untrusted=1
+  run "run --sdk" "$bin" run --suite "$suite" --sdk "$adapter" --out="$out" --adapter-log="$log"
   status=$?
   if [ "$status" -ne 0 ] && [ -s "$log" ]; then
     echo "::group::the adapter's stderr (the end of $log)"
+    stop_commands
     tail -n 50 -- "$log"
+    echo "::$stop_token::"
     echo "::endgroup::"
   fi
+  untrusted=
   # A results file is written whenever the run ran (exit 0 or 1); exit 2 writes none.
   if [ "$status" -le 1 ] && [ -f "$out" ]; then
     results+=("$out")
