@@ -439,7 +439,7 @@ for line in sys.stdin:
     let n: usize = per_section.iter().map(|(_, n)| n).sum();
     let each: Vec<String> = per_section.iter().map(|(s, n)| format!("{s} {n}")).collect();
     let line = format!(
-        "{n:>6}× cases / order-created and {} more ({}): accepts is not implemented by failing-sdk",
+        "{n:>6}× cases / order-created and {} more (all {n}: {}): accepts is not implemented by failing-sdk",
         n - 1,
         each.join(", ")
     );

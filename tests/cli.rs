@@ -184,6 +184,12 @@ fn run_case_selects_cases_by_id_or_block() {
     assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
     assert!(String::from_utf8_lossy(&o.stderr).contains("selects no case of the sections asked for (cases)"));
     assert!(!out.exists(), "nothing was written");
+    // The block hint names only a block of the sections run (red team: it sent the user to a
+    // block of another section, and following it failed again).
+    let o = bqsuite(&repo(), &["run", "--section", "cases", "--case", "sequences", "--out", out_arg]);
+    assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("--case \"sequences\": selects no case") && !err.contains("the block is"), "{err}");
 }
 
 #[test]

@@ -653,15 +653,11 @@ fn run(a: &RunArgs) -> ExitCode {
             format!("the sections asked for ({})", a.sections.join(", "))
         };
         // A block's name without its `/` is the likeliest slip: say which pattern was meant.
-        let ids: Vec<String> = suite.sections().iter().flat_map(|s| s.cases()).map(|c| c.id).collect();
         let shown: Vec<String> = unmatched
             .iter()
-            .map(|p| {
-                let block = format!("{p}/");
-                match ids.iter().any(|id| id.starts_with(&block)) {
-                    true => format!("{p:?} (the block is {block:?})"),
-                    false => format!("{p:?}"),
-                }
+            .map(|(p, meant)| match meant {
+                Some(block) => format!("{p:?} (the block is {block:?})"),
+                None => format!("{p:?}"),
             })
             .collect();
         return fail(terminal_safe(&format!(
@@ -712,6 +708,7 @@ fn run(a: &RunArgs) -> ExitCode {
 /// How many reasons the failure digest of a run lists, and how much of each it shows.
 const DIGEST_REASONS: usize = 10;
 const DIGEST_REASON_CHARS: usize = 200;
+const DIGEST_SECTIONS: usize = 4;
 
 /// The failed cases of a run grouped by reason, the most common first, so that whoever runs an
 /// SDK sees at once what to fix (`accepts is not implemented` for 80 cases) without opening the
@@ -736,12 +733,16 @@ fn note_failures(results: &crate::results::ResultsFile, out: Option<&Path>) {
         let more = match (g.cases.len(), per_section.len()) {
             (1, _) => String::new(),
             (n, 1) => format!(" and {} more", n - 1),
-            (n, _) => {
-                let each: Vec<String> = per_section.iter().map(|(s, k)| format!("{s} {k}")).collect();
-                format!(" and {} more ({})", n - 1, each.join(", "))
+            (n, k) => {
+                let mut each: Vec<String> =
+                    per_section.iter().take(DIGEST_SECTIONS).map(|(s, k)| format!("{s} {k}")).collect();
+                if k > DIGEST_SECTIONS {
+                    each.push(format!("{} more sections", k - DIGEST_SECTIONS));
+                }
+                format!(" and {} more (all {n}: {})", n - 1, each.join(", "))
             }
         };
-        let reason = g.reason.unwrap_or("(no reason given)");
+        let reason = g.reason.as_deref().unwrap_or("(no reason given)");
         let shown: String = reason.chars().take(DIGEST_REASON_CHARS).collect();
         let cut = if shown.len() < reason.len() { " …" } else { "" };
         note!(

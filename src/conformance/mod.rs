@@ -69,9 +69,11 @@ pub struct Run {
     /// scope; `None` when the manifest gives none that is known). When there is any, no case
     /// is run: a results file without them would look like a run that passed them.
     pub not_carried: Vec<(String, Option<Scope>)>,
-    /// The [`RunOptions::cases`] patterns that select no case of the sections the run covers.
-    /// When there is any, no case is run: a typo would otherwise run nothing and exit 0.
-    pub unmatched: Vec<String>,
+    /// The [`RunOptions::cases`] patterns that select no case of the sections the run covers,
+    /// each with the block it likely meant (`sequences/` for `sequences`) when one of those
+    /// sections has it. When there is any, no case is run: a typo would otherwise run nothing
+    /// and exit 0.
+    pub unmatched: Vec<(String, Option<String>)>,
 }
 
 /// Whether the `--case` patterns select case `id`: every case when there is none; else a
@@ -216,13 +218,26 @@ pub fn run_under(suite: &Suite, options: &RunOptions, under: &mut dyn UnderTest,
             (section, cases)
         })
         .collect();
-    let unmatched: Vec<String> = options
+    // The ids of every case the run covers but for --case, when there are patterns to judge.
+    let ids: Vec<String> = match options.cases.is_empty() {
+        true => Vec::new(),
+        false => suite
+            .sections()
+            .into_iter()
+            .filter(|s| s.scope.is_some_and(|scope| carried.contains(&scope)))
+            .filter(|s| options.only.is_empty() || options.only.iter().any(|o| o == s.name))
+            .flat_map(|s| s.cases().into_iter().map(|c| c.id))
+            .collect(),
+    };
+    let unmatched: Vec<(String, Option<String>)> = options
         .cases
         .iter()
-        .filter(|p| {
-            !in_scope.iter().any(|(s, _)| s.cases().iter().any(|c| selects_case(std::slice::from_ref(p), &c.id)))
+        .filter(|p| !ids.iter().any(|id| selects_case(std::slice::from_ref(p), id)))
+        .map(|p| {
+            let block = format!("{p}/");
+            let meant = ids.iter().any(|id| id.starts_with(&block)).then_some(block);
+            (p.clone(), meant)
         })
-        .cloned()
         .collect();
     if !unmatched.is_empty() {
         return Run { results, invalid: Vec::new(), not_carried, unmatched };

@@ -169,10 +169,35 @@ pub fn bounded_reason(reason: &str) -> Cow<'_, str> {
 /// Failed cases that share one reason ([`ResultsFile::failures_by_reason`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Failures<'r> {
-    /// The reason they give (`None`: none given).
-    pub reason: Option<&'r str>,
+    /// The reason they give, with the number of the adapter call it names written `call N`
+    /// (`None`: none given).
+    pub reason: Option<Cow<'r, str>>,
     /// Each case's section and id, in the file's order.
     pub cases: Vec<(&'r str, &'r str)>,
+}
+
+/// `reason` with the number of every adapter call it names (`call 17 (decode)`) written `N`:
+/// each case's call has its own number, and one fault of an adapter fails many cases alike.
+fn any_call(reason: &str) -> Cow<'_, str> {
+    const CALL: &str = "call ";
+    if !reason.contains(CALL) {
+        return Cow::Borrowed(reason);
+    }
+    let mut out = String::with_capacity(reason.len());
+    let mut rest = reason;
+    while let Some(at) = rest.find(CALL) {
+        let after = &rest[at + CALL.len()..];
+        let digits = after.len() - after.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        out.push_str(&rest[..at + CALL.len()]);
+        if digits > 0 && after[digits..].starts_with(" (") {
+            out.push('N');
+        } else {
+            out.push_str(&after[..digits]);
+        }
+        rest = &after[digits..];
+    }
+    out.push_str(rest);
+    Cow::Owned(out)
 }
 
 impl ResultsFile {
@@ -211,15 +236,15 @@ impl ResultsFile {
     /// [`Self::counts`].
     pub fn failures_by_reason(&self) -> Vec<Failures<'_>> {
         let mut groups: Vec<Failures<'_>> = Vec::new();
-        let mut index: HashMap<Option<&str>, usize> = HashMap::new();
+        let mut index: HashMap<Option<Cow<'_, str>>, usize> = HashMap::new();
         for (section, cases) in &self.sections {
             for (id, o) in cases.as_object().into_iter().flat_map(|m| m.iter()) {
                 let status = o.get("status").and_then(Value::as_str).and_then(Status::parse).unwrap_or(Status::Fail);
                 if status != Status::Fail {
                     continue;
                 }
-                let reason = o.get("reason").and_then(Value::as_str);
-                let at = *index.entry(reason).or_insert_with(|| {
+                let reason = o.get("reason").and_then(Value::as_str).map(any_call);
+                let at = *index.entry(reason.clone()).or_insert_with(|| {
                     groups.push(Failures { reason, cases: Vec::new() });
                     groups.len() - 1
                 });
@@ -340,10 +365,25 @@ mod tests {
             got,
             vec![
                 // Two each: "one" (an unknown status fails too) before "two", the file's order.
-                (Some("one"), vec![("a", "x"), ("b", "s")]),
-                (Some("two"), vec![("a", "z"), ("b", "p")]),
+                (Some("one".into()), vec![("a", "x"), ("b", "s")]),
+                (Some("two".into()), vec![("a", "z"), ("b", "p")]),
                 (None, vec![("b", "r")]),
-                (Some("three"), vec![("b", "t")]),
+                (Some("three".into()), vec![("b", "t")]),
+            ]
+        );
+        // One fault of an adapter, each case at its own call: one reason.
+        let sections = serde_json::json!({"a": {
+            "x": {"status": "fail", "reason": "adapter: call 3 (decode): the adapter exited (exit status: 3) before answering"},
+            "y": {"status": "fail", "reason": "adapter: call 17 (decode): the adapter exited (exit status: 3) before answering"},
+            "z": {"status": "fail", "reason": "a call 5 times"},
+        }});
+        let r = ResultsFile { sections: sections.as_object().unwrap().clone(), ..r };
+        let got: Vec<_> = r.failures_by_reason().into_iter().map(|g| (g.reason, g.cases.len())).collect();
+        assert_eq!(
+            got,
+            vec![
+                (Some("adapter: call N (decode): the adapter exited (exit status: 3) before answering".into()), 2),
+                (Some("a call 5 times".into()), 1),
             ]
         );
         let none = ResultsFile { sections: Map::new(), ..r };
