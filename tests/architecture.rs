@@ -36,6 +36,8 @@ const ALLOWED: &[(&str, &str)] = &[
     ("adapter", "sdk"),
     // The adapter log is opened as every file beside user data is: never through a symlink.
     ("adapter", "fsutil"),
+    // What an adapter writes is shown as every untrusted text is: terminal-safe (diag::escape).
+    ("adapter", "diag"),
     ("validate", "diag"),
     ("validate", "fsutil"),
     ("validate", "results"),
