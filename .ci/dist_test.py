@@ -315,11 +315,29 @@ class Action(unittest.TestCase):
         self.assertEqual(out.status, 1, out.log)
         self.assertIn("cannot reach Redis at redis://:***@127.0.0.1:1/0", out.log)
         self.assertIn(": Not compatible", out.log)
-        # The adapter is given the URL; whatever it logs, the runner masks the credentials.
-        (self.sdk / "leak.sh").write_text("echo \"my redis: $BQ_REDIS_URL\" >&2\nexit 1\n")
-        out = self.action({"adapter": "sh leak.sh", "redis-url": "redis://bob:s3cret@127.0.0.1:1/0"})
+        # The adapter is given the URL; whatever it logs, the runner masks the credentials, in
+        # the form given and percent-decoded.
+        (self.sdk / "leak.sh").write_text("echo \"my redis: $BQ_REDIS_URL, password p@ssword1\" >&2\nexit 1\n")
+        out = self.action({"adapter": "sh leak.sh", "redis-url": "redis://bob:p%40ssword1@127.0.0.1:1/0"})
         self.assertEqual(out.status, 2, out.log)
-        self.assertIn("my redis: ***", out.log)
+        self.assertIn("my redis: ***, password ***", out.log)
+        # A password too short to mask alone is masked only inside the whole URL: masking `ab`
+        # would mask it in every line (babelqueue).
+        out = self.action({"adapter": "sh leak.sh", "redis-url": "redis://:ab@127.0.0.1:1/0"})
+        self.assertIn("my redis: ***, password p@ssword1", out.log)
+        self.assertIn("babelqueue-conformance-1.6.0.tar.gz", out.log)
+
+    def test_the_job_env_redis_does_not_reach_the_run_and_adapter_inputs_need_adapter(self):
+        # A job-level BQ_REDIS_URL / BQ_REQUIRE_REDIS (the names SDK test suites use) does not
+        # reach the run: without redis-url its Redis cases are skips, and it is Compatible.
+        env = {"BQ_REDIS_URL": "redis://127.0.0.1:1/0", "BQ_REQUIRE_REDIS": "1"}
+        out = self.action({"adapter": f"{BQSUITE} adapter"}, env=env)
+        self.assert_ok(out)
+        self.assertIn("BQ_REDIS_URL is not set; the cases that need Redis are skipped", out.log)
+        for name, value in [("redis-url", "redis://127.0.0.1:1/0"), ("adapter-results", "r.json")]:
+            out = self.action({"vendored": "tests/conformance", name: value})
+            self.assertEqual(out.status, 2, out.log)
+            self.assertIn(f"{name} is set but adapter is not", " ".join(out.annotations()))
         self.assertNotIn("s3cret", out.log + " ".join(out.annotations()))
 
     def test_an_adapter_runs_the_redis_cases_on_the_redis_given(self):

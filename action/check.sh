@@ -60,6 +60,19 @@ case $adapter in
     ;;
 esac
 
+# The adapter's own inputs mean nothing without it: say so rather than ignore them.
+if [ -z "$adapter" ]; then
+  for input in adapter-results redis-url; do
+    case $input in
+      adapter-results) value=${BQ_ADAPTER_RESULTS:-} ;;
+      *) value=${BQ_ADAPTER_REDIS:-} ;;
+    esac
+    if [ -n "$(lines "$value")" ]; then
+      echo "::error title=BabelQueue conformance::$input is set but adapter is not, so it would be ignored: set adapter (the command to run) or remove $input"
+      exit 2
+    fi
+  done
+fi
 if [ "${#vendored[@]}" -eq 0 ] && [ "${#results[@]}" -eq 0 ] && [ -z "$adapter" ]; then
   echo "::error title=BabelQueue conformance::nothing to check: set the input vendored (a vendored copy of the suite), results (a results file) or adapter (an adapter command to run), or several"
   exit 2
@@ -106,21 +119,56 @@ for dir in ${vendored[@]+"${vendored[@]}"}; do
 done
 
 temp=${RUNNER_TEMP:-${TMPDIR:-/tmp}}
-# mask_url URL: have the runner mask the URL and its credentials (user, password, the query)
-# wherever they appear in the log: bqsuite never prints them, but the adapter is given the URL
-# and its log is printed.
-mask_url() {
-  local url=$1 rest info
-  echo "::add-mask::$url"
-  rest=${url#*://}
-  case $rest in
-    *@*)
-      info=${rest%@*}
-      echo "::add-mask::$info"
-      case $info in *:*) echo "::add-mask::${info#*:}" ;; esac
+# mask VALUE: have the runner mask VALUE, and its percent-decoded form, wherever it appears in
+# the log. A value shorter than 4 characters is not masked: masking `:` or `a` would mask it in
+# every line.
+mask() {
+  local value=$1 decoded
+  [ "${#value}" -ge 4 ] || return 0
+  echo "::add-mask::$value"
+  case $value in
+    *%[0-9A-Fa-f][0-9A-Fa-f]*)
+      decoded=$(printf '%b' "${value//%/\\x}")
+      if [ "$decoded" != "$value" ] && [ "${#decoded}" -ge 4 ]; then echo "::add-mask::$decoded"; fi
       ;;
   esac
-  case $url in *\?*) echo "::add-mask::${url#*\?}" ;; esac
+}
+
+# mask_url URL: mask URL's credentials wherever they appear in the log, as bqsuite's redact_url
+# hides them: the password (or a user that stands alone, a token), the value of every query
+# parameter whose name says credential (pass, pwd, token, secret, auth, key, user, cred), and the
+# whole URL when it holds any. bqsuite never prints them, but the adapter is given the URL and
+# may log it.
+mask_url() {
+  local url=$1 rest authority info query key found='' pairs pair
+  rest=${url#*://}
+  authority=${rest%%[/?]*}
+  case $authority in
+    *@*)
+      info=${authority%@*}
+      found=1
+      case $info in
+        *:*) mask "${info#*:}" ;;
+        *) mask "$info" ;;
+      esac
+      ;;
+  esac
+  case $url in
+    *\?*)
+      query=${url#*\?}
+      IFS='&' read -r -a pairs <<<"$query"
+      for pair in ${pairs[@]+"${pairs[@]}"}; do
+        key=$(printf '%s' "${pair%%=*}" | tr '[:upper:]' '[:lower:]')
+        case $key in
+          *pass* | *pwd* | *token* | *secret* | *auth* | *key* | *user* | *cred*)
+            found=1
+            mask "${pair#*=}"
+            ;;
+        esac
+      done
+      ;;
+  esac
+  if [ -n "$found" ]; then mask "$url"; fi
 }
 
 # run_adapter SUITE: run the adapter through SUITE, add its results file to those checked.
@@ -153,6 +201,9 @@ run_adapter() {
   if [ -n "${BQ_ADAPTER_REDIS:-}" ]; then
     mask_url "$BQ_ADAPTER_REDIS"
     export BQ_REDIS_URL=$BQ_ADAPTER_REDIS BQ_REQUIRE_REDIS=1
+  else
+    # The input is the only Redis the run sees: not one the job's env names for other steps.
+    unset BQ_REDIS_URL BQ_REQUIRE_REDIS
   fi
   # A file an earlier run left there is not this run's: gone before the run, so that an upload
   # after a run that could not start finds nothing.

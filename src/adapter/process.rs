@@ -265,9 +265,10 @@ const LOOK_EVERY: Duration = Duration::from_millis(20);
 
 impl Running {
     /// The next line, waiting until `deadline` at most, as [`Pipe::recv`] gives it, except that
-    /// a process seen exiting meanwhile is an end of file (after whatever it wrote first): a
-    /// helper it started may hold its stdout open after it exited, and then no end of file
-    /// comes until the deadline. Lines that arrive quickly never wait for a look.
+    /// on Linux ([`look`]) a process seen exiting meanwhile is an end of file (after whatever it
+    /// wrote first): a helper it started may hold its stdout open after it exited, and then no
+    /// end of file comes until the deadline (as still happens elsewhere). Lines that arrive
+    /// quickly never wait for a look.
     fn recv(&mut self, deadline: Instant) -> Received {
         loop {
             let slice = (Instant::now() + LOOK_EVERY).min(deadline);
@@ -404,7 +405,6 @@ impl Drop for Launched {
     }
 }
 
-/// Up to `n` characters of `bytes`, as text with control characters escaped.
 /// The first `n` characters of what an adapter wrote, for a reason: as written (so a JSON line
 /// reads as JSON, not escaped twice once the reason is in a results file), with what a terminal
 /// would act on escaped ([`shown`]), `…` where it was cut.
@@ -813,7 +813,7 @@ impl Adapter {
     }
 
     /// Say in the log how a process that went wrong ended, once [`kill`] gave its `status`:
-    /// one that exited was not stopped (its group was, whatever it left running).
+    /// one that exited was not stopped (on Linux its group was, whatever it left running).
     fn log_end(&self, trouble: &Trouble, status: &str) {
         match trouble {
             Trouble::Exited(..) => self.log_line(&format!("the adapter {trouble}")),
@@ -1064,7 +1064,7 @@ impl Adapter {
                     self.log_end(&trouble, &status);
                     self.incident(None, trouble, true);
                 }
-                None => self.log_line("the adapter exited (exit status: 0) after the shutdown"),
+                None => self.log_line("the adapter exited cleanly after the shutdown"),
             }
         }
         let unknown_operations =

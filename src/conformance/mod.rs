@@ -202,14 +202,23 @@ pub fn run_under(suite: &Suite, options: &RunOptions, under: &mut dyn UnderTest,
     if !not_carried.is_empty() {
         return Run { results, invalid: Vec::new(), not_carried, unmatched: Vec::new() };
     }
-    // Every in-scope section, read (`None`: the registry does not know it).
-    let in_scope: Vec<_> = suite
+    // Every section the run covers (in scope, and asked for with --section when it was).
+    let covered: Vec<_> = suite
         .sections()
         .into_iter()
         .filter(|section| {
             section.scope.is_some_and(|scope| carried.contains(&scope))
                 && (options.only.is_empty() || options.only.iter().any(|s| s == section.name))
         })
+        .collect();
+    // The ids of its cases, when there are --case patterns to judge.
+    let ids: Vec<String> = match options.cases.is_empty() {
+        true => Vec::new(),
+        false => covered.iter().flat_map(|s| s.cases().into_iter().map(|c| c.id)).collect(),
+    };
+    // Every section with a case to run, read (`None`: the registry does not know it).
+    let in_scope: Vec<_> = covered
+        .into_iter()
         .filter(|section| {
             options.cases.is_empty() || section.cases().iter().any(|c| selects_case(&options.cases, &c.id))
         })
@@ -218,17 +227,6 @@ pub fn run_under(suite: &Suite, options: &RunOptions, under: &mut dyn UnderTest,
             (section, cases)
         })
         .collect();
-    // The ids of every case the run covers but for --case, when there are patterns to judge.
-    let ids: Vec<String> = match options.cases.is_empty() {
-        true => Vec::new(),
-        false => suite
-            .sections()
-            .into_iter()
-            .filter(|s| s.scope.is_some_and(|scope| carried.contains(&scope)))
-            .filter(|s| options.only.is_empty() || options.only.iter().any(|o| o == s.name))
-            .flat_map(|s| s.cases().into_iter().map(|c| c.id))
-            .collect(),
-    };
     let unmatched: Vec<(String, Option<String>)> = options
         .cases
         .iter()

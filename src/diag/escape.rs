@@ -22,20 +22,21 @@ use std::fmt::Write;
 /// (a token is often the user name, with a dummy password: `TOKEN:x-oauth-basic@`), and the
 /// value of every query parameter that names one (`pass`, `password`, `user`, `token`, …, as a
 /// Redis unix-socket URL carries them: `unix:///run/redis.sock?pass=…`). A URL that does not
-/// parse loses whatever sits between the scheme (its `://`, else its first `:`, so a mistyped
-/// `redis:/:pw@host` too) and the last `@`, and its whole query.
+/// parse, or parses without a host while its text before an `@` looks like a user and password
+/// (`redis:/:pw@host`, which parses as a path), loses whatever sits between its scheme (`://`,
+/// else the first `:` before the `@`, else the start) and the last `@`, and its whole query. An
+/// `@` in a path (`file:///srv/node_modules/@scope/x`, `…/job@2/…`) is shown as it is.
 pub fn redact_url(url: &str) -> String {
-    // A URL without a host that still holds an `@` (`redis:/:pw@host` parses, as a path) is
-    // judged as one that does not parse: the text before the `@` may be a credential.
-    let parsed = url::Url::parse(url).ok().filter(|p| p.host().is_some() || !url.contains('@'));
+    let parsed = url::Url::parse(url).ok().filter(|p| p.host().is_some() || !looks_like_userinfo(p.scheme(), url));
     let Some(mut parsed) = parsed else {
         let url = url.split_once('?').map_or(url.to_owned(), |(before, _)| format!("{before}?***"));
-        let start = url.find("://").map(|s| s + 3).or_else(|| url.find(':').map(|s| s + 1));
-        return match (start, url.rfind('@')) {
-            (Some(s), Some(at)) if at > s => format!("{}***{}", &url[..s], &url[at..]),
-            // No scheme at all, but an `@`: everything before it may be a credential.
-            (None, Some(at)) => format!("***{}", &url[at..]),
-            _ => url,
+        let Some(at) = url.rfind('@') else { return url };
+        let start = url[..at].find("://").map(|s| s + 3).or_else(|| url[..at].find(':').map(|s| s + 1));
+        return match start {
+            Some(s) if at > s => format!("{}***{}", &url[..s], &url[at..]),
+            Some(_) => url,
+            // No scheme before the `@`: everything before it may be a credential.
+            None => format!("***{}", &url[at..]),
         };
     };
     let secret = |key: &str| {
@@ -63,27 +64,28 @@ pub fn redact_url(url: &str) -> String {
     parsed.into()
 }
 
+/// Whether `url`, which parsed with `scheme` but no host, holds an `@` after what could be a
+/// user and password: its text after `scheme:` does not begin an authority (`//`), or holds a
+/// `:` before the `@`.
+fn looks_like_userinfo(scheme: &str, url: &str) -> bool {
+    let rest = &url[(scheme.len() + 1).min(url.len())..];
+    match rest.rfind('@') {
+        None => false,
+        Some(at) => !rest.starts_with("//") || rest[..at].contains(':'),
+    }
+}
+
 /// Characters a terminal or log viewer may act on instead of showing: the C0 controls (TAB, LF
 /// and CR included), DEL, the C1 controls (U+0080–U+009F, among them the 8-bit CSI and OSC), the
-/// line and paragraph separators (U+2028, U+2029), the bidirectional formatting controls
-/// (U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069), which reorder what is displayed, and
-/// the characters that show as nothing (U+180E, U+200B–U+200D, U+2060–U+2064, U+FEFF), which
-/// make two different texts look the same.
+/// line and paragraph separators (U+2028, U+2029) and the bidirectional formatting controls
+/// (U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069), which reorder what is displayed.
+/// Characters that only show as nothing (U+200B, U+FEFF, …) are kept: they act on nothing, and
+/// U+200C / U+200D are parts of Persian words and emoji sequences.
 pub fn is_unsafe_char(c: char) -> bool {
     c.is_control()
         || matches!(
             c,
-            '\u{2028}'
-                | '\u{2029}'
-                | '\u{061C}'
-                | '\u{200E}'
-                | '\u{200F}'
-                | '\u{202A}'..='\u{202E}'
-                | '\u{2066}'..='\u{2069}'
-                | '\u{180E}'
-                | '\u{200B}'..='\u{200D}'
-                | '\u{2060}'..='\u{2064}'
-                | '\u{FEFF}'
+            '\u{2028}' | '\u{2029}' | '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}'
         )
 }
 
@@ -222,6 +224,16 @@ mod tests {
         assert_eq!(redact_url("redis:/:SEKRET@host"), "redis:***@host");
         assert_eq!(redact_url("redis//:SEKRET@host"), "redis//:***@host");
         assert_eq!(redact_url("https://mirror.example/@scope/x"), "https://mirror.example/@scope/x", "an @ in a path");
+        // Review: a scheme-less URL with a port, and paths with an @ that hold no credential.
+        assert_eq!(redact_url("SEKRET@localhost:6379"), "***@localhost:6379");
+        assert_eq!(redact_url("SEKRET@[::1]:6379"), "***@[::1]:6379");
+        assert_eq!(
+            redact_url("file:///home/u/node_modules/@babelqueue/suite"),
+            "file:///home/u/node_modules/@babelqueue/suite"
+        );
+        assert_eq!(redact_url("file:///var/jenkins/proj@2/x"), "file:///var/jenkins/proj@2/x");
+        assert_eq!(redact_url("unix:///run/redis@x.sock"), "unix:///run/redis@x.sock");
+        assert_eq!(redact_url("redis:///:SEKRET@host"), "redis://***@host");
         assert_eq!(redact_url("user:SEKRET@host"), "user:***@host");
         assert_eq!(redact_url("SEKRET@host"), "***@host");
     }
@@ -235,11 +247,8 @@ mod tests {
         );
         assert_eq!(terminal_safe("a\rb\tc\u{7f}\u{9b}\u{202e}"), "a\\u000db\\u0009c\\u007f\\u009b\\u202e");
         assert!(matches!(terminal_safe("ğüş 😀 / \\ \"q\""), Cow::Borrowed(_)));
-        // What shows as nothing, and the Arabic letter mark (a bidi control), are visible too.
-        assert_eq!(
-            terminal_safe("a\u{200b}b\u{200d}c\u{2060}d\u{feff}e\u{61c}f\u{180e}"),
-            "a\\u200bb\\u200dc\\u2060d\\ufeffe\\u061cf\\u180e"
-        );
+        // The Arabic letter mark is a bidi control too; what only shows as nothing is kept.
+        assert_eq!(terminal_safe("a\u{200b}b\u{200d}c\u{feff}e\u{61c}f"), "a\u{200b}b\u{200d}c\u{feff}e\\u061cf");
         assert_eq!(terminal_safe_lines("a\u{1b}\nb\r\n\nc"), "a\\u001b\nb\\u000d\n\nc");
     }
 

@@ -170,16 +170,18 @@ pub fn bounded_reason(reason: &str) -> Cow<'_, str> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Failures<'r> {
     /// The reason they give, with the number of the adapter call it names written `call N`
-    /// (`None`: none given).
+    /// ([`any_call`]; `None`: none given).
     pub reason: Option<Cow<'r, str>>,
     /// Each case's section and id, in the file's order.
     pub cases: Vec<(&'r str, &'r str)>,
 }
 
-/// `reason` with the number of every adapter call it names (`call 17 (decode)`) written `N`:
-/// each case's call has its own number, and one fault of an adapter fails many cases alike.
+/// `reason` with the number of every adapter call it names (`adapter: call 17 (decode)`, as
+/// the adapter transport writes it) written `N`: each case's call has its own number, and one
+/// fault of an adapter fails many cases alike (one reason per operation it hits). An SDK's own
+/// words (`retry call 2 (of 3)`) are kept.
 fn any_call(reason: &str) -> Cow<'_, str> {
-    const CALL: &str = "call ";
+    const CALL: &str = "adapter: call ";
     if !reason.contains(CALL) {
         return Cow::Borrowed(reason);
     }
@@ -376,6 +378,7 @@ mod tests {
             "x": {"status": "fail", "reason": "adapter: call 3 (decode): the adapter exited (exit status: 3) before answering"},
             "y": {"status": "fail", "reason": "adapter: call 17 (decode): the adapter exited (exit status: 3) before answering"},
             "z": {"status": "fail", "reason": "a call 5 times"},
+            "w": {"status": "fail", "reason": "the SDK failed: retry call 2 (of 3)"},
         }});
         let r = ResultsFile { sections: sections.as_object().unwrap().clone(), ..r };
         let got: Vec<_> = r.failures_by_reason().into_iter().map(|g| (g.reason, g.cases.len())).collect();
@@ -384,6 +387,7 @@ mod tests {
             vec![
                 (Some("adapter: call N (decode): the adapter exited (exit status: 3) before answering".into()), 2),
                 (Some("a call 5 times".into()), 1),
+                (Some("the SDK failed: retry call 2 (of 3)".into()), 1),
             ]
         );
         let none = ResultsFile { sections: Map::new(), ..r };

@@ -189,8 +189,8 @@ pub struct Contract {
     pub fields: &'static [Field],
     /// The steps of running one case, in order.
     pub steps: &'static [&'static str],
-    /// The operations of the adapter protocol its cases call, in the order of their first call
-    /// in a reference run (`tests/section_operations.rs` holds this to what a run calls).
+    /// The operations of the adapter protocol its cases call, in the protocol's order of
+    /// operations (`tests/section_operations.rs` holds this to what a reference run calls).
     pub operations: &'static [&'static str],
 }
 
