@@ -33,10 +33,10 @@
 # `redis-url` reaches the run as BQ_REDIS_URL, never on a command line, and is never printed; a
 # Redis given is a Redis required (BQ_REQUIRE_REDIS=1), so an unreachable one fails the cases
 # that need it instead of skipping them. Without it those cases are skips citing ADR-0033, which
-# the skip policy allows. When the run fails, the end of the adapter's log is printed in a group.
-# What an adapter says is untrusted: the run's output and its log are printed with workflow
-# commands stopped (::stop-commands:: with a random token), and the URL's credentials are
-# masked (::add-mask::), since the adapter is given the URL and may log it.
+# the skip policy allows. When the adapter fails, bqsuite prints the end of its log itself
+# (escaped, at most 4 KiB). What an adapter says is untrusted: the run's output is printed with
+# workflow commands stopped (::stop-commands:: with a random token), and the URL's credentials
+# are masked (::add-mask::), since the adapter is given the URL and may log it.
 set -uo pipefail
 
 bin=${BQ_BIN:?BQ_BIN is not set: this script runs as a step of action.yml}
@@ -120,23 +120,32 @@ done
 
 temp=${RUNNER_TEMP:-${TMPDIR:-/tmp}}
 # mask VALUE: have the runner mask VALUE, and its percent-decoded form, wherever it appears in
-# the log. A value shorter than 4 characters is not masked: masking `:` or `a` would mask it in
-# every line.
+# the log. A value shorter than 6 characters is not masked alone (masking `redis` would mask it
+# in every line), nor one holding a line break (it would end the command early).
 mask() {
   local value=$1 decoded
-  [ "${#value}" -ge 4 ] || return 0
+  case $value in *$'\n'* | *$'\r'*) return 0 ;; esac
+  [ "${#value}" -ge 6 ] || return 0
   echo "::add-mask::$value"
   case $value in
     *%[0-9A-Fa-f][0-9A-Fa-f]*)
-      decoded=$(printf '%b' "${value//%/\\x}")
-      if [ "$decoded" != "$value" ] && [ "${#decoded}" -ge 4 ]; then echo "::add-mask::$decoded"; fi
+      decoded=$(percent_decoded "$value")
+      case $decoded in *$'\n'* | *$'\r'*) return 0 ;; esac
+      if [ "$decoded" != "$value" ] && [ "${#decoded}" -ge 6 ]; then echo "::add-mask::$decoded"; fi
       ;;
   esac
 }
 
+# percent_decoded TEXT: TEXT with every %XX decoded, and nothing else interpreted.
+percent_decoded() {
+  local escaped
+  escaped=$(printf '%s' "$1" | sed -e 's/\\/\\\\/g' -e 's/%\([0-9A-Fa-f][0-9A-Fa-f]\)/\\x\1/g')
+  printf '%b' "$escaped"
+}
+
 # mask_url URL: mask URL's credentials wherever they appear in the log, as bqsuite's redact_url
 # hides them: the password (or a user that stands alone, a token), the value of every query
-# parameter whose name says credential (pass, pwd, token, secret, auth, key, user, cred), and the
+# parameter whose name says credential (pass, pwd, token, secret, auth, key, cred, sig), and the
 # whole URL when it holds any. bqsuite never prints them, but the adapter is given the URL and
 # may log it.
 mask_url() {
@@ -158,9 +167,10 @@ mask_url() {
       query=${url#*\?}
       IFS='&' read -r -a pairs <<<"$query"
       for pair in ${pairs[@]+"${pairs[@]}"}; do
-        key=$(printf '%s' "${pair%%=*}" | tr '[:upper:]' '[:lower:]')
+        key=$(percent_decoded "${pair%%=*}" | tr '[:upper:]' '[:lower:]')
         case $key in
-          *pass* | *pwd* | *token* | *secret* | *auth* | *key* | *user* | *cred*)
+          # Not `user`: a user name is no secret, and masking `default` would mask it everywhere.
+          *pass* | *pwd* | *token* | *secret* | *auth* | *key* | *cred* | *sig*)
             found=1
             mask "${pair#*=}"
             ;;
@@ -198,6 +208,13 @@ run_adapter() {
   if [ -n "${GITHUB_OUTPUT:-}" ]; then
     echo "adapter-results=$out" >>"$GITHUB_OUTPUT"
   fi
+  case ${BQ_ADAPTER_REDIS:-} in
+    *$'\n'* | *$'\r'*)
+      echo "::error title=BabelQueue conformance::redis-url: one URL, not several lines"
+      worst=2
+      return
+      ;;
+  esac
   if [ -n "${BQ_ADAPTER_REDIS:-}" ]; then
     mask_url "$BQ_ADAPTER_REDIS"
     export BQ_REDIS_URL=$BQ_ADAPTER_REDIS BQ_REQUIRE_REDIS=1
@@ -211,13 +228,6 @@ run_adapter() {
   untrusted=1
   run "run --sdk" "$bin" run --suite "$suite" --sdk "$adapter" --out="$out" --adapter-log="$log"
   status=$?
-  if [ "$status" -ne 0 ] && [ -s "$log" ]; then
-    echo "::group::the adapter's stderr (the end of $log)"
-    stop_commands
-    tail -n 50 -- "$log"
-    echo "::$stop_token::"
-    echo "::endgroup::"
-  fi
   untrusted=
   # A results file is written whenever the run ran (exit 0 or 1); exit 2 writes none.
   if [ "$status" -le 1 ] && [ -f "$out" ]; then

@@ -675,6 +675,51 @@ fn cannot_start(mode: &str, says: &str) {
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert!(stderr.contains(says) && stderr.contains("so no case could be run"), "{mode}: {stderr}");
     assert!(!out.exists(), "{mode}: no results file is written");
+    // The end of its log follows, so why it failed is in front of whoever ran it.
+    assert!(
+        stderr.contains("the end of the adapter's log (") && stderr.contains("  | == bqsuite: start 1 of the adapter"),
+        "{mode}: {stderr}"
+    );
+}
+
+/// The end of the adapter's log on stderr is the adapter's text: escaped and bounded; and
+/// bqsuite's own lines in the log start lines of their own, after whatever the adapter left
+/// unfinished (a bidi override there turned bqsuite's line around).
+#[cfg(unix)]
+#[test]
+fn the_adapters_log_is_shown_escaped_and_bqsuites_lines_stand_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.json");
+    let cmd = r#"sh -c 'i=0; while [ $i -lt 300 ]; do printf "noise %s\n" $i >&2; i=$((i+1)); done; printf "\342\200\256partial \033[2J" >&2; exit 3'"#;
+    let o = bqsuite(&["run", "--sdk", cmd, "--section", "cases", "--out", out.to_str().unwrap()], None);
+    assert_eq!(o.status.code(), Some(2), "{}", support::transcript(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    let tail: Vec<&str> =
+        err.lines().skip_while(|l| !l.starts_with("the end of the adapter's log (")).skip(1).collect();
+    assert!(!tail.is_empty() && tail.len() <= 20, "{err}");
+    assert!(tail.iter().all(|l| l.starts_with("  | ")), "{err}");
+    assert!(!err.contains(['\u{1b}', '\u{202e}']), "{err}");
+    assert!(tail.iter().any(|l| l.contains("\\u202epartial \\u001b[2J")), "{err}");
+    let log = std::fs::read_to_string(dir.path().join("adapter.log")).unwrap();
+    assert!(log.lines().any(|l| l.starts_with("== bqsuite: the adapter exited")), "{log}");
+}
+
+/// A hello's names are names: one of hundreds of characters is refused (it would be printed in
+/// every summary and verdict line).
+#[test]
+fn a_hello_with_a_name_too_long_is_refused() {
+    if !have_python() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.json");
+    let members = format!(r#"{{"sdk": "{}"}}"#, "x".repeat(300));
+    let cmd = format!("{} --hello {}", misbehave_cmd("relay", 1, &dir.path().join("once")), word(&members));
+    let o = bqsuite(&["run", "--sdk", &cmd, "--section", "cases", "--out", out.to_str().unwrap()], None);
+    assert_eq!(o.status.code(), Some(2), "{}", support::transcript(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("sdk is 300 characters long (at most 200)"), "{err}");
+    assert!(err.len() < 8 << 10, "{err}");
 }
 
 #[test]

@@ -192,6 +192,30 @@ fn run_case_selects_cases_by_id_or_block() {
     assert!(err.contains("--case \"sequences\": selects no case") && !err.contains("the block is"), "{err}");
 }
 
+/// `--help` shows the environment variable an option reads, but never its value when that
+/// value may hold a credential (a URL): `fetch --help` printed a mirror URL's password.
+#[test]
+fn help_never_shows_a_credential_from_the_environment() {
+    let env = [("BQ_REDIS_URL", "redis://:SEKRET@h:1/0"), ("BQ_CONFORMANCE_BASE_URL", "https://u:SEKRET@m/rel")];
+    let commands: &[&[&str]] = &[
+        &["validate"],
+        &["run"],
+        &["release"],
+        &["fetch"],
+        &["diff"],
+        &["sync"],
+        &["results", "check"],
+        &["report"],
+        &["dev", "kill-matrix"],
+    ];
+    for command in commands {
+        let args: Vec<&str> = command.iter().copied().chain(["--help"]).collect();
+        let o = support::bqsuite_env(&repo(), &args, &env);
+        assert_eq!(o.status.code(), Some(0), "{command:?}: {}", transcript(&o));
+        assert!(!transcript(&o).contains("SEKRET"), "{command:?}: {}", transcript(&o));
+    }
+}
+
 #[test]
 fn run_output_validates_against_the_results_schema() {
     let s = tiny_suite();

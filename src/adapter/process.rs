@@ -209,6 +209,9 @@ pub struct CaseNotes {
 /// How many incidents the summary lists before it counts the rest.
 const MAX_LISTED: usize = 20;
 
+/// The longest `sdk`, `version` or `language` a hello may give, in characters.
+const MAX_NAME: usize = 200;
+
 /// What the whole run did with the adapter.
 #[derive(Debug, Clone)]
 pub struct Summary {
@@ -242,7 +245,13 @@ impl fmt::Display for Summary {
             write!(f, "; {sent} call(s) written ahead ({used} used), {} one at a time", self.one_by_one)?;
         }
         if !self.unknown_operations.is_empty() {
-            write!(f, "; operations unknown to protocol {PROTOCOL}, never called: {:?}", self.unknown_operations)?;
+            // The adapter's names: shown escaped and cut, ten at most.
+            let mut names: Vec<String> =
+                self.unknown_operations.iter().take(10).map(|o| format!("\"{}\"", excerpt(o.as_bytes(), 40))).collect();
+            if self.unknown_operations.len() > 10 {
+                names.push(format!("… {} more", self.unknown_operations.len() - 10));
+            }
+            write!(f, "; operations unknown to protocol {PROTOCOL}, never called: [{}]", names.join(", "))?;
         }
         writeln!(f, "; its stderr is in {}", self.log.display())?;
         for i in self.incidents.iter().take(MAX_LISTED) {
@@ -823,8 +832,11 @@ impl Adapter {
 
     fn log_line(&self, text: &str) {
         if let Ok(mut f) = append_no_follow().open(&self.options.log) {
-            // One line, whatever the adapter's text in it holds.
-            let _ = writeln!(f, "== bqsuite: {}", crate::diag::terminal_safe(text));
+            // A line of its own, whatever the adapter's text in it holds, and whatever the
+            // adapter left unfinished before it (a bidi override there would turn it around).
+            let unfinished = ends_unfinished(&self.options.log);
+            let _ =
+                writeln!(f, "{}== bqsuite: {}", if unfinished { "\n" } else { "" }, crate::diag::terminal_safe(text));
         }
     }
 
@@ -929,6 +941,11 @@ impl Adapter {
         for (member, text) in [("sdk", &hello.sdk), ("version", &hello.version), ("language", &hello.language)] {
             if text.trim().is_empty() {
                 return Err(Trouble::BadHello(format!("{member} is empty")));
+            }
+            // A name, not a document: it is printed in every summary and verdict line.
+            if text.chars().count() > MAX_NAME {
+                let n = text.chars().count();
+                return Err(Trouble::BadHello(format!("{member} is {n} characters long (at most {MAX_NAME})")));
             }
         }
         // The results file's `bindings` come from here, and the results schema allows only the
@@ -1285,6 +1302,14 @@ impl Drop for Adapter {
 /// Options that append to the adapter log, creating it, and never through a symlink
 /// ([`crate::fsutil::no_follow`]): the log lies beside the results file, where a planted link
 /// must not redirect the adapter's stderr.
+/// Whether the file at `path` ends with something other than a line feed.
+fn ends_unfinished(path: &std::path::Path) -> bool {
+    use std::io::{Read, Seek, SeekFrom};
+    let Ok(mut f) = File::open(path) else { return false };
+    let mut last = [0u8];
+    f.seek(SeekFrom::End(-1)).is_ok() && f.read_exact(&mut last).is_ok() && last[0] != b'\n'
+}
+
 fn append_no_follow() -> OpenOptions {
     let mut options = OpenOptions::new();
     crate::fsutil::no_follow(options.create(true).append(true));

@@ -69,7 +69,7 @@ pub enum DevCommand {
         #[command(flatten)]
         suite: SuiteArg,
         /// A live Redis for the redis behavioural blocks.
-        #[arg(long, env = "BQ_REDIS_URL", value_name = "URL")]
+        #[arg(long, env = "BQ_REDIS_URL", value_name = "URL", hide_env_values = true)]
         redis_url: Option<String>,
         /// Run each row through this reference adapter (e.g. "bqsuite adapter"), with
         /// `--broken NAME` appended for each variant: the kill matrix across the process

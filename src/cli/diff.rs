@@ -28,7 +28,7 @@ pub struct RemoteArgs {
     /// Where released versions (a side written as VERSION) are downloaded from: a file://,
     /// http:// or https:// URL, as for `fetch` (`{version}` in it replaced by the side's version)
     /// [default: https://github.com/BabelQueue/conformance/releases/download/v<VERSION>].
-    #[arg(long, env = "BQ_CONFORMANCE_BASE_URL", value_name = "URL")]
+    #[arg(long, env = "BQ_CONFORMANCE_BASE_URL", value_name = "URL", hide_env_values = true)]
     pub base_url: Option<String>,
 }
 

@@ -34,7 +34,7 @@ pub struct FetchArgs {
     pub dir: PathBuf,
     /// Where the assets live: a file://, http:// or https:// URL, `{version}` in it replaced by
     /// VERSION [default: https://github.com/BabelQueue/conformance/releases/download/v<VERSION>].
-    #[arg(long, env = "BQ_CONFORMANCE_BASE_URL", value_name = "URL")]
+    #[arg(long, env = "BQ_CONFORMANCE_BASE_URL", value_name = "URL", hide_env_values = true)]
     pub base_url: Option<String>,
     /// The expected sha256 of the asset, for authenticity; SHA256SUMS is then not consulted.
     #[arg(long, value_name = "HEX", value_parser = fetch::parse_sha256)]

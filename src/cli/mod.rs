@@ -675,6 +675,9 @@ fn run(a: &RunArgs) -> ExitCode {
     note!("run: {total} ({})", subject(&suite));
     if let Some(summary) = adapter {
         note_inline!("{summary}");
+        if !summary.incidents.is_empty() {
+            note_log_tail(&summary.log);
+        }
     }
     let json = results.to_json();
     match out_file(&a.out) {
@@ -828,10 +831,46 @@ fn run_adapter(
     match conformance::adapter::run_launched(suite, options, launched, &rules) {
         Ok(done) => Ok(done),
         Err(trouble) => {
-            // The trouble may quote the adapter's hello, which is the adapter's text.
+            // The trouble may quote the adapter's hello, which is the adapter's text: escaped,
+            // and cut.
+            let mut trouble = trouble.to_string();
+            if trouble.chars().count() > 500 {
+                trouble = trouble.chars().take(500).chain(" …".chars()).collect();
+            }
             let why = format!("the adapter {trouble}, so no case could be run (its stderr: {})", log.display());
-            Err(fail(terminal_safe(&why)))
+            let code = fail(terminal_safe(&why));
+            note_log_tail(&log);
+            Err(code)
         }
+    }
+}
+
+/// How much of the end of an adapter's log `run` shows when something went wrong with it.
+const LOG_TAIL_BYTES: u64 = 4096;
+const LOG_TAIL_LINES: usize = 20;
+
+/// The end of the adapter's log (its stderr, and bqsuite's lines about it) on stderr, so that
+/// why it failed is in front of whoever ran it (a CI log, where the file is out of reach): the
+/// last lines of at most the last 4 KiB, each terminal-safe, since they are the adapter's words.
+fn note_log_tail(log: &Path) {
+    use std::io::{Read, Seek, SeekFrom};
+    let Ok(mut file) = std::fs::File::open(log) else { return };
+    let len = file.metadata().map(|m| m.len()).unwrap_or(0);
+    let from = len.saturating_sub(LOG_TAIL_BYTES);
+    let mut bytes = Vec::new();
+    if file.seek(SeekFrom::Start(from)).is_err() || file.read_to_end(&mut bytes).is_err() || bytes.is_empty() {
+        return;
+    }
+    let text = String::from_utf8_lossy(&bytes);
+    let mut lines: Vec<&str> = text.lines().collect();
+    if from > 0 && !lines.is_empty() {
+        // The first line read is cut at its start.
+        lines.remove(0);
+    }
+    let shown = &lines[lines.len().saturating_sub(LOG_TAIL_LINES)..];
+    note!("the end of the adapter's log ({}):", log.display());
+    for line in shown {
+        note!("  | {}", terminal_safe(line));
     }
 }
 

@@ -20,28 +20,28 @@ use std::fmt::Write;
 
 /// `url` without its credentials, each replaced by `***`: the user name and the password
 /// (a token is often the user name, with a dummy password: `TOKEN:x-oauth-basic@`), and the
-/// value of every query parameter that names one (`pass`, `password`, `user`, `token`, …, as a
-/// Redis unix-socket URL carries them: `unix:///run/redis.sock?pass=…`). A URL that does not
-/// parse, or parses without a host while its text before an `@` looks like a user and password
-/// (`redis:/:pw@host`, which parses as a path), loses whatever sits between its scheme (`://`,
-/// else the first `:` before the `@`, else the start) and the last `@`, and its whole query. An
-/// `@` in a path (`file:///srv/node_modules/@scope/x`, `…/job@2/…`) is shown as it is.
+/// whole query and fragment when a query parameter names one (`pass`, `password`, `user`,
+/// `token`, `sig`, …, as a Redis unix-socket URL or a pre-signed mirror URL carries them). A URL
+/// that does not parse, or parses but holds an `@` outside a user and password it was read with
+/// (a mistyped `redis:/:pw@host`, a password with an unencoded `/` or `?`), loses whatever sits
+/// between its scheme (`://`, else the first `:` before the `@`, else the start) and its last
+/// `@`, and its whole query. An `@` in the path of a `file:` URL or of a URL with a host that
+/// is not Redis's (`…/node_modules/@scope/x`, `…/job@2/…`) is shown as it is.
 pub fn redact_url(url: &str) -> String {
-    let parsed = url::Url::parse(url).ok().filter(|p| p.host().is_some() || !looks_like_userinfo(p.scheme(), url));
+    let parsed = url::Url::parse(url).ok().filter(|p| !stray_at(p, url));
     let Some(mut parsed) = parsed else {
-        let url = url.split_once('?').map_or(url.to_owned(), |(before, _)| format!("{before}?***"));
-        let Some(at) = url.rfind('@') else { return url };
-        let start = url[..at].find("://").map(|s| s + 3).or_else(|| url[..at].find(':').map(|s| s + 1));
-        return match start {
-            Some(s) if at > s => format!("{}***{}", &url[..s], &url[at..]),
-            Some(_) => url,
-            // No scheme before the `@`: everything before it may be a credential.
-            None => format!("***{}", &url[at..]),
+        let Some(at) = url.rfind('@') else {
+            return url.split_once(['?', '#']).map_or(url.to_owned(), |(before, _)| format!("{before}?***"));
         };
+        let head = &url[..at];
+        let start = head.find("://").map(|s| s + 3).or_else(|| head.find(':').map(|s| s + 1)).unwrap_or(0);
+        let tail = &url[at..];
+        let tail = tail.split_once(['?', '#']).map_or(tail.to_owned(), |(before, _)| format!("{before}?***"));
+        return format!("{}***{tail}", &url[..start]);
     };
     let secret = |key: &str| {
         let key = key.to_ascii_lowercase();
-        ["pass", "pwd", "token", "secret", "auth", "key", "user", "cred"].iter().any(|s| key.contains(s))
+        ["pass", "pwd", "token", "secret", "auth", "key", "user", "cred", "sig"].iter().any(|s| key.contains(s))
     };
     let in_query = parsed.query_pairs().any(|(k, _)| secret(&k));
     if parsed.password().is_none() && parsed.username().is_empty() && !in_query {
@@ -55,24 +55,26 @@ pub fn redact_url(url: &str) -> String {
         let _ = parsed.set_username("***");
     }
     if in_query {
-        let pairs: Vec<(String, String)> = parsed
-            .query_pairs()
-            .map(|(k, v)| (k.to_string(), if secret(&k) { "***".to_owned() } else { v.into_owned() }))
-            .collect();
-        parsed.query_pairs_mut().clear().extend_pairs(pairs);
+        // The whole of it: a value with an unencoded `&` or `#` would leave its rest behind.
+        parsed.set_query(Some("***"));
+        parsed.set_fragment(None);
     }
     parsed.into()
 }
 
-/// Whether `url`, which parsed with `scheme` but no host, holds an `@` after what could be a
-/// user and password: its text after `scheme:` does not begin an authority (`//`), or holds a
-/// `:` before the `@`.
-fn looks_like_userinfo(scheme: &str, url: &str) -> bool {
-    let rest = &url[(scheme.len() + 1).min(url.len())..];
-    match rest.rfind('@') {
-        None => false,
-        Some(at) => !rest.starts_with("//") || rest[..at].contains(':'),
+/// Whether parsed `p` (from `url`) leaves an `@` of `url` outside its user and password, so
+/// that what comes before it may be a credential the parser took for a path, a port or a
+/// query. An `@` in a path is ordinary in a `file:` URL and in one with a host, unless the URL
+/// is Redis's, whose path is a database number.
+fn stray_at(p: &url::Url, url: &str) -> bool {
+    let Some(at) = url.rfind('@') else { return false };
+    let with_userinfo = !p.username().is_empty() || p.password().is_some();
+    // The last `@` ends the user and password when the host follows it.
+    let ends_userinfo = with_userinfo && p.host_str().is_some_and(|h| url[at + 1..].starts_with(h));
+    if ends_userinfo || p.scheme() == "file" {
+        return false;
     }
+    p.host().is_none() || p.scheme().starts_with("redis") || p.scheme() == "unix"
 }
 
 /// Characters a terminal or log viewer may act on instead of showing: the C0 controls (TAB, LF
@@ -210,11 +212,23 @@ mod tests {
         assert_eq!(redact_url("https://ghp_TOKEN@mirror.example/x"), "https://***@mirror.example/x");
         assert_eq!(redact_url("http://TOKEN123:x-oauth-basic@h/x"), "http://***:***@h/x");
         assert_eq!(redact_url("redis://:pw@127.0.0.1:6379/0"), "redis://:***@127.0.0.1:6379/0");
-        assert_eq!(redact_url("unix:///tmp/r.sock?db=2&pass=S3CRET"), "unix:///tmp/r.sock?db=2&pass=***");
-        assert_eq!(
-            redact_url("redis+unix:///x.sock?pass=S&user=bob&password=P"),
-            "redis+unix:///x.sock?pass=***&user=***&password=***"
-        );
+        // A query that names a credential is hidden whole, fragment too (second red team: a
+        // value with an unencoded `&` or `#` left its rest behind).
+        assert_eq!(redact_url("unix:///tmp/r.sock?db=2&pass=S3CRET"), "unix:///tmp/r.sock?***");
+        assert_eq!(redact_url("redis+unix:///x.sock?pass=S&user=bob&password=P"), "redis+unix:///x.sock?***");
+        assert_eq!(redact_url("unix:///s?pass=SEK#RET"), "unix:///s?***");
+        assert_eq!(redact_url("unix:///s?pass=SEK&RET"), "unix:///s?***");
+        // A pre-signed mirror URL.
+        assert_eq!(redact_url("https://h/rel?X-Amz-Signature=SEKRET&v=1"), "https://h/rel?***");
+        assert_eq!(redact_url("https://h/rel?sig=SEKRET"), "https://h/rel?***");
+        // A password with an unencoded `/` or `?`, a token before one, no host: the parser
+        // reads a port, a path or a query, and the @ says what it was.
+        assert_eq!(redact_url("redis://default:1234/SEKRET@h"), "redis://***@h");
+        assert_eq!(redact_url("redis://TOKEN?x@h"), "redis://***@h");
+        assert_eq!(redact_url("redis://TOKEN/x@h"), "redis://***@h");
+        assert_eq!(redact_url("redis:///SEKRET@h"), "redis://***@h");
+        assert_eq!(redact_url("redis://:SEK?RET@h"), "redis://***@h");
+        assert_eq!(redact_url("redis://:SEK@[::1]:6379/0"), "redis://:***@[::1]:6379/0");
         assert_eq!(redact_url("file:///srv/mirror"), "file:///srv/mirror");
         assert_eq!(redact_url("https://mirror.example/x?v=1"), "https://mirror.example/x?v=1");
         assert_eq!(redact_url("HTTP://Mirror.example"), "HTTP://Mirror.example", "as given when nothing is hidden");
@@ -232,7 +246,13 @@ mod tests {
             "file:///home/u/node_modules/@babelqueue/suite"
         );
         assert_eq!(redact_url("file:///var/jenkins/proj@2/x"), "file:///var/jenkins/proj@2/x");
-        assert_eq!(redact_url("unix:///run/redis@x.sock"), "unix:///run/redis@x.sock");
+        // A Redis socket path with an @ is hidden up to it: Redis URLs carry credentials.
+        assert_eq!(redact_url("unix:///run/redis@x.sock"), "unix://***@x.sock");
+        assert_eq!(
+            redact_url("file:///C:/work/node_modules/@babelqueue/conformance"),
+            "file:///C:/work/node_modules/@babelqueue/conformance"
+        );
+        assert_eq!(redact_url("file:/srv/mirror/@babelqueue/rel"), "file:/srv/mirror/@babelqueue/rel");
         assert_eq!(redact_url("redis:///:SEKRET@host"), "redis://***@host");
         assert_eq!(redact_url("user:SEKRET@host"), "user:***@host");
         assert_eq!(redact_url("SEKRET@host"), "***@host");

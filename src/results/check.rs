@@ -149,12 +149,17 @@ impl FileCheck {
     }
 
     /// `sdk version` as the file names them (`?` for what it leaves out).
+    /// Each cut to 100 characters: the file's words, shown in a verdict line.
     pub fn label(&self) -> String {
         let r = self.results.as_ref();
+        let cut = |s: &str| match s.chars().nth(100) {
+            None => s.to_owned(),
+            Some(_) => s.chars().take(100).chain("…".chars()).collect(),
+        };
         format!(
             "{} {}",
-            r.and_then(|r| r.sdk.as_deref()).unwrap_or("?"),
-            r.and_then(|r| r.version.as_deref()).unwrap_or("?")
+            cut(r.and_then(|r| r.sdk.as_deref()).unwrap_or("?")),
+            cut(r.and_then(|r| r.version.as_deref()).unwrap_or("?"))
         )
     }
 }
