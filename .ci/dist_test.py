@@ -321,6 +321,9 @@ class Action(unittest.TestCase):
         out = self.action({"adapter": "sh leak.sh", "redis-url": "redis://bob:p%40ssword1@127.0.0.1:1/0"})
         self.assertEqual(out.status, 2, out.log)
         self.assertIn("my redis: ***, password ***", out.log)
+        # A password with an unencoded `/`: the parser reads a port and a path, the mask does not.
+        out = self.action({"adapter": "sh leak.sh", "redis-url": "redis://default:1234/SEKRET@127.0.0.1:1/0"})
+        self.assertNotIn("SEKRET", out.log)
         # A password too short to mask alone is masked only inside the whole URL: masking `ab`
         # would mask it in every line (babelqueue).
         out = self.action({"adapter": "sh leak.sh", "redis-url": "redis://:ab@127.0.0.1:1/0"})

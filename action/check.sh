@@ -161,6 +161,16 @@ mask_url() {
         *) mask "$info" ;;
       esac
       ;;
+    *)
+      # An @ after the authority (a password with an unencoded / or ?): what precedes it may
+      # be the credential, as redact_url judges it.
+      case $rest in
+        *@*)
+          found=1
+          mask "${rest%@*}"
+          ;;
+      esac
+      ;;
   esac
   case $url in
     *\?*)

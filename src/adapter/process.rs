@@ -427,7 +427,8 @@ fn excerpt(bytes: &[u8], n: usize) -> String {
 }
 
 /// Characters as a terminal may show them: every one a terminal or log viewer acts on (controls,
-/// bidirectional controls, what shows as nothing) escaped, quotes kept.
+/// line separators, bidirectional controls: [`crate::diag::is_unsafe_char`]) escaped, quotes
+/// kept.
 fn shown(chars: impl Iterator<Item = char>) -> String {
     crate::diag::terminal_safe(&chars.collect::<String>()).into_owned()
 }
