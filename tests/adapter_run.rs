@@ -616,6 +616,9 @@ fn a_crash_with_no_restart_allowed_uses_the_budget_up() {
     assert_eq!(o.status.code(), Some(1), "{}", support::transcript(&o));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("adapter: 1 incident(s), 0 restart(s), restarts used up"), "{err}");
+    // The digest groups the transport's reasons with the call's number written N, but a reason
+    // of one case is shown as written, its call's number and all.
+    assert!(err.lines().any(|l| l.starts_with("     1× ") && l.contains("adapter: call 5 (")), "{err}");
 }
 
 #[test]

@@ -57,7 +57,7 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 use super::pipe::{Pipe, Received, Unsent};
-use super::protocol::{CallLine, Command, Hello, MAX_LINE, PROTOCOL, Reply, quick_reply};
+use super::protocol::{CallLine, Command, Hello, MAX_LINE, MAX_NAME, PROTOCOL, Reply, quick_reply};
 use crate::sdk::{BINDINGS, Identity, OPERATIONS, Request, Response, Sdk, SdkError};
 
 /// How to run an adapter.
@@ -208,9 +208,6 @@ pub struct CaseNotes {
 
 /// How many incidents the summary lists before it counts the rest.
 const MAX_LISTED: usize = 20;
-
-/// The longest `sdk`, `version` or `language` a hello may give, in characters.
-const MAX_NAME: usize = 200;
 
 /// What the whole run did with the adapter.
 #[derive(Debug, Clone)]

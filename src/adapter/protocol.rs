@@ -79,16 +79,26 @@ pub enum Reply {
     Skip { seq: u64, reason: String },
 }
 
+/// The longest `sdk`, `version` or `language` a hello may give, in characters: a name, printed
+/// in every summary and verdict line, not a document.
+pub const MAX_NAME: usize = 200;
+
 /// The adapter's hello: its protocol version and the SDK under test.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Hello {
     /// The protocol version the adapter speaks; bqsuite runs only its own.
     pub protocol: u32,
-    /// The results file's `sdk`: the SDK package's name (`babelqueue-python`, `php-sdk`).
+    /// The results file's `sdk`: the SDK package's name (`babelqueue-python`, `php-sdk`); not
+    /// blank, at most 200 characters.
+    #[schemars(length(max = MAX_NAME))]
     pub sdk: String,
-    /// The results file's `version`: the SDK package's version.
+    /// The results file's `version`: the SDK package's version; not blank, at most 200
+    /// characters.
+    #[schemars(length(max = MAX_NAME))]
     pub version: String,
-    /// The SDK's language family (`php`, `go`, `python`, `java`, `dotnet`, `node`, `rust`, …).
+    /// The language the SDK is written in (`php`, `go`, `python`, `java`, `dotnet`, `node`,
+    /// `rust`, …), informative only; not blank, at most 200 characters.
+    #[schemars(length(max = MAX_NAME))]
     pub language: String,
     /// The results file's `bindings`: every binding the package carries (`redis`, `amqp`,
     /// `sqs`, `asb`, `pulsar`, `kafka`, `artemis`, and `otel` when it carries the traceparent

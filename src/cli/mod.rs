@@ -745,7 +745,12 @@ fn note_failures(results: &crate::results::ResultsFile, out: Option<&Path>) {
                 format!(" and {} more (all {n}: {})", n - 1, each.join(", "))
             }
         };
-        let reason = g.reason.as_deref().unwrap_or("(no reason given)");
+        // One case: its reason as written, its call's number and all.
+        let reason = match g.cases.len() {
+            1 => g.first,
+            _ => g.reason.as_deref(),
+        };
+        let reason = reason.unwrap_or("(no reason given)");
         let shown: String = reason.chars().take(DIGEST_REASON_CHARS).collect();
         let cut = if shown.len() < reason.len() { " …" } else { "" };
         note!(

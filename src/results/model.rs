@@ -172,6 +172,8 @@ pub struct Failures<'r> {
     /// The reason they give, with the number of the adapter call it names written `call N`
     /// ([`any_call`]; `None`: none given).
     pub reason: Option<Cow<'r, str>>,
+    /// The first case's reason as it is written (its call's own number).
+    pub first: Option<&'r str>,
     /// Each case's section and id, in the file's order.
     pub cases: Vec<(&'r str, &'r str)>,
 }
@@ -245,9 +247,10 @@ impl ResultsFile {
                 if status != Status::Fail {
                     continue;
                 }
-                let reason = o.get("reason").and_then(Value::as_str).map(any_call);
+                let first = o.get("reason").and_then(Value::as_str);
+                let reason = first.map(any_call);
                 let at = *index.entry(reason.clone()).or_insert_with(|| {
-                    groups.push(Failures { reason, cases: Vec::new() });
+                    groups.push(Failures { reason, first, cases: Vec::new() });
                     groups.len() - 1
                 });
                 groups[at].cases.push((section.as_str(), id.as_str()));
@@ -381,7 +384,12 @@ mod tests {
             "w": {"status": "fail", "reason": "the SDK failed: retry call 2 (of 3)"},
         }});
         let r = ResultsFile { sections: sections.as_object().unwrap().clone(), ..r };
-        let got: Vec<_> = r.failures_by_reason().into_iter().map(|g| (g.reason, g.cases.len())).collect();
+        let groups = r.failures_by_reason();
+        assert_eq!(
+            groups[0].first,
+            Some("adapter: call 3 (decode): the adapter exited (exit status: 3) before answering")
+        );
+        let got: Vec<_> = groups.into_iter().map(|g| (g.reason, g.cases.len())).collect();
         assert_eq!(
             got,
             vec![
