@@ -188,12 +188,7 @@ impl Incident {
     /// escaped (a reply kind or a hello member quoted by a parse error is the adapter's text,
     /// which may hold a line break and a workflow command), and cut.
     fn line(&self) -> String {
-        let text = self.to_string();
-        let mut line = shown(text.chars().take(INCIDENT_CHARS));
-        if text.chars().count() > INCIDENT_CHARS {
-            line.push_str(" …");
-        }
-        line
+        excerpt(self.to_string().as_bytes(), INCIDENT_CHARS)
     }
 }
 
