@@ -570,6 +570,25 @@ fn a_crash_is_seen_while_a_helper_holds_the_adapters_stdout() {
 /// break, a GitHub workflow command, an ANSI escape and a bidi override (quoted by the parse
 /// error) used to print as it was, so under the action it became a forged annotation, and a
 /// long one made megabytes of stderr per incident.
+/// A hello that does not follow the protocol is told where, as a reply is: the member and what
+/// the protocol wants there, not only serde's message.
+#[test]
+fn a_hello_of_the_wrong_shape_is_told_where() {
+    if !have_python() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.json");
+    let bad = format!("{} --hello {}", misbehave_cmd("relay", 1, &dir.path().join("once")), word(r#"{"sdk": 5}"#));
+    let o = bqsuite(&["run", "--sdk", &bad, "--section", "cases", "--out", out.to_str().unwrap()], None);
+    assert_eq!(o.status.code(), Some(2), "{}", support::transcript(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("gave a hello that does not follow the protocol: /sdk is 5, where the protocol wants a string of at most 200 characters (invalid type: integer `5`"),
+        "{err}"
+    );
+}
+
 #[test]
 fn an_adapters_text_never_reaches_stderr_raw() {
     if !have_python() {
@@ -584,7 +603,8 @@ fn an_adapters_text_never_reaches_stderr_raw() {
     assert!(err.contains("answered with a reply that does not follow the protocol"), "{err}");
     assert!(!err.lines().any(|l| l.starts_with("::")), "a workflow command on a line of its own: {err}");
     assert!(!err.contains(['\u{1b}', '\u{202e}']), "{err}");
-    assert!(err.contains("\\u000a::error title=Injected::forged"), "{err}");
+    // Where it departs: the reply kind as JSON, its line break written `\n`.
+    assert!(err.contains(r#"/reply is "x\n::error title=Injected::forged"#), "{err}");
     assert!(err.len() < 8 << 10, "stderr is {} bytes", err.len());
     // The hello's text too, when the first hello fails.
     let bad = format!(

@@ -185,13 +185,14 @@ fn a_result_naming_another_operation_is_told_so_before_its_shape_is_judged() {
     fails_only_that_call("wrong-op", "a result of decode to the accepts call (response.op must be accepts)");
 }
 
-/// A result of the right operation but the wrong shape: the reason shows the result itself, as
-/// JSON (quotes not escaped again, so a results file does not escape them twice).
+/// A result of the right operation but the wrong shape: the reason says where it departs from
+/// the protocol and what the protocol wants there, the value as JSON (quotes not escaped again,
+/// so a results file does not escape them twice), serde's message beside it.
 #[test]
-fn a_result_of_the_wrong_shape_shows_the_result() {
+fn a_result_of_the_wrong_shape_is_told_where() {
     fails_only_that_call(
         "bad-shape",
-        r#"invalid type: string "yes\u{7}", expected a boolean; its result: "yes\u0007""#,
+        r#"/response/result is "yes\u0007", where the protocol wants a boolean (invalid type: string "yes\u{7}", expected a boolean)"#,
     );
 }
 

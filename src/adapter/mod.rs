@@ -12,6 +12,7 @@
 //! means the same in process and across the boundary; the protocol version is exact; nothing
 //! here judges a case.
 
+pub mod departure;
 pub mod pipe;
 pub mod process;
 pub mod protocol;

@@ -54,8 +54,10 @@ use std::process::{Child, Command as Process, Stdio};
 use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
+use serde::Deserialize;
 use serde_json::Value;
 
+use super::departure::departure;
 use super::pipe::{Pipe, Received, Unsent};
 use super::protocol::{CallLine, Command, Hello, MAX_LINE, MAX_NAME, PROTOCOL, Reply, quick_reply};
 use crate::sdk::{BINDINGS, Identity, OPERATIONS, Request, Response, Sdk, SdkError};
@@ -926,10 +928,15 @@ impl Adapter {
             Some(v) => return Err(Trouble::Protocol(v.to_string())),
             None => return Err(Trouble::BadHello("it has no protocol member".into())),
         }
-        let hello = match serde_json::from_value::<Reply>(value) {
+        let hello = match Reply::deserialize(&value) {
             Ok(Reply::Hello(h)) => h,
             Ok(_) => unreachable!("the reply member was checked"),
-            Err(e) => return Err(Trouble::BadHello(e.to_string())),
+            Err(e) => {
+                return Err(Trouble::BadHello(match departure(&value) {
+                    Some(d) => shown(format!("{d} ({e})").chars()),
+                    None => e.to_string(),
+                }));
+            }
         };
         for (member, text) in [("sdk", &hello.sdk), ("version", &hello.version), ("language", &hello.language)] {
             if text.trim().is_empty() {
@@ -1187,16 +1194,9 @@ impl Adapter {
         {
             return Err(self.malformed(seq, op, another_operation(&excerpt(other.as_bytes(), 40), op)));
         }
-        // What is wrong is almost always in the result: show it rather than the line's first
-        // characters, which are the envelope of the reply (serde's message names the member,
-        // not where it is).
-        let shown = match value.pointer("/response/result") {
-            Some(result) => format!("its result: {}", excerpt(result.to_string().as_bytes(), 200)),
-            None => excerpt(&got, 120),
-        };
-        match serde_json::from_value::<Reply>(value) {
+        match Reply::deserialize(&value) {
             Ok(reply) => self.reply_result(op, reply),
-            Err(e) => Err(self.malformed(seq, op, format!("{e}; {shown}"))),
+            Err(e) => Err(self.malformed(seq, op, what_departs(&value, &e, &got))),
         }
     }
 
@@ -1228,6 +1228,21 @@ fn ahead_of_time(calls: Vec<(Request, Option<Response>)>) -> Vec<Ahead> {
         .take_while(|(r, _)| !r.touches_broker())
         .map(|(request, reference)| Ahead { request, reference, stage: Stage::Held, answer: None })
         .collect()
+}
+
+/// What is wrong with a reply serde could not read (`e`): where it departs from the protocol
+/// and what the protocol wants there ([`departure`]), serde's message beside it; when the walk
+/// cannot tell, serde's message and the result (what is wrong is almost always in it; the
+/// line's first characters are the envelope of the reply).
+fn what_departs(value: &Value, e: &serde_json::Error, line: &[u8]) -> String {
+    if let Some(d) = departure(value) {
+        return shown(format!("{d} ({e})").chars());
+    }
+    let shown = match value.pointer("/response/result") {
+        Some(result) => format!("its result: {}", excerpt(result.to_string().as_bytes(), 200)),
+        None => excerpt(line, 120),
+    };
+    format!("{e}; {shown}")
 }
 
 /// What a result of operation `other` to an `op` call is told.
@@ -1314,6 +1329,32 @@ mod tests {
     use super::*;
     use crate::sdk::ops::{Accepts, RedisQueueOp};
     use crate::sdk::wire::{Bytes, RedisLayout, RedisTarget};
+
+    fn departs(line: &str) -> String {
+        let value: Value = serde_json::from_str(line).unwrap();
+        let e = Reply::deserialize(&value).expect_err("a reply that does not follow the protocol");
+        what_departs(&value, &e, line.as_bytes())
+    }
+
+    #[test]
+    fn a_departure_is_told_at_its_member_with_serdes_message_beside_it() {
+        let line = r#"{"reply":"result","seq":4,"response":{"op":"redis_reserve","result":{"reservation":"r","body":"e30=","poison":"no"}}}"#;
+        assert_eq!(
+            departs(line),
+            "/response/result/poison is \"no\", where the protocol wants a boolean \
+             (invalid type: string \"no\", expected a boolean)"
+        );
+    }
+
+    /// What the walk cannot judge (a base64 body's alphabet is a `pattern`) is told by serde's
+    /// message and the result, as before the walk.
+    #[test]
+    fn what_the_walk_cannot_tell_falls_back_to_serdes_message_and_the_result() {
+        let line = r#"{"reply":"result","seq":4,"response":{"op":"redis_reserve","result":{"reservation":"r","body":"e30!","poison":false}}}"#;
+        let why = departs(line);
+        assert!(why.contains(r#"; its result: {"reservation":"r","body":"e30!","poison":false}"#), "{why}");
+        assert!(!why.contains("where the protocol wants"), "{why}");
+    }
 
     #[test]
     fn only_the_calls_before_the_first_that_touches_a_broker_go_ahead() {
