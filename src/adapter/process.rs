@@ -192,6 +192,27 @@ impl Incident {
     fn line(&self) -> String {
         excerpt(self.to_string().as_bytes(), INCIDENT_CHARS)
     }
+
+    /// The same trouble at the same operation, whatever the case and call.
+    fn alike(&self, other: &Incident) -> bool {
+        self.call.map(|(_, op)| op) == other.call.map(|(_, op)| op)
+            && self.lost == other.lost
+            && self.trouble == other.trouble
+    }
+
+    /// Where it happened, briefly: the case and call (the section and case are the suite's
+    /// names, cut all the same).
+    fn place(&self) -> String {
+        let mut at = if self.section.is_empty() {
+            String::from("outside a case")
+        } else {
+            format!("{} {}", self.section, self.case)
+        };
+        if let Some((seq, _)) = self.call {
+            at.push_str(&format!(" (call {seq})"));
+        }
+        excerpt(at.as_bytes(), 100)
+    }
 }
 
 /// What the adapter said about the current case besides results.
@@ -248,11 +269,28 @@ impl fmt::Display for Summary {
             write!(f, "; operations unknown to protocol {PROTOCOL}, never called: [{}]", names.join(", "))?;
         }
         writeln!(f, "; its stderr is in {}", self.log.display())?;
-        for i in self.incidents.iter().take(MAX_LISTED) {
-            writeln!(f, "  {}", i.line())?;
+        // Incidents alike (the same trouble at the same operation, as a systematic bug gives
+        // in every case) are one entry: the first in full, then where else it happened.
+        let mut groups: Vec<(&Incident, Vec<&Incident>)> = Vec::new();
+        for i in &self.incidents {
+            match groups.iter_mut().find(|(first, _)| first.alike(i)) {
+                Some((_, more)) => more.push(i),
+                None => groups.push((i, Vec::new())),
+            }
         }
-        if self.incidents.len() > MAX_LISTED {
-            writeln!(f, "  … and {} more", self.incidents.len() - MAX_LISTED)?;
+        for (first, more) in groups.iter().take(MAX_LISTED) {
+            writeln!(f, "  {}", first.line())?;
+            if !more.is_empty() {
+                let mut wheres: Vec<String> = more.iter().take(3).map(|i| i.place()).collect();
+                if more.len() > 3 {
+                    wheres.push("…".into());
+                }
+                writeln!(f, "    and {} more alike: {}", more.len(), wheres.join(", "))?;
+            }
+        }
+        if groups.len() > MAX_LISTED {
+            let rest: usize = groups[MAX_LISTED..].iter().map(|(_, more)| 1 + more.len()).sum();
+            writeln!(f, "  … and {rest} more")?;
         }
         Ok(())
     }
@@ -1343,6 +1381,44 @@ mod tests {
             departs(line),
             "/response/result/poison is \"no\", where the protocol wants a boolean \
              (invalid type: string \"no\", expected a boolean)"
+        );
+    }
+
+    #[test]
+    fn incidents_alike_are_listed_once_with_where_else_they_happened() {
+        let incident = |case: &str, seq: u64, op: &'static str, what: &str| Incident {
+            section: "cases".into(),
+            case: case.into(),
+            call: Some((seq, op)),
+            trouble: Trouble::Malformed(what.into()),
+            lost: false,
+        };
+        let mut incidents: Vec<Incident> = (1..=6).map(|n| incident(&format!("c{n}"), n, "decode", "x")).collect();
+        // Another operation, or another trouble, is another entry.
+        incidents.insert(2, incident("c9", 9, "accepts", "x"));
+        incidents.push(incident("c10", 10, "decode", "y"));
+        let summary = Summary {
+            starts: 1,
+            incidents,
+            gave_up: false,
+            retired: false,
+            unknown_operations: Vec::new(),
+            log: PathBuf::from("a.log"),
+            ahead: None,
+            one_by_one: 0,
+        };
+        let text = summary.to_string();
+        let lines: Vec<&str> = text.lines().collect();
+        let kept = "the adapter answered with a reply that does not follow the protocol (kept running)";
+        assert_eq!(
+            lines,
+            [
+                "adapter: 8 incident(s), 0 restart(s); its stderr is in a.log",
+                &format!("  cases c1: call 1 (decode): {kept}: x"),
+                "    and 5 more alike: cases c2 (call 2), cases c3 (call 3), cases c4 (call 4), …",
+                &format!("  cases c9: call 9 (accepts): {kept}: x"),
+                &format!("  cases c10: call 10 (decode): {kept}: y"),
+            ]
         );
     }
 
