@@ -149,6 +149,7 @@ fn adapter_options(command: Vec<String>, log: PathBuf) -> AdapterOptions {
         max_restarts: 0,
         log,
         conformance_version: "1.6.0".into(),
+        trace: false,
     }
 }
 
@@ -570,6 +571,47 @@ fn a_crash_is_seen_while_a_helper_holds_the_adapters_stdout() {
 /// break, a GitHub workflow command, an ANSI escape and a bidi override (quoted by the parse
 /// error) used to print as it was, so under the action it became a forged annotation, and a
 /// long one made megabytes of stderr per incident.
+/// `--trace` puts the exchange in the log, in order with the adapter's stderr: the hello both
+/// ways, each call and its reply, the reference core's answer where the adapter's differs, and
+/// the shutdown. Without it the log holds none of that.
+#[test]
+fn trace_writes_the_exchange_to_the_log() {
+    if !have_python() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.json");
+    let log = dir.path().join("adapter.log");
+    // Call 1 (accepts of order-created) is answered "yes\x07" instead of true.
+    let cmd = misbehave_cmd("bad-shape", 1, &dir.path().join("once"));
+    let args = ["run", "--sdk", &cmd, "--section", "cases", "--case", "order-created", "--out", out.to_str().unwrap()];
+    let o = bqsuite(&[&args[..], &["--trace"]].concat(), None);
+    assert_eq!(o.status.code(), Some(1), "{}", support::transcript(&o));
+    let text = std::fs::read_to_string(&log).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let at =
+        |prefix: &str| lines.iter().position(|l| l.starts_with(prefix)).unwrap_or_else(|| panic!("{prefix}: {text}"));
+    let hello = at(r#"→ {"cmd":"hello","protocol":1,"#);
+    let hello_back = at(r#"← {"reply":"hello","protocol":1,"#);
+    let call =
+        at(r#"→ {"cmd":"call","seq":1,"section":"cases","case":"order-created","request":{"op":"accepts","body":""#);
+    // As the adapter wrote it (Python's separators).
+    let reply = at(r#"← {"reply": "result", "seq": 1, "response": {"op": "accepts", "result": "yes\u0007"}}"#);
+    let reference = at(r#"≠ reference: {"op":"accepts","result":true}"#);
+    let shutdown = at(r#"→ {"cmd":"shutdown"}"#);
+    assert!(
+        hello < hello_back && hello_back < call && call < reply && reply < reference && reference < shutdown,
+        "{text}"
+    );
+
+    // Misbehaving once only: it answers as the reference does now.
+    let o = bqsuite(&args, None);
+    assert_eq!(o.status.code(), Some(0), "{}", support::transcript(&o));
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert!(text.starts_with("== bqsuite: start 1 of the adapter"), "{text}");
+    assert!(!text.lines().any(|l| l.starts_with(['→', '←', '≠'])), "{text}");
+}
+
 /// A hello that does not follow the protocol is told where, as a reply is: the member and what
 /// the protocol wants there, not only serde's message.
 #[test]

@@ -55,6 +55,7 @@ impl Setup {
             max_restarts: 2,
             log: self.log(),
             conformance_version: "1.6.0".into(),
+            trace: false,
         }
     }
 }

@@ -76,6 +76,8 @@ pub struct AdapterOptions {
     pub log: PathBuf,
     /// The suite version, for the hello.
     pub conformance_version: String,
+    /// Write every line exchanged with the adapter to the log too ([`Adapter::trace`]).
+    pub trace: bool,
 }
 
 /// The calls each case of a section is predicted to make: case id, and its calls in order, each
@@ -760,6 +762,11 @@ impl Adapter {
             a.in_flight.push_back((self.seq, c, k));
             self.counts.0 += 1;
         }
+        if self.options.trace {
+            for line in batch.split_inclusive(|b| *b == b'\n') {
+                trace_to(&self.options.log, Arrow::Sent, line);
+            }
+        }
         // A closed pipe shows when the replies are read; a stuck one (the adapter reads
         // nothing while bqsuite drains what it writes) is the oldest call's trouble.
         if let Err(Unsent::TimedOut) = running.pipe.send(&batch, Instant::now() + self.options.timeout) {
@@ -795,6 +802,9 @@ impl Adapter {
             let last_sent = adapter.seq;
             let running = adapter.running.as_mut().expect("calls are in flight to a running process");
             let got = running.recv(Instant::now() + adapter.options.timeout);
+            if let Received::Line(l) = &got {
+                adapter.trace(Arrow::Received, l);
+            }
             let result = adapter.judge_reply(seq, op, got, last_sent);
             let lost = adapter.running.is_none();
             let notes = std::mem::take(&mut adapter.notes);
@@ -813,6 +823,13 @@ impl Adapter {
             (Some(Answered { result: Ok(got), .. }), Some(predicted)) => got == predicted,
             _ => false,
         };
+        if self.options.trace
+            && !as_predicted
+            && let Some(reference) = &call.reference
+        {
+            let line = serde_json::to_vec(reference).expect("a response always serialises");
+            self.trace(Arrow::Reference, &line);
+        }
         if as_predicted {
             self.queue(c, k + 1, true);
         }
@@ -870,6 +887,13 @@ impl Adapter {
             let unfinished = ends_unfinished(&self.options.log);
             let _ =
                 writeln!(f, "{}== bqsuite: {}", if unfinished { "\n" } else { "" }, crate::diag::terminal_safe(text));
+        }
+    }
+
+    /// With `trace` on, one line exchanged with the adapter, in the log ([`trace_to`]).
+    fn trace(&self, arrow: Arrow, line: &[u8]) {
+        if self.options.trace {
+            trace_to(&self.options.log, arrow, line);
         }
     }
 
@@ -946,9 +970,13 @@ impl Adapter {
         let wait = self.options.timeout.max(DEFAULT_TIMEOUT);
         let deadline = Instant::now() + wait;
         let line = line_of(&hello);
+        self.trace(Arrow::Sent, &line);
         let sent = running.pipe.send(&line, deadline);
         let got = match (sent, running.recv(deadline)) {
-            (_, Received::Line(l)) => l,
+            (_, Received::Line(l)) => {
+                self.trace(Arrow::Received, &l);
+                l
+            }
             (_, Received::Eof) | (Err(Unsent::Closed), _) => {
                 return Err(Trouble::Exited(exited(&mut running.child), "before its hello"));
             }
@@ -1092,7 +1120,9 @@ impl Adapter {
         let gave_up = self.gave_up();
         if let Some(mut r) = self.running.take() {
             let deadline = Instant::now() + self.options.timeout;
-            let _ = r.pipe.send(&line_of(&Command::Shutdown), deadline);
+            let line = line_of(&Command::Shutdown);
+            self.trace(Arrow::Sent, &line);
+            let _ = r.pipe.send(&line, deadline);
             r.pipe.close_input();
             // Anything it still writes is unsolicited: a duplicate of the last reply, or noise.
             let mut extra = None;
@@ -1164,12 +1194,16 @@ impl Adapter {
         let seq = self.seq;
         let mut line = Vec::new();
         CallLine { seq, section: &self.section, case: &self.case, request }.to_line(&mut line);
+        self.trace(Arrow::Sent, &line);
         let deadline = Instant::now() + self.options.timeout;
         let running = self.running.as_mut().expect("ensure_running");
         let got = match running.pipe.send(&line, deadline) {
             Err(Unsent::Closed) => Received::Eof,
             _ => running.recv(deadline),
         };
+        if let Received::Line(l) = &got {
+            self.trace(Arrow::Received, l);
+        }
         self.judge_reply(seq, op, got, seq)
     }
 
@@ -1349,6 +1383,42 @@ impl Drop for Adapter {
 /// ([`crate::fsutil::no_follow`]): the log lies beside the results file, where a planted link
 /// must not redirect the adapter's stderr.
 /// Whether the file at `path` ends with something other than a line feed.
+/// Which way a traced line went.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Arrow {
+    /// bqsuite wrote it to the adapter's stdin.
+    Sent,
+    /// The adapter wrote it to its stdout.
+    Received,
+    /// The reference core's answer to the call just answered, where the adapter's differs
+    /// (known for calls written ahead: they were predicted with it).
+    Reference,
+}
+
+/// How much of one traced line the log holds.
+const TRACED_CHARS: usize = 4096;
+
+/// Append one traced line to the log at `path`: `→ ` what bqsuite wrote, `← ` what the adapter
+/// wrote, `≠ reference: ` the reference core's differing answer. Each on a line of its own, the
+/// adapter's text terminal-safe (the log is read in terminals and CI logs) and cut to
+/// [`TRACED_CHARS`] characters with the line's length beside it.
+fn trace_to(path: &std::path::Path, arrow: Arrow, line: &[u8]) {
+    let line = line.strip_suffix(b"\n").unwrap_or(line);
+    let mut text = excerpt(line, TRACED_CHARS);
+    if String::from_utf8_lossy(line).chars().count() > TRACED_CHARS {
+        text.push_str(&format!(" ({} bytes)", line.len()));
+    }
+    let mark = match arrow {
+        Arrow::Sent => "→ ",
+        Arrow::Received => "← ",
+        Arrow::Reference => "≠ reference: ",
+    };
+    if let Ok(mut f) = append_no_follow().open(path) {
+        let unfinished = ends_unfinished(path);
+        let _ = writeln!(f, "{}{mark}{text}", if unfinished { "\n" } else { "" });
+    }
+}
+
 fn ends_unfinished(path: &std::path::Path) -> bool {
     use std::io::{Read, Seek, SeekFrom};
     let Ok(mut f) = File::open(path) else { return false };
@@ -1382,6 +1452,26 @@ mod tests {
             "/response/result/poison is \"no\", where the protocol wants a boolean \
              (invalid type: string \"no\", expected a boolean)"
         );
+    }
+
+    /// A traced line is one line of the log whatever the adapter wrote: what a terminal acts on
+    /// escaped, cut with its length beside it, and on a line of its own after an unfinished
+    /// line of the adapter's stderr.
+    #[test]
+    fn a_traced_line_is_terminal_safe_cut_and_on_a_line_of_its_own() {
+        let dir = tempfile::tempdir().unwrap();
+        let log = dir.path().join("adapter.log");
+        std::fs::write(&log, "half a line").unwrap();
+        trace_to(&log, Arrow::Received, "{\"reply\":\"\u{202e}\u{1b}[31m\"}\n".as_bytes());
+        let long = format!("{{\"x\":\"{}\"}}", "a".repeat(TRACED_CHARS + 10));
+        trace_to(&log, Arrow::Sent, long.as_bytes());
+        let text = std::fs::read_to_string(&log).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 3, "{text}");
+        assert_eq!(lines[0], "half a line");
+        assert_eq!(lines[1], "← {\"reply\":\"\\u202e\\u001b[31m\"}");
+        let cut = format!("→ {}… ({} bytes)", &long[..TRACED_CHARS], long.len());
+        assert_eq!(lines[2], cut);
     }
 
     #[test]

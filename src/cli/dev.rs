@@ -165,6 +165,7 @@ pub fn run(a: &DevArgs) -> ExitCode {
                         max_restarts: 0,
                         log,
                         conformance_version: suite.version().unwrap_or_default().to_owned(),
+                        trace: false,
                     };
                     let rules = crate::conformance::adapter::skip_rules(&suite);
                     match crate::conformance::adapter::kill_matrix_through(&suite, &options, &adapter, &rules) {

@@ -393,6 +393,13 @@ pub struct RunArgs {
     /// else in the temporary directory); emptied when the run starts.
     #[arg(long, value_name = "FILE", requires = "sdk")]
     pub adapter_log: Option<PathBuf>,
+    /// With --sdk: also write every line exchanged with the adapter to its log, in order with
+    /// its stderr: `→` what bqsuite sent, `←` what the adapter answered, and `≠ reference:` the
+    /// reference core's answer where the adapter's differs (for calls written ahead, which
+    /// were predicted with it). For working on a case (with --case): a full run's log grows by
+    /// every call.
+    #[arg(long, requires = "sdk")]
+    pub trace: bool,
 }
 
 /// A positive number of seconds, at most a day.
@@ -819,6 +826,7 @@ fn launch_adapter(a: &RunArgs, cmd: &str) -> Result<(crate::adapter::Launched, P
         max_restarts: a.max_restarts,
         log: log.clone(),
         conformance_version: String::new(),
+        trace: a.trace,
     };
     Ok((crate::adapter::Adapter::launch(adapter), log))
 }
