@@ -412,13 +412,19 @@ for line in sys.stdin:
         digest[0],
         format!("failed: {} case(s), {} reason(s), the most common first:", got.len(), reasons.len())
     );
-    assert_eq!(digest.len(), 12, "ten reasons, then where the rest are: {err}");
+    assert_eq!(digest.len(), 13, "ten reasons, then where the rest are, then how to see one case: {err}");
     let more = format!(
         "  … and {} more reason(s); `bqsuite results check {}` lists every case",
         reasons.len() - 10,
         out.display()
     );
     assert_eq!(digest[11], more);
+    let log = out.with_file_name("adapter.log");
+    let trace = format!(
+        "to see what one case sent the adapter and got back: add `--case order-created --trace` (the exchange goes to {})",
+        log.display()
+    );
+    assert_eq!(digest[12], trace);
     let counts: Vec<usize> =
         digest[1..11].iter().map(|l| l.trim_start().split('×').next().unwrap().parse().unwrap()).collect();
     assert!(counts.windows(2).all(|w| w[0] >= w[1]), "the most common first: {err}");
@@ -587,6 +593,7 @@ fn trace_writes_the_exchange_to_the_log() {
     let args = ["run", "--sdk", &cmd, "--section", "cases", "--case", "order-created", "--out", out.to_str().unwrap()];
     let o = bqsuite(&[&args[..], &["--trace"]].concat(), None);
     assert_eq!(o.status.code(), Some(1), "{}", support::transcript(&o));
+    assert!(!String::from_utf8_lossy(&o.stderr).contains("--trace"), "no hint to do what is done");
     let text = std::fs::read_to_string(&log).unwrap();
     let lines: Vec<&str> = text.lines().collect();
     let at =

@@ -677,7 +677,15 @@ fn run(a: &RunArgs) -> ExitCode {
         let c = results.counts(Some(name));
         note!("{:<24} {:>4} pass {:>4} fail {:>4} skip", terminal_safe(name), c.pass, c.fail, c.skip);
     }
-    note_failures(&results, out_file(&a.out));
+    let first_failed = note_failures(&results, out_file(&a.out));
+    // Where to look next, for an adapter: the exchange of one failing case.
+    if let (Some(summary), Some(id), false) = (&adapter, first_failed, a.trace) {
+        note!(
+            "to see what one case sent the adapter and got back: add `--case {} --trace` (the exchange goes to {})",
+            terminal_safe(&shlex::try_quote(id).map_or_else(|_| id.to_owned(), |q| q.into_owned())),
+            terminal_safe(&summary.log.display().to_string())
+        );
+    }
     let total = results.counts(None);
     note!("run: {total} ({})", subject(&suite));
     if let Some(summary) = adapter {
@@ -723,11 +731,9 @@ const DIGEST_SECTIONS: usize = 4;
 /// The failed cases of a run grouped by reason, the most common first, so that whoever runs an
 /// SDK sees at once what to fix (`accepts is not implemented` for 80 cases) without opening the
 /// results file. Every case and its whole reason stay in the file, which `results check` lists.
-fn note_failures(results: &crate::results::ResultsFile, out: Option<&Path>) {
+fn note_failures<'r>(results: &'r crate::results::ResultsFile, out: Option<&Path>) -> Option<&'r str> {
     let groups = results.failures_by_reason();
-    if groups.is_empty() {
-        return;
-    }
+    let first = groups.first()?.cases[0].1;
     let failed: usize = groups.iter().map(|g| g.cases.len()).sum();
     note!("failed: {failed} case(s), {} reason(s), the most common first:", groups.len());
     for g in groups.iter().take(DIGEST_REASONS) {
@@ -776,6 +782,7 @@ fn note_failures(results: &crate::results::ResultsFile, out: Option<&Path>) {
             terminal_safe(&file)
         );
     }
+    Some(first)
 }
 
 /// An `--out FILE` that may be `-`, the convention for stdout: the file, or `None` for stdout.
