@@ -1310,3 +1310,58 @@ fn the_adapter_log_is_never_written_through_a_symlink() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("is a symlink"), "{}", support::transcript(&o));
     assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
 }
+
+/// `run --known-failing FILE`: the example adapter does not implement validate_payload, so
+/// every payload_schema case fails. Listed, they leave the exit code 0 and the results file as
+/// it was (every case failing, the reasons kept); a failure the list does not name, or an entry
+/// of a case the run ran that did not fail, makes it 1. An entry of a case a narrowed run did
+/// not run is not judged.
+#[test]
+fn a_known_failing_list_holds_what_an_sdk_has_reached() {
+    if !have_python() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.json");
+    let list = dir.path().join("known.txt");
+    let s = Suite::load(support::repo()).unwrap();
+    let ids: Vec<String> = s.section("payload_schema").unwrap().cases().into_iter().map(|c| c.id).collect();
+    let all: String = ids.iter().map(|id| format!("payload_schema\t{id}\n")).collect();
+    let run = |text: &str| {
+        std::fs::write(&list, text).unwrap();
+        let cmd = python_cmd();
+        let args = ["run", "--sdk", &cmd, "--section", "payload_schema", "--section", "cases", "--out"];
+        bqsuite(&[&args[..], &[out.to_str().unwrap(), "--known-failing", list.to_str().unwrap()]].concat(), None)
+    };
+
+    // Every failure listed, and an entry of a section not run (not judged): exit 0.
+    let o = run(&format!("{all}kafka_poison job-number\n"));
+    assert_eq!(o.status.code(), Some(0), "{}", support::transcript(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    let n = ids.len();
+    assert!(
+        err.contains(&format!("known failures ({}): {n} listed, {n} still failing; the list holds", list.display())),
+        "{err}"
+    );
+    let got = outcomes(&read_json(&out));
+    assert_eq!(got.iter().filter(|o| o.2 == "fail").count(), n, "the results file is as it was: {got:?}");
+
+    // One failure left out of the list.
+    let o = run(&all.lines().skip(1).map(|l| format!("{l}\n")).collect::<String>());
+    assert_eq!(o.status.code(), Some(1), "{}", support::transcript(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains(&format!("; 1 failure(s) it does not name (the first: payload_schema {})", ids[0])), "{err}");
+
+    // An entry of a case that passed in this run.
+    let o = run(&format!("{all}cases order-created\n"));
+    assert_eq!(o.status.code(), Some(1), "{}", support::transcript(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    let line = ids.len() + 1;
+    assert!(
+        err.contains(&format!(
+            "  {}:{line}: cases order-created is listed as a known failure, but it passed in this run: take its line out of the list",
+            list.display()
+        )),
+        "{err}"
+    );
+}

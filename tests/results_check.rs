@@ -1026,3 +1026,118 @@ fn cli_run_output_passes_results_check() {
     assert_eq!(doc["verdicts"][0]["sdk"], "bqsuite-reference");
     assert_eq!(doc["verdicts"][0]["verdict"], "Compatible", "{doc:#}");
 }
+
+/// `--known-failing FILE`: the verdict stands, the exit code follows the list. A file whose
+/// every failure is listed, and whose every entry still fails, exits 0 while it is Not
+/// compatible; an entry that passes, is skipped, is missing or names no case is BQ621 at its
+/// line; a failure the list does not name still fails the command; a list that does not read
+/// is exit 2, nothing checked.
+#[test]
+fn a_known_failing_list_sets_the_exit_code_never_the_verdict() {
+    let s = suite();
+    let dir = tempfile::tempdir().unwrap();
+    let mut v = passing(&s, "babelqueue-python", &[]);
+    v["sections"]["cases"]["order-created"] = json!({"status": "fail", "reason": "lang is null"});
+    v["sections"]["trim"]["trim-make-urn-space-padded"] = json!({"status": "fail", "reason": "x"});
+    std::fs::write(dir.path().join(FILE), serde_json::to_string_pretty(&v).unwrap()).unwrap();
+    let run = |list: &str, format: &str| {
+        std::fs::write(dir.path().join("known.txt"), list).unwrap();
+        let repo = repo();
+        bqsuite(
+            dir.path(),
+            &[
+                "results",
+                "check",
+                FILE,
+                "--suite",
+                repo.to_str().unwrap(),
+                "--known-failing",
+                "known.txt",
+                "--format",
+                format,
+            ],
+        )
+    };
+    let both = "# the trim bug is tracked\ncases\torder-created\ntrim   trim-make-urn-space-padded\n";
+
+    let o = run(both, "human");
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("results.json: Not compatible (babelqueue-python 2.4.1"), "the verdict stands: {out}");
+    assert!(out.contains("failed: lang is null (a known failure: known.txt line 2)"), "{out}");
+    assert!(
+        out.contains("results.json: known failures (known.txt): 2 listed, 2 still failing; the list holds"),
+        "{out}"
+    );
+
+    // The JSON report says the same, and keeps the verdict.
+    let o = run(both, "json");
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    let doc: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(doc["verdicts"][0]["verdict"], "Not compatible");
+    assert_eq!(
+        doc["known_failing"]["files"][0],
+        json!({"file": FILE, "listed": 2, "still_failing": 2, "stale": 0, "unlisted_errors": 0, "holds": true})
+    );
+
+    // A failure the list does not name fails the command.
+    let o = run("cases order-created\n", "human");
+    assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains("1 error finding(s) the list does not name"),
+        "{}",
+        transcript(&o)
+    );
+
+    // Entries that do not fail are stale, each at its line, whatever the reason.
+    let o = run(
+        &format!("{both}cases urn-alias\nsqs attempts_reconciliation/first-delivery\ncases no-such-case\n"),
+        "json",
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
+    let doc: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let stale: Vec<(String, u64, String)> = doc["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["code"] == "BQ621")
+        .map(|f| {
+            (
+                f["file"].as_str().unwrap().to_owned(),
+                f["line"].as_u64().unwrap(),
+                f["message"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    let says = |entry: &str, why: &str| {
+        format!("{entry} is listed as a known failure, but it {why} in results.json: take its line out of the list")
+    };
+    assert_eq!(
+        stale,
+        [
+            ("known.txt".to_owned(), 4, says("cases urn-alias", "passed")),
+            ("known.txt".to_owned(), 5, says("sqs attempts_reconciliation/first-delivery", "was not reported")),
+            ("known.txt".to_owned(), 6, says("cases no-such-case", "is not a case of the suite")),
+        ]
+    );
+    assert_eq!(doc["verdicts"][0]["verdict"], "Not compatible");
+
+    // A list that does not read: exit 2, naming the file and the line.
+    let o = run("cases order-created\ncases\n", "human");
+    assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("--known-failing: known.txt:2: \"cases\" names no case"),
+        "{}",
+        transcript(&o)
+    );
+    let o = run("cases order-created\ncases order-created\n", "human");
+    assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("known.txt:2: cases order-created is listed already on line 1")
+    );
+
+    // Without a list, nothing changes: Not compatible is exit 1.
+    let repo = repo();
+    let o = bqsuite(dir.path(), &["results", "check", FILE, "--suite", repo.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
+}

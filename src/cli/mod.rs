@@ -25,6 +25,7 @@ mod release;
 
 use crate::conformance::{self, RunOptions};
 use crate::diag::{self, Format, Summary, terminal_safe};
+use crate::results::known::KnownFailing;
 use crate::suite::{self, Suite};
 
 /// The exit codes every command shares, for the top-level help.
@@ -400,6 +401,12 @@ pub struct RunArgs {
     /// every call.
     #[arg(long, requires = "sdk")]
     pub trace: bool,
+    /// Cases expected to fail for now (the format of `results check --known-failing`): the exit
+    /// code counts only the failures the list does not name, and a listed case that does not
+    /// fail (of those the run runs) fails it too, so the list only shrinks. The results file
+    /// and its verdict are unchanged.
+    #[arg(long, value_name = "FILE")]
+    pub known_failing: Option<PathBuf>,
 }
 
 /// A positive number of seconds, at most a day.
@@ -619,6 +626,10 @@ fn run(a: &RunArgs) -> ExitCode {
     if let Err(e) = crate::results::source_date_epoch() {
         return fail(e);
     }
+    let known = match a.known_failing.as_deref().map(KnownFailing::read).transpose() {
+        Ok(k) => k,
+        Err(e) => return fail(format!("--known-failing: {e}")),
+    };
     let redis_url = match a.redis.url() {
         Ok(url) => url,
         Err(e) => return fail(e),
@@ -687,6 +698,8 @@ fn run(a: &RunArgs) -> ExitCode {
         );
     }
     let total = results.counts(None);
+    let known_holds =
+        known.as_ref().map(|k| note_known(k, &suite, &results, !a.sections.is_empty() || !a.cases.is_empty()));
     note!("run: {total} ({})", subject(&suite));
     if let Some(summary) = adapter {
         note_inline!("{summary}");
@@ -720,7 +733,43 @@ fn run(a: &RunArgs) -> ExitCode {
         }
         return ExitCode::from(2);
     }
-    exit(total.fail > 0)
+    exit(known_holds.map_or(total.fail > 0, |holds| !holds))
+}
+
+/// What a known-failing list makes of a run's results, on stderr; whether it holds (every
+/// failure listed, every entry judged still failing). A narrowed run judges only the entries
+/// of the cases it ran.
+fn note_known(k: &KnownFailing, suite: &Suite, results: &crate::results::ResultsFile, narrowed: bool) -> bool {
+    let on = k.check_run(results, &crate::results::known::suite_cases(suite), narrowed);
+    let mut line = format!(
+        "known failures ({}): {} listed, {} still failing",
+        terminal_safe(&k.file),
+        on.judged.judged,
+        on.judged.still_failing
+    );
+    if !on.judged.stale.is_empty() {
+        line.push_str(&format!(", {} stale", on.judged.stale.len()));
+    }
+    if let Some((section, id)) = on.unlisted.first() {
+        line.push_str(&format!(
+            "; {} failure(s) it does not name (the first: {} {})",
+            on.unlisted.len(),
+            terminal_safe(section),
+            terminal_safe(id)
+        ));
+    }
+    if on.holds() {
+        line.push_str("; the list holds");
+    }
+    note!("{line}");
+    for (entry, why) in on.judged.stale.iter().take(MAX_LISTED) {
+        let f = k.finding(entry, *why, "this run");
+        note!("  {}:{}: {}", terminal_safe(&k.file), entry.line, f.message);
+    }
+    if on.judged.stale.len() > MAX_LISTED {
+        note!("  … and {} more", on.judged.stale.len() - MAX_LISTED);
+    }
+    on.holds()
 }
 
 /// How many reasons the failure digest of a run lists, and how much of each it shows.

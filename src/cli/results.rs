@@ -7,6 +7,7 @@ use clap::{Args, Subcommand};
 use serde_json::{Value, json};
 
 use crate::diag::{self, Format, Summary};
+use crate::results::known::{self, KnownFailing, OnFile};
 use crate::results::{self, CheckOptions, FileCheck, Verdict};
 use crate::suite::Suite;
 
@@ -48,6 +49,12 @@ pub struct CheckArgs {
     /// policy); more is a finding (BQ616).
     #[arg(long, value_name = "N")]
     pub max_skips: Option<usize>,
+    /// Cases expected to fail for now, one per line as `bqsuite ids` prints them (section, white
+    /// space, case id; `#` starts a comment line). The verdict stands (a failing case is Not
+    /// compatible); the exit code counts only the failures the list does not name, and an
+    /// entry whose case did not fail is a finding (BQ621), so the list only shrinks.
+    #[arg(long, value_name = "FILE")]
+    pub known_failing: Option<PathBuf>,
 }
 
 /// Run `results …`.
@@ -90,16 +97,33 @@ pub(super) fn load_and_check(
 }
 
 fn check(a: &CheckArgs, color: bool) -> ExitCode {
-    let (suite, checks) = match load_and_check(&a.suite, &a.files, CheckOptions { max_skips: a.max_skips }) {
+    let known = match a.known_failing.as_deref().map(KnownFailing::read).transpose() {
+        Ok(k) => k,
+        Err(e) => return fail(format!("--known-failing: {e}")),
+    };
+    let (suite, mut checks) = match load_and_check(&a.suite, &a.files, CheckOptions { max_skips: a.max_skips }) {
         Ok(x) => x,
         Err(e) => return fail(e),
     };
-    // One file (the usual case): its findings as they are, not a copy of them all.
+    // What the list makes of each file: its listed failures say so, its stale entries are
+    // findings of the list.
+    let on_files: Vec<OnFile> = match &known {
+        Some(k) => {
+            let cases = known::suite_cases(&suite);
+            checks.iter_mut().map(|c| k.check_file(c, &cases)).collect()
+        }
+        None => Vec::new(),
+    };
+    // One file without a list (the usual case): its findings as they are, not a copy of them all.
     let merged: Vec<diag::Finding>;
-    let findings: &[diag::Finding] = match checks.as_slice() {
-        [one] => &one.findings,
-        all => {
-            merged = all.iter().flat_map(|c| c.findings.iter().cloned()).collect();
+    let findings: &[diag::Finding] = match (checks.as_slice(), on_files.as_slice()) {
+        ([one], []) => &one.findings,
+        (all, on) => {
+            merged = all
+                .iter()
+                .flat_map(|c| c.findings.iter().cloned())
+                .chain(on.iter().flat_map(|o| o.stale.iter().cloned()))
+                .collect();
             &merged
         }
     };
@@ -114,11 +138,29 @@ fn check(a: &CheckArgs, color: bool) -> ExitCode {
         ),
     );
     let rendered = diag::render(findings, a.format, color, &summary);
-    let verdicts: String = checks.iter().map(|c| results::verdict_line(c) + "\n").collect();
+    let mut verdicts: String = checks.iter().map(|c| results::verdict_line(c) + "\n").collect();
+    if let Some(k) = &known {
+        for (c, on) in checks.iter().zip(&on_files) {
+            verdicts.push_str(&(known_line(k, c, on) + "\n"));
+        }
+    }
     match a.format {
         Format::Json => {
             let mut doc: Value = serde_json::from_str(&rendered).expect("the JSON reporter writes JSON");
             doc["verdicts"] = checks.iter().map(verdict_json).collect();
+            if let Some(k) = &known {
+                doc["known_failing"] = json!({
+                    "file": k.file,
+                    "files": checks.iter().zip(&on_files).map(|(c, on)| json!({
+                        "file": c.file,
+                        "listed": on.listed,
+                        "still_failing": on.still_failing,
+                        "stale": on.stale.len(),
+                        "unlisted_errors": on.unlisted,
+                        "holds": on.holds(),
+                    })).collect::<Vec<_>>(),
+                });
+            }
             emit(&(serde_json::to_string_pretty(&doc).expect("a JSON value always serialises") + "\n"));
         }
         Format::Human => emit(&(rendered + &verdicts)),
@@ -130,9 +172,35 @@ fn check(a: &CheckArgs, color: bool) -> ExitCode {
             write_step_summary(&diag::markdown_summary_with(findings, &summary, &list));
         }
     }
-    let code = exit(checks.iter().any(|c| c.verdict() == Verdict::NotCompatible));
+    let code = match &known {
+        // The list decides the exit code, never the verdict.
+        Some(_) => exit(on_files.iter().any(|on| !on.holds())),
+        None => exit(checks.iter().any(|c| c.verdict() == Verdict::NotCompatible)),
+    };
     // The process exits next: freeing the suite and the findings node by node would be wasted
     // work (as in `validate`).
     std::mem::forget((suite, checks));
     code
+}
+
+/// What a known-failing list made of one file, after its verdict line: the verdict stands, the
+/// exit code follows the list.
+fn known_line(k: &KnownFailing, c: &FileCheck, on: &OnFile) -> String {
+    let mut line = format!(
+        "{}: known failures ({}): {} listed, {} still failing",
+        diag::terminal_safe(&c.file),
+        diag::terminal_safe(&k.file),
+        on.listed,
+        on.still_failing
+    );
+    if !on.stale.is_empty() {
+        line.push_str(&format!(", {} stale (BQ621: take them out of the list)", on.stale.len()));
+    }
+    if on.unlisted > 0 {
+        line.push_str(&format!("; {} error finding(s) the list does not name", on.unlisted));
+    }
+    if on.holds() {
+        line.push_str("; the list holds (the verdict stands)");
+    }
+    line
 }

@@ -699,6 +699,12 @@ codes! {
         why: "The verdict is computed from these members, and a member of the wrong shape reads as absent: bindings [\"rabbitmq\"] or \"redis sqs\" carries no binding, so no binding section is required, and a section that is an array reports no case and misses none. Judging them here, not only by the schema, means a weakened or edited results schema cannot turn such a file into a Compatible verdict.",
         example: Results { edits: &[Set("results.json", "/sections/cases", "[\"order-created\", \"urn-alias\"]")], args: &[] },
     }
+    KNOWN_FAILING_STALE = "BQ621" "known-failing-stale" "A case a --known-failing list names did not fail: it passed, was skipped, was not reported, or the suite has no such case." {
+        Error,
+        checks: "With --known-failing FILE (results check, and run --sdk for the cases it runs), every case the list names fails in the results; the finding is at the entry's line of the list. The list never changes a verdict: it only keeps the failures it names out of the exit code.",
+        why: "A list of known failures lets an SDK hold what it has reached before it passes everything, and it must only shrink: an entry that no longer fails would hide the day the case breaks again, and an entry for a case that does not exist hides nothing but says it does.",
+        example: Results { edits: &[Write("known-failing.txt", "cases\torder-created\n")], args: &["--known-failing", "known-failing.txt"] },
+    }
     SYNC_TARGETS_SHAPE = "BQ701" "sync-targets-shape" "sync-targets.json is not {schema_version: 1, description?, targets: [...]} with a non-empty targets array." {
         Error,
         checks: "sync-targets.json (and a --targets FILE) is an object with schema_version the integer 1, an optional string description, a non-empty targets array and no other key.",

@@ -16,6 +16,7 @@ pub mod date_time;
 mod diags;
 mod floor;
 mod html;
+pub mod known;
 mod markdown;
 pub mod model;
 pub mod report;

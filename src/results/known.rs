@@ -1,0 +1,358 @@
+//! Known failures (`--known-failing FILE` of `run` and `results check`): the cases an SDK's CI
+//! expects to fail for now, so that an SDK on its way to Compatible can hold what it has
+//! reached (a new failure turns the job red) before it passes everything, as protobuf's
+//! failure lists, Connect's `--known-failing` and toml-test's `-skip` do.
+//!
+//! Invariants:
+//! - The list never changes a verdict or a results file: a file with a failing case is Not
+//!   compatible whatever the list says, its findings stay errors (each listed one says it is
+//!   known), and `report` never reads a list. Only the exit code of the command given the list
+//!   changes: it counts the failures the list does not name.
+//! - Every entry must still fail, so the list only shrinks: an entry whose case passed, was
+//!   skipped, was not reported, or that the suite does not have, is stale (BQ621, at its line)
+//!   and fails the exit code like a new failure. A `run` narrowed by `--section` or `--case`
+//!   judges only the entries of cases it ran.
+//! - The format is `bqsuite ids`' own: one case per line, its section, white space, its id (to
+//!   the end of the line, trimmed; a section name holds no white space), so `bqsuite ids | grep`
+//!   writes one. A line starting with `#` is a comment, blank lines are ignored. A line with a
+//!   section and no id, or a case listed twice, is an error naming the file and the line: the
+//!   command does not run (exit 2), since a list that says something else than it seems to would
+//!   hide failures.
+//! - The file is read as every user input is: a regular file, at most [`CAP`] bytes, UTF-8.
+
+use std::collections::{HashMap, HashSet};
+use std::path::Path;
+
+use super::FileCheck;
+use super::model::{ResultsFile, Status};
+use crate::diag::{Code, Finding, Severity, Span, terminal_safe};
+use crate::suite::pointer;
+
+/// The largest list read (a list of every case of a suite a hundred times larger is 2 MB).
+pub const CAP: u64 = 16 << 20;
+
+/// One listed case.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entry {
+    pub section: String,
+    pub id: String,
+    /// Its 1-based line in the file.
+    pub line: usize,
+}
+
+/// A known-failing list, as read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KnownFailing {
+    /// The path as the user named it.
+    pub file: String,
+    pub entries: Vec<Entry>,
+    /// (section, id) → index into `entries`.
+    index: HashMap<(String, String), usize>,
+}
+
+/// Why a listed case is stale.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stale {
+    Passed,
+    Skipped,
+    /// The results leave it out (its section was not run, or the case was not reported).
+    NotReported,
+    /// The suite has no such case.
+    NoSuchCase,
+}
+
+impl Stale {
+    fn says(self) -> &'static str {
+        match self {
+            Stale::Passed => "passed",
+            Stale::Skipped => "was skipped",
+            Stale::NotReported => "was not reported",
+            Stale::NoSuchCase => "is not a case of the suite",
+        }
+    }
+}
+
+/// What a list says of one set of results.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Judged<'k> {
+    /// Entries judged (the rest belong to cases a narrowed run did not run).
+    pub judged: usize,
+    /// Entries whose case failed, as listed.
+    pub still_failing: usize,
+    /// Entries that no longer hold, with why, in the list's order.
+    pub stale: Vec<(&'k Entry, Stale)>,
+}
+
+impl KnownFailing {
+    /// Read the list at `path`; `Err` names the file and says what is wrong.
+    pub fn read(path: &Path) -> Result<KnownFailing, String> {
+        let shown = || terminal_safe(&path.display().to_string()).into_owned();
+        let bytes = crate::fsutil::read_bounded(path, CAP).map_err(|e| format!("cannot read {}: {e}", shown()))?;
+        let text = String::from_utf8(bytes).map_err(|_| format!("{} is not UTF-8 text", shown()))?;
+        KnownFailing::parse(&path.display().to_string(), &text)
+    }
+
+    /// Parse a list's `text`; `file` names it in errors and findings.
+    pub fn parse(file: &str, text: &str) -> Result<KnownFailing, String> {
+        let mut entries: Vec<Entry> = Vec::new();
+        let mut index = HashMap::new();
+        for (n, raw) in text.lines().enumerate() {
+            let line = n + 1;
+            let trimmed = raw.trim();
+            if trimmed.is_empty() || trimmed.starts_with('#') {
+                continue;
+            }
+            let at = || format!("{}:{line}", terminal_safe(file));
+            let Some((section, id)) = trimmed.split_once(char::is_whitespace) else {
+                return Err(format!(
+                    "{}: {:?} names no case: a line is a section and a case id, as `bqsuite ids` prints them",
+                    at(),
+                    cut(trimmed)
+                ));
+            };
+            let (section, id) = (section.to_owned(), id.trim().to_owned());
+            if let Some(&first) = index.get(&(section.clone(), id.clone())) {
+                let first: &Entry = &entries[first];
+                return Err(format!("{}: {section} {} is listed already on line {}", at(), cut(&id), first.line));
+            }
+            index.insert((section.clone(), id.clone()), entries.len());
+            entries.push(Entry { section, id, line });
+        }
+        Ok(KnownFailing { file: file.to_owned(), entries, index })
+    }
+
+    /// The entry listing `section`'s case `id`, if any.
+    pub fn lists(&self, section: &str, id: &str) -> Option<&Entry> {
+        self.index.get(&(section.to_owned(), id.to_owned())).map(|&i| &self.entries[i])
+    }
+
+    /// Judge every entry against a set of results: `status` gives a case's reported status
+    /// (`None`: not reported), `judges` whether an entry is judged at all (a narrowed run judges
+    /// only what it ran), `exists` whether the suite has the case.
+    pub fn judge(
+        &self,
+        status: impl Fn(&str, &str) -> Option<Status>,
+        judges: impl Fn(&str, &str) -> bool,
+        exists: impl Fn(&str, &str) -> bool,
+    ) -> Judged<'_> {
+        let mut out = Judged::default();
+        for e in &self.entries {
+            if exists(&e.section, &e.id) && !judges(&e.section, &e.id) {
+                continue;
+            }
+            out.judged += 1;
+            let stale = if !exists(&e.section, &e.id) {
+                Some(Stale::NoSuchCase)
+            } else {
+                match status(&e.section, &e.id) {
+                    Some(Status::Fail) => None,
+                    Some(Status::Pass) => Some(Stale::Passed),
+                    Some(Status::Skip) => Some(Stale::Skipped),
+                    None => Some(Stale::NotReported),
+                }
+            };
+            match stale {
+                None => out.still_failing += 1,
+                Some(why) => out.stale.push((e, why)),
+            }
+        }
+        out
+    }
+
+    /// The BQ621 finding of a stale entry (`results`: the results file it was judged against).
+    pub fn finding(&self, entry: &Entry, why: Stale, results: &str) -> Finding {
+        Finding::error(
+            Code::KNOWN_FAILING_STALE,
+            format!(
+                "{} {} is listed as a known failure, but it {} in {}: take its line out of the list",
+                terminal_safe(&entry.section),
+                terminal_safe(&cut(&entry.id)),
+                why.says(),
+                terminal_safe(results)
+            ),
+        )
+        .in_file(self.file.clone())
+        .with_span(Some(Span { line: entry.line, column: 1 }))
+    }
+}
+
+/// What a list makes of one checked results file.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct OnFile {
+    /// Entries judged (every one, unless the file could not be read as JSON at all).
+    pub listed: usize,
+    /// Entries whose case failed, as listed.
+    pub still_failing: usize,
+    /// A BQ621 finding per stale entry.
+    pub stale: Vec<Finding>,
+    /// Error findings of the file the list does not name (anything but a listed BQ612).
+    pub unlisted: usize,
+}
+
+impl OnFile {
+    /// Whether the list holds for the file: nothing it does not name, nothing stale.
+    pub fn holds(&self) -> bool {
+        self.unlisted == 0 && self.stale.is_empty()
+    }
+}
+
+impl KnownFailing {
+    /// Judge the checked file `fc` by every entry (`cases`: every case of the suite, by
+    /// section and id): each BQ612 of a listed case says so in its message (it stays an
+    /// error, and the verdict stands), each stale entry is a BQ621 finding of the list.
+    pub fn check_file(&self, fc: &mut FileCheck, cases: &HashSet<(String, String)>) -> OnFile {
+        let mut on = OnFile::default();
+        for f in fc.findings.iter_mut().filter(|f| f.severity == Severity::Error) {
+            let listed = (f.code == Code::RESULTS_CASE_FAILED)
+                .then(|| f.pointer.as_deref().and_then(|p| pointer::parse(p).ok()))
+                .flatten()
+                .and_then(|tokens| match tokens.as_slice() {
+                    [_, section, id] => self.lists(section, id),
+                    _ => None,
+                });
+            match listed {
+                Some(entry) => f.message.push_str(&format!(
+                    " (a known failure: {} line {})",
+                    terminal_safe(&self.file),
+                    entry.line
+                )),
+                None => on.unlisted += 1,
+            }
+        }
+        let Some(results) = &fc.results else { return on };
+        let reported: HashMap<(&str, &str), Option<Status>> = results
+            .sections
+            .iter()
+            .flat_map(|s| s.cases().iter().map(move |c| ((s.name.as_str(), c.id.as_str()), c.status)))
+            .collect();
+        let judged = self.judge(
+            |s, id| reported.get(&(s, id)).copied().flatten(),
+            |_, _| true,
+            |s, id| cases.contains(&(s.to_owned(), id.to_owned())),
+        );
+        on.listed = judged.judged;
+        on.still_failing = judged.still_failing;
+        on.stale = judged.stale.iter().map(|(e, why)| self.finding(e, *why, &fc.file)).collect();
+        on
+    }
+}
+
+/// What a list makes of a run's results.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OnRun<'k, 'r> {
+    pub judged: Judged<'k>,
+    /// The failed cases the list does not name (section, id), in the results' order.
+    pub unlisted: Vec<(&'r str, &'r str)>,
+}
+
+impl OnRun<'_, '_> {
+    /// Whether the list holds for the run: every failure listed, every judged entry failing.
+    pub fn holds(&self) -> bool {
+        self.unlisted.is_empty() && self.judged.stale.is_empty()
+    }
+}
+
+impl KnownFailing {
+    /// Judge a run's `results` (`cases`: every case of the suite). A `narrowed` run (by
+    /// section or case) judges only the entries of the cases it reports.
+    pub fn check_run<'r>(
+        &self,
+        results: &'r ResultsFile,
+        cases: &HashSet<(String, String)>,
+        narrowed: bool,
+    ) -> OnRun<'_, 'r> {
+        let status =
+            |s: &str, id: &str| results.sections.get(s)?.get(id)?.get("status")?.as_str().and_then(Status::parse);
+        let judged = self.judge(
+            status,
+            |s, id| !narrowed || status(s, id).is_some(),
+            |s, id| cases.contains(&(s.to_owned(), id.to_owned())),
+        );
+        let unlisted = results
+            .sections
+            .iter()
+            .flat_map(|(s, c)| c.as_object().into_iter().flatten().map(move |(id, o)| (s.as_str(), id.as_str(), o)))
+            .filter(|(s, id, o)| {
+                o.get("status").and_then(serde_json::Value::as_str) == Some("fail") && self.lists(s, id).is_none()
+            })
+            .map(|(s, id, _)| (s, id))
+            .collect();
+        OnRun { judged, unlisted }
+    }
+}
+
+/// Every case of `suite`, by section and id (what a list's entries are judged against).
+pub fn suite_cases(suite: &crate::suite::Suite) -> HashSet<(String, String)> {
+    suite.sections().into_iter().flat_map(|s| s.cases().into_iter().map(move |c| (s.name.to_owned(), c.id))).collect()
+}
+
+/// A name from the list as a message repeats it: at most 200 characters.
+fn cut(s: &str) -> String {
+    match s.char_indices().nth(200) {
+        None => s.to_owned(),
+        Some((i, _)) => format!("{}…", &s[..i]),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn list(text: &str) -> KnownFailing {
+        KnownFailing::parse("known.txt", text).unwrap()
+    }
+
+    #[test]
+    fn a_list_is_ids_lines_with_comments_and_blank_lines() {
+        let k = list("# waiting for the Kafka client\ncases\torder-created\n\n  idempotency   sequences/a b  \n");
+        let got: Vec<_> = k.entries.iter().map(|e| (e.section.as_str(), e.id.as_str(), e.line)).collect();
+        assert_eq!(got, [("cases", "order-created", 2), ("idempotency", "sequences/a b", 4)]);
+        assert!(k.lists("idempotency", "sequences/a b").is_some());
+        assert!(k.lists("cases", "urn-alias").is_none());
+        // `#` inside an id (an unnamed case's `<section>#<index>`) is no comment.
+        assert_eq!(list("cases cases#3").entries[0].id, "cases#3");
+    }
+
+    #[test]
+    fn a_line_without_an_id_or_a_case_listed_twice_is_an_error_at_its_line() {
+        let e = KnownFailing::parse("k.txt", "cases a\norder-created\n").unwrap_err();
+        assert_eq!(
+            e,
+            "k.txt:2: \"order-created\" names no case: a line is a section and a case id, as `bqsuite ids` prints them"
+        );
+        let e = KnownFailing::parse("k.txt", "cases a\n# again\ncases   a\n").unwrap_err();
+        assert_eq!(e, "k.txt:3: cases a is listed already on line 1");
+    }
+
+    #[test]
+    fn every_entry_must_still_fail() {
+        let k = list("s failing\ns passing\ns skipped\ns absent\ns ghost\nother not-run\n");
+        let status = |_: &str, id: &str| match id {
+            "failing" => Some(Status::Fail),
+            "passing" => Some(Status::Pass),
+            "skipped" => Some(Status::Skip),
+            _ => None,
+        };
+        let exists = |_: &str, id: &str| id != "ghost";
+        let judged = k.judge(status, |s, _| s == "s", exists);
+        assert_eq!(judged.judged, 5, "the entry of a section not run is not judged");
+        assert_eq!(judged.still_failing, 1);
+        let stale: Vec<_> = judged.stale.iter().map(|(e, why)| (e.id.as_str(), *why)).collect();
+        assert_eq!(
+            stale,
+            [
+                ("passing", Stale::Passed),
+                ("skipped", Stale::Skipped),
+                ("absent", Stale::NotReported),
+                ("ghost", Stale::NoSuchCase)
+            ]
+        );
+        let f = k.finding(judged.stale[0].0, Stale::Passed, "results.json");
+        assert_eq!(f.code, Code::KNOWN_FAILING_STALE);
+        assert_eq!((f.file.as_deref(), f.span.map(|s| s.line)), (Some("known.txt"), Some(2)));
+        assert_eq!(
+            f.message,
+            "s passing is listed as a known failure, but it passed in results.json: take its line out of the list"
+        );
+    }
+}
