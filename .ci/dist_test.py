@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import json
 import os
 import re
 import shlex
@@ -308,6 +309,39 @@ class Action(unittest.TestCase):
         self.assertIn("run --sdk could not run (exit 2)", " ".join(out.annotations()))
         self.assertIn("fetch --check", out.log, "the other checks still run")
 
+    def test_a_known_failing_list_holds_the_job_to_what_the_sdk_has_reached(self):
+        # One case fails; listed, the job is green and the verdict still Not compatible; a list
+        # with an entry that passes (stale, BQ621 at its line) or without the failure is red.
+        results = self.sdk / "results.json"
+        doc = json.loads(results.read_text())
+        doc["sections"]["cases"]["order-created"] = {"status": "fail", "reason": "broken on purpose"}
+        results.write_text(json.dumps(doc, indent=2))
+        (self.sdk / "known.txt").write_text("# lang is not stamped yet\ncases\torder-created\n")
+        out = self.action({"results": "results.json", "known-failing": " known.txt "})
+        self.assertEqual(out.status, 0, out.log)
+        # The known failure is a warning annotation on a green job, not an error.
+        self.assertEqual(out.annotations(), [], out.log)
+        notes = [a for a in out.annotations("warning") if "BQ612" in a]
+        self.assertEqual(len(notes), 1, out.log)
+        self.assertTrue(notes[0].startswith("::warning file=results.json,"), notes)
+        self.assertIn("(a known failure: known.txt line 2)", notes[0])
+        self.assertIn("results.json: Not compatible", out.log)
+        self.assertIn("results.json: known failures (known.txt): 1 listed, 1 still failing; the list holds", out.log)
+        self.assertIn(" --known-failing=known.txt -- results.json", out.log)
+        (self.sdk / "known.txt").write_text("cases order-created\ncases urn-alias\n")
+        out = self.action({"results": "results.json", "known-failing": "known.txt"})
+        self.assertEqual(out.status, 1, out.log)
+        errors = out.annotations()
+        self.assertTrue(any(e.startswith("::error file=known.txt,line=2,") and "BQ621" in e for e in errors), errors)
+        # The adapter's run gets it too: the reference adapter fails nothing, so the entry is stale.
+        out = self.action({"adapter": f"{BQSUITE} adapter", "known-failing": "known.txt"})
+        self.assertEqual(out.status, 1, out.log)
+        self.assertIn("is listed as a known failure, but it passed in this run", out.log)
+        # Without results or adapter it would be ignored: an error.
+        out = self.action({"vendored": "tests/conformance", "known-failing": "known.txt"})
+        self.assertEqual(out.status, 2, out.log)
+        self.assertIn("known-failing is set but neither results nor adapter is", " ".join(out.annotations()))
+
     def test_the_redis_url_reaches_the_run_and_never_the_log(self):
         # Nothing listens on port 1: a Redis given is a Redis required, so the cases that need
         # it fail (they are not skipped), and the log says why without the password.
@@ -493,7 +527,8 @@ class Workflows(unittest.TestCase):
     def test_action_inputs_and_outputs(self):
         action = self.load("action.yml")
         self.assertEqual(
-            set(action["inputs"]), {"version", "vendored", "results", "adapter", "adapter-results", "redis-url", "sha256"}
+            set(action["inputs"]),
+            {"version", "vendored", "results", "adapter", "adapter-results", "redis-url", "known-failing", "sha256"},
         )
         self.assertTrue(all(not spec.get("required") for spec in action["inputs"].values()))
         self.assertEqual(set(action["outputs"]), {"version", "bqsuite", "adapter-results"})

@@ -11,6 +11,7 @@
 #   BQ_ADAPTER   the `adapter` input: an adapter command to run through the suite (optional)
 #   BQ_ADAPTER_RESULTS  the `adapter-results` input: where that run writes its results file
 #   BQ_ADAPTER_REDIS    the `redis-url` input: a live Redis for that run (optional)
+#   BQ_KNOWN_FAILING    the `known-failing` input: a list of cases expected to fail (optional)
 #   RUNNER_TEMP, GITHUB_OUTPUT (set by the runner)
 #
 # Every vendored copy is checked with `bqsuite fetch --check VERSION DIR` (drift is BQ900 added,
@@ -37,6 +38,11 @@
 # (escaped, at most 4 KiB). What an adapter says is untrusted: the run's output is printed with
 # workflow commands stopped (::stop-commands:: with a random token), and the URL's credentials
 # are masked (::add-mask::), since the adapter is given the URL and may log it.
+#
+# With `known-failing` (one path, trimmed), the adapter's run and the results check both get
+# `--known-failing=PATH`: the verdicts stand, but only failures the list does not name, and
+# entries that no longer fail (BQ621), fail the step. It means nothing without `results` or
+# `adapter`, and is an error then.
 set -uo pipefail
 
 bin=${BQ_BIN:?BQ_BIN is not set: this script runs as a step of action.yml}
@@ -73,6 +79,22 @@ if [ -z "$adapter" ]; then
     fi
   done
 fi
+known=()
+known_path=$(lines "${BQ_KNOWN_FAILING:-}")
+case $known_path in
+  '') ;;
+  *$'\n'*)
+    echo "::error title=BabelQueue conformance::known-failing: one path, not several lines"
+    exit 2
+    ;;
+  *)
+    if [ "${#results[@]}" -eq 0 ] && [ -z "$adapter" ]; then
+      echo "::error title=BabelQueue conformance::known-failing is set but neither results nor adapter is, so it would be ignored"
+      exit 2
+    fi
+    known=(--known-failing="$known_path")
+    ;;
+esac
 if [ "${#vendored[@]}" -eq 0 ] && [ "${#results[@]}" -eq 0 ] && [ -z "$adapter" ]; then
   echo "::error title=BabelQueue conformance::nothing to check: set the input vendored (a vendored copy of the suite), results (a results file) or adapter (an adapter command to run), or several"
   exit 2
@@ -236,7 +258,7 @@ run_adapter() {
   # after a run that could not start finds nothing.
   rm -f -- "$out"
   untrusted=1
-  run "run --sdk" "$bin" run --suite "$suite" --sdk "$adapter" --out="$out" --adapter-log="$log"
+  run "run --sdk" "$bin" run --suite "$suite" --sdk "$adapter" --out="$out" --adapter-log="$log" ${known[@]+"${known[@]}"}
   status=$?
   untrusted=
   # A results file is written whenever the run ran (exit 0 or 1); exit 2 writes none.
@@ -253,7 +275,7 @@ if [ "${#results[@]}" -gt 0 ] || [ -n "$adapter" ]; then
       run_adapter "$suite"
     fi
     if [ "${#results[@]}" -gt 0 ]; then
-      run "results check" "$bin" results check --suite "$suite" --format github -- "${results[@]}"
+      run "results check" "$bin" results check --suite "$suite" --format github ${known[@]+"${known[@]}"} -- "${results[@]}"
     fi
   fi
   rm -rf "$suite"

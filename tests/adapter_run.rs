@@ -1268,6 +1268,15 @@ fn a_hello_whose_name_results_check_refuses_runs_nothing() {
         "{stderr}"
     );
     assert!(!out.exists(), "no results file is written");
+    // The log ends as for any refused hello: why, and that bqsuite stopped it (newcomer B1: it
+    // ended at the start line).
+    let log = std::fs::read_to_string(dir.path().join("adapter.log")).unwrap();
+    let last = log.lines().last().unwrap_or_default();
+    assert!(
+        last.starts_with("== bqsuite: the adapter gave a hello that does not follow the protocol: sdk ")
+            && last.contains("; stopped it ("),
+        "{log}"
+    );
 }
 
 /// Third red team F8: a symlink planted where the adapter log goes (beside --out) made `run`

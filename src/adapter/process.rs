@@ -871,6 +871,17 @@ impl Adapter {
         &self.incidents
     }
 
+    /// Refuse the adapter after its hello for `trouble` (a hello the caller judges, such as a
+    /// name a results file cannot carry): its process is stopped and the log says why, as for
+    /// a hello this module refuses.
+    pub fn refuse(mut self, trouble: Trouble) -> Trouble {
+        if let Some(mut r) = self.running.take() {
+            let status = kill(&mut r.child);
+            self.log_end(&trouble, &status);
+        }
+        trouble
+    }
+
     /// Say in the log how a process that went wrong ended, once [`kill`] gave its `status`:
     /// one that exited was not stopped (on Linux its group was, whatever it left running).
     fn log_end(&self, trouble: &Trouble, status: &str) {

@@ -119,9 +119,21 @@ fn check(a: &CheckArgs, color: bool) -> ExitCode {
     let findings: &[diag::Finding] = match (checks.as_slice(), on_files.as_slice()) {
         ([one], []) => &one.findings,
         (all, on) => {
+            // A listed failure is shown as a warning; the verdicts are computed from `checks`,
+            // which keep it an error.
             merged = all
                 .iter()
-                .flat_map(|c| c.findings.iter().cloned())
+                .enumerate()
+                .flat_map(|(n, c)| {
+                    let known = on.get(n).map(|o| o.known.as_slice()).unwrap_or_default();
+                    c.findings.iter().enumerate().map(move |(i, f)| {
+                        let mut f = f.clone();
+                        if known.contains(&i) {
+                            f.severity = diag::Severity::Warning;
+                        }
+                        f
+                    })
+                })
                 .chain(on.iter().flat_map(|o| o.stale.iter().cloned()))
                 .collect();
             &merged

@@ -234,10 +234,10 @@ pub fn run_launched(
     let hello = adapter.hello();
     for (member, text) in [("sdk", &hello.sdk), ("version", &hello.version)] {
         if !crate::results::is_a_name(text) {
-            return Err(Trouble::BadHello(format!(
+            return Err(adapter.refuse(Trouble::BadHello(format!(
                 "{member} {text:?} is not a package name or version as registries write one (printable ASCII without \
                  white space)"
-            )));
+            ))));
         }
     }
     let mut under = AdapterRun { adapter, rules, skipped: Vec::new() };

@@ -7,7 +7,9 @@
 //! - The list never changes a verdict or a results file: a file with a failing case is Not
 //!   compatible whatever the list says, its findings stay errors (each listed one says it is
 //!   known), and `report` never reads a list. Only the exit code of the command given the list
-//!   changes: it counts the failures the list does not name.
+//!   changes: it counts the failures the list does not name. A listed failure is shown as a
+//!   warning (a green CI job carries no error annotation for what it was told to expect); the
+//!   findings the verdict is computed from keep it an error.
 //! - Every entry must still fail, so the list only shrinks: an entry whose case passed, was
 //!   skipped, was not reported, or that the suite does not have, is stale (BQ621, at its line)
 //!   and fails the exit code like a new failure. A `run` narrowed by `--section` or `--case`
@@ -187,6 +189,8 @@ pub struct OnFile {
     pub stale: Vec<Finding>,
     /// Error findings of the file the list does not name (anything but a listed BQ612).
     pub unlisted: usize,
+    /// The indices in the file's findings of the BQ612s the list names.
+    pub known: Vec<usize>,
 }
 
 impl OnFile {
@@ -202,7 +206,7 @@ impl KnownFailing {
     /// error, and the verdict stands), each stale entry is a BQ621 finding of the list.
     pub fn check_file(&self, fc: &mut FileCheck, cases: &HashSet<(String, String)>) -> OnFile {
         let mut on = OnFile::default();
-        for f in fc.findings.iter_mut().filter(|f| f.severity == Severity::Error) {
+        for (i, f) in fc.findings.iter_mut().enumerate().filter(|(_, f)| f.severity == Severity::Error) {
             let listed = (f.code == Code::RESULTS_CASE_FAILED)
                 .then(|| f.pointer.as_deref().and_then(|p| pointer::parse(p).ok()))
                 .flatten()
@@ -211,11 +215,14 @@ impl KnownFailing {
                     _ => None,
                 });
             match listed {
-                Some(entry) => f.message.push_str(&format!(
-                    " (a known failure: {} line {})",
-                    terminal_safe(&self.file),
-                    entry.line
-                )),
+                Some(entry) => {
+                    f.message.push_str(&format!(
+                        " (a known failure: {} line {})",
+                        terminal_safe(&self.file),
+                        entry.line
+                    ));
+                    on.known.push(i);
+                }
                 None => on.unlisted += 1,
             }
         }
