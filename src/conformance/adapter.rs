@@ -146,8 +146,8 @@ impl SkipRules for SuiteSkips<'_> {
             .map(|rule| {
                 let (_, first) = refuted.get(rule.name.as_str())?;
                 Some(format!(
-                    "rule {} covers this case, but a case it covers ran ({first}), and its condition is a fact about \
-                     the whole run or SDK (all_or_none)",
+                    "rule {} covers this case only all or none (its condition is a fact about the whole run or SDK), \
+                     and a case it covers ran ({first})",
                     rule.name
                 ))
             })
@@ -262,16 +262,21 @@ fn refute_skips(
     mut skipped: Vec<(String, String, &'static str, String)>,
 ) {
     loop {
-        let before = skipped.len();
+        // Each pass is judged on the results as the pass found them, so that a refusal cites a
+        // case that ran before it cites one whose skip was refused in the same pass.
+        let mut refused = Vec::new();
         skipped.retain(|(section, id, op, reason)| match rules.refuted(sdk, results, section, id, reason) {
             Some(why) => {
-                results.record(section, id, &Outcome::fail(skip_refused(op, reason, &why)));
+                refused.push((section.clone(), id.clone(), skip_refused(op, reason, &why)));
                 false
             }
             None => true,
         });
-        if skipped.len() == before {
+        if refused.is_empty() {
             return;
+        }
+        for (section, id, why) in refused {
+            results.record(&section, &id, &Outcome::fail(why));
         }
     }
 }
