@@ -573,13 +573,10 @@ fn a_crash_is_seen_while_a_helper_holds_the_adapters_stdout() {
     misbehaves_once("crash-held", 5, "30", "exited (exit status: 3) before answering");
 }
 
-/// What an adapter writes reaches stderr only escaped and cut: a reply kind holding a line
-/// break, a GitHub workflow command, an ANSI escape and a bidi override (quoted by the parse
-/// error) used to print as it was, so under the action it became a forged annotation, and a
-/// long one made megabytes of stderr per incident.
 /// `--trace` puts the exchange in the log, in order with the adapter's stderr: the hello both
-/// ways, each call and its reply, the reference core's answer where the adapter's differs, and
-/// the shutdown. Without it the log holds none of that.
+/// ways, each call and its reply, each case's verdict and, for a failed case, the reference
+/// core's answers where the adapter's differ, and the shutdown. Without it the log holds none
+/// of that.
 #[test]
 fn trace_writes_the_exchange_to_the_log() {
     if !have_python() {
@@ -604,10 +601,16 @@ fn trace_writes_the_exchange_to_the_log() {
         at(r#"→ {"cmd":"call","seq":1,"section":"cases","case":"order-created","request":{"op":"accepts","body":""#);
     // As the adapter wrote it (Python's separators).
     let reply = at(r#"← {"reply": "result", "seq": 1, "response": {"op": "accepts", "result": "yes\u0007"}}"#);
-    let reference = at(r#"≠ reference: {"op":"accepts","result":true}"#);
+    let verdict = at("== bqsuite: cases order-created: fail: ");
+    let reference = at(r#"≠ reference, call 1: {"op":"accepts","result":true}"#);
     let shutdown = at(r#"→ {"cmd":"shutdown"}"#);
     assert!(
-        hello < hello_back && hello_back < call && call < reply && reply < reference && reference < shutdown,
+        hello < hello_back
+            && hello_back < call
+            && call < reply
+            && reply < verdict
+            && verdict < reference
+            && reference < shutdown,
         "{text}"
     );
 
@@ -617,6 +620,20 @@ fn trace_writes_the_exchange_to_the_log() {
     let text = std::fs::read_to_string(&log).unwrap();
     assert!(text.starts_with("== bqsuite: start 1 of the adapter"), "{text}");
     assert!(!text.lines().any(|l| l.starts_with(['→', '←', '≠'])), "{text}");
+
+    // A passing case's differences from the reference (the example adapter's `make` stamps
+    // its own meta.id and lang) are not the judge's, and are not told (newcomer B4: a passing
+    // run's trace held 166 of them).
+    let cmd = python_cmd();
+    let o = bqsuite(
+        &["run", "--sdk", &cmd, "--section", "extension_write", "--out", out.to_str().unwrap(), "--trace"],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", support::transcript(&o));
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert!(text.contains(r#""result":{"kind":"made","#), "make was called and answered: {text}");
+    assert!(text.contains("\n== bqsuite: extension_write flat-scalar-key: pass\n"), "{text}");
+    assert!(!text.contains("≠ reference"), "{text}");
 }
 
 /// A hello that does not follow the protocol is told where, as a reply is: the member and what
@@ -638,6 +655,10 @@ fn a_hello_of_the_wrong_shape_is_told_where() {
     );
 }
 
+/// What an adapter writes reaches stderr only escaped and cut: a reply kind holding a line
+/// break, a GitHub workflow command, an ANSI escape and a bidi override (quoted by the parse
+/// error) used to print as it was, so under the action it became a forged annotation, and a
+/// long one made megabytes of stderr per incident.
 #[test]
 fn an_adapters_text_never_reaches_stderr_raw() {
     if !have_python() {

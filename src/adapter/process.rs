@@ -357,6 +357,10 @@ pub struct Adapter {
     current: Option<(usize, usize)>,
     /// Calls written ahead, their answers used, calls made one at a time.
     counts: (u64, u64, u64),
+    /// With `trace`: per case id of the section written ahead, the reference core's answers
+    /// that the adapter's differed from (call `seq`, the reference's response as JSON), told
+    /// if the case fails ([`Adapter::case_ended`]).
+    differing: HashMap<String, Vec<(u64, Vec<u8>)>>,
 }
 
 /// The calls of one section written ahead: one list per case, the queue of those ready to be
@@ -673,6 +677,7 @@ impl Adapter {
             ahead: AheadState::default(),
             current: None,
             counts: (0, 0, 0),
+            differing: HashMap::new(),
         }
     }
 
@@ -683,6 +688,24 @@ impl Adapter {
         self.down = None;
         self.notes = CaseNotes::default();
         self.current = if self.ahead.section == section { self.ahead.by_id.get(id).map(|&c| (c, 0)) } else { None };
+    }
+
+    /// Case `id` of the current section ended as `verdict` (`pass`, `skip`, or `fail: reason`),
+    /// `failed` when it failed. With `trace`, the log says so after the case's exchange, and for
+    /// a failed case gives the reference core's answers to the calls written ahead that the
+    /// adapter answered otherwise (a passing case's differences are prose, ids and times the
+    /// judge does not compare, and would only be noise).
+    pub fn case_ended(&mut self, id: &str, verdict: &str, failed: bool) {
+        let differing = self.differing.remove(id).unwrap_or_default();
+        if !self.options.trace {
+            return;
+        }
+        self.log_line(&format!("{} {id}: {}", self.section, excerpt(verdict.as_bytes(), 500)));
+        if failed {
+            for (seq, line) in differing {
+                self.trace(Arrow::Reference(seq), &line);
+            }
+        }
     }
 
     /// Does the adapter take calls written ahead (its hello declared `pipeline`)?
@@ -828,7 +851,7 @@ impl Adapter {
             && let Some(reference) = &call.reference
         {
             let line = serde_json::to_vec(reference).expect("a response always serialises");
-            self.trace(Arrow::Reference, &line);
+            self.differing.entry(self.ahead.cases[c].0.clone()).or_default().push((seq, line));
         }
         if as_predicted {
             self.queue(c, k + 1, true);
@@ -1401,16 +1424,16 @@ enum Arrow {
     Sent,
     /// The adapter wrote it to its stdout.
     Received,
-    /// The reference core's answer to the call just answered, where the adapter's differs
+    /// The reference core's answer to call `seq` of a failed case, where the adapter's differs
     /// (known for calls written ahead: they were predicted with it).
-    Reference,
+    Reference(u64),
 }
 
 /// How much of one traced line the log holds.
 const TRACED_CHARS: usize = 4096;
 
 /// Append one traced line to the log at `path`: `→ ` what bqsuite wrote, `← ` what the adapter
-/// wrote, `≠ reference: ` the reference core's differing answer. Each on a line of its own, the
+/// wrote, `≠ reference, call N: ` the reference core's differing answer. Each on a line of its own, the
 /// adapter's text terminal-safe (the log is read in terminals and CI logs) and cut to
 /// [`TRACED_CHARS`] characters with the line's length beside it.
 fn trace_to(path: &std::path::Path, arrow: Arrow, line: &[u8]) {
@@ -1420,9 +1443,9 @@ fn trace_to(path: &std::path::Path, arrow: Arrow, line: &[u8]) {
         text.push_str(&format!(" ({} bytes)", line.len()));
     }
     let mark = match arrow {
-        Arrow::Sent => "→ ",
-        Arrow::Received => "← ",
-        Arrow::Reference => "≠ reference: ",
+        Arrow::Sent => "→ ".to_owned(),
+        Arrow::Received => "← ".to_owned(),
+        Arrow::Reference(seq) => format!("≠ reference, call {seq}: "),
     };
     if let Ok(mut f) = append_no_follow().open(path) {
         let unfinished = ends_unfinished(path);

@@ -395,10 +395,10 @@ pub struct RunArgs {
     #[arg(long, value_name = "FILE", requires = "sdk")]
     pub adapter_log: Option<PathBuf>,
     /// With --sdk: also write every line exchanged with the adapter to its log, in order with
-    /// its stderr: `→` what bqsuite sent, `←` what the adapter answered, and `≠ reference:` the
-    /// reference core's answer where the adapter's differs (for calls written ahead, which
-    /// were predicted with it). For working on a case (with --case): a full run's log grows by
-    /// every call.
+    /// its stderr: `→` what bqsuite sent, `←` what the adapter answered, each case's verdict,
+    /// and after a failed case `≠ reference, call N:` the reference core's answers where the
+    /// adapter's differ (for calls written ahead, which were predicted with them). For working
+    /// on a case (with --case): a full run's log grows by every call.
     #[arg(long, requires = "sdk")]
     pub trace: bool,
     /// Cases expected to fail for now (the format of `results check --known-failing`): the exit

@@ -187,6 +187,20 @@ impl UnderTest for AdapterRun<'_> {
     }
 
     fn end_case(&mut self, section: &str, id: &str, outcome: Outcome) -> Outcome {
+        let outcome = self.judge_notes(section, id, outcome);
+        let verdict = match (&outcome.status, &outcome.reason) {
+            (status, Some(reason)) => format!("{}: {reason}", status.as_str()),
+            (status, None) => status.as_str().to_owned(),
+        };
+        self.adapter.case_ended(id, &verdict, outcome.status == Status::Fail);
+        outcome
+    }
+}
+
+impl AdapterRun<'_> {
+    /// The case's outcome with what the adapter said besides results (a skip: allowed, or a
+    /// failure; an operation it lacks).
+    fn judge_notes(&mut self, section: &str, id: &str, outcome: Outcome) -> Outcome {
         let notes = self.adapter.case_notes();
         if let Some((op, reason)) = notes.skips.first() {
             // Judged as it will be recorded, so that results check reads the same reason.
