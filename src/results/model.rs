@@ -170,7 +170,7 @@ pub fn bounded_reason(reason: &str) -> Cow<'_, str> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Failures<'r> {
     /// The reason they give, with the number of the adapter call it names written `call N`
-    /// ([`any_call`]; `None`: none given).
+    /// ([`any_call`]) and the case's own name `this case` ([`this_case`]; `None`: none given).
     pub reason: Option<Cow<'r, str>>,
     /// The first case's reason as it is written (its call's own number).
     pub first: Option<&'r str>,
@@ -199,6 +199,33 @@ fn any_call(reason: &str) -> Cow<'_, str> {
             out.push_str(&after[..digits]);
         }
         rest = &after[digits..];
+    }
+    out.push_str(rest);
+    Cow::Owned(out)
+}
+
+/// `reason` (of case `id` of `section`) with the case naming itself (`… allows no skip of
+/// kafka_poison job-number`) written `this case`, so that one rule broken in many cases reads
+/// as one reason. Only the whole name counts (`cases a` in `cases ab` is another case), and
+/// other cases a reason names are kept.
+fn this_case<'a>(reason: Cow<'a, str>, section: &str, id: &str) -> Cow<'a, str> {
+    let name = format!("{section} {id}");
+    if id.is_empty() || !reason.contains(&name) {
+        return reason;
+    }
+    let part_of_a_name = |c: char| c.is_alphanumeric() || "-_/#.".contains(c);
+    let mut out = String::with_capacity(reason.len());
+    let mut rest: &str = &reason;
+    while let Some(at) = rest.find(&name) {
+        let before = rest[..at].chars().next_back();
+        let after = rest[at + name.len()..].chars().next();
+        out.push_str(&rest[..at]);
+        if before.is_some_and(part_of_a_name) || after.is_some_and(part_of_a_name) {
+            out.push_str(&name);
+        } else {
+            out.push_str("this case");
+        }
+        rest = &rest[at + name.len()..];
     }
     out.push_str(rest);
     Cow::Owned(out)
@@ -248,7 +275,7 @@ impl ResultsFile {
                     continue;
                 }
                 let first = o.get("reason").and_then(Value::as_str);
-                let reason = first.map(any_call);
+                let reason = first.map(|r| this_case(any_call(r), section, id));
                 let at = *index.entry(reason.clone()).or_insert_with(|| {
                     groups.push(Failures { reason, first, cases: Vec::new() });
                     groups.len() - 1
@@ -340,6 +367,44 @@ pub fn rfc3339(secs: i64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Newcomer B3: one skip refused in 36 cases gave 36 reasons, each naming its own case.
+    #[test]
+    fn a_reason_naming_its_own_case_is_grouped_with_its_kind() {
+        let sections = serde_json::json!({
+            "kafka_poison": {
+                "job-number": {"status": "fail", "reason": "the skip policy allows no skip of kafka_poison job-number"},
+                "job-string": {"status": "fail", "reason": "the skip policy allows no skip of kafka_poison job-string"},
+                // Another case named, and a longer name that only starts like this one's.
+                "a": {"status": "fail", "reason": "kafka_poison a-b ran, and kafka_poison a/x: kafka_poison a"},
+            },
+        });
+        let r = ResultsFile {
+            sdk: "s".into(),
+            version: "1".into(),
+            conformance_version: "1.6.0".into(),
+            generated_at: String::new(),
+            bindings: Vec::new(),
+            sections: sections.as_object().unwrap().clone(),
+        };
+        let groups = r.failures_by_reason();
+        let got: Vec<_> = groups.iter().map(|g| (g.reason.as_deref(), g.cases.len(), g.first)).collect();
+        assert_eq!(
+            got,
+            [
+                (
+                    Some("the skip policy allows no skip of this case"),
+                    2,
+                    Some("the skip policy allows no skip of kafka_poison job-number")
+                ),
+                (
+                    Some("kafka_poison a-b ran, and kafka_poison a/x: this case"),
+                    1,
+                    Some("kafka_poison a-b ran, and kafka_poison a/x: kafka_poison a")
+                ),
+            ]
+        );
+    }
 
     #[test]
     fn failures_are_grouped_by_reason_the_most_common_first() {
