@@ -12,7 +12,8 @@
 //!   `<!-- bqsuite docs: end -->`, each at the start of a line (elsewhere a marker is text), and
 //!   NAME is `sections` (the sections by scope, linked), `skip-policy` (the rules of the
 //!   manifest's `skip_policy`), `commands` (every subcommand and its one-line help), `synopsis`
-//!   (every subcommand's usage line), `codes BQxxx-BQyyy` (the codes of that range, linked to the code
+//!   (every subcommand's usage line), `operations` (every adapter operation's members, from the
+//!   protocol's schema), `codes BQxxx-BQyyy` (the codes of that range, linked to the code
 //!   reference) or `families COMMAND` (the code families a subcommand reports, linked);
 //! - `docs/html/`: every page above as a static HTML page ([`html`]).
 //!
@@ -28,6 +29,7 @@
 pub mod codes;
 pub mod html;
 pub mod markdown;
+pub mod protocol;
 pub mod reference;
 pub mod results;
 pub mod section;
@@ -217,8 +219,9 @@ fn region(cx: &Context<'_>, rel: &str, name: &str) -> Result<String, String> {
         (Some("skip-policy"), None, None) => Ok(section::skip_policy_table(cx, rel)),
         (Some("commands"), None, None) => Ok(reference::commands_table(rel, cx.cli)),
         (Some("synopsis"), None, None) => Ok(reference::synopsis(cx.cli)),
+        (Some("operations"), None, None) => Ok(protocol::operations()),
         _ => Err(format!(
-            "{rel}: unknown region `{name}` (known: `sections`, `skip-policy`, `commands`, `synopsis`, `codes BQxxx-BQyyy`, `families COMMAND`)"
+            "{rel}: unknown region `{name}` (known: `sections`, `skip-policy`, `commands`, `synopsis`, `operations`, `codes BQxxx-BQyyy`, `families COMMAND`)"
         )),
     }
 }
