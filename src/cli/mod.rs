@@ -700,7 +700,13 @@ fn run(a: &RunArgs) -> ExitCode {
     let total = results.counts(None);
     let known_holds =
         known.as_ref().map(|k| note_known(k, &suite, &results, !a.sections.is_empty() || !a.cases.is_empty()));
-    note!("run: {total} ({})", subject(&suite));
+    // A narrowed run ends without a verdict (its results leave out cases): say so, not nothing.
+    let partial = if a.sections.is_empty() && a.cases.is_empty() {
+        ""
+    } else {
+        "; a partial run (--section / --case), so no verdict"
+    };
+    note!("run: {total} ({}){partial}", subject(&suite));
     if let Some(summary) = adapter {
         note_inline!("{summary}");
         if !summary.incidents.is_empty() {
