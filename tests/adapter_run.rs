@@ -421,7 +421,7 @@ for line in sys.stdin:
     assert_eq!(digest[11], more);
     let log = out.with_file_name("adapter.log");
     let trace = format!(
-        "to see what one case sent the adapter and got back: add `--case order-created --trace` (the exchange goes to {})",
+        "to see what one case sent the adapter and got back: add `--section cases --case order-created --trace` (the exchange goes to {})",
         log.display()
     );
     assert_eq!(digest[12], trace);

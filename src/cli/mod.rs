@@ -690,10 +690,14 @@ fn run(a: &RunArgs) -> ExitCode {
     }
     let first_failed = note_failures(&results, out_file(&a.out));
     // Where to look next, for an adapter: the exchange of one failing case.
-    if let (Some(summary), Some(id), false) = (&adapter, first_failed, a.trace) {
+    if let (Some(summary), Some((section, id)), false) = (&adapter, first_failed, a.trace) {
+        let word = |w: &str| {
+            terminal_safe(&shlex::try_quote(w).map_or_else(|_| w.to_owned(), |q| q.into_owned())).into_owned()
+        };
         note!(
-            "to see what one case sent the adapter and got back: add `--case {} --trace` (the exchange goes to {})",
-            terminal_safe(&shlex::try_quote(id).map_or_else(|_| id.to_owned(), |q| q.into_owned())),
+            "to see what one case sent the adapter and got back: add `--section {} --case {} --trace` (the exchange goes to {})",
+            word(section),
+            word(id),
             terminal_safe(&summary.log.display().to_string())
         );
     }
@@ -786,9 +790,9 @@ const DIGEST_SECTIONS: usize = 4;
 /// The failed cases of a run grouped by reason, the most common first, so that whoever runs an
 /// SDK sees at once what to fix (`accepts is not implemented` for 80 cases) without opening the
 /// results file. Every case and its whole reason stay in the file, which `results check` lists.
-fn note_failures<'r>(results: &'r crate::results::ResultsFile, out: Option<&Path>) -> Option<&'r str> {
+fn note_failures<'r>(results: &'r crate::results::ResultsFile, out: Option<&Path>) -> Option<(&'r str, &'r str)> {
     let groups = results.failures_by_reason();
-    let first = groups.first()?.cases[0].1;
+    let first = groups.first()?.cases[0];
     let failed: usize = groups.iter().map(|g| g.cases.len()).sum();
     note!("failed: {failed} case(s), {} reason(s), the most common first:", groups.len());
     for g in groups.iter().take(DIGEST_REASONS) {
