@@ -731,6 +731,8 @@ impl Adapter {
         self.drain();
         self.ahead = AheadState::default();
         self.current = None;
+        // Keyed by case id, which another section may share: nothing of the last one is kept.
+        self.differing.clear();
         if !self.pipeline || self.running.is_none() {
             return;
         }
