@@ -1010,6 +1010,38 @@ fn run_and_results_check_agree_on_an_adapters_skips() {
     }
 }
 
+/// Red team F2: a skip the whole run refuses (an all-or-none rule) is judged after every case
+/// ended. The trace said `skip` and never more, and the digest's hint reran the case narrowed,
+/// where the skip stands and the run passes. The trace now says the later verdict, and the hint
+/// names no case a narrowed run cannot show failing.
+#[test]
+fn a_skip_the_whole_run_refuses_is_traced_and_not_hinted() {
+    if !have_python() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.json");
+    let script = support::repo().join("tests/adapters/misbehave.py");
+    let one = "attempts_reconciliation/first-delivery";
+    let cmd = format!(
+        "python3 {} {} relay 0 --skip {}",
+        word(&script.display().to_string()),
+        word(BIN),
+        word(&format!("sqs:{one}"))
+    );
+    let o = bqsuite(&["run", "--sdk", &cmd, "--section", "sqs", "--out", out.to_str().unwrap(), "--trace"], None);
+    assert_eq!(o.status.code(), Some(1), "{}", support::transcript(&o));
+    let log = std::fs::read_to_string(dir.path().join("adapter.log")).unwrap();
+    let skip = log.find(&format!("== bqsuite: sqs {one}: skip: ")).unwrap_or_else(|| panic!("{log}"));
+    let after = log
+        .find(&format!("== bqsuite: sqs {one}: fail (after the run): the adapter skipped "))
+        .unwrap_or_else(|| panic!("{log}"));
+    assert!(skip < after, "{log}");
+    let o = bqsuite(&["run", "--sdk", &cmd, "--section", "sqs", "--out", out.to_str().unwrap()], None);
+    assert_eq!(o.status.code(), Some(1), "{}", support::transcript(&o));
+    assert!(!String::from_utf8_lossy(&o.stderr).contains("--trace"), "{}", support::transcript(&o));
+}
+
 fn schema_validator() -> jsonschema::Validator {
     let text = std::fs::read_to_string(support::repo().join("docs/adapter-protocol.schema.json")).unwrap();
     jsonschema::draft202012::new(&serde_json::from_str::<Value>(&text).unwrap()).expect("the schema compiles")

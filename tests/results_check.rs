@@ -1065,10 +1065,16 @@ fn a_known_failing_list_sets_the_exit_code_never_the_verdict() {
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(out.contains("results.json: Not compatible (babelqueue-python 2.4.1"), "the verdict stands: {out}");
     assert!(out.contains("failed: lang is null (a known failure: known.txt line 2)"), "{out}");
-    // Shown as a warning (the job was told to expect it); the verdict above is computed from it
-    // as an error.
-    assert!(out.contains("warning[BQ612 results-case-failed]: cases / order-created failed"), "{out}");
-    assert!(!out.contains("error["), "{out}");
+    // Still an error in the report (the verdict's own count); only a CI annotation is a warning.
+    assert!(
+        out.contains("error[BQ612 results-case-failed]: cases / order-created failed: lang is null (a known"),
+        "{out}"
+    );
+    let o = run(both, "github");
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.lines().any(|l| l.starts_with("::warning file=results.json,") && l.contains("BQ612")), "{out}");
+    assert!(!out.lines().any(|l| l.starts_with("::error")), "a green job carries no error annotation: {out}");
     assert!(
         out.contains("results.json: known failures (known.txt): 2 listed, 2 still failing; the list holds"),
         "{out}"
@@ -1079,6 +1085,8 @@ fn a_known_failing_list_sets_the_exit_code_never_the_verdict() {
     assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
     let doc: Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(doc["verdicts"][0]["verdict"], "Not compatible");
+    // Red team F6: a consumer counting errors sees the verdict's, list or no list.
+    assert_eq!(doc["summary"]["errors"], 2, "{doc}");
     assert_eq!(
         doc["known_failing"]["files"][0],
         json!({"file": FILE, "listed": 2, "still_failing": 2, "stale": 0, "unlisted_errors": 0, "holds": true})
@@ -1144,4 +1152,25 @@ fn a_known_failing_list_sets_the_exit_code_never_the_verdict() {
     let repo = repo();
     let o = bqsuite(dir.path(), &["results", "check", FILE, "--suite", repo.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
+}
+
+/// Red team F4: in `--format github` a line that starts with `::` is a workflow command, and a
+/// verdict line starts with the results file's name.
+#[test]
+fn a_results_file_named_like_a_workflow_command_is_no_command() {
+    let s = suite();
+    let dir = tempfile::tempdir().unwrap();
+    let name = "::error title=Forged::all good.json";
+    std::fs::write(
+        dir.path().join(name),
+        serde_json::to_string_pretty(&passing(&s, "babelqueue-python", &[])).unwrap(),
+    )
+    .unwrap();
+    let repo = repo();
+    let o =
+        bqsuite(dir.path(), &["results", "check", "--suite", repo.to_str().unwrap(), "--format", "github", "--", name]);
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains(&format!(" {name}: Compatible")), "{out}");
+    assert!(!out.lines().any(|l| l.starts_with("::")), "{out}");
 }

@@ -17,8 +17,10 @@
 //!   the first departure is the one told.
 //! - Everything the adapter wrote and the walk repeats (a member's name, a string's value) is cut
 //!   to [`SHOWN`] characters; the caller makes the text terminal-safe.
-//! - It runs only on a reply that could not be read, so its cost is no concern; the schema is
-//!   generated once per process.
+//! - It runs only on a reply that could not be read, and looks at [`BUDGET`] values at most:
+//!   a reply larger than that (an 8 MB array of numbers with one string at its end) is told by
+//!   serde's message alone, so that no reply makes it cost more than reading one. The schema
+//!   is generated once per process.
 
 use std::fmt;
 use std::sync::OnceLock;
@@ -29,6 +31,9 @@ use crate::suite::pointer;
 
 /// At most this many characters of an adapter's name or string are repeated.
 const SHOWN: usize = 40;
+
+/// The most values one walk looks at (red team F3: 4 million array items took 20 s).
+const BUDGET: usize = 100_000;
 
 /// Deeper than this, the walk stops (the schema's own nesting is far shallower; a reply nested
 /// deeper was refused by the line cap or serde's recursion limit before it got here).
@@ -58,11 +63,16 @@ pub fn departure(reply: &Value) -> Option<Departure> {
     static SCHEMA: OnceLock<Value> = OnceLock::new();
     let root = SCHEMA.get_or_init(|| super::protocol::schema().to_value());
     let defs = root.get("$defs")?.as_object()?;
-    Walk { defs }.at(defs.get("Reply")?, reply, "", 0)
+    let walk = Walk { defs, left: std::cell::Cell::new(BUDGET) };
+    let found = walk.at(defs.get("Reply")?, reply, "", 0);
+    // A walk that ran out of budget may have judged only part of the reply.
+    if walk.left.get() == 0 { None } else { found }
 }
 
 struct Walk<'s> {
     defs: &'s Map<String, Value>,
+    /// Values it may still look at.
+    left: std::cell::Cell<usize>,
 }
 
 impl<'s> Walk<'s> {
@@ -77,9 +87,10 @@ impl<'s> Walk<'s> {
             // `false` admits nothing, `true` everything.
             return (schema == &Value::Bool(false)).then(|| depart(at, value, "nothing here".into()));
         };
-        if depth > MAX_DEPTH {
+        if depth > MAX_DEPTH || self.left.get() == 0 {
             return None;
         }
+        self.left.set(self.left.get() - 1);
         if let Some(target) = self.target(s)
             && let Some(d) = self.at(target, value, at, depth + 1)
         {
@@ -524,7 +535,7 @@ mod tests {
     fn a_value_no_branch_of_an_untagged_choice_admits_names_them_all() {
         let s = json!({"anyOf": [{"type": "object", "properties": {"a": {"type": "integer"}}}, {"type": "null"}]});
         let defs = Map::new();
-        let walk = Walk { defs: &defs };
+        let walk = Walk { defs: &defs, left: std::cell::Cell::new(BUDGET) };
         let d = walk.at(&s, &json!("x"), "/v", 0).unwrap();
         assert_eq!(d.to_string(), "/v is \"x\", where the protocol wants an object or null");
         // The branch the value is nearest to is the one told.
@@ -533,11 +544,22 @@ mod tests {
         assert_eq!(walk.at(&s, &Value::Null, "/v", 0), None);
     }
 
+    /// A reply too large to walk within the budget is left to serde's message.
+    #[test]
+    fn a_reply_beyond_the_budget_is_not_walked() {
+        let mut items: Vec<Value> = (0..BUDGET as u64 + 10).map(Value::from).collect();
+        items.push(json!("x"));
+        let reply = json!({"reply": "result", "seq": 1, "response": {"op": "retry_delay", "result": items}});
+        assert_eq!(departure(&reply), None);
+        let reply = json!({"reply": "result", "seq": 1, "response": {"op": "retry_delay", "result": [1, "x"]}});
+        assert_eq!(told(reply), "/response/result/1 is \"x\", where the protocol wants an integer (uint64)");
+    }
+
     #[test]
     fn arrays_are_judged_by_length_and_by_item() {
         let s = json!({"type": "array", "prefixItems": [{"type": "string"}, {"type": "integer"}], "minItems": 2, "maxItems": 2});
         let defs = Map::new();
-        let walk = Walk { defs: &defs };
+        let walk = Walk { defs: &defs, left: std::cell::Cell::new(BUDGET) };
         assert_eq!(
             walk.at(&s, &json!(["a"]), "/p", 0).unwrap().to_string(),
             "/p is an array of 1, where the protocol wants an array of 2"

@@ -708,6 +708,15 @@ impl Adapter {
         }
     }
 
+    /// Case `id` of `section`, after the whole run, is judged `verdict` instead of what
+    /// [`Adapter::case_ended`] said (a skip the run's other cases refused): with `trace`, the
+    /// log says so.
+    pub fn case_judged_again(&self, section: &str, id: &str, verdict: &str) {
+        if self.options.trace {
+            self.log_line(&format!("{section} {id}: {}", excerpt(verdict.as_bytes(), 500)));
+        }
+    }
+
     /// Does the adapter take calls written ahead (its hello declared `pipeline`)?
     pub fn pipelines(&self) -> bool {
         self.pipeline

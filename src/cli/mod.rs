@@ -792,7 +792,12 @@ const DIGEST_SECTIONS: usize = 4;
 /// results file. Every case and its whole reason stay in the file, which `results check` lists.
 fn note_failures<'r>(results: &'r crate::results::ResultsFile, out: Option<&Path>) -> Option<(&'r str, &'r str)> {
     let groups = results.failures_by_reason();
-    let first = groups.first()?.cases[0];
+    // The case the hint reruns: the first whose failure a run narrowed to it shows again (a skip
+    // refused by the whole run's other cases stands in a narrowed run).
+    let refused_by_the_run = |g: &&crate::results::Failures<'_>| {
+        g.first.is_some_and(|r| r.contains(crate::conformance::adapter::ALL_OR_NONE))
+    };
+    let first = groups.iter().find(|g| !refused_by_the_run(g)).map(|g| g.cases[0]);
     let failed: usize = groups.iter().map(|g| g.cases.len()).sum();
     note!("failed: {failed} case(s), {} reason(s), the most common first:", groups.len());
     for g in groups.iter().take(DIGEST_REASONS) {
@@ -841,7 +846,7 @@ fn note_failures<'r>(results: &'r crate::results::ResultsFile, out: Option<&Path
             terminal_safe(&file)
         );
     }
-    Some(first)
+    first
 }
 
 /// An `--out FILE` that may be `-`, the convention for stdout: the file, or `None` for stdout.

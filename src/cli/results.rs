@@ -114,13 +114,16 @@ fn check(a: &CheckArgs, color: bool) -> ExitCode {
         }
         None => Vec::new(),
     };
+    let github = a.format == Format::Github;
     // One file without a list (the usual case): its findings as they are, not a copy of them all.
     let merged: Vec<diag::Finding>;
     let findings: &[diag::Finding] = match (checks.as_slice(), on_files.as_slice()) {
         ([one], []) => &one.findings,
         (all, on) => {
-            // A listed failure is shown as a warning; the verdicts are computed from `checks`,
-            // which keep it an error.
+            // In a CI log a listed failure is a warning annotation (a green job carries no error
+            // for what it was told to expect); the verdicts are computed from `checks`, which
+            // keep it an error, and so do the human and JSON reports (a JSON consumer's count of
+            // errors stays the verdict's).
             merged = all
                 .iter()
                 .enumerate()
@@ -128,7 +131,7 @@ fn check(a: &CheckArgs, color: bool) -> ExitCode {
                     let known = on.get(n).map(|o| o.known.as_slice()).unwrap_or_default();
                     c.findings.iter().enumerate().map(move |(i, f)| {
                         let mut f = f.clone();
-                        if known.contains(&i) {
+                        if github && known.contains(&i) {
                             f.severity = diag::Severity::Warning;
                         }
                         f
@@ -177,10 +180,21 @@ fn check(a: &CheckArgs, color: bool) -> ExitCode {
         }
         Format::Human => emit(&(rendered + &verdicts)),
         Format::Github => {
+            // A line of the log that starts with `::` is a workflow command to the runner: a
+            // results file named `::error …` must not make its verdict line one.
+            let verdicts: String = verdicts
+                .lines()
+                .map(|l| if l.starts_with("::") { format!(" {l}\n") } else { format!("{l}\n") })
+                .collect();
             emit(&(rendered + &verdicts));
             // The verdicts first (they are what a reader looks for), escaped like every finding.
-            let list: String =
+            let mut list: String =
                 checks.iter().map(|c| format!("- {}\n", diag::markdown_text(&results::verdict_line(c)))).collect();
+            if let Some(k) = &known {
+                for (c, on) in checks.iter().zip(&on_files) {
+                    list.push_str(&format!("- {}\n", diag::markdown_text(&known_line(k, c, on))));
+                }
+            }
             write_step_summary(&diag::markdown_summary_with(findings, &summary, &list));
         }
     }

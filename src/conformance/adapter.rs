@@ -146,8 +146,8 @@ impl SkipRules for SuiteSkips<'_> {
             .map(|rule| {
                 let (_, first) = refuted.get(rule.name.as_str())?;
                 Some(format!(
-                    "rule {} covers this case only all or none (its condition is a fact about the whole run or SDK), \
-                     and a case it covers ran ({first})",
+                    "rule {} covers this case {ALL_OR_NONE} (its condition is a fact about the whole run or SDK), and a \
+                     case it covers ran ({first})",
                     rule.name
                 ))
             })
@@ -155,6 +155,10 @@ impl SkipRules for SuiteSkips<'_> {
         why.filter(|w| !w.is_empty()).map(|w| w.join("; "))
     }
 }
+
+/// The words of a skip refused by the other cases of the whole run (an all-or-none rule): a run
+/// narrowed to the case cannot show it again.
+pub const ALL_OR_NONE: &str = "only all or none";
 
 /// The skip rules of `suite`: its skip policy (empty, allowing nothing, when it has none).
 pub fn skip_rules(suite: &Suite) -> SuiteSkips<'_> {
@@ -257,7 +261,10 @@ pub fn run_launched(
     let mut under = AdapterRun { adapter, rules, skipped: Vec::new() };
     let mut run = run_under(suite, options, &mut under, &redis);
     let sdk = under.adapter.hello().sdk;
-    refute_skips(rules, &sdk, &mut run.results, under.skipped);
+    for (section, id, why) in refute_skips(rules, &sdk, &mut run.results, under.skipped) {
+        // The trace said `skip` when the case ended; the whole run refused it.
+        under.adapter.case_judged_again(&section, &id, &format!("fail (after the run): {why}"));
+    }
     Ok((run, under.adapter.finish()))
 }
 
@@ -268,13 +275,14 @@ fn skip_refused(op: &str, reason: &str, why: &str) -> String {
 
 /// Fail each of the adapter's `skipped` cases whose skip the whole run refutes
 /// ([`SkipRules::refuted`]); a case failed so has run, and may refute another, so until none
-/// changes.
+/// changes. The cases failed so, with their reasons.
 fn refute_skips(
     rules: &dyn SkipRules,
     sdk: &str,
     results: &mut ResultsFile,
     mut skipped: Vec<(String, String, &'static str, String)>,
-) {
+) -> Vec<(String, String, String)> {
+    let mut all = Vec::new();
     loop {
         // Each pass is judged on the results as the pass found them, so that a refusal cites a
         // case that ran before it cites one whose skip was refused in the same pass.
@@ -287,10 +295,11 @@ fn refute_skips(
             None => true,
         });
         if refused.is_empty() {
-            return;
+            return all;
         }
         for (section, id, why) in refused {
-            results.record(&section, &id, &Outcome::fail(why));
+            results.record(&section, &id, &Outcome::fail(why.clone()));
+            all.push((section, id, why));
         }
     }
 }

@@ -13,7 +13,8 @@
 //! - Every entry must still fail, so the list only shrinks: an entry whose case passed, was
 //!   skipped, was not reported, or that the suite does not have, is stale (BQ621, at its line)
 //!   and fails the exit code like a new failure. A `run` narrowed by `--section` or `--case`
-//!   judges only the entries of cases it ran.
+//!   judges only the entries of cases it ran and did not skip (a skip under an all-or-none rule
+//!   is refused only by the other cases of a whole run).
 //! - The format is `bqsuite ids`' own: one case per line, its section, white space, its id (to
 //!   the end of the line, trimmed; a section name holds no white space), so `bqsuite ids | grep`
 //!   writes one. A line starting with `#` is a comment, blank lines are ignored. A line with a
@@ -30,8 +31,9 @@ use super::model::{ResultsFile, Status};
 use crate::diag::{Code, Finding, Severity, Span, terminal_safe};
 use crate::suite::pointer;
 
-/// The largest list read (a list of every case of a suite a hundred times larger is 2 MB).
-pub const CAP: u64 = 16 << 20;
+/// The largest list read (a list of every case of a suite a hundred times larger is 2 MB; a list
+/// far beyond that is no list of known failures, and judging it per results file costs).
+pub const CAP: u64 = 4 << 20;
 
 /// One listed case.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -98,6 +100,8 @@ impl KnownFailing {
     pub fn parse(file: &str, text: &str) -> Result<KnownFailing, String> {
         let mut entries: Vec<Entry> = Vec::new();
         let mut index = HashMap::new();
+        // A byte-order mark some editors write is no part of the first entry.
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         for (n, raw) in text.lines().enumerate() {
             let line = n + 1;
             let trimmed = raw.trim();
@@ -115,7 +119,13 @@ impl KnownFailing {
             let (section, id) = (section.to_owned(), id.trim().to_owned());
             if let Some(&first) = index.get(&(section.clone(), id.clone())) {
                 let first: &Entry = &entries[first];
-                return Err(format!("{}: {section} {} is listed already on line {}", at(), cut(&id), first.line));
+                return Err(format!(
+                    "{}: {} {} is listed already on line {}",
+                    at(),
+                    terminal_safe(&section),
+                    terminal_safe(&cut(&id)),
+                    first.line
+                ));
             }
             index.insert((section.clone(), id.clone()), entries.len());
             entries.push(Entry { section, id, line });
@@ -270,9 +280,12 @@ impl KnownFailing {
     ) -> OnRun<'_, 'r> {
         let status =
             |s: &str, id: &str| results.sections.get(s)?.get(id)?.get("status")?.as_str().and_then(Status::parse);
+        // A narrowed run judges what it ran, and not a skip: a skip under an all-or-none rule is
+        // refused only by the other cases of a whole run, so in a narrowed one it may stand
+        // where the whole run fails the case.
         let judged = self.judge(
             status,
-            |s, id| !narrowed || status(s, id).is_some(),
+            |s, id| !narrowed || matches!(status(s, id), Some(Status::Pass | Status::Fail)),
             |s, id| cases.contains(&(s.to_owned(), id.to_owned())),
         );
         let unlisted = results
@@ -329,6 +342,36 @@ mod tests {
         );
         let e = KnownFailing::parse("k.txt", "cases a\n# again\ncases   a\n").unwrap_err();
         assert_eq!(e, "k.txt:3: cases a is listed already on line 1");
+    }
+
+    /// Red team F1 and F7: a repeated entry's error is terminal-safe (it went to stderr raw, a
+    /// carriage return and a workflow command with it); an editor's byte-order mark is no part
+    /// of the first entry.
+    #[test]
+    fn a_repeated_entry_is_told_safely_and_a_byte_order_mark_is_ignored() {
+        let e = KnownFailing::parse("k.txt", "cases x\r::error::forged\ncases x\r::error::forged\n").unwrap_err();
+        assert!(!e.contains('\r') && e.contains("\\u000d::error::forged"), "{e}");
+        let k = list("\u{feff}# a comment\ncases order-created\n");
+        assert_eq!(k.entries.len(), 1);
+        assert_eq!(list("\u{feff}cases order-created\n").entries[0].section, "cases");
+    }
+
+    /// Red team F2: a narrowed run cannot refuse an all-or-none skip, so a listed case it skips
+    /// is not judged stale (the whole run fails it); one it passes is.
+    #[test]
+    fn a_narrowed_run_judges_a_pass_but_not_a_skip() {
+        let sections = serde_json::json!({
+            "sqs": {"a": {"status": "skip", "reason": "ADR-0032"}, "b": {"status": "pass"}},
+        });
+        let results = ResultsFile::of_sections(sections);
+        let cases: HashSet<(String, String)> =
+            [("sqs", "a"), ("sqs", "b")].iter().map(|(s, i)| ((*s).into(), (*i).into())).collect();
+        let k = list("sqs a\nsqs b\n");
+        let narrowed = k.check_run(&results, &cases, true);
+        let stale: Vec<_> = narrowed.judged.stale.iter().map(|(e, why)| (e.id.as_str(), *why)).collect();
+        assert_eq!((narrowed.judged.judged, stale), (1, vec![("b", Stale::Passed)]));
+        let whole = k.check_run(&results, &cases, false);
+        assert_eq!(whole.judged.stale.len(), 2, "a whole run judges the skip too");
     }
 
     #[test]

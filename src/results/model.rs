@@ -204,6 +204,21 @@ fn any_call(reason: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+#[cfg(test)]
+impl ResultsFile {
+    /// A file of these sections (a JSON object), for tests of what is read from them.
+    pub(crate) fn of_sections(sections: Value) -> ResultsFile {
+        ResultsFile {
+            sdk: "s".into(),
+            version: "1".into(),
+            conformance_version: "1.6.0".into(),
+            generated_at: rfc3339(0),
+            bindings: Vec::new(),
+            sections: sections.as_object().cloned().unwrap_or_default(),
+        }
+    }
+}
+
 /// `reason` (of case `id` of `section`) with the case naming itself (`… allows no skip of
 /// kafka_poison job-number`) written `this case`, so that one rule broken in many cases reads
 /// as one reason. Only the whole name counts (`cases a` in `cases ab` is another case), and
@@ -379,14 +394,7 @@ mod tests {
                 "a": {"status": "fail", "reason": "kafka_poison a-b ran, and kafka_poison a/x: kafka_poison a"},
             },
         });
-        let r = ResultsFile {
-            sdk: "s".into(),
-            version: "1".into(),
-            conformance_version: "1.6.0".into(),
-            generated_at: String::new(),
-            bindings: Vec::new(),
-            sections: sections.as_object().unwrap().clone(),
-        };
+        let r = ResultsFile::of_sections(sections);
         let groups = r.failures_by_reason();
         let got: Vec<_> = groups.iter().map(|g| (g.reason.as_deref(), g.cases.len(), g.first)).collect();
         assert_eq!(
@@ -422,14 +430,7 @@ mod tests {
                 "t": {"status": "fail", "reason": "three"},
             },
         });
-        let r = ResultsFile {
-            sdk: "s".into(),
-            version: "1".into(),
-            conformance_version: "1.6.0".into(),
-            generated_at: rfc3339(0),
-            bindings: Vec::new(),
-            sections: sections.as_object().unwrap().clone(),
-        };
+        let r = ResultsFile::of_sections(sections);
         let got: Vec<_> = r.failures_by_reason().into_iter().map(|g| (g.reason, g.cases)).collect();
         assert_eq!(
             got,
