@@ -1447,3 +1447,45 @@ fn a_known_failing_list_holds_what_an_sdk_has_reached() {
         "{err}"
     );
 }
+
+/// The example adapter is the model SDK maintainers copy: its parser refuses what strict JSON
+/// refuses, a lone surrogate escape included (Python's json.loads lets it through), so reusing
+/// it for the Kafka classifier or the poison dead-letter writer is safe. A paired escape is
+/// one character, and accepted.
+#[test]
+fn the_example_adapters_parser_is_strict_json() {
+    if !have_python() {
+        return;
+    }
+    use base64::Engine as _;
+    use std::io::Write as _;
+    let script = support::repo().join("examples/adapter-python/adapter.py");
+    let mut child = Command::new("python3")
+        .arg(&script)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let body = |text: &str| base64::engine::general_purpose::STANDARD.encode(text);
+    // A valid envelope (the order-created fixture) with one string of its data changed.
+    let fixture = std::fs::read_to_string(support::repo().join("fixtures/order-created.json")).unwrap();
+    let with = |name: &str| fixture.replacen("\"order_id\"", &format!("\"{name}\": 1, \"order_id\""), 1);
+    let (lone, paired) = (with("\\ud800"), with("\\ud83d\\ude00"));
+    assert_ne!(lone, fixture);
+    let mut input =
+        String::from("{\"cmd\":\"hello\",\"protocol\":1,\"bqsuite\":\"t\",\"conformance_version\":\"1.6.0\"}\n");
+    for (seq, text) in [(1, lone.as_str()), (2, paired.as_str())] {
+        input.push_str(&format!(
+            "{{\"cmd\":\"call\",\"seq\":{seq},\"section\":\"s\",\"case\":\"c\",\"request\":{{\"op\":\"accepts\",\"body\":\"{}\"}}}}\n",
+            body(text)
+        ));
+    }
+    input.push_str("{\"cmd\":\"shutdown\"}\n");
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let lines: Vec<Value> =
+        String::from_utf8_lossy(&out.stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let accepts: Vec<&Value> = lines.iter().skip(1).map(|r| &r["response"]["result"]).collect();
+    assert_eq!(accepts, [&Value::Bool(false), &Value::Bool(true)], "{lines:?}");
+}

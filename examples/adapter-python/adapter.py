@@ -59,13 +59,32 @@ def _no_constants(name):
     raise ValueError("not JSON: " + name)
 
 
+def _lone_surrogate(value):
+    """The first string (key or value) holding a lone surrogate, which json.loads lets through
+    from an escape such as \\ud800 but strict JSON (RFC 8259 text, valid Unicode) refuses."""
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, str):
+            if any("\ud800" <= c <= "\udfff" for c in v):
+                return v
+        elif isinstance(v, dict):
+            stack.extend(v.keys())
+            stack.extend(v.values())
+        elif isinstance(v, list):
+            stack.extend(v)
+    return None
+
+
 def parse_object(body):
-    """One JSON object; a repeated key is last-wins, never merged; keys match exactly."""
+    """One strict JSON object; a repeated key is last-wins, never merged; keys match exactly."""
     try:
         text = body.decode("utf-8")
         value = json.loads(text, parse_constant=_no_constants)
     except (UnicodeDecodeError, ValueError) as e:
         raise Rejected("the body is not JSON: %s" % e)
+    if _lone_surrogate(value) is not None:
+        raise Rejected("the body is not JSON: a string holds a lone surrogate escape")
     if not isinstance(value, dict):
         raise Rejected("the body is not a JSON object")
     return value
