@@ -2,7 +2,8 @@
 //! the poison writer, the strict-object check, the archive reader and the suite loader, and the
 //! canonical suite with arbitrary nodes of its manifest replaced into validate and run. None
 //! may panic; the poison writer's every record must parse as JSON and carry the original bytes
-//! (a byte-level splice, or the `raw` wrapper) per ADR-0035.
+//! (a byte-level splice, or the `raw` wrapper) per ADR-0035. Adapter replies with one node
+//! changed: whenever serde refuses one, the departure walk names a real place in it.
 
 use base64::Engine as _;
 use proptest::prelude::*;
@@ -314,5 +315,91 @@ proptest! {
         let suite = bqsuite::suite::Suite::load(dir.path()).unwrap();
         let _ = bqsuite::validate::validate(&suite);
         let _ = bqsuite::conformance::run(&suite, &bqsuite::conformance::RunOptions::default());
+    }
+}
+
+/// Replies of the protocol that serde reads, one per kind of result: the seeds the departure
+/// property mutates.
+fn valid_replies() -> Vec<Value> {
+    let r = |op: &str, result: Value| serde_json::json!({"reply": "result", "seq": 7, "response": {"op": op, "result": result}});
+    let replies = vec![
+        r(
+            "decode",
+            serde_json::json!({"kind": "decoded", "envelope": {"urn": "urn:x", "trace_id": "t", "data": {"a": 1},
+                "meta": {"queue": "q"}, "attempts": 2}, "warnings": []}),
+        ),
+        r("reemit", serde_json::json!({"kind": "encoded", "json": "{}", "warnings": []})),
+        r("redis_reserve", serde_json::json!({"reservation": "r1", "body": "e30=", "poison": false, "token": null})),
+        r("sqs_consume", serde_json::json!({"kind": "delivered", "attempts": 3})),
+        r(
+            "kafka_retry",
+            serde_json::json!({"kind": "published", "record": {"topic": "t.retry.1", "value": "e30=",
+                "headers": [{"key": "bq-attempts", "value": "MQ=="}, {"key": "k", "value": null}], "timestamp": 5}}),
+        ),
+        r("retry_delay", serde_json::json!([1, 2, 3])),
+        r("make", serde_json::json!({"kind": "made", "json": "{}"})),
+        serde_json::json!({"reply": "error", "seq": 7, "message": "boom"}),
+        serde_json::json!({"reply": "skip", "seq": 7, "reason": "ADR-0032"}),
+    ];
+    for reply in &replies {
+        assert!(bqsuite::adapter::protocol::Reply::deserialize(reply).is_ok(), "a seed serde reads: {reply}");
+    }
+    replies
+}
+
+use serde::Deserialize as _;
+
+proptest! {
+    #![proptest_config(config(400))]
+
+    /// A reply with one node replaced, removed or given an extra member: whenever serde refuses
+    /// it, the walk names where (a node of the reply, or the place of a missing member in an
+    /// object of it). So an adapter's author is always told a place, and never one that is not
+    /// there.
+    #[test]
+    fn a_departure_names_a_real_place_exactly_when_serde_refuses(
+        seed in any::<prop::sample::Index>(),
+        at in any::<prop::sample::Index>(),
+        how in 0usize..9,
+    ) {
+        let seeds = valid_replies();
+        let mut reply = seeds[seed.index(seeds.len())].clone();
+        let mut paths = Vec::new();
+        node_paths(&reply, &mut Vec::new(), &mut paths);
+        let path = paths[at.index(paths.len())].clone();
+        let replacements =
+            [Value::Null, Value::from("x"), Value::from(1.5), Value::from(-1), Value::from(1u64 << 40), serde_json::json!({}), serde_json::json!([])];
+        match how {
+            7 => {
+                // Remove the node from its object (or leave a root alone).
+                if let Some((last, parent)) = path.split_last()
+                    && let Value::Object(m) = node_mut(&mut reply, parent)
+                {
+                    m.shift_remove(last);
+                }
+            }
+            8 => {
+                if let Value::Object(m) = node_mut(&mut reply, &path) {
+                    m.insert("zz_unknown".into(), Value::from(1));
+                }
+            }
+            k => *node_mut(&mut reply, &path) = replacements[k].clone(),
+        }
+        let read = bqsuite::adapter::protocol::Reply::deserialize(&reply);
+        let told = bqsuite::adapter::departure::departure(&reply);
+        match (read, told) {
+            // The walk is asked only when serde refuses a reply; where the schema is stricter
+            // than serde (a null result left out) it need not agree.
+            (Ok(_), _) => {}
+            (Err(e), None) => prop_assert!(false, "serde refuses {reply} ({e}) but the walk finds nothing"),
+            (Err(_), Some(d)) => {
+                let there = d.pointer.is_empty() || reply.pointer(&d.pointer).is_some();
+                let missing = d.found == "missing"
+                    && d.pointer.rsplit_once('/').is_some_and(|(parent, _)| {
+                        parent.is_empty() || reply.pointer(parent).is_some_and(Value::is_object)
+                    });
+                prop_assert!(there || missing, "{d} names no place of {reply}");
+            }
+        }
     }
 }

@@ -14,7 +14,10 @@
 //!   value) are each tried: one that fits means no departure, else the deepest departure is
 //!   told, and departures all at the value itself are told as one ("an object or null").
 //! - Members are judged in the reply's own order, then the missing ones, as serde reads them;
-//!   the first departure is the one told.
+//!   the first departure is the one told. A string the schema encodes as base64 (`Bytes`) is
+//!   decoded as serde decodes it (standard, padded), the one `pattern` of the schema.
+//! - Whenever serde refuses a reply the walk names a place in it (a property test mutates
+//!   replies to hold it), unless the reply is beyond [`BUDGET`].
 //! - Everything the adapter wrote and the walk repeats (a member's name, a string's value) is cut
 //!   to [`SHOWN`] characters; the caller makes the text terminal-safe.
 //! - It runs only on a reply that could not be read, and looks at [`BUDGET`] values at most:
@@ -308,6 +311,12 @@ fn scalar(s: &Map<String, Value>, value: &Value, at: &str) -> Option<Departure> 
             out.then(|| depart(at, value, wanted(s)))
         }
         Value::String(text) => {
+            // Bytes: the schema's `pattern` is standard padded base64, which serde decodes.
+            if s.get("contentEncoding").and_then(Value::as_str) == Some("base64")
+                && base64::Engine::decode(&base64::engine::general_purpose::STANDARD, text).is_err()
+            {
+                return Some(depart(at, value, "standard padded base64 (RFC 4648 §4)".into()));
+            }
             let n = text.chars().count() as u64;
             let min = s.get("minLength").and_then(Value::as_u64);
             let max = s.get("maxLength").and_then(Value::as_u64);

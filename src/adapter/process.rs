@@ -1557,14 +1557,28 @@ mod tests {
         );
     }
 
-    /// What the walk cannot judge (a base64 body's alphabet is a `pattern`) is told by serde's
+    /// A base64 body that is not standard padded base64 is told where, as serde refuses it.
+    #[test]
+    fn a_body_that_is_not_base64_is_told_where() {
+        let line = r#"{"reply":"result","seq":4,"response":{"op":"redis_reserve","result":{"reservation":"r","body":"e30!","poison":false}}}"#;
+        let why = departs(line);
+        assert!(
+            why.starts_with(r#"/response/result/body is "e30!", where the protocol wants standard padded base64"#),
+            "{why}"
+        );
+    }
+
+    /// What the walk does not judge (a reply too large for its budget) is told by serde's
     /// message and the result, as before the walk.
     #[test]
     fn what_the_walk_cannot_tell_falls_back_to_serdes_message_and_the_result() {
-        let line = r#"{"reply":"result","seq":4,"response":{"op":"redis_reserve","result":{"reservation":"r","body":"e30!","poison":false}}}"#;
-        let why = departs(line);
-        assert!(why.contains(r#"; its result: {"reservation":"r","body":"e30!","poison":false}"#), "{why}");
-        assert!(!why.contains("where the protocol wants"), "{why}");
+        let mut items: Vec<String> = (0..100_010).map(|i| i.to_string()).collect();
+        items.push("\"x\"".into());
+        let line =
+            format!(r#"{{"reply":"result","seq":4,"response":{{"op":"retry_delay","result":[{}]}}}}"#, items.join(","));
+        let why = departs(&line);
+        assert!(why.contains("; its result: [0,1,2,"), "{}", &why[..why.len().min(300)]);
+        assert!(!why.contains("where the protocol wants"), "{}", &why[..why.len().min(300)]);
     }
 
     #[test]
