@@ -121,6 +121,19 @@ fn the_adapter_run_equals_the_in_process_run(redis: Option<&str>) {
     assert!(x == y, "the results differ:\n{}\n---\n{}", String::from_utf8_lossy(&x), String::from_utf8_lossy(&y));
     let stderr = String::from_utf8_lossy(&b.stderr);
     assert!(stderr.contains("adapter: 0 incident(s), 0 restart(s)"), "{stderr}");
+    // A run with no failure has no failure digest, nor a hint (a regression of this stop
+    // printed "failed: 0 case(s), 0 reason(s)").
+    for o in [&a, &b] {
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(!err.contains("failed: ") && !err.contains("--trace"), "{err}");
+    }
+    // The sections are listed grouped by scope, as the docs list them: core first, otel last.
+    let listed: Vec<&str> = stderr.lines().filter_map(|l| l.split_whitespace().next()).collect();
+    let at = |s: &str| listed.iter().position(|l| *l == s).unwrap_or_else(|| panic!("{s}: {stderr}"));
+    assert!(
+        at("poison_dlq") < at("redis") && at("sqs") < at("kafka") && at("kafka_poison") < at("traceparent"),
+        "{stderr}"
+    );
     assert!(dir.path().join("adapter.log").exists(), "the log is beside --out");
     let skipped = outcomes(&read_json(&through)).iter().filter(|o| o.2 == "skip").count();
     assert_eq!(skipped == 0, redis.is_some(), "with a Redis nothing is skipped, without one the Redis cases are");

@@ -684,7 +684,14 @@ fn run(a: &RunArgs) -> ExitCode {
             shown.join(", ")
         )));
     }
-    for name in results.sections.keys() {
+    // Grouped by scope as the docs list them (core, then each binding, then otel), in manifest
+    // order within one; the results file keeps the run's order.
+    let mut names: Vec<&String> = results.sections.keys().collect();
+    names.sort_by_key(|n| {
+        let scope = suite.scope_of(n);
+        (scope.is_none(), scope)
+    });
+    for name in names {
         let c = results.counts(Some(name));
         note!("{:<24} {:>4} pass {:>4} fail {:>4} skip", terminal_safe(name), c.pass, c.fail, c.skip);
     }
@@ -792,6 +799,9 @@ const DIGEST_SECTIONS: usize = 4;
 /// results file. Every case and its whole reason stay in the file, which `results check` lists.
 fn note_failures<'r>(results: &'r crate::results::ResultsFile, out: Option<&Path>) -> Option<(&'r str, &'r str)> {
     let groups = results.failures_by_reason();
+    if groups.is_empty() {
+        return None;
+    }
     // The case the hint reruns: the first whose failure a run narrowed to it shows again (a skip
     // refused by the whole run's other cases stands in a narrowed run).
     let refused_by_the_run = |g: &&crate::results::Failures<'_>| {
