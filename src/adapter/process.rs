@@ -697,10 +697,7 @@ impl Adapter {
     /// judge does not compare, and would only be noise).
     pub fn case_ended(&mut self, id: &str, verdict: &str, failed: bool) {
         let differing = self.differing.remove(id).unwrap_or_default();
-        if !self.options.trace {
-            return;
-        }
-        self.log_line(&format!("{} {id}: {}", self.section, excerpt(verdict.as_bytes(), 500)));
+        self.log_verdict(&self.section, id, verdict);
         if failed {
             for (seq, line) in differing {
                 self.trace(Arrow::Reference(seq), &line);
@@ -712,9 +709,7 @@ impl Adapter {
     /// [`Adapter::case_ended`] said (a skip the run's other cases refused): with `trace`, the
     /// log says so.
     pub fn case_judged_again(&self, section: &str, id: &str, verdict: &str) {
-        if self.options.trace {
-            self.log_line(&format!("{section} {id}: {}", excerpt(verdict.as_bytes(), 500)));
-        }
+        self.log_verdict(section, id, verdict);
     }
 
     /// Does the adapter take calls written ahead (its hello declared `pipeline`)?
@@ -926,12 +921,13 @@ impl Adapter {
     }
 
     fn log_line(&self, text: &str) {
-        if let Ok(mut f) = append_no_follow().open(&self.options.log) {
-            // A line of its own, whatever the adapter's text in it holds, and whatever the
-            // adapter left unfinished before it (a bidi override there would turn it around).
-            let unfinished = ends_unfinished(&self.options.log);
-            let _ =
-                writeln!(f, "{}== bqsuite: {}", if unfinished { "\n" } else { "" }, crate::diag::terminal_safe(text));
+        append_line(&self.options.log, &format!("== bqsuite: {}", crate::diag::terminal_safe(text)));
+    }
+
+    /// With `trace` on, case `id` of `section` judged `verdict`, in the log.
+    fn log_verdict(&self, section: &str, id: &str, verdict: &str) {
+        if self.options.trace {
+            self.log_line(&format!("{section} {id}: {}", excerpt(verdict.as_bytes(), 500)));
         }
     }
 
@@ -1458,9 +1454,15 @@ fn trace_to(path: &std::path::Path, arrow: Arrow, line: &[u8]) {
         Arrow::Received => "← ".to_owned(),
         Arrow::Reference(seq) => format!("≠ reference, call {seq}: "),
     };
+    append_line(path, &format!("{mark}{text}"));
+}
+
+/// Append `line` to the log at `path` on a line of its own, whatever the adapter left unfinished
+/// before it (its text there, a bidi override say, would otherwise run into bqsuite's).
+fn append_line(path: &std::path::Path, line: &str) {
     if let Ok(mut f) = append_no_follow().open(path) {
         let unfinished = ends_unfinished(path);
-        let _ = writeln!(f, "{}{mark}{text}", if unfinished { "\n" } else { "" });
+        let _ = writeln!(f, "{}{line}", if unfinished { "\n" } else { "" });
     }
 }
 

@@ -641,13 +641,14 @@ fn run(a: &RunArgs) -> ExitCode {
         require_redis: require_redis_from_env(),
         redis_timeout: Some(a.redis.timeout()),
     };
-    let (conformance::Run { results, invalid, not_carried, unmatched }, adapter) = match (&a.sdk, early) {
-        (Some(cmd), Some(launched)) => match run_adapter(cmd, launched, &suite, &options) {
-            Ok((run, summary)) => (run, Some(summary)),
-            Err(code) => return code,
-        },
-        _ => (conformance::run(&suite, &options), None),
-    };
+    let (conformance::Run { results, invalid, not_carried, unmatched, refused_by_the_run }, adapter) =
+        match (&a.sdk, early) {
+            (Some(cmd), Some(launched)) => match run_adapter(cmd, launched, &suite, &options) {
+                Ok((run, summary)) => (run, Some(summary)),
+                Err(code) => return code,
+            },
+            _ => (conformance::run(&suite, &options), None),
+        };
     if !not_carried.is_empty() {
         let declared = if results.bindings.is_empty() { "none".to_owned() } else { results.bindings.join(", ") };
         let asked: Vec<String> = not_carried
@@ -695,7 +696,7 @@ fn run(a: &RunArgs) -> ExitCode {
         let c = results.counts(Some(name));
         note!("{:<24} {:>4} pass {:>4} fail {:>4} skip", terminal_safe(name), c.pass, c.fail, c.skip);
     }
-    let first_failed = note_failures(&results, out_file(&a.out));
+    let first_failed = note_failures(&results, out_file(&a.out), &refused_by_the_run);
     // Where to look next, for an adapter: the exchange of one failing case.
     if let (Some(summary), Some((section, id)), false) = (&adapter, first_failed, a.trace) {
         let word = |w: &str| {
@@ -797,17 +798,21 @@ const DIGEST_SECTIONS: usize = 4;
 /// The failed cases of a run grouped by reason, the most common first, so that whoever runs an
 /// SDK sees at once what to fix (`accepts is not implemented` for 80 cases) without opening the
 /// results file. Every case and its whole reason stay in the file, which `results check` lists.
-fn note_failures<'r>(results: &'r crate::results::ResultsFile, out: Option<&Path>) -> Option<(&'r str, &'r str)> {
+fn note_failures<'r>(
+    results: &'r crate::results::ResultsFile,
+    out: Option<&Path>,
+    refused_by_the_run: &[(String, String)],
+) -> Option<(&'r str, &'r str)> {
     let groups = results.failures_by_reason();
     if groups.is_empty() {
         return None;
     }
-    // The case the hint reruns: the first whose failure a run narrowed to it shows again (a skip
-    // refused by the whole run's other cases stands in a narrowed run).
-    let refused_by_the_run = |g: &&crate::results::Failures<'_>| {
-        g.first.is_some_and(|r| r.contains(crate::conformance::adapter::ALL_OR_NONE))
-    };
-    let first = groups.iter().find(|g| !refused_by_the_run(g)).map(|g| g.cases[0]);
+    // The case the hint reruns: the first failed case a run narrowed to it fails again (a skip
+    // the whole run's other cases refused stands in a narrowed run).
+    let first = groups
+        .iter()
+        .flat_map(|g| g.cases.iter().copied())
+        .find(|(s, id)| !refused_by_the_run.iter().any(|(rs, rid)| rs == s && rid == id));
     let failed: usize = groups.iter().map(|g| g.cases.len()).sum();
     note!("failed: {failed} case(s), {} reason(s), the most common first:", groups.len());
     for g in groups.iter().take(DIGEST_REASONS) {

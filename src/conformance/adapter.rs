@@ -146,8 +146,8 @@ impl SkipRules for SuiteSkips<'_> {
             .map(|rule| {
                 let (_, first) = refuted.get(rule.name.as_str())?;
                 Some(format!(
-                    "rule {} covers this case {ALL_OR_NONE} (its condition is a fact about the whole run or SDK), and a \
-                     case it covers ran ({first})",
+                    "rule {} covers this case only all or none (its condition is a fact about the whole run or SDK), \
+                     and a case it covers ran ({first})",
                     rule.name
                 ))
             })
@@ -155,10 +155,6 @@ impl SkipRules for SuiteSkips<'_> {
         why.filter(|w| !w.is_empty()).map(|w| w.join("; "))
     }
 }
-
-/// The words of a skip refused by the other cases of the whole run (an all-or-none rule): a run
-/// narrowed to the case cannot show it again.
-pub const ALL_OR_NONE: &str = "only all or none";
 
 /// The skip rules of `suite`: its skip policy (empty, allowing nothing, when it has none).
 pub fn skip_rules(suite: &Suite) -> SuiteSkips<'_> {
@@ -264,6 +260,7 @@ pub fn run_launched(
     for (section, id, why) in refute_skips(rules, &sdk, &mut run.results, under.skipped) {
         // The trace said `skip` when the case ended; the whole run refused it.
         under.adapter.case_judged_again(&section, &id, &format!("fail (after the run): {why}"));
+        run.refused_by_the_run.push((section, id));
     }
     Ok((run, under.adapter.finish()))
 }

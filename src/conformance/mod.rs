@@ -74,6 +74,10 @@ pub struct Run {
     /// sections has it. When there is any, no case is run: a typo would otherwise run nothing
     /// and exit 0.
     pub unmatched: Vec<(String, Option<String>)>,
+    /// Cases an adapter skipped whose skip the whole run refused (an all-or-none rule another
+    /// case of the run refutes), failed after every case ended: a run narrowed to one of them
+    /// would let the skip stand.
+    pub refused_by_the_run: Vec<(String, String)>,
 }
 
 /// Whether the `--case` patterns select case `id`: every case when there is none; else a
@@ -200,7 +204,13 @@ pub fn run_under(suite: &Suite, options: &RunOptions, under: &mut dyn UnderTest,
         })
         .collect();
     if !not_carried.is_empty() {
-        return Run { results, invalid: Vec::new(), not_carried, unmatched: Vec::new() };
+        return Run {
+            results,
+            invalid: Vec::new(),
+            not_carried,
+            unmatched: Vec::new(),
+            refused_by_the_run: Vec::new(),
+        };
     }
     // Every section the run covers (in scope, and asked for with --section when it was).
     let covered: Vec<_> = suite
@@ -238,7 +248,7 @@ pub fn run_under(suite: &Suite, options: &RunOptions, under: &mut dyn UnderTest,
         })
         .collect();
     if !unmatched.is_empty() {
-        return Run { results, invalid: Vec::new(), not_carried, unmatched };
+        return Run { results, invalid: Vec::new(), not_carried, unmatched, refused_by_the_run: Vec::new() };
     }
     let mut invalid = Vec::new();
     let ahead = under.takes_calls_ahead();
@@ -295,5 +305,5 @@ pub fn run_under(suite: &Suite, options: &RunOptions, under: &mut dyn UnderTest,
     } else {
         run_all(&mut || None);
     }
-    Run { results, invalid, not_carried, unmatched }
+    Run { results, invalid, not_carried, unmatched, refused_by_the_run: Vec::new() }
 }
