@@ -17,6 +17,7 @@ use bqsuite::conformance::adapter::{NoSkips, SkipRules, kill_matrix_through, run
 use bqsuite::conformance::kill::kill_matrix;
 use bqsuite::conformance::{RunOptions, Status};
 use bqsuite::sdk::reference::Broken;
+use bqsuite::sections::RedisRequired;
 use bqsuite::sections::redis::link::RUNNER_CONTRACT_ADR;
 use bqsuite::suite::{Scope, Suite};
 use serde_json::Value;
@@ -152,7 +153,11 @@ fn the_reference_adapter_writes_the_in_process_results_byte_for_byte_with_redis(
 }
 
 fn options(redis: Option<String>) -> RunOptions {
-    RunOptions { require_redis: redis.is_some(), redis_url: redis, ..Default::default() }
+    RunOptions {
+        require_redis: if redis.is_some() { RedisRequired::ByEnv } else { RedisRequired::No },
+        redis_url: redis,
+        ..Default::default()
+    }
 }
 
 fn adapter_options(command: Vec<String>, log: PathBuf) -> AdapterOptions {

@@ -12,6 +12,7 @@ use std::collections::BTreeSet;
 use bqsuite::conformance::RunOptions;
 use bqsuite::conformance::kill::kill_matrix;
 use bqsuite::sdk::reference::Broken;
+use bqsuite::sections::RedisRequired;
 use bqsuite::sections::registry;
 use bqsuite::suite::Suite;
 
@@ -19,7 +20,11 @@ use bqsuite::suite::Suite;
 fn every_broken_variant_is_caught_where_the_registry_says() {
     let suite = Suite::load(support::repo()).expect("the canonical suite loads");
     let redis_url = support::redis_url();
-    let options = RunOptions { redis_url: redis_url.clone(), require_redis: redis_url.is_some(), ..Default::default() };
+    let options = RunOptions {
+        redis_url: redis_url.clone(),
+        require_redis: if redis_url.is_some() { RedisRequired::ByEnv } else { RedisRequired::No },
+        ..Default::default()
+    };
     let matrix = kill_matrix(&suite, &options);
 
     let failing: Vec<_> = matrix.reference.failing.iter().filter(|(_, ids)| !ids.is_empty()).collect();

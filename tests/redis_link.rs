@@ -10,21 +10,44 @@ use std::time::{Duration, Instant};
 
 use bqsuite::conformance::{Outcome, Status};
 use bqsuite::core::redis::{Keys, LayoutKind, Queue, RetryAfter, SystemClock};
+use bqsuite::sections::RedisRequired;
 use bqsuite::sections::redis::link::{KEY_TTL, RedisLink};
 use support::{repo, transcript};
 
-/// `run --section redis` against `url`, with an unreachable Redis a skip (whatever the
-/// caller's BQ_REQUIRE_REDIS).
+/// How `run` is told where the Redis is.
+#[derive(Clone, Copy, Debug)]
+enum Via {
+    /// `--redis-url`: asked for on the command line, so an unreachable one fails the cases.
+    Flag,
+    /// `BQ_REDIS_URL`: the runner contract (ADR-0033), so an unreachable one is a skip.
+    Env,
+}
+
+/// `run --section redis` against `url`, given `via` the flag or the environment, with the
+/// caller's BQ_REQUIRE_REDIS removed.
+fn run_redis_via(via: Via, url: &str, extra: &[&str]) -> std::process::Output {
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_bqsuite"));
+    cmd.args(["run", "--section", "redis"]).args(extra).current_dir(repo()).env("NO_COLOR", "1");
+    cmd.env_remove("BQ_REQUIRE_REDIS").env_remove("BQ_REDIS_URL");
+    match via {
+        Via::Flag => cmd.args(["--redis-url", url]),
+        Via::Env => cmd.env("BQ_REDIS_URL", url),
+    };
+    cmd.output().unwrap()
+}
+
+/// `run --section redis --redis-url url`.
 fn run_redis(url: &str, extra: &[&str]) -> std::process::Output {
-    std::process::Command::new(env!("CARGO_BIN_EXE_bqsuite"))
-        .args(["run", "--section", "redis", "--redis-url", url])
-        .args(extra)
-        .current_dir(repo())
-        .env("NO_COLOR", "1")
-        .env_remove("BQ_REQUIRE_REDIS")
-        .env_remove("BQ_REDIS_URL")
-        .output()
-        .unwrap()
+    run_redis_via(Via::Flag, url, extra)
+}
+
+/// What an unreachable Redis makes of the run: a Redis named with `--redis-url` fails the cases
+/// that need it (exit 1), one from `BQ_REDIS_URL` lets them be skipped (exit 0).
+fn unreachable_exit(via: Via) -> Option<i32> {
+    match via {
+        Via::Flag => Some(1),
+        Via::Env => Some(0),
+    }
 }
 
 #[test]
@@ -37,6 +60,9 @@ fn a_url_that_does_not_parse_is_a_usage_error() {
         assert!(!err.contains("hunter2"), "the password shows: {err}");
         assert!(o.stdout.is_empty(), "nothing ran: {}", transcript(&o));
     }
+    let o = run_redis_via(Via::Env, "foo", &[]);
+    assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("BQ_REDIS_URL: foo is not a Redis URL"), "{}", transcript(&o));
     for bad in ["0", "3601", "18446744073709551616"] {
         let o = run_redis("redis://127.0.0.1:1/", &["--redis-timeout", bad]);
         assert_eq!(o.status.code(), Some(2), "--redis-timeout {bad}: {}", transcript(&o));
@@ -46,11 +72,47 @@ fn a_url_that_does_not_parse_is_a_usage_error() {
 #[test]
 fn a_refused_connection_names_the_url_without_its_password() {
     let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-    let o = run_redis(&format!("redis://:wrongpass@127.0.0.1:{port}/"), &[]);
-    assert_eq!(o.status.code(), Some(0), "skipped: {}", transcript(&o));
+    for via in [Via::Flag, Via::Env] {
+        let o = run_redis_via(via, &format!("redis://:wrongpass@127.0.0.1:{port}/"), &[]);
+        assert_eq!(o.status.code(), unreachable_exit(via), "{via:?}: {}", transcript(&o));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(&format!("redis://:***@127.0.0.1:{port}/")), "{err}");
+        assert!(!transcript(&o).contains("wrongpass"), "{}", transcript(&o));
+    }
+}
+
+/// A Redis named on the command line is asked for: a mistyped port must not turn every Redis
+/// case into an allowed skip and the run into a Compatible verdict (the newcomer of stop 44 got
+/// "82 skip (82 allowed by the skip policy)" and exit 0). From `BQ_REDIS_URL` the runner
+/// contract still holds: skipped, citing ADR-0033, unless BQ_REQUIRE_REDIS is set.
+#[test]
+fn a_redis_named_with_the_flag_must_answer_one_from_the_environment_may_be_skipped() {
+    let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let url = format!("redis://127.0.0.1:{port}/");
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("results.json");
+    let status = |o: &std::process::Output| -> serde_json::Value {
+        assert!(o.status.code().is_some(), "{}", transcript(o));
+        let file: serde_json::Value = serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap();
+        file["sections"]["redis"]["payload_identity"].clone()
+    };
+
+    let o = run_redis_via(Via::Flag, &url, &["--out", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
     let err = String::from_utf8_lossy(&o.stderr);
-    assert!(err.contains(&format!("redis://:***@127.0.0.1:{port}/")), "{err}");
-    assert!(!transcript(&o).contains("wrongpass"), "{}", transcript(&o));
+    assert!(err.contains("the Redis was given with --redis-url, so the cases that need Redis fail"), "{err}");
+    let cases = status(&o);
+    assert_eq!(cases["status"], "fail", "{cases}");
+    assert!(
+        cases["reason"].as_str().unwrap().starts_with("the Redis was given with --redis-url and Redis is unreachable"),
+        "{cases}"
+    );
+
+    let o = run_redis_via(Via::Env, &url, &["--out", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    let cases = status(&o);
+    assert_eq!(cases["status"], "skip", "{cases}");
+    assert!(cases["reason"].as_str().unwrap().starts_with("ADR-0033"), "{cases}");
 }
 
 /// A unix-socket URL carries its password in the query (`?pass=`): it showed on stderr and in
@@ -59,12 +121,14 @@ fn a_refused_connection_names_the_url_without_its_password() {
 fn a_password_in_a_unix_socket_urls_query_never_shows() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("results.json");
-    for url in ["unix:///nonexistent/redis.sock?pass=REDISSECRET", "redis+unix:///x.sock?db=1&pass=REDISSECRET"] {
-        let o = run_redis(url, &["--out", out.to_str().unwrap()]);
-        assert_eq!(o.status.code(), Some(0), "skipped: {}", transcript(&o));
-        assert!(!transcript(&o).contains("REDISSECRET"), "{}", transcript(&o));
-        let written = std::fs::read_to_string(&out).unwrap();
-        assert!(!written.contains("REDISSECRET") && written.contains(".sock?***"), "{written}");
+    for via in [Via::Flag, Via::Env] {
+        for url in ["unix:///nonexistent/redis.sock?pass=REDISSECRET", "redis+unix:///x.sock?db=1&pass=REDISSECRET"] {
+            let o = run_redis_via(via, url, &["--out", out.to_str().unwrap()]);
+            assert_eq!(o.status.code(), unreachable_exit(via), "{via:?}: {}", transcript(&o));
+            assert!(!transcript(&o).contains("REDISSECRET"), "{}", transcript(&o));
+            let written = std::fs::read_to_string(&out).unwrap();
+            assert!(!written.contains("REDISSECRET") && written.contains(".sock?***"), "{written}");
+        }
     }
 }
 
@@ -87,7 +151,7 @@ fn a_server_that_accepts_but_never_answers_is_connected_but_no_reply() {
         let started = Instant::now();
         let o = run_redis(&url, &["--redis-timeout", "1"]);
         assert!(started.elapsed() < Duration::from_secs(30), "the timeout bounds the wait");
-        assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+        assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
         let err = String::from_utf8_lossy(&o.stderr);
         assert!(err.contains(says) && err.contains("but no reply within 1s"), "{err}");
         assert!(!err.contains("sekrit") && !err.contains("os error 11"), "{err}");
@@ -117,7 +181,7 @@ fn a_silent_server_costs_one_timeout_the_ping_not_one_per_handshake_command() {
         got
     });
     let o = run_redis(&format!("redis://127.0.0.1:{port}/"), &["--redis-timeout", "1"]);
-    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
     assert!(String::from_utf8_lossy(&o.stderr).contains("but no reply within 1s"), "{}", transcript(&o));
     let heard = String::from_utf8_lossy(&heard.join().unwrap()).into_owned();
     assert!(heard.contains("PING"), "the PING is sent: {heard:?}");
@@ -127,7 +191,7 @@ fn a_silent_server_costs_one_timeout_the_ping_not_one_per_handshake_command() {
 #[test]
 fn every_key_a_case_creates_expires() {
     let Some(url) = support::redis_url() else { return };
-    let link = RedisLink::new(Some(&url), true);
+    let link = RedisLink::new(Some(&url), RedisRequired::ByEnv);
     let mut observer = redis::Client::open(url.as_str()).unwrap().get_connection().unwrap();
     let outcome: Outcome = link.run(|space| space.with(|con| Ok(case(con, &space.prefix, &mut observer)))?);
     assert_eq!(outcome.status, Status::Pass, "{:?}", outcome.reason);

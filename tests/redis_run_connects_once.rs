@@ -4,6 +4,7 @@
 mod support;
 
 use bqsuite::conformance::{self, RunOptions};
+use bqsuite::sections::RedisRequired;
 use bqsuite::suite::{Scope, Suite};
 
 fn connections_received(con: &mut redis::Connection) -> u64 {
@@ -20,7 +21,8 @@ fn a_run_opens_one_connection_for_all_its_redis_cases_and_cleans_up() {
     let before = connections_received(&mut con);
     let suite = Suite::load(support::repo()).unwrap();
     let only = suite.sections().iter().filter(|s| s.scope == Some(Scope::Redis)).map(|s| s.name.to_owned()).collect();
-    let options = RunOptions { only, redis_url: Some(url), require_redis: true, ..RunOptions::default() };
+    let options =
+        RunOptions { only, redis_url: Some(url), require_redis: RedisRequired::ByEnv, ..RunOptions::default() };
     let results = conformance::run(&suite, &options).results;
     let c = results.counts(None);
     assert!(c.pass > 0 && c.fail == 0 && c.skip == 0, "{c}");

@@ -7,12 +7,14 @@ use std::process::Command;
 
 use bqsuite::conformance::{self, Outcome, ResultsFile, RunOptions, Status};
 use bqsuite::sections::Needs;
+use bqsuite::sections::RedisRequired;
 use bqsuite::suite::{Scope, Suite};
 
 /// Run the sections of scope redis.
 fn run(redis_url: Option<String>, require_redis: bool) -> ResultsFile {
     let suite = Suite::load(support::repo()).expect("the canonical suite loads");
     let only = suite.sections().iter().filter(|s| s.scope == Some(Scope::Redis)).map(|s| s.name.to_owned()).collect();
+    let require_redis = if require_redis { RedisRequired::ByEnv } else { RedisRequired::No };
     conformance::run(&suite, &RunOptions { only, redis_url, require_redis, ..RunOptions::default() }).results
 }
 

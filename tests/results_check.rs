@@ -7,6 +7,7 @@ mod support;
 use bqsuite::conformance::{self, RunOptions};
 use bqsuite::diag::Finding;
 use bqsuite::results::{CheckOptions, Checker, FileCheck, Source, Verdict};
+use bqsuite::sections::RedisRequired;
 use bqsuite::suite::Suite;
 use serde_json::{Value, json};
 use support::{assert_finding, bqsuite, passing, repo, transcript};
@@ -587,8 +588,11 @@ fn the_reference_run_output_passes_results_check() {
     let s = suite();
     // With a Redis the behavioural Redis cases run; without one they are skipped citing
     // ADR-0033, which results check accepts: either way the reference is Compatible.
-    let options =
-        RunOptions { redis_url: support::redis_url(), require_redis: support::redis_required(), ..Default::default() };
+    let options = RunOptions {
+        redis_url: support::redis_url(),
+        require_redis: if support::redis_required() { RedisRequired::ByEnv } else { RedisRequired::No },
+        ..Default::default()
+    };
     let results = conformance::run(&s, &options).results;
     assert_eq!(results.counts(None).fail, 0, "the reference core passes every case");
     let fc = check_text(&s, results.to_json().as_bytes());

@@ -14,6 +14,7 @@ use std::rc::Rc;
 use bqsuite::conformance::{RunOptions, UnderTest, run_under};
 use bqsuite::sdk::reference::ReferenceSdk;
 use bqsuite::sdk::{Identity, OPERATIONS, Request, Response, Sdk, SdkError};
+use bqsuite::sections::RedisRequired;
 use bqsuite::sections::redis::link::RedisLink;
 use bqsuite::suite::Suite;
 
@@ -58,14 +59,15 @@ impl UnderTest for Recording {
 fn every_section_declares_exactly_the_operations_its_cases_call() {
     let Some(url) = support::redis_url() else { return };
     let suite = Suite::load(support::repo()).expect("the canonical suite loads");
-    let redis = Rc::new(RedisLink::new(Some(&url), true));
+    let redis = Rc::new(RedisLink::new(Some(&url), RedisRequired::ByEnv));
     let called: Called = Rc::default();
     let mut under = Recording {
         reference: ReferenceSdk::with_redis(redis.clone()),
         section: String::new(),
         called: called.clone(),
     };
-    let options = RunOptions { redis_url: Some(url.clone()), require_redis: true, ..RunOptions::default() };
+    let options =
+        RunOptions { redis_url: Some(url.clone()), require_redis: RedisRequired::ByEnv, ..RunOptions::default() };
     let run = run_under(&suite, &options, &mut under, &redis);
     assert_eq!(run.results.counts(None).fail, 0, "the reference core passes every case");
     let called = called.borrow();

@@ -14,13 +14,14 @@
 mod support;
 
 use bqsuite::conformance::{self, RunOptions};
+use bqsuite::sections::RedisRequired;
 use bqsuite::suite::Suite;
 
 #[test]
 fn the_reference_core_passes_every_case_of_the_suite() {
     let url = support::redis_url().expect("the oracle needs a live Redis (BQ_REDIS_URL or redis-server on PATH)");
     let suite = Suite::load(support::repo()).expect("the repository's suite loads");
-    let options = RunOptions { redis_url: Some(url), require_redis: true, ..Default::default() };
+    let options = RunOptions { redis_url: Some(url), require_redis: RedisRequired::ByEnv, ..Default::default() };
     let run = conformance::run(&suite, &options);
     assert!(run.invalid.is_empty(), "the suite has cases that do not read: {:?}", run.invalid);
     let mut bad = Vec::new();

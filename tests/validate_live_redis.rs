@@ -91,10 +91,17 @@ fn the_cli_says_what_it_did_not_run_and_requires_a_redis_when_told_to() {
         let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
         format!("redis://127.0.0.1:{port}/")
     };
-    let o = bqsuite_env(&repo(), &["validate", "--redis-url", &closed], &[]);
+    // From the environment, an unreachable Redis is the runner contract's skip: said, not required.
+    let o = bqsuite_env(&repo(), &["validate"], &[("BQ_REDIS_URL", &closed)]);
     assert_eq!(o.status.code(), Some(0), "an unreachable Redis is not required: {}", transcript(&o));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("not run through the reference core: cannot reach Redis at"), "{err}");
+    // Named on the command line, it was asked for: validate could not do what it was told.
+    let o = bqsuite_env(&repo(), &["validate", "--redis-url", &closed], &[]);
+    assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
+    assert!(o.stdout.is_empty(), "no verdict on a validation that could not run: {}", transcript(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("cannot reach Redis at") && err.contains("the Redis was given with --redis-url"), "{err}");
 
     let o = bqsuite_env(&repo(), &["validate", "--redis-url", &closed], &[("BQ_REQUIRE_REDIS", "1")]);
     assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));

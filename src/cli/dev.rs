@@ -147,7 +147,11 @@ pub fn run(a: &DevArgs) -> ExitCode {
                 only: Vec::new(),
                 cases: Vec::new(),
                 redis_url: redis_url.clone(),
-                require_redis: super::require_redis_from_env(),
+                require_redis: if super::require_redis_from_env() {
+                    crate::sections::RedisRequired::ByEnv
+                } else {
+                    crate::sections::RedisRequired::No
+                },
                 redis_timeout: None,
             };
             let matrix = match sdk {

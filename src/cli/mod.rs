@@ -26,6 +26,7 @@ mod release;
 use crate::conformance::{self, RunOptions};
 use crate::diag::{self, Format, Summary, terminal_safe};
 use crate::results::known::KnownFailing;
+use crate::sections::{RedisLink, RedisRequired};
 use crate::suite::{self, Suite};
 
 /// The exit codes every command shares, for the top-level help.
@@ -258,9 +259,12 @@ pub struct ValidateArgs {
 pub struct RedisArgs {
     /// A live Redis for the cases that need one (redis_layout's behavioural blocks and
     /// redis.payload_identity): `run` runs them against it; `validate` and `release` also run
-    /// them through the reference core, which they otherwise only read and check. A URL that
-    /// does not parse is a usage error; a password in it is never shown.
-    #[arg(long, env = "BQ_REDIS_URL", value_name = "URL", hide_env_values = true)]
+    /// them through the reference core, which they otherwise only read and check. A Redis named
+    /// here must answer: unreachable, it fails those cases (`run`) or stops the command (exit 2).
+    /// Without the flag, BQ_REDIS_URL is used under the runner contract of ADR-0033: unreachable,
+    /// the cases are skipped unless BQ_REQUIRE_REDIS is set. A URL that does not parse is a usage
+    /// error; a password in it is never shown.
+    #[arg(long, value_name = "URL")]
     pub redis_url: Option<String>,
     /// Seconds to wait for the Redis connection, and then for each reply (1 to 3600).
     #[arg(long, value_name = "SECS", default_value_t = 3, value_parser = clap::value_parser!(u64).range(1..=3600))]
@@ -268,14 +272,39 @@ pub struct RedisArgs {
 }
 
 impl RedisArgs {
-    /// The URL given (an empty one counts as none), or a usage error for one that does not
-    /// parse.
+    /// The URL given, `--redis-url` first, else `BQ_REDIS_URL` (an empty one counts as none),
+    /// or a usage error for one that does not parse.
     pub fn url(&self) -> Result<Option<String>, String> {
-        let url = self.redis_url.clone().filter(|u| !u.trim().is_empty());
-        if let Some(Err(e)) = url.as_deref().map(crate::sections::redis::link::check_url) {
-            return Err(format!("--redis-url (or BQ_REDIS_URL): {e}"));
+        Ok(self.given()?.map(|(url, _)| url))
+    }
+
+    /// [`RedisArgs::url`], with whether an unreachable one fails the cases that need it: a
+    /// Redis named on the command line is asked for, so it must be there; one from
+    /// `BQ_REDIS_URL` follows the runner contract (`BQ_REQUIRE_REDIS`).
+    fn given(&self) -> Result<Option<(String, RedisRequired)>, String> {
+        let env = require_redis_from_env();
+        let (url, flag, required) = match self.redis_url.clone() {
+            Some(url) => (url, "--redis-url", RedisRequired::ByFlag),
+            None => {
+                let url = std::env::var("BQ_REDIS_URL").unwrap_or_default();
+                (url, "BQ_REDIS_URL", if env { RedisRequired::ByEnv } else { RedisRequired::No })
+            }
+        };
+        if url.trim().is_empty() {
+            return Ok(None);
         }
-        Ok(url)
+        crate::sections::redis::link::check_url(&url).map_err(|e| format!("{flag}: {e}"))?;
+        // BQ_REQUIRE_REDIS names itself when both hold, as it did before the flag counted.
+        Ok(Some((url, if env { RedisRequired::ByEnv } else { required })))
+    }
+
+    /// Whether an unreachable Redis fails the cases that need it, and why.
+    pub fn required(&self) -> Result<RedisRequired, String> {
+        Ok(match self.given()? {
+            Some((_, required)) => required,
+            None if require_redis_from_env() => RedisRequired::ByEnv,
+            None => RedisRequired::No,
+        })
     }
 
     pub fn timeout(&self) -> std::time::Duration {
@@ -284,12 +313,11 @@ impl RedisArgs {
 
     /// What `validate` (or `release`'s validate gate) runs the Redis cases against: the Redis
     /// given, once it answers a PING, else none and why (no URL: `None`). An unreachable Redis
-    /// is an error under `BQ_REQUIRE_REDIS`, and so is none at all.
+    /// is an error when it is required (`BQ_REQUIRE_REDIS`, or named with `--redis-url`), and
+    /// none at all is under `BQ_REQUIRE_REDIS`.
     pub fn for_validate(&self) -> Result<(crate::validate::Options, Option<String>), String> {
-        let url = self.url()?;
-        let require = require_redis_from_env();
-        let Some(url) = url else {
-            if require {
+        let Some((url, required)) = self.given()? else {
+            if require_redis_from_env() {
                 return Err("BQ_REQUIRE_REDIS is set but no Redis is given (--redis-url or BQ_REDIS_URL), so the \
                             cases that need one cannot be run through the reference core"
                     .into());
@@ -297,10 +325,11 @@ impl RedisArgs {
             return Ok((crate::validate::Options::default(), None));
         };
         // A probe only: the link's own rule for an unreachable Redis (skip or fail) is not used.
-        match crate::sections::redis::link::RedisLink::with_timeout(Some(&url), false, self.timeout()).reach() {
+        match RedisLink::with_timeout(Some(&url), RedisRequired::No, self.timeout()).reach() {
             Ok(()) => Ok((crate::validate::Options { redis: Some((url, self.timeout())) }, None)),
-            Err(why) if require => Err(format!(
-                "{why}; BQ_REQUIRE_REDIS is set, so the cases that need Redis must run through the reference core"
+            Err(why) if required.is_required() => Err(format!(
+                "{why}; {}, so the cases that need Redis must run through the reference core",
+                required.because()
             )),
             Err(why) => Ok((crate::validate::Options::default(), Some(why))),
         }
@@ -630,15 +659,15 @@ fn run(a: &RunArgs) -> ExitCode {
         Ok(k) => k,
         Err(e) => return fail(format!("--known-failing: {e}")),
     };
-    let redis_url = match a.redis.url() {
-        Ok(url) => url,
+    let (redis_url, require_redis) = match a.redis.url().and_then(|url| Ok((url, a.redis.required()?))) {
+        Ok(given) => given,
         Err(e) => return fail(e),
     };
     let options = RunOptions {
         only: a.sections.clone(),
         cases: a.cases.clone(),
         redis_url,
-        require_redis: require_redis_from_env(),
+        require_redis,
         redis_timeout: Some(a.redis.timeout()),
     };
     let (conformance::Run { results, invalid, not_carried, unmatched, refused_by_the_run }, adapter) =

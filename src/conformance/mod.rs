@@ -30,7 +30,7 @@ pub use crate::results::{Outcome, ResultsFile, Status};
 pub use crate::adapter::Plan;
 use crate::sdk::reference::ReferenceSdk;
 use crate::sdk::{Request, Response, Sdk, SdkError};
-use crate::sections::{self, Needs, RedisLink, RunCx};
+use crate::sections::{self, Needs, RedisLink, RedisRequired, RunCx};
 use crate::suite::{Scope, Suite};
 
 /// The name the reference core reports as (decisions R7).
@@ -43,10 +43,11 @@ pub struct RunOptions {
     pub only: Vec<String>,
     /// Only the cases these patterns select ([`selects_case`]; every case when empty).
     pub cases: Vec<String>,
-    /// Where a live Redis is (`BQ_REDIS_URL`).
+    /// Where a live Redis is (`--redis-url` or `BQ_REDIS_URL`).
     pub redis_url: Option<String>,
-    /// An unreachable Redis is a failure, not a skip (`BQ_REQUIRE_REDIS`).
-    pub require_redis: bool,
+    /// Whether an unreachable Redis is a failure, not a skip, and why (`BQ_REQUIRE_REDIS`, or a
+    /// Redis named with `--redis-url`).
+    pub require_redis: RedisRequired,
     /// Connect and reply timeout for Redis (`None`: [`crate::sections::redis::link::DEFAULT_TIMEOUT`]).
     pub redis_timeout: Option<std::time::Duration>,
 }
@@ -293,7 +294,7 @@ pub fn run_under(suite: &Suite, options: &RunOptions, under: &mut dyn UnderTest,
             let known: Vec<&dyn sections::Cases<'_>> = in_scope.iter().filter_map(|(_, c)| c.as_deref()).collect();
             scope.spawn(move || {
                 // No case that needs a service is predicted, so this link is never used.
-                let nowhere = RedisLink::new(None, false);
+                let nowhere = RedisLink::new(None, RedisRequired::No);
                 for cases in known {
                     if tx.send(predict(cases, &options.cases, &nowhere)).is_err() {
                         return;

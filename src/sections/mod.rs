@@ -45,7 +45,7 @@ use crate::sdk::reference::Broken;
 use crate::suite::{self, CaseRef, Scope, Suite, pointer};
 
 pub use read::{Fixture, Place, Problem, Reader, Slot};
-pub use redis::link::RedisLink;
+pub use redis::link::{RedisLink, Required as RedisRequired};
 
 /// A suite version as the spec's version history names it: (major, minor, patch). A
 /// pre-release of a version counts as that version (a 1.6.0-rc.1 suite holds 1.6.0's sections).

@@ -66,7 +66,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use crate::diag::{Code, Finding};
 use crate::results::Status;
 use crate::sdk::reference::{ReferenceSdk, with_broken};
-use crate::sections::{self, CheckCx, Needs, RedisLink, RunCx};
+use crate::sections::{self, CheckCx, Needs, RedisLink, RedisRequired as Required, RunCx};
 use crate::suite::{self, MANIFEST, Suite, pointer};
 
 use super::Ctx;
@@ -323,8 +323,8 @@ impl<'o> Agreement<'o> {
         };
         // The chunk's own link connects on its first Redis case, if it has one.
         let link = Rc::new(match self.redis {
-            Some((url, timeout)) => RedisLink::with_timeout(Some(url), false, *timeout),
-            None => RedisLink::new(None, false),
+            Some((url, timeout)) => RedisLink::with_timeout(Some(url), Required::No, *timeout),
+            None => RedisLink::new(None, Required::No),
         });
         let redis_runs = self.redis.is_some();
         let mut sdk = ReferenceSdk::with_redis(link.clone()).deterministic();
@@ -414,8 +414,8 @@ impl<'o> Agreement<'o> {
             return;
         }
         let link = Rc::new(match self.redis {
-            Some((url, timeout)) => RedisLink::with_timeout(Some(url), false, *timeout),
-            None => RedisLink::new(None, false),
+            Some((url, timeout)) => RedisLink::with_timeout(Some(url), Required::No, *timeout),
+            None => RedisLink::new(None, Required::No),
         });
         // One reference core for the task, as the agreement has one per chunk.
         let mut sdk = ReferenceSdk::with_redis(link.clone()).deterministic();

@@ -4,8 +4,9 @@
 //! Invariants (spec "Runner contract for redis_layout", ADR-0033): a run connects at most once,
 //! on the first case that needs Redis, and every later case reuses that connection (or that
 //! failure); when Redis is unreachable — no `BQ_REDIS_URL`, a refused connection, a failed
-//! PING — a case that needs it is `fail` when `BQ_REQUIRE_REDIS` is set and otherwise `skip`
-//! with a reason citing ADR-0033, and the run logs why on stderr once; each case works under a
+//! PING — a case that needs it is `fail` when the Redis is required ([`Required`]: `BQ_REQUIRE_REDIS`
+//! is set, or the Redis was named with `--redis-url`) and otherwise `skip` with a reason citing
+//! ADR-0033, and the run logs why on stderr once; each case works under a
 //! key prefix of its own (`bqsuite:<uuid>:`), so cases cannot see each other's keys, and
 //! everything under that prefix is deleted when the case ends, also when it fails or panics; the
 //! judge borrows the connection only for each of its own reads and writes, so an SDK in the same
@@ -59,10 +60,41 @@ pub fn check_url(url: &str) -> Result<(), String> {
     })
 }
 
+/// Whether an unreachable Redis fails the cases that need it, and why; or lets them be skipped,
+/// citing ADR-0033 (the runner contract's rule for `BQ_REDIS_URL`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Required {
+    /// Skipped (no Redis, or `BQ_REDIS_URL` names one that does not answer).
+    #[default]
+    No,
+    /// `BQ_REQUIRE_REDIS` is set.
+    ByEnv,
+    /// The Redis was named on the command line (`--redis-url`): a run asked to use a Redis that
+    /// is not there has not run what it was asked to, so a mistyped port cannot turn the Redis
+    /// cases into allowed skips.
+    ByFlag,
+}
+
+impl Required {
+    /// Is an unreachable Redis a failure?
+    pub fn is_required(self) -> bool {
+        self != Required::No
+    }
+
+    /// Why it is a failure, as a clause ("BQ_REQUIRE_REDIS is set"); empty for [`Required::No`].
+    pub fn because(self) -> &'static str {
+        match self {
+            Required::No => "",
+            Required::ByEnv => "BQ_REQUIRE_REDIS is set",
+            Required::ByFlag => "the Redis was given with --redis-url",
+        }
+    }
+}
+
 /// The run's Redis, connected lazily.
 pub struct RedisLink {
     url: Option<String>,
-    require: bool,
+    require: Required,
     timeout: Duration,
     con: OnceCell<Result<RefCell<Connection>, String>>,
     /// The key prefix of the case being run (the SDK's commands expire under it too).
@@ -71,14 +103,14 @@ pub struct RedisLink {
 
 impl RedisLink {
     /// A link to the Redis at `url` (none: Redis is unavailable), with the default timeout.
-    /// With `require`, an unreachable Redis fails the cases that need it instead of skipping
-    /// them.
-    pub fn new(url: Option<&str>, require: bool) -> Self {
+    /// When `require` says so, an unreachable Redis fails the cases that need it instead of
+    /// skipping them.
+    pub fn new(url: Option<&str>, require: Required) -> Self {
         Self::with_timeout(url, require, DEFAULT_TIMEOUT)
     }
 
     /// [`RedisLink::new`] with another connect and reply timeout.
-    pub fn with_timeout(url: Option<&str>, require: bool, timeout: Duration) -> Self {
+    pub fn with_timeout(url: Option<&str>, require: Required, timeout: Duration) -> Self {
         Self { url: url.map(str::to_owned), require, timeout, con: OnceCell::new(), prefix: RefCell::new(None) }
     }
 
@@ -122,8 +154,8 @@ impl RedisLink {
             .get_or_init(|| {
                 let got = self.connect();
                 if let Err(why) = &got {
-                    if self.require {
-                        note!("bqsuite: {why}; BQ_REQUIRE_REDIS is set, so the cases that need Redis fail");
+                    if self.require.is_required() {
+                        note!("bqsuite: {why}; {}, so the cases that need Redis fail", self.require.because());
                     } else {
                         note!("bqsuite: {why}; the cases that need Redis are skipped (ADR-0033)");
                     }
@@ -139,8 +171,8 @@ impl RedisLink {
     pub fn run(&self, case: impl FnOnce(&Keyspace<'_>) -> Check) -> Outcome {
         let cell = match self.connection() {
             Ok(c) => c,
-            Err(why) if self.require => {
-                return Outcome::fail(format!("BQ_REQUIRE_REDIS is set and Redis is unreachable: {why}"));
+            Err(why) if self.require.is_required() => {
+                return Outcome::fail(format!("{} and Redis is unreachable: {why}", self.require.because()));
             }
             Err(why) => {
                 return Outcome::skip(format!(
@@ -343,11 +375,14 @@ mod tests {
 
     #[test]
     fn without_a_url_cases_skip_citing_the_adr_or_fail_when_required() {
-        let skip = RedisLink::new(None, false).run(|_| unreachable!("no connection"));
+        let skip = RedisLink::new(None, Required::No).run(|_| unreachable!("no connection"));
         assert_eq!(skip.status, Status::Skip);
         assert!(skip.reason.unwrap().contains("ADR-0033"));
-        let fail = RedisLink::new(Some(""), true).run(|_| unreachable!("no connection"));
+        let fail = RedisLink::new(Some(""), Required::ByEnv).run(|_| unreachable!("no connection"));
         assert_eq!(fail.status, Status::Fail);
         assert!(fail.reason.unwrap().contains("BQ_REQUIRE_REDIS"));
+        let fail = RedisLink::new(Some(""), Required::ByFlag).run(|_| unreachable!("no connection"));
+        assert_eq!(fail.status, Status::Fail);
+        assert!(fail.reason.unwrap().starts_with("the Redis was given with --redis-url and Redis is unreachable"));
     }
 }
