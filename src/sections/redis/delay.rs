@@ -47,7 +47,7 @@ impl Definition for RedisDelay {
         ],
         steps: &[
             "Call the SDK's rule for the score of a delayed Redis item (the one its push with a delay and its release write to the `:delayed` zset) with the clock set to `now` and the delay `delay`. It is arithmetic: no Redis is needed, and nothing is skipped for want of one.",
-            "The case passes when the score equals `expected_score` exactly, an integer: floor(now) + ceil(delay), never Laravel's floor(now + delay), which differs when the fractions add up past a second (now 1000.2, delay 1.5: 1002, not 1001). A delay of 0 scores floor(now), already due.",
+            "The case passes when the score equals `expected_score` exactly, an integer: floor(now) + ceil(delay), never Laravel's floor(now + delay), which differs when the delay has a fraction and the two fractions add up to less than a second (now 1000.2, delay 1.5: 1002, not 1001; at now 1000.7 both give 1002). A delay of 0 scores floor(now), already due.",
             "Report `pass`, or `fail` with the score it got (for example \"now 1000.2 with delay 1.5 scored 1001, expected 1002\"); an error is a `fail` with its text.",
         ],
         operations: &["redis_delayed_score"],
