@@ -592,7 +592,9 @@ pub struct RedisReserved {
     /// The body handed to the handler (or reported as poison), byte for byte.
     pub body: Bytes,
     pub poison: bool,
-    /// Legacy layout: the 32-hex token of the reservation's deadline member.
+    /// Legacy layout: the 32-hex token of the reservation's deadline member, or null when the
+    /// SDK does not expose it (the judge then holds the member to the token's shape only); a
+    /// token given must be the member's. Zset layout: null.
     pub token: Option<String>,
 }
 
@@ -611,7 +613,9 @@ pub struct RedisRelease {
     pub delay: f64,
 }
 
-/// Dead-letter a reservation.
+/// Dead-letter a reservation. `reason` (`failed` or `unknown_urn`) is the reason for a body the
+/// SDK decoded; a reservation it reported as poison is dead-lettered as poison (the ADR-0035
+/// record, reason `poison`) whatever `reason` says, as the SDK's own consumer does.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct RedisDeadLetter {
     pub target: RedisTarget,

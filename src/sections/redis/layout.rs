@@ -573,7 +573,16 @@ impl<'c, 'k> Program<'c, 'k> {
             format!("{text}: the token is not 32 lowercase hex digits")
         })?;
         if let Some(bound) = self.tokens.get(symbol) {
-            ensure(token == bound.as_bytes(), || format!("{text}: not the token of {symbol:?}"))?;
+            ensure(token == bound.as_bytes(), || {
+                // A token the SDK reported is said to be the SDK's, so the message points at the
+                // reply, not only at the key's contents.
+                match self.deliveries.get(symbol).and_then(|d| d.token.as_deref()) {
+                    Some(reported) if reported == bound => {
+                        format!("{text}: its token is not {bound}, the token the SDK reported when it reserved {symbol:?}")
+                    }
+                    _ => format!("{text}: not the token of {symbol:?}"),
+                }
+            })?;
         }
         ensure(raw == body, || format!("{text}: the body after the token is not {}", shown(body)))
     }
