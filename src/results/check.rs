@@ -583,6 +583,8 @@ mod tests {
         assert!(!cites_adr("ADR-"));
         assert!(!cites_adr("ADR-00331"), "four digits exactly");
         assert!(!cites_adr("XADR-0033"));
+        assert!(!cites_adr("ADR-0033x"), "a word of its own on both sides");
+        assert!(cites_adr("ADR-0033's rule") && cites_adr("ADR-0033§5") && cites_adr("(ADR-0033)"));
         assert_eq!(crate::suite::adr_citations("ADR-0033: see ADR-0031, not ADR-12345"), ["ADR-0033", "ADR-0031"]);
     }
 }

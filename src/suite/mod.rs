@@ -98,16 +98,20 @@ pub fn is_adr(s: &str) -> bool {
     s.len() == 8 && s.starts_with("ADR-") && s[4..].bytes().all(|b| b.is_ascii_digit())
 }
 
-/// The ADRs `text` cites: every `ADR-` followed by exactly four digits (`ADR-00331` cites
-/// nothing, `XADR-0033` neither), in order of appearance.
+/// The ADRs `text` cites: every `ADR-` and exactly four digits standing as a word of its own,
+/// with no ASCII letter or digit right before or right after it (`ADR-00331` cites nothing,
+/// `XADR-0033` and `ADR-0033x` neither; `(ADR-0033)`, `ADR-0033:` and `ADR-0033's` do), in
+/// order of appearance. The results schema's pattern (`ADR-[0-9]{4}`, unanchored) is looser on
+/// purpose: it is the floor an SDK's own validator applies in any regex dialect (RE2 has no
+/// look-around); this is the rule `results check` and `run` judge by.
 pub fn adr_citations(text: &str) -> Vec<&str> {
     let b = text.as_bytes();
     text.match_indices("ADR-")
         .filter(|(i, _)| *i == 0 || !b[i - 1].is_ascii_alphanumeric())
         .filter_map(|(i, _)| {
             let digits = b.get(i + 4..i + 8)?;
-            let next_is_digit = b.get(i + 8).is_some_and(u8::is_ascii_digit);
-            (digits.iter().all(u8::is_ascii_digit) && !next_is_digit).then(|| &text[i..i + 8])
+            let runs_on = b.get(i + 8).is_some_and(u8::is_ascii_alphanumeric);
+            (digits.iter().all(u8::is_ascii_digit) && !runs_on).then(|| &text[i..i + 8])
         })
         .collect()
 }
