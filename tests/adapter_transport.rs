@@ -239,6 +239,25 @@ fn an_adapter_that_ignores_the_shutdown_is_killed_after_the_timeout() {
     );
 }
 
+/// An adapter that writes after the shutdown and then exits in time is not killed, but its log
+/// must not call that exit clean (a newcomer read "exited cleanly" beside the summary's incident).
+#[test]
+fn an_adapter_that_writes_after_the_shutdown_then_exits_is_not_called_clean() {
+    if python().is_none() {
+        return;
+    }
+    let s = Setup::new();
+    let mut a = Adapter::start(s.options("talk-after", 0, false)).unwrap();
+    a.begin_case("cases", "one");
+    assert_eq!(accepts(&mut a), Ok(true));
+    let summary = a.finish();
+    let troubles: Vec<_> = summary.incidents.iter().map(|i| &i.trouble).collect();
+    assert!(matches!(troubles[..], [Trouble::Garbage(_)]), "{summary}");
+    let log = std::fs::read_to_string(s.log()).unwrap();
+    let ends: Vec<&str> = log.lines().filter(|l| l.starts_with("== bqsuite: the adapter ")).collect();
+    assert_eq!(ends, ["== bqsuite: the adapter exited after the shutdown, having written after it"], "{log}");
+}
+
 /// After the shutdown bqsuite reads whatever the adapter still writes; an adapter that writes
 /// short lines without end always has one ready, so no read ever waited out the timeout and
 /// the run never ended (it hung for as long as the adapter wrote).

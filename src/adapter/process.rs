@@ -1180,6 +1180,7 @@ impl Adapter {
                     Received::TimedOut | Received::TooLong | Received::Failed(_) => break Some(Trouble::Lingered),
                 }
             };
+            let wrote_after = extra.is_some();
             if let Some(line) = extra {
                 let trouble = self.unsolicited_trouble(&line);
                 self.incident(None, trouble, false);
@@ -1190,6 +1191,9 @@ impl Adapter {
                     self.log_end(&trouble, &status);
                     self.incident(None, trouble, true);
                 }
+                // Exited in time, but not cleanly if it wrote after the shutdown (the summary
+                // has the line).
+                None if wrote_after => self.log_line("the adapter exited after the shutdown, having written after it"),
                 None => self.log_line("the adapter exited cleanly after the shutdown"),
             }
         }

@@ -30,6 +30,7 @@ MODE is one of
                    (the runner contract's: no live Redis), from call AT on
     linger         ignore the shutdown and the end of input (keep running)
     flood          answer the shutdown with short lines, without end, as fast as it can
+    talk-after     answer the shutdown with one line, then exit as asked
     protocol       answer the hello with protocol 2
     exit-at-once   exit with status 3 before reading anything
     not-json-hello answer the hello with a line that is not JSON
@@ -114,6 +115,9 @@ def main():
         if msg.get("cmd") == "shutdown":
             if mode == "linger":
                 time.sleep(3600)
+            if mode == "talk-after":
+                out.write(b"goodbye\n")
+                out.flush()
             if mode == "flood":
                 chunk = b"x\n" * (1 << 15)
                 while True:
