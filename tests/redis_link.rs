@@ -60,6 +60,11 @@ fn a_url_that_does_not_parse_is_a_usage_error() {
         assert!(!err.contains("hunter2"), "the password shows: {err}");
         assert!(o.stdout.is_empty(), "nothing ran: {}", transcript(&o));
     }
+    let o = run_redis("", &[]);
+    assert_eq!(o.status.code(), Some(2), "an empty --redis-url is not 'no Redis': {}", transcript(&o));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--redis-url: the URL is empty"), "{}", transcript(&o));
+    let o = run_redis_via(Via::Env, "", &[]);
+    assert_eq!(o.status.code(), Some(0), "an empty BQ_REDIS_URL is none (the runner contract): {}", transcript(&o));
     let o = run_redis_via(Via::Env, "foo", &[]);
     assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
     assert!(String::from_utf8_lossy(&o.stderr).contains("BQ_REDIS_URL: foo is not a Redis URL"), "{}", transcript(&o));

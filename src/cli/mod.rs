@@ -273,7 +273,7 @@ pub struct RedisArgs {
 
 impl RedisArgs {
     /// The URL given, `--redis-url` first, else `BQ_REDIS_URL` (an empty one counts as none),
-    /// or a usage error for one that does not parse.
+    /// or a usage error for one that does not parse or an empty `--redis-url`.
     pub fn url(&self) -> Result<Option<String>, String> {
         Ok(self.given()?.map(|(url, _)| url))
     }
@@ -284,6 +284,10 @@ impl RedisArgs {
     fn given(&self) -> Result<Option<(String, RedisRequired)>, String> {
         let env = require_redis_from_env();
         let (url, flag, required) = match self.redis_url.clone() {
+            // `--redis-url "$UNSET"` must not quietly become "no Redis" and 83 allowed skips.
+            Some(url) if url.trim().is_empty() => {
+                return Err("--redis-url: the URL is empty; leave the flag out to run without a Redis".into());
+            }
             Some(url) => (url, "--redis-url", RedisRequired::ByFlag),
             None => {
                 let url = std::env::var("BQ_REDIS_URL").unwrap_or_default();
