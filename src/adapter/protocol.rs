@@ -278,4 +278,52 @@ mod tests {
         .unwrap();
         assert!(matches!(hello, Reply::Hello(Hello { protocol: 1, .. })));
     }
+
+    /// Every byte member (base64, often hundreds of characters) comes after the short members
+    /// of its object, so that a traced line (`run --trace`) shows the members that tell one
+    /// call from another first: a newcomer had to `grep -o` the application properties and the
+    /// Redis target out of lines that opened with 800 characters of base64. Member order means
+    /// nothing to a JSON parser; this holds what bqsuite writes.
+    #[test]
+    fn byte_members_come_last() {
+        fn is_bytes(v: &serde_json::Value) -> bool {
+            v.to_string().contains("#/$defs/Bytes")
+        }
+        let schema = serde_json::to_value(schema()).unwrap();
+        let mut objects = Vec::new();
+        fn walk<'v>(
+            name: &str,
+            v: &'v serde_json::Value,
+            out: &mut Vec<(String, &'v serde_json::Map<String, serde_json::Value>)>,
+        ) {
+            match v {
+                serde_json::Value::Object(o) => {
+                    if let Some(serde_json::Value::Object(p)) = o.get("properties") {
+                        out.push((name.to_owned(), p));
+                    }
+                    for (k, x) in o {
+                        walk(&format!("{name}/{k}"), x, out);
+                    }
+                }
+                serde_json::Value::Array(a) => {
+                    a.iter().enumerate().for_each(|(i, x)| walk(&format!("{name}/{i}"), x, out))
+                }
+                _ => {}
+            }
+        }
+        walk("", &schema, &mut objects);
+        let mut checked = 0;
+        for (at, props) in objects {
+            let flags: Vec<bool> = props.values().map(is_bytes).collect();
+            if let Some(first) = flags.iter().position(|b| *b) {
+                checked += 1;
+                assert!(
+                    flags[first..].iter().all(|b| *b),
+                    "{at}: a short member after a byte member: {:?}",
+                    props.keys().collect::<Vec<_>>()
+                );
+            }
+        }
+        assert!(checked > 20, "only {checked} objects with byte members: the walk lost its way");
+    }
 }

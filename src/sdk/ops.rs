@@ -63,20 +63,20 @@ pub struct Accepts {
 /// Decode a body, add 1 to attempts when asked, and encode it again.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Reemit {
-    pub body: Bytes,
     pub attempts_plus_one: bool,
+    pub body: Bytes,
 }
 
 /// Decode a body, add 1 to attempts when asked, move it to the dead-letter queue with the
 /// SDK's own helper, and encode the dead-letter copy.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct DeadLetterMove {
-    pub body: Bytes,
     pub attempts_plus_one: bool,
     pub reason: DeadLetterReason,
     pub original_queue: String,
     /// The error text the worker hands the helper (runner-chosen).
     pub error: Option<String>,
+    pub body: Bytes,
 }
 
 /// What a re-emit (or a dead-letter move) gave.
@@ -176,12 +176,12 @@ pub enum HandlerOutcome {
 /// One delivery to a handler wrapped by the idempotency helper.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Delivery {
-    pub body: Bytes,
     /// What the wrapped handler does when it runs.
     pub outcome: HandlerOutcome,
     /// Evict this message's id from the store before the delivery.
     #[serde(default)]
     pub forget_before: bool,
+    pub body: Bytes,
 }
 
 /// Replay deliveries through one wrapped handler backed by one fresh in-memory store.
@@ -237,8 +237,8 @@ pub struct RetryDelay {
 /// The dead-letter record of a poison body consumed from `original_queue`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct PoisonRecord {
-    pub body: Bytes,
     pub original_queue: String,
+    pub body: Bytes,
 }
 
 /// Consumer-side extraction of a W3C `traceparent` header.
@@ -284,9 +284,9 @@ pub enum ConsumeOutcome {
 /// Send a body (an envelope) to an SQS queue, optionally with a delay in seconds.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct SqsSend {
-    pub body: Bytes,
     pub queue: SqsQueueKind,
     pub delay_seconds: Option<f64>,
+    pub body: Bytes,
 }
 
 /// What an SQS send gave.
@@ -300,10 +300,10 @@ pub enum SqsSendOutcome {
 /// Release a received SQS message (a body with this receipt handle) after a delay.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct SqsRelease {
-    pub body: Bytes,
     pub receipt_handle: String,
     pub queue: SqsQueueKind,
     pub delay_seconds: f64,
+    pub body: Bytes,
 }
 
 /// What an SQS release gave: a ChangeMessageVisibility request, or a raise.
@@ -324,9 +324,9 @@ pub struct SqsReconcile {
 /// Consume a received SQS message.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct SqsConsume {
-    pub body: Bytes,
     pub message_attributes: BTreeMap<String, SqsAttribute>,
     pub approximate_receive_count: Option<String>,
+    pub body: Bytes,
 }
 
 /// Produce a body (an envelope) on a binding whose projection needs nothing else.
@@ -357,9 +357,9 @@ pub struct DeliveryCountReconcile {
 /// Consume a received ASB message.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct AsbConsume {
-    pub body: Bytes,
     pub application_properties: BTreeMap<String, Amqp>,
     pub delivery_count: u32,
+    pub body: Bytes,
 }
 
 /// A Pulsar message as produced.
@@ -379,16 +379,16 @@ pub struct PulsarReconcile {
 /// Consume a received Pulsar message.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct PulsarConsume {
-    pub payload: Bytes,
     pub properties: BTreeMap<String, String>,
     pub redelivery_count: u32,
+    pub payload: Bytes,
 }
 
 /// Produce a body (an envelope) on a Kafka topic.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct KafkaProduce {
-    pub body: Bytes,
     pub topic: String,
+    pub body: Bytes,
 }
 
 /// Kafka reconciliation: the `bq-attempts` header when present, else the body's attempts.
@@ -414,10 +414,10 @@ pub struct KafkaRetry {
 /// Publish a body on a topic with a requested delay (§6.4), with these tiers.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct KafkaDelayed {
-    pub body: Bytes,
     pub topic: String,
     pub delay_ms: i64,
     pub tiers_ms: Vec<u64>,
+    pub body: Bytes,
 }
 
 /// What a Kafka publish gave.
@@ -512,9 +512,9 @@ pub struct ArtemisMessage {
 /// Consume a received Artemis message.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct ArtemisConsume {
-    pub body: Bytes,
     pub application_properties: BTreeMap<String, Option<String>>,
     pub delivery_count: u32,
+    pub body: Bytes,
 }
 
 /// The AMQP 0-9-1 basic properties BabelQueue sets.
@@ -566,8 +566,8 @@ pub struct RedisPush {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct RedisPushDelayed {
     pub target: RedisTarget,
-    pub body: Bytes,
     pub delay: f64,
+    pub body: Bytes,
 }
 
 /// An operation on a queue that needs nothing else (migrate, sweep, reserve).
@@ -589,13 +589,13 @@ pub struct RedisSwept {
 pub struct RedisReserved {
     /// The SDK's name for the reservation, for a later ack / release / dead-letter.
     pub reservation: String,
-    /// The body handed to the handler (or reported as poison), byte for byte.
-    pub body: Bytes,
     pub poison: bool,
     /// Legacy layout: the 32-hex token of the reservation's deadline member, or null when the
     /// SDK does not expose it (the judge then holds the member to the token's shape only); a
     /// token given must be the member's. Zset layout: null.
     pub token: Option<String>,
+    /// The body handed to the handler (or reported as poison), byte for byte.
+    pub body: Bytes,
 }
 
 /// Ack a reservation.

@@ -212,13 +212,14 @@ impl KafkaHeader {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct KafkaRecord {
     pub topic: String,
-    /// `None` is a tombstone.
-    pub value: Option<Bytes>,
     /// In order; a key may repeat.
     pub headers: Vec<KafkaHeader>,
     /// Unix milliseconds.
     #[serde(default)]
     pub timestamp: Option<i64>,
+    /// `None` is a tombstone. Last, as every byte member of the protocol is, so that a traced
+    /// line shows the short members before the long base64.
+    pub value: Option<Bytes>,
 }
 
 /// An SQS message attribute, spelled as the SQS API (and the manifest) spells it.
