@@ -32,6 +32,55 @@ pub fn same_value(a: &Value, b: &Value) -> bool {
     }
 }
 
+/// Where `got` first departs from `want` under [`same_value`]: the JSON pointer of the place
+/// and what each side holds there (`None`: the member or element is absent on that side), or
+/// `None` when they are the same value. Members are visited in `want`'s order, then the members
+/// only `got` has; elements by index. So a long value's failure can say where it differs
+/// instead of quoting both values whole.
+pub fn first_difference<'v>(got: &'v Value, want: &'v Value) -> Option<(String, Option<&'v Value>, Option<&'v Value>)> {
+    fn walk<'v>(
+        got: &'v Value,
+        want: &'v Value,
+        at: &mut String,
+    ) -> Option<(String, Option<&'v Value>, Option<&'v Value>)> {
+        if same_value(got, want) {
+            return None;
+        }
+        let here = at.len();
+        match (got, want) {
+            (Value::Object(g), Value::Object(w)) => {
+                for (k, wv) in w {
+                    crate::suite::pointer::push(at, k);
+                    let found = match g.get(k) {
+                        None => Some((at.clone(), None, Some(wv))),
+                        Some(gv) => walk(gv, wv, at),
+                    };
+                    at.truncate(here);
+                    if found.is_some() {
+                        return found;
+                    }
+                }
+                let (k, gv) = g.iter().find(|(k, _)| !w.contains_key(*k))?;
+                Some((crate::suite::pointer::join(at, k), Some(gv), None))
+            }
+            (Value::Array(g), Value::Array(w)) => {
+                for (i, (gv, wv)) in g.iter().zip(w).enumerate() {
+                    crate::suite::pointer::push_index(at, i);
+                    let found = walk(gv, wv, at);
+                    at.truncate(here);
+                    if found.is_some() {
+                        return found;
+                    }
+                }
+                let i = g.len().min(w.len());
+                Some((crate::suite::pointer::join_index(at, i), g.get(i), w.get(i)))
+            }
+            _ => Some((at.clone(), Some(got), Some(want))),
+        }
+    }
+    walk(got, want, &mut String::new())
+}
+
 /// Numbers are equal when their mathematical values are; integers compare exactly.
 fn same_number(x: &Number, y: &Number) -> bool {
     match (x.as_i64(), y.as_i64(), x.as_u64(), y.as_u64()) {
@@ -123,6 +172,22 @@ pub fn lone_surrogate(text: &str) -> Option<usize> {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn first_difference_names_the_place_and_both_sides() {
+        let want = json!({"job": "x", "data": {"a/b": [1, 2, {"v": 1e-300}]}});
+        assert_eq!(first_difference(&json!({"job": "x", "data": {"a/b": [1.0, 2, {"v": 1e-300}]}}), &want), None);
+        let got = json!({"job": "x", "data": {"a/b": [1, 2, {"v": 0.0}]}});
+        assert_eq!(
+            first_difference(&got, &want),
+            Some(("/data/a~1b/2/v".into(), Some(&json!(0.0)), Some(&json!(1e-300))))
+        );
+        let got = json!({"job": "x", "data": {"a/b": [1, 2]}});
+        assert_eq!(first_difference(&got, &want), Some(("/data/a~1b/2".into(), None, Some(&json!({"v": 1e-300})))));
+        let got = json!({"job": "x", "extra": true, "data": {"a/b": [1, 2, {"v": 1e-300}]}});
+        assert_eq!(first_difference(&got, &want), Some(("/extra".into(), Some(&json!(true)), None)));
+        assert_eq!(first_difference(&json!([]), &json!({})), Some((String::new(), Some(&json!([])), Some(&json!({})))));
+    }
 
     #[test]
     fn same_value_distinguishes_types_but_not_number_spelling() {

@@ -40,7 +40,7 @@ use crate::sdk::Calls;
 use crate::sdk::ops::PoisonRecord;
 use crate::sdk::reference::Broken;
 use crate::sdk::wire::Bytes;
-use crate::sections::judge::{same_value, strict_object, top_level_members};
+use crate::sections::judge::{first_difference, same_value, strict_object, top_level_members};
 use crate::sections::read::body_fields::{BODY, BODY_BASE64};
 use crate::sections::{Block, Catch, Check, CheckCx, Contract, Definition, Entry, Field, Reader, RunCx, Version, catch, ensure};
 use crate::suite::{MANIFEST, Scope};
@@ -286,22 +286,40 @@ fn check_block(members: &[(String, &RawValue)]) -> Check {
 fn same_rest(members: &[(String, &RawValue)], want: &Value) -> Check {
     let mut rest = Map::new();
     for (k, raw) in members.iter().filter(|(k, _)| k != DEAD_LETTER) {
-        let v: Value = serde_json::from_str(raw.get()).map_err(|e| format!("member {k:?} does not parse: {e}"))?;
+        // A member too deep for the judge's parser (past 128 levels) cannot be the expected
+        // record, whose members all parse: say that, not only the parser's complaint.
+        let v: Value = serde_json::from_str(raw.get())
+            .map_err(|e| format!("member {k:?} does not parse ({e}), so the record is not the expected one"))?;
         rest.insert(k.clone(), v);
     }
     let rest = Value::Object(rest);
-    ensure(same_value(&rest, want), || format!("the record without dead_letter is {}, expected {want}", short(&rest)))
+    match first_difference(&rest, want) {
+        None => Ok(()),
+        // Where they differ, both sides cut short: a body of a thousand characters quoted whole
+        // twice hid the one member that differed.
+        Some((at, got, expected)) => {
+            let side = |v: Option<&Value>| v.map_or_else(|| "absent".to_owned(), |v| short(&v.to_string(), 120));
+            let at = if at.is_empty() { "the top".to_owned() } else { at };
+            Err(format!(
+                "the record without dead_letter differs at {at}: {}, expected {} (the record without dead_letter: {})",
+                side(got),
+                side(expected),
+                short(&rest.to_string(), 200)
+            ))
+        }
+    }
 }
 
-fn short(v: &Value) -> String {
-    let s = v.to_string();
-    if s.chars().count() > 200 { format!("{}…", s.chars().take(200).collect::<String>()) } else { s }
+/// `s` cut to `max` characters, with `…` and the length when cut.
+fn short(s: &str, max: usize) -> String {
+    let n = s.chars().count();
+    if n > max { format!("{}… ({n} characters)", s.chars().take(max).collect::<String>()) } else { s.to_owned() }
 }
 
 /// The three structural checks of a byte-level splice.
 fn structural_splice(text: &str, members: &[(String, &RawValue)], case: &Case<'_>) -> Check {
     for lit in &case.literals {
-        ensure(text.contains(lit), || format!("the record does not contain {lit:?} verbatim"))?;
+        ensure(text.contains(lit), || format!("the record does not contain {} verbatim", short(&format!("{lit:?}"), 120)))?;
     }
     for forbidden in ["raw", "raw_encoding"] {
         ensure(members.iter().all(|(k, _)| k != forbidden), || format!("the splice has a top-level {forbidden:?}"))?;
