@@ -183,6 +183,22 @@ fn fetched_copy() -> (tempfile::TempDir, String, tempfile::TempDir, std::path::P
     (dist, base, copy, dir)
 }
 
+/// A fetched copy holds exactly the asset's files, and the asset never ships CHANGELOG.md, so
+/// `validate` on it reported BQ003 "CHANGELOG.md is missing" and a newcomer could not validate a
+/// pristine copy. A released copy is not asked for one; a directory holding anything more (a
+/// source repository) still is.
+#[test]
+fn validate_passes_on_a_fetched_copy_and_asks_a_source_tree_for_its_changelog() {
+    let (_dist, _base, copy, dir) = fetched_copy();
+    let o = support::bqsuite(copy.path(), &["validate", "--suite", "conformance"]);
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    assert!(!transcript(&o).contains("BQ003"), "{}", transcript(&o));
+    std::fs::write(dir.join("README.md"), "notes\n").unwrap();
+    let o = support::bqsuite(copy.path(), &["validate", "--suite", "conformance", "--format", "json"]);
+    assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("CHANGELOG.md is missing"), "{}", transcript(&o));
+}
+
 #[test]
 fn a_copy_whose_only_change_is_crlf_line_endings_is_drift_said_as_such() {
     let (_dist, base, copy, dir) = fetched_copy();

@@ -313,6 +313,27 @@ fn a_copy_whose_skip_policy_or_results_schema_is_not_the_published_one_is_refuse
             Checker::new(&Suite::load(copy.path()).unwrap()).err().unwrap_or_else(|| panic!("{says}: not refused"));
         assert!(err.contains(says), "{err}");
     }
+    // Stop 44's newcomer: a copy whose expectations were edited (a failing SDK made to pass by
+    // loosening the copy it ran against) was judged by them; so was one with an edited fixture.
+    let loosened_case = support::SuiteCopy::new();
+    loosened_case.edit_manifest(|m| m["cases"][0]["expect"]["attempts"] = json!(7));
+    let edited_fixture = support::SuiteCopy::new();
+    let fixture = edited_fixture.read("fixtures/order-created.json").replace("1042", "1043");
+    edited_fixture.write("fixtures/order-created.json", fixture);
+    for (copy, says) in [
+        (&loosened_case, "the content of 1 recorded case(s), the first cases/order-created (BQ318)"),
+        (&edited_fixture, "recorded case(s), the first"),
+    ] {
+        let cs = Suite::load(copy.path()).unwrap();
+        let err = Checker::new(&cs).err().unwrap_or_else(|| panic!("{says}: not refused"));
+        assert!(err.contains(says), "{err}");
+        let v = cs.version().unwrap();
+        assert!(err.contains(&format!("bqsuite fetch --check {v}")) && err.contains(&format!("--update {v}")), "{err}");
+    }
+    // A case's prose is not its content: still judged.
+    let described = support::SuiteCopy::new();
+    described.edit_manifest(|m| m["cases"][0]["description"] = json!("reworded"));
+    assert!(Checker::new(&Suite::load(described.path()).unwrap()).is_ok());
     // A case added is asked for as well: no excuse, so no refusal.
     let added = support::SuiteCopy::new();
     added.edit_manifest(|m| {

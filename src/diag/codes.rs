@@ -101,8 +101,8 @@ codes! {
     }
     MISSING_FILE = "BQ003" "missing-file" "A file every suite must have is missing (or, for LICENSE, empty)." {
         Error,
-        checks: "The files every suite has exist: manifest.json, CONFORMANCE_VERSION, LICENSE (and it holds more than white space), CHANGELOG.md, schema/message-envelope.schema.json, schema/results.schema.json and schema/results.example.json.",
-        why: "Runners, the release asset and every vendored copy rely on these files; a suite without one cannot be run, released or checked. release refuses to build without a LICENSE, which every asset ships, so validate reports it first, in the pull request; CHANGELOG.md holds each version's entry, which the release gate and the release notes read.",
+        checks: "The files every suite has exist: manifest.json, CONFORMANCE_VERSION, LICENSE (and it holds more than white space), CHANGELOG.md (except in a released copy), schema/message-envelope.schema.json, schema/results.schema.json and schema/results.example.json.",
+        why: "Runners, the release asset and every vendored copy rely on these files; a suite without one cannot be run, released or checked. release refuses to build without a LICENSE, which every asset ships, so validate reports it first, in the pull request; CHANGELOG.md holds each version's entry, which the release gate and the release notes read; it stays in the suite's own repository (the asset never ships it), so a released copy (a directory holding only the asset's files, as fetch unpacks and sync vendors it) is not asked for one.",
         example: Validate(&[Delete("schema/results.example.json")]),
     }
     UNREADABLE_FILE = "BQ004" "unreadable-file" "A suite file exists but cannot be read." {

@@ -433,6 +433,18 @@ impl Suite {
         self.changelog.as_ref()
     }
 
+    /// Is this a released copy: a directory that holds nothing but what a release asset holds
+    /// (`CONFORMANCE_VERSION`, `manifest.json`, `LICENSE`, `schema/`, `fixtures/`), as `fetch`
+    /// unpacks one and `sync` vendors one? Such a copy has no [`CHANGELOG`] by design (the asset
+    /// never ships it), so `validate` does not ask for one there. A source repository holds
+    /// more (its README, its sources), so a missing CHANGELOG is still reported there.
+    pub fn is_released_copy(&self) -> bool {
+        let released = |name: &str| [VERSION_FILE, MANIFEST, LICENSE].contains(&name) || SUITE_DIRS.contains(&name);
+        std::fs::read_dir(&self.root).is_ok_and(|entries| {
+            entries.into_iter().all(|e| e.is_ok_and(|e| e.file_name().to_str().is_some_and(released)))
+        })
+    }
+
     /// Every loaded file, by suite-relative path.
     pub fn files(&self) -> impl Iterator<Item = &SourceFile> {
         self.files.values()

@@ -21,7 +21,7 @@ use std::sync::OnceLock;
 
 use serde_json::Value;
 
-use super::{RESULTS_SCHEMA, Suite, content};
+use super::{CaseRef, RESULTS_SCHEMA, Suite, content};
 
 /// The embedded recording (the registry's file: `src/sections/power.json`).
 pub const RECORDED: &str = include_str!("../sections/power.json");
@@ -170,7 +170,7 @@ pub fn unpinned(suite: &Suite) -> Result<(), String> {
     let sections = suite.sections();
     let scopes = scopes_of(suite);
     for name in differing(&scopes, &pins.scopes) {
-        differs.push(format!("the scope of section {name} (BQ310, BQ312)"));
+        differs.push(format!("the scope of section {name} (BQ310)"));
     }
     let ids: std::collections::BTreeSet<(String, String)> =
         sections.iter().flat_map(|s| s.cases().into_iter().map(|c| (s.name.to_owned(), c.id))).collect();
@@ -178,6 +178,28 @@ pub fn unpinned(suite: &Suite) -> Result<(), String> {
     if gone > 0 {
         let (s, id) = pins.content.keys().find(|k| !ids.contains(*k)).cloned().unwrap_or_default();
         differs.push(format!("{gone} recorded case(s), the first {s}/{id} (BQ316, BQ317)"));
+    }
+    // What a case feeds the SDK and compares with: a copy whose expectations were edited would
+    // otherwise judge a results file by them (a failing SDK made Compatible by loosening the
+    // copy it ran against). Only the recorded cases are fingerprinted, so a suite multiplied a
+    // hundred times costs what the canonical one does.
+    let mut changed = Vec::new();
+    for section in &sections {
+        let cases = section.cases();
+        let recorded: Vec<&CaseRef<'_>> =
+            cases.iter().filter(|c| pins.content.contains_key(&(section.name.to_owned(), c.id.clone()))).collect();
+        if recorded.is_empty() {
+            continue;
+        }
+        for (case, print) in recorded.iter().zip(content::fingerprints(&texts, section, &recorded)) {
+            let was = &pins.content[&(section.name.to_owned(), case.id.clone())];
+            if print.is_none_or(|p| &p.print != was) {
+                changed.push(format!("{}/{}", section.name, case.id));
+            }
+        }
+    }
+    if let Some(first) = changed.first() {
+        differs.push(format!("the content of {} recorded case(s), the first {first} (BQ318)", changed.len()));
     }
     let schemas = content::schemas(&texts);
     if let (Some(now), Some(was)) = (schemas.get(RESULTS_SCHEMA), pins.schemas.get(RESULTS_SCHEMA))
@@ -195,15 +217,14 @@ pub fn unpinned(suite: &Suite) -> Result<(), String> {
     if differs.is_empty() {
         return Ok(());
     }
+    let (root, version) = (suite.root.display(), &pins.suite);
     Err(format!(
-        "the suite at {} is {} but not as it was published: {} differ{} from the recorded suite, and results check \
-         judges by them; run `bqsuite validate --suite {}`, and restore a vendored copy with \
-         `bqsuite fetch`",
-        suite.root.display(),
-        pins.suite,
+        "the suite at {root} is {version} but not as it was published: {} differ{} from the recorded suite, and \
+         results check judges by them; a vendored copy: see what changed with `bqsuite fetch --check {version} \
+         {root}` and restore it with `bqsuite fetch --update {version} {root}`; the suite's own repository: \
+         `bqsuite validate --suite {root}`",
         differs.join(", "),
         if differs.len() == 1 { "s" } else { "" },
-        suite.root.display()
     ))
 }
 

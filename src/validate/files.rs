@@ -1,5 +1,6 @@
 //! Files: the required ones exist (`LICENSE`, which every release asset ships, not empty; and
-//! `CHANGELOG.md`, whose entry for the version [`super::manifest`] requires), every file is a readable regular file within the size caps
+//! `CHANGELOG.md`, whose entry for the version [`super::manifest`] requires, except in a
+//! released copy, which never has one: [`suite::Suite::is_released_copy`]), every file is a readable regular file within the size caps
 //! and UTF-8, every `.json` parses (nesting within the parser's limit) with no repeated key
 //! outside `fixtures/`, nothing but `.json` files (and directories) lives under `schema/` and
 //! `fixtures/` and nothing there is hidden (no name starting with `.`), and every path is portable (BQ011, the portable rule of [`suite::paths`]: what
@@ -45,7 +46,8 @@ pub(super) fn check(cx: &Ctx<'_>) -> Vec<Finding> {
                 .in_file(suite::LICENSE),
         );
     }
-    if cx.suite.changelog().is_none() {
+    // A released copy (fetched or vendored) has exactly the asset's files, never CHANGELOG.md.
+    if cx.suite.changelog().is_none() && !cx.suite.is_released_copy() {
         out.push(
             Finding::error(
                 Code::MISSING_FILE,
