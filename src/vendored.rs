@@ -108,9 +108,21 @@ pub fn crlf_note(dir: &str) -> String {
     let dir = dir.trim_end_matches('/');
     let dir = if dir.is_empty() || Path::new(dir).is_absolute() { "<the copy's path in the repository>" } else { dir };
     format!(
-        "only the line endings differ (CR LF in the copy): git's core.autocrlf converted it on checkout; keep the \
-         suite's bytes with `{dir}/** -text` in the repository's .gitattributes"
+        "only the line endings differ (CR LF in the copy, as git's core.autocrlf writes them on a Windows checkout, \
+         or an editor); keep the suite's bytes with `{dir}/** -text` in the repository's .gitattributes"
     )
+}
+
+/// The path of `dir` inside the git repository that holds it (`tests/conformance`), `/`
+/// separated, for a `.gitattributes` pattern: a path given relative to where the command ran
+/// (`conformance`, from `tests/`) is no pattern of the repository's. `None` outside a
+/// repository, or when `dir` cannot be resolved.
+pub fn path_in_repository(dir: &Path) -> Option<String> {
+    let dir = dir.canonicalize().ok()?;
+    let repo = dir.ancestors().find(|a| a.join(".git").exists())?;
+    let rel = dir.strip_prefix(repo).ok()?;
+    let parts: Vec<&str> = rel.components().map(|c| c.as_os_str().to_str()).collect::<Option<_>>()?;
+    (!parts.is_empty()).then(|| parts.join("/"))
 }
 
 /// What a vendored directory holds.
@@ -503,6 +515,12 @@ mod tests {
         let d = compare(&canonical, &tree, LABELS).unwrap();
         assert_eq!(d.modified, [Modified { file: "manifest.json".into(), diff: None, crlf: true }]);
         assert!(crlf_note("tests/conformance/").contains("`tests/conformance/** -text`"));
+        let repo = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(repo.path().join(".git")).unwrap();
+        std::fs::create_dir_all(repo.path().join("tests/conformance")).unwrap();
+        assert_eq!(path_in_repository(&repo.path().join("tests/conformance")).as_deref(), Some("tests/conformance"));
+        assert_eq!(path_in_repository(&repo.path().join("tests/./conformance/")).as_deref(), Some("tests/conformance"));
+        assert_eq!(path_in_repository(repo.path()), None, "the repository itself is no pattern");
         assert!(crlf_note("/home/ci/sdk/tests/conformance").contains("`<the copy's path in the repository>/** -text`"));
     }
 }

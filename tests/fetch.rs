@@ -210,13 +210,26 @@ fn a_copy_whose_only_change_is_crlf_line_endings_is_drift_said_as_such() {
     assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(
-        out.contains("BQ902 drift-modified") && out.contains("only the line endings differ (CR LF in the copy)"),
+        out.contains("BQ902 drift-modified") && out.contains("only the line endings differ (CR LF in the copy,"),
         "{out}"
     );
     assert!(!out.contains("-  \"schema_version\""), "no diff of every line: {out}");
     // Relative to where the repository's .gitattributes would say it.
     let o = support::bqsuite(copy.path(), &["fetch", "--check", VERSION, "conformance", "--base-url", &base]);
     assert!(String::from_utf8_lossy(&o.stdout).contains("`conformance/** -text`"), "{}", transcript(&o));
+    // Inside a repository the pattern is the copy's path from the repository's root, wherever
+    // the command ran (a newcomer ran it from tests/ and was told `conformance/** -text`, which
+    // git never applies to tests/conformance).
+    let repo = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(repo.path().join(".git")).unwrap();
+    std::fs::create_dir_all(repo.path().join("tests")).unwrap();
+    std::fs::rename(&dir, repo.path().join("tests/conformance")).unwrap();
+    let o = support::bqsuite(
+        &repo.path().join("tests"),
+        &["fetch", "--check", VERSION, "conformance", "--base-url", &base],
+    );
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("`tests/conformance/** -text`"), "{}", transcript(&o));
 }
 
 /// A copy holding more than any suite may hold in all is not read into memory to the end:

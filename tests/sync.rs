@@ -459,8 +459,9 @@ fn a_copy_checked_out_with_crlf_line_endings_is_drift_that_says_why() {
     let o = t.run(&["sync", "--check"]);
     assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
     let out = String::from_utf8_lossy(&o.stdout);
-    let note = "only the line endings differ (CR LF in the copy): git's core.autocrlf converted it on checkout; keep \
-                the suite's bytes with `tests/conformance/** -text` in the repository's .gitattributes";
+    let note = "only the line endings differ (CR LF in the copy, as git's core.autocrlf writes them on a Windows \
+                checkout, or an editor); keep the suite's bytes with `tests/conformance/** -text` in the repository's \
+                .gitattributes";
     assert_eq!(out.matches(note).count(), 4, "a finding and a table line for each file: {out}");
     assert!(!out.contains("-  \"schema_version\""), "no diff of every line: {out}");
     let o = t.run(&["sync", "--check", "--format", "json"]);
