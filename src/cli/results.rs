@@ -50,9 +50,10 @@ pub struct CheckArgs {
     #[arg(long, value_name = "N")]
     pub max_skips: Option<usize>,
     /// Cases expected to fail for now, one per line as `bqsuite ids` prints them (section, white
-    /// space, case id; `#` starts a comment line). The verdict stands (a failing case is Not
-    /// compatible); the exit code counts only the failures the list does not name, and an
-    /// entry whose case did not fail is a finding (BQ621), so the list only shrinks.
+    /// space, case id; a line starting with `#` is a comment, a note after an id is not). The
+    /// verdict stands (a failing case is Not compatible); the exit code counts only the failures
+    /// the list does not name, and an entry whose case did not fail is a finding (BQ621), so
+    /// the list only shrinks.
     #[arg(long, value_name = "FILE")]
     pub known_failing: Option<PathBuf>,
 }

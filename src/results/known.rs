@@ -173,18 +173,30 @@ impl KnownFailing {
 
     /// The BQ621 finding of a stale entry (`results`: the results file it was judged against).
     pub fn finding(&self, entry: &Entry, why: Stale, results: &str) -> Finding {
-        Finding::error(
-            Code::KNOWN_FAILING_STALE,
-            format!(
-                "{} {} is listed as a known failure, but it {} in {}: take its line out of the list",
-                terminal_safe(&entry.section),
-                terminal_safe(&cut(&entry.id)),
+        let cut_id = cut(&entry.id);
+        let (section, id) = (terminal_safe(&entry.section), terminal_safe(&cut_id));
+        let message = match why {
+            // Most often a typo, or a note written after the id: say how to find the real one.
+            Stale::NoSuchCase => {
+                let note = if entry.id.contains(" #") || entry.id.contains("\t#") {
+                    " (a `#` starts a comment only at the start of a line, so a note after an id is part of it)"
+                } else {
+                    ""
+                };
+                format!(
+                    "{section} {id} is listed as a known failure, but the suite has no such case{note}: correct the \
+                     id (`bqsuite ids --section {section}` lists them) or take its line out of the list"
+                )
+            }
+            _ => format!(
+                "{section} {id} is listed as a known failure, but it {} in {}: take its line out of the list",
                 why.says(),
                 terminal_safe(results)
             ),
-        )
-        .in_file(self.file.clone())
-        .with_span(Some(Span { line: entry.line, column: 1 }))
+        };
+        Finding::error(Code::KNOWN_FAILING_STALE, message)
+            .in_file(self.file.clone())
+            .with_span(Some(Span { line: entry.line, column: 1 }))
     }
 }
 
