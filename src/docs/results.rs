@@ -234,5 +234,19 @@ pub fn page(cx: &Context<'_>) -> Result<String, String> {
     );
     let _ = writeln!(out, "The findings:\n");
     out.push_str(&super::codes::range_table(RESULTS_PAGE, "BQ601", "BQ699"));
+    let _ = writeln!(out, "\n## What results check cannot know\n");
+    let _ = writeln!(
+        out,
+        "A results file is the SDK's own account of its run. `results check` holds it to the suite, but some things only the run knows, and a file can say them falsely without any finding:\n"
+    );
+    for limit in [
+        "**Which bindings the package carries.** `bindings` decides which sections are required. A file that leaves out a binding the package has, together with that binding's sections, is judged on the rest. The package's manifest (composer.json, package.json, …) is where a reviewer checks it.",
+        "**Whether a skip's condition holds.** A rule allows a skip under a condition (no live Redis, a message API that cannot carry a null, a consumer without the native receive count); the runner decides it holds and says so in the reason. `all_or_none` refutes a condition only when the same file shows a case it covers running, and `families` limits a rule by the SDK's name.",
+        "**What a reason says.** A skip's reason must cite an allowed ADR as a word (`ADR-0033`); its prose is not read, so \"we have not read ADR-0031 yet\" cites ADR-0031.",
+        "**That a `pass` was earned.** The outcomes are the runner's. `bqsuite run --sdk` (the adapter protocol) is the route where bqsuite judges every case itself.",
+        "**Which copy the run read.** Against a vendored copy, `results check` refuses one whose recorded cases, scopes, skip policy or results schema differ from the published version's (on the version the tool records), but the copy the runner read may be another. The GitHub Action checks results against the release itself, fetched and verified, and `fetch --check` holds the vendored copy to it.",
+    ] {
+        let _ = writeln!(out, "- {limit}");
+    }
     Ok(out)
 }

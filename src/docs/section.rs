@@ -520,7 +520,21 @@ pub fn page(cx: &Context<'_>, section: &Section<'_>) -> String {
     let read = read(cx, section);
     let groups = groups(&read);
     if let Some(scope) = section.scope {
-        let _ = writeln!(out, "- **Scope:** {}", who_runs(cx, scope));
+        let mut who = who_runs(cx, scope);
+        // A binding brings every section of its scope: a maintainer reading one page learns
+        // the others here, not from BQ605 (a newcomer carried sqs and left out delay).
+        let siblings: Vec<String> = cx
+            .suite
+            .sections()
+            .iter()
+            .filter(|s| s.scope == Some(scope) && s.name != section.name)
+            .map(|s| format!("[`{}`]({})", s.name, relative(&page, &path(s.name))))
+            .collect();
+        if scope != Scope::Core && !siblings.is_empty() {
+            let _ =
+                write!(who, " Carrying it also requires the other section(s) of this scope: {}.", siblings.join(", "));
+        }
+        let _ = writeln!(out, "- **Scope:** {who}");
     }
     if let Some(v) = added_in(cx.changelog, section.name) {
         let _ = writeln!(

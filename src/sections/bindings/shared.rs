@@ -382,7 +382,7 @@ pub mod contract {
         Field { name: "description", ty: "string", meaning: "What the block pins, for people; not compared." };
     pub const ENVELOPE_FILE: Field = Field {
         name: "envelope_file",
-        ty: "string: a path under `fixtures/` (the projection block)",
+        ty: "string: a suite-relative path, `fixtures/…` (the projection block)",
         meaning: "The envelope the SDK's producer is given: exactly the bytes of that file (every expected value of the block comes from it).",
     };
     pub const NAME: Field = Field {

@@ -65,7 +65,7 @@ impl Definition for Cases {
             Field { name: "name", ty: "string", meaning: "The case id." },
             Field {
                 name: "file",
-                ty: "string: a path under `fixtures/`",
+                ty: "string: a suite-relative path, `fixtures/…`",
                 meaning: "The fixture: the message body, exactly the bytes of that file (read them, do not re-serialise them).",
             },
             Field {

@@ -192,7 +192,7 @@ pub mod fields {
         Field { name: "description", ty: "string", meaning: "What the case pins, for people; not compared." };
     pub const FILE: Field = Field {
         name: "file",
-        ty: "string: a path under `fixtures/`",
+        ty: "string: a suite-relative path, `fixtures/…`",
         meaning: "The fixture: the message body, exactly the bytes of that file.",
     };
     pub const VALID: Field = Field {

@@ -70,7 +70,7 @@ impl Definition for Idempotency {
             Field { name: "description", ty: "string", meaning: "What the case pins, for people; not compared." },
             Field {
                 name: "envelope_file",
-                ty: "string: a path under `fixtures/` (`dedup_key`)",
+                ty: "string: a suite-relative path, `fixtures/…` (`dedup_key`)",
                 meaning: "The message delivered: exactly the bytes of that file.",
             },
             Field {

@@ -35,7 +35,7 @@ impl Definition for Redis {
             Field { name: "description", ty: "string", meaning: "What the case pins, for people; not compared." },
             Field {
                 name: "envelope_file",
-                ty: "string: a path under `fixtures/`",
+                ty: "string: a suite-relative path, `fixtures/…`",
                 meaning: "The envelope pushed: exactly the bytes of that file, which must be the list element and come back from reserve byte for byte.",
             },
         ],
