@@ -937,7 +937,8 @@ fn the_github_job_summary_escapes_what_the_file_says() {
     }
     assert!(md.contains("\\<h2\\>All results files Compatible\\</h2\\>"), "{md}");
     assert!(
-        md.contains("- r.json: Not compatible (babelqueue-python \\<h1\\>x\\</h1\\> \\[1.0\\](https://evil.invalid)"),
+        // The space is no part of a well-formed sdk (BQ620), so it shows escaped too.
+        md.contains("- r.json: Not compatible (babelqueue-python\\\\u0020\\<h1\\>x\\</h1\\> \\[1.0\\](https://evil.invalid)"),
         "{md}"
     );
 }
@@ -1217,4 +1218,19 @@ fn a_results_file_named_like_a_workflow_command_is_no_command() {
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(out.contains(&format!(" {name}: Compatible")), "{out}");
     assert!(!out.lines().any(|l| l.starts_with("::")), "{out}");
+}
+
+/// A zero-width space in `sdk` is escaped in the finding about it (BQ620) but was printed raw
+/// in the verdict line, where it hides (stop 44's newcomer): `sdk` and `version` are printable
+/// ASCII when well-formed, so the verdict line shows anything else as `\uXXXX`.
+#[test]
+fn the_verdict_line_shows_an_invisible_character_in_the_sdk_name() {
+    let s = suite();
+    let dir = tempfile::tempdir().unwrap();
+    let f = write(dir.path(), "r.json", &passing(&s, "babelqueue-py\u{200b}thon", &[]));
+    let o = bqsuite(dir.path(), &["results", "check", &f, "--suite", repo().to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("Not compatible (babelqueue-py\\u200bthon "), "{out}");
+    assert!(!out.contains('\u{200b}'), "{out}");
 }

@@ -148,19 +148,20 @@ impl FileCheck {
         self.excepted.iter().find(|e| e.binding == scope.as_str())
     }
 
-    /// `sdk version` as the file names them (`?` for what it leaves out).
-    /// Each cut to 100 characters: the file's words, shown in a verdict line.
+    /// `sdk version` as the file names them (`?` for what it leaves out), each with anything
+    /// outside printable ASCII written `\uXXXX` and cut to 100 characters: the file's words,
+    /// shown in a verdict line.
     pub fn label(&self) -> String {
         let r = self.results.as_ref();
         let cut = |s: &str| match s.chars().nth(100) {
             None => s.to_owned(),
             Some(_) => s.chars().take(100).chain("…".chars()).collect(),
         };
-        format!(
-            "{} {}",
-            cut(r.and_then(|r| r.sdk.as_deref()).unwrap_or("?")),
-            cut(r.and_then(|r| r.version.as_deref()).unwrap_or("?"))
-        )
+        // Each is printable ASCII when well-formed (BQ620 otherwise), so anything else is shown
+        // escaped: a zero-width space in `sdk` is visible in the verdict line as well as in the
+        // finding about it.
+        let token = |s: Option<&str>| cut(&crate::diag::token_safe(s.unwrap_or("?")));
+        format!("{} {}", token(r.and_then(|r| r.sdk.as_deref())), token(r.and_then(|r| r.version.as_deref())))
     }
 }
 
