@@ -1113,6 +1113,10 @@ fn a_known_failing_list_sets_the_exit_code_never_the_verdict() {
     assert_eq!(doc["verdicts"][0]["verdict"], "Not compatible");
     // Red team F6: a consumer counting errors sees the verdict's, list or no list.
     assert_eq!(doc["summary"]["errors"], 2, "{doc}");
+    // Each listed failure says so as data, with the list's line (stop 44's newcomer had to
+    // parse the message to tell a known failure from a new one).
+    let marks: Vec<&Value> = doc["findings"].as_array().unwrap().iter().map(|f| &f["known_failure"]).collect();
+    assert_eq!(marks, [&json!({"list": "known.txt", "line": 2}), &json!({"list": "known.txt", "line": 3})], "{doc}");
     assert_eq!(
         doc["known_failing"]["files"][0],
         json!({"file": FILE, "listed": 2, "still_failing": 2, "stale": 0, "unlisted_errors": 0, "holds": true})

@@ -124,7 +124,7 @@ fn check(a: &CheckArgs, color: bool) -> ExitCode {
             // In a CI log a listed failure is a warning annotation (a green job carries no error
             // for what it was told to expect); the verdicts are computed from `checks`, which
             // keep it an error, and so do the human and JSON reports (a JSON consumer's count of
-            // errors stays the verdict's).
+            // errors stays the verdict's; each listed one carries `known_failure` instead).
             merged = all
                 .iter()
                 .enumerate()
@@ -132,7 +132,7 @@ fn check(a: &CheckArgs, color: bool) -> ExitCode {
                     let known = on.get(n).map(|o| o.known.as_slice()).unwrap_or_default();
                     c.findings.iter().enumerate().map(move |(i, f)| {
                         let mut f = f.clone();
-                        if github && known.contains(&i) {
+                        if github && known.iter().any(|(k, _)| *k == i) {
                             f.severity = diag::Severity::Warning;
                         }
                         f
@@ -165,6 +165,15 @@ fn check(a: &CheckArgs, color: bool) -> ExitCode {
             let mut doc: Value = serde_json::from_str(&rendered).expect("the JSON reporter writes JSON");
             doc["verdicts"] = checks.iter().map(verdict_json).collect();
             if let Some(k) = &known {
+                // The findings are each file's in order, then the stale entries: mark each
+                // listed failure where it lies, so a consumer need not read the message.
+                let mut start = 0;
+                for (c, on) in checks.iter().zip(&on_files) {
+                    for (i, line) in &on.known {
+                        doc["findings"][start + i]["known_failure"] = json!({"list": k.file, "line": line});
+                    }
+                    start += c.findings.len();
+                }
                 doc["known_failing"] = json!({
                     "file": k.file,
                     "files": checks.iter().zip(&on_files).map(|(c, on)| json!({

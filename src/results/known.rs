@@ -211,8 +211,9 @@ pub struct OnFile {
     pub stale: Vec<Finding>,
     /// Error findings of the file the list does not name (anything but a listed BQ612).
     pub unlisted: usize,
-    /// The indices in the file's findings of the BQ612s the list names.
-    pub known: Vec<usize>,
+    /// The BQ612s the list names: each one's index in the file's findings, and the list's line
+    /// that names it.
+    pub known: Vec<(usize, usize)>,
 }
 
 impl OnFile {
@@ -243,7 +244,7 @@ impl KnownFailing {
                         terminal_safe(&self.file),
                         entry.line
                     ));
-                    on.known.push(i);
+                    on.known.push((i, entry.line));
                 }
                 None => on.unlisted += 1,
             }
