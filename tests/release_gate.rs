@@ -196,6 +196,9 @@ fn without_a_previous_release() {
     assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
     assert_eq!(codes(&o), ["BQ955"]);
     assert!(transcript(&o).contains("pass --previous DIR|ASSET|VERSION|git:REV"), "{}", transcript(&o));
+    // Said as such, not as git's "cannot list the tags" and a `git fetch --tags` that cannot help.
+    assert!(transcript(&o).contains("is not in a git repository, so there are no release tags"), "{}", transcript(&o));
+    assert!(!transcript(&o).contains("git fetch --tags"), "{}", transcript(&o));
     let o = bqsuite(s.path(), &["release", "--out", out.path().to_str().unwrap(), "--no-previous"]);
     assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
     let o = bqsuite(s.path(), &["release", "--no-previous", "--previous", "1.5.0"]);

@@ -938,7 +938,9 @@ fn the_github_job_summary_escapes_what_the_file_says() {
     assert!(md.contains("\\<h2\\>All results files Compatible\\</h2\\>"), "{md}");
     assert!(
         // The space is no part of a well-formed sdk (BQ620), so it shows escaped too.
-        md.contains("- r.json: Not compatible (babelqueue-python\\\\u0020\\<h1\\>x\\</h1\\> \\[1.0\\](https://evil.invalid)"),
+        md.contains(
+            "- r.json: Not compatible (babelqueue-python\\\\u0020\\<h1\\>x\\</h1\\> \\[1.0\\](https://evil.invalid)"
+        ),
         "{md}"
     );
 }

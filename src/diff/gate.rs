@@ -208,16 +208,22 @@ fn finding(current: &Suite, code: Code, message: String) -> Finding {
 
 /// BQ955: there is no previous release to compare with (`why` says what was looked for).
 pub fn no_previous(current: &Suite, why: &str) -> Finding {
-    finding(
-        current,
-        Code::NO_PREVIOUS_RELEASE,
+    // Outside a repository there are no tags to fetch: say that first, not git's complaint.
+    let message = if has_git_dir(&current.root) {
         format!(
             "no previous release to compare with: {why}; if the suite was released before, this checkout \
              lacks its tags (`git fetch --tags`); else pass --previous DIR|ASSET|VERSION|git:REV (the last \
              release), or --no-previous for the very first release"
-        ),
-    )
-    .in_file(current.display_path(VERSION_FILE))
+        )
+    } else {
+        format!(
+            "no previous release to compare with: {} is not in a git repository, so there are no release tags \
+             to find the last release by; pass --previous DIR|ASSET|VERSION|git:REV (the last release), or \
+             --no-previous for the very first release",
+            current.root.display()
+        )
+    };
+    finding(current, Code::NO_PREVIOUS_RELEASE, message).in_file(current.display_path(VERSION_FILE))
 }
 
 /// Why the changes need `needed`: the changes that need it, by class, the first few named.
