@@ -600,11 +600,17 @@ fn a_missing_or_empty_licence_is_a_finding_as_release_refuses_it() {
 
 #[test]
 fn the_changelog_must_exist_and_hold_the_versions_entry() {
+    // In a source tree (anything beside the asset's files: here the sync targets).
     let s = SuiteCopy::new();
     s.remove("CHANGELOG.md");
+    s.write("sync-targets.json", std::fs::read(support::repo().join("sync-targets.json")).unwrap());
     let findings = s.validate();
     assert_eq!(codes(&findings), ["BQ003"], "{findings:#?}");
     assert_finding(&findings, "BQ003", "CHANGELOG.md", None);
+    // A released copy (only what the asset holds, as fetch unpacks it) never has one.
+    s.remove("sync-targets.json");
+    let findings = s.validate();
+    assert!(findings.is_empty(), "{findings:#?}");
 
     // No `## 1.6.0` heading (one in a fenced block is an example, as the release gate reads it).
     let s = SuiteCopy::new();
