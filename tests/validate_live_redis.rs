@@ -46,7 +46,7 @@ fn with_redis(url: &str) -> Options {
 fn offline_the_redis_cases_are_counted_and_not_run() {
     let v = validate_with(&Suite::load(repo()).unwrap(), &Options::default());
     assert!(v.findings.is_empty(), "{:#?}", v.findings);
-    assert_eq!(v.redis, RedisCoverage { cases: needing_redis(), run: 0 });
+    assert_eq!(v.redis, RedisCoverage { cases: needing_redis(), run: 0, pairs_missed: 0 });
 }
 
 #[test]
@@ -64,7 +64,7 @@ fn a_wrong_redis_expectation_passes_offline_and_is_caught_with_a_live_redis() {
     assert_finding(&findings, "BQ311", "manifest.json", Some(BROKEN_AT));
     assert_eq!(findings.len(), 1, "only the broken case: {findings:#?}");
     assert!(findings[0].message.contains("expected 1061"), "{}", findings[0].message);
-    assert_eq!(live.redis, RedisCoverage { cases: needing_redis(), run: needing_redis() });
+    assert_eq!(live.redis, RedisCoverage { cases: needing_redis(), run: needing_redis(), pairs_missed: 0 });
 }
 
 #[test]
@@ -73,7 +73,7 @@ fn with_a_live_redis_the_reference_passes_every_case_of_the_canonical_suite() {
     let v = validate_with(&Suite::load(repo()).unwrap(), &with_redis(&url));
     assert!(v.findings.is_empty(), "{:#?}", v.findings);
     let n = needing_redis();
-    assert_eq!(v.redis, RedisCoverage { cases: n, run: n });
+    assert_eq!(v.redis, RedisCoverage { cases: n, run: n, pairs_missed: 0 });
 }
 
 #[test]
@@ -148,4 +148,58 @@ fn offline_release_says_what_its_gate_did_not_run() {
     assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains(&format!("release: {} cases that need a live Redis", needing_redis())), "{err}");
+}
+
+/// A "Redis" that answers one connection's PING (validate's probe) and then stops listening, so
+/// every connection after it is refused.
+fn one_ping_redis() -> String {
+    use std::io::{Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        let Ok((mut con, _)) = listener.accept() else { return };
+        drop(listener);
+        let mut buf = [0u8; 4096];
+        while let Ok(n) = con.read(&mut buf) {
+            if n == 0 {
+                break;
+            }
+            if String::from_utf8_lossy(&buf[..n]).to_ascii_uppercase().contains("PING") {
+                let _ = con.write_all(b"+PONG\r\n");
+            }
+        }
+    });
+    format!("redis://127.0.0.1:{port}/")
+}
+
+/// Red team of stop 44 (H1): the probe passed, every later connection failed, and `validate
+/// --redis-url` said "clean" (exit 0) and `release` built the asset, with no Redis case run.
+/// A Redis named on the command line is required: what could not run against it stops the
+/// command (exit 2), before `release` writes anything. From BQ_REDIS_URL it is said, not
+/// required.
+#[test]
+fn a_named_redis_that_stops_answering_after_the_probe_stops_validate_and_release() {
+    let o = bqsuite_env(&repo(), &["validate", "--redis-url", &one_ping_redis()], &[]);
+    assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
+    assert!(o.stdout.is_empty(), "no verdict: {}", transcript(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("could not be run through the reference core against the Redis given"), "{err}");
+    assert!(err.contains("the Redis was given with --redis-url, so validate did not do what it was asked"), "{err}");
+
+    let s = SuiteCopy::new();
+    let out = tempfile::tempdir().unwrap();
+    let dist = out.path().join("dist");
+    let args = ["release", "--no-previous", "--out", dist.to_str().unwrap(), "--redis-url"];
+    let o = bqsuite_env(s.path(), &[&args[..], &[one_ping_redis().as_str()]].concat(), &[]);
+    assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
+    assert!(!dist.exists(), "nothing written: {}", transcript(&o));
+
+    let o = bqsuite_env(&repo(), &["validate"], &[("BQ_REDIS_URL", &one_ping_redis())]);
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("read and checked but not run through the reference core: the Redis given answered the first PING, then refused or dropped the connection"), "{err}");
+    assert!(
+        !err.contains("--redis-url or BQ_REDIS_URL runs them"),
+        "the advice to give one, when one was given: {err}"
+    );
 }

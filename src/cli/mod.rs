@@ -315,6 +315,26 @@ impl RedisArgs {
         std::time::Duration::from_secs(self.redis_timeout)
     }
 
+    /// After `validate` (or `release`'s gate) ran with a required Redis: `Err` when any case
+    /// that needs it, or any recorded catch of one, could not run against it (a connection
+    /// refused after the first probe, a server that went away): the command was asked to run
+    /// them and did not, so it could not run (exit 2), never a clean verdict.
+    pub fn covered(&self, command: &str, coverage: crate::validate::RedisCoverage) -> Result<(), String> {
+        let required = self.required()?;
+        if !required.is_required() || coverage.complete() {
+            return Ok(());
+        }
+        let missed = coverage.cases - coverage.run;
+        Err(format!(
+            "{command}: {missed} of the {} cases that need a live Redis, and {} recorded catch(es) of them, could not \
+             be run through the reference core against the Redis given (it refused or dropped the connection); {}, \
+             so {command} did not do what it was asked",
+            coverage.cases,
+            coverage.pairs_missed,
+            required.because()
+        ))
+    }
+
     /// What `validate` (or `release`'s validate gate) runs the Redis cases against: the Redis
     /// given, once it answers a PING, else none and why (no URL: `None`). An unreachable Redis
     /// is an error when it is required (`BQ_REQUIRE_REDIS`, or named with `--redis-url`), and
@@ -341,26 +361,39 @@ impl RedisArgs {
 }
 
 /// Say which cases that need a live Redis the reference core did not run, and why (`why`: the
-/// Redis given could not be reached); nothing when it ran them all, or there are none.
-pub(crate) fn note_redis_coverage(command: &str, coverage: crate::validate::RedisCoverage, why: Option<&str>) {
-    let crate::validate::RedisCoverage { cases, run } = coverage;
-    if run == cases {
+/// Redis given could not be reached; `given`: a Redis answered the probe, so one that ran
+/// nothing refused or dropped the later connections); nothing when it ran them all, or there
+/// are none.
+pub(crate) fn note_redis_coverage(
+    command: &str,
+    coverage: crate::validate::RedisCoverage,
+    why: Option<&str>,
+    given: bool,
+) {
+    let crate::validate::RedisCoverage { cases, run, pairs_missed } = coverage;
+    if coverage.complete() {
         return;
     }
     let (s, need, were) = if cases == 1 { ("", "needs", "was") } else { ("s", "need", "were") };
+    let catches = if pairs_missed > 0 {
+        format!(", and {pairs_missed} recorded catch(es) of them were not checked")
+    } else {
+        String::new()
+    };
     if run == 0 {
         let how = match why {
             Some(why) => format!(": {why}"),
+            None if given => ": the Redis given answered the first PING, then refused or dropped the connection".into(),
             None => format!(" (--redis-url or BQ_REDIS_URL runs {})", if cases == 1 { "it" } else { "them" }),
         };
         note!(
             "{command}: {cases} case{s} that {need} a live Redis {were} read and checked but not run through the \
-             reference core{how}"
+             reference core{how}{catches}"
         );
     } else {
         note!(
             "{command}: {} of the {cases} cases that need a live Redis could not be run through the reference core \
-             (the Redis stopped answering)",
+             (the Redis stopped answering){catches}",
             cases - run
         );
     }
@@ -547,7 +580,10 @@ fn validate(a: &ValidateArgs, color: bool) -> ExitCode {
         Err(e) => return fail(e),
     };
     let crate::validate::Validation { mut findings, redis } = crate::validate::validate_with(&suite, &options);
-    note_redis_coverage("validate", redis, no_redis.as_deref());
+    if let Err(e) = a.redis.covered("validate", redis) {
+        return fail(e);
+    }
+    note_redis_coverage("validate", redis, no_redis.as_deref(), options.redis.is_some());
     let previous = match (&a.against, a.gate) {
         (Some(against), _) => Some(diff::Previous::Given(against.clone())),
         (None, true) => Some(diff::Previous::TagIfAny),

@@ -58,7 +58,11 @@ pub fn run(a: &ReleaseArgs, color: bool) -> ExitCode {
         Err(e) => return fail(e),
     };
     let (built, redis) = release::build_gated(&suite, &limits, &options);
-    super::note_redis_coverage("release", redis, no_redis.as_deref());
+    // Before anything is written: a gate that could not run what it was asked to is no gate.
+    if let Err(e) = a.redis.covered("release", redis) {
+        return fail(e);
+    }
+    super::note_redis_coverage("release", redis, no_redis.as_deref(), options.redis.is_some());
     let asset = match built {
         Ok(asset) => asset,
         Err(ReleaseError::Findings(findings)) => {

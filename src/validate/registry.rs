@@ -290,6 +290,9 @@ pub(super) struct Agreement<'o> {
     redis: Option<&'o (String, std::time::Duration)>,
     redis_cases: AtomicUsize,
     redis_run: AtomicUsize,
+    /// Recorded (variant, case) pairs of a Redis case that a Redis was given for but that could
+    /// not run (the connection failed): their catch was not checked.
+    redis_pairs_missed: AtomicUsize,
     /// BQ318, BQ319 and BQ320 findings, each with where its case, rule or schema lies, judged
     /// once every other finding is in ([`Agreement::changes`]).
     changed: std::sync::Mutex<Vec<(Finding, suite::content::Content)>>,
@@ -301,6 +304,7 @@ impl<'o> Agreement<'o> {
             redis,
             redis_cases: AtomicUsize::new(0),
             redis_run: AtomicUsize::new(0),
+            redis_pairs_missed: AtomicUsize::new(0),
             changed: std::sync::Mutex::new(Vec::new()),
         }
     }
@@ -431,17 +435,22 @@ impl<'o> Agreement<'o> {
                 }
                 continue;
             };
-            match read.cases.needs(i) {
-                Some(Needs::Nothing) => {}
-                Some(Needs::Redis) if self.redis.is_some() => {}
+            let needs_redis = match read.cases.needs(i) {
+                Some(Needs::Nothing) => false,
+                Some(Needs::Redis) if self.redis.is_some() => true,
                 // Unreadable (another finding says so), or a Redis case without a Redis.
                 _ => continue,
-            }
+            };
             if super::cases::vacuous(read.cases.case(i).value).next().is_some() {
                 // An emptied expectation is BQ308's, at the field.
                 continue;
             }
             let outcome = with_broken(variant, || read.cases.run(i, &mut cx));
+            if needs_redis && outcome.status == Status::Skip {
+                // The Redis went away: not checked, and the caller is told (never a finding).
+                self.redis_pairs_missed.fetch_add(1, Ordering::Relaxed);
+                continue;
+            }
             // A case the reference does not pass either is the agreement's finding (BQ311).
             if outcome.status == Status::Pass && read.cases.run(i, &mut cx).status == Status::Pass {
                 out.push(at(
@@ -647,6 +656,7 @@ impl<'o> Agreement<'o> {
         super::RedisCoverage {
             cases: self.redis_cases.load(Ordering::Relaxed),
             run: self.redis_run.load(Ordering::Relaxed),
+            pairs_missed: self.redis_pairs_missed.load(Ordering::Relaxed),
         }
     }
 }
