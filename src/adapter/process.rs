@@ -1449,6 +1449,7 @@ const TRACED_CHARS: usize = 4096;
 /// [`TRACED_CHARS`] characters with the line's length beside it.
 fn trace_to(path: &std::path::Path, arrow: Arrow, line: &[u8]) {
     let line = line.strip_suffix(b"\n").unwrap_or(line);
+    let line = &*without_credentials(line);
     let mut text = excerpt(line, TRACED_CHARS);
     if String::from_utf8_lossy(line).chars().count() > TRACED_CHARS {
         text.push_str(&format!(" ({} bytes)", line.len()));
@@ -1459,6 +1460,43 @@ fn trace_to(path: &std::path::Path, arrow: Arrow, line: &[u8]) {
         Arrow::Reference(seq) => format!("≠ reference, call {seq}: "),
     };
     append_line(path, &format!("{mark}{text}"));
+}
+
+/// `line` with every `url` member (a Redis target's) shown without its credentials: the trace
+/// is a log, and a log never shows the Redis password (red team H2 found it in clear in every
+/// traced Redis call). The line is parsed only when it may hold one; anything else is traced
+/// byte for byte.
+fn without_credentials(line: &[u8]) -> std::borrow::Cow<'_, [u8]> {
+    fn walk(v: &mut Value, changed: &mut bool) {
+        match v {
+            Value::Object(o) => {
+                for (k, x) in o.iter_mut() {
+                    match x {
+                        Value::String(url) if k == "url" => {
+                            let shown = crate::diag::redact_url(url);
+                            if shown != *url {
+                                *url = shown;
+                                *changed = true;
+                            }
+                        }
+                        x => walk(x, changed),
+                    }
+                }
+            }
+            Value::Array(a) => a.iter_mut().for_each(|x| walk(x, changed)),
+            _ => {}
+        }
+    }
+    if !line.windows(5).any(|w| w == b"\"url\"") {
+        return std::borrow::Cow::Borrowed(line);
+    }
+    let Ok(mut v) = serde_json::from_slice::<Value>(line) else { return std::borrow::Cow::Borrowed(line) };
+    let mut changed = false;
+    walk(&mut v, &mut changed);
+    match serde_json::to_vec(&v) {
+        Ok(text) if changed => std::borrow::Cow::Owned(text),
+        _ => std::borrow::Cow::Borrowed(line),
+    }
 }
 
 /// Append `line` to the log at `path` on a line of its own, whatever the adapter left unfinished
@@ -1487,6 +1525,22 @@ fn append_no_follow() -> OpenOptions {
 mod tests {
     use super::*;
     use crate::sdk::ops::{Accepts, RedisQueueOp};
+
+    #[test]
+    fn a_traced_line_shows_no_credentials_and_is_otherwise_unchanged() {
+        let call = br#"{"cmd":"call","seq":3,"request":{"op":"redis_push","target":{"url":"redis://:s3cretPW@127.0.0.1:6402","prefix":"p:"},"body":"e30="}}"#;
+        let shown = without_credentials(call);
+        assert_eq!(
+            std::str::from_utf8(&shown).unwrap(),
+            r#"{"cmd":"call","seq":3,"request":{"op":"redis_push","target":{"url":"redis://:***@127.0.0.1:6402","prefix":"p:"},"body":"e30="}}"#
+        );
+        let plain =
+            br#"{"cmd":"call","seq":4,"request":{"op":"redis_push","target":{"url":"redis://127.0.0.1:6402"}}}"#;
+        assert!(matches!(without_credentials(plain), std::borrow::Cow::Borrowed(_)), "nothing to hide");
+        let other =
+            br#"{"reply":"result","seq":1,"response":{"op":"make","result":{"data":{"link":"https://u:p@h/"}}}}"#;
+        assert_eq!(&*without_credentials(other), &other[..], "only url members are touched");
+    }
     use crate::sdk::wire::{Bytes, RedisLayout, RedisTarget};
 
     fn departs(line: &str) -> String {

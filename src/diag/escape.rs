@@ -27,7 +27,14 @@ use std::fmt::Write;
 /// between its scheme (`://`, else the first `:` before the `@`, else the start) and its last
 /// `@`, and its whole query. An `@` in the path of a `file:` URL or of a URL with a host that
 /// is not Redis's (`…/node_modules/@scope/x`, `…/job@2/…`) is shown as it is.
+///
+/// What it returns is only ever shown, so it is also terminal-safe ([`terminal_safe`]): a URL
+/// with an escape sequence in its query or host cannot drive the terminal from a message.
 pub fn redact_url(url: &str) -> String {
+    terminal_safe(&without_credentials(url)).into_owned()
+}
+
+fn without_credentials(url: &str) -> String {
     let parsed = url::Url::parse(url).ok().filter(|p| !stray_at(p, url));
     let Some(mut parsed) = parsed else {
         let Some(at) = url.rfind('@') else {
@@ -205,6 +212,14 @@ pub fn token_safe(s: &str) -> Cow<'_, str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Red team M1 of stop 44: a URL with nothing to hide was shown as given, an escape
+    /// sequence in its query included.
+    #[test]
+    fn a_url_is_shown_terminal_safe() {
+        assert_eq!(redact_url("redis://127.0.0.1:6403?x=\u{1b}[31mRED"), "redis://127.0.0.1:6403?x=\\u001b[31mRED");
+        assert!(!redact_url("redis://:pw@h/\u{1b}]0;x\u{7}").contains(['\u{1b}', '\u{7}']));
+    }
 
     #[test]
     fn urls_are_shown_without_credentials() {
