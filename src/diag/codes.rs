@@ -611,7 +611,7 @@ codes! {
     }
     RESULTS_SKIP_WITHOUT_ADR = "BQ610" "results-skip-without-adr" "A skip has no reason citing the ADR (ADR-NNNN) that makes the case not applicable." {
         Error,
-        checks: "A skip of a case the skip policy allows to skip has a reason that cites an ADR as ADR- and four digits, standing as a word of its own: no ASCII letter or digit right before or right after it (ADR-0033: and (ADR-0033) cite ADR-0033; XADR-0033, ADR-0033x and ADR-00331 cite nothing). The results schema's pattern ADR-[0-9]{4} is looser on purpose, so that an SDK's own validator can apply it in any regex dialect; this is the rule results check judges by.",
+        checks: "A skip of a case the skip policy allows to skip has a reason that cites an ADR as ADR- and four digits, standing as a word of its own: no letter or digit of any script, nor a zero-width character, right before or right after it (ADR-0033: and (ADR-0033) cite ADR-0033; XADR-0033, ADR-0033x, ADR-0033é and ADR-00331 cite nothing). The results schema's pattern ADR-[0-9]{4} is looser on purpose, so that an SDK's own validator can apply it in any regex dialect; this is the rule results check judges by.",
         why: "A skip is only for a case an ADR makes not applicable, and the reason must say which (ADR-0032).",
         example: Results {
             edits: &[Set("results.json", "/sections/encode_reject/reject-repeated-key", "{\"status\": \"skip\", \"reason\": \"our write API takes one map per call\"}")],

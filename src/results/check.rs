@@ -585,6 +585,14 @@ mod tests {
         assert!(!cites_adr("ADR-00331"), "four digits exactly");
         assert!(!cites_adr("XADR-0033"));
         assert!(!cites_adr("ADR-0033x"), "a word of its own on both sides");
+        for runs_on in ["ADR-0032é", "éADR-0032", "ADR-0032\u{663}", "ADR-0032\u{200b}1", "\u{feff}ADR-0032"] {
+            assert!(!cites_adr(runs_on), "{runs_on:?}: a letter or digit of any script, or a zero-width character");
+        }
+        assert!(cites_adr("ADR-0032—see") && cites_adr("«ADR-0032»"), "punctuation of any script ends the word");
+        assert!(
+            !cites_adr("ADR-003…") && !cites_adr("ADR-é0032") && !cites_adr("ADR-00é"),
+            "no panic inside a character"
+        );
         assert!(cites_adr("ADR-0033's rule") && cites_adr("ADR-0033§5") && cites_adr("(ADR-0033)"));
         assert_eq!(crate::suite::adr_citations("ADR-0033: see ADR-0031, not ADR-12345"), ["ADR-0033", "ADR-0031"]);
     }

@@ -163,6 +163,16 @@ pub fn bounded_reason(reason: &str) -> Cow<'_, str> {
     while !reason.is_char_boundary(end) {
         end -= 1;
     }
+    // A cut must not make a citation the reason does not have: `ADR-00321` cut after its fourth
+    // digit would read `ADR-0032…` (red team M2 of stop 44: a skip citing nothing allowed).
+    // Such a token is dropped whole.
+    let kept = &reason[..end];
+    if let Some(start) = kept.len().checked_sub(8).filter(|s| kept.is_char_boundary(*s))
+        && crate::suite::adr_citations(kept).last().is_some_and(|c| c.as_ptr() == kept[start..].as_ptr())
+        && reason[end..].chars().next().is_some_and(crate::suite::joins_a_citation)
+    {
+        end = start;
+    }
     Cow::Owned(format!("{}{note}", &reason[..end]))
 }
 
@@ -384,6 +394,19 @@ mod tests {
     use super::*;
 
     /// Newcomer B3: one skip refused in 36 cases gave 36 reasons, each naming its own case.
+    /// Red team M2 of stop 44: wherever the cut falls, it makes no citation the reason lacks,
+    /// and it keeps one the reason has in full before it.
+    #[test]
+    fn a_cut_reason_cites_what_the_whole_reason_cites_before_the_cut() {
+        use crate::suite::cites_adr;
+        for pad in 4040..4090 {
+            let reason = format!("{}ADR-00321{}", " ".repeat(pad), "z".repeat(5000 - pad - 9));
+            assert!(!cites_adr(&bounded_reason(&reason)), "pad {pad}: {}", &bounded_reason(&reason)[4040..]);
+            let reason = format!("ADR-0032: {}", "z".repeat(5000));
+            assert!(cites_adr(&bounded_reason(&reason)));
+        }
+    }
+
     #[test]
     fn a_reason_naming_its_own_case_is_grouped_with_its_kind() {
         let sections = serde_json::json!({

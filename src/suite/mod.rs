@@ -98,22 +98,34 @@ pub fn is_adr(s: &str) -> bool {
     s.len() == 8 && s.starts_with("ADR-") && s[4..].bytes().all(|b| b.is_ascii_digit())
 }
 
-/// The ADRs `text` cites: every `ADR-` and exactly four digits standing as a word of its own,
-/// with no ASCII letter or digit right before or right after it (`ADR-00331` cites nothing,
-/// `XADR-0033` and `ADR-0033x` neither; `(ADR-0033)`, `ADR-0033:` and `ADR-0033's` do), in
-/// order of appearance. The results schema's pattern (`ADR-[0-9]{4}`, unanchored) is looser on
-/// purpose: it is the floor an SDK's own validator applies in any regex dialect (RE2 has no
-/// look-around); this is the rule `results check` and `run` judge by.
+/// The ADRs `text` cites: every `ADR-` and exactly four ASCII digits standing as a word of its
+/// own, with no letter or digit of any script ([`joins_a_citation`]) right before or right after
+/// it, nor a zero-width character that would hide one (`ADR-00331` cites nothing, `XADR-0033`,
+/// `ADR-0033x`, `ADR-0033é` and `ADR-0033\u{200b}1` neither; `(ADR-0033)`, `ADR-0033:` and
+/// `ADR-0033's` do), in order of appearance. The results schema's pattern (`ADR-[0-9]{4}`,
+/// unanchored) is looser on purpose: it is the floor an SDK's own validator applies in any regex
+/// dialect (RE2 has no look-around); this is the rule `results check` and `run` judge by.
 pub fn adr_citations(text: &str) -> Vec<&str> {
     let b = text.as_bytes();
     text.match_indices("ADR-")
-        .filter(|(i, _)| *i == 0 || !b[i - 1].is_ascii_alphanumeric())
+        .filter(|(i, _)| !text[..*i].chars().next_back().is_some_and(joins_a_citation))
         .filter_map(|(i, _)| {
+            // The four digits first: only then is `i + 8` sure to be a character boundary.
             let digits = b.get(i + 4..i + 8)?;
-            let runs_on = b.get(i + 8).is_some_and(u8::is_ascii_alphanumeric);
-            (digits.iter().all(u8::is_ascii_digit) && !runs_on).then(|| &text[i..i + 8])
+            if !digits.iter().all(u8::is_ascii_digit) {
+                return None;
+            }
+            let runs_on = text[i + 8..].chars().next().is_some_and(joins_a_citation);
+            (!runs_on).then(|| &text[i..i + 8])
         })
         .collect()
+}
+
+/// Would `c` beside `ADR-NNNN` make it part of a longer word: a letter or digit of any script,
+/// or a zero-width character (U+200B–U+200D, U+2060, U+FEFF), which shows as nothing and would
+/// hide the rest of the word (`ADR-0032\u{200b}1` reads "ADR-00321").
+pub fn joins_a_citation(c: char) -> bool {
+    c.is_alphanumeric() || matches!(c, '\u{200B}'..='\u{200D}' | '\u{2060}' | '\u{FEFF}')
 }
 
 /// Does `reason` cite an ADR ([`adr_citations`])? What every skip needs.
