@@ -99,30 +99,61 @@ pub fn only_crlf(canonical: &[u8], copy: &[u8]) -> bool {
 }
 
 /// What to say about a copy whose files only gained CR LF line endings, `dir` being the copy's
-/// path in its repository (`tests/conformance`).
-/// An absolute `dir` (as `fetch --check` may be given) is not a `.gitattributes` pattern, so
-/// the note then names the pattern's shape instead; on Windows a `\` separator becomes `/`
-/// (in a pattern it would be an escape).
-pub fn crlf_note(dir: &str) -> String {
-    let dir = if cfg!(windows) { dir.replace('\\', "/") } else { dir.to_owned() };
-    let dir = dir.trim_end_matches('/');
-    let dir = if dir.is_empty() || Path::new(dir).is_absolute() { "<the copy's path in the repository>" } else { dir };
+/// path in its repository (`tests/conformance`; `""`: the repository's root), or `None` when
+/// that is not known (outside a repository, or an absolute path): the note then names the
+/// pattern's shape instead. On Windows a `\` separator becomes `/`.
+pub fn crlf_note(dir: Option<&str>) -> String {
+    let dir = dir.map(|d| if cfg!(windows) { d.replace('\\', "/") } else { d.to_owned() });
+    let pattern = match dir.as_deref().map(|d| d.trim_end_matches('/')) {
+        Some(d) if !Path::new(d).is_absolute() => gitattributes_pattern(d),
+        _ => "<the copy's path in the repository>/**".to_owned(),
+    };
     format!(
         "only the line endings differ (CR LF in the copy, as git's core.autocrlf writes them on a Windows checkout, \
-         or an editor); keep the suite's bytes with `{dir}/** -text` in the repository's .gitattributes"
+         or an editor); keep the suite's bytes with `{pattern} -text` in the repository's .gitattributes"
     )
+}
+
+/// The `.gitattributes` pattern of everything under `dir` (relative to the repository's root;
+/// `""`: the root itself, `**`): git's glob characters (`\`, `[`, `]`, `*`, `?`) are escaped,
+/// a leading `#` or `!` too, and a pattern holding white space, a quote or a character outside
+/// printable ASCII is written in git's C-style quotes, where a backslash is doubled. So the
+/// pattern git reads is the directory, whatever its name (`"tests/my conf\\[1\\]/**"`).
+pub fn gitattributes_pattern(dir: &str) -> String {
+    let mut glob = String::with_capacity(dir.len() + 4);
+    for (i, c) in dir.chars().enumerate() {
+        if matches!(c, '\\' | '[' | ']' | '*' | '?') || (i == 0 && matches!(c, '#' | '!')) {
+            glob.push('\\');
+        }
+        glob.push(c);
+    }
+    glob.push_str(if dir.is_empty() { "**" } else { "/**" });
+    if glob.chars().all(|c| c.is_ascii_graphic() && c != '"') {
+        return glob;
+    }
+    let mut quoted = String::from('"');
+    for c in glob.chars() {
+        match c {
+            '\\' => quoted.push_str("\\\\"),
+            '"' => quoted.push_str("\\\""),
+            c if c.is_control() => quoted.push_str(&format!("\\{:03o}", u32::from(c))),
+            c => quoted.push(c),
+        }
+    }
+    quoted.push('"');
+    quoted
 }
 
 /// The path of `dir` inside the git repository that holds it (`tests/conformance`), `/`
 /// separated, for a `.gitattributes` pattern: a path given relative to where the command ran
-/// (`conformance`, from `tests/`) is no pattern of the repository's. `None` outside a
-/// repository, or when `dir` cannot be resolved.
+/// (`conformance`, from `tests/`) is no pattern of the repository's. `""` when `dir` is the
+/// repository's root; `None` outside a repository, or when `dir` cannot be resolved.
 pub fn path_in_repository(dir: &Path) -> Option<String> {
     let dir = dir.canonicalize().ok()?;
     let repo = dir.ancestors().find(|a| a.join(".git").exists())?;
     let rel = dir.strip_prefix(repo).ok()?;
     let parts: Vec<&str> = rel.components().map(|c| c.as_os_str().to_str()).collect::<Option<_>>()?;
-    (!parts.is_empty()).then(|| parts.join("/"))
+    Some(parts.join("/"))
 }
 
 /// What a vendored directory holds.
@@ -514,13 +545,23 @@ mod tests {
         tree.files.insert("manifest.json".into(), b"{\r\n}\r\n".to_vec());
         let d = compare(&canonical, &tree, LABELS).unwrap();
         assert_eq!(d.modified, [Modified { file: "manifest.json".into(), diff: None, crlf: true }]);
-        assert!(crlf_note("tests/conformance/").contains("`tests/conformance/** -text`"));
+        assert!(crlf_note(Some("tests/conformance/")).contains("`tests/conformance/** -text`"));
+        assert!(crlf_note(Some("")).contains("`** -text`"), "the repository's root");
+        assert!(crlf_note(None).contains("`<the copy's path in the repository>/** -text`"));
+        assert_eq!(gitattributes_pattern("tests/my conf[1]"), r#""tests/my conf\\[1\\]/**""#);
+        assert_eq!(gitattributes_pattern("tests/x*y?"), r"tests/x\*y\?/**");
+        assert_eq!(gitattributes_pattern("#vendor"), r"\#vendor/**");
+        assert_eq!(gitattributes_pattern("t/\u{1b}x"), "\"t/\\033x/**\"");
         let repo = tempfile::tempdir().unwrap();
         std::fs::create_dir_all(repo.path().join(".git")).unwrap();
         std::fs::create_dir_all(repo.path().join("tests/conformance")).unwrap();
         assert_eq!(path_in_repository(&repo.path().join("tests/conformance")).as_deref(), Some("tests/conformance"));
         assert_eq!(path_in_repository(&repo.path().join("tests/./conformance/")).as_deref(), Some("tests/conformance"));
-        assert_eq!(path_in_repository(repo.path()), None, "the repository itself is no pattern");
-        assert!(crlf_note("/home/ci/sdk/tests/conformance").contains("`<the copy's path in the repository>/** -text`"));
+        assert_eq!(path_in_repository(repo.path()).as_deref(), Some(""), "the repository's root");
+        assert_eq!(path_in_repository(Path::new("/")), None, "outside a repository");
+        assert!(
+            crlf_note(Some("/home/ci/sdk/tests/conformance"))
+                .contains("`<the copy's path in the repository>/** -text`")
+        );
     }
 }

@@ -214,9 +214,10 @@ fn a_copy_whose_only_change_is_crlf_line_endings_is_drift_said_as_such() {
         "{out}"
     );
     assert!(!out.contains("-  \"schema_version\""), "no diff of every line: {out}");
-    // Relative to where the repository's .gitattributes would say it.
+    // Outside a repository the path as typed means nothing to git: the note names the shape.
     let o = support::bqsuite(copy.path(), &["fetch", "--check", VERSION, "conformance", "--base-url", &base]);
-    assert!(String::from_utf8_lossy(&o.stdout).contains("`conformance/** -text`"), "{}", transcript(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("`<the copy's path in the repository>/** -text`"), "{}", transcript(&o));
     // Inside a repository the pattern is the copy's path from the repository's root, wherever
     // the command ran (a newcomer ran it from tests/ and was told `conformance/** -text`, which
     // git never applies to tests/conformance).
@@ -230,6 +231,18 @@ fn a_copy_whose_only_change_is_crlf_line_endings_is_drift_said_as_such() {
     );
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(out.contains("`tests/conformance/** -text`"), "{}", transcript(&o));
+    // Red team M3: a name git reads as a glob or splits at its space is escaped and quoted, and
+    // a copy that is the repository's root is `**`, not `./**`.
+    std::fs::rename(repo.path().join("tests/conformance"), repo.path().join("tests/my conf[1]")).unwrap();
+    let o = support::bqsuite(repo.path(), &["fetch", "--check", VERSION, "tests/my conf[1]", "--base-url", &base]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains(r#"`"tests/my conf\\[1\\]/**" -text`"#), "{}", transcript(&o));
+    let root = tempfile::tempdir().unwrap();
+    std::fs::rename(repo.path().join("tests/my conf[1]"), root.path().join("copy")).unwrap();
+    std::fs::create_dir_all(root.path().join("copy/.git")).unwrap();
+    let o = support::bqsuite(&root.path().join("copy"), &["fetch", "--check", VERSION, ".", "--base-url", &base]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("`** -text`") && !out.contains("./**"), "{}", transcript(&o));
 }
 
 /// A copy holding more than any suite may hold in all is not read into memory to the end:
@@ -875,4 +888,19 @@ fn the_progress_line_is_ended_before_an_error() {
     assert!(screen.contains("downloading babelqueue-conformance-1.6.0.tar.gz: "), "no progress drawn: {screen:?}");
     let error = screen.find("bqsuite: error: ").unwrap_or_else(|| panic!("no error: {screen:?}"));
     assert!(screen[..error].ends_with('\n'), "the error does not start a line: {screen:?}");
+}
+
+/// Red team M4 of stop 44: the closing hint quoted the copy's directory for a shell but printed
+/// it raw, so a name holding an escape sequence reached the terminal.
+#[test]
+fn the_update_hint_of_a_drifted_copy_is_terminal_safe() {
+    let (_dist, base, copy, dir) = fetched_copy();
+    let evil = copy.path().join("x\u{1b}[31mdir");
+    std::fs::rename(&dir, &evil).unwrap();
+    std::fs::write(evil.join("fixtures/extra.json"), "{}").unwrap();
+    let o = fetch(&["--check", VERSION, evil.to_str().unwrap()], Some(&base));
+    assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("bqsuite fetch --update") && err.contains("x\\u001b[31mdir"), "{err}");
+    assert!(!o.stderr.contains(&0x1b) && !o.stdout.contains(&0x1b), "{}", transcript(&o));
 }

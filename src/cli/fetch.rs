@@ -133,7 +133,9 @@ pub fn run(a: &FetchArgs, color: bool) -> ExitCode {
             "fetch --check: `bqsuite fetch --update {} {}` (with the same --base-url or --sha256, if any) makes \
              the copy the release",
             a.version,
-            shlex::try_quote(&a.dir.display().to_string()).unwrap_or_default()
+            // Quoted for a shell, then escaped for the terminal: a directory named with an
+            // escape sequence must not drive it (red team M4).
+            diag::terminal_safe(&shlex::try_quote(&a.dir.display().to_string()).unwrap_or_default())
         );
     }
     exit(!findings.is_empty())

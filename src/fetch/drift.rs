@@ -72,9 +72,10 @@ pub fn compare(tree: &Tree, dir: &Path) -> Result<Vec<Drift>, FetchError> {
         let detail = if irregular(&m.file) {
             "a symlink or special file in the copy, a regular file in the release".into()
         } else if m.crlf {
-            // The pattern is the copy's path in its repository, not the path as given here.
-            let at = vendored::path_in_repository(dir).unwrap_or_else(|| shown.clone());
-            format!("differs from the release: {}", vendored::crlf_note(&at))
+            // The pattern is the copy's path in its repository, not the path as given here
+            // (outside a repository that path means nothing to git: the note names the shape).
+            let at = vendored::path_in_repository(dir);
+            format!("differs from the release: {}", vendored::crlf_note(at.as_deref()))
         } else if m.diff.is_some() {
             "differs from the release".into()
         } else {

@@ -106,7 +106,11 @@ impl Report {
                 }
                 for m in &d.modified {
                     let message = if m.crlf {
-                        format!("{} differs from the canonical file: {}", m.file, vendored::crlf_note(&t.target.path))
+                        format!(
+                            "{} differs from the canonical file: {}",
+                            m.file,
+                            vendored::crlf_note(Some(&t.target.path))
+                        )
                     } else {
                         format!("{} differs from the canonical file", m.file)
                     };
@@ -321,7 +325,7 @@ impl Report {
                         let _ = writeln!(out, "{:16}{}", "", diag::terminal_safe(line));
                     }),
                     None if m.crlf => {
-                        let note = vendored::crlf_note(&t.target.path);
+                        let note = vendored::crlf_note(Some(&t.target.path));
                         let _ = writeln!(out, "{:16}({})", "", diag::terminal_safe(&note));
                     }
                     None => {
