@@ -611,6 +611,12 @@ fn the_changelog_must_exist_and_hold_the_versions_entry() {
     s.remove("sync-targets.json");
     let findings = s.validate();
     assert!(findings.is_empty(), "{findings:#?}");
+    // ... but a version being made, laid out like the asset, still needs its entry (red team
+    // M5): a pre-release, or one later than the version bqsuite records.
+    support::set_version(s.path(), "1.6.0-pre");
+    assert!(codes(&s.validate()).contains(&"BQ003"), "a pre-release is never released");
+    support::set_version(s.path(), "1.7.0");
+    assert!(codes(&s.validate()).contains(&"BQ003"), "a version later than the recorded one");
 
     // No `## 1.6.0` heading (one in a fenced block is an example, as the release gate reads it).
     let s = SuiteCopy::new();

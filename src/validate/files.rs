@@ -1,6 +1,8 @@
 //! Files: the required ones exist (`LICENSE`, which every release asset ships, not empty; and
 //! `CHANGELOG.md`, whose entry for the version [`super::manifest`] requires, except in a
-//! released copy, which never has one: [`suite::Suite::is_released_copy`]), every file is a readable regular file within the size caps
+//! released copy of a version that can have been released, which never has one:
+//! [`suite::Suite::is_released_copy`], no pre-release, none later than the recorded version),
+//! every file is a readable regular file within the size caps
 //! and UTF-8, every `.json` parses (nesting within the parser's limit) with no repeated key
 //! outside `fixtures/`, nothing but `.json` files (and directories) lives under `schema/` and
 //! `fixtures/` and nothing there is hidden (no name starting with `.`), and every path is portable (BQ011, the portable rule of [`suite::paths`]: what
@@ -46,8 +48,16 @@ pub(super) fn check(cx: &Ctx<'_>) -> Vec<Finding> {
                 .in_file(suite::LICENSE),
         );
     }
-    // A released copy (fetched or vendored) has exactly the asset's files, never CHANGELOG.md.
-    if cx.suite.changelog().is_none() && !cx.suite.is_released_copy() {
+    // A released copy (fetched or vendored) has exactly the asset's files, never CHANGELOG.md;
+    // only a version that can have been released, though: not a pre-release, and none later
+    // than the one this bqsuite records (a tree laid out like the asset at 1.7.0 is a version
+    // being made, whose entry the release gate will read; red team M5).
+    let released = cx.suite.is_released_copy()
+        && cx.suite.version().and_then(|v| semver::Version::parse(v).ok()).is_some_and(|v| {
+            let recorded = &suite::pins::recorded().suite;
+            v.pre.is_empty() && (v.major, v.minor, v.patch) <= (recorded.major, recorded.minor, recorded.patch)
+        });
+    if cx.suite.changelog().is_none() && !released {
         out.push(
             Finding::error(
                 Code::MISSING_FILE,
