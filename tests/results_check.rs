@@ -1240,3 +1240,31 @@ fn the_verdict_line_shows_an_invisible_character_in_the_sdk_name() {
     assert!(out.contains("Not compatible (babelqueue-py\\u200bthon "), "{out}");
     assert!(!out.contains('\u{200b}'), "{out}");
 }
+
+/// Red team L1 of stop 44: a failure reported under an id the suite lacks was marked a known
+/// failure while its list entry was stale; the advice for a section the suite lacks named a
+/// command that refuses it; and a stale entry the suite has no case for was reported once per
+/// results file, identically.
+#[test]
+fn a_listed_case_the_suite_lacks_is_stale_once_and_never_a_known_failure() {
+    let s = suite();
+    let dir = tempfile::tempdir().unwrap();
+    let mut v = passing(&s, "babelqueue-python", &[]);
+    v["sections"]["trim"]["bogus-id"] = json!({"status": "fail", "reason": "q"});
+    v["sections"]["extra_sec"] = json!({"x": {"status": "fail", "reason": "w"}});
+    let a = write(dir.path(), "a.json", &v);
+    let b = write(dir.path(), "b.json", &v);
+    std::fs::write(dir.path().join("known.txt"), "trim bogus-id\nextra_sec x\n").unwrap();
+    let root = repo();
+    let args = ["results", "check", &a, &b, "--suite", root.to_str().unwrap(), "--known-failing", "known.txt"];
+    let o = bqsuite(dir.path(), &[&args[..], &["--format", "json"]].concat());
+    assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
+    let doc: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let findings = doc["findings"].as_array().unwrap();
+    assert!(findings.iter().all(|f| f.get("known_failure").is_none()), "{doc}");
+    let stale: Vec<&str> =
+        findings.iter().filter(|f| f["code"] == "BQ621").map(|f| f["message"].as_str().unwrap()).collect();
+    assert_eq!(stale.len(), 2, "once for the list, not once per file: {stale:#?}");
+    assert!(stale[0].contains("(`bqsuite ids --section trim` lists them)"), "{}", stale[0]);
+    assert!(stale[1].contains("the suite has no such section; `bqsuite ids` lists every case"), "{}", stale[1]);
+}

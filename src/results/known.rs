@@ -63,6 +63,8 @@ pub enum Stale {
     NotReported,
     /// The suite has no such case.
     NoSuchCase,
+    /// The suite has no such section (so no such case either).
+    NoSuchSection,
 }
 
 impl Stale {
@@ -71,7 +73,7 @@ impl Stale {
             Stale::Passed => "passed",
             Stale::Skipped => "was skipped",
             Stale::NotReported => "was not reported",
-            Stale::NoSuchCase => "is not a case of the suite",
+            Stale::NoSuchCase | Stale::NoSuchSection => "is not a case of the suite",
         }
     }
 }
@@ -140,12 +142,14 @@ impl KnownFailing {
 
     /// Judge every entry against a set of results: `status` gives a case's reported status
     /// (`None`: not reported), `judges` whether an entry is judged at all (a narrowed run judges
-    /// only what it ran), `exists` whether the suite has the case.
+    /// only what it ran), `exists` whether the suite has the case, `has_section` whether it has
+    /// the section.
     pub fn judge(
         &self,
         status: impl Fn(&str, &str) -> Option<Status>,
         judges: impl Fn(&str, &str) -> bool,
         exists: impl Fn(&str, &str) -> bool,
+        has_section: impl Fn(&str) -> bool,
     ) -> Judged<'_> {
         let mut out = Judged::default();
         for e in &self.entries {
@@ -154,7 +158,7 @@ impl KnownFailing {
             }
             out.judged += 1;
             let stale = if !exists(&e.section, &e.id) {
-                Some(Stale::NoSuchCase)
+                Some(if has_section(&e.section) { Stale::NoSuchCase } else { Stale::NoSuchSection })
             } else {
                 match status(&e.section, &e.id) {
                     Some(Status::Fail) => None,
@@ -177,15 +181,21 @@ impl KnownFailing {
         let (section, id) = (terminal_safe(&entry.section), terminal_safe(&cut_id));
         let message = match why {
             // Most often a typo, or a note written after the id: say how to find the real one.
-            Stale::NoSuchCase => {
+            Stale::NoSuchCase | Stale::NoSuchSection => {
                 let note = if entry.id.contains(" #") || entry.id.contains("\t#") {
                     " (a `#` starts a comment only at the start of a line, so a note after an id is part of it)"
                 } else {
                     ""
                 };
+                // `ids --section S` refuses a section the suite lacks: then all ids.
+                let ids = if why == Stale::NoSuchCase {
+                    format!("`bqsuite ids --section {section}` lists them")
+                } else {
+                    "the suite has no such section; `bqsuite ids` lists every case".to_owned()
+                };
                 format!(
                     "{section} {id} is listed as a known failure, but the suite has no such case{note}: correct the \
-                     id (`bqsuite ids --section {section}` lists them) or take its line out of the list"
+                     id ({ids}) or take its line out of the list"
                 )
             }
             _ => format!(
@@ -234,7 +244,9 @@ impl KnownFailing {
                 .then(|| f.pointer.as_deref().and_then(|p| pointer::parse(p).ok()))
                 .flatten()
                 .and_then(|tokens| match tokens.as_slice() {
-                    [_, section, id] => self.lists(section, id),
+                    // A case the suite lacks is no known failure: its entry is stale (BQ621),
+                    // and a mark would say the opposite (red team L1).
+                    [_, section, id] if cases.contains(&(section.clone(), id.clone())) => self.lists(section, id),
                     _ => None,
                 });
             match listed {
@@ -259,6 +271,7 @@ impl KnownFailing {
             |s, id| reported.get(&(s, id)).copied().flatten(),
             |_, _| true,
             |s, id| cases.contains(&(s.to_owned(), id.to_owned())),
+            |s| cases.iter().any(|(section, _)| section == s),
         );
         on.listed = judged.judged;
         on.still_failing = judged.still_failing;
@@ -300,6 +313,7 @@ impl KnownFailing {
             status,
             |s, id| !narrowed || matches!(status(s, id), Some(Status::Pass | Status::Fail)),
             |s, id| cases.contains(&(s.to_owned(), id.to_owned())),
+            |s| cases.iter().any(|(section, _)| section == s),
         );
         let unlisted = results
             .sections
@@ -397,7 +411,7 @@ mod tests {
             _ => None,
         };
         let exists = |_: &str, id: &str| id != "ghost";
-        let judged = k.judge(status, |s, _| s == "s", exists);
+        let judged = k.judge(status, |s, _| s == "s", exists, |s| s == "s");
         assert_eq!(judged.judged, 5, "the entry of a section not run is not judged");
         assert_eq!(judged.still_failing, 1);
         let stale: Vec<_> = judged.stale.iter().map(|(e, why)| (e.id.as_str(), *why)).collect();
