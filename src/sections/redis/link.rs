@@ -115,7 +115,11 @@ impl RedisLink {
     }
 
     fn connect(&self) -> Result<RefCell<Connection>, String> {
-        let url = self.url.as_deref().filter(|u| !u.trim().is_empty()).ok_or("no Redis is given (--redis-url, or a BQ_REDIS_URL that is not blank)")?;
+        let url = self
+            .url
+            .as_deref()
+            .filter(|u| !u.trim().is_empty())
+            .ok_or("no Redis is given (--redis-url, or a BQ_REDIS_URL that is not blank)")?;
         let (shown, secs) = (redact_url(url), self.timeout.as_secs_f64());
         // Without the crate's CLIENT SETINFO pair: each of its replies is awaited for the whole
         // timeout, so a silent server cost twice the timeout before the PING was even sent.
