@@ -202,4 +202,7 @@ fn a_named_redis_that_stops_answering_after_the_probe_stops_validate_and_release
         !err.contains("--redis-url or BQ_REDIS_URL runs them"),
         "the advice to give one, when one was given: {err}"
     );
+    // Said once, not once per chunk, and not as skips: validate skips nothing.
+    assert!(!err.contains("are skipped (ADR-0033)"), "{err}");
+    assert_eq!(err.matches("refused or dropped the connection").count(), 1, "{err}");
 }

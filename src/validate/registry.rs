@@ -327,7 +327,7 @@ impl<'o> Agreement<'o> {
         };
         // The chunk's own link connects on its first Redis case, if it has one.
         let link = Rc::new(match self.redis {
-            Some((url, timeout)) => RedisLink::with_timeout(Some(url), Required::No, *timeout),
+            Some((url, timeout)) => RedisLink::with_timeout(Some(url), Required::No, *timeout).quiet(),
             None => RedisLink::new(None, Required::No),
         });
         let redis_runs = self.redis.is_some();
@@ -418,7 +418,7 @@ impl<'o> Agreement<'o> {
             return;
         }
         let link = Rc::new(match self.redis {
-            Some((url, timeout)) => RedisLink::with_timeout(Some(url), Required::No, *timeout),
+            Some((url, timeout)) => RedisLink::with_timeout(Some(url), Required::No, *timeout).quiet(),
             None => RedisLink::new(None, Required::No),
         });
         // One reference core for the task, as the agreement has one per chunk.

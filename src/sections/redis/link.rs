@@ -99,6 +99,8 @@ pub struct RedisLink {
     con: OnceCell<Result<RefCell<Connection>, String>>,
     /// The key prefix of the case being run (the SDK's commands expire under it too).
     prefix: RefCell<Option<String>>,
+    /// No note on stderr when the connection fails: the caller says once what did not run.
+    quiet: bool,
 }
 
 impl RedisLink {
@@ -111,7 +113,23 @@ impl RedisLink {
 
     /// [`RedisLink::new`] with another connect and reply timeout.
     pub fn with_timeout(url: Option<&str>, require: Required, timeout: Duration) -> Self {
-        Self { url: url.map(str::to_owned), require, timeout, con: OnceCell::new(), prefix: RefCell::new(None) }
+        Self {
+            url: url.map(str::to_owned),
+            require,
+            timeout,
+            con: OnceCell::new(),
+            prefix: RefCell::new(None),
+            quiet: false,
+        }
+    }
+
+    /// This link without its note on a failed connection, for a caller that runs many links
+    /// and says once what could not run (`validate`'s chunks, each with a link of its own,
+    /// printed "the cases that need Redis are skipped" once per chunk, though validate skips
+    /// nothing).
+    pub fn quiet(mut self) -> Self {
+        self.quiet = true;
+        self
     }
 
     fn connect(&self) -> Result<RefCell<Connection>, String> {
@@ -157,7 +175,9 @@ impl RedisLink {
         self.con
             .get_or_init(|| {
                 let got = self.connect();
-                if let Err(why) = &got {
+                if let Err(why) = &got
+                    && !self.quiet
+                {
                     if self.require.is_required() {
                         note!("bqsuite: {why}; {}, so the cases that need Redis fail", self.require.because());
                     } else {
