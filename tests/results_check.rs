@@ -1268,3 +1268,21 @@ fn a_listed_case_the_suite_lacks_is_stale_once_and_never_a_known_failure() {
     assert!(stale[0].contains("(`bqsuite ids --section trim` lists them)"), "{}", stale[0]);
     assert!(stale[1].contains("the suite has no such section; `bqsuite ids` lists every case"), "{}", stale[1]);
 }
+
+/// A `pass` under a misspelt id was counted as one more case passed ("210 pass" with 209 real
+/// ones; stop 44's newcomer): the verdict line says how many counted cases the suite lacks.
+#[test]
+fn the_counts_say_how_many_cases_are_under_ids_the_suite_lacks() {
+    let s = suite();
+    let dir = tempfile::tempdir().unwrap();
+    let mut v = passing(&s, "babelqueue-python", &[]);
+    v["sections"]["trim"]["trim-make-urn-space-paded"] = json!({"status": "pass"});
+    let f = write(dir.path(), "r.json", &v);
+    let o = bqsuite(dir.path(), &["results", "check", &f, "--suite", repo().to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains("0 skip, 1 of them under case ids the suite does not have; BQ609"),
+        "{}",
+        transcript(&o)
+    );
+}

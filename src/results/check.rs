@@ -138,9 +138,17 @@ impl FileCheck {
     }
 
     /// `N pass, N fail, N skip` plus, when there are skips, how many the policy allows (or that
-    /// it was not applied, for a file of another suite version).
+    /// it was not applied, for a file of another suite version), and how many of the counted
+    /// cases are under ids the suite does not have.
     pub fn counts_text(&self) -> String {
-        self.counts.text(self.same_version.then(|| self.policy_skip_total()))
+        let mut text = self.counts.text(self.same_version.then(|| self.policy_skip_total()));
+        // The counts are the file's own; an id the suite lacks is among them, so say how many
+        // (a misspelt id's `pass` read as one more case passed).
+        let unknown: usize = self.unknown_cases.values().map(Vec::len).sum();
+        if unknown > 0 {
+            text.push_str(&format!(", {unknown} of them under case ids the suite does not have"));
+        }
+        text
     }
 
     /// The exception excluding `scope` for this file's family, if any.
