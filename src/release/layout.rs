@@ -19,13 +19,13 @@
 
 use std::cmp::Ordering;
 
-use crate::suite::{LICENSE, MANIFEST, VERSION_FILE, in_suite_dirs};
+use crate::suite::in_suite_dirs;
 
 /// The checksum file published beside the asset.
 pub const SHA256SUMS: &str = "SHA256SUMS";
 
-/// The top-level files of a release, besides the directories in [`SUITE_DIRS`].
-pub const TOP_FILES: [&str; 3] = [VERSION_FILE, MANIFEST, LICENSE];
+/// The top-level files of a release, besides the directories in [`crate::suite::SUITE_DIRS`].
+pub const TOP_FILES: [&str; 3] = crate::suite::RELEASED_TOP_FILES;
 
 /// `babelqueue-conformance-<version>`: the archive's root directory.
 pub fn root_name(version: &str) -> String {

@@ -185,6 +185,27 @@ pub fn fingerprints(texts: &Texts<'_>, section: &Section<'_>, cases: &[&CaseRef<
         .collect()
 }
 
+/// Each of `cases` (cases of `section`) that the recording pins (`recorded`: case id → its
+/// recorded fingerprint, as [`super::pins::Pins::content_of`] gives them), with that fingerprint
+/// and the content the case has now (`None`: its text cannot be found), in order. Only the
+/// pinned cases are fingerprinted. What `validate` (BQ318) and `results check` (a copy of the
+/// recorded version) both compare.
+pub fn against_recorded<'c, 'a: 'c, 'r>(
+    texts: &Texts<'_>,
+    section: &Section<'_>,
+    cases: impl IntoIterator<Item = &'c CaseRef<'a>>,
+    recorded: &std::collections::HashMap<&str, &'r str>,
+) -> Vec<(&'c CaseRef<'a>, &'r str, Option<Content>)> {
+    let pinned: Vec<(&'c CaseRef<'a>, &'r str)> =
+        cases.into_iter().filter_map(|c| recorded.get(c.id.as_str()).map(|was| (c, *was))).collect();
+    if pinned.is_empty() {
+        return Vec::new();
+    }
+    let refs: Vec<&CaseRef<'_>> = pinned.iter().map(|(c, _)| *c).collect();
+    let now = fingerprints(texts, section, &refs);
+    pinned.into_iter().zip(now).map(|((case, was), now)| (case, was, now)).collect()
+}
+
 /// The fingerprint of every case of `texts`' suite, by (section, id) (a case whose text cannot be
 /// found is left out; of two cases with one id, the later one).
 pub fn every(texts: &Texts<'_>) -> std::collections::BTreeMap<(String, String), String> {

@@ -70,6 +70,9 @@ pub const CHANGELOG: &str = "CHANGELOG.md";
 pub const SYNC_TARGETS: &str = "sync-targets.json";
 /// Directories whose files belong to the suite.
 pub const SUITE_DIRS: [&str; 2] = ["schema", "fixtures"];
+/// The top-level files a release asset holds, besides the directories in [`SUITE_DIRS`] (the
+/// release layout's list, here so that a released copy can be told from a source tree).
+pub const RELEASED_TOP_FILES: [&str; 3] = [VERSION_FILE, MANIFEST, LICENSE];
 /// The top-level files a suite is read with (when present), besides `schema/` and `fixtures/`.
 pub const TOP_FILES: [&str; 4] = [MANIFEST, VERSION_FILE, LICENSE, SYNC_TARGETS];
 
@@ -446,15 +449,22 @@ impl Suite {
     }
 
     /// Is this a released copy: a directory that holds nothing but what a release asset holds
-    /// (`CONFORMANCE_VERSION`, `manifest.json`, `LICENSE`, `schema/`, `fixtures/`), as `fetch`
-    /// unpacks one and `sync` vendors one? Such a copy has no [`CHANGELOG`] by design (the asset
-    /// never ships it), so `validate` does not ask for one there. A source repository holds
-    /// more (its README, its sources), so a missing CHANGELOG is still reported there.
+    /// ([`RELEASED_TOP_FILES`], [`SUITE_DIRS`]), as `fetch` unpacks one and `sync` vendors one,
+    /// of a version that can have been released (no pre-release, none later than the version
+    /// this bqsuite records)? Such a copy has no [`CHANGELOG`] by design (the asset never ships
+    /// it), so `validate` does not ask for one there. A source repository holds more (its
+    /// README, its sources), and a tree laid out like the asset at a version still being made
+    /// (red team M5 of stop 44) is not one, so a missing CHANGELOG is reported there.
     pub fn is_released_copy(&self) -> bool {
-        let released = |name: &str| [VERSION_FILE, MANIFEST, LICENSE].contains(&name) || SUITE_DIRS.contains(&name);
-        std::fs::read_dir(&self.root).is_ok_and(|entries| {
-            entries.into_iter().all(|e| e.is_ok_and(|e| e.file_name().to_str().is_some_and(released)))
-        })
+        let released_version = self.version().and_then(|v| semver::Version::parse(v).ok()).is_some_and(|v| {
+            let recorded = &pins::recorded().suite;
+            v.pre.is_empty() && (v.major, v.minor, v.patch) <= (recorded.major, recorded.minor, recorded.patch)
+        });
+        let released = |name: &str| RELEASED_TOP_FILES.contains(&name) || SUITE_DIRS.contains(&name);
+        released_version
+            && std::fs::read_dir(&self.root).is_ok_and(|entries| {
+                entries.into_iter().all(|e| e.is_ok_and(|e| e.file_name().to_str().is_some_and(released)))
+            })
     }
 
     /// Every loaded file, by suite-relative path.

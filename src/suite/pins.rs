@@ -21,7 +21,7 @@ use std::sync::OnceLock;
 
 use serde_json::Value;
 
-use super::{CaseRef, RESULTS_SCHEMA, Suite, content};
+use super::{RESULTS_SCHEMA, Suite, content};
 
 /// The embedded recording (the registry's file: `src/sections/power.json`).
 pub const RECORDED: &str = include_str!("../sections/power.json");
@@ -185,15 +185,12 @@ pub fn unpinned(suite: &Suite) -> Result<(), String> {
     // hundred times costs what the canonical one does.
     let mut changed = Vec::new();
     for section in &sections {
-        let cases = section.cases();
-        let recorded: Vec<&CaseRef<'_>> =
-            cases.iter().filter(|c| pins.content.contains_key(&(section.name.to_owned(), c.id.clone()))).collect();
+        let recorded: std::collections::HashMap<&str, &str> = pins.content_of(section.name).collect();
         if recorded.is_empty() {
             continue;
         }
-        for (case, print) in recorded.iter().zip(content::fingerprints(&texts, section, &recorded)) {
-            let was = &pins.content[&(section.name.to_owned(), case.id.clone())];
-            if print.is_none_or(|p| &p.print != was) {
+        for (case, was, now) in content::against_recorded(&texts, section, &section.cases(), &recorded) {
+            if now.is_none_or(|c| c.print != was) {
                 changed.push(format!("{}/{}", section.name, case.id));
             }
         }

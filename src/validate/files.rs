@@ -48,16 +48,8 @@ pub(super) fn check(cx: &Ctx<'_>) -> Vec<Finding> {
                 .in_file(suite::LICENSE),
         );
     }
-    // A released copy (fetched or vendored) has exactly the asset's files, never CHANGELOG.md;
-    // only a version that can have been released, though: not a pre-release, and none later
-    // than the one this bqsuite records (a tree laid out like the asset at 1.7.0 is a version
-    // being made, whose entry the release gate will read; red team M5).
-    let released = cx.suite.is_released_copy()
-        && cx.suite.version().and_then(|v| semver::Version::parse(v).ok()).is_some_and(|v| {
-            let recorded = &suite::pins::recorded().suite;
-            v.pre.is_empty() && (v.major, v.minor, v.patch) <= (recorded.major, recorded.minor, recorded.patch)
-        });
-    if cx.suite.changelog().is_none() && !released {
+    // A released copy (fetched or vendored) has exactly the asset's files, never CHANGELOG.md.
+    if cx.suite.changelog().is_none() && !cx.suite.is_released_copy() {
         out.push(
             Finding::error(
                 Code::MISSING_FILE,

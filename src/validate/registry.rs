@@ -487,16 +487,12 @@ impl<'o> Agreement<'o> {
         if recorded.is_empty() {
             return;
         }
-        let cases: Vec<&suite::CaseRef<'_>> = (0..read.cases.len())
-            .map(|i| read.cases.case(i))
-            .filter(|c| recorded.contains_key(c.id.as_str()))
-            .collect();
-        let prints = suite::content::fingerprints(texts, &read.section, &cases);
+        let cases = (0..read.cases.len()).map(|i| read.cases.case(i));
         let mut changed = Vec::new();
-        for (case, content) in cases.into_iter().zip(prints) {
+        for (case, was, content) in suite::content::against_recorded(texts, &read.section, cases, &recorded) {
             // A case whose text cannot be found is another finding's (the manifest's).
             let Some(content) = content else { continue };
-            let (print, was) = (&content.print, recorded[case.id.as_str()]);
+            let print = &content.print;
             if print != was {
                 let finding = at(
                     Code::RECORDED_CASE_CHANGED,
