@@ -272,43 +272,29 @@ pub struct RedisArgs {
 }
 
 impl RedisArgs {
-    /// The URL given, `--redis-url` first, else `BQ_REDIS_URL` (an empty one counts as none),
-    /// or a usage error for one that does not parse or an empty `--redis-url`.
-    pub fn url(&self) -> Result<Option<String>, String> {
-        Ok(self.given()?.map(|(url, _)| url))
-    }
-
-    /// [`RedisArgs::url`], with whether an unreachable one fails the cases that need it: a
-    /// Redis named on the command line is asked for, so it must be there; one from
-    /// `BQ_REDIS_URL` follows the runner contract (`BQ_REQUIRE_REDIS`).
-    fn given(&self) -> Result<Option<(String, RedisRequired)>, String> {
-        let env = require_redis_from_env();
-        let (url, flag, required) = match self.redis_url.clone() {
+    /// The Redis given, `--redis-url` first, else `BQ_REDIS_URL` (an empty variable counts as
+    /// none), and whether an unreachable one fails the cases that need it: a Redis named on the
+    /// command line is asked for, so it must be there; one from `BQ_REDIS_URL`, or none, follows
+    /// the runner contract (`BQ_REQUIRE_REDIS`). A usage error for a URL that does not parse or
+    /// an empty `--redis-url`.
+    pub fn resolve(&self) -> Result<(Option<String>, RedisRequired), String> {
+        let env = if require_redis_from_env() { RedisRequired::ByEnv } else { RedisRequired::No };
+        let (url, flag) = match self.redis_url.clone() {
             // `--redis-url "$UNSET"` must not quietly become "no Redis" and 83 allowed skips.
             Some(url) if url.trim().is_empty() => {
                 return Err("--redis-url: the URL is empty; leave the flag out to run without a Redis".into());
             }
-            Some(url) => (url, "--redis-url", RedisRequired::ByFlag),
-            None => {
-                let url = std::env::var("BQ_REDIS_URL").unwrap_or_default();
-                (url, "BQ_REDIS_URL", if env { RedisRequired::ByEnv } else { RedisRequired::No })
-            }
+            Some(url) => (url, true),
+            None => (std::env::var("BQ_REDIS_URL").unwrap_or_default(), false),
         };
         if url.trim().is_empty() {
-            return Ok(None);
+            return Ok((None, env));
         }
-        crate::sections::redis::link::check_url(&url).map_err(|e| format!("{flag}: {e}"))?;
+        let name = if flag { "--redis-url" } else { "BQ_REDIS_URL" };
+        crate::sections::redis::link::check_url(&url).map_err(|e| format!("{name}: {e}"))?;
         // BQ_REQUIRE_REDIS names itself when both hold, as it did before the flag counted.
-        Ok(Some((url, if env { RedisRequired::ByEnv } else { required })))
-    }
-
-    /// Whether an unreachable Redis fails the cases that need it, and why.
-    pub fn required(&self) -> Result<RedisRequired, String> {
-        Ok(match self.given()? {
-            Some((_, required)) => required,
-            None if require_redis_from_env() => RedisRequired::ByEnv,
-            None => RedisRequired::No,
-        })
+        let required = if flag && env == RedisRequired::No { RedisRequired::ByFlag } else { env };
+        Ok((Some(url), required))
     }
 
     pub fn timeout(&self) -> std::time::Duration {
@@ -320,7 +306,7 @@ impl RedisArgs {
     /// refused after the first probe, a server that went away): the command was asked to run
     /// them and did not, so it could not run (exit 2), never a clean verdict.
     pub fn covered(&self, command: &str, coverage: crate::validate::RedisCoverage) -> Result<(), String> {
-        let required = self.required()?;
+        let (_, required) = self.resolve()?;
         if !required.is_required() || coverage.complete() {
             return Ok(());
         }
@@ -340,7 +326,7 @@ impl RedisArgs {
     /// is an error when it is required (`BQ_REQUIRE_REDIS`, or named with `--redis-url`), and
     /// none at all is under `BQ_REQUIRE_REDIS`.
     pub fn for_validate(&self) -> Result<(crate::validate::Options, Option<String>), String> {
-        let Some((url, required)) = self.given()? else {
+        let (Some(url), required) = self.resolve()? else {
             if require_redis_from_env() {
                 return Err("BQ_REQUIRE_REDIS is set but no Redis is given (--redis-url or BQ_REDIS_URL), so the \
                             cases that need one cannot be run through the reference core"
@@ -699,7 +685,7 @@ fn run(a: &RunArgs) -> ExitCode {
         Ok(k) => k,
         Err(e) => return fail(format!("--known-failing: {e}")),
     };
-    let (redis_url, require_redis) = match a.redis.url().and_then(|url| Ok((url, a.redis.required()?))) {
+    let (redis_url, require_redis) = match a.redis.resolve() {
         Ok(given) => given,
         Err(e) => return fail(e),
     };
