@@ -24,7 +24,7 @@ use crate::suite::Scope;
 
 use super::shared::contract::{
     ABSENT, BODY_ATTEMPTS, DESCRIPTION, ENVELOPE_FILE, EXPECT, EXPECTED_ATTEMPTS, GATE, GATE_RULE, NAME, PROJECTION_BODY,
-    RECONCILE, REPORT, VALUE,
+    RECONCILE, REPORT, value,
 };
 use super::BindingCase;
 use super::shared::{Carries, RowValue, body_is_envelope, exact_map, golden, projection_fixture};
@@ -93,7 +93,7 @@ impl Definition for Artemis {
                 meaning: "The AMQP header's delivery-count (0 on the first delivery; a JMS client reading the 1-based JMSXDeliveryCount subtracts 1 to get it).",
             },
             EXPECTED_ATTEMPTS,
-            VALUE,
+            value(CARRIES),
             ABSENT,
             EXPECT,
         ],

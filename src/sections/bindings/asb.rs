@@ -28,7 +28,7 @@ use crate::suite::Scope;
 
 use super::shared::contract::{
     ABSENT, BODY_ATTEMPTS, DESCRIPTION, ENVELOPE_FILE, EXPECT, EXPECTED_ATTEMPTS, GATE, GATE_RULE, NAME, PROJECTION_BODY,
-    RECONCILE, REPORT, VALUE,
+    RECONCILE, REPORT, value,
 };
 use super::BindingCase;
 use super::shared::{
@@ -89,7 +89,7 @@ impl Definition for Asb {
                 meaning: "The message's DeliveryCount as Service Bus reports it (1-based: 1 on the first delivery).",
             },
             EXPECTED_ATTEMPTS,
-            VALUE,
+            value(CARRIES),
             ABSENT,
             EXPECT,
             Field {

@@ -23,7 +23,7 @@ use crate::suite::Scope;
 
 use super::shared::contract::{
     ABSENT, BODY_ATTEMPTS, DESCRIPTION, ENVELOPE_FILE, EXPECT, EXPECTED_ATTEMPTS, GATE, GATE_RULE, NAME, PROJECTION_BODY,
-    RECONCILE, REPORT, VALUE,
+    RECONCILE, REPORT, value,
 };
 use super::BindingCase;
 use super::shared::{Carries, RowValue, body_is_envelope, exact_map, golden, projection_fixture};
@@ -79,7 +79,7 @@ impl Definition for Kafka {
                 meaning: "The record's `bq-attempts` header, whose bytes are this number's decimal text (null: the record has no such header).",
             },
             EXPECTED_ATTEMPTS,
-            VALUE,
+            value(CARRIES),
             ABSENT,
             EXPECT,
         ],

@@ -20,7 +20,7 @@ use crate::suite::Scope;
 
 use super::shared::contract::{
     ABSENT, BODY_ATTEMPTS, DESCRIPTION, ENVELOPE_FILE, EXPECT, EXPECTED_ATTEMPTS, GATE, GATE_RULE, NAME, PROJECTION_BODY,
-    RECONCILE, REPORT, VALUE,
+    RECONCILE, REPORT, value,
 };
 use super::BindingCase;
 use super::shared::{Carries, body_is_envelope, exact_map, golden, projection_fixture, text_only};
@@ -71,7 +71,7 @@ impl Definition for Pulsar {
                 meaning: "The message's RedeliveryCount as the Pulsar client reports it (0 on the first delivery).",
             },
             EXPECTED_ATTEMPTS,
-            VALUE,
+            value(CARRIES),
             ABSENT,
             EXPECT,
         ],

@@ -376,6 +376,7 @@ pub(crate) fn check_gate_row(
 /// `attempts_reconciliation` and `schema_version_gate` share (each adds its own projection
 /// fields, its count field and its reconciliation rule).
 pub mod contract {
+    use super::Carries;
     use crate::sections::Field;
 
     pub const DESCRIPTION: Field =
@@ -400,11 +401,22 @@ pub mod contract {
         ty: "integer (`attempts_reconciliation`)",
         meaning: "The attempts the consumer must report for that message after reconciling the body's count with the broker's.",
     };
-    pub const VALUE: Field = Field {
-        name: "value",
-        ty: "string, number or null (`schema_version_gate`; present unless `absent` is)",
-        meaning: "The value of the block's `property` on the received message, exactly as given (never trimmed); null: the key is present with a null value, which is not the same as leaving it out.",
-    };
+    /// The gate row's `value`, typed by what the binding's property can carry, so a binding's
+    /// page never offers a type none of its rows may hold (the row check refuses the others).
+    pub const fn value(carries: Carries) -> Field {
+        let ty = match (carries.null, carries.numbers) {
+            (false, false) => "string (`schema_version_gate`; present unless `absent` is)",
+            (true, false) => "string or null (`schema_version_gate`; present unless `absent` is)",
+            (false, true) => "string or number (`schema_version_gate`; present unless `absent` is)",
+            (true, true) => "string, number or null (`schema_version_gate`; present unless `absent` is)",
+        };
+        let meaning = if carries.null {
+            "The value of the block's `property` on the received message, exactly as given (never trimmed); null: the key is present with a null value, which is not the same as leaving it out."
+        } else {
+            "The value of the block's `property` on the received message, exactly as given (never trimmed)."
+        };
+        Field { name: "value", ty, meaning }
+    }
     pub const ABSENT: Field = Field {
         name: "absent",
         ty: "`true` (`schema_version_gate`; present unless `value` is)",
@@ -463,6 +475,19 @@ mod tests {
         assert_eq!(names(1), ["byte", "short", "int", "long", "ubyte", "ushort", "uint", "ulong"]);
         assert_eq!(names(-1), ["byte", "short", "int", "long"]);
         assert_eq!(names(-300), ["short", "int", "long"]);
+    }
+
+    #[test]
+    fn a_gate_value_is_documented_with_only_the_types_its_binding_carries() {
+        let types = |null, numbers| {
+            let field = contract::value(Carries { null, numbers });
+            let listed = field.ty.split(" (").next().unwrap().replace(',', "").replace(" or ", " ");
+            (listed.split(' ').map(str::to_owned).collect::<Vec<_>>(), field.meaning.contains("null"))
+        };
+        assert_eq!(types(false, false), (vec!["string".to_owned()], false));
+        assert_eq!(types(true, false), (vec!["string".to_owned(), "null".to_owned()], true));
+        assert_eq!(types(false, true), (vec!["string".to_owned(), "number".to_owned()], false));
+        assert_eq!(types(true, true), (vec!["string".to_owned(), "number".to_owned(), "null".to_owned()], true));
     }
 
     #[test]

@@ -21,7 +21,7 @@ use crate::suite::Scope;
 
 use super::shared::contract::{
     ABSENT, BODY_ATTEMPTS, DESCRIPTION, ENVELOPE_FILE, EXPECT, EXPECTED_ATTEMPTS, GATE, GATE_RULE, NAME, PROJECTION_BODY,
-    RECONCILE, REPORT, VALUE,
+    RECONCILE, REPORT, value,
 };
 use super::BindingCase;
 use super::shared::{Carries, body_is_envelope, exact_map, golden, projection_fixture, text_only};
@@ -76,7 +76,7 @@ impl Definition for Sqs {
                 meaning: "The message's ApproximateReceiveCount attribute as SQS delivers it, as text (null: absent).",
             },
             EXPECTED_ATTEMPTS,
-            VALUE,
+            value(CARRIES),
             ABSENT,
             EXPECT,
         ],
