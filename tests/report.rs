@@ -303,7 +303,7 @@ fn a_finding_inside_a_section_marks_its_cell() {
         "| `demo_core` | core | **2 / 0 / 1 (policy), 1 more finding** |",
         "| `demo_sqs` | sqs | **3 / 0 / 0, 1 more finding** |",
         "| `demo_core` | `first` | BQ617 results-duplicate-key | key \"first\" appears twice",
-        "| `demo_sqs` | `projection/reason` | BQ602 results-schema | violates the results schema",
+        "| `demo_sqs` | `projection` at `/reason` | BQ602 results-schema | violates the results schema",
     ] {
         assert!(md.contains(row), "{row}\n{md}");
     }
@@ -311,6 +311,59 @@ fn a_finding_inside_a_section_marks_its_cell() {
     let html = String::from_utf8(o.stdout).unwrap();
     assert!(!html.contains("class=\"num ok\">2 / 0 / 1"), "{html}");
     assert!(html.contains("<details><summary>1 more finding</summary><ul><li><code>first</code>: BQ617"), "{html}");
+}
+
+/// A refused skip is one finding (BQ613, BQ610 or BQ614) that the cell already counts as "not
+/// allowed": it was also counted as "1 more finding", so one problem read as two. The drill-downs
+/// still list each one.
+#[test]
+fn a_refused_skip_is_counted_once() {
+    let dir = workspace();
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join(HAND_MADE[0])).unwrap()).unwrap();
+    v["sections"]["cases"]["order-created"] = serde_json::json!({"status": "skip", "reason": "not implemented"});
+    v["sections"]["demo_sqs"]["gate/0"] = serde_json::json!({"status": "skip", "reason": "ADR-0031"});
+    v["sections"]["demo_sqs"]["gate/1"] = serde_json::json!({"status": "pass", "reason": 5});
+    // demo_core/third may be skipped citing ADR-0031: cite none (BQ610), or another (BQ614).
+    for (reason, code) in
+        [("one map per call", "BQ610 results-skip-without-adr"), ("ADR-0032", "BQ614 results-skip-wrong-adr")]
+    {
+        v["sections"]["demo_core"]["third"] = serde_json::json!({"status": "skip", "reason": reason});
+        std::fs::write(dir.path().join("skips.json"), v.to_string()).unwrap();
+        let check = bqsuite(dir.path(), &["results", "check", "skips.json", "--suite", "suite"]);
+        let log = transcript(&check);
+        for code in ["BQ613", &code[..5], "BQ602"] {
+            assert!(log.contains(code), "{code}: {log}");
+        }
+        let o = bqsuite(dir.path(), &["report", "skips.json", "--suite", "suite"]);
+        assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+        let md = String::from_utf8(o.stdout).unwrap();
+        for row in [
+            "| `cases` | core | **1 / 0 / 1 (not allowed)** |",
+            "| `demo_core` | core | **2 / 0 / 1 (not allowed)** |",
+            // The schema finding is another problem: it is still "more".
+            "| `demo_sqs` | sqs | **2 / 0 / 1 (not allowed), 1 more finding** |",
+            "| `cases` | `order-created` | BQ613 results-skip-not-allowed |",
+            &format!("| `demo_core` | `third` | {code} |"),
+            "| `demo_sqs` | `gate/0` | BQ613 results-skip-not-allowed |",
+            "(not allowed) or (N policy, N not allowed) some are not (each listed below)",
+        ] {
+            assert!(md.contains(row), "{row}\n{md}");
+        }
+        assert!(!md.contains("gate~1"), "a case id is shown as the file spells it: {md}");
+        let o = bqsuite(dir.path(), &["report", "skips.json", "--suite", "suite", "--format", "html"]);
+        let html = String::from_utf8(o.stdout).unwrap();
+        for cell in [
+            &format!(
+                "2 / 0 / 1 (not allowed)<details><summary>1 skip not allowed</summary><ul><li><code>third</code>: {}",
+                &code[..5]
+            ),
+            "2 / 0 / 1 (not allowed), 1 more finding<details><summary>1 skip not allowed</summary><ul><li><code>gate/0</code>: BQ613",
+            "</ul></details><details><summary>1 more finding</summary><ul><li><code>gate/1</code> at <code>/reason</code>: BQ602",
+        ] {
+            assert!(html.contains(cell), "{cell}\n{html}");
+        }
+    }
 }
 
 /// Red team (report): sections the suite does not have share one row, so the matrix grows with

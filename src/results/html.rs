@@ -132,12 +132,19 @@ fn details(out: &mut String, cell: &Cell) {
                 out.push_str("</ul></details>");
             }
         }
-        if !findings.is_empty() {
-            let n = findings.len();
-            let _ = write!(out, "<details><summary>{n} more finding{}</summary><ul>", if n == 1 { "" } else { "s" });
-            for f in findings {
-                let at =
-                    if f.at.is_empty() { "(whole section)".to_owned() } else { format!("<code>{}</code>", esc(&f.at)) };
+        let (refused, more): (Vec<_>, Vec<_>) = findings.iter().partition(|f| f.is_a_refused_skip());
+        for (list, noun, tail) in [(refused, "skip", " not allowed"), (more, "more finding", "")] {
+            if list.is_empty() {
+                continue;
+            }
+            let n = list.len();
+            let _ = write!(out, "<details><summary>{n} {noun}{}{tail}</summary><ul>", if n == 1 { "" } else { "s" });
+            for f in list {
+                let at = match f.place() {
+                    None => "(whole section)".to_owned(),
+                    Some((case, "")) => format!("<code>{}</code>", esc(&case)),
+                    Some((case, rest)) => format!("<code>{}</code> at <code>{}</code>", esc(&case), esc(rest)),
+                };
                 let _ = write!(out, "<li>{at}: {}: {}</li>", f.code, esc(&f.message));
             }
             out.push_str("</ul></details>");

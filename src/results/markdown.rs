@@ -113,7 +113,11 @@ fn drill_down(section: &str, cell: &Cell, lines: &mut Vec<String>) {
                 lines.push(format!("| {} | {} | no status | |", cell_code(section), cell_code(id)));
             }
             for f in findings {
-                let at = if f.at.is_empty() { "(whole section)".to_owned() } else { cell_code(&f.at) };
+                let at = match f.place() {
+                    None => "(whole section)".to_owned(),
+                    Some((case, "")) => cell_code(&case),
+                    Some((case, rest)) => format!("{} at {}", cell_code(&case), cell_code(rest)),
+                };
                 lines.push(format!("| {} | {at} | {} | {} |", cell_code(section), f.code, text(&f.message)));
             }
         }

@@ -123,6 +123,39 @@ pub struct SectionFinding {
     pub message: String,
 }
 
+/// The codes of a refused skip (one finding each): a cell counts those skips as "not allowed",
+/// so they are not counted again among its "more findings" (the drill-downs still list them).
+const REFUSED_SKIP: [Code; 3] =
+    [Code::RESULTS_SKIP_NOT_ALLOWED, Code::RESULTS_SKIP_WITHOUT_ADR, Code::RESULTS_SKIP_WRONG_ADR];
+
+impl SectionFinding {
+    /// Where it is, for people: the case id as the file spells it (a pointer token escapes the
+    /// `/` of `gate/0` as `gate~10`) and the pointer below the case (empty at the case), or
+    /// `None` for the section itself.
+    pub fn place(&self) -> Option<(String, &str)> {
+        if self.at.is_empty() {
+            return None;
+        }
+        let (token, rest) = match self.at.find('/') {
+            Some(i) => self.at.split_at(i),
+            None => (self.at.as_str(), ""),
+        };
+        let case =
+            pointer::parse(&format!("/{token}")).ok().and_then(|mut t| t.pop()).unwrap_or_else(|| token.to_owned());
+        Some((case, rest))
+    }
+
+    /// Is it the finding of a skip the cell already counts as not allowed?
+    pub fn is_a_refused_skip(&self) -> bool {
+        REFUSED_SKIP.contains(&self.code)
+    }
+}
+
+/// How many of a cell's findings its counts do not already show.
+fn more(findings: &[SectionFinding]) -> usize {
+    findings.iter().filter(|f| !f.is_a_refused_skip()).count()
+}
+
 /// The codes a [`Cell::Reported`] lists by case already (failing, missing, unknown, without a
 /// status), so they are not listed twice.
 const LISTED_BY_CASE: [Code; 4] =
@@ -163,7 +196,7 @@ impl Cell {
                     match c {
                         Cell::Reported { counts: c, findings, no_status: n, .. } => {
                             counts += *c;
-                            more += findings.len();
+                            more += self::more(findings);
                             no_status += n.len();
                         }
                         Cell::NotChecked { counts: c, .. } => {
@@ -213,7 +246,7 @@ impl Cell {
                 if *out_of_scope {
                     t.push_str(", out of scope");
                 }
-                match findings.len() {
+                match more(findings) {
                     0 => {}
                     1 => t.push_str(", 1 more finding"),
                     n => t.push_str(&format!(", {n} more findings")),
@@ -253,7 +286,7 @@ impl Cell {
 
 /// The legend both renderers print under the table.
 pub const LEGEND: &str = "Each cell counts pass / fail / skip; (policy) every skip is one the suite's skip policy \
-allows, (not allowed) or (N policy, N not allowed) some are not. — the SDK does not carry the section's scope; \
+allows, (not allowed) or (N policy, N not allowed) some are not (each listed below). — the SDK does not carry the section's scope; \
 n/a (ADR) a family exception excludes the binding; missing a required section the file leaves out; \
 N missing case ids the section leaves out; N unknown case ids the section does not have; N without a status \
 cases whose status is none of pass, fail and skip (counted nowhere); N more findings other findings of results check \
