@@ -742,6 +742,41 @@ fn a_hang_fails_one_case_after_the_timeout() {
     misbehaves_once("hang", 5, "0.5", "gave no answer within 0.5 s (--timeout)");
 }
 
+/// A reply with an escaped lone surrogate follows the JSON grammar, but is no Unicode text:
+/// serde_json's "unexpected end of hex escape" pointed at nothing wrong. A line in another
+/// encoding than UTF-8 (a JVM whose platform encoding is Latin-1) said "invalid unicode code
+/// point".
+#[test]
+fn a_line_that_is_not_unicode_text_says_why() {
+    misbehaves_once("lone-surrogate", 3, "5", "a lone surrogate escape at byte");
+    misbehaves_once("latin1", 3, "5", "not UTF-8 (a byte at offset");
+}
+
+/// No hello: the message names the hello's own wait (at least 10 s, whatever --timeout says)
+/// and the usual cause, a stdout that is not flushed. It blamed "--timeout" (1 s here).
+#[test]
+fn an_adapter_that_writes_no_hello_is_told_what_the_hello_needs() {
+    let o = bqsuite(&["run", "--sdk", "sleep 60", "--timeout", "1", "--section", "cases", "--out", "-"], None);
+    assert_eq!(o.status.code(), Some(2), "{}", support::transcript(&o));
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        stderr.contains("wrote no hello within 10 s (the hello waits for --timeout, and at least 10 s): an adapter writes its hello as soon as it starts, and flushes its stdout after every line"),
+        "{stderr}"
+    );
+}
+
+/// The end of the adapter's log is shown when it fails; a stack trace's tab-indented frames are
+/// indented, not escaped.
+#[test]
+fn a_stack_trace_in_the_log_tail_keeps_its_indent() {
+    let sh = r#"sh -c 'printf "Exception in thread main\n\tat Adapter.main(Adapter.java:7)\n" >&2; exit 3'"#;
+    let o = bqsuite(&["run", "--sdk", sh, "--section", "cases", "--out", "-"], None);
+    assert_eq!(o.status.code(), Some(2), "{}", support::transcript(&o));
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(stderr.contains("  |     at Adapter.main(Adapter.java:7)"), "{stderr}");
+    assert!(!stderr.contains("\\u0009"), "{stderr}");
+}
+
 #[test]
 fn a_garbage_line_fails_one_case() {
     misbehaves_once("garbage", 5, "10", "not a reply of the protocol: not JSON");
@@ -1506,4 +1541,56 @@ fn the_example_adapters_parser_is_strict_json() {
         String::from_utf8_lossy(&out.stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     let accepts: Vec<&Value> = lines.iter().skip(1).map(|r| &r["response"]["result"]).collect();
     assert_eq!(accepts, [&Value::Bool(false), &Value::Bool(true)], "{lines:?}");
+}
+
+/// JSON numbers carry no type: an adapter whose JSON library holds every number as a double
+/// (Gson's default) writes `"seq": 3.0`, `"protocol": 1.0` and `[1000.0]` where the protocol
+/// wants integers, and the protocol's own schema (2020-12) takes them. The run is the run of the
+/// same adapter writing integers, case for case. (It was refused from the hello on: "the adapter
+/// speaks adapter protocol 1.0".)
+#[test]
+fn a_reply_writing_its_integers_as_floats_is_the_same_run() {
+    if !have_python() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (plain, floats) = (dir.path().join("plain.json"), dir.path().join("floats.json"));
+    let a = bqsuite(&["run", "--sdk", &adapter_cmd(), "--out", plain.to_str().unwrap()], None);
+    assert_eq!(a.status.code(), Some(0), "{}", support::transcript(&a));
+    let cmd = misbehave_cmd("protocol-floats", 0, &dir.path().join("once"));
+    let b = bqsuite(&["run", "--sdk", &cmd, "--out", floats.to_str().unwrap()], None);
+    assert_eq!(b.status.code(), Some(0), "{}", support::transcript(&b));
+    assert_eq!(outcomes(&read_json(&plain)), outcomes(&read_json(&floats)));
+    assert!(String::from_utf8_lossy(&b.stderr).contains("adapter: 0 incident(s), 0 restart(s)"));
+}
+
+/// The envelope an SDK writes keeps its integers as integers (the contract's encoding rules):
+/// `attempts: 1.0` is the same number as 1 by value, but Go's struct decode and the PHP and
+/// Python acceptance checks refuse it. Every section that judges an envelope the SDK encoded
+/// fails such an SDK, with one reason, and nothing else does. (roundtrip, extension_write and the
+/// binding projections passed it, and backoff said "body attempts None".)
+#[test]
+fn an_envelope_written_with_float_integers_fails_wherever_the_sdk_encodes() {
+    if !have_python() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.json");
+    let cmd = misbehave_cmd("floats", 1, &dir.path().join("once"));
+    let o = bqsuite(&["run", "--sdk", &cmd, "--out", out.to_str().unwrap()], None);
+    assert_eq!(o.status.code(), Some(1), "{}", support::transcript(&o));
+    let failed: Vec<CaseOutcome> = outcomes(&read_json(&out)).into_iter().filter(|c| c.2 == "fail").collect();
+    let sections: BTreeSet<&str> = failed.iter().map(|c| c.0.as_str()).collect();
+    for s in ["roundtrip", "data_shape", "forbidden_keys", "extension_write", "trim", "job_type", "backoff", "kafka"] {
+        assert!(sections.contains(s), "{s}: {sections:?}");
+    }
+    // Decoding is not encoding: the decode verdicts stand.
+    assert!(!sections.contains("cases"), "{failed:#?}");
+    for (section, id, _, reason) in &failed {
+        let reason = reason.as_deref().unwrap_or_default();
+        assert!(
+            reason.contains("/attempts is written with a fraction: the envelope's integers are written as integers"),
+            "{section} / {id}: {reason}"
+        );
+    }
 }

@@ -59,7 +59,7 @@ use serde_json::Value;
 
 use super::departure::departure;
 use super::pipe::{Pipe, Received, Unsent};
-use super::protocol::{CallLine, Command, Hello, MAX_LINE, MAX_NAME, PROTOCOL, Reply, quick_reply};
+use super::protocol::{CallLine, Command, Hello, MAX_LINE, MAX_NAME, PROTOCOL, Reply, integral_numbers, quick_reply};
 use crate::sdk::{BINDINGS, Identity, OPERATIONS, Request, Response, Sdk, SdkError};
 
 /// How to run an adapter.
@@ -109,6 +109,8 @@ pub enum Trouble {
     Lingered,
     /// No answer within the timeout.
     TimedOut(Duration),
+    /// No hello within this long (`--timeout`, at least [`DEFAULT_TIMEOUT`]).
+    NoHello(Duration),
     /// A line longer than [`MAX_LINE`].
     TooLong,
     /// A line that is not a JSON object with a `seq` (or, before the hello, not a hello).
@@ -139,6 +141,12 @@ impl fmt::Display for Trouble {
             Trouble::Spawn(e) => write!(f, "could not be started: {e}"),
             Trouble::Exited(status, when) => write!(f, "exited ({status}) {when}"),
             Trouble::TimedOut(t) => write!(f, "gave no answer within {} s (--timeout)", t.as_secs_f64()),
+            Trouble::NoHello(t) => write!(
+                f,
+                "wrote no hello within {} s (the hello waits for --timeout, and at least {} s): an adapter writes its hello as soon as it starts, and flushes its stdout after every line",
+                t.as_secs_f64(),
+                DEFAULT_TIMEOUT.as_secs()
+            ),
             Trouble::Lingered => f.write_str("did not exit within the timeout after the shutdown (killed)"),
             Trouble::TooLong => write!(f, "wrote a line longer than {} MiB", MAX_LINE >> 20),
             Trouble::Garbage(what) => write!(f, "wrote a line that is not a reply of the protocol: {what}"),
@@ -450,6 +458,25 @@ impl Drop for Launched {
             kill(&mut r.child);
         }
     }
+}
+
+/// Why a line of the adapter that serde_json refused is not JSON: in the protocol's words where
+/// serde_json's would mislead (an invalid UTF-8 byte reads "invalid unicode code point", an
+/// unpaired surrogate escape "unexpected end of hex escape"), else serde_json's own.
+fn not_json(line: &[u8], e: &serde_json::Error) -> String {
+    let why = match std::str::from_utf8(line) {
+        Err(u) => format!(
+            "not UTF-8 (a byte at offset {} is invalid): the protocol is UTF-8 text, so the adapter's stdout must write UTF-8 whatever the platform's default encoding",
+            u.valid_up_to()
+        ),
+        Ok(text) => match crate::suite::json::lone_surrogate(text) {
+            Some(at) => format!(
+                "a lone surrogate escape at byte {at}: a protocol string is Unicode text, which has no unpaired surrogate (bytes travel as base64)"
+            ),
+            None => format!("not JSON ({e})"),
+        },
+    };
+    format!("{why}: {}", excerpt(line, 80))
 }
 
 /// The first `n` characters of what an adapter wrote, for a reason: as written (so a JSON line
@@ -1021,12 +1048,12 @@ impl Adapter {
             (_, Received::Eof) | (Err(Unsent::Closed), _) => {
                 return Err(Trouble::Exited(exited(&mut running.child), "before its hello"));
             }
-            (_, Received::TimedOut) => return Err(Trouble::TimedOut(wait)),
+            (_, Received::TimedOut) => return Err(Trouble::NoHello(wait)),
             (_, Received::TooLong) => return Err(Trouble::TooLong),
             (_, Received::Failed(e)) => return Err(Trouble::Io(e)),
         };
-        let value: Value = serde_json::from_slice(&got)
-            .map_err(|e| Trouble::Garbage(format!("not JSON ({e}): {}", excerpt(&got, 80))))?;
+        let mut value: Value = serde_json::from_slice(&got).map_err(|e| Trouble::Garbage(not_json(&got, &e)))?;
+        integral_numbers(&mut value);
         if value.get("reply").and_then(Value::as_str) != Some("hello") {
             return Err(Trouble::Garbage(format!("expected its hello, got {}", excerpt(&got, 80))));
         }
@@ -1219,7 +1246,10 @@ impl Adapter {
 
     /// What an unsolicited line is: a second answer to a `seq` already answered, or noise.
     fn unsolicited_trouble(&self, line: &[u8]) -> Trouble {
-        let seq = serde_json::from_slice::<Value>(line).ok().and_then(|v| v.get("seq").and_then(Value::as_u64));
+        let seq = serde_json::from_slice::<Value>(line).ok().and_then(|mut v| {
+            integral_numbers(&mut v);
+            v.get("seq").and_then(Value::as_u64)
+        });
         match seq {
             Some(s) if (1..=self.seq).contains(&s) => Trouble::Duplicate(s),
             _ => Trouble::Garbage(format!("unasked for: {}", excerpt(line, 80))),
@@ -1279,9 +1309,12 @@ impl Adapter {
             return self.reply_result(op, reply);
         }
         let value: Value = match serde_json::from_slice(&got) {
-            Ok(v) => v,
+            Ok(mut v) => {
+                integral_numbers(&mut v);
+                v
+            }
             Err(e) => {
-                let t = Trouble::Garbage(format!("not JSON ({e}): {}", excerpt(&got, 80)));
+                let t = Trouble::Garbage(not_json(&got, &e));
                 return Err(self.lose(Some((seq, op)), t));
             }
         };

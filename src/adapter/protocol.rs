@@ -10,7 +10,9 @@
 //! Invariants: every message names its kind in its first member (`cmd` / `reply`); every call
 //! carries a `seq` that the one reply to it repeats; a line from the adapter is at most
 //! [`MAX_LINE`] bytes; unknown members are ignored in both directions (a later minor addition
-//! never breaks an adapter), but the protocol version in the hello is exact.
+//! never breaks an adapter), but the protocol version in the hello is exact; a JSON number
+//! carries no type, so where a member is an integer any number whose value is an integer of at
+//! most 2^53 in magnitude stands for it (`1`, `1.0`, `1e3`: [`integral_numbers`]).
 
 use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde::{Deserialize, Serialize};
@@ -166,6 +168,38 @@ struct AnyReply {
     reason: Option<String>,
 }
 
+/// The largest magnitude up to which every integer is a double, so a number written with a
+/// fraction or an exponent names the integer it looks like: 2^53.
+const EXACT_INTEGERS: f64 = 9_007_199_254_740_992.0;
+
+/// Numbers of an adapter's line whose value is an integer, written with a fraction or an
+/// exponent (`1.0`, `1e3`), as integers, so that a member the protocol types as an integer
+/// takes them. A library that holds every number as a double (Gson's default, a JavaScript
+/// number) writes `1000.0` for the integer 1000, and the protocol's own schema (JSON Schema
+/// 2020-12: an integer is a number without a fraction) accepts it. Left as they are: numbers
+/// with a fraction, beyond 2^53 in magnitude (a double there no longer names one integer), and
+/// `-0.0`. A member the protocol types as a number takes an integer all the same.
+pub fn integral_numbers(value: &mut serde_json::Value) {
+    use serde_json::Value;
+    let mut stack = vec![value];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::Number(n) if n.is_f64() => {
+                if let Some(f) = n.as_f64()
+                    && f.fract() == 0.0
+                    && f.abs() <= EXACT_INTEGERS
+                    && !(f == 0.0 && f.is_sign_negative())
+                {
+                    *v = Value::from(f as i64);
+                }
+            }
+            Value::Array(items) => stack.extend(items.iter_mut()),
+            Value::Object(members) => stack.extend(members.values_mut()),
+            _ => {}
+        }
+    }
+}
+
 /// A reply to a call (not a hello), read the quick way, or `None` to read it as [`Reply`].
 pub fn quick_reply(line: &[u8]) -> Option<Reply> {
     let r: AnyReply = serde_json::from_slice(line).ok()?;
@@ -227,6 +261,23 @@ mod tests {
     use crate::sdk::ops::{Accepts, DecodeOutcome};
     use crate::sdk::wire::Bytes;
     use serde_json::json;
+
+    #[test]
+    fn integral_numbers_stand_for_integers() {
+        let mut v =
+            json!({"seq": 3.0, "result": [1000.0, 1e3, 1.5, -2.0, -0.0, 1e300, 9007199254740992.0, 7], "s": "1.0"});
+        integral_numbers(&mut v);
+        assert_eq!(v.to_string(), r#"{"seq":3,"result":[1000,1000,1.5,-2,-0.0,1e+300,9007199254740992,7],"s":"1.0"}"#);
+        // What a Gson-based adapter writes: refused as it is, taken once the numbers are integral.
+        let line = r#"{"reply": "result", "seq": 2.0, "response": {"op": "retry_delay", "result": [1000.0, 2e3]}}"#;
+        assert!(quick_reply(line.as_bytes()).is_none());
+        let mut v: serde_json::Value = serde_json::from_str(line).unwrap();
+        integral_numbers(&mut v);
+        match Reply::deserialize(&v).unwrap() {
+            Reply::Result { seq: 2, response: Response::RetryDelay(delays) } => assert_eq!(delays, [1000, 2000]),
+            other => panic!("{other:?}"),
+        }
+    }
 
     #[test]
     fn the_committed_schema_is_the_generated_one() {

@@ -1006,6 +1006,8 @@ const LOG_TAIL_LINES: usize = 20;
 /// The end of the adapter's log (its stderr, and bqsuite's lines about it) on stderr, so that
 /// why it failed is in front of whoever ran it (a CI log, where the file is out of reach): the
 /// last lines of at most the last 4 KiB, each terminal-safe, since they are the adapter's words.
+/// A tab, which indents the frames of a stack trace, is four spaces (escaped, every frame read
+/// `\u0009at …`).
 fn note_log_tail(log: &Path) {
     use std::io::{Read, Seek, SeekFrom};
     let Ok(mut file) = std::fs::File::open(log) else { return };
@@ -1024,7 +1026,7 @@ fn note_log_tail(log: &Path) {
     let shown = &lines[lines.len().saturating_sub(LOG_TAIL_LINES)..];
     note!("the end of the adapter's log ({}):", log.display());
     for line in shown {
-        note!("  | {}", terminal_safe(line));
+        note!("  | {}", terminal_safe(&line.replace('\t', "    ")));
     }
 }
 

@@ -81,13 +81,78 @@ pub fn first_difference<'v>(got: &'v Value, want: &'v Value) -> Option<(String, 
     walk(got, want, &mut String::new())
 }
 
-/// Numbers are equal when their mathematical values are; integers compare exactly.
+/// Numbers are equal when their mathematical values are. An integer literal (of 64 bits) is
+/// read exactly, and a literal with a fraction or an exponent as the IEEE-754 double it names,
+/// as every SDK language's default decoder reads it; an integer and a double are compared
+/// exactly too, so `9007199254740993` is not `9.007199254740992E15`, the double an SDK that
+/// holds numbers as doubles writes for it.
 fn same_number(x: &Number, y: &Number) -> bool {
-    match (x.as_i64(), y.as_i64(), x.as_u64(), y.as_u64()) {
-        (Some(p), Some(q), ..) => p == q,
-        (.., Some(p), Some(q)) => p == q,
-        _ => matches!((x.as_f64(), y.as_f64()), (Some(p), Some(q)) if p == q),
+    fn integer(n: &Number) -> Option<i128> {
+        n.as_i64().map(i128::from).or_else(|| n.as_u64().map(i128::from))
     }
+    /// A double's value as an integer, when it is one that fits (every integral double below
+    /// 2^64 in magnitude converts to an `i128` exactly).
+    fn integral(f: f64) -> Option<i128> {
+        (f.fract() == 0.0 && f.abs() < 18_446_744_073_709_551_616.0).then_some(f as i128)
+    }
+    match (integer(x), integer(y)) {
+        (Some(p), Some(q)) => p == q,
+        (Some(p), None) => y.as_f64().and_then(integral) == Some(p),
+        (None, Some(q)) => x.as_f64().and_then(integral) == Some(q),
+        (None, None) => matches!((x.as_f64(), y.as_f64()), (Some(p), Some(q)) if p == q),
+    }
+}
+
+/// The envelope members every consumer decodes into an integer type: `attempts`,
+/// `meta.schema_version` and `meta.created_at`.
+pub const ENVELOPE_INTEGERS: [&str; 3] = ["/attempts", "/meta/schema_version", "/meta/created_at"];
+
+/// Integers stay integers in an envelope the SDK wrote (the contract's encoding rules): in the
+/// SDK's text `written`, each of [`ENVELOPE_INTEGERS`] that is a number, and every number at a
+/// place where `given` (the message it re-encodes, or a value it was handed, found at `at` in
+/// the output) holds an integer, must be written as an integer literal: no fraction, no
+/// exponent. `1.0` and `1.749132727E12` are the same numbers by value, but Go's struct decode
+/// and the PHP and Python acceptance checks read them as floats and refuse the message.
+/// (`written` that does not parse is the caller's finding, not this one's.)
+pub fn integers_stay_integers(written: &str, given: &[(&str, &Value)]) -> Result<(), String> {
+    let Some(numbers) = crate::suite::exact::Numbers::of(written.as_bytes()) else { return Ok(()) };
+    let literal = |at: &str| numbers.get(at).filter(|(n, _)| !n.is_integer_literal()).map(|(_, lit)| lit.as_str());
+    for at in ENVELOPE_INTEGERS {
+        // The literal is left out: created_at differs on every message, and one reason for
+        // every message lets a run's digest count them as one fault.
+        if let Some(lit) = literal(at) {
+            let form = match (lit.contains('.'), lit.contains(['e', 'E'])) {
+                (true, true) => "a fraction and an exponent",
+                (false, true) => "an exponent",
+                _ => "a fraction",
+            };
+            return Err(format!(
+                "{at} is written with {form}: the envelope's integers are written as integers, or a consumer that decodes an integer type refuses the message"
+            ));
+        }
+    }
+    for (base, value) in given {
+        let mut stack = vec![(base.to_string(), *value)];
+        while let Some((at, v)) = stack.pop() {
+            match v {
+                Value::Number(n) if n.is_i64() || n.is_u64() => {
+                    if let Some(lit) = literal(&at) {
+                        return Err(format!(
+                            "{at} is written {lit} where the message had the integer {n}: integers stay integers, or a consumer that decodes an integer type refuses it"
+                        ));
+                    }
+                }
+                Value::Array(items) => {
+                    stack.extend(items.iter().enumerate().map(|(i, x)| (crate::suite::pointer::join_index(&at, i), x)))
+                }
+                Value::Object(members) => {
+                    stack.extend(members.iter().map(|(k, x)| (crate::suite::pointer::join(&at, k), x)))
+                }
+                _ => {}
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The members of a JSON object text at its top level, in order, repeats kept, each value as
@@ -115,58 +180,9 @@ pub fn strict_object(bytes: &[u8]) -> Result<(), String> {
     }
 }
 
-/// Byte offset of the first `\uXXXX` escape, inside a string literal of JSON text, that is a
-/// surrogate without its partner.
-///
-/// A surrogate escape is `\u` followed by `d` or `D`; text without one (nearly every file) is
-/// passed over by two substring searches instead of being walked character by character.
-pub fn lone_surrogate(text: &str) -> Option<usize> {
-    if !(text.contains("\\ud") || text.contains("\\uD")) {
-        return None;
-    }
-    let unit = |at: usize| text.get(at..at + 4).and_then(|h| u16::from_str_radix(h, 16).ok());
-    let mut in_string = false;
-    let mut iter = text.char_indices();
-    // The high surrogate waiting for its low half, and where it was.
-    let mut pending: Option<usize> = None;
-    while let Some((i, c)) = iter.next() {
-        if !in_string {
-            in_string = c == '"';
-            continue;
-        }
-        match c {
-            '"' => {
-                if pending.is_some() {
-                    return pending;
-                }
-                in_string = false;
-            }
-            '\\' => {
-                let Some((_, e)) = iter.next() else { break };
-                if e != 'u' {
-                    if pending.is_some() {
-                        return pending;
-                    }
-                    continue;
-                }
-                let u = unit(i + 2).unwrap_or(0);
-                for _ in 0..4 {
-                    iter.next();
-                }
-                match (pending.take(), u) {
-                    (Some(_), 0xDC00..=0xDFFF) => {}
-                    (Some(high), _) => return Some(high),
-                    (None, 0xD800..=0xDBFF) => pending = Some(i),
-                    (None, 0xDC00..=0xDFFF) => return Some(i),
-                    (None, _) => {}
-                }
-            }
-            _ if pending.is_some() => return pending,
-            _ => {}
-        }
-    }
-    pending
-}
+/// Where JSON text holds an unpaired surrogate escape (a scan over text, so it lives with the
+/// parser; the adapter transport names it too).
+pub use crate::suite::json::lone_surrogate;
 
 #[cfg(test)]
 mod tests {
@@ -187,6 +203,52 @@ mod tests {
         let got = json!({"job": "x", "extra": true, "data": {"a/b": [1, 2, {"v": 1e-300}]}});
         assert_eq!(first_difference(&got, &want), Some(("/extra".into(), Some(&json!(true)), None)));
         assert_eq!(first_difference(&json!([]), &json!({})), Some((String::new(), Some(&json!([])), Some(&json!({})))));
+    }
+
+    #[test]
+    fn an_integer_and_a_double_compare_exactly() {
+        assert!(same_value(&json!(1042), &json!(1042.0)));
+        assert!(same_value(&json!(-3), &json!(-3.0)));
+        assert!(same_value(&json!(u64::MAX), &json!(u64::MAX)));
+        assert!(!same_value(&json!(9_007_199_254_740_993_u64), &json!(9.007_199_254_740_992e15)));
+        assert!(!same_value(&json!(9.007_199_254_740_992e15), &json!(9_007_199_254_740_993_u64)));
+        assert!(same_value(&json!(9_007_199_254_740_992_u64), &json!(9.007_199_254_740_992e15)));
+        assert!(!same_value(&json!(1), &json!(1.5)));
+        assert!(!same_value(&json!(0), &json!(1e300)));
+        assert!(same_value(&json!(0.5), &json!(5e-1)));
+    }
+
+    #[test]
+    fn integers_stay_integers_in_what_the_sdk_writes() {
+        let ok = |text: &str, given: &[(&str, &Value)]| integers_stay_integers(text, given);
+        let fixture = json!({"data": {"n": 1, "f": 1.5, "l": [2]}, "attempts": 0});
+        let given = [("", &fixture)];
+        assert!(ok(r#"{"data": {"n": 1, "f": 1.5, "l": [2]}, "attempts": 0}"#, &given).is_ok());
+        // A float of the input may be written any way; an integer only as an integer.
+        assert!(ok(r#"{"data": {"n": 1, "f": 15e-1, "l": [2]}, "attempts": 0}"#, &given).is_ok());
+        let e = ok(r#"{"data": {"n": 1.0, "f": 1.5, "l": [2]}, "attempts": 0}"#, &given).unwrap_err();
+        assert!(e.starts_with("/data/n is written 1.0 where the message had the integer 1:"), "{e}");
+        let e = ok(r#"{"data": {"n": 1, "f": 1.5, "l": [2e0]}, "attempts": 0}"#, &given).unwrap_err();
+        assert!(e.starts_with("/data/l/0 is written 2e0"), "{e}");
+        // The envelope's own integers, whatever was given.
+        for (text, at) in [
+            (r#"{"attempts": 1.0}"#, "/attempts is written with a fraction:"),
+            (r#"{"meta": {"schema_version": 1e0}}"#, "/meta/schema_version is written with an exponent:"),
+            (
+                r#"{"meta": {"created_at": 1.749132727E12}}"#,
+                "/meta/created_at is written with a fraction and an exponent:",
+            ),
+        ] {
+            assert!(ok(text, &[]).unwrap_err().starts_with(at), "{text}");
+        }
+        // Where the output moved or dropped a member, or holds no number, this rule says nothing.
+        assert!(ok(r#"{"data": {"n": "1"}, "attempts": 0}"#, &given).is_ok());
+        assert!(ok(r#"{"meta": {"created_at": "1749132727000"}}"#, &[]).is_ok());
+        assert!(ok("not json", &given).is_ok());
+        // Given at a place in the output.
+        let data = json!({"order_id": 1042});
+        let e = ok(r#"{"data": {"order_id": 1042.0}}"#, &[("/data", &data)]).unwrap_err();
+        assert!(e.starts_with("/data/order_id is written 1042.0"), "{e}");
     }
 
     #[test]

@@ -93,6 +93,11 @@ impl Number {
         Some(Number::Exact { int: exponent.is_none() && !mantissa.contains('.'), negative, digits, exp })
     }
 
+    /// Is it an integer literal (`-?digits`: no fraction, no exponent)?
+    pub fn is_integer_literal(&self) -> bool {
+        matches!(self, Number::Exact { int: true, .. })
+    }
+
     /// The same value whatever the literal type (`1` and `1.0` are; `1` and `2` are not).
     pub fn same_value(&self, other: &Number) -> bool {
         match (self, other) {

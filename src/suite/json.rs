@@ -439,6 +439,59 @@ fn member_pointer(stack: &[Frame], key: &str) -> String {
     ptr
 }
 
+/// Byte offset of the first `\uXXXX` escape, inside a string literal of JSON text, that is a
+/// surrogate without its partner.
+///
+/// A surrogate escape is `\u` followed by `d` or `D`; text without one (nearly every file) is
+/// passed over by two substring searches instead of being walked character by character.
+pub fn lone_surrogate(text: &str) -> Option<usize> {
+    if !(text.contains("\\ud") || text.contains("\\uD")) {
+        return None;
+    }
+    let unit = |at: usize| text.get(at..at + 4).and_then(|h| u16::from_str_radix(h, 16).ok());
+    let mut in_string = false;
+    let mut iter = text.char_indices();
+    // The high surrogate waiting for its low half, and where it was.
+    let mut pending: Option<usize> = None;
+    while let Some((i, c)) = iter.next() {
+        if !in_string {
+            in_string = c == '"';
+            continue;
+        }
+        match c {
+            '"' => {
+                if pending.is_some() {
+                    return pending;
+                }
+                in_string = false;
+            }
+            '\\' => {
+                let Some((_, e)) = iter.next() else { break };
+                if e != 'u' {
+                    if pending.is_some() {
+                        return pending;
+                    }
+                    continue;
+                }
+                let u = unit(i + 2).unwrap_or(0);
+                for _ in 0..4 {
+                    iter.next();
+                }
+                match (pending.take(), u) {
+                    (Some(_), 0xDC00..=0xDFFF) => {}
+                    (Some(high), _) => return Some(high),
+                    (None, 0xD800..=0xDBFF) => pending = Some(i),
+                    (None, 0xDC00..=0xDFFF) => return Some(i),
+                    (None, _) => {}
+                }
+            }
+            _ if pending.is_some() => return pending,
+            _ => {}
+        }
+    }
+    pending
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -32,6 +32,14 @@ MODE is one of
     flood          answer the shutdown with short lines, without end, as fast as it can
     talk-after     answer the shutdown with one line, then exit as asked
     protocol       answer the hello with protocol 2
+    lone-surrogate answer call AT with an error whose message ends in an escaped lone surrogate
+                   ("\ud800")
+    latin1         answer call AT with an error whose message is "café", the line in ISO-8859-1
+                   (what a JVM whose platform encoding is not UTF-8 writes)
+    floats         from call AT on, write every integer of the envelopes the SDK encodes (each
+                   `json` member, each Kafka record's value) as a float: 1 as 1.0
+    protocol-floats  write every integer of every reply, the hello's included, as a float
+                   (what a library that holds numbers as doubles writes: `"seq": 3.0`)
     exit-at-once   exit with status 3 before reading anything
     not-json-hello answer the hello with a line that is not JSON
 AT counts the calls of this process from 1. With --once FILE the misbehaviour happens only
@@ -45,11 +53,43 @@ in `/` is a prefix: every case of that block) with a skip citing ADR-0032, whate
 adapter's `pipeline: true` and reads the calls bqsuite writes ahead one after the other.
 """
 
+import base64
 import json
 import os
 import subprocess
 import sys
 import time
+
+
+def floats(v):
+    """Every integer of a JSON value as a float (booleans stay booleans)."""
+    if isinstance(v, bool):
+        return v
+    if isinstance(v, int):
+        return float(v)
+    if isinstance(v, list):
+        return [floats(x) for x in v]
+    if isinstance(v, dict):
+        return {k: floats(x) for k, x in v.items()}
+    return v
+
+
+def float_envelopes(v):
+    """The reply with every encoded envelope in it rewritten by `floats`."""
+    if isinstance(v, list):
+        return [float_envelopes(x) for x in v]
+    if not isinstance(v, dict):
+        return v
+    out = {}
+    for k, x in v.items():
+        if k == "json" and isinstance(x, str):
+            x = json.dumps(floats(json.loads(x)))
+        elif k == "value" and "topic" in v and isinstance(x, str):
+            x = base64.b64encode(json.dumps(floats(json.loads(base64.b64decode(x)))).encode()).decode()
+        else:
+            x = float_envelopes(x)
+        out[k] = x
+    return out
 
 
 def main():
@@ -141,6 +181,8 @@ def main():
                 hello = json.loads(reply)
                 hello["bindings"] = ["sqs", "nats"] if mode == "unknown-binding" else ["sqs", "kafka", "sqs"]
                 reply = (json.dumps(hello) + "\n").encode()
+            elif armed and mode == "protocol-floats":
+                reply = (json.dumps(floats(json.loads(reply))) + "\n").encode()
             elif armed and mode == "not-json-hello":
                 reply = b"Starting babelqueue adapter...\n"
             write(reply)
@@ -159,6 +201,12 @@ def main():
         if armed and mode == "skip-redis" and calls >= at and msg["request"]["op"].startswith("redis_"):
             seq = json.loads(reply)["seq"]
             write((json.dumps({"reply": "skip", "seq": seq, "reason": "ADR-0033: no Redis here"}) + "\n").encode())
+            continue
+        if armed and mode == "protocol-floats":
+            write((json.dumps(floats(json.loads(reply))) + "\n").encode())
+            continue
+        if armed and mode == "floats" and calls >= at:
+            write((json.dumps(float_envelopes(json.loads(reply))) + "\n").encode())
             continue
         if not armed or calls != at or mode in ("relay", "skip-redis"):
             write(reply)
@@ -210,6 +258,13 @@ def main():
             r = json.loads(reply)
             r["response"]["result"] = "yes\x07"
             write((json.dumps(r) + "\n").encode())
+        elif mode == "lone-surrogate":
+            seq = json.loads(reply)["seq"]
+            write((json.dumps({"reply": "error", "seq": seq, "message": "boom \ud800"}) + "\n").encode())
+        elif mode == "latin1":
+            seq = json.loads(reply)["seq"]
+            line = json.dumps({"reply": "error", "seq": seq, "message": "caf\u00e9"}, ensure_ascii=False)
+            write((line + "\n").encode("latin-1"))
         elif mode == "bad-result":
             r = json.loads(reply)
             r["response"] = {"op": "kafka_default_tiers", "result": [1]}

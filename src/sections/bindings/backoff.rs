@@ -30,7 +30,7 @@ use crate::sdk::ops::{
 };
 use crate::sdk::reference::Broken;
 use crate::sdk::wire::{Bytes, KafkaHeader, KafkaRecord};
-use crate::sections::judge::same_value;
+use crate::sections::judge::{integers_stay_integers, same_value};
 use crate::sections::{Block, Catch, Check, Contract, Definition, Field, Fixture, Place, Reader, RunCx, Version, catch_only, ensure};
 use crate::suite::Scope;
 
@@ -365,7 +365,7 @@ impl Definition for Backoff {
                 cx.sdk
                     .kafka_delayed(request)
                     .map_err(|e| e.to_string())
-                    .and_then(|out| published(out, expect.as_ref(), "publish"))
+                    .and_then(|out| published(out, expect.as_ref(), "publish", fixture.json))
             }
         }
         .into()
@@ -435,10 +435,11 @@ fn republish(
         timestamp: Some(0),
     };
     let out = cx.sdk.kafka_retry(KafkaRetry { record, tiers_ms: tiers.to_vec() }).map_err(|e| e.to_string())?;
-    published(out, expect, "retry")
+    published(out, expect, "retry", &body)
 }
 
-fn published(out: KafkaPublishOutcome, expect: Option<&RecordExpect<'_>>, what: &str) -> Check {
+/// `given`: the envelope the SDK was handed, whose integers its record keeps as integers.
+fn published(out: KafkaPublishOutcome, expect: Option<&RecordExpect<'_>>, what: &str, given: &Value) -> Check {
     match (expect, out) {
         (None, KafkaPublishOutcome::Raised { .. }) => Ok(()),
         (None, KafkaPublishOutcome::Published { record }) => {
@@ -447,12 +448,12 @@ fn published(out: KafkaPublishOutcome, expect: Option<&RecordExpect<'_>>, what: 
         (Some(_), KafkaPublishOutcome::Raised { message }) => {
             Err(format!("expected a record, but the {what} raised: {message}"))
         }
-        (Some(want), KafkaPublishOutcome::Published { record }) => check_record(want, &record),
+        (Some(want), KafkaPublishOutcome::Published { record }) => check_record(want, &record, given),
     }
 }
 
 /// Compare a produced record with its expectations.
-fn check_record(want: &RecordExpect<'_>, rec: &KafkaRecord) -> Check {
+fn check_record(want: &RecordExpect<'_>, rec: &KafkaRecord, given: &Value) -> Check {
     ensure(rec.topic == want.topic, || format!("topic {:?}, expected {:?}", rec.topic, want.topic))?;
     for (key, value) in want.headers.into_iter().flatten() {
         let value = value.as_str().unwrap_or_default();
@@ -467,9 +468,12 @@ fn check_record(want: &RecordExpect<'_>, rec: &KafkaRecord) -> Check {
     let value = rec.value.as_ref().ok_or("the record is a tombstone")?;
     let body: Value =
         serde_json::from_slice(value.as_slice()).map_err(|e| format!("the record value is not JSON: {e}"))?;
-    let attempts = body.get("attempts").and_then(Value::as_u64);
-    ensure(attempts == Some(want.body_attempts), || {
-        format!("body attempts {attempts:?}, expected {}", want.body_attempts)
+    let text = std::str::from_utf8(value.as_slice()).map_err(|e| format!("the record value is not UTF-8: {e}"))?;
+    integers_stay_integers(text, &[("", given)]).map_err(|e| format!("the record value: {e}"))?;
+    let attempts = body.get("attempts");
+    ensure(attempts.and_then(Value::as_u64) == Some(want.body_attempts), || match attempts {
+        Some(got) => format!("the body's attempts is {got}, expected {}", want.body_attempts),
+        None => format!("the body has no attempts, expected {}", want.body_attempts),
     })?;
     let header = header_text(rec, ATTEMPTS);
     ensure(header == Some(want.body_attempts.to_string().as_str()), || {

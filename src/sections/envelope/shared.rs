@@ -16,7 +16,7 @@ use crate::diag::{Code, Finding};
 use crate::sdk::ops::{Accepts, Decode, DecodeOutcome, Reemit, ReemitOutcome};
 use crate::sdk::wire::{Bytes, Warning};
 use crate::sdk::{Calls, Sdk};
-use crate::sections::judge::same_value;
+use crate::sections::judge::{integers_stay_integers, same_value};
 use crate::sections::{Check, CheckCx, Entry, Fixture, Place, Reader, ensure};
 use crate::suite::{MANIFEST, pointer};
 
@@ -28,9 +28,12 @@ pub(crate) fn named(warnings: &[Warning]) -> String {
     warnings.iter().map(|w| w.pointer.as_str()).collect::<Vec<_>>().join(", ")
 }
 
-/// Parse an SDK's JSON output.
+/// Parse an envelope the SDK wrote, whose own integers (`attempts`, `meta.schema_version`,
+/// `meta.created_at`) must be written as integers ([`integers_stay_integers`]).
 pub(crate) fn parsed(json: &str) -> Result<Value, String> {
-    serde_json::from_str(json).map_err(|e| format!("the SDK wrote text that is not JSON ({e}): {json}"))
+    let value = serde_json::from_str(json).map_err(|e| format!("the SDK wrote text that is not JSON ({e}): {json}"))?;
+    integers_stay_integers(json, &[])?;
+    Ok(value)
 }
 
 /// The optional pointer fields a re-emit is checked against.
@@ -176,6 +179,7 @@ pub(crate) fn reemit(
         ReemitOutcome::Encoded { json, warnings } => {
             let out = parsed(&json)?;
             reemitted_fields(&out, input)?;
+            integers_stay_integers(&json, &[("", input)])?;
             Ok((out, warnings))
         }
         ReemitOutcome::Rejected { message } => Err(format!("the body was rejected: {message}")),

@@ -30,7 +30,7 @@ use crate::sdk::ops::{
 use crate::sdk::reference::Broken;
 use crate::sdk::wire::{Bytes, DeadLetterReason, RedisRole as Role, RedisTarget};
 use crate::sdk::{Calls, Sdk};
-use crate::sections::judge::same_value;
+use crate::sections::judge::{integers_stay_integers, same_value};
 use crate::sections::{Block, Catch, Check, Contract, Definition, Field, Needs, Problem, Reader, RunCx, Version, catch, ensure};
 use crate::suite::Scope;
 
@@ -599,7 +599,12 @@ impl<'c, 'k> Program<'c, 'k> {
         ensure(block.get("original_queue").and_then(Value::as_str) == Some(self.case.queue.as_str()), || {
             format!("dead_letter.original_queue is not {:?}", self.case.queue)
         })?;
-        let as_body = parse(body).is_ok_and(|b| same_value(&b, &rec));
+        let body_value = parse(body).ok();
+        let as_body = body_value.as_ref().is_some_and(|b| same_value(b, &rec));
+        if as_body && let Some(b) = &body_value {
+            integers_stay_integers(&String::from_utf8_lossy(member), &[("", b)])
+                .map_err(|e| format!("the record: {e}"))?;
+        }
         let as_wrapper = reason == "poison"
             && std::str::from_utf8(body).is_ok_and(|t| same_value(&rec, &serde_json::json!({ "raw": t })));
         ensure(as_body || as_wrapper, || {
@@ -612,9 +617,11 @@ fn parse(bytes: &[u8]) -> Result<Value, String> {
     serde_json::from_slice(bytes).map_err(|e| format!("{} is not JSON: {e}", shown(bytes)))
 }
 
+/// A member the SDK wrote holds `want`, its integers written as integers.
 fn same_json(member: &[u8], want: &Value) -> Check {
     let got = parse(member)?;
-    ensure(same_value(&got, want), || format!("{got} is not the same value as {want}"))
+    ensure(same_value(&got, want), || format!("{got} is not the same value as {want}"))?;
+    integers_stay_integers(&String::from_utf8_lossy(member), &[("", want)])
 }
 
 fn same<T: PartialEq + std::fmt::Display>(what: &str, want: Option<T>, got: T) -> Check {
