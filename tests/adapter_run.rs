@@ -1594,3 +1594,47 @@ fn an_envelope_written_with_float_integers_fails_wherever_the_sdk_encodes() {
         );
     }
 }
+
+/// One operation that crashes the adapter every time costs its own cases, not the run: after
+/// taking the adapter down twice it is not sent (nor written ahead) again, and every other
+/// section runs on restarted adapters. (Its crashes used up --max-restarts, and every later
+/// section was "not run".)
+#[test]
+fn an_operation_that_always_crashes_costs_only_its_own_cases() {
+    if !have_python() {
+        return;
+    }
+    for calls in [Calls::Ahead, Calls::OneByOne] {
+        let dir = tempfile::tempdir().unwrap();
+        let (reference, out) = (dir.path().join("reference.json"), dir.path().join("out.json"));
+        let sections = ["--section", "cases", "--section", "roundtrip", "--section", "forbidden_keys"];
+        let mut args = vec!["run", "--out", reference.to_str().unwrap()];
+        args.extend(sections);
+        assert_eq!(bqsuite(&args, None).status.code(), Some(0));
+        let cmd = misbehave_cmd_with("crash-on-accepts", 0, &dir.path().join("once"), calls);
+        let mut args = vec!["run", "--sdk", &cmd, "--out", out.to_str().unwrap()];
+        args.extend(sections);
+        let o = bqsuite(&args, None);
+        assert_eq!(o.status.code(), Some(1), "{calls:?}: {}", support::transcript(&o));
+        let (want, got) = (outcomes(&read_json(&reference)), outcomes(&read_json(&out)));
+        for (w, g) in want.iter().zip(&got) {
+            if g.0 == "cases" {
+                // Every `cases` case asks accepts first.
+                assert_eq!(g.2, "fail", "{calls:?}: {g:?}");
+            } else {
+                assert_eq!(w, g, "{calls:?}: the other sections run as the reference's");
+            }
+        }
+        let not_sent = got
+            .iter()
+            .filter(|g| g.3.as_deref().is_some_and(|r| r.contains("not run: accepts took the adapter down 2 times")))
+            .count();
+        assert_eq!(not_sent, got.iter().filter(|g| g.0 == "cases").count() - 2, "{calls:?}: {got:#?}");
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            stderr
+                .contains("adapter: 2 incident(s), 2 restart(s), not sent again after taking it down 2 times: accepts"),
+            "{calls:?}: {stderr}"
+        );
+    }
+}

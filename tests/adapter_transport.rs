@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use bqsuite::adapter::{Adapter, AdapterOptions, Trouble};
-use bqsuite::sdk::ops::Accepts;
+use bqsuite::sdk::ops::{Accepts, Decode, DecodeOutcome};
 use bqsuite::sdk::wire::Bytes;
 use bqsuite::sdk::{Calls, SdkError};
 
@@ -197,26 +197,75 @@ fn a_result_of_the_wrong_shape_is_told_where() {
     );
 }
 
+fn decode(a: &mut Adapter) -> Result<DecodeOutcome, SdkError> {
+    a.decode(Decode { body: Bytes::from(ENVELOPE) })
+}
+
 #[test]
 fn restarts_are_capped() {
     if python().is_none() {
         return;
     }
     let s = Setup::new();
-    // Crashes at its first call, every time; two restarts allowed.
+    // Crashes at its first call, every time; two restarts allowed. Two operations take turns,
+    // so neither is retired before the budget is used up.
     let mut a = Adapter::start(s.options("crash", 1, false)).unwrap();
-    for case in ["a", "b", "c"] {
+    for (case, op) in [("a", "accepts"), ("b", "decode"), ("c", "accepts")] {
         a.begin_case("cases", case);
-        assert!(transport(accepts(&mut a)).contains("exited (exit status: 3)"), "{case}");
+        let why = if op == "accepts" {
+            transport(accepts(&mut a))
+        } else {
+            match decode(&mut a) {
+                Err(SdkError::Transport { message }) => message,
+                other => panic!("{other:?}"),
+            }
+        };
+        assert!(why.contains("exited (exit status: 3)"), "{case}: {why}");
     }
     a.begin_case("cases", "d");
     let started = Instant::now();
-    let why = transport(accepts(&mut a));
+    let why = match decode(&mut a) {
+        Err(SdkError::Transport { message }) => message,
+        other => panic!("{other:?}"),
+    };
     assert!(why.contains("not run: the adapter failed 3 times and is not started again (--max-restarts 2)"), "{why}");
     assert!(started.elapsed() < Duration::from_millis(200), "no restart is attempted");
     let summary = a.finish();
     assert!(summary.gave_up);
     assert_eq!((summary.starts, summary.incidents.len()), (3, 3));
+}
+
+/// An operation that takes the adapter down twice is not sent again: a crash that repeats is the
+/// SDK's bug in that operation, and the restarts left serve the others. (One operation crashing
+/// in every case used up the whole budget, and every section after it was "not run".)
+#[test]
+fn an_operation_that_takes_the_adapter_down_twice_is_not_sent_again() {
+    if python().is_none() {
+        return;
+    }
+    let s = Setup::new();
+    let mut a = Adapter::start(s.options("crash-on-accepts", 0, false)).unwrap();
+    for case in ["a", "b"] {
+        a.begin_case("cases", case);
+        assert!(transport(accepts(&mut a)).contains("exited (exit status: 3)"), "{case}");
+    }
+    a.begin_case("cases", "c");
+    let started = Instant::now();
+    let why = transport(accepts(&mut a));
+    assert!(
+        why.contains(
+            "not run: accepts took the adapter down 2 times, so it is not sent again (the other operations go on)"
+        ),
+        "{why}"
+    );
+    assert!(started.elapsed() < Duration::from_millis(200), "no restart is attempted for it");
+    // Another operation is answered by a restarted adapter.
+    assert!(matches!(decode(&mut a), Ok(DecodeOutcome::Decoded { .. })));
+    let summary = a.finish();
+    assert!(!summary.gave_up);
+    assert_eq!(summary.retired_operations, ["accepts"]);
+    assert_eq!((summary.starts, summary.incidents.len()), (3, 2));
+    assert!(summary.to_string().contains(", not sent again after taking it down 2 times: accepts;"), "{summary}");
 }
 
 #[test]

@@ -25,6 +25,10 @@
 //!   ("the adapter failed earlier in this case"), because its state (Redis reservations) is
 //!   gone. The next case starts a fresh process, until [`AdapterOptions::max_restarts`] restarts
 //!   are used up; then every call fails at once.
+//! - An operation whose calls have taken the process down [`RETIRE_AFTER`] times is not sent
+//!   again (nor written ahead): its later calls fail at once, naming it, and the restarts left
+//!   serve the other operations. A crash that repeats on one operation is the SDK's bug in that
+//!   operation, and should not cost every section after it its run.
 //! - A well-formed reply with the right `seq` whose content breaks the protocol (an unknown
 //!   reply kind, a result of another operation) fails only that call: the stream is still in
 //!   step, so the process is kept.
@@ -86,6 +90,10 @@ pub type Plan = Vec<(String, Vec<(Request, Option<Response>)>)>;
 
 /// The default of `--timeout`.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
+/// How many times an operation may take the adapter down before its calls are not sent again:
+/// twice tells a crash that repeats from one that happened.
+pub const RETIRE_AFTER: u32 = 2;
+
 /// The default of `--max-restarts`.
 pub const DEFAULT_MAX_RESTARTS: u32 = 5;
 
@@ -247,6 +255,8 @@ pub struct Summary {
     pub gave_up: bool,
     /// No process was started again because a restarted one came back with another hello.
     pub retired: bool,
+    /// Operations not sent again, having taken the adapter down [`RETIRE_AFTER`] times.
+    pub retired_operations: Vec<String>,
     /// Operations the hello lists that this protocol does not have (never called).
     pub unknown_operations: Vec<String>,
     pub log: PathBuf,
@@ -265,6 +275,13 @@ impl fmt::Display for Summary {
             f.write_str(", not started again (it came back with another hello)")?;
         } else if self.gave_up {
             f.write_str(", restarts used up")?;
+        }
+        if !self.retired_operations.is_empty() {
+            write!(
+                f,
+                ", not sent again after taking it down {RETIRE_AFTER} times: {}",
+                self.retired_operations.join(", ")
+            )?;
         }
         if let Some((sent, used)) = self.ahead {
             write!(f, "; {sent} call(s) written ahead ({used} used), {} one at a time", self.one_by_one)?;
@@ -354,6 +371,8 @@ pub struct Adapter {
     /// Why no process is started again: a restarted one came back with another hello, which
     /// no further restart mends (each would be one more incident of the same).
     retired: Option<String>,
+    /// How many times each operation's calls took the process down ([`RETIRE_AFTER`]).
+    op_losses: HashMap<&'static str, u32>,
     notes: CaseNotes,
     incidents: Vec<Incident>,
     /// The hello declared `pipeline`: calls may be written ahead.
@@ -698,6 +717,7 @@ impl Adapter {
             case: String::new(),
             down: None,
             retired: None,
+            op_losses: HashMap::new(),
             notes: CaseNotes::default(),
             incidents: Vec::new(),
             pipeline: false,
@@ -784,8 +804,9 @@ impl Adapter {
     /// its operation is one the hello lists (any other is not implemented, and never sent).
     fn queue(&mut self, c: usize, k: usize, first: bool) {
         let Some(call) = self.ahead.cases[c].1.get(k) else { return };
-        let listed = self.identity.operations.iter().any(|o| o == call.request.operation());
-        if call.stage != Stage::Held || !listed {
+        let op = call.request.operation();
+        let listed = self.identity.operations.iter().any(|o| o == op);
+        if call.stage != Stage::Held || !listed || self.op_retired(op).is_some() {
             return;
         }
         self.ahead.cases[c].1[k].stage = Stage::Queued;
@@ -1121,6 +1142,9 @@ impl Adapter {
 
     /// Record `trouble` for the call `call`, drop the process, and fail the rest of the case.
     fn lose(&mut self, call: Option<(u64, &'static str)>, trouble: Trouble) -> SdkError {
+        if let Some((_, op)) = call {
+            *self.op_losses.entry(op).or_default() += 1;
+        }
         if let Some(mut r) = self.running.take() {
             let status = kill(&mut r.child);
             self.log_end(&trouble, &status);
@@ -1137,6 +1161,14 @@ impl Adapter {
         let message = reason(Some((seq, op)), &trouble);
         self.incident(Some((seq, op)), trouble, false);
         SdkError::Transport { message }
+    }
+
+    /// Why `op` is not sent any more, when it took the process down [`RETIRE_AFTER`] times.
+    fn op_retired(&self, op: &str) -> Option<String> {
+        let n = *self.op_losses.get(op)?;
+        (n >= RETIRE_AFTER).then(|| {
+            format!("{op} took the adapter down {n} times, so it is not sent again (the other operations go on)")
+        })
     }
 
     /// A running process, started again if needed and allowed.
@@ -1226,8 +1258,12 @@ impl Adapter {
         }
         let unknown_operations =
             self.identity.operations.iter().filter(|o| !OPERATIONS.contains(&o.as_str())).cloned().collect();
+        let mut retired_operations: Vec<String> =
+            self.op_losses.keys().filter(|op| self.op_retired(op).is_some()).map(|op| (*op).to_owned()).collect();
+        retired_operations.sort();
         Summary {
             unknown_operations,
+            retired_operations,
             starts: self.starts,
             incidents: std::mem::take(&mut self.incidents),
             gave_up,
@@ -1424,6 +1460,9 @@ impl Sdk for Adapter {
         if !self.identity.operations.iter().any(|o| o == op) {
             self.notes.not_implemented.push(op);
             return Err(SdkError::NotImplemented { operation: op.to_owned() });
+        }
+        if let Some(why) = self.op_retired(op) {
+            return Err(SdkError::Transport { message: format!("not run: {why}") });
         }
         if let Some(why) = &self.down {
             return Err(SdkError::Transport { message: format!("not run: {why}") });
@@ -1630,6 +1669,7 @@ mod tests {
             incidents,
             gave_up: false,
             retired: false,
+            retired_operations: Vec::new(),
             unknown_operations: Vec::new(),
             log: PathBuf::from("a.log"),
             ahead: None,

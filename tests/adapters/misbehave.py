@@ -36,6 +36,7 @@ MODE is one of
                    ("\ud800")
     latin1         answer call AT with an error whose message is "café", the line in ISO-8859-1
                    (what a JVM whose platform encoding is not UTF-8 writes)
+    crash-on-accepts  exit with status 3 instead of answering any `accepts` call, every time
     floats         from call AT on, write every integer of the envelopes the SDK encodes (each
                    `json` member, each Kafka record's value) as a float: 1 as 1.0
     protocol-floats  write every integer of every reply, the hello's included, as a float
@@ -202,6 +203,8 @@ def main():
             seq = json.loads(reply)["seq"]
             write((json.dumps({"reply": "skip", "seq": seq, "reason": "ADR-0033: no Redis here"}) + "\n").encode())
             continue
+        if mode == "crash-on-accepts" and msg["request"]["op"] == "accepts":
+            sys.exit(3)
         if armed and mode == "protocol-floats":
             write((json.dumps(floats(json.loads(reply))) + "\n").encode())
             continue
