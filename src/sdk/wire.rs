@@ -64,8 +64,26 @@ impl<'de> Deserialize<'de> for Bytes {
             // The value itself, shortened, so the message shows which member it was.
             let end = text.char_indices().nth(40).map_or(text.len(), |(i, _)| i);
             let more = if end < text.len() { "…" } else { "" };
-            serde::de::Error::custom(format!("{:?}{more} is not standard padded base64 ({e})", &text[..end]))
+            serde::de::Error::custom(format!(
+                "{:?}{more} is not standard padded base64 ({e}){}",
+                &text[..end],
+                base64_hint(&text)
+            ))
         })
+    }
+}
+
+/// What the usual other encoders do differently, when `text` shows it: a MIME encoder's line
+/// breaks, the URL-safe alphabet, no padding.
+fn base64_hint(text: &str) -> &'static str {
+    if text.contains(['\n', '\r']) {
+        "; it has line breaks, as a MIME encoder writes: write it on one line"
+    } else if text.contains(['-', '_']) {
+        "; it uses the URL-safe alphabet (- and _): the protocol's is + and /"
+    } else if !text.len().is_multiple_of(4) && !text.ends_with('=') {
+        "; it has no = padding to a multiple of 4 characters"
+    } else {
+        ""
     }
 }
 
@@ -337,6 +355,15 @@ mod tests {
         assert!(serde_json::from_value::<Bytes>(json!("//79AA")).is_err(), "padding is required");
         let e = serde_json::from_value::<Bytes>(json!("not base64!")).unwrap_err().to_string();
         assert!(e.starts_with("\"not base64!\" is not standard padded base64 ("), "{e}");
+        // The other encoders' habits are named.
+        for (text, hint) in [
+            ("eyJhIjox\r\nfQ==", "it has line breaks, as a MIME encoder writes: write it on one line"),
+            ("-_8=", "it uses the URL-safe alphabet (- and _): the protocol's is + and /"),
+            ("MQ", "it has no = padding to a multiple of 4 characters"),
+        ] {
+            let e = serde_json::from_value::<Bytes>(json!(text)).unwrap_err().to_string();
+            assert!(e.ends_with(hint), "{text}: {e}");
+        }
         let long = "é".repeat(50);
         let e = serde_json::from_value::<Bytes>(json!(long)).unwrap_err().to_string();
         assert!(e.starts_with(&format!("{:?}… is not", "é".repeat(40))), "shortened on a char boundary: {e}");
