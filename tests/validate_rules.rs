@@ -1104,5 +1104,14 @@ fn producer_output_writes_integers_as_integer_literals() {
         let one = assert_finding(&f, "BQ801", rel, Some("/attempts"));
         assert!(one.message.contains("integer literal"), "{}", one.message);
         assert_eq!(f.len(), 1, "{literal}: {f:#?}");
+        // Such a fixture is a consumer tolerance, and the flag may say so: the schema passes it,
+        // but it is no producer output (red team: no flag setting was accepted).
+        s.edit_manifest(|m| {
+            let cases = m["roundtrip"]["cases"].as_array_mut().unwrap();
+            let case = cases.iter_mut().find(|c| c["name"] == "unknown-meta-roundtrip").unwrap();
+            case["producer_schema_valid"] = serde_json::json!(false);
+        });
+        let f = s.validate();
+        assert!(f.iter().all(|x| !["BQ801", "BQ802"].contains(&x.code.id)), "{literal}: {f:#?}");
     }
 }

@@ -852,7 +852,7 @@ codes! {
     }
     PRODUCER_SCHEMA_FLAG_LIES = "BQ802" "producer-schema-flag-lies" "A case says producer_schema_valid: false, but its fixture passes the producer schema." {
         Error,
-        checks: "A fixture whose case says producer_schema_valid: false really fails the producer schema.",
+        checks: "A fixture whose case says producer_schema_valid: false really is no producer output: it fails the producer schema, or writes a member the schema types integer with a fraction or an exponent (BQ801's rule).",
         why: "The flag tells SDK maintainers the fixture is a consumer tolerance; on a valid fixture it teaches the opposite of the truth.",
         example: Validate(&[Set("manifest.json", "/roundtrip/cases/[unknown-meta-roundtrip]/producer_schema_valid", "false")]),
     }

@@ -103,24 +103,58 @@ fn same_number(x: &Number, y: &Number) -> bool {
     }
 }
 
-/// The envelope members every consumer decodes into an integer type: `attempts`,
-/// `meta.schema_version` and `meta.created_at`.
-pub const ENVELOPE_INTEGERS: [&str; 3] = ["/attempts", "/meta/schema_version", "/meta/created_at"];
+/// The envelope members every consumer decodes into an integer type, those the producer schema
+/// types `integer`: `attempts`, `meta.schema_version`, `meta.created_at`, and a dead-letter
+/// block's `attempts` and `failed_at`.
+pub const ENVELOPE_INTEGERS: [&str; 5] =
+    ["/attempts", "/meta/schema_version", "/meta/created_at", "/dead_letter/attempts", "/dead_letter/failed_at"];
 
-/// Integers stay integers in an envelope the SDK wrote (the contract's encoding rules): in the
-/// SDK's text `written`, each of [`ENVELOPE_INTEGERS`] that is a number, and every number at a
-/// place where `given` (the message it re-encodes, or a value it was handed, found at `at` in
-/// the output) holds an integer, must be written as an integer literal: no fraction, no
-/// exponent. `1.0` and `1.749132727E12` are the same numbers by value, but Go's struct decode
-/// and the PHP and Python acceptance checks read them as floats and refuse the message.
+/// [`encoded_text`] for the `dead_letter` block alone of a record whose other members are a
+/// body's bytes kept as they were (a poison record: a splice, or `{raw, dead_letter}`): the
+/// block is the SDK's writing, the rest is not. A record without one block is not judged here.
+pub fn dead_letter_block(record: &str) -> Result<(), String> {
+    let Ok(members) = top_level_members(record) else { return Ok(()) };
+    let mut blocks = members.iter().filter(|(k, _)| k == "dead_letter");
+    match (blocks.next(), blocks.next()) {
+        (Some((_, raw)), None) => encoded_text(&format!("{{\"dead_letter\":{}}}", raw.get()), &[]),
+        _ => Ok(()),
+    }
+}
+
+/// What the text of an envelope the SDK encoded must be beyond its value (the contract's
+/// encoding rules), in the SDK's text `written`:
+/// - each key once in its object (an encoder refuses a key supplied twice; a reader keeps one
+///   of the two, and which one differs);
+/// - integers stay integers: each of [`ENVELOPE_INTEGERS`] that is a number, and every number
+///   at a place where `given` (the message it re-encodes, or a value it was handed, found at
+///   `at` in the output) holds an integer, is written as an integer literal: no fraction, no
+///   exponent. `1.0` and `1.749132727E12` are the same numbers by value, but Go's struct decode
+///   and the PHP and Python acceptance checks read them as floats and refuse the message. A
+///   member of [`ENVELOPE_INTEGERS`] that the message re-encoded (`given` at the root) itself
+///   wrote as a float is not held to it: a re-encode writes what it read.
+///
 /// (`written` that does not parse is the caller's finding, not this one's.)
-pub fn integers_stay_integers(written: &str, given: &[(&str, &Value)]) -> Result<(), String> {
-    let Some(numbers) = crate::suite::exact::Numbers::of(written.as_bytes()) else { return Ok(()) };
-    let literal = |at: &str| numbers.get(at).filter(|(n, _)| !n.is_integer_literal()).map(|(_, lit)| lit.as_str());
+pub fn encoded_text(written: &str, given: &[(&str, &Value)]) -> Result<(), String> {
+    let Some((numbers, repeated)) = crate::suite::exact::every_number(written.as_bytes()) else { return Ok(()) };
+    if let Some(at) = repeated.first() {
+        return Err(format!("{at} is written twice: an encoder writes each key once"));
+    }
+    // By pointer, the first literal there (of every occurrence) that is not an integer literal.
+    let mut floats: std::collections::HashMap<&str, &str> = std::collections::HashMap::new();
+    for (at, n, lit) in &numbers {
+        if !n.is_integer_literal() {
+            floats.entry(at.as_str()).or_insert(lit);
+        }
+    }
+    let float_at = |at: &str| floats.get(at).copied();
+    let read_as_float =
+        |at: &str| given.iter().any(|(base, v)| base.is_empty() && v.pointer(at).is_some_and(|x| x.is_f64()));
     for at in ENVELOPE_INTEGERS {
         // The literal is left out: created_at differs on every message, and one reason for
         // every message lets a run's digest count them as one fault.
-        if let Some(lit) = literal(at) {
+        if let Some(lit) = float_at(at)
+            && !read_as_float(at)
+        {
             let form = match (lit.contains('.'), lit.contains(['e', 'E'])) {
                 (true, true) => "a fraction and an exponent",
                 (false, true) => "an exponent",
@@ -136,7 +170,7 @@ pub fn integers_stay_integers(written: &str, given: &[(&str, &Value)]) -> Result
         while let Some((at, v)) = stack.pop() {
             match v {
                 Value::Number(n) if n.is_i64() || n.is_u64() => {
-                    if let Some(lit) = literal(&at) {
+                    if let Some(lit) = float_at(&at) {
                         return Err(format!(
                             "{at} is written {lit} where the message had the integer {n}: integers stay integers, or a consumer that decodes an integer type refuses it"
                         ));
@@ -219,8 +253,8 @@ mod tests {
     }
 
     #[test]
-    fn integers_stay_integers_in_what_the_sdk_writes() {
-        let ok = |text: &str, given: &[(&str, &Value)]| integers_stay_integers(text, given);
+    fn encoded_text_in_what_the_sdk_writes() {
+        let ok = |text: &str, given: &[(&str, &Value)]| encoded_text(text, given);
         let fixture = json!({"data": {"n": 1, "f": 1.5, "l": [2]}, "attempts": 0});
         let given = [("", &fixture)];
         assert!(ok(r#"{"data": {"n": 1, "f": 1.5, "l": [2]}, "attempts": 0}"#, &given).is_ok());
@@ -245,6 +279,19 @@ mod tests {
         assert!(ok(r#"{"data": {"n": "1"}, "attempts": 0}"#, &given).is_ok());
         assert!(ok(r#"{"meta": {"created_at": "1749132727000"}}"#, &[]).is_ok());
         assert!(ok("not json", &given).is_ok());
+        // The dead-letter block's integers too.
+        let e =
+            ok(r#"{"attempts": 3, "dead_letter": {"failed_at": 1796505190252.0, "attempts": 3}}"#, &[]).unwrap_err();
+        assert!(e.starts_with("/dead_letter/failed_at is written with a fraction:"), "{e}");
+        // Every occurrence of a repeated key is looked at, and a repeat is itself refused.
+        let e = ok(r#"{"attempts": 1.0, "attempts": 1}"#, &[]).unwrap_err();
+        assert_eq!(e, "/attempts is written twice: an encoder writes each key once");
+        let e = ok(r#"{"meta": {"a": 1, "a": 1}}"#, &[]).unwrap_err();
+        assert!(e.starts_with("/meta/a is written twice"), "{e}");
+        // A re-encode writes what it read: a float the message itself carried is not held.
+        let input = json!({"meta": {"created_at": 1.749132727e12}, "attempts": 0});
+        assert!(ok(r#"{"meta": {"created_at": 1749132727000.0}, "attempts": 0}"#, &[("", &input)]).is_ok());
+        assert!(ok(r#"{"meta": {"created_at": 1749132727000.0}, "attempts": 0.0}"#, &[("", &input)]).is_err());
         // Given at a place in the output.
         let data = json!({"order_id": 1042});
         let e = ok(r#"{"data": {"order_id": 1042.0}}"#, &[("/data", &data)]).unwrap_err();

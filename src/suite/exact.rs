@@ -93,6 +93,12 @@ impl Number {
         Some(Number::Exact { int: exponent.is_none() && !mantissa.contains('.'), negative, digits, exp })
     }
 
+    /// Is its value an integer, however written (`1`, `1.0`, `1e3`; not `1.5`, not
+    /// `1.0000000000000001`)?
+    pub fn is_integral(&self) -> bool {
+        matches!(self, Number::Exact { digits, exp, .. } if digits.is_empty() || *exp >= 0)
+    }
+
     /// Is it an integer literal (`-?digits`: no fraction, no exponent)?
     pub fn is_integer_literal(&self) -> bool {
         matches!(self, Number::Exact { int: true, .. })
@@ -249,31 +255,49 @@ impl<'de> Deserialize<'de> for Node {
 #[derive(Debug, Default)]
 pub struct Numbers(HashMap<String, (Number, String)>);
 
+/// A number of a JSON text: its pointer, its value and its literal.
+pub type Located<'t> = (String, Number, &'t str);
+
+/// Every number of a JSON text, in document order, each with the RFC 6901 pointer a
+/// `serde_json::Value` of the text would have it at and its literal, every occurrence of a
+/// repeated key included; and the pointers of the keys an object repeats. `None` when the text
+/// does not parse.
+pub fn every_number(bytes: &[u8]) -> Option<(Vec<Located<'_>>, Vec<String>)> {
+    let node = serde_json::from_slice::<Node>(bytes).ok()?;
+    let text = std::str::from_utf8(bytes).ok()?;
+    let mut lits = literals(text).into_iter();
+    let (mut numbers, mut repeated) = (Vec::new(), Vec::new());
+    let mut stack: Vec<(String, &Node)> = vec![(String::new(), &node)];
+    while let Some((at, n)) = stack.pop() {
+        match n {
+            Node::Num(_) => {
+                let lit = lits.next()?;
+                numbers.push((at, Number::parse(lit), lit));
+            }
+            Node::Arr(items) => {
+                stack.extend(items.iter().enumerate().rev().map(|(i, v)| (format!("{at}/{i}"), v)));
+            }
+            Node::Obj(members) => {
+                let mut seen = BTreeSet::new();
+                for (k, _) in members {
+                    if !seen.insert(k.as_str()) {
+                        repeated.push(crate::suite::pointer::join(&at, k));
+                    }
+                }
+                stack.extend(members.iter().rev().map(|(k, v)| (crate::suite::pointer::join(&at, k), v)));
+            }
+            _ => {}
+        }
+    }
+    lits.next().is_none().then_some((numbers, repeated))
+}
+
 impl Numbers {
     /// The numbers of `bytes`; `None` when it does not parse.
     pub fn of(bytes: &[u8]) -> Option<Numbers> {
-        let node = serde_json::from_slice::<Node>(bytes).ok()?;
-        let text = std::str::from_utf8(bytes).ok()?;
-        let mut lits = literals(text).into_iter();
-        let mut out = HashMap::new();
-        let mut stack: Vec<(String, &Node)> = vec![(String::new(), &node)];
+        let (numbers, _) = every_number(bytes)?;
         // Document order, so that a repeated key's later value overwrites the earlier one's.
-        while let Some((at, n)) = stack.pop() {
-            match n {
-                Node::Num(_) => {
-                    let lit = lits.next()?;
-                    out.insert(at, (Number::parse(lit), lit.to_owned()));
-                }
-                Node::Arr(items) => {
-                    stack.extend(items.iter().enumerate().rev().map(|(i, v)| (format!("{at}/{i}"), v)));
-                }
-                Node::Obj(members) => {
-                    stack.extend(members.iter().rev().map(|(k, v)| (crate::suite::pointer::join(&at, k), v)));
-                }
-                _ => {}
-            }
-        }
-        lits.next().is_none().then_some(Numbers(out))
+        Some(Numbers(numbers.into_iter().map(|(at, n, lit)| (at, (n, lit.to_owned()))).collect()))
     }
 
     /// The number at `pointer`, with its literal.

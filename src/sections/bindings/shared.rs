@@ -27,7 +27,7 @@ use crate::results::Outcome;
 use crate::sdk::Calls;
 use crate::sdk::ops::{Accepts, ConsumeOutcome};
 use crate::sdk::wire::{Amqp, Bytes};
-use crate::sections::judge::{integers_stay_integers, same_value};
+use crate::sections::judge::{encoded_text, same_value};
 use crate::sections::{Check, CheckCx, Fixture, Place, Reader, RunCx, ensure};
 use crate::suite::{MANIFEST, pointer};
 
@@ -131,7 +131,7 @@ pub(crate) fn body_is_envelope(what: &str, fixture: &Fixture<'_>, body: &[u8]) -
         .map_err(|e| format!("the {what} is not JSON ({e}): {}", String::from_utf8_lossy(body)))?;
     ensure(same_value(&sent, fixture.json), || format!("the {what} is not the envelope {}: {sent}", fixture.rel))?;
     let text = std::str::from_utf8(body).map_err(|e| format!("the {what} is not UTF-8: {e}"))?;
-    integers_stay_integers(text, &[("", fixture.json)]).map_err(|e| format!("the {what}: {e}"))
+    encoded_text(text, &[("", fixture.json)]).map_err(|e| format!("the {what}: {e}"))
 }
 
 /// An `attempts_reconciliation` case: `body_attempts`, the binding's native count field (read

@@ -22,6 +22,7 @@ use crate::results::Outcome;
 use crate::sdk::Calls;
 use crate::sdk::ops::{Make, MakeOutcome};
 use crate::sdk::reference::Broken;
+use crate::sections::judge::encoded_text;
 use crate::sections::{Block, Catch, Check, CheckCx, Contract, Definition, Entry, Field, Reader, RunCx, Version, catch, ensure};
 use crate::suite::{MANIFEST, Scope, pointer};
 
@@ -139,6 +140,7 @@ fn encode(cx: &mut RunCx<'_>, urn: &str, queue: &str, data: &Map<String, Value>,
     };
     let members: BTreeMap<String, &RawValue> = serde_json::from_str(&text)
         .map_err(|e| format!("encode wrote text that is not a JSON object ({e}): {text}"))?;
+    encoded_text(&text, &[])?;
     per_message_fields(&parsed(&text)?, None)?;
     let raw = members.get("data").ok_or_else(|| format!("the output has no data member: {text}"))?;
     let got = without_whitespace(raw.get());

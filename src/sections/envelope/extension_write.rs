@@ -13,7 +13,7 @@ use crate::results::Outcome;
 use crate::sdk::Calls;
 use crate::sdk::ops::{Make, MakeOutcome};
 use crate::sdk::reference::Broken;
-use crate::sections::judge::{integers_stay_integers, same_value};
+use crate::sections::judge::{encoded_text, same_value};
 use crate::sections::{Block, Catch, Check, Contract, Definition, Field, Reader, RunCx, Version, catch, ensure};
 use crate::suite::{Scope, pointer};
 
@@ -91,13 +91,13 @@ fn check(cx: &mut RunCx<'_>, case: &Case<'_>) -> Check {
         MakeOutcome::Refused { message, .. } => return Err(format!("make refused: {message}")),
     };
     let first = parsed(&text).map_err(|e| format!("after make: {e}"))?;
-    per_message_fields(&first, None).map_err(|e| format!("after make: {e}"))?;
     // What the producer API was handed keeps its integers too.
     let data = Value::Object(case.data.clone());
     let meta: Vec<(String, &Value)> = case.meta.iter().map(|(k, v)| (pointer::join("/meta", k), v)).collect();
     let given: Vec<(&str, &Value)> =
         std::iter::once(("/data", &data)).chain(meta.iter().map(|(at, v)| (at.as_str(), *v))).collect();
-    integers_stay_integers(&text, &given).map_err(|e| format!("after make: {e}"))?;
+    encoded_text(&text, &given).map_err(|e| format!("after make: {e}"))?;
+    per_message_fields(&first, None).map_err(|e| format!("after make: {e}"))?;
     pointers_hold(&first, &case.expect, "expect_envelope").map_err(|e| format!("after make: {e}"))?;
     let (second, _) = reemit(cx.sdk, text.as_bytes(), &first, true).map_err(|e| format!("the retry hop: {e}"))?;
     pointers_hold(&second, &case.expect, "expect_envelope").map_err(|e| format!("after a retry hop: {e}"))?;

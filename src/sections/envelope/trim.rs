@@ -15,6 +15,7 @@ use crate::results::Outcome;
 use crate::sdk::Calls;
 use crate::sdk::ops::{Make, MakeOutcome, Stage};
 use crate::sdk::reference::Broken;
+use crate::sections::judge::encoded_text;
 use crate::sections::{Block, Catch, Check, Contract, Definition, Field, Reader, RunCx, Version, catch, ensure};
 use crate::suite::Scope;
 
@@ -203,6 +204,7 @@ fn make(cx: &mut RunCx<'_>, case: &MakeCase<'_>) -> Check {
         (true, MakeOutcome::Made { json }) => json,
     };
     let out = parsed(&json)?;
+    encoded_text(&json, &[])?;
     per_message_fields(&out, None)?;
     pointers_hold(&out, &case.expect, "expect_envelope")?;
     if case.fresh_trace_id {

@@ -40,7 +40,7 @@ use crate::sdk::Calls;
 use crate::sdk::ops::PoisonRecord;
 use crate::sdk::reference::Broken;
 use crate::sdk::wire::Bytes;
-use crate::sections::judge::{first_difference, same_value, strict_object, top_level_members};
+use crate::sections::judge::{encoded_text, first_difference, same_value, strict_object, top_level_members};
 use crate::sections::read::body_fields::{BODY, BODY_BASE64};
 use crate::sections::{Block, Catch, Check, CheckCx, Contract, Definition, Entry, Field, Reader, RunCx, Version, catch, ensure};
 use crate::suite::{MANIFEST, Scope};
@@ -272,14 +272,17 @@ fn check_block(members: &[(String, &RawValue)]) -> Check {
         return Err(format!("the record has {} top-level dead_letter members, expected 1", blocks.len()));
     };
     let block: Value = serde_json::from_str(raw.get()).map_err(|e| format!("dead_letter does not parse: {e}"))?;
+    let shown = |v: Option<&Value>| v.map_or_else(|| "absent".to_owned(), Value::to_string);
     let reason = block.get("reason");
     ensure(reason == Some(&Value::from("poison")), || {
-        format!("dead_letter.reason is {reason:?}, expected \"poison\"")
+        format!("dead_letter.reason is {}, expected \"poison\"", shown(reason))
     })?;
     let queue = block.get("original_queue");
     ensure(queue == Some(&Value::from(QUEUE)), || {
-        format!("dead_letter.original_queue is {queue:?}, expected {QUEUE:?}")
-    })
+        format!("dead_letter.original_queue is {}, expected {QUEUE:?}", shown(queue))
+    })?;
+    // The block is the SDK's own writing (the rest is the body's bytes, kept as they were).
+    encoded_text(&format!("{{\"dead_letter\":{}}}", raw.get()), &[])
 }
 
 /// The record without `dead_letter`, parsed (last wins, as any JSON parser), equals `want`.
