@@ -425,3 +425,23 @@ fn each_column_names_its_file() {
     let html = String::from_utf8(o.stdout).unwrap();
     assert!(html.contains("<th scope=\"row\">file</th><td></td><td><code>php-sdk.json</code></td>"), "{html}");
 }
+
+/// An empty case id is said "(empty)" in HTML as in Markdown: an empty code element showed
+/// nothing ("<code></code> at <code>/reason</code>").
+#[test]
+fn an_empty_case_id_is_said_in_html_too() {
+    let dir = workspace();
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join(HAND_MADE[0])).unwrap()).unwrap();
+    v["sections"]["demo_sqs"][""] = serde_json::json!({"status": "pass", "reason": 5});
+    std::fs::write(dir.path().join("empty.json"), v.to_string()).unwrap();
+    let o = bqsuite(dir.path(), &["report", "empty.json", "--suite", "suite", "--format", "html"]);
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    let html = String::from_utf8(o.stdout).unwrap();
+    assert!(!html.contains("<code></code>"), "{html}");
+    assert!(html.contains("<li>(empty)</li>"), "the unknown id: {html}");
+    assert!(html.contains("<li>(empty) at <code>/reason</code>: BQ602"), "{html}");
+    let o = bqsuite(dir.path(), &["report", "empty.json", "--suite", "suite"]);
+    let md = String::from_utf8(o.stdout).unwrap();
+    assert!(md.contains("| `demo_sqs` | (empty) at `/reason` | BQ602"), "{md}");
+}

@@ -25,10 +25,14 @@
 //!   ("the adapter failed earlier in this case"), because its state (Redis reservations) is
 //!   gone. The next case starts a fresh process, until [`AdapterOptions::max_restarts`] restarts
 //!   are used up; then every call fails at once.
-//! - An operation whose calls have taken the process down [`RETIRE_AFTER`] times is not sent
-//!   again (nor written ahead): its later calls fail at once, naming it, and the restarts left
-//!   serve the other operations. A crash that repeats on one operation is the SDK's bug in that
-//!   operation, and should not cost every section after it its run.
+//! - An operation whose calls have taken the process down [`RETIRE_AFTER`] times in a row (no
+//!   reply of it in between), at least once as the first call a fresh process answers, is not
+//!   sent again (nor written ahead): its later calls fail at once, naming it, and the restarts
+//!   left serve the other operations. A crash that repeats on one operation is the SDK's bug in
+//!   that operation, and should not cost every section after it its run. A loss is charged to
+//!   the call whose reply was awaited, which is not always the culprit (a process can exit
+//!   right after answering the call before); hence the evidence of a fresh process, the run of
+//!   losses, and no charge at all for a duplicate or misordered reply (another call's).
 //! - A well-formed reply with the right `seq` whose content breaks the protocol (an unknown
 //!   reply kind, a result of another operation) fails only that call: the stream is still in
 //!   step, so the process is kept.
@@ -90,9 +94,9 @@ pub type Plan = Vec<(String, Vec<(Request, Option<Response>)>)>;
 
 /// The default of `--timeout`.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
-/// How many times an operation may take the adapter down before its calls are not sent again:
-/// twice tells a crash that repeats from one that happened.
-pub const RETIRE_AFTER: u32 = 2;
+/// How many times in a row an operation may take the adapter down before its calls are not sent
+/// again: a crash on two inputs in a row can be a bug of those inputs; on three it repeats.
+pub const RETIRE_AFTER: u32 = 3;
 
 /// The default of `--max-restarts`.
 pub const DEFAULT_MAX_RESTARTS: u32 = 5;
@@ -279,7 +283,7 @@ impl fmt::Display for Summary {
         if !self.retired_operations.is_empty() {
             write!(
                 f,
-                ", not sent again after taking it down {RETIRE_AFTER} times: {}",
+                ", not sent again after taking it down {RETIRE_AFTER} times in a row: {}",
                 self.retired_operations.join(", ")
             )?;
         }
@@ -371,8 +375,11 @@ pub struct Adapter {
     /// Why no process is started again: a restarted one came back with another hello, which
     /// no further restart mends (each would be one more incident of the same).
     retired: Option<String>,
-    /// How many times each operation's calls took the process down ([`RETIRE_AFTER`]).
-    op_losses: HashMap<&'static str, u32>,
+    /// How many times in a row each operation's calls took the process down, and whether once
+    /// as the first call a fresh process answered ([`RETIRE_AFTER`]).
+    op_losses: HashMap<&'static str, (u32, bool)>,
+    /// Replies the running process gave (a loss at 0 is a fresh process's first call).
+    process_answered: u64,
     notes: CaseNotes,
     incidents: Vec<Incident>,
     /// The hello declared `pipeline`: calls may be written ahead.
@@ -481,9 +488,13 @@ impl Drop for Launched {
 
 /// Why a line of the adapter that serde_json refused is not JSON: in the protocol's words where
 /// serde_json's would mislead (an invalid UTF-8 byte reads "invalid unicode code point", an
-/// unpaired surrogate escape "unexpected end of hex escape"), else serde_json's own.
+/// unpaired surrogate escape "unexpected end of hex escape"), else serde_json's own. Only a line
+/// that looks like a reply (an object) is blamed on its encoding: a stray banner in Latin-1 is
+/// first of all not JSON.
 fn not_json(line: &[u8], e: &serde_json::Error) -> String {
+    let object = String::from_utf8_lossy(line).trim_start().starts_with('{');
     let why = match std::str::from_utf8(line) {
+        _ if !object => format!("not JSON ({e})"),
         Err(u) => format!(
             "not UTF-8 (a byte at offset {} is invalid): the protocol is UTF-8 text, so the adapter's stdout must write UTF-8 whatever the platform's default encoding",
             u.valid_up_to()
@@ -718,6 +729,7 @@ impl Adapter {
             down: None,
             retired: None,
             op_losses: HashMap::new(),
+            process_answered: 0,
             notes: CaseNotes::default(),
             incidents: Vec::new(),
             pipeline: false,
@@ -1002,6 +1014,7 @@ impl Adapter {
     fn spawn_process(&mut self) -> Result<Running, Trouble> {
         self.starts += 1;
         self.seq = 0;
+        self.process_answered = 0;
         let argv = &self.options.command;
         self.log_line(&format!(
             "start {} of the adapter: {}",
@@ -1074,7 +1087,7 @@ impl Adapter {
             (_, Received::Failed(e)) => return Err(Trouble::Io(e)),
         };
         let mut value: Value = serde_json::from_slice(&got).map_err(|e| Trouble::Garbage(not_json(&got, &e)))?;
-        integral_numbers(&mut value);
+        integral_numbers(&mut value, &got);
         if value.get("reply").and_then(Value::as_str) != Some("hello") {
             return Err(Trouble::Garbage(format!("expected its hello, got {}", excerpt(&got, 80))));
         }
@@ -1142,8 +1155,14 @@ impl Adapter {
 
     /// Record `trouble` for the call `call`, drop the process, and fail the rest of the case.
     fn lose(&mut self, call: Option<(u64, &'static str)>, trouble: Trouble) -> SdkError {
-        if let Some((_, op)) = call {
-            *self.op_losses.entry(op).or_default() += 1;
+        // A duplicate or misordered reply is about another call than the one awaited.
+        if let Some((_, op)) = call
+            && !matches!(trouble, Trouble::Duplicate(_) | Trouble::OutOfOrder(_) | Trouble::WrongSeq(_))
+        {
+            let fresh = self.process_answered == 0;
+            let (n, evidence) = self.op_losses.entry(op).or_default();
+            *n += 1;
+            *evidence |= fresh;
         }
         if let Some(mut r) = self.running.take() {
             let status = kill(&mut r.child);
@@ -1157,18 +1176,29 @@ impl Adapter {
 
     /// A reply that breaks the protocol without putting the stream out of step.
     fn malformed(&mut self, seq: u64, op: &'static str, what: String) -> SdkError {
+        self.answered(op);
         let trouble = Trouble::Malformed(what);
         let message = reason(Some((seq, op)), &trouble);
         self.incident(Some((seq, op)), trouble, false);
         SdkError::Transport { message }
     }
 
-    /// Why `op` is not sent any more, when it took the process down [`RETIRE_AFTER`] times.
+    /// Why `op` is not sent any more, when it took the process down [`RETIRE_AFTER`] times in a
+    /// row, once at least as a fresh process's first call.
     fn op_retired(&self, op: &str) -> Option<String> {
-        let n = *self.op_losses.get(op)?;
-        (n >= RETIRE_AFTER).then(|| {
-            format!("{op} took the adapter down {n} times, so it is not sent again (the other operations go on)")
+        let (n, evidence) = *self.op_losses.get(op)?;
+        (n >= RETIRE_AFTER && evidence).then(|| {
+            format!(
+                "{op} took the adapter down {n} times in a row, so it is not sent again (the other operations go on)"
+            )
         })
+    }
+
+    /// The running process answered a call of `op` (well-formed, with its `seq`): it is alive
+    /// after `op`, whose run of losses ends.
+    fn answered(&mut self, op: &'static str) {
+        self.process_answered += 1;
+        self.op_losses.remove(op);
     }
 
     /// A running process, started again if needed and allowed.
@@ -1283,7 +1313,7 @@ impl Adapter {
     /// What an unsolicited line is: a second answer to a `seq` already answered, or noise.
     fn unsolicited_trouble(&self, line: &[u8]) -> Trouble {
         let seq = serde_json::from_slice::<Value>(line).ok().and_then(|mut v| {
-            integral_numbers(&mut v);
+            integral_numbers(&mut v, line);
             v.get("seq").and_then(Value::as_u64)
         });
         match seq {
@@ -1346,7 +1376,7 @@ impl Adapter {
         }
         let value: Value = match serde_json::from_slice(&got) {
             Ok(mut v) => {
-                integral_numbers(&mut v);
+                integral_numbers(&mut v, &got);
                 v
             }
             Err(e) => {
@@ -1388,6 +1418,7 @@ impl Adapter {
 
     /// What a reply with the right `seq` to an `op` call gives.
     fn reply_result(&mut self, op: &'static str, reply: Reply) -> Result<Response, SdkError> {
+        self.answered(op);
         let seq = reply.seq().unwrap_or_default();
         match reply {
             Reply::Result { response, .. } if response.operation() == op => Ok(response),

@@ -172,31 +172,53 @@ struct AnyReply {
 /// fraction or an exponent names the integer it looks like: 2^53.
 const EXACT_INTEGERS: f64 = 9_007_199_254_740_992.0;
 
-/// Numbers of an adapter's line whose value is an integer, written with a fraction or an
-/// exponent (`1.0`, `1e3`), as integers, so that a member the protocol types as an integer
-/// takes them. A library that holds every number as a double (Gson's default, a JavaScript
-/// number) writes `1000.0` for the integer 1000, and the protocol's own schema (JSON Schema
-/// 2020-12: an integer is a number without a fraction) accepts it. Left as they are: numbers
-/// with a fraction, beyond 2^53 in magnitude (a double there no longer names one integer), and
-/// `-0.0`. A member the protocol types as a number takes an integer all the same.
-pub fn integral_numbers(value: &mut serde_json::Value) {
+/// Numbers of an adapter's line (`value`, parsed from `line`) whose value is an integer, written
+/// with a fraction or an exponent (`1.0`, `1e3`), as integers, so that a member the protocol
+/// types as an integer takes them. A library that holds every number as a double (Gson's
+/// default, a JavaScript number) writes `1000.0` for the integer 1000, and the protocol's own
+/// schema (JSON Schema 2020-12: an integer is a number without a fraction) accepts it. The
+/// value is read from the literal, not from the double it rounds to, so `1.0000000000000001`
+/// stays a fraction. Left as they are too: numbers beyond 2^53 in magnitude (a double there no
+/// longer names one integer), and `-0.0`. A member the protocol types as a number takes an
+/// integer all the same.
+pub fn integral_numbers(value: &mut serde_json::Value, line: &[u8]) {
     use serde_json::Value;
-    let mut stack = vec![value];
-    while let Some(v) = stack.pop() {
+    if !value_has_float(value) {
+        return;
+    }
+    // By pointer, the literal serde_json kept (the last of a repeated key, as it keeps it).
+    let Some(numbers) = crate::suite::exact::Numbers::of(line) else { return };
+    let mut stack = vec![(String::new(), value)];
+    while let Some((at, v)) = stack.pop() {
         match v {
             Value::Number(n) if n.is_f64() => {
                 if let Some(f) = n.as_f64()
-                    && f.fract() == 0.0
+                    && numbers.get(&at).is_some_and(|(exact, _)| exact.is_integral())
                     && f.abs() <= EXACT_INTEGERS
                     && !(f == 0.0 && f.is_sign_negative())
                 {
                     *v = Value::from(f as i64);
                 }
             }
-            Value::Array(items) => stack.extend(items.iter_mut()),
-            Value::Object(members) => stack.extend(members.values_mut()),
+            Value::Array(items) => {
+                stack.extend(items.iter_mut().enumerate().map(|(i, x)| (crate::suite::pointer::join_index(&at, i), x)))
+            }
+            Value::Object(members) => {
+                stack.extend(members.iter_mut().map(|(k, x)| (crate::suite::pointer::join(&at, k), x)))
+            }
             _ => {}
         }
+    }
+}
+
+/// Does `value` hold a number serde_json read as a float?
+fn value_has_float(value: &serde_json::Value) -> bool {
+    use serde_json::Value;
+    match value {
+        Value::Number(n) => n.is_f64(),
+        Value::Array(items) => items.iter().any(value_has_float),
+        Value::Object(members) => members.values().any(value_has_float),
+        _ => false,
     }
 }
 
@@ -264,15 +286,19 @@ mod tests {
 
     #[test]
     fn integral_numbers_stand_for_integers() {
-        let mut v =
-            json!({"seq": 3.0, "result": [1000.0, 1e3, 1.5, -2.0, -0.0, 1e300, 9007199254740992.0, 7], "s": "1.0"});
-        integral_numbers(&mut v);
-        assert_eq!(v.to_string(), r#"{"seq":3,"result":[1000,1000,1.5,-2,-0.0,1e+300,9007199254740992,7],"s":"1.0"}"#);
+        let line = r#"{"seq": 3.0, "result": [1000.0, 1e3, 1.5, -2.0, -0.0, 1e300, 9007199254740992.0, 7, 1.0000000000000001, 1.99999999999999999], "s": "1.0"}"#;
+        let mut v: serde_json::Value = serde_json::from_str(line).unwrap();
+        integral_numbers(&mut v, line.as_bytes());
+        // A literal that only rounds to an integer stays a fraction (red team L1).
+        assert_eq!(
+            v.to_string(),
+            r#"{"seq":3,"result":[1000,1000,1.5,-2,-0.0,1e+300,9007199254740992,7,1.0,2.0],"s":"1.0"}"#
+        );
         // What a Gson-based adapter writes: refused as it is, taken once the numbers are integral.
         let line = r#"{"reply": "result", "seq": 2.0, "response": {"op": "retry_delay", "result": [1000.0, 2e3]}}"#;
         assert!(quick_reply(line.as_bytes()).is_none());
         let mut v: serde_json::Value = serde_json::from_str(line).unwrap();
-        integral_numbers(&mut v);
+        integral_numbers(&mut v, line.as_bytes());
         match Reply::deserialize(&v).unwrap() {
             Reply::Result { seq: 2, response: Response::RetryDelay(delays) } => assert_eq!(delays, [1000, 2000]),
             other => panic!("{other:?}"),

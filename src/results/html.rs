@@ -101,6 +101,12 @@ fn td_class(cell: &Cell) -> &'static str {
     }
 }
 
+/// A name or id as code, escaped; an empty one as "(empty)", as the Markdown says it (an empty
+/// code element shows nothing at all).
+fn code(s: &str) -> String {
+    if s.is_empty() { "(empty)".to_owned() } else { format!("<code>{}</code>", esc(s)) }
+}
+
 fn td(out: &mut String, cell: &Cell) {
     let _ = write!(out, "<td class=\"{}\">{}", td_class(cell), esc(&cell.summary()));
     details(out, cell);
@@ -114,7 +120,7 @@ fn details(out: &mut String, cell: &Cell) {
     if !failing.is_empty() {
         let _ = write!(out, "<details><summary>{} failing</summary><ul>", failing.len());
         for (id, reason) in failing {
-            let _ = write!(out, "<li><code>{}</code>", esc(id));
+            let _ = write!(out, "<li>{}", code(id));
             if let Some(r) = reason {
                 let _ = write!(out, ": {}", esc(r));
             }
@@ -127,7 +133,7 @@ fn details(out: &mut String, cell: &Cell) {
             if !ids.is_empty() {
                 let _ = write!(out, "<details><summary>{} {what}</summary><ul>", ids.len());
                 for id in ids {
-                    let _ = write!(out, "<li><code>{}</code></li>", esc(id));
+                    let _ = write!(out, "<li>{}</li>", code(id));
                 }
                 out.push_str("</ul></details>");
             }
@@ -142,8 +148,8 @@ fn details(out: &mut String, cell: &Cell) {
             for f in list {
                 let at = match f.place() {
                     None => "(whole section)".to_owned(),
-                    Some((case, "")) => format!("<code>{}</code>", esc(&case)),
-                    Some((case, rest)) => format!("<code>{}</code> at <code>{}</code>", esc(&case), esc(rest)),
+                    Some((case, "")) => code(&case),
+                    Some((case, rest)) => format!("{} at {}", code(&case), code(rest)),
                 };
                 let _ = write!(out, "<li>{at}: {}: {}</li>", f.code, esc(&f.message));
             }
@@ -155,7 +161,7 @@ fn details(out: &mut String, cell: &Cell) {
     {
         let _ = write!(out, "<details><summary>{} sections</summary><ul>", sections.len());
         for (name, c) in sections {
-            let _ = write!(out, "<li><code>{}</code>: {}", esc(name), esc(&c.summary()));
+            let _ = write!(out, "<li>{}: {}", code(name), esc(&c.summary()));
             details(out, c);
             out.push_str("</li>");
         }

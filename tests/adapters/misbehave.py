@@ -37,6 +37,9 @@ MODE is one of
     latin1         answer call AT with an error whose message is "café", the line in ISO-8859-1
                    (what a JVM whose platform encoding is not UTF-8 writes)
     crash-on-accepts  exit with status 3 instead of answering any `accepts` call, every time
+    exit-after-accepts  answer every `accepts` call, then exit with status 3 (the next call is
+                   charged for a crash it did not cause)
+    latin1-banner  answer call AT with a log line in ISO-8859-1 ("Démarrage…") instead
     floats         from call AT on, write every integer of the envelopes the SDK encodes (each
                    `json` member, each Kafka record's value) as a float: 1 as 1.0
     protocol-floats  write every integer of every reply, the hello's included, as a float
@@ -205,6 +208,9 @@ def main():
             continue
         if mode == "crash-on-accepts" and msg["request"]["op"] == "accepts":
             sys.exit(3)
+        if mode == "exit-after-accepts" and msg["request"]["op"] == "accepts":
+            write(reply)
+            sys.exit(3)
         if armed and mode == "protocol-floats":
             write((json.dumps(floats(json.loads(reply))) + "\n").encode())
             continue
@@ -268,6 +274,8 @@ def main():
             seq = json.loads(reply)["seq"]
             line = json.dumps({"reply": "error", "seq": seq, "message": "caf\u00e9"}, ensure_ascii=False)
             write((line + "\n").encode("latin-1"))
+        elif mode == "latin1-banner":
+            write("D\u00e9marrage du service\n".encode("latin-1"))
         elif mode == "bad-result":
             r = json.loads(reply)
             r["response"] = {"op": "kafka_default_tiers", "result": [1]}
