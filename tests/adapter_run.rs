@@ -767,6 +767,22 @@ fn an_adapter_that_writes_no_hello_is_told_what_the_hello_needs() {
     );
 }
 
+/// A hello without its line feed is told as such (red team L4: "wrote no hello … flushes its
+/// stdout" sent the author looking for a flush that was there).
+#[test]
+fn a_hello_without_a_line_end_is_told_so() {
+    let sh = r#"sh -c 'printf "{\"reply\":\"hello\"}"; sleep 60'"#;
+    let o = bqsuite(&["run", "--sdk", sh, "--timeout", "1", "--section", "cases", "--out", "-"], None);
+    assert_eq!(o.status.code(), Some(2), "{}", support::transcript(&o));
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        stderr.contains(
+            "wrote 17 bytes but no line end within 10 s: every message, the hello too, ends with a line feed (\\n)"
+        ),
+        "{stderr}"
+    );
+}
+
 /// The end of the adapter's log is shown when it fails; a stack trace's tab-indented frames are
 /// indented, not escaped.
 #[test]

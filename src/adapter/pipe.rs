@@ -54,6 +54,11 @@ struct Lines {
 }
 
 impl Lines {
+    /// How many bytes came after the last line end (a line not finished yet).
+    fn unfinished(&self) -> usize {
+        self.buf.len()
+    }
+
     fn take(&mut self) -> Option<Vec<u8>> {
         let pos = self.scanned + self.buf[self.scanned..].iter().position(|b| *b == b'\n')?;
         let mut line: Vec<u8> = self.buf.drain(..=pos).collect();
@@ -209,6 +214,11 @@ mod poll {
     }
 
     impl Pipe {
+        /// How many bytes the child wrote after its last line end.
+        pub fn unfinished(&self) -> usize {
+            self.lines.unfinished()
+        }
+
         /// Take over the child's pipes.
         pub fn new(stdin: ChildStdin, stdout: ChildStdout) -> std::io::Result<Self> {
             let fd = stdin.as_raw_fd();
@@ -300,6 +310,11 @@ mod threaded {
     }
 
     impl Pipe {
+        /// How many bytes the child wrote after its last line end.
+        pub fn unfinished(&self) -> usize {
+            self.lines.unfinished()
+        }
+
         /// Take over the child's pipes.
         pub fn new(mut stdin: ChildStdin, mut stdout: ChildStdout) -> std::io::Result<Self> {
             let (to_child, rx) = mpsc::channel::<Vec<u8>>();

@@ -121,8 +121,9 @@ pub enum Trouble {
     Lingered,
     /// No answer within the timeout.
     TimedOut(Duration),
-    /// No hello within this long (`--timeout`, at least [`DEFAULT_TIMEOUT`]).
-    NoHello(Duration),
+    /// No hello within this long (`--timeout`, at least [`DEFAULT_TIMEOUT`]), and how many bytes
+    /// it wrote without a line end.
+    NoHello(Duration, usize),
     /// A line longer than [`MAX_LINE`].
     TooLong,
     /// A line that is not a JSON object with a `seq` (or, before the hello, not a hello).
@@ -153,11 +154,16 @@ impl fmt::Display for Trouble {
             Trouble::Spawn(e) => write!(f, "could not be started: {e}"),
             Trouble::Exited(status, when) => write!(f, "exited ({status}) {when}"),
             Trouble::TimedOut(t) => write!(f, "gave no answer within {} s (--timeout)", t.as_secs_f64()),
-            Trouble::NoHello(t) => write!(
+            Trouble::NoHello(t, 0) => write!(
                 f,
                 "wrote no hello within {} s (the hello waits for --timeout, and at least {} s): an adapter writes its hello as soon as it starts, and flushes its stdout after every line",
                 t.as_secs_f64(),
                 DEFAULT_TIMEOUT.as_secs()
+            ),
+            Trouble::NoHello(t, n) => write!(
+                f,
+                "wrote {n} bytes but no line end within {} s: every message, the hello too, ends with a line feed (\\n)",
+                t.as_secs_f64()
             ),
             Trouble::Lingered => f.write_str("did not exit within the timeout after the shutdown (killed)"),
             Trouble::TooLong => write!(f, "wrote a line longer than {} MiB", MAX_LINE >> 20),
@@ -1082,7 +1088,7 @@ impl Adapter {
             (_, Received::Eof) | (Err(Unsent::Closed), _) => {
                 return Err(Trouble::Exited(exited(&mut running.child), "before its hello"));
             }
-            (_, Received::TimedOut) => return Err(Trouble::NoHello(wait)),
+            (_, Received::TimedOut) => return Err(Trouble::NoHello(wait, running.pipe.unfinished())),
             (_, Received::TooLong) => return Err(Trouble::TooLong),
             (_, Received::Failed(e)) => return Err(Trouble::Io(e)),
         };
