@@ -311,6 +311,7 @@ mod threaded {
 
     impl Pipe {
         /// How many bytes the child wrote after its last line end.
+        #[cfg_attr(unix, allow(dead_code))]
         pub fn unfinished(&self) -> usize {
             self.lines.unfinished()
         }
