@@ -109,16 +109,45 @@ fn same_number(x: &Number, y: &Number) -> bool {
 pub const ENVELOPE_INTEGERS: [&str; 5] =
     ["/attempts", "/meta/schema_version", "/meta/created_at", "/dead_letter/attempts", "/dead_letter/failed_at"];
 
-/// [`encoded_text`] for the `dead_letter` block alone of a record whose other members are a
-/// body's bytes kept as they were (a poison record: a splice, or `{raw, dead_letter}`): the
-/// block is the SDK's writing, the rest is not. A record without one block is not judged here.
-pub fn dead_letter_block(record: &str) -> Result<(), String> {
-    let Ok(members) = top_level_members(record) else { return Ok(()) };
-    let mut blocks = members.iter().filter(|(k, _)| k == "dead_letter");
-    match (blocks.next(), blocks.next()) {
-        (Some((_, raw)), None) => encoded_text(&format!("{{\"dead_letter\":{}}}", raw.get()), &[]),
-        _ => Ok(()),
+/// The text of a poison record the SDK wrote for `body` (R13, the poison_dlq description):
+/// - exactly one top-level `dead_letter`;
+/// - a splice (its top level holds the body's members) is byte-level: the body's text with
+///   `,"dead_letter":{…}` inserted before its final `}` (no comma for an empty object; JSON
+///   whitespace around the inserted tokens allowed), never a re-encode, so the rest is the
+///   body's own bytes and only the block is the SDK's writing, judged by [`encoded_text`];
+/// - a wrapper (`{raw, raw_encoding?, dead_letter}`) is the SDK's writing throughout, judged
+///   whole by [`encoded_text`].
+pub fn poison_record_text(record: &str, body: &[u8]) -> Result<(), String> {
+    let members = top_level_members(record).map_err(|e| format!("the record cannot be scanned: {e}"))?;
+    let blocks: Vec<_> = members.iter().filter(|(k, _)| k == "dead_letter").collect();
+    let [(_, block)] = blocks[..] else {
+        return Err(format!("the record has {} top-level dead_letter members, expected 1", blocks.len()));
+    };
+    if members.iter().any(|(k, _)| k == "raw") {
+        return encoded_text(record, &[], None);
     }
+    let body = std::str::from_utf8(body).map_err(|_| "a splice of a body that is not UTF-8".to_owned())?;
+    byte_level_splice(record, body)?;
+    encoded_text(&format!("{{\"dead_letter\":{}}}", block.get()), &[], None)
+}
+
+/// `record` is `body` with `,"dead_letter":<object>` inserted before its final `}`.
+fn byte_level_splice(record: &str, body: &str) -> Result<(), String> {
+    const WS: [char; 4] = [' ', '\t', '\n', '\r'];
+    let not = || {
+        "the record is not the body with dead_letter inserted before its final }: a poison body is spliced byte for byte, never re-encoded".to_owned()
+    };
+    let close = body.rfind('}').ok_or_else(not)?;
+    let (head, tail) = body.split_at(close);
+    let middle = record.strip_prefix(head).and_then(|r| r.strip_suffix(tail)).ok_or_else(not)?;
+    let mut m = middle.trim_start_matches(WS);
+    if !head.trim_end_matches(WS).ends_with('{') {
+        m = m.strip_prefix(',').ok_or_else(not)?.trim_start_matches(WS);
+    }
+    let m = m.strip_prefix("\"dead_letter\"").ok_or_else(not)?.trim_start_matches(WS);
+    let block = m.strip_prefix(':').ok_or_else(not)?.trim_matches(WS);
+    let whole = block.starts_with('{') && serde_json::from_str::<IgnoredAny>(block).is_ok();
+    if whole { Ok(()) } else { Err(not()) }
 }
 
 /// What the text of an envelope the SDK encoded must be beyond its value (the contract's
@@ -130,11 +159,16 @@ pub fn dead_letter_block(record: &str) -> Result<(), String> {
 ///   `at` in the output) holds an integer, is written as an integer literal: no fraction, no
 ///   exponent. `1.0` and `1.749132727E12` are the same numbers by value, but Go's struct decode
 ///   and the PHP and Python acceptance checks read them as floats and refuse the message. A
-///   member of [`ENVELOPE_INTEGERS`] that the message re-encoded (`given` at the root) itself
-///   wrote as a float is not held to it: a re-encode writes what it read.
+///   member of [`ENVELOPE_INTEGERS`] that the message re-encoded (its text `read`) itself wrote
+///   with a fraction or an exponent is not held to it: a re-encode writes what it read. The
+///   literal decides, never serde_json's reading of it (`-0` is an integer literal).
 ///
 /// (`written` that does not parse is the caller's finding, not this one's.)
-pub fn encoded_text(written: &str, given: &[(&str, &Value)]) -> Result<(), String> {
+pub fn encoded_text(written: &str, given: &[(&str, &Value)], read: Option<&[u8]>) -> Result<(), String> {
+    // Nearly every envelope has neither: no closer look, no tree.
+    if !crate::suite::exact::floats_or_repeats(written.as_bytes()) {
+        return Ok(());
+    }
     let Some((numbers, repeated)) = crate::suite::exact::every_number(written.as_bytes()) else { return Ok(()) };
     if let Some(at) = repeated.first() {
         return Err(format!("{at} is written twice: an encoder writes each key once"));
@@ -147,8 +181,8 @@ pub fn encoded_text(written: &str, given: &[(&str, &Value)]) -> Result<(), Strin
         }
     }
     let float_at = |at: &str| floats.get(at).copied();
-    let read_as_float =
-        |at: &str| given.iter().any(|(base, v)| base.is_empty() && v.pointer(at).is_some_and(|x| x.is_f64()));
+    let input = read.and_then(crate::suite::exact::Numbers::of);
+    let read_as_float = |at: &str| input.as_ref().and_then(|n| n.get(at)).is_some_and(|(n, _)| !n.is_integer_literal());
     for at in ENVELOPE_INTEGERS {
         // The literal is left out: created_at differs on every message, and one reason for
         // every message lets a run's digest count them as one fault.
@@ -254,7 +288,7 @@ mod tests {
 
     #[test]
     fn encoded_text_in_what_the_sdk_writes() {
-        let ok = |text: &str, given: &[(&str, &Value)]| encoded_text(text, given);
+        let ok = |text: &str, given: &[(&str, &Value)]| encoded_text(text, given, None);
         let fixture = json!({"data": {"n": 1, "f": 1.5, "l": [2]}, "attempts": 0});
         let given = [("", &fixture)];
         assert!(ok(r#"{"data": {"n": 1, "f": 1.5, "l": [2]}, "attempts": 0}"#, &given).is_ok());
@@ -289,9 +323,16 @@ mod tests {
         let e = ok(r#"{"meta": {"a": 1, "a": 1}}"#, &[]).unwrap_err();
         assert!(e.starts_with("/meta/a is written twice"), "{e}");
         // A re-encode writes what it read: a float the message itself carried is not held.
-        let input = json!({"meta": {"created_at": 1.749132727e12}, "attempts": 0});
-        assert!(ok(r#"{"meta": {"created_at": 1749132727000.0}, "attempts": 0}"#, &[("", &input)]).is_ok());
-        assert!(ok(r#"{"meta": {"created_at": 1749132727000.0}, "attempts": 0.0}"#, &[("", &input)]).is_err());
+        let read = r#"{"meta": {"created_at": 1.749132727E12}, "attempts": 0}"#;
+        let input: Value = serde_json::from_str(read).unwrap();
+        let reencoded = |text: &str| encoded_text(text, &[("", &input)], Some(read.as_bytes()));
+        assert!(reencoded(r#"{"meta": {"created_at": 1749132727000.0}, "attempts": 0}"#).is_ok());
+        assert!(reencoded(r#"{"meta": {"created_at": 1749132727000.0}, "attempts": 0.0}"#).is_err());
+        // The literal decides: serde_json reads `-0` as -0.0, but it is an integer literal, so an
+        // input's `-0` exempts nothing (red team: `-0` in make, `1.0` on the retry hop).
+        let read = r#"{"attempts": -0}"#;
+        let input: Value = serde_json::from_str(read).unwrap();
+        assert!(encoded_text(r#"{"attempts": 1.0}"#, &[("", &input)], Some(read.as_bytes())).is_err());
         // Given at a place in the output.
         let data = json!({"order_id": 1042});
         let e = ok(r#"{"data": {"order_id": 1042.0}}"#, &[("/data", &data)]).unwrap_err();

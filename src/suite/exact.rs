@@ -93,10 +93,21 @@ impl Number {
         Some(Number::Exact { int: exponent.is_none() && !mantissa.contains('.'), negative, digits, exp })
     }
 
-    /// Is its value an integer, however written (`1`, `1.0`, `1e3`; not `1.5`, not
-    /// `1.0000000000000001`)?
-    pub fn is_integral(&self) -> bool {
-        matches!(self, Number::Exact { digits, exp, .. } if digits.is_empty() || *exp >= 0)
+    /// Its value, when it is an integer of at most 2^53 in magnitude (every such integer is a
+    /// double, so one written `1.0` or `1e3` names it exactly), read from the literal: not
+    /// `9007199254740993.0`, which a double would round to 2^53.
+    pub fn small_integer(&self) -> Option<i64> {
+        const LIMIT: i64 = 1 << 53;
+        let Number::Exact { negative, digits, exp, .. } = self else { return None };
+        if digits.is_empty() {
+            return Some(0);
+        }
+        let zeros = usize::try_from(*exp).ok()?;
+        if digits.len() + zeros > 16 {
+            return None;
+        }
+        let magnitude: i64 = format!("{digits}{}", "0".repeat(zeros)).parse().ok()?;
+        (magnitude <= LIMIT).then_some(if *negative { -magnitude } else { magnitude })
     }
 
     /// Is it an integer literal (`-?digits`: no fraction, no exponent)?
@@ -255,6 +266,94 @@ impl<'de> Deserialize<'de> for Node {
 #[derive(Debug, Default)]
 pub struct Numbers(HashMap<String, (Number, String)>);
 
+/// Does a JSON text hold a number written with a fraction or an exponent (or one serde_json
+/// reads as a float: `-0`, an integer beyond 64 bits), or an object that repeats a key? One
+/// pass that builds nothing, for the common answer "no", before [`every_number`] looks closer.
+/// Text that does not parse answers yes (the closer look decides).
+pub fn floats_or_repeats(bytes: &[u8]) -> bool {
+    use serde::de::DeserializeSeed;
+    use std::borrow::Cow;
+
+    /// Walks a value; `Err(())`-free: the answer is in `found`.
+    struct Walk<'f>(&'f mut bool);
+
+    impl<'de> DeserializeSeed<'de> for Walk<'_> {
+        type Value = ();
+        fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+            d.deserialize_any(self)
+        }
+    }
+
+    impl<'de> Visitor<'de> for Walk<'_> {
+        type Value = ();
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("a JSON value")
+        }
+        fn visit_unit<E>(self) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_bool<E>(self, _: bool) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_i64<E>(self, _: i64) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_u64<E>(self, _: u64) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_f64<E>(self, _: f64) -> Result<(), E> {
+            *self.0 = true;
+            Ok(())
+        }
+        fn visit_str<E>(self, _: &str) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+            while seq.next_element_seed(Walk(&mut *self.0))?.is_some() {}
+            Ok(())
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+            let mut keys: Vec<Cow<'de, str>> = Vec::new();
+            while let Some(key) = map.next_key_seed(Key)? {
+                if keys.contains(&key) {
+                    *self.0 = true;
+                }
+                keys.push(key);
+                map.next_value_seed(Walk(&mut *self.0))?;
+            }
+            Ok(())
+        }
+    }
+
+    /// A key, borrowed from the text unless it has escapes.
+    struct Key;
+
+    impl<'de> DeserializeSeed<'de> for Key {
+        type Value = Cow<'de, str>;
+        fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Cow<'de, str>, D::Error> {
+            d.deserialize_str(self)
+        }
+    }
+
+    impl<'de> Visitor<'de> for Key {
+        type Value = Cow<'de, str>;
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("a key")
+        }
+        fn visit_borrowed_str<E>(self, s: &'de str) -> Result<Cow<'de, str>, E> {
+            Ok(Cow::Borrowed(s))
+        }
+        fn visit_str<E>(self, s: &str) -> Result<Cow<'de, str>, E> {
+            Ok(Cow::Owned(s.to_owned()))
+        }
+    }
+
+    let mut found = false;
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    let walked = Walk(&mut found).deserialize(&mut de).and_then(|()| de.end());
+    walked.is_err() || found
+}
+
 /// A number of a JSON text: its pointer, its value and its literal.
 pub type Located<'t> = (String, Number, &'t str);
 
@@ -332,9 +431,39 @@ mod tests {
             assert_ne!(n(a), n(b), "{a} ≠ {b}");
         }
         assert!(n("1").same_value(&n("1.000")));
+        for (lit, want) in [
+            ("1.0", Some(1)),
+            ("1e3", Some(1000)),
+            ("-2.50e1", Some(-25)),
+            ("2.5", None),
+            ("-25.0", Some(-25)),
+            ("0.0e9", Some(0)),
+            ("9007199254740992.0", Some(9_007_199_254_740_992)),
+            ("9007199254740993.0", None),
+            ("1.0000000000000001", None),
+            ("1e16", None),
+        ] {
+            assert_eq!(n(lit).small_integer(), want, "{lit}");
+        }
         assert!(!n("0").same_value(&n("-0.0")));
         assert_eq!(n("00012.3400e+2"), n("1234.0"));
         assert_eq!(n("1e00000000000000000000000000000000000000000002"), n("100.0"), "leading zeros of the exponent");
+    }
+
+    #[test]
+    fn a_closer_look_only_at_floats_and_repeats() {
+        for (text, look) in [
+            (r#"{"a": 1, "b": [2, {"c": "1.5"}], "d": -3}"#, false),
+            (r#"{"a": 1.0}"#, true),
+            (r#"{"a": [1, 2e0]}"#, true),
+            (r#"{"a": -0}"#, true),
+            (r#"{"a": 1, "a": 1}"#, true),
+            (r#"{"a": 1, "\u0061": 1}"#, true),
+            (r#"{"a": {"b": 1}, "c": {"b": 1}}"#, false),
+            ("not json", true),
+        ] {
+            assert_eq!(floats_or_repeats(text.as_bytes()), look, "{text}");
+        }
     }
 
     #[test]

@@ -469,7 +469,7 @@ fn check_record(want: &RecordExpect<'_>, rec: &KafkaRecord, given: &Value) -> Ch
     let body: Value =
         serde_json::from_slice(value.as_slice()).map_err(|e| format!("the record value is not JSON: {e}"))?;
     let text = std::str::from_utf8(value.as_slice()).map_err(|e| format!("the record value is not UTF-8: {e}"))?;
-    encoded_text(text, &[("", given)]).map_err(|e| format!("the record value: {e}"))?;
+    encoded_text(text, &[("", given)], None).map_err(|e| format!("the record value: {e}"))?;
     let attempts = body.get("attempts");
     ensure(attempts.and_then(Value::as_u64) == Some(want.body_attempts), || match attempts {
         Some(got) => format!("the body's attempts is {got}, expected {}", want.body_attempts),

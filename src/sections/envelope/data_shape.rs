@@ -140,7 +140,7 @@ fn encode(cx: &mut RunCx<'_>, urn: &str, queue: &str, data: &Map<String, Value>,
     };
     let members: BTreeMap<String, &RawValue> = serde_json::from_str(&text)
         .map_err(|e| format!("encode wrote text that is not a JSON object ({e}): {text}"))?;
-    encoded_text(&text, &[])?;
+    encoded_text(&text, &[], None)?;
     per_message_fields(&parsed(&text)?, None)?;
     let raw = members.get("data").ok_or_else(|| format!("the output has no data member: {text}"))?;
     let got = without_whitespace(raw.get());

@@ -96,7 +96,7 @@ fn check(cx: &mut RunCx<'_>, case: &Case<'_>) -> Check {
     let meta: Vec<(String, &Value)> = case.meta.iter().map(|(k, v)| (pointer::join("/meta", k), v)).collect();
     let given: Vec<(&str, &Value)> =
         std::iter::once(("/data", &data)).chain(meta.iter().map(|(at, v)| (at.as_str(), *v))).collect();
-    encoded_text(&text, &given).map_err(|e| format!("after make: {e}"))?;
+    encoded_text(&text, &given, None).map_err(|e| format!("after make: {e}"))?;
     per_message_fields(&first, None).map_err(|e| format!("after make: {e}"))?;
     pointers_hold(&first, &case.expect, "expect_envelope").map_err(|e| format!("after make: {e}"))?;
     let (second, _) = reemit(cx.sdk, text.as_bytes(), &first, true).map_err(|e| format!("the retry hop: {e}"))?;

@@ -192,7 +192,7 @@ fn check(cx: &mut RunCx<'_>, case: &Case<'_>) -> Check {
             match moved {
                 ReemitOutcome::Encoded { json, warnings } => {
                     let out = parsed(&json).map_err(|e| format!("the dead-letter copy: {e}"))?;
-                    encoded_text(&json, &[("", case.fixture.json)])
+                    encoded_text(&json, &[("", case.fixture.json)], Some(case.fixture.bytes))
                         .map_err(|e| format!("the dead-letter copy: {e}"))?;
                     reemitted_fields(&out, case.fixture.json).map_err(|e| format!("the dead-letter copy: {e}"))?;
                     (out, warnings)

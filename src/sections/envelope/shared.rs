@@ -176,7 +176,7 @@ pub(crate) fn reemit(
     match sdk.reemit(Reemit { body: Bytes::from(body), attempts_plus_one }).map_err(|e| e.to_string())? {
         ReemitOutcome::Encoded { json, warnings } => {
             let out = parsed(&json)?;
-            encoded_text(&json, &[("", input)])?;
+            encoded_text(&json, &[("", input)], Some(body))?;
             reemitted_fields(&out, input)?;
             Ok((out, warnings))
         }

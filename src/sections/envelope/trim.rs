@@ -204,7 +204,7 @@ fn make(cx: &mut RunCx<'_>, case: &MakeCase<'_>) -> Check {
         (true, MakeOutcome::Made { json }) => json,
     };
     let out = parsed(&json)?;
-    encoded_text(&json, &[])?;
+    encoded_text(&json, &[], None)?;
     per_message_fields(&out, None)?;
     pointers_hold(&out, &case.expect, "expect_envelope")?;
     if case.fresh_trace_id {

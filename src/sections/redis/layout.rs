@@ -30,7 +30,7 @@ use crate::sdk::ops::{
 use crate::sdk::reference::Broken;
 use crate::sdk::wire::{Bytes, DeadLetterReason, RedisRole as Role, RedisTarget};
 use crate::sdk::{Calls, Sdk};
-use crate::sections::judge::{dead_letter_block, encoded_text, same_value};
+use crate::sections::judge::{encoded_text, poison_record_text, same_value};
 use crate::sections::{Block, Catch, Check, Contract, Definition, Field, Needs, Problem, Reader, RunCx, Version, catch, ensure};
 use crate::suite::Scope;
 
@@ -558,7 +558,9 @@ impl<'c, 'k> Program<'c, 'k> {
                 let obj = want.as_object_mut().ok_or_else(|| format!("body {like:?} is not an object"))?;
                 obj.insert("attempts".into(), Value::from(*attempts));
                 // The SDK's re-encoding (a Json item may be cjson's, which writes what it likes).
-                same_json(member, &want).and_then(|()| encoded_text(&String::from_utf8_lossy(member), &[("", &want)]))
+                same_json(member, &want).and_then(|()| {
+                    encoded_text(&String::from_utf8_lossy(member), &[("", &want)], Some(self.body(like)))
+                })
             }
             Item::Json { json, .. } => same_json(member, json),
             Item::RecordOf { record_of, reason } => self.record(member, self.body(record_of), reason),
@@ -606,8 +608,8 @@ impl<'c, 'k> Program<'c, 'k> {
         // the SDK's writing; another record is the SDK's re-encoding of the body, block and all.
         let text = String::from_utf8_lossy(member);
         match &body_value {
-            _ if reason == "poison" => dead_letter_block(&text),
-            Some(b) if as_body => encoded_text(&text, &[("", b)]),
+            _ if reason == "poison" => poison_record_text(&text, body),
+            Some(b) if as_body => encoded_text(&text, &[("", b)], Some(body)),
             _ => Ok(()),
         }
         .map_err(|e| format!("the record: {e}"))?;
