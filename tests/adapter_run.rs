@@ -777,10 +777,26 @@ fn a_hello_without_a_line_end_is_told_so() {
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert!(
         stderr.contains(
-            "wrote 17 bytes but no line end within 10 s: every message, the hello too, ends with a line feed (\\n)"
+            r#"wrote 17 bytes but no line end within 10 s ({"reply":"hello"}): every message, the hello too, is one line ending with a line feed (\n), and stdout is flushed after it"#
         ),
         "{stderr}"
     );
+}
+
+/// A hello after a byte-order mark (what .NET's default UTF8Encoding writes) is told so: the
+/// mark is invisible in the excerpt, and "not JSON (expected value at line 1 column 1)" pointed
+/// at nothing one could see.
+#[test]
+fn a_hello_after_a_byte_order_mark_is_told_so() {
+    if !have_python() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let cmd = misbehave_cmd("bom-hello", 0, &dir.path().join("once"));
+    let o = bqsuite(&["run", "--sdk", &cmd, "--section", "cases", "--out", "-"], None);
+    assert_eq!(o.status.code(), Some(2), "{}", support::transcript(&o));
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(stderr.contains("it starts with a byte-order mark (U+FEFF), which JSON text does not have"), "{stderr}");
 }
 
 /// The end of the adapter's log is shown when it fails; a stack trace's tab-indented frames are
@@ -1646,14 +1662,16 @@ fn an_operation_that_always_crashes_costs_only_its_own_cases() {
         let not_sent = got
             .iter()
             .filter(|g| {
-                g.3.as_deref().is_some_and(|r| r.contains("not run: accepts took the adapter down 3 times in a row"))
+                g.3.as_deref().is_some_and(|r| {
+                    r.contains("not run: accepts took the adapter down 3 times and was never answered")
+                })
             })
             .count();
         assert_eq!(not_sent, got.iter().filter(|g| g.0 == "cases").count() - 3, "{calls:?}: {got:#?}");
         let stderr = String::from_utf8_lossy(&o.stderr);
         assert!(
             stderr.contains(
-                "adapter: 3 incident(s), 3 restart(s), not sent again after taking it down 3 times in a row: accepts"
+                "adapter: 3 incident(s), 3 restart(s), never answered and not sent again after taking it down 3 times: accepts"
             ),
             "{calls:?}: {stderr}"
         );

@@ -248,7 +248,7 @@ fn an_operation_that_takes_the_adapter_down_three_times_in_a_row_is_not_sent_aga
     let why = transport(accepts(&mut a));
     assert!(
         why.contains(
-            "not run: accepts took the adapter down 3 times in a row, so it is not sent again (the other operations go on)"
+            "not run: accepts took the adapter down 3 times and was never answered, so it is not sent again (the other operations go on)"
         ),
         "{why}"
     );
@@ -260,7 +260,7 @@ fn an_operation_that_takes_the_adapter_down_three_times_in_a_row_is_not_sent_aga
     assert_eq!(summary.retired_operations, ["accepts"]);
     assert_eq!((summary.starts, summary.incidents.len()), (4, 3));
     assert!(
-        summary.to_string().contains(", not sent again after taking it down 3 times in a row: accepts;"),
+        summary.to_string().contains(", never answered and not sent again after taking it down 3 times: accepts;"),
         "{summary}"
     );
 }
@@ -281,6 +281,29 @@ fn an_operation_charged_for_a_crash_after_the_call_before_is_not_retired() {
         a.begin_case("cases", case);
         assert_eq!(accepts(&mut a), Ok(true), "{case}");
         let why = transport(decode(&mut a));
+        assert!(why.contains("exited (exit status: 3)"), "{case}: {why}");
+    }
+    let summary = a.finish();
+    assert!(summary.retired_operations.is_empty(), "{summary}");
+}
+
+/// An operation that was answered once crashes on some inputs only (or was charged for another
+/// call's crash, as at a start-up flake): it keeps being sent, within the restart budget. The
+/// red team's adapter had reemit retired by processes that died at their start, and poison_record
+/// by a crash on lone-surrogate bodies: 26 and 24 fails, 4 and 8 before.
+#[test]
+fn an_operation_once_answered_is_never_retired() {
+    if python().is_none() {
+        return;
+    }
+    let s = Setup::new();
+    let options = AdapterOptions { max_restarts: 5, ..s.options("crash-on-later-accepts", 0, true) };
+    let mut a = Adapter::start(options).unwrap();
+    a.begin_case("cases", "a");
+    assert_eq!(accepts(&mut a), Ok(true));
+    for case in ["b", "c", "d", "e"] {
+        a.begin_case("cases", case);
+        let why = transport(accepts(&mut a));
         assert!(why.contains("exited (exit status: 3)"), "{case}: {why}");
     }
     let summary = a.finish();

@@ -54,9 +54,9 @@ struct Lines {
 }
 
 impl Lines {
-    /// How many bytes came after the last line end (a line not finished yet).
-    fn unfinished(&self) -> usize {
-        self.buf.len()
+    /// The bytes after the last line end (a line not finished yet).
+    fn unfinished(&self) -> &[u8] {
+        &self.buf
     }
 
     fn take(&mut self) -> Option<Vec<u8>> {
@@ -214,8 +214,8 @@ mod poll {
     }
 
     impl Pipe {
-        /// How many bytes the child wrote after its last line end.
-        pub fn unfinished(&self) -> usize {
+        /// What the child wrote after its last line end.
+        pub fn unfinished(&self) -> &[u8] {
             self.lines.unfinished()
         }
 
@@ -310,9 +310,9 @@ mod threaded {
     }
 
     impl Pipe {
-        /// How many bytes the child wrote after its last line end.
+        /// What the child wrote after its last line end.
         #[cfg_attr(unix, allow(dead_code))]
-        pub fn unfinished(&self) -> usize {
+        pub fn unfinished(&self) -> &[u8] {
             self.lines.unfinished()
         }
 

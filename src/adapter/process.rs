@@ -25,14 +25,16 @@
 //!   ("the adapter failed earlier in this case"), because its state (Redis reservations) is
 //!   gone. The next case starts a fresh process, until [`AdapterOptions::max_restarts`] restarts
 //!   are used up; then every call fails at once.
-//! - An operation whose calls have taken the process down [`RETIRE_AFTER`] times in a row (no
-//!   reply of it in between), at least once as the first call a fresh process answers, is not
-//!   sent again (nor written ahead): its later calls fail at once, naming it, and the restarts
-//!   left serve the other operations. A crash that repeats on one operation is the SDK's bug in
-//!   that operation, and should not cost every section after it its run. A loss is charged to
-//!   the call whose reply was awaited, which is not always the culprit (a process can exit
-//!   right after answering the call before); hence the evidence of a fresh process, the run of
-//!   losses, and no charge at all for a duplicate or misordered reply (another call's).
+//! - An operation that no process has answered in this run, whose calls have taken the process
+//!   down [`RETIRE_AFTER`] times, at least once as the first call a fresh process was asked, is
+//!   not sent again (nor written ahead): its later calls fail at once, naming it, and the
+//!   restarts left serve the other operations. An operation that crashes every time is the
+//!   SDK's bug in that operation, and should not cost every section after it its run. One that
+//!   was ever answered crashes on some inputs only (or was charged for another's crash): it keeps
+//!   being sent, within the restart budget. A loss is charged to the call whose reply was
+//!   awaited, which is not always the culprit (a process can exit right after answering the call
+//!   before, or at its start); hence the evidence of a fresh process, and no charge at all for a
+//!   duplicate or misordered reply (another call's).
 //! - A well-formed reply with the right `seq` whose content breaks the protocol (an unknown
 //!   reply kind, a result of another operation) fails only that call: the stream is still in
 //!   step, so the process is kept.
@@ -94,8 +96,8 @@ pub type Plan = Vec<(String, Vec<(Request, Option<Response>)>)>;
 
 /// The default of `--timeout`.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
-/// How many times in a row an operation may take the adapter down before its calls are not sent
-/// again: a crash on two inputs in a row can be a bug of those inputs; on three it repeats.
+/// How many times an operation never answered may take the adapter down before its calls are
+/// not sent again.
 pub const RETIRE_AFTER: u32 = 3;
 
 /// The default of `--max-restarts`.
@@ -122,8 +124,8 @@ pub enum Trouble {
     /// No answer within the timeout.
     TimedOut(Duration),
     /// No hello within this long (`--timeout`, at least [`DEFAULT_TIMEOUT`]), and how many bytes
-    /// it wrote without a line end.
-    NoHello(Duration, usize),
+    /// it wrote without a line end, with the start of them.
+    NoHello(Duration, usize, String),
     /// A line longer than [`MAX_LINE`].
     TooLong,
     /// A line that is not a JSON object with a `seq` (or, before the hello, not a hello).
@@ -154,15 +156,15 @@ impl fmt::Display for Trouble {
             Trouble::Spawn(e) => write!(f, "could not be started: {e}"),
             Trouble::Exited(status, when) => write!(f, "exited ({status}) {when}"),
             Trouble::TimedOut(t) => write!(f, "gave no answer within {} s (--timeout)", t.as_secs_f64()),
-            Trouble::NoHello(t, 0) => write!(
+            Trouble::NoHello(t, 0, _) => write!(
                 f,
                 "wrote no hello within {} s (the hello waits for --timeout, and at least {} s): an adapter writes its hello as soon as it starts, and flushes its stdout after every line",
                 t.as_secs_f64(),
                 DEFAULT_TIMEOUT.as_secs()
             ),
-            Trouble::NoHello(t, n) => write!(
+            Trouble::NoHello(t, n, start) => write!(
                 f,
-                "wrote {n} bytes but no line end within {} s: every message, the hello too, ends with a line feed (\\n)",
+                "wrote {n} bytes but no line end within {} s ({start}): every message, the hello too, is one line ending with a line feed (\\n), and stdout is flushed after it",
                 t.as_secs_f64()
             ),
             Trouble::Lingered => f.write_str("did not exit within the timeout after the shutdown (killed)"),
@@ -289,7 +291,7 @@ impl fmt::Display for Summary {
         if !self.retired_operations.is_empty() {
             write!(
                 f,
-                ", not sent again after taking it down {RETIRE_AFTER} times in a row: {}",
+                ", never answered and not sent again after taking it down {RETIRE_AFTER} times: {}",
                 self.retired_operations.join(", ")
             )?;
         }
@@ -381,11 +383,13 @@ pub struct Adapter {
     /// Why no process is started again: a restarted one came back with another hello, which
     /// no further restart mends (each would be one more incident of the same).
     retired: Option<String>,
-    /// How many times in a row each operation's calls took the process down, and whether once
+    /// How many times each operation's calls took the process down since its last reply, and whether once
     /// as the first call a fresh process answered ([`RETIRE_AFTER`]).
     op_losses: HashMap<&'static str, (u32, bool)>,
     /// Replies the running process gave (a loss at 0 is a fresh process's first call).
     process_answered: u64,
+    /// The operations some process answered in this run (never retired).
+    ever_answered: std::collections::HashSet<&'static str>,
     notes: CaseNotes,
     incidents: Vec<Incident>,
     /// The hello declared `pipeline`: calls may be written ahead.
@@ -500,6 +504,9 @@ impl Drop for Launched {
 fn not_json(line: &[u8], e: &serde_json::Error) -> String {
     let object = String::from_utf8_lossy(line).trim_start().starts_with('{');
     let why = match std::str::from_utf8(line) {
+        _ if line.starts_with(b"\xEF\xBB\xBF") => {
+            "it starts with a byte-order mark (U+FEFF), which JSON text does not have: write UTF-8 without one (.NET: new UTF8Encoding(false))".to_owned()
+        }
         _ if !object => format!("not JSON ({e})"),
         Err(u) => format!(
             "not UTF-8 (a byte at offset {} is invalid): the protocol is UTF-8 text, so the adapter's stdout must write UTF-8 whatever the platform's default encoding",
@@ -736,6 +743,7 @@ impl Adapter {
             retired: None,
             op_losses: HashMap::new(),
             process_answered: 0,
+            ever_answered: std::collections::HashSet::new(),
             notes: CaseNotes::default(),
             incidents: Vec::new(),
             pipeline: false,
@@ -1088,7 +1096,10 @@ impl Adapter {
             (_, Received::Eof) | (Err(Unsent::Closed), _) => {
                 return Err(Trouble::Exited(exited(&mut running.child), "before its hello"));
             }
-            (_, Received::TimedOut) => return Err(Trouble::NoHello(wait, running.pipe.unfinished())),
+            (_, Received::TimedOut) => {
+                let unfinished = running.pipe.unfinished();
+                return Err(Trouble::NoHello(wait, unfinished.len(), excerpt(unfinished, 60)));
+            }
             (_, Received::TooLong) => return Err(Trouble::TooLong),
             (_, Received::Failed(e)) => return Err(Trouble::Io(e)),
         };
@@ -1189,21 +1200,21 @@ impl Adapter {
         SdkError::Transport { message }
     }
 
-    /// Why `op` is not sent any more, when it took the process down [`RETIRE_AFTER`] times in a
-    /// row, once at least as a fresh process's first call.
+    /// Why `op` is not sent any more: never answered, it took the process down
+    /// [`RETIRE_AFTER`] times, once at least as a fresh process's first call.
     fn op_retired(&self, op: &str) -> Option<String> {
         let (n, evidence) = *self.op_losses.get(op)?;
-        (n >= RETIRE_AFTER && evidence).then(|| {
+        (n >= RETIRE_AFTER && evidence && !self.ever_answered.contains(op)).then(|| {
             format!(
-                "{op} took the adapter down {n} times in a row, so it is not sent again (the other operations go on)"
+                "{op} took the adapter down {n} times and was never answered, so it is not sent again (the other operations go on)"
             )
         })
     }
 
-    /// The running process answered a call of `op` (well-formed, with its `seq`): it is alive
-    /// after `op`, whose run of losses ends.
+    /// The running process answered a call of `op` (well-formed, with its `seq`).
     fn answered(&mut self, op: &'static str) {
         self.process_answered += 1;
+        self.ever_answered.insert(op);
         self.op_losses.remove(op);
     }
 

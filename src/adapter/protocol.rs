@@ -168,10 +168,6 @@ struct AnyReply {
     reason: Option<String>,
 }
 
-/// The largest magnitude up to which every integer is a double, so a number written with a
-/// fraction or an exponent names the integer it looks like: 2^53.
-const EXACT_INTEGERS: f64 = 9_007_199_254_740_992.0;
-
 /// Numbers of an adapter's line (`value`, parsed from `line`) whose value is an integer, written
 /// with a fraction or an exponent (`1.0`, `1e3`), as integers, so that a member the protocol
 /// types as an integer takes them. A library that holds every number as a double (Gson's
@@ -192,12 +188,11 @@ pub fn integral_numbers(value: &mut serde_json::Value, line: &[u8]) {
     while let Some((at, v)) = stack.pop() {
         match v {
             Value::Number(n) if n.is_f64() => {
-                if let Some(f) = n.as_f64()
-                    && numbers.get(&at).is_some_and(|(exact, _)| exact.is_integral())
-                    && f.abs() <= EXACT_INTEGERS
-                    && !(f == 0.0 && f.is_sign_negative())
+                let negative_zero = n.as_f64().is_some_and(|f| f == 0.0 && f.is_sign_negative());
+                if let Some(i) = numbers.get(&at).and_then(|(exact, _)| exact.small_integer())
+                    && !negative_zero
                 {
-                    *v = Value::from(f as i64);
+                    *v = Value::from(i);
                 }
             }
             Value::Array(items) => {
@@ -286,13 +281,13 @@ mod tests {
 
     #[test]
     fn integral_numbers_stand_for_integers() {
-        let line = r#"{"seq": 3.0, "result": [1000.0, 1e3, 1.5, -2.0, -0.0, 1e300, 9007199254740992.0, 7, 1.0000000000000001, 1.99999999999999999], "s": "1.0"}"#;
+        let line = r#"{"seq": 3.0, "result": [1000.0, 1e3, 1.5, -2.0, -0.0, 1e300, 9007199254740992.0, 7, 1.0000000000000001, 1.99999999999999999, 9007199254740993.0], "s": "1.0"}"#;
         let mut v: serde_json::Value = serde_json::from_str(line).unwrap();
         integral_numbers(&mut v, line.as_bytes());
         // A literal that only rounds to an integer stays a fraction (red team L1).
         assert_eq!(
             v.to_string(),
-            r#"{"seq":3,"result":[1000,1000,1.5,-2,-0.0,1e+300,9007199254740992,7,1.0,2.0],"s":"1.0"}"#
+            r#"{"seq":3,"result":[1000,1000,1.5,-2,-0.0,1e+300,9007199254740992,7,1.0,2.0,9007199254740992.0],"s":"1.0"}"#
         );
         // What a Gson-based adapter writes: refused as it is, taken once the numbers are integral.
         let line = r#"{"reply": "result", "seq": 2.0, "response": {"op": "retry_delay", "result": [1000.0, 2e3]}}"#;

@@ -439,8 +439,8 @@ pub struct RunArgs {
     #[arg(long, value_name = "SECS", default_value = "10", value_parser = parse_timeout, requires = "sdk")]
     pub timeout: std::time::Duration,
     /// With --sdk: how many times an adapter that failed is started again for the remaining
-    /// cases. An operation that took it down three times in a row is not sent again (its calls
-    /// fail at once), so one crashing operation does not use the budget up.
+    /// cases. An operation never answered that took it down three times is not sent again (its
+    /// calls fail at once), so one operation that always crashes does not use the budget up.
     #[arg(long, value_name = "N", default_value_t = crate::adapter::process::DEFAULT_MAX_RESTARTS, requires = "sdk")]
     pub max_restarts: u32,
     /// With --sdk: the file the adapter's stderr goes to (default: adapter.log beside --out,

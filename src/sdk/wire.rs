@@ -76,7 +76,11 @@ impl<'de> Deserialize<'de> for Bytes {
 /// What the usual other encoders do differently, when `text` shows it: a MIME encoder's line
 /// breaks, the URL-safe alphabet, no padding.
 fn base64_hint(text: &str) -> &'static str {
-    if text.contains(['\n', '\r']) {
+    let alphabet = |c: char| c.is_ascii_alphanumeric() || matches!(c, '+' | '/' | '-' | '_' | '=' | '\n' | '\r' | ' ');
+    if !text.chars().all(alphabet) {
+        // The usual mistake: the bytes themselves, not their encoding.
+        "; it is not base64 at all (the bytes themselves?): encode them"
+    } else if text.contains(['\n', '\r']) {
         "; it has line breaks, as a MIME encoder writes: write it on one line"
     } else if text.contains(['-', '_']) {
         "; it uses the URL-safe alphabet (- and _): the protocol's is + and /"
@@ -360,6 +364,11 @@ mod tests {
             ("eyJhIjox\r\nfQ==", "it has line breaks, as a MIME encoder writes: write it on one line"),
             ("-_8=", "it uses the URL-safe alphabet (- and _): the protocol's is + and /"),
             ("MQ", "it has no = padding to a multiple of 4 characters"),
+            (
+                r#"{"job":"urn:x","trace_id":"7b3f-e41d"}"#,
+                "it is not base64 at all (the bytes themselves?): encode them",
+            ),
+            ("{\n  \"job\": \"x\"\n}", "it is not base64 at all (the bytes themselves?): encode them"),
         ] {
             let e = serde_json::from_value::<Bytes>(json!(text)).unwrap_err().to_string();
             assert!(e.ends_with(hint), "{text}: {e}");

@@ -39,6 +39,8 @@ MODE is one of
     crash-on-accepts  exit with status 3 instead of answering any `accepts` call, every time
     exit-after-accepts  answer every `accepts` call, then exit with status 3 (the next call is
                    charged for a crash it did not cause)
+    crash-on-later-accepts  answer the run's first `accepts` call (the --once FILE marks it), crash
+                   on every later one
     latin1-banner  answer call AT with a log line in ISO-8859-1 ("Démarrage…") instead
     floats         from call AT on, write every integer of the envelopes the SDK encodes (each
                    `json` member, each Kafka record's value) as a float: 1 as 1.0
@@ -46,6 +48,7 @@ MODE is one of
                    (what a library that holds numbers as doubles writes: `"seq": 3.0`)
     exit-at-once   exit with status 3 before reading anything
     not-json-hello answer the hello with a line that is not JSON
+    bom-hello      answer the hello with a byte-order mark before it (a .NET UTF8Encoding(true))
 AT counts the calls of this process from 1. With --once FILE the misbehaviour happens only
 when FILE does not exist yet (the script creates it), so a restarted adapter behaves.
 --hello JSON merges the members of the JSON object into the real adapter's hello (another
@@ -187,6 +190,8 @@ def main():
                 reply = (json.dumps(hello) + "\n").encode()
             elif armed and mode == "protocol-floats":
                 reply = (json.dumps(floats(json.loads(reply))) + "\n").encode()
+            elif armed and mode == "bom-hello":
+                reply = b"\xef\xbb\xbf" + reply
             elif armed and mode == "not-json-hello":
                 reply = b"Starting babelqueue adapter...\n"
             write(reply)
@@ -208,6 +213,10 @@ def main():
             continue
         if mode == "crash-on-accepts" and msg["request"]["op"] == "accepts":
             sys.exit(3)
+        if mode == "crash-on-later-accepts" and msg["request"]["op"] == "accepts":
+            if os.path.exists(once + ".answered"):
+                sys.exit(3)
+            open(once + ".answered", "w").close()
         if mode == "exit-after-accepts" and msg["request"]["op"] == "accepts":
             write(reply)
             sys.exit(3)
