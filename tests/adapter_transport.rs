@@ -197,6 +197,27 @@ fn a_result_of_the_wrong_shape_is_told_where() {
     );
 }
 
+/// A number of the wrong type is quoted as the adapter wrote it: serde_json reads
+/// `0.0000000000000001` as 1e-16 (and `5.0000000000000001` as 5.0), which the reason then showed
+/// as if the adapter had written that.
+#[test]
+fn a_number_of_the_wrong_type_is_quoted_as_written() {
+    if python().is_none() {
+        return;
+    }
+    let s = Setup::new();
+    let mut a = Adapter::start(s.options("near-int", 2, true)).unwrap();
+    a.begin_case("cases", "one");
+    assert_eq!(accepts(&mut a), Ok(true));
+    let why = transport(decode(&mut a));
+    assert!(
+        why.contains(
+            "/response/result/envelope/attempts is 0.0000000000000001, where the protocol wants an integer (uint64)"
+        ),
+        "{why}"
+    );
+}
+
 /// `decode` of the envelope: whether it decoded (the outcome itself is large).
 fn decode(a: &mut Adapter) -> Result<bool, SdkError> {
     a.decode(Decode { body: Bytes::from(ENVELOPE) }).map(|o| matches!(o, DecodeOutcome::Decoded { .. }))

@@ -1110,7 +1110,7 @@ impl Adapter {
         }
         match value.get("protocol") {
             Some(v) if v.as_u64() == Some(u64::from(PROTOCOL)) => {}
-            Some(v) => return Err(Trouble::Protocol(v.to_string())),
+            Some(v) => return Err(Trouble::Protocol(literal_at(&got, "/protocol").unwrap_or_else(|| v.to_string()))),
             None => return Err(Trouble::BadHello("it has no protocol member".into())),
         }
         let hello = match Reply::deserialize(&value) {
@@ -1412,7 +1412,9 @@ impl Adapter {
                 let what = match value.get("seq") {
                     None => "no seq".to_owned(),
                     Some(s) => {
-                        format!("seq {} is not a positive integer", s.to_string().chars().take(40).collect::<String>())
+                        let written =
+                            literal_at(&got, "/seq").unwrap_or_else(|| s.to_string().chars().take(40).collect());
+                        format!("seq {written} is not a positive integer")
                     }
                 };
                 let t = Trouble::Garbage(format!("{what}: {}", excerpt(&got, 80)));
@@ -1469,7 +1471,14 @@ fn ahead_of_time(calls: Vec<(Request, Option<Response>)>) -> Vec<Ahead> {
 /// cannot tell, serde's message and the result (what is wrong is almost always in it; the
 /// line's first characters are the envelope of the reply).
 fn what_departs(value: &Value, e: &serde_json::Error, line: &[u8]) -> String {
-    if let Some(d) = departure(value) {
+    if let Some(mut d) = departure(value) {
+        // A number as the adapter wrote it, not as serde_json read it (`5.0000000000000001`
+        // read 5.0, and told "is 5.0" as if the adapter had written that).
+        if value.pointer(&d.pointer).is_some_and(Value::is_number)
+            && let Some(lit) = literal_at(line, &d.pointer)
+        {
+            d.found = lit;
+        }
         return shown(format!("{d} ({e})").chars());
     }
     let shown = match value.pointer("/response/result") {
@@ -1477,6 +1486,13 @@ fn what_departs(value: &Value, e: &serde_json::Error, line: &[u8]) -> String {
         None => excerpt(line, 120),
     };
     format!("{e}; {shown}")
+}
+
+/// The literal of the number at `pointer` of the adapter's line, as written (at most 40
+/// characters).
+fn literal_at(line: &[u8], pointer: &str) -> Option<String> {
+    let numbers = crate::suite::exact::Numbers::of(line)?;
+    numbers.get(pointer).map(|(_, lit)| lit.chars().take(40).collect())
 }
 
 /// What a result of operation `other` to an `op` call is told.

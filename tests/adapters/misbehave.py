@@ -49,6 +49,7 @@ MODE is one of
     exit-at-once   exit with status 3 before reading anything
     not-json-hello answer the hello with a line that is not JSON
     bom-hello      answer the hello with a byte-order mark before it (a .NET UTF8Encoding(true))
+    near-int       answer call AT with its reply's first `"attempts":0` written 0.0000000000000001
 AT counts the calls of this process from 1. With --once FILE the misbehaviour happens only
 when FILE does not exist yet (the script creates it), so a restarted adapter behaves.
 --hello JSON merges the members of the JSON object into the real adapter's hello (another
@@ -283,6 +284,8 @@ def main():
             seq = json.loads(reply)["seq"]
             line = json.dumps({"reply": "error", "seq": seq, "message": "caf\u00e9"}, ensure_ascii=False)
             write((line + "\n").encode("latin-1"))
+        elif mode == "near-int":
+            write(reply.replace(b'"attempts":0', b'"attempts":0.0000000000000001', 1))
         elif mode == "latin1-banner":
             write("D\u00e9marrage du service\n".encode("latin-1"))
         elif mode == "bad-result":
