@@ -758,7 +758,13 @@ fn a_line_that_is_not_unicode_text_says_why() {
 /// and the usual cause, a stdout that is not flushed. It blamed "--timeout" (1 s here).
 #[test]
 fn an_adapter_that_writes_no_hello_is_told_what_the_hello_needs() {
-    let o = bqsuite(&["run", "--sdk", "sleep 60", "--timeout", "1", "--section", "cases", "--out", "-"], None);
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("adapter.log");
+    let log = log.to_str().unwrap();
+    let o = bqsuite(
+        &["run", "--sdk", "sleep 60", "--timeout", "1", "--section", "cases", "--out", "-", "--adapter-log", log],
+        None,
+    );
     assert_eq!(o.status.code(), Some(2), "{}", support::transcript(&o));
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert!(
@@ -772,7 +778,13 @@ fn an_adapter_that_writes_no_hello_is_told_what_the_hello_needs() {
 #[test]
 fn a_hello_without_a_line_end_is_told_so() {
     let sh = r#"sh -c 'printf "{\"reply\":\"hello\"}"; sleep 60'"#;
-    let o = bqsuite(&["run", "--sdk", sh, "--timeout", "1", "--section", "cases", "--out", "-"], None);
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("adapter.log");
+    let log = log.to_str().unwrap();
+    let o = bqsuite(
+        &["run", "--sdk", sh, "--timeout", "1", "--section", "cases", "--out", "-", "--adapter-log", log],
+        None,
+    );
     assert_eq!(o.status.code(), Some(2), "{}", support::transcript(&o));
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert!(
@@ -793,7 +805,11 @@ fn a_hello_after_a_byte_order_mark_is_told_so() {
     }
     let dir = tempfile::tempdir().unwrap();
     let cmd = misbehave_cmd("bom-hello", 0, &dir.path().join("once"));
-    let o = bqsuite(&["run", "--sdk", &cmd, "--section", "cases", "--out", "-"], None);
+    let log = dir.path().join("adapter.log");
+    let o = bqsuite(
+        &["run", "--sdk", &cmd, "--section", "cases", "--out", "-", "--adapter-log", log.to_str().unwrap()],
+        None,
+    );
     assert_eq!(o.status.code(), Some(2), "{}", support::transcript(&o));
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert!(stderr.contains("it starts with a byte-order mark (U+FEFF), which JSON text does not have"), "{stderr}");
@@ -804,7 +820,12 @@ fn a_hello_after_a_byte_order_mark_is_told_so() {
 #[test]
 fn a_stack_trace_in_the_log_tail_keeps_its_indent() {
     let sh = r#"sh -c 'printf "Exception in thread main\n\tat Adapter.main(Adapter.java:7)\n" >&2; exit 3'"#;
-    let o = bqsuite(&["run", "--sdk", sh, "--section", "cases", "--out", "-"], None);
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("adapter.log");
+    let o = bqsuite(
+        &["run", "--sdk", sh, "--section", "cases", "--out", "-", "--adapter-log", log.to_str().unwrap()],
+        None,
+    );
     assert_eq!(o.status.code(), Some(2), "{}", support::transcript(&o));
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert!(stderr.contains("  |     at Adapter.main(Adapter.java:7)"), "{stderr}");
