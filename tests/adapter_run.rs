@@ -737,6 +737,13 @@ fn a_crash_with_no_restart_allowed_uses_the_budget_up() {
     assert!(err.lines().any(|l| l.starts_with("     1× ") && l.contains("adapter: call 5 (")), "{err}");
 }
 
+/// A reply written without its line feed is told so, with what was written: "gave no answer"
+/// sent its author looking for a hang.
+#[test]
+fn a_reply_without_its_line_feed_is_told_so() {
+    misbehaves_once("no-newline", 5, "0.5", r#"bytes but no line end within 0.5 s (--timeout) ({"reply":"result""#);
+}
+
 #[test]
 fn a_hang_fails_one_case_after_the_timeout() {
     misbehaves_once("hang", 5, "0.5", "gave no answer within 0.5 s (--timeout)");

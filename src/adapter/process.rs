@@ -123,6 +123,9 @@ pub enum Trouble {
     Lingered,
     /// No answer within the timeout.
     TimedOut(Duration),
+    /// No complete reply within the timeout, after this many bytes without a line end (the
+    /// start of them).
+    NoLineEnd(Duration, usize, String),
     /// No hello within this long (`--timeout`, at least [`DEFAULT_TIMEOUT`]), and how many bytes
     /// it wrote without a line end, with the start of them.
     NoHello(Duration, usize, String),
@@ -156,6 +159,11 @@ impl fmt::Display for Trouble {
             Trouble::Spawn(e) => write!(f, "could not be started: {e}"),
             Trouble::Exited(status, when) => write!(f, "exited ({status}) {when}"),
             Trouble::TimedOut(t) => write!(f, "gave no answer within {} s (--timeout)", t.as_secs_f64()),
+            Trouble::NoLineEnd(t, n, start) => write!(
+                f,
+                "wrote {n} bytes but no line end within {} s (--timeout) ({start}): every reply is one line ending with a line feed (\\n), and stdout is flushed after it",
+                t.as_secs_f64()
+            ),
             Trouble::NoHello(t, 0, _) => write!(
                 f,
                 "wrote no hello within {} s (the hello waits for --timeout, and at least {} s): an adapter writes its hello as soon as it starts, and flushes its stdout after every line",
@@ -1377,7 +1385,12 @@ impl Adapter {
                 return Err(self.lose(Some((seq, op)), Trouble::Exited(status, "before answering")));
             }
             Received::TimedOut => {
-                let t = Trouble::TimedOut(self.options.timeout);
+                // A reply written without its line feed is not an adapter that said nothing.
+                let unfinished = self.running.as_ref().map_or(&[][..], |r| r.pipe.unfinished());
+                let t = match unfinished.len() {
+                    0 => Trouble::TimedOut(self.options.timeout),
+                    n => Trouble::NoLineEnd(self.options.timeout, n, excerpt(unfinished, 60)),
+                };
                 return Err(self.lose(Some((seq, op)), t));
             }
             Received::TooLong => return Err(self.lose(Some((seq, op)), Trouble::TooLong)),

@@ -12,6 +12,7 @@ MODE is one of
     crash          exit with status 3 instead of answering call AT
     crash-held     as crash, leaving a helper behind that holds stdout open (no end of file)
     hang           stop answering at call AT (and sleep)
+    no-newline     answer call AT without the line feed, flushed, then sleep
     garbage        answer call AT with a line that is not JSON
     wrong-seq      answer call AT with seq AT + 100
     seq-zero       answer call AT with seq 0
@@ -239,6 +240,9 @@ def main():
             subprocess.Popen(["sleep", "600"], stdin=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             sys.exit(3)
         elif mode == "hang":
+            time.sleep(3600)
+        elif mode == "no-newline":
+            write(reply.rstrip(b"\n"))
             time.sleep(3600)
         elif mode == "garbage":
             write(b"this is not json\n")
