@@ -741,7 +741,7 @@ fn a_crash_with_no_restart_allowed_uses_the_budget_up() {
 /// sent its author looking for a hang.
 #[test]
 fn a_reply_without_its_line_feed_is_told_so() {
-    misbehaves_once("no-newline", 5, "0.5", r#"bytes but no line end within 0.5 s (--timeout) ({"reply":"result""#);
+    misbehaves_once("no-newline", 5, "0.5", r#"bytes but no line end within 0.5 s ({"reply":"result""#);
 }
 
 #[test]

@@ -123,12 +123,12 @@ pub enum Trouble {
     Lingered,
     /// No answer within the timeout.
     TimedOut(Duration),
-    /// No complete reply within the timeout, after this many bytes without a line end (the
-    /// start of them).
+    /// No complete line (the hello or a reply) within this long, after this many bytes without a
+    /// line end (the start of them).
     NoLineEnd(Duration, usize, String),
-    /// No hello within this long (`--timeout`, at least [`DEFAULT_TIMEOUT`]), and how many bytes
-    /// it wrote without a line end, with the start of them.
-    NoHello(Duration, usize, String),
+    /// Nothing at all within this long before the hello (`--timeout`, at least
+    /// [`DEFAULT_TIMEOUT`]).
+    NoHello(Duration),
     /// A line longer than [`MAX_LINE`].
     TooLong,
     /// A line that is not a JSON object with a `seq` (or, before the hello, not a hello).
@@ -161,19 +161,14 @@ impl fmt::Display for Trouble {
             Trouble::TimedOut(t) => write!(f, "gave no answer within {} s (--timeout)", t.as_secs_f64()),
             Trouble::NoLineEnd(t, n, start) => write!(
                 f,
-                "wrote {n} bytes but no line end within {} s (--timeout) ({start}): every reply is one line ending with a line feed (\\n), and stdout is flushed after it",
+                "wrote {n} bytes but no line end within {} s ({start}): every message, the hello too, is one line ending with a line feed (\\n), and stdout is flushed after it",
                 t.as_secs_f64()
             ),
-            Trouble::NoHello(t, 0, _) => write!(
+            Trouble::NoHello(t) => write!(
                 f,
                 "wrote no hello within {} s (the hello waits for --timeout, and at least {} s): an adapter writes its hello as soon as it starts, and flushes its stdout after every line",
                 t.as_secs_f64(),
                 DEFAULT_TIMEOUT.as_secs()
-            ),
-            Trouble::NoHello(t, n, start) => write!(
-                f,
-                "wrote {n} bytes but no line end within {} s ({start}): every message, the hello too, is one line ending with a line feed (\\n), and stdout is flushed after it",
-                t.as_secs_f64()
             ),
             Trouble::Lingered => f.write_str("did not exit within the timeout after the shutdown (killed)"),
             Trouble::TooLong => write!(f, "wrote a line longer than {} MiB", MAX_LINE >> 20),
@@ -376,6 +371,17 @@ impl Running {
     }
 }
 
+/// What an operation's calls have done to the adapter processes, for [`RETIRE_AFTER`].
+#[derive(Debug, Clone, Copy)]
+enum OpRecord {
+    /// Some process answered one of its calls: it crashes on some inputs at most, and is never
+    /// retired.
+    Answered,
+    /// Never answered: how many times its calls took the process down, and whether once as the
+    /// first call a fresh process was asked.
+    Lost { times: u32, on_a_fresh_process: bool },
+}
+
 /// An adapter process (restarted as needed) as the SDK under test.
 pub struct Adapter {
     options: AdapterOptions,
@@ -391,13 +397,10 @@ pub struct Adapter {
     /// Why no process is started again: a restarted one came back with another hello, which
     /// no further restart mends (each would be one more incident of the same).
     retired: Option<String>,
-    /// How many times each operation's calls took the process down since its last reply, and whether once
-    /// as the first call a fresh process answered ([`RETIRE_AFTER`]).
-    op_losses: HashMap<&'static str, (u32, bool)>,
+    /// What each operation called so far has done to the processes ([`RETIRE_AFTER`]).
+    ops: HashMap<&'static str, OpRecord>,
     /// Replies the running process gave (a loss at 0 is a fresh process's first call).
     process_answered: u64,
-    /// The operations some process answered in this run (never retired).
-    ever_answered: std::collections::HashSet<&'static str>,
     notes: CaseNotes,
     incidents: Vec<Incident>,
     /// The hello declared `pipeline`: calls may be written ahead.
@@ -749,9 +752,8 @@ impl Adapter {
             case: String::new(),
             down: None,
             retired: None,
-            op_losses: HashMap::new(),
+            ops: HashMap::new(),
             process_answered: 0,
-            ever_answered: std::collections::HashSet::new(),
             notes: CaseNotes::default(),
             incidents: Vec::new(),
             pipeline: false,
@@ -1105,8 +1107,7 @@ impl Adapter {
                 return Err(Trouble::Exited(exited(&mut running.child), "before its hello"));
             }
             (_, Received::TimedOut) => {
-                let unfinished = running.pipe.unfinished();
-                return Err(Trouble::NoHello(wait, unfinished.len(), excerpt(unfinished, 60)));
+                return Err(no_line(wait, running.pipe.unfinished()).unwrap_or(Trouble::NoHello(wait)));
             }
             (_, Received::TooLong) => return Err(Trouble::TooLong),
             (_, Received::Failed(e)) => return Err(Trouble::Io(e)),
@@ -1185,9 +1186,11 @@ impl Adapter {
             && !matches!(trouble, Trouble::Duplicate(_) | Trouble::OutOfOrder(_) | Trouble::WrongSeq(_))
         {
             let fresh = self.process_answered == 0;
-            let (n, evidence) = self.op_losses.entry(op).or_default();
-            *n += 1;
-            *evidence |= fresh;
+            let record = self.ops.entry(op).or_insert(OpRecord::Lost { times: 0, on_a_fresh_process: false });
+            if let OpRecord::Lost { times, on_a_fresh_process } = record {
+                *times += 1;
+                *on_a_fresh_process |= fresh;
+            }
         }
         if let Some(mut r) = self.running.take() {
             let status = kill(&mut r.child);
@@ -1211,8 +1214,8 @@ impl Adapter {
     /// Why `op` is not sent any more: never answered, it took the process down
     /// [`RETIRE_AFTER`] times, once at least as a fresh process's first call.
     fn op_retired(&self, op: &str) -> Option<String> {
-        let (n, evidence) = *self.op_losses.get(op)?;
-        (n >= RETIRE_AFTER && evidence && !self.ever_answered.contains(op)).then(|| {
+        let OpRecord::Lost { times: n, on_a_fresh_process: true } = *self.ops.get(op)? else { return None };
+        (n >= RETIRE_AFTER).then(|| {
             format!(
                 "{op} took the adapter down {n} times and was never answered, so it is not sent again (the other operations go on)"
             )
@@ -1222,8 +1225,7 @@ impl Adapter {
     /// The running process answered a call of `op` (well-formed, with its `seq`).
     fn answered(&mut self, op: &'static str) {
         self.process_answered += 1;
-        self.ever_answered.insert(op);
-        self.op_losses.remove(op);
+        self.ops.insert(op, OpRecord::Answered);
     }
 
     /// A running process, started again if needed and allowed.
@@ -1314,7 +1316,7 @@ impl Adapter {
         let unknown_operations =
             self.identity.operations.iter().filter(|o| !OPERATIONS.contains(&o.as_str())).cloned().collect();
         let mut retired_operations: Vec<String> =
-            self.op_losses.keys().filter(|op| self.op_retired(op).is_some()).map(|op| (*op).to_owned()).collect();
+            self.ops.keys().filter(|op| self.op_retired(op).is_some()).map(|op| (*op).to_owned()).collect();
         retired_operations.sort();
         Summary {
             unknown_operations,
@@ -1385,12 +1387,9 @@ impl Adapter {
                 return Err(self.lose(Some((seq, op)), Trouble::Exited(status, "before answering")));
             }
             Received::TimedOut => {
-                // A reply written without its line feed is not an adapter that said nothing.
+                let timeout = self.options.timeout;
                 let unfinished = self.running.as_ref().map_or(&[][..], |r| r.pipe.unfinished());
-                let t = match unfinished.len() {
-                    0 => Trouble::TimedOut(self.options.timeout),
-                    n => Trouble::NoLineEnd(self.options.timeout, n, excerpt(unfinished, 60)),
-                };
+                let t = no_line(timeout, unfinished).unwrap_or(Trouble::TimedOut(timeout));
                 return Err(self.lose(Some((seq, op)), t));
             }
             Received::TooLong => return Err(self.lose(Some((seq, op)), Trouble::TooLong)),
@@ -1499,6 +1498,12 @@ fn what_departs(value: &Value, e: &serde_json::Error, line: &[u8]) -> String {
         None => excerpt(line, 120),
     };
     format!("{e}; {shown}")
+}
+
+/// A wait that ended with bytes written but no line end: not an adapter that said nothing, but
+/// one that left out a line feed (or did not flush one).
+fn no_line(waited: Duration, unfinished: &[u8]) -> Option<Trouble> {
+    (!unfinished.is_empty()).then(|| Trouble::NoLineEnd(waited, unfinished.len(), excerpt(unfinished, 60)))
 }
 
 /// The literal of the number at `pointer` of the adapter's line, as written (at most 40

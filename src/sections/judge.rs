@@ -15,6 +15,7 @@
 //! literals and without a lone surrogate escape.
 
 use serde::de::IgnoredAny;
+use serde_json::value::RawValue;
 use serde_json::{Number, Value};
 
 /// Deep equality under the contract's "same value" rule (R4).
@@ -117,18 +118,25 @@ pub const ENVELOPE_INTEGERS: [&str; 5] =
 ///   body's own bytes and only the block is the SDK's writing, judged by [`encoded_text`];
 /// - a wrapper (`{raw, raw_encoding?, dead_letter}`) is the SDK's writing throughout, judged
 ///   whole by [`encoded_text`].
-pub fn poison_record_text(record: &str, body: &[u8]) -> Result<(), String> {
-    let members = top_level_members(record).map_err(|e| format!("the record cannot be scanned: {e}"))?;
-    let blocks: Vec<_> = members.iter().filter(|(k, _)| k == "dead_letter").collect();
-    let [(_, block)] = blocks[..] else {
-        return Err(format!("the record has {} top-level dead_letter members, expected 1", blocks.len()));
-    };
+///
+/// `members` are the record's top-level members ([`top_level_members`]).
+pub fn poison_record_text(record: &str, members: &[(String, &RawValue)], body: &[u8]) -> Result<(), String> {
+    let block = the_dead_letter(members)?;
     if members.iter().any(|(k, _)| k == "raw") {
         return encoded_text(record, &[], None);
     }
     let body = std::str::from_utf8(body).map_err(|_| "a splice of a body that is not UTF-8".to_owned())?;
     byte_level_splice(record, body)?;
     encoded_text(&format!("{{\"dead_letter\":{}}}", block.get()), &[], None)
+}
+
+/// A record's one top-level `dead_letter` member: a record carries exactly one.
+pub fn the_dead_letter<'r>(members: &[(String, &'r RawValue)]) -> Result<&'r RawValue, String> {
+    let blocks: Vec<&RawValue> = members.iter().filter(|(k, _)| k == "dead_letter").map(|(_, raw)| *raw).collect();
+    match blocks[..] {
+        [block] => Ok(block),
+        _ => Err(format!("the record has {} top-level dead_letter members, expected 1", blocks.len())),
+    }
 }
 
 /// `record` is `body` with `,"dead_letter":<object>` inserted before its final `}`.
@@ -173,20 +181,16 @@ pub fn encoded_text(written: &str, given: &[(&str, &Value)], read: Option<&[u8]>
     if let Some(at) = repeated.first() {
         return Err(format!("{at} is written twice: an encoder writes each key once"));
     }
-    // By pointer, the first literal there (of every occurrence) that is not an integer literal.
-    let mut floats: std::collections::HashMap<&str, &str> = std::collections::HashMap::new();
-    for (at, n, lit) in &numbers {
-        if !n.is_integer_literal() {
-            floats.entry(at.as_str()).or_insert(lit);
-        }
-    }
-    let float_at = |at: &str| floats.get(at).copied();
+    // Every literal that is not an integer literal, in document order (each occurrence of a
+    // pointer: a repeated key was refused above, so there is one).
+    let floats: Vec<(&str, &str)> =
+        numbers.iter().filter(|(_, n, _)| !n.is_integer_literal()).map(|(at, _, lit)| (at.as_str(), *lit)).collect();
     let input = read.and_then(crate::suite::exact::Numbers::of);
     let read_as_float = |at: &str| input.as_ref().and_then(|n| n.get(at)).is_some_and(|(n, _)| !n.is_integer_literal());
     for at in ENVELOPE_INTEGERS {
         // The literal is left out: created_at differs on every message, and one reason for
         // every message lets a run's digest count them as one fault.
-        if let Some(lit) = float_at(at)
+        if let Some(&(_, lit)) = floats.iter().find(|(p, _)| *p == at)
             && !read_as_float(at)
         {
             let form = match (lit.contains('.'), lit.contains(['e', 'E'])) {
@@ -199,24 +203,17 @@ pub fn encoded_text(written: &str, given: &[(&str, &Value)], read: Option<&[u8]>
             ));
         }
     }
-    for (base, value) in given {
-        let mut stack = vec![(base.to_string(), *value)];
-        while let Some((at, v)) = stack.pop() {
-            match v {
-                Value::Number(n) if n.is_i64() || n.is_u64() => {
-                    if let Some(lit) = float_at(&at) {
-                        return Err(format!(
-                            "{at} is written {lit} where the message had the integer {n}: integers stay integers, or a consumer that decodes an integer type refuses it"
-                        ));
-                    }
-                }
-                Value::Array(items) => {
-                    stack.extend(items.iter().enumerate().map(|(i, x)| (crate::suite::pointer::join_index(&at, i), x)))
-                }
-                Value::Object(members) => {
-                    stack.extend(members.iter().map(|(k, x)| (crate::suite::pointer::join(&at, k), x)))
-                }
-                _ => {}
+    // Each float the SDK wrote where what it was given holds an integer (a lookup per float,
+    // of which nearly every text has none, not a walk of what was given).
+    for (at, lit) in &floats {
+        for (base, value) in given {
+            let inside = at.strip_prefix(base).filter(|rest| rest.is_empty() || rest.starts_with('/'));
+            if let Some(Value::Number(n)) = inside.and_then(|rest| value.pointer(rest))
+                && (n.is_i64() || n.is_u64())
+            {
+                return Err(format!(
+                    "{at} is written {lit} where the message had the integer {n}: integers stay integers, or a consumer that decodes an integer type refuses it"
+                ));
             }
         }
     }

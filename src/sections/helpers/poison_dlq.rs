@@ -40,7 +40,9 @@ use crate::sdk::Calls;
 use crate::sdk::ops::PoisonRecord;
 use crate::sdk::reference::Broken;
 use crate::sdk::wire::Bytes;
-use crate::sections::judge::{first_difference, poison_record_text, same_value, strict_object, top_level_members};
+use crate::sections::judge::{
+    first_difference, poison_record_text, same_value, strict_object, the_dead_letter, top_level_members,
+};
 use crate::sections::read::body_fields::{BODY, BODY_BASE64};
 use crate::sections::{Block, Catch, Check, CheckCx, Contract, Definition, Entry, Field, Reader, RunCx, Version, catch, ensure};
 use crate::suite::{MANIFEST, Scope};
@@ -248,7 +250,7 @@ fn check(cx: &mut RunCx<'_>, case: &Case<'_>) -> Check {
     let members = top_level_members(text).map_err(|e| format!("the record cannot be scanned: {e}"))?;
     check_block(&members)?;
     // How it is written: a splice byte for byte, a wrapper the SDK's writing throughout.
-    poison_record_text(text, &case.body)?;
+    poison_record_text(text, &members, &case.body)?;
     ensure(!has_replacement(record.as_slice()) || has_replacement(&case.body), || {
         "the record contains U+FFFD that the body does not".into()
     })?;
@@ -269,10 +271,7 @@ fn has_replacement(bytes: &[u8]) -> bool {
 
 /// Exactly one top-level `dead_letter`, with reason `poison` and our queue.
 fn check_block(members: &[(String, &RawValue)]) -> Check {
-    let blocks: Vec<_> = members.iter().filter(|(k, _)| k == DEAD_LETTER).collect();
-    let [(_, raw)] = blocks[..] else {
-        return Err(format!("the record has {} top-level dead_letter members, expected 1", blocks.len()));
-    };
+    let raw = the_dead_letter(members)?;
     let block: Value = serde_json::from_str(raw.get()).map_err(|e| format!("dead_letter does not parse: {e}"))?;
     let shown = |v: Option<&Value>| v.map_or_else(|| "absent".to_owned(), Value::to_string);
     let reason = block.get("reason");

@@ -30,7 +30,7 @@ use crate::sdk::ops::{
 use crate::sdk::reference::Broken;
 use crate::sdk::wire::{Bytes, DeadLetterReason, RedisRole as Role, RedisTarget};
 use crate::sdk::{Calls, Sdk};
-use crate::sections::judge::{encoded_text, poison_record_text, same_value};
+use crate::sections::judge::{encoded_text, poison_record_text, same_value, top_level_members};
 use crate::sections::{Block, Catch, Check, Contract, Definition, Field, Needs, Problem, Reader, RunCx, Version, catch, ensure};
 use crate::suite::Scope;
 
@@ -608,7 +608,9 @@ impl<'c, 'k> Program<'c, 'k> {
         // the SDK's writing; another record is the SDK's re-encoding of the body, block and all.
         let text = String::from_utf8_lossy(member);
         match &body_value {
-            _ if reason == "poison" => poison_record_text(&text, body),
+            _ if reason == "poison" => top_level_members(&text)
+                .map_err(|e| format!("it cannot be scanned: {e}"))
+                .and_then(|members| poison_record_text(&text, &members, body)),
             Some(b) if as_body => encoded_text(&text, &[("", b)], Some(body)),
             _ => Ok(()),
         }
