@@ -184,24 +184,12 @@ pub fn integral_numbers(value: &mut serde_json::Value, line: &[u8]) {
     }
     // By pointer, the literal serde_json kept (the last of a repeated key, as it keeps it).
     let Some(numbers) = crate::suite::exact::Numbers::of(line) else { return };
-    let mut stack = vec![(String::new(), value)];
-    while let Some((at, v)) = stack.pop() {
-        match v {
-            Value::Number(n) if n.is_f64() => {
-                let negative_zero = n.as_f64().is_some_and(|f| f == 0.0 && f.is_sign_negative());
-                if let Some(i) = numbers.get(&at).and_then(|(exact, _)| exact.small_integer())
-                    && !negative_zero
-                {
-                    *v = Value::from(i);
-                }
-            }
-            Value::Array(items) => {
-                stack.extend(items.iter_mut().enumerate().map(|(i, x)| (crate::suite::pointer::join_index(&at, i), x)))
-            }
-            Value::Object(members) => {
-                stack.extend(members.iter_mut().map(|(k, x)| (crate::suite::pointer::join(&at, k), x)))
-            }
-            _ => {}
+    for (at, (exact, _)) in numbers.iter() {
+        if let Some(i) = exact.small_integer().filter(|_| !exact.is_integer_literal())
+            && let Some(v) = value.pointer_mut(at)
+            && v.as_f64().is_some_and(|f| !(f == 0.0 && f.is_sign_negative()))
+        {
+            *v = Value::from(i);
         }
     }
 }
@@ -290,6 +278,11 @@ mod tests {
             r#"{"seq":3,"result":[1000,1000,1.5,-2,-0.0,1e+300,9007199254740992,7,1.0,2.0,9007199254740992.0],"s":"1.0"}"#
         );
         // What a Gson-based adapter writes: refused as it is, taken once the numbers are integral.
+        // A repeated key: serde_json keeps the last, and so does the literal that decides.
+        let line = r#"{"seq": 2.0, "seq": 1.5}"#;
+        let mut v: serde_json::Value = serde_json::from_str(line).unwrap();
+        integral_numbers(&mut v, line.as_bytes());
+        assert_eq!(v.to_string(), r#"{"seq":1.5}"#);
         let line = r#"{"reply": "result", "seq": 2.0, "response": {"op": "retry_delay", "result": [1000.0, 2e3]}}"#;
         assert!(quick_reply(line.as_bytes()).is_none());
         let mut v: serde_json::Value = serde_json::from_str(line).unwrap();

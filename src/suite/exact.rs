@@ -399,6 +399,11 @@ impl Numbers {
         Some(Numbers(numbers.into_iter().map(|(at, n, lit)| (at, (n, lit.to_owned()))).collect()))
     }
 
+    /// Every number by its pointer, with its literal.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &(Number, String))> {
+        self.0.iter().map(|(at, n)| (at.as_str(), n))
+    }
+
     /// The number at `pointer`, with its literal.
     pub fn get(&self, pointer: &str) -> Option<&(Number, String)> {
         self.0.get(pointer)
