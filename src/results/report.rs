@@ -136,13 +136,7 @@ impl SectionFinding {
         if self.at.is_empty() {
             return None;
         }
-        let (token, rest) = match self.at.find('/') {
-            Some(i) => self.at.split_at(i),
-            None => (self.at.as_str(), ""),
-        };
-        let case =
-            pointer::parse(&format!("/{token}")).ok().and_then(|mut t| t.pop()).unwrap_or_else(|| token.to_owned());
-        Some((case, rest))
+        Some(first_token(&self.at).unwrap_or_else(|| (self.at.clone(), "")))
     }
 
     /// Is it the finding of a skip the cell already counts as not allowed?
@@ -174,10 +168,16 @@ fn findings_by_section(fc: &FileCheck) -> HashMap<String, Vec<SectionFinding>> {
 
 /// `(section, pointer below it)` when `p` is `/sections/<name>` or below it.
 fn inside_a_section(p: &str) -> Option<(String, String)> {
-    let rest = p.strip_prefix(super::view::SECTIONS)?.strip_prefix('/')?;
-    let (token, at) = rest.split_once('/').unwrap_or((rest, ""));
+    let (name, below) = first_token(p.strip_prefix(super::view::SECTIONS)?.strip_prefix('/')?)?;
+    Some((name, below.strip_prefix('/').unwrap_or(below).to_owned()))
+}
+
+/// The first token of a pointer's tail (`tok/more…`, no leading `/`), unescaped (`gate~10` is
+/// `gate/0`), and the pointer after it (`/more…`, or empty).
+fn first_token(tail: &str) -> Option<(String, &str)> {
+    let (token, rest) = tail.find('/').map_or((tail, ""), |i| tail.split_at(i));
     let name = pointer::parse(&format!("/{token}")).ok()?.pop()?;
-    Some((name, at.to_owned()))
+    Some((name, rest))
 }
 
 impl Cell {
