@@ -110,6 +110,38 @@ fn same_number(x: &Number, y: &Number) -> bool {
 pub const ENVELOPE_INTEGERS: [&str; 5] =
     ["/attempts", "/meta/schema_version", "/meta/created_at", "/dead_letter/attempts", "/dead_letter/failed_at"];
 
+/// A `dead_letter` block an SDK wrote has the producer schema's shape (its `dead_letter`, wire
+/// contract §1.4), so that every consumer can read it, Go's struct decode included: an object
+/// whose `reason` is `failed`, `unknown_urn` or `poison`, whose `failed_at` (epoch milliseconds)
+/// and `attempts` are integers ≥ 0 and whose `original_queue` is a string; `error` and
+/// `exception`, when written, a string or null; `lang`, when written, a string. The schema's
+/// six-value enum of `lang` is not held (the reference core writes `rust`, R13, and a new SDK
+/// language is no wire change). Values are the writer's: the sections compare `reason` and
+/// `original_queue` where they know them, and nothing else.
+pub fn dead_letter_block(block: &Value) -> Result<(), String> {
+    let block = block.as_object().ok_or_else(|| format!("dead_letter is {block}, expected an object"))?;
+    let member = |key: &str, fits: fn(&Value) -> bool, what: &str| match block.get(key) {
+        Some(v) if fits(v) => Ok(()),
+        Some(v) => Err(format!("dead_letter.{key} is {v}, expected {what}")),
+        None => Err(format!("dead_letter.{key} is missing (the producer schema requires it)")),
+    };
+    let optional = |key: &str, fits: fn(&Value) -> bool, what: &str| match block.get(key) {
+        Some(v) if !fits(v) => Err(format!("dead_letter.{key} is {v}, expected {what}")),
+        _ => Ok(()),
+    };
+    member(
+        "reason",
+        |v| matches!(v.as_str(), Some("failed" | "unknown_urn" | "poison")),
+        "failed, unknown_urn or poison",
+    )?;
+    member("failed_at", |v| v.as_u64().is_some(), "an integer ≥ 0 (epoch milliseconds)")?;
+    member("original_queue", Value::is_string, "a string")?;
+    member("attempts", |v| v.as_u64().is_some(), "an integer ≥ 0")?;
+    optional("error", |v| v.is_string() || v.is_null(), "a string or null")?;
+    optional("exception", |v| v.is_string() || v.is_null(), "a string or null")?;
+    optional("lang", Value::is_string, "a string")
+}
+
 /// The text of a poison record the SDK wrote for `body` (R13, the poison_dlq description):
 /// - exactly one top-level `dead_letter`;
 /// - a splice (its top level holds the body's members) is byte-level: the body's text with
@@ -253,6 +285,50 @@ pub use crate::suite::json::lone_surrogate;
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn dead_letter_blocks_have_the_schema_shape() {
+        let ok = serde_json::json!({"reason": "failed", "error": null, "exception": "E", "failed_at": 1_749_132_730_000_u64,
+            "original_queue": "orders", "attempts": 3, "lang": "rust"});
+        assert_eq!(dead_letter_block(&ok), Ok(()));
+        let minimal = serde_json::json!({"reason": "poison", "failed_at": 0, "original_queue": "", "attempts": 0});
+        assert_eq!(dead_letter_block(&minimal), Ok(()));
+        for (key, value, says) in [
+            (
+                "failed_at",
+                serde_json::json!("2025-06-05T14:12:07Z"),
+                "dead_letter.failed_at is \"2025-06-05T14:12:07Z\", expected an integer ≥ 0",
+            ),
+            ("failed_at", serde_json::json!(-1), "dead_letter.failed_at is -1"),
+            ("attempts", serde_json::json!("0"), "dead_letter.attempts is \"0\", expected an integer ≥ 0"),
+            ("attempts", serde_json::json!(1.5), "dead_letter.attempts is 1.5"),
+            ("reason", serde_json::json!("gave-up"), "dead_letter.reason is \"gave-up\""),
+            ("original_queue", serde_json::json!(7), "dead_letter.original_queue is 7"),
+            (
+                "error",
+                serde_json::json!({"message": "x"}),
+                "dead_letter.error is {\"message\":\"x\"}, expected a string or null",
+            ),
+            ("exception", serde_json::json!(false), "dead_letter.exception is false"),
+            ("lang", serde_json::json!(null), "dead_letter.lang is null, expected a string"),
+        ] {
+            let mut bad = ok.clone();
+            bad[key] = value;
+            let e = dead_letter_block(&bad).unwrap_err();
+            assert!(e.starts_with(says), "{key}: {e}");
+        }
+        for key in ["reason", "failed_at", "original_queue", "attempts"] {
+            let mut bad = ok.clone();
+            bad.as_object_mut().unwrap().remove(key);
+            assert_eq!(
+                dead_letter_block(&bad).unwrap_err(),
+                format!("dead_letter.{key} is missing (the producer schema requires it)")
+            );
+        }
+        assert!(
+            dead_letter_block(&serde_json::json!([])).unwrap_err().starts_with("dead_letter is [], expected an object")
+        );
+    }
 
     #[test]
     fn first_difference_names_the_place_and_both_sides() {

@@ -26,7 +26,7 @@ use crate::sdk::Calls;
 use crate::sdk::ops::{DeadLetterMove, ReemitOutcome};
 use crate::sdk::reference::Broken;
 use crate::sdk::wire::{Bytes, DeadLetterReason};
-use crate::sections::judge::{encoded_text, same_value};
+use crate::sections::judge::{dead_letter_block, encoded_text, same_value};
 use crate::sections::{Block, Catch, Check, CheckCx, Contract, Definition, Entry, Field, Fixture, Reader, RunCx, Version, catch, catch_only, ensure};
 use crate::suite::Scope;
 
@@ -106,7 +106,7 @@ impl Definition for Roundtrip {
             Field {
                 name: "expect_dead_letter",
                 ty: "object: `dead_letter` member → value (optional)",
-                meaning: "The dead-lettered copy has a `dead_letter` object, and each member named here has that value; its other members (`error`, `exception`, `failed_at`, `attempts`, `lang`) are the SDK's and not compared.",
+                meaning: "The dead-lettered copy has a `dead_letter` object, and each member named here has that value; its other members (`error`, `exception`, `failed_at`, `attempts`, `lang`) are the SDK's and not compared, but the block has the producer schema's shape (`reason`, `failed_at`, `original_queue` and `attempts` present, `failed_at` and `attempts` integers ≥ 0; `error` and `exception` a string or null and `lang` a string when written).",
             },
         ],
         steps: &[
@@ -195,6 +195,8 @@ fn check(cx: &mut RunCx<'_>, case: &Case<'_>) -> Check {
                     encoded_text(&json, &[("", case.fixture.json)], Some(case.fixture.bytes))
                         .map_err(|e| format!("the dead-letter copy: {e}"))?;
                     reemitted_fields(&out, case.fixture.json).map_err(|e| format!("the dead-letter copy: {e}"))?;
+                    dead_letter_block(out.get("dead_letter").unwrap_or(&Value::Null))
+                        .map_err(|e| format!("the dead-letter copy: {e}"))?;
                     (out, warnings)
                 }
                 ReemitOutcome::Rejected { message } => return Err(format!("{file} was rejected: {message}")),

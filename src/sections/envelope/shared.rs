@@ -92,17 +92,30 @@ pub(crate) fn pointers_hold(doc: &Value, want: &[(&str, &Value)], what: &str) ->
 /// 2001-09-09T01:46:40Z.
 pub(crate) const CREATED_AT_FLOOR_MS: u64 = 1_000_000_000_000;
 
+/// The first `meta.created_at` past the range a produced envelope may carry: 10^13 epoch
+/// milliseconds, 2286-11-20T17:46:40Z. A count of microseconds (about 1.7 × 10^15 today) or of
+/// nanoseconds is not epoch milliseconds, and .NET's `FromUnixTimeMilliseconds`, a JavaScript
+/// `Date` and Python's `datetime.fromtimestamp` refuse or misread such a value.
+pub(crate) const CREATED_AT_CEILING_MS: u64 = 10_000_000_000_000;
+
 /// The per-message fields of an envelope an SDK produced (1.6.0: "Per-message fields (meta.id,
 /// trace_id, meta.created_at) are intrinsically unique and are asserted for presence/shape, not
 /// value"). The shape is the suite's ruling, stated in the descriptions of the sections that
 /// produce envelopes: `meta.id` is a non-empty string; `trace_id` is a string that is not blank
 /// (empty or only the ASCII six, the decode rule); `meta.created_at` is an integer count of Unix
-/// epoch milliseconds (the contract's unit) of a moment after 2001-09-09T01:46:40Z, that is at
-/// least 10^12, so a count of seconds, 0 or a small constant is not a production time.
+/// epoch milliseconds at least 10^12 and below 10^13 (2001-09-09 to 2286-11-20), so a count of
+/// seconds, 0, a small constant, or a count of microseconds or nanoseconds is not a production
+/// time.
 ///
-/// `input` is `None` for `make` (all three must be there) and the parsed input of a re-encode
-/// or dead-letter move otherwise: then a field is required exactly when the input carries it in
-/// that shape (a re-encode writes the message's own fields, it does not mint them).
+/// `input` is `None` for `make`: all three must be there in shape; besides, `meta.id` is not
+/// the `trace_id` (the idempotency key is "distinct from trace_id": every message of one trace
+/// would collapse into one) and `meta.lang` is a non-empty string (the producer schema requires
+/// it; its value, the SDK's language, is not compared).
+///
+/// `input` is the parsed input of a re-encode or dead-letter move otherwise: then each field the
+/// input carries in shape is written with the input's value (meta is immutable and the trace id
+/// is forwarded unchanged, so a re-encode mints none of them), and a field the input lacks, or
+/// carries out of shape, is not required.
 pub(crate) fn per_message_fields(doc: &Value, input: Option<&Value>) -> Check {
     type Shape = fn(&Value) -> bool;
     let fields: [(&str, Shape, &str); 3] = [
@@ -110,18 +123,37 @@ pub(crate) fn per_message_fields(doc: &Value, input: Option<&Value>) -> Check {
         ("/trace_id", |v| v.as_str().is_some_and(|s| !is_ascii_blank(s)), "a string that is not blank"),
         (
             "/meta/created_at",
-            |v| v.as_u64().is_some_and(|n| n >= CREATED_AT_FLOOR_MS),
-            "an integer of epoch milliseconds >= 10^12",
+            |v| v.as_u64().is_some_and(|n| (CREATED_AT_FLOOR_MS..CREATED_AT_CEILING_MS).contains(&n)),
+            "an integer of epoch milliseconds >= 10^12 and < 10^13",
         ),
     ];
     for (ptr, shape, what) in fields {
-        if input.is_some_and(|i| !pointer::get(i, ptr).is_some_and(shape)) {
-            continue;
+        let kept = match input {
+            None => None,
+            Some(i) => match pointer::get(i, ptr).filter(|v| shape(v)) {
+                None => continue,
+                Some(v) => Some(v),
+            },
+        };
+        let got =
+            pointer::get(doc, ptr).ok_or_else(|| format!("per-message field {ptr} is missing from the output"))?;
+        match kept {
+            None => ensure(shape(got), || format!("per-message field {ptr} is {got}, expected {what}"))?,
+            Some(want) => ensure(same_value(want, got), || {
+                format!(
+                    "per-message field {ptr} is {got}, not the input's {want}: a re-encode keeps the message's own value"
+                )
+            })?,
         }
-        match pointer::get(doc, ptr) {
-            None => return Err(format!("per-message field {ptr} is missing from the output")),
-            Some(v) => ensure(shape(v), || format!("per-message field {ptr} is {v}, expected {what}"))?,
-        }
+    }
+    if input.is_none() {
+        let (id, trace) = (pointer::get(doc, "/meta/id"), pointer::get(doc, "/trace_id"));
+        ensure(id != trace, || "meta.id is the trace_id: the per-message id must be the message's own".to_owned())?;
+        let lang = pointer::get(doc, "/meta/lang");
+        ensure(lang.and_then(Value::as_str).is_some_and(|s| !s.is_empty()), || match lang {
+            None => "meta.lang is missing from the output".to_owned(),
+            Some(v) => format!("meta.lang is {v}, expected a non-empty string"),
+        })?;
     }
     Ok(())
 }
@@ -256,10 +288,10 @@ pub mod fields {
     ];
 
     /// The per-message check of every envelope the SDK makes (see `per_message_fields`).
-    pub const PER_MESSAGE_MADE: &str = "Every envelope the SDK makes carries the per-message fields, judged for presence and shape, never value: `meta.id` a non-empty string, `trace_id` a string that is not blank, `meta.created_at` an integer count of Unix epoch milliseconds of at least 10^12 (a count of seconds, 0 or a small constant fails).";
+    pub const PER_MESSAGE_MADE: &str = "Every envelope the SDK makes carries the per-message fields, judged for presence and shape, never value: `meta.id` a non-empty string that is not the `trace_id`, `trace_id` a string that is not blank, `meta.created_at` an integer count of Unix epoch milliseconds of at least 10^12 and below 10^13 (a count of seconds, 0, a small constant, or a count of microseconds or nanoseconds fails); and `meta.lang`, which the producer schema requires, a non-empty string (its value is not compared).";
 
     /// The per-message check of every re-encode and dead-letter copy (see `per_message_fields`).
-    pub const PER_MESSAGE_REENCODED: &str = "Every re-encoded envelope (a dead-letter copy too) carries each per-message field that its input carries well-shaped (`meta.id` a non-empty string, `trace_id` not blank, `meta.created_at` integer epoch milliseconds of at least 10^12), still in that shape: a re-encode writes the message's own fields and mints none; their values are not compared.";
+    pub const PER_MESSAGE_REENCODED: &str = "Every re-encoded envelope (a dead-letter copy too) carries each per-message field that its input carries well-shaped (`meta.id` a non-empty string, `trace_id` not blank, `meta.created_at` integer epoch milliseconds of at least 10^12 and below 10^13) with the input's value: meta is immutable and the trace id is forwarded unchanged, so a re-encode writes the message's own fields and mints none.";
 }
 
 /// The decode-verdict case shared by data_shape (mode `decode`), trim (mode `decode`) and
@@ -479,7 +511,7 @@ mod tests {
     use super::*;
 
     fn made(id: Value, trace: Value, created: Value) -> Value {
-        json!({"job": "urn:x", "trace_id": trace, "data": {}, "meta": {"id": id, "created_at": created}})
+        json!({"job": "urn:x", "trace_id": trace, "data": {}, "meta": {"id": id, "lang": "rust", "created_at": created}})
     }
 
     #[test]
@@ -494,12 +526,26 @@ mod tests {
             made(json!("i"), json!("t"), json!(0)),
             made(json!("i"), json!("t"), json!(1_749_132_727_000.0)),
             made(json!("i"), json!("t"), json!("1749132727000")),
+            // Microseconds and nanoseconds are not epoch milliseconds.
+            made(json!("i"), json!("t"), json!(1_749_132_727_000_000_u64)),
+            made(json!("i"), json!("t"), json!(1_749_132_727_000_000_000_u64)),
+            // The idempotency key is not the trace id.
+            made(json!("t"), json!("t"), json!(1_749_132_727_000_u64)),
         ] {
             assert!(per_message_fields(&bad, None).is_err(), "{bad}");
         }
         let mut missing = ok.clone();
         missing["meta"].as_object_mut().unwrap().remove("created_at");
         assert!(per_message_fields(&missing, None).unwrap_err().contains("/meta/created_at is missing"));
+        assert_eq!(per_message_fields(&made(json!("i"), json!("t"), json!(9_999_999_999_999_u64)), None), Ok(()));
+        for lang in [json!(""), json!(null), json!(3)] {
+            let mut bad = ok.clone();
+            bad["meta"]["lang"] = lang;
+            assert!(per_message_fields(&bad, None).unwrap_err().starts_with("meta.lang is "), "{bad}");
+        }
+        let mut no_lang = ok.clone();
+        no_lang["meta"].as_object_mut().unwrap().remove("lang");
+        assert_eq!(per_message_fields(&no_lang, None).unwrap_err(), "meta.lang is missing from the output");
     }
 
     #[test]
@@ -514,5 +560,24 @@ mod tests {
         odd["meta"]["id"] = json!(5);
         assert_eq!(reemitted_fields(&out, &odd), Ok(()));
         assert_eq!(reemitted_fields(&out, &Value::Null), Ok(()));
+    }
+
+    #[test]
+    fn a_reencode_keeps_the_values_its_input_carries() {
+        let input = made(json!("i"), json!("t"), json!(1_749_132_727_000_u64));
+        for (ptr, other) in
+            [("/meta/id", json!("j")), ("/trace_id", json!("u")), ("/meta/created_at", json!(1_749_132_727_001_u64))]
+        {
+            let mut out = input.clone();
+            *out.pointer_mut(ptr).unwrap() = other;
+            let e = reemitted_fields(&out, &input).unwrap_err();
+            assert!(e.starts_with(&format!("per-message field {ptr} is ")) && e.contains("not the input's"), "{e}");
+        }
+        // A re-encode needs neither lang nor a meta.id distinct from the trace id: it keeps what
+        // it was given.
+        let same = made(json!("t"), json!("t"), json!(1_749_132_727_000_u64));
+        let mut out = same.clone();
+        out["meta"].as_object_mut().unwrap().remove("lang");
+        assert_eq!(reemitted_fields(&out, &same), Ok(()));
     }
 }

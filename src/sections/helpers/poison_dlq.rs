@@ -41,7 +41,8 @@ use crate::sdk::ops::PoisonRecord;
 use crate::sdk::reference::Broken;
 use crate::sdk::wire::Bytes;
 use crate::sections::judge::{
-    first_difference, poison_record_text, same_value, strict_object, the_dead_letter, top_level_members,
+    dead_letter_block, first_difference, poison_record_text, same_value, strict_object, the_dead_letter,
+    top_level_members,
 };
 use crate::sections::read::body_fields::{BODY, BODY_BASE64};
 use crate::sections::{Block, Catch, Check, CheckCx, Contract, Definition, Entry, Field, Reader, RunCx, Version, catch, ensure};
@@ -124,7 +125,7 @@ impl Definition for PoisonDlq {
         ],
         steps: &[
             "Take the body's bytes (`body` as UTF-8, or `body_base64` decoded) and hand them to the SDK's poison dead-letter writer, as a body consumed from a queue the runner names (any name; bqsuite's runner uses `conformance.poison`). No broker is needed: the runner calls the writer and takes the record it would publish.",
-            "Every record: it is exactly one strict RFC 8259 JSON object in valid UTF-8; it has exactly one top-level `dead_letter` member, whose `reason` is `poison` and whose `original_queue` is the queue the runner named (its other members, `error`, `exception`, `failed_at`, `attempts`, `lang`, are the writer's and not compared); it contains U+FFFD, literal or as a `\\ufffd` escape in any case, only if the body does.",
+            "Every record: it is exactly one strict RFC 8259 JSON object in valid UTF-8; it has exactly one top-level `dead_letter` member, whose `reason` is `poison` and whose `original_queue` is the queue the runner named (its other members, `error`, `exception`, `failed_at`, `attempts`, `lang`, are the writer's and their values are not compared, but the block has the producer schema's shape: `failed_at` and `attempts` integers ≥ 0, `error` and `exception` a string or null and `lang` a string when written); it contains U+FFFD, literal or as a `\\ufffd` escape in any case, only if the body does.",
             "Read the record's top-level members with a tolerant scanner (no depth limit, repeated names kept, values left as text), remove `dead_letter`, and parse the rest (a repeated name: the last wins). `splice` and `wrapper`: that rest must be the same value as `expect.record`; member order and whitespace are free.",
             "`splice_or_wrapper`: the case passes when the rest is the same value as `expect.record` (the wrapper), or when the record is a byte-level splice that passes three checks: the record text contains every `splice_literals` entry verbatim; it has no top-level `raw` or `raw_encoding`; its distinct top-level member names other than `dead_letter`, as a set, equal `splice_keys`. A writer that rounds a number, writes null or Infinity, or collapses a repeated name fails.",
             "Report `pass`, or `fail` with the first check that failed as `reason`; an error raised by the writer is a `fail` with its text.",
@@ -269,7 +270,8 @@ fn has_replacement(bytes: &[u8]) -> bool {
     bytes.windows(3).any(|w| w == "\u{FFFD}".as_bytes()) || lower.contains("\\ufffd")
 }
 
-/// Exactly one top-level `dead_letter`, with reason `poison` and our queue.
+/// Exactly one top-level `dead_letter`, with reason `poison` and our queue, in the producer
+/// schema's shape ([`dead_letter_block`]).
 fn check_block(members: &[(String, &RawValue)]) -> Check {
     let raw = the_dead_letter(members)?;
     let block: Value = serde_json::from_str(raw.get()).map_err(|e| format!("dead_letter does not parse: {e}"))?;
@@ -281,7 +283,8 @@ fn check_block(members: &[(String, &RawValue)]) -> Check {
     let queue = block.get("original_queue");
     ensure(queue == Some(&Value::from(QUEUE)), || {
         format!("dead_letter.original_queue is {}, expected {QUEUE:?}", shown(queue))
-    })
+    })?;
+    dead_letter_block(&block)
 }
 
 /// The record without `dead_letter`, parsed (last wins, as any JSON parser), equals `want`.
