@@ -39,7 +39,7 @@ use super::dsl::{
     parse_key_names_case, parse_layout_case,
 };
 use super::link::Keyspace;
-use super::{is_sorted_set, key};
+use super::{is_sorted_set, key, roles, watch};
 
 /// The `redis_layout` section.
 pub struct RedisLayout;
@@ -354,10 +354,35 @@ impl<'c, 'k> Program<'c, 'k> {
 
     fn run(mut self, sdk: &mut dyn Sdk) -> Check {
         self.seed().map_err(|e| format!("writing the state: {e}"))?;
+        let mut monitor = self.space.monitor()?;
+        let keys = self.message_keys();
         for (i, step) in self.case.steps.iter().enumerate() {
-            self.step(sdk, step).map_err(|e| format!("step {i} ({} at {}): {e}", op_name(&step.op), step.now))?;
+            let at = || format!("step {i} ({} at {})", op_name(&step.op), step.now);
+            let start = monitor.next_mark();
+            self.space.mark(&start).and_then(|()| monitor.until(&start).map(drop)).map_err(|e| format!("{}: {e}", at()))?;
+            self.step(sdk, step).map_err(|e| format!("{}: {e}", at()))?;
+            let end = monitor.next_mark();
+            let seen = self.space.mark(&end).and_then(|()| monitor.until(&end)).map_err(|e| format!("{}: {e}", at()))?;
+            // Pushes are one write each; every other operation moves a message between keys.
+            if !matches!(step.op, Op::Push { .. } | Op::PushDelayed { .. }) {
+                watch::writes(&seen, &keys).judge(op_name(&step.op)).map_err(|e| format!("{}: {e}", at()))?;
+            }
         }
         self.check_state(&self.case.expect).map_err(|e| format!("final state: {e}"))
+    }
+
+    /// The keys of the layout that hold messages (all but the wake-up list), by name, each
+    /// with its name without the case's prefix for messages.
+    fn message_keys(&self) -> HashMap<Vec<u8>, String> {
+        roles(self.case.layout)
+            .iter()
+            .filter(|r| **r != Role::Notify)
+            .map(|r| {
+                let name = self.key(*r);
+                let shown = name.strip_prefix(self.space.prefix.as_str()).unwrap_or(&name).to_owned();
+                (name.into_bytes(), shown)
+            })
+            .collect()
     }
 
     fn seed(&mut self) -> Result<(), String> {

@@ -38,6 +38,8 @@ use crate::results::Outcome;
 use crate::sdk::reference::RedisConnections;
 use crate::sections::Check;
 
+use super::watch::Monitor;
+
 /// How long connecting, and then each reply, may take by default before the run gives up.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(3);
 
@@ -138,31 +140,7 @@ impl RedisLink {
             .as_deref()
             .filter(|u| !u.trim().is_empty())
             .ok_or("no Redis is given (--redis-url, or a BQ_REDIS_URL that is not blank)")?;
-        let (shown, secs) = (redact_url(url), self.timeout.as_secs_f64());
-        // Without the crate's CLIENT SETINFO pair: each of its replies is awaited for the whole
-        // timeout, so a silent server cost twice the timeout before the PING was even sent.
-        let info = redis::IntoConnectionInfo::into_connection_info(url).map_err(|_| check_url(url).unwrap_err())?;
-        let settings = info.redis_settings().clone().set_skip_set_lib_name();
-        let client = redis::Client::open(info.set_redis_settings(settings)).map_err(|_| check_url(url).unwrap_err())?;
-        let no_reply =
-            || format!("connected to Redis at {shown} but no reply within {secs}s (is it a Redis server? is it busy?)");
-        let mut con = client.get_connection_with_timeout(self.timeout).map_err(|e| {
-            if !e.is_timeout() {
-                format!("cannot reach Redis at {shown}: {e}")
-            } else if accepts(client.get_connection_info().addr(), self.timeout) {
-                // The connection was accepted; the handshake got no reply.
-                no_reply()
-            } else {
-                format!("cannot reach Redis at {shown}: no connection within {secs}s")
-            }
-        })?;
-        let timeouts =
-            con.set_read_timeout(Some(self.timeout)).and_then(|()| con.set_write_timeout(Some(self.timeout)));
-        timeouts.map_err(|e| format!("cannot reach Redis at {shown}: {e}"))?;
-        redis::cmd("PING")
-            .exec(&mut con)
-            .map_err(|e| if e.is_timeout() { no_reply() } else { format!("Redis at {shown} refused PING: {e}") })?;
-        Ok(RefCell::new(con))
+        open(url, self.timeout).map(RefCell::new)
     }
 
     /// Connect now (at most once, as every case would) and say why not, without the note a
@@ -207,7 +185,12 @@ impl RedisLink {
         };
         let prefix = format!("bqsuite:{}:", uuid::Uuid::new_v4().simple());
         *self.prefix.borrow_mut() = Some(prefix.clone());
-        let space = Keyspace { url: self.url.as_deref().unwrap_or_default(), prefix: prefix.clone(), con: cell };
+        let space = Keyspace {
+            url: self.url.as_deref().unwrap_or_default(),
+            prefix: prefix.clone(),
+            con: cell,
+            timeout: self.timeout,
+        };
         let result = catch_unwind(AssertUnwindSafe(|| case(&space)));
         *self.prefix.borrow_mut() = None;
         let cleaned = clean(&mut *cell.borrow_mut(), &prefix);
@@ -226,6 +209,7 @@ pub struct Keyspace<'a> {
     pub url: &'a str,
     pub prefix: String,
     con: &'a RefCell<Connection>,
+    timeout: Duration,
 }
 
 impl Keyspace<'_> {
@@ -233,6 +217,17 @@ impl Keyspace<'_> {
     pub fn with<T>(&self, f: impl FnOnce(&mut dyn ConnectionLike) -> RedisResult<T>) -> Result<T, String> {
         let mut con = self.con.try_borrow_mut().map_err(|_| "the Redis connection is in use".to_owned())?;
         f(&mut Expiring::new(&mut con, &self.prefix)).map_err(|e| e.to_string())
+    }
+
+    /// A connection of the case's own in `MONITOR` mode ([`Monitor`]), tagged with the case's
+    /// prefix so that its marks are the case's alone.
+    pub fn monitor(&self) -> Result<Monitor, String> {
+        Monitor::start(open(self.url, self.timeout)?, &self.prefix)
+    }
+
+    /// Write `mark` with `ECHO` on the judge's connection, for a [`Monitor`] to read up to.
+    pub fn mark(&self, mark: &str) -> Result<(), String> {
+        self.with(|con| redis::cmd("ECHO").arg(mark).exec(con))
     }
 }
 
@@ -249,6 +244,35 @@ impl RedisConnections for RedisLink {
         }
         Ok(())
     }
+}
+
+/// A connection to the Redis at `url`, its handshake and every reply bounded by `timeout`
+/// (see the module doc), checked with a PING.
+fn open(url: &str, timeout: Duration) -> Result<Connection, String> {
+    let (shown, secs) = (redact_url(url), timeout.as_secs_f64());
+    // Without the crate's CLIENT SETINFO pair: each of its replies is awaited for the whole
+    // timeout, so a silent server cost twice the timeout before the PING was even sent.
+    let info = redis::IntoConnectionInfo::into_connection_info(url).map_err(|_| check_url(url).unwrap_err())?;
+    let settings = info.redis_settings().clone().set_skip_set_lib_name();
+    let client = redis::Client::open(info.set_redis_settings(settings)).map_err(|_| check_url(url).unwrap_err())?;
+    let no_reply =
+        || format!("connected to Redis at {shown} but no reply within {secs}s (is it a Redis server? is it busy?)");
+    let mut con = client.get_connection_with_timeout(timeout).map_err(|e| {
+        if !e.is_timeout() {
+            format!("cannot reach Redis at {shown}: {e}")
+        } else if accepts(client.get_connection_info().addr(), timeout) {
+            // The connection was accepted; the handshake got no reply.
+            no_reply()
+        } else {
+            format!("cannot reach Redis at {shown}: no connection within {secs}s")
+        }
+    })?;
+    let timeouts = con.set_read_timeout(Some(timeout)).and_then(|()| con.set_write_timeout(Some(timeout)));
+    timeouts.map_err(|e| format!("cannot reach Redis at {shown}: {e}"))?;
+    redis::cmd("PING")
+        .exec(&mut con)
+        .map_err(|e| if e.is_timeout() { no_reply() } else { format!("Redis at {shown} refused PING: {e}") })?;
+    Ok(con)
 }
 
 /// Does the TCP address accept a connection within `timeout`? (`false` for other addresses.)

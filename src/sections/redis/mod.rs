@@ -1,7 +1,7 @@
 //! The Redis sections: `redis` (payload identity), `redis_layout` (key names and the
 //! behavioural case language) and `redis_delay` (the delayed score), all scope redis; the case
-//! language ([`dsl`]), the judge's connection and runner contract ([`link`]), and the judge's own
-//! reading of the layouts (below).
+//! language ([`dsl`]), the judge's connection and runner contract ([`link`]), its watch over the
+//! commands an operation sends ([`watch`]), and the judge's own reading of the layouts (below).
 //!
 //! Invariants: the judge knows the key names of both layouts from the contract (broker-bindings
 //! §1.1 / §1.7, decisions R11 / R12: `queues:<q>`, `:delayed`, `:reserved`, `:notify`,
@@ -17,6 +17,7 @@ sections! {
 
 pub mod dsl;
 pub mod link;
+pub mod watch;
 
 use crate::sdk::wire::{RedisLayout, RedisRole};
 
