@@ -98,6 +98,12 @@ pub(crate) const CREATED_AT_FLOOR_MS: u64 = 1_000_000_000_000;
 /// `Date` and Python's `datetime.fromtimestamp` refuse or misread such a value.
 pub(crate) const CREATED_AT_CEILING_MS: u64 = 10_000_000_000_000;
 
+/// The non-canonical keys (message-envelope §10, K-15: the `forbidden_keys` section's) that an
+/// envelope `make` produces never carries: the fresh envelope has its `job`, so a `urn` beside
+/// it is one of them too.
+pub(crate) const NON_CANONICAL: [&str; 6] =
+    ["/timestamp", "/meta/max_retries", "/meta/attempts", "/meta/source", "/meta/ts", "/urn"];
+
 /// The per-message fields of an envelope an SDK produced (1.6.0: "Per-message fields (meta.id,
 /// trace_id, meta.created_at) are intrinsically unique and are asserted for presence/shape, not
 /// value"). The shape is the suite's ruling, stated in the descriptions of the sections that
@@ -110,7 +116,8 @@ pub(crate) const CREATED_AT_CEILING_MS: u64 = 10_000_000_000_000;
 /// `input` is `None` for `make`: all three must be there in shape; besides, `meta.id` is not
 /// the `trace_id` (the idempotency key is "distinct from trace_id": every message of one trace
 /// would collapse into one) and `meta.lang` is a non-empty string (the producer schema requires
-/// it; its value, the SDK's language, is not compared).
+/// it; its value, the SDK's language, is not compared); and it carries none of the
+/// [`NON_CANONICAL`] keys.
 ///
 /// `input` is the parsed input of a re-encode or dead-letter move otherwise: then each field the
 /// input carries in shape is written with the input's value (meta is immutable and the trace id
@@ -147,6 +154,10 @@ pub(crate) fn per_message_fields(doc: &Value, input: Option<&Value>) -> Check {
         }
     }
     if input.is_none() {
+        // K-15: "encoding never emits the key"; every consumer would warn on every message.
+        if let Some(k) = NON_CANONICAL.iter().find(|k| pointer::get(doc, k).is_some()) {
+            return Err(format!("the made envelope carries {k}, a non-canonical key that encoding never emits (K-15)"));
+        }
         let (id, trace) = (pointer::get(doc, "/meta/id"), pointer::get(doc, "/trace_id"));
         ensure(id != trace, || "meta.id is the trace_id: the per-message id must be the message's own".to_owned())?;
         let lang = pointer::get(doc, "/meta/lang");
@@ -288,7 +299,7 @@ pub mod fields {
     ];
 
     /// The per-message check of every envelope the SDK makes (see `per_message_fields`).
-    pub const PER_MESSAGE_MADE: &str = "Every envelope the SDK makes carries the per-message fields, judged for presence and shape, never value: `meta.id` a non-empty string that is not the `trace_id`, `trace_id` a string that is not blank, `meta.created_at` an integer count of Unix epoch milliseconds of at least 10^12 and below 10^13 (a count of seconds, 0, a small constant, or a count of microseconds or nanoseconds fails); and `meta.lang`, which the producer schema requires, a non-empty string (its value is not compared).";
+    pub const PER_MESSAGE_MADE: &str = "Every envelope the SDK makes carries the per-message fields, judged for presence and shape, never value: `meta.id` a non-empty string that is not the `trace_id`, `trace_id` a string that is not blank, `meta.created_at` an integer count of Unix epoch milliseconds of at least 10^12 and below 10^13 (a count of seconds, 0, a small constant, or a count of microseconds or nanoseconds fails); and `meta.lang`, which the producer schema requires, a non-empty string (its value is not compared). It carries none of the non-canonical keys (`/timestamp`, `/meta/max_retries`, `/meta/attempts`, `/meta/source`, `/meta/ts`, `/urn`: K-15, encoding never emits them).";
 
     /// The per-message check of every re-encode and dead-letter copy (see `per_message_fields`).
     pub const PER_MESSAGE_REENCODED: &str = "Every re-encoded envelope (a dead-letter copy too) carries each per-message field that its input carries well-shaped (`meta.id` a non-empty string, `trace_id` not blank, `meta.created_at` integer epoch milliseconds of at least 10^12 and below 10^13) with the input's value: meta is immutable and the trace id is forwarded unchanged, so a re-encode writes the message's own fields and mints none.";
@@ -542,6 +553,16 @@ mod tests {
             let mut bad = ok.clone();
             bad["meta"]["lang"] = lang;
             assert!(per_message_fields(&bad, None).unwrap_err().starts_with("meta.lang is "), "{bad}");
+        }
+        for k in NON_CANONICAL {
+            let mut bad = ok.clone();
+            let (parent, last) = k.rsplit_once('/').unwrap();
+            bad.pointer_mut(if parent.is_empty() { "" } else { parent }).unwrap()[last] = json!(1);
+            let e = per_message_fields(&bad, None).unwrap_err();
+            assert_eq!(
+                e,
+                format!("the made envelope carries {k}, a non-canonical key that encoding never emits (K-15)")
+            );
         }
         let mut no_lang = ok.clone();
         no_lang["meta"].as_object_mut().unwrap().remove("lang");
