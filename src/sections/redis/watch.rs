@@ -6,7 +6,7 @@
 //! runs LREM and the rest in the same script"): in a reserve, release, ack, dead-letter,
 //! migrate or sweep, a write to a key that holds messages (every key of the layout but the
 //! wake-up list `:notify`) made by a command of its own, outside a Lua script and outside a
-//! MULTI/EXEC transaction, must be the operation's only write. A reserve that pops the ready list
+//! MULTI/EXEC transaction of two writes or more, must be the operation's only write. A reserve that pops the ready list
 //! and then adds to `:reserved`, or an ack that removes the deadline member and then the body,
 //! leaves a message in no key or in two when the worker stops between the two commands, and no
 //! other SDK's sweep or migrate can recover it. Any number of scripts and transactions is
@@ -190,10 +190,10 @@ pub fn writes(seen: &[Seen], keys: &HashMap<Vec<u8>, String>) -> Writes {
         s.args[1..].iter().find_map(|a| keys.get(a)).map(|k| format!("{name} {k}"))
     };
     let mut out = Writes::default();
-    // The script last invoked and whether it wrote; the clients inside MULTI and whether their
-    // transaction wrote.
+    // The script last invoked and whether it wrote; the clients inside MULTI and the writes of
+    // their transaction.
     let mut script: Option<bool> = None;
-    let mut multi: HashMap<&str, bool> = HashMap::new();
+    let mut multi: HashMap<&str, Vec<String>> = HashMap::new();
     let close_script = |script: &mut Option<bool>, out: &mut Writes| {
         if script.take() == Some(true) {
             out.atomic += 1;
@@ -214,16 +214,22 @@ pub fn writes(seen: &[Seen], keys: &HashMap<Vec<u8>, String>) -> Writes {
                 // count as the script's (atomic either way).
                 n if SCRIPTS.contains(&n) => script = Some(false),
                 "EXEC" | "DISCARD" => {
-                    if multi.remove(s.client.as_str()) == Some(true) && name == "EXEC" {
-                        out.atomic += 1;
+                    let mut wrote = multi.remove(s.client.as_str()).unwrap_or_default();
+                    match wrote.len() {
+                        _ if name == "DISCARD" => {}
+                        0 => {}
+                        // One write in a transaction is no more atomic than the command alone:
+                        // two such transactions split a move as two commands do.
+                        1 => out.direct.append(&mut wrote),
+                        _ => out.atomic += 1,
                     }
                 }
-                _ => *wrote |= touched(s).is_some(),
+                _ => wrote.extend(touched(s)),
             }
             continue;
         }
         if name == "MULTI" {
-            multi.insert(&s.client, false);
+            multi.insert(&s.client, Vec::new());
         } else if SCRIPTS.contains(&name.as_str()) {
             script = Some(false);
         } else if let Some(w) = touched(s) {
@@ -325,6 +331,17 @@ mod tests {
         ];
         assert_eq!(writes(&multi, &keys()), Writes { direct: vec![], atomic: 1 });
         assert_eq!(writes(&multi, &keys()).judge("ack"), Ok(()));
+        // A transaction of one write is that write: two of them split a move.
+        let split = [
+            line("c:1", &["MULTI"]),
+            line("c:1", &["LPOP", "p:orders"]),
+            line("c:1", &["EXEC"]),
+            line("c:1", &["MULTI"]),
+            line("c:1", &["ZADD", "p:queues:orders:reserved", "1", "x"]),
+            line("c:1", &["EXEC"]),
+        ];
+        assert_eq!(writes(&split, &keys()).direct, vec!["LPOP orders", "ZADD queues:orders:reserved"]);
+        assert!(writes(&split, &keys()).judge("reserve").is_err());
         // A script that only reads is no write.
         let reads = [line("c:1", &["EVAL", "…", "1", "p:orders"]), line("lua", &["lrange", "p:orders", "0", "-1"])];
         assert_eq!(writes(&reads, &keys()), Writes::default());
