@@ -123,8 +123,33 @@ impl Definition for RedisLayout {
         catch(Broken::RedisAckWithoutGate, &["late_ack/late-ack-leaves-the-new-reservation-alone"]),
         catch(Broken::RedisReleaseWritesMember, &["release/release-writes-the-core-encoding-with-attempts-plus-one"]),
         catch(Broken::RedisFloorOfSum, &["delayed_score/score-where-floor-of-sum-differs"]),
-        catch(Broken::EmptyDataAsArray, &["release/release-keeps-empty-objects-and-arrays"]),
-        catch(Broken::DropUnknownKeys, &["release/release-keeps-empty-objects-and-arrays"]),
+        // {} versus [], unknown keys and exact integers through every re-emit a layout makes: the
+        // zset release, the legacy release and the dead-letter record of each layout.
+        catch(
+            Broken::EmptyDataAsArray,
+            &[
+                "release/release-keeps-empty-objects-and-arrays",
+                "legacy_release_gate/release-keeps-empty-objects-and-arrays",
+                "legacy_dlq_gate/record-keeps-empty-objects-and-arrays",
+                "release/dead-letter-record-keeps-empty-objects-and-arrays",
+            ],
+        ),
+        catch(
+            Broken::DropUnknownKeys,
+            &[
+                "release/release-keeps-empty-objects-and-arrays",
+                "legacy_release_gate/release-keeps-empty-objects-and-arrays",
+                "legacy_dlq_gate/record-keeps-empty-objects-and-arrays",
+                "release/dead-letter-record-keeps-empty-objects-and-arrays",
+            ],
+        ),
+        catch(
+            Broken::DeadLetterDropsExtras,
+            &[
+                "legacy_dlq_gate/record-keeps-empty-objects-and-arrays",
+                "release/dead-letter-record-keeps-empty-objects-and-arrays",
+            ],
+        ),
         // The Lua scripts: one variant per branch and per key / argument use.
         catch(Broken::LuaZsetMigrateExclusiveNow, &["migrate/due-delayed-item-moves-to-the-ready-tail"]),
         catch(Broken::LuaZsetMigrateIgnoresNow, &["migrate/future-delayed-item-stays"]),
@@ -150,7 +175,10 @@ impl Definition for RedisLayout {
             &["release/release-writes-the-core-encoding-with-attempts-plus-one"],
         ),
         catch(Broken::LuaZsetSettleScoreZero, &["release/release-score-is-floor-now-plus-ceil-delay"]),
-        catch(Broken::LuaZsetSettleDeadLetterWritesMember, &["release/dead-letter-moves-the-message"]),
+        catch(
+            Broken::LuaZsetSettleDeadLetterWritesMember,
+            &["release/dead-letter-moves-the-message", "release/dead-letter-record-keeps-empty-objects-and-arrays"],
+        ),
         catch(Broken::LuaZsetSettleSwapsTargets, &["release/release-writes-the-core-encoding-with-attempts-plus-one"]),
         catch(Broken::LuaZsetSettleReleaseToReserved, &["release/release-score-is-floor-now-plus-ceil-delay"]),
         catch(Broken::LuaZsetSettleReportsNotApplied, &["release/dead-letter-moves-the-message"]),
@@ -178,6 +206,7 @@ impl Definition for RedisLayout {
             &[
                 "legacy_release_gate/release-appends-the-retry-to-the-ready-tail",
                 "legacy_dlq_gate/records-are-appended-in-order",
+                "legacy_dlq_gate/dotted-queue-name-keeps-its-keys",
             ],
         ),
         catch(Broken::LuaProcessingSettleReportsNotApplied, &["legacy_release_gate/valid-token-releases"]),
