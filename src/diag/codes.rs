@@ -927,7 +927,7 @@ codes! {
     }
     POISON_EXPECTATION = "BQ825" "poison-expectation" "A poison_dlq expectation contradicts its body (wrapper raw, splice record, shape, splice literals or keys)." {
         Error,
-        checks: "Each poison_dlq expectation is rederived from its body: the shape (splice, wrapper, splice_or_wrapper) from the strict-object rule, the wrapper's raw from the body's bytes, a splice record from the body, splice_literals found verbatim and splice_keys equal to the body's top-level names.",
+        checks: "Each poison_dlq expectation is rederived from its body: the shape (splice, wrapper, splice_or_wrapper) from the strict-object rule and whether a re-encoding writer can carry the body losslessly, the wrapper's raw from the body's bytes, a splice record from the body, splice_literals found verbatim and splice_keys equal to the body's top-level names.",
         why: "ADR-0035 fixes the record of every poison body; an expectation that does not follow from its body would fail the writers that follow the ADR.",
         example: Validate(&[Set("manifest.json", "/poison_dlq/cases/[nan-literal]/expect/shape", "\"splice\"")]),
     }

@@ -23,9 +23,10 @@
 //! Cross-checks: a record that expects `raw_encoding: "base64"` has a body that really is
 //! invalid UTF-8, and an invalid-UTF-8 body expects it (BQ823); the expectation agrees with the
 //! body (BQ825): a wrapper record's `raw` is the body (its base64 for invalid UTF-8), a splice
-//! body is a strict object without a top-level `dead_letter` and its record is the parsed body,
-//! and a splice_or_wrapper body contains every splice literal and has exactly the `splice_keys`
-//! as distinct top-level names.
+//! body is a strict object without a top-level `dead_letter` that a re-encoding writer carries
+//! losslessly and its record is the parsed body, and a splice_or_wrapper body is such an object
+//! that writer cannot carry ([`body_shape`]), contains every splice literal and has exactly the
+//! `splice_keys` as distinct top-level names.
 
 use std::collections::BTreeSet;
 
@@ -46,6 +47,7 @@ use crate::sections::judge::{
 };
 use crate::sections::read::body_fields::{BODY, BODY_BASE64};
 use crate::sections::{Block, Catch, Check, CheckCx, Contract, Definition, Entry, Field, Reader, RunCx, Version, catch, ensure};
+use crate::suite::exact::{Number, every_number};
 use crate::suite::{MANIFEST, Scope};
 
 /// The queue the runner says it consumed the body from.
@@ -197,22 +199,25 @@ fn expectation_problems(c: &Case<'_>) -> Vec<Problem> {
             "/expect/record".into(),
         ));
     }
+    let (shape, why) = body_shape(&c.body);
+    let mismatch = match (c.shape, shape) {
+        (want, got) if want == got => None,
+        (Shape::Wrapper, _) => Some("the body can be spliced".to_owned()),
+        (_, Shape::Wrapper) => Some(format!("the body is a wrapper: {why}")),
+        (Shape::Splice, _) => Some(format!("the body may also be wrapped ({why}): its shape is splice_or_wrapper")),
+        (_, _) => Some("a re-encoding writer carries the body losslessly: its shape is splice".to_owned()),
+    };
+    out.extend(mismatch.map(|m| (Code::POISON_EXPECTATION, m, "/expect/shape".to_owned())));
     // The body's distinct top-level names, when it can be spliced at all.
-    let splice_names = utf8.ok_or_else(|| "it is not valid UTF-8".to_owned()).and_then(|text| {
-        strict_object(&c.body).map_err(|e| format!("it is not a strict object: {e}"))?;
-        let names: BTreeSet<String> =
-            top_level_members(text).map_err(|e| e.to_string())?.into_iter().map(|(k, _)| k).collect();
-        if names.contains(DEAD_LETTER) { Err("it has a top-level dead_letter".into()) } else { Ok((text, names)) }
-    });
+    let splice_names = match (shape, utf8) {
+        (Shape::Splice | Shape::SpliceOrWrapper, Some(text)) => top_level_members(text)
+            .ok()
+            .map(|members| (text, members.into_iter().map(|(k, _)| k).collect::<BTreeSet<String>>())),
+        _ => None,
+    };
     match (c.shape, splice_names) {
-        (Shape::Wrapper, Ok(_)) => {
-            out.push((Code::POISON_EXPECTATION, "the body can be spliced".into(), "/expect/shape".into()))
-        }
-        (Shape::Wrapper, Err(_)) => {}
-        (_, Err(why)) => {
-            out.push((Code::POISON_EXPECTATION, format!("the body is a wrapper: {why}"), "/expect/shape".into()))
-        }
-        (Shape::Splice, Ok((text, _))) => {
+        (Shape::Wrapper, _) | (_, None) => {}
+        (Shape::Splice, Some((text, _))) => {
             let parsed: Option<Value> = serde_json::from_str(text).ok();
             if !parsed.is_some_and(|p| same_value(&p, &Value::Object(c.record.clone()))) {
                 out.push((
@@ -222,7 +227,7 @@ fn expectation_problems(c: &Case<'_>) -> Vec<Problem> {
                 ));
             }
         }
-        (Shape::SpliceOrWrapper, Ok((text, names))) => {
+        (Shape::SpliceOrWrapper, Some((text, names))) => {
             for (i, lit) in c.literals.iter().enumerate().filter(|(_, lit)| !text.contains(**lit)) {
                 out.push((
                     Code::POISON_EXPECTATION,
@@ -241,6 +246,52 @@ fn expectation_problems(c: &Case<'_>) -> Vec<Problem> {
         }
     }
     out
+}
+
+/// The record shape ADR-0035 gives a poison body, read from the body alone, with why when it
+/// is not a plain splice: [`Shape::Wrapper`] for anything but a valid-UTF-8 strict JSON object
+/// without a top-level `dead_letter` (the wrapper is for anything else); for such an object,
+/// [`Shape::SpliceOrWrapper`] when a re-encoding writer cannot carry it losslessly (R13 and the
+/// section's description: a number beyond a double or an int64 integer, `1e400`, `1e-400`, a
+/// decimal beyond double precision, nesting a value parser refuses, a repeated member name),
+/// otherwise [`Shape::Splice`]. This section's expectations are held to it (BQ825), and
+/// redis_layout judges a poison record by it, so both rule the same bodies alike.
+pub fn body_shape(body: &[u8]) -> (Shape, String) {
+    let wrapper = |why: String| (Shape::Wrapper, why);
+    let Ok(text) = std::str::from_utf8(body) else { return wrapper("it is not valid UTF-8".into()) };
+    if let Err(e) = strict_object(body) {
+        return wrapper(format!("it is not a strict object: {e}"));
+    }
+    match top_level_members(text) {
+        Err(e) => return wrapper(e.to_string()),
+        Ok(members) if members.iter().any(|(k, _)| k == DEAD_LETTER) => {
+            return wrapper("it has a top-level dead_letter".into());
+        }
+        Ok(_) => {}
+    }
+    let either = |why: String| (Shape::SpliceOrWrapper, why);
+    if let Err(e) = serde_json::from_slice::<Value>(body) {
+        return either(format!("a value parser refuses it: {e}"));
+    }
+    let Some((numbers, repeated)) = every_number(body) else {
+        return either("a value parser refuses it".into());
+    };
+    if let Some(at) = repeated.first() {
+        return either(format!("{at} is a repeated member name, of which a re-encode keeps one"));
+    }
+    for (at, n, lit) in &numbers {
+        let carried = if n.is_integer_literal() {
+            lit.parse::<i64>().is_ok()
+        } else {
+            // What a double-based writer writes back: the shortest text of the nearest double.
+            lit.parse::<f64>().is_ok_and(|f| f.is_finite() && Number::parse(&format!("{f:?}")).same_value(n))
+        };
+        if !carried {
+            let at = if at.is_empty() { "the top" } else { at.as_str() };
+            return either(format!("{at} is {lit}, which a re-encoding writer cannot write back exactly"));
+        }
+    }
+    (Shape::Splice, String::new())
 }
 
 fn check(cx: &mut RunCx<'_>, case: &Case<'_>) -> Check {
@@ -331,4 +382,32 @@ fn structural_splice(text: &str, members: &[(String, &RawValue)], case: &Case<'_
     }
     let names: BTreeSet<&str> = members.iter().map(|(k, _)| k.as_str()).filter(|k| *k != DEAD_LETTER).collect();
     ensure(names == case.keys, || format!("top-level names {names:?}, expected {:?}", case.keys))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_body_is_spliced_wrapped_or_either_by_what_a_writer_can_carry() {
+        let shape = |body: &str| body_shape(body.as_bytes()).0;
+        for splice in [r#"{}"#, r#"{"data":{},"x":[],"big":9007199254740993,"f":0.1,"e":1e2,"z":-0}"#] {
+            assert_eq!(shape(splice), Shape::Splice, "{splice}");
+        }
+        for either in [
+            r#"{"v":1e400}"#,
+            r#"{"v":1e-400}"#,
+            r#"{"v":9223372036854775808}"#,
+            r#"{"v":0.1000000000000000055511151231257827}"#,
+            r#"{"d":{"k":1,"k":2}}"#,
+        ] {
+            assert_eq!(shape(either), Shape::SpliceOrWrapper, "{either}");
+        }
+        let deep = format!("{{\"d\":{}1{}}}", "[".repeat(600), "]".repeat(600));
+        assert_eq!(shape(&deep), Shape::SpliceOrWrapper);
+        for wrapper in ["", "not json", "[1]", r#"{"v":NaN}"#, r#"{"dead_letter":{}}"#] {
+            assert_eq!(shape(wrapper), Shape::Wrapper, "{wrapper}");
+        }
+        assert_eq!(body_shape(b"{\"a\":\"\xff\"}").0, Shape::Wrapper);
+    }
 }

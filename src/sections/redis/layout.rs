@@ -17,7 +17,7 @@
 //! Cross-checks: everything the case language refuses (BQ860–BQ867, BQ305), plus every
 //! expectation key and step field it does not know (a lint: the runner ignores them).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use redis::ConnectionLike;
 use serde_json::Value;
@@ -30,6 +30,7 @@ use crate::sdk::ops::{
 use crate::sdk::reference::Broken;
 use crate::sdk::wire::{Bytes, DeadLetterReason, RedisRole as Role, RedisTarget};
 use crate::sdk::{Calls, Sdk};
+use crate::sections::helpers::poison_dlq::{Shape, body_shape};
 use crate::sections::judge::{encoded_text, poison_record_text, same_value, top_level_members};
 use crate::sections::{Block, Catch, Check, Contract, Definition, Field, Needs, Problem, Reader, RunCx, Version, catch, ensure};
 use crate::suite::Scope;
@@ -123,8 +124,33 @@ impl Definition for RedisLayout {
         catch(Broken::RedisAckWithoutGate, &["late_ack/late-ack-leaves-the-new-reservation-alone"]),
         catch(Broken::RedisReleaseWritesMember, &["release/release-writes-the-core-encoding-with-attempts-plus-one"]),
         catch(Broken::RedisFloorOfSum, &["delayed_score/score-where-floor-of-sum-differs"]),
-        catch(Broken::EmptyDataAsArray, &["release/release-keeps-empty-objects-and-arrays"]),
-        catch(Broken::DropUnknownKeys, &["release/release-keeps-empty-objects-and-arrays"]),
+        // {} versus [], unknown keys and exact integers through every re-emit a layout makes: the
+        // zset release, the legacy release and the dead-letter record of each layout.
+        catch(
+            Broken::EmptyDataAsArray,
+            &[
+                "release/release-keeps-empty-objects-and-arrays",
+                "legacy_release_gate/release-keeps-empty-objects-and-arrays",
+                "legacy_dlq_gate/record-keeps-empty-objects-and-arrays",
+                "release/dead-letter-record-keeps-empty-objects-and-arrays",
+            ],
+        ),
+        catch(
+            Broken::DropUnknownKeys,
+            &[
+                "release/release-keeps-empty-objects-and-arrays",
+                "legacy_release_gate/release-keeps-empty-objects-and-arrays",
+                "legacy_dlq_gate/record-keeps-empty-objects-and-arrays",
+                "release/dead-letter-record-keeps-empty-objects-and-arrays",
+            ],
+        ),
+        catch(
+            Broken::DeadLetterDropsExtras,
+            &[
+                "legacy_dlq_gate/record-keeps-empty-objects-and-arrays",
+                "release/dead-letter-record-keeps-empty-objects-and-arrays",
+            ],
+        ),
         // The Lua scripts: one variant per branch and per key / argument use.
         catch(Broken::LuaZsetMigrateExclusiveNow, &["migrate/due-delayed-item-moves-to-the-ready-tail"]),
         catch(Broken::LuaZsetMigrateIgnoresNow, &["migrate/future-delayed-item-stays"]),
@@ -150,7 +176,10 @@ impl Definition for RedisLayout {
             &["release/release-writes-the-core-encoding-with-attempts-plus-one"],
         ),
         catch(Broken::LuaZsetSettleScoreZero, &["release/release-score-is-floor-now-plus-ceil-delay"]),
-        catch(Broken::LuaZsetSettleDeadLetterWritesMember, &["release/dead-letter-moves-the-message"]),
+        catch(
+            Broken::LuaZsetSettleDeadLetterWritesMember,
+            &["release/dead-letter-moves-the-message", "release/dead-letter-record-keeps-empty-objects-and-arrays"],
+        ),
         catch(Broken::LuaZsetSettleSwapsTargets, &["release/release-writes-the-core-encoding-with-attempts-plus-one"]),
         catch(Broken::LuaZsetSettleReleaseToReserved, &["release/release-score-is-floor-now-plus-ceil-delay"]),
         catch(Broken::LuaZsetSettleReportsNotApplied, &["release/dead-letter-moves-the-message"]),
@@ -178,6 +207,7 @@ impl Definition for RedisLayout {
             &[
                 "legacy_release_gate/release-appends-the-retry-to-the-ready-tail",
                 "legacy_dlq_gate/records-are-appended-in-order",
+                "legacy_dlq_gate/dotted-queue-name-keeps-its-keys",
             ],
         ),
         catch(Broken::LuaProcessingSettleReportsNotApplied, &["legacy_release_gate/valid-token-releases"]),
@@ -259,7 +289,7 @@ impl Definition for RedisLayout {
             "Key-name cases (the section's own `cases`): ask the SDK's Redis transport for its key names for `layout` and `queue` with no prefix; they must equal `keys` exactly, no role more or less. No Redis is needed.",
             "Behavioural blocks need a live Redis 7 at `BQ_REDIS_URL`. Without one, and with `BQ_REQUIRE_REDIS` unset, every case of these blocks may be skipped (skip rule `no-live-redis`, citing ADR-0033) and the run logs it; with `BQ_REQUIRE_REDIS` set, an unreachable Redis is a `fail`.",
             "Each behavioural case gets a key prefix of its own (nothing else in the database is read or written). The runner writes `state` into the layout's keys for the queue, then runs `steps` in order through the SDK's Redis transport, with the SDK's clock set to each step's `now` and its consumer's retry_after set to the step's `retry_after`, else the case's, else 60. A `reserve` runs the layout's migrate or sweep first, as a production reserve does, and binds what it reserved to the name in `as`; `release`, `ack` and `dead_letter` act on a reservation so bound.",
-            "After a step with an `expect`, and after the last step for the case's `expect`, the runner reads the keys itself and compares: each count; each listed key's contents, where a body name or `{body}` is the exact bytes, `{raw}` the exact text, `{token, body}` the member `<32 lowercase hex>:<body>` (the token bound to that symbol), `{like, attempts}` and `{json}` parsed JSON under the same-value rule, `{record_of, reason}` a dead-letter record (the body as delivered with a `dead_letter` block of that reason whose `original_queue` is the queue, or for poison the ADR-0035 wrapper), each with its score when given; and the step results (`handed`: the body the handler got, null for nothing; `poison`: the body reported as poison; `moved`, `orphaned`, `malformed`: counts; `applied`: whether the reservation still existed).",
+            "After a step with an `expect`, and after the last step for the case's `expect`, the runner reads the keys itself and compares: each count; each listed key's contents, where a body name or `{body}` is the exact bytes, `{raw}` the exact text, `{token, body}` the member `<32 lowercase hex>:<body>` (the token bound to that symbol), `{like, attempts}` and `{json}` parsed JSON under the same-value rule, `{record_of, reason}` a dead-letter record (the body as delivered with a `dead_letter` block of that reason whose `original_queue` is the queue, or for poison the ADR-0035 wrapper, which a strict JSON object a re-encoding writer can carry never gets: it is spliced), each with its score when given; a token a reserve reports, or of a deadline member the SDK wrote, with a run of 12 or more equal characters is not random (R12) and fails; and the step results (`handed`: the body the handler got, null for nothing; `poison`: the body reported as poison; `moved`, `orphaned`, `malformed`: counts; `applied`: whether the reservation still existed).",
             "The rulings of the section's description decide what the spec leaves open (due means score ≤ floor(now); the dead-letter list's name; release and dead-letter are gated by the reservation; the processing layout refuses a positive release delay; …). Report `pass`, or `fail` naming the step (or the final state) and the first difference.",
         ],
         operations: &["redis_key_names", "redis_push", "redis_push_delayed", "redis_migrate", "redis_sweep", "redis_reserve", "redis_ack", "redis_release", "redis_dead_letter"],
@@ -326,11 +356,13 @@ struct Program<'c, 'k> {
     deliveries: HashMap<String, RedisReserved>,
     /// Token symbol → the 32-hex token it stands for.
     tokens: HashMap<String, String>,
+    /// The tokens the judge minted for the state (random by construction: not the SDK's).
+    minted: HashSet<String>,
 }
 
 impl<'c, 'k> Program<'c, 'k> {
     fn new(case: &'c LayoutCase, space: &'k Keyspace<'k>) -> Self {
-        Self { case, space, deliveries: HashMap::new(), tokens: HashMap::new() }
+        Self { case, space, deliveries: HashMap::new(), tokens: HashMap::new(), minted: HashSet::new() }
     }
 
     fn key(&self, k: Role) -> String {
@@ -396,6 +428,7 @@ impl<'c, 'k> Program<'c, 'k> {
                     Item::Token { token, body, .. } => {
                         let raw = self.body(body);
                         let t = self.tokens.entry(token.clone()).or_insert_with(fresh_token);
+                        self.minted.insert(t.clone());
                         vec![[t.as_bytes(), b":", raw].concat()]
                     }
                     Item::Series { series, count, .. } => (0..*count)
@@ -453,6 +486,9 @@ impl<'c, 'k> Program<'c, 'k> {
             }
             Op::Reserve { bind } => {
                 let got = sdk.redis_reserve(RedisQueueOp { target }).map_err(err)?;
+                if let Some(t) = got.as_ref().and_then(|d| d.token.as_deref()) {
+                    random_token(t).map_err(|m| format!("reserve reported the token {t}: {m}"))?;
+                }
                 self.check_reserve(e, got.as_ref())?;
                 if let (Some(name), Some(d)) = (bind, got) {
                     if let Some(t) = &d.token {
@@ -588,7 +624,7 @@ impl<'c, 'k> Program<'c, 'k> {
                 })
             }
             Item::Json { json, .. } => same_json(member, json),
-            Item::RecordOf { record_of, reason } => self.record(member, self.body(record_of), reason),
+            Item::RecordOf { record_of, reason } => record(member, self.body(record_of), reason, &self.case.queue),
             Item::Series { .. } => unreachable!("the parser allows series items only in state"),
         }
     }
@@ -600,6 +636,11 @@ impl<'c, 'k> Program<'c, 'k> {
         ensure(token.len() == 32 && token.iter().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')), || {
             format!("{text}: the token is not 32 lowercase hex digits")
         })?;
+        // A token the SDK wrote (not one the judge minted for the state) is random.
+        let token_text = String::from_utf8_lossy(token);
+        if !self.minted.contains(token_text.as_ref()) {
+            random_token(&token_text).map_err(|m| format!("{text}: its token is {m}"))?;
+        }
         if let Some(bound) = self.tokens.get(symbol) {
             ensure(token == bound.as_bytes(), || {
                 // A token the SDK reported is said to be the SDK's, so the message points at the
@@ -615,17 +656,20 @@ impl<'c, 'k> Program<'c, 'k> {
         ensure(raw == body, || format!("{text}: the body after the token is not {}", shown(body)))
     }
 
-    /// A dead-letter record of `body`: `dead_letter.reason` and `original_queue` as expected,
-    /// and the rest the body itself (parsed), or for poison the wrapper `{raw: body}`.
-    fn record(&self, member: &[u8], body: &[u8], reason: &str) -> Check {
+}
+
+/// A dead-letter record of `body` consumed from `queue`: `dead_letter.reason` and
+/// `original_queue` as expected, and the rest the body itself (parsed), or for poison the
+/// wrapper `{raw: body}` where ADR-0035 allows it ([`wrapper_allowed`]).
+fn record(member: &[u8], body: &[u8], reason: &str, queue: &str) -> Check {
         let mut rec = parse(member)?;
         let obj = rec.as_object_mut().ok_or("the record is not a JSON object")?;
         let block = obj.shift_remove("dead_letter").ok_or("the record has no dead_letter block")?;
         ensure(block.get("reason").and_then(Value::as_str) == Some(reason), || {
             format!("dead_letter.reason is {}, expected {reason:?}", block.get("reason").unwrap_or(&Value::Null))
         })?;
-        ensure(block.get("original_queue").and_then(Value::as_str) == Some(self.case.queue.as_str()), || {
-            format!("dead_letter.original_queue is not {:?}", self.case.queue)
+        ensure(block.get("original_queue").and_then(Value::as_str) == Some(queue), || {
+            format!("dead_letter.original_queue is not {queue:?}")
         })?;
         let body_value = parse(body).ok();
         let as_body = body_value.as_ref().is_some_and(|b| same_value(b, &rec));
@@ -642,10 +686,48 @@ impl<'c, 'k> Program<'c, 'k> {
         .map_err(|e| format!("the record: {e}"))?;
         let as_wrapper = reason == "poison"
             && std::str::from_utf8(body).is_ok_and(|t| same_value(&rec, &serde_json::json!({ "raw": t })));
+        if as_wrapper && !as_body {
+            wrapper_allowed(body)?;
+        }
         ensure(as_body || as_wrapper, || {
             format!("the record without dead_letter is {rec}, not the body {}", shown(body))
         })
+}
+
+/// A poison body may be dead-lettered as the `{raw}` wrapper only when ADR-0035 allows it: a
+/// valid-UTF-8 strict JSON object (without a top-level `dead_letter`) is spliced, never wrapped,
+/// unless a re-encoding writer cannot carry it losslessly, where poison_dlq accepts either
+/// (its `splice_or_wrapper`); the wrapper is for anything else. One classification for both
+/// sections: [`body_shape`].
+fn wrapper_allowed(body: &[u8]) -> Check {
+    ensure(body_shape(body).0 != Shape::Splice, || {
+        "the record is the {raw} wrapper, but the body is a strict JSON object: a poison body that is one is spliced (the body's bytes with the dead_letter member inserted before its final }), never wrapped (R13, ADR-0035)".to_owned()
+    })
+}
+
+/// The longest run of one character a token may hold. Tokens are random, 128 bits (R12): a
+/// per-process counter (`000…001`) or a zero-padded clock is not, and two consumers that
+/// start alike mint the same tokens, so one's ack removes the other's deadline member. Of 32
+/// uniformly random hex digits, a run of 12 equal ones starts at the first digit with
+/// probability 16^-11 and at each of the 20 later places, after a different digit, with
+/// 15/16 · 16^-11: (1 + 20 · 15/16) · 16^-11 = 19.75 / 16^11 ≈ 1.12 × 10^-12 in all (an exact
+/// count of the 16^32 tokens gives the same to three digits), so a random token fails about
+/// once in 10^12 reserves, while a counter below 2^80 or a millisecond or nanosecond clock,
+/// zero-padded to 32 digits, has at least 12 zeros in a row.
+const MAX_EQUAL_RUN: usize = 11;
+
+/// `Err` (what the token looks like) when `token` holds a run of more than [`MAX_EQUAL_RUN`]
+/// equal characters.
+fn random_token(token: &str) -> Result<(), String> {
+    let (mut longest, mut run, mut prev) = (0, 0, None);
+    for c in token.chars() {
+        run = if prev == Some(c) { run + 1 } else { 1 };
+        prev = Some(c);
+        longest = longest.max(run);
     }
+    ensure(longest <= MAX_EQUAL_RUN, || {
+        format!("not random: {longest} equal digits in a row (R12: tokens are random, 128 bits)")
+    })
 }
 
 fn parse(bytes: &[u8]) -> Result<Value, String> {
@@ -704,6 +786,43 @@ mod tests {
         assert!(assignment(&[vec![true, true], vec![true, false]]).is_some());
         assert!(assignment(&[vec![true, false], vec![true, false]]).is_none());
         assert!(assignment(&[]).is_some());
+    }
+
+    #[test]
+    fn a_counter_or_a_padded_clock_is_not_a_random_token() {
+        assert_eq!(
+            random_token("00000000000000000000000000000001"),
+            Err("not random: 31 equal digits in a row (R12: tokens are random, 128 bits)".into())
+        );
+        // A zero-padded millisecond clock, and the longest run allowed.
+        assert!(random_token(&format!("{:032x}", 1_749_132_727_000_u64)).is_err());
+        assert!(random_token("00000000000a1b2c3d4e5f60718293a4").is_ok());
+        assert!(random_token("000000000000a1b2c3d4e5f60718293a").is_err());
+        assert!(random_token("9f86d081884c7d659a2feaa0c55ad015").is_ok());
+        for _ in 0..1000 {
+            let t = uuid::Uuid::new_v4().simple().to_string();
+            assert_eq!(random_token(&t), Ok(()), "{t}");
+        }
+    }
+
+    #[test]
+    fn a_strict_object_poison_body_is_spliced_never_wrapped() {
+        let block = r#""dead_letter":{"reason":"poison","error":"e","exception":null,"failed_at":1749132727000,"original_queue":"orders","attempts":0,"lang":"rust"}"#;
+        let wrapped = |body: &str| {
+            let raw = serde_json::to_string(body).unwrap();
+            format!("{{\"raw\":{raw},{block}}}")
+        };
+        let record = |member: &str, body: &str| record(member.as_bytes(), body.as_bytes(), "poison", "orders");
+        // A strict object: its splice passes, its wrapper does not.
+        let object = r#"{"job":"urn:babel:orders:created","attempts":"0"}"#;
+        assert_eq!(record(&format!("{}, {block}}}", &object[..object.len() - 1]), object), Ok(()));
+        let e = record(&wrapped(object), object).unwrap_err();
+        assert!(e.contains("is a strict JSON object") && e.contains("never wrapped"), "{e}");
+        // Not an object, or an object a re-encoding writer cannot carry: the wrapper passes.
+        assert_eq!(record(&wrapped("not json at all"), "not json at all"), Ok(()));
+        assert_eq!(record(&wrapped("[1,2]"), "[1,2]"), Ok(()));
+        let big = r#"{"job":"urn:babel:orders:created","data":{"v":1e400}}"#;
+        assert_eq!(record(&wrapped(big), big), Ok(()));
     }
 
     #[test]
