@@ -154,8 +154,8 @@ fn an_ack_cut_into_two_commands_fails_though_the_keys_end_right() {
     assert_eq!(status, Status::Fail);
     assert!(
         reason.contains(
-            "step 2 (ack at 1001): the ack wrote the layout's keys with 2 command(s) of their own \
-             (ZREM orders:processing:deadlines, LREM orders:processing): a worker that stops between them"
+            "step 2 (ack at 1001): the ack's gate removed the deadline member (ZREM orders:processing:deadlines) \
+             and the body from :processing (LREM orders:processing) in two steps"
         ),
         "{reason}"
     );

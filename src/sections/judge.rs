@@ -16,6 +16,8 @@
 
 use serde::de::IgnoredAny;
 use serde_json::value::RawValue;
+use std::ops::RangeInclusive;
+
 use serde_json::{Number, Value};
 
 /// Deep equality under the contract's "same value" rule (R4).
@@ -110,15 +112,28 @@ fn same_number(x: &Number, y: &Number) -> bool {
 pub const ENVELOPE_INTEGERS: [&str; 5] =
     ["/attempts", "/meta/schema_version", "/meta/created_at", "/dead_letter/attempts", "/dead_letter/failed_at"];
 
+/// The moments an SDK may stamp, in Unix epoch milliseconds (the contract's unit for
+/// `meta.created_at` and `dead_letter.failed_at`): at least 10^12 (2001-09-09T01:46:40Z) and
+/// below 10^13 (2286-11-20T17:46:40Z). A count of seconds, 0 or a small constant falls below;
+/// a count of microseconds (about 1.7 × 10^15 today) or nanoseconds above, where .NET's
+/// `FromUnixTimeMilliseconds`, a JavaScript `Date` and Python's `datetime.fromtimestamp` refuse
+/// or misread it.
+pub const EPOCH_MS: std::ops::Range<u64> = 1_000_000_000_000..10_000_000_000_000;
+
 /// A `dead_letter` block an SDK wrote has the producer schema's shape (its `dead_letter`, wire
 /// contract §1.4), so that every consumer can read it, Go's struct decode included: an object
-/// whose `reason` is `failed`, `unknown_urn` or `poison`, whose `failed_at` (epoch milliseconds)
-/// and `attempts` are integers ≥ 0 and whose `original_queue` is a string; `error` and
+/// whose `reason` is `failed`, `unknown_urn` or `poison`, whose `failed_at` is an integer of
+/// epoch milliseconds in [`EPOCH_MS`] (the stamp the SDK makes when it dead-letters, so in the
+/// same range as a `meta.created_at` it makes), whose `attempts` is an integer ≥ 0 and whose
+/// `original_queue` is a string; `error` and
 /// `exception`, when written, a string or null; `lang`, when written, a string. The schema's
 /// six-value enum of `lang` is not held (the reference core writes `rust`, R13, and a new SDK
 /// language is no wire change). Values are the writer's: the sections compare `reason` and
 /// `original_queue` where they know them, and nothing else.
-pub fn dead_letter_block(block: &Value) -> Result<(), String> {
+///
+/// `clock` is the injected clock's moments in epoch milliseconds when the SDK ran on one (the
+/// Redis cases set it to a step's `now`, around 1000 s): a `failed_at` read from it is right too.
+pub fn dead_letter_block(block: &Value, clock: Option<RangeInclusive<u64>>) -> Result<(), String> {
     let block = block.as_object().ok_or_else(|| format!("dead_letter is {block}, expected an object"))?;
     let member = |key: &str, fits: fn(&Value) -> bool, what: &str| match block.get(key) {
         Some(v) if fits(v) => Ok(()),
@@ -134,7 +149,19 @@ pub fn dead_letter_block(block: &Value) -> Result<(), String> {
         |v| matches!(v.as_str(), Some("failed" | "unknown_urn" | "poison")),
         "failed, unknown_urn or poison",
     )?;
-    member("failed_at", |v| v.as_u64().is_some(), "an integer ≥ 0 (epoch milliseconds)")?;
+    let stamped = |n: u64| EPOCH_MS.contains(&n) || clock.as_ref().is_some_and(|c| c.contains(&n));
+    match block.get("failed_at") {
+        Some(v) if v.as_u64().is_some_and(stamped) => {}
+        Some(v) => {
+            let injected = clock
+                .as_ref()
+                .map_or(String::new(), |c| format!(", or of the injected clock ({} to {})", c.start(), c.end()));
+            return Err(format!(
+                "dead_letter.failed_at is {v}, expected an integer of epoch milliseconds >= 10^12 and < 10^13{injected}"
+            ));
+        }
+        None => return Err("dead_letter.failed_at is missing (the producer schema requires it)".to_owned()),
+    }
     member("original_queue", Value::is_string, "a string")?;
     member("attempts", |v| v.as_u64().is_some(), "an integer ≥ 0")?;
     optional("error", |v| v.is_string() || v.is_null(), "a string or null")?;
@@ -290,16 +317,22 @@ mod tests {
     fn dead_letter_blocks_have_the_schema_shape() {
         let ok = serde_json::json!({"reason": "failed", "error": null, "exception": "E", "failed_at": 1_749_132_730_000_u64,
             "original_queue": "orders", "attempts": 3, "lang": "rust"});
-        assert_eq!(dead_letter_block(&ok), Ok(()));
-        let minimal = serde_json::json!({"reason": "poison", "failed_at": 0, "original_queue": "", "attempts": 0});
-        assert_eq!(dead_letter_block(&minimal), Ok(()));
+        assert_eq!(dead_letter_block(&ok, None), Ok(()));
+        let minimal = serde_json::json!({"reason": "poison", "failed_at": 1_000_000_000_000_u64, "original_queue": "", "attempts": 0});
+        assert_eq!(dead_letter_block(&minimal, None), Ok(()));
         for (key, value, says) in [
             (
                 "failed_at",
                 serde_json::json!("2025-06-05T14:12:07Z"),
-                "dead_letter.failed_at is \"2025-06-05T14:12:07Z\", expected an integer ≥ 0",
+                "dead_letter.failed_at is \"2025-06-05T14:12:07Z\", expected an integer of epoch milliseconds",
             ),
             ("failed_at", serde_json::json!(-1), "dead_letter.failed_at is -1"),
+            ("failed_at", serde_json::json!(1_749_132_730_u64), "dead_letter.failed_at is 1749132730,"),
+            (
+                "failed_at",
+                serde_json::json!(1_749_132_730_000_000_000_u64),
+                "dead_letter.failed_at is 1749132730000000000,",
+            ),
             ("attempts", serde_json::json!("0"), "dead_letter.attempts is \"0\", expected an integer ≥ 0"),
             ("attempts", serde_json::json!(1.5), "dead_letter.attempts is 1.5"),
             ("reason", serde_json::json!("gave-up"), "dead_letter.reason is \"gave-up\""),
@@ -314,19 +347,21 @@ mod tests {
         ] {
             let mut bad = ok.clone();
             bad[key] = value;
-            let e = dead_letter_block(&bad).unwrap_err();
+            let e = dead_letter_block(&bad, None).unwrap_err();
             assert!(e.starts_with(says), "{key}: {e}");
         }
         for key in ["reason", "failed_at", "original_queue", "attempts"] {
             let mut bad = ok.clone();
             bad.as_object_mut().unwrap().remove(key);
             assert_eq!(
-                dead_letter_block(&bad).unwrap_err(),
+                dead_letter_block(&bad, None).unwrap_err(),
                 format!("dead_letter.{key} is missing (the producer schema requires it)")
             );
         }
         assert!(
-            dead_letter_block(&serde_json::json!([])).unwrap_err().starts_with("dead_letter is [], expected an object")
+            dead_letter_block(&serde_json::json!([]), None)
+                .unwrap_err()
+                .starts_with("dead_letter is [], expected an object")
         );
     }
 

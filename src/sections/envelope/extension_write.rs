@@ -6,7 +6,8 @@
 //! Runner: `make(urn, data, queue, meta entries in order)` → encode → parse → every
 //! `expect_envelope` pointer holds its value; then decode that output (it must be accepted),
 //! attempts + 1, encode, parse, and check the same pointers plus `/attempts == 1`; then make
-//! a second message from the same inputs, whose `meta.id` must differ from the first's.
+//! a second message from the same inputs in the first's trace, whose `meta.id` must differ from
+//! the first's.
 
 use serde_json::{Map, Value};
 
@@ -61,7 +62,7 @@ impl Definition for ExtensionWrite {
             "Build a message with the SDK's producer API from `urn`, `queue`, `data` and the `meta` entries, in order, through its meta write API (Go `WithMeta(key, value)`, Python `make(meta=)`, Node `MakeOptions.meta`, PHP `make(meta:)`, Java `make(urn, data, queue, traceId, Map meta)`, .NET `Make(meta:)`), and encode it. A refusal fails the case.",
             "Parse the output as JSON: every `expect_envelope` pointer must hold the same value (values compare as parsed JSON, so `\\uXXXX` escaping of non-ASCII text, key order and whitespace are free).",
             "The retry hop: decode that output with the SDK's consumer (it must be accepted), add 1 to attempts, encode again and parse: every `expect_envelope` pointer must still hold its value, and `/attempts` must be 1.",
-            "Make a second message from the same inputs: its `meta.id` must differ from the first's (every message has its own idempotency key; a constant id would make consumers drop every message after the first as a duplicate).",
+            "Make a second message from the same inputs, passing the first's `trace_id` (a message forwarded in the same trace): its `meta.id` must differ from the first's (every message has its own idempotency key; an id that is constant, or derived from the trace id, would make consumers drop every message after the first as a duplicate).",
             super::shared::fields::PER_MESSAGE_MADE,
             super::shared::fields::PER_MESSAGE_REENCODED,
             "Report `pass`, or `fail` with the first difference as `reason`, saying whether it was after make or after the retry hop.",
@@ -86,9 +87,9 @@ impl Definition for ExtensionWrite {
     }
 }
 
-/// The envelope the SDK makes from the case's inputs, as text.
-fn make(cx: &mut RunCx<'_>, case: &Case<'_>) -> Result<String, String> {
-    let make = Make { meta: case.meta.clone(), ..Make::new(case.urn, case.queue, case.data.clone()) };
+/// The envelope the SDK makes from the case's inputs (and `trace_id`, when given), as text.
+fn make(cx: &mut RunCx<'_>, case: &Case<'_>, trace_id: Option<String>) -> Result<String, String> {
+    let make = Make { meta: case.meta.clone(), trace_id, ..Make::new(case.urn, case.queue, case.data.clone()) };
     match cx.sdk.make(make).map_err(|e| e.to_string())? {
         MakeOutcome::Made { json } => Ok(json),
         MakeOutcome::Refused { message, .. } => Err(format!("make refused: {message}")),
@@ -96,7 +97,7 @@ fn make(cx: &mut RunCx<'_>, case: &Case<'_>) -> Result<String, String> {
 }
 
 fn check(cx: &mut RunCx<'_>, case: &Case<'_>) -> Check {
-    let text = make(cx, case)?;
+    let text = make(cx, case, None)?;
     let first = parsed(&text).map_err(|e| format!("after make: {e}"))?;
     // What the producer API was handed keeps its integers too.
     let data = Value::Object(case.data.clone());
@@ -110,14 +111,16 @@ fn check(cx: &mut RunCx<'_>, case: &Case<'_>) -> Check {
     pointers_hold(&second, &case.expect, "expect_envelope").map_err(|e| format!("after a retry hop: {e}"))?;
     let attempts = second.get("attempts").unwrap_or(&Value::Null);
     ensure(same_value(attempts, &Value::from(1)), || format!("after a retry hop attempts is {attempts}, expected 1"))?;
-    // Two messages made from the same inputs are two messages: the idempotency key, meta.id,
+    // Two messages made from the same inputs, the second in the first's trace (a service
+    // forwards the trace id it consumed, GR-4), are two messages: the idempotency key, meta.id,
     // tells them apart, or a consumer would drop the second as a duplicate.
-    let again = parsed(&make(cx, case).map_err(|e| format!("the second make: {e}"))?)
+    let trace = first.get("trace_id").and_then(Value::as_str).map(str::to_owned);
+    let again = parsed(&make(cx, case, trace).map_err(|e| format!("the second make: {e}"))?)
         .map_err(|e| format!("the second make: {e}"))?;
     let (id, other) = (first.pointer("/meta/id"), again.pointer("/meta/id"));
     ensure(id != other, || {
         format!(
-            "a second make from the same inputs wrote the same meta.id {}: every message needs its own",
+            "a second make from the same inputs, in the same trace, wrote the same meta.id {}: every message needs its own",
             id.unwrap_or(&Value::Null)
         )
     })

@@ -195,7 +195,7 @@ fn check(cx: &mut RunCx<'_>, case: &Case<'_>) -> Check {
                     encoded_text(&json, &[("", case.fixture.json)], Some(case.fixture.bytes))
                         .map_err(|e| format!("the dead-letter copy: {e}"))?;
                     reemitted_fields(&out, case.fixture.json).map_err(|e| format!("the dead-letter copy: {e}"))?;
-                    dead_letter_block(out.get("dead_letter").unwrap_or(&Value::Null))
+                    dead_letter_block(out.get("dead_letter").unwrap_or(&Value::Null), None)
                         .map_err(|e| format!("the dead-letter copy: {e}"))?;
                     (out, warnings)
                 }

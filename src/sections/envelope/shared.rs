@@ -16,7 +16,7 @@ use crate::diag::{Code, Finding};
 use crate::sdk::ops::{Accepts, Decode, DecodeOutcome, Reemit, ReemitOutcome};
 use crate::sdk::wire::{Bytes, Warning};
 use crate::sdk::{Calls, Sdk};
-use crate::sections::judge::{encoded_text, same_value};
+use crate::sections::judge::{EPOCH_MS, encoded_text, same_value};
 use crate::sections::{Check, CheckCx, Entry, Fixture, Place, Reader, ensure};
 use crate::suite::{MANIFEST, pointer};
 
@@ -88,16 +88,6 @@ pub(crate) fn pointers_hold(doc: &Value, want: &[(&str, &Value)], what: &str) ->
     Ok(())
 }
 
-/// The least `meta.created_at` a produced envelope may carry: 10^12 epoch milliseconds,
-/// 2001-09-09T01:46:40Z.
-pub(crate) const CREATED_AT_FLOOR_MS: u64 = 1_000_000_000_000;
-
-/// The first `meta.created_at` past the range a produced envelope may carry: 10^13 epoch
-/// milliseconds, 2286-11-20T17:46:40Z. A count of microseconds (about 1.7 × 10^15 today) or of
-/// nanoseconds is not epoch milliseconds, and .NET's `FromUnixTimeMilliseconds`, a JavaScript
-/// `Date` and Python's `datetime.fromtimestamp` refuse or misread such a value.
-pub(crate) const CREATED_AT_CEILING_MS: u64 = 10_000_000_000_000;
-
 /// The non-canonical keys (message-envelope §10, K-15: the `forbidden_keys` section's) that an
 /// envelope `make` produces never carries: the fresh envelope has its `job`, so a `urn` beside
 /// it is one of them too.
@@ -113,8 +103,8 @@ pub(crate) const NON_CANONICAL: [&str; 6] =
 /// seconds, 0, a small constant, or a count of microseconds or nanoseconds is not a production
 /// time.
 ///
-/// `input` is `None` for `make`: all three must be there in shape; besides, `meta.id` is not
-/// the `trace_id` (the idempotency key is "distinct from trace_id": every message of one trace
+/// `input` is `None` for `make`: all three must be there in shape; besides, `meta.id` is a UUID
+/// in 8-4-4-4-12 hexadecimal form (the producer schema's `format: uuid`) and not the `trace_id` (the idempotency key is "distinct from trace_id": every message of one trace
 /// would collapse into one) and `meta.lang` is a non-empty string (the producer schema requires
 /// it; its value, the SDK's language, is not compared); and it carries none of the
 /// [`NON_CANONICAL`] keys.
@@ -130,7 +120,7 @@ pub(crate) fn per_message_fields(doc: &Value, input: Option<&Value>) -> Check {
         ("/trace_id", |v| v.as_str().is_some_and(|s| !is_ascii_blank(s)), "a string that is not blank"),
         (
             "/meta/created_at",
-            |v| v.as_u64().is_some_and(|n| (CREATED_AT_FLOOR_MS..CREATED_AT_CEILING_MS).contains(&n)),
+            |v| v.as_u64().is_some_and(|n| EPOCH_MS.contains(&n)),
             "an integer of epoch milliseconds >= 10^12 and < 10^13",
         ),
     ];
@@ -160,6 +150,9 @@ pub(crate) fn per_message_fields(doc: &Value, input: Option<&Value>) -> Check {
         }
         let (id, trace) = (pointer::get(doc, "/meta/id"), pointer::get(doc, "/trace_id"));
         ensure(id != trace, || "meta.id is the trace_id: the per-message id must be the message's own".to_owned())?;
+        // The producer schema's `format: uuid`, as every published SDK mints it.
+        let id = id.and_then(Value::as_str).unwrap_or_default();
+        ensure(is_uuid_text(id), || format!("meta.id is {id:?}, expected a UUID (8-4-4-4-12 hexadecimal digits)"))?;
         let lang = pointer::get(doc, "/meta/lang");
         ensure(lang.and_then(Value::as_str).is_some_and(|s| !s.is_empty()), || match lang {
             None => "meta.lang is missing from the output".to_owned(),
@@ -167,6 +160,13 @@ pub(crate) fn per_message_fields(doc: &Value, input: Option<&Value>) -> Check {
         })?;
     }
     Ok(())
+}
+
+/// 8-4-4-4-12 hexadecimal digits.
+pub(crate) fn is_uuid_text(s: &str) -> bool {
+    let groups: Vec<&str> = s.split('-').collect();
+    groups.iter().map(|g| g.len()).eq([8, 4, 4, 4, 12])
+        && groups.iter().all(|g| g.bytes().all(|b| b.is_ascii_hexdigit()))
 }
 
 /// Empty or only the contract's ASCII whitespace (space, \t, \n, \v, \f, \r).
@@ -299,7 +299,7 @@ pub mod fields {
     ];
 
     /// The per-message check of every envelope the SDK makes (see `per_message_fields`).
-    pub const PER_MESSAGE_MADE: &str = "Every envelope the SDK makes carries the per-message fields, judged for presence and shape, never value: `meta.id` a non-empty string that is not the `trace_id`, `trace_id` a string that is not blank, `meta.created_at` an integer count of Unix epoch milliseconds of at least 10^12 and below 10^13 (a count of seconds, 0, a small constant, or a count of microseconds or nanoseconds fails); and `meta.lang`, which the producer schema requires, a non-empty string (its value is not compared). It carries none of the non-canonical keys (`/timestamp`, `/meta/max_retries`, `/meta/attempts`, `/meta/source`, `/meta/ts`, `/urn`: K-15, encoding never emits them).";
+    pub const PER_MESSAGE_MADE: &str = "Every envelope the SDK makes carries the per-message fields, judged for presence and shape, never value: `meta.id` a UUID in 8-4-4-4-12 hexadecimal form (the schema's `format: uuid`) that is not the `trace_id`, `trace_id` a string that is not blank, `meta.created_at` an integer count of Unix epoch milliseconds of at least 10^12 and below 10^13 (a count of seconds, 0, a small constant, or a count of microseconds or nanoseconds fails); and `meta.lang`, which the producer schema requires, a non-empty string (its value is not compared). It carries none of the non-canonical keys (`/timestamp`, `/meta/max_retries`, `/meta/attempts`, `/meta/source`, `/meta/ts`, `/urn`: K-15, encoding never emits them).";
 
     /// The per-message check of every re-encode and dead-letter copy (see `per_message_fields`).
     pub const PER_MESSAGE_REENCODED: &str = "Every re-encoded envelope (a dead-letter copy too) carries each per-message field that its input carries well-shaped (`meta.id` a non-empty string, `trace_id` not blank, `meta.created_at` integer epoch milliseconds of at least 10^12 and below 10^13) with the input's value: meta is immutable and the trace id is forwarded unchanged, so a re-encode writes the message's own fields and mints none.";
@@ -527,19 +527,24 @@ mod tests {
 
     #[test]
     fn a_made_envelope_needs_all_three_fields_in_shape() {
-        let ok = made(json!("i"), json!("t"), json!(1_749_132_727_000_u64));
+        const ID: &str = "f1e2d3c4-b5a6-4789-90ab-cdef01234567";
+        let ok = made(json!(ID), json!("t"), json!(1_749_132_727_000_u64));
         assert_eq!(per_message_fields(&ok, None), Ok(()));
+        assert_eq!(
+            per_message_fields(&made(json!("i"), json!("t"), json!(1_749_132_727_000_u64)), None).unwrap_err(),
+            "meta.id is \"i\", expected a UUID (8-4-4-4-12 hexadecimal digits)"
+        );
         for bad in [
             made(json!(""), json!("t"), json!(1_749_132_727_000_u64)),
             made(json!(7), json!("t"), json!(1_749_132_727_000_u64)),
-            made(json!("i"), json!(" \t"), json!(1_749_132_727_000_u64)),
-            made(json!("i"), json!("t"), json!(1_749_132_727_u64)),
-            made(json!("i"), json!("t"), json!(0)),
-            made(json!("i"), json!("t"), json!(1_749_132_727_000.0)),
-            made(json!("i"), json!("t"), json!("1749132727000")),
+            made(json!(ID), json!(" \t"), json!(1_749_132_727_000_u64)),
+            made(json!(ID), json!("t"), json!(1_749_132_727_u64)),
+            made(json!(ID), json!("t"), json!(0)),
+            made(json!(ID), json!("t"), json!(1_749_132_727_000.0)),
+            made(json!(ID), json!("t"), json!("1749132727000")),
             // Microseconds and nanoseconds are not epoch milliseconds.
-            made(json!("i"), json!("t"), json!(1_749_132_727_000_000_u64)),
-            made(json!("i"), json!("t"), json!(1_749_132_727_000_000_000_u64)),
+            made(json!(ID), json!("t"), json!(1_749_132_727_000_000_u64)),
+            made(json!(ID), json!("t"), json!(1_749_132_727_000_000_000_u64)),
             // The idempotency key is not the trace id.
             made(json!("t"), json!("t"), json!(1_749_132_727_000_u64)),
         ] {
@@ -548,7 +553,7 @@ mod tests {
         let mut missing = ok.clone();
         missing["meta"].as_object_mut().unwrap().remove("created_at");
         assert!(per_message_fields(&missing, None).unwrap_err().contains("/meta/created_at is missing"));
-        assert_eq!(per_message_fields(&made(json!("i"), json!("t"), json!(9_999_999_999_999_u64)), None), Ok(()));
+        assert_eq!(per_message_fields(&made(json!(ID), json!("t"), json!(9_999_999_999_999_u64)), None), Ok(()));
         for lang in [json!(""), json!(null), json!(3)] {
             let mut bad = ok.clone();
             bad["meta"]["lang"] = lang;

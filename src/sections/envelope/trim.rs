@@ -23,7 +23,7 @@ use super::shared::fields::{
     DESCRIPTION, EXPECT_ABSENT_AFTER_REENCODE, EXPECT_AFTER_REENCODE, EXPECT_PRESERVED, EXPECT_URN, EXPECT_WARNINGS,
     FILE, NAME, PER_MESSAGE_MADE, QUEUE, REASON, STEPS, VALID,
 };
-use super::shared::{DecodeCase, parsed, per_message_fields, pointers_hold};
+use super::shared::{DecodeCase, is_uuid_text, parsed, per_message_fields, pointers_hold};
 
 /// The `trim` section.
 pub struct Trim;
@@ -228,13 +228,6 @@ const TRIM_STEPS: &[&str] = &[
     STEPS[3],
     STEPS[4],
 ];
-
-/// 8-4-4-4-12 hexadecimal digits.
-fn is_uuid_text(s: &str) -> bool {
-    let groups: Vec<&str> = s.split('-').collect();
-    groups.iter().map(|g| g.len()).eq([8, 4, 4, 4, 12])
-        && groups.iter().all(|g| g.bytes().all(|b| b.is_ascii_hexdigit()))
-}
 
 #[cfg(test)]
 mod tests {

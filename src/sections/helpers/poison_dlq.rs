@@ -335,7 +335,7 @@ fn check_block(members: &[(String, &RawValue)]) -> Check {
     ensure(queue == Some(&Value::from(QUEUE)), || {
         format!("dead_letter.original_queue is {}, expected {QUEUE:?}", shown(queue))
     })?;
-    dead_letter_block(&block)
+    dead_letter_block(&block, None)
 }
 
 /// The record without `dead_letter`, parsed (last wins, as any JSON parser), equals `want`.

@@ -18,6 +18,7 @@
 //! expectation key and step field it does not know (a lint: the runner ignores them).
 
 use std::collections::{HashMap, HashSet};
+use std::ops::RangeInclusive;
 
 use redis::ConnectionLike;
 use serde_json::Value;
@@ -31,7 +32,7 @@ use crate::sdk::reference::Broken;
 use crate::sdk::wire::{Bytes, DeadLetterReason, RedisRole as Role, RedisTarget};
 use crate::sdk::{Calls, Sdk};
 use crate::sections::helpers::poison_dlq::{Shape, body_shape};
-use crate::sections::judge::{encoded_text, poison_record_text, same_value, top_level_members};
+use crate::sections::judge::{dead_letter_block, encoded_text, poison_record_text, same_value, top_level_members};
 use crate::sections::{Block, Catch, Check, Contract, Definition, Field, Needs, Problem, Reader, RunCx, Version, catch, ensure};
 use crate::suite::Scope;
 
@@ -289,7 +290,8 @@ impl Definition for RedisLayout {
             "Key-name cases (the section's own `cases`): ask the SDK's Redis transport for its key names for `layout` and `queue` with no prefix; they must equal `keys` exactly, no role more or less. No Redis is needed.",
             "Behavioural blocks need a live Redis 7 at `BQ_REDIS_URL`. Without one, and with `BQ_REQUIRE_REDIS` unset, every case of these blocks may be skipped (skip rule `no-live-redis`, citing ADR-0033) and the run logs it; with `BQ_REQUIRE_REDIS` set, an unreachable Redis is a `fail`.",
             "Each behavioural case gets a key prefix of its own (nothing else in the database is read or written). The runner writes `state` into the layout's keys for the queue, then runs `steps` in order through the SDK's Redis transport, with the SDK's clock set to each step's `now` and its consumer's retry_after set to the step's `retry_after`, else the case's, else 60. A `reserve` runs the layout's migrate or sweep first, as a production reserve does, and binds what it reserved to the name in `as`; `release`, `ack` and `dead_letter` act on a reservation so bound.",
-            "After a step with an `expect`, and after the last step for the case's `expect`, the runner reads the keys itself and compares: each count; each listed key's contents, where a body name or `{body}` is the exact bytes, `{raw}` the exact text, `{token, body}` the member `<32 lowercase hex>:<body>` (the token bound to that symbol), `{like, attempts}` and `{json}` parsed JSON under the same-value rule, `{record_of, reason}` a dead-letter record (the body as delivered with a `dead_letter` block of that reason whose `original_queue` is the queue, or for poison the ADR-0035 wrapper, which a strict JSON object a re-encoding writer can carry never gets: it is spliced), each with its score when given; a token a reserve reports, or of a deadline member the SDK wrote, with a run of 12 or more equal characters is not random (R12) and fails; and the step results (`handed`: the body the handler got, null for nothing; `poison`: the body reported as poison; `moved`, `orphaned`, `malformed`: counts; `applied`: whether the reservation still existed).",
+            "After a step with an `expect`, and after the last step for the case's `expect`, the runner reads the keys itself and compares: each count; each listed key's contents, where a body name or `{body}` is the exact bytes, `{raw}` the exact text, `{token, body}` the member `<32 lowercase hex>:<body>` (the token bound to that symbol), `{like, attempts}` and `{json}` parsed JSON under the same-value rule, `{record_of, reason}` a dead-letter record (the body as delivered with a `dead_letter` block of that reason whose `original_queue` is the queue and whose members have the producer schema's types, or for poison the ADR-0035 wrapper, which a strict JSON object a re-encoding writer can carry never gets: it is spliced), each with its score when given; a token a reserve reports, or of a deadline member the SDK wrote, with a run of 12 or more equal characters is not random (R12) and fails; and the step results (`handed`: the body the handler got, null for nothing; `poison`: the body reported as poison; `moved`, `orphaned`, `malformed`: counts; `applied`: whether the reservation still existed).",
+            "Every step but a push is watched as it runs (`MONITOR` on a connection of the runner's own, between two `ECHO` marks), its writes to the keys that hold messages (all but `:notify`) sorted into units: a command sent on its own, a Lua script, or a `MULTI`/`EXEC` with the scripts it runs. No unit that only takes messages out (`LPOP`, `ZREM`, `LREM`, …) may sit beside one that only puts them in (`RPUSH`, `ZADD`, …), and in the processing layout's ack, release and dead-letter the `ZREM` of the deadline member and the `LREM` from `:processing` are one unit, so a message is never half-moved (one `ZREM` alone is fine, and so is `BLMOVE` then the deadline member; `LPOP` then `ZADD`, or the gate's `ZREM` then `LREM`, fails). The Redis a run uses is Redis 7 and allows `MONITOR`.",
             "The rulings of the section's description decide what the spec leaves open (due means score ≤ floor(now); the dead-letter list's name; release and dead-letter are gated by the reservation; the processing layout refuses a positive release delay; …). Report `pass`, or `fail` naming the step (or the final state) and the first difference.",
         ],
         operations: &["redis_key_names", "redis_push", "redis_push_delayed", "redis_migrate", "redis_sweep", "redis_reserve", "redis_ack", "redis_release", "redis_dead_letter"],
@@ -375,7 +377,7 @@ impl<'c, 'k> Program<'c, 'k> {
 
     fn target(&self, step: &Step) -> RedisTarget {
         RedisTarget {
-            url: self.space.url.to_owned(),
+            url: self.space.url().to_owned(),
             prefix: self.space.prefix.clone(),
             queue: self.case.queue.clone(),
             layout: self.case.layout,
@@ -397,22 +399,32 @@ impl<'c, 'k> Program<'c, 'k> {
             let seen = self.space.mark(&end).and_then(|()| monitor.until(&end)).map_err(|e| format!("{}: {e}", at()))?;
             // Pushes are one write each; every other operation moves a message between keys.
             if !matches!(step.op, Op::Push { .. } | Op::PushDelayed { .. }) {
-                watch::writes(&seen, &keys).judge(op_name(&step.op)).map_err(|e| format!("{}: {e}", at()))?;
+                watch::judge(&watch::units(&seen, &keys), op_name(&step.op), self.case.layout)
+                    .map_err(|e| format!("{}: {e}", at()))?;
             }
         }
         self.check_state(&self.case.expect).map_err(|e| format!("final state: {e}"))
     }
 
+    /// The moments of the case's injected clock in epoch milliseconds, a second either side of
+    /// its steps' `now`s: a stamp the SDK reads from that clock (a record's `failed_at`).
+    fn clock_ms(&self) -> RangeInclusive<u64> {
+        let nows = self.case.steps.iter().map(|s| s.now);
+        let (lo, hi) = nows.fold((f64::INFINITY, 0.0_f64), |(lo, hi), n| (lo.min(n), hi.max(n)));
+        let ms = |s: f64| (s.max(0.0) * 1000.0) as u64;
+        ms(lo).saturating_sub(1000)..=ms(hi).saturating_add(1000)
+    }
+
     /// The keys of the layout that hold messages (all but the wake-up list), by name, each
     /// with its name without the case's prefix for messages.
-    fn message_keys(&self) -> HashMap<Vec<u8>, String> {
+    fn message_keys(&self) -> watch::Keys {
         roles(self.case.layout)
             .iter()
             .filter(|r| **r != Role::Notify)
             .map(|r| {
                 let name = self.key(*r);
                 let shown = name.strip_prefix(self.space.prefix.as_str()).unwrap_or(&name).to_owned();
-                (name.into_bytes(), shown)
+                (name.into_bytes(), (shown, *r))
             })
             .collect()
     }
@@ -624,7 +636,9 @@ impl<'c, 'k> Program<'c, 'k> {
                 })
             }
             Item::Json { json, .. } => same_json(member, json),
-            Item::RecordOf { record_of, reason } => record(member, self.body(record_of), reason, &self.case.queue),
+            Item::RecordOf { record_of, reason } => {
+                record(member, self.body(record_of), reason, &self.case.queue, Some(self.clock_ms()))
+            }
             Item::Series { .. } => unreachable!("the parser allows series items only in state"),
         }
     }
@@ -655,43 +669,43 @@ impl<'c, 'k> Program<'c, 'k> {
         }
         ensure(raw == body, || format!("{text}: the body after the token is not {}", shown(body)))
     }
-
 }
 
 /// A dead-letter record of `body` consumed from `queue`: `dead_letter.reason` and
 /// `original_queue` as expected, and the rest the body itself (parsed), or for poison the
 /// wrapper `{raw: body}` where ADR-0035 allows it ([`wrapper_allowed`]).
-fn record(member: &[u8], body: &[u8], reason: &str, queue: &str) -> Check {
-        let mut rec = parse(member)?;
-        let obj = rec.as_object_mut().ok_or("the record is not a JSON object")?;
-        let block = obj.shift_remove("dead_letter").ok_or("the record has no dead_letter block")?;
-        ensure(block.get("reason").and_then(Value::as_str) == Some(reason), || {
-            format!("dead_letter.reason is {}, expected {reason:?}", block.get("reason").unwrap_or(&Value::Null))
-        })?;
-        ensure(block.get("original_queue").and_then(Value::as_str) == Some(queue), || {
-            format!("dead_letter.original_queue is not {queue:?}")
-        })?;
-        let body_value = parse(body).ok();
-        let as_body = body_value.as_ref().is_some_and(|b| same_value(b, &rec));
-        // A poison record keeps the body's bytes as they were, and only its dead_letter block is
-        // the SDK's writing; another record is the SDK's re-encoding of the body, block and all.
-        let text = String::from_utf8_lossy(member);
-        match &body_value {
-            _ if reason == "poison" => top_level_members(&text)
-                .map_err(|e| format!("it cannot be scanned: {e}"))
-                .and_then(|members| poison_record_text(&text, &members, body)),
-            Some(b) if as_body => encoded_text(&text, &[("", b)], Some(body)),
-            _ => Ok(()),
-        }
-        .map_err(|e| format!("the record: {e}"))?;
-        let as_wrapper = reason == "poison"
-            && std::str::from_utf8(body).is_ok_and(|t| same_value(&rec, &serde_json::json!({ "raw": t })));
-        if as_wrapper && !as_body {
-            wrapper_allowed(body)?;
-        }
-        ensure(as_body || as_wrapper, || {
-            format!("the record without dead_letter is {rec}, not the body {}", shown(body))
-        })
+fn record(member: &[u8], body: &[u8], reason: &str, queue: &str, clock: Option<RangeInclusive<u64>>) -> Check {
+    let mut rec = parse(member)?;
+    let obj = rec.as_object_mut().ok_or("the record is not a JSON object")?;
+    let block = obj.shift_remove("dead_letter").ok_or("the record has no dead_letter block")?;
+    ensure(block.get("reason").and_then(Value::as_str) == Some(reason), || {
+        format!("dead_letter.reason is {}, expected {reason:?}", block.get("reason").unwrap_or(&Value::Null))
+    })?;
+    ensure(block.get("original_queue").and_then(Value::as_str) == Some(queue), || {
+        format!("dead_letter.original_queue is not {queue:?}")
+    })?;
+    dead_letter_block(&block, clock)?;
+    let body_value = parse(body).ok();
+    let as_body = body_value.as_ref().is_some_and(|b| same_value(b, &rec));
+    // A poison record keeps the body's bytes as they were, and only its dead_letter block is
+    // the SDK's writing; another record is the SDK's re-encoding of the body, block and all.
+    let text = String::from_utf8_lossy(member);
+    match &body_value {
+        _ if reason == "poison" => top_level_members(&text)
+            .map_err(|e| format!("it cannot be scanned: {e}"))
+            .and_then(|members| poison_record_text(&text, &members, body)),
+        Some(b) if as_body => encoded_text(&text, &[("", b)], Some(body)),
+        _ => Ok(()),
+    }
+    .map_err(|e| format!("the record: {e}"))?;
+    let as_wrapper = reason == "poison"
+        && std::str::from_utf8(body).is_ok_and(|t| same_value(&rec, &serde_json::json!({ "raw": t })));
+    if as_wrapper && !as_body {
+        wrapper_allowed(body)?;
+    }
+    ensure(as_body || as_wrapper, || {
+        format!("the record without dead_letter is {rec}, not the body {}", shown(body))
+    })
 }
 
 /// A poison body may be dead-lettered as the `{raw}` wrapper only when ADR-0035 allows it: a
@@ -812,7 +826,7 @@ mod tests {
             let raw = serde_json::to_string(body).unwrap();
             format!("{{\"raw\":{raw},{block}}}")
         };
-        let record = |member: &str, body: &str| record(member.as_bytes(), body.as_bytes(), "poison", "orders");
+        let record = |member: &str, body: &str| record(member.as_bytes(), body.as_bytes(), "poison", "orders", None);
         // A strict object: its splice passes, its wrapper does not.
         let object = r#"{"job":"urn:babel:orders:created","attempts":"0"}"#;
         assert_eq!(record(&format!("{}, {block}}}", &object[..object.len() - 1]), object), Ok(()));

@@ -3,7 +3,8 @@
 //!
 //! Invariants (spec "Runner contract for redis_layout", ADR-0033): a run connects at most once,
 //! on the first case that needs Redis, and every later case reuses that connection (or that
-//! failure); when Redis is unreachable — no `BQ_REDIS_URL`, a refused connection, a failed
+//! failure), besides one connection in `MONITOR` mode that the first behavioural case opens and
+//! the later ones reuse ([`Keyspace::monitor`]); when Redis is unreachable — no `BQ_REDIS_URL`, a refused connection, a failed
 //! PING — a case that needs it is `fail` when the Redis is required ([`Required`]: `BQ_REQUIRE_REDIS`
 //! is set, or the Redis was named with `--redis-url`) and otherwise `skip` with a reason citing
 //! ADR-0033, and the run logs why on stderr once; each case works under a
@@ -28,7 +29,7 @@
 //!   so the server applies the expiry right after the command whatever becomes of bqsuite.
 //!   Keys a Lua script creates are covered too, since a script gets its keys as arguments.
 
-use std::cell::{OnceCell, RefCell};
+use std::cell::{OnceCell, RefCell, RefMut};
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
 use std::time::Duration;
 
@@ -103,6 +104,8 @@ pub struct RedisLink {
     prefix: RefCell<Option<String>>,
     /// No note on stderr when the connection fails: the caller says once what did not run.
     quiet: bool,
+    /// The run's second connection, in `MONITOR` mode, opened by the first case that watches.
+    monitor: OnceCell<Result<RefCell<Monitor>, String>>,
 }
 
 impl RedisLink {
@@ -122,6 +125,7 @@ impl RedisLink {
             con: OnceCell::new(),
             prefix: RefCell::new(None),
             quiet: false,
+            monitor: OnceCell::new(),
         }
     }
 
@@ -185,12 +189,7 @@ impl RedisLink {
         };
         let prefix = format!("bqsuite:{}:", uuid::Uuid::new_v4().simple());
         *self.prefix.borrow_mut() = Some(prefix.clone());
-        let space = Keyspace {
-            url: self.url.as_deref().unwrap_or_default(),
-            prefix: prefix.clone(),
-            con: cell,
-            timeout: self.timeout,
-        };
+        let space = Keyspace { link: self, prefix: prefix.clone(), con: cell };
         let result = catch_unwind(AssertUnwindSafe(|| case(&space)));
         *self.prefix.borrow_mut() = None;
         let cleaned = clean(&mut *cell.borrow_mut(), &prefix);
@@ -206,10 +205,9 @@ impl RedisLink {
 /// The key space of one case: where the Redis is, the case's key prefix, and the judge's access
 /// to the connection (its commands expire under the prefix, as the SDK's do).
 pub struct Keyspace<'a> {
-    pub url: &'a str,
+    link: &'a RedisLink,
     pub prefix: String,
     con: &'a RefCell<Connection>,
-    timeout: Duration,
 }
 
 impl Keyspace<'_> {
@@ -219,10 +217,20 @@ impl Keyspace<'_> {
         f(&mut Expiring::new(&mut con, &self.prefix)).map_err(|e| e.to_string())
     }
 
-    /// A connection of the case's own in `MONITOR` mode ([`Monitor`]), tagged with the case's
-    /// prefix so that its marks are the case's alone.
-    pub fn monitor(&self) -> Result<Monitor, String> {
-        Monitor::start(open(self.url, self.timeout)?, &self.prefix)
+    /// Where the Redis is.
+    pub fn url(&self) -> &str {
+        self.link.url.as_deref().unwrap_or_default()
+    }
+
+    /// The run's connection in `MONITOR` mode ([`Monitor`]), opened on first use: the run's
+    /// second and last connection.
+    pub fn monitor(&self) -> Result<RefMut<'_, Monitor>, String> {
+        let tag = || format!("bqsuite:{}:watch", uuid::Uuid::new_v4().simple());
+        let cell = self.link.monitor.get_or_init(|| {
+            open(self.url(), self.link.timeout).and_then(|con| Monitor::start(con, &tag())).map(RefCell::new)
+        });
+        let cell = cell.as_ref().map_err(Clone::clone)?;
+        cell.try_borrow_mut().map_err(|_| "the Redis monitor is in use".to_owned())
     }
 
     /// Write `mark` with `ECHO` on the judge's connection, for a [`Monitor`] to read up to.

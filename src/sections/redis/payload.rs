@@ -70,7 +70,7 @@ impl Definition for Redis {
 
 fn identity(sdk: &mut dyn Sdk, space: &Keyspace<'_>, layout: RedisLayout, body: &[u8]) -> Check {
     let target = RedisTarget {
-        url: space.url.to_owned(),
+        url: space.url().to_owned(),
         prefix: space.prefix.clone(),
         queue: QUEUE.to_owned(),
         layout,

@@ -1,86 +1,77 @@
 //! Watching the commands an SDK's Redis operation sends (`MONITOR`), to judge that a step which
 //! moves a message between keys cannot be cut in half.
 //!
-//! The rule (the redis_layout description's ruling, from §1.1, whose layout is Laravel's Lua
+//! The rules (the redis_layout description's ruling, from §1.1, whose layout is Laravel's Lua
 //! scripts and whose reserve is "the reserve Lua", and §1.7: the gate's "ZREM … a result of 1
-//! runs LREM and the rest in the same script"): in a reserve, release, ack, dead-letter,
-//! migrate or sweep, a write to a key that holds messages (every key of the layout but the
-//! wake-up list `:notify`) made by a command of its own, outside a Lua script and outside a
-//! MULTI/EXEC transaction of two writes or more, must be the operation's only write. A reserve that pops the ready list
-//! and then adds to `:reserved`, or an ack that removes the deadline member and then the body,
-//! leaves a message in no key or in two when the worker stops between the two commands, and no
-//! other SDK's sweep or migrate can recover it. Any number of scripts and transactions is
-//! fine (a reserve runs the migrate's scripts and then its own), and so is one direct write
-//! alone (Laravel acks with one ZREM). Pushes are not judged: a push is one write.
+//! runs LREM and the rest in the same script"). A step's writes to the keys that hold messages
+//! (every key of the layout but the wake-up list `:notify`) fall into units: a command sent on
+//! its own, a Lua script, or a MULTI/EXEC transaction (the scripts it runs included).
+//! - **A move is never split**: no unit that only takes messages out of keys (`LPOP`, `ZREM`,
+//!   `LREM`, …) sits beside another that only puts them in (`RPUSH`, `ZADD`, …). A worker that
+//!   stops between the two loses the message where no other SDK's sweep or migrate finds it.
+//!   Units that do both, or one command that does both (`LMOVE`), are whole; so any number of
+//!   whole scripts (a reserve runs the migrate's and then its own), one removal alone (Laravel
+//!   acks with one `ZREM`), and the published legacy reserve (`BLMOVE`, which cannot block
+//!   inside a script, and then the deadline member) pass.
+//! - **The legacy gate is one unit**: in the processing layout's ack, release and dead-letter,
+//!   the `ZREM` of the deadline member and the `LREM` of the body from `:processing` are in the
+//!   same unit, since the one's result decides the other; two units strand the body in
+//!   `:processing` with no member, where no sweep finds it.
+//!
+//! Pushes are not judged: a push is one write.
 //!
 //! Invariants:
 //! - Only the commands between two marks count: the judge writes `ECHO <mark>` on its own
 //!   connection right before and right after a step, and reads the monitor up to each mark, so
 //!   the judge's own seeding and reading never count.
 //! - A command runs on Redis's one thread, so a script's commands (shown as `lua`) follow its
-//!   invocation with nothing in between: each `lua` line belongs to the script last invoked. The
-//!   commands one client sends between its MULTI and its EXEC or DISCARD are one transaction.
-//! - Only writes name keys that count: a command is a write when its name is in [`WRITES`]
-//!   (expiry commands are not: they move no message, and the judge's own connection adds
-//!   `EXPIRE` after every command under the case's prefix), and it touches a message key when
-//!   one of its arguments is that key's name exactly. Other clients on the same Redis (other
-//!   cases, other runs) use other prefixes, so their commands never match.
-//! - The monitor connection is the case's own and is dropped with it; a Redis that refuses
-//!   `MONITOR` fails the case, saying so.
+//!   invocation with nothing in between: each `lua` line belongs to the script last invoked, and
+//!   to its transaction when the script ran inside one. The commands one client sends between
+//!   its MULTI and its EXEC are one transaction (Redis 7 shows them there; the monitor refuses an
+//!   older server, whose order differs).
+//! - Only writes that name keys count: a command is a write when [`effect`] knows it (expiry
+//!   commands are not: they move no message, and the judge's own connection adds `EXPIRE` after
+//!   every command under the case's prefix), and it touches a message key when one of its
+//!   arguments is that key's name exactly. Other clients on the same Redis (other cases, other
+//!   runs) use other prefixes, so their commands never match.
+//! - The monitor connection is the run's second (opened by the first case that watches,
+//!   reused by the others, whose marks are unique in the run); a Redis that refuses `MONITOR`
+//!   fails the case, saying so.
+//! - What this cannot see: a broken SDK that pads each half of a split move with a write that
+//!   changes nothing (a `ZREM` of a member that is not there) looks whole; the rules are for
+//!   transports written in good faith.
 
 use std::collections::HashMap;
 
 use redis::{Connection, Value};
 
-/// The commands that change a key (lists, sorted sets, strings, keys as a whole), upper case.
-pub const WRITES: &[&str] = &[
-    "LPUSH",
-    "RPUSH",
-    "LPUSHX",
-    "RPUSHX",
-    "LPOP",
-    "RPOP",
-    "BLPOP",
-    "BRPOP",
-    "LMPOP",
-    "BLMPOP",
-    "LMOVE",
-    "BLMOVE",
-    "RPOPLPUSH",
-    "BRPOPLPUSH",
-    "LREM",
-    "LSET",
-    "LTRIM",
-    "LINSERT",
-    "ZADD",
-    "ZREM",
-    "ZINCRBY",
-    "ZPOPMIN",
-    "ZPOPMAX",
-    "BZPOPMIN",
-    "BZPOPMAX",
-    "ZMPOP",
-    "BZMPOP",
-    "ZREMRANGEBYSCORE",
-    "ZREMRANGEBYRANK",
-    "ZREMRANGEBYLEX",
-    "ZRANGESTORE",
-    "ZUNIONSTORE",
-    "ZINTERSTORE",
-    "ZDIFFSTORE",
-    "DEL",
-    "UNLINK",
-    "RENAME",
-    "RENAMENX",
-    "SET",
-    "COPY",
-    "MOVE",
-    "RESTORE",
-    "SORT",
-    "GETDEL",
-    "GETSET",
-    "APPEND",
-];
+use crate::sdk::wire::{RedisLayout, RedisRole};
+
+/// What a write command does to the keys it names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Effect {
+    /// Puts messages in.
+    Adds,
+    /// Takes messages out.
+    Removes,
+    /// Both, in one command (`LMOVE`, `LSET`, …).
+    Both,
+}
+
+/// The effect of the command `name` (upper case), or `None` for a command that changes no
+/// message (reads, expiry, connection and script management).
+pub fn effect(name: &str) -> Option<Effect> {
+    Some(match name {
+        "LPUSH" | "RPUSH" | "LPUSHX" | "RPUSHX" | "LINSERT" | "ZADD" | "ZINCRBY" | "SET" | "APPEND" | "COPY"
+        | "RESTORE" | "ZRANGESTORE" | "ZUNIONSTORE" | "ZINTERSTORE" | "ZDIFFSTORE" | "SORT" | "GEOADD"
+        | "GEOSEARCHSTORE" | "GEORADIUS" | "GEORADIUSBYMEMBER" => Effect::Adds,
+        "LPOP" | "RPOP" | "BLPOP" | "BRPOP" | "LMPOP" | "BLMPOP" | "LREM" | "LTRIM" | "ZREM" | "ZPOPMIN"
+        | "ZPOPMAX" | "BZPOPMIN" | "BZPOPMAX" | "ZMPOP" | "BZMPOP" | "ZREMRANGEBYSCORE" | "ZREMRANGEBYRANK"
+        | "ZREMRANGEBYLEX" | "DEL" | "UNLINK" | "GETDEL" | "MOVE" | "MIGRATE" => Effect::Removes,
+        "LMOVE" | "BLMOVE" | "RPOPLPUSH" | "BRPOPLPUSH" | "LSET" | "GETSET" | "RENAME" | "RENAMENX" => Effect::Both,
+        _ => return None,
+    })
+}
 
 /// The commands that invoke a script; the `lua` lines after one are its commands.
 const SCRIPTS: &[&str] = &["EVAL", "EVALSHA", "EVAL_RO", "EVALSHA_RO", "FCALL", "FCALL_RO"];
@@ -104,8 +95,10 @@ impl Seen {
 /// with Redis's escapes (`\"`, `\\`, `\n`, `\r`, `\t`, `\a`, `\b`, `\xHH`). `None` for a line
 /// of another shape.
 pub fn parse_line(line: &str) -> Option<Seen> {
+    // The client may be an IPv6 address (`[0 [::1]:36106]`): the field ends at the last `]`
+    // before the first argument.
     let open = line.find('[')?;
-    let close = open + line[open..].find(']')?;
+    let close = line[..line.find('"')?].rfind(']')?;
     let client = line[open + 1..close].split_once(' ').map_or("", |(_, c)| c).to_owned();
     let mut args = Vec::new();
     let mut rest = &line.as_bytes()[close + 1..];
@@ -149,95 +142,114 @@ pub fn parse_line(line: &str) -> Option<Seen> {
     (!args.is_empty()).then_some(Seen { client, args })
 }
 
-/// What wrote the message keys during one operation.
-#[derive(Debug, Default, PartialEq, Eq)]
-pub struct Writes {
-    /// Writes made by commands of their own: each shown as the command and the key it wrote.
-    pub direct: Vec<String>,
-    /// Scripts and transactions that wrote a message key.
-    pub atomic: usize,
+/// The keys a step is judged on: each message key's name, with the name shown in messages and
+/// its role.
+pub type Keys = HashMap<Vec<u8>, (String, RedisRole)>;
+
+/// One unit of a step's writes: a command sent on its own, a script, or a transaction.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Unit {
+    /// Each write as the command and the key it names (without the case's prefix).
+    pub writes: Vec<String>,
+    adds: bool,
+    removes: bool,
+    /// A `ZREM` of the deadlines key; an `LREM` of `:processing` (the legacy gate's two halves).
+    gate_zrem: bool,
+    gate_lrem: bool,
 }
 
-impl Writes {
-    /// Judge one operation's writes by the module's rule.
-    pub fn judge(&self, op: &str) -> Result<(), String> {
-        if self.direct.is_empty() || self.direct.len() + self.atomic < 2 {
-            return Ok(());
-        }
-        let scripts = match self.atomic {
-            0 => String::new(),
-            1 => " beside a script or transaction".to_owned(),
-            n => format!(" beside {n} scripts or transactions"),
-        };
-        Err(format!(
-            "the {op} wrote the layout's keys with {} command(s) of their own ({}){scripts}: a worker that stops \
-             between them leaves the message in no key or in two, and no other SDK can recover it; a multi-key step \
-             runs as one Lua script (§1.1's scripts; §1.7: \"in the same script\") or one MULTI/EXEC",
-            self.direct.len(),
-            self.direct.join(", ")
-        ))
+impl Unit {
+    fn write(&mut self, s: &Seen, keys: &Keys) {
+        let name = s.name();
+        let Some(effect) = effect(&name) else { return };
+        let Some((shown, role)) = s.args[1..].iter().find_map(|a| keys.get(a)) else { return };
+        self.writes.push(format!("{name} {shown}"));
+        self.adds |= effect != Effect::Removes;
+        self.removes |= effect != Effect::Adds;
+        self.gate_zrem |= name == "ZREM" && *role == RedisRole::Deadlines;
+        self.gate_lrem |= name == "LREM" && *role == RedisRole::Processing;
+    }
+
+    fn shown(&self) -> String {
+        self.writes.join(", ")
     }
 }
 
-/// Sort the commands of one operation into [`Writes`] to `keys` (the message keys by name,
-/// each with the name shown in messages).
-pub fn writes(seen: &[Seen], keys: &HashMap<Vec<u8>, String>) -> Writes {
-    let touched = |s: &Seen| -> Option<String> {
-        let name = s.name();
-        if !WRITES.contains(&name.as_str()) {
-            return None;
-        }
-        s.args[1..].iter().find_map(|a| keys.get(a)).map(|k| format!("{name} {k}"))
-    };
-    let mut out = Writes::default();
-    // The script last invoked and whether it wrote; the clients inside MULTI and the writes of
-    // their transaction.
-    let mut script: Option<bool> = None;
-    let mut multi: HashMap<&str, Vec<String>> = HashMap::new();
-    let close_script = |script: &mut Option<bool>, out: &mut Writes| {
-        if script.take() == Some(true) {
-            out.atomic += 1;
-        }
-    };
+/// Sort the commands of one step into its [`Unit`]s of writes to `keys`, in order; units that
+/// wrote no message key are left out.
+pub fn units(seen: &[Seen], keys: &Keys) -> Vec<Unit> {
+    let mut units: Vec<Unit> = Vec::new();
+    // The unit receiving the `lua` lines of the script last invoked; each client's open
+    // transaction.
+    let mut script: Option<usize> = None;
+    let mut multi: HashMap<&str, usize> = HashMap::new();
     for s in seen {
         if s.client == "lua" {
-            if let Some(wrote) = script.as_mut() {
-                *wrote |= touched(s).is_some();
+            if let Some(i) = script {
+                units[i].write(s, keys);
             }
             continue;
         }
-        close_script(&mut script, &mut out);
+        script = None;
         let name = s.name();
-        if let Some(wrote) = multi.get_mut(s.client.as_str()) {
+        if let Some(&i) = multi.get(s.client.as_str()) {
             match name.as_str() {
-                // A script inside a transaction: its commands are shown when EXEC runs them, and
-                // count as the script's (atomic either way).
-                n if SCRIPTS.contains(&n) => script = Some(false),
-                "EXEC" | "DISCARD" => {
-                    let mut wrote = multi.remove(s.client.as_str()).unwrap_or_default();
-                    match wrote.len() {
-                        _ if name == "DISCARD" => {}
-                        0 => {}
-                        // One write in a transaction is no more atomic than the command alone:
-                        // two such transactions split a move as two commands do.
-                        1 => out.direct.append(&mut wrote),
-                        _ => out.atomic += 1,
-                    }
+                "EXEC" => drop(multi.remove(s.client.as_str())),
+                "DISCARD" => {
+                    multi.remove(s.client.as_str());
+                    units[i] = Unit::default();
                 }
-                _ => wrote.extend(touched(s)),
+                // A script inside a transaction: its commands are shown when EXEC runs them,
+                // and belong to the transaction.
+                n if SCRIPTS.contains(&n) => script = Some(i),
+                _ => units[i].write(s, keys),
             }
             continue;
         }
         if name == "MULTI" {
-            multi.insert(&s.client, Vec::new());
+            multi.insert(&s.client, units.len());
+            units.push(Unit::default());
         } else if SCRIPTS.contains(&name.as_str()) {
-            script = Some(false);
-        } else if let Some(w) = touched(s) {
-            out.direct.push(w);
+            script = Some(units.len());
+            units.push(Unit::default());
+        } else {
+            let mut unit = Unit::default();
+            unit.write(s, keys);
+            units.push(unit);
         }
     }
-    close_script(&mut script, &mut out);
-    out
+    units.retain(|u| !u.writes.is_empty());
+    units
+}
+
+/// Judge one step's units by the module's rules: `op` names the step, `layout` its layout.
+pub fn judge(units: &[Unit], op: &str, layout: RedisLayout) -> Result<(), String> {
+    let only = |adds: bool| units.iter().find(|u| u.adds == adds && u.removes != adds);
+    if let (Some(out), Some(into)) = (only(false), only(true)) {
+        return Err(format!(
+            "the {op} took a message out in one step ({}) and put one in in another ({}): a worker that stops \
+             between them loses the message where no other SDK's sweep or migrate finds it; a step that moves a \
+             message runs as one Lua script (§1.1's scripts; §1.7: \"in the same script\") or one MULTI/EXEC",
+            out.shown(),
+            into.shown()
+        ));
+    }
+    if layout == RedisLayout::Processing && matches!(op, "ack" | "release" | "dead_letter") {
+        let zrem = units.iter().position(|u| u.gate_zrem);
+        let lrem = units.iter().position(|u| u.gate_lrem);
+        if let (Some(z), Some(l)) = (zrem, lrem)
+            && z != l
+        {
+            return Err(format!(
+                "the {op}'s gate removed the deadline member ({}) and the body from :processing ({}) in two \
+                 steps: §1.7 runs the LREM \"in the same script\" as the ZREM whose result decides it; a worker \
+                 that stops between them strands the body in :processing with no member, where no sweep finds it",
+                units[z].shown(),
+                units[l].shown()
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// A connection in `MONITOR` mode, read up to the judge's marks.
@@ -250,6 +262,19 @@ pub struct Monitor {
 impl Monitor {
     /// Put `con` (a fresh connection of its own) into `MONITOR` mode.
     pub fn start(mut con: Connection, tag: &str) -> Result<Self, String> {
+        let info: String = redis::cmd("INFO")
+            .arg("server")
+            .query(&mut con)
+            .map_err(|e| format!("the judge could not read the server's version (INFO server: {e})"))?;
+        let version = info.lines().find_map(|l| l.strip_prefix("redis_version:")).unwrap_or("").trim().to_owned();
+        let major = version.split('.').next().and_then(|m| m.parse::<u32>().ok());
+        if major.is_none_or(|m| m < 7) {
+            return Err(format!(
+                "the judge needs Redis 7 or later (the runner contract's redis:7), whose MONITOR shows a \
+                 transaction's commands before its EXEC; this server is {}",
+                if version.is_empty() { "of an unknown version" } else { &version }
+            ));
+        }
         con.send_packed_command(&redis::cmd("MONITOR").get_packed_command())
             .and_then(|()| con.recv_response())
             .map_err(|e| format!("the judge could not watch the commands (MONITOR: {e})"))
@@ -276,7 +301,12 @@ impl Monitor {
                 Ok(Value::SimpleString(s)) => s,
                 Ok(Value::BulkString(b)) => String::from_utf8_lossy(&b).into_owned(),
                 Ok(other) => return Err(format!("MONITOR sent {other:?}")),
-                Err(e) => return Err(format!("reading the monitored commands: {e}")),
+                Err(e) => {
+                    return Err(format!(
+                        "the judge's own mark never came back through MONITOR ({e}): the commands of this step \
+                         could not be watched"
+                    ));
+                }
             };
             let Some(s) = parse_line(&line) else { continue };
             if s.name() == "ECHO" && s.args.get(1).is_some_and(|a| a == mark.as_bytes()) {
@@ -295,11 +325,22 @@ mod tests {
         Seen { client: client.into(), args: args.iter().map(|a| a.as_bytes().to_vec()).collect() }
     }
 
-    fn keys() -> HashMap<Vec<u8>, String> {
-        ["orders", "orders:processing", "orders:processing:deadlines", "queues:orders:reserved"]
-            .into_iter()
-            .map(|k| (format!("p:{k}").into_bytes(), k.to_owned()))
-            .collect()
+    fn keys() -> Keys {
+        [
+            ("orders", RedisRole::Ready),
+            ("orders:processing", RedisRole::Processing),
+            ("orders:processing:deadlines", RedisRole::Deadlines),
+            ("orders:dlq", RedisRole::Dlq),
+            ("queues:orders", RedisRole::Ready),
+            ("queues:orders:reserved", RedisRole::Reserved),
+        ]
+        .into_iter()
+        .map(|(k, role)| (format!("p:{k}").into_bytes(), (k.to_owned(), role)))
+        .collect()
+    }
+
+    fn judged(seen: &[Seen], op: &str, layout: RedisLayout) -> Result<(), String> {
+        judge(&units(seen, &keys()), op, layout)
     }
 
     #[test]
@@ -309,76 +350,108 @@ mod tests {
         assert_eq!(s.args, vec![b"rpush".to_vec(), b"p:orders".to_vec(), b"{\"a\":\"\\\\\n\0\"}".to_vec()]);
         let s = parse_line(r#"1.5 [3 127.0.0.1:5370] "EVALSHA" "ab" "1" "p:orders""#).unwrap();
         assert_eq!((s.client.as_str(), s.args.len()), ("127.0.0.1:5370", 4));
+        // An IPv6 client.
+        let s = parse_line(r#"1.5 [0 [::1]:36106] "ECHO" "m""#).unwrap();
+        assert_eq!((s.client.as_str(), s.args.len()), ("[::1]:36106", 2));
         assert_eq!(parse_line("OK"), None);
         assert_eq!(parse_line(r#"1.5 [0 lua] "unterminated"#), None);
     }
 
     #[test]
-    fn writes_inside_scripts_and_transactions_are_atomic() {
-        let script = [
+    fn whole_scripts_and_transactions_pass() {
+        let gate = [
             line("c:1", &["EVALSHA", "ab", "2", "p:orders:processing:deadlines", "p:orders:processing"]),
             line("lua", &["zrem", "p:orders:processing:deadlines", "t:x"]),
             line("lua", &["lrem", "p:orders:processing", "1", "x"]),
+            line("lua", &["rpush", "p:orders", "y"]),
             line("c:1", &["EXPIRE", "p:orders:processing", "600"]),
         ];
-        assert_eq!(writes(&script, &keys()), Writes { direct: vec![], atomic: 1 });
+        assert_eq!(units(&gate, &keys()).len(), 1);
+        assert_eq!(judged(&gate, "release", RedisLayout::Processing), Ok(()));
+        // One transaction holding a command and a script (redis-py's pipeline with a Script).
         let multi = [
+            line("c:1", &["WATCH", "p:queues:orders:reserved"]),
             line("c:1", &["MULTI"]),
             line("c:2", &["LPOP", "other:orders"]),
-            line("c:1", &["ZREM", "p:orders:processing:deadlines", "t:x"]),
-            line("c:1", &["LREM", "p:orders:processing", "1", "x"]),
+            line("c:1", &["ZREM", "p:queues:orders:reserved", "x"]),
+            line("c:1", &["EVAL", "…", "1", "p:orders:dlq"]),
+            line("lua", &["rpush", "p:orders:dlq", "r"]),
             line("c:1", &["EXEC"]),
         ];
-        assert_eq!(writes(&multi, &keys()), Writes { direct: vec![], atomic: 1 });
-        assert_eq!(writes(&multi, &keys()).judge("ack"), Ok(()));
-        // A transaction of one write is that write: two of them split a move.
-        let split = [
-            line("c:1", &["MULTI"]),
-            line("c:1", &["LPOP", "p:orders"]),
-            line("c:1", &["EXEC"]),
-            line("c:1", &["MULTI"]),
-            line("c:1", &["ZADD", "p:queues:orders:reserved", "1", "x"]),
-            line("c:1", &["EXEC"]),
+        assert_eq!(units(&multi, &keys()).len(), 1);
+        assert_eq!(judged(&multi, "dead_letter", RedisLayout::Zset), Ok(()));
+        // Laravel's reserve: the migrate's scripts (one moving nothing), the pop, BLPOP on the
+        // wake-up list, the pop again.
+        let reserve = [
+            line("c:1", &["EVALSHA", "m", "2", "p:queues:orders:delayed", "p:queues:orders"]),
+            line("lua", &["zrangebyscore", "p:queues:orders:delayed", "-inf", "1000"]),
+            line("c:1", &["EVALSHA", "pop", "2", "p:queues:orders", "p:queues:orders:reserved"]),
+            line("lua", &["lpop", "p:queues:orders"]),
+            line("c:1", &["BLPOP", "p:queues:orders:notify", "1"]),
+            line("c:1", &["EVALSHA", "pop", "2", "p:queues:orders", "p:queues:orders:reserved"]),
+            line("lua", &["lpop", "p:queues:orders"]),
+            line("lua", &["zadd", "p:queues:orders:reserved", "1060", "x"]),
         ];
-        assert_eq!(writes(&split, &keys()).direct, vec!["LPOP orders", "ZADD queues:orders:reserved"]);
-        assert!(writes(&split, &keys()).judge("reserve").is_err());
-        // A script that only reads is no write.
-        let reads = [line("c:1", &["EVAL", "…", "1", "p:orders"]), line("lua", &["lrange", "p:orders", "0", "-1"])];
-        assert_eq!(writes(&reads, &keys()), Writes::default());
+        assert_eq!(judged(&reserve, "reserve", RedisLayout::Zset), Ok(()));
+        // Laravel's ack, one ZREM; the published legacy reserve, BLMOVE then the deadline member.
+        let ack = [line("c:1", &["ZREM", "p:queues:orders:reserved", "x"])];
+        assert_eq!(judged(&ack, "ack", RedisLayout::Zset), Ok(()));
+        let legacy = [
+            line("c:1", &["BLMOVE", "p:orders", "p:orders:processing", "LEFT", "RIGHT", "1"]),
+            line("c:1", &["ZADD", "p:orders:processing:deadlines", "1060", "t:x"]),
+        ];
+        assert_eq!(judged(&legacy, "reserve", RedisLayout::Processing), Ok(()));
+        // The wake-up list, other prefixes and expiry are not message keys or writes.
+        let other = [
+            line("c:1", &["LPOP", "p:queues:orders:notify"]),
+            line("c:1", &["LPOP", "q:orders"]),
+            line("c:1", &["EXPIRE", "p:orders", "600"]),
+        ];
+        assert_eq!(units(&other, &keys()), vec![]);
     }
 
     #[test]
-    fn two_writes_of_their_own_cut_the_step_in_half() {
+    fn a_move_split_in_two_fails() {
+        let reserve = [
+            line("c:1", &["LPOP", "p:queues:orders"]),
+            line("c:1", &["ZADD", "p:queues:orders:reserved", "1060", "x"]),
+        ];
+        let e = judged(&reserve, "reserve", RedisLayout::Zset).unwrap_err();
+        assert!(
+            e.starts_with("the reserve took a message out in one step (LPOP queues:orders) and put one in in another (ZADD queues:orders:reserved): a worker that stops"),
+            "{e}"
+        );
+        // Each half in a script or a transaction of its own is split all the same.
+        let scripts = [
+            line("c:1", &["EVAL", "return redis.call(unpack(ARGV))", "0", "LPOP", "p:queues:orders"]),
+            line("lua", &["LPOP", "p:queues:orders"]),
+            line("c:1", &["MULTI"]),
+            line("c:1", &["ZADD", "p:queues:orders:reserved", "1060", "x"]),
+            line("c:1", &["EXEC"]),
+        ];
+        assert!(judged(&scripts, "reserve", RedisLayout::Zset).is_err());
+        // A legacy release whose gate is whole but whose retry is written apart.
+        let release = [
+            line("c:1", &["EVAL", "…", "2", "p:orders:processing:deadlines", "p:orders:processing"]),
+            line("lua", &["zrem", "p:orders:processing:deadlines", "t:x"]),
+            line("lua", &["lrem", "p:orders:processing", "1", "x"]),
+            line("c:1", &["RPUSH", "p:orders", "y"]),
+        ];
+        assert!(judged(&release, "release", RedisLayout::Processing).unwrap_err().contains("(RPUSH orders)"));
+    }
+
+    #[test]
+    fn the_legacy_gate_is_one_unit() {
         let ack = [
             line("c:1", &["ZREM", "p:orders:processing:deadlines", "t:x"]),
             line("c:1", &["LREM", "p:orders:processing", "1", "x"]),
         ];
-        let w = writes(&ack, &keys());
-        assert_eq!(w.direct, vec!["ZREM orders:processing:deadlines", "LREM orders:processing"]);
-        let e = w.judge("ack").unwrap_err();
-        assert!(e.starts_with("the ack wrote the layout's keys with 2 command(s) of their own (ZREM orders:processing:deadlines, LREM orders:processing): a worker that stops"), "{e}");
-        // A script that pops, then a write of its own.
-        let reserve = [
-            line("c:1", &["EVAL", "…", "1", "p:orders"]),
-            line("lua", &["lpop", "p:orders"]),
-            line("c:1", &["ZADD", "p:queues:orders:reserved", "1060", "x"]),
-        ];
-        let e = writes(&reserve, &keys()).judge("reserve").unwrap_err();
-        assert!(e.contains("(ZADD queues:orders:reserved) beside a script or transaction"), "{e}");
-    }
-
-    #[test]
-    fn one_write_alone_and_other_keys_are_fine() {
-        let ack = [line("c:1", &["ZREM", "p:queues:orders:reserved", "x"])];
-        assert_eq!(writes(&ack, &keys()).judge("ack"), Ok(()));
-        // The wake-up list, other prefixes and expiry are not message keys or writes.
-        let other = [
-            line("c:1", &["BLPOP", "p:queues:orders:notify", "0"]),
-            line("c:1", &["LPOP", "q:orders"]),
-            line("c:1", &["EXPIRE", "p:orders", "600"]),
-            line("c:1", &["ZADD", "p:queues:orders:reserved", "1", "x"]),
-        ];
-        assert_eq!(writes(&other, &keys()).direct, vec!["ZADD queues:orders:reserved"]);
-        assert_eq!(writes(&other, &keys()).judge("reserve"), Ok(()));
+        let e = judged(&ack, "ack", RedisLayout::Processing).unwrap_err();
+        assert!(
+            e.starts_with("the ack's gate removed the deadline member (ZREM orders:processing:deadlines) and the body from :processing (LREM orders:processing) in two steps"),
+            "{e}"
+        );
+        // Only the legacy layout's settling steps have that gate.
+        assert_eq!(judged(&ack, "sweep", RedisLayout::Processing), Ok(()));
     }
 }
