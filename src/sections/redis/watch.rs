@@ -54,23 +54,50 @@ pub enum Effect {
     Adds,
     /// Takes messages out.
     Removes,
-    /// Both, in one command (`LMOVE`, `LSET`, …).
+    /// Both, in one command on one key (`LSET`, `GETSET`); a move between two keys is a
+    /// removal from one and an addition to the other ([`effects`]).
     Both,
 }
 
-/// The effect of the command `name` (upper case), or `None` for a command that changes no
-/// message (reads, expiry, connection and script management).
+/// The effect of the write command `name` (upper case) on the keys it names, or `None` for a
+/// command that changes no message.
 pub fn effect(name: &str) -> Option<Effect> {
     Some(match name {
-        "LPUSH" | "RPUSH" | "LPUSHX" | "RPUSHX" | "LINSERT" | "ZADD" | "ZINCRBY" | "SET" | "APPEND" | "COPY"
-        | "RESTORE" | "ZRANGESTORE" | "ZUNIONSTORE" | "ZINTERSTORE" | "ZDIFFSTORE" | "SORT" | "GEOADD"
-        | "GEOSEARCHSTORE" | "GEORADIUS" | "GEORADIUSBYMEMBER" => Effect::Adds,
+        "LPUSH" | "RPUSH" | "LPUSHX" | "RPUSHX" | "LINSERT" | "ZADD" | "ZINCRBY" | "SET" | "APPEND" | "RESTORE"
+        | "GEOADD" => Effect::Adds,
         "LPOP" | "RPOP" | "BLPOP" | "BRPOP" | "LMPOP" | "BLMPOP" | "LREM" | "LTRIM" | "ZREM" | "ZPOPMIN"
         | "ZPOPMAX" | "BZPOPMIN" | "BZPOPMAX" | "ZMPOP" | "BZMPOP" | "ZREMRANGEBYSCORE" | "ZREMRANGEBYRANK"
-        | "ZREMRANGEBYLEX" | "DEL" | "UNLINK" | "GETDEL" | "MOVE" | "MIGRATE" => Effect::Removes,
-        "LMOVE" | "BLMOVE" | "RPOPLPUSH" | "BRPOPLPUSH" | "LSET" | "GETSET" | "RENAME" | "RENAMENX" => Effect::Both,
+        | "ZREMRANGEBYLEX" | "DEL" | "UNLINK" | "GETDEL" | "MOVE" => Effect::Removes,
+        "LSET" | "GETSET" => Effect::Both,
         _ => return None,
     })
+}
+
+/// What the command `name` (upper case) does to each key it names, by argument position:
+/// `(argument index, effect)`, `None` for a command that changes no message (reads, expiry,
+/// connection and script management). A command that moves between two keys (`LMOVE src dst`)
+/// removes from its source and adds to its destination, so a move between a layout key and a
+/// key outside the layout is a removal or an addition alone; a command that stores into a
+/// destination (`ZRANGESTORE dst src …`) only adds there; every other write has one effect on
+/// every key it names.
+fn effects(name: &str, args: &[Vec<u8>]) -> Option<Vec<(usize, Effect)>> {
+    let all = |e: Effect| Some((1..args.len()).map(|i| (i, e)).collect());
+    match name {
+        "LMOVE" | "BLMOVE" | "RPOPLPUSH" | "BRPOPLPUSH" | "RENAME" | "RENAMENX" | "SMOVE" => {
+            Some(vec![(1, Effect::Removes), (2, Effect::Adds)])
+        }
+        "ZRANGESTORE" | "ZUNIONSTORE" | "ZINTERSTORE" | "ZDIFFSTORE" | "GEOSEARCHSTORE" => {
+            Some(vec![(1, Effect::Adds)])
+        }
+        "COPY" => Some(vec![(2, Effect::Adds)]),
+        "SORT" | "GEORADIUS" | "GEORADIUSBYMEMBER" => {
+            let store =
+                args.iter().position(|a| a.eq_ignore_ascii_case(b"STORE") || a.eq_ignore_ascii_case(b"STOREDIST"));
+            Some(store.map(|i| vec![(i + 1, Effect::Adds)]).unwrap_or_default())
+        }
+        "MIGRATE" => Some(vec![(3, Effect::Removes)]),
+        _ => all(effect(name)?),
+    }
 }
 
 /// The commands that invoke a script; the `lua` lines after one are its commands.
@@ -153,21 +180,42 @@ pub struct Unit {
     pub writes: Vec<String>,
     adds: bool,
     removes: bool,
-    /// A `ZREM` of the deadlines key; an `LREM` of `:processing` (the legacy gate's two halves).
-    gate_zrem: bool,
-    gate_lrem: bool,
+    /// The bodies whose deadline member (`<token>:<body>`) a `ZREM` of the deadlines key named,
+    /// and the bodies an `LREM` of `:processing` named: the legacy gate's two halves.
+    gate_zrem: Vec<Vec<u8>>,
+    gate_lrem: Vec<Vec<u8>>,
+    /// A move from the ready list into `:processing` (the legacy reserve's `BLMOVE`); only
+    /// deadline members added: the reserve's second half.
+    into_processing: bool,
+    only_deadlines_added: bool,
 }
 
 impl Unit {
     fn write(&mut self, s: &Seen, keys: &Keys) {
         let name = s.name();
-        let Some(effect) = effect(&name) else { return };
-        let Some((shown, role)) = s.args[1..].iter().find_map(|a| keys.get(a)) else { return };
-        self.writes.push(format!("{name} {shown}"));
-        self.adds |= effect != Effect::Removes;
-        self.removes |= effect != Effect::Adds;
-        self.gate_zrem |= name == "ZREM" && *role == RedisRole::Deadlines;
-        self.gate_lrem |= name == "LREM" && *role == RedisRole::Processing;
+        let Some(effects) = effects(&name, &s.args) else { return };
+        let first = self.writes.is_empty();
+        let mut deadlines_only = true;
+        for (i, effect) in effects {
+            let Some((shown, role)) = s.args.get(i).and_then(|a| keys.get(a)) else { continue };
+            self.writes.push(format!("{name} {shown}"));
+            self.adds |= effect != Effect::Removes;
+            self.removes |= effect != Effect::Adds;
+            deadlines_only &= effect == Effect::Adds && name == "ZADD" && *role == RedisRole::Deadlines;
+            self.into_processing |= effect == Effect::Adds && *role == RedisRole::Processing && name.ends_with("MOVE");
+            let arg = |k: usize| s.args.get(k).cloned().unwrap_or_default();
+            if name == "ZREM" && *role == RedisRole::Deadlines {
+                let members = s.args[2..].iter();
+                self.gate_zrem
+                    .extend(members.filter_map(|m| m.iter().position(|b| *b == b':').map(|c| m[c + 1..].to_vec())));
+            }
+            if name == "LREM" && *role == RedisRole::Processing {
+                self.gate_lrem.push(arg(3));
+            }
+        }
+        if !self.writes.is_empty() {
+            self.only_deadlines_added = (first || self.only_deadlines_added) && deadlines_only;
+        }
     }
 
     fn shown(&self) -> String {
@@ -219,7 +267,20 @@ pub fn units(seen: &[Seen], keys: &Keys) -> Vec<Unit> {
         }
     }
     units.retain(|u| !u.writes.is_empty());
-    units
+    // The published legacy reserve: BLMOVE (which cannot block inside a script), then the
+    // deadline member, bare or in a script of its own. The two are one unit: what it risks, a
+    // body in :processing with no member yet, is that layout's published design.
+    let mut merged: Vec<Unit> = Vec::with_capacity(units.len());
+    for unit in units {
+        match merged.last_mut() {
+            Some(last) if last.into_processing && unit.only_deadlines_added => {
+                last.writes.extend(unit.writes);
+                last.adds = true;
+            }
+            _ => merged.push(unit),
+        }
+    }
+    merged
 }
 
 /// Judge one step's units by the module's rules: `op` names the step, `layout` its layout.
@@ -228,22 +289,27 @@ pub fn judge(units: &[Unit], op: &str, layout: RedisLayout) -> Result<(), String
     if let (Some(out), Some(into)) = (only(false), only(true)) {
         return Err(format!(
             "the {op} took a message out in one step ({}) and put one in in another ({}): a worker that stops \
-             between them loses the message where no other SDK's sweep or migrate finds it; a step that moves a \
-             message runs as one Lua script (§1.1's scripts; §1.7: \"in the same script\") or one MULTI/EXEC",
+             between them loses the message where no other SDK's sweep or migrate finds it, or duplicates it; a step \
+             that moves a message runs as one Lua script (§1.1's scripts; §1.7: \"in the same script\") or one MULTI/EXEC",
             out.shown(),
             into.shown()
         ));
     }
     if layout == RedisLayout::Processing && matches!(op, "ack" | "release" | "dead_letter") {
-        let zrem = units.iter().position(|u| u.gate_zrem);
-        let lrem = units.iter().position(|u| u.gate_lrem);
-        if let (Some(z), Some(l)) = (zrem, lrem)
-            && z != l
-        {
+        // The ZREM of a body's member and the LREM of that body, in two units.
+        let split = units.iter().enumerate().find_map(|(z, zu)| {
+            let l = units
+                .iter()
+                .enumerate()
+                .position(|(l, lu)| l != z && lu.gate_lrem.iter().any(|b| zu.gate_zrem.contains(b)))?;
+            Some((z, l))
+        });
+        if let Some((z, l)) = split {
             return Err(format!(
                 "the {op}'s gate removed the deadline member ({}) and the body from :processing ({}) in two \
                  steps: §1.7 runs the LREM \"in the same script\" as the ZREM whose result decides it; a worker \
-                 that stops between them strands the body in :processing with no member, where no sweep finds it",
+                 that stops between them leaves the body in :processing with no deadline member, which no sweep \
+                 recovers",
                 units[z].shown(),
                 units[l].shown()
             ));
@@ -441,6 +507,45 @@ mod tests {
     }
 
     #[test]
+    fn a_move_through_a_key_outside_the_layout_is_split() {
+        // LMOVE into a private list takes the message out of the layout; the ZADD puts it back
+        // in another step.
+        let reserve = [
+            line("c:1", &["LMOVE", "p:queues:orders", "p:queues:orders:inflight:w1", "LEFT", "RIGHT"]),
+            line("c:1", &["ZADD", "p:queues:orders:reserved", "1060", "x"]),
+        ];
+        let e = judged(&reserve, "reserve", RedisLayout::Zset).unwrap_err();
+        assert!(e.contains("(LMOVE queues:orders) and put one in in another (ZADD queues:orders:reserved)"), "{e}");
+        // A store into a layout key adds there only; its sources are read.
+        let store = [
+            line("c:1", &["ZREM", "p:queues:orders:reserved", "x"]),
+            line("c:1", &["ZRANGESTORE", "p:orders:dlq", "p:queues:orders:reserved", "0", "-1"]),
+        ];
+        assert!(judged(&store, "dead_letter", RedisLayout::Zset).is_err());
+    }
+
+    #[test]
+    fn the_legacy_reserve_after_a_cleanup_sweep_passes() {
+        // The sweep only removes a malformed member; then BLMOVE and the deadline member, bare
+        // or in a script.
+        for zadd in [
+            vec![line("c:1", &["ZADD", "p:orders:processing:deadlines", "1060", "t:x"])],
+            vec![
+                line("c:1", &["EVAL", "…", "1", "p:orders:processing:deadlines"]),
+                line("lua", &["zadd", "p:orders:processing:deadlines", "1060", "t:x"]),
+            ],
+        ] {
+            let mut seen = vec![
+                line("c:1", &["EVALSHA", "sweep", "3", "p:orders:processing:deadlines"]),
+                line("lua", &["zrem", "p:orders:processing:deadlines", "junk"]),
+                line("c:1", &["BLMOVE", "p:orders", "p:orders:processing", "LEFT", "RIGHT", "1"]),
+            ];
+            seen.extend(zadd);
+            assert_eq!(judged(&seen, "reserve", RedisLayout::Processing), Ok(()));
+        }
+    }
+
+    #[test]
     fn the_legacy_gate_is_one_unit() {
         let ack = [
             line("c:1", &["ZREM", "p:orders:processing:deadlines", "t:x"]),
@@ -453,5 +558,17 @@ mod tests {
         );
         // Only the legacy layout's settling steps have that gate.
         assert_eq!(judged(&ack, "sweep", RedisLayout::Processing), Ok(()));
+        // A decoy script that removes other things does not make the split gate whole.
+        let mut padded = vec![
+            line("c:1", &["EVAL", "…", "2", "p:orders:processing:deadlines", "p:orders:processing"]),
+            line("lua", &["zrem", "p:orders:processing:deadlines", "nothing"]),
+            line("lua", &["lrem", "p:orders:processing", "0", "nothing"]),
+        ];
+        padded.extend(ack.iter().cloned());
+        assert!(
+            judged(&padded, "ack", RedisLayout::Processing)
+                .unwrap_err()
+                .contains("(ZREM orders:processing:deadlines) and the body")
+        );
     }
 }
