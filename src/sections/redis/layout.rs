@@ -727,7 +727,10 @@ fn wrapper_allowed(body: &[u8]) -> Check {
 /// 15/16 · 16^-11: (1 + 20 · 15/16) · 16^-11 = 19.75 / 16^11 ≈ 1.12 × 10^-12 in all (an exact
 /// count of the 16^32 tokens gives the same to three digits), so a random token fails about
 /// once in 10^12 reserves, while a counter below 2^80 or a millisecond or nanosecond clock,
-/// zero-padded to 32 digits, has at least 12 zeros in a row.
+/// zero-padded to 32 digits, has at least 12 zeros in a row. What it cannot see: a
+/// deterministic generator whose output has no long run (a counter times a constant, a fixed
+/// seed), which repeats its tokens only across processes, beyond one run's view (proposal 10
+/// of `bench/proposals/next-minor.md`).
 const MAX_EQUAL_RUN: usize = 11;
 
 /// `Err` (what the token looks like) when `token` holds a run of more than [`MAX_EQUAL_RUN`]
