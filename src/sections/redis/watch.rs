@@ -202,7 +202,8 @@ impl Unit {
             self.adds |= effect != Effect::Removes;
             self.removes |= effect != Effect::Adds;
             deadlines_only &= effect == Effect::Adds && name == "ZADD" && *role == RedisRole::Deadlines;
-            self.into_processing |= effect == Effect::Adds && *role == RedisRole::Processing && name.ends_with("MOVE");
+            let moves = matches!(name.as_str(), "LMOVE" | "BLMOVE" | "RPOPLPUSH" | "BRPOPLPUSH");
+            self.into_processing |= moves && effect == Effect::Adds && *role == RedisRole::Processing;
             let arg = |k: usize| s.args.get(k).cloned().unwrap_or_default();
             if name == "ZREM" && *role == RedisRole::Deadlines {
                 let members = s.args[2..].iter();
@@ -528,7 +529,7 @@ mod tests {
     fn the_legacy_reserve_after_a_cleanup_sweep_passes() {
         // The sweep only removes a malformed member; then BLMOVE and the deadline member, bare
         // or in a script.
-        for zadd in [
+        for zadd in &[
             vec![line("c:1", &["ZADD", "p:orders:processing:deadlines", "1060", "t:x"])],
             vec![
                 line("c:1", &["EVAL", "…", "1", "p:orders:processing:deadlines"]),
@@ -540,7 +541,10 @@ mod tests {
                 line("lua", &["zrem", "p:orders:processing:deadlines", "junk"]),
                 line("c:1", &["BLMOVE", "p:orders", "p:orders:processing", "LEFT", "RIGHT", "1"]),
             ];
-            seen.extend(zadd);
+            seen.extend(zadd.iter().cloned());
+            assert_eq!(judged(&seen, "reserve", RedisLayout::Processing), Ok(()));
+            // The older spelling of the same move.
+            seen[2] = line("c:1", &["BRPOPLPUSH", "p:orders", "p:orders:processing", "1"]);
             assert_eq!(judged(&seen, "reserve", RedisLayout::Processing), Ok(()));
         }
     }
