@@ -120,6 +120,24 @@ pub const ENVELOPE_INTEGERS: [&str; 5] =
 /// or misread it.
 pub const EPOCH_MS: std::ops::Range<u64> = 1_000_000_000_000..10_000_000_000_000;
 
+/// A `dead_letter` block an SDK wrote for a message it dead-lettered with `reason` from
+/// `queue`: those two values, then [`dead_letter_block`]'s shape.
+pub fn dead_letter_for(
+    block: &Value,
+    reason: &str,
+    queue: &str,
+    clock: Option<RangeInclusive<u64>>,
+) -> Result<(), String> {
+    let shown = |key: &str| block.get(key).map_or_else(|| "absent".to_owned(), Value::to_string);
+    if block.get("reason").and_then(Value::as_str) != Some(reason) {
+        return Err(format!("dead_letter.reason is {}, expected {reason:?}", shown("reason")));
+    }
+    if block.get("original_queue").and_then(Value::as_str) != Some(queue) {
+        return Err(format!("dead_letter.original_queue is {}, expected {queue:?}", shown("original_queue")));
+    }
+    dead_letter_block(block, clock)
+}
+
 /// A `dead_letter` block an SDK wrote has the producer schema's shape (its `dead_letter`, wire
 /// contract §1.4), so that every consumer can read it, Go's struct decode included: an object
 /// whose `reason` is `failed`, `unknown_urn` or `poison`, whose `failed_at` is an integer of

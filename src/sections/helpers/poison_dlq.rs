@@ -42,7 +42,7 @@ use crate::sdk::ops::PoisonRecord;
 use crate::sdk::reference::Broken;
 use crate::sdk::wire::Bytes;
 use crate::sections::judge::{
-    dead_letter_block, first_difference, poison_record_text, same_value, strict_object, the_dead_letter,
+    dead_letter_for, first_difference, poison_record_text, same_value, strict_object, the_dead_letter,
     top_level_members,
 };
 use crate::sections::read::body_fields::{BODY, BODY_BASE64};
@@ -322,20 +322,11 @@ fn has_replacement(bytes: &[u8]) -> bool {
 }
 
 /// Exactly one top-level `dead_letter`, with reason `poison` and our queue, in the producer
-/// schema's shape ([`dead_letter_block`]).
+/// schema's shape ([`dead_letter_for`]).
 fn check_block(members: &[(String, &RawValue)]) -> Check {
     let raw = the_dead_letter(members)?;
     let block: Value = serde_json::from_str(raw.get()).map_err(|e| format!("dead_letter does not parse: {e}"))?;
-    let shown = |v: Option<&Value>| v.map_or_else(|| "absent".to_owned(), Value::to_string);
-    let reason = block.get("reason");
-    ensure(reason == Some(&Value::from("poison")), || {
-        format!("dead_letter.reason is {}, expected \"poison\"", shown(reason))
-    })?;
-    let queue = block.get("original_queue");
-    ensure(queue == Some(&Value::from(QUEUE)), || {
-        format!("dead_letter.original_queue is {}, expected {QUEUE:?}", shown(queue))
-    })?;
-    dead_letter_block(&block, None)
+    dead_letter_for(&block, "poison", QUEUE, None)
 }
 
 /// The record without `dead_letter`, parsed (last wins, as any JSON parser), equals `want`.

@@ -32,7 +32,7 @@ use crate::sdk::reference::Broken;
 use crate::sdk::wire::{Bytes, DeadLetterReason, RedisRole as Role, RedisTarget};
 use crate::sdk::{Calls, Sdk};
 use crate::sections::helpers::poison_dlq::{Shape, body_shape};
-use crate::sections::judge::{dead_letter_block, encoded_text, poison_record_text, same_value, top_level_members};
+use crate::sections::judge::{dead_letter_for, encoded_text, poison_record_text, same_value, top_level_members};
 use crate::sections::{Block, Catch, Check, Contract, Definition, Field, Needs, Problem, Reader, RunCx, Version, catch, ensure};
 use crate::suite::Scope;
 
@@ -392,16 +392,20 @@ impl<'c, 'k> Program<'c, 'k> {
         let keys = self.message_keys();
         for (i, step) in self.case.steps.iter().enumerate() {
             let at = || format!("step {i} ({} at {})", op_name(&step.op), step.now);
+            // Pushes are one write each and are not watched; every other operation moves a
+            // message between keys, so its commands are read between two marks (the start mark
+            // also skips whatever came before, the pushes' commands included).
+            if matches!(step.op, Op::Push { .. } | Op::PushDelayed { .. }) {
+                self.step(sdk, step).map_err(|e| format!("{}: {e}", at()))?;
+                continue;
+            }
             let start = monitor.next_mark();
             self.space.mark(&start).and_then(|()| monitor.until(&start).map(drop)).map_err(|e| format!("{}: {e}", at()))?;
             self.step(sdk, step).map_err(|e| format!("{}: {e}", at()))?;
             let end = monitor.next_mark();
             let seen = self.space.mark(&end).and_then(|()| monitor.until(&end)).map_err(|e| format!("{}: {e}", at()))?;
-            // Pushes are one write each; every other operation moves a message between keys.
-            if !matches!(step.op, Op::Push { .. } | Op::PushDelayed { .. }) {
-                watch::judge(&watch::units(&seen, &keys), op_name(&step.op), self.case.layout)
-                    .map_err(|e| format!("{}: {e}", at()))?;
-            }
+            watch::judge(&watch::units(&seen, &keys), op_name(&step.op), self.case.layout)
+                .map_err(|e| format!("{}: {e}", at()))?;
         }
         self.check_state(&self.case.expect).map_err(|e| format!("final state: {e}"))
     }
@@ -678,13 +682,7 @@ fn record(member: &[u8], body: &[u8], reason: &str, queue: &str, clock: Option<R
     let mut rec = parse(member)?;
     let obj = rec.as_object_mut().ok_or("the record is not a JSON object")?;
     let block = obj.shift_remove("dead_letter").ok_or("the record has no dead_letter block")?;
-    ensure(block.get("reason").and_then(Value::as_str) == Some(reason), || {
-        format!("dead_letter.reason is {}, expected {reason:?}", block.get("reason").unwrap_or(&Value::Null))
-    })?;
-    ensure(block.get("original_queue").and_then(Value::as_str) == Some(queue), || {
-        format!("dead_letter.original_queue is not {queue:?}")
-    })?;
-    dead_letter_block(&block, clock)?;
+    dead_letter_for(&block, reason, queue, clock)?;
     let body_value = parse(body).ok();
     let as_body = body_value.as_ref().is_some_and(|b| same_value(b, &rec));
     // A poison record keeps the body's bytes as they were, and only its dead_letter block is

@@ -61,7 +61,7 @@ pub enum Effect {
 
 /// The effect of the write command `name` (upper case) on the keys it names, or `None` for a
 /// command that changes no message.
-pub fn effect(name: &str) -> Option<Effect> {
+fn effect(name: &str) -> Option<Effect> {
     Some(match name {
         "LPUSH" | "RPUSH" | "LPUSHX" | "RPUSHX" | "LINSERT" | "ZADD" | "ZINCRBY" | "SET" | "APPEND" | "RESTORE"
         | "GEOADD" => Effect::Adds,
