@@ -280,7 +280,7 @@ impl RedisArgs {
     pub fn resolve(&self) -> Result<(Option<String>, RedisRequired), String> {
         let env = if require_redis_from_env() { RedisRequired::ByEnv } else { RedisRequired::No };
         let (url, flag) = match self.redis_url.clone() {
-            // `--redis-url "$UNSET"` must not quietly become "no Redis" and 90 allowed skips.
+            // `--redis-url "$UNSET"` must not quietly become "no Redis" and 92 allowed skips.
             Some(url) if url.trim().is_empty() => {
                 return Err("--redis-url: the URL is empty; leave the flag out to run without a Redis".into());
             }

@@ -32,7 +32,9 @@ use crate::sdk::reference::Broken;
 use crate::sdk::wire::{Bytes, DeadLetterReason, RedisRole as Role, RedisTarget};
 use crate::sdk::{Calls, Sdk};
 use crate::sections::helpers::poison_dlq::{Shape, body_shape};
-use crate::sections::judge::{dead_letter_for, encoded_text, poison_record_text, same_value, top_level_members};
+use crate::sections::judge::{
+    dead_letter_for, encoded_text, poison_record_text, same_value, strict_object, the_dead_letter, top_level_members,
+};
 use crate::sections::{Block, Catch, Check, Contract, Definition, Field, Needs, Problem, Reader, RunCx, Version, catch, ensure};
 use crate::suite::Scope;
 
@@ -679,31 +681,49 @@ impl<'c, 'k> Program<'c, 'k> {
 /// `original_queue` as expected, and the rest the body itself (parsed), or for poison the
 /// wrapper `{raw: body}` where ADR-0035 allows it ([`wrapper_allowed`]).
 fn record(member: &[u8], body: &[u8], reason: &str, queue: &str, clock: Option<RangeInclusive<u64>>) -> Check {
+    if reason == "poison" {
+        return poison_record(member, body, queue, clock);
+    }
     let mut rec = parse(member)?;
     let obj = rec.as_object_mut().ok_or("the record is not a JSON object")?;
     let block = obj.shift_remove("dead_letter").ok_or("the record has no dead_letter block")?;
     dead_letter_for(&block, reason, queue, clock)?;
+    // The SDK's re-encoding of the body, block and all.
     let body_value = parse(body).ok();
     let as_body = body_value.as_ref().is_some_and(|b| same_value(b, &rec));
-    // A poison record keeps the body's bytes as they were, and only its dead_letter block is
-    // the SDK's writing; another record is the SDK's re-encoding of the body, block and all.
-    let text = String::from_utf8_lossy(member);
-    match &body_value {
-        _ if reason == "poison" => top_level_members(&text)
-            .map_err(|e| format!("it cannot be scanned: {e}"))
-            .and_then(|members| poison_record_text(&text, &members, body)),
-        Some(b) if as_body => encoded_text(&text, &[("", b)], Some(body)),
-        _ => Ok(()),
+    if let (Some(b), true) = (&body_value, as_body) {
+        encoded_text(&String::from_utf8_lossy(member), &[("", b)], Some(body)).map_err(|e| format!("the record: {e}"))?;
     }
-    .map_err(|e| format!("the record: {e}"))?;
-    let as_wrapper = reason == "poison"
-        && std::str::from_utf8(body).is_ok_and(|t| same_value(&rec, &serde_json::json!({ "raw": t })));
-    if as_wrapper && !as_body {
-        wrapper_allowed(body)?;
+    ensure(as_body, || format!("the record without dead_letter is {rec}, not the body {}", shown(body)))
+}
+
+/// A poison record, read as `poison_dlq` reads one: with the tolerant scanner (no depth limit,
+/// no number conversion, repeats kept), so the splice of a body a value parser cannot hold
+/// (`1e400`, depth 600, a repeated name) is judged like any other. Only its `dead_letter` block
+/// is the SDK's writing: the rest is the body's bytes spliced (the byte-level check proves the
+/// rest is the body), or the `{raw: body}` wrapper where ADR-0035 allows one.
+fn poison_record(member: &[u8], body: &[u8], queue: &str, clock: Option<RangeInclusive<u64>>) -> Check {
+    strict_object(member).map_err(|e| format!("the record is not one strict JSON object: {e}"))?;
+    let text = std::str::from_utf8(member).map_err(|_| "the record is not UTF-8")?;
+    let members = top_level_members(text).map_err(|e| format!("the record cannot be scanned: {e}"))?;
+    let block = the_dead_letter(&members)?;
+    let block: Value = serde_json::from_str(block.get()).map_err(|e| format!("its dead_letter does not parse: {e}"))?;
+    dead_letter_for(&block, "poison", queue, clock)?;
+    poison_record_text(text, &members, body).map_err(|e| format!("the record: {e}"))?;
+    if !members.iter().any(|(k, _)| k == "raw") {
+        // A byte-level splice of the body: nothing else to compare.
+        return Ok(());
     }
-    ensure(as_body || as_wrapper, || {
-        format!("the record without dead_letter is {rec}, not the body {}", shown(body))
-    })
+    let rest: serde_json::Map<String, Value> = members
+        .iter()
+        .filter(|(k, _)| k != "dead_letter")
+        .map(|(k, raw)| serde_json::from_str(raw.get()).map(|v| (k.clone(), v)))
+        .collect::<Result<_, _>>()
+        .map_err(|e| format!("the record's members besides dead_letter do not parse: {e}"))?;
+    let rest = Value::Object(rest);
+    let as_wrapper = std::str::from_utf8(body).is_ok_and(|t| same_value(&rest, &serde_json::json!({ "raw": t })));
+    ensure(as_wrapper, || format!("the record without dead_letter is {rest}, not the wrapper {{raw}} of the body {}", shown(body)))?;
+    wrapper_allowed(body)
 }
 
 /// A poison body may be dead-lettered as the `{raw}` wrapper only when ADR-0035 allows it: a
@@ -838,6 +858,40 @@ mod tests {
         assert_eq!(record(&wrapped("[1,2]"), "[1,2]"), Ok(()));
         let big = r#"{"job":"urn:babel:orders:created","data":{"v":1e400}}"#;
         assert_eq!(record(&wrapped(big), big), Ok(()));
+    }
+
+    /// Stop 47: a poison record was parsed with serde_json first, so the splice of a body it
+    /// cannot hold (`1e400`, depth 600) failed as "not JSON", and the cases that dead-letter
+    /// such a body asserted only a count.
+    #[test]
+    fn a_splice_a_value_parser_cannot_hold_is_judged_byte_for_byte() {
+        let block = r#""dead_letter":{"reason":"poison","error":"e","exception":null,"failed_at":1749132727000,"original_queue":"orders","attempts":0,"lang":"rust"}"#;
+        let record = |member: &str, body: &str| record(member.as_bytes(), body.as_bytes(), "poison", "orders", None);
+        let splice = |body: &str| format!("{},{block}}}", &body[..body.len() - 1]);
+        let deep = format!("{{\"job\":\"urn:babel:orders:created\",\"d\":{}1{}}}", "[".repeat(600), "]".repeat(600));
+        for body in [
+            r#"{"job":"urn:babel:orders:created","data":{"v":1e400}}"#,
+            r#"{"job":"urn:babel:orders:created","data":{"v":-1e400}}"#,
+            r#"{"job":"urn:babel:orders:created","job":"urn:babel:orders:created"}"#,
+            deep.as_str(),
+        ] {
+            assert_eq!(record(&splice(body), body), Ok(()), "{body}");
+            // A re-encode that lost the number, or a splice with one more member, is not the body.
+            let rounded = splice(&body.replace("1e400", "1.7976931348623157e308"));
+            if rounded != splice(body) {
+                assert!(record(&rounded, body).unwrap_err().contains("byte for byte"), "{body}");
+            }
+            let extra = splice(&body.replacen('{', "{\"x\":1,", 1));
+            assert!(record(&extra, body).is_err(), "{body}");
+        }
+        // A record that is not one strict object, or has two blocks, fails before anything else.
+        let body = r#"{"v":1e400}"#;
+        assert!(record(&format!("{} x", splice(body)), body).unwrap_err().contains("strict JSON object"));
+        let twice = format!("{{\"v\":1e400,{block},{block}}}");
+        assert!(record(&twice, body).unwrap_err().contains("2 top-level dead_letter"));
+        // The block is judged whatever the body: a wrong queue fails.
+        let other = splice(body).replace("\"orders\"", "\"elsewhere\"");
+        assert!(record(&other, body).is_err());
     }
 
     #[test]
