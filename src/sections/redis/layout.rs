@@ -894,6 +894,38 @@ mod tests {
         assert!(record(&other, body).is_err());
     }
 
+    /// Helper 34's left-alone of stop 46, closed by reading a poison record byte for byte: a
+    /// body ADR-0035 wraps is never accepted spliced, even where the splice parses. Every
+    /// wrapper body of poison_dlq with a `}` to splice before is tried.
+    #[test]
+    fn a_body_that_must_be_wrapped_is_never_accepted_spliced() {
+        let block = r#""dead_letter":{"reason":"poison","error":"e","exception":null,"failed_at":1749132727000,"original_queue":"orders","attempts":0,"lang":"rust"}"#;
+        let manifest: Value =
+            serde_json::from_str(&std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/manifest.json")).unwrap())
+                .unwrap();
+        let mut tried = 0;
+        for case in manifest["poison_dlq"]["cases"].as_array().unwrap() {
+            let (Some(body), "wrapper") = (case["body"].as_str(), case["expect"]["shape"].as_str().unwrap()) else {
+                continue;
+            };
+            let Some(close) = body.rfind('}') else { continue };
+            let (head, tail) = body.split_at(close);
+            let comma = if head.trim_end().ends_with('{') { "" } else { "," };
+            let spliced = format!("{head}{comma}{block}{tail}");
+            let got = record(spliced.as_bytes(), body.as_bytes(), "poison", "orders", None);
+            assert!(got.is_err(), "{}: the splice {spliced} was accepted", case["name"]);
+            tried += 1;
+        }
+        // Plus bodies that are JSON but not objects, whose splice parses.
+        for (body, comma) in [("[{}]", ""), (" [{\"a\":1}] ", ",")] {
+            let close = body.rfind('}').unwrap();
+            let spliced = format!("{}{comma}{block}{}", &body[..close], &body[close..]);
+            assert!(serde_json::from_str::<Value>(&spliced).is_ok(), "{spliced}");
+            assert!(record(spliced.as_bytes(), body.as_bytes(), "poison", "orders", None).is_err(), "{body}");
+        }
+        assert!(tried >= 10, "only {tried} wrapper bodies tried");
+    }
+
     #[test]
     fn key_names_are_compared_exactly() {
         let ok = serde_json::json!({"layout": "processing", "queue": "q",
