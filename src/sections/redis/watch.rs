@@ -286,14 +286,28 @@ pub fn units(seen: &[Seen], keys: &Keys) -> Vec<Unit> {
 
 /// Judge one step's units by the module's rules: `op` names the step, `layout` its layout.
 pub fn judge(units: &[Unit], op: &str, layout: RedisLayout) -> Result<(), String> {
-    let only = |adds: bool| units.iter().find(|u| u.adds == adds && u.removes != adds);
+    let only = |adds: bool| units.iter().position(|u| u.adds == adds && u.removes != adds);
     if let (Some(out), Some(into)) = (only(false), only(true)) {
+        // What a worker that stops between the two leaves behind depends on their order: said
+        // as it happened, since an SDK that writes first and removes second risks a duplicate,
+        // not a loss (both stay refused: neither is one unit, and a write made before the
+        // removal cannot be gated by it).
+        let (out_shown, into_shown) = (units[out].shown(), units[into].shown());
+        let what = if out < into {
+            format!(
+                "took a message out ({out_shown}) and put one in in a later step ({into_shown}): a worker that stops \
+                 between them loses the message, which is then in no key any SDK reads"
+            )
+        } else {
+            format!(
+                "put a message in ({into_shown}) and took one out in a later step ({out_shown}): a worker that stops \
+                 between them leaves it in both places, so it is delivered twice (or dead-lettered and retried), \
+                 and the write was made before the removal could say whether the reservation still existed"
+            )
+        };
         return Err(format!(
-            "the {op} took a message out in one step ({}) and put one in in another ({}): a worker that stops \
-             between them loses the message where no other SDK's sweep or migrate finds it, or duplicates it; a step \
-             that moves a message runs as one Lua script (§1.1's scripts; §1.7: \"in the same script\") or one MULTI/EXEC",
-            out.shown(),
-            into.shown()
+            "the {op} {what}; a step that moves a message runs as one Lua script (§1.1's scripts; §1.7: \"in the \
+             same script\") or one MULTI/EXEC"
         ));
     }
     if layout == RedisLayout::Processing && matches!(op, "ack" | "release" | "dead_letter") {
@@ -485,7 +499,7 @@ mod tests {
         ];
         let e = judged(&reserve, "reserve", RedisLayout::Zset).unwrap_err();
         assert!(
-            e.starts_with("the reserve took a message out in one step (LPOP queues:orders) and put one in in another (ZADD queues:orders:reserved): a worker that stops"),
+            e.starts_with("the reserve took a message out (LPOP queues:orders) and put one in in a later step (ZADD queues:orders:reserved): a worker that stops between them loses the message"),
             "{e}"
         );
         // Each half in a script or a transaction of its own is split all the same.
@@ -505,6 +519,16 @@ mod tests {
             line("c:1", &["RPUSH", "p:orders", "y"]),
         ];
         assert!(judged(&release, "release", RedisLayout::Processing).unwrap_err().contains("(RPUSH orders)"));
+        // Written first and removed second (the real Node and Python transports of stop 47's
+        // probes): refused all the same, and said as it happened, a duplicate rather than a loss.
+        let dead_letter =
+            [line("c:1", &["RPUSH", "p:orders:dlq", "r"]), line("c:1", &["LREM", "p:orders:processing", "1", "x"])];
+        let e = judged(&dead_letter, "dead_letter", RedisLayout::Processing).unwrap_err();
+        assert!(
+            e.starts_with("the dead_letter put a message in (RPUSH orders:dlq) and took one out in a later step (LREM orders:processing): a worker that stops between them leaves it in both places"),
+            "{e}"
+        );
+        assert!(!e.contains("loses"), "{e}");
     }
 
     #[test]
@@ -516,7 +540,10 @@ mod tests {
             line("c:1", &["ZADD", "p:queues:orders:reserved", "1060", "x"]),
         ];
         let e = judged(&reserve, "reserve", RedisLayout::Zset).unwrap_err();
-        assert!(e.contains("(LMOVE queues:orders) and put one in in another (ZADD queues:orders:reserved)"), "{e}");
+        assert!(
+            e.contains("(LMOVE queues:orders) and put one in in a later step (ZADD queues:orders:reserved)"),
+            "{e}"
+        );
         // A store into a layout key adds there only; its sources are read.
         let store = [
             line("c:1", &["ZREM", "p:queues:orders:reserved", "x"]),
