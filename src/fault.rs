@@ -99,6 +99,7 @@ catalogue! {
     RedisReserveHandsMember = "redis-reserve-hands-member": "a zset reserve hands the handler the cjson-re-encoded member instead of the raw body";
     RedisReleaseWritesMember = "redis-release-writes-member": "a zset release writes the cjson member to :delayed instead of the core's encoding";
     RedisAckWithoutGate = "redis-ack-without-gate": "the legacy ack removes the body from :processing without the ZREM gate";
+    RedisNullMigratesReserved = "redis-null-migrates-reserved": "a zset consumer with retry_after null migrates expired reservations too (the legacy sweep's rule, not Laravel's order)";
     // The Redis Lua scripts (src/core/redis/lua/): one variant per branch and per key /
     // argument use, each the real script with one textual edit (core::redis::lua states them).
     LuaZsetMigrateExclusiveNow = "lua-zset-migrate-exclusive-now": "zset migrate moves only members scored before the current second (an item due exactly now stays)";

@@ -12,9 +12,11 @@
 //!   `:delayed` members (score ≤ floor(now)) and then expired `:reserved` members to the tail of
 //!   the ready list in chunks of 100 with one token each; reserve migrates, pops, and stores
 //!   the cjson re-encoding with attempts + 1 in `:reserved` at `floor(now) + retry_after`, or
-//!   `+inf` for `retry_after: null`, whose reserve still migrates foreign expired reservations (the
-//!   A1 guard stores a body it cannot decode, that is not an object, whose attempts is not a
-//!   number, or that it cannot encode again, raw, and the core reports it as poison); release
+//!   `+inf` for `retry_after: null` (the A1 guard stores a body it cannot decode, that is not an
+//!   object, whose attempts is not a number, or that it cannot encode again, raw, and the core
+//!   reports it as poison); a consumer with `retry_after: null` migrates only `:delayed`
+//!   (Laravel's order, wire facts §3.1: expired reservations are left to a consumer with a
+//!   finite retry_after, unlike the legacy layout's sweep, §1.7); release
 //!   removes the reservation and writes the *core's* re-encoding of the raw body with
 //!   attempts = raw attempts + 1 to `:delayed` at `floor(now) + ceil(delay)` (never the cjson
 //!   member, which loses `[]`, number precision and key order); ack removes the reservation.

@@ -4,7 +4,7 @@
 use redis::ConnectionLike;
 
 use super::lua::Lua;
-use super::{Delivery, Error, Handle, PoisonReservation, Queue, Role};
+use super::{Delivery, Error, Handle, PoisonReservation, Queue, RetryAfter, Role};
 use super::{available_at, deadline, now_second};
 use crate::fault::{self, Fault};
 
@@ -37,8 +37,14 @@ pub(super) fn migrate(q: &Queue, con: &mut dyn ConnectionLike) -> Result<u64, Er
     let now = now_second(q.now())?;
     let mut moved = 0;
     // Due delayed items first, then expired reservations: a retry released earlier is not
-    // overtaken by a reservation that merely timed out.
-    for from in [Role::Delayed, Role::Reserved] {
+    // overtaken by a reservation that merely timed out. A consumer with `retry_after: null`
+    // migrates only the delayed set (Laravel's order, wire facts §3.1): expired reservations are
+    // left to a consumer with a finite retry_after.
+    let from: &[Role] = match q.retry_after {
+        RetryAfter::Never if !fault::active(Fault::RedisNullMigratesReserved) => &[Role::Delayed],
+        _ => &[Role::Delayed, Role::Reserved],
+    };
+    for &from in from {
         let n: u64 = Lua::ZsetMigrate
             .script()
             .key(q.keys.key(from))

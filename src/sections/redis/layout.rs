@@ -118,6 +118,10 @@ impl Definition for RedisLayout {
     const CATCHES: &'static [Catch] = &[
         catch(Broken::RedisReserveHandsMember, &["reserve/handler-gets-the-raw-element-byte-for-byte"]),
         catch(
+            Broken::RedisNullMigratesReserved,
+            &["retry_after_null/zset-null-reserves-with-an-infinite-deadline-and-leaves-expired-reservations"],
+        ),
+        catch(
             Broken::LuaProcessingSweepPushesToHead,
             &[
                 "processing_sweep/expired-item-moves-to-the-ready-tail",
