@@ -207,6 +207,33 @@ pub fn poison_record_text(record: &str, members: &[(String, &RawValue)], body: &
     encoded_text(&format!("{{\"dead_letter\":{}}}", block.get()), &[], None)
 }
 
+/// A JSON object's top-level members in order, repeats kept, each value as its raw text.
+pub type Members<'r> = Vec<(String, &'r RawValue)>;
+
+/// What every poison dead-letter record must be, whatever else a section asks of it (ADR-0035,
+/// R13): one strict JSON object in valid UTF-8, read with the tolerant scanner (so the splice of
+/// a body a value parser cannot hold, `1e400` or depth 600, is read too), with exactly one
+/// top-level `dead_letter`, of reason `poison` from `queue` in the producer schema's shape
+/// ([`dead_letter_for`]), written as a byte-level splice of `body` or as the SDK's own wrapper
+/// ([`poison_record_text`]). Returns the text and its top-level members for the section's own
+/// comparison of the rest. The one reading of a poison record: `poison_dlq` and redis_layout's
+/// records both go through it.
+pub fn poison_record<'r>(
+    record: &'r [u8],
+    body: &[u8],
+    queue: &str,
+    clock: Option<RangeInclusive<u64>>,
+) -> Result<(&'r str, Members<'r>), String> {
+    strict_object(record).map_err(|e| format!("the record is not one strict JSON object: {e}"))?;
+    let text = std::str::from_utf8(record).map_err(|_| "the record is not UTF-8")?;
+    let members = top_level_members(text).map_err(|e| format!("the record cannot be scanned: {e}"))?;
+    let block = the_dead_letter(&members)?;
+    let block: Value = serde_json::from_str(block.get()).map_err(|e| format!("dead_letter does not parse: {e}"))?;
+    dead_letter_for(&block, "poison", queue, clock)?;
+    poison_record_text(text, &members, body)?;
+    Ok((text, members))
+}
+
 /// A record's one top-level `dead_letter` member: a record carries exactly one.
 pub fn the_dead_letter<'r>(members: &[(String, &'r RawValue)]) -> Result<&'r RawValue, String> {
     let blocks: Vec<&RawValue> = members.iter().filter(|(k, _)| k == "dead_letter").map(|(_, raw)| *raw).collect();

@@ -104,7 +104,8 @@ pub(crate) const NON_CANONICAL: [&str; 6] =
 /// time.
 ///
 /// `input` is `None` for `make`: all three must be there in shape; besides, `meta.id` is a UUID
-/// in 8-4-4-4-12 hexadecimal form (the producer schema's `format: uuid`) and not the `trace_id` (the idempotency key is "distinct from trace_id": every message of one trace
+/// in 8-4-4-4-12 hexadecimal form (the producer schema's `format: uuid`) and not the
+/// `trace_id` (the idempotency key is "distinct from trace_id": every message of one trace
 /// would collapse into one) and `meta.lang` is a non-empty string (the producer schema requires
 /// it; its value, the SDK's language, is not compared); and it carries none of the
 /// [`NON_CANONICAL`] keys.

@@ -41,10 +41,7 @@ use crate::sdk::Calls;
 use crate::sdk::ops::PoisonRecord;
 use crate::sdk::reference::Broken;
 use crate::sdk::wire::Bytes;
-use crate::sections::judge::{
-    dead_letter_for, first_difference, poison_record_text, same_value, strict_object, the_dead_letter,
-    top_level_members,
-};
+use crate::sections::judge::{first_difference, poison_record, same_value, strict_object, top_level_members};
 use crate::sections::read::body_fields::{BODY, BODY_BASE64};
 use crate::sections::{Block, Catch, Check, CheckCx, Contract, Definition, Entry, Field, Reader, RunCx, Version, catch, ensure};
 use crate::suite::exact::{Number, every_number};
@@ -297,12 +294,9 @@ pub fn body_shape(body: &[u8]) -> (Shape, String) {
 fn check(cx: &mut RunCx<'_>, case: &Case<'_>) -> Check {
     let request = PoisonRecord { body: Bytes(case.body.clone()), original_queue: QUEUE.to_owned() };
     let record = cx.sdk.poison_record(request).map_err(|e| e.to_string())?;
-    strict_object(record.as_slice()).map_err(|e| format!("the record is not one strict JSON object: {e}"))?;
-    let text = std::str::from_utf8(record.as_slice()).map_err(|_| "the record is not UTF-8")?;
-    let members = top_level_members(text).map_err(|e| format!("the record cannot be scanned: {e}"))?;
-    check_block(&members)?;
-    // How it is written: a splice byte for byte, a wrapper the SDK's writing throughout.
-    poison_record_text(text, &members, &case.body)?;
+    // One strict object with one `dead_letter` of ours, written as a splice byte for byte or a
+    // wrapper the SDK's writing throughout.
+    let (text, members) = poison_record(record.as_slice(), &case.body, QUEUE, None)?;
     ensure(!has_replacement(record.as_slice()) || has_replacement(&case.body), || {
         "the record contains U+FFFD that the body does not".into()
     })?;
@@ -319,14 +313,6 @@ fn check(cx: &mut RunCx<'_>, case: &Case<'_>) -> Check {
 fn has_replacement(bytes: &[u8]) -> bool {
     let lower = String::from_utf8_lossy(bytes).to_ascii_lowercase();
     bytes.windows(3).any(|w| w == "\u{FFFD}".as_bytes()) || lower.contains("\\ufffd")
-}
-
-/// Exactly one top-level `dead_letter`, with reason `poison` and our queue, in the producer
-/// schema's shape ([`dead_letter_for`]).
-fn check_block(members: &[(String, &RawValue)]) -> Check {
-    let raw = the_dead_letter(members)?;
-    let block: Value = serde_json::from_str(raw.get()).map_err(|e| format!("dead_letter does not parse: {e}"))?;
-    dead_letter_for(&block, "poison", QUEUE, None)
 }
 
 /// The record without `dead_letter`, parsed (last wins, as any JSON parser), equals `want`.

@@ -32,9 +32,7 @@ use crate::sdk::reference::Broken;
 use crate::sdk::wire::{Bytes, DeadLetterReason, RedisRole as Role, RedisTarget};
 use crate::sdk::{Calls, Sdk};
 use crate::sections::helpers::poison_dlq::{Shape, body_shape};
-use crate::sections::judge::{
-    dead_letter_for, encoded_text, poison_record_text, same_value, strict_object, the_dead_letter, top_level_members,
-};
+use crate::sections::judge::{self, dead_letter_for, encoded_text, same_value};
 use crate::sections::{Block, Catch, Check, Contract, Definition, Field, Needs, Problem, Reader, RunCx, Version, catch, ensure};
 use crate::suite::Scope;
 
@@ -701,19 +699,13 @@ fn record(member: &[u8], body: &[u8], reason: &str, queue: &str, clock: Option<R
     ensure(as_body, || format!("the record without dead_letter is {rec}, not the body {}", shown(body)))
 }
 
-/// A poison record, read as `poison_dlq` reads one: with the tolerant scanner (no depth limit,
-/// no number conversion, repeats kept), so the splice of a body a value parser cannot hold
-/// (`1e400`, depth 600, a repeated name) is judged like any other. Only its `dead_letter` block
-/// is the SDK's writing: the rest is the body's bytes spliced (the byte-level check proves the
-/// rest is the body), or the `{raw: body}` wrapper where ADR-0035 allows one.
+/// A poison record, read as `poison_dlq` reads one ([`judge::poison_record`]: the tolerant
+/// scanner, so the splice of a body a value parser cannot hold, `1e400` or depth 600, is judged
+/// like any other). Only its `dead_letter` block is the SDK's writing: the rest is the body's
+/// bytes spliced (the byte-level check proves the rest is the body), or the `{raw: body}`
+/// wrapper where ADR-0035 allows one.
 fn poison_record(member: &[u8], body: &[u8], queue: &str, clock: Option<RangeInclusive<u64>>) -> Check {
-    strict_object(member).map_err(|e| format!("the record is not one strict JSON object: {e}"))?;
-    let text = std::str::from_utf8(member).map_err(|_| "the record is not UTF-8")?;
-    let members = top_level_members(text).map_err(|e| format!("the record cannot be scanned: {e}"))?;
-    let block = the_dead_letter(&members)?;
-    let block: Value = serde_json::from_str(block.get()).map_err(|e| format!("its dead_letter does not parse: {e}"))?;
-    dead_letter_for(&block, "poison", queue, clock)?;
-    poison_record_text(text, &members, body).map_err(|e| format!("the record: {e}"))?;
+    let (_, members) = judge::poison_record(member, body, queue, clock)?;
     if !members.iter().any(|(k, _)| k == "raw") {
         // A byte-level splice of the body: nothing else to compare.
         return Ok(());
