@@ -124,8 +124,11 @@ impl Seen {
 pub fn parse_line(line: &str) -> Option<Seen> {
     // The client may be an IPv6 address (`[0 [::1]:36106]`): the field ends at the last `]`
     // before the first argument.
-    let open = line.find('[')?;
-    let close = line[..line.find('"')?].rfind(']')?;
+    // Both brackets come before the first argument; a line that has them elsewhere, or in the
+    // wrong order, is of another shape.
+    let head = &line[..line.find('"')?];
+    let open = head.find('[')?;
+    let close = head.rfind(']').filter(|&c| c > open)?;
     let client = line[open + 1..close].split_once(' ').map_or("", |(_, c)| c).to_owned();
     let mut args = Vec::new();
     let mut rest = &line.as_bytes()[close + 1..];
@@ -436,6 +439,10 @@ mod tests {
         assert_eq!((s.client.as_str(), s.args.len()), ("[::1]:36106", 2));
         assert_eq!(parse_line("OK"), None);
         assert_eq!(parse_line(r#"1.5 [0 lua] "unterminated"#), None);
+        // Found by fuzzing: brackets only inside the arguments, or closed before they open.
+        assert_eq!(parse_line(r#"\71x0] "EVALSHA" "[{" "k1""#), None);
+        assert_eq!(parse_line(r#"1.5 ] [ "ECHO" "m""#), None);
+        assert_eq!(parse_line(r#"1.5 "ECHO" "[0 lua]""#), None);
     }
 
     #[test]
