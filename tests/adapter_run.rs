@@ -469,9 +469,10 @@ for line in sys.stdin:
         each.join(", ")
     );
     assert!(digest.contains(&line.as_str()), "{line}\n{err}");
-    // Call 1's message, shown with its escape written out and cut.
+    // Call 1's message, shown with its escape written out by code point (as every character a
+    // reader cannot see is, in the reason itself) and cut.
     let long = digest.iter().find(|l| l.contains("red yyy")).expect("the long reason is listed");
-    assert!(long.contains(": the SDK failed: \\u001b[31mred yyy") && long.ends_with("y …"), "{long}");
+    assert!(long.contains(": the SDK failed: \\u{001b}[31mred yyy") && long.ends_with("y …"), "{long}");
     assert!(!err.contains('\u{1b}') && long.len() < 300, "{long}");
 }
 
@@ -1703,5 +1704,30 @@ fn an_operation_that_always_crashes_costs_only_its_own_cases() {
             ),
             "{calls:?}: {stderr}"
         );
+    }
+}
+
+/// A failing case's reason often quotes two strings that differ only in characters a reader
+/// cannot see (a no-break, em or ideographic space): the Java SDK probe of stop 48 read
+/// `/job is " urn…", expected " urn… "` with the difference invisible. Every such character is
+/// written `\u{XXXX}`, in the results file and on the terminal alike.
+#[test]
+fn a_failing_reason_shows_the_invisible_characters_it_is_about() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("results.json");
+    let cmd = format!("{} --broken unicode-whitespace", adapter_cmd());
+    let o = bqsuite(&["run", "--sdk", &cmd, "--section", "trim", "--out", out.to_str().unwrap()], None);
+    let t = support::transcript(&o);
+    assert_eq!(o.status.code(), Some(1), "{t}");
+    let got = outcomes(&read_json(&out));
+    let reason = |id: &str| got.iter().find(|c| c.1 == id).and_then(|c| c.3.clone()).unwrap_or_default();
+    let mixed = reason("trim-make-mixed-padding-keeps-non-ascii");
+    assert!(mixed.contains(r#"expected "\u{00a0}urn:babel:orders:created\u{3000}""#), "{mixed}");
+    assert!(t.contains(r"\u{00a0}urn:babel:orders:created\u{3000}"), "{t}");
+    let failing: Vec<_> = got.iter().filter(|c| c.2 == "fail").collect();
+    assert!(failing.len() > 1, "{got:?}");
+    for (_, id, _, reason) in failing {
+        let reason = reason.as_deref().unwrap_or_default();
+        assert!(!reason.chars().any(bqsuite::diag::is_hidden), "{id}: {reason:?}");
     }
 }

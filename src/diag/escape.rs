@@ -98,17 +98,54 @@ pub fn is_unsafe_char(c: char) -> bool {
         )
 }
 
+/// A character a reader cannot see for what it is: a control, any white space but U+0020 (a
+/// no-break, em or ideographic space, the line and paragraph separators), a zero-width or
+/// invisible format character (U+200B–U+200F, U+2060–U+2064, U+FEFF, U+180E) or a
+/// bidirectional control ([`is_unsafe_char`]). Two strings that differ only in such characters
+/// look the same when printed.
+pub fn is_hidden(c: char) -> bool {
+    c != ' '
+        && (c.is_control()
+            || c.is_whitespace()
+            || is_unsafe_char(c)
+            || matches!(c, '\u{200B}'..='\u{200F}' | '\u{2060}'..='\u{2064}' | '\u{FEFF}' | '\u{180E}'))
+}
+
+/// `text` with every [`is_hidden`] character written `\u{XXXX}` (its code point, four hex digits
+/// or more; borrowed when there is none), and every other character, a backslash included, as
+/// itself: the one notation of the section pages, `explain` and a failing case's reason, so a
+/// reason that says `"a", expected "a\u{3000}"` shows the difference it names.
+pub fn visible(text: &str) -> Cow<'_, str> {
+    escape_where(text, is_hidden, Notation::Braced)
+}
+
 /// `s` with every [`is_unsafe_char`] written as `\uXXXX` (borrowed when there is none).
 pub fn terminal_safe(s: &str) -> Cow<'_, str> {
-    if !s.chars().any(is_unsafe_char) {
+    escape_where(s, is_unsafe_char, Notation::Json)
+}
+
+/// How [`escape_where`] writes a character: JSON's `\uXXXX` (a character beyond U+FFFF takes
+/// more digits, not a surrogate pair: it is only ever read), or `\u{XXXX}`.
+#[derive(Clone, Copy)]
+enum Notation {
+    Json,
+    Braced,
+}
+
+/// `s` with every character `pick` selects written by its code point in `notation` (borrowed
+/// when there is none).
+fn escape_where(s: &str, pick: impl Fn(char) -> bool, notation: Notation) -> Cow<'_, str> {
+    if !s.chars().any(&pick) {
         return Cow::Borrowed(s);
     }
     let mut out = String::with_capacity(s.len() + 8);
     for c in s.chars() {
-        if is_unsafe_char(c) {
+        if !pick(c) {
+            out.push(c);
+        } else if let Notation::Json = notation {
             let _ = write!(out, "\\u{:04x}", u32::from(c));
         } else {
-            out.push(c);
+            let _ = write!(out, "\\u{{{:04x}}}", u32::from(c));
         }
     }
     Cow::Owned(out)
@@ -195,18 +232,7 @@ fn code_span(s: &str, in_cell: bool) -> String {
 /// suite version in a summary line. A byte-order mark, a no-break space or a look-alike letter
 /// in it is then visible, where [`terminal_safe`] keeps what a terminal merely shows.
 pub fn token_safe(s: &str) -> Cow<'_, str> {
-    if s.chars().all(|c| c.is_ascii_graphic()) {
-        return Cow::Borrowed(s);
-    }
-    let mut out = String::with_capacity(s.len() + 8);
-    for c in s.chars() {
-        if c.is_ascii_graphic() {
-            out.push(c);
-        } else {
-            let _ = write!(out, "\\u{:04x}", u32::from(c));
-        }
-    }
-    Cow::Owned(out)
+    escape_where(s, |c| !c.is_ascii_graphic(), Notation::Json)
 }
 
 #[cfg(test)]
@@ -271,6 +297,17 @@ mod tests {
         assert_eq!(redact_url("redis:///:SEKRET@host"), "redis://***@host");
         assert_eq!(redact_url("user:SEKRET@host"), "user:***@host");
         assert_eq!(redact_url("SEKRET@host"), "***@host");
+    }
+
+    #[test]
+    fn hidden_characters_are_shown_by_code_point_and_the_rest_is_kept() {
+        assert!(matches!(visible("a b/é\\u"), Cow::Borrowed(_)));
+        assert_eq!(
+            visible("\u{a0}x\u{3000}\u{2003}\u{200b}\u{feff}\u{202e}\u{2066}\n\u{1680}"),
+            "\\u{00a0}x\\u{3000}\\u{2003}\\u{200b}\\u{feff}\\u{202e}\\u{2066}\\u{000a}\\u{1680}"
+        );
+        // Letters, marks and symbols are themselves, whatever their script.
+        assert_eq!(visible("e\u{301} 日本 🙂 ü"), "e\u{301} 日本 🙂 ü");
     }
 
     #[test]

@@ -269,7 +269,7 @@ fn span(text: &str) -> String {
             '\n' => s.push_str("\\n"),
             '\t' => s.push_str("\\t"),
             '\r' => s.push_str("\\r"),
-            c if c.is_control() || matches!(c, '\u{feff}' | '\u{a0}' | '\u{2000}'..='\u{200f}' | '\u{3000}') => {
+            c if super::is_hidden(c) => {
                 let _ = write!(s, "\\u{{{:04x}}}", c as u32);
             }
             c => s.push(c),

@@ -15,23 +15,12 @@ pub fn code(text: &str) -> String {
     crate::diag::explain::code_span(&visible(text))
 }
 
-/// Control and invisible characters as `\u{XXXX}` (the code point, four hex digits or more), so
-/// a reader sees every character that matters: controls (a line feed is `\u{000a}`), spaces
-/// other than U+0020 and a BOM. Every other character, a backslash included, is itself: so a
-/// backslash not followed by `u{` is a backslash of the text (the suite holds no `\u{`).
+/// Control and invisible characters as `\u{XXXX}` ([`crate::diag::visible`], the one notation
+/// of the pages, `explain` and a failing case's reason): every other character, a backslash
+/// included, is itself, so a backslash not followed by `u{` is a backslash of the text (the
+/// suite holds no `\u{`).
 pub fn visible(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            c if c.is_control()
-                || matches!(c, '\u{feff}' | '\u{a0}' | '\u{85}' | '\u{2000}'..='\u{200f}' | '\u{2028}'..='\u{202f}' | '\u{205f}' | '\u{3000}') =>
-            {
-                let _ = write!(out, "\\u{{{:04x}}}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out
+    crate::diag::visible(text).into_owned()
 }
 
 /// Make Markdown safe inside a table cell: `|` escaped, line breaks as spaces.

@@ -59,9 +59,16 @@ impl Outcome {
         Self { status: Status::Pass, reason: None }
     }
 
-    /// The case failed, and why.
+    /// The case failed, and why. Every character a reader cannot see for what it is (a
+    /// no-break or ideographic space, a zero-width space, a control) is written `\u{XXXX}`
+    /// ([`crate::diag::visible`]): a reason often quotes two strings that differ only there.
     pub fn fail(reason: impl Into<String>) -> Self {
-        Self { status: Status::Fail, reason: Some(reason.into()) }
+        let reason = reason.into();
+        let reason = match crate::diag::visible(&reason) {
+            std::borrow::Cow::Borrowed(_) => reason,
+            std::borrow::Cow::Owned(shown) => shown,
+        };
+        Self { status: Status::Fail, reason: Some(reason) }
     }
 
     /// The case does not apply; `reason` must cite the ADR that says so (`ADR-NNNN`).
