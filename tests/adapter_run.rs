@@ -1046,6 +1046,31 @@ fn the_suites_skip_policy_judges_an_adapters_skips() {
     );
 }
 
+/// An adapter that declares an operation and answers `not_implemented` to one call of it (the
+/// Java SDK's `make` cannot write `meta` entries) fails that case with a reason that says so:
+/// "make is not implemented" read as if the SDK had no `make` at all (stop 48's probe).
+#[test]
+fn a_call_answered_not_implemented_is_told_from_an_operation_left_out() {
+    if !have_python() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.json");
+    let cmd = misbehave_cmd("not-implemented", 1, &dir.path().join("once"));
+    let o = bqsuite(&["run", "--sdk", &cmd, "--section", "cases", "--out", out.to_str().unwrap()], None);
+    assert_eq!(o.status.code(), Some(1), "{}", support::transcript(&o));
+    let got = outcomes(&read_json(&out));
+    let failing: Vec<_> = got.iter().filter(|o| o.2 == "fail").collect();
+    assert_eq!(failing.len(), 1, "{got:?}");
+    assert_eq!(
+        failing[0].3.as_deref(),
+        Some(
+            "bqsuite-reference answered not_implemented to this case's accepts call (its hello declares accepts: the SDK cannot make this variant)"
+        ),
+        "{got:?}"
+    );
+}
+
 /// A whole run through the relay over the reference adapter, with `hello` merged into its
 /// hello and every call of the `skips` cases (`section:id`) answered with a skip citing
 /// ADR-0032: the exit code of `run`, that of `results check` on the file it wrote, and the

@@ -251,8 +251,10 @@ impl Incident {
 /// What the adapter said about the current case besides results.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct CaseNotes {
-    /// Operations it does not implement that the case asked for.
-    pub not_implemented: Vec<&'static str>,
+    /// Operations it does not implement that the case asked for, each with whether the hello
+    /// declared it (so the adapter refused this one call of an operation it has: a variant the
+    /// SDK cannot express) or left it out (the SDK has no such operation).
+    pub not_implemented: Vec<(&'static str, bool)>,
     /// Operations it skipped, with the reason it gave.
     pub skips: Vec<(&'static str, String)>,
 }
@@ -1456,7 +1458,7 @@ impl Adapter {
             Reply::Result { response, .. } => Err(self.malformed(seq, op, another_operation(response.operation(), op))),
             Reply::Error { message, .. } => Err(SdkError::Sdk { message }),
             Reply::NotImplemented { .. } => {
-                self.notes.not_implemented.push(op);
+                self.notes.not_implemented.push((op, true));
                 Err(SdkError::NotImplemented { operation: op.to_owned() })
             }
             Reply::Skip { reason, .. } => {
@@ -1540,7 +1542,7 @@ impl Sdk for Adapter {
     fn call(&mut self, request: &Request) -> Result<Response, SdkError> {
         let op = request.operation();
         if !self.identity.operations.iter().any(|o| o == op) {
-            self.notes.not_implemented.push(op);
+            self.notes.not_implemented.push((op, false));
             return Err(SdkError::NotImplemented { operation: op.to_owned() });
         }
         if let Some(why) = self.op_retired(op) {

@@ -213,10 +213,14 @@ impl AdapterRun<'_> {
                 Err(why) => Outcome::fail(skip_refused(op, reason, &why)),
             };
         }
+        let sdk = &self.adapter.hello().sdk;
         match notes.not_implemented.first() {
-            Some(op) if outcome.status == Status::Fail => {
-                Outcome::fail(format!("{op} is not implemented by {}", self.adapter.hello().sdk))
+            Some((op, false)) if outcome.status == Status::Fail => {
+                Outcome::fail(format!("{op} is not implemented by {sdk}"))
             }
+            Some((op, true)) if outcome.status == Status::Fail => Outcome::fail(format!(
+                "{sdk} answered not_implemented to this case's {op} call (its hello declares {op}: the SDK cannot make this variant)"
+            )),
             _ => outcome,
         }
     }

@@ -26,6 +26,8 @@ MODE is one of
     bad-shape      answer call AT with a result of its operation whose value has the wrong type
                    (the text "yes" with a control character, where accepts answers a boolean)
     skip           answer call AT with a skip citing ADR-0032
+    not-implemented  answer call AT with not_implemented, although the hello declares its
+                   operation (an SDK that cannot make one variant of a call)
     long-error     answer call AT with an error whose message is 1 MiB long
     skip-redis     answer every call of a Redis operation (redis_*) with a skip citing ADR-0033
                    (the runner contract's: no live Redis), from call AT on
@@ -265,6 +267,9 @@ def main():
         elif mode == "skip":
             seq = json.loads(reply)["seq"]
             write((json.dumps({"reply": "skip", "seq": seq, "reason": "ADR-0032: cannot carry it"}) + "\n").encode())
+        elif mode == "not-implemented":
+            seq = json.loads(reply)["seq"]
+            write((json.dumps({"reply": "not_implemented", "seq": seq}) + "\n").encode())
         elif mode == "wrong-op":
             r = json.loads(reply)
             r["response"]["op"] = "decode"
