@@ -3,7 +3,10 @@
 //! canonical suite with arbitrary nodes of its manifest replaced into validate and run. None
 //! may panic; the poison writer's every record must parse as JSON and carry the original bytes
 //! (a byte-level splice, or the `raw` wrapper) per ADR-0035. Adapter replies with one node
-//! changed: whenever serde refuses one, the departure walk names a real place in it.
+//! changed: whenever serde refuses one, the departure walk names a real place in it. A
+//! `MONITOR` line of any shape, the suite's JSON reader against serde_json, and `results check`
+//! over any results file (the reference's with nodes replaced, or JSON-ish bytes): the
+//! properties behind the `fuzz/` targets, so CI keeps what a fuzzing campaign found.
 
 use base64::Engine as _;
 use proptest::prelude::*;
@@ -441,5 +444,110 @@ proptest! {
                 prop_assert!(there || missing, "{d} names no place of {reply}");
             }
         }
+    }
+}
+
+/// Text shaped like a `MONITOR` line, often broken: its brackets, quotes and escapes in any
+/// order and number.
+fn monitorish() -> impl Strategy<Value = String> {
+    let token = prop_oneof![
+        Just("1796515579.377818"),
+        Just(" "),
+        Just("["),
+        Just("]"),
+        Just("0"),
+        Just("lua"),
+        Just("[::1]:36106"),
+        Just("\""),
+        Just("\\"),
+        Just("\\x"),
+        Just("\\x4"),
+        Just("\\xff"),
+        Just("\\\""),
+        Just("\"EVALSHA\""),
+        Just("\"p:orders\""),
+        Just("é"),
+    ];
+    prop::collection::vec(token, 0..24).prop_map(|t| t.concat())
+}
+
+/// The reference core's results file for the canonical suite, and the suite: made once.
+fn reference_results() -> &'static (bqsuite::suite::Suite, Value) {
+    static R: std::sync::OnceLock<(bqsuite::suite::Suite, Value)> = std::sync::OnceLock::new();
+    R.get_or_init(|| {
+        let suite = bqsuite::suite::Suite::load(env!("CARGO_MANIFEST_DIR")).unwrap();
+        let run = bqsuite::conformance::run(&suite, &bqsuite::conformance::RunOptions::default());
+        let file = serde_json::to_value(&run.results).unwrap();
+        (suite, file)
+    })
+}
+
+proptest! {
+    #![proptest_config(config(512))]
+
+    /// A `MONITOR` line of any shape is read or refused, never a panic (a fuzzer found one: a
+    /// line whose `]` came before its `[`), and what is read has a command.
+    #[test]
+    fn a_monitor_line_of_any_shape_never_panics(line in monitorish()) {
+        if let Some(seen) = bqsuite::sections::redis::watch::parse_line(&line) {
+            prop_assert!(!seen.args.is_empty());
+        }
+    }
+
+    /// The suite's JSON reader (which notes repeated keys) reads exactly what serde_json reads,
+    /// as the same value.
+    #[test]
+    fn the_suite_json_reader_agrees_with_serde_json(b in body()) {
+        let Ok(text) = std::str::from_utf8(&b) else { return Ok(()) };
+        match (bqsuite::suite::json::parse(text), serde_json::from_str::<Value>(text)) {
+            (Ok(ours), Ok(theirs)) => prop_assert_eq!(ours.value, theirs),
+            (Err(_), Err(_)) => {}
+            (ours, theirs) => prop_assert!(false, "{text:?}: ours {:?}, serde_json {:?}", ours.err(), theirs.err()),
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(config(64))]
+
+    /// A results file of any shape, the reference's own with one to three nodes replaced or
+    /// JSON-ish bytes: `results check` gives a verdict, every renderer writes it (the JSON one
+    /// valid JSON), every located finding lies inside the file, and the report renders it.
+    #[test]
+    fn results_check_judges_any_results_file_without_panicking(
+        edits in prop::collection::vec((any::<prop::sample::Index>(), json_value()), 1..4),
+        raw in prop_oneof![Just(None), jsonish().prop_map(Some), body().prop_map(Some)],
+    ) {
+        let (suite, reference) = reference_results();
+        let bytes = match raw {
+            Some(bytes) => bytes,
+            None => {
+                let mut file = reference.clone();
+                for (at, value) in edits {
+                    let mut paths = Vec::new();
+                    node_paths(&file, &mut Vec::new(), &mut paths);
+                    let path = &paths[at.index(paths.len())];
+                    *node_mut(&mut file, path) = value;
+                }
+                serde_json::to_vec_pretty(&file).unwrap()
+            }
+        };
+        let checker = bqsuite::results::Checker::new(suite).unwrap();
+        let fc = checker.check(&bqsuite::results::Source { file: "results.json".into(), bytes: bytes.clone() });
+        let lines = String::from_utf8_lossy(&bytes).lines().count().max(1);
+        for f in &fc.findings {
+            if let Some(span) = f.span {
+                prop_assert!(span.line >= 1 && span.line <= lines + 1 && span.column >= 1, "{f:?}");
+            }
+        }
+        let _ = bqsuite::results::verdict_line(&fc);
+        let summary = bqsuite::diag::Summary::new("results check", "suite");
+        for format in [bqsuite::diag::Format::Human, bqsuite::diag::Format::Github] {
+            let _ = bqsuite::diag::render(&fc.findings, format, false, &summary);
+        }
+        let json = bqsuite::diag::render(&fc.findings, bqsuite::diag::Format::Json, false, &summary);
+        prop_assert!(serde_json::from_str::<Value>(&json).is_ok());
+        let matrix = bqsuite::results::Matrix::build(suite, std::slice::from_ref(&fc));
+        let _ = (matrix.markdown(), matrix.html());
     }
 }
