@@ -524,6 +524,17 @@ class Workflows(unittest.TestCase):
                     pinned = r"^[\w.-]+/[\w.-]+@(v\d+(\.\d+)*|release/v\d+)$|^dtolnay/rust-toolchain@stable$"
                     self.assertRegex(use, pinned, f"{rel}: {use}")
 
+    def test_the_fuzz_workflow_runs_every_fuzz_target(self):
+        wf = self.load(".github/workflows/fuzz.yml")
+        targets = wf["jobs"]["fuzz"]["strategy"]["matrix"]["target"]
+        manifest = tomllib.loads((REPO / "fuzz" / "Cargo.toml").read_text())
+        self.assertEqual(sorted(targets), sorted(b["name"] for b in manifest["bin"]))
+        for target in targets:
+            self.assertTrue((REPO / "fuzz" / "fuzz_targets" / f"{target}.rs").is_file(), target)
+        seeding = "\n".join(s.get("run", "") for s in wf["jobs"]["fuzz"]["steps"])
+        for target in targets:
+            self.assertIn(f"{target})", seeding, f"{target} has a seed corpus")
+
     def test_action_inputs_and_outputs(self):
         action = self.load("action.yml")
         self.assertEqual(
