@@ -78,6 +78,22 @@ fn misbehave_cmd_with(mode: &str, at: u32, once: &Path, calls: Calls) -> String 
     }
 }
 
+/// `run --section cases` through the relay over the reference adapter misbehaving as `mode` at
+/// call 1, once: its output (exit 1 checked) and the results file's bytes; `None` without
+/// python3.
+fn run_cases_misbehaving(mode: &str) -> Option<(Output, Vec<u8>)> {
+    if !have_python() {
+        return None;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.json");
+    let cmd = misbehave_cmd(mode, 1, &dir.path().join("once"));
+    let o = bqsuite(&["run", "--sdk", &cmd, "--section", "cases", "--out", out.to_str().unwrap()], None);
+    assert_eq!(o.status.code(), Some(1), "{mode}: {}", support::transcript(&o));
+    let file = std::fs::read(&out).expect("the results file exists");
+    Some((o, file))
+}
+
 fn python_cmd() -> String {
     format!("python3 {}", word(&support::repo().join("examples/adapter-python/adapter.py").display().to_string()))
 }
@@ -560,22 +576,15 @@ fn misbehaves_once_with(mode: &str, at: u32, timeout: &str, says: &str, calls: C
 /// the 64 MiB this file may have"). A reason is cut, saying so.
 #[test]
 fn a_long_error_message_is_cut_in_the_results_file() {
-    if !have_python() {
-        return;
-    }
-    let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("out.json");
-    let cmd = misbehave_cmd("long-error", 1, &dir.path().join("once"));
-    let o = bqsuite(&["run", "--sdk", &cmd, "--section", "cases", "--out", out.to_str().unwrap()], None);
-    assert_eq!(o.status.code(), Some(1), "{}", support::transcript(&o));
-    let got = outcomes(&read_json(&out));
+    let Some((_, file)) = run_cases_misbehaving("long-error") else { return };
+    let got = outcomes(&serde_json::from_slice(&file).unwrap());
     let (status, reason) = outcome_of(&got, "cases", "order-created");
     assert_eq!(status, "fail");
     assert!(reason.starts_with("the SDK failed: boom xxx"), "{}", &reason[..80]);
     let suffix = format!("… (cut: {} bytes in all)", "the SDK failed: boom ".len() + (1 << 20));
     assert!(reason.ends_with(&suffix), "{}", &reason[reason.len() - 80..]);
     assert!(reason.len() <= bqsuite::results::MAX_REASON, "{}", reason.len());
-    assert!(std::fs::metadata(&out).unwrap().len() < 1 << 20, "the file holds no megabyte of it");
+    assert!(file.len() < 1 << 20, "the file holds no megabyte of it");
 }
 
 #[test]
@@ -688,14 +697,7 @@ fn a_hello_of_the_wrong_shape_is_told_where() {
 /// long one made megabytes of stderr per incident.
 #[test]
 fn an_adapters_text_never_reaches_stderr_raw() {
-    if !have_python() {
-        return;
-    }
-    let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("out.json");
-    let cmd = misbehave_cmd("inject", 1, &dir.path().join("once"));
-    let o = bqsuite(&["run", "--sdk", &cmd, "--section", "cases", "--out", out.to_str().unwrap()], None);
-    assert_eq!(o.status.code(), Some(1), "{}", support::transcript(&o));
+    let Some((o, _)) = run_cases_misbehaving("inject") else { return };
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("answered with a reply that does not follow the protocol"), "{err}");
     assert!(!err.lines().any(|l| l.starts_with("::")), "a workflow command on a line of its own: {err}");
@@ -704,6 +706,8 @@ fn an_adapters_text_never_reaches_stderr_raw() {
     assert!(err.contains(r#"/reply is "x\n::error title=Injected::forged"#), "{err}");
     assert!(err.len() < 8 << 10, "stderr is {} bytes", err.len());
     // The hello's text too, when the first hello fails.
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.json");
     let bad = format!(
         "{} --hello {}",
         misbehave_cmd("relay", 1, &dir.path().join("once2")),
@@ -1028,15 +1032,8 @@ fn the_suites_skip_policy_judges_an_adapters_skips() {
     assert_eq!(never, "the skip policy allows no skip of cases order-created");
 
     // Through the CLI: the adapter skips a case the policy does not let it skip.
-    if !have_python() {
-        return;
-    }
-    let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("out.json");
-    let cmd = misbehave_cmd("skip", 1, &dir.path().join("once"));
-    let o = bqsuite(&["run", "--sdk", &cmd, "--section", "cases", "--out", out.to_str().unwrap()], None);
-    assert_eq!(o.status.code(), Some(1), "{}", support::transcript(&o));
-    let first = outcomes(&read_json(&out)).into_iter().find(|o| o.1 == "order-created").unwrap();
+    let Some((_, file)) = run_cases_misbehaving("skip") else { return };
+    let first = outcomes(&serde_json::from_slice(&file).unwrap()).into_iter().find(|o| o.1 == "order-created").unwrap();
     assert_eq!(first.2, "fail");
     assert_eq!(
         first.3.as_deref(),
@@ -1051,15 +1048,8 @@ fn the_suites_skip_policy_judges_an_adapters_skips() {
 /// "make is not implemented" read as if the SDK had no `make` at all (stop 48's probe).
 #[test]
 fn a_call_answered_not_implemented_is_told_from_an_operation_left_out() {
-    if !have_python() {
-        return;
-    }
-    let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("out.json");
-    let cmd = misbehave_cmd("not-implemented", 1, &dir.path().join("once"));
-    let o = bqsuite(&["run", "--sdk", &cmd, "--section", "cases", "--out", out.to_str().unwrap()], None);
-    assert_eq!(o.status.code(), Some(1), "{}", support::transcript(&o));
-    let got = outcomes(&read_json(&out));
+    let Some((_, file)) = run_cases_misbehaving("not-implemented") else { return };
+    let got = outcomes(&serde_json::from_slice(&file).unwrap());
     let failing: Vec<_> = got.iter().filter(|o| o.2 == "fail").collect();
     assert_eq!(failing.len(), 1, "{got:?}");
     assert_eq!(
