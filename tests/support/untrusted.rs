@@ -1,0 +1,69 @@
+//! What must hold for the readers of untrusted input whatever they are given: the one home of
+//! those checks, called by the property tests (`tests/properties.rs`, at proptest scale on every
+//! change) and by the fuzz targets (`fuzz/fuzz_targets/`, coverage-guided, weekly), which
+//! include this file by path. Each function panics when something does not hold.
+// Each includer calls only the functions of its readers.
+#![allow(dead_code)]
+
+use bqsuite::diag::{self, Format, Summary};
+use bqsuite::results::{self, Checker, Matrix, Source};
+use bqsuite::suite::Suite;
+use serde_json::Value;
+
+/// `results check` of `bytes` as a results file: a verdict, every located finding inside the
+/// file, every renderer (the JSON one writes JSON), the report's Markdown and HTML.
+pub fn results_file(suite: &Suite, checker: &Checker<'_>, bytes: &[u8]) {
+    let fc = checker.check(&Source { file: "results.json".into(), bytes: bytes.to_vec() });
+    let lines = String::from_utf8_lossy(bytes).lines().count().max(1);
+    for f in &fc.findings {
+        if let Some(span) = f.span {
+            assert!(span.line >= 1 && span.line <= lines + 1 && span.column >= 1, "{f:?}");
+        }
+    }
+    let _ = results::verdict_line(&fc);
+    let summary = Summary::new("results check", "suite");
+    let _ = diag::render(&fc.findings, Format::Human, false, &summary);
+    let _ = diag::render(&fc.findings, Format::Github, false, &summary);
+    let json = diag::render(&fc.findings, Format::Json, false, &summary);
+    assert!(serde_json::from_str::<Value>(&json).is_ok(), "the JSON renderer writes JSON: {json}");
+    let matrix = Matrix::build(suite, std::slice::from_ref(&fc));
+    let _ = (matrix.markdown(), matrix.html());
+}
+
+/// The suite's JSON reader (which notes repeated keys) reads exactly what serde_json reads, as
+/// the same value; the exact-number reader reads each literal back as the same number; the
+/// adapter-reply number rewrite and departure walk take whatever serde_json reads.
+pub fn json_text(data: &[u8]) {
+    use bqsuite::adapter::{departure, protocol};
+    use bqsuite::suite::{exact, json};
+    let _ = exact::Node::parse(data);
+    let _ = exact::floats_or_repeats(data);
+    let _ = exact::every_number(data);
+    if let Some(numbers) = exact::Numbers::of(data) {
+        for (_, (number, literal)) in numbers.iter() {
+            let again = exact::Number::parse(literal);
+            assert!(again.same_value(number) && number.same_value(&again), "{literal}");
+        }
+    }
+    let _ = protocol::quick_reply(data);
+    let Ok(text) = std::str::from_utf8(data) else { return };
+    let _ = json::lone_surrogate(text);
+    let theirs = serde_json::from_str::<Value>(text);
+    match (json::parse(text), &theirs) {
+        (Ok(ours), Ok(theirs)) => assert_eq!(&ours.value, theirs, "{text:?}"),
+        (Err(_), Err(_)) => {}
+        (ours, theirs) => panic!("{text:?}: ours {:?}, serde_json {:?}", ours.err(), theirs.as_ref().err()),
+    }
+    if let Ok(mut value) = theirs {
+        protocol::integral_numbers(&mut value, data);
+        let _ = departure::departure(&value);
+    }
+}
+
+/// A `MONITOR` line of any shape is read or refused (never a panic: a line whose `]` came
+/// before its `[` once did), and what is read has a command.
+pub fn monitor_line(line: &str) {
+    if let Some(seen) = bqsuite::sections::redis::watch::parse_line(line) {
+        assert!(!seen.args.is_empty(), "{line:?}");
+    }
+}
