@@ -10,17 +10,12 @@ use std::fmt::Write as _;
 
 use serde_json::Value;
 
-/// `text` as an inline code span, invisible characters escaped (see [`visible`]).
+/// `text` as an inline code span, invisible characters escaped: control and invisible
+/// characters as `\u{XXXX}` ([`crate::diag::visible`], the one notation of the pages, `explain`
+/// and a failing case's reason), every other character, a backslash included, itself, so a
+/// backslash not followed by `u{` is a backslash of the text (the suite holds no `\u{`).
 pub fn code(text: &str) -> String {
-    crate::diag::explain::code_span(&visible(text))
-}
-
-/// Control and invisible characters as `\u{XXXX}` ([`crate::diag::visible`], the one notation
-/// of the pages, `explain` and a failing case's reason): every other character, a backslash
-/// included, is itself, so a backslash not followed by `u{` is a backslash of the text (the
-/// suite holds no `\u{`).
-pub fn visible(text: &str) -> String {
-    crate::diag::visible(text).into_owned()
+    crate::diag::explain::code_span(&crate::diag::visible(text))
 }
 
 /// Make Markdown safe inside a table cell: `|` escaped, line breaks as spaces.

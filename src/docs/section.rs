@@ -350,7 +350,7 @@ fn value_cell(cx: &Context<'_>, page: &str, v: &Value) -> String {
         && cx.suite.file(s).is_some()
     {
         let name = s.rsplit('/').next().unwrap_or(s);
-        return format!("[{}]({})", markdown::visible(name), relative(page, s));
+        return format!("[{}]({})", crate::diag::visible(name), relative(page, s));
     }
     code(&short(v, CUT))
 }
