@@ -218,6 +218,47 @@ fn a_number_of_the_wrong_type_is_quoted_as_written() {
     );
 }
 
+/// A warning's pointer that is not an RFC 6901 pointer (a key named bare) fails the call, told
+/// where, even where no case judges warnings.
+#[test]
+fn a_warning_pointer_that_is_not_a_pointer_is_told_where() {
+    if python().is_none() {
+        return;
+    }
+    let s = Setup::new();
+    let mut a = Adapter::start(s.options("bad-pointer", 2, true)).unwrap();
+    a.begin_case("cases", "one");
+    assert_eq!(accepts(&mut a), Ok(true));
+    let why = transport(decode(&mut a));
+    assert!(
+        why.contains(
+            r#"/response/result/warnings/0/pointer is "timestamp", where the protocol wants an RFC 6901 pointer (empty, or each key after a "/": "/timestamp")"#
+        ) && why.contains("must be empty or start with '/'"),
+        "{why}"
+    );
+    assert_eq!(decode(&mut a), Ok(true), "the stream is in step: the same process answers");
+}
+
+/// JSON deeper than serde reads (here in a decoded envelope's data) is said so, not called
+/// "not JSON": it is JSON.
+#[test]
+fn a_reply_nested_too_deeply_is_told_so() {
+    if python().is_none() {
+        return;
+    }
+    let s = Setup::new();
+    let mut a = Adapter::start(s.options("deep", 2, true)).unwrap();
+    a.begin_case("cases", "one");
+    assert_eq!(accepts(&mut a), Ok(true));
+    let why = transport(decode(&mut a));
+    assert!(
+        why.contains(
+            "not a reply of the protocol: JSON nested too deeply (more than 127 levels), which bqsuite does not read: {"
+        ) && !why.contains("not JSON"),
+        "{why}"
+    );
+}
+
 /// `decode` of the envelope: whether it decoded (the outcome itself is large).
 fn decode(a: &mut Adapter) -> Result<bool, SdkError> {
     a.decode(Decode { body: Bytes::from(ENVELOPE) }).map(|o| matches!(o, DecodeOutcome::Decoded { .. }))

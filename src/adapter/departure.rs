@@ -15,7 +15,8 @@
 //!   told, and departures all at the value itself are told as one ("an object or null").
 //! - Members are judged in the reply's own order, then the missing ones, as serde reads them;
 //!   the first departure is the one told. A string the schema encodes as base64 (`Bytes`) is
-//!   decoded as serde decodes it (standard, padded), the one `pattern` of the schema.
+//!   decoded as serde decodes it (standard, padded), the one `pattern` of the schema; a string
+//!   of `format` `json-pointer` (a warning's pointer) is parsed as serde's reader parses it.
 //! - Whenever serde refuses a reply the walk names a place in it (a property test mutates
 //!   replies to hold it), unless the reply is beyond [`BUDGET`].
 //! - Everything the adapter wrote and the walk repeats (a member's name, a string's value) is cut
@@ -316,6 +317,10 @@ fn scalar(s: &Map<String, Value>, value: &Value, at: &str) -> Option<Departure> 
                 && base64::Engine::decode(&base64::engine::general_purpose::STANDARD, text).is_err()
             {
                 return Some(depart(at, value, "standard padded base64 (RFC 4648 §4)".into()));
+            }
+            if s.get("format").and_then(Value::as_str) == Some("json-pointer") && pointer::parse(text).is_err() {
+                let wants = "an RFC 6901 pointer (empty, or each key after a \"/\": \"/timestamp\")";
+                return Some(depart(at, value, wants.into()));
             }
             let n = text.chars().count() as u64;
             let min = s.get("minLength").and_then(Value::as_u64);

@@ -520,6 +520,10 @@ fn not_json(line: &[u8], e: &serde_json::Error) -> String {
         _ if line.starts_with(b"\xEF\xBB\xBF") => {
             "it starts with a byte-order mark (U+FEFF), which JSON text does not have: write UTF-8 without one (.NET: new UTF8Encoding(false))".to_owned()
         }
+        _ if e.to_string().starts_with("recursion limit exceeded") => format!(
+            "JSON nested too deeply (more than {} levels), which bqsuite does not read",
+            crate::suite::json::MAX_DEPTH
+        ),
         _ if !object => format!("not JSON ({e})"),
         Err(u) => format!(
             "not UTF-8 (a byte at offset {} is invalid): the protocol is UTF-8 text, so the adapter's stdout must write UTF-8 whatever the platform's default encoding",

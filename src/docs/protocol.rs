@@ -111,11 +111,14 @@ impl Types {
                 None => "integer".into(),
             },
             "number" => "number".into(),
-            "string" => match (m.get("maxLength").and_then(Value::as_u64), m.get("contentEncoding")) {
-                (Some(n), _) => format!("string (at most {n} characters)"),
-                (None, Some(Value::String(e))) => format!("string ({e})"),
-                (None, _) => "string".into(),
-            },
+            "string" => {
+                let how = m.get("contentEncoding").or_else(|| m.get("format")).and_then(Value::as_str);
+                match (m.get("maxLength").and_then(Value::as_u64), how) {
+                    (Some(n), _) => format!("string (at most {n} characters)"),
+                    (None, Some(e)) => format!("string ({e})"),
+                    (None, None) => "string".into(),
+                }
+            }
             "array" => {
                 if let Some(Value::Array(items)) = m.get("prefixItems") {
                     let each: Vec<String> = items.iter().map(|i| self.ty(i)).collect();

@@ -113,8 +113,21 @@ pub type Entries = Vec<(String, Value)>;
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Warning {
     /// RFC 6901 pointer of the key (`/timestamp`, `/meta/ts`, `/job`, `/urn`).
+    #[serde(deserialize_with = "json_pointer")]
+    #[schemars(extend("format" = "json-pointer"))]
     pub pointer: String,
     pub message: String,
+}
+
+/// A warning's pointer as an adapter wrote it, refused unless it is an RFC 6901 pointer: a key
+/// named bare (`timestamp`) would otherwise only fail the cases that pin the warning, and pass
+/// silently where warnings are not judged.
+fn json_pointer<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+    let text = String::deserialize(d)?;
+    match crate::suite::pointer::parse(&text) {
+        Ok(_) => Ok(text),
+        Err(e) => Err(serde::de::Error::custom(format!("{e} (RFC 6901: \"/timestamp\", \"/meta/ts\")"))),
+    }
 }
 
 /// A dead-letter reason (message-envelope §10b).

@@ -53,6 +53,10 @@ MODE is one of
     not-json-hello answer the hello with a line that is not JSON
     bom-hello      answer the hello with a byte-order mark before it (a .NET UTF8Encoding(true))
     near-int       answer call AT with its reply's first `"attempts":0` written 0.0000000000000001
+    bad-pointer    answer call AT (a decode) with a warning whose pointer is "timestamp", a key
+                   named bare, not an RFC 6901 pointer
+    deep           answer call AT (a decode) with an array nested 200 levels deep in the envelope's
+                   data
 AT counts the calls of this process from 1. With --once FILE the misbehaviour happens only
 when FILE does not exist yet (the script creates it), so a restarted adapter behaves.
 --hello JSON merges the members of the JSON object into the real adapter's hello (another
@@ -297,6 +301,13 @@ def main():
             write(reply.replace(b'"attempts":0', b'"attempts":0.0000000000000001', 1))
         elif mode == "latin1-banner":
             write("D\u00e9marrage du service\n".encode("latin-1"))
+        elif mode == "bad-pointer":
+            r = json.loads(reply)
+            r["response"]["result"]["warnings"] = [{"pointer": "timestamp", "message": "ignored"}]
+            write((json.dumps(r) + "\n").encode())
+        elif mode == "deep":
+            line = json.dumps(json.loads(reply)).replace('"data": {', '"data": {"deep": %s1%s, ' % ("[" * 200, "]" * 200), 1)
+            write((line + "\n").encode())
         elif mode == "bad-result":
             r = json.loads(reply)
             r["response"] = {"op": "kafka_default_tiers", "result": [1]}
