@@ -625,6 +625,16 @@ fn fixtures_byte_wise_and_semantically() {
         s.write("fixtures/order-created.json", serde_json::to_string(&v).unwrap());
     });
     assert_eq!(only(&c), (Kind::FixtureChanged, Class::Editorial));
+    // The same JSON with a literal spelled otherwise (red team F2, stop 49): the escaped
+    // no-break space of the trim fixture written as the character is another input for every
+    // decoder that reads it, a correction named by the fixture's path (decisions R3).
+    let c = one_change(|s| {
+        let text = s.read("fixtures/trim-decode-nbsp-job-is-not-blank.json").replace("\\u00a0", "\u{a0}");
+        s.write("fixtures/trim-decode-nbsp-job-is-not-blank.json", text);
+    });
+    assert_eq!(only(&c), (Kind::FixtureChanged, Class::Correction));
+    assert!(c[0].note.as_deref().unwrap().contains("spelled otherwise"), "{c:#?}");
+    assert_eq!(c[0].reference(), "fixtures/trim-decode-nbsp-job-is-not-blank.json");
     // A value of a fixture valid cases read: breaking, with its readers.
     let c = one_change(|s| {
         let text = s.read("fixtures/order-created.json").replace("\"attempts\": 0", "\"attempts\": 1");
@@ -888,4 +898,49 @@ fn a_skip_policy_rule_that_gains_families_is_breaking() {
         })
     });
     assert_eq!(only(&c), (Kind::SkipPolicyChanged, Class::Additive));
+}
+
+/// Red team F1 (stop 49): a skip rule that lets cases of the previous version be skipped
+/// changes what those cases ask of every SDK, so it is a correction the entry must name (as
+/// `skip_policy`), not an additive MINOR nobody names; a rule for a case the previous version
+/// did not have stays additive, and so does a family added to a rule only when no case becomes
+/// skippable for a family it was not open to.
+#[test]
+fn a_skip_rule_over_existing_cases_is_a_correction_one_over_new_cases_is_additive() {
+    let rule = |cases: Value| json!({"name": "not-wired", "condition": "c", "adrs": ["ADR-0032"], "cases": cases});
+    // Over two existing core cases.
+    let (old, new) = (SuiteCopy::new(), SuiteCopy::new());
+    new.edit_manifest(|m| {
+        let cases = json!([{"section": "trim", "case": "trim-decode-nbsp-job-is-not-blank"}]);
+        m["skip_policy"]["rules"].as_array_mut().unwrap().push(rule(cases));
+    });
+    let d = diff(old.path(), new.path());
+    let c = d.changes.iter().find(|c| c.kind == Kind::SkipPolicyChanged).expect("the policy changed");
+    assert_eq!(c.class, Class::Correction, "{c:#?}");
+    assert_eq!(c.ids, ["trim.trim-decode-nbsp-job-is-not-blank"]);
+    assert!(c.note.as_deref().unwrap().contains("lets 1 case of the previous version be skipped"), "{c:#?}");
+    assert_eq!(c.reference(), "skip_policy");
+    new.write("CONFORMANCE_VERSION", "1.7.0\n");
+    let named = "## 1.7.0\n\n- Correction (ADR-0032): `skip_policy` lets an SDK skip the NBSP trim case.\n";
+    let d = Diff::new(&load(old.path()), &load(new.path()), Some(("CHANGELOG.md".into(), named.into()))).unwrap();
+    assert_eq!(d.needed(), Bump::Minor, "{d:#?}");
+    // A family added to a rule opens it to that family: its cases become skippable there.
+    let c = one_change(|s| s.edit_manifest(|m| m["skip_policy"]["rules"][1]["families"] = json!(["node", "go"])));
+    assert_eq!(only(&c), (Kind::SkipPolicyChanged, Class::Correction));
+    // Over a case the previous version did not have: additive.
+    let d = {
+        let (old, new) = (SuiteCopy::new(), SuiteCopy::new());
+        new.edit_manifest(|m| {
+            m["trim"]["cases"].as_array_mut().unwrap().push(json!({
+                "name": "brand-new", "mode": "decode", "body": "{}", "expect": "rejected"
+            }));
+            m["skip_policy"]["rules"]
+                .as_array_mut()
+                .unwrap()
+                .push(rule(json!([{"section": "trim", "case": "brand-new"}])));
+        });
+        diff(old.path(), new.path())
+    };
+    let c = d.changes.iter().find(|c| c.kind == Kind::SkipPolicyChanged).expect("the policy changed");
+    assert_eq!(c.class, Class::Additive, "{c:#?}");
 }

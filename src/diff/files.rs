@@ -14,7 +14,15 @@
 //!   saying so: a CR LF checkout (git's `core.autocrlf`, `eol=crlf`) compared with a revision,
 //!   whose blobs are LF. It is not "no change": the bytes a copy vendors, or an asset built
 //!   from that side holds, differ.
-//! - Different bytes with the same JSON are an editorial (formatting) change. "Same JSON" keeps
+//! - Different bytes with the same JSON are an editorial (formatting) change, except in a
+//!   fixture a case reads in which a string (a key or a value) is spelled otherwise
+//!   ([`spellings`]: an escape for the character, or the reverse): a fixture is the bytes an SDK
+//!   decodes, and its exotic literals must stay byte-exact (decisions R3; the no-break space of
+//!   a trim fixture is there as `\u00a0`), so that is a correction, to be named by the
+//!   fixture's path, whatever its readers. Layout (white space, line endings, the order of an
+//!   object's distinct keys) stays editorial, and so does a number written in another form of
+//!   the same value and type (`0.5`, `5e-1`), which decisions R4 makes the same number for
+//!   every runner. "Same JSON" keeps
 //!   what the suite's byte-exact fixtures rely on (decisions R3): every member of an object,
 //!   repeated keys included, and for an object with a repeated key the order of its members
 //!   (last wins decides which value counts); objects without repeated keys compare whatever
@@ -51,6 +59,11 @@ use crate::suite::{MANIFEST, SYNC_TARGETS, Suite, VERSION_FILE, case_ids};
 
 /// The note of a file whose bytes changed but whose JSON did not.
 const FORMATTING_ONLY: &str = "formatting only: the JSON is the same";
+
+/// The note of a fixture whose JSON is the same but whose literals are spelled otherwise.
+const RESPELLED: &str = "the same JSON, but a string in it is spelled otherwise (an escape where the other side has \
+     the character, or the reverse): a fixture is the bytes an SDK decodes, and its literals stay byte-exact \
+     (decisions R3), so the cases that read it now test a decoder on other input";
 
 /// The note of a file whose only change is its line endings.
 const CRLF_ONLY: &str = "line endings only: CR LF on one side where the other has LF, as git's core.autocrlf or \
@@ -94,6 +107,29 @@ const NAME_SETS: [&str; 2] = ["dependentRequired", "dependencies"];
 /// does not parse.
 fn same_json(a: &[u8], b: &[u8]) -> Option<bool> {
     Some(Node::parse(a)? == Node::parse(b)?)
+}
+
+/// Every string of a JSON text (keys included) as written, quotes and escapes kept, sorted:
+/// two texts of the same JSON differ here exactly when a string is spelled otherwise, wherever
+/// it moved.
+fn spellings(text: &[u8]) -> Vec<&[u8]> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < text.len() {
+        if text[i] != b'"' {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        i += 1;
+        while i < text.len() && text[i] != b'"' {
+            i += if text[i] == b'\\' { 2 } else { 1 };
+        }
+        i += 1;
+        out.push(&text[start..i.min(text.len())]);
+    }
+    out.sort_unstable();
+    out
 }
 
 /// A case that reads a fixture.
@@ -252,7 +288,13 @@ fn changed(
         return;
     }
     if same == Some(true) {
-        c.note = Some(FORMATTING_ONLY.into());
+        let respelled = c.kind == Kind::FixtureChanged && !read_by.is_empty();
+        if respelled && spellings(a.bytes()) != spellings(b.bytes()) {
+            c.note = Some(RESPELLED.into());
+            c.class = Class::Correction;
+        } else {
+            c.note = Some(FORMATTING_ONLY.into());
+        }
         return;
     }
     let contract = c.kind == Kind::SchemaChanged && path.ends_with(".schema.json");
@@ -356,6 +398,17 @@ fn set_reordered(e: &Edit, old: &Value, new: &Value) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn spellings_tell_escapes_apart_but_not_layout_order_or_number_forms() {
+        let s = |a: &str, b: &str| spellings(a.as_bytes()) == spellings(b.as_bytes());
+        assert!(s(r#"{"a":"x","b":[1,2]}"#, "{\n  \"b\": [1, 2],\n  \"a\": \"x\"\n}\n"));
+        assert!(!s(r#"{"a":"\u00a0"}"#, "{\"a\":\"\u{a0}\"}"), "an escape or the character");
+        assert!(!s(r#"{"\u006fk":1}"#, r#"{"ok":1}"#), "keys too");
+        assert!(s(r#"{"a":1.0}"#, r#"{"a":1e0}"#), "decisions R4: the same number");
+        assert!(!s(r#"{"a":"x\"y"}"#, r#"{"a":"x\u0022y"}"#));
+        assert!(s(r#"{"a":"x\"y","b":"-1"}"#, r#"{"b":"-1","a":"x\"y"}"#));
+    }
 
     #[test]
     fn same_json_keeps_repeated_keys_and_ignores_formatting() {

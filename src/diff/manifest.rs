@@ -32,7 +32,8 @@ use super::exact::Numbers;
 use super::json::{Arrays, Compare, Edit, Op};
 use super::{Change, Class, Kind, SKIP_POLICY};
 use crate::suite::ids::NOT_CASES;
-use crate::suite::{CaseRef, METADATA_KEYS, case_ids, pointer};
+use crate::suite::skip_policy::SkipPolicy;
+use crate::suite::{CaseRef, METADATA_KEYS, Suite, case_ids, pointer};
 
 pub use crate::suite::ids::PROSE;
 
@@ -301,6 +302,44 @@ fn skip_policy(old: &Map<String, Value>, new: &Map<String, Value>, t: &Texts<'_>
     c.edits = data;
     c.prose = prose;
     out.push(c);
+}
+
+/// The cases of the old side that the new side's skip policy lets be skipped where the old one
+/// did not: for an SDK of some family (or of none), a rule of the new policy selects the case
+/// and cites an ADR no rule of the old one allowed it, or lets its section be skipped whole.
+/// Each as `section.id` (a whole section as its name), in the old manifest's order. Cases the
+/// old side did not have are not among them: a rule for a new case is additive. Nor are any
+/// when the old side has no policy at all: its runs were judged by the spec's rule alone (any
+/// skip that cites an ADR), which a policy can only narrow.
+pub(super) fn widened_skips(old: &Suite, new: &Suite) -> Vec<String> {
+    if old.manifest().is_none_or(|m| !m.contains_key(SKIP_POLICY)) {
+        return Vec::new();
+    }
+    let (was, now) = (old.skip_policy(), new.skip_policy());
+    let mut families: Vec<Option<&str>> = vec![None];
+    families.extend(was.rules.iter().chain(&now.rules).flat_map(|r| r.families.iter().map(|f| Some(f.as_str()))));
+    families.sort_unstable();
+    families.dedup();
+    let whole = |p: &SkipPolicy, section: &str, f: Option<&str>| {
+        p.rules.iter().any(|r| SkipPolicy::for_family(r, f) && SkipPolicy::whole_section(r, section))
+    };
+    let mut out = Vec::new();
+    for section in old.sections().into_iter().filter(|s| new.section(s.name).is_some()) {
+        if families.iter().any(|&f| whole(now, section.name, f) && !whole(was, section.name, f)) {
+            out.push(section.name.to_owned());
+        }
+        for case in section.cases() {
+            let wider = families.iter().any(|&f| {
+                let keep = |r: &crate::suite::skip_policy::Rule| SkipPolicy::for_family(r, f);
+                let before = was.allowed_adrs_by(section.name, &case.id, keep);
+                now.allowed_adrs_by(section.name, &case.id, keep).iter().any(|a| !before.contains(a))
+            });
+            if wider {
+                out.push(format!("{}.{}", section.name, case.id));
+            }
+        }
+    }
+    out
 }
 
 /// A section as both sides see it.

@@ -14,7 +14,8 @@
 //!   `note`, `notes`, `comment`, `$comment` or `title` member (deeper members of those names are
 //!   data, such as `expect.dead_letter.reason`), the manifest's `description`, a schema's
 //!   annotation keywords (`title`, `description`, `$comment`, `examples`), the `adr` of an
-//!   `exceptions` entry, and a file whose bytes changed but whose JSON did not (formatting).
+//!   `exceptions` entry, and a file whose bytes changed but whose JSON did not (formatting;
+//!   not a fixture a case reads whose strings are spelled otherwise, [`files`]: a correction).
 //!   `LICENSE` and files under `schema/` that are not `*.schema.json` (the results example) are
 //!   documentation: any change of theirs (added, removed, modified) is editorial.
 //! - *additive*: a section, block, case, fixture or schema added; a new member of an existing
@@ -22,7 +23,9 @@
 //!   or of a block's shared fields (a new optional case field: a runner ignores fields it does
 //!   not know); an `exceptions` entry removed (nothing that passed before fails); a
 //!   `skip_policy` added, or an element added to one of its arrays (a rule, a case it covers;
-//!   not a case an `all_or_none` rule covers, which can take all its skips away: breaking).
+//!   not a case an `all_or_none` rule covers, which can take all its skips away: breaking),
+//!   as long as no case of the old side may now be skipped where it could not be
+//!   ([`manifest::widened_skips`]: that is a correction, named as `skip_policy`).
 //! - *correction*: an expectation change: any other change of a value inside an existing case
 //!   or inside a block's or section's shared fields (what a case feeds the SDK is part of what
 //!   it expects), a member of an existing case removed (an expectation field replaced by
@@ -30,7 +33,9 @@
 //!   that other cases of its block carry on the old side (its runners evaluate it whenever a
 //!   case has it, so the case now tests something else; input or expectation alike, since the
 //!   data does not say which, and the section registry is this tool's version's, not the
-//!   compared versions'), and a changed fixture that only cases with `valid: false` read.
+//!   compared versions'), a changed fixture that only cases with `valid: false` read, a
+//!   fixture a case reads respelled, and a skip policy grown over cases of the old side (a case
+//!   no longer asked of every SDK).
 //! - *breaking*: a section, block, case, fixture or schema removed; a section re-scoped; a
 //!   top-level member of a block's or section's shared fields removed; any value retyped (decisions R20.3: `1` →
 //!   `1.0` and `"1"` → `1` are retypes, `null` is a value of every type); a fixture changed that
@@ -319,6 +324,7 @@ impl Change {
                 (_, _, Some(block)) => format!("{section}.{block}"),
                 _ => section.clone(),
             },
+            (None, None) if self.kind == Kind::SkipPolicyChanged => SKIP_POLICY.to_owned(),
             (None, None) => self.kind.as_str().to_owned(),
         }
     }
@@ -462,6 +468,21 @@ pub fn compare(old: &Suite, new: &Suite, old_label: &str, new_label: &str) -> Re
     let (old_numbers, new_numbers) = (numbers(old), numbers(new));
     let texts = manifest::Texts { old: old_numbers.as_ref(), new: new_numbers.as_ref() };
     let mut changes = manifest::compare_texts(a, b, texts);
+    // A skip policy that only grew is additive for the cases it did not know; one that lets a
+    // case of the old side be skipped changes what that case asks of every SDK (red team F1,
+    // stop 49: a new rule covering 147 core cases was a MINOR nobody had to name).
+    if let Some(c) = changes.iter_mut().find(|c| c.kind == Kind::SkipPolicyChanged && c.class == Class::Additive) {
+        let widened = manifest::widened_skips(old, new);
+        if !widened.is_empty() {
+            c.class = Class::Correction;
+            c.note = Some(format!(
+                "lets {} of the previous version be skipped (by a new rule, or a rule widened to them): no longer \
+                 required of every SDK, a correction the entry names as `{SKIP_POLICY}`",
+                if widened.len() == 1 { "1 case".to_owned() } else { format!("{} cases", widened.len()) }
+            ));
+            c.ids = widened;
+        }
+    }
     let manifest_changed = !changes.is_empty();
     changes.extend(files::compare(old, new, manifest_changed));
     Ok(changes)
