@@ -134,6 +134,11 @@ pub fn read(gz: &[u8], version: &str, limits: &Limits) -> Result<Tree, String> {
         if let Err(why) = paths::check_path(rel) {
             return refuse(why);
         }
+        if !is_dir && suite::is_stray(rel) {
+            // Red team F3 (stop 49): rebuilding the stream proves only that these bytes are
+            // what release writes for these files, not that release would take the files.
+            return refuse("not a file a release holds: under schema/ and fixtures/ only .json files that are not hidden (validate's BQ006, which release refuses)".into());
+        }
         if is_dir && e.size != 0 {
             return refuse(format!("a directory that announces {} bytes of data", e.size));
         }
@@ -221,5 +226,30 @@ mod tests {
         let huge = Limits { max_ratio: u64::MAX, ..small() };
         assert!(gunzip(&gzip(&vec![0u8; 2 << 20]), &huge).unwrap_err().contains("cap"));
         assert!(gunzip(&gz[..gz.len() - 3], &small()).unwrap_err().contains("not a valid gzip stream"));
+    }
+
+    /// Red team F3 (stop 49): an asset release's own writer builds from files release would
+    /// refuse (a script, a hidden file under fixtures/) reproduces byte for byte, so rule 10
+    /// alone let it through; the file rule refuses it, and takes the same asset without them.
+    #[test]
+    fn files_release_would_refuse_are_refused_even_when_the_stream_reproduces() {
+        let manifest = br#"{"schema_version": 1, "conformance_version": "1.6.0"}"#;
+        let base: Vec<(&str, &[u8])> = vec![
+            ("CONFORMANCE_VERSION", b"1.6.0\n"),
+            ("LICENSE", b"MIT\n"),
+            ("manifest.json", manifest),
+            ("fixtures/a.json", b"{}"),
+        ];
+        let asset = |extra: Option<&'static str>| {
+            let mut files = base.clone();
+            files.extend(extra.map(|rel| (rel, b"{}".as_slice())));
+            files.sort_by_key(|(rel, _)| *rel);
+            gzip(&release::tar_stream("1.6.0", &files).unwrap())
+        };
+        assert!(read(&asset(None), "1.6.0", &Limits::default()).is_ok());
+        for stray in ["fixtures/run.sh", "fixtures/.hidden.json", "schema/.cache/x.json", "fixtures/notes.txt"] {
+            let why = read(&asset(Some(stray)), "1.6.0", &Limits::default()).unwrap_err();
+            assert!(why.contains(stray) && why.contains("not a file a release holds"), "{stray}: {why}");
+        }
     }
 }

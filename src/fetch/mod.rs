@@ -37,7 +37,10 @@
 //!    character or character Windows refuses (`\ : * ? " < > |`), no Windows device name, no
 //!    component ending in a dot or a space. No path appears twice,
 //!    none equals another when letter case is ignored, and no entry lies inside a path that is a
-//!    file.
+//!    file. No file is one `release` refuses to ship ([`crate::suite::is_stray`]: under
+//!    `schema/` and `fixtures/` only `.json` files, none hidden), which rule 10 alone would let
+//!    through: it proves the bytes are what `release` writes for these files, not that it would
+//!    take them.
 //! 8. **Caps** on the number of entries, the size of one file and the total size.
 //! 9. **The archive says what it is.** Its `CONFORMANCE_VERSION` must hold `VERSION`, and so
 //!    must its `manifest.json`'s `conformance_version` (a manifest that does not parse as

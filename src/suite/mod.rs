@@ -87,6 +87,13 @@ pub fn is_suite_file(rel: &str) -> bool {
 pub fn in_suite_dirs(rel: &str) -> bool {
     SUITE_DIRS.iter().any(|d| rel.strip_prefix(d).is_some_and(|r| r.starts_with('/') && r.len() > 1))
 }
+
+/// A file under one of [`SUITE_DIRS`] that is not a `.json` file, or is hidden (a name, of the
+/// file or a directory it lies in, starting with `.`): what `validate` reports (BQ006), so what
+/// no release holds.
+pub fn is_stray(rel: &str) -> bool {
+    in_suite_dirs(rel) && (!rel.ends_with(".json") || rel.split('/').any(|part| part.starts_with('.')))
+}
 /// Top-level manifest keys that are not sections.
 pub const METADATA_KEYS: [&str; 6] =
     ["schema_version", "conformance_version", "description", "sections", "exceptions", skip_policy::KEY];

@@ -154,11 +154,7 @@ pub(super) fn check(cx: &Ctx<'_>) -> Vec<Finding> {
     out
 }
 
-/// A file under `schema/` or `fixtures/` that is not a `.json` file, or is hidden (a name, of
-/// the file or a directory it lies in, starting with `.`) (BQ006).
-pub(super) fn is_stray(rel: &str) -> bool {
-    suite::in_suite_dirs(rel) && (!rel.ends_with(".json") || rel.split('/').any(|part| part.starts_with('.')))
-}
+pub(super) use crate::suite::is_stray;
 
 /// BQ011: each path that breaks the portable rule, and each path equal to an earlier one (files
 /// and the directories they lie in) when letter case is ignored. A stray file (BQ006) or an
