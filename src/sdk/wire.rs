@@ -124,10 +124,15 @@ pub struct Warning {
 /// silently where warnings are not judged.
 fn json_pointer<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
     let text = String::deserialize(d)?;
-    match crate::suite::pointer::parse(&text) {
-        Ok(_) => Ok(text),
-        Err(e) => Err(serde::de::Error::custom(format!("{e} (RFC 6901: \"/timestamp\", \"/meta/ts\")"))),
-    }
+    // RFC 6901's syntax (`suite::pointer` parses it; the SDK layer does not reach up to suite).
+    let why = if !text.is_empty() && !text.starts_with('/') {
+        "must be empty or start with '/'"
+    } else if text.split('~').skip(1).any(|after| !after.starts_with(['0', '1'])) {
+        "has a '~' that is not '~0' or '~1'"
+    } else {
+        return Ok(text);
+    };
+    Err(serde::de::Error::custom(format!("pointer {text:?} {why} (RFC 6901: \"/timestamp\", \"/meta/ts\")")))
 }
 
 /// A dead-letter reason (message-envelope §10b).
@@ -364,6 +369,18 @@ pub struct RedisTarget {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_warning_pointer_is_an_rfc_6901_pointer() {
+        let read = |p: &str| serde_json::from_value::<Warning>(serde_json::json!({"pointer": p, "message": "m"}));
+        for ok in ["", "/timestamp", "/meta/ts", "/a~0b/c~1d", "/"] {
+            assert!(read(ok).is_ok(), "{ok:?}");
+        }
+        for (bad, says) in [("timestamp", "start with '/'"), ("/a~2", "'~0' or '~1'"), ("/a~", "'~0' or '~1'")] {
+            let e = read(bad).unwrap_err().to_string();
+            assert!(e.contains(says), "{bad:?}: {e}");
+        }
+    }
 
     #[test]
     fn wire_forms() {
