@@ -1,6 +1,10 @@
-//! The release gate (BQ950–BQ955): `release` against the previous `v*` tag or `--previous`,
+//! The release gate (BQ950–BQ958): `release` against the previous `v*` tag or `--previous`,
 //! `validate --against`, `-pre` versions, and `git:REV` sides read without touching the work
 //! tree. Tags are only ever created in temporary repositories.
+//!
+//! 1.6.0 adds cases that need a live Redis over 1.5.0, and a gate that did not run them refuses
+//! (BQ958), so the tests that compare 1.6.0 with 1.5.0 run with the test Redis
+//! ([`bqsuite_redis`]) and skip without one, as every Redis test does; BQ958 has its own test.
 
 mod support;
 
@@ -10,6 +14,15 @@ use std::process::Command;
 use serde_json::{Value, json};
 use support::history::{suite_1_5_0, suite_1_6_0, without_correction_line};
 use support::{SuiteCopy, bqsuite, copy_tree, git, transcript};
+
+/// `bqsuite` in `dir` with the test Redis as `BQ_REDIS_URL` when there is one: for the tests
+/// that compare 1.6.0 with 1.5.0.
+fn bqsuite_redis(dir: &Path, args: &[&str]) -> std::process::Output {
+    match support::redis_url() {
+        Some(url) => support::bqsuite_env(dir, args, &[("BQ_REDIS_URL", &url)]),
+        None => support::bqsuite(dir, args),
+    }
+}
 
 /// Replace the suite files in `dir` with those of `from` (and its CHANGELOG.md when it has one).
 fn put_suite(from: &Path, dir: &Path) {
@@ -56,16 +69,17 @@ fn codes(o: &std::process::Output) -> Vec<String> {
 
 #[test]
 fn release_compares_with_the_highest_tag_below_the_version() {
+    let Some(_) = support::redis_url() else { return };
     let (root, suite) = history();
     let status = git(root.path(), &["status", "--porcelain"]);
     let out = tempfile::tempdir().unwrap();
     let s = suite.to_str().unwrap();
-    let o = bqsuite(&suite, &["release", "--suite", s, "--out", out.path().to_str().unwrap()]);
+    let o = bqsuite_redis(&suite, &["release", "--suite", s, "--out", out.path().to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
     assert!(out.path().join("babelqueue-conformance-1.6.0.tar.gz").is_file());
     // A tag of the version itself (releasing from the tag's checkout) is not the previous one.
     git(root.path(), &["tag", "v1.6.0"]);
-    let o = bqsuite(&suite, &["release", "--suite", s, "--out", out.path().to_str().unwrap()]);
+    let o = bqsuite_redis(&suite, &["release", "--suite", s, "--out", out.path().to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
     assert_eq!(git(root.path(), &["status", "--porcelain"]), status, "the work tree is untouched");
 
@@ -73,7 +87,7 @@ fn release_compares_with_the_highest_tag_below_the_version() {
     let changelog = std::fs::read_to_string(suite.join("CHANGELOG.md")).unwrap();
     std::fs::write(suite.join("CHANGELOG.md"), without_correction_line(&changelog)).unwrap();
     let fresh = tempfile::tempdir().unwrap();
-    let o = bqsuite(&suite, &["release", "--suite", s, "--out", fresh.path().to_str().unwrap()]);
+    let o = bqsuite_redis(&suite, &["release", "--suite", s, "--out", fresh.path().to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
     assert_eq!(codes(&o), ["BQ950", "BQ951"], "{}", transcript(&o));
     assert_eq!(String::from_utf8_lossy(&o.stdout).matches("[BQ951").count(), 5);
@@ -85,7 +99,7 @@ fn release_compares_with_the_highest_tag_below_the_version() {
     assert_eq!(std::fs::read_dir(fresh.path()).unwrap().count(), 0);
 
     // validate --against says the same without building anything, located in manifest.json.
-    let o = bqsuite(&suite, &["validate", "--suite", s, "--against", "git:v1.5.0", "--format", "json"]);
+    let o = bqsuite_redis(&suite, &["validate", "--suite", s, "--against", "git:v1.5.0", "--format", "json"]);
     assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
     let v: Value = serde_json::from_slice(&o.stdout).unwrap();
     let gate: Vec<&Value> =
@@ -96,13 +110,13 @@ fn release_compares_with_the_highest_tag_below_the_version() {
     assert_eq!(named["pointer"], "/backoff/retry_republish/cases/0");
     assert!(named["line"].as_u64().unwrap() > 1);
     // --previous overrides the tag; a bad revision cannot run.
-    let o = bqsuite(
+    let o = bqsuite_redis(
         &suite,
         &["release", "--suite", s, "--out", fresh.path().to_str().unwrap(), "--previous", "git:no-such-rev"],
     );
     assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
     assert!(transcript(&o).contains("does not name a commit"));
-    let o = bqsuite(&suite, &["validate", "--suite", s, "--against", "git:--output=x"]);
+    let o = bqsuite_redis(&suite, &["validate", "--suite", s, "--against", "git:--output=x"]);
     assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
 }
 
@@ -111,6 +125,7 @@ fn the_default_previous_release_is_a_stable_one_never_a_release_candidate() {
     // v1.6.0-rc.1 tags the 1.6.0 suite, then a description is reworded: releasing 1.6.0 is
     // compared with 1.5.0 (a pre-release promises nothing, and the bump is measured between
     // stable versions), not refused because rc.1 -> 1.6.0 bumps nothing.
+    let Some(_) = support::redis_url() else { return };
     let (root, suite) = history();
     let path = suite.join("manifest.json");
     let text = std::fs::read_to_string(&path).unwrap();
@@ -132,7 +147,7 @@ fn the_default_previous_release_is_a_stable_one_never_a_release_candidate() {
     git(root.path(), &["commit", "-q", "-am", "reword after rc.1"]);
     let out = tempfile::tempdir().unwrap();
     let s = suite.to_str().unwrap();
-    let o = bqsuite(&suite, &["release", "--suite", s, "--out", out.path().to_str().unwrap()]);
+    let o = bqsuite_redis(&suite, &["release", "--suite", s, "--out", out.path().to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
     assert!(
         transcript(&o).contains("release gate: compared with 1.5.0 (git:v1.5.0): "),
@@ -141,7 +156,7 @@ fn the_default_previous_release_is_a_stable_one_never_a_release_candidate() {
     );
     // Asked for explicitly, the candidate is what it is compared with: rc.1 -> 1.6.0 bumps
     // nothing by major.minor.patch, so the reworded description is a bump too small.
-    let o = bqsuite(&suite, &["validate", "--suite", s, "--against", "git:v1.6.0-rc.1"]);
+    let o = bqsuite_redis(&suite, &["validate", "--suite", s, "--against", "git:v1.6.0-rc.1"]);
     assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
     assert!(transcript(&o).contains("BQ950"), "{}", transcript(&o));
 }
@@ -150,24 +165,25 @@ fn the_default_previous_release_is_a_stable_one_never_a_release_candidate() {
 fn validate_gate_picks_the_previous_release_as_release_does() {
     // A maintenance line: v1.7.0 exists above the suite's 1.6.0, and a candidate below it; the
     // gate compares with v1.5.0, the release below, as `release` would.
+    let Some(_) = support::redis_url() else { return };
     let (root, suite) = history();
     let s = suite.to_str().unwrap();
     git(root.path(), &["tag", "v1.7.0"]);
     git(root.path(), &["tag", "v1.6.0-rc.1"]);
-    let o = bqsuite(&suite, &["validate", "--suite", s, "--gate"]);
+    let o = bqsuite_redis(&suite, &["validate", "--suite", s, "--gate"]);
     assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
     assert!(transcript(&o).contains("release gate: compared with 1.5.0 (git:v1.5.0): "), "{}", transcript(&o));
     let changelog = std::fs::read_to_string(suite.join("CHANGELOG.md")).unwrap();
     std::fs::write(suite.join("CHANGELOG.md"), without_correction_line(&changelog)).unwrap();
-    let o = bqsuite(&suite, &["validate", "--suite", s, "--gate"]);
+    let o = bqsuite_redis(&suite, &["validate", "--suite", s, "--gate"]);
     assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
     assert_eq!(codes(&o), ["BQ950", "BQ951"], "{}", transcript(&o));
     // No release tag below the version: nothing to compare with, said, not a finding.
     let plain = SuiteCopy::new();
-    let o = bqsuite(plain.path(), &["validate", "--gate"]);
+    let o = bqsuite_redis(plain.path(), &["validate", "--gate"]);
     assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
     assert!(transcript(&o).contains("nothing to compare with (skipped)"), "{}", transcript(&o));
-    let o = bqsuite(plain.path(), &["validate", "--gate", "--against", "git:HEAD"]);
+    let o = bqsuite_redis(plain.path(), &["validate", "--gate", "--against", "git:HEAD"]);
     assert_eq!(o.status.code(), Some(2), "the two conflict: {}", transcript(&o));
 }
 
@@ -230,7 +246,8 @@ fn against_edited(old: impl FnOnce(&SuiteCopy), new: impl FnOnce(&SuiteCopy)) ->
     let (previous, next) = (suite_1_6_0(), suite_1_6_0());
     old(&previous);
     new(&next);
-    bqsuite(next.path(), &["validate", "--against", previous.path().to_str().unwrap()])
+    // Both sides are 1.6.0: no Redis case is new unless the edits add one, so no Redis.
+    support::bqsuite(next.path(), &["validate", "--against", previous.path().to_str().unwrap()])
 }
 
 /// Set the version, and in the manifest only the version's bytes (re-serialising the manifest
@@ -469,14 +486,16 @@ fn an_added_case_or_block_is_named_in_the_entry() {
 /// `validate --gate` of the suite at `dir` with one more environment variable, whatever the
 /// caller's Redis settings.
 fn gate_with(dir: &Path, (var, value): (&str, &Path)) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_bqsuite"))
-        .args(["validate", "--gate", "--suite", dir.to_str().unwrap()])
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_bqsuite"));
+    cmd.args(["validate", "--gate", "--suite", dir.to_str().unwrap()])
         .env(var, value)
         .env("NO_COLOR", "1")
         .env_remove("BQ_REDIS_URL")
-        .env_remove("BQ_REQUIRE_REDIS")
-        .output()
-        .unwrap()
+        .env_remove("BQ_REQUIRE_REDIS");
+    if let Some(url) = support::redis_url() {
+        cmd.env("BQ_REDIS_URL", url);
+    }
+    cmd.output().unwrap()
 }
 
 /// A shallow clone (CI's default checkout) has neither the tags nor the commits they name, so
@@ -484,6 +503,7 @@ fn gate_with(dir: &Path, (var, value): (&str, &Path)) -> std::process::Output {
 /// gate stops (exit 2) and asks for the tags. It used to skip BQ956 and pass.
 #[test]
 fn a_shallow_clone_cannot_say_there_is_no_release() {
+    let Some(_) = support::redis_url() else { return };
     let s = released("v1.6.0");
     s.edit_manifest(|m| m["trim"]["description"] = json!("Prose changed after the release."));
     git(s.path(), &["commit", "-q", "-am", "a second 1.6.0"]);
@@ -492,7 +512,7 @@ fn a_shallow_clone_cannot_say_there_is_no_release() {
     let (full, shallow) = (clones.path().join("full"), clones.path().join("shallow"));
     git(clones.path(), &["clone", "-q", &url, full.to_str().unwrap()]);
     git(clones.path(), &["clone", "-q", "--depth", "1", &url, shallow.to_str().unwrap()]);
-    let o = bqsuite(&full, &["validate", "--gate", "--suite", full.to_str().unwrap()]);
+    let o = bqsuite_redis(&full, &["validate", "--gate", "--suite", full.to_str().unwrap()]);
     assert_eq!((o.status.code(), codes(&o)), (Some(1), vec!["BQ956".to_owned()]), "{}", transcript(&o));
     // GIT_DIR in the environment (an empty repository) does not change which repository is read.
     let empty = clones.path().join("empty.git");
@@ -525,7 +545,7 @@ fn a_shallow_clone_cannot_say_there_is_no_release() {
         &["release", "--no-previous", "--suite", dir, "--out", dist.to_str().unwrap()],
         &["release", "--suite", dir, "--out", dist.to_str().unwrap()],
     ] {
-        let o = bqsuite(&shallow, args);
+        let o = bqsuite_redis(&shallow, args);
         assert_eq!(o.status.code(), Some(2), "{args:?}: {}", transcript(&o));
         let err = String::from_utf8_lossy(&o.stderr);
         assert!(err.contains("shallow clone") && err.contains("fetch-depth: 0"), "{args:?}: {err}");
@@ -535,29 +555,29 @@ fn a_shallow_clone_cannot_say_there_is_no_release() {
     // no other, so it cannot say there is no previous release either.
     let at_tag = clones.path().join("at-tag");
     git(clones.path(), &["clone", "-q", "--depth", "1", "--branch", "v1.6.0", &url, at_tag.to_str().unwrap()]);
-    let o = bqsuite(&at_tag, &["validate", "--gate", "--suite", at_tag.to_str().unwrap()]);
+    let o = bqsuite_redis(&at_tag, &["validate", "--gate", "--suite", at_tag.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
     assert!(transcript(&o).contains("cannot find the previous release"), "{}", transcript(&o));
     // Its tags fetched (still shallow, as CI fetches them), the shallow clone is judged as the
     // full one; so is a later version there, whose own tag cannot exist yet.
     git(&shallow, &["fetch", "-q", "--depth", "1", "origin", "+refs/tags/*:refs/tags/*"]);
-    let o = bqsuite(&shallow, &["validate", "--gate", "--suite", dir]);
+    let o = bqsuite_redis(&shallow, &["validate", "--gate", "--suite", dir]);
     assert_eq!((o.status.code(), codes(&o)), (Some(1), vec!["BQ956".to_owned()]), "{}", transcript(&o));
     support::set_version(&shallow, "1.7.0");
-    let o = bqsuite(&shallow, &["validate", "--gate", "--suite", dir]);
+    let o = bqsuite_redis(&shallow, &["validate", "--gate", "--suite", dir]);
     assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
     assert!(!transcript(&o).contains("shallow clone"), "{}", transcript(&o));
     assert!(transcript(&o).contains("compared with 1.6.0"), "{}", transcript(&o));
     git(&shallow, &["checkout", "-q", "--", "."]);
     git(&shallow, &["fetch", "-q", "--unshallow", "--tags"]);
-    let o = bqsuite(&shallow, &["validate", "--gate", "--suite", dir]);
+    let o = bqsuite_redis(&shallow, &["validate", "--gate", "--suite", dir]);
     assert_eq!((o.status.code(), codes(&o)), (Some(1), vec!["BQ956".to_owned()]), "{}", transcript(&o));
     // A -pre version is never tagged, so it needs no tag lookup: only the previous release
     // is missing, and that is still asked for.
     let fresh = clones.path().join("pre");
     git(clones.path(), &["clone", "-q", "--depth", "1", &url, fresh.to_str().unwrap()]);
     support::set_version(&fresh, "1.7.0-pre");
-    let o = bqsuite(&fresh, &["validate", "--gate", "--suite", fresh.to_str().unwrap()]);
+    let o = bqsuite_redis(&fresh, &["validate", "--gate", "--suite", fresh.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
     assert!(transcript(&o).contains("cannot find the previous release"), "{}", transcript(&o));
     // A repository git refuses to read (here a broken config; in CI containers, "dubious
@@ -567,7 +587,7 @@ fn a_shallow_clone_cannot_say_there_is_no_release() {
     git(clones.path(), &["clone", "-q", &url, broken.to_str().unwrap()]);
     let config = broken.join(".git/config");
     std::fs::write(&config, std::fs::read_to_string(&config).unwrap() + "\n[broken\n").unwrap();
-    let o = bqsuite(
+    let o = bqsuite_redis(
         &broken,
         &["release", "--no-previous", "--suite", broken.to_str().unwrap(), "--out", dist.to_str().unwrap()],
     );
@@ -578,7 +598,7 @@ fn a_shallow_clone_cannot_say_there_is_no_release() {
     let headless = clones.path().join("headless");
     git(clones.path(), &["clone", "-q", &url, headless.to_str().unwrap()]);
     std::fs::remove_file(headless.join(".git/HEAD")).unwrap();
-    let o = bqsuite(&headless, &["validate", "--gate", "--suite", headless.to_str().unwrap()]);
+    let o = bqsuite_redis(&headless, &["validate", "--gate", "--suite", headless.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
     assert!(transcript(&o).contains("cannot tell whether 1.6.0 was released already (BQ956)"), "{}", transcript(&o));
     // GIT_CEILING_DIRECTORIES at the root of a repository whose suite is in a subdirectory
@@ -591,7 +611,7 @@ fn a_shallow_clone_cannot_say_there_is_no_release() {
     assert_eq!((o.status.code(), codes(&o)), (Some(1), vec!["BQ956".to_owned()]), "{}", transcript(&o));
     // Outside a git repository the check cannot run, and release says so.
     let plain = SuiteCopy::new();
-    let o = bqsuite(plain.path(), &["release", "--no-previous", "--out", dist.to_str().unwrap()]);
+    let o = bqsuite_redis(plain.path(), &["release", "--no-previous", "--out", dist.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
     assert!(
         transcript(&o).contains("whether 1.6.0 was released already (BQ956) was not checked"),
@@ -640,6 +660,7 @@ fn a_release_candidate_tag_freezes_that_candidate_and_build_metadata_names_the_s
 
 #[test]
 fn an_sdk_repositorys_own_tags_are_not_releases_of_its_vendored_suite() {
+    let Some(_) = support::redis_url() else { return };
     // An SDK repository: v1.5.9 released the SDK before it vendored the suite, v1.6.0 released
     // it over a vendored suite 1.5.0, and the vendored copy is now the suite 1.6.0. Neither tag
     // released this suite: before, `validate --gate` called the vendored 1.6.0 a changed
@@ -660,7 +681,7 @@ fn an_sdk_repositorys_own_tags_are_not_releases_of_its_vendored_suite() {
     git(root.path(), &["add", "-A"]);
     git(root.path(), &["commit", "-q", "-m", "vendor the suite 1.6.0"]);
     let dir = vendored.to_str().unwrap();
-    let o = bqsuite(&vendored, &["validate", "--suite", dir, "--gate"]);
+    let o = bqsuite_redis(&vendored, &["validate", "--suite", dir, "--gate"]);
     assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
     assert!(codes(&o).is_empty(), "{}", transcript(&o));
     assert!(transcript(&o).contains("nothing to compare with (skipped)"), "{}", transcript(&o));
@@ -675,12 +696,34 @@ fn an_sdk_repositorys_own_tags_are_not_releases_of_its_vendored_suite() {
     // A tag whose commit does hold the suite of its version is a release of it, as in the
     // suite's own repository: the previous release for the gate.
     git(root.path(), &["tag", "v1.5.0", "HEAD~1"]);
-    let o = bqsuite(&vendored, &["validate", "--suite", dir, "--gate"]);
+    let o = bqsuite_redis(&vendored, &["validate", "--suite", dir, "--gate"]);
     assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
     assert!(transcript(&o).contains("release gate: compared with 1.5.0 (git:v1.5.0): "), "{}", transcript(&o));
     // And a tag of the suite's own version that holds it freezes it (BQ956), here as there.
     git(root.path(), &["tag", "-f", "v1.6.0"]);
     std::fs::write(vendored.join("LICENSE"), "changed after the release\n").unwrap();
-    let o = bqsuite(&vendored, &["validate", "--suite", dir, "--gate"]);
+    let o = bqsuite_redis(&vendored, &["validate", "--suite", dir, "--gate"]);
     assert_eq!(codes(&o), ["BQ956"], "{}", transcript(&o));
+}
+
+/// Red team F5 (stop 49): 1.6.0 adds cases that need a live Redis over 1.5.0. Without a Redis
+/// the reference core reads them but never runs them, so a wrong expectation among them would
+/// ship: the gate refuses (BQ958) and names them, and nothing is written.
+#[test]
+fn a_gate_that_did_not_run_the_new_redis_cases_refuses() {
+    let (_root, suite) = history();
+    let out = tempfile::tempdir().unwrap();
+    let s = suite.to_str().unwrap();
+    let offline = [("BQ_REDIS_URL", ""), ("BQ_REQUIRE_REDIS", "")];
+    let o = support::bqsuite_env(&suite, &["release", "--suite", s, "--out", out.path().to_str().unwrap()], &offline);
+    assert_eq!((o.status.code(), codes(&o)), (Some(1), vec!["BQ958".to_owned()]), "{}", transcript(&o));
+    let text = transcript(&o);
+    assert!(
+        text.contains("new or changed since 1.5.0 need a live Redis, and the reference core did not run them"),
+        "{text}"
+    );
+    assert!(text.contains("(`redis_layout."), "{text}");
+    assert_eq!(std::fs::read_dir(out.path()).unwrap().count(), 0, "nothing is written");
+    let o = support::bqsuite_env(&suite, &["validate", "--suite", s, "--gate"], &offline);
+    assert_eq!((o.status.code(), codes(&o)), (Some(1), vec!["BQ958".to_owned()]), "{}", transcript(&o));
 }

@@ -170,14 +170,16 @@ pub enum Previous {
     Given(String),
 }
 
-/// The release gate for `current` against `previous`: its findings (BQ950–BQ955), located in
-/// the suite's files, and what the suite was compared with, as one line (`Ok`: the previous
+/// The release gate for `current` against `previous`: its findings (BQ950–BQ955, BQ957, and
+/// BQ958 unless `redis_ran`: the reference core ran every case that needs a live Redis),
+/// located in the suite's files, and what the suite was compared with, as one line (`Ok`: the previous
 /// version and where it came from, the changes and the bump they need; `Err`: why nothing was
 /// compared). `Err` of the whole: the previous release could not be loaded (exit 2).
 pub fn gate_run(
     current: &Suite,
     previous: &Previous,
     remote: &RemoteArgs,
+    redis_ran: bool,
 ) -> Result<(Vec<Finding>, Result<String, String>), String> {
     let opts = options(&current.root, remote);
     let label = match previous {
@@ -220,5 +222,9 @@ pub fn gate_run(
         diff.changes.len(),
         diff.needed().as_str()
     );
-    Ok((gate::check(&diff, current)?, Ok(compared)))
+    let mut findings = gate::check(&diff, current)?;
+    if !redis_ran {
+        findings.extend(gate::unrun_redis(&diff, current));
+    }
+    Ok((findings, Ok(compared)))
 }

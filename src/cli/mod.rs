@@ -577,7 +577,7 @@ fn validate(a: &ValidateArgs, color: bool) -> ExitCode {
         (None, false) => None,
     };
     if let Some(previous) = previous {
-        match diff::gate_run(&suite, &previous, &a.remote) {
+        match diff::gate_run(&suite, &previous, &a.remote, redis.run == redis.cases) {
             Ok((gate, compared)) => {
                 findings.extend(gate);
                 match compared {

@@ -93,7 +93,7 @@ pub fn run(a: &ReleaseArgs, color: bool) -> ExitCode {
     }
     if !a.verify && !a.no_previous {
         let previous = a.previous.clone().map_or(Previous::Tag, Previous::Given);
-        let (findings, compared) = match gate_run(&suite, &previous, &a.remote) {
+        let (findings, compared) = match gate_run(&suite, &previous, &a.remote, redis.run == redis.cases) {
             Ok(f) => f,
             Err(e) => return fail(e),
         };

@@ -1136,6 +1136,24 @@ codes! {
             ],
         },
     }
+    REDIS_CASE_NOT_RUN = "BQ958" "redis-case-not-run" "A case that needs a live Redis is new or changed since the previous release, and the reference core did not run it: no Redis was given (release gate)." {
+        Error("a warning while CONFORMANCE_VERSION is a pre-release (X.Y.Z-pre)"),
+        checks: "When the reference core did not run the cases that need a live Redis (the redis_layout behavioural blocks, redis.payload_identity), none of them is added or changed since the previous release: a case, block or section added, an expectation or input changed (not prose alone), or a fixture it reads changed. Cases unchanged since the previous release were run when it was built.",
+        why: "Without a Redis such a case is read and checked but never run, so an expectation that contradicts the reference core (a score off by one, a count that cannot be) would ship unchallenged; the release workflow sets BQ_REQUIRE_REDIS, and a local release or validate --against must say it has not checked them.",
+        example: Gate {
+            previous: &[],
+            current: &[
+                Write("CONFORMANCE_VERSION", "{next-minor}\n"),
+                Set("manifest.json", "/conformance_version", "\"{next-minor}\""),
+                Set("manifest.json", "/redis_layout/migrate/cases/0/expect/delayed_count", "1"),
+                Replace(
+                    "CHANGELOG.md",
+                    "\n## ",
+                    "\n## {next-minor}\n\n- Correction (ADR-0033): `redis_layout.migrate` now counts differently.\n\n## ",
+                ),
+            ],
+        },
+    }
     DOCS_PAGE_DIFFERS = "BQ960" "docs-page-differs" "A page under docs/ (or a generated table of a hand-written page) differs from what bqsuite docs renders from the suite." {
         Error,
         checks: "Every page bqsuite docs renders (the section pages, the index by scope, the results format, the code reference, the command line, their HTML rendering, and the generated tables inside README.md and the hand-written docs pages) has exactly the bytes the suite and bqsuite's tables give today; the finding's line is the first that differs.",

@@ -1,5 +1,5 @@
 //! The release gate: what `bqsuite release` refuses on and `bqsuite validate --against` reports,
-//! as findings (BQ950–BQ955) over a [`Diff`] from the previous release to the suite, and the
+//! as findings (BQ950–BQ955, BQ957, BQ958) over a [`Diff`] from the previous release to the suite, and the
 //! released-version check (BQ956) over the suite and its own release tag.
 //!
 //! Invariants:
@@ -16,7 +16,11 @@
 //!   entry (BQ951, one per correction, at the case in manifest.json); when anything changed,
 //!   CHANGELOG.md has an entry for the version (BQ952) that names every added section (BQ953)
 //!   and every case or block added to an existing section (BQ957), as
-//!   [`crate::suite::changelog`] reads a naming.
+//!   [`crate::suite::changelog`] reads a naming. And, when the reference core could not run
+//!   the cases that need a live Redis (no Redis given), none of them is new or changed since
+//!   the previous release (BQ958, [`unrun_redis`]): the gate has not checked what such a case
+//!   expects, and a release must not ship an expectation nothing ran (red team F5, stop 49).
+//!   Unchanged ones were checked when the previous release was built.
 //! - The findings are errors, or warnings when `CONFORMANCE_VERSION` has a pre-release part
 //!   (`1.7.0-pre`: not yet tagged), so work in progress is told, not stopped.
 //! - A `CONFORMANCE_VERSION` that is not SemVer gives no gate finding (validate reports it,
@@ -204,6 +208,46 @@ fn severity(current: &Suite) -> Severity {
 
 fn finding(current: &Suite, code: Code, message: String) -> Finding {
     Finding { severity: severity(current), ..Finding::error(code, message) }
+}
+
+/// BQ958: the cases that need a live Redis and are new or changed since the previous release
+/// (not by prose alone: a case, block or section added or changed, a fixture they read
+/// changed), when the reference core did not run the Redis cases; `None` when there are none.
+pub fn unrun_redis(diff: &Diff, current: &Suite) -> Option<Finding> {
+    let mut touched = std::collections::BTreeSet::new();
+    for c in diff.changes.iter().filter(|c| c.class != Class::Editorial) {
+        match (&c.section, &c.file) {
+            (Some(section), _) if !c.ids.is_empty() => touched.extend(c.ids.iter().map(|id| format!("{section}.{id}"))),
+            (Some(section), _) => {
+                let Some(s) = current.section(section) else { continue };
+                let cases = s.cases();
+                let in_block = cases.iter().filter(|k| c.block.is_none() || k.sub == c.block.as_deref());
+                touched.extend(in_block.map(|k| format!("{section}.{}", k.id)));
+            }
+            (None, Some(_)) => touched.extend(c.ids.iter().cloned()),
+            (None, None) => {}
+        }
+    }
+    if touched.is_empty() {
+        return None;
+    }
+    let unrun: Vec<String> = crate::sections::needing_redis(current).intersection(&touched).cloned().collect();
+    let (first, rest) = unrun.split_first()?;
+    let more = match rest.len() {
+        0 => String::new(),
+        n => format!(" and {n} more"),
+    };
+    let message = format!(
+        "{} new or changed since {} need{} a live Redis, and the reference core did not run {} (`{first}`{more}): \
+         nothing has checked what {} expect{}; give a Redis (--redis-url or BQ_REDIS_URL)",
+        if unrun.len() == 1 { "1 case".to_owned() } else { format!("{} cases", unrun.len()) },
+        diff.old.version.as_deref().unwrap_or("the previous release"),
+        if unrun.len() == 1 { "s" } else { "" },
+        if unrun.len() == 1 { "it" } else { "them" },
+        if unrun.len() == 1 { "it" } else { "they" },
+        if unrun.len() == 1 { "s" } else { "" },
+    );
+    Some(finding(current, Code::REDIS_CASE_NOT_RUN, message).in_file(current.display_path(MANIFEST)))
 }
 
 /// BQ955: there is no previous release to compare with (`why` says what was looked for).

@@ -412,3 +412,17 @@ pub fn registry() -> impl Iterator<Item = &'static dyn Section> {
 pub fn find(name: &str) -> Option<&'static dyn Section> {
     registry().find(|s| s.name() == name)
 }
+
+/// Every case of `suite` that reads cleanly and needs a live Redis, as `<section>.<id>`: what
+/// the reference core runs only when it is given one.
+pub fn needing_redis(suite: &Suite) -> std::collections::BTreeSet<String> {
+    let mut out = std::collections::BTreeSet::new();
+    for section in suite.sections() {
+        let Some(definition) = find(section.name) else { continue };
+        let cases = definition.read(suite, &section);
+        for i in (0..cases.len()).filter(|&i| cases.needs(i) == Some(Needs::Redis)) {
+            out.insert(format!("{}.{}", section.name, cases.case(i).id));
+        }
+    }
+    out
+}
