@@ -311,6 +311,20 @@ fn a_manifest_that_is_a_fifo_or_a_device_is_refused_not_read() {
     }
 }
 
+/// A manifest that does not parse, in a suite of the recorded version: `validate` once hung on
+/// `[1 }` (the recorded-content walk stepped over an empty "value" without moving; found by
+/// the suite-loader property, stop 49). Each of these is a finding, in time.
+#[test]
+fn a_manifest_that_does_not_parse_is_a_finding_never_a_hang() {
+    for text in ["[}", "[1 }", "{\"a\":[}", "[1,]", "{\"a\":1,}", "[,]", "{\"cases\": [1 :]}"] {
+        let s = SuiteCopy::new();
+        s.write("manifest.json", text);
+        let o = bqsuite_within(s.path(), &["validate"], &[], 60);
+        assert_eq!(o.status.code(), Some(1), "{text}: {}", transcript(&o));
+        assert!(stdout(&o).contains("manifest.json"), "{text}: {}", transcript(&o));
+    }
+}
+
 #[test]
 #[cfg(unix)]
 fn results_files_that_are_not_regular_or_too_large_cannot_be_checked() {

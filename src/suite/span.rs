@@ -242,7 +242,8 @@ static STOPS: [bool; 256] = {
     t
 };
 
-/// End (exclusive) of the value starting at `pos`, in one forward scan.
+/// End (exclusive) of the value starting at `pos`, in one forward scan; `None` when no value
+/// starts there (the end of the text, a `,`, a closing bracket).
 pub(crate) fn value_end(b: &[u8], pos: usize) -> Option<usize> {
     match *b.get(pos)? {
         b'"' => string_end(b, pos),
@@ -273,7 +274,9 @@ pub(crate) fn value_end(b: &[u8], pos: usize) -> Option<usize> {
             while !matches!(b.get(p), None | Some(b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r')) {
                 p += 1;
             }
-            Some(p)
+            // No value is empty: at a `,` or a closing bracket there is none (`[}`), and a
+            // caller that stepped over "it" would not move (validate once hung on `[1 }`).
+            (p > pos).then_some(p)
         }
     }
 }
@@ -281,6 +284,16 @@ pub(crate) fn value_end(b: &[u8], pos: usize) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn no_value_is_empty_so_a_walk_over_broken_text_ends() {
+        assert_eq!(value_end(b"[1}", 1), Some(2));
+        assert_eq!(value_end(b"[}", 1), None);
+        assert_eq!(value_end(b"[1,]", 3), None);
+        for text in ["[}", "[1 }", "{\"a\":[}", "[1,]", "{\"a\":1,}", "[,]"] {
+            assert_eq!(offsets_of(text, &["/0", "/a/0"]).len(), 2, "{text}");
+        }
+    }
 
     #[test]
     fn locates_members_elements_and_last_duplicates() {
