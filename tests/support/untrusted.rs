@@ -67,3 +67,62 @@ pub fn monitor_line(line: &str) {
         assert!(!seen.args.is_empty(), "{line:?}");
     }
 }
+
+/// The suite's files other than its manifest, read once from the repository: what an edited
+/// manifest ([`manifest_text`]) is validated beside.
+pub fn canonical_files() -> Vec<(String, Vec<u8>)> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = if root.join("manifest.json").is_file() { root.to_path_buf() } else { root.join("..") };
+    let suite = Suite::load(&root).expect("the canonical suite loads");
+    let mut files: Vec<_> =
+        suite.files().filter(|f| f.rel != "manifest.json").map(|f| (f.rel.clone(), f.bytes().to_vec())).collect();
+    if let Some(c) = suite.changelog() {
+        files.push((c.rel.clone(), c.bytes().to_vec()));
+    }
+    files
+}
+
+/// A manifest of any text beside the canonical suite's other files, read in memory as `fetch`
+/// and `diff` read a suite: `validate` gives the same findings twice (the agreement's threads
+/// cannot change an outcome), locates every finding inside the manifest's text and renders
+/// them in every format; every section's cases are read; and `run` of the reference core
+/// writes a results file that serialises, with no failing case and no invalid one when
+/// `validate` found no error (the agreement and the run judge the same core on the same
+/// cases).
+pub fn manifest_text(files: &[(String, Vec<u8>)], manifest: &[u8]) {
+    use bqsuite::conformance::{self, RunOptions};
+    let all = files.iter().cloned().chain(std::iter::once(("manifest.json".to_owned(), manifest.to_vec())));
+    let suite = Suite::from_files("suite", all, Vec::new());
+    let findings = bqsuite::validate::validate(&suite);
+    assert_eq!(findings, bqsuite::validate::validate(&suite), "validate is deterministic");
+    let lines = String::from_utf8_lossy(manifest).lines().count().max(1);
+    for f in findings.iter().filter(|f| f.file.as_deref() == Some("manifest.json")) {
+        if let Some(span) = f.span {
+            assert!(span.line >= 1 && span.line <= lines + 1 && span.column >= 1, "{f:?}");
+        }
+    }
+    let summary = Summary::new("validate", "suite");
+    let _ = diag::render(&findings, Format::Human, false, &summary);
+    let _ = diag::render(&findings, Format::Github, false, &summary);
+    let json = diag::render(&findings, Format::Json, false, &summary);
+    assert!(serde_json::from_str::<Value>(&json).is_ok(), "the JSON renderer writes JSON: {json}");
+    for section in suite.sections() {
+        let _ = section.cases();
+    }
+    let run = conformance::run(&suite, &RunOptions::default());
+    assert!(serde_json::from_str::<Value>(&run.results.to_json()).is_ok(), "results serialise");
+    if !diag::has_errors(&findings) {
+        let failing: Vec<_> = run
+            .results
+            .sections
+            .iter()
+            .flat_map(|(s, cases)| cases.as_object().into_iter().flatten().map(move |(id, o)| (s, id, o)))
+            .filter(|(_, _, o)| o.get("status").and_then(Value::as_str) == Some("fail"))
+            .collect();
+        assert!(
+            failing.is_empty() && run.invalid.is_empty(),
+            "validate is clean, yet run fails {failing:?} {:?}",
+            run.invalid
+        );
+    }
+}
