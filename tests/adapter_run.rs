@@ -636,6 +636,11 @@ fn trace_writes_the_exchange_to_the_log() {
     let call =
         at(r#"→ {"cmd":"call","seq":1,"section":"cases","case":"order-created","request":{"op":"accepts","body":""#);
     // As the adapter wrote it (Python's separators).
+    // The body's bytes, which travel as base64, as text beside the call (a line break escaped).
+    assert!(
+        lines[call + 1].starts_with(r#"  /request/body as text: {\u000a  "job": "urn:babel:orders:created","#),
+        "{text}"
+    );
     let reply = at(r#"← {"reply": "result", "seq": 1, "response": {"op": "accepts", "result": "yes\u0007"}}"#);
     let verdict = at("== bqsuite: cases order-created: fail: ");
     let reference = at(r#"≠ reference, call 1: {"op":"accepts","result":true}"#);

@@ -1620,6 +1620,51 @@ fn trace_to(path: &std::path::Path, arrow: Arrow, line: &[u8]) {
         Arrow::Reference(seq) => format!("≠ reference, call {seq}: "),
     };
     append_line(path, &format!("{mark}{text}"));
+    for (at, bytes) in bytes_as_text(line) {
+        append_line(path, &format!("  {at} as text: {}", excerpt(bytes.as_bytes(), TRACED_CHARS)));
+    }
+}
+
+/// The members of a traced line that carry bytes as base64 (the protocol's `Bytes`: `body`,
+/// `payload`, `value`, `BinaryValue`, or a `result` that is a string), each with its pointer
+/// and its bytes as text, when they decode and are UTF-8: base64 is unreadable in a log (the
+/// Go adapter's author decoded poison records by hand, stop 49). Only a line that parses.
+fn bytes_as_text(line: &[u8]) -> Vec<(String, String)> {
+    const NAMES: [&str; 5] = ["body", "payload", "value", "BinaryValue", "result"];
+    fn walk(v: &Value, at: &mut String, out: &mut Vec<(String, String)>) {
+        match v {
+            Value::Object(o) => {
+                for (k, x) in o {
+                    let len = at.len();
+                    crate::suite::pointer::push(at, k);
+                    match x {
+                        Value::String(s) if NAMES.contains(&k.as_str()) && !s.is_empty() => {
+                            let bytes = base64::Engine::decode(&base64::engine::general_purpose::STANDARD, s);
+                            if let Some(text) = bytes.ok().and_then(|b| String::from_utf8(b).ok()) {
+                                out.push((at.clone(), text));
+                            }
+                        }
+                        x => walk(x, at, out),
+                    }
+                    at.truncate(len);
+                }
+            }
+            Value::Array(a) => {
+                for (i, x) in a.iter().enumerate() {
+                    let len = at.len();
+                    crate::suite::pointer::push_index(at, i);
+                    walk(x, at, out);
+                    at.truncate(len);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    if let Ok(v) = serde_json::from_slice::<Value>(line) {
+        walk(&v, &mut String::new(), &mut out);
+    }
+    out
 }
 
 /// `line` with every `url` member (a Redis target's) shown without its credentials: the trace
