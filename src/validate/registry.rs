@@ -25,7 +25,9 @@
 //!   afterwards, as `run` runs them; without one they are read and checked, never executed, and
 //!   counted, so `validate` stays offline unless asked. Either way the agreement is
 //!   deterministic (the reference draws its random delays from a fixed seed here, every Redis
-//!   case pins its clock, and which thread runs a case does not change its outcome). A Redis case
+//!   case pins its clock, and which thread runs a case does not change its outcome): the same
+//!   findings at the same places, though a disagreement's message may quote an envelope the
+//!   reference made, whose per-message values (meta.id, trace_id, created_at) are new each run. A Redis case
 //!   that could not run because the Redis went away is counted as not run, never reported as a
 //!   disagreement.
 //! * the suite's power (BQ316): on a suite of the recorded power's version or later, every
