@@ -635,6 +635,19 @@ fn fixtures_byte_wise_and_semantically() {
     assert_eq!(only(&c), (Kind::FixtureChanged, Class::Correction));
     assert!(c[0].note.as_deref().unwrap().contains("spelled otherwise"), "{c:#?}");
     assert_eq!(c[0].reference(), "fixtures/trim-decode-nbsp-job-is-not-blank.json");
+    // The escape moved from the tested field to a decoy that held the raw character: the same
+    // strings, spelled the same, in other places (second red team, stop 49).
+    let nbsp = "fixtures/trim-decode-nbsp-job-is-not-blank.json";
+    let (old, new) = (SuiteCopy::new(), SuiteCopy::new());
+    let text = old.read(nbsp);
+    old.write(nbsp, text.replace("\"order_id\": 1042", "\"order_id\": 1042, \"note\": \"\u{a0}\""));
+    new.write(
+        nbsp,
+        text.replace("\"job\": \"\\u00a0\"", "\"job\": \"\u{a0}\"")
+            .replace("\"order_id\": 1042", "\"order_id\": 1042, \"note\": \"\\u00a0\""),
+    );
+    let c = diff(old.path(), new.path()).changes;
+    assert_eq!(only(&c), (Kind::FixtureChanged, Class::Correction));
     // A value of a fixture valid cases read: breaking, with its readers.
     let c = one_change(|s| {
         let text = s.read("fixtures/order-created.json").replace("\"attempts\": 0", "\"attempts\": 1");

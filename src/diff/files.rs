@@ -109,27 +109,14 @@ fn same_json(a: &[u8], b: &[u8]) -> Option<bool> {
     Some(Node::parse(a)? == Node::parse(b)?)
 }
 
-/// Every string of a JSON text (keys included) as written, quotes and escapes kept, sorted:
-/// two texts of the same JSON differ here exactly when a string is spelled otherwise, wherever
-/// it moved.
-fn spellings(text: &[u8]) -> Vec<&[u8]> {
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < text.len() {
-        if text[i] != b'"' {
-            i += 1;
-            continue;
-        }
-        let start = i;
-        i += 1;
-        while i < text.len() && text[i] != b'"' {
-            i += if text[i] == b'\\' { 2 } else { 1 };
-        }
-        i += 1;
-        out.push(&text[start..i.min(text.len())]);
-    }
+/// Every string of a JSON text as written ([`crate::suite::span::strings`]: quotes and escapes
+/// kept, each with the path to it and whether it is a key), sorted, so the order of an object's
+/// distinct keys does not count but a string's place does (an escape moved from the field a
+/// case tests to another one is a respelling of both). `None` when the scan cannot follow it.
+fn spellings(text: &[u8]) -> Option<Vec<(String, bool, &[u8])>> {
+    let mut out = crate::suite::span::strings(text)?;
     out.sort_unstable();
-    out
+    Some(out)
 }
 
 /// A case that reads a fixture.
@@ -402,6 +389,12 @@ mod tests {
     #[test]
     fn spellings_tell_escapes_apart_but_not_layout_order_or_number_forms() {
         let s = |a: &str, b: &str| spellings(a.as_bytes()) == spellings(b.as_bytes());
+        // Red team (stop 49, second round): the escape moved from the tested field to a decoy.
+        assert!(
+            !s("{\"job\":\"\\u00a0\",\"note\":\"\u{a0}\"}", "{\"job\":\"\u{a0}\",\"note\":\"\\u00a0\"}"),
+            "a string's place counts"
+        );
+        assert!(s(r#"{"a":["x","y"],"b":{"c":"\t"}}"#, r#"{"b":{"c":"\t"},"a":["x","y"]}"#));
         assert!(s(r#"{"a":"x","b":[1,2]}"#, "{\n  \"b\": [1, 2],\n  \"a\": \"x\"\n}\n"));
         assert!(!s(r#"{"a":"\u00a0"}"#, "{\"a\":\"\u{a0}\"}"), "an escape or the character");
         assert!(!s(r#"{"\u006fk":1}"#, r#"{"ok":1}"#), "keys too");

@@ -475,10 +475,19 @@ pub fn compare(old: &Suite, new: &Suite, old_label: &str, new_label: &str) -> Re
         let widened = manifest::widened_skips(old, new);
         if !widened.is_empty() {
             c.class = Class::Correction;
+            // A whole section is listed by its name, a case as `section.id`.
+            let sections = widened.iter().filter(|w| !w.contains('.')).count();
+            let count = |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+            let what = match (widened.len() - sections, sections) {
+                (cases, 0) => count(cases, "case", "cases"),
+                (0, whole) => count(whole, "whole section", "whole sections"),
+                (cases, whole) => {
+                    format!("{} and {}", count(cases, "case", "cases"), count(whole, "whole section", "whole sections"))
+                }
+            };
             c.note = Some(format!(
-                "lets {} of the previous version be skipped (by a new rule, or a rule widened to them): no longer \
-                 required of every SDK, a correction the entry names as `{SKIP_POLICY}`",
-                if widened.len() == 1 { "1 case".to_owned() } else { format!("{} cases", widened.len()) }
+                "lets {what} of the previous version be skipped (by a new rule, or a rule widened to them): no \
+                 longer required of every SDK, a correction the entry names as `{SKIP_POLICY}`"
             ));
             c.ids = widened;
         }

@@ -57,6 +57,61 @@ pub fn offsets_of(text: &str, pointers: &[&str]) -> Vec<Option<usize>> {
     found
 }
 
+/// Every string of a JSON text as written (quotes and escapes kept), in document order, each
+/// with the path to it (decoded keys and indexes, as a JSON pointer) and whether it is that
+/// member's key (`true`) or a value. `None` when the text is not one JSON value the scan can
+/// follow.
+pub fn strings(text: &[u8]) -> Option<Vec<(String, bool, &[u8])>> {
+    fn value<'t>(b: &'t [u8], pos: usize, at: &mut String, out: &mut Vec<(String, bool, &'t [u8])>) -> Option<usize> {
+        match *b.get(pos)? {
+            b'"' => {
+                let end = string_end(b, pos)?;
+                out.push((at.clone(), false, &b[pos..end]));
+                Some(end)
+            }
+            b'{' => {
+                let mut p = skip_ws(b, pos + 1);
+                while *b.get(p)? == b'"' {
+                    let key_end = string_end(b, p)?;
+                    let key: String = serde_json::from_slice(&b[p..key_end]).ok()?;
+                    let len = at.len();
+                    pointer::push(at, &key);
+                    out.push((at.clone(), true, &b[p..key_end]));
+                    p = skip_ws(b, key_end);
+                    (*b.get(p)? == b':').then_some(())?;
+                    let end = value(b, skip_ws(b, p + 1), at, out)?;
+                    at.truncate(len);
+                    p = skip_ws(b, end);
+                    if *b.get(p)? == b',' {
+                        p = skip_ws(b, p + 1);
+                    }
+                }
+                (*b.get(p)? == b'}').then_some(p + 1)
+            }
+            b'[' => {
+                let mut p = skip_ws(b, pos + 1);
+                let mut i = 0;
+                while *b.get(p)? != b']' {
+                    let len = at.len();
+                    pointer::push_index(at, i);
+                    let end = value(b, p, at, out)?;
+                    at.truncate(len);
+                    p = skip_ws(b, end);
+                    if *b.get(p)? == b',' {
+                        p = skip_ws(b, p + 1);
+                    }
+                    i += 1;
+                }
+                Some(p + 1)
+            }
+            _ => value_end(b, pos),
+        }
+    }
+    let mut out = Vec::new();
+    value(text, skip_ws(text, 0), &mut String::new(), &mut out)?;
+    Some(out)
+}
+
 /// Bytes between two character-count checkpoints of a [`LineIndex`].
 pub const CHECKPOINT: usize = 256;
 
