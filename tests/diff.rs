@@ -957,3 +957,18 @@ fn a_skip_rule_over_existing_cases_is_a_correction_one_over_new_cases_is_additiv
     let c = d.changes.iter().find(|c| c.kind == Kind::SkipPolicyChanged).expect("the policy changed");
     assert_eq!(c.class, Class::Additive, "{c:#?}");
 }
+
+/// A side whose manifest does not parse could not be compared (exit 2), and the message says
+/// it does not parse and where, not that it is "missing or not an object".
+#[test]
+fn a_manifest_that_does_not_parse_is_said_so() {
+    let (old, new) = (SuiteCopy::new(), SuiteCopy::new());
+    new.write("manifest.json", "[1 }");
+    let o = bqsuite(old.path(), &["diff", old.path().to_str().unwrap(), new.path().to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
+    assert!(
+        transcript(&o).contains("manifest.json does not parse: expected `,` or `]` at line 1 column 4"),
+        "{}",
+        transcript(&o)
+    );
+}

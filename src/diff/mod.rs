@@ -460,7 +460,11 @@ pub fn scopes_for(bindings: &[Scope], scopes: &[Scope]) -> BTreeSet<String> {
 /// Every change from `old` to `new`: the manifest's, then the files'.
 pub fn compare(old: &Suite, new: &Suite, old_label: &str, new_label: &str) -> Result<Vec<Change>, String> {
     fn manifest<'s>(s: &'s Suite, label: &str) -> Result<&'s serde_json::Map<String, serde_json::Value>, String> {
-        s.manifest().ok_or_else(|| format!("{label}: {MANIFEST} is missing or is not a JSON object"))
+        s.manifest().ok_or_else(|| match s.file(MANIFEST).and_then(|f| f.json_error()) {
+            // serde's message says where.
+            Some(e) => format!("{label}: {MANIFEST} does not parse: {}", e.message),
+            None => format!("{label}: {MANIFEST} is missing or is not a JSON object"),
+        })
     }
     let (a, b) = (manifest(old, old_label)?, manifest(new, new_label)?);
     // Numbers by their literals, read from the texts the manifests were loaded from.

@@ -272,6 +272,14 @@ impl SourceFile {
             _ => None,
         }
     }
+
+    /// Why a `.json` file that was read as text does not parse.
+    pub fn json_error(&self) -> Option<&JsonError> {
+        match &self.content {
+            Content::Json { parsed: Err(e), .. } => Some(e),
+            _ => None,
+        }
+    }
 }
 
 /// Parse JSON text where no key may repeat (a configuration file given on the command line):
