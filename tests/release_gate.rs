@@ -727,3 +727,24 @@ fn a_gate_that_did_not_run_the_new_redis_cases_refuses() {
     let o = support::bqsuite_env(&suite, &["validate", "--suite", s, "--gate"], &offline);
     assert_eq!((o.status.code(), codes(&o)), (Some(1), vec!["BQ958".to_owned()]), "{}", transcript(&o));
 }
+
+/// Second red team (stop 49): `--no-previous` skipped the whole gate on any version. Where the
+/// suite's repository has released it before, it is refused and nothing is written.
+#[test]
+fn no_previous_is_refused_after_a_first_release() {
+    let (_root, suite) = history();
+    let out = tempfile::tempdir().unwrap();
+    let s = suite.to_str().unwrap();
+    let o = bqsuite(&suite, &["release", "--suite", s, "--no-previous", "--out", out.path().to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
+    assert!(
+        transcript(&o).contains("--no-previous is for the very first release, but v1.5.0 released this suite before"),
+        "{}",
+        transcript(&o)
+    );
+    assert_eq!(std::fs::read_dir(out.path()).unwrap().count(), 0, "nothing is written");
+    // Outside a repository the flag is taken at its word.
+    let plain = SuiteCopy::new();
+    let o = bqsuite(plain.path(), &["release", "--no-previous", "--out", out.path().to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+}

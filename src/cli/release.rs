@@ -28,6 +28,7 @@ pub struct ReleaseArgs {
     #[arg(long, value_name = "DIR|ASSET|VERSION|git:REV", conflicts_with = "no_previous")]
     pub previous: Option<String>,
     /// The very first release: there is no previous one to compare with (the gate is skipped).
+    /// Refused where the suite's repository has an earlier release tag of it.
     #[arg(long)]
     pub no_previous: bool,
     /// Raise the per-file cap the asset must stay within (rule 8; default: `fetch`'s, 16 MiB)
@@ -48,6 +49,20 @@ pub fn run(a: &ReleaseArgs, color: bool) -> ExitCode {
         Ok(s) => s,
         Err(e) => return fail(e),
     };
+    // --no-previous is the very first release; where the repository has released this suite
+    // before, it would skip the whole gate (second red team, stop 49). Outside a repository,
+    // or in a clone that cannot tell, the flag is taken at its word.
+    if a.no_previous && !a.verify {
+        let previous = suite.version().and_then(|v| crate::diff::gate::previous_tag(&suite.root, v).ok().flatten());
+        if let Some(tag) = previous {
+            note!(
+                "bqsuite: refusing to build the release: --no-previous is for the very first release, but {tag} \
+                 released this suite before; drop it (the release gate then compares with {tag}) or name the \
+                 release to compare with (--previous)"
+            );
+            return exit(true);
+        }
+    }
     let out = a.out.clone().unwrap_or_else(|| suite.root.join("dist"));
     let mut limits = release::Limits::default();
     if let Some(cap) = a.file_cap {
