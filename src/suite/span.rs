@@ -69,41 +69,21 @@ pub fn strings(text: &[u8]) -> Option<Vec<(String, bool, &[u8])>> {
                 out.push((at.clone(), false, &b[pos..end]));
                 Some(end)
             }
-            b'{' => {
-                let mut p = skip_ws(b, pos + 1);
-                while *b.get(p)? == b'"' {
-                    let key_end = string_end(b, p)?;
-                    let key: String = serde_json::from_slice(&b[p..key_end]).ok()?;
-                    let len = at.len();
-                    pointer::push(at, &key);
-                    out.push((at.clone(), true, &b[p..key_end]));
-                    p = skip_ws(b, key_end);
-                    (*b.get(p)? == b':').then_some(())?;
-                    let end = value(b, skip_ws(b, p + 1), at, out)?;
-                    at.truncate(len);
-                    p = skip_ws(b, end);
-                    if *b.get(p)? == b',' {
-                        p = skip_ws(b, p + 1);
-                    }
-                }
-                (*b.get(p)? == b'}').then_some(p + 1)
-            }
-            b'[' => {
-                let mut p = skip_ws(b, pos + 1);
-                let mut i = 0;
-                while *b.get(p)? != b']' {
-                    let len = at.len();
-                    pointer::push_index(at, i);
-                    let end = value(b, p, at, out)?;
-                    at.truncate(len);
-                    p = skip_ws(b, end);
-                    if *b.get(p)? == b',' {
-                        p = skip_ws(b, p + 1);
-                    }
-                    i += 1;
-                }
-                Some(p + 1)
-            }
+            b'{' => members(b, pos, |key, v| {
+                let len = at.len();
+                pointer::push(at, &serde_json::from_slice::<String>(key).ok()?);
+                out.push((at.clone(), true, key));
+                let end = value(b, v, at, out);
+                at.truncate(len);
+                end
+            }),
+            b'[' => elements(b, pos, |i, v| {
+                let len = at.len();
+                pointer::push_index(at, i);
+                let end = value(b, v, at, out);
+                at.truncate(len);
+                end
+            }),
             _ => value_end(b, pos),
         }
     }
@@ -211,47 +191,51 @@ fn walk(b: &[u8], pos: usize, trie: &Trie, node: usize, found: &mut [Option<usiz
     if n.children.is_empty() {
         return value_end(b, pos);
     }
+    let mut digits = [0u8; 20];
     match *b.get(pos)? {
-        b'{' => {
-            let mut p = skip_ws(b, pos + 1);
-            while *b.get(p)? == b'"' {
-                let key_end = string_end(b, p)?;
-                let child = child_by_key(&n.children, &b[p..key_end]);
-                p = skip_ws(b, key_end);
-                if *b.get(p)? != b':' {
-                    return None;
-                }
-                let value = skip_ws(b, p + 1);
-                let end = match child {
-                    Some(c) => walk(b, value, trie, c, found)?,
-                    None => value_end(b, value)?,
-                };
-                p = skip_ws(b, end);
-                if *b.get(p)? == b',' {
-                    p = skip_ws(b, p + 1);
-                }
-            }
-            (b[p] == b'}').then_some(p + 1)
-        }
-        b'[' => {
-            let mut p = skip_ws(b, pos + 1);
-            let mut i = 0usize;
-            let mut digits = [0u8; 20];
-            while *b.get(p)? != b']' {
-                let end = match n.children.get(super::pointer::decimal(i, &mut digits)) {
-                    Some(&c) => walk(b, p, trie, c, found)?,
-                    None => value_end(b, p)?,
-                };
-                p = skip_ws(b, end);
-                if *b.get(p)? == b',' {
-                    p = skip_ws(b, p + 1);
-                }
-                i += 1;
-            }
-            Some(p + 1)
-        }
+        b'{' => members(b, pos, |key, v| match child_by_key(&n.children, key) {
+            Some(c) => walk(b, v, trie, c, found),
+            None => value_end(b, v),
+        }),
+        b'[' => elements(b, pos, |i, v| match n.children.get(super::pointer::decimal(i, &mut digits)) {
+            Some(&c) => walk(b, v, trie, c, found),
+            None => value_end(b, v),
+        }),
         _ => value_end(b, pos),
     }
+}
+
+/// Step over the members of the object whose `{` is at `pos`: `member` gets each key's literal
+/// (quotes included) and the position of its value, and returns the value's end. The end
+/// (exclusive) of the object; `None` as soon as the text is not an object there. The one loop
+/// over an object's members of the raw-text walks.
+fn members<'t>(b: &'t [u8], pos: usize, mut member: impl FnMut(&'t [u8], usize) -> Option<usize>) -> Option<usize> {
+    let mut p = skip_ws(b, pos + 1);
+    while *b.get(p)? == b'"' {
+        let key_end = string_end(b, p)?;
+        let colon = skip_ws(b, key_end);
+        (*b.get(colon)? == b':').then_some(())?;
+        p = skip_ws(b, member(&b[p..key_end], skip_ws(b, colon + 1))?);
+        if *b.get(p)? == b',' {
+            p = skip_ws(b, p + 1);
+        }
+    }
+    (b[p] == b'}').then_some(p + 1)
+}
+
+/// Step over the elements of the array whose `[` is at `pos`: `element` gets each index and
+/// position, and returns the element's end. The end (exclusive) of the array, as [`members`].
+fn elements(b: &[u8], pos: usize, mut element: impl FnMut(usize, usize) -> Option<usize>) -> Option<usize> {
+    let mut p = skip_ws(b, pos + 1);
+    let mut i = 0;
+    while *b.get(p)? != b']' {
+        p = skip_ws(b, element(i, p)?);
+        if *b.get(p)? == b',' {
+            p = skip_ws(b, p + 1);
+        }
+        i += 1;
+    }
+    Some(p + 1)
 }
 
 /// The trie child for the string literal `lit` (quotes included), decoding only when it has
