@@ -18,7 +18,7 @@ use serde::de::IgnoredAny;
 use serde_json::value::RawValue;
 use std::ops::RangeInclusive;
 
-use serde_json::{Number, Value};
+use serde_json::{Map, Number, Value};
 
 /// Deep equality under the contract's "same value" rule (R4).
 pub fn same_value(a: &Value, b: &Value) -> bool {
@@ -121,30 +121,28 @@ pub const ENVELOPE_INTEGERS: [&str; 5] =
 pub const EPOCH_MS: std::ops::Range<u64> = 1_000_000_000_000..10_000_000_000_000;
 
 /// A `dead_letter` block an SDK wrote for a message it dead-lettered with `reason` from
-/// `queue`: those two values, then [`dead_letter_block`]'s shape.
+/// `queue`: those two values, then [`dead_letter_block`]'s shape, every fault said at once (an
+/// adapter's author fixing the first would otherwise meet the next only on the next run: the
+/// Go probe of stop 49 saw only the reason of a record that had also lost its body and named
+/// the wrong queue).
 pub fn dead_letter_for(
     block: &Value,
     reason: &str,
     queue: &str,
     clock: Option<RangeInclusive<u64>>,
 ) -> Result<(), String> {
-    if !block.is_object() {
-        return dead_letter_block(block, clock);
-    }
-    let shown = |key: &str| block.get(key).map_or_else(|| "absent".to_owned(), Value::to_string);
+    let Some(members) = block.as_object() else { return dead_letter_block(block, clock) };
+    let shown = |key: &str| members.get(key).map_or_else(|| "absent".to_owned(), Value::to_string);
     let mut wrong = Vec::new();
-    if block.get("reason").and_then(Value::as_str) != Some(reason) {
+    if members.get("reason").and_then(Value::as_str) != Some(reason) {
         wrong.push(format!("dead_letter.reason is {}, expected {reason:?}", shown("reason")));
     }
-    if block.get("original_queue").and_then(Value::as_str) != Some(queue) {
+    if members.get("original_queue").and_then(Value::as_str) != Some(queue) {
         wrong.push(format!("dead_letter.original_queue is {}, expected {queue:?}", shown("original_queue")));
     }
-    // Said together: an adapter's author fixing the first would otherwise meet the next only
-    // on the next run (the Go probe of stop 49 saw only the reason of a record that had also
-    // lost its body and named the wrong queue).
-    let shape = dead_letter_block(block, clock).err().filter(|e| !e.starts_with("dead_letter.reason"));
-    wrong.extend(shape);
-    if wrong.is_empty() { Ok(()) } else { Err(wrong.join("; ")) }
+    // The two compared above are not judged again on their shape.
+    wrong.extend(shape_faults(members, clock, &["reason", "original_queue"]));
+    joined(wrong)
 }
 
 /// A `dead_letter` block an SDK wrote has the producer schema's shape (its `dead_letter`, wire
@@ -161,39 +159,53 @@ pub fn dead_letter_for(
 /// `clock` is the injected clock's moments in epoch milliseconds when the SDK ran on one (the
 /// Redis cases set it to a step's `now`, around 1000 s): a `failed_at` read from it is right too.
 pub fn dead_letter_block(block: &Value, clock: Option<RangeInclusive<u64>>) -> Result<(), String> {
-    let block = block.as_object().ok_or_else(|| format!("dead_letter is {block}, expected an object"))?;
-    let member = |key: &str, fits: fn(&Value) -> bool, what: &str| match block.get(key) {
-        Some(v) if fits(v) => Ok(()),
-        Some(v) => Err(format!("dead_letter.{key} is {v}, expected {what}")),
-        None => Err(format!("dead_letter.{key} is missing (the producer schema requires it)")),
-    };
-    let optional = |key: &str, fits: fn(&Value) -> bool, what: &str| match block.get(key) {
-        Some(v) if !fits(v) => Err(format!("dead_letter.{key} is {v}, expected {what}")),
-        _ => Ok(()),
-    };
-    member(
-        "reason",
-        |v| matches!(v.as_str(), Some("failed" | "unknown_urn" | "poison")),
-        "failed, unknown_urn or poison",
-    )?;
-    let stamped = |n: u64| EPOCH_MS.contains(&n) || clock.as_ref().is_some_and(|c| c.contains(&n));
-    match block.get("failed_at") {
-        Some(v) if v.as_u64().is_some_and(stamped) => {}
-        Some(v) => {
-            let injected = clock
-                .as_ref()
-                .map_or(String::new(), |c| format!(", or of the injected clock ({} to {})", c.start(), c.end()));
-            return Err(format!(
-                "dead_letter.failed_at is {v}, expected an integer of epoch milliseconds >= 10^12 and < 10^13{injected}"
-            ));
-        }
-        None => return Err("dead_letter.failed_at is missing (the producer schema requires it)".to_owned()),
+    match block.as_object() {
+        Some(members) => joined(shape_faults(members, clock, &[])),
+        None => Err(format!("dead_letter is {block}, expected an object")),
     }
-    member("original_queue", Value::is_string, "a string")?;
-    member("attempts", |v| v.as_u64().is_some(), "an integer ≥ 0")?;
-    optional("error", |v| v.is_string() || v.is_null(), "a string or null")?;
-    optional("exception", |v| v.is_string() || v.is_null(), "a string or null")?;
-    optional("lang", Value::is_string, "a string")
+}
+
+/// One member of a `dead_letter` block: its key, whether the producer schema requires it, what
+/// value fits, and what that is in words.
+type MemberRule<'a> = (&'a str, bool, &'a dyn Fn(&Value) -> bool, &'a str);
+
+/// Every way a `dead_letter` object departs from [`dead_letter_block`]'s shape, in member order,
+/// leaving out the members in `compared` (a caller that compared them with what it expects).
+fn shape_faults(block: &Map<String, Value>, clock: Option<RangeInclusive<u64>>, compared: &[&str]) -> Vec<String> {
+    let stamped =
+        |v: &Value| v.as_u64().is_some_and(|n| EPOCH_MS.contains(&n) || clock.as_ref().is_some_and(|c| c.contains(&n)));
+    let injected =
+        clock.as_ref().map_or(String::new(), |c| format!(", or of the injected clock ({} to {})", c.start(), c.end()));
+    let failed_at = format!("an integer of epoch milliseconds >= 10^12 and < 10^13{injected}");
+    let rules: [MemberRule<'_>; 7] = [
+        (
+            "reason",
+            true,
+            &|v| matches!(v.as_str(), Some("failed" | "unknown_urn" | "poison")),
+            "failed, unknown_urn or poison",
+        ),
+        ("failed_at", true, &stamped, &failed_at),
+        ("original_queue", true, &Value::is_string, "a string"),
+        ("attempts", true, &|v| v.as_u64().is_some(), "an integer ≥ 0"),
+        ("error", false, &|v| v.is_string() || v.is_null(), "a string or null"),
+        ("exception", false, &|v| v.is_string() || v.is_null(), "a string or null"),
+        ("lang", false, &Value::is_string, "a string"),
+    ];
+    rules
+        .into_iter()
+        .filter(|(key, ..)| !compared.contains(key))
+        .filter_map(|(key, required, fits, what)| match block.get(key) {
+            Some(v) if fits(v) => None,
+            Some(v) => Some(format!("dead_letter.{key} is {v}, expected {what}")),
+            None if required => Some(format!("dead_letter.{key} is missing (the producer schema requires it)")),
+            None => None,
+        })
+        .collect()
+}
+
+/// `Ok` when there is no fault, else every fault in one reason.
+fn joined(faults: Vec<String>) -> Result<(), String> {
+    if faults.is_empty() { Ok(()) } else { Err(faults.join("; ")) }
 }
 
 /// The text of a poison record the SDK wrote for `body` (R13, the poison_dlq description):
