@@ -46,6 +46,7 @@
 //!   workflow tags nothing else). So in an SDK repository, whose `v*` tags are the SDK's own
 //!   releases over a vendored copy of another suite version (or none), those tags are ignored.
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use super::{Bump, Class, Diff, Kind, render};
@@ -214,38 +215,46 @@ fn finding(current: &Suite, code: Code, message: String) -> Finding {
 /// (not by prose alone: a case, block or section added or changed, a fixture they read
 /// changed), when the reference core did not run the Redis cases; `None` when there are none.
 pub fn unrun_redis(diff: &Diff, current: &Suite) -> Option<Finding> {
-    let mut touched = std::collections::BTreeSet::new();
+    // Section → the ids of its cases the changes touch (all of them for a block or section
+    // changed as a whole).
+    let mut touched: BTreeMap<&str, BTreeSet<String>> = BTreeMap::new();
     for c in diff.changes.iter().filter(|c| c.class != Class::Editorial) {
         match (&c.section, &c.file) {
-            (Some(section), _) if !c.ids.is_empty() => touched.extend(c.ids.iter().map(|id| format!("{section}.{id}"))),
+            (Some(section), _) if !c.ids.is_empty() => {
+                touched.entry(section).or_default().extend(c.ids.iter().cloned());
+            }
             (Some(section), _) => {
                 let Some(s) = current.section(section) else { continue };
-                let cases = s.cases();
-                let in_block = cases.iter().filter(|k| c.block.is_none() || k.sub == c.block.as_deref());
-                touched.extend(in_block.map(|k| format!("{section}.{}", k.id)));
+                let in_block = s.cases().into_iter().filter(|k| c.block.is_none() || k.sub == c.block.as_deref());
+                touched.entry(section).or_default().extend(in_block.map(|k| k.id));
             }
-            (None, Some(_)) => touched.extend(c.ids.iter().cloned()),
+            // A fixture's readers, as `section.id`.
+            (None, Some(_)) => {
+                for (section, id) in c.ids.iter().filter_map(|r| r.split_once('.')) {
+                    touched.entry(section).or_default().insert(id.to_owned());
+                }
+            }
             (None, None) => {}
         }
     }
-    if touched.is_empty() {
-        return None;
-    }
-    let unrun: Vec<String> = crate::sections::needing_redis(current).intersection(&touched).cloned().collect();
+    let unrun: Vec<String> = touched
+        .into_iter()
+        .flat_map(|(section, ids)| {
+            let redis = crate::sections::redis_cases(current, section);
+            redis.into_iter().filter(move |id| ids.contains(id)).map(move |id| format!("{section}.{id}"))
+        })
+        .collect();
     let (first, rest) = unrun.split_first()?;
-    let more = match rest.len() {
-        0 => String::new(),
-        n => format!(" and {n} more"),
+    let more = if rest.is_empty() { String::new() } else { format!(" and {} more", rest.len()) };
+    let (cases, need, them, they) = if rest.is_empty() {
+        ("1 case".to_owned(), "needs", "it", "it expects")
+    } else {
+        (format!("{} cases", unrun.len()), "need", "them", "they expect")
     };
     let message = format!(
-        "{} new or changed since {} need{} a live Redis, and the reference core did not run {} (`{first}`{more}): \
-         nothing has checked what {} expect{}; give a Redis (--redis-url or BQ_REDIS_URL)",
-        if unrun.len() == 1 { "1 case".to_owned() } else { format!("{} cases", unrun.len()) },
+        "{cases} new or changed since {} {need} a live Redis, and the reference core did not run {them} \
+         (`{first}`{more}): nothing has checked what {they}; give a Redis (--redis-url or BQ_REDIS_URL)",
         diff.old.version.as_deref().unwrap_or("the previous release"),
-        if unrun.len() == 1 { "s" } else { "" },
-        if unrun.len() == 1 { "it" } else { "them" },
-        if unrun.len() == 1 { "it" } else { "they" },
-        if unrun.len() == 1 { "s" } else { "" },
     );
     Some(finding(current, Code::REDIS_CASE_NOT_RUN, message).in_file(current.display_path(MANIFEST)))
 }

@@ -413,16 +413,11 @@ pub fn find(name: &str) -> Option<&'static dyn Section> {
     registry().find(|s| s.name() == name)
 }
 
-/// Every case of `suite` that reads cleanly and needs a live Redis, as `<section>.<id>`: what
-/// the reference core runs only when it is given one.
-pub fn needing_redis(suite: &Suite) -> std::collections::BTreeSet<String> {
-    let mut out = std::collections::BTreeSet::new();
-    for section in suite.sections() {
-        let Some(definition) = find(section.name) else { continue };
-        let cases = definition.read(suite, &section);
-        for i in (0..cases.len()).filter(|&i| cases.needs(i) == Some(Needs::Redis)) {
-            out.insert(format!("{}.{}", section.name, cases.case(i).id));
-        }
-    }
-    out
+/// The ids of the cases of section `name` of `suite` that read cleanly and need a live Redis:
+/// what the reference core runs only when it is given one (none for a section without a
+/// definition, or that the suite does not have).
+pub fn redis_cases(suite: &Suite, name: &str) -> Vec<String> {
+    let (Some(definition), Some(section)) = (find(name), suite.section(name)) else { return Vec::new() };
+    let cases = definition.read(suite, &section);
+    (0..cases.len()).filter(|&i| cases.needs(i) == Some(Needs::Redis)).map(|i| cases.case(i).id.clone()).collect()
 }
