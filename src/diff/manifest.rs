@@ -32,7 +32,7 @@ use super::exact::Numbers;
 use super::json::{Arrays, Compare, Edit, Op};
 use super::{Change, Class, Kind, SKIP_POLICY};
 use crate::suite::ids::NOT_CASES;
-use crate::suite::skip_policy::SkipPolicy;
+use crate::suite::skip_policy::{Rule, SkipPolicy};
 use crate::suite::{CaseRef, METADATA_KEYS, Suite, case_ids, pointer};
 
 pub use crate::suite::ids::PROSE;
@@ -304,16 +304,51 @@ fn skip_policy(old: &Map<String, Value>, new: &Map<String, Value>, t: &Texts<'_>
     out.push(c);
 }
 
+/// A skip policy that only grew is additive for the cases it did not know; one that lets a case
+/// of the old side be skipped ([`widened_skips`]) changes what that case asks of every SDK, so
+/// its change is a correction the entry names as `skip_policy`, listing them (red team F1,
+/// stop 49: a new rule covering 147 core cases was a MINOR nobody had to name).
+pub(super) fn classify_widened_skips(changes: &mut [Change], old: &Suite, new: &Suite) {
+    let Some(c) = changes.iter_mut().find(|c| c.kind == Kind::SkipPolicyChanged && c.class == Class::Additive) else {
+        return;
+    };
+    let Widened { sections, cases } = widened_skips(old, new);
+    if sections.is_empty() && cases.is_empty() {
+        return;
+    }
+    let count = |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    let what = match (cases.len(), sections.len()) {
+        (n, 0) => count(n, "case", "cases"),
+        (0, n) => count(n, "whole section", "whole sections"),
+        (c, s) => format!("{} and {}", count(c, "case", "cases"), count(s, "whole section", "whole sections")),
+    };
+    c.class = Class::Correction;
+    c.note = Some(format!(
+        "lets {what} of the previous version be skipped (by a new rule, or a rule widened to them): no longer \
+         required of every SDK, a correction the entry names as `{SKIP_POLICY}`"
+    ));
+    c.ids = sections.into_iter().chain(cases).collect();
+}
+
+/// What a new skip policy lets be skipped that the old one did not.
+#[derive(Debug, Default)]
+struct Widened {
+    /// Sections now skippable whole, by name.
+    sections: Vec<String>,
+    /// Cases, as `section.id`.
+    cases: Vec<String>,
+}
+
 /// The cases of the old side that the new side's skip policy lets be skipped where the old one
 /// did not: for an SDK of some family (or of none), a rule of the new policy selects the case
 /// and cites an ADR no rule of the old one allowed it, or lets its section be skipped whole.
-/// Each as `section.id` (a whole section as its name), in the old manifest's order. Cases the
-/// old side did not have are not among them: a rule for a new case is additive. Nor are any
-/// when the old side has no policy at all: its runs were judged by the spec's rule alone (any
-/// skip that cites an ADR), which a policy can only narrow.
-pub(super) fn widened_skips(old: &Suite, new: &Suite) -> Vec<String> {
+/// In the old manifest's order. Cases the old side did not have are not among them: a rule for
+/// a new case is additive. Nor are any when the old side has no policy at all: its runs were
+/// judged by the spec's rule alone (any skip that cites an ADR), which a policy can only narrow.
+fn widened_skips(old: &Suite, new: &Suite) -> Widened {
+    let mut out = Widened::default();
     if old.manifest().is_none_or(|m| !m.contains_key(SKIP_POLICY)) {
-        return Vec::new();
+        return out;
     }
     let (was, now) = (old.skip_policy(), new.skip_policy());
     let mut families: Vec<Option<&str>> = vec![None];
@@ -323,19 +358,18 @@ pub(super) fn widened_skips(old: &Suite, new: &Suite) -> Vec<String> {
     let whole = |p: &SkipPolicy, section: &str, f: Option<&str>| {
         p.rules.iter().any(|r| SkipPolicy::for_family(r, f) && SkipPolicy::whole_section(r, section))
     };
-    let mut out = Vec::new();
     for section in old.sections().into_iter().filter(|s| new.section(s.name).is_some()) {
         if families.iter().any(|&f| whole(now, section.name, f) && !whole(was, section.name, f)) {
-            out.push(section.name.to_owned());
+            out.sections.push(section.name.to_owned());
         }
         for case in section.cases() {
             let wider = families.iter().any(|&f| {
-                let keep = |r: &crate::suite::skip_policy::Rule| SkipPolicy::for_family(r, f);
+                let keep = |r: &Rule| SkipPolicy::for_family(r, f);
                 let before = was.allowed_adrs_by(section.name, &case.id, keep);
                 now.allowed_adrs_by(section.name, &case.id, keep).iter().any(|a| !before.contains(a))
             });
             if wider {
-                out.push(format!("{}.{}", section.name, case.id));
+                out.cases.push(format!("{}.{}", section.name, case.id));
             }
         }
     }

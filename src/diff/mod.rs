@@ -25,7 +25,7 @@
 //!   `skip_policy` added, or an element added to one of its arrays (a rule, a case it covers;
 //!   not a case an `all_or_none` rule covers, which can take all its skips away: breaking),
 //!   as long as no case of the old side may now be skipped where it could not be
-//!   ([`manifest::widened_skips`]: that is a correction, named as `skip_policy`).
+//!   ([`manifest::classify_widened_skips`]: that is a correction, named as `skip_policy`).
 //! - *correction*: an expectation change: any other change of a value inside an existing case
 //!   or inside a block's or section's shared fields (what a case feeds the SDK is part of what
 //!   it expects), a member of an existing case removed (an expectation field replaced by
@@ -472,30 +472,7 @@ pub fn compare(old: &Suite, new: &Suite, old_label: &str, new_label: &str) -> Re
     let (old_numbers, new_numbers) = (numbers(old), numbers(new));
     let texts = manifest::Texts { old: old_numbers.as_ref(), new: new_numbers.as_ref() };
     let mut changes = manifest::compare_texts(a, b, texts);
-    // A skip policy that only grew is additive for the cases it did not know; one that lets a
-    // case of the old side be skipped changes what that case asks of every SDK (red team F1,
-    // stop 49: a new rule covering 147 core cases was a MINOR nobody had to name).
-    if let Some(c) = changes.iter_mut().find(|c| c.kind == Kind::SkipPolicyChanged && c.class == Class::Additive) {
-        let widened = manifest::widened_skips(old, new);
-        if !widened.is_empty() {
-            c.class = Class::Correction;
-            // A whole section is listed by its name, a case as `section.id`.
-            let sections = widened.iter().filter(|w| !w.contains('.')).count();
-            let count = |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
-            let what = match (widened.len() - sections, sections) {
-                (cases, 0) => count(cases, "case", "cases"),
-                (0, whole) => count(whole, "whole section", "whole sections"),
-                (cases, whole) => {
-                    format!("{} and {}", count(cases, "case", "cases"), count(whole, "whole section", "whole sections"))
-                }
-            };
-            c.note = Some(format!(
-                "lets {what} of the previous version be skipped (by a new rule, or a rule widened to them): no \
-                 longer required of every SDK, a correction the entry names as `{SKIP_POLICY}`"
-            ));
-            c.ids = widened;
-        }
-    }
+    manifest::classify_widened_skips(&mut changes, old, new);
     let manifest_changed = !changes.is_empty();
     changes.extend(files::compare(old, new, manifest_changed));
     Ok(changes)
