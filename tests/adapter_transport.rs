@@ -202,14 +202,7 @@ fn a_result_of_the_wrong_shape_is_told_where() {
 /// as if the adapter had written that.
 #[test]
 fn a_number_of_the_wrong_type_is_quoted_as_written() {
-    if python().is_none() {
-        return;
-    }
-    let s = Setup::new();
-    let mut a = Adapter::start(s.options("near-int", 2, true)).unwrap();
-    a.begin_case("cases", "one");
-    assert_eq!(accepts(&mut a), Ok(true));
-    let why = transport(decode(&mut a));
+    let Some((_a, _s, why)) = failed_decode("near-int") else { return };
     assert!(
         why.contains(
             "/response/result/envelope/attempts is 0.0000000000000001, where the protocol wants an integer (uint64)"
@@ -222,14 +215,7 @@ fn a_number_of_the_wrong_type_is_quoted_as_written() {
 /// where, even where no case judges warnings.
 #[test]
 fn a_warning_pointer_that_is_not_a_pointer_is_told_where() {
-    if python().is_none() {
-        return;
-    }
-    let s = Setup::new();
-    let mut a = Adapter::start(s.options("bad-pointer", 2, true)).unwrap();
-    a.begin_case("cases", "one");
-    assert_eq!(accepts(&mut a), Ok(true));
-    let why = transport(decode(&mut a));
+    let Some((mut a, _s, why)) = failed_decode("bad-pointer") else { return };
     assert!(
         why.contains(
             r#"/response/result/warnings/0/pointer is "timestamp", where the protocol wants an RFC 6901 pointer (empty, or each key after a "/": "/timestamp")"#
@@ -243,20 +229,26 @@ fn a_warning_pointer_that_is_not_a_pointer_is_told_where() {
 /// "not JSON": it is JSON.
 #[test]
 fn a_reply_nested_too_deeply_is_told_so() {
-    if python().is_none() {
-        return;
-    }
-    let s = Setup::new();
-    let mut a = Adapter::start(s.options("deep", 2, true)).unwrap();
-    a.begin_case("cases", "one");
-    assert_eq!(accepts(&mut a), Ok(true));
-    let why = transport(decode(&mut a));
+    let Some((_a, _s, why)) = failed_decode("deep") else { return };
     assert!(
         why.contains(
             "not a reply of the protocol: JSON nested too deeply (more than 127 levels), which bqsuite does not read: {"
         ) && !why.contains("not JSON"),
         "{why}"
     );
+}
+
+/// An adapter misbehaving as `mode` at call 2, a `decode` after an `accepts` that it answers:
+/// the adapter (dropped before its setup), its setup, and why the decode failed; `None` (the
+/// test skips) without python3.
+fn failed_decode(mode: &str) -> Option<(Adapter, Setup, String)> {
+    python()?;
+    let s = Setup::new();
+    let mut a = Adapter::start(s.options(mode, 2, true)).unwrap();
+    a.begin_case("cases", "one");
+    assert_eq!(accepts(&mut a), Ok(true));
+    let why = transport(decode(&mut a));
+    Some((a, s, why))
 }
 
 /// `decode` of the envelope: whether it decoded (the outcome itself is large).
