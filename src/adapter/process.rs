@@ -1625,12 +1625,40 @@ fn trace_to(path: &std::path::Path, arrow: Arrow, line: &[u8]) {
     }
 }
 
-/// The members of a traced line that carry bytes as base64 (the protocol's `Bytes`: `body`,
-/// `payload`, `value`, `BinaryValue`, or a `result` that is a string), each with its pointer
-/// and its bytes as text, when they decode and are UTF-8: base64 is unreadable in a log (the
-/// Go adapter's author decoded poison records by hand, stop 49). Only a line that parses.
+/// The names of the members the protocol's schema types as `Bytes` (base64), read once from the
+/// schema the serde types generate (today `body`, `payload`, `value`, `BinaryValue` and some
+/// operations' `result`), so the trace follows the protocol as it changes.
+fn bytes_members() -> &'static std::collections::BTreeSet<String> {
+    fn is_bytes(v: &Value) -> bool {
+        v.get("$ref").and_then(Value::as_str) == Some("#/$defs/Bytes")
+            || ["anyOf", "oneOf"]
+                .iter()
+                .any(|k| v.get(k).and_then(Value::as_array).is_some_and(|a| a.iter().any(is_bytes)))
+    }
+    fn gather(v: &Value, out: &mut std::collections::BTreeSet<String>) {
+        match v {
+            Value::Object(o) => {
+                if let Some(Value::Object(props)) = o.get("properties") {
+                    out.extend(props.iter().filter(|(_, p)| is_bytes(p)).map(|(k, _)| k.clone()));
+                }
+                o.values().for_each(|x| gather(x, out));
+            }
+            Value::Array(a) => a.iter().for_each(|x| gather(x, out)),
+            _ => {}
+        }
+    }
+    static NAMES: std::sync::OnceLock<std::collections::BTreeSet<String>> = std::sync::OnceLock::new();
+    NAMES.get_or_init(|| {
+        let mut out = std::collections::BTreeSet::new();
+        gather(&super::protocol::schema().to_value(), &mut out);
+        out
+    })
+}
+
+/// The members of a traced line that carry bytes as base64 ([`bytes_members`]), each with its
+/// pointer and its bytes as text, when they decode and are UTF-8: base64 is unreadable in a log
+/// (the Go adapter's author decoded poison records by hand, stop 49). Only a line that parses.
 fn bytes_as_text(line: &[u8]) -> Vec<(String, String)> {
-    const NAMES: [&str; 5] = ["body", "payload", "value", "BinaryValue", "result"];
     fn walk(v: &Value, at: &mut String, out: &mut Vec<(String, String)>) {
         match v {
             Value::Object(o) => {
@@ -1638,7 +1666,7 @@ fn bytes_as_text(line: &[u8]) -> Vec<(String, String)> {
                     let len = at.len();
                     crate::suite::pointer::push(at, k);
                     match x {
-                        Value::String(s) if NAMES.contains(&k.as_str()) && !s.is_empty() => {
+                        Value::String(s) if bytes_members().contains(k) && !s.is_empty() => {
                             let bytes = base64::Engine::decode(&base64::engine::general_purpose::STANDARD, s);
                             if let Some(text) = bytes.ok().and_then(|b| String::from_utf8(b).ok()) {
                                 out.push((at.clone(), text));
@@ -1728,6 +1756,12 @@ fn append_no_follow() -> OpenOptions {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_bytes_members_come_from_the_schema() {
+        let names: Vec<&str> = bytes_members().iter().map(String::as_str).collect();
+        assert_eq!(names, ["BinaryValue", "body", "payload", "result", "value"]);
+    }
+
     use super::*;
     use crate::sdk::ops::{Accepts, RedisQueueOp};
 
