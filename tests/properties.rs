@@ -305,32 +305,6 @@ proptest! {
 /// The canonical suite's files other than its manifest, by suite-relative path.
 type Files = Vec<(String, Vec<u8>)>;
 
-/// Every node of the canonical manifest, as the path of keys and indexes that reaches it.
-fn node_paths(v: &Value, at: &mut Vec<String>, out: &mut Vec<Vec<String>>) {
-    out.push(at.clone());
-    match v {
-        Value::Object(m) => m.iter().for_each(|(k, x)| {
-            at.push(k.clone());
-            node_paths(x, at, out);
-            at.pop();
-        }),
-        Value::Array(a) => a.iter().enumerate().for_each(|(i, x)| {
-            at.push(i.to_string());
-            node_paths(x, at, out);
-            at.pop();
-        }),
-        _ => {}
-    }
-}
-
-/// The node at `path` of `v`, to replace.
-fn node_mut<'a>(v: &'a mut Value, path: &[String]) -> &'a mut Value {
-    path.iter().fold(v, |v, step| match v {
-        Value::Array(a) => &mut a[step.parse::<usize>().unwrap()],
-        other => &mut other[step.as_str()],
-    })
-}
-
 proptest! {
     #![proptest_config(config(24))]
 
@@ -350,9 +324,9 @@ proptest! {
         let mut manifest = manifest.clone();
         for (at, value) in edits {
             let mut paths = Vec::new();
-            node_paths(&manifest, &mut Vec::new(), &mut paths);
+            untrusted::node_paths(&manifest, &mut Vec::new(), &mut paths);
             let path = &paths[at.index(paths.len())];
-            *node_mut(&mut manifest, path) = value;
+            *untrusted::node_mut(&mut manifest, path) = value;
         }
         untrusted::manifest_text(files, &serde_json::to_vec_pretty(&manifest).unwrap());
     }
@@ -405,7 +379,7 @@ proptest! {
         let seeds = valid_replies();
         let mut reply = seeds[seed.index(seeds.len())].clone();
         let mut paths = Vec::new();
-        node_paths(&reply, &mut Vec::new(), &mut paths);
+        untrusted::node_paths(&reply, &mut Vec::new(), &mut paths);
         let path = paths[at.index(paths.len())].clone();
         let replacements =
             [Value::Null, Value::from("x"), Value::from(1.5), Value::from(-1), Value::from(1u64 << 40), serde_json::json!({}), serde_json::json!([])];
@@ -413,17 +387,17 @@ proptest! {
             7 => {
                 // Remove the node from its object (or leave a root alone).
                 if let Some((last, parent)) = path.split_last()
-                    && let Value::Object(m) = node_mut(&mut reply, parent)
+                    && let Value::Object(m) = untrusted::node_mut(&mut reply, parent)
                 {
                     m.shift_remove(last);
                 }
             }
             8 => {
-                if let Value::Object(m) = node_mut(&mut reply, &path) {
+                if let Value::Object(m) = untrusted::node_mut(&mut reply, &path) {
                     m.insert("zz_unknown".into(), Value::from(1));
                 }
             }
-            k => *node_mut(&mut reply, &path) = replacements[k].clone(),
+            k => *untrusted::node_mut(&mut reply, &path) = replacements[k].clone(),
         }
         let read = bqsuite::adapter::protocol::Reply::deserialize(&reply);
         let told = bqsuite::adapter::departure::departure(&reply);
@@ -515,9 +489,9 @@ proptest! {
                 let mut file = reference.clone();
                 for (at, value) in edits {
                     let mut paths = Vec::new();
-                    node_paths(&file, &mut Vec::new(), &mut paths);
+                    untrusted::node_paths(&file, &mut Vec::new(), &mut paths);
                     let path = &paths[at.index(paths.len())];
-                    *node_mut(&mut file, path) = value;
+                    *untrusted::node_mut(&mut file, path) = value;
                 }
                 serde_json::to_vec_pretty(&file).unwrap()
             }

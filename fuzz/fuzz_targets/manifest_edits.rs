@@ -149,38 +149,6 @@ fn value(input: &mut Input<'_>, cx: &Ctx, depth: u8) -> Value {
     }
 }
 
-/// Every node's path (keys and indexes), in document order.
-fn paths(v: &Value, at: &mut Vec<Step>, out: &mut Vec<Vec<Step>>) {
-    out.push(at.clone());
-    match v {
-        Value::Object(m) => m.iter().for_each(|(k, x)| {
-            at.push(Step::Key(k.clone()));
-            paths(x, at, out);
-            at.pop();
-        }),
-        Value::Array(a) => a.iter().enumerate().for_each(|(i, x)| {
-            at.push(Step::Index(i));
-            paths(x, at, out);
-            at.pop();
-        }),
-        _ => {}
-    }
-}
-
-#[derive(Clone)]
-enum Step {
-    Key(String),
-    Index(usize),
-}
-
-fn node<'v>(v: &'v mut Value, path: &[Step]) -> &'v mut Value {
-    path.iter().fold(v, |v, step| match (v, step) {
-        (Value::Object(m), Step::Key(k)) => m.get_mut(k).expect("a path of this tree"),
-        (Value::Array(a), Step::Index(i)) => &mut a[*i],
-        _ => unreachable!("a path of this tree"),
-    })
-}
-
 fn tweak(v: &Value, how: u8) -> Value {
     match v {
         Value::Number(n) => {
@@ -208,18 +176,18 @@ fn tweak(v: &Value, how: u8) -> Value {
 
 fn edit(tree: &mut Value, input: &mut Input<'_>, cx: &Ctx) {
     let mut all = Vec::new();
-    paths(tree, &mut Vec::new(), &mut all);
+    untrusted::node_paths(tree, &mut Vec::new(), &mut all);
     let path = all[input.u32() as usize % all.len()].clone();
     match input.byte() % 5 {
-        0 => *node(tree, &path) = value(input, cx, 0),
+        0 => *untrusted::node_mut(tree, &path) = value(input, cx, 0),
         1 => {
             let Some((last, parent)) = path.split_last() else { return };
-            match (node(tree, parent), last) {
-                (Value::Object(m), Step::Key(k)) => {
-                    m.shift_remove(k);
+            match untrusted::node_mut(tree, parent) {
+                Value::Object(m) => {
+                    m.shift_remove(last);
                 }
-                (Value::Array(a), Step::Index(i)) => {
-                    a.remove(*i);
+                Value::Array(a) => {
+                    a.remove(last.parse::<usize>().expect("an index of this tree"));
                 }
                 _ => {}
             }
@@ -228,7 +196,7 @@ fn edit(tree: &mut Value, input: &mut Input<'_>, cx: &Ctx) {
             let key = input.pick(&cx.keys).clone();
             let at = input.byte();
             let v = value(input, cx, 0);
-            match node(tree, &path) {
+            match untrusted::node_mut(tree, &path) {
                 Value::Object(m) => {
                     m.insert(key, v);
                 }
@@ -238,11 +206,11 @@ fn edit(tree: &mut Value, input: &mut Input<'_>, cx: &Ctx) {
         }
         3 => {
             let from = all[input.u32() as usize % all.len()].clone();
-            *node(tree, &path) = node(tree, &from).clone();
+            *untrusted::node_mut(tree, &path) = untrusted::node_mut(tree, &from).clone();
         }
         _ => {
             let how = input.byte();
-            let n = node(tree, &path);
+            let n = untrusted::node_mut(tree, &path);
             *n = tweak(n, how);
         }
     }

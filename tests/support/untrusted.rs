@@ -132,3 +132,30 @@ pub fn manifest_text(files: &[(String, Vec<u8>)], manifest: &[u8]) {
         );
     }
 }
+
+/// Every node of a JSON tree, as the path of keys and indexes that reaches it, in document
+/// order: what the properties and the fuzz targets pick a node to edit from.
+pub fn node_paths(v: &Value, at: &mut Vec<String>, out: &mut Vec<Vec<String>>) {
+    out.push(at.clone());
+    match v {
+        Value::Object(m) => m.iter().for_each(|(k, x)| {
+            at.push(k.clone());
+            node_paths(x, at, out);
+            at.pop();
+        }),
+        Value::Array(a) => a.iter().enumerate().for_each(|(i, x)| {
+            at.push(i.to_string());
+            node_paths(x, at, out);
+            at.pop();
+        }),
+        _ => {}
+    }
+}
+
+/// The node at `path` of `v` (a path [`node_paths`] gave), to edit.
+pub fn node_mut<'a>(v: &'a mut Value, path: &[String]) -> &'a mut Value {
+    path.iter().fold(v, |v, step| match v {
+        Value::Array(a) => &mut a[step.parse::<usize>().unwrap()],
+        other => &mut other[step.as_str()],
+    })
+}
