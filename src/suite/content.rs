@@ -99,7 +99,7 @@ pub fn fingerprints(texts: &Texts<'_>, section: &Section<'_>, cases: &[&CaseRef<
     };
     let base = pointer::join("", section.name);
     // The section's own non-case members that are data (`schema`), shared by all its cases.
-    let section_shared: Vec<(&str, String)> = match section.block {
+    let mut section_shared: Vec<(&str, String)> = match section.block {
         serde_json::Value::Object(m) => m
             .keys()
             .filter(|k| NOT_CASES.contains(&k.as_str()) && !PROSE.contains(&k.as_str()))
@@ -107,8 +107,11 @@ pub fn fingerprints(texts: &Texts<'_>, section: &Section<'_>, cases: &[&CaseRef<
             .collect(),
         _ => Vec::new(),
     };
+    // By name, as an object's members with unique keys count in any order.
+    section_shared.sort_unstable();
     // Each case's parts, each a label (never a position: a case moved in its array is the same
-    // case) and a pointer: the case first, then its block's shared fields, then the section's.
+    // case) and a pointer: the case first, then its block's shared fields, then the section's,
+    // each group by name.
     let mut wanted: Vec<Vec<(&str, String)>> = Vec::with_capacity(cases.len());
     let mut holders: Vec<Vec<String>> = Vec::with_capacity(cases.len());
     for case in cases {
@@ -117,12 +120,10 @@ pub fn fingerprints(texts: &Texts<'_>, section: &Section<'_>, cases: &[&CaseRef<
         if let (Some(sub), Some(_)) = (case.sub, case.index) {
             let at = pointer::join(&base, sub);
             if let Some(serde_json::Value::Object(block)) = section.block.get(sub) {
-                parts.extend(
-                    block
-                        .keys()
-                        .filter(|k| *k != "cases" && !PROSE.contains(&k.as_str()))
-                        .map(|k| (k.as_str(), pointer::join(&at, k))),
-                );
+                let mut shared: Vec<&str> =
+                    block.keys().map(String::as_str).filter(|k| *k != "cases" && !PROSE.contains(k)).collect();
+                shared.sort_unstable();
+                parts.extend(shared.into_iter().map(|k| (k, pointer::join(&at, k))));
             }
             held.push(at);
         }
@@ -497,6 +498,25 @@ mod tests {
                     "cases": [{"name": "c1", "description": "one", "x": 1.0, "list": [1, 2]},
                               {"name": "c2", "x": 2, "expect": {"reason": "kept"}}]},
               "single": {"description": "a single case", "y": true}}}"#;
+
+    /// A block's shared fields count in any order, as the members of any
+    /// object with unique keys do: before, they were hashed in the order written, so the gate
+    /// blocks' `property` and `fixture` swapped made every row of the recorded suite a BQ318.
+    #[test]
+    fn shared_fields_count_in_any_order() {
+        let fx = [("fixtures/a.json", r#"{"job": "a"}"#)];
+        let written = r#"{"conformance_version": "1.6.0",
+            "s": {"schema": {"type": "object"},
+                  "b": {"property": "p", "fixture": "fixtures/a.json", "cases": [{"value": "1"}]}}}"#;
+        let swapped = r#"{"conformance_version": "1.6.0",
+            "s": {"schema": {"type": "object"},
+                  "b": {"cases": [{"value": "1"}], "fixture": "fixtures/a.json", "property": "p"}}}"#;
+        let base = prints(&suite(written, &fx), "s");
+        assert!(base[0].1.is_some(), "{base:?}");
+        assert_eq!(prints(&suite(swapped, &fx), "s"), base);
+        // Their values still count.
+        assert_ne!(prints(&suite(&written.replace(r#""p""#, r#""q""#), &fx), "s"), base);
+    }
 
     #[test]
     fn prose_white_space_key_order_and_literal_spelling_do_not_count() {
