@@ -10,22 +10,17 @@ mod support;
 use std::collections::BTreeSet;
 
 use bqsuite::conformance::RunOptions;
-use bqsuite::conformance::kill::kill_matrix;
+use bqsuite::conformance::kill::{KillMatrix, kill_matrix};
 use bqsuite::sdk::reference::Broken;
 use bqsuite::sections::RedisRequired;
+use bqsuite::sections::power::Pair;
 use bqsuite::sections::registry;
 use bqsuite::suite::Suite;
 
 #[test]
 fn every_broken_variant_is_caught_where_the_registry_says() {
     let suite = Suite::load(support::repo()).expect("the canonical suite loads");
-    let redis_url = support::redis_url();
-    let options = RunOptions {
-        redis_url: redis_url.clone(),
-        require_redis: if redis_url.is_some() { RedisRequired::ByEnv } else { RedisRequired::No },
-        ..Default::default()
-    };
-    let matrix = kill_matrix(&suite, &options);
+    let (matrix, redis_url) = matrix_of(&suite);
 
     let failing: Vec<_> = matrix.reference.failing.iter().filter(|(_, ids)| !ids.is_empty()).collect();
     assert!(failing.is_empty(), "the reference core fails: {failing:?}");
@@ -78,17 +73,7 @@ fn every_broken_variant_is_caught_where_the_registry_says() {
     // run here for want of a Redis (they are neither confirmed nor contradicted).
     let power = bqsuite::sections::power::recorded();
     assert_eq!(power.suite.to_string(), suite.version().unwrap(), "power.json was recorded on another suite version");
-    let skipped: BTreeSet<(&str, &str)> = matrix
-        .reference
-        .skipped
-        .iter()
-        .flat_map(|(s, ids)| ids.iter().map(move |id| (s.as_str(), id.as_str())))
-        .collect();
-    let ran = |p: &&bqsuite::sections::power::Pair| !skipped.contains(&(p.section.as_str(), p.id.as_str()));
-    let recorded: Vec<_> = power.pairs.iter().filter(ran).cloned().collect();
-    let now: Vec<_> = matrix.pairs().iter().filter(ran).cloned().collect();
-    let lost: Vec<_> = recorded.iter().filter(|p| !now.contains(p)).collect();
-    let unrecorded: Vec<_> = now.iter().filter(|p| !recorded.contains(p)).collect();
+    let (lost, unrecorded, _) = against_recording(&matrix);
     assert!(
         lost.is_empty() && unrecorded.is_empty(),
         "src/sections/power.json differs from the kill matrix (re-record it with \
@@ -136,6 +121,121 @@ fn every_broken_variant_is_caught_where_the_registry_says() {
     assert_eq!(power.scopes, now.scopes, "src/sections/power.json's scopes are not the suite's (re-record it)");
     if !unverified.is_empty() {
         eprintln!("skipping (no Redis): {} declared failures need a live Redis: {unverified:?}", unverified.len());
+    }
+}
+
+/// validate reruns a recorded (variant, case) pair only where the case's content differs from
+/// its recorded fingerprint (BQ316): where it is the same, the recording (held to this core's
+/// matrix by the test above) already says how the pair comes out. That holds only if nothing the
+/// fingerprint leaves out can change a case's outcome. This is the check of that premise: the
+/// manifest rewritten in every way the fingerprint ignores (each object's members in reverse
+/// order, every string character as a `\u` escape, every fractional number in exponent form,
+/// no white space) keeps every fingerprint, and the kill matrix of the rewritten suite is the
+/// recording, pair for pair.
+#[test]
+fn a_manifest_rewritten_where_the_fingerprint_does_not_look_keeps_every_catch() {
+    let copy = support::SuiteCopy::new();
+    let v: serde_json::Value = serde_json::from_str(&copy.read("manifest.json")).expect("the manifest parses");
+    let mut text = String::new();
+    editorial(&v, &mut text);
+    assert_ne!(text, copy.read("manifest.json"));
+    copy.write("manifest.json", &text);
+    let suite = Suite::load(copy.path()).expect("the rewritten suite loads");
+    let power = bqsuite::sections::power::recorded();
+    let pins = bqsuite::suite::pins::Pins::of(&suite).expect("the suite has a SemVer version");
+    let moved: Vec<_> =
+        power.content.iter().filter(|(k, v)| pins.content.get(*k) != Some(*v)).map(|(k, _)| k).collect();
+    assert!(
+        moved.is_empty() && pins.content.len() == power.content.len(),
+        "the rewrite changed these fingerprints, so it tests nothing there: {moved:?}"
+    );
+
+    let (matrix, redis_url) = matrix_of(&suite);
+    let (lost, gained, checked) = against_recording(&matrix);
+    assert!(
+        lost.is_empty() && gained.is_empty(),
+        "a rewrite the fingerprint does not see changed what the cases catch: lost {lost:#?}; gained {gained:#?}"
+    );
+    assert!(checked > 0 && (redis_url.is_none() || checked == power.pairs.len()), "{checked} pairs checked");
+}
+
+/// The kill matrix of `suite`, with the test Redis when there is one (and its URL).
+fn matrix_of(suite: &Suite) -> (KillMatrix, Option<String>) {
+    let redis_url = support::redis_url();
+    let options = RunOptions {
+        redis_url: redis_url.clone(),
+        require_redis: if redis_url.is_some() { RedisRequired::ByEnv } else { RedisRequired::No },
+        ..Default::default()
+    };
+    (kill_matrix(suite, &options), redis_url)
+}
+
+/// `matrix` against the recorded power, over the cases that ran (those that could not for want
+/// of a Redis are neither confirmed nor contradicted): the recorded pairs that now pass, the
+/// failing pairs not recorded, and how many recorded pairs were checked.
+fn against_recording(matrix: &KillMatrix) -> (Vec<Pair>, Vec<Pair>, usize) {
+    let skipped: BTreeSet<(&str, &str)> = matrix
+        .reference
+        .skipped
+        .iter()
+        .flat_map(|(s, ids)| ids.iter().map(move |id| (s.as_str(), id.as_str())))
+        .collect();
+    let ran = |p: &&Pair| !skipped.contains(&(p.section.as_str(), p.id.as_str()));
+    let recorded: BTreeSet<Pair> = bqsuite::sections::power::recorded().pairs.iter().filter(ran).cloned().collect();
+    let now: BTreeSet<Pair> = matrix.pairs().iter().filter(ran).cloned().collect();
+    (recorded.difference(&now).cloned().collect(), now.difference(&recorded).cloned().collect(), recorded.len())
+}
+
+/// `v` as JSON text that the suite's content fingerprint reads as the same: members in reverse
+/// order, every character of every string escaped, fractional numbers as `<digits>e-<n>`.
+fn editorial(v: &serde_json::Value, out: &mut String) {
+    use serde_json::Value;
+    use std::fmt::Write;
+    let string = |s: &str, out: &mut String| {
+        out.push('"');
+        for unit in s.encode_utf16() {
+            let _ = write!(out, "\\u{unit:04X}");
+        }
+        out.push('"');
+    };
+    match v {
+        Value::Object(m) => {
+            out.push('{');
+            for (i, (k, v)) in m.iter().rev().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                string(k, out);
+                out.push(':');
+                editorial(v, out);
+            }
+            out.push('}');
+        }
+        Value::Array(a) => {
+            out.push('[');
+            for (i, v) in a.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                editorial(v, out);
+            }
+            out.push(']');
+        }
+        Value::String(s) => string(s, out),
+        Value::Number(n) if n.is_f64() => {
+            let text = n.to_string();
+            let (mantissa, exponent) = match text.split_once(['e', 'E']) {
+                Some((m, e)) => (m.to_owned(), e.parse::<i64>().expect("an exponent")),
+                None => (text.clone(), 0),
+            };
+            let (sign, mantissa) = mantissa.strip_prefix('-').map_or(("", mantissa.as_str()), |m| ("-", m));
+            let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+            let digits = format!("{whole}{fraction}");
+            let digits = digits.trim_start_matches('0');
+            let digits = if digits.is_empty() { "0" } else { digits };
+            let _ = write!(out, "{sign}{digits}e{}", exponent - fraction.len() as i64);
+        }
+        other => out.push_str(&other.to_string()),
     }
 }
 

@@ -5,7 +5,8 @@
 //! `bqsuite dev kill-matrix --record src/sections/power.json` and embedded at build time.
 //! `validate` runs each recorded pair again on the suite it checks (BQ316), so an edit that
 //! loosens a case until a variant it caught passes it is a finding, although the reference core
-//! still passes the case.
+//! still passes the case; on a suite of the recorded version, only the pairs of the cases whose
+//! content differs from the recorded one (the others' outcome is this recording).
 //!
 //! Invariants:
 //! - the file is the recording of the suite version it names, and applies to that version and
@@ -162,7 +163,7 @@ pub fn render(pairs: &[Pair], unprotected: &[(String, String)], pins: &Pins) -> 
                         section by section (the kill matrix of this suite with a live Redis); the cases no variant \
                         fails (unprotected); the content of every case (a fingerprint of the case without its prose, its \
                         shared fields and its fixtures); and the content of every rule of the skip policy (without its \
-                        prose), by name; the bytes of the schema files; and every section's scope. validate runs every pair again (BQ316), holds \
+                        prose), by name; the bytes of the schema files; and every section's scope. validate runs every pair again (BQ316; on a suite of this version, those of the cases whose content differs), holds \
                         every case named here to exist (BQ316, BQ317) and, on a suite of this version, every case to its \
                         content (BQ318), the skip policy to its rules (BQ319) and the schemas to their bytes (BQ320). Written by `bqsuite dev kill-matrix --record src/sections/power.json`; never edited by hand.",
         "suite": pins.suite.to_string(),

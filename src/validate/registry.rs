@@ -37,7 +37,13 @@
 //!   `expect_preserved` emptied, a row rewritten so it no longer tests its point, a published
 //!   case removed) is a finding even though the reference core still passes the case. The
 //!   Redis cases among them run only with a Redis, as the agreement's do; a section's pairs
-//!   share one reference core, as a chunk of the agreement does. A case the reference does not
+//!   share one reference core, as a chunk of the agreement does. On a suite of the recording's
+//!   own version a case whose content is its recorded one (BQ318's fingerprint) runs none of
+//!   its pairs: how they come out on that content is what the recording says, and
+//!   `tests/kill_matrix.rs` holds the recording to this reference core's matrix, and holds every
+//!   rewrite the fingerprint does not see (member order, escapes, number spelling, layout) to
+//!   the same catches. So an edit costs the pairs of the cases it touches, and the canonical
+//!   suite runs none. A case the reference does not
 //!   pass either is left to the agreement (BQ311), a case with an emptied expectation field to
 //!   BQ308 (the cases family), and a case gone with its whole block
 //!   (missing, malformed or emptied) to the block's finding (BQ313, BQ305, BQ314), so one
@@ -411,10 +417,13 @@ impl<'o> Agreement<'o> {
             ));
         }
         // On a suite of the recorded version itself, every recorded case keeps its content
-        // (BQ318); judged at the end ([`Agreement::changes`]).
-        if suite.version().is_some_and(|v| power.holds(v)) {
-            self.content(texts.get_or_init(|| suite::content::Texts::of(suite)), read);
-        }
+        // (BQ318); judged at the end ([`Agreement::changes`]). A case that has it needs none of
+        // its pairs run again: see the module doc.
+        let recorded_content = if suite.version().is_some_and(|v| power.holds(v)) {
+            self.content(texts.get_or_init(|| suite::content::Texts::of(suite)), read)
+        } else {
+            std::collections::HashSet::new()
+        };
         let mut pairs = power.of_section(read.section.name).peekable();
         if pairs.peek().is_none() {
             return;
@@ -437,6 +446,10 @@ impl<'o> Agreement<'o> {
                 }
                 continue;
             };
+            if recorded_content.contains(read.cases.case(i).pointer.as_str()) {
+                // The recording says how this pair comes out on this content.
+                continue;
+            }
             let needs_redis = match read.cases.needs(i) {
                 Some(Needs::Nothing) => false,
                 Some(Needs::Redis) if self.redis.is_some() => true,
@@ -482,12 +495,14 @@ impl<'o> Agreement<'o> {
     }
 
     /// BQ318 for each case of `read` whose content differs from its recorded fingerprint, kept
-    /// for [`Agreement::changes`].
-    fn content(&self, texts: &suite::content::Texts<'_>, read: &Read<'_>) {
+    /// for [`Agreement::changes`]; returns the pointers of the cases whose content is the
+    /// recorded one.
+    fn content<'r>(&self, texts: &suite::content::Texts<'_>, read: &'r Read<'_>) -> std::collections::HashSet<&'r str> {
+        let mut same = std::collections::HashSet::new();
         let recorded: std::collections::HashMap<&str, &str> =
             sections::power::recorded().content_of(read.section.name).collect();
         if recorded.is_empty() {
-            return;
+            return same;
         }
         let cases = (0..read.cases.len()).map(|i| read.cases.case(i));
         let mut changed = Vec::new();
@@ -495,7 +510,9 @@ impl<'o> Agreement<'o> {
             // A case whose text cannot be found is another finding's (the manifest's).
             let Some(content) = content else { continue };
             let print = &content.print;
-            if print != was {
+            if print == was {
+                same.insert(case.pointer.as_str());
+            } else {
                 let finding = at(
                     Code::RECORDED_CASE_CHANGED,
                     format!(
@@ -517,6 +534,7 @@ impl<'o> Agreement<'o> {
         if !changed.is_empty() {
             self.changed.lock().unwrap_or_else(std::sync::PoisonError::into_inner).extend(changed);
         }
+        same
     }
 
     /// On a suite of the recorded version itself, what the recording pins besides the cases,
