@@ -183,7 +183,7 @@ fn a_redis_case_emptied_is_caught_only_with_a_redis() {
     assert_eq!(offline.len(), 1, "{offline:#?}");
     assert_eq!(offline[0].0, "/redis_layout/reserve/cases/0");
     let Some(url) = support::redis_url() else { return };
-    let live = s.validate_with(&Options { redis: Some((url, Duration::from_secs(5))) });
+    let live = s.validate_with(&Options { redis: Some((url, Duration::from_secs(5))), ..Default::default() });
     let found = only(&live.findings, "BQ316");
     assert!(!found.is_empty() && found.iter().all(|(p, _)| p == "/redis_layout/reserve/cases/0"), "{found:#?}");
     assert!(found.iter().any(|(_, m)| m.contains("redis-reserve-hands-member")), "{found:#?}");

@@ -39,7 +39,7 @@ fn needing_redis() -> usize {
 }
 
 fn with_redis(url: &str) -> Options {
-    Options { redis: Some((url.to_owned(), Duration::from_secs(3))) }
+    Options { redis: Some((url.to_owned(), Duration::from_secs(3))), ..Default::default() }
 }
 
 #[test]

@@ -336,7 +336,7 @@ impl RedisArgs {
         };
         // A probe only: the link's own rule for an unreachable Redis (skip or fail) is not used.
         match RedisLink::with_timeout(Some(&url), RedisRequired::No, self.timeout()).reach() {
-            Ok(()) => Ok((crate::validate::Options { redis: Some((url, self.timeout())) }, None)),
+            Ok(()) => Ok((crate::validate::Options { redis: Some((url, self.timeout())), ..Default::default() }, None)),
             Err(why) if required.is_required() => Err(format!(
                 "{why}; {}, so the cases that need Redis must run through the reference core",
                 required.because()

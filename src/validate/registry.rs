@@ -296,6 +296,8 @@ const CHUNK: usize = 64;
 /// need one.
 pub(super) struct Agreement<'o> {
     redis: Option<&'o (String, std::time::Duration)>,
+    /// Run the power pairs of the cases with their recorded content too ([`super::Options`]).
+    every_pair: bool,
     redis_cases: AtomicUsize,
     redis_run: AtomicUsize,
     /// Recorded (variant, case) pairs of a Redis case that a Redis was given for but that could
@@ -307,9 +309,10 @@ pub(super) struct Agreement<'o> {
 }
 
 impl<'o> Agreement<'o> {
-    pub fn new(redis: Option<&'o (String, std::time::Duration)>) -> Self {
+    pub fn new(redis: Option<&'o (String, std::time::Duration)>, every_pair: bool) -> Self {
         Self {
             redis,
+            every_pair,
             redis_cases: AtomicUsize::new(0),
             redis_run: AtomicUsize::new(0),
             redis_pairs_missed: AtomicUsize::new(0),
@@ -446,7 +449,7 @@ impl<'o> Agreement<'o> {
                 }
                 continue;
             };
-            if recorded_content.contains(read.cases.case(i).pointer.as_str()) {
+            if !self.every_pair && recorded_content.contains(read.cases.case(i).pointer.as_str()) {
                 // The recording says how this pair comes out on this content.
                 continue;
             }
