@@ -7,14 +7,15 @@ on a local SDK checkout:
 
 What it reproduces, per step, in order: the step's `env:` with its `${{ }}` expressions evaluated,
 the runner's variables (GITHUB_ACTION_PATH, GITHUB_WORKSPACE, GITHUB_OUTPUT, GITHUB_PATH,
-GITHUB_STEP_SUMMARY, GITHUB_ACTIONS, RUNNER_OS, RUNNER_ARCH, RUNNER_TEMP), the `run:` text written
-to a file and run as `bash --noprofile --norc -eo pipefail FILE` in the workspace (GitHub's
+GITHUB_STEP_SUMMARY, GITHUB_ACTIONS, GITHUB_SERVER_URL, RUNNER_OS, RUNNER_ARCH, RUNNER_TEMP),
+the `run:` text written to a file and run as `bash --noprofile --norc -eo pipefail FILE` in the workspace (GitHub's
 `shell: bash`), step outputs read back from GITHUB_OUTPUT, directories added to GITHUB_PATH put
 in front of PATH for the following steps, and a failing step ending the action with its status.
 
 What it refuses, so that the action cannot grow a construct this harness does not reproduce:
 any step key but name, id, shell, env and run; a shell other than bash; `uses:` steps; any
-expression other than inputs.<name>, github.action_ref, github.action_path and
+expression other than inputs.<name>, github.action_ref, github.action_path,
+github.action_repository (BabelQueue/conformance here), github.token (a placeholder) and
 steps.<id>.outputs.<name>; an expression inside `run:` text (GitHub leaves github.action_ref
 empty there, and inputs pasted into a script are an injection risk: values go through `env:`);
 an input the action does not declare.
@@ -151,7 +152,12 @@ def run(
         if name not in declared:
             raise HarnessError(f"input {name!r} is not declared in action.yml")
     values = {name: str(given.get(name, spec.get("default", ""))) for name, spec in declared.items()}
-    github = {"action_ref": ref, "action_path": str(action_dir)}
+    github = {
+        "action_ref": ref,
+        "action_path": str(action_dir),
+        "action_repository": "BabelQueue/conformance",
+        "token": "harness-token",
+    }
 
     with tempfile.TemporaryDirectory(prefix="action-harness-") as scratch:
         return _steps(action, values, github, action_dir, workspace, Path(scratch), runner_temp, env)
@@ -169,6 +175,7 @@ def _steps(action, values, github, action_dir, workspace, scratch, runner_temp, 
         "HOME": os.environ.get("HOME", str(scratch)),
         "LANG": "C.UTF-8",
         "GITHUB_ACTIONS": "true",
+        "GITHUB_SERVER_URL": "https://github.com",
         "GITHUB_ACTION_PATH": str(action_dir),
         "GITHUB_WORKSPACE": str(workspace),
         "GITHUB_PATH": str(path_file),

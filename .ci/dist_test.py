@@ -12,7 +12,9 @@
   that release through BQ_CONFORMANCE_BASE_URL: in-sync copies and a Compatible results file
   pass, and so does the reference adapter run through the release (`adapter`, with and without
   a Redis); drift, a failing adapter and a Not compatible verdict fail with `::error`
-  annotations on the right files; a tampered binary is not installed; the default version
+  annotations on the right files; a tampered binary is not installed, nor one whose build
+  provenance gh (a stand-in here) refuses, and provenance that cannot be checked is said in a
+  notice (auto) or fails the step (require); the default version
   follows the action's ref, else its CONFORMANCE_VERSION; a -pre action and a missing input
   fail;
 - the workflow files parse as YAML and have the shape the README promises.
@@ -197,7 +199,17 @@ class Action(unittest.TestCase):
         # One fake SDK tree, copied for each test: two vendored copies, fetched from the release,
         # and the reference core's results file, which is Compatible (without Redis its Redis
         # cases are skips that cite ADR-0033).
-        cls.env = {"BQ_CONFORMANCE_BASE_URL": Built.release.as_uri()}
+        # A stand-in for gh, which the install step asks to check the binary's build provenance:
+        # it writes its arguments to $FAKE_GH_LOG, one per line, and exits $FAKE_GH_STATUS (0
+        # when unset), so no test reaches GitHub (a GitHub-hosted runner has a real gh).
+        fake_gh = SCRATCH / "fake-gh"
+        fake_gh.mkdir()
+        (fake_gh / "gh").write_text(
+            '#!/usr/bin/env bash\nprintf "%s\\n" "$@" >>"$FAKE_GH_LOG"\n'
+            'echo "fake gh: exit ${FAKE_GH_STATUS:-0}" >&2\nexit "${FAKE_GH_STATUS:-0}"\n'
+        )
+        (fake_gh / "gh").chmod(0o755)
+        cls.env = {"BQ_CONFORMANCE_BASE_URL": Built.release.as_uri(), "BQ_GH": str(fake_gh / "gh")}
         cls.template = SCRATCH / "sdk-template"
         for copy in ["tests/conformance", "packages/kafka/test/conformance"]:
             (cls.template / copy).parent.mkdir(parents=True)
@@ -211,12 +223,14 @@ class Action(unittest.TestCase):
         self.tmp = Path(tempfile.mkdtemp(dir=SCRATCH))
         self.sdk = self.tmp / "sdk"
         shutil.copytree(self.template, self.sdk)
+        self.gh_calls = self.tmp / "gh-calls"
 
     def tearDown(self):
         shutil.rmtree(self.tmp, ignore_errors=True)
 
     def action(self, inputs, ref=f"v{SUITE_VERSION}", action_dir=REPO, env=None):
-        return action_harness.run(action_dir, self.sdk, inputs, ref, {**self.env, **(env or {})}, self.tmp / "runner-temp")
+        env = {**self.env, "FAKE_GH_LOG": str(self.gh_calls), **(env or {})}
+        return action_harness.run(action_dir, self.sdk, inputs, ref, env, self.tmp / "runner-temp")
 
     def assert_ok(self, outcome):
         self.assertEqual(outcome.status, 0, outcome.log)
@@ -461,6 +475,55 @@ class Action(unittest.TestCase):
         self.assertIn("not installing it", " ".join(out.annotations()))
         self.assertEqual(out.path, [])
 
+    def test_the_binarys_build_provenance_is_checked_before_it_is_installed(self):
+        out = self.action({"vendored": "tests/conformance"})
+        self.assert_ok(out)
+        calls = self.gh_calls.read_text().splitlines()
+        self.assertEqual(calls[:2], ["attestation", "verify"], calls)
+        self.assertTrue(calls[2].endswith(f"/bqsuite-{HOST_TARGET}.tar.gz"), calls)
+        self.assertEqual(
+            calls[3:],
+            [
+                "--repo", "BabelQueue/conformance",
+                "--signer-workflow", "BabelQueue/conformance/.github/workflows/release.yml",
+                "--source-ref", f"refs/tags/v{SUITE_VERSION}",
+                "--deny-self-hosted-runners",
+            ],
+        )  # fmt: skip
+        self.assertIn("build provenance verified", out.log)
+        # gh says no: nothing is unpacked or put on PATH, and gh's own words are in the log.
+        out = self.action({"vendored": "tests/conformance"}, env={"FAKE_GH_STATUS": "1"})
+        self.assertEqual((out.status, out.failed_step), (1, "Install bqsuite"), out.log)
+        self.assertIn("no valid build provenance", " ".join(out.annotations()))
+        self.assertIn("fake gh: exit 1", out.log)
+        self.assertEqual(out.path, [])
+
+    def test_provenance_that_cannot_be_checked_is_said_or_required(self):
+        vendored = {"vendored": "tests/conformance"}
+        no_gh = {"BQ_GH": str(self.tmp / "no-such-gh")}
+        out = self.action(vendored, env=no_gh)
+        self.assert_ok(out)
+        self.assertIn("gh (the GitHub CLI) is not on PATH", " ".join(out.annotations("notice")))
+        out = self.action({**vendored, "attestation": "require"}, env=no_gh)
+        self.assertEqual((out.status, out.failed_step), (2, "Install bqsuite"), out.log)
+        self.assertIn("cannot be checked", " ".join(out.annotations()))
+        self.assertEqual(out.path, [])
+        # Another GitHub server: auto leaves gh alone and says why; require asks it all the same.
+        ghes = {"GITHUB_SERVER_URL": "https://ghe.example.com"}
+        out = self.action(vendored, env=ghes)
+        self.assert_ok(out)
+        self.assertFalse(self.gh_calls.exists())
+        self.assertIn("https://ghe.example.com", " ".join(out.annotations("notice")))
+        self.assert_ok(self.action({**vendored, "attestation": "require"}, env=ghes))
+        self.assertTrue(self.gh_calls.exists())
+        # off: gh is never asked, so its no does not matter.
+        self.gh_calls.unlink()
+        self.assert_ok(self.action({**vendored, "attestation": "off"}, env={"FAKE_GH_STATUS": "1"}))
+        self.assertFalse(self.gh_calls.exists())
+        out = self.action({**vendored, "attestation": "maybe"})
+        self.assertEqual((out.status, out.failed_step), (2, "Install bqsuite"), out.log)
+        self.assertIn("not one of auto, require, off", " ".join(out.annotations()))
+
     def test_a_mirror_with_a_directory_per_version_and_a_password(self):
         # `{version}` in the base names each release's directory, for the install step as for
         # bqsuite; the credentials a mirror's URL carries never reach the log.
@@ -539,7 +602,7 @@ class Workflows(unittest.TestCase):
         action = self.load("action.yml")
         self.assertEqual(
             set(action["inputs"]),
-            {"version", "vendored", "results", "adapter", "adapter-results", "redis-url", "known-failing", "sha256"},
+            {"version", "vendored", "results", "adapter", "adapter-results", "redis-url", "known-failing", "attestation", "sha256"},
         )
         self.assertTrue(all(not spec.get("required") for spec in action["inputs"].values()))
         self.assertEqual(set(action["outputs"]), {"version", "bqsuite", "adapter-results"})
@@ -567,7 +630,17 @@ class Workflows(unittest.TestCase):
         publish = "\n".join(s.get("run", "") for s in jobs["publish"]["steps"])
         self.assertIn("*-*) pre=(--prerelease)", publish, "a release candidate is published as a pre-release")
         self.assertIn('"${pre[@]}"', publish)
-        self.assertEqual(jobs["publish"]["permissions"], {"contents": "write"})
+        self.assertEqual(jobs["publish"]["permissions"], {"contents": "write", "id-token": "write", "attestations": "write"})
+        # Every release file attested before it is published, and checked after, with the
+        # identity action/install.sh asks of the binary.
+        names = [s.get("name", s.get("uses", "")) for s in jobs["publish"]["steps"]]
+        attest = [s for s in jobs["publish"]["steps"] if s.get("uses", "").startswith("actions/attest-build-provenance@")]
+        self.assertEqual(len(attest), 1)
+        self.assertEqual(attest[0]["with"], {"subject-path": "release/*"})
+        self.assertLess(names.index(attest[0]["name"]), names.index("Publish"))
+        self.assertLess(names.index("Release files and SHA256SUMS over all of them"), names.index(attest[0]["name"]))
+        self.assertIn('gh attestation verify "$file"', publish)
+        self.assertIn('--signer-workflow "$GITHUB_REPOSITORY/.github/workflows/release.yml"', publish)
         self.assertEqual(jobs["pypi"]["permissions"], {"id-token": "write"})
         self.assertEqual(wf["permissions"], {"contents": "read"})
 

@@ -4,12 +4,19 @@
 #
 # Inputs (environment, set by action.yml):
 #   BQ_INPUT_VERSION        the `version` input: the suite version to check (may be empty)
+#   BQ_INPUT_ATTESTATION    the `attestation` input: auto (default), require or off
 #   BQ_ACTION_REF           ${{ github.action_ref }}: the ref the workflow used the action at
+#   BQ_ACTION_REPOSITORY    ${{ github.action_repository }}: the action's repository, whose
+#                           release workflow must have signed the binary's provenance
+#                           (default BabelQueue/conformance)
+#   GH_TOKEN                ${{ github.token }}, for gh's API calls
+#   BQ_GH                   the gh executable (default: gh on PATH)
 #   GITHUB_ACTION_PATH      the action's checkout (set by the runner)
 #   BQ_CONFORMANCE_BASE_URL where release assets live instead of the GitHub release (optional;
 #                           the same variable `bqsuite fetch` honours, `{version}` replaced
 #                           by the release)
-#   RUNNER_OS, RUNNER_ARCH, RUNNER_TEMP, GITHUB_OUTPUT, GITHUB_PATH (set by the runner)
+#   RUNNER_OS, RUNNER_ARCH, RUNNER_TEMP, GITHUB_OUTPUT, GITHUB_PATH, GITHUB_SERVER_URL (set by
+#                           the runner)
 #
 # Rulings (also in the README's "The release asset and fetch"):
 # - The action's own release is its ref when that is a release tag (v1.6.0); otherwise (a
@@ -22,6 +29,15 @@
 #   bqsuite-<target>.tar.gz (.zip on Windows), checked against the release's SHA256SUMS before it
 #   is unpacked. That gives integrity, not authenticity: SHA256SUMS is published beside it, and
 #   the binary is built after the tag, so no commit of the action can carry its checksum.
+# - Authenticity comes from the archive's build provenance: the release workflow attests every
+#   file it publishes (actions/attest-build-provenance), and `gh attestation verify` checks that
+#   the archive's was signed by the action repository's .github/workflows/release.yml, for the
+#   release's tag, on a GitHub-hosted runner. `attestation: auto` checks it when gh is on PATH
+#   and the runner is on github.com (where the attestations are), whatever the download's base
+#   (a mirror serves the same bytes), and otherwise says in a notice why it did not; `require`
+#   checks it or fails (exit 2 when it cannot: no gh); `off` does not. An archive whose check
+#   fails is not unpacked (exit 1): gh's own output, above the annotation, says why (no
+#   attestation for those bytes, another signer, another ref, no network or token).
 # - The suite version checked is the `version` input, or the action's release when it is empty:
 #   a newer action can check an older vendored copy, and the binary always exists.
 set -euo pipefail
@@ -95,6 +111,36 @@ if [ "$actual" != "$expected" ]; then
   exit 1
 fi
 echo "sha256 $actual  $archive (matches SHA256SUMS)"
+
+attestation=${BQ_INPUT_ATTESTATION:-auto}
+repo=${BQ_ACTION_REPOSITORY:-BabelQueue/conformance}
+gh=${BQ_GH:-gh}
+case $attestation in
+  auto | require | off) ;;
+  *) fail "attestation '$attestation' is not one of auto, require, off" ;;
+esac
+unchecked= # why the build provenance is not checked
+if [ "$attestation" = off ]; then
+  unchecked="the input attestation is off"
+elif ! command -v "$gh" >/dev/null 2>&1; then
+  unchecked="gh (the GitHub CLI) is not on PATH"
+elif [ "$attestation" = auto ] && [ "${GITHUB_SERVER_URL:-https://github.com}" != https://github.com ]; then
+  unchecked="the runner's server is $GITHUB_SERVER_URL, and the release's attestations are on github.com"
+fi
+if [ -z "$unchecked" ]; then
+  if "$gh" attestation verify "$dir.download/$archive" --repo "$repo" \
+    --signer-workflow "$repo/.github/workflows/release.yml" --source-ref "refs/tags/v$release" \
+    --deny-self-hosted-runners; then
+    echo "build provenance verified: $archive was built by $repo's release workflow for v$release"
+  else
+    echo "::error title=BabelQueue conformance::$archive has no valid build provenance from $repo's release workflow for v$release (gh attestation verify failed; its output is above); not installing it. The input attestation: off relies on SHA256SUMS alone"
+    exit 1
+  fi
+elif [ "$attestation" = require ]; then
+  fail "attestation: require, but the build provenance of $archive cannot be checked: $unchecked"
+else
+  echo "::notice title=BabelQueue conformance::build provenance of $archive not checked ($unchecked): SHA256SUMS gives integrity, not authenticity"
+fi
 
 mkdir -p "$dir"
 case $archive in
