@@ -211,6 +211,28 @@ fn an_unreadable_fixture_is_reported_once_and_run_exits_2_naming_it() {
     assert!(String::from_utf8_lossy(&o.stderr).contains(fixture), "{}", transcript(&o));
 }
 
+/// A manifest that is missing, does not parse or is no object is one finding, its own: before,
+/// BQ312 said the suite held none of its version's 26 sections beside it, and a manifest of `[]`
+/// or `"x"` made every one of the 45 fixtures an orphan (BQ304) too.
+#[test]
+fn a_manifest_that_cannot_be_read_is_one_finding() {
+    for (text, code) in [
+        (Some("{\"conformance_version\": \"1.6.0\","), "BQ001"),
+        (Some("[]"), "BQ104"),
+        (Some("\"x\""), "BQ104"),
+        (Some("null"), "BQ104"),
+        (None, "BQ003"),
+    ] {
+        let s = SuiteCopy::new();
+        match text {
+            Some(t) => s.write("manifest.json", t),
+            None => s.remove("manifest.json"),
+        }
+        let codes: Vec<&str> = s.validate().iter().map(|f| f.code.id).collect();
+        assert_eq!(codes, [code], "{text:?}");
+    }
+}
+
 /// What a suite's version holds (the spec's version history, as each definition's `SINCE` and
 /// `BLOCKS` say): a section or block dropped cleanly, an empty block, a case in a block no
 /// definition declares and a misspelt case field are each a finding of `validate` (exit 1) and

@@ -175,12 +175,17 @@ pub(super) fn check(cx: &Ctx<'_>, reads: &[&Read<'_>]) -> Vec<Finding> {
 /// section or block of a later version (BQ315: the suite's version is too low for what it
 /// holds; a pre-release counts as its release, so 1.7.0-pre may hold what 1.7.0 adds); a
 /// block's `cases` array holds at least one case (BQ314). Nothing is said when `CONFORMANCE_VERSION`
-/// is not SemVer (BQ102 says that) or a section has another shape than its definition's (BQ207).
+/// is not SemVer (BQ102 says that), when the manifest is missing, does not parse or is no object
+/// (BQ003, BQ001, BQ104 say that: no section can be read) or a section has another shape than
+/// its definition's (BQ207).
 fn held_by_version(suite: &Suite) -> Vec<Finding> {
     let mut out = Vec::new();
     let Some(version) = suite.version().and_then(|v| semver::Version::parse(v).ok()) else {
         return out;
     };
+    if suite.manifest().is_none() {
+        return out;
+    }
     let v = sections::version_of(&version);
     let held = suite.sections();
     let since = |(a, b, c): sections::Version| format!("{a}.{b}.{c}");
