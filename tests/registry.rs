@@ -215,7 +215,7 @@ fn an_unreadable_fixture_is_reported_once_and_run_exits_2_naming_it() {
 /// BQ312 said the suite held none of its version's 26 sections beside it, and a manifest of `[]`
 /// or `"x"` made every one of the 45 fixtures an orphan (BQ304) too.
 #[test]
-fn a_manifest_that_cannot_be_read_is_one_finding() {
+fn a_manifest_or_producer_schema_that_cannot_be_read_is_its_own_finding() {
     for (text, code) in [
         (Some("{\"conformance_version\": \"1.6.0\","), "BQ001"),
         (Some("[]"), "BQ104"),
@@ -231,6 +231,17 @@ fn a_manifest_that_cannot_be_read_is_one_finding() {
         let codes: Vec<&str> = s.validate().iter().map(|f| f.code.id).collect();
         assert_eq!(codes, [code], "{text:?}");
     }
+    // Likewise the producer schema, whose meta.lang gives the skip policy's families: unread, it
+    // made every family of the policy unknown (BQ217). Its bytes are frozen, so a schema that
+    // does not parse also differs from them (BQ404, which says what to restore).
+    let s = SuiteCopy::new();
+    s.remove("schema/message-envelope.schema.json");
+    let codes: Vec<&str> = s.validate().iter().map(|f| f.code.id).collect();
+    assert_eq!(codes, ["BQ003"]);
+    s.write("schema/message-envelope.schema.json", "{");
+    let mut codes: Vec<&str> = s.validate().iter().map(|f| f.code.id).collect();
+    codes.sort_unstable();
+    assert_eq!(codes, ["BQ001", "BQ404"]);
 }
 
 /// What a suite's version holds (the spec's version history, as each definition's `SINCE` and

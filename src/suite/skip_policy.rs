@@ -407,9 +407,17 @@ impl Reader<'_> {
             }
         };
         let known = self.suite.families();
+        // Most families come from the producer schema's meta.lang; where that cannot be read (the
+        // schema missing, not JSON, or reshaped: its own findings, BQ003, BQ001, BQ404), no family
+        // is called unknown for it.
+        let judged = self
+            .suite
+            .json(super::ENVELOPE_SCHEMA)
+            .and_then(|s| pointer::get(s, super::LANG_ENUM))
+            .is_some_and(Value::is_array);
         let mut out = Vec::new();
         for (i, f) in list.iter().filter_map(Value::as_str).enumerate() {
-            if !known.is_empty() && !known.iter().any(|k| k.eq_ignore_ascii_case(f)) {
+            if judged && !known.iter().any(|k| k.eq_ignore_ascii_case(f)) {
                 self.problem(
                     ProblemKind::UnknownFamily,
                     format!("{key}/{i}"),
