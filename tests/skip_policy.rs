@@ -351,3 +351,38 @@ fn validate_refuses_a_policy_that_makes_a_core_section_skippable() {
     let err = bqsuite::results::Checker::new(&cs).err().expect("refused");
     assert!(err.contains("core section"), "{err}");
 }
+
+/// A section or block the suite's version holds, removed or emptied, is its own finding (BQ312,
+/// BQ313, BQ314) and no more: the rules that name it drew one BQ211 or BQ213 each beside it (15
+/// for redis_layout). A section the version does not hold, named by a rule, is still BQ211.
+#[test]
+fn a_section_or_block_gone_is_its_finding_not_one_per_rule_that_names_it() {
+    type Edit = fn(&mut Value);
+    let gone: [(&str, Edit, &str); 4] = [
+        (
+            "redis_layout removed with its scope",
+            |m| {
+                m.as_object_mut().unwrap().shift_remove("redis_layout");
+                m["sections"].as_object_mut().unwrap().shift_remove("redis_layout");
+            },
+            "BQ312",
+        ),
+        (
+            "redis_layout's release block removed",
+            |m| drop(m["redis_layout"].as_object_mut().unwrap().shift_remove("release")),
+            "BQ313",
+        ),
+        ("redis_layout's release block emptied", |m| m["redis_layout"]["release"]["cases"] = json!([]), "BQ314"),
+        (
+            "a section misspelt in no-live-redis",
+            |m| m["skip_policy"]["rules"][0]["cases"][1]["section"] = json!("redis_layuot"),
+            "BQ211",
+        ),
+    ];
+    for (what, edit, code) in gone {
+        let s = SuiteCopy::new();
+        s.edit_manifest(edit);
+        let codes: Vec<&str> = s.validate().iter().map(|f| f.code.id).collect();
+        assert_eq!(codes, [code], "{what}");
+    }
+}
