@@ -242,6 +242,17 @@ fn a_manifest_or_producer_schema_that_cannot_be_read_is_its_own_finding() {
     let mut codes: Vec<&str> = s.validate().iter().map(|f| f.code.id).collect();
     codes.sort_unstable();
     assert_eq!(codes, ["BQ001", "BQ404"]);
+    // And the `sections` map, which gives every section its scope and the exceptions their
+    // bindings: missing or not an object, it drew a BQ201 per section and a BQ205 beside BQ104.
+    for sections in [None, Some(json!([]))] {
+        let s = SuiteCopy::new();
+        s.edit_manifest(|m| match &sections {
+            None => drop(m.as_object_mut().unwrap().shift_remove("sections")),
+            Some(v) => m["sections"] = v.clone(),
+        });
+        let codes: Vec<&str> = s.validate().iter().map(|f| f.code.id).collect();
+        assert_eq!(codes, ["BQ104"], "sections: {sections:?}");
+    }
 }
 
 /// What a suite's version holds (the spec's version history, as each definition's `SINCE` and

@@ -34,6 +34,8 @@ pub(super) fn check(cx: &Ctx<'_>) -> Vec<Finding> {
     for s in &sections {
         let ptr = pointer::join("", s.name);
         match map.and_then(|map| map.get(s.name)) {
+            // No `sections` map at all is the manifest's shape (BQ104), not one finding per section.
+            None if map.is_none() => {}
             None => out.push(at(
                 Code::SECTION_WITHOUT_SCOPE,
                 format!("block {:?} has no scope: add it to the top-level \"sections\" map", s.name),
@@ -111,6 +113,8 @@ pub(super) fn check(cx: &Ctx<'_>) -> Vec<Finding> {
         let code = match p.kind {
             ExceptionProblem::NotArray => continue,
             ExceptionProblem::Bad => Code::BAD_EXCEPTION,
+            // The bindings are the scopes of the `sections` map: without one (BQ104) none is known.
+            ExceptionProblem::UnknownBinding if map.is_none() => continue,
             ExceptionProblem::UnknownBinding => Code::EXCEPTION_UNKNOWN_BINDING,
             ExceptionProblem::Unregistered => Code::EXCEPTION_UNREGISTERED,
             ExceptionProblem::Missing => Code::EXCEPTION_MISSING,
