@@ -206,3 +206,31 @@ fn a_named_redis_that_stops_answering_after_the_probe_stops_validate_and_release
     assert!(!err.contains("are skipped (ADR-0033)"), "{err}");
     assert_eq!(err.matches("refused or dropped the connection").count(), 1, "{err}");
 }
+
+/// Offline, the recorded catches of a Redis case with its recorded content are the recording's
+/// (nothing to say), and those of an edited one cannot be checked: the note counts them (it did
+/// not, so a later version's suite could lose a Redis catch with validate clean and silent on it).
+#[test]
+fn offline_the_cli_counts_the_recorded_catches_it_could_not_check() {
+    let o = bqsuite_env(&repo(), &["validate"], &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    assert!(!String::from_utf8_lossy(&o.stderr).contains("recorded catch"), "{}", transcript(&o));
+
+    let s = SuiteCopy::new();
+    let mut id = String::new();
+    s.edit_manifest(|m| {
+        let case = &mut m["redis_layout"]["reserve"]["cases"][0];
+        id = format!("reserve/{}", case["name"].as_str().unwrap());
+        case.as_object_mut().unwrap().shift_remove("expect");
+        for step in case["steps"].as_array_mut().unwrap() {
+            step.as_object_mut().unwrap().shift_remove("expect");
+        }
+    });
+    let pairs =
+        bqsuite::sections::power::recorded().pairs.iter().filter(|p| p.section == "redis_layout" && p.id == id).count();
+    assert!(pairs > 0, "{id} catches something");
+    let o = bqsuite_env(s.path(), &["validate"], &[]);
+    assert_eq!(o.status.code(), Some(1), "BQ318: {}", transcript(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains(&format!(", and {pairs} recorded catch(es) of them were not checked")), "{err}");
+}

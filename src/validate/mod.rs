@@ -106,8 +106,9 @@ pub struct Options {
 
 /// The cases that need a live Redis: how many read cleanly (so the agreement could run them),
 /// how many of those ran through the reference core against it, and how many recorded
-/// (broken variant, case) pairs of such cases could not run although a Redis was given (the
-/// connection failed), so their catch (BQ316) was not checked.
+/// (broken variant, case) pairs of such cases had to run but did not (no Redis was given, or the
+/// connection failed), so their catch (BQ316) was not checked. A pair of a case whose content is
+/// the recorded one never has to run ([`Options::every_pair`]).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct RedisCoverage {
     pub cases: usize,

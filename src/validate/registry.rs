@@ -305,8 +305,9 @@ pub(super) struct Agreement<'o> {
     every_pair: bool,
     redis_cases: AtomicUsize,
     redis_run: AtomicUsize,
-    /// Recorded (variant, case) pairs of a Redis case that a Redis was given for but that could
-    /// not run (the connection failed): their catch was not checked.
+    /// Recorded (variant, case) pairs of a Redis case that had to run (the case's content is not
+    /// the recorded one, or the suite is of a later version) but did not: no Redis was given, or
+    /// the connection failed. Their catch was not checked.
     redis_pairs_missed: AtomicUsize,
     /// BQ318, BQ319 and BQ320 findings, each with where its case, rule or schema lies, judged
     /// once every other finding is in ([`Agreement::changes`]).
@@ -461,8 +462,13 @@ impl<'o> Agreement<'o> {
             let needs_redis = match read.cases.needs(i) {
                 Some(Needs::Nothing) => false,
                 Some(Needs::Redis) if self.redis.is_some() => true,
-                // Unreadable (another finding says so), or a Redis case without a Redis.
-                _ => continue,
+                Some(Needs::Redis) => {
+                    // Offline: its catch is not checked, and the caller is told how many.
+                    self.redis_pairs_missed.fetch_add(1, Ordering::Relaxed);
+                    continue;
+                }
+                // Unreadable: another finding says so.
+                None => continue,
             };
             if super::cases::vacuous(read.cases.case(i).value).next().is_some() {
                 // An emptied expectation is BQ308's, at the field.
