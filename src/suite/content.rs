@@ -499,9 +499,9 @@ mod tests {
                               {"name": "c2", "x": 2, "expect": {"reason": "kept"}}]},
               "single": {"description": "a single case", "y": true}}}"#;
 
-    /// A block's shared fields count in any order, as the members of any
-    /// object with unique keys do: before, they were hashed in the order written, so the gate
-    /// blocks' `property` and `fixture` swapped made every row of the recorded suite a BQ318.
+    /// A block's shared fields count in any order, as the members of any object with unique keys
+    /// do: before, they were hashed in the order written, so the gate blocks' `property` and
+    /// `fixture` swapped made every row of the recorded suite a BQ318.
     #[test]
     fn shared_fields_count_in_any_order() {
         let fx = [("fixtures/a.json", r#"{"job": "a"}"#)];

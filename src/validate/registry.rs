@@ -41,14 +41,16 @@
 //!   own version a case whose content is its recorded one (BQ318's fingerprint) runs none of
 //!   its pairs: how they come out on that content is what the recording says, and
 //!   `tests/kill_matrix.rs` holds the recording to this reference core's matrix, and holds every
-//!   rewrite the fingerprint does not see (member order, escapes, number spelling, layout) to
-//!   the same catches. So an edit costs the pairs of the cases it touches, and the canonical
-//!   suite runs none. A case the reference does not
-//!   pass either is left to the agreement (BQ311), a case with an emptied expectation field to
-//!   BQ308 (the cases family), and a case gone with its whole block
-//!   (missing, malformed or emptied) to the block's finding (BQ313, BQ305, BQ314), so one
-//!   problem gives one finding. A suite older than the recording never had some of its cases
-//!   and is not held to it.
+//!   rewrite the fingerprint does not see (prose, the order of named cases and of members,
+//!   escapes, number spelling, layout) to the same catches; the untrusted-manifest check of the
+//!   properties and the fuzz targets compares the two ways ([`super::Options::every_pair`]). So
+//!   an edit costs the pairs of the cases it touches, and the canonical suite runs none. Offline,
+//!   the pairs of Redis cases that had to run are counted, and the caller says how many catches
+//!   went unchecked. A case the reference does not pass either is left to the agreement (BQ311),
+//!   a case with an emptied expectation field to BQ308 (the cases family), and a case gone with
+//!   its whole block (missing, malformed or emptied) to the block's finding (BQ313, BQ305,
+//!   BQ314), so one problem gives one finding. A suite older than the recording never had some
+//!   of its cases and is not held to it.
 //! * published cases stay (BQ317, decisions R1): on the same suites, every case the recording
 //!   lists as failed by no variant still exists (BQ316 holds the others), so a case no variant
 //!   catches cannot be deleted or renamed away; gone with its whole block is the block's
