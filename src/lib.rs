@@ -11,6 +11,11 @@
 //!
 //! Messages to stderr go through `note!`, never `eprintln!`: a closed or failing stderr
 //! (`bqsuite run 2>&1 | head -1`) loses the message, never the work or the exit code.
+//!
+//! The API docs are for this repository's developers (`cargo doc --document-private-items`,
+//! which CI builds with warnings denied), so a public item's docs may link private ones; and the
+//! clap doc comments are the `--help` text, whose `<PLACEHOLDER>`s and plain URLs are not HTML.
+#![allow(rustdoc::private_intra_doc_links, rustdoc::invalid_html_tags, rustdoc::bare_urls)]
 
 /// `eprintln!` that cannot panic: stderr carries diagnostics only, so when it is closed (a
 /// pipe whose reader left) or fails, the message is dropped and the command carries on to its

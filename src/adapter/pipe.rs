@@ -2,7 +2,7 @@
 //!
 //! Invariants: no call blocks past its deadline, whatever the child does (never reads, never
 //! writes, writes without a newline, holds its pipes open); a line is at most
-//! [`MAX_LINE`](super::protocol::MAX_LINE) bytes, and a longer one is reported as such without
+//! [`super::protocol::MAX_LINE`] bytes, and a longer one is reported as such without
 //! buffering more than one read past the cap; bytes after a line stay buffered for the next
 //! receive, so an unsolicited line is seen, never lost; a send that waits for the child's full
 //! stdin keeps reading its stdout meanwhile, so calls written ahead can never deadlock the two

@@ -406,7 +406,7 @@ fn strays(docs: &Docs, root: &Path) -> Strays {
     Strays { stale, not_files }
 }
 
-/// What [`write`] did.
+/// What [`write()`] did.
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct Written {
     pub written: Vec<String>,

@@ -12,9 +12,9 @@
 //!   absence).
 //!
 //! Invariants: the manifest's part depends on the JSON it writes and on nothing else, under
-//! `diff`'s equality ([`exact`]): numbers by their exact value and literal type (`1.0` = `1e0`,
-//! `1` ≠ `1.0`, `-0.0` ≠ `0.0`, no `f64` in between); members of an object with unique keys in
-//! any order, repeated keys in their order; white space, escapes and prose never count (a runner
+//! `diff`'s equality ([`super::exact`]): numbers by their exact value and literal type (`1.0` =
+//! `1e0`, `1` ≠ `1.0`, `-0.0` ≠ `0.0`, no `f64` in between); members of an object with unique
+//! keys in any order, repeated keys in their order; white space, escapes and prose never count (a runner
 //! reads the manifest as JSON). So whatever `diff` calls editorial in the manifest leaves it
 //! unchanged, and whatever it calls a change of the case (additive inside a case, correction,
 //! breaking) changes it. Fixtures count by their bytes, stricter than `diff` (which calls a
