@@ -13,8 +13,9 @@
   pass, and so does the reference adapter run through the release (`adapter`, with and without
   a Redis); drift, a failing adapter and a Not compatible verdict fail with `::error`
   annotations on the right files; a tampered binary is not installed, nor one whose build
-  provenance gh (a stand-in here) refuses, and provenance that cannot be checked is said in a
-  notice (auto) or fails the step (require); the default version
+  provenance gh (a stand-in here) refuses, and a suite asset whose provenance is verified pins
+  every fetch; provenance that cannot be checked is said in a notice (auto) or fails the step
+  (require); the default version
   follows the action's ref, else its CONFORMANCE_VERSION; a -pre action and a missing input
   fail;
 - the workflow files parse as YAML and have the shape the README promises.
@@ -199,14 +200,17 @@ class Action(unittest.TestCase):
         # One fake SDK tree, copied for each test: two vendored copies, fetched from the release,
         # and the reference core's results file, which is Compatible (without Redis its Redis
         # cases are skips that cite ADR-0033).
-        # A stand-in for gh, which the install step asks to check the binary's build provenance:
-        # it writes its arguments to $FAKE_GH_LOG, one per line, and exits $FAKE_GH_STATUS (0
-        # when unset), so no test reaches GitHub (a GitHub-hosted runner has a real gh).
+        # A stand-in for gh, which the install step asks to check build provenance: it writes
+        # each call's arguments to $FAKE_GH_LOG, one call per line, tab-separated, and exits 1
+        # when an argument holds $FAKE_GH_REFUSE (never when unset), else 0, so no test reaches
+        # GitHub (a GitHub-hosted runner has a real gh).
         fake_gh = SCRATCH / "fake-gh"
         fake_gh.mkdir()
         (fake_gh / "gh").write_text(
-            '#!/usr/bin/env bash\nprintf "%s\\n" "$@" >>"$FAKE_GH_LOG"\n'
-            'echo "fake gh: exit ${FAKE_GH_STATUS:-0}" >&2\nexit "${FAKE_GH_STATUS:-0}"\n'
+            "#!/usr/bin/env bash\n"
+            'printf "%s\\t" "$@" >>"$FAKE_GH_LOG"; echo >>"$FAKE_GH_LOG"\n'
+            'if [ -n "${FAKE_GH_REFUSE:-}" ]; then case "$*" in *"$FAKE_GH_REFUSE"*) echo "fake gh: refused" >&2; exit 1 ;; esac; fi\n'
+            'echo "fake gh: verified" >&2\n'
         )
         (fake_gh / "gh").chmod(0o755)
         cls.env = {"BQ_CONFORMANCE_BASE_URL": Built.release.as_uri(), "BQ_GH": str(fake_gh / "gh")}
@@ -242,7 +246,10 @@ class Action(unittest.TestCase):
         self.assertEqual(out.outputs["version"], SUITE_VERSION)
         self.assertEqual(out.path, [str(Path(out.outputs["bqsuite"]).parent)], "bqsuite is on PATH for later steps")
         self.assertIn("(matches SHA256SUMS)", out.log)
-        self.assertIn(f"+ bqsuite fetch --check --format github -- {SUITE_VERSION} packages/kafka/test/conformance", out.log)
+        pin = sha256(Built.release / ASSET)  # its provenance verified by the install step
+        self.assertIn(
+            f"+ bqsuite fetch --check --sha256 {pin} --format github -- {SUITE_VERSION} packages/kafka/test/conformance", out.log
+        )
         self.assertIn("results.json: Compatible", out.log)
         self.assertIn("Compatible", out.summary, "results check writes the verdicts to the job summary")
 
@@ -472,31 +479,52 @@ class Action(unittest.TestCase):
         archive.write_bytes(archive.read_bytes() + b"\0")
         out = self.action({"vendored": "tests/conformance"}, env={"BQ_CONFORMANCE_BASE_URL": release.as_uri()})
         self.assertEqual((out.status, out.failed_step), (1, "Install bqsuite"), out.log)
-        self.assertIn("not installing it", " ".join(out.annotations()))
+        self.assertIn("not using it", " ".join(out.annotations()))
         self.assertEqual(out.path, [])
 
-    def test_the_binarys_build_provenance_is_checked_before_it_is_installed(self):
+    def calls(self):
+        """The stand-in gh's calls, each its list of arguments."""
+        if not self.gh_calls.exists():
+            return []
+        return [line.rstrip("\t").split("\t") for line in self.gh_calls.read_text().splitlines()]
+
+    def test_build_provenance_is_checked_and_the_verified_asset_pins_every_fetch(self):
         out = self.action({"vendored": "tests/conformance"})
         self.assert_ok(out)
-        calls = self.gh_calls.read_text().splitlines()
-        self.assertEqual(calls[:2], ["attestation", "verify"], calls)
-        self.assertTrue(calls[2].endswith(f"/bqsuite-{HOST_TARGET}.tar.gz"), calls)
-        self.assertEqual(
-            calls[3:],
-            [
-                "--repo", "BabelQueue/conformance",
-                "--signer-workflow", "BabelQueue/conformance/.github/workflows/release.yml",
-                "--source-ref", f"refs/tags/v{SUITE_VERSION}",
-                "--deny-self-hosted-runners",
-            ],
-        )  # fmt: skip
+        identity = [
+            "--repo", "BabelQueue/conformance",
+            "--signer-workflow", "BabelQueue/conformance/.github/workflows/release.yml",
+            "--source-ref", f"refs/tags/v{SUITE_VERSION}",
+            "--deny-self-hosted-runners",
+        ]  # fmt: skip
+        calls = self.calls()
+        self.assertEqual(len(calls), 2, calls)
+        for call, name in zip(calls, [f"bqsuite-{HOST_TARGET}.tar.gz", ASSET]):
+            self.assertEqual(call[:2], ["attestation", "verify"], call)
+            self.assertTrue(call[2].endswith("/" + name), call)
+            self.assertEqual(call[3:], identity)
         self.assertIn("build provenance verified", out.log)
-        # gh says no: nothing is unpacked or put on PATH, and gh's own words are in the log.
-        out = self.action({"vendored": "tests/conformance"}, env={"FAKE_GH_STATUS": "1"})
-        self.assertEqual((out.status, out.failed_step), (1, "Install bqsuite"), out.log)
-        self.assertIn("no valid build provenance", " ".join(out.annotations()))
-        self.assertIn("fake gh: exit 1", out.log)
-        self.assertEqual(out.path, [])
+        self.assertIn(f"--sha256 {sha256(Built.release / ASSET)}", out.log, "the fetch is pinned to the verified asset")
+        # gh refuses the binary, or the asset: nothing is unpacked or put on PATH, and gh's own
+        # words are in the log.
+        for refused in [f"bqsuite-{HOST_TARGET}", ASSET]:
+            out = self.action({"vendored": "tests/conformance"}, env={"FAKE_GH_REFUSE": refused})
+            self.assertEqual((out.status, out.failed_step), (1, "Install bqsuite"), out.log)
+            self.assertIn("no valid build provenance", " ".join(out.annotations()))
+            self.assertIn(refused, " ".join(out.annotations()))
+            self.assertIn("fake gh: refused", out.log)
+            self.assertEqual(out.path, [])
+
+    def test_a_pinned_or_other_suite_version_is_left_to_its_pin_or_its_checksums(self):
+        pinned = sha256(Built.release / ASSET)
+        out = self.action({"vendored": "tests/conformance", "sha256": pinned})
+        self.assert_ok(out)
+        self.assertEqual(len(self.calls()), 1, "the binary only")
+        self.assertIn("pinned by the input sha256", out.log)
+        self.gh_calls.unlink()
+        out = self.action({"vendored": "tests/conformance", "version": "0.9.0"})
+        self.assertEqual(len(self.calls()), 1, "the binary only")
+        self.assertIn("only the action's own release", " ".join(out.annotations("notice")))
 
     def test_provenance_that_cannot_be_checked_is_said_or_required(self):
         vendored = {"vendored": "tests/conformance"}
@@ -518,7 +546,7 @@ class Action(unittest.TestCase):
         self.assertTrue(self.gh_calls.exists())
         # off: gh is never asked, so its no does not matter.
         self.gh_calls.unlink()
-        self.assert_ok(self.action({**vendored, "attestation": "off"}, env={"FAKE_GH_STATUS": "1"}))
+        self.assert_ok(self.action({**vendored, "attestation": "off"}, env={"FAKE_GH_REFUSE": "tar.gz"}))
         self.assertFalse(self.gh_calls.exists())
         out = self.action({**vendored, "attestation": "maybe"})
         self.assertEqual((out.status, out.failed_step), (2, "Install bqsuite"), out.log)

@@ -8,6 +8,8 @@
 #   BQ_VENDORED  the `vendored` input: vendored copies, one directory per line
 #   BQ_RESULTS   the `results` input: results files, one path per line
 #   BQ_SHA256    the `sha256` input: the expected sha256 of the suite asset (optional)
+#   BQ_SUITE_SHA256  the suite asset's sha256 whose build provenance step 1 verified (empty when
+#                it did not): the pin when BQ_SHA256 is empty
 #   BQ_ADAPTER   the `adapter` input: an adapter command to run through the suite (optional)
 #   BQ_ADAPTER_RESULTS  the `adapter-results` input: where that run writes its results file
 #   BQ_ADAPTER_REDIS    the `redis-url` input: a live Redis for that run (optional)
@@ -56,7 +58,11 @@ while IFS= read -r line; do vendored+=("$line"); done < <(lines "${BQ_VENDORED:-
 results=()
 while IFS= read -r line; do results+=("$line"); done < <(lines "${BQ_RESULTS:-}")
 pin=()
-if [ -n "${BQ_SHA256:-}" ]; then pin=(--sha256 "$BQ_SHA256"); fi
+if [ -n "${BQ_SHA256:-}" ]; then
+  pin=(--sha256 "$BQ_SHA256")
+elif [ -n "${BQ_SUITE_SHA256:-}" ]; then
+  pin=(--sha256 "$BQ_SUITE_SHA256")
+fi
 
 adapter=$(lines "${BQ_ADAPTER:-}")
 case $adapter in

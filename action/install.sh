@@ -5,6 +5,7 @@
 # Inputs (environment, set by action.yml):
 #   BQ_INPUT_VERSION        the `version` input: the suite version to check (may be empty)
 #   BQ_INPUT_ATTESTATION    the `attestation` input: auto (default), require or off
+#   BQ_INPUT_SHA256         the `sha256` input: the workflow's own pin of the suite asset
 #   BQ_ACTION_REF           ${{ github.action_ref }}: the ref the workflow used the action at
 #   BQ_ACTION_REPOSITORY    ${{ github.action_repository }}: the action's repository, whose
 #                           release workflow must have signed the binary's provenance
@@ -38,6 +39,12 @@
 #   checks it or fails (exit 2 when it cannot: no gh); `off` does not. An archive whose check
 #   fails is not unpacked (exit 1): gh's own output, above the annotation, says why (no
 #   attestation for those bytes, another signer, another ref, no network or token).
+# - Where the binary's provenance is checked, so is the suite asset's when the version checked
+#   is the action's own release and the workflow pins no `sha256` itself: the asset is
+#   downloaded, checked against SHA256SUMS and gh, and its sha256 becomes the output
+#   suite-sha256, which step 2 passes to every fetch as `--sha256`, so the checks read exactly
+#   the bytes the release workflow built. Another version's asset is not checked (a notice says
+#   so): releases made before this rule carry no attestation.
 # - The suite version checked is the `version` input, or the action's release when it is empty:
 #   a newer action can check an older vendored copy, and the binary always exists.
 set -euo pipefail
@@ -99,18 +106,24 @@ download() { curl --fail --silent --show-error --location --retry 3 --output "$d
 download SHA256SUMS
 download "$archive"
 
-expected=$(awk -v n="$archive" '$2 == n || $2 == "*" n { print $1 }' "$dir.download/SHA256SUMS")
-[[ $expected =~ ^[0-9a-f]{64}$ ]] || fail "$shown/SHA256SUMS has no single sha256 line for $archive"
-if command -v sha256sum >/dev/null 2>&1; then
-  actual=$(sha256sum "$dir.download/$archive" | cut -d' ' -f1)
-else
-  actual=$(shasum -a 256 "$dir.download/$archive" | cut -d' ' -f1)
-fi
-if [ "$actual" != "$expected" ]; then
-  echo "::error title=BabelQueue conformance::$archive has sha256 $actual, but $shown/SHA256SUMS says $expected; not installing it"
-  exit 1
-fi
-echo "sha256 $actual  $archive (matches SHA256SUMS)"
+# checksum NAME: NAME's sha256 (also left in $sha), which must be its line in SHA256SUMS; else
+# the step fails and NAME is not used.
+checksum() {
+  local expected
+  expected=$(awk -v n="$1" '$2 == n || $2 == "*" n { print $1 }' "$dir.download/SHA256SUMS")
+  [[ $expected =~ ^[0-9a-f]{64}$ ]] || fail "$shown/SHA256SUMS has no single sha256 line for $1"
+  if command -v sha256sum >/dev/null 2>&1; then
+    sha=$(sha256sum "$dir.download/$1" | cut -d' ' -f1)
+  else
+    sha=$(shasum -a 256 "$dir.download/$1" | cut -d' ' -f1)
+  fi
+  if [ "$sha" != "$expected" ]; then
+    echo "::error title=BabelQueue conformance::$1 has sha256 $sha, but $shown/SHA256SUMS says $expected; not using it"
+    exit 1
+  fi
+  echo "sha256 $sha  $1 (matches SHA256SUMS)"
+}
+checksum "$archive"
 
 attestation=${BQ_INPUT_ATTESTATION:-auto}
 repo=${BQ_ACTION_REPOSITORY:-BabelQueue/conformance}
@@ -127,14 +140,32 @@ elif ! command -v "$gh" >/dev/null 2>&1; then
 elif [ "$attestation" = auto ] && [ "${GITHUB_SERVER_URL:-https://github.com}" != https://github.com ]; then
   unchecked="the runner's server is $GITHUB_SERVER_URL, and the release's attestations are on github.com"
 fi
-if [ -z "$unchecked" ]; then
-  if "$gh" attestation verify "$dir.download/$archive" --repo "$repo" \
+# provenance NAME: NAME was built by the release workflow for the release's tag, on a
+# GitHub-hosted runner; else the step fails and NAME is not used.
+provenance() {
+  if "$gh" attestation verify "$dir.download/$1" --repo "$repo" \
     --signer-workflow "$repo/.github/workflows/release.yml" --source-ref "refs/tags/v$release" \
     --deny-self-hosted-runners; then
-    echo "build provenance verified: $archive was built by $repo's release workflow for v$release"
+    echo "build provenance verified: $1 was built by $repo's release workflow for v$release"
   else
-    echo "::error title=BabelQueue conformance::$archive has no valid build provenance from $repo's release workflow for v$release (gh attestation verify failed; its output is above); not installing it. The input attestation: off relies on SHA256SUMS alone"
+    echo "::error title=BabelQueue conformance::$1 has no valid build provenance from $repo's release workflow for v$release (gh attestation verify failed; its output is above); not using it. The input attestation: off relies on SHA256SUMS alone"
     exit 1
+  fi
+}
+suite_sha= # the suite asset's sha256, once its provenance is verified
+asset=babelqueue-conformance-$version.tar.gz
+if [ -z "$unchecked" ]; then
+  provenance "$archive"
+  if [ -n "${BQ_INPUT_SHA256:-}" ]; then
+    echo "$asset: pinned by the input sha256"
+  elif [ "$version" != "$release" ]; then
+    echo "::notice title=BabelQueue conformance::build provenance of $asset not checked: only the action's own release ($release) is, and version is $version; SHA256SUMS gives integrity, not authenticity"
+  else
+    download "$asset"
+    checksum "$asset"
+    provenance "$asset"
+    suite_sha=$sha
+    echo "every fetch of $version is pinned to sha256 $suite_sha"
   fi
 elif [ "$attestation" = require ]; then
   fail "attestation: require, but the build provenance of $archive cannot be checked: $unchecked"
@@ -165,4 +196,5 @@ echo "$path_dir" >>"${GITHUB_PATH:?}"
   echo "version=$version"
   echo "release=$release"
   echo "bqsuite=$dir/$exe"
+  echo "suite-sha256=$suite_sha"
 } >>"${GITHUB_OUTPUT:?}"
