@@ -502,3 +502,31 @@ fn a_schema_finding_is_not_repeated_as_a_recorded_schema_change() {
     s.write("CONFORMANCE_VERSION", "1.7.0-pre\n");
     assert!(s.validate().iter().all(|f| f.code.id != "BQ320"));
 }
+
+/// A block written twice, the later copy holding a Redis row loosened until it catches less:
+/// offline its pairs cannot run, so the recorded content (BQ318) is what shows the edit, and
+/// the repeated key's finding (BQ007) used to hide it (a finding at the block was taken as one
+/// about its cases). Both are said now: the copy every fingerprint and most runners read is the
+/// loosened one.
+#[test]
+fn a_loosened_copy_of_a_repeated_block_is_still_a_changed_case() {
+    let s = SuiteCopy::new();
+    let mut m: Value = serde_json::from_str(&s.read("manifest.json")).unwrap();
+    let block = m["redis_layout"]["migrate"].clone();
+    let mut loose = block.clone();
+    let row = loose["cases"].as_array_mut().unwrap().iter_mut().find(|c| c["name"] == "lowest-score-first").unwrap();
+    row["steps"][0].as_object_mut().unwrap().shift_remove("expect");
+    row["expect"] = json!({"ready_count": 3});
+    m["redis_layout"]["migrate"] = json!("@@");
+    let text = serde_json::to_string_pretty(&m)
+        .unwrap()
+        .replace(r#""migrate": "@@""#, &format!(r#""migrate": {block}, "migrate": {loose}"#));
+    s.write("manifest.json", text);
+    let findings = s.validate();
+    let codes: Vec<(&str, Option<&str>)> = findings.iter().map(|f| (f.code.id, f.pointer.as_deref())).collect();
+    assert!(codes.iter().any(|(c, _)| *c == "BQ007"), "{codes:?}");
+    assert!(
+        codes.iter().any(|(c, p)| *c == "BQ318" && p.is_some_and(|p| p.starts_with("/redis_layout/migrate/cases/"))),
+        "{codes:?}"
+    );
+}
