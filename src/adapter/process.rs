@@ -1756,14 +1756,14 @@ fn append_no_follow() -> OpenOptions {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+    use crate::sdk::ops::{Accepts, RedisQueueOp};
+
     #[test]
     fn the_bytes_members_come_from_the_schema() {
         let names: Vec<&str> = bytes_members().iter().map(String::as_str).collect();
         assert_eq!(names, ["BinaryValue", "body", "payload", "result", "value"]);
     }
-
-    use super::*;
-    use crate::sdk::ops::{Accepts, RedisQueueOp};
 
     #[test]
     fn a_traced_line_shows_no_credentials_and_is_otherwise_unchanged() {

@@ -263,13 +263,13 @@ fn held_by_version(suite: &Suite) -> Vec<Finding> {
                     ),
                     ptr.clone(),
                 )),
-                Some(block) => {
-                    let (cases, at_ptr) = if b.name == "cases" {
-                        (Some(block), pointer::join(&ptr, "cases"))
+                Some(_) => {
+                    let at_ptr = if b.name == "cases" {
+                        pointer::join(&ptr, "cases")
                     } else {
-                        (block.get("cases"), pointer::join(&pointer::join(&ptr, b.name), "cases"))
+                        pointer::join(&pointer::join(&ptr, b.name), "cases")
                     };
-                    if cases.and_then(serde_json::Value::as_array).is_some_and(Vec::is_empty) {
+                    if block_state(section.block, b.name) == BlockState::Emptied {
                         out.push(at(
                             Code::EMPTY_BLOCK,
                             format!("{}/{} has an empty cases array: it pins nothing", def.name(), b.name),
@@ -282,6 +282,46 @@ fn held_by_version(suite: &Suite) -> Vec<Finding> {
         }
     }
     out
+}
+
+/// What a section object holds of one of its blocks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum BlockState {
+    /// No such member (BQ313 when the version holds it).
+    Missing,
+    /// Its `cases` array (the section's own array for the block `cases`) is empty (BQ314).
+    Emptied,
+    /// Anything else: cases, or a single case.
+    Held,
+}
+
+/// What section object `section` holds of block `block`.
+fn block_state(section: &serde_json::Value, block: &str) -> BlockState {
+    let Some(value) = section.get(block) else { return BlockState::Missing };
+    let cases = if block == "cases" { Some(value) } else { value.get("cases") };
+    match cases.and_then(serde_json::Value::as_array) {
+        Some(a) if a.is_empty() => BlockState::Emptied,
+        _ => BlockState::Held,
+    }
+}
+
+/// Is section `section`, or its block `block`, one the suite's version holds by the version
+/// history ([`held_by_version`]) but gone: the section missing or of another shape, the block
+/// missing or its cases emptied? Then BQ312, BQ207, BQ313 or BQ314 says so, and a reference to
+/// it elsewhere (a skip-policy selector) is not a finding of its own.
+pub(super) fn gone_but_held(suite: &Suite, section: &str, block: Option<&str>) -> bool {
+    let Some(v) = suite.version().and_then(|v| semver::Version::parse(v).ok()).map(|v| sections::version_of(&v)) else {
+        return false;
+    };
+    let Some(def) = sections::find(section).filter(|d| d.since() <= v) else { return false };
+    let value = suite.manifest().and_then(|m| m.get(section));
+    match block {
+        None => value.is_none(),
+        Some(block) => {
+            def.blocks().iter().any(|b| b.name == block && b.since <= v)
+                && value.is_none_or(|s| !s.is_object() || block_state(s, block) != BlockState::Held)
+        }
+    }
 }
 
 /// Is the array that held case `id` (the section's own `cases`, or the `cases` of the block the

@@ -15,9 +15,8 @@
 use serde_json::Value;
 
 use crate::diag::{Code, Finding};
-use crate::sections;
 use crate::suite::skip_policy::{ProblemKind, SkipPolicy};
-use crate::suite::{MANIFEST, Suite, pointer};
+use crate::suite::{MANIFEST, pointer};
 
 use super::Ctx;
 
@@ -30,7 +29,7 @@ pub(super) fn check(cx: &Ctx<'_>) -> Vec<Finding> {
     SkipPolicy::read_with(cx.suite, &cases_of)
         .problems
         .iter()
-        .filter(|p| !held_by_version(cx.suite, manifest, p.kind, &p.pointer))
+        .filter(|p| !left_to_the_version_history(cx, manifest, p.kind, &p.pointer))
         .map(|p| {
             let code = match p.kind {
                 ProblemKind::Missing => Code::SKIP_POLICY_MISSING,
@@ -49,30 +48,15 @@ pub(super) fn check(cx: &Ctx<'_>) -> Vec<Finding> {
         .collect()
 }
 
-/// Does a selector that names no section (or no block with cases) name one the suite's version
-/// holds by the spec's version history, gone or emptied? That is the registry family's finding
-/// (BQ312, BQ313, BQ314), not one more per rule that names it.
-fn held_by_version(suite: &Suite, manifest: &Value, kind: ProblemKind, at: &str) -> bool {
-    let Some(version) = suite.version().and_then(|v| semver::Version::parse(v).ok()) else {
-        return false;
-    };
-    let v = sections::version_of(&version);
+/// A selector that names a section or block the suite's version holds but that is gone
+/// ([`super::registry::gone_but_held`]): the registry family says so, once.
+fn left_to_the_version_history(cx: &Ctx<'_>, manifest: &Value, kind: ProblemKind, at: &str) -> bool {
     let name = |ptr: &str| pointer::get(manifest, ptr).and_then(Value::as_str);
     match kind {
-        ProblemKind::UnknownSection => name(at).and_then(sections::find).is_some_and(|d| d.since() <= v),
+        ProblemKind::UnknownSection => name(at).is_some_and(|s| super::registry::gone_but_held(cx.suite, s, None)),
         ProblemKind::UnknownBlock => {
-            let section = at.strip_suffix("/block").map(|sel| format!("{sel}/section"));
-            let Some((def, block)) = section.as_deref().and_then(name).and_then(sections::find).zip(name(at)) else {
-                return false;
-            };
-            let due = def.since() <= v && def.blocks().iter().any(|b| b.name == block && b.since <= v);
-            // Missing (BQ313), its cases emptied (BQ314), or the whole section of another shape
-            // (BQ207); a block that is there with no cases array (a single case) is the rule's.
-            let gone = match manifest.get(def.name()).and_then(Value::as_object).map(|s| s.get(block)) {
-                None | Some(None) => true,
-                Some(Some(b)) => b.get("cases").and_then(Value::as_array).is_some_and(Vec::is_empty),
-            };
-            due && gone
+            let section = at.strip_suffix("/block").and_then(|sel| name(&format!("{sel}/section")));
+            section.zip(name(at)).is_some_and(|(s, b)| super::registry::gone_but_held(cx.suite, s, Some(b)))
         }
         _ => false,
     }
