@@ -687,6 +687,19 @@ fn fixtures_byte_wise_and_semantically() {
     );
     let c = one_change(|s| s.remove("fixtures/urn-alias.json"));
     assert_eq!(only(&c), (Kind::FixtureRemoved, Class::Breaking));
+    // The version bump itself, in the three places that say it, is no change: the results
+    // example's conformance_version is the version, as the manifest's is. Anything else in the
+    // example still is.
+    let c = one_change(|s| support::set_version(s.path(), "1.6.1"));
+    assert!(c.is_empty(), "{c:#?}");
+    let c = one_change(|s| {
+        support::set_version(s.path(), "1.6.1");
+        s.write(
+            "schema/results.example.json",
+            s.read("schema/results.example.json").replacen("\"sdk\"", "\"sdk\" ", 1),
+        );
+    });
+    assert_eq!(only(&c), (Kind::SchemaChanged, Class::Editorial));
     // LICENSE and the results example are documentation.
     let c = one_change(|s| s.write("LICENSE", "other"));
     assert_eq!(only(&c), (Kind::FileChanged, Class::Editorial));

@@ -596,6 +596,16 @@ fn a_missing_or_empty_licence_is_a_finding_as_release_refuses_it() {
         assert_eq!(codes(&findings), ["BQ003"], "{what}: {findings:#?}");
         assert_finding(&findings, "BQ003", "LICENSE", None);
     }
+    // A copy as `sync` vendors it (the four entries of a vendored copy, no LICENSE beside them)
+    // validates clean, as `run`'s hint to validate it promises; release still refuses it.
+    let s = SuiteCopy::new();
+    s.remove("LICENSE");
+    s.remove("CHANGELOG.md");
+    let findings = s.validate();
+    assert!(findings.is_empty(), "{findings:#?}");
+    let r = support::bqsuite(s.path(), &["release", "--no-previous"]);
+    assert_eq!(r.status.code(), Some(1), "{}", support::transcript(&r));
+    assert!(support::transcript(&r).contains("LICENSE is missing"), "{}", support::transcript(&r));
 }
 
 #[test]

@@ -49,14 +49,15 @@
 //! value and literal type, never through an `f64` (`1.0` = `1e0`, `1` ≠ `1.0`,
 //! `9007199254740993.0` ≠ `9007199254740992.0`).
 //!
-//! `conformance_version` and `CONFORMANCE_VERSION` are the two sides' versions, not changes;
-//! `sync-targets.json` is not suite data and is not compared.
+//! `conformance_version` (the manifest's and the results example's) and `CONFORMANCE_VERSION`
+//! are the two sides' versions, not changes; `sync-targets.json` is not suite data and is not
+//! compared.
 //!
 //! **The SemVer rule** ([`Bump::needed`]): no change needs no bump; PATCH = editorial only;
 //! MINOR = additive, plus corrections each of which the new version's CHANGELOG entry names
 //! ([`changelog`]: an item of the entry that states a correction as a word, not negated, cites
 //! `ADR-NNNN` and names the case id as `` `<section>.<case id>` `` or its block as
-//! `` `<section>.<block>` ``); MAJOR = anything breaking, or a correction the entry does not
+//! `` `<section>.<block>` ``, `/` for the `.` too); MAJOR = anything breaking, or a correction the entry does not
 //! name.
 
 /// The CHANGELOG reader lives with the suite (validate reads the version's entry too).

@@ -37,6 +37,7 @@
 //!   *introduces*, *introduced*, *introducing*, *newly*) and holds a code span naming it: a
 //!   section by a span equal to its name; an added case or block by its reference
 //!   (`` `traceparent.flags-3-hex` ``) or a block prefix of it (`` `redis_layout.pcall_poison` ``),
+//!   either also with `/` for the `.` as findings print a case (`` `traceparent/flags-3-hex` ``),
 //!   or by its section's name in one span and the rest in another ("`redis_layout` gains
 //!   `pcall_poison/x`"). Naming only the section ("new cases in `trace`") names no case: the
 //!   entry is where SDK maintainers find the cases that are new to them. Stated and named in
@@ -429,12 +430,22 @@ impl Entry {
 
 /// Does code span `span` name the change whose reference is `reference`? A file by its exact
 /// path only (`` `fixtures` `` names no fixture); a case by its id, its block or its section
-/// (the rules of the module doc).
+/// (the rules of the module doc), written `<section>.<case id>` or as findings and `ids` print
+/// a case, `<section>/<case id>`.
 fn names(reference: &str, span: &str) -> bool {
     if super::in_suite_dirs(reference) {
         return span == reference;
     }
-    super::pointer::at_or_under(reference, span)
+    if super::pointer::at_or_under(reference, span) {
+        return true;
+    }
+    // `retry_backoff/capped` for `retry_backoff.capped` (a section's name holds no `/`).
+    span.split_once('/').is_some_and(|(section, inside)| {
+        reference
+            .strip_prefix(section)
+            .and_then(|r| r.strip_prefix('.'))
+            .is_some_and(|case| !inside.is_empty() && super::pointer::at_or_under(case, inside))
+    })
 }
 
 /// The first word of a heading's text, without `[` `]`.
@@ -834,6 +845,7 @@ mod tests {
             "- `cases.order-created` is corrected: it contradicted §2 (ADR-0034).",
             "- Corrections (ADR-0034): `cases.order-created`, `cases.other`.",
             "- Adds no section; corrects `cases.order-created` (ADR-0034).\n  <!-- a note -->",
+            "- Corrects `cases/order-created` (ADR-0034), as validate prints it.",
         ] {
             assert!(named(yes), "{yes}");
         }
@@ -965,6 +977,14 @@ mod tests {
         assert!(!names("- Removes `traceparent.flags-3-hex` (added by mistake).", x));
         // An unclosed parenthesis holds nothing together.
         assert!(!names("- New notes (see below. `traceparent.flags-3-hex` is unchanged.", x));
+        // A case as findings and `ids` print it, `<section>/<case id>`, names it too; its block
+        // so written names every case of the block.
+        assert!(names("- Adds `traceparent/flags-3-hex`.", x));
+        assert!(names("- Adds `redis_layout/pcall_poison`.", "redis_layout.pcall_poison/encode-fails-a"));
+        assert!(names("- Adds `sqs/attempts_reconciliation/third`.", "sqs.attempts_reconciliation/third"));
+        assert!(!names("- Adds `traceparent/flags`.", x), "another case");
+        assert!(!names("- Adds `traceparent/`.", x), "no case");
+        assert!(!names("- Adds `trace/parent.flags-3-hex`.", x));
     }
 
     #[test]

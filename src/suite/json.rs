@@ -134,15 +134,43 @@ fn parse_one_pass(text: &str) -> Result<Parsed, JsonError> {
     let mut de = serde_json::Deserializer::from_str(text);
     let value = ValueSeed { repeated: &repeated, depth: 0 }.deserialize(&mut de).and_then(|v| de.end().map(|()| v));
     let value = value.map_err(|e| {
-        let span = (e.line() > 0).then(|| Span { line: e.line(), column: e.column().max(1) });
-        if e.to_string().starts_with("recursion limit exceeded") {
-            JsonError { kind: JsonErrorKind::TooDeep, message: format!("nested too deeply (limit {MAX_DEPTH})"), span }
-        } else {
-            JsonError { kind: JsonErrorKind::Syntax, message: e.to_string(), span }
+        let span = (e.line() > 0).then(|| char_span(text, e.line(), e.column()));
+        let message = e.to_string();
+        if message.starts_with("recursion limit exceeded") {
+            return JsonError {
+                kind: JsonErrorKind::TooDeep,
+                message: format!("nested too deeply (limit {MAX_DEPTH})"),
+                span,
+            };
         }
+        // serde_json counts columns in bytes; every other position this tool gives counts
+        // characters, so the message and the span say the character column.
+        let message = match (span, message.strip_suffix(&format!(" at line {} column {}", e.line(), e.column()))) {
+            (Some(at), Some(what)) => format!("{what} at line {} column {}", at.line, at.column),
+            _ => message,
+        };
+        JsonError { kind: JsonErrorKind::Syntax, message, span }
     })?;
     let duplicates = if repeated.get() { find_duplicates(text) } else { Vec::new() };
     Ok(Parsed { value, duplicates })
+}
+
+/// The position serde_json reports (1-based line, 1-based column counted in bytes, 0 before the
+/// line's first byte) as this tool gives every position: the column counted in characters.
+fn char_span(text: &str, line: usize, byte_column: usize) -> Span {
+    let Some(start) = text.split_inclusive('\n').take(line - 1).map(str::len).try_fold(0usize, |a, n| a.checked_add(n))
+    else {
+        return Span { line, column: byte_column.max(1) };
+    };
+    let rest = text.get(start..).unwrap_or("");
+    let mut end = byte_column.min(rest.len());
+    while !rest.is_char_boundary(end) {
+        end -= 1;
+    }
+    // A column inside a character (serde stops at its last byte) is that character's.
+    let before = rest[..end].chars().count();
+    let inside = usize::from(end < byte_column.min(rest.len()));
+    Span { line, column: (before + inside).max(1) }
 }
 
 /// The object `text` holds, parsed member by member on two threads, or `None` when the text is
@@ -614,6 +642,23 @@ mod tests {
         }
         let e = parse(&format!("{{\"d\":{}, \"pad\": \"{}\"}}", deep(MAX_DEPTH), "p".repeat(SPLIT_AT))).unwrap_err();
         assert_eq!(e.kind, JsonErrorKind::TooDeep);
+    }
+
+    /// A syntax error's column counts characters, as every other position does (serde_json
+    /// counts bytes): after four `§` (two bytes each) the missing comma is at character 13, and
+    /// the message says the same column as the span.
+    #[test]
+    fn a_syntax_errors_column_counts_characters() {
+        let e = parse("{\n\"d\": \"§§§§\" \"n\": 1}").unwrap_err();
+        assert_eq!(e.span, Some(Span { line: 2, column: 13 }));
+        assert!(e.message.ends_with("at line 2 column 13"), "{}", e.message);
+        let ascii = parse("{\n\"d\": \"SSSS\" \"n\": 1}").unwrap_err();
+        assert_eq!(ascii.span, e.span);
+        assert_eq!(ascii.message, e.message);
+        // An error inside a character (bytes that are not UTF-8 cannot reach here, but a control
+        // character in a string can follow one) and on the first line.
+        let e = parse("[\"é\u{1}\"]").unwrap_err();
+        assert_eq!(e.span, Some(Span { line: 1, column: 4 }), "{}", e.message);
     }
 
     #[test]

@@ -1,4 +1,5 @@
-//! Files: the required ones exist (`LICENSE`, which every release asset ships, not empty; and
+//! Files: the required ones exist (`LICENSE`, which every release asset ships, not empty, though
+//! a released copy as `sync` vendors one may leave it out; and
 //! `CHANGELOG.md`, whose entry for the version [`super::manifest`] requires, except in a
 //! released copy of a version that can have been released, which never has one:
 //! [`suite::Suite::is_released_copy`], no pre-release, none later than the recorded version),
@@ -33,8 +34,12 @@ const REQUIRED: [&str; 6] = [
 
 pub(super) fn check(cx: &Ctx<'_>) -> Vec<Finding> {
     let mut out = Vec::new();
+    // A released copy as `sync` vendors one need not hold the LICENSE: a vendored copy is the
+    // four entries of `crate::vendored`, and the licence beside them is the SDK repository's
+    // business (`sync` neither writes nor deletes it). `release` still refuses to build without.
+    let released_copy = cx.suite.is_released_copy();
     for rel in REQUIRED {
-        if cx.suite.file(rel).is_none() {
+        if cx.suite.file(rel).is_none() && !(rel == suite::LICENSE && released_copy) {
             out.push(Finding::error(Code::MISSING_FILE, format!("{rel} is missing: every suite has it")).in_file(rel));
         }
     }
@@ -49,7 +54,7 @@ pub(super) fn check(cx: &Ctx<'_>) -> Vec<Finding> {
         );
     }
     // A released copy (fetched or vendored) has exactly the asset's files, never CHANGELOG.md.
-    if cx.suite.changelog().is_none() && !cx.suite.is_released_copy() {
+    if cx.suite.changelog().is_none() && !released_copy {
         out.push(
             Finding::error(
                 Code::MISSING_FILE,
