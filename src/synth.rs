@@ -24,8 +24,7 @@ pub type Files = BTreeMap<String, Vec<u8>>;
 
 /// Multiply the cases of `suite` by `factor` (≥ 1).
 pub fn scale(suite: &Suite, factor: usize) -> Result<Files, String> {
-    let manifest = suite.json(suite::MANIFEST).ok_or("the manifest is missing or does not parse")?;
-    let mut manifest = manifest.clone();
+    let mut manifest = Value::Object(suite.manifest_or_why()?.clone());
     let mut files: Files = suite.files().map(|f| (f.rel.clone(), f.bytes().to_vec())).collect();
     // The changelog is no suite file, but a suite without it does not validate.
     if let Some(changelog) = suite.changelog() {

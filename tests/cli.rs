@@ -362,6 +362,30 @@ fn run_refuses_a_source_date_epoch_no_results_file_can_hold() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("r.json");
     let run = |epoch: &str| {
+
+    // A directory that is not a suite (an SDK's test tree), and a suite whose manifest does not
+    // parse: the commands that need the manifest name the file and what is wrong, and the
+    // validate command they suggest names the suite.
+    let dir = tempfile::tempdir().unwrap();
+    let shown = dir.path().display().to_string();
+    for args in [&["run", "--out", "-"][..], &["ids"], &["results", "check", "results.json"], &["docs", "--check"]] {
+        let o = bqsuite(&repo(), &[args, &["--suite", &shown]].concat());
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", transcript(&o));
+        let want = format!("{shown}/manifest.json is missing: {shown} is not a suite, which holds CONFORMANCE_VERSION");
+        assert!(String::from_utf8_lossy(&o.stderr).contains(&want), "{args:?}: {}", transcript(&o));
+    }
+    let s = SuiteCopy::new();
+    s.write("manifest.json", s.read("manifest.json").replacen('{', "{ oops", 1));
+    let root = s.path().display().to_string();
+    for args in [&["run", "--out", "-"][..], &["ids"]] {
+        let o = bqsuite(&repo(), &[args, &["--suite", &root]].concat());
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", transcript(&o));
+        let want = format!(
+            "{root}/manifest.json does not parse as JSON: key must be a string at line 1 column 3; `bqsuite validate --suite {}` lists every problem of the suite",
+            shlex::try_quote(&root).unwrap()
+        );
+        assert!(String::from_utf8_lossy(&o.stderr).contains(&want), "{args:?}: {}", transcript(&o));
+    }
         let args = ["run", "--section", "cases", "--out", out.to_str().unwrap()];
         support::bqsuite_env(&repo(), &args, &[("SOURCE_DATE_EPOCH", epoch)])
     };

@@ -67,6 +67,32 @@ fn codes(o: &std::process::Output) -> Vec<String> {
     out
 }
 
+/// A manifest that does not parse is validate's finding (BQ001, located), with or without the
+/// gate: the gate has nothing of this suite to compare and stands aside, not a run that could
+/// not run (exit 2 with no finding, no annotation in CI).
+#[test]
+fn a_manifest_that_does_not_parse_is_a_finding_under_the_gate_too() {
+    let (_root, suite) = history();
+    let text = std::fs::read_to_string(suite.join("manifest.json")).unwrap();
+    let broken = text.replacen("\"cases\": [", "\"cases\" [", 1);
+    assert_ne!(broken, text);
+    std::fs::write(suite.join("manifest.json"), broken).unwrap();
+    let s = suite.to_str().unwrap();
+    for gate in [&["--gate"][..], &["--against", "git:v1.5.0"]] {
+        let mut args = vec!["validate", "--suite", s, "--format", "json"];
+        args.extend_from_slice(gate);
+        let o = bqsuite(&suite, &args);
+        assert_eq!(o.status.code(), Some(1), "{gate:?}: {}", transcript(&o));
+        let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+        let found: Vec<&str> = v["findings"].as_array().unwrap().iter().map(|f| f["code"].as_str().unwrap()).collect();
+        assert!(found.contains(&"BQ001"), "{gate:?}: {found:?}");
+        assert!(!found.iter().any(|c| c.starts_with("BQ95")), "{gate:?}: {found:?}");
+        let bq001 = v["findings"].as_array().unwrap().iter().find(|f| f["code"] == "BQ001").unwrap();
+        assert!(bq001["line"].as_u64().is_some(), "{bq001}");
+        assert!(transcript(&o).contains("does not read as a JSON object (validate says why)"), "{}", transcript(&o));
+    }
+}
+
 #[test]
 fn release_compares_with_the_highest_tag_below_the_version() {
     let Some(_) = support::redis_url() else { return };
@@ -261,8 +287,10 @@ fn each_refusal_of_the_gate() {
     // Nothing changed, same version: clean.
     let o = against(|_| {});
     assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
-    // Changed without a bump.
-    let o = against(|s| s.edit_manifest(|m| m["cases"][0]["expect"]["attempts"] = json!(3)));
+    // Changed without a bump: an expectation corrected (the previous side held 3, this one the
+    // 0 the reference core gives).
+    let wrong = |s: &SuiteCopy| s.edit_manifest(|m| m["cases"][0]["expect"]["attempts"] = json!(3));
+    let o = against_edited(wrong, |_| {});
     assert_eq!(codes(&o), ["BQ954", "BQ951"], "{}", transcript(&o));
     // ... told to what (an unnamed correction is a MAJOR) and where.
     let text = transcript(&o);
@@ -359,10 +387,27 @@ fn git_sides_leave_the_work_tree_alone_and_see_only_committed_files() {
     assert_eq!(std::fs::read(root.path().join(".git/index")).unwrap(), index, "the index is untouched");
 }
 
+/// A changed expectation the reference core refutes is a mistake validate names (BQ311), not a
+/// correction the gate asks a MAJOR for: the gate leaves that case to validate, and says so.
+/// The same change with the core agreeing is the gate's again (`each_refusal_of_the_gate`).
+#[test]
+fn the_gate_leaves_a_case_that_does_not_validate_to_validate() {
+    let o = against(|s| s.edit_manifest(|m| m["cases"][0]["expect"]["attempts"] = json!(3)));
+    assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("error[BQ311 reference-disagrees]") && !out.contains("[BQ95"), "{out}");
+    assert!(
+        transcript(&o)
+            .contains("0 change(s), needing none (1 more of cases that do not validate, left to validate's findings)"),
+        "{}",
+        transcript(&o)
+    );
+}
+
 #[test]
 fn a_named_correction_in_a_patch_is_told_as_named() {
-    let o = against(|s| {
-        s.edit_manifest(|m| m["cases"][0]["expect"]["attempts"] = json!(3));
+    let wrong = |s: &SuiteCopy| s.edit_manifest(|m| m["cases"][0]["expect"]["attempts"] = json!(3));
+    let o = against_edited(wrong, |s| {
         bump_to(s, "1.6.1");
         s.write("CHANGELOG.md", "## 1.6.1\n\n- Correction (ADR-0034): `cases.order-created`.\n");
     });
@@ -408,6 +453,8 @@ fn a_released_version_never_changes() {
     assert_eq!(codes(&o), ["BQ956"], "{}", transcript(&o));
     let text = String::from_utf8_lossy(&o.stdout);
     assert!(text.contains("1.6.0 is already released (tag v1.6.0), and manifest.json differs"), "{text}");
+    // ... and names the smallest version the change needs, as BQ954 does.
+    assert!(text.contains("bump the version to at least 1.6.1 (a PATCH bump: 1 editorial change(s)"), "{text}");
     // `--against` runs it too, and release refuses with or without a previous release, writing nothing.
     let o = bqsuite(s.path(), &["validate", "--against", dir, "--suite", dir]);
     assert_eq!(codes(&o), ["BQ956"], "{}", transcript(&o));

@@ -577,7 +577,8 @@ fn validate(a: &ValidateArgs, color: bool) -> ExitCode {
         (None, false) => None,
     };
     if let Some(previous) = previous {
-        match diff::gate_run(&suite, &previous, &a.remote, redis.run == redis.cases) {
+        let broken = crate::validate::broken_cases(&suite, &findings);
+        match diff::gate_run(&suite, &previous, &a.remote, redis.run == redis.cases, &broken) {
             Ok((gate, compared)) => {
                 findings.extend(gate);
                 match compared {
@@ -630,8 +631,8 @@ fn ids(a: &IdsArgs) -> ExitCode {
         Ok(s) => s,
         Err(e) => return fail(e),
     };
-    if suite.manifest().is_none() {
-        return fail("the manifest is missing or does not parse; run `bqsuite validate`");
+    if let Err(why) = suite.manifest_or_why() {
+        return fail(why);
     }
     let sections: Vec<_> =
         suite.sections().into_iter().filter(|s| a.section.as_deref().is_none_or(|n| n == s.name)).collect();
@@ -667,8 +668,8 @@ fn run(a: &RunArgs) -> ExitCode {
         Ok(s) => s,
         Err(e) => return fail(e),
     };
-    if suite.manifest().is_none() {
-        return fail("the manifest is missing or does not parse; run `bqsuite validate`");
+    if let Err(why) = suite.manifest_or_why() {
+        return fail(why);
     }
     for name in &a.sections {
         if suite.section(name).is_none() {
@@ -796,8 +797,9 @@ fn run(a: &RunArgs) -> ExitCode {
     if !invalid.is_empty() {
         // The suite is broken, not the SDK: exit 2 (toml-test's "bug in the test").
         note!(
-            "bqsuite: error: {} case(s) of the suite do not read cleanly, so the SDK was not judged on them; run `bqsuite validate`:",
-            invalid.len()
+            "bqsuite: error: {} case(s) of the suite do not read cleanly, so the SDK was not judged on them; run {}:",
+            invalid.len(),
+            suite.validate_command()
         );
         for c in invalid.iter().take(MAX_LISTED) {
             note!("  {}/{}: {}", c.section, c.id, c.problems.join("; "));

@@ -124,6 +124,13 @@ pub fn terminal_safe(s: &str) -> Cow<'_, str> {
     escape_where(s, is_unsafe_char, Notation::Json)
 }
 
+/// `word` as one word of a POSIX shell command a message suggests (`bqsuite validate --suite
+/// DIR`): as it is when no shell treats any of it specially, otherwise quoted (shlex); a word
+/// shlex cannot quote (a NUL) as it is. Hidden characters are left to [`terminal_safe`].
+pub fn shell_word(word: &str) -> Cow<'_, str> {
+    shlex::try_quote(word).unwrap_or(Cow::Borrowed(word))
+}
+
 /// How [`escape_where`] writes a character: JSON's `\uXXXX` (a character beyond U+FFFF takes
 /// more digits, not a surrogate pair: it is only ever read), or `\u{XXXX}`.
 #[derive(Clone, Copy)]

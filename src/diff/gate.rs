@@ -175,6 +175,18 @@ pub fn released_changed(current: &Suite, released: &Suite, tag: &str) -> Vec<Fin
     };
     let (now, then) = (files(current), files(released));
     let version = current.version().unwrap_or("?");
+    if now == then {
+        return Vec::new();
+    }
+    // The smallest version the changes since the release need, as BQ954 says it (the CHANGELOG
+    // has no entry for it yet, so a correction counts as one it does not name).
+    let bump = match (semver::Version::parse(version), Diff::between((released, tag), (current, "."), None)) {
+        (Ok(v), Ok(diff)) if diff.needed() > Bump::None => {
+            let needed = diff.needed();
+            format!("to at least {} (a {} bump: {})", needed.apply(&v), needed.as_str(), reasons(&diff, needed))
+        }
+        _ => String::new(),
+    };
     let mut paths: Vec<&String> = now.keys().chain(then.keys()).collect();
     paths.sort();
     paths.dedup();
@@ -189,8 +201,9 @@ pub fn released_changed(current: &Suite, released: &Suite, tag: &str) -> Vec<Fin
             };
             let message = format!(
                 "{version} is already released (tag {tag}), and {rel} {what} that release: a released version never \
-                 changes; bump the version ({BUMPED}, with its CHANGELOG entry) for this change, or restore the \
-                 file from {tag}"
+                 changes; bump the version{}{bump} ({BUMPED}, with its CHANGELOG entry) for this change, or restore \
+                 the file from {tag}",
+                if bump.is_empty() { "" } else { " " }
             );
             let file = if now.contains_key(rel) { rel.as_str() } else { VERSION_FILE };
             Some(Finding::error(Code::RELEASED_VERSION_CHANGED, message).in_file(current.display_path(file)))

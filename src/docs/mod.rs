@@ -229,18 +229,17 @@ fn region(cx: &Context<'_>, rel: &str, name: &str) -> Result<String, String> {
 /// Render every file of the docs for the suite at `suite.root`.
 pub fn render(suite: &Suite, cli: &clap::Command) -> Result<Docs, String> {
     let root = suite.root.as_path();
-    if suite.manifest().is_none() {
-        return Err("the manifest is missing or does not parse; run `bqsuite validate`".into());
-    }
+    suite.manifest_or_why()?;
     // A section's name becomes a file name (`docs/sections/<name>.md`): one that is not a portable
     // file name (a `/`, a `..`) would put a page outside the docs, or outside the repository.
     if let Some(s) =
         suite.sections().iter().find(|s| s.name.contains('/') || crate::suite::paths::check_portable(s.name).is_err())
     {
         return Err(format!(
-            "manifest.json: section {:?} cannot name a page under {} (only A-Z, a-z, 0-9, '.', '_' and '-'); run `bqsuite validate`",
+            "manifest.json: section {:?} cannot name a page under {} (only A-Z, a-z, 0-9, '.', '_' and '-'); run {}",
             s.name,
-            section::DIR
+            section::DIR,
+            suite.validate_command()
         ));
     }
     let changelog = read(root, "CHANGELOG.md")?;

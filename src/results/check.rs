@@ -189,13 +189,13 @@ impl<'s> Checker<'s> {
     /// version and its skip-policy rules or results schema are not the recorded ones
     /// ([`crate::suite::pins::unpinned`]).
     pub fn new(suite: &'s Suite) -> Result<Self, String> {
-        if suite.manifest().is_none() {
-            return Err("the manifest is missing or does not parse; run `bqsuite validate`".into());
-        }
-        let version = suite.version().ok_or("the suite has no CONFORMANCE_VERSION; run `bqsuite validate`")?;
+        suite.manifest_or_why()?;
+        let validate = suite.validate_command();
+        let version =
+            suite.version().ok_or_else(|| format!("the suite has no {}; run {validate}", suite::VERSION_FILE))?;
         let schema = suite
             .json(suite::RESULTS_SCHEMA)
-            .ok_or_else(|| format!("the suite has no parsable {}; run `bqsuite validate`", suite::RESULTS_SCHEMA))
+            .ok_or_else(|| format!("the suite has no parsable {}; run {validate}", suite::RESULTS_SCHEMA))
             .and_then(|s| {
                 crate::schema::draft202012(s).map_err(|e| format!("{} does not compile: {e}", suite::RESULTS_SCHEMA))
             })?;

@@ -15,7 +15,7 @@ use base64::engine::general_purpose::STANDARD;
 use serde_json::{Map, Value};
 
 use crate::diag::Code;
-use crate::suite::{CaseRef, Content, Suite, pointer};
+use crate::suite::{CaseRef, Suite, pointer};
 
 /// One problem of a case.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -442,16 +442,9 @@ impl<'s> Reader<'s> {
             self.problem(Code::MISSING_FIXTURE, at, missing_file_message(rel));
             return None;
         };
-        let why = match &file.content {
-            Content::Json { parsed: Ok(json), .. } => {
-                return Some(Fixture { rel: &file.rel, bytes: file.bytes(), json });
-            }
-            Content::Json { parsed: Err(e), .. } => format!("does not parse as JSON: {}", e.message),
-            Content::Unreadable(e) => format!("cannot be read: {e}"),
-            Content::NotRegular(what) => format!("is not a regular file but {what}"),
-            Content::TooLarge { size, cap, .. } => format!("is not read: {size} bytes, over the cap of {cap}"),
-            Content::NotUtf8(at) => format!("is not valid UTF-8 (first bad byte at offset {at})"),
-            Content::Text(_) => "is not a .json file".to_owned(),
+        let Some(why) = file.why_no_json() else {
+            let json = file.json()?;
+            return Some(Fixture { rel: &file.rel, bytes: file.bytes(), json });
         };
         self.problems.push(Problem {
             code: Code::MISSING_FIXTURE,

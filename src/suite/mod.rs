@@ -273,6 +273,20 @@ impl SourceFile {
         }
     }
 
+    /// Why this file gives no parsed JSON, in words that follow its path (`None` when it does):
+    /// the one wording of every command that needs a file's JSON and cannot go on without it.
+    pub fn why_no_json(&self) -> Option<String> {
+        Some(match &self.content {
+            Content::Json { parsed: Ok(_), .. } => return None,
+            Content::Json { parsed: Err(e), .. } => format!("does not parse as JSON: {}", e.message),
+            Content::Unreadable(e) => format!("cannot be read: {e}"),
+            Content::NotRegular(what) => format!("is not a regular file but {what}"),
+            Content::TooLarge { size, cap, .. } => format!("is not read: {size} bytes, over the cap of {cap}"),
+            Content::NotUtf8(at) => format!("is not valid UTF-8 (first bad byte at offset {at})"),
+            Content::Text(_) => "is not a .json file".to_owned(),
+        })
+    }
+
     /// Why a `.json` file that was read as text does not parse.
     pub fn json_error(&self) -> Option<&JsonError> {
         match &self.content {
@@ -500,6 +514,43 @@ impl Suite {
     /// The manifest as a JSON object, when it parses as one.
     pub fn manifest(&self) -> Option<&Map<String, Value>> {
         self.json(MANIFEST).and_then(Value::as_object)
+    }
+
+    /// The manifest as a JSON object, or why there is none, naming the file as the user sees it
+    /// and saying how to learn more: for the commands that cannot go on without it (`run`,
+    /// `ids`, `results check`, `docs`); `validate` reports the same as findings.
+    pub fn manifest_or_why(&self) -> Result<&Map<String, Value>, String> {
+        if let Some(manifest) = self.manifest() {
+            return Ok(manifest);
+        }
+        let shown = self.display_path(MANIFEST);
+        let why = match self.file(MANIFEST) {
+            None => {
+                return Err(format!(
+                    "{shown} is missing: {} is not a suite, which holds {VERSION_FILE}, {MANIFEST}, schema/ and \
+                     fixtures/; name the directory that holds them with --suite",
+                    self.root.display()
+                ));
+            }
+            Some(file) => file.why_no_json().unwrap_or_else(|| "is not a JSON object".to_owned()),
+        };
+        Err(format!("{shown} {why}; {} lists every problem of the suite", self.validate_command()))
+    }
+
+    /// The command that validates this suite, as a message suggests it: `bqsuite validate`,
+    /// with [`Suite::suite_option`].
+    pub fn validate_command(&self) -> String {
+        format!("`bqsuite validate{}`", self.suite_option())
+    }
+
+    /// ` --suite DIR` (shell-quoted) for a command a message suggests about this suite, or
+    /// nothing when the suite is the working directory.
+    pub fn suite_option(&self) -> String {
+        if self.root == Path::new(".") || self.root.as_os_str().is_empty() {
+            String::new()
+        } else {
+            format!(" --suite {}", crate::diag::shell_word(&self.root.display().to_string()))
+        }
     }
 
     /// `CONFORMANCE_VERSION`, trimmed of surrounding whitespace.

@@ -142,17 +142,17 @@ pub fn vendored_files(suite: &Suite) -> BTreeMap<&str, &[u8]> {
 /// Run over `targets`. An error means nothing ran (no SemVer suite version; or, for a sync,
 /// a suite that `validate` does not pass).
 pub fn run(suite: &Suite, targets: &[Target], opts: &Options) -> Result<Report, String> {
-    let version = suite
-        .version()
-        .and_then(|v| Version::parse(v).ok())
-        .ok_or("the suite's CONFORMANCE_VERSION is missing or not SemVer; run `bqsuite validate`")?;
+    let version = suite.version().and_then(|v| Version::parse(v).ok()).ok_or_else(|| {
+        format!("the suite's CONFORMANCE_VERSION is missing or not SemVer; run {}", suite.validate_command())
+    })?;
     if opts.mode != Mode::Check {
         let errors = crate::validate::validate(suite).iter().filter(|f| f.severity == diag::Severity::Error).count();
         if errors > 0 {
             return Err(format!(
-                "the suite has {errors} validate error{}; fix {} before syncing (run `bqsuite validate`)",
+                "the suite has {errors} validate error{}; fix {} before syncing (run {})",
                 if errors == 1 { "" } else { "s" },
-                if errors == 1 { "it" } else { "them" }
+                if errors == 1 { "it" } else { "them" },
+                suite.validate_command()
             ));
         }
     }

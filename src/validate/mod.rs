@@ -131,6 +131,28 @@ pub struct Validation {
     pub redis: RedisCoverage,
 }
 
+/// The manifest pointers of the cases an error of `findings` lies at or under: cases that do not
+/// validate, whose changes the release gate leaves to these findings (a case whose expectation
+/// the reference core refutes, BQ311, is a mistake to mend before it is a correction to name).
+pub fn broken_cases(suite: &Suite, findings: &[Finding]) -> std::collections::BTreeSet<String> {
+    let manifest = suite.display_path(crate::suite::MANIFEST);
+    let at: Vec<&str> = findings
+        .iter()
+        .filter(|f| f.severity == crate::diag::Severity::Error && f.file.as_deref() == Some(manifest.as_str()))
+        .filter_map(|f| f.pointer.as_deref())
+        .collect();
+    if at.is_empty() {
+        return Default::default();
+    }
+    suite
+        .sections()
+        .iter()
+        .flat_map(|s| s.cases())
+        .map(|c| c.pointer)
+        .filter(|case| at.iter().any(|p| crate::suite::pointer::at_or_under(p, case)))
+        .collect()
+}
+
 /// Validate a loaded suite offline: all findings, located and sorted.
 pub fn validate(suite: &Suite) -> Vec<Finding> {
     validate_with(suite, &Options::default()).findings
