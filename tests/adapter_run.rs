@@ -453,12 +453,30 @@ for line in sys.stdin:
         out.display()
     );
     assert_eq!(digest[11], more);
+    // The case whose trace is suggested is one the adapter was sent: not one that failed for
+    // want of an operation its hello leaves out (a trace of that shows no exchange).
     let log = out.with_file_name("adapter.log");
-    let trace = format!(
-        "to see what one case sent the adapter and got back: add `--section cases --case order-created --trace` (the exchange goes to {})",
-        log.display()
+    let named = digest[12]
+        .strip_prefix("to see what one case sent the adapter and got back: add `--section ")
+        .and_then(|rest| rest.strip_suffix(&format!(" --trace` (the exchange goes to {})", log.display())))
+        .and_then(|rest| rest.split_once(" --case "))
+        .unwrap_or_else(|| panic!("{}", digest[12]));
+    let reason = got.iter().find(|o| (o.0.as_str(), o.1.as_str()) == named).map(|o| o.3.clone());
+    assert!(
+        reason.as_ref().is_some_and(|r| r.as_deref().is_some_and(|r| r.contains("the SDK failed"))),
+        "{named:?}: {reason:?}"
     );
-    assert_eq!(digest[12], trace);
+    // Run from elsewhere on a suite named by --suite, the command it suggests names it too.
+    let elsewhere = Command::new(BIN)
+        .args(&args)
+        .args(["--suite", support::repo().to_str().unwrap()])
+        .current_dir(dir.path())
+        .env("NO_COLOR", "1")
+        .env_remove("BQ_REDIS_URL")
+        .output()
+        .unwrap();
+    let more = format!("{} --suite {}` lists every case", out.display(), word(support::repo().to_str().unwrap()));
+    assert!(String::from_utf8_lossy(&elsewhere.stderr).contains(&more), "{}", support::transcript(&elsewhere));
     let counts: Vec<usize> =
         digest[1..11].iter().map(|l| l.trim_start().split('×').next().unwrap().parse().unwrap()).collect();
     assert!(counts.windows(2).all(|w| w[0] >= w[1]), "the most common first: {err}");
@@ -490,6 +508,84 @@ for line in sys.stdin:
     let long = digest.iter().find(|l| l.contains("red yyy")).expect("the long reason is listed");
     assert!(long.contains(": the SDK failed: \\u{001b}[31mred yyy") && long.ends_with("y …"), "{long}");
     assert!(!err.contains('\u{1b}') && long.len() < 300, "{long}");
+}
+
+/// One fault of an adapter is one reason of the digest, whatever value each call met: a
+/// retry_delay answered with a bare integer (a different one per call) where the protocol wants
+/// an array is told by the integer's type, not its value. And when every failure is an
+/// operation the adapter lacks, no trace of its own can show an exchange, so the hint is the
+/// reference adapter's run of one of those cases, which works as written.
+#[test]
+fn one_fault_is_one_reason_and_a_lacking_operation_points_at_the_reference() {
+    if !have_python() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("adapter.py");
+    std::fs::write(
+        &script,
+        r#"import json, sys
+ops = sys.argv[1:]
+for line in sys.stdin:
+    m = json.loads(line)
+    if m["cmd"] == "hello":
+        r = {"reply": "hello", "protocol": 1, "sdk": "shape-sdk", "version": "1", "language": "python",
+             "bindings": [], "operations": ops}
+    elif m["cmd"] == "shutdown":
+        break
+    else:
+        r = {"reply": "result", "seq": m["seq"], "response": {"op": "retry_delay", "result": 1000 + m["seq"]}}
+    print(json.dumps(r), flush=True)
+"#,
+    )
+    .unwrap();
+    let out = dir.path().join("results.json");
+    // Run from a directory of its own (the hint's log is written there), on the suite named.
+    let run = |ops: &str| {
+        let cmd = format!("python3 {} {ops}", word(&script.display().to_string()));
+        Command::new(BIN)
+            .args(["run", "--sdk", &cmd, "--section", "retry_backoff", "--out", out.to_str().unwrap()])
+            .args(["--suite", support::repo().to_str().unwrap()])
+            .current_dir(dir.path())
+            .env("NO_COLOR", "1")
+            .env_remove("BQ_REDIS_URL")
+            .output()
+            .unwrap()
+    };
+    let o = run("retry_delay");
+    assert_eq!(o.status.code(), Some(1), "{}", support::transcript(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    let n = outcomes(&read_json(&out)).len();
+    assert!(n > 10, "{err}");
+    assert!(err.contains(&format!("failed: {n} case(s), 1 reason(s), the most common first:")), "{err}");
+    assert!(err.contains("/response/result is an integer, where the protocol wants an array"), "{err}");
+
+    let o = run("");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("retry_delay is not implemented by shape-sdk"), "{err}");
+    let hint = err
+        .lines()
+        .find_map(|l| {
+            l.strip_prefix(
+                "to see what an SDK is sent for one of the operations it lacks, and what the reference core answers: `",
+            )
+        })
+        .and_then(|l| l.strip_suffix('`'))
+        .unwrap_or_else(|| panic!("{err}"));
+    assert!(!err.contains("add `--section"), "no trace of the adapter's own is suggested: {err}");
+    let words = shlex::split(hint).unwrap();
+    assert_eq!(&words[..3], ["bqsuite", "run", "--suite"], "{hint}");
+    assert_eq!(&words[4..6], ["--sdk", "bqsuite adapter"], "{hint}");
+    let reference = Command::new(BIN)
+        .args(&words[1..])
+        .current_dir(dir.path())
+        .env("PATH", format!("{}:{}", Path::new(BIN).parent().unwrap().display(), std::env::var("PATH").unwrap()))
+        .env_remove("BQ_REDIS_URL")
+        .output()
+        .unwrap();
+    assert_eq!(reference.status.code(), Some(0), "{}", support::transcript(&reference));
+    let log = std::fs::read_to_string(dir.path().join("reference.log")).unwrap();
+    assert!(log.contains(r#""op":"retry_delay""#) && log.contains("← "), "{log}");
 }
 
 /// `--case` through an adapter: only the cases selected run, and only their calls are written
@@ -691,7 +787,7 @@ fn a_hello_of_the_wrong_shape_is_told_where() {
     assert_eq!(o.status.code(), Some(2), "{}", support::transcript(&o));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
-        err.contains("gave a hello that does not follow the protocol: /sdk is 5, where the protocol wants a string of at most 200 characters (invalid type: integer `5`"),
+        err.contains("gave a hello that does not follow the protocol: /sdk is an integer, where the protocol wants a string of at most 200 characters"),
         "{err}"
     );
 }

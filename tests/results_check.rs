@@ -1055,6 +1055,50 @@ fn cli_run_output_passes_results_check() {
     assert_eq!(doc["verdicts"][0]["verdict"], "Compatible", "{doc:#}");
 }
 
+/// `--print-known-failing` writes the list a file's failures need, in the manifest's order,
+/// and that list read back holds for the file (exit 0); a case the suite lacks is left out (its
+/// entry would be stale), and the adapter's names stay on their comment line.
+#[test]
+fn print_known_failing_writes_the_list_that_holds() {
+    let s = suite();
+    let dir = tempfile::tempdir().unwrap();
+    let mut v = passing(&s, "babelqueue-python", &[]);
+    v["sections"]["trim"]["trim-make-urn-space-padded"] = json!({"status": "fail", "reason": "x"});
+    v["sections"]["cases"]["order-created"] = json!({"status": "fail", "reason": "lang is null"});
+    v["sections"]["cases"]["no-such-case"] = json!({"status": "fail", "reason": "y"});
+    v["version"] = json!("2.4.1\n# cases\turn-alias");
+    std::fs::write(dir.path().join(FILE), serde_json::to_string_pretty(&v).unwrap()).unwrap();
+    let repo = repo();
+    let suite_arg = ["--suite", repo.to_str().unwrap()];
+    let o = bqsuite(dir.path(), &[&["results", "check", FILE, "--print-known-failing"][..], &suite_arg].concat());
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    let list = String::from_utf8(o.stdout.clone()).unwrap();
+    let lines: Vec<&str> = list.lines().collect();
+    assert_eq!(lines.len(), 4, "{list}");
+    assert!(
+        lines[0].starts_with("# Known failures of babelqueue-python 2.4.1 # cases urn-alias against suite 1.6.0"),
+        "{list}"
+    );
+    assert_eq!(&lines[2..], ["cases\torder-created", "trim\ttrim-make-urn-space-padded"], "{list}");
+    std::fs::write(dir.path().join("known.txt"), &list).unwrap();
+    let o =
+        bqsuite(dir.path(), &[&["results", "check", FILE, "--known-failing", "known.txt"][..], &suite_arg].concat());
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("2 listed, 2 still failing"), "{out}");
+    // The case the suite lacks is a failure no list can hold (BQ609), so the command still fails.
+    assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
+    assert!(out.contains("BQ609"), "{out}");
+    // One file only, and not beside a list or another format.
+    let o = bqsuite(dir.path(), &[&["results", "check", FILE, FILE, "--print-known-failing"][..], &suite_arg].concat());
+    assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
+    let o = bqsuite(
+        dir.path(),
+        &[&["results", "check", FILE, "--print-known-failing", "--known-failing", "known.txt"][..], &suite_arg]
+            .concat(),
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
+}
+
 /// `--known-failing FILE`: the verdict stands, the exit code follows the list. A file whose
 /// every failure is listed, and whose every entry still fails, exits 0 while it is Not
 /// compatible; an entry that passes, is skipped, is missing or names no case is BQ621 at its

@@ -13,6 +13,10 @@
 //!   branch's constants is told at its tag member. Branches without constants (an optional
 //!   value) are each tried: one that fits means no departure, else the deepest departure is
 //!   told, and departures all at the value itself are told as one ("an object or null").
+//! - A value of the wrong JSON type is told by its type (`is a string, where the protocol wants a
+//!   boolean`), never by its value, so one fault reads alike in every call
+//!   ([`Departure::of_type`]); a value of the right type that is still refused (a tag, a bound, a
+//!   fraction where an integer belongs) is shown, cut.
 //! - Members are judged in the reply's own order, then the missing ones, as serde reads them;
 //!   the first departure is the one told. A string the schema encodes as base64 (`Bytes`) is
 //!   decoded as serde decodes it (standard, padded), the one `pattern` of the schema; a string
@@ -48,8 +52,12 @@ const MAX_DEPTH: usize = 64;
 pub struct Departure {
     /// A JSON pointer into the reply line (`/response/result/envelope/attempts`).
     pub pointer: String,
-    /// What is there (`null`, `missing`, `"decodd"`, `an object`).
+    /// What is there (`null`, `missing`, `"decodd"`, `an object`, `a string`).
     pub found: String,
+    /// `found` is the JSON type of what is there (`a string` where a boolean belongs), not the
+    /// value: one fault of an adapter then reads the same whatever value each call held, so the
+    /// failure digest and the incident summary tell it once.
+    pub of_type: bool,
     /// What the protocol wants there (`an integer (uint64)`, `one of "decoded", "rejected"`).
     pub wants: String,
 }
@@ -155,7 +163,7 @@ impl<'s> Walk<'s> {
             let at = pointer::join(at, tag);
             return Some(match members.get(tag) {
                 Some(v) => depart(&at, v, wants),
-                None => Departure { pointer: cut_pointer(&at), found: "missing".into(), wants },
+                None => Departure { pointer: cut_pointer(&at), found: "missing".into(), wants, of_type: false },
             });
         }
         let mut found: Vec<Departure> = Vec::with_capacity(branches.len());
@@ -206,7 +214,12 @@ impl<'s> Walk<'s> {
                         } else {
                             format!("no such member (the object has {})", known.join(", "))
                         };
-                        return Some(Departure { pointer: cut_pointer(&here), found: "present".into(), wants });
+                        return Some(Departure {
+                            pointer: cut_pointer(&here),
+                            found: "present".into(),
+                            wants,
+                            of_type: false,
+                        });
                     }
                     Some(p @ Value::Object(_)) => {
                         if let Some(d) = self.at(p, v, &here, depth + 1) {
@@ -225,6 +238,7 @@ impl<'s> Walk<'s> {
                     pointer: cut_pointer(&pointer::join(at, name)),
                     found: "missing".into(),
                     wants,
+                    of_type: false,
                 });
             }
         }
@@ -241,7 +255,12 @@ impl<'s> Walk<'s> {
                 Some(m) => format!("an array of {min} to {m}"),
                 None => format!("an array of at least {min}"),
             };
-            return Some(Departure { pointer: cut_pointer(at), found: format!("an array of {n}"), wants });
+            return Some(Departure {
+                pointer: cut_pointer(at),
+                found: format!("an array of {n}"),
+                wants,
+                of_type: false,
+            });
         }
         let prefix = s.get("prefixItems").and_then(Value::as_array).map_or(&[][..], Vec::as_slice);
         for (i, item) in items.iter().enumerate() {
@@ -284,7 +303,10 @@ fn scalar(s: &Map<String, Value>, value: &Value, at: &str) -> Option<Departure> 
             _ => Vec::new(),
         };
         if !types.is_empty() && !types.iter().any(|t| is_type(value, t)) {
-            return Some(depart(at, value, wanted(s)));
+            // A fraction where an integer belongs is a value to show (`1.0`, `2.5`); any other
+            // mismatch is one of JSON types.
+            let fraction = value.is_number() && types.contains(&"integer");
+            return Some(if fraction { depart(at, value, wanted(s)) } else { depart_type(at, value, wanted(s)) });
         }
     }
     if let Some(c) = s.get("const")
@@ -329,6 +351,7 @@ fn scalar(s: &Map<String, Value>, value: &Value, at: &str) -> Option<Departure> 
                 pointer: cut_pointer(at),
                 found: format!("a string of {n} characters"),
                 wants: wanted(s),
+                of_type: false,
             })
         }
         _ => None,
@@ -423,7 +446,21 @@ fn wanted(s: &Map<String, Value>) -> String {
 
 /// A departure at `at` of `value`, shown briefly.
 fn depart(at: &str, value: &Value, wants: String) -> Departure {
-    Departure { pointer: cut_pointer(at), found: brief(value), wants }
+    Departure { pointer: cut_pointer(at), found: brief(value), wants, of_type: false }
+}
+
+/// A departure told by the JSON type of what is there ([`Departure::of_type`]).
+fn depart_type(at: &str, value: &Value, wants: String) -> Departure {
+    let found = match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(n) if n.is_i64() || n.is_u64() => "an integer",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    };
+    Departure { pointer: cut_pointer(at), found: found.into(), wants, of_type: true }
 }
 
 /// A value as the departure shows it: a scalar as JSON (a string cut to [`SHOWN`] characters),
@@ -551,10 +588,10 @@ mod tests {
         let defs = Map::new();
         let walk = Walk { defs: &defs, left: std::cell::Cell::new(BUDGET) };
         let d = walk.at(&s, &json!("x"), "/v", 0).unwrap();
-        assert_eq!(d.to_string(), "/v is \"x\", where the protocol wants an object or null");
+        assert_eq!(d.to_string(), "/v is a string, where the protocol wants an object or null");
         // The branch the value is nearest to is the one told.
         let d = walk.at(&s, &json!({"a": "y"}), "/v", 0).unwrap();
-        assert_eq!(d.to_string(), "/v/a is \"y\", where the protocol wants an integer");
+        assert_eq!(d.to_string(), "/v/a is a string, where the protocol wants an integer");
         assert_eq!(walk.at(&s, &Value::Null, "/v", 0), None);
     }
 
@@ -566,7 +603,7 @@ mod tests {
         let reply = json!({"reply": "result", "seq": 1, "response": {"op": "retry_delay", "result": items}});
         assert_eq!(departure(&reply), None);
         let reply = json!({"reply": "result", "seq": 1, "response": {"op": "retry_delay", "result": [1, "x"]}});
-        assert_eq!(told(reply), "/response/result/1 is \"x\", where the protocol wants an integer (uint64)");
+        assert_eq!(told(reply), "/response/result/1 is a string, where the protocol wants an integer (uint64)");
     }
 
     #[test]
@@ -580,7 +617,7 @@ mod tests {
         );
         assert_eq!(
             walk.at(&s, &json!(["a", "b"]), "/p", 0).unwrap().to_string(),
-            "/p/1 is \"b\", where the protocol wants an integer"
+            "/p/1 is a string, where the protocol wants an integer"
         );
         assert_eq!(walk.at(&s, &json!(["a", 2]), "/p", 0), None);
     }

@@ -1133,6 +1133,8 @@ impl Adapter {
             Ok(_) => unreachable!("the reply member was checked"),
             Err(e) => {
                 return Err(Trouble::BadHello(match departure(&value) {
+                    // As a reply's departure is told (see `what_departs`).
+                    Some(d) if d.of_type => shown(d.to_string().chars()),
                     Some(d) => shown(format!("{d} ({e})").chars()),
                     None => e.to_string(),
                 }));
@@ -1485,11 +1487,18 @@ fn ahead_of_time(calls: Vec<(Request, Option<Response>)>) -> Vec<Ahead> {
 }
 
 /// What is wrong with a reply serde could not read (`e`): where it departs from the protocol
-/// and what the protocol wants there ([`departure`]), serde's message beside it; when the walk
+/// and what the protocol wants there ([`departure`]), serde's message beside it unless the
+/// departure is one of JSON type (then serde's message would only repeat the value); when the walk
 /// cannot tell, serde's message and the result (what is wrong is almost always in it; the
 /// line's first characters are the envelope of the reply).
 fn what_departs(value: &Value, e: &serde_json::Error, line: &[u8]) -> String {
     if let Some(mut d) = departure(value) {
+        // A value of the wrong JSON type is told by its type alone: serde's message would show
+        // the value again (`invalid type: integer `1000`, expected a sequence`), and one fault
+        // would read as many as the values it met.
+        if d.of_type {
+            return shown(d.to_string().chars());
+        }
         // A number as the adapter wrote it, not as serde_json read it (`5.0000000000000001`
         // read 5.0, and told "is 5.0" as if the adapter had written that).
         if value.pointer(&d.pointer).is_some_and(Value::is_number)
@@ -1791,11 +1800,18 @@ mod tests {
     #[test]
     fn a_departure_is_told_at_its_member_with_serdes_message_beside_it() {
         let line = r#"{"reply":"result","seq":4,"response":{"op":"redis_reserve","result":{"reservation":"r","body":"e30=","poison":"no"}}}"#;
-        assert_eq!(
-            departs(line),
-            "/response/result/poison is \"no\", where the protocol wants a boolean \
-             (invalid type: string \"no\", expected a boolean)"
+        // A value of the wrong type: told by its type alone, so every value reads the same.
+        assert_eq!(departs(line), "/response/result/poison is a string, where the protocol wants a boolean");
+        assert_eq!(departs(&line.replace(r#""no""#, "0")), departs(&line.replace(r#""no""#, "1")));
+        assert_eq!(departs(&line.replace(r#""no""#, r#""yes""#)), departs(line));
+        // A value of the right type that is still refused: shown, with serde's message.
+        let line = r#"{"reply":"result","seq":4,"response":{"op":"redis_reserve","result":{"reservation":"r","body":"e30","poison":false}}}"#;
+        let told = departs(line);
+        assert!(
+            told.starts_with("/response/result/body is \"e30\", where the protocol wants standard padded base64"),
+            "{told}"
         );
+        assert!(told.contains(" ("), "serde's message beside it: {told}");
     }
 
     /// A traced line is one line of the log whatever the adapter wrote: what a terminal acts on

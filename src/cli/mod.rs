@@ -698,7 +698,7 @@ fn run(a: &RunArgs) -> ExitCode {
         require_redis,
         redis_timeout: Some(a.redis.timeout()),
     };
-    let (conformance::Run { results, invalid, not_carried, unmatched, refused_by_the_run }, adapter) =
+    let (conformance::Run { results, invalid, not_carried, unmatched, refused_by_the_run, never_sent }, adapter) =
         match (&a.sdk, early) {
             (Some(cmd), Some(launched)) => match run_adapter(cmd, launched, &suite, &options) {
                 Ok((run, summary)) => (run, Some(summary)),
@@ -753,13 +753,13 @@ fn run(a: &RunArgs) -> ExitCode {
         let c = results.counts(Some(name));
         note!("{:<24} {:>4} pass {:>4} fail {:>4} skip", terminal_safe(name), c.pass, c.fail, c.skip);
     }
-    let first_failed = note_failures(&results, out_file(&a.out), &refused_by_the_run);
-    // Where to look next, for an adapter: the exchange of one failing case.
-    if let (Some(summary), Some((section, id)), false) = (&adapter, first_failed, a.trace) {
-        let word = |w: &str| {
-            terminal_safe(&shlex::try_quote(w).map_or_else(|_| w.to_owned(), |q| q.into_owned())).into_owned()
-        };
-        note!(
+    let digest = Digest { out: out_file(&a.out), suite: &suite, refused_by_the_run: &refused_by_the_run };
+    let first_failed = note_failures(&results, &digest, &never_sent);
+    // Where to look next, for an adapter: the exchange of one failing case; when every failure
+    // is an operation never sent, what the reference core is sent and answers for one of them.
+    let word = |w: &str| terminal_safe(&crate::diag::shell_word(w)).into_owned();
+    match (&adapter, first_failed, a.trace) {
+        (Some(summary), Some((section, id)), false) => note!(
             "to see what one case sent the adapter and got back: add `--section {} --case {} --trace` (the exchange goes to {})",
             word(section),
             word(id),
@@ -800,7 +800,14 @@ fn run(a: &RunArgs) -> ExitCode {
             "bqsuite: error: {} case(s) of the suite do not read cleanly, so the SDK was not judged on them; run {}:",
             invalid.len(),
             suite.validate_command()
-        );
+        ),
+        (Some(_), None, _) if let Some((section, id)) = never_sent.first() => note!(
+            "to see what an SDK is sent for one of the operations it lacks, and what the reference core answers: `bqsuite run{} --sdk 'bqsuite adapter' --section {} --case {} --trace --adapter-log reference.log --out -`",
+            terminal_safe(&suite.suite_option()),
+            word(section),
+            word(id)
+        ),
+        _ => {}
         for c in invalid.iter().take(MAX_LISTED) {
             note!("  {}/{}: {}", c.section, c.id, c.problems.join("; "));
         }
@@ -858,19 +865,30 @@ const DIGEST_SECTIONS: usize = 4;
 /// results file. Every case and its whole reason stay in the file, which `results check` lists.
 fn note_failures<'r>(
     results: &'r crate::results::ResultsFile,
-    out: Option<&Path>,
-    refused_by_the_run: &[(String, String)],
+    digest: &Digest<'_>,
+    never_sent: &[(String, String)],
 ) -> Option<(&'r str, &'r str)> {
     let groups = results.failures_by_reason();
     if groups.is_empty() {
         return None;
     }
     // The case the hint reruns: the first failed case a run narrowed to it fails again (a skip
-    // the whole run's other cases refused stands in a narrowed run).
+    // the whole run's other cases refused stands in a narrowed run) and whose trace shows an
+    // exchange (a case whose operation was never sent shows none).
+    let listed = |list: &[(String, String)], s: &str, id: &str| list.iter().any(|(ls, lid)| ls == s && lid == id);
+/// What the failure digest of a run refers to besides its results.
+struct Digest<'a> {
+    /// Where the results file was written (`None`: stdout).
+    out: Option<&'a Path>,
+    suite: &'a Suite,
+    /// Skips the whole run refused ([`conformance::Run::refused_by_the_run`]).
+    refused_by_the_run: &'a [(String, String)],
+}
+
     let first = groups
         .iter()
         .flat_map(|g| g.cases.iter().copied())
-        .find(|(s, id)| !refused_by_the_run.iter().any(|(rs, rid)| rs == s && rid == id));
+        .find(|(s, id)| !listed(digest.refused_by_the_run, s, id) && !listed(never_sent, s, id));
     let failed: usize = groups.iter().map(|g| g.cases.len()).sum();
     note!("failed: {failed} case(s), {} reason(s), the most common first:", groups.len());
     for g in groups.iter().take(DIGEST_REASONS) {
@@ -912,11 +930,14 @@ fn note_failures<'r>(
         );
     }
     if groups.len() > DIGEST_REASONS {
-        let file = out.map_or_else(|| "FILE".to_owned(), |p| p.display().to_string());
+        let file = digest
+            .out
+            .map_or_else(|| "FILE".to_owned(), |p| crate::diag::shell_word(&p.display().to_string()).into_owned());
         note!(
-            "  … and {} more reason(s); `bqsuite results check {}` lists every case",
+            "  … and {} more reason(s); `bqsuite results check {}{}` lists every case",
             groups.len() - DIGEST_REASONS,
-            terminal_safe(&file)
+            terminal_safe(&file),
+            terminal_safe(&digest.suite.suite_option())
         );
     }
     first

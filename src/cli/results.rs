@@ -56,6 +56,11 @@ pub struct CheckArgs {
     /// the list only shrinks.
     #[arg(long, value_name = "FILE")]
     pub known_failing: Option<PathBuf>,
+    /// Print, instead of the findings, a known-failing list of the one FILE's failed cases, to
+    /// start the list --known-failing reads (`> tests/known-failing.txt`): two comment lines,
+    /// then each case the suite has that FILE reports failed. Exit 0 once printed.
+    #[arg(long, conflicts_with_all = ["known_failing", "format", "max_skips"])]
+    pub print_known_failing: bool,
 }
 
 /// Run `results …`.
@@ -106,6 +111,18 @@ fn check(a: &CheckArgs, color: bool) -> ExitCode {
         Ok(x) => x,
         Err(e) => return fail(e),
     };
+    if a.print_known_failing {
+        return match checks.as_slice() {
+            [one] => match &one.results {
+                Some(results) => {
+                    emit(&known::list_of(&suite, results));
+                    ExitCode::SUCCESS
+                }
+                None => fail(format!("{}: not a results file (`bqsuite results check` says why)", one.file)),
+            },
+            _ => fail("--print-known-failing: name one results file (a list is one SDK's)"),
+        };
+    }
     // What the list makes of each file: its listed failures say so, its stale entries are
     // findings of the list.
     let on_files: Vec<OnFile> = match &known {

@@ -167,6 +167,8 @@ struct AdapterRun<'r> {
     rules: &'r dyn SkipRules,
     /// The cases the adapter skipped as the rules allow: section, id, operation, reason.
     skipped: Vec<(String, String, &'static str, String)>,
+    /// The failed cases that needed an operation the hello does not declare (never sent).
+    never_sent: Vec<(String, String)>,
 }
 
 impl UnderTest for AdapterRun<'_> {
@@ -216,6 +218,7 @@ impl AdapterRun<'_> {
         let sdk = &self.adapter.hello().sdk;
         match notes.not_implemented.first() {
             Some((op, false)) if outcome.status == Status::Fail => {
+                self.never_sent.push((section.to_owned(), id.to_owned()));
                 Outcome::fail(format!("{op} is not implemented by {sdk}"))
             }
             Some((op, true)) if outcome.status == Status::Fail => Outcome::fail(format!(
@@ -258,8 +261,9 @@ pub fn run_launched(
             ))));
         }
     }
-    let mut under = AdapterRun { adapter, rules, skipped: Vec::new() };
+    let mut under = AdapterRun { adapter, rules, skipped: Vec::new(), never_sent: Vec::new() };
     let mut run = run_under(suite, options, &mut under, &redis);
+    run.never_sent = std::mem::take(&mut under.never_sent);
     let sdk = under.adapter.hello().sdk;
     for (section, id, why) in refute_skips(rules, &sdk, &mut run.results, under.skipped) {
         // The trace said `skip` when the case ended; the whole run refused it.

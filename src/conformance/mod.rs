@@ -79,6 +79,9 @@ pub struct Run {
     /// case of the run refutes), failed after every case ended: a run narrowed to one of them
     /// would let the skip stand.
     pub refused_by_the_run: Vec<(String, String)>,
+    /// Cases an adapter failed for want of an operation its hello does not declare: nothing of
+    /// them was sent, so a trace of one shows no exchange.
+    pub never_sent: Vec<(String, String)>,
 }
 
 /// Whether the `--case` patterns select case `id`: every case when there is none; else a
@@ -211,6 +214,7 @@ pub fn run_under(suite: &Suite, options: &RunOptions, under: &mut dyn UnderTest,
             not_carried,
             unmatched: Vec::new(),
             refused_by_the_run: Vec::new(),
+            never_sent: Vec::new(),
         };
     }
     // Every section the run covers (in scope, and asked for with --section when it was).
@@ -249,7 +253,14 @@ pub fn run_under(suite: &Suite, options: &RunOptions, under: &mut dyn UnderTest,
         })
         .collect();
     if !unmatched.is_empty() {
-        return Run { results, invalid: Vec::new(), not_carried, unmatched, refused_by_the_run: Vec::new() };
+        return Run {
+            results,
+            invalid: Vec::new(),
+            not_carried,
+            unmatched,
+            refused_by_the_run: Vec::new(),
+            never_sent: Vec::new(),
+        };
     }
     let mut invalid = Vec::new();
     let ahead = under.takes_calls_ahead();
@@ -306,5 +317,5 @@ pub fn run_under(suite: &Suite, options: &RunOptions, under: &mut dyn UnderTest,
     } else {
         run_all(&mut || None);
     }
-    Run { results, invalid, not_carried, unmatched, refused_by_the_run: Vec::new() }
+    Run { results, invalid, not_carried, unmatched, refused_by_the_run: Vec::new(), never_sent: Vec::new() }
 }

@@ -333,6 +333,39 @@ pub fn suite_cases(suite: &crate::suite::Suite) -> HashSet<(String, String)> {
     suite.sections().into_iter().flat_map(|s| s.cases().into_iter().map(move |c| (s.name.to_owned(), c.id))).collect()
 }
 
+/// The known-failing list of `results` as a file to start from (`results check
+/// --print-known-failing`, as toml-test's `-print-skip`): two comment lines saying whose run it
+/// is, then every case the suite has that the file reports failed, in the manifest's order, in
+/// the list's own format ([`KnownFailing::parse`] reads it back to the same cases).
+pub fn list_of(suite: &crate::suite::Suite, results: &super::view::Results) -> String {
+    let failed: HashSet<(&str, &str)> = results
+        .sections
+        .iter()
+        .flat_map(|s| {
+            s.cases().iter().filter(|c| c.status == Some(Status::Fail)).map(move |c| (s.name.as_str(), c.id.as_str()))
+        })
+        .collect();
+    // The adapter's names, on one comment line whatever they hold.
+    let name = |v: &Option<String>| {
+        v.as_deref().map_or_else(|| "?".to_owned(), |v| cut(&v.replace(|c: char| c.is_control(), " ")))
+    };
+    let mut out = format!(
+        "# Known failures of {} {} against suite {} (bqsuite results check --print-known-failing).\n\
+         # One case per line, as `bqsuite ids` prints them; take a line out when its case passes.\n",
+        terminal_safe(&name(&results.sdk)),
+        terminal_safe(&name(&results.version)),
+        terminal_safe(&name(&results.conformance_version)),
+    );
+    for section in suite.sections() {
+        for case in section.cases() {
+            if failed.contains(&(section.name, case.id.as_str())) {
+                out.push_str(&format!("{}\t{}\n", section.name, case.id));
+            }
+        }
+    }
+    out
+}
+
 /// A name from the list as a message repeats it: at most 200 characters.
 fn cut(s: &str) -> String {
     match s.char_indices().nth(200) {
