@@ -71,7 +71,7 @@ impl Sdk {
         std::fs::write(
             dir.join("ci.yml"),
             format!(
-                "jobs:\n  c:\n    steps:\n      - run: git clone --depth 1 --branch {tag} https://x.test/c.git s\n"
+                "jobs:\n  c:\n    steps:\n      - run: git clone --depth 1 --branch {tag} https://x.test/conformance.git s\n"
             ),
         )
         .unwrap();

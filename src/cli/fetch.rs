@@ -180,9 +180,10 @@ fn update(a: &FetchArgs, req: &Request) -> ExitCode {
     }
     if let (Some(repo), false) = (repo, u.pinned) {
         note!(
-            "bqsuite: note: no workflow in {repo}/{} pins a suite tag (--branch v{}), so CI does not check this copy",
+            "bqsuite: note: no workflow in {repo}/{} pins a suite tag (a clone of the suite with --branch v{v}, or \
+             uses: BabelQueue/conformance@v{v}), so CI does not check this copy",
             crate::sync::pin::WORKFLOWS,
-            a.version
+            v = a.version
         );
     }
     ExitCode::SUCCESS

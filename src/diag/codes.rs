@@ -828,7 +828,7 @@ codes! {
             args: &["--check"],
         },
     }
-    PIN_MISSING = "BQ718" "pin-missing" "An SDK's CI workflows pin no suite tag (--branch vX.Y.Z)." {
+    PIN_MISSING = "BQ718" "pin-missing" "An SDK's CI workflows pin no suite tag (a clone of the suite with --branch vX.Y.Z, or its action at vX.Y.Z)." {
         Warning,
         checks: "At least one workflow under .github/workflows pins a suite tag.",
         why: "Without a pin the SDK's CI cannot check its copy against a release, so drift goes unnoticed there.",

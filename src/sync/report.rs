@@ -233,7 +233,8 @@ impl Report {
             PinStatus::Unpinned => (
                 Code::PIN_MISSING,
                 format!(
-                    "{id}: no workflow in {WORKFLOWS} pins a suite tag (--branch vX.Y.Z), so CI cannot check the copy"
+                    "{id}: no workflow in {WORKFLOWS} pins a suite tag (a clone of the suite with --branch vX.Y.Z, \
+                     uses: BabelQueue/conformance@vX.Y.Z, or @<sha> # vX.Y.Z), so CI cannot check the copy"
                 ),
             ),
         };
