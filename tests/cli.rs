@@ -323,6 +323,37 @@ fn completions_offer_no_hidden_command() {
     }
 }
 
+/// What a clean `validate` did not check reaches the machine-readable outputs too, not only
+/// stderr: the JSON report's `notes`, a GitHub notice, and the job summary.
+#[test]
+fn what_validate_did_not_check_is_in_every_format() {
+    let summary = tempfile::NamedTempFile::new().unwrap();
+    let o = bqsuite(&repo(), &["validate", "--format", "json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    let doc: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let notes = doc["notes"].as_array().unwrap_or_else(|| panic!("{doc:#}"));
+    assert_eq!(notes.len(), 1, "{doc:#}");
+    let note = notes[0].as_str().unwrap();
+    assert!(note.starts_with("validate: 92 cases that need a live Redis were read and checked but not run"), "{note}");
+    assert!(String::from_utf8_lossy(&o.stderr).contains(note), "{}", transcript(&o));
+    let o = support::bqsuite_env(
+        &repo(),
+        &["validate", "--format", "github"],
+        &[("GITHUB_STEP_SUMMARY", summary.path().to_str().unwrap())],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.lines().any(|l| l.starts_with("::notice title=validate::validate: 92 cases")), "{out}");
+    let written = std::fs::read_to_string(summary.path()).unwrap();
+    assert!(written.contains("Note: validate: 92 cases"), "{written}");
+    // With a Redis that runs them there is nothing to say.
+    if let Some(url) = support::redis_url() {
+        let o = support::bqsuite_env(&repo(), &["validate", "--format", "json"], &[("BQ_REDIS_URL", &url)]);
+        let doc: Value = serde_json::from_slice(&o.stdout).unwrap();
+        assert!(doc.get("notes").is_none(), "{doc:#}");
+    }
+}
+
 #[test]
 fn messages_name_the_real_problem() {
     let o = bqsuite(&repo(), &["validate", "--suite", "/nonexistent"]);
@@ -331,6 +362,30 @@ fn messages_name_the_real_problem() {
     let file = tempfile::NamedTempFile::new().unwrap();
     let o = bqsuite(&repo(), &["validate", "--suite", file.path().to_str().unwrap()]);
     assert!(String::from_utf8_lossy(&o.stderr).contains("is not a directory"), "{}", transcript(&o));
+
+    // A directory that is not a suite (an SDK's test tree), and a suite whose manifest does not
+    // parse: the commands that need the manifest name the file and what is wrong, and the
+    // validate command they suggest names the suite.
+    let dir = tempfile::tempdir().unwrap();
+    let shown = dir.path().display().to_string();
+    for args in [&["run", "--out", "-"][..], &["ids"], &["results", "check", "results.json"], &["docs", "--check"]] {
+        let o = bqsuite(&repo(), &[args, &["--suite", &shown]].concat());
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", transcript(&o));
+        let want = format!("{shown}/manifest.json is missing: {shown} is not a suite, which holds CONFORMANCE_VERSION");
+        assert!(String::from_utf8_lossy(&o.stderr).contains(&want), "{args:?}: {}", transcript(&o));
+    }
+    let s = SuiteCopy::new();
+    s.write("manifest.json", s.read("manifest.json").replacen('{', "{ oops", 1));
+    let root = s.path().display().to_string();
+    for args in [&["run", "--out", "-"][..], &["ids"]] {
+        let o = bqsuite(&repo(), &[args, &["--suite", &root]].concat());
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", transcript(&o));
+        let want = format!(
+            "{root}/manifest.json does not parse as JSON: key must be a string at line 1 column 3; `bqsuite validate --suite {}` lists every problem of the suite",
+            shlex::try_quote(&root).unwrap()
+        );
+        assert!(String::from_utf8_lossy(&o.stderr).contains(&want), "{args:?}: {}", transcript(&o));
+    }
 }
 
 #[test]
@@ -362,30 +417,6 @@ fn run_refuses_a_source_date_epoch_no_results_file_can_hold() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("r.json");
     let run = |epoch: &str| {
-
-    // A directory that is not a suite (an SDK's test tree), and a suite whose manifest does not
-    // parse: the commands that need the manifest name the file and what is wrong, and the
-    // validate command they suggest names the suite.
-    let dir = tempfile::tempdir().unwrap();
-    let shown = dir.path().display().to_string();
-    for args in [&["run", "--out", "-"][..], &["ids"], &["results", "check", "results.json"], &["docs", "--check"]] {
-        let o = bqsuite(&repo(), &[args, &["--suite", &shown]].concat());
-        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", transcript(&o));
-        let want = format!("{shown}/manifest.json is missing: {shown} is not a suite, which holds CONFORMANCE_VERSION");
-        assert!(String::from_utf8_lossy(&o.stderr).contains(&want), "{args:?}: {}", transcript(&o));
-    }
-    let s = SuiteCopy::new();
-    s.write("manifest.json", s.read("manifest.json").replacen('{', "{ oops", 1));
-    let root = s.path().display().to_string();
-    for args in [&["run", "--out", "-"][..], &["ids"]] {
-        let o = bqsuite(&repo(), &[args, &["--suite", &root]].concat());
-        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", transcript(&o));
-        let want = format!(
-            "{root}/manifest.json does not parse as JSON: key must be a string at line 1 column 3; `bqsuite validate --suite {}` lists every problem of the suite",
-            shlex::try_quote(&root).unwrap()
-        );
-        assert!(String::from_utf8_lossy(&o.stderr).contains(&want), "{args:?}: {}", transcript(&o));
-    }
         let args = ["run", "--section", "cases", "--out", out.to_str().unwrap()];
         support::bqsuite_env(&repo(), &args, &[("SOURCE_DATE_EPOCH", epoch)])
     };

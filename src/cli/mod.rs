@@ -355,10 +355,22 @@ pub(crate) fn note_redis_coverage(
     coverage: crate::validate::RedisCoverage,
     why: Option<&str>,
     given: bool,
-) {
+) -> Option<String> {
+    let text = redis_coverage(command, coverage, why, given)?;
+    note!("{text}");
+    Some(text)
+}
+
+/// What [`note_redis_coverage`] says, if anything.
+fn redis_coverage(
+    command: &str,
+    coverage: crate::validate::RedisCoverage,
+    why: Option<&str>,
+    given: bool,
+) -> Option<String> {
     let crate::validate::RedisCoverage { cases, run, pairs_missed } = coverage;
     if coverage.complete() {
-        return;
+        return None;
     }
     let (s, need, were) = if cases == 1 { ("", "needs", "was") } else { ("s", "need", "were") };
     let catches = if pairs_missed > 0 {
@@ -372,16 +384,16 @@ pub(crate) fn note_redis_coverage(
             None if given => ": the Redis given answered the first PING, then refused or dropped the connection".into(),
             None => format!(" (--redis-url or BQ_REDIS_URL runs {})", if cases == 1 { "it" } else { "them" }),
         };
-        note!(
+        Some(format!(
             "{command}: {cases} case{s} that {need} a live Redis {were} read and checked but not run through the \
              reference core{how}{catches}"
-        );
+        ))
     } else {
-        note!(
+        Some(format!(
             "{command}: {} of the {cases} cases that need a live Redis could not be run through the reference core \
              (the Redis stopped answering){catches}",
             cases - run
-        );
+        ))
     }
 }
 
@@ -570,7 +582,13 @@ fn validate(a: &ValidateArgs, color: bool) -> ExitCode {
     if let Err(e) = a.redis.covered("validate", redis) {
         return fail(e);
     }
-    note_redis_coverage("validate", redis, no_redis.as_deref(), options.redis.is_some());
+    // What this run did not check, said on stderr now and kept for the JSON and GitHub output.
+    let mut notes: Vec<String> = Vec::new();
+    notes.extend(note_redis_coverage("validate", redis, no_redis.as_deref(), options.redis.is_some()));
+    let mut unchecked = |text: String| {
+        note!("{text}");
+        notes.push(text);
+    };
     let previous = match (&a.against, a.gate) {
         (Some(against), _) => Some(diff::Previous::Given(against.clone())),
         (None, true) => Some(diff::Previous::TagIfAny),
@@ -583,7 +601,7 @@ fn validate(a: &ValidateArgs, color: bool) -> ExitCode {
                 findings.extend(gate);
                 match compared {
                     Ok(compared) => note!("release gate: compared with {compared}"),
-                    Err(why) => note!("release gate: {why}: nothing to compare with (skipped)"),
+                    Err(why) => unchecked(format!("release gate: {why}: nothing to compare with (skipped)")),
                 }
             }
             Err(e) => return fail(e),
@@ -596,12 +614,13 @@ fn validate(a: &ValidateArgs, color: bool) -> ExitCode {
                 findings.extend(changed);
             }
             Ok(diff::Released::Unreleased) => {}
-            Ok(diff::Released::Unchecked(why)) => note!("release gate: {why}"),
+            Ok(diff::Released::Unchecked(why)) => unchecked(format!("release gate: {why}")),
             Err(e) => return fail(e),
         }
         crate::diag::Finding::sort(&mut findings);
     }
-    let summary = Summary::new("validate", subject(&suite));
+    let mut summary = Summary::new("validate", subject(&suite));
+    summary.notes = notes;
     emit(&diag::render(&findings, a.format, color, &summary));
     if a.format == Format::Github {
         write_step_summary(&diag::markdown_summary(&findings, &summary));
@@ -764,7 +783,14 @@ fn run(a: &RunArgs) -> ExitCode {
             word(section),
             word(id),
             terminal_safe(&summary.log.display().to_string())
-        );
+        ),
+        (Some(_), None, _) if let Some((section, id)) = never_sent.first() => note!(
+            "to see what an SDK is sent for one of the operations it lacks, and what the reference core answers: `bqsuite run{} --sdk 'bqsuite adapter' --section {} --case {} --trace --adapter-log reference.log --out -`",
+            terminal_safe(&suite.suite_option()),
+            word(section),
+            word(id)
+        ),
+        _ => {}
     }
     let total = results.counts(None);
     let known_holds =
@@ -800,14 +826,7 @@ fn run(a: &RunArgs) -> ExitCode {
             "bqsuite: error: {} case(s) of the suite do not read cleanly, so the SDK was not judged on them; run {}:",
             invalid.len(),
             suite.validate_command()
-        ),
-        (Some(_), None, _) if let Some((section, id)) = never_sent.first() => note!(
-            "to see what an SDK is sent for one of the operations it lacks, and what the reference core answers: `bqsuite run{} --sdk 'bqsuite adapter' --section {} --case {} --trace --adapter-log reference.log --out -`",
-            terminal_safe(&suite.suite_option()),
-            word(section),
-            word(id)
-        ),
-        _ => {}
+        );
         for c in invalid.iter().take(MAX_LISTED) {
             note!("  {}/{}: {}", c.section, c.id, c.problems.join("; "));
         }
@@ -855,6 +874,15 @@ fn note_known(k: &KnownFailing, suite: &Suite, results: &crate::results::Results
     on.holds()
 }
 
+/// What the failure digest of a run refers to besides its results.
+struct Digest<'a> {
+    /// Where the results file was written (`None`: stdout).
+    out: Option<&'a Path>,
+    suite: &'a Suite,
+    /// Skips the whole run refused ([`conformance::Run::refused_by_the_run`]).
+    refused_by_the_run: &'a [(String, String)],
+}
+
 /// How many reasons the failure digest of a run lists, and how much of each it shows.
 const DIGEST_REASONS: usize = 10;
 const DIGEST_REASON_CHARS: usize = 200;
@@ -876,15 +904,6 @@ fn note_failures<'r>(
     // the whole run's other cases refused stands in a narrowed run) and whose trace shows an
     // exchange (a case whose operation was never sent shows none).
     let listed = |list: &[(String, String)], s: &str, id: &str| list.iter().any(|(ls, lid)| ls == s && lid == id);
-/// What the failure digest of a run refers to besides its results.
-struct Digest<'a> {
-    /// Where the results file was written (`None`: stdout).
-    out: Option<&'a Path>,
-    suite: &'a Suite,
-    /// Skips the whole run refused ([`conformance::Run::refused_by_the_run`]).
-    refused_by_the_run: &'a [(String, String)],
-}
-
     let first = groups
         .iter()
         .flat_map(|g| g.cases.iter().copied())

@@ -45,12 +45,18 @@ pub struct Summary {
     /// The directory the findings' relative files are relative to, when it is not the current
     /// one (`sync` names files relative to the sync root).
     pub files_base: Option<PathBuf>,
+    /// What the command could not check or chose not to, in sentences (the Redis cases not run,
+    /// a gate with nothing to compare): the human report leaves them to stderr, where the
+    /// command says them as it goes; the JSON report lists them (`notes`), GitHub output makes
+    /// each a notice, and the job summary says them under its heading, so a machine or a CI page
+    /// sees what a clean result did not cover.
+    pub notes: Vec<String>,
 }
 
 impl Summary {
     /// A summary whose findings name files relative to the current directory (or absolute).
     pub fn new(command: impl Into<String>, subject: impl Into<String>) -> Self {
-        Self { command: command.into(), subject: subject.into(), files_base: None }
+        Self { command: command.into(), subject: subject.into(), files_base: None, notes: Vec::new() }
     }
 }
 
@@ -212,7 +218,7 @@ fn json_report(findings: &[Finding], summary: &Summary) -> String {
             })
         })
         .collect();
-    let doc = json!({
+    let mut doc = json!({
         "version": 1,
         "tool": "bqsuite",
         "command": summary.command,
@@ -220,6 +226,9 @@ fn json_report(findings: &[Finding], summary: &Summary) -> String {
         "findings": items,
         "summary": {"errors": errors, "warnings": warnings},
     });
+    if !summary.notes.is_empty() {
+        doc["notes"] = json!(summary.notes);
+    }
     let mut s = serde_json::to_string_pretty(&doc).expect("a JSON value always serialises");
     s.push('\n');
     s
@@ -289,6 +298,14 @@ fn github(findings: &[Finding], summary: &Summary, ctx: &GithubContext) -> Strin
             }
         }
     }
+    for note in &summary.notes {
+        let _ = writeln!(
+            out,
+            "::notice title={}::{}",
+            escape_property(&summary.command),
+            escape_data(&terminal_safe(note))
+        );
+    }
     let (errors, warnings) = counts(findings);
     let _ = writeln!(
         out,
@@ -310,13 +327,17 @@ fn md(s: &str) -> String {
 /// The heading of a job summary: what ran, its counts and its subject.
 fn summary_head(findings: &[Finding], summary: &Summary) -> String {
     let (errors, warnings) = counts(findings);
-    format!(
+    let mut head = format!(
         "### bqsuite {}: {}, {}\n\n{}\n\n",
         md(&summary.command),
         plural(errors, "error"),
         plural(warnings, "warning"),
         md(&summary.subject)
-    )
+    );
+    for note in &summary.notes {
+        let _ = write!(head, "Note: {}\n\n", md(note));
+    }
+    head
 }
 
 const TABLE_HEAD: &str = "| severity | code | location | message |\n|---|---|---|---|\n";

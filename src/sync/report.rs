@@ -39,6 +39,7 @@ impl Report {
                 self.root.display()
             ),
             files_base: Some(self.root.clone()),
+            notes: Vec::new(),
         }
     }
 
