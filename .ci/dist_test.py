@@ -472,6 +472,19 @@ class Action(unittest.TestCase):
         self.assertEqual((out.status, out.failed_step), (2, "Install bqsuite"), out.log)
         self.assertIn("use a release tag", " ".join(out.annotations()))
 
+    def test_a_release_that_does_not_verify_is_said_on_the_page_with_what_did_not_run(self):
+        # A sha256 input the asset does not have: the vendored check fails verification (an
+        # error annotation from bqsuite, not only a log line), and the results check, which
+        # needs the release, says it did not run.
+        out = self.action({"vendored": "tests/conformance", "results": "results.json", "sha256": "0" * 64})
+        self.assertEqual(out.status, 1, out.log)
+        errors = out.annotations()
+        self.assertTrue(any(e.startswith("::error title=bqsuite fetch::verification failed: checksum mismatch") for e in errors), errors)
+        self.assertTrue(
+            any("did not fetch and verify" in e and "the results files were not checked" in e for e in errors), errors
+        )
+        self.assertNotIn("+ bqsuite results check", out.log)
+
     def test_a_tampered_binary_is_not_installed(self):
         release = self.tmp / "tampered"
         shutil.copytree(Built.release, release)

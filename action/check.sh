@@ -22,7 +22,9 @@
 # verified into the runner's temp directory (never against a vendored copy, which may have
 # drifted). Paths are relative to the working directory (the workspace); one per line, blank
 # lines ignored, no glob expansion, so a path may hold spaces. Every check runs even when an
-# earlier one failed, so one job shows every problem; the step then exits with the worst status:
+# earlier one failed, so one job shows every problem (but the adapter and the results checks
+# need the release: when it does not fetch and verify, an error annotation says they did not
+# run); the step then exits with the worst status:
 # 1 for drift or a Not compatible verdict, 2 when a check could not run. Giving none of
 # `vendored`, `results` and `adapter` is a usage error.
 #
@@ -283,6 +285,11 @@ if [ "${#results[@]}" -gt 0 ] || [ -n "$adapter" ]; then
     if [ "${#results[@]}" -gt 0 ]; then
       run "results check" "$bin" results check --suite "$suite" --format github ${known[@]+"${known[@]}"} -- "${results[@]}"
     fi
+  else
+    # Said on the job's page, not only in the log: what this job did not do.
+    skipped="the results files were not checked"
+    if [ -n "$adapter" ]; then skipped="the adapter was not run and $skipped"; fi
+    echo "::error title=BabelQueue conformance::the suite release $version did not fetch and verify (see the fetch $version group of the log), so $skipped"
   fi
   rm -rf "$suite"
 fi

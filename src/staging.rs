@@ -124,6 +124,21 @@ pub fn freeze() -> (MutexGuard<'static, ()>, usize) {
     (held, removed)
 }
 
+/// Destinations made entirely new so far, each recorded inside the critical step that did it
+/// ([`completed`]), so that an interruption, which waits for that step, can say exactly what
+/// it leaves written ([`take_completed`]).
+static COMPLETED: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// Record `dest` as entirely new (call inside [`critical`], right after the step that made it so).
+pub fn completed(dest: &Path) {
+    lock(&COMPLETED).push(dest.to_path_buf());
+}
+
+/// The destinations recorded by [`completed`], in order (for the interruption's message).
+pub fn take_completed() -> Vec<PathBuf> {
+    std::mem::take(&mut *lock(&COMPLETED))
+}
+
 /// The registered staging paths (for tests).
 pub fn registered() -> Vec<PathBuf> {
     lock(&REGISTRY).clone()

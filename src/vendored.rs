@@ -260,7 +260,7 @@ pub fn replace(dir: &Path, files: &BTreeMap<&str, &[u8]>) -> io::Result<()> {
     staging::critical(|| {
         let stage = Staged::dir(dir, Kind::Stage)?;
         fill(stage.path(), files)?;
-        match fs::symlink_metadata(dir) {
+        let done = match fs::symlink_metadata(dir) {
             Err(e) if e.kind() == ErrorKind::NotFound => {
                 fs::rename(stage.path(), dir)?;
                 stage.disarm();
@@ -271,7 +271,12 @@ pub fn replace(dir: &Path, files: &BTreeMap<&str, &[u8]>) -> io::Result<()> {
                 carry_ignored(dir, stage.path())?;
                 swap(dir, stage)
             }
+        };
+        // Still inside the critical step: an interruption waits for it, then says this copy.
+        if done.is_ok() {
+            staging::completed(dir);
         }
+        done
     })
 }
 

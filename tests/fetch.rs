@@ -284,6 +284,10 @@ fn check_passes_on_a_synced_copy_and_names_every_drifted_file() {
         out.contains("-  \"job\": \"urn:babel:orders:created\",\n+  \"job\": \"urn:babel:orders:hand-edited\","),
         "{out}"
     );
+    // The diff is in a CI log too, beside the annotation (as `sync --check` prints it there).
+    let o = fetch(&["--check", "--format", "github", VERSION, dir.to_str().unwrap()], Some(&base));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("+  \"job\": \"urn:babel:orders:hand-edited\",") && out.contains("::error "), "{out}");
 
     std::fs::remove_file(dir.join("schema/results.example.json")).unwrap();
     std::fs::write(dir.join("fixtures/extra.json"), "{}").unwrap();
@@ -569,6 +573,15 @@ impl Sandbox {
         let o = fetch(&["--check", VERSION, self.path("parent").to_str().unwrap()], Some(&base));
         assert_eq!(o.status.code(), Some(code), "--check: {}", transcript(&o));
         assert!(String::from_utf8_lossy(&o.stderr).contains(why), "--check: {}", transcript(&o));
+        // In CI (`--format github`) a refused release is an error annotation as well: it has no
+        // finding that would show on the job's page.
+        let o = fetch(&["--check", "--format", "github", VERSION, self.path("parent").to_str().unwrap()], Some(&base));
+        assert_eq!(o.status.code(), Some(code), "--check: {}", transcript(&o));
+        let out = String::from_utf8_lossy(&o.stdout);
+        if code == 1 {
+            let annotation = out.lines().find(|l| l.starts_with("::error title=bqsuite fetch::"));
+            assert!(annotation.is_some_and(|a| a.contains(why)), "{}", transcript(&o));
+        }
         assert_eq!(self.snapshot(), before);
     }
 }

@@ -889,6 +889,8 @@ fn an_interrupted_sync_leaves_every_copy_old_or_new_and_nothing_behind() {
             std::thread::sleep(std::time::Duration::from_millis(5));
         };
         let code = status.code();
+        let mut err = String::new();
+        std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut err).unwrap();
         let expected = if signal == "-INT" { 130 } else { 143 };
         // A signal that lands before the handler is installed (the first moments of the
         // process, before anything is read or written) kills it the default way.
@@ -899,11 +901,19 @@ fn an_interrupted_sync_leaves_every_copy_old_or_new_and_nothing_behind() {
             "round {round} ({signal} after {delay:?}): {status:?}"
         );
         interrupted += usize::from(code == Some(expected));
+        // An interrupted run names exactly the copies it had already replaced: the report it
+        // would have printed at the end never comes.
+        let named: std::collections::BTreeSet<&str> =
+            err.lines().filter_map(|l| l.strip_prefix("  written in full before it: ")).collect();
         let mut kinds = [0usize; 2];
         for (r, p) in all_targets().into_iter().filter(|(r, _)| chosen(r)) {
             let dir = t.root.join(&r).join(&p);
             assert!(dir.is_dir(), "round {round}: {r}/{p} went missing");
             let have = files(&dir);
+            if code == Some(expected) {
+                let said = named.iter().any(|n| std::path::Path::new(n).ends_with(format!("{r}/{p}")));
+                assert_eq!(said, have == new, "round {round}: {r}/{p} new or not, and what stderr said: {err}");
+            }
             if have == old {
                 kinds[0] += 1;
             } else if have == new {

@@ -66,26 +66,27 @@ fn end_progress() {
     }
 }
 
-fn failed(e: &FetchError) -> ExitCode {
+/// Report a fetch that failed; under `--format github` a verification failure or a refusal is
+/// an error annotation too (it has no findings to annotate: a CI page would show nothing).
+fn failed(e: &FetchError, format: Format) -> ExitCode {
     end_progress();
-    match e.failure {
-        Failure::CouldNotRun => fail(e),
-        Failure::Verification => {
-            note!("bqsuite: verification failed: {e}");
-            exit(true)
-        }
-        Failure::Refused => {
-            note!("bqsuite: refused: {e}");
-            exit(true)
-        }
+    let (what, code) = match e.failure {
+        Failure::CouldNotRun => return fail(e),
+        Failure::Verification => ("verification failed", true),
+        Failure::Refused => ("refused", true),
+    };
+    note!("bqsuite: {what}: {e}");
+    if format == Format::Github {
+        emit(&diag::github_error("bqsuite fetch", &format!("{what}: {e}")));
     }
+    exit(code)
 }
 
 /// Run `fetch`.
 pub fn run(a: &FetchArgs, color: bool) -> ExitCode {
     let mut req = match Request::new(&a.version, a.base_url.as_deref(), a.sha256.as_deref()) {
         Ok(r) => r,
-        Err(e) => return failed(&e),
+        Err(e) => return failed(&e, a.format),
     };
     req.timeout = Duration::from_secs(a.timeout);
     if std::io::stderr().is_terminal() {
@@ -108,12 +109,12 @@ pub fn run(a: &FetchArgs, color: bool) -> ExitCode {
                 );
                 ExitCode::SUCCESS
             }
-            Err(e) => failed(&e),
+            Err(e) => failed(&e, a.format),
         };
     }
     let (verified, drift) = match fetch::check(&req, &a.dir) {
         Ok(r) => r,
-        Err(e) => return failed(&e),
+        Err(e) => return failed(&e, a.format),
     };
     end_progress();
     let findings: Vec<_> = drift.iter().map(|d| d.finding(&a.dir)).collect();
@@ -121,7 +122,10 @@ pub fn run(a: &FetchArgs, color: bool) -> ExitCode {
         "fetch --check",
         format!("{} against release {} (sha256 {})", a.dir.display(), a.version, verified.sha256),
     );
-    if a.format == Format::Human {
+    // The diff in the log under `--format github` too, as `sync --check` prints it there: an
+    // annotation says which file drifted, the diff how. (Every line of a unified diff starts
+    // with ` `, `+`, `-` or `@`, so none reads as a workflow command.)
+    if a.format != Format::Json {
         emit(&diag::terminal_safe_lines(&drift.iter().filter_map(|d| d.diff.as_deref()).collect::<String>()));
     }
     emit(&diag::render(&findings, a.format, color, &summary));
@@ -145,7 +149,7 @@ pub fn run(a: &FetchArgs, color: bool) -> ExitCode {
 fn update(a: &FetchArgs, req: &Request) -> ExitCode {
     let u = match fetch::update(req, &a.dir, a.allow_downgrade) {
         Ok(u) => u,
-        Err(e) => return failed(&e),
+        Err(e) => return failed(&e, a.format),
     };
     end_progress();
     let dir = a.dir.display();

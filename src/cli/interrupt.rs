@@ -1,5 +1,6 @@
 //! SIGINT and SIGTERM: remove the staging area in progress, kill the adapter processes
-//! running (`run --sdk`), then exit 130 / 143.
+//! running (`run --sdk`), say which vendored copies were already written in full (a `sync`
+//! prints its report only at the end), then exit 130 / 143.
 //!
 //! The signals are received on a thread of their own (signal-hook), never in a signal handler,
 //! so the thread may lock and remove files: it calls [`crate::staging::freeze`], which waits for
@@ -24,6 +25,11 @@ pub fn install() {
                 let name = if signal == SIGINT { "SIGINT" } else { "SIGTERM" };
                 // A newline first ends a progress line that may be half drawn.
                 note!("\nbqsuite: interrupted by {name}; nothing half-written is left behind");
+                // What a sync had already replaced: the report it would have printed at the end
+                // never comes, and these working trees did change.
+                for dest in crate::staging::take_completed() {
+                    note!("  written in full before it: {}", crate::diag::terminal_safe(&dest.display().to_string()));
+                }
                 std::process::exit(128 + signal);
             }
         });

@@ -131,6 +131,12 @@ pub fn shell_word(word: &str) -> Cow<'_, str> {
     shlex::try_quote(word).unwrap_or(Cow::Borrowed(word))
 }
 
+/// A path as one word of a suggested command: [`shell_word`], and `./` before a relative path
+/// that starts with `-`, which the command would otherwise read as an option.
+pub fn path_word(path: &str) -> String {
+    if path.starts_with('-') { shell_word(&format!("./{path}")).into_owned() } else { shell_word(path).into_owned() }
+}
+
 /// How [`escape_where`] writes a character: JSON's `\uXXXX` (a character beyond U+FFFF takes
 /// more digits, not a surrogate pair: it is only ever read), or `\u{XXXX}`.
 #[derive(Clone, Copy)]

@@ -234,6 +234,12 @@ fn json_report(findings: &[Finding], summary: &Summary) -> String {
     s
 }
 
+/// A GitHub error annotation with no file: for a command that failed before it had findings
+/// (a release that did not verify), so that a CI page shows why, not only the log.
+pub fn github_error(title: &str, message: &str) -> String {
+    format!("::error title={}::{}\n", escape_property(title), escape_data(&terminal_safe(message)))
+}
+
 fn escape_data(s: &str) -> String {
     s.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A")
 }

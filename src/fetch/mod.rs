@@ -210,9 +210,15 @@ pub fn open(req: &Request) -> Result<Verified, FetchError> {
     let bytes = source::get(req, &name)?;
     let actual = sha256_hex(&bytes);
     if actual != expected {
+        // Rule 2: nothing of a mismatching download is read, so what cut it short (a server
+        // without Content-Length that closed early), a stale mirror or tampering cannot be told
+        // apart here; the size and the way forward are said.
         return Err(FetchError::verification(format!(
-            "checksum mismatch for {}: sha256 is {actual}, {against} says {expected}; refusing the asset",
-            req.base.describe(&name)
+            "checksum mismatch for {}: its {} bytes hash to sha256 {actual}, {against} says {expected}; refusing \
+             the asset (a download cut short, a stale mirror or a changed file: fetch again, and if it persists \
+             do not use it)",
+            req.base.describe(&name),
+            bytes.len()
         )));
     }
     let tree = archive::read(&bytes, &req.version, &req.limits)
