@@ -567,7 +567,7 @@ for line in sys.stdin:
         .lines()
         .find_map(|l| {
             l.strip_prefix(
-                "to see what an SDK is sent for one of the operations it lacks, and what the reference core answers: `",
+                "no failed case was sent to the adapter (an operation its hello lacks, or nothing reached it); to see what an SDK is sent for one of them, and what the reference core answers: `",
             )
         })
         .and_then(|l| l.strip_suffix('`'))
@@ -1654,7 +1654,11 @@ fn a_known_failing_list_holds_what_an_sdk_has_reached() {
     let err = String::from_utf8_lossy(&o.stderr);
     let n = ids.len();
     assert!(
-        err.contains(&format!("known failures ({}): {n} listed, {n} still failing; the list holds", list.display())),
+        err.contains(&format!(
+            "known failures ({}): {n} listed of the cases run ({} in the list), {n} still failing; the list holds",
+            list.display(),
+            n + 1
+        )),
         "{err}"
     );
     let got = outcomes(&read_json(&out));

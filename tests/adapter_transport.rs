@@ -195,16 +195,16 @@ fn a_result_of_the_wrong_shape_is_told_where() {
     fails_only_that_call("bad-shape", "/response/result is a string, where the protocol wants a boolean");
 }
 
-/// A number of the wrong type is quoted as the adapter wrote it: serde_json reads
-/// `0.0000000000000001` as 1e-16 (and `5.0000000000000001` as 5.0), which the reason then showed
-/// as if the adapter had written that.
+/// A number of the wrong type is told by its kind, not its value: serde_json reads
+/// `0.0000000000000001` as 1e-16, and a value differs in every call anyway (a float delay),
+/// which made one fault as many reasons as calls.
 #[test]
-fn a_number_of_the_wrong_type_is_quoted_as_written() {
+fn a_number_of_the_wrong_type_is_told_by_its_kind() {
     let Some((_a, _s, why)) = failed_decode("near-int") else { return };
     assert!(
         why.contains(
-            "/response/result/envelope/attempts is 0.0000000000000001, where the protocol wants an integer (uint64)"
-        ),
+            "/response/result/envelope/attempts is a number written with a fraction or an exponent, where the protocol wants an integer (uint64)"
+        ) && !why.contains("0.0000000000000001"),
         "{why}"
     );
 }

@@ -71,7 +71,7 @@ impl Sdk {
         std::fs::write(
             dir.join("ci.yml"),
             format!(
-                "jobs:\n  c:\n    steps:\n      - run: git clone --depth 1 --branch {tag} https://x.test/conformance.git s\n"
+                "jobs:\n  c:\n    steps:\n      - run: git clone --depth 1 --branch {tag} https://x.test/BabelQueue/conformance.git s\n"
             ),
         )
         .unwrap();
@@ -147,6 +147,33 @@ fn update_moves_a_copy_from_an_older_release_to_the_current_one() {
     let (code, r) = sdk.sync_check();
     assert_eq!((code, r["findings"].as_array().unwrap().len()), (Some(0), 0), "{r:#}");
     assert_eq!(r["targets"][0]["status"], "in-sync");
+
+    // The action pinned by commit SHA, its tag in the comment (as the README recommends): a
+    // stale pin is moved by the SHA, not by editing the comment, and the advice says so.
+    let workflow = sdk.root.join("sdk/.github/workflows/ci.yml");
+    std::fs::write(
+        &workflow,
+        "jobs:\n  c:\n    steps:\n      - uses: BabelQueue/conformance@0123456789abcdef0123456789abcdef01234567 # v1.6.0-rc.1\n",
+    )
+    .unwrap();
+    let (code, r) = sdk.sync_check();
+    assert_eq!(code, Some(0), "{r:#}");
+    let message = r["findings"][0]["message"].as_str().unwrap();
+    assert!(
+        message.contains("CI pins v1.6.0-rc.1")
+            && message.contains("the action's commit SHA pointed at v1.6.0's commit"),
+        "{message}"
+    );
+    let o = fetch(&["--update", "1.6.0", dir.to_str().unwrap()], new.path());
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains(
+            "ci.yml:4:81 pins v1.6.0-rc.1 by the commit SHA its comment names; point the SHA at v1.6.0's commit and \
+             the comment at v1.6.0"
+        ),
+        "{}",
+        transcript(&o)
+    );
+    sdk.pin("v1.6.0");
 
     // Again: nothing to do. Back to 1.6.0-rc.1: refused unless allowed.
     let o = fetch(&["--update", "1.6.0", dir.to_str().unwrap()], new.path());

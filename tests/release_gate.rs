@@ -455,6 +455,28 @@ fn a_released_version_never_changes() {
     assert!(text.contains("1.6.0 is already released (tag v1.6.0), and manifest.json differs"), "{text}");
     // ... and names the smallest version the change needs, as BQ954 does.
     assert!(text.contains("bump the version to at least 1.6.1 (a PATCH bump: 1 editorial change(s)"), "{text}");
+    // A correction the reference core agrees with: MINOR once the new entry names it, else MAJOR.
+    let edited = std::fs::read_to_string(s.path().join("manifest.json")).unwrap();
+    git(s.path(), &["checkout", "-q", "--", "manifest.json"]);
+    let manifest = std::fs::read_to_string(s.path().join("manifest.json")).unwrap();
+    let corrected = manifest.replacen(
+        "\"name\": \"defaults-first-retry\", \"retry_backoff\": 1000, \"jitter\": \"none\", \"n\": 1, \"expect_delay_ms\": 1000",
+        "\"name\": \"defaults-first-retry\", \"retry_backoff\": 2000, \"jitter\": \"none\", \"n\": 1, \"expect_delay_ms\": 2000",
+        1,
+    );
+    assert_ne!(corrected, manifest);
+    std::fs::write(s.path().join("manifest.json"), corrected).unwrap();
+    let o = bqsuite(s.path(), &["validate", "--gate", "--suite", dir]);
+    assert_eq!(codes(&o), ["BQ956"], "{}", transcript(&o));
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        text.contains(
+            "to at least 1.7.0 (a MINOR bump, if the new version's CHANGELOG entry names each correction with its ADR; \
+             else 2.0.0, a MAJOR bump: 1 correction(s) the CHANGELOG entry does not name"
+        ),
+        "{text}"
+    );
+    std::fs::write(s.path().join("manifest.json"), &edited).unwrap();
     // `--against` runs it too, and release refuses with or without a previous release, writing nothing.
     let o = bqsuite(s.path(), &["validate", "--against", dir, "--suite", dir]);
     assert_eq!(codes(&o), ["BQ956"], "{}", transcript(&o));

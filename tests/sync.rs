@@ -118,7 +118,7 @@ impl Tree {
         let dir = self.root.join(repo).join(".github/workflows");
         std::fs::create_dir_all(&dir).unwrap();
         let yml = format!(
-            "name: ci\non: [push]\njobs:\n  conformance:\n    runs-on: ubuntu-latest\n    steps:\n      - run: git clone --depth 1 --branch {tag} https://example.test/conformance.git suite\n"
+            "name: ci\non: [push]\njobs:\n  conformance:\n    runs-on: ubuntu-latest\n    steps:\n      - run: git clone --depth 1 --branch {tag} https://example.test/babelqueue/conformance.git suite\n"
         );
         std::fs::write(dir.join(file), yml).unwrap();
     }

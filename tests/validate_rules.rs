@@ -635,6 +635,17 @@ fn the_changelog_must_exist_and_hold_the_versions_entry() {
     assert_eq!(codes(&findings), ["BQ105"], "{findings:#?}");
     assert!(findings[0].message.contains("\"## 1.6.0\""), "{}", findings[0].message);
 
+    // A heading that names the version another way is the likely slip: the message says which
+    // line, and what an entry's heading is.
+    for near in ["## v1.6.0", "### 1.6.0", "## Version 1.6.0"] {
+        let s = SuiteCopy::new();
+        s.write("CHANGELOG.md", format!("# Changelog\n\n{near}\n\n- a change\n"));
+        let findings = s.validate();
+        assert_eq!(codes(&findings), ["BQ105"], "{near}: {findings:#?}");
+        let want = format!("; line 3 ({near:?}) names it, but an entry's heading is the version alone at level 2");
+        assert!(findings[0].message.ends_with(&want), "{near}: {}", findings[0].message);
+    }
+
     // A heading with nothing under it is no entry.
     let s = SuiteCopy::new();
     s.write("CHANGELOG.md", "# Changelog\n\n## 1.6.0\n\n## 1.5.0\n\n- `trim`\n");

@@ -14,9 +14,9 @@
 //!   value) are each tried: one that fits means no departure, else the deepest departure is
 //!   told, and departures all at the value itself are told as one ("an object or null").
 //! - A value of the wrong JSON type is told by its type (`is a string, where the protocol wants a
-//!   boolean`), never by its value, so one fault reads alike in every call
-//!   ([`Departure::of_type`]); a value of the right type that is still refused (a tag, a bound, a
-//!   fraction where an integer belongs) is shown, cut.
+//!   boolean`; `is a number written with a fraction or an exponent` where an integer belongs),
+//!   never by its value, so one fault reads alike in every call ([`Departure::of_type`]); a
+//!   value of the right type that is still refused (a tag, a bound, bad base64) is shown, cut.
 //! - Members are judged in the reply's own order, then the missing ones, as serde reads them;
 //!   the first departure is the one told. A string the schema encodes as base64 (`Bytes`) is
 //!   decoded as serde decodes it (standard, padded), the one `pattern` of the schema; a string
@@ -303,10 +303,7 @@ fn scalar(s: &Map<String, Value>, value: &Value, at: &str) -> Option<Departure> 
             _ => Vec::new(),
         };
         if !types.is_empty() && !types.iter().any(|t| is_type(value, t)) {
-            // A fraction where an integer belongs is a value to show (`1.0`, `2.5`); any other
-            // mismatch is one of JSON types.
-            let fraction = value.is_number() && types.contains(&"integer");
-            return Some(if fraction { depart(at, value, wanted(s)) } else { depart_type(at, value, wanted(s)) });
+            return Some(depart_type(at, value, wanted(s)));
         }
     }
     if let Some(c) = s.get("const")
@@ -455,7 +452,8 @@ fn depart_type(at: &str, value: &Value, wants: String) -> Departure {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",
         Value::Number(n) if n.is_i64() || n.is_u64() => "an integer",
-        Value::Number(_) => "a number",
+        // What serde reads as no integer: `2.5`, `1.0`, `1e3` (a float delay is the usual slip).
+        Value::Number(_) => "a number written with a fraction or an exponent",
         Value::String(_) => "a string",
         Value::Array(_) => "an array",
         Value::Object(_) => "an object",
@@ -537,10 +535,13 @@ mod tests {
             told(decoded(e)),
             "/response/result/envelope/attempts is -1, where the protocol wants an integer (uint64)"
         );
-        // 1.0 is no integer to serde, so not to the walk either.
+        // 1.0 is no integer to serde, so not to the walk either; told by its kind, as a float
+        // delay of every call reads alike.
         let mut e = envelope();
         e["attempts"] = json!(1.0);
-        assert!(told(decoded(e)).starts_with("/response/result/envelope/attempts is 1.0,"));
+        assert!(told(decoded(e)).starts_with(
+            "/response/result/envelope/attempts is a number written with a fraction or an exponent, where"
+        ));
     }
 
     #[test]

@@ -257,6 +257,9 @@ pub struct CaseNotes {
     pub not_implemented: Vec<(&'static str, bool)>,
     /// Operations it skipped, with the reason it gave.
     pub skips: Vec<(&'static str, String)>,
+    /// A call of the case reached the adapter (written ahead or one at a time): a trace of the
+    /// case shows an exchange.
+    pub exchanged: bool,
 }
 
 /// How many incidents the summary lists before it counts the rest.
@@ -1571,9 +1574,10 @@ impl Sdk for Adapter {
             self.current = predicted.then_some((c, k + 1));
             if predicted && let Some(answered) = self.answer_ahead(c, k) {
                 self.counts.1 += 1;
-                let CaseNotes { not_implemented, skips } = answered.notes;
+                let CaseNotes { not_implemented, skips, .. } = answered.notes;
                 self.notes.not_implemented.extend(not_implemented);
                 self.notes.skips.extend(skips);
+                self.notes.exchanged = true;
                 if answered.lost {
                     self.down = Some("the adapter failed earlier in this case".into());
                 }
@@ -1581,6 +1585,7 @@ impl Sdk for Adapter {
             }
         }
         self.drain();
+        self.notes.exchanged = true;
         self.exchange(request)
     }
 }

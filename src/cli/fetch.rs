@@ -172,14 +172,24 @@ fn update(a: &FetchArgs, req: &Request) -> ExitCode {
     emit(&out);
     let repo = u.repo.as_deref().map(|r| r.display().to_string());
     for p in &u.stale_pins {
+        // A SHA pin moves with its SHA: the comment only names the tag.
+        let how = if p.by_sha {
+            format!(
+                "by the commit SHA its comment names; point the SHA at v{v}'s commit and the comment at v{v} \
+                 (Dependabot and Renovate do both)",
+                v = a.version
+            )
+        } else {
+            format!("; bump it to v{}", a.version)
+        };
         note!(
-            "bqsuite: reminder: {}/{}:{}:{} pins {}; bump it to v{} in the same commit as the copy",
+            "bqsuite: reminder: {}/{}:{}:{} pins {}{}{how} in the same commit as the copy",
             repo.as_deref().unwrap_or("."),
             p.file,
             p.span.line,
             p.span.column,
             p.tag,
-            a.version
+            if p.by_sha { " " } else { "" }
         );
     }
     if let (Some(repo), false) = (repo, u.pinned) {

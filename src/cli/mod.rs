@@ -785,7 +785,7 @@ fn run(a: &RunArgs) -> ExitCode {
             terminal_safe(&summary.log.display().to_string())
         ),
         (Some(_), None, _) if let Some((section, id)) = never_sent.first() => note!(
-            "to see what an SDK is sent for one of the operations it lacks, and what the reference core answers: `bqsuite run{} --sdk 'bqsuite adapter' --section {} --case {} --trace --adapter-log reference.log --out -`",
+            "no failed case was sent to the adapter (an operation its hello lacks, or nothing reached it); to see what an SDK is sent for one of them, and what the reference core answers: `bqsuite run{} --sdk 'bqsuite adapter' --section {} --case {} --trace --adapter-log reference.log --out -`",
             terminal_safe(&suite.suite_option()),
             word(section),
             word(id)
@@ -843,8 +843,14 @@ fn run(a: &RunArgs) -> ExitCode {
 /// of the cases it ran.
 fn note_known(k: &KnownFailing, suite: &Suite, results: &crate::results::ResultsFile, narrowed: bool) -> bool {
     let on = k.check_run(results, &crate::results::known::suite_cases(suite), narrowed);
+    // A narrowed run judges only the entries of the cases it ran: say of how many.
+    let of = if narrowed && on.judged.judged != k.entries.len() {
+        format!(" of the cases run ({} in the list)", k.entries.len())
+    } else {
+        String::new()
+    };
     let mut line = format!(
-        "known failures ({}): {} listed, {} still failing",
+        "known failures ({}): {} listed{of}, {} still failing",
         terminal_safe(&k.file),
         on.judged.judged,
         on.judged.still_failing
@@ -949,9 +955,7 @@ fn note_failures<'r>(
         );
     }
     if groups.len() > DIGEST_REASONS {
-        let file = digest
-            .out
-            .map_or_else(|| "FILE".to_owned(), |p| crate::diag::shell_word(&p.display().to_string()).into_owned());
+        let file = digest.out.map_or_else(|| "FILE".to_owned(), |p| crate::diag::path_word(&p.display().to_string()));
         note!(
             "  … and {} more reason(s); `bqsuite results check {}{}` lists every case",
             groups.len() - DIGEST_REASONS,

@@ -83,7 +83,7 @@ pub fn run(a: &ReleaseArgs, color: bool) -> ExitCode {
         Err(ReleaseError::Findings(findings)) => {
             let summary = Summary::new("release", subject(&suite));
             emit(&diag::render(&findings, Format::Human, color, &summary));
-            note!("bqsuite: refusing to build the release: `bqsuite validate` has findings");
+            note!("bqsuite: refusing to build the release: {} has findings", suite.validate_command());
             return exit(true);
         }
         Err(e @ ReleaseError::Unreleasable(_)) => {

@@ -112,15 +112,29 @@ fn check(a: &CheckArgs, color: bool) -> ExitCode {
         Err(e) => return fail(e),
     };
     if a.print_known_failing {
-        return match checks.as_slice() {
-            [one] => match &one.results {
-                Some(results) => {
-                    emit(&known::list_of(&suite, results));
-                    ExitCode::SUCCESS
-                }
-                None => fail(format!("{}: not a results file (`bqsuite results check` says why)", one.file)),
-            },
-            _ => fail("--print-known-failing: name one results file (a list is one SDK's)"),
+        let [one] = checks.as_slice() else {
+            return fail("--print-known-failing: name one results file (a list is one SDK's)");
+        };
+        // A list is of one SDK's run of this suite: not of a file that is none, or of another
+        // version's run.
+        use crate::diag::Code;
+        let not_a_run =
+            [Code::RESULTS_NOT_JSON, Code::RESULTS_VERSION_MISMATCH, Code::RESULTS_TOO_DEEP, Code::RESULTS_MALFORMED];
+        let mut why: Vec<&str> =
+            one.findings.iter().filter(|f| not_a_run.contains(&f.code)).map(|f| f.code.id).collect();
+        why.dedup();
+        return match &one.results {
+            Some(results) if why.is_empty() => {
+                emit(&known::list_of(&suite, results));
+                ExitCode::SUCCESS
+            }
+            _ => fail(format!(
+                "--print-known-failing: {} is not a run of this suite ({}): `bqsuite results check {}{}` says why",
+                one.file,
+                if why.is_empty() { "not JSON".to_owned() } else { why.join(", ") },
+                crate::diag::path_word(&one.file),
+                suite.suite_option()
+            )),
         };
     }
     // What the list makes of each file: its listed failures say so, its stale entries are

@@ -167,7 +167,8 @@ struct AdapterRun<'r> {
     rules: &'r dyn SkipRules,
     /// The cases the adapter skipped as the rules allow: section, id, operation, reason.
     skipped: Vec<(String, String, &'static str, String)>,
-    /// The failed cases that needed an operation the hello does not declare (never sent).
+    /// The failed cases no call of which reached the adapter (an operation the hello does not
+    /// declare, a Redis that could not be reached): a trace of them shows no exchange.
     never_sent: Vec<(String, String)>,
 }
 
@@ -215,10 +216,12 @@ impl AdapterRun<'_> {
                 Err(why) => Outcome::fail(skip_refused(op, reason, &why)),
             };
         }
+        if outcome.status == Status::Fail && !notes.exchanged {
+            self.never_sent.push((section.to_owned(), id.to_owned()));
+        }
         let sdk = &self.adapter.hello().sdk;
         match notes.not_implemented.first() {
             Some((op, false)) if outcome.status == Status::Fail => {
-                self.never_sent.push((section.to_owned(), id.to_owned()));
                 Outcome::fail(format!("{op} is not implemented by {sdk}"))
             }
             Some((op, true)) if outcome.status == Status::Fail => Outcome::fail(format!(

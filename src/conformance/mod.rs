@@ -79,8 +79,8 @@ pub struct Run {
     /// case of the run refutes), failed after every case ended: a run narrowed to one of them
     /// would let the skip stand.
     pub refused_by_the_run: Vec<(String, String)>,
-    /// Cases an adapter failed for want of an operation its hello does not declare: nothing of
-    /// them was sent, so a trace of one shows no exchange.
+    /// Cases an adapter failed with no call of theirs sent to it (an operation its hello does
+    /// not declare, a Redis that could not be reached): a trace of one shows no exchange.
     pub never_sent: Vec<(String, String)>,
 }
 

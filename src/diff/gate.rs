@@ -55,7 +55,7 @@ use crate::release::layout;
 use crate::suite::{MANIFEST, Suite, VERSION_FILE};
 
 /// Where a version bump is written: every place `validate` holds to one version.
-pub const BUMPED: &str = "CONFORMANCE_VERSION, manifest.json's and schema/results.example.json's conformance_version";
+pub const BUMPED: &str = crate::suite::VERSION_PLACES;
 
 /// The version a `v<SemVer>` tag names (`v1.6.0` → 1.6.0), if it names one.
 fn tag_version(tag: &str) -> Option<semver::Version> {
@@ -178,12 +178,31 @@ pub fn released_changed(current: &Suite, released: &Suite, tag: &str) -> Vec<Fin
     if now == then {
         return Vec::new();
     }
-    // The smallest version the changes since the release need, as BQ954 says it (the CHANGELOG
-    // has no entry for it yet, so a correction counts as one it does not name).
+    // The smallest version the changes since the release need, as BQ954 says it. The new
+    // version has no CHANGELOG entry yet: a correction needs MINOR once the entry names it with
+    // its ADR, MAJOR otherwise, and both are said.
     let bump = match (semver::Version::parse(version), Diff::between((released, tag), (current, "."), None)) {
         (Ok(v), Ok(diff)) if diff.needed() > Bump::None => {
             let needed = diff.needed();
-            format!("to at least {} (a {} bump: {})", needed.apply(&v), needed.as_str(), reasons(&diff, needed))
+            let least = diff
+                .changes
+                .iter()
+                .map(|c| if c.class == Class::Correction { Bump::Minor } else { c.needs() })
+                .max()
+                .unwrap_or(Bump::None);
+            if least < needed {
+                format!(
+                    "to at least {} (a {} bump, if the new version's CHANGELOG entry names each correction with its \
+                     ADR; else {}, a {} bump: {})",
+                    least.apply(&v),
+                    least.as_str(),
+                    needed.apply(&v),
+                    needed.as_str(),
+                    reasons(&diff, needed)
+                )
+            } else {
+                format!("to at least {} (a {} bump: {})", needed.apply(&v), needed.as_str(), reasons(&diff, needed))
+            }
         }
         _ => String::new(),
     };

@@ -54,6 +54,9 @@ pub const MANIFEST: &str = "manifest.json";
 pub const VERSION_FILE: &str = "CONFORMANCE_VERSION";
 /// The licence shipped in the release asset (not vendored).
 pub const LICENSE: &str = "LICENSE";
+/// The three places that say the suite's version, which a bump changes together.
+pub const VERSION_PLACES: &str =
+    "CONFORMANCE_VERSION, manifest.json's and schema/results.example.json's conformance_version";
 /// The producer envelope schema.
 pub const ENVELOPE_SCHEMA: &str = "schema/message-envelope.schema.json";
 
@@ -549,7 +552,7 @@ impl Suite {
         if self.root == Path::new(".") || self.root.as_os_str().is_empty() {
             String::new()
         } else {
-            format!(" --suite {}", crate::diag::shell_word(&self.root.display().to_string()))
+            format!(" --suite {}", crate::diag::path_word(&self.root.display().to_string()))
         }
     }
 

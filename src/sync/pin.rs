@@ -8,17 +8,24 @@
 //! `X.Y.Z` any SemVer version) of a command that clones this repository, and every use of this
 //! repository's GitHub Action at a release tag, `BabelQueue/conformance@vX.Y.Z` (owner and name
 //! in any letter case, as GitHub reads them), or at a commit SHA followed by the comment that
-//! names its tag, `BabelQueue/conformance@<40 hex> # vX.Y.Z` (the form Dependabot and Renovate
-//! keep up to date, and the README recommends), in a regular `*.yml` / `*.yaml` file directly
-//! in the repository's `.github/workflows/` (never reached through a symlink out of the
-//! repository). A command clones this repository unless it names only other repositories: a
-//! `--branch` whose command (its line, with `\` continuations, up to `;`, `&&`, `||` or `|`)
-//! holds a repository URL (`scheme://…`, `git@…`, `….git`) none of which ends in `conformance`
-//! (`.git` aside) clones another project at its own tag, and is no pin; one with no URL (a
-//! variable) is counted, since it may be this one. A line whose first character other than
-//! white space is `#` is a comment of YAML or of the shell, and pins nothing. A `--branch` or
-//! action ref whose value is not `v` + SemVer (a branch name, a bare commit SHA, a major tag such
-//! as `v1`, an expression) is not a pin.
+//! names its tag (`@<40 hex> # vX.Y.Z`, the form Dependabot keeps and the README recommends;
+//! Renovate's `# tag=vX.Y.Z`, `# renovate: tag=vX.Y.Z`, `# pin @vX.Y.Z` and a bare `# X.Y.Z`
+//! too), in a regular `*.yml` / `*.yaml` file directly in the repository's
+//! `.github/workflows/` (never reached through a symlink out of the repository).
+//! - A command clones this repository unless every repository it names is written out and none
+//!   is this one ([`clones_another_repository`]): the command is the `--branch`'s line, with `\`
+//!   and PowerShell's backtick continuations, up to `;`, `&&`, `||` or `|`; a repository is a URL
+//!   (`scheme://…`, `git@…`, `….git`) or `gh repo clone OWNER/NAME`, and this one's path holds
+//!   `babelqueue` and ends in `conformance` (`.git` aside), so `cloudevents/conformance` is
+//!   another project. A command with no repository, or one written with a variable or an
+//!   expression, counts, since it may be this one.
+//! - Comments pin nothing: a line whose first character other than white space is `#`, and a
+//!   `#` after white space outside quotes to the end of its line, but the comment after an
+//!   action's commit SHA, which is where its tag is named.
+//! - A `--branch` or action ref whose value is not `v` + SemVer (a branch name, a bare commit
+//!   SHA, a major tag such as `v1`, an expression) is not a pin. A YAML folded scalar (`>`)
+//!   split across lines is read line by line (its lines are one command to the shell).
+//!
 //! Given the copy's `CONFORMANCE_VERSION` and the canonical version: no pin → unpinned; several
 //! different tags → conflict; the one tag ≠ the copy's version (or no copy) → mismatch; equal
 //! and the same as the canonical version → in sync; equal and older → behind; equal and newer
@@ -46,6 +53,9 @@ pub struct Pin {
     pub file: String,
     /// Where the tag starts.
     pub span: Span,
+    /// The tag is named by the comment after an action's commit SHA: bumping it means pointing
+    /// the SHA at the new tag's commit, not editing the comment.
+    pub by_sha: bool,
 }
 
 impl Pin {
@@ -80,41 +90,82 @@ impl PinStatus {
     }
 }
 
-/// Every pin in `text`, with its position, in text order.
-pub fn scan(text: &str) -> Vec<(String, Span)> {
-    let live = without_comment_lines(text);
-    let mut at: Vec<(usize, &str)> = branch_flags(&live);
-    at.extend(action_refs(&live));
-    at.sort_unstable_by_key(|(offset, _)| *offset);
-    // The tags are read from `live`, whose bytes are `text`'s wherever a pin can be.
-    at.into_iter().map(|(offset, tag)| (tag.to_owned(), span_at(text, offset))).collect()
+/// One pin found in a workflow's text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Found {
+    /// `v` + SemVer.
+    pub tag: String,
+    /// Where the tag is written.
+    pub span: Span,
+    /// Named by the comment after an action's commit SHA ([`Pin::by_sha`]).
+    pub by_sha: bool,
 }
 
-/// `text` with every comment line (first character other than white space `#`) blanked, byte
-/// for byte, so that offsets stay `text`'s.
-fn without_comment_lines(text: &str) -> String {
+/// Every pin in `text`, with its position, in text order.
+pub fn scan(text: &str) -> Vec<Found> {
+    let live = without_comments(text);
+    let mut at: Vec<(usize, String, bool)> =
+        branch_flags(&live).into_iter().map(|(offset, tag)| (offset, tag.to_owned(), false)).collect();
+    at.extend(action_refs(&live));
+    at.sort_unstable_by_key(|(offset, ..)| *offset);
+    // Offsets into `live` are offsets into `text`: the two differ only where comments were.
+    at.into_iter().map(|(offset, tag, by_sha)| Found { tag, span: span_at(text, offset), by_sha }).collect()
+}
+
+/// `text` with every comment blanked, byte for byte, so that offsets stay `text`'s: a line whose
+/// first character other than white space is `#`, and a `#` after white space outside quotes
+/// to the end of its line (YAML's and the shell's comments alike), except the comment right
+/// after an action's commit SHA, which names the SHA's tag ([`action_refs`]).
+fn without_comments(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for line in text.split_inclusive('\n') {
-        if line.trim_start().starts_with('#') {
-            let body = line.strip_suffix('\n');
-            out.extend(std::iter::repeat_n(' ', body.map_or(line.len(), str::len)));
-            if body.is_some() {
-                out.push('\n');
+        let (body, end) = line.strip_suffix('\n').map_or((line, ""), |b| (b, "\n"));
+        let cut = comment_start(body).filter(|&at| !after_a_sha(&body[..at]));
+        match cut {
+            Some(at) => {
+                out.push_str(&body[..at]);
+                out.extend(std::iter::repeat_n(' ', body.len() - at));
             }
-        } else {
-            out.push_str(line);
+            None => out.push_str(body),
         }
+        out.push_str(end);
     }
     out
 }
 
+/// Where a comment starts in `line`: a `#` first on the line or after white space, outside
+/// single and double quotes.
+fn comment_start(line: &str) -> Option<usize> {
+    let (mut quote, mut prev) = (None::<char>, ' ');
+    for (i, c) in line.char_indices() {
+        match (quote, c) {
+            (Some(q), _) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '"' | '\'') => quote = Some(c),
+            (None, '#') if prev.is_whitespace() => return Some(i),
+            _ => {}
+        }
+        prev = c;
+    }
+    None
+}
+
+/// Does `before` (a line up to a comment) end with an action ref at a 40-hex commit SHA?
+fn after_a_sha(before: &str) -> bool {
+    let word = before.trim_end().trim_end_matches(['"', '\'']).rsplit(|c: char| c.is_whitespace()).next().unwrap_or("");
+    word.rsplit_once('@').is_some_and(|(_, sha)| sha.len() == 40 && sha.bytes().all(|b| b.is_ascii_hexdigit()))
+}
+
 /// The command around byte `at` of `text`: from the separator before it to the one after it
-/// (a line end not escaped by `\`, `;`, `&&`, `||`, `|`).
+/// (`;`, `&&`, `||`, `|`, or a line end not escaped by `\` or by PowerShell's backtick).
 fn command_around(text: &str, at: usize) -> &str {
     let is_end = |bytes: &[u8], i: usize| match bytes[i] {
         b';' | b'|' => true,
         b'&' => bytes.get(i + 1) == Some(&b'&') || (i > 0 && bytes[i - 1] == b'&'),
-        b'\n' => !(i > 0 && bytes[i - 1] == b'\\' || i > 1 && bytes[i - 1] == b'\r' && bytes[i - 2] == b'\\'),
+        b'\n' => {
+            let before = text[..i].trim_end_matches('\r').trim_end_matches([' ', '\t']);
+            !(before.ends_with('\\') || before.ends_with('`'))
+        }
         _ => false,
     };
     let bytes = text.as_bytes();
@@ -123,19 +174,31 @@ fn command_around(text: &str, at: usize) -> &str {
     &text[start..end]
 }
 
-/// Does `command` clone another repository than this one: does it name repository URLs, none
-/// of them this repository's (a last path segment ending in `conformance`, `.git` aside)?
+/// Does `command` clone another repository than this suite's? Only when every repository it
+/// names is written out (no `$` in it: a variable or an expression may be this one) and none is this
+/// suite's: a path holding `babelqueue` whose last segment ends in `conformance` (`.git` aside:
+/// `BabelQueue/conformance`, a mirror's `babelqueue-conformance`). Repositories are URLs
+/// (`scheme://…`, `git@…`, `….git`) and `gh repo clone OWNER/NAME`.
 fn clones_another_repository(command: &str) -> bool {
-    let urls: Vec<&str> = command
-        .split(|c: char| c.is_whitespace() || c == '\\')
-        .map(|w| w.trim_matches(|c| c == '"' || c == '\''))
-        .filter(|w| w.contains("://") || w.starts_with("git@") || w.ends_with(".git"))
+    let words: Vec<&str> = command
+        .split(|c: char| c.is_whitespace() || c == '\\' || c == '`')
+        .map(|w| w.trim_matches(|c| matches!(c, '"' | '\'' | '(' | ')')))
+        .filter(|w| !w.is_empty())
         .collect();
-    let this_one = |url: &str| {
-        let last = url.trim_end_matches('/').rsplit(['/', ':']).next().unwrap_or_default();
-        last.strip_suffix(".git").unwrap_or(last).to_ascii_lowercase().ends_with("conformance")
+    let mut repos: Vec<&str> =
+        words.iter().copied().filter(|w| w.contains("://") || w.starts_with("git@") || w.ends_with(".git")).collect();
+    if let Some(i) = words.windows(3).position(|w| w == ["gh", "repo", "clone"]) {
+        repos.extend(words.get(i + 3).copied());
+    }
+    let this_one = |repo: &str| {
+        let lower = repo.to_ascii_lowercase();
+        let last = lower.trim_end_matches(['/', '}']).rsplit(['/', ':']).next().unwrap_or_default();
+        lower.contains("babelqueue") && last.strip_suffix(".git").unwrap_or(last).ends_with("conformance")
     };
-    !urls.is_empty() && !urls.iter().any(|u| this_one(u))
+    // A repository written with a variable or an expression (`https://github.com/${{ … }}`,
+    // `${SUITE_URL:-…}`) cannot be read here: it may be this one.
+    let unreadable = repos.iter().any(|r| r.contains('$') || r.contains("{{"));
+    !repos.is_empty() && !unreadable && !repos.iter().any(|r| this_one(r))
 }
 
 /// Is `tag` `v` + a SemVer version?
@@ -144,7 +207,7 @@ fn is_release_tag(tag: &str) -> bool {
 }
 
 /// `uses: BabelQueue/conformance@vX.Y.Z`: (offset of the tag, tag).
-fn action_refs(text: &str) -> Vec<(usize, &str)> {
+fn action_refs(text: &str) -> Vec<(usize, String, bool)> {
     const ACTION: &str = "babelqueue/conformance@";
     // ASCII lowercasing keeps every byte offset.
     let lower = text.to_ascii_lowercase();
@@ -158,23 +221,39 @@ fn action_refs(text: &str) -> Vec<(usize, &str)> {
             continue;
         }
         if is_release_tag(tag) {
-            out.push((start, tag));
+            out.push((start, tag.to_owned(), false));
         } else if tag.len() == 40 && tag.bytes().all(|b| b.is_ascii_hexdigit()) {
-            // A commit SHA with its tag in the comment after it: `@<sha> # vX.Y.Z`.
-            let tag_len = tag.len();
-            let after = &text[start + tag_len..];
-            let line = after.split('\n').next().unwrap_or_default();
+            // A commit SHA with its tag in the comment after it.
+            let after = start + tag.len();
+            let line = text[after..].split('\n').next().unwrap_or_default();
             let rest = line.trim_start_matches(['"', '\'']).trim_start();
             if let Some(comment) = rest.strip_prefix('#') {
-                let named = comment.trim_start();
-                let tag = named.split(|c: char| c.is_whitespace()).next().unwrap_or_default();
-                if is_release_tag(tag) {
-                    out.push((start + tag_len + line.len() - named.len(), tag));
-                }
+                let base = after + line.len() - comment.len();
+                out.extend(tag_in_comment(comment).map(|(offset, tag)| (base + offset, tag, true)));
             }
         }
     }
     out
+}
+
+/// The tag a comment after a commit SHA names, and where in the comment it starts: the first
+/// word that is `vX.Y.Z` or `X.Y.Z` once `tag=` or `@` before it is set aside (`v1.6.0`,
+/// `tag=v1.6.0`, `renovate: tag=v1.6.0`, `pin @v1.6.0`, `1.6.0`).
+fn tag_in_comment(comment: &str) -> Option<(usize, String)> {
+    let mut offset = 0;
+    for word in comment.split_inclusive(char::is_whitespace) {
+        let bare = word.trim_end();
+        let name = bare.trim_start_matches("tag=").trim_start_matches('@');
+        let at = offset + (bare.len() - name.len());
+        offset += word.len();
+        if is_release_tag(name) {
+            return Some((at, name.to_owned()));
+        }
+        if !name.starts_with('v') && Version::parse(name).is_ok() {
+            return Some((at, format!("v{name}")));
+        }
+    }
+    None
 }
 
 /// `--branch vX.Y.Z`, `--branch=vX.Y.Z`, quoted or not: (offset of the tag, tag).
@@ -218,8 +297,8 @@ pub(crate) fn read(repo: &Path) -> Vec<Pin> {
     let mut pins = Vec::new();
     for name in files {
         let Ok(text) = std::fs::read_to_string(dir.join(&name)) else { continue };
-        for (tag, span) in scan(&text) {
-            pins.push(Pin { tag, file: format!("{WORKFLOWS}/{name}"), span });
+        for Found { tag, span, by_sha } in scan(&text) {
+            pins.push(Pin { tag, file: format!("{WORKFLOWS}/{name}"), span, by_sha });
         }
     }
     pins
@@ -255,12 +334,12 @@ mod tests {
 jobs:
   conformance:
     steps:
-      - run: git clone --depth 1 --branch v1.6.0 https://example.test/conformance.git suite
+      - run: git clone --depth 1 --branch v1.6.0 https://example.test/babelqueue/conformance.git suite
       - run: git clone --branch=\"v1.5.0\" x; git clone --branch 'v2.0.0-pre' y
       - run: git clone --branch main x && git clone --branch ${{ env.TAG }} y --branches v9.9.9
       - run: git clone --branch v1.6 x
 ";
-        let found: Vec<_> = scan(text).into_iter().map(|(t, s)| (t, s.line, s.column)).collect();
+        let found: Vec<_> = scan(text).into_iter().map(|f| (f.tag, f.span.line, f.span.column)).collect();
         assert_eq!(found, [("v1.6.0".to_owned(), 4, 43), ("v1.5.0".into(), 5, 34), ("v2.0.0-pre".into(), 5, 65)]);
     }
 
@@ -277,7 +356,7 @@ steps:
   - uses: other/BabelQueue/conformance@v9.9.9
   - uses: MyBabelQueue/conformance@v9.9.8
 ";
-        let found: Vec<_> = scan(text).into_iter().map(|(t, s)| (t, s.line, s.column)).collect();
+        let found: Vec<_> = scan(text).into_iter().map(|f| (f.tag, f.span.line, f.span.column)).collect();
         assert_eq!(found, [("v1.5.0".to_owned(), 2, 34), ("v1.6.0".into(), 3, 35), ("v1.4.0".into(), 4, 29)]);
     }
 
@@ -298,8 +377,44 @@ steps:
       # git clone --branch v1.2.0 https://github.com/BabelQueue/conformance
   # - uses: BabelQueue/conformance@v1.1.0
 ";
-        let found: Vec<_> = scan(text).into_iter().map(|(t, s)| (t, s.line)).collect();
+        let found: Vec<_> = scan(text).into_iter().map(|f| (f.tag, f.span.line)).collect();
         assert_eq!(found, [("v1.6.0".to_owned(), 6), ("v1.4.0".into(), 8), ("v1.3.0".into(), 9)]);
+    }
+
+    /// Red team, stop 51: clones of the suite written with an expression still pin; other
+    /// conformance suites, `gh repo clone`, PowerShell continuations and trailing comments do not.
+    #[test]
+    fn expressions_pin_and_other_projects_and_trailing_comments_do_not() {
+        let text = "\
+steps:
+  - run: git clone --depth 1 --branch v1.5.0 \"${SUITE_URL:-https://github.com/BabelQueue/conformance}\" suite
+  - run: git clone --depth 1 --branch v1.5.1 https://github.com/${{ env.SUITE_REPO }} suite
+  - run: git clone --branch v1.5.2 https://x-access-token:${{ secrets.GH_TOKEN }}@github.com/BabelQueue/conformance s
+  - run: git clone --branch v1.0.0 https://github.com/cloudevents/conformance
+  - run: git clone --branch v1.0.1 https://github.com/GoogleCloudPlatform/functions-framework-conformance.git
+  - run: gh repo clone confluentinc/librdkafka -- --depth 1 --branch v2.3.0
+  - run: gh repo clone BabelQueue/conformance -- --branch v1.5.3
+  - shell: pwsh
+    run: |
+      git clone --depth 1 --branch v2.3.1 `
+        https://github.com/confluentinc/librdkafka.git
+  - run: git clone --branch v1.6.0 https://github.com/BabelQueue/conformance suite  # was --branch v1.5.9
+  - uses: BabelQueue/conformance@v1.6.0  # bump to BabelQueue/conformance@v1.7.0 later
+  - run: echo ' # a quoted hash, not a comment' && git clone --branch v1.5.4 \"$URL\"
+";
+        let found: Vec<_> = scan(text).into_iter().map(|f| (f.tag, f.span.line)).collect();
+        assert_eq!(
+            found,
+            [
+                ("v1.5.0".to_owned(), 2),
+                ("v1.5.1".into(), 3),
+                ("v1.5.2".into(), 4),
+                ("v1.5.3".into(), 8),
+                ("v1.6.0".into(), 13),
+                ("v1.6.0".into(), 14),
+                ("v1.5.4".into(), 15),
+            ]
+        );
     }
 
     /// `@<sha> # vX.Y.Z`, as the README recommends and Dependabot writes, pins the tag its
@@ -310,13 +425,21 @@ steps:
         let text = format!(
             "steps:\n  - uses: BabelQueue/conformance@{sha} # v1.6.0\n  - uses: BabelQueue/conformance@{sha}\n  - uses: \"BabelQueue/conformance@{sha}\" #v1.5.0 pinned\n  - uses: BabelQueue/conformance@{sha} # main\n"
         );
-        let found: Vec<_> = scan(&text).into_iter().map(|(t, s)| (t, s.line, s.column)).collect();
+        let found: Vec<_> = scan(&text).into_iter().map(|f| (f.tag, f.span.line, f.span.column)).collect();
         assert_eq!(found, [("v1.6.0".to_owned(), 2, 77), ("v1.5.0".into(), 4, 78)]);
+        assert!(scan(&text).iter().all(|f| f.by_sha));
+        // Renovate's forms, and a bare version.
+        for (comment, column) in [("tag=v1.4.0", 81), ("renovate: tag=v1.4.0", 91), ("pin @v1.4.0", 82), ("1.4.0", 77)]
+        {
+            let text = format!("  - uses: BabelQueue/conformance@{sha} # {comment}\n");
+            let found: Vec<_> = scan(&text).into_iter().map(|f| (f.tag, f.span.column, f.by_sha)).collect();
+            assert_eq!(found, [("v1.4.0".to_owned(), column, true)], "{comment}");
+        }
     }
 
     fn pins(tags: &[&str]) -> Vec<Pin> {
         tags.iter()
-            .map(|t| Pin { tag: (*t).into(), file: "ci.yml".into(), span: Span { line: 1, column: 1 } })
+            .map(|t| Pin { tag: (*t).into(), file: "ci.yml".into(), span: Span { line: 1, column: 1 }, by_sha: false })
             .collect()
     }
 

@@ -218,9 +218,14 @@ impl Report {
                     ),
                     Some((v, None)) => format!(
                         "{id}: CI pins {} but the copy {} {v}; commit the copy together with the pin v{v} in the workflow \
-                         (`--branch v{v}` or `uses: BabelQueue/conformance@v{v}`)",
+                         ({})",
                         first.map_or("", |p| p.tag.as_str()),
-                        copy_is(t)
+                        copy_is(t),
+                        if first.is_some_and(|p| p.by_sha) {
+                            format!("the action's commit SHA pointed at v{v}'s commit, and its comment at v{v}")
+                        } else {
+                            format!("`--branch v{v}` or `uses: BabelQueue/conformance@v{v}`")
+                        }
                     ),
                     None => format!(
                         "{id}: CI pins {} but there is no copy (or it has no CONFORMANCE_VERSION)",

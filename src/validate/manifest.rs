@@ -32,8 +32,11 @@ pub(super) fn check(cx: &Ctx<'_>) -> Vec<Finding> {
         let v = text.trim();
         if let Err(e) = semver::Version::parse(v) {
             out.push(
-                Finding::error(Code::VERSION_NOT_SEMVER, format!("{v:?} is not a SemVer version ({e})"))
-                    .in_file(VERSION_FILE),
+                Finding::error(
+                    Code::VERSION_NOT_SEMVER,
+                    format!("{v:?} is not a SemVer version, MAJOR.MINOR.PATCH such as 1.6.0 ({e})"),
+                )
+                .in_file(VERSION_FILE),
             );
         } else if v.len() > MAX_VERSION_LEN {
             out.push(
@@ -75,10 +78,22 @@ pub(super) fn check(cx: &Ctx<'_>) -> Vec<Finding> {
                 "{CHANGELOG} has a heading \"## {h}\" but nothing under it: say what this version changes there (the \
                  release notes are that entry)"
             ),
-            None => format!(
-                "{CHANGELOG} has no entry for {v}: add a {heading} heading with what this version changes (the \
-                 release notes are that entry)"
-            ),
+            None => {
+                // A heading that names the version another way (`## v1.7.0`, `### 1.7.0`, `##
+                // Version 1.7.0`) is the likely slip: say which line, and the form an entry has.
+                let near = text.lines().enumerate().find(|(_, l)| l.trim_start().starts_with('#') && l.contains(base));
+                let hint = near.map_or_else(String::new, |(n, l)| {
+                    format!(
+                        "; line {} ({:?}) names it, but an entry's heading is the version alone at level 2",
+                        n + 1,
+                        l.trim().chars().take(80).collect::<String>()
+                    )
+                });
+                format!(
+                    "{CHANGELOG} has no entry for {v}: add a {heading} heading with what this version changes (the \
+                     release notes are that entry){hint}"
+                )
+            }
         };
         out.push(Finding::error(Code::CHANGELOG_NO_ENTRY, message).in_file(CHANGELOG));
     }
@@ -126,7 +141,11 @@ pub(super) fn check(cx: &Ctx<'_>) -> Vec<Finding> {
         {
             out.push(at(
                 Code::VERSION_MISMATCH,
-                format!("conformance_version is {mv:?} but {VERSION_FILE} says {fv:?}; bump both together"),
+                format!(
+                    "conformance_version is {mv:?} but {VERSION_FILE} says {fv:?}; the version is said in three \
+                     places, bumped together: {}",
+                    crate::suite::VERSION_PLACES
+                ),
                 "/conformance_version",
             ));
         }
