@@ -479,7 +479,7 @@ class Action(unittest.TestCase):
         out = self.action({"vendored": "tests/conformance", "results": "results.json", "sha256": "0" * 64})
         self.assertEqual(out.status, 1, out.log)
         errors = out.annotations()
-        self.assertTrue(any(e.startswith("::error title=bqsuite fetch::verification failed: checksum mismatch") for e in errors), errors)
+        self.assertTrue(any(e.startswith("::error title=bqsuite fetch --check tests/conformance::verification failed: checksum mismatch") for e in errors), errors)
         self.assertTrue(
             any("did not fetch and verify" in e and "the results files were not checked" in e for e in errors), errors
         )

@@ -567,7 +567,7 @@ for line in sys.stdin:
         .lines()
         .find_map(|l| {
             l.strip_prefix(
-                "no failed case was sent to the adapter (an operation its hello lacks, or nothing reached it); to see what an SDK is sent for one of them, and what the reference core answers: `",
+                "no failed case was sent to the adapter (an operation its hello lacks, or nothing reached it); to see what an SDK is sent for one that needs an operation it lacks, and what the reference core answers: `",
             )
         })
         .and_then(|l| l.strip_suffix('`'))

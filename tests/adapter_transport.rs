@@ -216,8 +216,8 @@ fn a_warning_pointer_that_is_not_a_pointer_is_told_where() {
     let Some((mut a, _s, why)) = failed_decode("bad-pointer") else { return };
     assert!(
         why.contains(
-            r#"/response/result/warnings/0/pointer is "timestamp", where the protocol wants an RFC 6901 pointer (empty, or each key after a "/": "/timestamp")"#
-        ) && why.contains("must be empty or start with '/'"),
+            r#"/response/result/warnings/0/pointer is a string that is not a JSON pointer, where the protocol wants an RFC 6901 pointer (empty, or each key after a "/": "/timestamp")"#
+        ),
         "{why}"
     );
     assert_eq!(decode(&mut a), Ok(true), "the stream is in step: the same process answers");

@@ -579,7 +579,7 @@ impl Sandbox {
         assert_eq!(o.status.code(), Some(code), "--check: {}", transcript(&o));
         let out = String::from_utf8_lossy(&o.stdout);
         if code == 1 {
-            let annotation = out.lines().find(|l| l.starts_with("::error title=bqsuite fetch::"));
+            let annotation = out.lines().find(|l| l.starts_with("::error title=bqsuite fetch --check "));
             assert!(annotation.is_some_and(|a| a.contains(why)), "{}", transcript(&o));
         }
         assert_eq!(self.snapshot(), before);

@@ -1074,6 +1074,13 @@ fn print_known_failing_writes_the_list_that_holds() {
     let list = String::from_utf8(o.stdout.clone()).unwrap();
     let lines: Vec<&str> = list.lines().collect();
     assert_eq!(lines.len(), 4, "{list}");
+    // What no line can hold is said, so the list is not taken for the whole story.
+    assert!(
+        String::from_utf8_lossy(&o.stderr)
+            .contains("also has 1 error finding(s) no known-failing line can name (BQ609 ×1)"),
+        "{}",
+        transcript(&o)
+    );
     assert!(lines[0].starts_with("# Known failures of babelqueue-python 2.4.1 against suite 1.6.0"), "{list}");
     assert_eq!(&lines[2..], ["cases\torder-created", "trim\ttrim-make-urn-space-padded"], "{list}");
     std::fs::write(dir.path().join("known.txt"), &list).unwrap();

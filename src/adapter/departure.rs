@@ -15,8 +15,9 @@
 //!   told, and departures all at the value itself are told as one ("an object or null").
 //! - A value of the wrong JSON type is told by its type (`is a string, where the protocol wants a
 //!   boolean`; `is a number written with a fraction or an exponent` where an integer belongs),
-//!   never by its value, so one fault reads alike in every call ([`Departure::of_type`]); a
-//!   value of the right type that is still refused (a tag, a bound, bad base64) is shown, cut.
+//!   never by its value, so one fault reads alike in every call ([`Departure::of_type`]); so is
+//!   a string of the wrong form (not base64, not a pointer). A value of the right type that is
+//!   still refused (a tag, a bound) is shown, cut.
 //! - Members are judged in the reply's own order, then the missing ones, as serde reads them;
 //!   the first departure is the one told. A string the schema encodes as base64 (`Bytes`) is
 //!   decoded as serde decodes it (standard, padded), the one `pattern` of the schema; a string
@@ -54,9 +55,10 @@ pub struct Departure {
     pub pointer: String,
     /// What is there (`null`, `missing`, `"decodd"`, `an object`, `a string`).
     pub found: String,
-    /// `found` is the JSON type of what is there (`a string` where a boolean belongs), not the
-    /// value: one fault of an adapter then reads the same whatever value each call held, so the
-    /// failure digest and the incident summary tell it once.
+    /// `found` says what kind of value is there (its JSON type, `a string` where a boolean
+    /// belongs; a string of the wrong form, not base64, not a pointer), never the value: one
+    /// fault of an adapter then reads the same whatever value each call held, so the failure
+    /// digest and the incident summary tell it once.
     pub of_type: bool,
     /// What the protocol wants there (`an integer (uint64)`, `one of "decoded", "rejected"`).
     pub wants: String,
@@ -332,14 +334,28 @@ fn scalar(s: &Map<String, Value>, value: &Value, at: &str) -> Option<Departure> 
         }
         Value::String(text) => {
             // Bytes: the schema's `pattern` is standard padded base64, which serde decodes.
+            // A string of the wrong form is told by its kind too: the value differs in every
+            // call (the body of each case), and one encoder's bug would read as many.
             if s.get("contentEncoding").and_then(Value::as_str) == Some("base64")
                 && base64::Engine::decode(&base64::engine::general_purpose::STANDARD, text).is_err()
             {
-                return Some(depart(at, value, "standard padded base64 (RFC 4648 §4)".into()));
+                let found =
+                    "a string that is not standard padded base64 (raw text, no padding, or the URL-safe alphabet?)";
+                return Some(Departure {
+                    pointer: cut_pointer(at),
+                    found: found.into(),
+                    wants: "standard padded base64 (RFC 4648 §4)".into(),
+                    of_type: true,
+                });
             }
             if s.get("format").and_then(Value::as_str) == Some("json-pointer") && pointer::parse(text).is_err() {
                 let wants = "an RFC 6901 pointer (empty, or each key after a \"/\": \"/timestamp\")";
-                return Some(depart(at, value, wants.into()));
+                return Some(Departure {
+                    pointer: cut_pointer(at),
+                    found: "a string that is not a JSON pointer".into(),
+                    wants: wants.into(),
+                    of_type: true,
+                });
             }
             let n = text.chars().count() as u64;
             let min = s.get("minLength").and_then(Value::as_u64);

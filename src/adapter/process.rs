@@ -1809,13 +1809,10 @@ mod tests {
         assert_eq!(departs(line), "/response/result/poison is a string, where the protocol wants a boolean");
         assert_eq!(departs(&line.replace(r#""no""#, "0")), departs(&line.replace(r#""no""#, "1")));
         assert_eq!(departs(&line.replace(r#""no""#, r#""yes""#)), departs(line));
-        // A value of the right type that is still refused: shown, with serde's message.
-        let line = r#"{"reply":"result","seq":4,"response":{"op":"redis_reserve","result":{"reservation":"r","body":"e30","poison":false}}}"#;
+        // A value of the right type that is still refused (a tag): shown, with serde's message.
+        let line = r#"{"reply":"result","seq":4,"response":{"op":"decode","result":{"kind":"decodd"}}}"#;
         let told = departs(line);
-        assert!(
-            told.starts_with("/response/result/body is \"e30\", where the protocol wants standard padded base64"),
-            "{told}"
-        );
+        assert!(told.starts_with("/response/result/kind is \"decodd\", where the protocol wants one of"), "{told}");
         assert!(told.contains(" ("), "serde's message beside it: {told}");
     }
 
@@ -1878,15 +1875,17 @@ mod tests {
         );
     }
 
-    /// A base64 body that is not standard padded base64 is told where, as serde refuses it.
+    /// A base64 body that is not standard padded base64 is told where, as serde refuses it, and
+    /// by its kind: every case's body differs, and one encoder's bug reads as one reason.
     #[test]
     fn a_body_that_is_not_base64_is_told_where() {
         let line = r#"{"reply":"result","seq":4,"response":{"op":"redis_reserve","result":{"reservation":"r","body":"e30!","poison":false}}}"#;
         let why = departs(line);
         assert!(
-            why.starts_with(r#"/response/result/body is "e30!", where the protocol wants standard padded base64"#),
+            why.starts_with("/response/result/body is a string that is not standard padded base64 (raw text, no padding, or the URL-safe alphabet?), where the protocol wants standard padded base64"),
             "{why}"
         );
+        assert_eq!(departs(&line.replace("e30!", "{\\\"raw\\\": 1}")), why, "another body, the same reason");
     }
 
     /// What the walk does not judge (a reply too large for its budget) is told by serde's

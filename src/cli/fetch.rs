@@ -68,7 +68,7 @@ fn end_progress() {
 
 /// Report a fetch that failed; under `--format github` a verification failure or a refusal is
 /// an error annotation too (it has no findings to annotate: a CI page would show nothing).
-fn failed(e: &FetchError, format: Format) -> ExitCode {
+fn failed(e: &FetchError, format: Format, title: &str) -> ExitCode {
     end_progress();
     let (what, code) = match e.failure {
         Failure::CouldNotRun => return fail(e),
@@ -77,16 +77,18 @@ fn failed(e: &FetchError, format: Format) -> ExitCode {
     };
     note!("bqsuite: {what}: {e}");
     if format == Format::Github {
-        emit(&diag::github_error("bqsuite fetch", &format!("{what}: {e}")));
+        emit(&diag::github_error(title, &format!("{what}: {e}")));
     }
     exit(code)
 }
 
 /// Run `fetch`.
 pub fn run(a: &FetchArgs, color: bool) -> ExitCode {
+    // An annotation's title names the copy checked: a job may check several.
+    let title = if a.check { format!("bqsuite fetch --check {}", a.dir.display()) } else { "bqsuite fetch".to_owned() };
     let mut req = match Request::new(&a.version, a.base_url.as_deref(), a.sha256.as_deref()) {
         Ok(r) => r,
-        Err(e) => return failed(&e, a.format),
+        Err(e) => return failed(&e, a.format, &title),
     };
     req.timeout = Duration::from_secs(a.timeout);
     if std::io::stderr().is_terminal() {
@@ -109,12 +111,12 @@ pub fn run(a: &FetchArgs, color: bool) -> ExitCode {
                 );
                 ExitCode::SUCCESS
             }
-            Err(e) => failed(&e, a.format),
+            Err(e) => failed(&e, a.format, &title),
         };
     }
     let (verified, drift) = match fetch::check(&req, &a.dir) {
         Ok(r) => r,
-        Err(e) => return failed(&e, a.format),
+        Err(e) => return failed(&e, a.format, &title),
     };
     end_progress();
     let findings: Vec<_> = drift.iter().map(|d| d.finding(&a.dir)).collect();
@@ -149,7 +151,7 @@ pub fn run(a: &FetchArgs, color: bool) -> ExitCode {
 fn update(a: &FetchArgs, req: &Request) -> ExitCode {
     let u = match fetch::update(req, &a.dir, a.allow_downgrade) {
         Ok(u) => u,
-        Err(e) => return failed(&e, a.format),
+        Err(e) => return failed(&e, a.format, "bqsuite fetch --update"),
     };
     end_progress();
     let dir = a.dir.display();

@@ -717,14 +717,16 @@ fn run(a: &RunArgs) -> ExitCode {
         require_redis,
         redis_timeout: Some(a.redis.timeout()),
     };
-    let (conformance::Run { results, invalid, not_carried, unmatched, refused_by_the_run, never_sent }, adapter) =
-        match (&a.sdk, early) {
-            (Some(cmd), Some(launched)) => match run_adapter(cmd, launched, &suite, &options) {
-                Ok((run, summary)) => (run, Some(summary)),
-                Err(code) => return code,
-            },
-            _ => (conformance::run(&suite, &options), None),
-        };
+    let (
+        conformance::Run { results, invalid, not_carried, unmatched, refused_by_the_run, never_sent, lacking },
+        adapter,
+    ) = match (&a.sdk, early) {
+        (Some(cmd), Some(launched)) => match run_adapter(cmd, launched, &suite, &options) {
+            Ok((run, summary)) => (run, Some(summary)),
+            Err(code) => return code,
+        },
+        _ => (conformance::run(&suite, &options), None),
+    };
     if !not_carried.is_empty() {
         let declared = if results.bindings.is_empty() { "none".to_owned() } else { results.bindings.join(", ") };
         let asked: Vec<String> = not_carried
@@ -784,8 +786,10 @@ fn run(a: &RunArgs) -> ExitCode {
             word(id),
             terminal_safe(&summary.log.display().to_string())
         ),
-        (Some(_), None, _) if let Some((section, id)) = never_sent.first() => note!(
-            "no failed case was sent to the adapter (an operation its hello lacks, or nothing reached it); to see what an SDK is sent for one of them, and what the reference core answers: `bqsuite run{} --sdk 'bqsuite adapter' --section {} --case {} --trace --adapter-log reference.log --out -`",
+        // The reference adapter shows a case that needs an operation the adapter lacks; a case
+        // nothing reached for another cause (a Redis that could not be reached) it would not.
+        (Some(_), None, _) if let Some((section, id)) = lacking.first() => note!(
+            "no failed case was sent to the adapter (an operation its hello lacks, or nothing reached it); to see what an SDK is sent for one that needs an operation it lacks, and what the reference core answers: `bqsuite run{} --sdk 'bqsuite adapter' --section {} --case {} --trace --adapter-log reference.log --out -`",
             terminal_safe(&suite.suite_option()),
             word(section),
             word(id)

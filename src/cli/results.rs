@@ -126,6 +126,26 @@ fn check(a: &CheckArgs, color: bool) -> ExitCode {
         return match &one.results {
             Some(results) if why.is_empty() => {
                 emit(&known::list_of(&suite, results));
+                // What no line of a list can hold (a skip the policy refuses, a missing case):
+                // the list is still the one to start from, but the check it feeds will fail.
+                let mut other: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
+                for f in one
+                    .findings
+                    .iter()
+                    .filter(|f| f.severity == crate::diag::Severity::Error && f.code != Code::RESULTS_CASE_FAILED)
+                {
+                    *other.entry(f.code.id).or_default() += 1;
+                }
+                if !other.is_empty() {
+                    let list: Vec<String> = other.iter().map(|(c, n)| format!("{c} ×{n}")).collect();
+                    note!(
+                        "bqsuite: note: {} also has {} error finding(s) no known-failing line can name ({}): \
+                         --known-failing will still fail on them",
+                        crate::diag::terminal_safe(&one.file),
+                        other.values().sum::<usize>(),
+                        list.join(", ")
+                    );
+                }
                 ExitCode::SUCCESS
             }
             _ => fail(format!(

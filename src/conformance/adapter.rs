@@ -170,6 +170,8 @@ struct AdapterRun<'r> {
     /// The failed cases no call of which reached the adapter (an operation the hello does not
     /// declare, a Redis that could not be reached): a trace of them shows no exchange.
     never_sent: Vec<(String, String)>,
+    /// The failed cases that needed an operation the hello does not declare.
+    lacking: Vec<(String, String)>,
 }
 
 impl UnderTest for AdapterRun<'_> {
@@ -222,6 +224,7 @@ impl AdapterRun<'_> {
         let sdk = &self.adapter.hello().sdk;
         match notes.not_implemented.first() {
             Some((op, false)) if outcome.status == Status::Fail => {
+                self.lacking.push((section.to_owned(), id.to_owned()));
                 Outcome::fail(format!("{op} is not implemented by {sdk}"))
             }
             Some((op, true)) if outcome.status == Status::Fail => Outcome::fail(format!(
@@ -264,9 +267,10 @@ pub fn run_launched(
             ))));
         }
     }
-    let mut under = AdapterRun { adapter, rules, skipped: Vec::new(), never_sent: Vec::new() };
+    let mut under = AdapterRun { adapter, rules, skipped: Vec::new(), never_sent: Vec::new(), lacking: Vec::new() };
     let mut run = run_under(suite, options, &mut under, &redis);
     run.never_sent = std::mem::take(&mut under.never_sent);
+    run.lacking = std::mem::take(&mut under.lacking);
     let sdk = under.adapter.hello().sdk;
     for (section, id, why) in refute_skips(rules, &sdk, &mut run.results, under.skipped) {
         // The trace said `skip` when the case ended; the whole run refused it.

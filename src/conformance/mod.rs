@@ -82,6 +82,8 @@ pub struct Run {
     /// Cases an adapter failed with no call of theirs sent to it (an operation its hello does
     /// not declare, a Redis that could not be reached): a trace of one shows no exchange.
     pub never_sent: Vec<(String, String)>,
+    /// Cases an adapter failed for want of an operation its hello does not declare.
+    pub lacking: Vec<(String, String)>,
 }
 
 /// Whether the `--case` patterns select case `id`: every case when there is none; else a
@@ -215,6 +217,7 @@ pub fn run_under(suite: &Suite, options: &RunOptions, under: &mut dyn UnderTest,
             unmatched: Vec::new(),
             refused_by_the_run: Vec::new(),
             never_sent: Vec::new(),
+            lacking: Vec::new(),
         };
     }
     // Every section the run covers (in scope, and asked for with --section when it was).
@@ -260,6 +263,7 @@ pub fn run_under(suite: &Suite, options: &RunOptions, under: &mut dyn UnderTest,
             unmatched,
             refused_by_the_run: Vec::new(),
             never_sent: Vec::new(),
+            lacking: Vec::new(),
         };
     }
     let mut invalid = Vec::new();
@@ -317,5 +321,13 @@ pub fn run_under(suite: &Suite, options: &RunOptions, under: &mut dyn UnderTest,
     } else {
         run_all(&mut || None);
     }
-    Run { results, invalid, not_carried, unmatched, refused_by_the_run: Vec::new(), never_sent: Vec::new() }
+    Run {
+        results,
+        invalid,
+        not_carried,
+        unmatched,
+        refused_by_the_run: Vec::new(),
+        never_sent: Vec::new(),
+        lacking: Vec::new(),
+    }
 }

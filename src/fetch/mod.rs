@@ -213,10 +213,15 @@ pub fn open(req: &Request) -> Result<Verified, FetchError> {
         // Rule 2: nothing of a mismatching download is read, so what cut it short (a server
         // without Content-Length that closed early), a stale mirror or tampering cannot be told
         // apart here; the size and the way forward are said.
+        let causes = if req.sha256.is_some() {
+            "a pin of another version's asset (is --sha256, or the action's sha256 input, the one for this \
+             version?), a download cut short, or a changed file"
+        } else {
+            "a download cut short, a stale mirror or a changed file: fetch again, and if it persists do not use it"
+        };
         return Err(FetchError::verification(format!(
             "checksum mismatch for {}: its {} bytes hash to sha256 {actual}, {against} says {expected}; refusing \
-             the asset (a download cut short, a stale mirror or a changed file: fetch again, and if it persists \
-             do not use it)",
+             the asset ({causes})",
             req.base.describe(&name),
             bytes.len()
         )));

@@ -4,13 +4,15 @@
 //! --branch vX.Y.Z …`) and diffs the vendored copy against it, so an SDK left behind on both the
 //! old copy and the old pin stays green there. This module finds the pin and classifies it.
 //!
-//! Rules: a pin is every `--branch vX.Y.Z` or `--branch=vX.Y.Z` (quotes allowed around the tag,
-//! `X.Y.Z` any SemVer version) of a command that clones this repository, and every use of this
-//! repository's GitHub Action at a release tag, `BabelQueue/conformance@vX.Y.Z` (owner and name
+//! Rules: a pin is every `--branch vX.Y.Z`, `--branch=vX.Y.Z` or `-b vX.Y.Z` (quotes allowed
+//! around the tag, `X.Y.Z` any SemVer version) of a command that clones this repository, and
+//! every use of this repository's GitHub Action (the value of a `uses:` key) at a release tag,
+//! `BabelQueue/conformance@vX.Y.Z` (owner and name
 //! in any letter case, as GitHub reads them), or at a commit SHA followed by the comment that
 //! names its tag (`@<40 hex> # vX.Y.Z`, the form Dependabot keeps and the README recommends;
 //! Renovate's `# tag=vX.Y.Z`, `# renovate: tag=vX.Y.Z`, `# pin @vX.Y.Z` and a bare `# X.Y.Z`
-//! too), in a regular `*.yml` / `*.yaml` file directly in the repository's
+//! too), and `actions/checkout` with `repository: BabelQueue/conformance` and `ref: vX.Y.Z`
+//! in one `with:` mapping, in a regular `*.yml` / `*.yaml` file directly in the repository's
 //! `.github/workflows/` (never reached through a symlink out of the repository).
 //! - A command clones this repository unless every repository it names is written out and none
 //!   is this one ([`clones_another_repository`]): the command is the `--branch`'s line, with `\`
@@ -20,8 +22,11 @@
 //!   another project. A command with no repository, or one written with a variable or an
 //!   expression, counts, since it may be this one.
 //! - Comments pin nothing: a line whose first character other than white space is `#`, and a
-//!   `#` after white space outside quotes to the end of its line, but the comment after an
-//!   action's commit SHA, which is where its tag is named.
+//!   `#` after white space outside quotes (a quote opens only where a word starts) to the end of
+//!   its line, but the comment after this suite's action at a commit SHA, where its tag is
+//!   named. A URL's credential (`https://user:${{ … }}@host/…`) is not part of the repository it
+//!   names. `actions/checkout`'s `ref` may be written `refs/tags/vX.Y.Z`, and its `with:` as a
+//!   flow mapping on one line.
 //! - A `--branch` or action ref whose value is not `v` + SemVer (a branch name, a bare commit
 //!   SHA, a major tag such as `v1`, an expression) is not a pin. A YAML folded scalar (`>`)
 //!   split across lines is read line by line (its lines are one command to the shell).
@@ -107,6 +112,7 @@ pub fn scan(text: &str) -> Vec<Found> {
     let mut at: Vec<(usize, String, bool)> =
         branch_flags(&live).into_iter().map(|(offset, tag)| (offset, tag.to_owned(), false)).collect();
     at.extend(action_refs(&live));
+    at.extend(checkout_refs(&live).into_iter().map(|(offset, tag)| (offset, tag.to_owned(), false)));
     at.sort_unstable_by_key(|(offset, ..)| *offset);
     // Offsets into `live` are offsets into `text`: the two differ only where comments were.
     at.into_iter().map(|(offset, tag, by_sha)| Found { tag, span: span_at(text, offset), by_sha }).collect()
@@ -134,14 +140,15 @@ fn without_comments(text: &str) -> String {
 }
 
 /// Where a comment starts in `line`: a `#` first on the line or after white space, outside
-/// single and double quotes.
+/// single and double quotes. A quote opens only where a word starts (after white space, `=`,
+/// `(` or `:`), so the apostrophe of a plain scalar ("the SDK's copy") opens none.
 fn comment_start(line: &str) -> Option<usize> {
     let (mut quote, mut prev) = (None::<char>, ' ');
     for (i, c) in line.char_indices() {
         match (quote, c) {
             (Some(q), _) if c == q => quote = None,
             (Some(_), _) => {}
-            (None, '"' | '\'') => quote = Some(c),
+            (None, '"' | '\'') if prev.is_whitespace() || matches!(prev, '=' | '(' | ':') => quote = Some(c),
             (None, '#') if prev.is_whitespace() => return Some(i),
             _ => {}
         }
@@ -150,10 +157,14 @@ fn comment_start(line: &str) -> Option<usize> {
     None
 }
 
-/// Does `before` (a line up to a comment) end with an action ref at a 40-hex commit SHA?
+/// Does `before` (a line up to a comment) end with this suite's action at a 40-hex commit SHA?
 fn after_a_sha(before: &str) -> bool {
     let word = before.trim_end().trim_end_matches(['"', '\'']).rsplit(|c: char| c.is_whitespace()).next().unwrap_or("");
-    word.rsplit_once('@').is_some_and(|(_, sha)| sha.len() == 40 && sha.bytes().all(|b| b.is_ascii_hexdigit()))
+    word.rsplit_once('@').is_some_and(|(action, sha)| {
+        action.to_ascii_lowercase().ends_with("babelqueue/conformance")
+            && sha.len() == 40
+            && sha.bytes().all(|b| b.is_ascii_hexdigit())
+    })
 }
 
 /// The command around byte `at` of `text`: from the separator before it to the one after it
@@ -180,6 +191,17 @@ fn command_around(text: &str, at: usize) -> &str {
 /// `BabelQueue/conformance`, a mirror's `babelqueue-conformance`). Repositories are URLs
 /// (`scheme://…`, `git@…`, `….git`) and `gh repo clone OWNER/NAME`.
 fn clones_another_repository(command: &str) -> bool {
+    // A `${{ … }}` expression holds spaces: one word of its own, so a URL stays one word.
+    let mut joined = String::with_capacity(command.len());
+    let mut rest = command;
+    while let Some(open) = rest.find("${{") {
+        let close = rest[open..].find("}}").map_or(rest.len(), |c| open + c + 2);
+        joined.push_str(&rest[..open]);
+        joined.push_str("${{expression}}");
+        rest = &rest[close..];
+    }
+    joined.push_str(rest);
+    let command = joined.as_str();
     let words: Vec<&str> = command
         .split(|c: char| c.is_whitespace() || c == '\\' || c == '`')
         .map(|w| w.trim_matches(|c| matches!(c, '"' | '\'' | '(' | ')')))
@@ -196,8 +218,18 @@ fn clones_another_repository(command: &str) -> bool {
         lower.contains("babelqueue") && last.strip_suffix(".git").unwrap_or(last).ends_with("conformance")
     };
     // A repository written with a variable or an expression (`https://github.com/${{ … }}`,
-    // `${SUITE_URL:-…}`) cannot be read here: it may be this one.
-    let unreadable = repos.iter().any(|r| r.contains('$') || r.contains("{{"));
+    // `${SUITE_URL:-…}`) cannot be read here: it may be this one. A credential in it
+    // (`https://x-access-token:${{ … }}@github.com/acme/x.git`) names no repository.
+    let unreadable = repos.iter().any(|r| {
+        let after_scheme = r.split_once("://").map_or(*r, |(_, rest)| rest);
+        let without_credential = match after_scheme.split_once('/') {
+            Some((authority, _)) if authority.contains('@') => {
+                &after_scheme[authority.rfind('@').map_or(0, |a| a + 1)..]
+            }
+            _ => after_scheme,
+        };
+        r.starts_with('$') || without_credential.contains('$')
+    });
     !repos.is_empty() && !unreadable && !repos.iter().any(|r| this_one(r))
 }
 
@@ -214,8 +246,10 @@ fn action_refs(text: &str) -> Vec<(usize, String, bool)> {
     let mut out = Vec::new();
     for (at, _) in lower.match_indices(ACTION) {
         let start = at + ACTION.len();
-        let preceded =
-            text[..at].chars().next_back().is_none_or(|c| !(c.is_ascii_alphanumeric() || "-_./".contains(c)));
+        // Only as the value of a `uses:` key: a mention in a script or a message pins nothing.
+        let line_start = text[..at].rfind('\n').map_or(0, |n| n + 1);
+        let before = text[line_start..at].trim_start().trim_start_matches("- ").trim_start();
+        let preceded = before.strip_prefix("uses:").is_some_and(|v| v.trim().trim_matches(['"', '\'']).is_empty());
         let tag = text[start..].split(|c: char| c.is_whitespace() || "\"'#".contains(c)).next().unwrap_or_default();
         if !preceded {
             continue;
@@ -256,15 +290,83 @@ fn tag_in_comment(comment: &str) -> Option<(usize, String)> {
     None
 }
 
-/// `--branch vX.Y.Z`, `--branch=vX.Y.Z`, quoted or not: (offset of the tag, tag).
-fn branch_flags(text: &str) -> Vec<(usize, &str)> {
-    const FLAG: &str = "--branch";
+/// `actions/checkout` of the suite at a release tag, the usual way a workflow clones another
+/// repository: a `repository: BabelQueue/conformance` key (any letter case, quotes allowed) and
+/// a `ref: vX.Y.Z` key of the same mapping (the keys at its indentation, above or below it, up
+/// to a line indented less): (offset of the tag, tag).
+fn checkout_refs(text: &str) -> Vec<(usize, &str)> {
+    // (offset of the line, indentation, key, value) of every `key: value` line.
+    let mut lines: Vec<(usize, usize, &str, &str)> = Vec::new();
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        let body = line.trim_end_matches(['\n', '\r']);
+        let indent = body.len() - body.trim_start_matches(' ').len();
+        let item = body[indent..].strip_prefix("- ").map_or(0, |_| 2);
+        if let Some((key, value)) = body[indent + item..].split_once(':') {
+            lines.push((offset + indent + item + key.len() + 1, indent + item, key.trim(), value));
+        }
+        offset += line.len();
+    }
+    let unquoted = |v: &str| v.trim().trim_matches(['"', '\'']).to_owned();
+    let is_suite = |v: &str| unquoted(v).eq_ignore_ascii_case("babelqueue/conformance");
+    // A ref's tag (`v1.6.0`, `refs/tags/v1.6.0`) and where in `value` it starts.
+    let tag_of = |value: &str| {
+        let bare = value.trim().trim_matches(['"', '\'']);
+        let tag = bare.strip_prefix("refs/tags/").unwrap_or(bare);
+        is_release_tag(tag).then(|| (value.find(tag).unwrap_or(0), tag.len()))
+    };
     let mut out = Vec::new();
-    for (at, _) in text.match_indices(FLAG) {
-        let rest = &text[at + FLAG.len()..];
+    for (i, &(at, indent, key, value)) in lines.iter().enumerate() {
+        // A flow mapping on one line: `with: { repository: BabelQueue/conformance, ref: v1.6.0 }`.
+        if let Some(inner) = value.trim().strip_prefix('{').and_then(|v| v.trim_end().strip_suffix('}')) {
+            let pairs: Vec<(&str, &str)> = inner.split(',').filter_map(|p| p.split_once(':')).collect();
+            if pairs.iter().any(|(k, v)| k.trim() == "repository" && is_suite(v)) {
+                for (_, v) in pairs.iter().filter(|(k, _)| k.trim() == "ref") {
+                    let within = v.as_ptr() as usize - value.as_ptr() as usize;
+                    if let Some((offset, len)) = tag_of(v) {
+                        out.push((at + within + offset, &text[at + within + offset..][..len]));
+                    }
+                }
+            }
+            continue;
+        }
+        if key != "repository" || !is_suite(value) {
+            continue;
+        }
+        // The mapping's other keys: outward from this line while the indentation holds.
+        let siblings = lines[..i]
+            .iter()
+            .rev()
+            .take_while(|l| l.1 >= indent)
+            .chain(lines[i + 1..].iter().take_while(|l| l.1 >= indent))
+            .filter(|l| l.1 == indent && l.2 == "ref");
+        for &(at, _, _, value) in siblings {
+            if let Some((offset, len)) = tag_of(value) {
+                out.push((at + offset, &text[at + offset..][..len]));
+            }
+        }
+    }
+    out
+}
+
+/// `--branch vX.Y.Z`, `--branch=vX.Y.Z`, and git's short `-b vX.Y.Z` / `-bvX.Y.Z`, quoted or
+/// not: (offset of the tag, tag).
+fn branch_flags(text: &str) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    let flags = text
+        .match_indices("--branch")
+        .map(|(at, f)| (at, f.len(), true))
+        .chain(text.match_indices("-b").map(|(at, f)| (at, f.len(), false)));
+    for (at, len, long) in flags {
+        // `-b` is a word of its own (not `--branch`'s tail, not `x-b`).
+        if !long && text[..at].chars().next_back().is_some_and(|c| !c.is_whitespace()) {
+            continue;
+        }
+        let rest = &text[at + len..];
         let value = match rest.chars().next() {
-            Some('=') => &rest[1..],
+            Some('=') if long => &rest[1..],
             Some(' ' | '\t') => rest.trim_start_matches([' ', '\t']),
+            Some(_) if !long => rest,
             _ => continue,
         };
         let start = text.len() - value.len();
@@ -413,6 +515,74 @@ steps:
                 ("v1.6.0".into(), 13),
                 ("v1.6.0".into(), 14),
                 ("v1.5.4".into(), 15),
+            ]
+        );
+    }
+
+    /// `actions/checkout` of the suite at a tag pins it, the `ref` above or below `repository`
+    /// in the same `with:` mapping; another repository's checkout, or a ref of another step,
+    /// does not.
+    #[test]
+    fn a_checkout_of_the_suite_at_a_tag_pins_it() {
+        let text = "\
+steps:
+  - uses: actions/checkout@v4
+    with:
+      repository: BabelQueue/conformance
+      path: suite
+      ref: v1.6.0
+  - uses: actions/checkout@v4
+    with:
+      ref: 'v1.5.0'
+      repository: \"babelqueue/Conformance\"
+  - uses: actions/checkout@v4
+    with:
+      repository: confluentinc/librdkafka
+      ref: v2.3.0
+  - uses: actions/checkout@v4
+    with:
+      repository: BabelQueue/conformance
+  - uses: actions/checkout@v4
+    with:
+      ref: v9.9.9
+";
+        let found: Vec<_> = scan(text).into_iter().map(|f| (f.tag, f.span.line, f.span.column)).collect();
+        assert_eq!(found, [("v1.6.0".to_owned(), 6, 12), ("v1.5.0".into(), 9, 13)]);
+    }
+
+    /// Second red team, stop 51: git's `-b`, a credential in another project's URL, an
+    /// apostrophe before a comment, a mention outside `uses:`, another action's SHA comment, a
+    /// checkout written as a flow mapping or with `refs/tags/`.
+    #[test]
+    fn short_flags_credentials_apostrophes_mentions_and_flow_mappings() {
+        let sha = "0123456789abcdef0123456789abcdef01234567";
+        let text = format!(
+            "\
+steps:
+  - run: git clone --depth 1 -b v1.6.1 https://github.com/BabelQueue/conformance.git suite
+  - run: git clone -bv1.6.2 https://github.com/BabelQueue/conformance.git suite
+  - run: git clone --depth 1 --branch v2.3.0 https://x-access-token:${{{{ secrets.GH_TOKEN }}}}@github.com/acme/kafka-fixtures.git f
+  - name: Check the SDK's vendored copy  # was: uses: BabelQueue/conformance@v1.5.0
+  - run: echo \"::notice::BabelQueue/conformance@v1.7.0 is out\"
+  - uses: actions/checkout@{sha} # v4.1.1 git clone --branch v1.4.0 https://github.com/BabelQueue/conformance
+  - uses: actions/checkout@v4
+    with: {{ repository: BabelQueue/conformance, ref: v1.6.3, path: suite }}
+  - uses: actions/checkout@v4
+    with:
+      repository: BabelQueue/conformance
+      ref: refs/tags/v1.6.4
+  - run: git clone --depth 1 --branch v1.6.5 https://x-access-token:${{{{ secrets.T }}}}@github.com/BabelQueue/conformance s
+"
+        );
+        let found: Vec<_> = scan(&text).into_iter().map(|f| (f.tag, f.span.line)).collect();
+        assert_eq!(
+            found,
+            [
+                ("v1.6.1".to_owned(), 2),
+                ("v1.6.2".into(), 3),
+                ("v1.6.3".into(), 9),
+                ("v1.6.4".into(), 13),
+                ("v1.6.5".into(), 14),
             ]
         );
     }
