@@ -288,6 +288,11 @@ fn check_passes_on_a_synced_copy_and_names_every_drifted_file() {
     let o = fetch(&["--check", "--format", "github", VERSION, dir.to_str().unwrap()], Some(&base));
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(out.contains("+  \"job\": \"urn:babel:orders:hand-edited\",") && out.contains("::error "), "{out}");
+    // ... unless --no-diff leaves it out; the finding still names the file.
+    let o = fetch(&["--check", "--no-diff", VERSION, dir.to_str().unwrap()], Some(&base));
+    assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(!out.contains("hand-edited") && out.contains("fixtures/order-created.json"), "{out}");
 
     std::fs::remove_file(dir.join("schema/results.example.json")).unwrap();
     std::fs::write(dir.join("fixtures/extra.json"), "{}").unwrap();

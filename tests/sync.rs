@@ -268,6 +268,11 @@ fn check_reports_drift_missing_skips_refusals_and_pins() {
     assert_eq!(go["modified"][0]["file"], "fixtures/order-created.json");
     let diff = go["modified"][0]["diff"].as_str().unwrap();
     assert!(diff.contains("-    \"order_id\": 1042\n+    \"order_id\": 1043\n"), "{diff}");
+    // The human report shows that diff, unless --no-diff leaves it out (the file still named).
+    let shown = |args: &[&str]| String::from_utf8_lossy(&t.run(args).stdout).into_owned();
+    assert!(shown(&["sync", "--check"]).contains("\"order_id\": 1043"));
+    let out = shown(&["sync", "--check", "--no-diff"]);
+    assert!(!out.contains("\"order_id\": 1043") && out.contains("modified  fixtures/order-created.json"), "{out}");
     let python = target(&r, "babelqueue-python/tests/conformance");
     assert_eq!(python["added"], json!(["fixtures/stale-removed-case.json"]), "a LICENSE is not part of a copy");
     assert_eq!(status("babelqueue-java-pulsar/src/test/resources/conformance"), "missing");

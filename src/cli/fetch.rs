@@ -19,6 +19,10 @@ pub struct FetchArgs {
     /// difference; LICENSE is ignored).
     #[arg(long, conflicts_with = "update")]
     pub check: bool,
+    /// With --check: leave the unified diff of each modified file out of the report (the
+    /// findings still name every file).
+    #[arg(long, requires = "check")]
+    pub no_diff: bool,
     /// Replace the vendored copy DIR in place, atomically, with the release's copy files
     /// (exactly what sync vendors; LICENSE is left as it is), and print what changed.
     #[arg(long)]
@@ -127,7 +131,7 @@ pub fn run(a: &FetchArgs, color: bool) -> ExitCode {
     // The diff in the log under `--format github` too, as `sync --check` prints it there: an
     // annotation says which file drifted, the diff how. (Every line of a unified diff starts
     // with ` `, `+`, `-` or `@`, so none reads as a workflow command.)
-    if a.format != Format::Json {
+    if a.format != Format::Json && !a.no_diff {
         emit(&diag::terminal_safe_lines(&drift.iter().filter_map(|d| d.diff.as_deref()).collect::<String>()));
     }
     emit(&diag::render(&findings, a.format, color, &summary));

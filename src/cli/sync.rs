@@ -37,6 +37,11 @@ pub struct SyncArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
+    /// With --check: leave the unified diff of each modified file out of the human and GitHub
+    /// report (the table and the findings still name every file; JSON keeps the diffs), for a
+    /// check across many copies where an old one would print thousands of lines.
+    #[arg(long, requires = "check")]
+    pub no_diff: bool,
 }
 
 pub(super) fn sync(a: &SyncArgs, color: bool) -> ExitCode {
@@ -90,7 +95,7 @@ pub(super) fn sync(a: &SyncArgs, color: bool) -> ExitCode {
         Ok(r) => r,
         Err(e) => return fail(e),
     };
-    emit(&report.render(a.format, color));
+    emit(&report.render(a.format, color, !a.no_diff));
     if a.format == Format::Github {
         write_step_summary(&diag::markdown_summary(&report.findings(), &report.summary()));
     }

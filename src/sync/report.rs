@@ -227,10 +227,9 @@ impl Report {
                             format!("`--branch v{v}` or `uses: BabelQueue/conformance@v{v}`")
                         }
                     ),
-                    None => format!(
-                        "{id}: CI pins {} but there is no copy (or it has no CONFORMANCE_VERSION)",
-                        first.map_or("", |p| p.tag.as_str())
-                    ),
+                    // No copy, or one without its CONFORMANCE_VERSION: that is the finding
+                    // (BQ707, BQ709), and the table line still says the pin and the mismatch.
+                    None => return None,
                 },
             ),
             PinStatus::Conflict => {
@@ -252,7 +251,7 @@ impl Report {
     }
 
     /// Render in `format` (`color` only affects human output).
-    pub fn render(&self, format: Format, color: bool) -> String {
+    pub fn render(&self, format: Format, color: bool, diffs: bool) -> String {
         let findings = self.findings();
         let summary = self.summary();
         match format {
@@ -268,7 +267,7 @@ impl Report {
             }
             Format::Human | Format::Github => {
                 let color = color && format == Format::Human;
-                let mut out = self.table(color);
+                let mut out = self.table(color, diffs);
                 out.push('\n');
                 out.push_str(&diag::render(&findings, format, color, &summary));
                 out
@@ -293,7 +292,7 @@ impl Report {
         }
     }
 
-    fn table(&self, color: bool) -> String {
+    fn table(&self, color: bool, diffs: bool) -> String {
         let paint = |style, text: &str| style::paint(style, text, color);
         let mut out = String::new();
         for t in &self.targets {
@@ -324,7 +323,7 @@ impl Report {
             }
             for m in &d.modified {
                 let _ = writeln!(out, "{:14}modified  {}", "", diag::terminal_safe(&m.file));
-                if self.mode != Mode::Check {
+                if self.mode != Mode::Check || !diffs {
                     continue;
                 }
                 match &m.diff {
