@@ -402,6 +402,19 @@ fn the_gate_leaves_a_case_that_does_not_validate_to_validate() {
         "{}",
         transcript(&o)
     );
+    // ... and a machine reading the JSON report learns it too.
+    let (previous, next) = (suite_1_6_0(), suite_1_6_0());
+    next.edit_manifest(|m| m["cases"][0]["expect"]["attempts"] = json!(3));
+    let o = support::bqsuite(
+        next.path(),
+        &["validate", "--against", previous.path().to_str().unwrap(), "--format", "json"],
+    );
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let notes: Vec<&str> = v["notes"].as_array().unwrap().iter().filter_map(Value::as_str).collect();
+    assert!(
+        notes.contains(&"release gate: 1 change(s) of cases that do not validate were left to validate's findings"),
+        "{v:#}"
+    );
 }
 
 #[test]

@@ -170,6 +170,10 @@ pub enum Previous {
     Given(String),
 }
 
+/// What [`gate_run`] found: the findings, what was compared (or why nothing was), and how many
+/// changes it left to validate.
+pub type GateRun = (Vec<Finding>, Result<String, String>, usize);
+
 /// The release gate for `current` against `previous`: its findings (BQ950–BQ955, BQ957, and
 /// BQ958 unless `redis_ran`: the reference core ran every case that needs a live Redis), the
 /// changes of the cases at `broken` (manifest pointers of cases validate has errors at:
@@ -177,20 +181,22 @@ pub enum Previous {
 /// mistake validate names, not as a correction to bump MAJOR for;
 /// located in the suite's files, and what the suite was compared with, as one line (`Ok`: the previous
 /// version and where it came from, the changes and the bump they need; `Err`: why nothing was
-/// compared). `Err` of the whole: the previous release could not be loaded (exit 2).
+/// compared), and how many changes it left out for `broken`. `Err` of the whole: the previous
+/// release could not be loaded (exit 2).
 pub fn gate_run(
     current: &Suite,
     previous: &Previous,
     remote: &RemoteArgs,
     redis_ran: bool,
     broken: &std::collections::BTreeSet<String>,
-) -> Result<(Vec<Finding>, Result<String, String>), String> {
+) -> Result<GateRun, String> {
     // A manifest that does not read is validate's finding (BQ001, BQ104, …), not a gate that
     // could not run: there is nothing of this suite to compare yet.
     if current.manifest().is_none() {
         return Ok((
             Vec::new(),
             Err(format!("{} does not read as a JSON object (validate says why)", suite::MANIFEST)),
+            0,
         ));
     }
     let opts = options(&current.root, remote);
@@ -198,12 +204,12 @@ pub fn gate_run(
         Previous::Given(arg) => arg.clone(),
         Previous::Tag | Previous::TagIfAny => {
             let Some(version) = current.version().filter(|v| semver::Version::parse(v).is_ok()) else {
-                return Ok((Vec::new(), Err("CONFORMANCE_VERSION is not SemVer (validate says why)".to_owned())));
+                return Ok((Vec::new(), Err("CONFORMANCE_VERSION is not SemVer (validate says why)".to_owned()), 0));
             };
             let none = |why: String| {
                 let findings =
                     if matches!(previous, Previous::Tag) { vec![gate::no_previous(current, &why)] } else { Vec::new() };
-                Ok((findings, Err(why)))
+                Ok((findings, Err(why), 0))
             };
             match gate::previous_tag(&current.root, version) {
                 Ok(Some(tag)) => format!("git:{tag}"),
@@ -232,7 +238,8 @@ pub fn gate_run(
         !(matches!(c.kind, crate::diff::Kind::CaseChanged | crate::diff::Kind::CaseAdded)
             && c.pointer.as_ref().is_some_and(|p| broken.contains(p)))
     });
-    let left = match before - diff.changes.len() {
+    let left_out = before - diff.changes.len();
+    let left = match left_out {
         0 => String::new(),
         n => format!(" ({n} more of cases that do not validate, left to validate's findings)"),
     };
@@ -247,5 +254,5 @@ pub fn gate_run(
     if !redis_ran {
         findings.extend(gate::unrun_redis(&diff, current));
     }
-    Ok((findings, Ok(compared)))
+    Ok((findings, Ok(compared), left_out))
 }

@@ -589,6 +589,7 @@ fn validate(a: &ValidateArgs, color: bool) -> ExitCode {
         note!("{text}");
         notes.push(text);
     };
+    let mut gate_left: Option<String> = None;
     let previous = match (&a.against, a.gate) {
         (Some(against), _) => Some(diff::Previous::Given(against.clone())),
         (None, true) => Some(diff::Previous::TagIfAny),
@@ -597,8 +598,15 @@ fn validate(a: &ValidateArgs, color: bool) -> ExitCode {
     if let Some(previous) = previous {
         let broken = crate::validate::broken_cases(&suite, &findings);
         match diff::gate_run(&suite, &previous, &a.remote, redis.run == redis.cases, &broken) {
-            Ok((gate, compared)) => {
+            Ok((gate, compared, left_out)) => {
                 findings.extend(gate);
+                if left_out > 0 {
+                    // Said on stderr with the comparison below; kept for JSON and GitHub too.
+                    gate_left = Some(format!(
+                        "release gate: {left_out} change(s) of cases that do not validate were left to validate's \
+                         findings"
+                    ));
+                }
                 match compared {
                     Ok(compared) => note!("release gate: compared with {compared}"),
                     Err(why) => unchecked(format!("release gate: {why}: nothing to compare with (skipped)")),
@@ -619,6 +627,7 @@ fn validate(a: &ValidateArgs, color: bool) -> ExitCode {
         }
         crate::diag::Finding::sort(&mut findings);
     }
+    notes.extend(gate_left);
     let mut summary = Summary::new("validate", subject(&suite));
     summary.notes = notes;
     emit(&diag::render(&findings, a.format, color, &summary));

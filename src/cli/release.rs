@@ -109,7 +109,7 @@ pub fn run(a: &ReleaseArgs, color: bool) -> ExitCode {
     if !a.verify && !a.no_previous {
         let previous = a.previous.clone().map_or(Previous::Tag, Previous::Given);
         // The build got here only with no validate finding: no case is left out.
-        let (findings, compared) =
+        let (findings, compared, _) =
             match gate_run(&suite, &previous, &a.remote, redis.run == redis.cases, &Default::default()) {
                 Ok(f) => f,
                 Err(e) => return fail(e),
