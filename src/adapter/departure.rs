@@ -341,21 +341,11 @@ fn scalar(s: &Map<String, Value>, value: &Value, at: &str) -> Option<Departure> 
             {
                 let found =
                     "a string that is not standard padded base64 (raw text, no padding, or the URL-safe alphabet?)";
-                return Some(Departure {
-                    pointer: cut_pointer(at),
-                    found: found.into(),
-                    wants: "standard padded base64 (RFC 4648 §4)".into(),
-                    of_type: true,
-                });
+                return Some(depart_kind(at, found, "standard padded base64 (RFC 4648 §4)".into()));
             }
             if s.get("format").and_then(Value::as_str) == Some("json-pointer") && pointer::parse(text).is_err() {
                 let wants = "an RFC 6901 pointer (empty, or each key after a \"/\": \"/timestamp\")";
-                return Some(Departure {
-                    pointer: cut_pointer(at),
-                    found: "a string that is not a JSON pointer".into(),
-                    wants: wants.into(),
-                    of_type: true,
-                });
+                return Some(depart_kind(at, "a string that is not a JSON pointer", wants.into()));
             }
             let n = text.chars().count() as u64;
             let min = s.get("minLength").and_then(Value::as_u64);
@@ -474,6 +464,12 @@ fn depart_type(at: &str, value: &Value, wants: String) -> Departure {
         Value::Array(_) => "an array",
         Value::Object(_) => "an object",
     };
+    depart_kind(at, found, wants)
+}
+
+/// A departure told by what kind of value is there, `found`, never the value
+/// ([`Departure::of_type`]).
+fn depart_kind(at: &str, found: &str, wants: String) -> Departure {
     Departure { pointer: cut_pointer(at), found: found.into(), wants, of_type: true }
 }
 

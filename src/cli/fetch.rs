@@ -145,7 +145,7 @@ pub fn run(a: &FetchArgs, color: bool) -> ExitCode {
             a.version,
             // Quoted for a shell, then escaped for the terminal: a directory named with an
             // escape sequence must not drive it (red team M4).
-            diag::terminal_safe(&shlex::try_quote(&a.dir.display().to_string()).unwrap_or_default())
+            diag::terminal_safe(&diag::path_word(&a.dir.display().to_string()))
         );
     }
     exit(!findings.is_empty())

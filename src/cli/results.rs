@@ -122,6 +122,7 @@ fn check(a: &CheckArgs, color: bool) -> ExitCode {
             [Code::RESULTS_NOT_JSON, Code::RESULTS_VERSION_MISMATCH, Code::RESULTS_TOO_DEEP, Code::RESULTS_MALFORMED];
         let mut why: Vec<&str> =
             one.findings.iter().filter(|f| not_a_run.contains(&f.code)).map(|f| f.code.id).collect();
+        why.sort_unstable();
         why.dedup();
         return match &one.results {
             Some(results) if why.is_empty() => {

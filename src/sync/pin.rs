@@ -160,11 +160,8 @@ fn comment_start(line: &str) -> Option<usize> {
 /// Does `before` (a line up to a comment) end with this suite's action at a 40-hex commit SHA?
 fn after_a_sha(before: &str) -> bool {
     let word = before.trim_end().trim_end_matches(['"', '\'']).rsplit(|c: char| c.is_whitespace()).next().unwrap_or("");
-    word.rsplit_once('@').is_some_and(|(action, sha)| {
-        action.to_ascii_lowercase().ends_with("babelqueue/conformance")
-            && sha.len() == 40
-            && sha.bytes().all(|b| b.is_ascii_hexdigit())
-    })
+    word.rsplit_once('@')
+        .is_some_and(|(action, sha)| action.to_ascii_lowercase().ends_with(SUITE_REPO) && is_commit_sha(sha))
 }
 
 /// The command around byte `at` of `text`: from the separator before it to the one after it
@@ -233,6 +230,15 @@ fn clones_another_repository(command: &str) -> bool {
     !repos.is_empty() && !unreadable && !repos.iter().any(|r| this_one(r))
 }
 
+/// This suite's repository on GitHub, lower-cased: the action's owner/name, and the
+/// `repository` an `actions/checkout` of the suite names.
+const SUITE_REPO: &str = "babelqueue/conformance";
+
+/// Is `word` a full commit SHA (40 hex digits), as an action pinned by commit is written?
+fn is_commit_sha(word: &str) -> bool {
+    word.len() == 40 && word.bytes().all(|b| b.is_ascii_hexdigit())
+}
+
 /// Is `tag` `v` + a SemVer version?
 fn is_release_tag(tag: &str) -> bool {
     tag.strip_prefix('v').is_some_and(|v| Version::parse(v).is_ok())
@@ -240,12 +246,11 @@ fn is_release_tag(tag: &str) -> bool {
 
 /// `uses: BabelQueue/conformance@vX.Y.Z`: (offset of the tag, tag).
 fn action_refs(text: &str) -> Vec<(usize, String, bool)> {
-    const ACTION: &str = "babelqueue/conformance@";
     // ASCII lowercasing keeps every byte offset.
     let lower = text.to_ascii_lowercase();
     let mut out = Vec::new();
-    for (at, _) in lower.match_indices(ACTION) {
-        let start = at + ACTION.len();
+    for (at, _) in lower.match_indices(SUITE_REPO).filter(|(at, _)| lower[at + SUITE_REPO.len()..].starts_with('@')) {
+        let start = at + SUITE_REPO.len() + 1;
         // Only as the value of a `uses:` key: a mention in a script or a message pins nothing.
         let line_start = text[..at].rfind('\n').map_or(0, |n| n + 1);
         let before = text[line_start..at].trim_start().trim_start_matches("- ").trim_start();
@@ -256,7 +261,7 @@ fn action_refs(text: &str) -> Vec<(usize, String, bool)> {
         }
         if is_release_tag(tag) {
             out.push((start, tag.to_owned(), false));
-        } else if tag.len() == 40 && tag.bytes().all(|b| b.is_ascii_hexdigit()) {
+        } else if is_commit_sha(tag) {
             // A commit SHA with its tag in the comment after it.
             let after = start + tag.len();
             let line = text[after..].split('\n').next().unwrap_or_default();
@@ -308,7 +313,7 @@ fn checkout_refs(text: &str) -> Vec<(usize, &str)> {
         offset += line.len();
     }
     let unquoted = |v: &str| v.trim().trim_matches(['"', '\'']).to_owned();
-    let is_suite = |v: &str| unquoted(v).eq_ignore_ascii_case("babelqueue/conformance");
+    let is_suite = |v: &str| unquoted(v).eq_ignore_ascii_case(SUITE_REPO);
     // A ref's tag (`v1.6.0`, `refs/tags/v1.6.0`) and where in `value` it starts.
     let tag_of = |value: &str| {
         let bare = value.trim().trim_matches(['"', '\'']);
