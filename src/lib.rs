@@ -51,6 +51,7 @@ pub mod docs;
 pub mod fault;
 pub mod fetch;
 pub mod fsutil;
+pub mod git;
 pub mod release;
 pub mod results;
 pub mod schema;

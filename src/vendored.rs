@@ -28,6 +28,10 @@
 //!   `.git`, and, where the directory's identity comes from anything but reviewed data (a path
 //!   typed on the command line, a symlink inside an SDK's repository), never one holding an
 //!   entry a copy never holds or stating no version.
+//! - What a replacement would lose beyond git's reach ([`uncommitted`]): the uncommitted
+//!   changes under the vendored directory in its repository's git work tree, the ignored
+//!   `LICENSE` left out (the writers carry it over). `sync` and `fetch --update` refuse to
+//!   replace a copy that has any, unless told to (BQ720).
 //! - Leftovers ([`leftovers`]) are the staging siblings named for the vendored directory, of
 //!   any kind; [`recover`] removes them, restoring a lone `old` copy when the directory is
 //!   missing.
@@ -53,6 +57,19 @@ use crate::suite::{FILE_CAP, LICENSE, MANIFEST, SUITE_CAP, SUITE_DIRS, VERSION_F
 
 /// The top-level entry of a vendored directory that no check looks at and no writer touches.
 pub const IGNORED: &str = LICENSE;
+
+/// The uncommitted changes under the vendored directory `dir` in its git work tree that
+/// replacing it would lose: every one `git status` lists ([`crate::git::changes`]) but those of
+/// the ignored top-level entry, which a writer carries over.
+pub fn uncommitted(dir: &Path) -> crate::git::Changes {
+    match crate::git::changes(dir) {
+        crate::git::Changes::Uncommitted(mut paths) => {
+            paths.retain(|p| p != IGNORED && !p.starts_with(&format!("{IGNORED}/")));
+            if paths.is_empty() { crate::git::Changes::Clean } else { crate::git::Changes::Uncommitted(paths) }
+        }
+        other => other,
+    }
+}
 
 /// Is the suite-relative file `rel` part of a vendored copy?
 pub fn is_part(rel: &str) -> bool {

@@ -53,6 +53,8 @@ const ALLOWED: &[(&str, &str)] = &[
     ("conformance", "sections"),
     ("conformance", "suite"),
     ("vendored", "fsutil"),
+    // Before a copy is replaced: its uncommitted changes, which the replacement would lose.
+    ("vendored", "git"),
     ("vendored", "staging"),
     ("vendored", "suite"),
     ("synth", "staging"),
@@ -68,6 +70,7 @@ const ALLOWED: &[(&str, &str)] = &[
     ("release", "validate"),
     ("sync", "diag"),
     ("sync", "fsutil"),
+    ("sync", "git"),
     ("sync", "staging"),
     ("sync", "suite"),
     ("sync", "validate"),
@@ -75,6 +78,7 @@ const ALLOWED: &[(&str, &str)] = &[
     ("fetch", "diag"),
     // A file:// source is read as every local input is: regular files only, within a cap.
     ("fetch", "fsutil"),
+    ("fetch", "git"),
     ("fetch", "release"),
     ("fetch", "staging"),
     ("fetch", "suite"),
@@ -85,6 +89,7 @@ const ALLOWED: &[(&str, &str)] = &[
     ("diff", "fetch"),
     // `--changelog FILE` and an asset side are read within the per-file cap, regular files only.
     ("diff", "fsutil"),
+    ("diff", "git"),
     ("diff", "release"),
     // Which case fields the old version's runners evaluate: the section's contract.
     ("diff", "sections"),

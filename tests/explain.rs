@@ -259,6 +259,10 @@ fn run(code: Code) -> Result<std::process::Output, String> {
                 );
                 std::fs::create_dir_all(root.join(r).join(".github/workflows")).unwrap();
                 std::fs::write(root.join(r).join(".github/workflows/ci.yml"), workflow).unwrap();
+                let sdk = root.join(r);
+                git(&sdk, &["init", "-q"]);
+                git(&sdk, &["add", "-A"]);
+                git(&sdk, &["commit", "-q", "-m", "the SDK with its vendored copy"]);
             }
             apply(&root, edits, &v)?;
             let repo = repo();

@@ -226,6 +226,77 @@ fn update_the_copy_that_is_the_current_directory() {
     assert_eq!(code, Some(0), "{r:#}");
 }
 
+/// An update never loses uncommitted work (BQ720's rule, as `sync` keeps it): a copy whose git
+/// work tree holds a change under it is refused before anything is written, whatever kind the
+/// change is; committed drift, the ignored LICENSE, and `--allow-dirty` let it through.
+#[test]
+fn update_refuses_a_copy_with_uncommitted_changes_unless_allowed() {
+    let (_old_suite, old) = released("1.6.0-rc.1");
+    let (_new_suite, new) = released("1.6.0");
+    let root = tempfile::tempdir().unwrap();
+    let sdk = root.path().canonicalize().unwrap().join("sdk");
+    let dir = sdk.join("tests/conformance");
+    std::fs::create_dir_all(dir.parent().unwrap()).unwrap();
+    assert_eq!(fetch(&["1.6.0-rc.1", dir.to_str().unwrap()], old.path()).status.code(), Some(0));
+    support::git(&sdk, &["init", "-q"]);
+    support::git(&sdk, &["add", "-A"]);
+    support::git(&sdk, &["commit", "-q", "-m", "vendor the suite"]);
+    let version = || std::fs::read_to_string(dir.join("CONFORMANCE_VERSION")).unwrap();
+    let update = |extra: &[&str]| {
+        let mut args = vec!["--update"];
+        args.extend_from_slice(extra);
+        args.extend(["1.6.0", dir.to_str().unwrap()]);
+        fetch(&args, new.path())
+    };
+
+    // A modified file, a staged new one, a deleted one, an untracked one: each alone refuses.
+    let fixture = dir.join("fixtures/order-created.json");
+    let edits: [(&str, &dyn Fn()); 4] = [
+        ("fixtures/order-created.json", &|| std::fs::write(&fixture, "{}\n").unwrap()),
+        ("fixtures/staged.json", &|| {
+            std::fs::write(dir.join("fixtures/staged.json"), "{}\n").unwrap();
+            support::git(&sdk, &["add", "tests/conformance/fixtures/staged.json"]);
+        }),
+        ("fixtures/order-created.json", &|| std::fs::remove_file(&fixture).unwrap()),
+        ("fixtures/draft.json", &|| std::fs::write(dir.join("fixtures/draft.json"), "{}\n").unwrap()),
+    ];
+    for (path, edit) in edits {
+        edit();
+        let o = update(&[]);
+        assert_eq!(o.status.code(), Some(1), "{path}: {}", transcript(&o));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            err.contains(&format!("holds uncommitted changes (1 file: {path}): not replaced"))
+                && err.contains("--allow-dirty"),
+            "{path}: {err}"
+        );
+        assert_eq!(version(), "1.6.0-rc.1\n", "{path}: refused before anything was written");
+        support::git(&sdk, &["reset", "-q", "--hard"]);
+        support::git(&sdk, &["clean", "-q", "-fd"]);
+    }
+
+    // Committed drift is the copy's history, not work to lose; a changed LICENSE is kept anyway.
+    std::fs::write(dir.join("fixtures/stale.json"), "{}\n").unwrap();
+    support::git(&sdk, &["add", "-A"]);
+    support::git(&sdk, &["commit", "-q", "-m", "a stale fixture"]);
+    std::fs::write(dir.join("LICENSE"), "edited\n").unwrap();
+    let o = update(&[]);
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    assert_eq!(version(), "1.6.0\n");
+    assert_eq!(std::fs::read_to_string(dir.join("LICENSE")).unwrap(), "edited\n");
+
+    // --allow-dirty replaces uncommitted work, as asked.
+    support::git(&sdk, &["add", "-A"]);
+    support::git(&sdk, &["commit", "-q", "-m", "update to 1.6.0"]);
+    std::fs::write(dir.join("fixtures/draft.json"), "{}\n").unwrap();
+    let o = fetch(&["--update", "--allow-downgrade", "1.6.0-rc.1", dir.to_str().unwrap()], old.path());
+    assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
+    let o = fetch(&["--update", "--allow-downgrade", "--allow-dirty", "1.6.0-rc.1", dir.to_str().unwrap()], old.path());
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    assert_eq!(version(), "1.6.0-rc.1\n");
+    assert!(!dir.join("fixtures/draft.json").exists());
+}
+
 #[test]
 fn fetch_check_and_sync_check_agree_on_the_same_trees() {
     let (_suite, dist) = released("1.6.0");

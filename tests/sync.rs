@@ -431,7 +431,7 @@ fn check_passes_after_sync_and_fails_on_any_single_byte_edit() {
     // Every file of one copy, one flipped byte at a time, through the library.
     let suite = Suite::load(t.suite()).unwrap();
     let targets = sync::targets::select(&sync::targets::from_suite(&suite).unwrap(), &["php-sdk".into()]).unwrap();
-    let options = Options { root: t.root.clone(), mode: Mode::Check, strict: false };
+    let options = Options { root: t.root.clone(), mode: Mode::Check, strict: false, allow_dirty: false };
     assert!(!sync::run(&suite, &targets, &options).unwrap().failed());
     let dir = t.copy("php-sdk/tests/conformance");
     for (rel, bytes) in canonical() {
@@ -505,6 +505,100 @@ fn dry_run_writes_nothing_and_says_what_would_change() {
     assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
     assert_eq!(t.snapshot(), before, "--dry-run wrote");
     insta::assert_snapshot!("sync_dry_run_human", t.redact(&o));
+}
+
+/// A sync never loses uncommitted work (BQ720): a copy whose SDK repository's work tree holds
+/// a change under it is refused, by `--dry-run` too, and left as it is; committed drift is
+/// replaced, so is a copy outside any git work tree (nothing committed to lose it against), and
+/// an untracked LICENSE is no reason (sync keeps it); `--allow-dirty` replaces them all.
+#[test]
+fn a_copy_with_uncommitted_changes_is_not_replaced_without_allow_dirty() {
+    let t = Tree::clean();
+    let sdks = ["babelqueue-go", "babelqueue-python", "php-sdk", "babelqueue-node"];
+    for r in &sdks[..3] {
+        let sdk = t.root.join(r);
+        support::git(&sdk, &["init", "-q"]);
+        support::git(&sdk, &["add", "-A"]);
+        support::git(&sdk, &["commit", "-q", "-m", "vendor the suite"]);
+    }
+    // Go: a tracked fixture edited, not committed. Python: a new fixture staged.
+    let go = t.copy("babelqueue-go/testdata/conformance");
+    std::fs::write(go.join("fixtures/order-created.json"), "{}\n").unwrap();
+    let python = t.copy("babelqueue-python/tests/conformance");
+    std::fs::write(python.join("fixtures/draft.json"), "{}\n").unwrap();
+    support::git(&t.root.join("babelqueue-python"), &["add", "-A"]);
+    // PHP: drift committed, and an untracked LICENSE. Node: no git at all, drifted.
+    let php = t.copy("php-sdk/tests/conformance");
+    std::fs::write(php.join("fixtures/stale.json"), "{}\n").unwrap();
+    support::git(&t.root.join("php-sdk"), &["add", "-A"]);
+    support::git(&t.root.join("php-sdk"), &["commit", "-q", "-m", "drift"]);
+    std::fs::write(php.join("LICENSE"), "kept\n").unwrap();
+    let node = t.copy("babelqueue-node/test/conformance");
+    std::fs::write(node.join("fixtures/stale.json"), "{}\n").unwrap();
+
+    let mut only = vec!["sync", "--only"];
+    only.extend(sdks);
+    let before = t.snapshot();
+    for dry in [true, false] {
+        let mut args = only.clone();
+        if dry {
+            args.push("--dry-run");
+        }
+        let (code, r) = t.json(&args);
+        assert_eq!(code, Some(1), "{r:#}");
+        let refused = |id: &str, file: &str| {
+            let target = target(&r, id);
+            assert_eq!(
+                (&target["action"], &target["uncommitted"]),
+                (&json!("refused-uncommitted"), &json!([file])),
+                "{id}: {r:#}"
+            );
+        };
+        refused("babelqueue-go/testdata/conformance", "fixtures/order-created.json");
+        refused("babelqueue-python/tests/conformance", "fixtures/draft.json");
+        let go_finding = r["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|f| f["code"] == "BQ720" && f["file"] == "babelqueue-go/testdata/conformance")
+            .unwrap();
+        let message = go_finding["message"].as_str().unwrap();
+        assert!(
+            message.contains("(1 file: fixtures/order-created.json): not replaced")
+                && message.contains("--allow-dirty"),
+            "{message}"
+        );
+        assert_eq!(codes(&r).iter().filter(|(code, ..)| code == "BQ720").count(), 2, "{r:#}");
+        let written = if dry { "would-write" } else { "written" };
+        assert_eq!(target(&r, "php-sdk/tests/conformance")["action"], written, "{r:#}");
+        assert_eq!(target(&r, "babelqueue-node/test/conformance")["action"], written, "{r:#}");
+        if dry {
+            assert_eq!(t.snapshot(), before, "--dry-run wrote");
+        }
+    }
+    assert_eq!(files(&go), before_copy(&before, &go), "the refused copy is left as it was");
+    assert_eq!(files(&php).get("LICENSE").map(Vec::as_slice), Some(&b"kept\n"[..]));
+    assert!(!php.join("fixtures/stale.json").exists() && !node.join("fixtures/stale.json").exists());
+
+    let mut args = only.clone();
+    args.push("--allow-dirty");
+    let (code, r) = t.json(&args);
+    assert_eq!(code, Some(0), "{r:#}");
+    for copy in [&go, &python] {
+        let mut got = files(copy);
+        got.remove("LICENSE");
+        assert_eq!(got, canonical(), "{}", copy.display());
+    }
+}
+
+/// The files of the copy at `dir` in a [`Tree::snapshot`], as [`files`] reads them.
+fn before_copy(snapshot: &BTreeMap<String, Vec<u8>>, dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    let prefix = format!("{}/", dir.display());
+    snapshot
+        .iter()
+        .filter_map(|(path, bytes)| Some((path.strip_prefix(&prefix)?.to_owned(), bytes.clone())))
+        .filter(|(_, bytes)| bytes.as_slice() != b"dir")
+        .collect()
 }
 
 #[test]
@@ -991,7 +1085,9 @@ fn a_symlink_onto_a_directory_that_is_not_a_copy_is_never_synced() {
     let kept = ["tests", "src", "lib/tests", "sub"];
     let before = snapshot(&kept);
     for mode in [Mode::DryRun, Mode::Sync] {
-        let report = sync::run(&suite, &targets, &Options { root: root.clone(), mode, strict: false }).unwrap();
+        let report =
+            sync::run(&suite, &targets, &Options { root: root.clone(), mode, strict: false, allow_dirty: false })
+                .unwrap();
         let states: Vec<_> = report.targets.iter().map(|t| &t.state).collect();
         for (i, why) in [
             (0, "holds conformance, test_main.py, which a vendored copy never holds"),
@@ -1008,8 +1104,12 @@ fn a_symlink_onto_a_directory_that_is_not_a_copy_is_never_synced() {
         assert_eq!(snapshot(&kept), before, "{mode:?}: nothing that is not a copy may be written");
     }
     assert!(!sdk.join("shared/conformance/fixtures/stale.json").exists(), "the real copy behind a symlink is synced");
-    let report =
-        sync::run(&suite, &targets, &Options { root: root.clone(), mode: Mode::Check, strict: false }).unwrap();
+    let report = sync::run(
+        &suite,
+        &targets,
+        &Options { root: root.clone(), mode: Mode::Check, strict: false, allow_dirty: false },
+    )
+    .unwrap();
     let sub = &report.targets[3].state;
     assert!(matches!(sub, sync::State::Drifted(d) if d.added == [".git"]), "--check reports drift as it is: {sub:?}");
 }

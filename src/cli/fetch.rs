@@ -30,6 +30,11 @@ pub struct FetchArgs {
     /// With --update: replace a copy whose version is newer than VERSION.
     #[arg(long, requires = "update")]
     pub allow_downgrade: bool,
+    /// With --update: replace a copy that holds uncommitted changes in its git work tree
+    /// (modified, staged, deleted or untracked files), which --update otherwise refuses: those
+    /// changes are lost.
+    #[arg(long, requires = "update")]
+    pub allow_dirty: bool,
     /// The suite version (SemVer, without a leading v).
     pub version: String,
     /// Where to unpack the release (must be empty or absent); with --check or --update, the
@@ -153,7 +158,7 @@ pub fn run(a: &FetchArgs, color: bool) -> ExitCode {
 
 /// `fetch --update`: the changes on stdout, the pin reminder on stderr.
 fn update(a: &FetchArgs, req: &Request) -> ExitCode {
-    let u = match fetch::update(req, &a.dir, a.allow_downgrade) {
+    let u = match fetch::update(req, &a.dir, a.allow_downgrade, a.allow_dirty) {
         Ok(u) => u,
         Err(e) => return failed(&e, a.format, "bqsuite fetch --update"),
     };

@@ -34,6 +34,11 @@ pub struct SyncArgs {
     /// Print what a sync would change; write nothing.
     #[arg(long, conflicts_with = "check")]
     pub dry_run: bool,
+    /// Replace copies that hold uncommitted changes in their SDK repository's git work tree
+    /// (modified, staged, deleted or untracked files), which sync otherwise refuses (BQ720):
+    /// those changes are lost.
+    #[arg(long, conflicts_with = "check")]
+    pub allow_dirty: bool,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
@@ -91,10 +96,11 @@ pub(super) fn sync(a: &SyncArgs, color: bool) -> ExitCode {
             Err(e) => return fail(e),
         }
     }
-    let report = match sync::run(&suite, &selected, &Options { root, mode, strict: a.strict }) {
-        Ok(r) => r,
-        Err(e) => return fail(e),
-    };
+    let report =
+        match sync::run(&suite, &selected, &Options { root, mode, strict: a.strict, allow_dirty: a.allow_dirty }) {
+            Ok(r) => r,
+            Err(e) => return fail(e),
+        };
     emit(&report.render(a.format, color, !a.no_diff));
     if a.format == Format::Github {
         write_step_summary(&diag::markdown_summary(&report.findings(), &report.summary()));

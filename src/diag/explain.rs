@@ -55,9 +55,9 @@ pub enum Example {
     /// writes for the canonical suite (the reference core, no Redis).
     Results { edits: &'static [Edit], args: &'static [&'static str] },
     /// `bqsuite sync ARGS --root ROOT --only php-sdk babelqueue-python`, where ROOT holds the
-    /// repositories `php-sdk` and `babelqueue-python`, each with an exact copy of the canonical
-    /// suite at `tests/conformance` and a workflow `.github/workflows/ci.yml` that clones the
-    /// suite with `--branch v{version}`.
+    /// git repositories `php-sdk` and `babelqueue-python`, each with an exact copy of the
+    /// canonical suite at `tests/conformance` and a workflow `.github/workflows/ci.yml` that
+    /// clones the suite with `--branch v{version}`, all committed.
     Sync { edits: &'static [Edit], args: &'static [&'static str] },
     /// `bqsuite fetch --check {version} copy`, where `copy` is the release asset of the
     /// canonical suite unpacked by `bqsuite fetch`.
@@ -353,8 +353,9 @@ impl Example {
                 "where `results.json` is the file `bqsuite run` writes for the canonical suite (the reference core, no Redis)"
             }
             Example::Sync { .. } => {
-                "where ROOT holds the SDK repositories `php-sdk` and `babelqueue-python`, each with an exact copy of the suite at \
-                 `tests/conformance` and a workflow `.github/workflows/ci.yml` that clones the suite with `--branch v{version}`"
+                "where ROOT holds the SDK git repositories `php-sdk` and `babelqueue-python`, each with an exact copy of the suite \
+                 at `tests/conformance` and a workflow `.github/workflows/ci.yml` that clones the suite with `--branch \
+                 v{version}`, all committed"
             }
             Example::Fetch(_) => "where `copy` is the suite's release asset as `bqsuite fetch` unpacked it",
             Example::Docs(_) => {

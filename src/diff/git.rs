@@ -4,8 +4,9 @@
 //! Invariants:
 //! - Nothing but `git rev-parse`, `git ls-tree`, `git cat-file` and `git tag --list` is run: the work tree, the index, `HEAD` and the refs are never touched, so a diff against a
 //!   revision works in a checkout with uncommitted edits and leaves it exactly as it was.
-//! - The repository read is the one holding the directory asked about: `GIT_DIR` and the other
-//!   variables that point git elsewhere are cleared for every command.
+//! - The repository read is the one holding the directory asked about: every command runs
+//!   through [`crate::git`], which clears `GIT_DIR` and the other variables that point git
+//!   elsewhere.
 //! - The suite is read at the same path inside the revision as the directory it is asked from
 //!   has inside its work tree (`git rev-parse --show-prefix`), so a suite in a subdirectory of a
 //!   repository compares with itself.
@@ -19,9 +20,10 @@
 
 use std::io::{Read, Write};
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
 use crate::fetch::Limits;
+use crate::git::{command, run as git, text};
 use crate::suite::{SUITE_DIRS, in_suite_dirs, is_suite_file};
 
 /// The file beside the suite that holds its changelog.
@@ -36,44 +38,6 @@ pub struct Revision {
     pub files: Vec<(String, Vec<u8>)>,
     /// Entries under the suite directories that are not regular files.
     pub irregular: Vec<String>,
-}
-
-/// The environment variables that make git read another repository than the one holding the
-/// directory `-C` names (a hook sets some of them): cleared, so the answer is always about
-/// that repository.
-const REPOSITORY_VARS: [&str; 8] = [
-    "GIT_DIR",
-    "GIT_CEILING_DIRECTORIES",
-    "GIT_WORK_TREE",
-    "GIT_COMMON_DIR",
-    "GIT_INDEX_FILE",
-    "GIT_OBJECT_DIRECTORY",
-    "GIT_ALTERNATE_OBJECT_DIRECTORIES",
-    "GIT_NAMESPACE",
-];
-
-/// `git -C dir`, with [`REPOSITORY_VARS`] cleared.
-fn command(dir: &Path) -> Command {
-    let mut cmd = Command::new("git");
-    for var in REPOSITORY_VARS {
-        cmd.env_remove(var);
-    }
-    cmd.arg("-C").arg(dir);
-    cmd
-}
-
-fn git(dir: &Path, args: &[&str]) -> Result<Vec<u8>, String> {
-    let out = command(dir).args(args).stdin(Stdio::null()).output().map_err(|e| format!("cannot run git: {e}"))?;
-    if out.status.success() {
-        Ok(out.stdout)
-    } else {
-        let err = String::from_utf8_lossy(&out.stderr).trim().to_owned();
-        Err(if err.is_empty() { format!("git {} failed", args.join(" ")) } else { err })
-    }
-}
-
-fn text(bytes: Vec<u8>) -> String {
-    String::from_utf8_lossy(&bytes).trim().to_owned()
 }
 
 /// The `CONFORMANCE_VERSION` that revision `rev` holds at `dir`'s path, trimmed; `None` when it

@@ -18,6 +18,12 @@
 //!   ([`vendored::is_part`], the definition `sync` uses), written by [`vendored::replace`]:
 //!   staged beside DIR and swapped in atomically; DIR's `LICENSE` is neither written nor
 //!   deleted. A copy already exact is left alone.
+//! - A copy that differs from the release and holds uncommitted changes in its repository's git
+//!   work tree (modified, staged, deleted or untracked files under DIR, as `git status` lists
+//!   them) is not replaced unless the caller allows it (`--allow-dirty`), as `sync` refuses it
+//!   (BQ720): the update would lose them where git cannot bring them back. Outside a git work
+//!   tree there is nothing committed to lose them against; where git cannot say, the update
+//!   does not run.
 //! - The copy's `CONFORMANCE_VERSION` says what it was. A copy newer than VERSION is not
 //!   downgraded unless the caller allows it; a copy without a readable SemVer version is
 //!   replaced (there is nothing to downgrade from).
@@ -32,6 +38,7 @@ use std::path::{Path, PathBuf};
 use semver::Version;
 
 use super::{FetchError, Request, Verified, open};
+use crate::git::Changes;
 use crate::sync::pin::{self, Pin};
 use crate::vendored::{self, Recovered};
 
@@ -63,7 +70,7 @@ impl Updated {
 }
 
 /// Update the copy at `dir` to the release `req` names.
-pub fn update(req: &Request, dir: &Path, allow_downgrade: bool) -> Result<Updated, FetchError> {
+pub fn update(req: &Request, dir: &Path, allow_downgrade: bool, allow_dirty: bool) -> Result<Updated, FetchError> {
     let shown = dir.display();
     let real = crate::staging::real_dest(dir);
     if let Ok(found) = vendored::leftovers(&real) {
@@ -108,6 +115,24 @@ pub fn update(req: &Request, dir: &Path, allow_downgrade: bool) -> Result<Update
     let canonical = vendored::canonical(verified.tree.files());
     let drift = vendored::compare(&canonical, &copy, ("release", "copy")).unwrap_or_default();
     if !(drift.added.is_empty() && drift.removed.is_empty() && drift.modified.is_empty()) {
+        if !allow_dirty {
+            match vendored::uncommitted(&real) {
+                Changes::NoRepository | Changes::Clean => {}
+                Changes::Uncommitted(paths) => {
+                    return Err(FetchError::refused(format!(
+                        "{shown} holds uncommitted changes ({}): not replaced, so that they are not lost; commit or \
+                         stash them, or pass --allow-dirty to replace them",
+                        crate::git::listed(&paths)
+                    )));
+                }
+                Changes::Unknown(e) => {
+                    return Err(FetchError::could_not_run(format!(
+                        "cannot tell whether {shown} holds uncommitted changes ({e}): not replaced (--allow-dirty \
+                         replaces it anyway)"
+                    )));
+                }
+            }
+        }
         vendored::replace(&real, &canonical)
             .map_err(|e| FetchError::could_not_run(format!("cannot write {shown}: {e}; the old copy is kept")))?;
     }

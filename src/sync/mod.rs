@@ -22,7 +22,12 @@
 //! - `Check` and `DryRun` never write. `Sync` refuses to start while `validate` finds an error
 //!   in the suite, writes only the copies that differ, one target at a time, each atomically
 //!   (stage beside it, swap by renames), and refuses to replace a copy whose version is newer
-//!   than the canonical one (a downgrade).
+//!   than the canonical one (a downgrade), or one that holds uncommitted changes in its
+//!   repository's git work tree (modified, staged, deleted or untracked files under it, as `git
+//!   status` lists them; BQ720) unless `allow_dirty`: replacing it would lose them where git
+//!   cannot bring them back. Outside a git work tree there is no committed state, and the copy
+//!   is replaced as before; where git cannot say, the target fails (BQ712). `DryRun` refuses as
+//!   `Sync` would, so that it predicts it.
 //! - Drift is reported from the copy's side: `added` = in the copy, not in the suite;
 //!   `removed` = in the suite, not in the copy; `modified` = bytes differ (with a unified diff
 //!   from the canonical file to the copy when both are UTF-8).
@@ -75,6 +80,8 @@ pub struct Options {
     pub mode: Mode,
     /// A missing SDK repository is an error.
     pub strict: bool,
+    /// Replace a copy that holds uncommitted changes in its git work tree (`--allow-dirty`).
+    pub allow_dirty: bool,
 }
 
 /// What was found at a target before anything was written.
@@ -103,6 +110,9 @@ pub enum Action {
     WouldWrite,
     /// The copy is newer than the canonical suite (its version): left alone.
     RefusedDowngrade(String),
+    /// The copy holds uncommitted changes in its repository's git work tree (their paths,
+    /// relative to the repository's root): left alone, since replacing it would lose them.
+    RefusedUncommitted(Vec<String>),
     /// Writing failed; the old copy was kept.
     Failed(String),
 }
@@ -259,6 +269,9 @@ fn one(
         let newer = report.copy_version.as_deref().and_then(|v| Version::parse(v).ok()).filter(|v| v > version);
         report.action = if let Some(v) = newer {
             Action::RefusedDowngrade(v.to_string())
+        } else if let Some(refusal) = (!opts.allow_dirty && loc.exists).then(|| uncommitted(&loc.dir, target)).flatten()
+        {
+            refusal
         } else if opts.mode == Mode::DryRun {
             Action::WouldWrite
         } else {
@@ -274,6 +287,20 @@ fn one(
     report.pins = pin::read(&loc.repo);
     report.pin_status = Some(pin::classify(report.copy_version.as_deref(), &report.pins, version));
     report
+}
+
+/// What keeps the copy at `dir` from being replaced, when its git work tree holds uncommitted
+/// changes under it (or git cannot say whether it does); `None` outside a git work tree, where
+/// there is no committed state to lose it against.
+fn uncommitted(dir: &Path, target: &Target) -> Option<Action> {
+    match vendored::uncommitted(dir) {
+        crate::git::Changes::NoRepository | crate::git::Changes::Clean => None,
+        crate::git::Changes::Uncommitted(paths) => Some(Action::RefusedUncommitted(paths)),
+        crate::git::Changes::Unknown(e) => Some(Action::Failed(format!(
+            "cannot tell whether {} holds uncommitted changes ({e}): not replaced (--allow-dirty replaces it anyway)",
+            target.id()
+        ))),
+    }
 }
 
 /// Why the real vendored directory `dir` may not be written, being the canonical suite's

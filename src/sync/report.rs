@@ -134,6 +134,17 @@ impl Report {
                 )
                 .in_file(id.clone()),
             ),
+            Action::RefusedUncommitted(paths) => out.push(
+                Finding::error(
+                    Code::SYNC_COPY_UNCOMMITTED,
+                    format!(
+                        "the copy holds uncommitted changes ({}): not replaced, so that they are not lost; commit or \
+                         stash them, or pass --allow-dirty to replace them",
+                        crate::git::listed(paths)
+                    ),
+                )
+                .in_file(id.clone()),
+            ),
             Action::Failed(why) => out.push(Finding::error(Code::SYNC_IO_FAILED, why.clone()).in_file(id.clone())),
             Action::None | Action::Written | Action::WouldWrite => {}
         }
@@ -279,7 +290,7 @@ impl Report {
     fn label(&self, t: &TargetReport) -> &'static str {
         match (&t.state, &t.action) {
             (State::Skipped, _) => "skipped",
-            (State::Refused(_), _) | (_, Action::RefusedDowngrade(_)) => "refused",
+            (State::Refused(_), _) | (_, Action::RefusedDowngrade(_) | Action::RefusedUncommitted(_)) => "refused",
             (State::Failed(_), _) | (_, Action::Failed(_)) => "failed",
             (State::InSync, _) if self.mode == Mode::Check => "in-sync",
             (State::InSync, _) => "unchanged",
@@ -358,11 +369,15 @@ impl Report {
             (Action::Written, _) => json!("written"),
             (Action::WouldWrite, _) => json!("would-write"),
             (Action::RefusedDowngrade(_), _) => json!("refused-downgrade"),
+            (Action::RefusedUncommitted(_), _) => json!("refused-uncommitted"),
             (Action::Failed(_), _) => json!("failed"),
         };
         let reason = match &t.action {
             Action::Failed(why) => Some(why.clone()),
             Action::RefusedDowngrade(v) => Some(format!("the copy is {v}, newer than {}", self.version)),
+            Action::RefusedUncommitted(paths) => {
+                Some(format!("the copy holds uncommitted changes ({})", crate::git::listed(paths)))
+            }
             _ => reason.map(str::to_owned),
         };
         json!({
@@ -377,6 +392,10 @@ impl Report {
             "copy_version": t.copy_version,
             "pins": t.pins.iter().map(|p| json!({"tag": p.tag, "file": p.file, "line": p.span.line, "column": p.span.column})).collect::<Vec<_>>(),
             "pin_status": t.pin_status.map(PinStatus::as_str),
+            "uncommitted": match &t.action {
+                Action::RefusedUncommitted(paths) => paths.clone(),
+                _ => Vec::new(),
+            },
             "leftovers": t.leftovers.iter().map(|(l, fate)| json!({
                 "name": l.name,
                 "kind": l.kind.as_str(),

@@ -1,0 +1,148 @@
+//! Asking git about the repository that holds a directory: the one home for running `git`.
+//!
+//! Invariants:
+//! - Every command runs as `git -C DIR` with the variables that point git at another repository
+//!   cleared ([`REPOSITORY_VARS`]; a hook sets some of them), so an answer is always about the
+//!   repository holding DIR, and with `GIT_OPTIONAL_LOCKS=0`, so that asking (`git status`
+//!   refreshes the index when it may) never takes a lock another git process could trip over.
+//! - Nothing here writes: the callers read objects, refs and the work tree's state, never
+//!   change them.
+//! - git's own error text is kept (trimmed) for the caller's message; a git that cannot be
+//!   started says so.
+//!
+//! [`changes`] is what `sync` and `fetch --update` ask before they replace a vendored copy: the
+//! uncommitted changes under it, which the replacement would lose beyond git's reach.
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+/// The environment variables that make git read another repository than the one holding the
+/// directory `-C` names: cleared, so the answer is always about that repository.
+const REPOSITORY_VARS: [&str; 8] = [
+    "GIT_DIR",
+    "GIT_CEILING_DIRECTORIES",
+    "GIT_WORK_TREE",
+    "GIT_COMMON_DIR",
+    "GIT_INDEX_FILE",
+    "GIT_OBJECT_DIRECTORY",
+    "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+    "GIT_NAMESPACE",
+];
+
+/// `git -C dir`, with [`REPOSITORY_VARS`] cleared and optional locks off.
+pub fn command(dir: &Path) -> Command {
+    let mut cmd = Command::new("git");
+    for var in REPOSITORY_VARS {
+        cmd.env_remove(var);
+    }
+    cmd.env("GIT_OPTIONAL_LOCKS", "0");
+    cmd.arg("-C").arg(dir);
+    cmd
+}
+
+/// Run `git -C dir ARGS`: its stdout, or git's error text.
+pub fn run(dir: &Path, args: &[&str]) -> Result<Vec<u8>, String> {
+    let out = command(dir).args(args).stdin(Stdio::null()).output().map_err(|e| format!("cannot run git: {e}"))?;
+    if out.status.success() {
+        Ok(out.stdout)
+    } else {
+        let err = String::from_utf8_lossy(&out.stderr).trim().to_owned();
+        Err(if err.is_empty() { format!("git {} failed", args.join(" ")) } else { err })
+    }
+}
+
+/// git's output as trimmed text.
+pub fn text(bytes: Vec<u8>) -> String {
+    String::from_utf8_lossy(&bytes).trim().to_owned()
+}
+
+/// The uncommitted state of a directory in its git work tree.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Changes {
+    /// The directory is not inside a git work tree (or git cannot be run): there is no committed
+    /// state to compare with.
+    NoRepository,
+    /// Nothing under it differs from `HEAD`: no modified, staged, deleted or untracked file
+    /// (ignored files do not count).
+    Clean,
+    /// The paths under it with uncommitted changes, relative to it, sorted.
+    Uncommitted(Vec<String>),
+    /// git is there and the directory is in a work tree, but `git status` failed: its error.
+    Unknown(String),
+}
+
+/// What `git status` says of everything under `dir` (which must exist): modified, staged,
+/// deleted, renamed and untracked files each count; ignored files do not. Paths are relative to
+/// `dir`.
+pub fn changes(dir: &Path) -> Changes {
+    // Outside a work tree, inside a bare repository or `.git`, or no git at all: no answer.
+    let prefix = match run(dir, &["rev-parse", "--is-inside-work-tree", "--show-prefix"]) {
+        Ok(out) => match String::from_utf8_lossy(&out).split_once('\n') {
+            Some(("true", prefix)) => prefix.trim_end_matches('\n').to_owned(),
+            _ => return Changes::NoRepository,
+        },
+        Err(_) => return Changes::NoRepository,
+    };
+    let args = ["status", "--porcelain=v1", "-z", "--untracked-files=all", "--ignore-submodules=none", "--", "."];
+    let out = match run(dir, &args) {
+        Ok(out) => out,
+        Err(e) => return Changes::Unknown(e),
+    };
+    // Porcelain paths are the repository root's; those under `dir` start with its prefix.
+    let paths: Vec<String> = porcelain_paths(&out)
+        .into_iter()
+        .map(|p| p.strip_prefix(prefix.as_str()).map_or(p.clone(), str::to_owned))
+        .collect();
+    if paths.is_empty() { Changes::Clean } else { Changes::Uncommitted(paths) }
+}
+
+/// Uncommitted paths as a message names them: how many, and the first three
+/// (`2 files: a, b`, `5 files: a, b, c and 2 more`).
+pub fn listed(paths: &[String]) -> String {
+    const SHOWN: usize = 3;
+    let n = paths.len();
+    let first = paths.iter().take(SHOWN).map(String::as_str).collect::<Vec<_>>().join(", ");
+    let more = if n > SHOWN { format!(" and {} more", n - SHOWN) } else { String::new() };
+    format!("{n} file{}: {first}{more}", if n == 1 { "" } else { "s" })
+}
+
+/// The paths of `git status --porcelain=v1 -z` output, sorted: each record is `XY PATH`, and a
+/// rename or copy (`R` or `C` in either column) is followed by a record holding its source path,
+/// which is not listed (the change is the new path's).
+fn porcelain_paths(out: &[u8]) -> Vec<String> {
+    let mut paths = Vec::new();
+    let mut records = out.split(|b| *b == 0).filter(|r| !r.is_empty());
+    while let Some(record) = records.next() {
+        let Some((status, path)) = record.split_at_checked(3) else { continue };
+        paths.push(String::from_utf8_lossy(path).into_owned());
+        if status[..2].iter().any(|c| matches!(c, b'R' | b'C')) {
+            records.next();
+        }
+    }
+    paths.sort();
+    paths.dedup();
+    paths
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn porcelain_records_and_renames() {
+        let out = b" M t/c/manifest.json\0?? t/c/fixtures/new.json\0R  t/c/b.json\0t/c/a.json\0D  t/c/gone.json\0";
+        assert_eq!(
+            porcelain_paths(out),
+            ["t/c/b.json", "t/c/fixtures/new.json", "t/c/gone.json", "t/c/manifest.json"].map(String::from)
+        );
+        assert!(porcelain_paths(b"").is_empty());
+    }
+
+    #[test]
+    fn listed_names_three_and_counts_the_rest() {
+        let p = |n: usize| (0..n).map(|i| format!("f{i}")).collect::<Vec<_>>();
+        assert_eq!(listed(&p(1)), "1 file: f0");
+        assert_eq!(listed(&p(3)), "3 files: f0, f1, f2");
+        assert_eq!(listed(&p(5)), "5 files: f0, f1, f2 and 2 more");
+    }
+}
