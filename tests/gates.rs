@@ -202,7 +202,8 @@ fn strings_from_a_results_file_cannot_drive_the_terminal() {
         assert!(!out.lines().any(|l| l.starts_with("fake: Compatible")), "{format}: no forged line: {out}");
         // sdk is printable ASCII when well-formed, so its space shows escaped as well.
         assert!(out.contains("evil\\u001b[2J\\u000afake:\\u0020Compatible"), "{format}: {out}");
-        assert!(out.contains("osc \\u001b]0;owned\\u0007 and cr\\u000dfake: Compatible"), "{format}: {out}");
+        // A reason is quoted as `run` shows it: every hidden character as `\u{XXXX}`.
+        assert!(out.contains("osc \\u{001b}]0;owned\\u{0007} and cr\\u{000d}fake: Compatible"), "{format}: {out}");
     }
     for format in ["markdown", "html"] {
         let root = repo();

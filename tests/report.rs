@@ -174,11 +174,10 @@ fn a_cell_with_a_problem_results_check_finds_is_never_clean() {
         "{md}"
     );
     for row in [
-        "| `cases` | core | **0 / 0 / 0, 2 missing, 1 more finding** |",
+        "| `cases` | core | **not judged** |",
         "| `cases` | (whole section) | BQ620 results-malformed | section \"cases\" is an array",
         "| `demo_core` | core | **1 / 0 / 1 (policy), 1 without a status** |",
         "| `demo_sqs` | sqs | **4 / 0 / 0, 1 unknown** |",
-        "| `cases` | `order-created` | missing | |",
         "| `demo_core` | `first` | no status | |",
         "| `demo_sqs` | `gate/2` | unknown | |",
     ] {
@@ -251,8 +250,8 @@ fn a_pipe_in_a_name_is_escaped_for_where_it_stands() {
 
 /// Red team (report): a bidirectional control in a name reorders what follows it on the line,
 /// so `## `php-sdk<U+202E> …` 1.0: Not compatible` could show its verdict backwards next to a
-/// `Compatible` the name spells. Markdown and HTML write such characters as visible `\u202e`,
-/// as the terminal output does.
+/// `Compatible` the name spells. Markdown and HTML write such characters as visible `\u{202e}`,
+/// as `results check` names them.
 #[test]
 fn a_bidi_control_in_a_name_is_shown_not_obeyed() {
     let dir = workspace();
@@ -269,8 +268,8 @@ fn a_bidi_control_in_a_name_is_shown_not_obeyed() {
         for c in ['\u{202e}', '\u{2066}', '\u{2067}'] {
             assert!(!out.contains(c), "{format}: {c:?} in {out}");
         }
-        assert!(out.contains("node: Compatible \\u202e"), "{format}: {out}");
-        assert!(out.contains("u2066") && out.contains("u2067"), "{format}: {out}");
+        assert!(out.contains("node: Compatible \\u{202e}"), "{format}: {out}");
+        assert!(out.contains("u{2066}") && out.contains("u{2067}"), "{format}: {out}");
     }
 }
 
@@ -399,10 +398,12 @@ fn sections_the_suite_does_not_have_share_one_row() {
     assert_eq!(table.lines().filter(|l| l.starts_with('|')).count(), 2 + 5 + 5 + 1, "{table}");
     let others = table.lines().last().unwrap();
     assert!(
-        others.starts_with("| (not in the suite) | unknown | **1 section: 1 / 0 / 0, out of scope, 1 more finding** |"),
+        others.starts_with(
+            "| (not in the suite) | unknown | **1 section: 1 / 0 / 0, not in the suite, 1 more finding** |"
+        ),
         "{others}"
     );
-    assert!(others.ends_with(" **20000 sections: 0 / 0 / 0, out of scope, 20000 more findings** |"), "{others}");
+    assert!(others.ends_with(" **20000 sections: 0 / 0 / 0, not in the suite, 20000 more findings** |"), "{others}");
     assert!(md.contains("| `odd7` | (whole section) | BQ607 results-unknown-section |"), "drill-down names it");
 }
 
@@ -444,4 +445,97 @@ fn an_empty_case_id_is_said_in_html_too() {
     let o = bqsuite(dir.path(), &["report", "empty.json", "--suite", "suite"]);
     let md = String::from_utf8(o.stdout).unwrap();
     assert!(md.contains("| `demo_sqs` | (empty) at `/reason` | BQ602"), "{md}");
+}
+
+/// User journey (release coordinator): where `results check` could not read a file, its
+/// `sections` or its `bindings`, it judges nothing there, and the matrix says so (`not judged`)
+/// instead of calling every section missing or out of scope; the findings outside every section
+/// (a BOM, a member the schema does not allow, `bindings` not an array) are listed under the
+/// table with their message and place, so a Not compatible column always shows why.
+#[test]
+fn what_results_check_could_not_read_is_not_judged_and_file_findings_are_listed() {
+    let dir = workspace();
+    let base = std::fs::read_to_string(dir.path().join(HAND_MADE[0])).unwrap();
+    let mut bom = b"\xEF\xBB\xBF".to_vec();
+    bom.extend_from_slice(base.as_bytes());
+    std::fs::write(dir.path().join("bom.json"), bom).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&base).unwrap();
+    let with = |f: &dyn Fn(&mut serde_json::Value)| {
+        let mut v = v.clone();
+        f(&mut v);
+        v.to_string()
+    };
+    std::fs::write(dir.path().join("bindings.json"), with(&|v| v["bindings"] = "sqs".into())).unwrap();
+    std::fs::write(dir.path().join("sections.json"), with(&|v| v["sections"] = "all passed".into())).unwrap();
+    std::fs::write(dir.path().join("extra.json"), with(&|v| v["summary"] = serde_json::json!({"pass": 6}))).unwrap();
+    let files = ["bom.json", "bindings.json", "sections.json", "extra.json"];
+    let mut args = vec!["report", "--suite", "suite"];
+    args.extend(files);
+    let o = bqsuite(dir.path(), &args);
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    let md = String::from_utf8(o.stdout).unwrap();
+    let row = |section: &str| md.lines().find(|l| l.starts_with(&format!("| `{section}` |"))).unwrap().to_owned();
+    // bom, bindings, sections, extra: nothing of a file that is not JSON is judged; a binding's
+    // section is not judged where bindings cannot be read; no section is missing where sections
+    // cannot be read; a file-level schema finding leaves the cells as they are.
+    assert_eq!(row("cases"), "| `cases` | core | **not judged** | 2 / 0 / 0 | **not judged** | 2 / 0 / 0 |", "{md}");
+    assert_eq!(
+        row("demo_sqs"),
+        "| `demo_sqs` | sqs | **not judged** | **3 / 0 / 0, not judged** | **not judged** | 3 / 0 / 0 |",
+        "{md}"
+    );
+    assert_eq!(
+        row("demo_asb"),
+        "| `demo_asb` | asb | **not judged** | **not judged** | n/a (ADR-0021) | n/a (ADR-0021) |",
+        "{md}"
+    );
+    let table = md.split("\n\nEach cell").next().unwrap();
+    assert!(!table.contains("missing"), "nothing is called missing: {md}");
+    for line in [
+        "| (file) | (whole file) | BQ601 results-not-json | starts with a UTF-8 byte-order mark",
+        "| (file) | `/bindings` | BQ620 results-malformed | bindings is a string",
+        "| (file) | `/sections` | BQ620 results-malformed | sections is a string",
+        "| (file) | (whole file) | BQ602 results-schema | violates the results schema: Additional properties are not allowed ('summary' was unexpected)",
+    ] {
+        assert!(md.contains(line), "{line}\n{md}");
+    }
+    let mut args = vec!["report", "--suite", "suite", "--format", "html"];
+    args.extend(files);
+    let html = String::from_utf8(bqsuite(dir.path(), &args).stdout).unwrap();
+    assert!(
+        html.contains("<ul class=\"file-findings\"><li>(whole file): BQ601 results-not-json: starts with"),
+        "{html}"
+    );
+    assert!(html.contains("<li><code>/bindings</code>: BQ620 results-malformed: bindings is a string"), "{html}");
+    assert!(html.contains("<td class=\"num warn\">3 / 0 / 0, not judged</td>"), "{html}");
+}
+
+/// User journey (release coordinator): case ids and reasons from a results file are shown as
+/// `results check` names them, hidden characters written `\u{XXXX}` (an id with a zero-width
+/// space must not look like the id it is not), and a reason is cut after 200 characters, so
+/// one runner that puts a stack trace in every reason cannot make the published matrix
+/// unreadable.
+#[test]
+fn ids_and_reasons_are_shown_visibly_and_reasons_are_cut() {
+    let dir = workspace();
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join(HAND_MADE[0])).unwrap()).unwrap();
+    let cases = v["sections"]["cases"].as_object_mut().unwrap();
+    cases.insert("order-created\u{200b}".into(), serde_json::json!({"status": "pass"}));
+    let long = format!("{}END", "x".repeat(5000));
+    v["sections"]["demo_core"]["first"] =
+        serde_json::json!({"status": "fail", "reason": format!("got \u{00a0}{long}")});
+    std::fs::write(dir.path().join("odd.json"), v.to_string()).unwrap();
+    let md = String::from_utf8(bqsuite(dir.path(), &["report", "odd.json", "--suite", "suite"]).stdout).unwrap();
+    assert!(md.contains("| `cases` | `order-created\\u{200b}` | unknown | |"), "{md}");
+    assert!(md.contains("got \\\\u{00a0}xxx"), "{md}");
+    assert!(md.contains("… (4808 more characters)") && !md.contains("END"), "{md}");
+    let o = bqsuite(dir.path(), &["results", "check", "odd.json", "--suite", "suite"]);
+    let out = transcript(&o);
+    assert!(out.contains("cases / order-created\\u{200b} is not a case id"), "{out}");
+    assert!(
+        out.contains("demo_core / first failed: got \\u{00a0}xxx") && out.contains("(4808 more characters)"),
+        "{out}"
+    );
+    assert!(!out.contains("END"), "{out}");
 }

@@ -121,7 +121,14 @@ fn a_generated_at_that_names_no_instant_violates_the_schema() {
     v["generated_at"] = json!("yesterday");
     let fc = broken(&v, "BQ602", "/generated_at");
     assert_eq!(fc.findings.len(), 1, "{:#?}", fc.findings);
-    for good in ["2024-02-29T23:59:60Z", "2026-12-05t07:54:50.5+05:30"] {
+    // A leap second is 23:59:60 UTC, never another minute's 60th second (user journey).
+    for bad in ["2026-12-05T10:00:60Z", "2016-12-31T23:59:60+01:00"] {
+        let mut v = passing(&s, "babelqueue-python", &["sqs"]);
+        v["generated_at"] = json!(bad);
+        let fc = broken(&v, "BQ602", "/generated_at");
+        assert!(fc.findings[0].message.contains("a leap second is 23:59:60 UTC"), "{}", fc.findings[0].message);
+    }
+    for good in ["2024-02-29T23:59:60Z", "2016-12-31T18:59:60-05:00", "2026-12-05t07:54:50.5+05:30"] {
         let mut v = passing(&s, "babelqueue-python", &["sqs"]);
         v["generated_at"] = json!(good);
         assert!(check(&s, &v).findings.is_empty(), "{good}");
@@ -516,6 +523,15 @@ fn a_section_whose_every_case_the_policy_allows_is_still_not_run_unless_whole() 
     let mut got = codes(&fc.findings);
     got.sort_unstable();
     assert_eq!(got, ["BQ614", "BQ615"], "{:#?}", fc.findings);
+    // BQ615 names the rule that may skip the section whole and why it does not here (user
+    // journey: it said "only a rule naming the section in whole_sections may skip it whole",
+    // which sent the reader to a rule that exists).
+    let not_run = fc.findings.iter().find(|f| f.code.id == "BQ615").unwrap();
+    assert!(
+        not_run.message.contains("rule no-live-redis may skip it whole, but only when every skip is one that rule allows, and 1 of these are not allowed (see their findings)"),
+        "{}",
+        not_run.message
+    );
 }
 
 #[test]

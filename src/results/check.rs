@@ -115,6 +115,9 @@ pub struct FileCheck {
     pub policy_skips: BTreeMap<String, usize>,
     /// Every finding, located and sorted.
     pub findings: Vec<Finding>,
+    /// Whether `sections` and `bindings` could be read: where they could not, no section was
+    /// judged missing or out of scope (the floor's one finding, BQ620, says why).
+    pub readable: Readable,
 }
 
 impl FileCheck {
@@ -230,6 +233,7 @@ impl<'s> Checker<'s> {
             counts: Counts::default(),
             policy_skips: BTreeMap::new(),
             findings: Vec::new(),
+            readable: Readable::default(),
         };
         if let Some(f) = diags::wrong_encoding(&src.bytes) {
             fc.findings.push(f.in_file(&fc.file));
@@ -282,6 +286,7 @@ impl<'s> Checker<'s> {
             sections: value.get("sections").is_some_and(Value::is_object),
             bindings: value.get("bindings").is_some_and(Value::is_array),
         };
+        fc.readable = read;
         // Everything later reads the view; the parsed tree (the largest thing held) goes now.
         drop(value);
         fc.family = results.sdk.as_deref().and_then(|s| family_of(s, &self.families));
@@ -450,7 +455,13 @@ impl<'s> Checker<'s> {
                     let known_reported = reported_cases.iter().filter(|c| id_set.contains(c.id.as_str())).count();
                     let skipped_whole_by_one_rule = whole.values().any(|&n| n == skips);
                     if skips > 0 && skips == known_reported && !skipped_whole_by_one_rule {
-                        out.push(diags::section_not_run(&r.name, skips, r.pointer()));
+                        let whole: Vec<&str> = policy
+                            .rules
+                            .iter()
+                            .filter(|rule| SkipPolicy::whole_section(rule, &r.name))
+                            .map(|rule| rule.name.as_str())
+                            .collect();
+                        out.push(diags::section_not_run(&r.name, skips, skips - allowed, &whole, r.pointer()));
                     }
                     if allowed > 0 {
                         fc.policy_skips.insert(r.name.clone(), allowed);
@@ -523,11 +534,11 @@ fn ran_under_all_or_none<'p>(
 
 /// Whether the members the scope rules rest on can be read: without `sections` no section is
 /// reported, and without `bindings` none but `core` is carried, so the rules would only repeat
-/// the floor's finding (BQ620) once per section.
-#[derive(Debug, Clone, Copy)]
-struct Readable {
-    sections: bool,
-    bindings: bool,
+/// the floor's finding (BQ620) once per section. Neither, for a file that is not JSON.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Readable {
+    pub sections: bool,
+    pub bindings: bool,
 }
 
 /// The codes of the findings that judge one case's outcome (a skip, or a status that is none of

@@ -9,8 +9,9 @@
 //! Invariants: the grammar is RFC 3339 §5.6's `date-time` (`T` or `t`, `Z` or `z`, a fraction of
 //! any length, a numeric offset); the month is 01–12, the day exists in that month of that
 //! year (Gregorian leap years: every fourth, not every hundredth, every four-hundredth), the
-//! hour 00–23, the minute 00–59, the second 00–60 (60 for a leap second, which RFC 3339 allows
-//! and no table here can rule out), and an offset's hour 00–23 and minute 00–59.
+//! hour 00–23, the minute 00–59, the second 00–59, or 60 at 23:59 UTC only (a leap second is
+//! inserted there, RFC 3339 §5.7; which months had one is a table this check does not keep), and
+//! an offset's hour 00–23 and minute 00–59.
 
 /// Why `s` is no RFC 3339 date-time, or `Ok` when it is one.
 pub fn check(s: &str) -> Result<(), String> {
@@ -41,10 +42,12 @@ pub fn check(s: &str) -> Result<(), String> {
     }
     let offset = match b.get(i) {
         Some(b'Z' | b'z') if i + 1 == b.len() => None,
-        Some(b'+' | b'-') if i + 6 == b.len() && at(i + 3, b":") => match (digits(i + 1, 2), digits(i + 4, 2)) {
-            (Some(h), Some(m)) => Some((h, m)),
-            _ => return Err(shape()),
-        },
+        Some(sign @ (b'+' | b'-')) if i + 6 == b.len() && at(i + 3, b":") => {
+            match (digits(i + 1, 2), digits(i + 4, 2)) {
+                (Some(h), Some(m)) => Some((*sign == b'-', h, m)),
+                _ => return Err(shape()),
+            }
+        }
         _ => return Err(shape()),
     };
     if !(1..=12).contains(&month) {
@@ -63,10 +66,20 @@ pub fn check(s: &str) -> Result<(), String> {
     if hour > 23 || minute > 59 || second > 60 {
         return Err(format!("{hour:02}:{minute:02}:{second:02} is no time of day"));
     }
-    if let Some((h, m)) = offset
+    if let Some((_, h, m)) = offset
         && (h > 23 || m > 59)
     {
         return Err(format!("the offset {h:02}:{m:02} is no offset"));
+    }
+    if second == 60 {
+        // The minute of the day in UTC: local time less the offset (east of UTC is ahead).
+        let east = offset.map_or(0, |(west, h, m)| if west { -i64::from(h * 60 + m) } else { i64::from(h * 60 + m) });
+        let utc = (i64::from(hour * 60 + minute) - east).rem_euclid(24 * 60);
+        if utc != 23 * 60 + 59 {
+            return Err(format!(
+                "{hour:02}:{minute:02}:60 is no time of day: a leap second is 23:59:60 UTC, nothing else"
+            ));
+        }
     }
     Ok(())
 }
@@ -82,7 +95,10 @@ mod tests {
             "2026-12-05t07:54:50z",
             "2026-12-05T07:54:50.123456789+01:00",
             "2024-02-29T00:00:00Z",
-            "2000-02-29T23:59:60-23:59",
+            "2000-02-29T23:59:59-23:59",
+            "2016-12-31T23:59:60Z",
+            "2016-12-31T18:59:60-05:00",
+            "2017-01-01T08:59:60+09:00",
             "0001-01-01T00:00:00Z",
         ] {
             assert_eq!(check(s), Ok(()), "{s}");
@@ -101,6 +117,9 @@ mod tests {
             ("2026-04-01T24:00:00Z", "24:00:00 is no time"),
             ("2026-04-01T23:60:00Z", "23:60:00"),
             ("2026-04-01T23:59:61Z", "23:59:61"),
+            ("2026-12-05T10:00:60Z", "10:00:60 is no time of day: a leap second is 23:59:60 UTC"),
+            ("2016-12-31T23:59:60+01:00", "a leap second is 23:59:60 UTC"),
+            ("2000-02-29T23:59:60-23:59", "a leap second"),
             ("2099-01-30T00:00:00+99:99", "offset 99:99"),
             ("2026-04-01T00:00:00+05:60", "offset 05:60"),
             ("yesterday", "not of the form"),

@@ -3,7 +3,7 @@
 //! embedded as they are; the reporters escape them for the terminal
 //! ([`crate::diag::terminal_safe`]).
 
-use crate::diag::{Code, Finding, Span};
+use crate::diag::{Code, Finding, Span, visible};
 use crate::suite::json::Foreign;
 use crate::suite::{Duplicate, Exception, Scope};
 
@@ -126,8 +126,9 @@ pub(super) fn skip_out_of_scope(section: &str, id: &str, at: String) -> Finding 
     Finding::error(
         Code::RESULTS_SKIP_OUT_OF_SCOPE,
         format!(
-            "{section} / {id} is a skip in a section out of the SDK's scope: a skip is only for an individual case of \
-             an in-scope section"
+            "{} is a skip in a section out of the SDK's scope: a skip is only for an individual case of \
+             an in-scope section",
+            case(section, id)
         ),
     )
     .at(at)
@@ -136,7 +137,7 @@ pub(super) fn skip_out_of_scope(section: &str, id: &str, at: String) -> Finding 
 pub(super) fn missing_case(section: &str, id: &str, at: String) -> Finding {
     Finding::error(
         Code::RESULTS_MISSING_CASE,
-        format!("{section} / {id} is missing: a results file lists every case of every in-scope section"),
+        format!("{} is missing: a results file lists every case of every in-scope section", case(section, id)),
     )
     .at(at)
 }
@@ -144,7 +145,7 @@ pub(super) fn missing_case(section: &str, id: &str, at: String) -> Finding {
 pub(super) fn unknown_case(section: &str, id: &str, version: &str, at: String) -> Finding {
     Finding::error(
         Code::RESULTS_UNKNOWN_CASE,
-        format!("{section} / {id} is not a case id of section {section:?} in suite {version}"),
+        format!("{} is not a case id of section {section:?} in suite {version}", case(section, id)),
     )
     .at(at)
 }
@@ -155,7 +156,27 @@ pub(super) fn unknown_section(section: &str, version: &str, at: String) -> Findi
 }
 
 fn reason_text(reason: Option<&str>) -> String {
-    reason.map_or_else(|| "no reason".to_owned(), |x| format!("{x:?}"))
+    reason.map_or_else(|| "no reason".to_owned(), |x| format!("\"{}\"", said(x)))
+}
+
+/// A case as a message names it, `section / id`, each with every hidden character written
+/// `\u{XXXX}` ([`visible`]): an id with a zero-width or no-break space must not read like the
+/// id it is not.
+fn case(section: &str, id: &str) -> String {
+    format!("{} / {}", visible(section), visible(id))
+}
+
+/// The most of a reason a message quotes, in characters (as `run` keeps them): a runner that
+/// puts a stack trace or a whole payload in each reason must not make each finding that long.
+const REASON_SHOWN: usize = 200;
+
+/// A reason from the file as a message quotes it: cut after [`REASON_SHOWN`] of its characters,
+/// saying how many more it has, with hidden characters made [`visible`].
+pub(super) fn said(reason: &str) -> String {
+    match reason.char_indices().nth(REASON_SHOWN) {
+        None => visible(reason).into_owned(),
+        Some((i, _)) => format!("{}… ({} more characters)", visible(&reason[..i]), reason[i..].chars().count()),
+    }
 }
 
 /// Why the rules that cover a case allow no skip in this file (their family, a refuted
@@ -175,8 +196,9 @@ pub(super) fn skip_without_adr(
     Finding::error(
         Code::RESULTS_SKIP_WITHOUT_ADR,
         format!(
-            "{section} / {id} is a skip whose reason does not cite the ADR that makes the case not applicable \
+            "{} is a skip whose reason does not cite the ADR that makes the case not applicable \
              (ADR-NNNN; the skip policy allows {}): {}{}",
+            case(section, id),
             allowed.join(" or "),
             reason_text(reason),
             notes_text(notes)
@@ -190,8 +212,9 @@ pub(super) fn skip_not_allowed(section: &str, id: &str, reason: Option<&str>, no
     Finding::error(
         Code::RESULTS_SKIP_NOT_ALLOWED,
         format!(
-            "{section} / {id} is a skip, but the suite's skip policy (manifest.json → skip_policy) {why}: it must be \
+            "{} is a skip, but the suite's skip policy (manifest.json → skip_policy) {why}: it must be \
              run ({}){}",
+            case(section, id),
             reason_text(reason),
             notes_text(notes)
         ),
@@ -210,7 +233,8 @@ pub(super) fn skip_wrong_adr(
     Finding::error(
         Code::RESULTS_SKIP_WRONG_ADR,
         format!(
-            "{section} / {id} is a skip whose reason cites none of the ADRs the skip policy allows for it ({}): {}{}",
+            "{} is a skip whose reason cites none of the ADRs the skip policy allows for it ({}): {}{}",
+            case(section, id),
             allowed.join(", "),
             reason_text(reason),
             notes_text(notes)
@@ -219,13 +243,29 @@ pub(super) fn skip_wrong_adr(
     .at(at)
 }
 
-pub(super) fn section_not_run(section: &str, skipped: usize, at: String) -> Finding {
+pub(super) fn section_not_run(section: &str, skipped: usize, refused: usize, whole: &[&str], at: String) -> Finding {
+    let why = match whole {
+        [] => "no rule of the skip policy may skip this section whole".to_owned(),
+        rules => {
+            let names = rules.join(", ");
+            let (rule, it) = if rules.len() == 1 { ("rule", "that rule") } else { ("rules", "one of them") };
+            match refused {
+                0 => format!(
+                    "{rule} {names} may skip it whole, but only when every skip is one {it} allows, and these are \
+                     allowed by different rules"
+                ),
+                n => format!(
+                    "{rule} {names} may skip it whole, but only when every skip is one {it} allows, and {n} of these \
+                     are not allowed (see their findings)"
+                ),
+            }
+        }
+    };
     Finding::error(
         Code::RESULTS_SECTION_NOT_RUN,
         format!(
             "required section {section:?} was not run: all {skipped} of its reported cases are skips, and skip is \
-             never a way to leave a section out (only a skip-policy rule naming the section in whole_sections may \
-             skip it whole)"
+             never a way to leave a section out; {why}"
         ),
     )
     .at(at)
@@ -242,7 +282,7 @@ pub(super) fn too_many_skips(skips: usize, max: usize, at: &str) -> Finding {
 pub(super) fn no_status(section: &str, id: &str, at: String) -> Finding {
     Finding::error(
         Code::RESULTS_NO_STATUS,
-        format!("{section} / {id} has no status of pass, fail or skip, so it is neither passed nor excused"),
+        format!("{} has no status of pass, fail or skip, so it is neither passed nor excused", case(section, id)),
     )
     .at(at)
 }
@@ -250,7 +290,7 @@ pub(super) fn no_status(section: &str, id: &str, at: String) -> Finding {
 pub(super) fn case_failed(section: &str, id: &str, reason: Option<&str>, at: String) -> Finding {
     Finding::error(
         Code::RESULTS_CASE_FAILED,
-        format!("{section} / {id} failed: {}", reason.unwrap_or("(no reason given)")),
+        format!("{} failed: {}", case(section, id), reason.map_or_else(|| "(no reason given)".to_owned(), said)),
     )
     .at(at)
 }

@@ -8,7 +8,7 @@
 use std::fmt::Write as _;
 
 use super::Verdict;
-use super::report::{Cell, Column, LEGEND, Matrix};
+use super::report::{Cell, Column, LEGEND, Matrix, SectionFinding};
 
 /// Escape text for HTML element content and quoted attribute values.
 pub(super) fn esc(s: &str) -> String {
@@ -74,6 +74,8 @@ fn td_class(cell: &Cell) -> &'static str {
         Cell::NotChecked { counts: None, .. } => "absent warn",
         Cell::NotChecked { counts: Some(_), .. } => "num warn",
         Cell::Missing => "bad",
+        Cell::NotJudged { counts: None, .. } => "absent warn",
+        Cell::NotJudged { counts: Some(_), .. } => "num warn",
         Cell::Others { sections } if sections.is_empty() => "absent",
         Cell::Others { sections } if sections.iter().all(|(_, c)| matches!(c, Cell::NotChecked { .. })) => "num warn",
         Cell::Others { sections } => {
@@ -138,23 +140,10 @@ fn details(out: &mut String, cell: &Cell) {
                 out.push_str("</ul></details>");
             }
         }
-        let (refused, more): (Vec<_>, Vec<_>) = findings.iter().partition(|f| f.is_a_refused_skip());
-        for (list, noun, tail) in [(refused, "skip", " not allowed"), (more, "more finding", "")] {
-            if list.is_empty() {
-                continue;
-            }
-            let n = list.len();
-            let _ = write!(out, "<details><summary>{n} {noun}{}{tail}</summary><ul>", if n == 1 { "" } else { "s" });
-            for f in list {
-                let at = match f.place() {
-                    None => "(whole section)".to_owned(),
-                    Some((case, "")) => code(&case),
-                    Some((case, rest)) => format!("{} at {}", code(&case), code(rest)),
-                };
-                let _ = write!(out, "<li>{at}: {}: {}</li>", f.code, esc(&f.message));
-            }
-            out.push_str("</ul></details>");
-        }
+        finding_details(out, findings);
+    }
+    if let Cell::NotJudged { findings, .. } = cell {
+        finding_details(out, findings);
     }
     if let Cell::Others { sections } = cell
         && !sections.is_empty()
@@ -164,6 +153,27 @@ fn details(out: &mut String, cell: &Cell) {
             let _ = write!(out, "<li>{}: {}", code(name), esc(&c.summary()));
             details(out, c);
             out.push_str("</li>");
+        }
+        out.push_str("</ul></details>");
+    }
+}
+
+/// The drill-downs of a cell's findings: refused skips, then the rest.
+fn finding_details(out: &mut String, findings: &[SectionFinding]) {
+    let (refused, more): (Vec<_>, Vec<_>) = findings.iter().partition(|f| f.is_a_refused_skip());
+    for (list, noun, tail) in [(refused, "skip", " not allowed"), (more, "more finding", "")] {
+        if list.is_empty() {
+            continue;
+        }
+        let n = list.len();
+        let _ = write!(out, "<details><summary>{n} {noun}{}{tail}</summary><ul>", if n == 1 { "" } else { "s" });
+        for f in list {
+            let at = match f.place() {
+                None => "(whole section)".to_owned(),
+                Some((case, "")) => code(&case),
+                Some((case, rest)) => format!("{} at {}", code(&case), code(rest)),
+            };
+            let _ = write!(out, "<li>{at}: {}: {}</li>", f.code, esc(&f.message));
         }
         out.push_str("</ul></details>");
     }
@@ -235,6 +245,14 @@ pub(super) fn render(m: &Matrix) -> String {
             esc(&c.counts_text()),
             if c.reasons.is_empty() { String::new() } else { format!(" Reasons: {}.", esc(&c.reasons.join(", "))) }
         );
+        if !c.findings.is_empty() {
+            out.push_str("<ul class=\"file-findings\">");
+            for f in &c.findings {
+                let at = f.at.as_deref().map_or_else(|| "(whole file)".to_owned(), code);
+                let _ = write!(out, "<li>{at}: {}: {}</li>", f.code, esc(&f.message));
+            }
+            out.push_str("</ul>\n");
+        }
     }
     out.push_str("</body>\n</html>\n");
     out

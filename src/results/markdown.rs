@@ -9,7 +9,7 @@
 use std::fmt::Write as _;
 
 use super::Verdict;
-use super::report::{Cell, LEGEND, Matrix};
+use super::report::{Cell, LEGEND, Matrix, SectionFinding};
 
 use crate::diag::{markdown_code as code, markdown_code_cell as cell_code, markdown_text as text};
 
@@ -74,7 +74,15 @@ pub(super) fn render(m: &Matrix) -> String {
         if !c.reasons.is_empty() {
             let _ = writeln!(out, "Reasons: {}.", text(&c.reasons.join(", ")));
         }
-        let mut lines = Vec::new();
+        // The findings no cell shows first: the file as a whole, `sdk`, `bindings`, ….
+        let mut lines: Vec<String> = c
+            .findings
+            .iter()
+            .map(|f| {
+                let at = f.at.as_deref().map_or_else(|| "(whole file)".to_owned(), cell_code);
+                format!("| (file) | {at} | {} | {} |", f.code, text(&f.message))
+            })
+            .collect();
         for r in &m.rows {
             drill_down(&r.section, &r.cells[i], &mut lines);
         }
@@ -112,21 +120,27 @@ fn drill_down(section: &str, cell: &Cell, lines: &mut Vec<String>) {
             for id in no_status {
                 lines.push(format!("| {} | {} | no status | |", cell_code(section), cell_code(id)));
             }
-            for f in findings {
-                let at = match f.place() {
-                    None => "(whole section)".to_owned(),
-                    Some((case, "")) => cell_code(&case),
-                    Some((case, rest)) => format!("{} at {}", cell_code(&case), cell_code(rest)),
-                };
-                lines.push(format!("| {} | {at} | {} | {} |", cell_code(section), f.code, text(&f.message)));
-            }
+            finding_lines(section, findings, lines);
         }
+        Cell::NotJudged { findings, .. } => finding_lines(section, findings, lines),
         Cell::Others { sections } => {
             for (name, c) in sections {
                 drill_down(name, c, lines);
             }
         }
         Cell::NotCarried | Cell::Excepted { .. } | Cell::NotChecked { .. } => {}
+    }
+}
+
+/// The drill-down lines of a cell's findings.
+fn finding_lines(section: &str, findings: &[SectionFinding], lines: &mut Vec<String>) {
+    for f in findings {
+        let at = match f.place() {
+            None => "(whole section)".to_owned(),
+            Some((case, "")) => cell_code(&case),
+            Some((case, rest)) => format!("{} at {}", cell_code(&case), cell_code(rest)),
+        };
+        lines.push(format!("| {} | {at} | {} | {} |", cell_code(section), f.code, text(&f.message)));
     }
 }
 

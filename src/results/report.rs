@@ -57,6 +57,18 @@ pub struct Column {
     /// How many of the skips the skip policy allows (`None`: the policy was not applied, the
     /// file ran another suite version).
     pub policy_skips: Option<usize>,
+    /// `results check`'s error findings outside every section (the file as a whole, its
+    /// `sdk`, `bindings`, `generated_at`, …), in its order: the cells cannot show them.
+    pub findings: Vec<FileFinding>,
+}
+
+/// An error finding of `results check` outside every section.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileFinding {
+    /// Its pointer (RFC 6901, escaped; `None` for the file as a whole).
+    pub at: Option<String>,
+    pub code: Code,
+    pub message: String,
 }
 
 impl Column {
@@ -90,6 +102,12 @@ pub enum Cell {
     Excepted { adr: String },
     /// A required section is absent.
     Missing,
+    /// `results check` judged nothing here: the file is not JSON, or its `sections` (for a
+    /// section it would call missing, or one that is not an object) or its `bindings` (for a
+    /// binding's section) could not be read; the file's findings say why. What it reports for
+    /// the section, when it reports it, and the error findings inside it (the reason it could
+    /// not be read, a repeated key).
+    NotJudged { counts: Option<Counts>, findings: Vec<SectionFinding> },
     /// The row of the sections the suite does not have: each one this file reports, by name, as
     /// a [`Cell::Reported`] (out of scope) or [`Cell::NotChecked`] cell; empty when it reports none.
     Others { sections: Vec<(String, Cell)> },
@@ -166,6 +184,28 @@ fn findings_by_section(fc: &FileCheck) -> HashMap<String, Vec<SectionFinding>> {
     by
 }
 
+/// A file's error findings outside every section, less the missing sections (each a
+/// [`Cell::Missing`] already).
+fn file_findings(fc: &FileCheck) -> Vec<FileFinding> {
+    fc.findings
+        .iter()
+        .filter(|f| f.severity == Severity::Error && f.code != Code::RESULTS_MISSING_SECTION)
+        .filter(|f| f.pointer.as_deref().and_then(inside_a_section).is_none())
+        .map(|f| FileFinding {
+            at: f.pointer.clone().filter(|p| !p.is_empty()),
+            code: f.code,
+            message: f.message.clone(),
+        })
+        .collect()
+}
+
+/// A name or id from a results file as the matrix shows it: every hidden character written
+/// `\u{XXXX}` ([`crate::diag::visible`]), as `results check` names it, so two ids that differ
+/// only in a zero-width or no-break space, or a line break, never look alike.
+fn shown(s: &str) -> String {
+    crate::diag::visible(s).into_owned()
+}
+
 /// `(section, pointer below it)` when `p` is `/sections/<name>` or below it.
 fn inside_a_section(p: &str) -> Option<(String, String)> {
     let (name, below) = first_token(p.strip_prefix(super::view::SECTIONS)?.strip_prefix('/')?)?;
@@ -189,6 +229,8 @@ impl Cell {
             Cell::NotCarried => "—".into(),
             Cell::Excepted { adr } => format!("n/a ({adr})"),
             Cell::Missing => "missing".into(),
+            Cell::NotJudged { counts: None, .. } => "not judged".into(),
+            Cell::NotJudged { counts: Some(c), .. } => format!("{} / {} / {}, not judged", c.pass, c.fail, c.skip),
             Cell::Others { sections } if sections.is_empty() => "—".into(),
             Cell::Others { sections } => {
                 let (mut counts, mut more, mut no_status, mut not_checked) = (Counts::default(), 0, 0, false);
@@ -217,7 +259,7 @@ impl Cell {
                 if no_status > 0 {
                     t.push_str(&format!(", {no_status} without a status"));
                 }
-                t.push_str(if not_checked { ", not checked" } else { ", out of scope" });
+                t.push_str(if not_checked { ", not checked" } else { ", not in the suite" });
                 match more {
                     0 => {}
                     1 => t.push_str(", 1 more finding"),
@@ -260,7 +302,9 @@ impl Cell {
     pub fn failing(&self) -> &[(String, Option<String>)] {
         match self {
             Cell::Reported { failing, .. } | Cell::NotChecked { failing, .. } => failing,
-            Cell::NotCarried | Cell::Excepted { .. } | Cell::Missing | Cell::Others { .. } => &[],
+            Cell::NotCarried | Cell::Excepted { .. } | Cell::Missing | Cell::NotJudged { .. } | Cell::Others { .. } => {
+                &[]
+            }
         }
     }
 
@@ -269,7 +313,7 @@ impl Cell {
     pub fn is_clean(&self) -> bool {
         match self {
             Cell::NotCarried | Cell::Excepted { .. } => true,
-            Cell::Missing | Cell::NotChecked { .. } => false,
+            Cell::Missing | Cell::NotChecked { .. } | Cell::NotJudged { .. } => false,
             Cell::Others { sections } => sections.iter().all(|(_, c)| c.is_clean()),
             Cell::Reported { counts, policy_skips, missing, unknown, no_status, out_of_scope, findings, .. } => {
                 counts.fail == 0
@@ -288,9 +332,12 @@ impl Cell {
 pub const LEGEND: &str = "Each cell counts pass / fail / skip; (policy) every skip is one the suite's skip policy \
 allows, (not allowed) or (N policy, N not allowed) some are not (each listed below). — the SDK does not carry the section's scope; \
 n/a (ADR) a family exception excludes the binding; missing a required section the file leaves out; \
+not judged results check could not read the file, its sections or its bindings there (the file's findings, listed below, say \
+why); \
 N missing case ids the section leaves out; N unknown case ids the section does not have; N without a status \
 cases whose status is none of pass, fail and skip (counted nowhere); N more findings other findings of results check \
-inside the section (listed below); out of scope a section the file should not report; \
+inside the section (listed below); out of scope a section the file should not report; not in the suite sections \
+the file reports that the suite does not have; \
 not checked the file ran another suite version, so none of its sections was checked against this one (check it against \
 that version's suite).";
 
@@ -303,14 +350,15 @@ impl Matrix {
                 let r = fc.results.as_ref();
                 Column {
                     file: fc.file.clone(),
-                    sdk: r.and_then(|r| r.sdk.clone()).unwrap_or_else(|| fc.file.clone()),
-                    version: r.and_then(|r| r.version.clone()),
-                    conformance_version: r.and_then(|r| r.conformance_version.clone()),
+                    sdk: r.and_then(|r| r.sdk.as_deref()).map_or_else(|| fc.file.clone(), shown),
+                    version: r.and_then(|r| r.version.as_deref()).map(shown),
+                    conformance_version: r.and_then(|r| r.conformance_version.as_deref()).map(shown),
                     family: fc.family.clone(),
                     verdict: fc.verdict(),
                     reasons: fc.reasons(),
                     counts: fc.counts,
                     policy_skips: fc.same_version.then(|| fc.policy_skip_total()),
+                    findings: file_findings(fc),
                 }
             })
             .collect();
@@ -344,7 +392,7 @@ impl Matrix {
                     .iter()
                     .flat_map(|r| &r.sections)
                     .filter(|s| !known.contains(s.name.as_str()))
-                    .map(|s| (s.name.clone(), cell(fc, &s.name, None, Some(s), found)))
+                    .map(|s| (shown(&s.name), cell(fc, &s.name, None, Some(s), found)))
                     .collect(),
             })
             .collect();
@@ -381,8 +429,15 @@ fn cell(
 ) -> Cell {
     let in_scope = scope.is_some_and(|s| fc.carried.contains(&s));
     let failing = |r: &super::view::SectionResults| -> Vec<(String, Option<String>)> {
-        r.cases().iter().filter(|c| c.status == Some(Status::Fail)).map(|c| (c.id.clone(), c.reason.clone())).collect()
+        r.cases()
+            .iter()
+            .filter(|c| c.status == Some(Status::Fail))
+            .map(|c| (shown(&c.id), c.reason.as_deref().map(super::diags::said)))
+            .collect()
     };
+    // A binding's section, where `bindings` could not be read: whether the SDK carries it is
+    // unknown, so nothing about it was judged.
+    let unread_binding = scope.is_some_and(Scope::is_binding) && !in_scope && !fc.readable.bindings;
     if !fc.same_version {
         // Its scopes, ids and skips belong to another suite: count, judge nothing.
         return Cell::NotChecked {
@@ -391,17 +446,29 @@ fn cell(
         };
     }
     match reported {
+        // Not an object: none of its cases could be read (BQ620 says so).
+        Some(r) if r.cases.is_none() && in_scope => {
+            Cell::NotJudged { counts: None, findings: found.remove(section).unwrap_or_default() }
+        }
+        Some(r) if unread_binding => {
+            Cell::NotJudged { counts: Some(r.counts()), findings: found.remove(section).unwrap_or_default() }
+        }
         Some(r) => Cell::Reported {
             counts: r.counts(),
             policy_skips: fc.policy_skips.get(section).copied().unwrap_or(0),
             failing: failing(r),
             missing: fc.missing_cases.get(section).cloned().unwrap_or_default(),
-            unknown: fc.unknown_cases.get(section).cloned().unwrap_or_default(),
-            no_status: r.cases().iter().filter(|c| c.status.is_none()).map(|c| c.id.clone()).collect(),
+            unknown: fc
+                .unknown_cases
+                .get(section)
+                .map(|ids| ids.iter().map(|id| shown(id)).collect())
+                .unwrap_or_default(),
+            no_status: r.cases().iter().filter(|c| c.status.is_none()).map(|c| shown(&c.id)).collect(),
             out_of_scope: !in_scope,
             findings: found.remove(section).unwrap_or_default(),
         },
-        None if in_scope => Cell::Missing,
+        None if in_scope && fc.readable.sections => Cell::Missing,
+        None if in_scope || unread_binding => Cell::NotJudged { counts: None, findings: Vec::new() },
         None => match scope.and_then(|s| fc.exception_for(s)) {
             Some(x) => Cell::Excepted { adr: x.adr.clone() },
             None => Cell::NotCarried,
