@@ -315,7 +315,17 @@ fn check_reports_drift_missing_skips_refusals_and_pins() {
     has("BQ714", "warning", "babelqueue-node/.github/workflows/ci.yml");
     has("BQ715", "warning", "babelqueue-java-redis/.github/workflows/ci.yml");
     has("BQ716", "warning", "babelqueue-java/.github/workflows/ci.yml");
-    has("BQ717", "warning", "babelqueue-java-kafka/.github/workflows/ci.yml");
+    // A conflict points at the pin to move (user journey: it pointed at the first pin, which
+    // was the one already right), and says which it is.
+    has("BQ717", "warning", "babelqueue-java-kafka/.github/workflows/nightly.yaml");
+    let conflict = r["findings"].as_array().unwrap().iter().find(|f| f["code"] == "BQ717").unwrap();
+    assert!(
+        conflict["message"]
+            .as_str()
+            .unwrap()
+            .ends_with(&format!("; the copy is {}, so move .github/workflows/nightly.yaml:7 (v1.4.0)", version())),
+        "{conflict:#}"
+    );
     has("BQ718", "warning", "babelqueue-dotnet-sqs/.github/workflows");
 
     let human = t.run(&[

@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 
 use crate::diag::{self, Code, Finding, Format, Summary, style};
 
-use super::pin::{PinStatus, WORKFLOWS};
+use super::pin::{Pin, PinStatus, WORKFLOWS};
 use super::{Action, Leftover, Mode, Recovered, Report, State, TargetReport};
 use crate::staging::Kind;
 use crate::vendored;
@@ -193,7 +193,11 @@ impl Report {
             ),
         };
         let copy = t.copy_version.as_deref().map_or("no copy".to_owned(), |v| format!("copy {v}"));
-        let first = t.pins.first();
+        // The pin a finding points at: the first that does not pin the copy's version (the one
+        // to move), else the first.
+        let stale: Vec<&Pin> =
+            t.pins.iter().filter(|p| t.copy_version.as_deref().is_some_and(|v| p.version() != v)).collect();
+        let first = stale.first().copied().or(t.pins.first());
         let (code, msg) = match status {
             PinStatus::InSync => return None,
             PinStatus::Behind => (
@@ -244,7 +248,14 @@ impl Report {
                 },
             ),
             PinStatus::Conflict => {
-                (Code::PIN_CONFLICT, format!("{id}: the CI workflows pin different suite tags ({})", pin_list(t)))
+                let mut msg = format!("{id}: the CI workflows pin different suite tags ({})", pin_list(t));
+                if let (Some(v), false) = (t.copy_version.as_deref(), stale.is_empty()) {
+                    let shown: Vec<String> =
+                        stale.iter().take(3).map(|p| format!("{}:{} ({})", p.file, p.span.line, p.tag)).collect();
+                    let more = if stale.len() > 3 { format!(" and {} more", stale.len() - 3) } else { String::new() };
+                    msg.push_str(&format!("; the copy {} {v}, so move {}{more}", copy_is(t), shown.join(", ")));
+                }
+                (Code::PIN_CONFLICT, msg)
             }
             PinStatus::Unpinned => (
                 Code::PIN_MISSING,
