@@ -150,20 +150,6 @@ fn attributes(html: &str, name: &str) -> Vec<String> {
         .collect()
 }
 
-/// The GitHub anchors of a Markdown file's headings.
-fn markdown_anchors(text: &str) -> BTreeSet<String> {
-    let mut fenced = false;
-    text.lines()
-        .filter(|l| {
-            if l.starts_with("```") {
-                fenced = !fenced;
-            }
-            !fenced && l.starts_with('#')
-        })
-        .map(|l| bqsuite::docs::markdown::slug(l.trim_start_matches('#').trim().replace('`', "").as_str()))
-        .collect()
-}
-
 #[test]
 fn every_page_is_self_contained_and_every_internal_link_resolves() {
     let pages = html_pages();
@@ -186,11 +172,16 @@ fn every_page_is_self_contained_and_every_internal_link_resolves() {
                 continue;
             };
             let Some(fragment) = fragment else { continue };
-            let anchors: BTreeSet<String> = if file.extension().is_some_and(|x| x == "html") {
-                attributes(&text, "id").into_iter().collect()
-            } else {
-                markdown_anchors(&text)
-            };
+            // A browser shows a Markdown file as text and finds no `#fragment` in it (user
+            // journey: the section pages' "Added in" links went to CHANGELOG.md#160).
+            if file.extension().is_none_or(|x| x != "html") {
+                broken.push(format!(
+                    "{}: {href} (a fragment of a Markdown file, which a browser cannot follow)",
+                    page.display()
+                ));
+                continue;
+            }
+            let anchors: BTreeSet<String> = attributes(&text, "id").into_iter().collect();
             if !anchors.contains(fragment) {
                 broken.push(format!("{}: {href} (no heading #{fragment} there)", page.display()));
             }

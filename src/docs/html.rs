@@ -24,9 +24,14 @@ use super::markdown::{self, relative};
 pub const DIR: &str = "docs/html";
 
 /// The HTML page of the Markdown page at `rel` (a repository path): a `README.md` is its
-/// directory's `index.html`; the repository's own README is `readme.html`.
+/// directory's `index.html`; the repository's own README is `readme.html`, its CHANGELOG
+/// `changelog.html`.
 pub fn path(rel: &str) -> String {
-    let inner = rel.strip_prefix("docs/").unwrap_or(if rel == "README.md" { "readme.md" } else { rel });
+    let inner = rel.strip_prefix("docs/").unwrap_or(match rel {
+        "README.md" => "readme.md",
+        "CHANGELOG.md" => "changelog.md",
+        _ => rel,
+    });
     let stem = inner.strip_suffix(".md").unwrap_or(inner);
     let stem = match stem.strip_suffix("README") {
         Some(dir) => format!("{dir}index"),

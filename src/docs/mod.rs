@@ -15,7 +15,7 @@
 //!   (every subcommand's usage line), `operations` (every adapter operation's members, from the
 //!   protocol's schema), `codes BQxxx-BQyyy` (the codes of that range, linked to the code
 //!   reference) or `families COMMAND` (the code families a subcommand reports, linked);
-//! - `docs/html/`: every page above as a static HTML page ([`html`]).
+//! - `docs/html/`: every page above as a static HTML page ([`html`]), and the CHANGELOG's.
 //!
 //! Invariants: rendering reads only the suite, CHANGELOG.md, the hand-written pages and the
 //! code's own tables, never the clock or the environment, so the same checkout renders the
@@ -55,6 +55,8 @@ pub const CODES_PAGE: &str = "docs/codes.md";
 pub const CLI_PAGE: &str = "docs/cli.md";
 /// The adapter protocol, which section pages link for the operations their cases call.
 pub const ADAPTER_PAGE: &str = "docs/adapter-protocol.md";
+/// The suite's changelog, which the section pages link and the HTML rendering renders.
+const CHANGELOG: &str = crate::suite::CHANGELOG;
 /// The directories this module owns.
 pub const OWNED_DIRS: [&str; 2] = [section::DIR, html::DIR];
 const REGION_START: &str = "<!-- bqsuite docs: ";
@@ -242,7 +244,7 @@ pub fn render(suite: &Suite, cli: &clap::Command) -> Result<Docs, String> {
             suite.validate_command()
         ));
     }
-    let changelog = read(root, "CHANGELOG.md")?;
+    let changelog = read(root, CHANGELOG)?;
     let pages_in = hand_written(root)?;
     let readme = &pages_in[0].1;
     let envelope_rules = section_of(readme, ENVELOPE_HEADING);
@@ -265,11 +267,17 @@ pub fn render(suite: &Suite, cli: &clap::Command) -> Result<Docs, String> {
     let mut docs = Docs::default();
     docs.files.insert("docs/adapter-protocol.schema.json".into(), crate::adapter::protocol::schema_text().into_bytes());
     let all: Vec<(String, String)> = filled.into_iter().chain(md).collect();
-    let pages: std::collections::BTreeSet<String> = all.iter().map(|(p, _)| p.clone()).collect();
+    // The CHANGELOG is a page of the HTML rendering too (the section pages link the entry that
+    // added each section, and a raw Markdown file keeps no `#fragment` in a browser), but its
+    // Markdown is the maintainers', never rewritten.
+    let mut pages: std::collections::BTreeSet<String> = all.iter().map(|(p, _)| p.clone()).collect();
+    pages.insert(CHANGELOG.to_owned());
+    let version = suite.version().unwrap_or("?");
     for (rel, text) in &all {
-        docs.files.insert(html::path(rel), html::page(rel, text, &pages, suite.version().unwrap_or("?")).into_bytes());
+        docs.files.insert(html::path(rel), html::page(rel, text, &pages, version).into_bytes());
         docs.files.insert(rel.clone(), text.clone().into_bytes());
     }
+    docs.files.insert(html::path(CHANGELOG), html::page(CHANGELOG, &changelog, &pages, version).into_bytes());
     Ok(docs)
 }
 
