@@ -970,6 +970,16 @@ fn a_file_that_is_not_json() {
     assert_eq!(fc.verdict(), Verdict::NotCompatible);
     let fc = check_text(&s, b"{\"sdk\": \"\xff\"}");
     assert_finding(&fc.findings, "BQ601", FILE, None);
+    // A lone surrogate escape (Python's json.dumps writes one) is named as such, where it is; a
+    // syntax error before it is still the syntax error.
+    let fc = check_text(&s, b"{\n  \"sdk\": \"x\",\n  \"reason\": \"a \\ud800 b\"\n}\n");
+    let f = assert_finding(&fc.findings, "BQ601", FILE, None);
+    assert!(f.message.contains("\\ud800 is a lone surrogate escape"), "{}", f.message);
+    assert_eq!(f.span.map(|s| (s.line, s.column)), Some((3, 16)));
+    let fc = check_text(&s, b"{\n  oops,\n  \"reason\": \"a \\udc00 b\"\n}\n");
+    let f = assert_finding(&fc.findings, "BQ601", FILE, None);
+    assert!(!f.message.contains("surrogate"), "{}", f.message);
+    assert_eq!(f.span.map(|s| (s.line, s.column)), Some((2, 3)));
 }
 
 #[test]

@@ -251,8 +251,13 @@ impl<'s> Checker<'s> {
         let parsed = match json::parse(text) {
             Ok(p) => p,
             Err(e) => {
-                let f = match e.kind {
-                    JsonErrorKind::TooDeep => diags::too_deep(&e.message, e.span),
+                // A lone surrogate escape at or before where the parser stopped is why it stopped.
+                let surrogate = crate::suite::json::lone_surrogate(text)
+                    .map(|at| (at, span::span_at(text, at)))
+                    .filter(|(_, s)| e.span.is_none_or(|stop| (s.line, s.column) <= (stop.line, stop.column)));
+                let f = match (e.kind, surrogate) {
+                    (JsonErrorKind::TooDeep, _) => diags::too_deep(&e.message, e.span),
+                    (_, Some((at, s))) => diags::lone_surrogate(text.get(at..at + 6).unwrap_or("\\u"), s),
                     _ => diags::not_json(&e.message, e.span),
                 };
                 fc.findings.push(f.in_file(&fc.file));

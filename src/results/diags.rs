@@ -33,6 +33,20 @@ pub(super) fn not_json(message: &str, span: Option<Span>) -> Finding {
     Finding::error(Code::RESULTS_NOT_JSON, format!("not JSON: {message}")).with_span(span)
 }
 
+/// BQ601 for text that fails to parse at a lone surrogate escape, said as such (serde's "unexpected
+/// end of hex escape" names no cause): `escape` is the six characters, `span` where they are.
+pub(super) fn lone_surrogate(escape: &str, span: Span) -> Finding {
+    Finding::error(
+        Code::RESULTS_NOT_JSON,
+        format!(
+            "not JSON: {escape} is a lone surrogate escape, half of a UTF-16 pair without its other half, which no \
+             Unicode string holds and strict JSON parsers refuse (RFC 8259 §8.2); Python's json.dumps writes one for a \
+             str holding a lone surrogate (from surrogateescape or a broken decode): replace it before writing"
+        ),
+    )
+    .with_span(Some(span))
+}
+
 pub(super) fn too_deep(message: &str, span: Option<Span>) -> Finding {
     Finding::error(Code::RESULTS_TOO_DEEP, format!("{message}: a results file is sections → case id → outcome"))
         .with_span(span)
