@@ -849,6 +849,36 @@ fn numbers_beyond_f64_compare_exactly_in_the_manifest() {
     assert_eq!(only(&c), (Kind::SchemaVersionChanged, Class::Breaking));
 }
 
+/// A number's JSON type is its literal's (an integer literal or not), never the f64 serde_json
+/// reads: `-0` is an integer literal, so `-0.0` → `-0` is a retype (breaking) and `0` → `-0` a
+/// changed value (a correction), in the manifest and in a fixture alike; the edit shows each
+/// value as written.
+#[test]
+fn the_sign_of_zero_keeps_the_literal_type() {
+    let row = "\"standard-whole-seconds\",\n          \"queue\": \"standard\",\n          \"delay_seconds\": 30,";
+    let with = |v: &str| row.replace(": 30,", &format!(": {v},"));
+    let c = replaced("manifest.json", row, &with("-0.0"), &with("-0"));
+    assert_eq!(only(&c), (Kind::CaseChanged, Class::Breaking), "{c:#?}");
+    assert_eq!(
+        (c[0].edits[0].op, c[0].edits[0].old_type(), c[0].edits[0].new_type()),
+        (Op::Retyped, Some("number"), Some("integer"))
+    );
+    let c = replaced("manifest.json", row, &with("0"), &with("-0"));
+    assert_eq!(only(&c), (Kind::CaseChanged, Class::Correction), "{c:#?}");
+    assert_eq!(c[0].edits[0].new_literal.as_deref(), Some("-0"));
+    let c = replaced("fixtures/unicode-and-numbers.json", "\"qty\": 7", "\"qty\": -0.0", "\"qty\": -0");
+    assert_eq!(only(&c), (Kind::FixtureChanged, Class::Breaking));
+    assert_eq!(c[0].edits[0].op, Op::Retyped);
+    // As shown: the literals, and the types they write.
+    let (a, b) = (SuiteCopy::new(), SuiteCopy::new());
+    for (copy, v) in [(&a, "1e3"), (&b, "-0")] {
+        copy.write("manifest.json", copy.read("manifest.json").replacen(row, &with(v), 1));
+    }
+    let o = bqsuite(b.path(), &["diff", a.path().to_str().unwrap(), b.path().to_str().unwrap()]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("! /delay_seconds: 1e3 (number) → -0 (integer)"), "{out}");
+}
+
 /// Lists whose order the spec or their section's description says carries no meaning compare
 /// as multisets: reordered, the case is unchanged (only the manifest's bytes, editorial); an
 /// element added, removed or repeated is still a correction. Ordered lists stay positional.

@@ -47,7 +47,9 @@
 //!
 //! Values compare as the JSON the texts write ([`exact`]): numbers by their exact mathematical
 //! value and literal type, never through an `f64` (`1.0` = `1e0`, `1` ≠ `1.0`,
-//! `9007199254740993.0` ≠ `9007199254740992.0`).
+//! `9007199254740993.0` ≠ `9007199254740992.0`). Wherever `diff` names a number's JSON type
+//! (a retype, in the manifest, a fixture or a schema, inside a multiset too), the literal
+//! decides: `-0` is an integer literal, though serde_json reads it as the float `-0.0`.
 //!
 //! `conformance_version` (the manifest's and the results example's) and `CONFORMANCE_VERSION`
 //! are the two sides' versions, not changes; `sync-targets.json` is not suite data and is not

@@ -195,7 +195,7 @@ fn compact(v: &Value, limit: usize) -> String {
 /// One edit as a diff line; `limit` caps each value's length.
 fn edit_line(e: &Edit, limit: usize) -> String {
     let at = if e.pointer.is_empty() { "(whole)" } else { &e.pointer };
-    // A number beyond f64 is shown as its text writes it.
+    // A value is shown as its text writes it (`1e3`, `-0`, a number beyond f64).
     let v = |x: &Option<Value>, literal: &Option<String>| match literal {
         Some(l) => l.chars().take(limit).collect(),
         None => x.as_ref().map_or_else(String::new, |x| compact(x, limit)),
@@ -206,8 +206,7 @@ fn edit_line(e: &Edit, limit: usize) -> String {
         Op::Removed => format!("- {at}: {old}"),
         Op::Changed => format!("~ {at}: {old} → {new}"),
         Op::Retyped => {
-            let t = |x: &Option<Value>| x.as_ref().map_or("?", super::json::json_type);
-            format!("! {at}: {old} ({}) → {new} ({})", t(&e.old), t(&e.new))
+            format!("! {at}: {old} ({}) → {new} ({})", e.old_type().unwrap_or("?"), e.new_type().unwrap_or("?"))
         }
     }
 }
