@@ -879,6 +879,20 @@ fn the_sign_of_zero_keeps_the_literal_type() {
     assert!(out.contains("! /delay_seconds: 1e3 (number) → -0 (integer)"), "{out}");
 }
 
+/// A retype inside a list compared as a multiset (a Redis case's sorted-set contents) is a
+/// retype like one in a plain field: breaking, shown at the element's member.
+#[test]
+fn a_retype_inside_an_order_free_list_is_breaking() {
+    let row = "\"expect\": {\"delayed\": [{\"body\": \"a\", \"score\": 1002}], \"ready_count\": 0,";
+    let c = replaced("manifest.json", row, row, &row.replace("1002}", "1002.0}"));
+    assert_eq!(only(&c), (Kind::CaseChanged, Class::Breaking), "{c:#?}");
+    let e: Vec<_> = c[0].edits.iter().map(|e| (e.pointer.as_str(), e.op)).collect();
+    assert_eq!(e, [("/expect/delayed/0/score", Op::Retyped)]);
+    // The same retype in a plain field, for comparison.
+    let c = replaced("manifest.json", row, row, &row.replace("\"ready_count\": 0", "\"ready_count\": 0.0"));
+    assert_eq!(only(&c), (Kind::CaseChanged, Class::Breaking));
+}
+
 /// Lists whose order the spec or their section's description says carries no meaning compare
 /// as multisets: reordered, the case is unchanged (only the manifest's bytes, editorial); an
 /// element added, removed or repeated is still a correction. Ordered lists stay positional.

@@ -33,8 +33,11 @@
 //!   when both do).
 //! - An array the caller names a set ([`Compare::sets`]: a case list whose order carries no
 //!   meaning) compares as a multiset, whatever the mode: each old element is matched with an
-//!   equal new one (numbers exactly); the unmatched old ones are removed, the unmatched new ones
-//!   added. A new order is no edit; an element repeated or dropped is one.
+//!   equal new one (numbers exactly); then each old element left is matched with a new one left
+//!   that differs from it only by retypes (every edit between them `retyped`: `{"score": 1002}`
+//!   and `{"score": 1002.0}`), so a retype inside a multiset is a retype, as anywhere else; the
+//!   unmatched old ones are removed, the unmatched new ones added. A new order is no edit; an
+//!   element repeated or dropped is one.
 
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -239,25 +242,38 @@ impl<'a> Compare<'a> {
     }
 
     /// Index pairs of a multiset: each old element with the first unmatched new element equal
-    /// to it (by this comparison, numbers exactly), then the unmatched old elements (removed),
-    /// then the unmatched new ones (added). Order is no edit; how often an element occurs is.
+    /// to it (by this comparison, numbers exactly); then each old element left with the first
+    /// new one left that differs from it only by retypes; then the unmatched old elements
+    /// (removed), then the unmatched new ones (added). Order is no edit; how often an element
+    /// occurs is.
     fn set_pairs(&self, a: &[Value], b: &[Value], at: &Paths) -> Vec<(Option<usize>, Option<usize>)> {
         let mut used = vec![false; b.len()];
+        let probe = |i: usize, j: usize| {
+            let mut probe = at.clone();
+            probe.index(j, Some(i), Some(j));
+            let mut edits = Vec::new();
+            self.walk(&a[i], &b[j], &mut probe, &mut edits);
+            edits
+        };
+        let mut left = Vec::new();
+        for i in 0..a.len() {
+            match (0..b.len()).find(|&j| !used[j] && probe(i, j).is_empty()) {
+                Some(j) => used[j] = true,
+                None => left.push(i),
+            }
+        }
         let mut pairs = Vec::new();
-        for (i, x) in a.iter().enumerate() {
-            let found = (0..b.len()).find(|&j| {
-                let mut probe = at.clone();
-                probe.index(j, Some(i), Some(j));
-                let mut edits = Vec::new();
+        for i in left {
+            let retyped = (0..b.len()).find(|&j| {
                 !used[j] && {
-                    self.walk(x, &b[j], &mut probe, &mut edits);
-                    edits.is_empty()
+                    let edits = probe(i, j);
+                    !edits.is_empty() && edits.iter().all(|e| e.op == Op::Retyped)
                 }
             });
-            match found {
-                Some(j) => used[j] = true,
-                None => pairs.push((Some(i), None)),
+            if let Some(j) = retyped {
+                used[j] = true;
             }
+            pairs.push((Some(i), retyped));
         }
         pairs.extend((0..b.len()).filter(|&j| !used[j]).map(|j| (None, Some(j))));
         pairs
@@ -521,6 +537,25 @@ mod tests {
         let e = exact(r#"{"d": 1}"#, r#"{"d": 1, "e": {"x": -0, "y": [1E2, "s"]}, "f": {"x": 1}}"#, &none);
         let shown: Vec<_> = e.iter().map(|e| (e.pointer.as_str(), e.new_literal.as_deref())).collect();
         assert_eq!(shown, [("/e", Some(r#"{"x":-0,"y":[1E2,"s"]}"#)), ("/f", None)]);
+    }
+
+    #[test]
+    fn a_retype_inside_a_multiset_is_a_retype() {
+        let delayed = |at: &str| at == "/delayed";
+        let old = r#"{"delayed": [{"body": "a", "score": 1002}, {"body": "b", "score": 7}]}"#;
+        let new = r#"{"delayed": [{"body": "b", "score": 7}, {"body": "a", "score": 1002.0}]}"#;
+        let e = exact(old, new, &delayed);
+        let got: Vec<_> = e.iter().map(|e| (e.pointer.as_str(), e.op)).collect();
+        assert_eq!(got, [("/delayed/1/score", Op::Retyped)]);
+        // Another value as well: no retype alone, so a removal and an addition.
+        let new = r#"{"delayed": [{"body": "b", "score": 7}, {"body": "c", "score": 1002.0}]}"#;
+        let got: Vec<_> = exact(old, new, &delayed).into_iter().map(|e| (e.pointer, e.op)).collect();
+        assert_eq!(got, [("/delayed/0".to_owned(), Op::Removed), ("/delayed/1".to_owned(), Op::Added)]);
+        // Reordered and equal: nothing.
+        assert!(
+            exact(old, r#"{"delayed": [{"score": 7, "body": "b"}, {"body": "a", "score": 1002}]}"#, &delayed)
+                .is_empty()
+        );
     }
 
     #[test]
