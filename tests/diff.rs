@@ -600,6 +600,74 @@ fn a_manifest_reordered_where_the_comparison_does_not_look_is_an_editorial_chang
     assert_eq!(d.needed(), Bump::Patch);
 }
 
+/// A key repeated in manifest.json is weighed: serde_json keeps the last value, but a parser
+/// that keeps the first (or refuses repeats, BQ007) reads another expectation. So a repeat
+/// added, removed or changed is a breaking change of the case, section or policy it lies in,
+/// with a note, never an editorial change of the file; and so is a case id repeated in a block.
+#[test]
+fn repeated_keys_and_case_ids_in_the_manifest_are_breaking() {
+    let row = "{ \"name\": \"defaults-first-retry\", \"retry_backoff\": 1000, \"jitter\": \"none\", \"n\": 1, \"expect_delay_ms\": 1000 },";
+    let repeat = row.replace("\"expect_delay_ms\": 1000", "\"expect_delay_ms\": 2000, \"expect_delay_ms\": 1000");
+    let breaking = |c: &[Change], kind: Kind, reference: &str, says: &str| {
+        assert_eq!(only(c), (kind, Class::Breaking), "{c:#?}");
+        assert_eq!(c[0].reference(), reference);
+        assert!(c[0].note.as_deref().unwrap_or_default().contains(says), "{c:#?}");
+    };
+    // Added, removed, and changed in its first value.
+    let key = "`/expect_delay_ms` written 2 times (was 1 time)";
+    breaking(
+        &replaced("manifest.json", row, row, &repeat),
+        Kind::CaseChanged,
+        "retry_backoff.defaults-first-retry",
+        key,
+    );
+    let key = "`/expect_delay_ms` written 1 time (was 2 times)";
+    breaking(
+        &replaced("manifest.json", row, &repeat, row),
+        Kind::CaseChanged,
+        "retry_backoff.defaults-first-retry",
+        key,
+    );
+    let other = repeat.replace("2000", "3000");
+    let key = "written 2 times on both sides, with other values";
+    breaking(
+        &replaced("manifest.json", row, &repeat, &other),
+        Kind::CaseChanged,
+        "retry_backoff.defaults-first-retry",
+        key,
+    );
+    // The same repeat on both sides is no change, wherever its case now lies.
+    assert!(replaced("manifest.json", row, &repeat, &repeat).is_empty());
+    let moved = format!(
+        "{{ \"name\": \"inserted\", \"retry_backoff\": 5, \"jitter\": \"none\", \"n\": 1, \"expect_delay_ms\": 5 }},\n      {repeat}"
+    );
+    let c = replaced("manifest.json", row, &repeat, &moved);
+    assert_eq!(only(&c), (Kind::CaseAdded, Class::Additive), "matched by id, not by position: {c:#?}");
+    // A repeat that also changes the last value: the case's edit, made breaking.
+    let c = replaced("manifest.json", row, row, &repeat.replace(": 1000 }", ": 999 }"));
+    breaking(&c, Kind::CaseChanged, "retry_backoff.defaults-first-retry", "BQ007");
+    assert_eq!(c[0].edits.len(), 1);
+    // A whole section key repeated ahead of the section.
+    let head = "  \"rabbitmq\": {";
+    let c = replaced("manifest.json", head, head, &format!("  \"rabbitmq\": {{\"description\": \"decoy\"}},\n{head}"));
+    breaking(&c, Kind::FieldsChanged, "rabbitmq", "`/rabbitmq` written 2 times");
+    // A case id repeated in its block.
+    let c = replaced("manifest.json", row, row, &format!("{}\n      {row}", row.replace(": 1000 }", ": 2000 }")));
+    breaking(
+        &c,
+        Kind::CaseChanged,
+        "retry_backoff.defaults-first-retry",
+        "the case id `defaults-first-retry` occurs 2 times (was 1 time)",
+    );
+    // In the skip policy, and in suite metadata (manifest.json as a whole).
+    let top = "{\n  \"schema_version\": 1,";
+    let c = replaced("manifest.json", top, top, &format!("{top}\n  \"schema_version\": 2,\n  \"schema_version\": 1,"));
+    breaking(&c, Kind::FileChanged, "manifest.json", "`/schema_version` written 3 times");
+    let policy = "  \"skip_policy\": {";
+    let c = replaced("manifest.json", policy, policy, &format!("{policy}\n    \"rules\": [],"));
+    breaking(&c, Kind::SkipPolicyChanged, "skip_policy", "`/skip_policy/rules` written 2 times");
+}
+
 /// A CR LF checkout (git's core.autocrlf) compared with LF files: every file is editorial with
 /// a note that only the line endings differ, the rule `sync --check` applies.
 #[test]

@@ -9,7 +9,8 @@
 //!   (beyond the value of `conformance_version`) while its own comparison found nothing — its
 //!   formatting, or what that comparison does not weigh, such as the order of named cases or of
 //!   keyed `skip_policy` rules — is one editorial `file-changed` change, as a fixture's
-//!   formatting is: every copy's bytes and the asset's checksum change.
+//!   formatting is: every copy's bytes and the asset's checksum change. (A repeated key or case
+//!   id that changed is weighed, [`super::repeats`]: breaking, never this.)
 //! - A file whose only difference is its line endings (CR LF on one side for LF on the other,
 //!   [`crate::vendored::only_crlf`], the rule `sync --check` applies) is editorial with a note
 //!   saying so: a CR LF checkout (git's `core.autocrlf`, `eol=crlf`) compared with a revision,
@@ -73,7 +74,7 @@ const CRLF_ONLY: &str = "line endings only: CR LF on one side where the other ha
 
 /// The note of a manifest whose JSON changed only where the comparison does not look.
 const UNWEIGHED: &str = "the JSON changed only in what the comparison does not weigh (the order of named cases, \
-     sections or keyed entries, or repeated keys): no case changed, but every copy's bytes do";
+     sections or keyed entries): no case changed, but every copy's bytes do";
 
 /// The note of a schema whose only change is the order of its sets.
 const SETS_REORDERED: &str =

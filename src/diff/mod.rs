@@ -43,7 +43,8 @@
 //!   `exceptions` entry added or re-targeted (an SDK listing that binding stops being
 //!   Compatible); a `skip_policy` member or element removed or changed, or a member added inside it (a rule gaining
 //!   `families` or `all_or_none` allows fewer skips); `schema_version`
-//!   changed.
+//!   changed; a key repeated in manifest.json, or a case id repeated in a block, added, removed
+//!   or changed ([`repeats`]: a parser that keeps the first value reads another case).
 //!
 //! Values compare as the JSON the texts write ([`exact`]): numbers by their exact mathematical
 //! value and literal type, never through an `f64` (`1.0` = `1e0`, `1` ≠ `1.0`,
@@ -72,6 +73,7 @@ pub mod git;
 pub mod json;
 pub mod manifest;
 pub mod render;
+pub mod repeats;
 pub mod source;
 
 use std::collections::BTreeSet;
@@ -476,6 +478,7 @@ pub fn compare(old: &Suite, new: &Suite, old_label: &str, new_label: &str) -> Re
     let texts = manifest::Texts { old: old_numbers.as_ref(), new: new_numbers.as_ref() };
     let mut changes = manifest::compare_texts(a, b, texts);
     manifest::classify_widened_skips(&mut changes, old, new);
+    repeats::classify(&mut changes, old, new);
     let manifest_changed = !changes.is_empty();
     changes.extend(files::compare(old, new, manifest_changed));
     Ok(changes)
