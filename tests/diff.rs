@@ -668,6 +668,64 @@ fn repeated_keys_and_case_ids_in_the_manifest_are_breaking() {
     breaking(&c, Kind::SkipPolicyChanged, "skip_policy", "`/skip_policy/rules` written 2 times");
 }
 
+/// A case pointed at another fixture reads what that file holds: the old file's JSON is
+/// compared with the new one's, shown under the case, and the case takes the stronger class of
+/// the two (a retype copied to `-v2.json` is as breaking as the retype made in place). The
+/// same bytes under another name leave a correction; a `valid: false` reader makes a content
+/// change a correction; a block's shared reference is classed by the block's readers.
+#[test]
+fn a_case_pointed_at_another_fixture_is_classed_by_what_that_fixture_holds() {
+    let repoint = |copy: &str, edit: &dyn Fn(&str) -> String, manifest: &dyn Fn(&mut Value)| {
+        let (old, new) = (SuiteCopy::new(), SuiteCopy::new());
+        new.write(&copy.replace(".json", "-v2.json"), edit(&new.read(copy)));
+        new.edit_manifest(manifest);
+        diff(old.path(), new.path()).changes
+    };
+    let meta = "fixtures/unknown-meta-roundtrip.json";
+    let point = |m: &mut Value| {
+        let case = m["roundtrip"]["cases"].as_array_mut().unwrap().iter_mut().find(|c| c["file"] == meta).unwrap();
+        case["file"] = json!("fixtures/unknown-meta-roundtrip-v2.json");
+    };
+    // Retyped in the copy: breaking, the retype shown under the case.
+    let c = repoint(meta, &|t| t.replace("1042", "1042.0"), &point);
+    let case = c.iter().find(|c| c.kind == Kind::CaseChanged).expect("the case changed");
+    assert_eq!(case.class, Class::Breaking, "{c:#?}");
+    let f = &case.fixtures[..];
+    assert_eq!(f.len(), 1);
+    assert_eq!((f[0].pointer.as_str(), f[0].old_file.as_str(), f[0].class), ("/file", meta, Class::Breaking));
+    let edits: Vec<_> = f[0].edits.iter().map(|e| (e.pointer.as_str(), e.op)).collect();
+    assert_eq!(edits, [("/data/order_id", Op::Retyped)]);
+    assert!(c.iter().any(|c| c.kind == Kind::FixtureAdded), "{c:#?}");
+    // The same bytes: the reference change alone, a correction.
+    let c = repoint(meta, &|t| t.to_owned(), &point);
+    let case = c.iter().find(|c| c.kind == Kind::CaseChanged).unwrap();
+    assert_eq!((case.class, case.fixtures[0].note.as_deref()), (Class::Correction, Some("the same bytes")));
+    // Only a valid: false case reads it: a correction, as in place.
+    let invalid = "fixtures/invalid-missing-urn.json";
+    let c = repoint(invalid, &|t| t.replace("\"data\"", "\"data\": {\"changed\": true}, \"was\""), &|m| {
+        let case = m["cases"].as_array_mut().unwrap().iter_mut().find(|c| c["file"] == invalid).unwrap();
+        case["file"] = json!("fixtures/invalid-missing-urn-v2.json");
+    });
+    let case = c.iter().find(|c| c.kind == Kind::CaseChanged).unwrap();
+    assert_eq!((case.class, case.fixtures[0].class), (Class::Correction, Class::Correction), "{c:#?}");
+    // A block's shared reference, read by its valid cases: breaking.
+    let order = "fixtures/order-created.json";
+    let c = repoint(order, &|t| t.replace("\"attempts\": 0", "\"attempts\": 1"), &|m| {
+        m["delay"]["send"]["envelope_file"] = json!("fixtures/order-created-v2.json");
+    });
+    let fields = c.iter().find(|c| c.kind == Kind::FieldsChanged).expect("the block's shared fields changed");
+    assert_eq!((fields.class, fields.reference().as_str()), (Class::Breaking, "delay.send"), "{c:#?}");
+    assert_eq!(fields.fixtures[0].edits.len(), 1);
+    // As shown.
+    let (old, new) = (SuiteCopy::new(), SuiteCopy::new());
+    new.write("fixtures/unknown-meta-roundtrip-v2.json", new.read(meta).replace("1042", "1042.0"));
+    new.edit_manifest(point);
+    let o = bqsuite(new.path(), &["diff", old.path().to_str().unwrap(), new.path().to_str().unwrap()]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("[breaking] case `roundtrip.unknown-meta-roundtrip`"), "{out}");
+    assert!(out.contains("! /data/order_id: 1042 (integer) → 1042.0 (number)"), "{out}");
+}
+
 /// A CR LF checkout (git's core.autocrlf) compared with LF files: every file is editorial with
 /// a note that only the line endings differ, the rule `sync --check` applies.
 #[test]

@@ -33,13 +33,15 @@
 //!   that other cases of its block carry on the old side (its runners evaluate it whenever a
 //!   case has it, so the case now tests something else; input or expectation alike, since the
 //!   data does not say which, and the section registry is this tool's version's, not the
-//!   compared versions'), a changed fixture that only cases with `valid: false` read, a
+//!   compared versions'), a changed fixture that only cases with `valid: false` read (also
+//!   through a reference pointed at another file, [`files::classify_repointed`]), a
 //!   fixture a case reads respelled, and a skip policy grown over cases of the old side (a case
 //!   no longer asked of every SDK).
 //! - *breaking*: a section, block, case, fixture or schema removed; a section re-scoped; a
 //!   top-level member of a block's or section's shared fields removed; any value retyped (decisions R20.3: `1` →
 //!   `1.0` and `"1"` → `1` are retypes, `null` is a value of every type); a fixture changed that
-//!   any case without `valid: false` reads; a `*.schema.json` constraint changed; an
+//!   any case without `valid: false` reads, in place or through a reference pointed at another
+//!   file whose JSON differs; a `*.schema.json` constraint changed; an
 //!   `exceptions` entry added or re-targeted (an SDK listing that binding stops being
 //!   Compatible); a `skip_policy` member or element removed or changed, or a member added inside it (a rule gaining
 //!   `families` or `all_or_none` allows fewer skips); `schema_version`
@@ -283,9 +285,33 @@ pub struct Change {
     pub prose: Vec<Edit>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// The fixture references among `edits` that now name another file, each with the old
+    /// file's JSON compared with the new one's ([`files::classify_repointed`]).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub fixtures: Vec<Repointed>,
     /// For a correction: the CHANGELOG item naming it, when one does.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub named: Option<Naming>,
+}
+
+/// A fixture reference (`file`, `envelope_file`, `fixture`) pointed at another file: what the
+/// cases that follow it now read, compared with what they read before.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Repointed {
+    /// The reference's pointer, as among the change's edits.
+    pub pointer: String,
+    /// The file it named, on the old side.
+    pub old_file: String,
+    /// The file it names, on the new side.
+    pub new_file: String,
+    /// The class the difference between the two files has, as that of a fixture changed in
+    /// place with the same readers.
+    pub class: Class,
+    /// The old file's JSON against the new one's.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub edits: Vec<Edit>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
 }
 
 impl Change {
@@ -305,6 +331,7 @@ impl Change {
             edits: Vec::new(),
             prose: Vec::new(),
             note: None,
+            fixtures: Vec::new(),
             named: None,
         }
     }
@@ -479,6 +506,7 @@ pub fn compare(old: &Suite, new: &Suite, old_label: &str, new_label: &str) -> Re
     let mut changes = manifest::compare_texts(a, b, texts);
     manifest::classify_widened_skips(&mut changes, old, new);
     repeats::classify(&mut changes, old, new);
+    files::classify_repointed(&mut changes, old, new);
     let manifest_changed = !changes.is_empty();
     changes.extend(files::compare(old, new, manifest_changed));
     Ok(changes)

@@ -214,6 +214,19 @@ fn edit_line(e: &Edit, limit: usize) -> String {
 fn edit_lines(c: &Change, limit: usize) -> Vec<String> {
     let mut out: Vec<String> = c.edits.iter().map(|e| edit_line(e, limit)).collect();
     out.extend(c.prose.iter().map(|e| format!("prose {}", edit_line(e, limit))));
+    // A fixture reference moved: what the new file holds against the old one.
+    for f in &c.fixtures {
+        let what = match (f.edits.is_empty(), &f.note) {
+            (true, Some(n)) => n.clone(),
+            (true, None) => "the same JSON".to_owned(),
+            (false, _) => format!("its JSON changed ({}, as the same change made in place would be)", f.class.as_str()),
+        };
+        out.push(format!("{} now reads {} for {}: {what}", f.pointer, f.new_file, f.old_file));
+        out.extend(f.edits.iter().map(|e| format!("  {}", edit_line(e, limit))));
+        if let (false, Some(n)) = (f.edits.is_empty(), &f.note) {
+            out.push(format!("  ({n})"));
+        }
+    }
     if let Some(n) = &c.note {
         out.push(format!("({n})"));
     }
