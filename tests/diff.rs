@@ -726,6 +726,25 @@ fn a_case_pointed_at_another_fixture_is_classed_by_what_that_fixture_holds() {
     assert!(out.contains("! /data/order_id: 1042 (integer) → 1042.0 (number)"), "{out}");
 }
 
+/// A case that reads a changed fixture on both sides, `valid` flipped between them, is one
+/// reader: named once, in every format.
+#[test]
+fn a_fixture_s_readers_are_named_once() {
+    let (old, new) = (SuiteCopy::new(), SuiteCopy::new());
+    let fixture = "fixtures/unicode-and-numbers.json";
+    new.write(fixture, new.read(fixture).replace("\"qty\": 7", "\"qty\": 8"));
+    new.edit_manifest(|m| {
+        let case = m["cases"].as_array_mut().unwrap().iter_mut().find(|c| c["file"] == fixture).unwrap();
+        case["valid"] = json!(false);
+    });
+    let d = diff(old.path(), new.path());
+    let f = d.changes.iter().find(|c| c.kind == Kind::FixtureChanged).expect("the fixture changed");
+    assert_eq!(f.ids, ["cases.unicode-and-numbers"]);
+    let o = bqsuite(new.path(), &["diff", old.path().to_str().unwrap(), new.path().to_str().unwrap()]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains(&format!("fixture `{fixture}` changed (read by 1 case)")), "{out}");
+}
+
 /// A CR LF checkout (git's core.autocrlf) compared with LF files: every file is editorial with
 /// a note that only the line endings differ, the rule `sync --check` applies.
 #[test]

@@ -55,6 +55,8 @@
 //!   of the section or block, on either side), and the change of the case or shared fields
 //!   shows the edits and takes the stronger of its class and theirs. The same bytes under
 //!   another name add nothing to the class.
+//! - A fixture's readers are named once each, even where a case reads it on both sides with
+//!   `valid` flipped.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -267,7 +269,8 @@ pub fn compare(old: &Suite, new: &Suite, manifest_changed: bool) -> Vec<Change> 
             (None, None) => continue,
         };
         c.file = Some(path.to_owned());
-        c.ids = read_by.iter().map(|r| r.id.clone()).collect();
+        // A case that reads the file on both sides, `valid` flipped, is one reader.
+        c.ids = read_by.iter().map(|r| r.id.clone()).collect::<BTreeSet<_>>().into_iter().collect();
         c.scopes = read_by.iter().filter_map(|r| r.scope.clone()).collect::<BTreeSet<_>>().into_iter().collect();
         out.push(c);
     }
