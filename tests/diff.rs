@@ -743,6 +743,14 @@ fn a_fixture_s_readers_are_named_once() {
     let o = bqsuite(new.path(), &["diff", old.path().to_str().unwrap(), new.path().to_str().unwrap()]);
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(out.contains(&format!("fixture `{fixture}` changed (read by 1 case)")), "{out}");
+    // Markdown names the reader as human text and JSON do.
+    let o = bqsuite(
+        new.path(),
+        &["diff", old.path().to_str().unwrap(), new.path().to_str().unwrap(), "--format", "markdown"],
+    );
+    let md = String::from_utf8_lossy(&o.stdout);
+    let at = md.find(&format!("fixture `{fixture}` changed (read by 1 case)")).expect(&md);
+    assert!(md[at..].lines().nth(1).is_some_and(|l| l == "  - `cases.unicode-and-numbers`"), "{md}");
 }
 
 /// A CR LF checkout (git's core.autocrlf) compared with LF files: every file is editorial with

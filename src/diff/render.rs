@@ -411,7 +411,9 @@ pub fn markdown(diff: &Diff, view: &View) -> String {
             let named = naming(c, diff).map(|n| format!(" — {}", text(&n))).unwrap_or_default();
             let _ =
                 writeln!(out, "- **{}** {}{named}", c.class.as_str(), heading(c, &ids, g.changes.len(), &|s| code(s)));
-            let listed = !matches!(c.kind, Kind::FixtureChanged | Kind::SchemaChanged | Kind::FileChanged);
+            // As in human text: a file's readers too, unless the change is editorial.
+            let listed = !matches!(c.kind, Kind::FixtureChanged | Kind::SchemaChanged | Kind::FileChanged)
+                || c.class != Class::Editorial;
             if listed && !ids.is_empty() {
                 let all: Vec<String> = ids.iter().map(|i| code(i)).collect();
                 let _ = writeln!(out, "  - {}", all.join(", "));
