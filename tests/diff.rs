@@ -180,6 +180,25 @@ fn the_upgrade_report_for_an_sdk_with_sqs_and_kafka() {
     );
 }
 
+/// `--scope` shows the sections of those scopes only (the core changes hidden), so it must not
+/// claim to show what an SDK carrying them must implement; `--bindings` does show that.
+#[test]
+fn scope_and_bindings_say_what_they_show() {
+    let (old, new) = (suite_1_5_0(), suite_1_6_0());
+    let (o, n) = (old.path().to_str().unwrap(), new.path().to_str().unwrap());
+    let text = |args: &[&str]| {
+        String::from_utf8_lossy(&bqsuite(new.path(), &[&["diff", o, n][..], args].concat()).stdout).into_owned()
+    };
+    let out = text(&["--scope", "redis"]);
+    assert!(out.contains("showing only the changes in sections of scope redis, and the suite-wide ones"), "{out}");
+    assert!(!out.contains("must implement") && !out.contains("\ncore\n"), "{out}");
+    let md = text(&["--scope", "redis,kafka", "--format", "markdown"]);
+    assert!(md.contains("Showing only the changes in sections of scopes `redis`, `kafka`"), "{md}");
+    let out = text(&["--bindings", "kafka"]);
+    assert!(out.contains("showing what an SDK carrying kafka must implement (the core sections and theirs)"), "{out}");
+    assert!(out.contains("\ncore\n"), "{out}");
+}
+
 #[test]
 fn exit_codes() {
     let s = suite_1_6_0();

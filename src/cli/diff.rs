@@ -104,7 +104,12 @@ pub fn run(a: &DiffArgs) -> ExitCode {
         Err(e) => return fail(e),
     };
     let filtered = !a.scope.is_empty() || !a.bindings.is_empty();
-    let view = View { scopes: filtered.then(|| crate::diff::scopes_for(&a.bindings, &a.scope)) };
+    let names = |v: &[Scope]| v.iter().map(|s| s.as_str().to_owned()).collect::<Vec<_>>();
+    let view = View {
+        scopes: filtered.then(|| crate::diff::scopes_for(&a.bindings, &a.scope)),
+        bindings: names(&a.bindings),
+        only: names(&a.scope),
+    };
     // Case ids, names and values come from the two manifests: escaped for the terminal, line by
     // line (JSON escapes control characters itself).
     emit(&match a.format {

@@ -23,6 +23,37 @@ use crate::suite::Scope;
 pub struct View {
     /// Only changes for an SDK carrying these scopes (`None`: everything).
     pub scopes: Option<BTreeSet<String>>,
+    /// The bindings asked for (`--bindings`): the filter is what an SDK carrying them must
+    /// implement, the core sections included.
+    pub bindings: Vec<String>,
+    /// The scopes asked for (`--scope`): the filter keeps the sections of those scopes only.
+    pub only: Vec<String>,
+}
+
+impl View {
+    /// The line that says what the filter shows, `name` wrapping each scope; `None` unfiltered.
+    fn says(&self, name: &dyn Fn(&str) -> String) -> Option<String> {
+        self.scopes.as_ref()?;
+        let list = |v: &[String]| v.iter().map(|s| name(s)).collect::<Vec<_>>().join(", ");
+        let scope = |v: &[String]| if v.len() == 1 { "scope" } else { "scopes" };
+        Some(match (self.bindings.is_empty(), self.only.is_empty()) {
+            (false, true) => {
+                format!("what an SDK carrying {} must implement (the core sections and theirs)", list(&self.bindings))
+            }
+            (false, false) => format!(
+                "what an SDK carrying {} must implement (the core sections and theirs), and the sections of {} {}",
+                list(&self.bindings),
+                scope(&self.only),
+                list(&self.only)
+            ),
+            _ => format!(
+                "only the changes in sections of {} {}, and the suite-wide ones (metadata, schemas, and fixtures \
+                 their cases or none read)",
+                scope(&self.only),
+                list(&self.only)
+            ),
+        })
+    }
 }
 
 /// A run of changes shown together.
@@ -319,12 +350,8 @@ pub fn human(diff: &Diff, view: &View) -> String {
     for l in bump_lines(diff) {
         let _ = writeln!(out, "{l}");
     }
-    if let Some(s) = &view.scopes {
-        let _ = writeln!(
-            out,
-            "showing what an SDK carrying {} must implement",
-            s.iter().cloned().collect::<Vec<_>>().join(", ")
-        );
+    if let Some(says) = view.says(&|s| s.to_owned()) {
+        let _ = writeln!(out, "showing {says}");
     }
     let quoted = |s: &str| format!("`{s}`");
     for (scope, groups) in grouped(diff, view) {
@@ -394,9 +421,8 @@ pub fn markdown(diff: &Diff, view: &View) -> String {
         let _ = writeln!(out, "- {}", text(&l));
     }
     out.push('\n');
-    if let Some(s) = &view.scopes {
-        let scopes: Vec<String> = s.iter().map(|x| code(x)).collect();
-        let _ = writeln!(out, "What an SDK carrying {} must implement, by scope.\n", scopes.join(", "));
+    if let Some(says) = view.says(&|s| code(s)) {
+        let _ = writeln!(out, "Showing {says}, by scope.\n");
     }
     let shown: Vec<&Change> = match &view.scopes {
         Some(s) => diff.only(s),
