@@ -944,6 +944,38 @@ fn two_assets_diff_as_the_directories_they_were_built_from() {
     assert!(transcript(&o).contains("refusing the asset"), "{}", transcript(&o));
 }
 
+/// With no CHANGELOG to check (two release assets, or directories without one), whether a
+/// MINOR is enough depends on an entry nobody read: the output says both answers, never "less
+/// than needed" for a bump that naming the corrections would make enough.
+#[test]
+fn without_a_changelog_the_bump_is_said_both_ways() {
+    let (old, new) = (suite_1_5_0(), suite_1_6_0());
+    new.remove("CHANGELOG.md");
+    let args = ["diff", old.path().to_str().unwrap(), new.path().to_str().unwrap()];
+    let out = String::from_utf8_lossy(&bqsuite(new.path(), &args).stdout).into_owned();
+    let both = "MINOR if the new version's CHANGELOG entry names each correction with its ADR, else MAJOR";
+    assert!(out.contains(&format!("smallest bump: {both} (")), "{out}");
+    assert!(
+        out.contains("version bump 1.5.0 → 1.6.0: MINOR, enough if the new version's CHANGELOG entry names"),
+        "{out}"
+    );
+    assert!(!out.contains("less than needed"), "{out}");
+    assert!(out.contains("5 correction(s) not checked against a CHANGELOG"), "{out}");
+    let json = bqsuite(new.path(), &[&args[..], &["--format", "json"]].concat());
+    let v: Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!((&v["bump"]["needed"], &v["bump"]["needed_if_named"]), (&json!("major"), &json!("minor")));
+    // A bump that naming would not make enough is still less than needed.
+    new.write("CONFORMANCE_VERSION", "1.5.1\n");
+    let out = String::from_utf8_lossy(&bqsuite(new.path(), &args).stdout).into_owned();
+    assert!(out.contains("version bump 1.5.0 → 1.5.1: PATCH, less than needed"), "{out}");
+    // With a CHANGELOG that does not name them, MAJOR is the answer.
+    new.write("CONFORMANCE_VERSION", "1.6.0\n");
+    new.write("CHANGELOG.md", "## 1.6.0\n\n- Nothing named.\n");
+    let out = String::from_utf8_lossy(&bqsuite(new.path(), &args).stdout).into_owned();
+    assert!(out.contains("version bump 1.5.0 → 1.6.0: MINOR, less than needed"), "{out}");
+    assert!(out.contains("smallest bump: MAJOR ("), "{out}");
+}
+
 /// Both sides' copies with `text` replaced by `old` and `new`: the changes between them.
 fn replaced(rel: &str, text: &str, old: &str, new: &str) -> Vec<Change> {
     let (a, b) = (SuiteCopy::new(), SuiteCopy::new());

@@ -442,6 +442,19 @@ impl Diff {
         Bump::needed(&self.changes)
     }
 
+    /// The smallest bump the changes would need if the CHANGELOG entry named every correction
+    /// with its ADR (MINOR for each): what a diff with no CHANGELOG to check can promise at best.
+    pub fn needed_if_named(&self) -> Bump {
+        let named = |c: &Change| if c.class == Class::Correction { Bump::Minor } else { c.needs() };
+        self.changes.iter().map(named).max().unwrap_or(Bump::None)
+    }
+
+    /// Is the bump needed open, because corrections could not be checked against any CHANGELOG
+    /// (a release asset carries none and none was given), and naming them would need less?
+    pub fn needed_is_open(&self) -> bool {
+        self.changelog.source.is_none() && self.needed_if_named() < self.needed()
+    }
+
     /// The bump from the old version to the new one (`None` when either is not SemVer, or the
     /// new one is lower: [`Diff::version_order`] tells which).
     pub fn actual(&self) -> Option<Bump> {

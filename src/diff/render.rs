@@ -209,7 +209,7 @@ fn naming(c: &Change, diff: &Diff) -> Option<String> {
     let source = diff.changelog.source.as_deref().unwrap_or("CHANGELOG.md");
     Some(match &c.named {
         Some(n) => format!("named in {source}:{} ({})", n.line, n.adrs.join(", ")),
-        None if diff.changelog.source.is_none() => "not named: no CHANGELOG to check (pass --changelog FILE)".into(),
+        None if diff.changelog.source.is_none() => "not checked: no CHANGELOG to check (pass --changelog FILE)".into(),
         None => "NOT named in the CHANGELOG entry".into(),
     })
 }
@@ -264,18 +264,34 @@ fn edit_lines(c: &Change, limit: usize) -> Vec<String> {
     out
 }
 
+/// The smallest bump needed, in words: with no CHANGELOG to check the corrections against,
+/// both answers (MINOR or so once the entry names them, MAJOR otherwise), never a guess.
+fn needed_words(diff: &Diff) -> String {
+    let needed = diff.needed();
+    if !diff.needed_is_open() {
+        return needed.as_str().to_owned();
+    }
+    format!(
+        "{} if the new version's CHANGELOG entry names each correction with its ADR, else {}",
+        diff.needed_if_named().as_str(),
+        needed.as_str()
+    )
+}
+
 /// The bump lines: the smallest bump needed and, when both versions are known, the actual one.
 fn bump_lines(diff: &Diff) -> Vec<String> {
     let needed = diff.needed();
     let all: Vec<&Change> = diff.changes.iter().collect();
     let mut reasons: Vec<String> = if all.is_empty() { Vec::new() } else { vec![counts(&all)] };
     let unnamed = diff.unnamed_corrections().count();
-    if unnamed > 0 {
+    if diff.changelog.source.is_none() && unnamed > 0 {
+        reasons.push(format!("{unnamed} correction(s) not checked against a CHANGELOG"));
+    } else if unnamed > 0 {
         reasons.push(format!("{unnamed} correction(s) not named in a CHANGELOG entry"));
     }
     let mut out = vec![format!(
         "smallest bump: {}{}",
-        needed.as_str(),
+        needed_words(diff),
         if reasons.is_empty() { " (no changes)".to_owned() } else { format!(" ({})", reasons.join(", ")) }
     )];
     if let (Some(a), Some(b)) = (&diff.old.version, &diff.new.version) {
@@ -288,6 +304,13 @@ fn bump_lines(diff: &Diff) -> Vec<String> {
             }
             (VersionOrder::Lower, _) | (_, None) => format!("a lower version ({b} < {a} in SemVer precedence)"),
             (_, Some(actual)) if actual >= needed => format!("{}, enough", actual.as_str()),
+            // No CHANGELOG to check: whether it is enough depends on an entry nobody read.
+            (_, Some(actual)) if diff.needed_is_open() && actual >= diff.needed_if_named() => format!(
+                "{}, enough if the new version's CHANGELOG entry names each correction with its ADR, else {} is \
+                 needed (no CHANGELOG to check: pass --changelog FILE)",
+                actual.as_str(),
+                needed.as_str()
+            ),
             (_, Some(actual)) => format!("{}, less than needed", actual.as_str()),
         };
         out.push(format!("version bump {a} → {b}: {verdict}"));
@@ -389,7 +412,7 @@ pub fn human(diff: &Diff, view: &View) -> String {
         Some(s) => diff.only(s),
         None => diff.changes.iter().collect(),
     };
-    let _ = writeln!(out, "\ndiff: {}; smallest bump {}", counts(&shown), diff.needed().as_str());
+    let _ = writeln!(out, "\ndiff: {}; smallest bump {}", counts(&shown), needed_words(diff));
     out
 }
 
@@ -487,6 +510,7 @@ pub fn json(diff: &Diff, view: &View) -> String {
         "changelog": diff.changelog,
         "bump": {
             "needed": bump_name(diff.needed()),
+            "needed_if_named": bump_name(diff.needed_if_named()),
             "actual": diff.actual().map(bump_name),
             "unnamed_corrections": diff.unnamed_corrections().count(),
             "version_order": diff.version_order(),
@@ -580,7 +604,7 @@ mod tests {
         let outside = outside.replace("</summary>", "");
         assert!(!outside.contains('<'), "{outside}");
         assert!(md.contains("````diff"), "the fence outgrows the backticks inside: {md}");
-        assert!(md.contains("NOT named") || md.contains("not named"), "{md}");
+        assert!(md.contains("not checked: no CHANGELOG to check"), "{md}");
         // core comes first (the spec's order), then the unknown scope.
         assert!(md.find("### `core`").unwrap() < md.find("### `<img src=x>`").unwrap(), "{md}");
         let human = human(&diff_of(vec![]), &View::default());
