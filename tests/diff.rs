@@ -217,6 +217,40 @@ fn exit_codes() {
     assert_eq!(bad.status.code(), Some(2));
 }
 
+/// In an SDK repository, `diff git:HEAD tests/conformance` from its root means the committed
+/// copy against the working one: the revision is read at the other side's path when that is
+/// a directory of the same work tree. Otherwise (a directory elsewhere) the current
+/// directory's path stays, and a missing manifest names the path read and the fix.
+#[test]
+fn git_rev_is_read_at_the_other_side_s_path_in_the_same_work_tree() {
+    let sdk = tempfile::tempdir().unwrap();
+    let vendored = sdk.path().join("tests/conformance");
+    let suite = SuiteCopy::new();
+    support::copy_tree(suite.path(), &vendored);
+    support::git(sdk.path(), &["init", "-q"]);
+    support::git(sdk.path(), &["add", "-A"]);
+    support::git(sdk.path(), &["commit", "-q", "-m", "vendor the suite"]);
+    let manifest = vendored.join("manifest.json");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    std::fs::write(&manifest, text.replacen("\"expect_delay_ms\": 1000 }", "\"expect_delay_ms\": 1001 }", 1)).unwrap();
+    for (cwd, other) in
+        [(sdk.path(), "tests/conformance"), (&*sdk.path().join("tests"), "conformance"), (&*vendored, ".")]
+    {
+        let o = bqsuite(cwd, &["diff", "git:HEAD", other, "--format", "json"]);
+        assert_eq!(o.status.code(), Some(0), "{other}: {}", transcript(&o));
+        let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+        assert_eq!(v["changes"].as_array().unwrap().len(), 1, "{other}: {v:#}");
+        assert_eq!(v["changes"][0]["ids"], json!(["defaults-first-retry"]));
+    }
+    // A directory outside the work tree: read at the current directory's path, which holds no
+    // suite, and said so with the path read and the fix.
+    let o = bqsuite(sdk.path(), &["diff", "git:HEAD", suite.path().to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
+    let t = transcript(&o);
+    assert!(t.contains("git:HEAD: manifest.json is missing (read at HEAD:manifest.json"), "{t}");
+    assert!(t.contains("give its directory as the other side (bqsuite diff git:HEAD path/to/suite)"), "{t}");
+}
+
 /// `--changelog FILE` is read as the suite's own CHANGELOG.md is: a FIFO is refused at once
 /// (it once blocked the command forever), and the file is named.
 #[test]

@@ -408,6 +408,12 @@ impl Diff {
     /// text) when given, else against the new side's own CHANGELOG.md. `Err` when a side's
     /// manifest is missing or does not parse as a JSON object.
     pub fn new(old: &Loaded, new: &Loaded, changelog: Option<(String, String)>) -> Result<Diff, String> {
+        // A revision's manifest that is not there: say where it was looked for.
+        for side in [old, new] {
+            if let (Err(e), Some(at)) = (manifest_of(&side.suite, &side.label), &side.read_at) {
+                return Err(format!("{e} ({at})"));
+            }
+        }
         let changelog = changelog.or_else(|| new.changelog.clone());
         Diff::between((&old.suite, &old.label), (&new.suite, &new.label), changelog)
     }
@@ -502,16 +508,19 @@ pub fn scopes_for(bindings: &[Scope], scopes: &[Scope]) -> BTreeSet<String> {
     out
 }
 
+/// The manifest of side `s` (named `label`), or why it has none.
+fn manifest_of<'s>(s: &'s Suite, label: &str) -> Result<&'s serde_json::Map<String, serde_json::Value>, String> {
+    s.manifest().ok_or_else(|| match s.file(MANIFEST).and_then(|f| f.json_error()) {
+        // serde's message says where.
+        Some(e) => format!("{label}: {MANIFEST} does not parse: {}", e.message),
+        None if s.file(MANIFEST).is_none() => format!("{label}: {MANIFEST} is missing"),
+        None => format!("{label}: {MANIFEST} is not a JSON object"),
+    })
+}
+
 /// Every change from `old` to `new`: the manifest's, then the files'.
 pub fn compare(old: &Suite, new: &Suite, old_label: &str, new_label: &str) -> Result<Vec<Change>, String> {
-    fn manifest<'s>(s: &'s Suite, label: &str) -> Result<&'s serde_json::Map<String, serde_json::Value>, String> {
-        s.manifest().ok_or_else(|| match s.file(MANIFEST).and_then(|f| f.json_error()) {
-            // serde's message says where.
-            Some(e) => format!("{label}: {MANIFEST} does not parse: {}", e.message),
-            None => format!("{label}: {MANIFEST} is missing or is not a JSON object"),
-        })
-    }
-    let (a, b) = (manifest(old, old_label)?, manifest(new, new_label)?);
+    let (a, b) = (manifest_of(old, old_label)?, manifest_of(new, new_label)?);
     // Numbers by their literals, read from the texts the manifests were loaded from.
     let numbers = |s: &Suite| s.file(MANIFEST).and_then(|f| exact::Numbers::of(f.bytes()));
     let (old_numbers, new_numbers) = (numbers(old), numbers(new));
