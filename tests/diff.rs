@@ -806,6 +806,28 @@ fn a_fixture_s_readers_are_named_once() {
     assert!(md[at..].lines().nth(1).is_some_and(|l| l == "  - `cases.unicode-and-numbers`"), "{md}");
 }
 
+/// The rows of the manual's classes table where the tool's rule is narrower than a first
+/// reading: a section's own description and the skip policy's prose are editorial, and a
+/// retype in a fixture only `valid: false` cases read is a correction, not "any value retyped".
+#[test]
+fn prose_of_sections_and_the_skip_policy_and_retypes_in_refused_fixtures() {
+    let c = one_change(|s| s.edit_manifest(|m| m["trim"]["description"] = json!("reworded")));
+    assert_eq!(only(&c), (Kind::FieldsChanged, Class::Editorial));
+    let c = one_change(|s| s.edit_manifest(|m| m["skip_policy"]["description"] = json!("reworded")));
+    assert_eq!(only(&c), (Kind::SkipPolicyChanged, Class::Editorial));
+    let c = one_change(|s| s.edit_manifest(|m| m["skip_policy"]["rules"][0]["reason"] = json!("a new reason")));
+    assert_eq!(only(&c), (Kind::SkipPolicyChanged, Class::Editorial));
+    let c = one_change(|s| {
+        let fixture = "fixtures/invalid-missing-urn.json";
+        let mut v: Value = serde_json::from_str(&s.read(fixture)).unwrap();
+        assert!(v["attempts"].is_u64(), "pick an integer to retype");
+        v["attempts"] = json!(0.0);
+        s.write(fixture, serde_json::to_string_pretty(&v).unwrap());
+    });
+    assert_eq!(only(&c), (Kind::FixtureChanged, Class::Correction));
+    assert_eq!(c[0].edits[0].op, Op::Retyped);
+}
+
 /// A CR LF checkout (git's core.autocrlf) compared with LF files: every file is editorial with
 /// a note that only the line endings differ, the rule `sync --check` applies.
 #[test]

@@ -10,10 +10,11 @@
 //! **Classes.** Every change has exactly one class; the rules, kept in [`manifest`] and
 //! [`files`]:
 //!
-//! - *editorial*: prose only. Prose is a case's or a block's own `description`, `reason`,
-//!   `note`, `notes`, `comment`, `$comment` or `title` member (deeper members of those names are
-//!   data, such as `expect.dead_letter.reason`), the manifest's `description`, a schema's
-//!   annotation keywords (`title`, `description`, `$comment`, `examples`), the `adr` of an
+//! - *editorial*: prose only. Prose is a case's, a block's or a section's own `description`,
+//!   `reason`, `note`, `notes`, `comment`, `$comment` or `title` member (deeper members of those
+//!   names are data, such as `expect.dead_letter.reason`), the manifest's `description`, a
+//!   member of those names at any depth of `skip_policy`, a schema's annotation keywords
+//!   (`title`, `description`, `$comment`, `examples`), the `adr` or a prose member of an
 //!   `exceptions` entry, and a file whose bytes changed but whose JSON did not (formatting;
 //!   not a fixture a case reads whose strings are spelled otherwise, [`files`]: a correction).
 //!   `LICENSE` and files under `schema/` that are not `*.schema.json` (the results example) are
@@ -33,17 +34,20 @@
 //!   that other cases of its block carry on the old side (its runners evaluate it whenever a
 //!   case has it, so the case now tests something else; input or expectation alike, since the
 //!   data does not say which, and the section registry is this tool's version's, not the
-//!   compared versions'), a changed fixture that only cases with `valid: false` read (also
-//!   through a reference pointed at another file, [`files::classify_repointed`]), a
+//!   compared versions'), a changed fixture that only cases with `valid: false` read (a retype
+//!   in it included; also through a reference pointed at another file,
+//!   [`files::classify_repointed`]), a
 //!   fixture a case reads respelled, and a skip policy grown over cases of the old side (a case
 //!   no longer asked of every SDK).
 //! - *breaking*: a section, block, case, fixture or schema removed; a section re-scoped; a
-//!   top-level member of a block's or section's shared fields removed; any value retyped (decisions R20.3: `1` →
-//!   `1.0` and `"1"` → `1` are retypes, `null` is a value of every type); a fixture changed that
+//!   top-level member of a block's or section's shared fields removed; any value retyped in
+//!   the manifest, a schema, or a fixture a case without `valid: false` reads (decisions R20.3:
+//!   `1` → `1.0` and `"1"` → `1` are retypes, `null` is a value of every type); a fixture changed that
 //!   any case without `valid: false` reads, in place or through a reference pointed at another
 //!   file whose JSON differs; a `*.schema.json` constraint changed; an
 //!   `exceptions` entry added or re-targeted (an SDK listing that binding stops being
-//!   Compatible); a `skip_policy` member or element removed or changed, or a member added inside it (a rule gaining
+//!   Compatible); a `skip_policy` member or element other than its prose removed or changed,
+//!   or a member added inside it (a rule gaining
 //!   `families` or `all_or_none` allows fewer skips); `schema_version`
 //!   changed; a key repeated in manifest.json, or a case id repeated in a block, added, removed
 //!   or changed ([`repeats`]: a parser that keeps the first value reads another case).
