@@ -180,6 +180,25 @@ fn the_upgrade_report_for_an_sdk_with_sqs_and_kafka() {
     );
 }
 
+/// `--scope` shows the sections of those scopes only (the core changes hidden), so it must not
+/// claim to show what an SDK carrying them must implement; `--bindings` does show that.
+#[test]
+fn scope_and_bindings_say_what_they_show() {
+    let (old, new) = (suite_1_5_0(), suite_1_6_0());
+    let (o, n) = (old.path().to_str().unwrap(), new.path().to_str().unwrap());
+    let text = |args: &[&str]| {
+        String::from_utf8_lossy(&bqsuite(new.path(), &[&["diff", o, n][..], args].concat()).stdout).into_owned()
+    };
+    let out = text(&["--scope", "redis"]);
+    assert!(out.contains("showing only the changes in sections of scope redis, and the suite-wide ones"), "{out}");
+    assert!(!out.contains("must implement") && !out.contains("\ncore\n"), "{out}");
+    let md = text(&["--scope", "redis,kafka", "--format", "markdown"]);
+    assert!(md.contains("Showing only the changes in sections of scopes `redis`, `kafka`"), "{md}");
+    let out = text(&["--bindings", "kafka"]);
+    assert!(out.contains("showing what an SDK carrying kafka must implement (the core sections and theirs)"), "{out}");
+    assert!(out.contains("\ncore\n"), "{out}");
+}
+
 #[test]
 fn exit_codes() {
     let s = suite_1_6_0();
@@ -196,6 +215,40 @@ fn exit_codes() {
     assert!(transcript(&bad).contains("neither git:REV"), "{}", transcript(&bad));
     let bad = bqsuite(s.path(), &["diff", p, p, "--bindings", "core"]);
     assert_eq!(bad.status.code(), Some(2));
+}
+
+/// In an SDK repository, `diff git:HEAD tests/conformance` from its root means the committed
+/// copy against the working one: the revision is read at the other side's path when that is
+/// a directory of the same work tree. Otherwise (a directory elsewhere) the current
+/// directory's path stays, and a missing manifest names the path read and the fix.
+#[test]
+fn git_rev_is_read_at_the_other_side_s_path_in_the_same_work_tree() {
+    let sdk = tempfile::tempdir().unwrap();
+    let vendored = sdk.path().join("tests/conformance");
+    let suite = SuiteCopy::new();
+    support::copy_tree(suite.path(), &vendored);
+    support::git(sdk.path(), &["init", "-q"]);
+    support::git(sdk.path(), &["add", "-A"]);
+    support::git(sdk.path(), &["commit", "-q", "-m", "vendor the suite"]);
+    let manifest = vendored.join("manifest.json");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    std::fs::write(&manifest, text.replacen("\"expect_delay_ms\": 1000 }", "\"expect_delay_ms\": 1001 }", 1)).unwrap();
+    for (cwd, other) in
+        [(sdk.path(), "tests/conformance"), (&*sdk.path().join("tests"), "conformance"), (&*vendored, ".")]
+    {
+        let o = bqsuite(cwd, &["diff", "git:HEAD", other, "--format", "json"]);
+        assert_eq!(o.status.code(), Some(0), "{other}: {}", transcript(&o));
+        let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+        assert_eq!(v["changes"].as_array().unwrap().len(), 1, "{other}: {v:#}");
+        assert_eq!(v["changes"][0]["ids"], json!(["defaults-first-retry"]));
+    }
+    // A directory outside the work tree: read at the current directory's path, which holds no
+    // suite, and said so with the path read and the fix.
+    let o = bqsuite(sdk.path(), &["diff", "git:HEAD", suite.path().to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
+    let t = transcript(&o);
+    assert!(t.contains("git:HEAD: manifest.json is missing (read at HEAD:manifest.json"), "{t}");
+    assert!(t.contains("give its directory as the other side (bqsuite diff git:HEAD path/to/suite)"), "{t}");
 }
 
 /// `--changelog FILE` is read as the suite's own CHANGELOG.md is: a FIFO is refused at once
@@ -600,6 +653,181 @@ fn a_manifest_reordered_where_the_comparison_does_not_look_is_an_editorial_chang
     assert_eq!(d.needed(), Bump::Patch);
 }
 
+/// A key repeated in manifest.json is weighed: serde_json keeps the last value, but a parser
+/// that keeps the first (or refuses repeats, BQ007) reads another expectation. So a repeat
+/// added, removed or changed is a breaking change of the case, section or policy it lies in,
+/// with a note, never an editorial change of the file; and so is a case id repeated in a block.
+#[test]
+fn repeated_keys_and_case_ids_in_the_manifest_are_breaking() {
+    let row = "{ \"name\": \"defaults-first-retry\", \"retry_backoff\": 1000, \"jitter\": \"none\", \"n\": 1, \"expect_delay_ms\": 1000 },";
+    let repeat = row.replace("\"expect_delay_ms\": 1000", "\"expect_delay_ms\": 2000, \"expect_delay_ms\": 1000");
+    let breaking = |c: &[Change], kind: Kind, reference: &str, says: &str| {
+        assert_eq!(only(c), (kind, Class::Breaking), "{c:#?}");
+        assert_eq!(c[0].reference(), reference);
+        assert!(c[0].note.as_deref().unwrap_or_default().contains(says), "{c:#?}");
+    };
+    // Added, removed, and changed in its first value.
+    let key = "`/expect_delay_ms` written 2 times (was 1 time)";
+    breaking(
+        &replaced("manifest.json", row, row, &repeat),
+        Kind::CaseChanged,
+        "retry_backoff.defaults-first-retry",
+        key,
+    );
+    let key = "`/expect_delay_ms` written 1 time (was 2 times)";
+    breaking(
+        &replaced("manifest.json", row, &repeat, row),
+        Kind::CaseChanged,
+        "retry_backoff.defaults-first-retry",
+        key,
+    );
+    let other = repeat.replace("2000", "3000");
+    let key = "written 2 times on both sides, with other values";
+    breaking(
+        &replaced("manifest.json", row, &repeat, &other),
+        Kind::CaseChanged,
+        "retry_backoff.defaults-first-retry",
+        key,
+    );
+    // The same repeat on both sides is no change, wherever its case now lies.
+    assert!(replaced("manifest.json", row, &repeat, &repeat).is_empty());
+    let moved = format!(
+        "{{ \"name\": \"inserted\", \"retry_backoff\": 5, \"jitter\": \"none\", \"n\": 1, \"expect_delay_ms\": 5 }},\n      {repeat}"
+    );
+    let c = replaced("manifest.json", row, &repeat, &moved);
+    assert_eq!(only(&c), (Kind::CaseAdded, Class::Additive), "matched by id, not by position: {c:#?}");
+    // A repeat that also changes the last value: the case's edit, made breaking.
+    let c = replaced("manifest.json", row, row, &repeat.replace(": 1000 }", ": 999 }"));
+    breaking(&c, Kind::CaseChanged, "retry_backoff.defaults-first-retry", "BQ007");
+    assert_eq!(c[0].edits.len(), 1);
+    // A whole section key repeated ahead of the section.
+    let head = "  \"rabbitmq\": {";
+    let c = replaced("manifest.json", head, head, &format!("  \"rabbitmq\": {{\"description\": \"decoy\"}},\n{head}"));
+    breaking(&c, Kind::FieldsChanged, "rabbitmq", "`/rabbitmq` written 2 times");
+    // A case id repeated in its block.
+    let c = replaced("manifest.json", row, row, &format!("{}\n      {row}", row.replace(": 1000 }", ": 2000 }")));
+    breaking(
+        &c,
+        Kind::CaseChanged,
+        "retry_backoff.defaults-first-retry",
+        "the case id `defaults-first-retry` occurs 2 times (was 1 time)",
+    );
+    // In the skip policy, and in suite metadata (manifest.json as a whole).
+    let top = "{\n  \"schema_version\": 1,";
+    let c = replaced("manifest.json", top, top, &format!("{top}\n  \"schema_version\": 2,\n  \"schema_version\": 1,"));
+    breaking(&c, Kind::FileChanged, "manifest.json", "`/schema_version` written 3 times");
+    let policy = "  \"skip_policy\": {";
+    let c = replaced("manifest.json", policy, policy, &format!("{policy}\n    \"rules\": [],"));
+    breaking(&c, Kind::SkipPolicyChanged, "skip_policy", "`/skip_policy/rules` written 2 times");
+}
+
+/// A case pointed at another fixture reads what that file holds: the old file's JSON is
+/// compared with the new one's, shown under the case, and the case takes the stronger class of
+/// the two (a retype copied to `-v2.json` is as breaking as the retype made in place). The
+/// same bytes under another name leave a correction; a `valid: false` reader makes a content
+/// change a correction; a block's shared reference is classed by the block's readers.
+#[test]
+fn a_case_pointed_at_another_fixture_is_classed_by_what_that_fixture_holds() {
+    let repoint = |copy: &str, edit: &dyn Fn(&str) -> String, manifest: &dyn Fn(&mut Value)| {
+        let (old, new) = (SuiteCopy::new(), SuiteCopy::new());
+        new.write(&copy.replace(".json", "-v2.json"), edit(&new.read(copy)));
+        new.edit_manifest(manifest);
+        diff(old.path(), new.path()).changes
+    };
+    let meta = "fixtures/unknown-meta-roundtrip.json";
+    let point = |m: &mut Value| {
+        let case = m["roundtrip"]["cases"].as_array_mut().unwrap().iter_mut().find(|c| c["file"] == meta).unwrap();
+        case["file"] = json!("fixtures/unknown-meta-roundtrip-v2.json");
+    };
+    // Retyped in the copy: breaking, the retype shown under the case.
+    let c = repoint(meta, &|t| t.replace("1042", "1042.0"), &point);
+    let case = c.iter().find(|c| c.kind == Kind::CaseChanged).expect("the case changed");
+    assert_eq!(case.class, Class::Breaking, "{c:#?}");
+    let f = &case.fixtures[..];
+    assert_eq!(f.len(), 1);
+    assert_eq!((f[0].pointer.as_str(), f[0].old_file.as_str(), f[0].class), ("/file", meta, Class::Breaking));
+    let edits: Vec<_> = f[0].edits.iter().map(|e| (e.pointer.as_str(), e.op)).collect();
+    assert_eq!(edits, [("/data/order_id", Op::Retyped)]);
+    assert!(c.iter().any(|c| c.kind == Kind::FixtureAdded), "{c:#?}");
+    // The same bytes: the reference change alone, a correction.
+    let c = repoint(meta, &|t| t.to_owned(), &point);
+    let case = c.iter().find(|c| c.kind == Kind::CaseChanged).unwrap();
+    assert_eq!((case.class, case.fixtures[0].note.as_deref()), (Class::Correction, Some("the same bytes")));
+    // Only a valid: false case reads it: a correction, as in place.
+    let invalid = "fixtures/invalid-missing-urn.json";
+    let c = repoint(invalid, &|t| t.replace("\"data\"", "\"data\": {\"changed\": true}, \"was\""), &|m| {
+        let case = m["cases"].as_array_mut().unwrap().iter_mut().find(|c| c["file"] == invalid).unwrap();
+        case["file"] = json!("fixtures/invalid-missing-urn-v2.json");
+    });
+    let case = c.iter().find(|c| c.kind == Kind::CaseChanged).unwrap();
+    assert_eq!((case.class, case.fixtures[0].class), (Class::Correction, Class::Correction), "{c:#?}");
+    // A block's shared reference, read by its valid cases: breaking.
+    let order = "fixtures/order-created.json";
+    let c = repoint(order, &|t| t.replace("\"attempts\": 0", "\"attempts\": 1"), &|m| {
+        m["delay"]["send"]["envelope_file"] = json!("fixtures/order-created-v2.json");
+    });
+    let fields = c.iter().find(|c| c.kind == Kind::FieldsChanged).expect("the block's shared fields changed");
+    assert_eq!((fields.class, fields.reference().as_str()), (Class::Breaking, "delay.send"), "{c:#?}");
+    assert_eq!(fields.fixtures[0].edits.len(), 1);
+    // As shown.
+    let (old, new) = (SuiteCopy::new(), SuiteCopy::new());
+    new.write("fixtures/unknown-meta-roundtrip-v2.json", new.read(meta).replace("1042", "1042.0"));
+    new.edit_manifest(point);
+    let o = bqsuite(new.path(), &["diff", old.path().to_str().unwrap(), new.path().to_str().unwrap()]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("[breaking] case `roundtrip.unknown-meta-roundtrip`"), "{out}");
+    assert!(out.contains("! /data/order_id: 1042 (integer) → 1042.0 (number)"), "{out}");
+}
+
+/// A case that reads a changed fixture on both sides, `valid` flipped between them, is one
+/// reader: named once, in every format.
+#[test]
+fn a_fixture_s_readers_are_named_once() {
+    let (old, new) = (SuiteCopy::new(), SuiteCopy::new());
+    let fixture = "fixtures/unicode-and-numbers.json";
+    new.write(fixture, new.read(fixture).replace("\"qty\": 7", "\"qty\": 8"));
+    new.edit_manifest(|m| {
+        let case = m["cases"].as_array_mut().unwrap().iter_mut().find(|c| c["file"] == fixture).unwrap();
+        case["valid"] = json!(false);
+    });
+    let d = diff(old.path(), new.path());
+    let f = d.changes.iter().find(|c| c.kind == Kind::FixtureChanged).expect("the fixture changed");
+    assert_eq!(f.ids, ["cases.unicode-and-numbers"]);
+    let o = bqsuite(new.path(), &["diff", old.path().to_str().unwrap(), new.path().to_str().unwrap()]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains(&format!("fixture `{fixture}` changed (read by 1 case)")), "{out}");
+    // Markdown names the reader as human text and JSON do.
+    let o = bqsuite(
+        new.path(),
+        &["diff", old.path().to_str().unwrap(), new.path().to_str().unwrap(), "--format", "markdown"],
+    );
+    let md = String::from_utf8_lossy(&o.stdout);
+    let at = md.find(&format!("fixture `{fixture}` changed (read by 1 case)")).expect(&md);
+    assert!(md[at..].lines().nth(1).is_some_and(|l| l == "  - `cases.unicode-and-numbers`"), "{md}");
+}
+
+/// The rows of the manual's classes table where the tool's rule is narrower than a first
+/// reading: a section's own description and the skip policy's prose are editorial, and a
+/// retype in a fixture only `valid: false` cases read is a correction, not "any value retyped".
+#[test]
+fn prose_of_sections_and_the_skip_policy_and_retypes_in_refused_fixtures() {
+    let c = one_change(|s| s.edit_manifest(|m| m["trim"]["description"] = json!("reworded")));
+    assert_eq!(only(&c), (Kind::FieldsChanged, Class::Editorial));
+    let c = one_change(|s| s.edit_manifest(|m| m["skip_policy"]["description"] = json!("reworded")));
+    assert_eq!(only(&c), (Kind::SkipPolicyChanged, Class::Editorial));
+    let c = one_change(|s| s.edit_manifest(|m| m["skip_policy"]["rules"][0]["reason"] = json!("a new reason")));
+    assert_eq!(only(&c), (Kind::SkipPolicyChanged, Class::Editorial));
+    let c = one_change(|s| {
+        let fixture = "fixtures/invalid-missing-urn.json";
+        let mut v: Value = serde_json::from_str(&s.read(fixture)).unwrap();
+        assert!(v["attempts"].is_u64(), "pick an integer to retype");
+        v["attempts"] = json!(0.0);
+        s.write(fixture, serde_json::to_string_pretty(&v).unwrap());
+    });
+    assert_eq!(only(&c), (Kind::FixtureChanged, Class::Correction));
+    assert_eq!(c[0].edits[0].op, Op::Retyped);
+}
+
 /// A CR LF checkout (git's core.autocrlf) compared with LF files: every file is editorial with
 /// a note that only the line endings differ, the rule `sync --check` applies.
 #[test]
@@ -772,6 +1000,38 @@ fn two_assets_diff_as_the_directories_they_were_built_from() {
     assert!(transcript(&o).contains("refusing the asset"), "{}", transcript(&o));
 }
 
+/// With no CHANGELOG to check (two release assets, or directories without one), whether a
+/// MINOR is enough depends on an entry nobody read: the output says both answers, never "less
+/// than needed" for a bump that naming the corrections would make enough.
+#[test]
+fn without_a_changelog_the_bump_is_said_both_ways() {
+    let (old, new) = (suite_1_5_0(), suite_1_6_0());
+    new.remove("CHANGELOG.md");
+    let args = ["diff", old.path().to_str().unwrap(), new.path().to_str().unwrap()];
+    let out = String::from_utf8_lossy(&bqsuite(new.path(), &args).stdout).into_owned();
+    let both = "MINOR if the new version's CHANGELOG entry names each correction with its ADR, else MAJOR";
+    assert!(out.contains(&format!("smallest bump: {both} (")), "{out}");
+    assert!(
+        out.contains("version bump 1.5.0 → 1.6.0: MINOR, enough if the new version's CHANGELOG entry names"),
+        "{out}"
+    );
+    assert!(!out.contains("less than needed"), "{out}");
+    assert!(out.contains("5 correction(s) not checked against a CHANGELOG"), "{out}");
+    let json = bqsuite(new.path(), &[&args[..], &["--format", "json"]].concat());
+    let v: Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!((&v["bump"]["needed"], &v["bump"]["needed_if_named"]), (&json!("major"), &json!("minor")));
+    // A bump that naming would not make enough is still less than needed.
+    new.write("CONFORMANCE_VERSION", "1.5.1\n");
+    let out = String::from_utf8_lossy(&bqsuite(new.path(), &args).stdout).into_owned();
+    assert!(out.contains("version bump 1.5.0 → 1.5.1: PATCH, less than needed"), "{out}");
+    // With a CHANGELOG that does not name them, MAJOR is the answer.
+    new.write("CONFORMANCE_VERSION", "1.6.0\n");
+    new.write("CHANGELOG.md", "## 1.6.0\n\n- Nothing named.\n");
+    let out = String::from_utf8_lossy(&bqsuite(new.path(), &args).stdout).into_owned();
+    assert!(out.contains("version bump 1.5.0 → 1.6.0: MINOR, less than needed"), "{out}");
+    assert!(out.contains("smallest bump: MAJOR ("), "{out}");
+}
+
 /// Both sides' copies with `text` replaced by `old` and `new`: the changes between them.
 fn replaced(rel: &str, text: &str, old: &str, new: &str) -> Vec<Change> {
     let (a, b) = (SuiteCopy::new(), SuiteCopy::new());
@@ -847,6 +1107,50 @@ fn numbers_beyond_f64_compare_exactly_in_the_manifest() {
     let top = "{\n  \"schema_version\": 1,";
     let c = replaced("manifest.json", top, top, "{\n  \"schema_version\": 1.0000000000000000001,");
     assert_eq!(only(&c), (Kind::SchemaVersionChanged, Class::Breaking));
+}
+
+/// A number's JSON type is its literal's (an integer literal or not), never the f64 serde_json
+/// reads: `-0` is an integer literal, so `-0.0` → `-0` is a retype (breaking) and `0` → `-0` a
+/// changed value (a correction), in the manifest and in a fixture alike; the edit shows each
+/// value as written.
+#[test]
+fn the_sign_of_zero_keeps_the_literal_type() {
+    let row = "\"standard-whole-seconds\",\n          \"queue\": \"standard\",\n          \"delay_seconds\": 30,";
+    let with = |v: &str| row.replace(": 30,", &format!(": {v},"));
+    let c = replaced("manifest.json", row, &with("-0.0"), &with("-0"));
+    assert_eq!(only(&c), (Kind::CaseChanged, Class::Breaking), "{c:#?}");
+    assert_eq!(
+        (c[0].edits[0].op, c[0].edits[0].old_type(), c[0].edits[0].new_type()),
+        (Op::Retyped, Some("number"), Some("integer"))
+    );
+    let c = replaced("manifest.json", row, &with("0"), &with("-0"));
+    assert_eq!(only(&c), (Kind::CaseChanged, Class::Correction), "{c:#?}");
+    assert_eq!(c[0].edits[0].new_literal.as_deref(), Some("-0"));
+    let c = replaced("fixtures/unicode-and-numbers.json", "\"qty\": 7", "\"qty\": -0.0", "\"qty\": -0");
+    assert_eq!(only(&c), (Kind::FixtureChanged, Class::Breaking));
+    assert_eq!(c[0].edits[0].op, Op::Retyped);
+    // As shown: the literals, and the types they write.
+    let (a, b) = (SuiteCopy::new(), SuiteCopy::new());
+    for (copy, v) in [(&a, "1e3"), (&b, "-0")] {
+        copy.write("manifest.json", copy.read("manifest.json").replacen(row, &with(v), 1));
+    }
+    let o = bqsuite(b.path(), &["diff", a.path().to_str().unwrap(), b.path().to_str().unwrap()]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("! /delay_seconds: 1e3 (number) → -0 (integer)"), "{out}");
+}
+
+/// A retype inside a list compared as a multiset (a Redis case's sorted-set contents) is a
+/// retype like one in a plain field: breaking, shown at the element's member.
+#[test]
+fn a_retype_inside_an_order_free_list_is_breaking() {
+    let row = "\"expect\": {\"delayed\": [{\"body\": \"a\", \"score\": 1002}], \"ready_count\": 0,";
+    let c = replaced("manifest.json", row, row, &row.replace("1002}", "1002.0}"));
+    assert_eq!(only(&c), (Kind::CaseChanged, Class::Breaking), "{c:#?}");
+    let e: Vec<_> = c[0].edits.iter().map(|e| (e.pointer.as_str(), e.op)).collect();
+    assert_eq!(e, [("/expect/delayed/0/score", Op::Retyped)]);
+    // The same retype in a plain field, for comparison.
+    let c = replaced("manifest.json", row, row, &row.replace("\"ready_count\": 0", "\"ready_count\": 0.0"));
+    assert_eq!(only(&c), (Kind::CaseChanged, Class::Breaking));
 }
 
 /// Lists whose order the spec or their section's description says carries no meaning compare

@@ -90,8 +90,17 @@ fn current_repo() -> PathBuf {
 /// Run `diff`.
 pub fn run(a: &DiffArgs) -> ExitCode {
     let opts = options(&current_repo(), &a.remote);
-    let load = |arg: &str| Source::parse(arg).and_then(|s| source::load(&s, &opts));
-    let (old, new) = match (load(&a.old), load(&a.new)) {
+    // A revision is read at the path of the other side when that is a directory of the same
+    // work tree, else at the current suite directory's.
+    let load = |arg: &str, other: &str| {
+        let source = Source::parse(arg)?;
+        let mut opts = opts.clone();
+        if let (Source::Git(_), Ok(other)) = (&source, Source::parse(other)) {
+            opts.repo = source::git_dir_for(&other, &opts.repo);
+        }
+        source::load(&source, &opts)
+    };
+    let (old, new) = match (load(&a.old, &a.new), load(&a.new, &a.old)) {
         (Ok(o), Ok(n)) => (o, n),
         (Err(e), _) | (_, Err(e)) => return fail(e),
     };
@@ -104,7 +113,12 @@ pub fn run(a: &DiffArgs) -> ExitCode {
         Err(e) => return fail(e),
     };
     let filtered = !a.scope.is_empty() || !a.bindings.is_empty();
-    let view = View { scopes: filtered.then(|| crate::diff::scopes_for(&a.bindings, &a.scope)) };
+    let names = |v: &[Scope]| v.iter().map(|s| s.as_str().to_owned()).collect::<Vec<_>>();
+    let view = View {
+        scopes: filtered.then(|| crate::diff::scopes_for(&a.bindings, &a.scope)),
+        bindings: names(&a.bindings),
+        only: names(&a.scope),
+    };
     // Case ids, names and values come from the two manifests: escaped for the terminal, line by
     // line (JSON escapes control characters itself).
     emit(&match a.format {

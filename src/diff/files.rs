@@ -9,7 +9,8 @@
 //!   (beyond the value of `conformance_version`) while its own comparison found nothing — its
 //!   formatting, or what that comparison does not weigh, such as the order of named cases or of
 //!   keyed `skip_policy` rules — is one editorial `file-changed` change, as a fixture's
-//!   formatting is: every copy's bytes and the asset's checksum change.
+//!   formatting is: every copy's bytes and the asset's checksum change. (A repeated key or case
+//!   id that changed is weighed, [`super::repeats`]: breaking, never this.)
 //! - A file whose only difference is its line endings (CR LF on one side for LF on the other,
 //!   [`crate::vendored::only_crlf`], the rule `sync --check` applies) is editorial with a note
 //!   saying so: a CR LF checkout (git's `core.autocrlf`, `eol=crlf`) compared with a revision,
@@ -47,6 +48,15 @@
 //!   another order are the same constraints, a change of bytes only (editorial, as formatting).
 //! - Added fixtures and schemas are additive, removed ones breaking; documentation added or
 //!   removed is editorial.
+//! - A fixture reference of a case or of shared fields that now names another file is a change
+//!   of what its readers decode, as a fixture changed in place is ([`classify_repointed`]): the
+//!   file it named on the old side is compared with the one it names on the new side by the
+//!   rules above (bytes, JSON, spellings), with that reference's readers (the case, or the cases
+//!   of the section or block, on either side), and the change of the case or shared fields
+//!   shows the edits and takes the stronger of its class and theirs. The same bytes under
+//!   another name add nothing to the class.
+//! - A fixture's readers are named once each, even where a case reads it on both sides with
+//!   `valid` flipped.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -73,7 +83,7 @@ const CRLF_ONLY: &str = "line endings only: CR LF on one side where the other ha
 
 /// The note of a manifest whose JSON changed only where the comparison does not look.
 const UNWEIGHED: &str = "the JSON changed only in what the comparison does not weigh (the order of named cases, \
-     sections or keyed entries, or repeated keys): no case changed, but every copy's bytes do";
+     sections or keyed entries): no case changed, but every copy's bytes do";
 
 /// The note of a schema whose only change is the order of its sets.
 const SETS_REORDERED: &str =
@@ -253,27 +263,36 @@ pub fn compare(old: &Suite, new: &Suite, manifest_changed: bool) -> Vec<Change> 
             (Some(a), Some(b)) => {
                 let mut c =
                     Change::new(kind(Kind::FixtureChanged, Kind::SchemaChanged, Kind::FileChanged), Class::Editorial);
-                changed(&mut c, path, a, b, &read_by);
+                changed(&mut c, path, a, b, Read::by(&read_by));
                 c
             }
             (None, None) => continue,
         };
         c.file = Some(path.to_owned());
-        c.ids = read_by.iter().map(|r| r.id.clone()).collect();
+        // A case that reads the file on both sides, `valid` flipped, is one reader.
+        c.ids = read_by.iter().map(|r| r.id.clone()).collect::<BTreeSet<_>>().into_iter().collect();
         c.scopes = read_by.iter().filter_map(|r| r.scope.clone()).collect::<BTreeSet<_>>().into_iter().collect();
         out.push(c);
     }
     out
 }
 
-/// Fill in the class, edits and note of a file whose bytes changed.
-fn changed(
-    c: &mut Change,
-    path: &str,
-    a: &crate::suite::SourceFile,
-    b: &crate::suite::SourceFile,
-    read_by: &BTreeSet<Reader>,
-) {
+/// Who reads a fixture: anyone, and any case without `valid: false`.
+#[derive(Debug, Clone, Copy, Default)]
+struct Read {
+    any: bool,
+    valid: bool,
+}
+
+impl Read {
+    fn by<'r>(readers: impl IntoIterator<Item = &'r Reader>) -> Read {
+        readers.into_iter().fold(Read::default(), |r, x| Read { any: true, valid: r.valid || x.valid })
+    }
+}
+
+/// Fill in the class, edits and note of a file whose bytes changed (`a` on the old side, `b`
+/// on the new, at `path` or, for a fixture reference moved, at `b`'s path).
+fn changed(c: &mut Change, path: &str, a: &crate::suite::SourceFile, b: &crate::suite::SourceFile, read: Read) {
     let json_file = path.ends_with(".json");
     let same = if json_file { same_json(a.bytes(), b.bytes()) } else { None };
     if crlf_only(a.bytes(), b.bytes()) && same != Some(false) {
@@ -281,7 +300,7 @@ fn changed(
         return;
     }
     if same == Some(true) {
-        let respelled = c.kind == Kind::FixtureChanged && !read_by.is_empty();
+        let respelled = c.kind == Kind::FixtureChanged && read.any;
         if respelled && spellings(a.bytes()) != spellings(b.bytes()) {
             c.note = Some(RESPELLED.into());
             c.class = Class::Correction;
@@ -314,14 +333,80 @@ fn changed(
     };
     let (data, prose): (Vec<Edit>, Vec<Edit>) = edits.into_iter().partition(|e| !(contract && is_annotation(e)));
     c.class = match c.kind {
-        Kind::FixtureChanged if read_by.iter().any(|r| r.valid) => Class::Breaking,
-        Kind::FixtureChanged if !read_by.is_empty() => Class::Correction,
+        Kind::FixtureChanged if read.valid => Class::Breaking,
+        Kind::FixtureChanged if read.any => Class::Correction,
         _ if contract && data.is_empty() && prose.is_empty() && reordered => Class::Editorial,
         _ if contract && (!data.is_empty() || prose.is_empty()) => Class::Breaking,
         _ => Class::Editorial,
     };
     c.edits = data;
     c.prose = prose;
+}
+
+/// The note of a fixture reference moved to a file with the same bytes.
+const SAME_BYTES: &str = "the same bytes";
+
+/// For every case or shared-fields change whose edits point a fixture reference (`file`,
+/// `envelope_file`, `fixture`: [`crate::suite::ids::FILE_REF_KEYS`]) at another file, compare
+/// the file it named on the old side with the one it names on the new side as a fixture changed
+/// in place is compared, with the readers of that reference (the case, or the cases sharing
+/// the fields, on either side): the edits go under the change ([`super::Repointed`]), and the
+/// change takes the stronger of its own class and theirs. So a fixture copied to a new name
+/// with a retype and pointed at is as breaking as the retype made in place; the same bytes
+/// under a new name leave the change as its edits class it (a correction). A reference whose
+/// file either side lacks is left to validate.
+pub(super) fn classify_repointed(changes: &mut [Change], old: &Suite, new: &Suite) {
+    let keys = crate::suite::ids::FILE_REF_KEYS;
+    for c in changes.iter_mut().filter(|c| matches!(c.kind, Kind::CaseChanged | Kind::FieldsChanged)) {
+        let moved: Vec<(String, String, String)> = c
+            .edits
+            .iter()
+            .filter(|e| e.op == json::Op::Changed && e.tokens().last().is_some_and(|k| keys.contains(&k.as_str())))
+            .filter_map(|e| {
+                let (a, b) = (e.old.as_ref()?.as_str()?, e.new.as_ref()?.as_str()?);
+                Some((e.pointer.clone(), a.to_owned(), b.to_owned()))
+            })
+            .collect();
+        if moved.is_empty() {
+            continue;
+        }
+        let read =
+            Read::by(&reference_readers(c, old).into_iter().chain(reference_readers(c, new)).collect::<Vec<_>>());
+        for (pointer, a_path, b_path) in moved {
+            let (Some(a), Some(b)) = (old.file(&a_path), new.file(&b_path)) else { continue };
+            let mut content = Change::new(Kind::FixtureChanged, Class::Editorial);
+            if a.bytes() == b.bytes() {
+                content.note = Some(SAME_BYTES.into());
+            } else {
+                changed(&mut content, &b_path, a, b, read);
+            }
+            c.class = c.class.max(content.class);
+            c.fixtures.push(super::Repointed {
+                pointer,
+                old_file: a_path,
+                new_file: b_path,
+                class: content.class,
+                edits: content.edits.into_iter().chain(content.prose).collect(),
+                note: content.note,
+            });
+        }
+    }
+}
+
+/// The cases of `suite` that read the fixture references of change `c`: the case itself, or
+/// the cases of the section or block whose shared fields it is.
+fn reference_readers(c: &Change, suite: &Suite) -> Vec<Reader> {
+    let (Some(section), Some(m)) = (c.section.as_deref(), suite.manifest()) else { return Vec::new() };
+    let Some(value) = m.get(section) else { return Vec::new() };
+    case_ids(section, value)
+        .into_iter()
+        .filter(|k| k.sub == c.block.as_deref() && (c.kind != Kind::CaseChanged || c.ids.contains(&k.id)))
+        .map(|k| Reader {
+            id: format!("{section}.{}", k.id),
+            scope: None,
+            valid: k.value.get("valid") != Some(&Value::Bool(false)),
+        })
+        .collect()
 }
 
 /// Is a schema edit inside an annotation keyword (not a property named like one, nor a member

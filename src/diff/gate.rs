@@ -183,13 +183,7 @@ pub fn released_changed(current: &Suite, released: &Suite, tag: &str) -> Vec<Fin
     // its ADR, MAJOR otherwise, and both are said.
     let bump = match (semver::Version::parse(version), Diff::between((released, tag), (current, "."), None)) {
         (Ok(v), Ok(diff)) if diff.needed() > Bump::None => {
-            let needed = diff.needed();
-            let least = diff
-                .changes
-                .iter()
-                .map(|c| if c.class == Class::Correction { Bump::Minor } else { c.needs() })
-                .max()
-                .unwrap_or(Bump::None);
+            let (needed, least) = (diff.needed(), diff.needed_if_named());
             if least < needed {
                 format!(
                     "to at least {} (a {} bump, if the new version's CHANGELOG entry names each correction with its \

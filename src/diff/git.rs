@@ -9,7 +9,9 @@
 //!   elsewhere.
 //! - The suite is read at the same path inside the revision as the directory it is asked from
 //!   has inside its work tree (`git rev-parse --show-prefix`), so a suite in a subdirectory of a
-//!   repository compares with itself.
+//!   repository compares with itself; [`Revision::prefix`] says which path that was, for the
+//!   messages. Which directory is asked from is the caller's choice
+//!   ([`super::source::git_dir_for`]).
 //! - A revision that is empty or starts with `-` is refused before git sees it (it would be read
 //!   as an option); one that does not name a commit is an error naming it.
 //! - Blobs are read only for the paths the suite loader keeps ([`crate::suite::is_suite_file`])
@@ -38,6 +40,15 @@ pub struct Revision {
     pub files: Vec<(String, Vec<u8>)>,
     /// Entries under the suite directories that are not regular files.
     pub irregular: Vec<String>,
+    /// The path inside the revision the suite was read at (`tests/conformance/`; empty: the
+    /// repository's root).
+    pub prefix: String,
+}
+
+/// The top directory of the work tree holding `dir`, canonical; `None` outside one.
+pub fn work_tree(dir: &Path) -> Option<std::path::PathBuf> {
+    let top = text(git(dir, &["rev-parse", "--show-toplevel"]).ok()?);
+    std::fs::canonicalize(top).ok()
 }
 
 /// The `CONFORMANCE_VERSION` that revision `rev` holds at `dir`'s path, trimmed; `None` when it
@@ -96,7 +107,7 @@ pub fn read(dir: &Path, rev: &str, limits: &Limits) -> Result<Revision, String> 
     }
     let blobs = cat_blobs(dir, wanted.iter().map(|(_, o)| o.as_str()))?;
     let files = wanted.into_iter().map(|(rel, _)| rel).zip(blobs).collect();
-    Ok(Revision { commit, files, irregular })
+    Ok(Revision { commit, files, irregular, prefix })
 }
 
 /// The contents of `objects` (blob ids), in order, through one `git cat-file --batch`.

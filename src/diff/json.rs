@@ -10,13 +10,18 @@
 //! - JSON types are the manifest's (decisions R20.3): an integer literal (`1`) and a number with
 //!   a fraction or exponent (`1.0`) are different types, so `1` → `1.0` is a retype, since one
 //!   retyped field aborts a whole Go test. `null` is a value of any type (nullable fields are
-//!   written `null`, R20.6), so `null` ↔ `"x"` is a change, never a retype.
+//!   written `null`, R20.6), so `null` ↔ `"x"` is a change, never a retype. A number's type is
+//!   its literal's, read from the text when the caller gives the texts' numbers, never the
+//!   `Value`'s: serde_json reads `-0` as the float `-0.0`, yet `-0` is an integer literal, so
+//!   `0` → `-0` is a change and `-0.0` → `-0` a retype ([`Edit::old_type`] names it the same way).
 //! - Numbers are equal when their literals write the same mathematical value with the same
 //!   literal type ([`super::exact`]), when the caller gives the texts' numbers
 //!   ([`Compare::numbers`]; `diff` always does): serde_json holds a number as an `f64`, `i64`
 //!   or `u64`, so `0.10000000000000000001` and `0.1` are one `Value`. Without the texts, as the
-//!   `Value`s hold them. An edit of a number the `Value` cannot hold exactly also carries the
-//!   literal (`old_literal` / `new_literal`), which the rendering shows.
+//!   `Value`s hold them. An edit whose value the text writes otherwise than the `Value`
+//!   serialises (a number beyond f64, `1e3` read as `1000.0`, `-0` read as `-0.0`, or an object
+//!   or array with such a number inside) also carries it as written (`old_literal` /
+//!   `new_literal`), which the rendering shows.
 //! - Arrays are compared element by element by position ([`Arrays::Ordered`]: case data, where
 //!   order is meaning, such as a Redis case's steps), or, for suite metadata of unknown shape
 //!   ([`Arrays::Keyed`]), by identity when every element has one: objects by a unique string
@@ -28,8 +33,11 @@
 //!   when both do).
 //! - An array the caller names a set ([`Compare::sets`]: a case list whose order carries no
 //!   meaning) compares as a multiset, whatever the mode: each old element is matched with an
-//!   equal new one (numbers exactly); the unmatched old ones are removed, the unmatched new ones
-//!   added. A new order is no edit; an element repeated or dropped is one.
+//!   equal new one (numbers exactly); then each old element left is matched with a new one left
+//!   that differs from it only by retypes (every edit between them `retyped`: `{"score": 1002}`
+//!   and `{"score": 1002.0}`), so a retype inside a multiset is a retype, as anywhere else; the
+//!   unmatched old ones are removed, the unmatched new ones added. A new order is no edit; an
+//!   element repeated or dropped is one.
 
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -57,10 +65,12 @@ pub struct Edit {
     pub old: Option<Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub new: Option<Value>,
-    /// The old number as its text writes it, where `old` cannot hold it exactly (beyond f64).
+    /// The old value as its text writes it, where that differs from `old` serialised: a
+    /// number's literal (`1e3`, `-0`, one beyond f64), or an object or array with such a number
+    /// inside.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub old_literal: Option<String>,
-    /// The new number as its text writes it, where `new` cannot hold it exactly.
+    /// The new value as its text writes it, where that differs from `new` serialised.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub new_literal: Option<String>,
 }
@@ -80,6 +90,26 @@ impl Edit {
     pub fn is_top_level(&self) -> bool {
         self.tokens().len() == 1
     }
+
+    /// The JSON type of the old value, a number's by its literal where the edit has it.
+    pub fn old_type(&self) -> Option<&'static str> {
+        written_type(self.old.as_ref()?, self.old_literal.as_deref())
+    }
+
+    /// The JSON type of the new value, a number's by its literal where the edit has it.
+    pub fn new_type(&self) -> Option<&'static str> {
+        written_type(self.new.as_ref()?, self.new_literal.as_deref())
+    }
+}
+
+/// The JSON type of `v`, whose text writes it as `literal` where that is given: a number is an
+/// integer exactly when its literal is an integer literal.
+fn written_type(v: &Value, literal: Option<&str>) -> Option<&'static str> {
+    Some(match (v, literal) {
+        (Value::Number(_), Some(l)) if Number::parse(l).is_integer_literal() => "integer",
+        (Value::Number(_), Some(_)) => "number",
+        _ => json_type(v),
+    })
 }
 
 /// How arrays are matched.
@@ -91,7 +121,9 @@ pub enum Arrays {
     Keyed,
 }
 
-/// The JSON type of a value, with integer literals apart from other numbers.
+/// The JSON type of a value, with integer literals apart from other numbers, as the `Value`
+/// holds it (`-0` and integers beyond 64 bits are floats there: where the text is at hand, the
+/// literal decides, [`Edit::old_type`]).
 pub fn json_type(v: &Value) -> &'static str {
     match v {
         Value::Number(n) if n.is_i64() || n.is_u64() => "integer",
@@ -210,50 +242,110 @@ impl<'a> Compare<'a> {
     }
 
     /// Index pairs of a multiset: each old element with the first unmatched new element equal
-    /// to it (by this comparison, numbers exactly), then the unmatched old elements (removed),
-    /// then the unmatched new ones (added). Order is no edit; how often an element occurs is.
+    /// to it (by this comparison, numbers exactly); then each old element left with the first
+    /// new one left that differs from it only by retypes; then the unmatched old elements
+    /// (removed), then the unmatched new ones (added). Order is no edit; how often an element
+    /// occurs is.
     fn set_pairs(&self, a: &[Value], b: &[Value], at: &Paths) -> Vec<(Option<usize>, Option<usize>)> {
         let mut used = vec![false; b.len()];
+        let probe = |i: usize, j: usize| {
+            let mut probe = at.clone();
+            probe.index(j, Some(i), Some(j));
+            let mut edits = Vec::new();
+            self.walk(&a[i], &b[j], &mut probe, &mut edits);
+            edits
+        };
+        let mut left = Vec::new();
+        for i in 0..a.len() {
+            match (0..b.len()).find(|&j| !used[j] && probe(i, j).is_empty()) {
+                Some(j) => used[j] = true,
+                None => left.push(i),
+            }
+        }
         let mut pairs = Vec::new();
-        for (i, x) in a.iter().enumerate() {
-            let found = (0..b.len()).find(|&j| {
-                let mut probe = at.clone();
-                probe.index(j, Some(i), Some(j));
-                let mut edits = Vec::new();
+        for i in left {
+            let retyped = (0..b.len()).find(|&j| {
                 !used[j] && {
-                    self.walk(x, &b[j], &mut probe, &mut edits);
-                    edits.is_empty()
+                    let edits = probe(i, j);
+                    !edits.is_empty() && edits.iter().all(|e| e.op == Op::Retyped)
                 }
             });
-            match found {
-                Some(j) => used[j] = true,
-                None => pairs.push((Some(i), None)),
+            if let Some(j) = retyped {
+                used[j] = true;
             }
+            pairs.push((Some(i), retyped));
         }
         pairs.extend((0..b.len()).filter(|&j| !used[j]).map(|j| (None, Some(j))));
         pairs
     }
 
     fn push(&self, out: &mut Vec<Edit>, at: &Paths, old: Option<&Value>, new: Option<&Value>) {
+        let old_literal = old.and_then(|v| self.written(0, &at.old, v));
+        let new_literal = new.and_then(|v| self.written(1, &at.new, v));
         let op = match (old, new) {
             (None, _) => Op::Added,
             (_, None) => Op::Removed,
-            (Some(x), Some(y)) if !x.is_null() && !y.is_null() && json_type(x) != json_type(y) => Op::Retyped,
+            (Some(x), Some(y))
+                if !x.is_null()
+                    && !y.is_null()
+                    && written_type(x, old_literal.as_deref()) != written_type(y, new_literal.as_deref()) =>
+            {
+                Op::Retyped
+            }
             _ => Op::Changed,
         };
-        // A number the shown value cannot hold exactly (beyond f64) is also shown as written.
-        let literal = |side: usize, at: &str, v: Option<&Value>| {
-            let (n, lit) = self.number(side, at).filter(|_| v.is_some_and(Value::is_number))?;
-            (*n != Number::parse(&v?.to_string())).then(|| lit.clone())
-        };
-        out.push(Edit {
-            pointer: at.out.clone(),
-            op,
-            old_literal: literal(0, &at.old, old),
-            new_literal: literal(1, &at.new, new),
-            old: old.cloned(),
-            new: new.cloned(),
-        });
+        out.push(Edit { pointer: at.out.clone(), op, old_literal, new_literal, old: old.cloned(), new: new.cloned() });
+    }
+
+    /// `v`, at `at` of side `side`, as its text writes it (numbers by their literals), when the
+    /// caller gave that side's numbers and that differs from `v` serialised.
+    fn written(&self, side: usize, at: &str, v: &Value) -> Option<String> {
+        self.numbers[side]?;
+        if !matches!(v, Value::Number(_) | Value::Array(_) | Value::Object(_)) {
+            return None;
+        }
+        let mut text = String::new();
+        self.write(side, &mut at.to_owned(), v, &mut text);
+        let serialised = serde_json::to_string(v).unwrap_or_default();
+        (text != serialised).then_some(text)
+    }
+
+    /// Write `v` compactly, as serde_json does, but each number as its literal.
+    fn write(&self, side: usize, at: &mut String, v: &Value, out: &mut String) {
+        let mark = at.len();
+        match v {
+            Value::Number(n) => match self.number(side, at) {
+                Some((_, literal)) => out.push_str(literal),
+                None => out.push_str(&n.to_string()),
+            },
+            Value::Array(items) => {
+                out.push('[');
+                for (i, item) in items.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    pointer::push_index(at, i);
+                    self.write(side, at, item, out);
+                    at.truncate(mark);
+                }
+                out.push(']');
+            }
+            Value::Object(members) => {
+                out.push('{');
+                for (i, (k, item)) in members.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    out.push_str(&Value::from(k.as_str()).to_string());
+                    out.push(':');
+                    pointer::push(at, k);
+                    self.write(side, at, item, out);
+                    at.truncate(mark);
+                }
+                out.push('}');
+            }
+            other => out.push_str(&other.to_string()),
+        }
     }
 }
 
@@ -405,6 +497,64 @@ mod tests {
         assert_eq!(
             ops(json!([{"id": "a"}, {"id": "a"}]), json!([{"id": "a"}]), Arrays::Keyed),
             [("/1".into(), Op::Removed)]
+        );
+    }
+
+    /// The edits between two JSON texts, numbers by their literals; `sets` names the multisets.
+    fn exact(old: &str, new: &str, sets: &dyn Fn(&str) -> bool) -> Vec<Edit> {
+        let (x, y): (Value, Value) = (serde_json::from_str(old).unwrap(), serde_json::from_str(new).unwrap());
+        let (a, b) = (Numbers::of(old.as_bytes()).unwrap(), Numbers::of(new.as_bytes()).unwrap());
+        Compare::new(Arrays::Ordered).numbers(Some(&a), "", Some(&b), "").sets(sets).edits(&x, &y)
+    }
+
+    #[test]
+    fn a_number_s_type_is_its_literal_s_not_the_value_s() {
+        let none = |_: &str| false;
+        // serde_json reads -0 as the float -0.0, but -0 is an integer literal.
+        let e = exact(r#"{"d": 0}"#, r#"{"d": -0}"#, &none);
+        assert_eq!(
+            (e.len(), e[0].op, e[0].old_type(), e[0].new_type()),
+            (1, Op::Changed, Some("integer"), Some("integer"))
+        );
+        assert_eq!(e[0].new_literal.as_deref(), Some("-0"));
+        let e = exact(r#"{"d": -0.0}"#, r#"{"d": -0}"#, &none);
+        assert_eq!((e[0].op, e[0].old_type(), e[0].new_type()), (Op::Retyped, Some("number"), Some("integer")));
+        let e = exact(r#"{"d": -0}"#, r#"{"d": 0.0}"#, &none);
+        assert_eq!(e[0].op, Op::Retyped);
+        // An integer beyond 64 bits is a float to serde_json, an integer literal still.
+        let e = exact(r#"{"d": 1}"#, r#"{"d": 123456789012345678901234567890}"#, &none);
+        assert_eq!((e[0].op, e[0].new_type()), (Op::Changed, Some("integer")));
+        // Without the texts, as the values hold them.
+        let plain = edits(&json!({"d": 0}), &serde_json::from_str(r#"{"d": -0}"#).unwrap(), Arrays::Ordered);
+        assert_eq!(plain[0].op, Op::Retyped);
+    }
+
+    #[test]
+    fn values_are_shown_as_their_text_writes_them() {
+        let none = |_: &str| false;
+        let e = exact(r#"{"d": 1e3}"#, r#"{"d": 7}"#, &none);
+        assert_eq!((e[0].old_literal.as_deref(), e[0].new_literal.as_deref()), (Some("1e3"), None));
+        let e = exact(r#"{"d": 1}"#, r#"{"d": 1, "e": {"x": -0, "y": [1E2, "s"]}, "f": {"x": 1}}"#, &none);
+        let shown: Vec<_> = e.iter().map(|e| (e.pointer.as_str(), e.new_literal.as_deref())).collect();
+        assert_eq!(shown, [("/e", Some(r#"{"x":-0,"y":[1E2,"s"]}"#)), ("/f", None)]);
+    }
+
+    #[test]
+    fn a_retype_inside_a_multiset_is_a_retype() {
+        let delayed = |at: &str| at == "/delayed";
+        let old = r#"{"delayed": [{"body": "a", "score": 1002}, {"body": "b", "score": 7}]}"#;
+        let new = r#"{"delayed": [{"body": "b", "score": 7}, {"body": "a", "score": 1002.0}]}"#;
+        let e = exact(old, new, &delayed);
+        let got: Vec<_> = e.iter().map(|e| (e.pointer.as_str(), e.op)).collect();
+        assert_eq!(got, [("/delayed/1/score", Op::Retyped)]);
+        // Another value as well: no retype alone, so a removal and an addition.
+        let new = r#"{"delayed": [{"body": "b", "score": 7}, {"body": "c", "score": 1002.0}]}"#;
+        let got: Vec<_> = exact(old, new, &delayed).into_iter().map(|e| (e.pointer, e.op)).collect();
+        assert_eq!(got, [("/delayed/0".to_owned(), Op::Removed), ("/delayed/1".to_owned(), Op::Added)]);
+        // Reordered and equal: nothing.
+        assert!(
+            exact(old, r#"{"delayed": [{"score": 7, "body": "b"}, {"body": "a", "score": 1002}]}"#, &delayed)
+                .is_empty()
         );
     }
 

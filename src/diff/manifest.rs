@@ -519,8 +519,15 @@ fn section(name: &str, a: &Side<'_>, b: &Side<'_>, t: &Texts<'_>, out: &mut Vec<
     let mut fields: BTreeMap<(Option<&str>, String), Vec<String>> = BTreeMap::new();
     let mut field_order: Vec<(Option<&str>, String)> = Vec::new();
     let mut done_blocks = BTreeSet::new();
+    // A case id repeated within a block is compared once, at its last occurrence (the one a
+    // last-wins reader keeps; [`super::repeats`] tells the repetition itself).
+    let last_new: BTreeMap<(Option<&str>, &str), &str> =
+        b.cases.iter().map(|c| ((c.sub, c.id.as_str()), c.pointer.as_str())).collect();
     for case in &b.cases {
         let block = case.sub;
+        if last_new.get(&(block, case.id.as_str())) != Some(&case.pointer.as_str()) {
+            continue;
+        }
         if let Some(bk) = block.filter(|bk| !old_blocks.contains(bk)) {
             if done_blocks.insert(bk) {
                 let mut c = section_change(Kind::BlockAdded, Class::Additive, name, &scope);

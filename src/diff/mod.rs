@@ -10,10 +10,11 @@
 //! **Classes.** Every change has exactly one class; the rules, kept in [`manifest`] and
 //! [`files`]:
 //!
-//! - *editorial*: prose only. Prose is a case's or a block's own `description`, `reason`,
-//!   `note`, `notes`, `comment`, `$comment` or `title` member (deeper members of those names are
-//!   data, such as `expect.dead_letter.reason`), the manifest's `description`, a schema's
-//!   annotation keywords (`title`, `description`, `$comment`, `examples`), the `adr` of an
+//! - *editorial*: prose only. Prose is a case's, a block's or a section's own `description`,
+//!   `reason`, `note`, `notes`, `comment`, `$comment` or `title` member (deeper members of those
+//!   names are data, such as `expect.dead_letter.reason`), the manifest's `description`, a
+//!   member of those names at any depth of `skip_policy`, a schema's annotation keywords
+//!   (`title`, `description`, `$comment`, `examples`), the `adr` or a prose member of an
 //!   `exceptions` entry, and a file whose bytes changed but whose JSON did not (formatting;
 //!   not a fixture a case reads whose strings are spelled otherwise, [`files`]: a correction).
 //!   `LICENSE` and files under `schema/` that are not `*.schema.json` (the results example) are
@@ -33,21 +34,29 @@
 //!   that other cases of its block carry on the old side (its runners evaluate it whenever a
 //!   case has it, so the case now tests something else; input or expectation alike, since the
 //!   data does not say which, and the section registry is this tool's version's, not the
-//!   compared versions'), a changed fixture that only cases with `valid: false` read, a
+//!   compared versions'), a changed fixture that only cases with `valid: false` read (a retype
+//!   in it included; also through a reference pointed at another file,
+//!   [`files::classify_repointed`]), a
 //!   fixture a case reads respelled, and a skip policy grown over cases of the old side (a case
 //!   no longer asked of every SDK).
 //! - *breaking*: a section, block, case, fixture or schema removed; a section re-scoped; a
-//!   top-level member of a block's or section's shared fields removed; any value retyped (decisions R20.3: `1` →
-//!   `1.0` and `"1"` → `1` are retypes, `null` is a value of every type); a fixture changed that
-//!   any case without `valid: false` reads; a `*.schema.json` constraint changed; an
+//!   top-level member of a block's or section's shared fields removed; any value retyped in
+//!   the manifest, a schema, or a fixture a case without `valid: false` reads (decisions R20.3:
+//!   `1` → `1.0` and `"1"` → `1` are retypes, `null` is a value of every type); a fixture changed that
+//!   any case without `valid: false` reads, in place or through a reference pointed at another
+//!   file whose JSON differs; a `*.schema.json` constraint changed; an
 //!   `exceptions` entry added or re-targeted (an SDK listing that binding stops being
-//!   Compatible); a `skip_policy` member or element removed or changed, or a member added inside it (a rule gaining
+//!   Compatible); a `skip_policy` member or element other than its prose removed or changed,
+//!   or a member added inside it (a rule gaining
 //!   `families` or `all_or_none` allows fewer skips); `schema_version`
-//!   changed.
+//!   changed; a key repeated in manifest.json, or a case id repeated in a block, added, removed
+//!   or changed ([`repeats`]: a parser that keeps the first value reads another case).
 //!
 //! Values compare as the JSON the texts write ([`exact`]): numbers by their exact mathematical
 //! value and literal type, never through an `f64` (`1.0` = `1e0`, `1` ≠ `1.0`,
-//! `9007199254740993.0` ≠ `9007199254740992.0`).
+//! `9007199254740993.0` ≠ `9007199254740992.0`). Wherever `diff` names a number's JSON type
+//! (a retype, in the manifest, a fixture or a schema, inside a multiset too), the literal
+//! decides: `-0` is an integer literal, though serde_json reads it as the float `-0.0`.
 //!
 //! `conformance_version` (the manifest's and the results example's) and `CONFORMANCE_VERSION`
 //! are the two sides' versions, not changes; `sync-targets.json` is not suite data and is not
@@ -70,6 +79,7 @@ pub mod git;
 pub mod json;
 pub mod manifest;
 pub mod render;
+pub mod repeats;
 pub mod source;
 
 use std::collections::BTreeSet;
@@ -279,9 +289,33 @@ pub struct Change {
     pub prose: Vec<Edit>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// The fixture references among `edits` that now name another file, each with the old
+    /// file's JSON compared with the new one's ([`files::classify_repointed`]).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub fixtures: Vec<Repointed>,
     /// For a correction: the CHANGELOG item naming it, when one does.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub named: Option<Naming>,
+}
+
+/// A fixture reference (`file`, `envelope_file`, `fixture`) pointed at another file: what the
+/// cases that follow it now read, compared with what they read before.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Repointed {
+    /// The reference's pointer, as among the change's edits.
+    pub pointer: String,
+    /// The file it named, on the old side.
+    pub old_file: String,
+    /// The file it names, on the new side.
+    pub new_file: String,
+    /// The class the difference between the two files has, as that of a fixture changed in
+    /// place with the same readers.
+    pub class: Class,
+    /// The old file's JSON against the new one's.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub edits: Vec<Edit>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
 }
 
 impl Change {
@@ -301,6 +335,7 @@ impl Change {
             edits: Vec::new(),
             prose: Vec::new(),
             note: None,
+            fixtures: Vec::new(),
             named: None,
         }
     }
@@ -377,6 +412,12 @@ impl Diff {
     /// text) when given, else against the new side's own CHANGELOG.md. `Err` when a side's
     /// manifest is missing or does not parse as a JSON object.
     pub fn new(old: &Loaded, new: &Loaded, changelog: Option<(String, String)>) -> Result<Diff, String> {
+        // A revision's manifest that is not there: say where it was looked for.
+        for side in [old, new] {
+            if let (Err(e), Some(at)) = (manifest_of(&side.suite, &side.label), &side.read_at) {
+                return Err(format!("{e} ({at})"));
+            }
+        }
         let changelog = changelog.or_else(|| new.changelog.clone());
         Diff::between((&old.suite, &old.label), (&new.suite, &new.label), changelog)
     }
@@ -409,6 +450,19 @@ impl Diff {
     /// The smallest bump the changes need.
     pub fn needed(&self) -> Bump {
         Bump::needed(&self.changes)
+    }
+
+    /// The smallest bump the changes would need if the CHANGELOG entry named every correction
+    /// with its ADR (MINOR for each): what a diff with no CHANGELOG to check can promise at best.
+    pub fn needed_if_named(&self) -> Bump {
+        let named = |c: &Change| if c.class == Class::Correction { Bump::Minor } else { c.needs() };
+        self.changes.iter().map(named).max().unwrap_or(Bump::None)
+    }
+
+    /// Is the bump needed open, because corrections could not be checked against any CHANGELOG
+    /// (a release asset carries none and none was given), and naming them would need less?
+    pub fn needed_is_open(&self) -> bool {
+        self.changelog.source.is_none() && self.needed_if_named() < self.needed()
     }
 
     /// The bump from the old version to the new one (`None` when either is not SemVer, or the
@@ -458,22 +512,27 @@ pub fn scopes_for(bindings: &[Scope], scopes: &[Scope]) -> BTreeSet<String> {
     out
 }
 
+/// The manifest of side `s` (named `label`), or why it has none.
+fn manifest_of<'s>(s: &'s Suite, label: &str) -> Result<&'s serde_json::Map<String, serde_json::Value>, String> {
+    s.manifest().ok_or_else(|| match s.file(MANIFEST).and_then(|f| f.json_error()) {
+        // serde's message says where.
+        Some(e) => format!("{label}: {MANIFEST} does not parse: {}", e.message),
+        None if s.file(MANIFEST).is_none() => format!("{label}: {MANIFEST} is missing"),
+        None => format!("{label}: {MANIFEST} is not a JSON object"),
+    })
+}
+
 /// Every change from `old` to `new`: the manifest's, then the files'.
 pub fn compare(old: &Suite, new: &Suite, old_label: &str, new_label: &str) -> Result<Vec<Change>, String> {
-    fn manifest<'s>(s: &'s Suite, label: &str) -> Result<&'s serde_json::Map<String, serde_json::Value>, String> {
-        s.manifest().ok_or_else(|| match s.file(MANIFEST).and_then(|f| f.json_error()) {
-            // serde's message says where.
-            Some(e) => format!("{label}: {MANIFEST} does not parse: {}", e.message),
-            None => format!("{label}: {MANIFEST} is missing or is not a JSON object"),
-        })
-    }
-    let (a, b) = (manifest(old, old_label)?, manifest(new, new_label)?);
+    let (a, b) = (manifest_of(old, old_label)?, manifest_of(new, new_label)?);
     // Numbers by their literals, read from the texts the manifests were loaded from.
     let numbers = |s: &Suite| s.file(MANIFEST).and_then(|f| exact::Numbers::of(f.bytes()));
     let (old_numbers, new_numbers) = (numbers(old), numbers(new));
     let texts = manifest::Texts { old: old_numbers.as_ref(), new: new_numbers.as_ref() };
     let mut changes = manifest::compare_texts(a, b, texts);
     manifest::classify_widened_skips(&mut changes, old, new);
+    repeats::classify(&mut changes, old, new);
+    files::classify_repointed(&mut changes, old, new);
     let manifest_changed = !changes.is_empty();
     changes.extend(files::compare(old, new, manifest_changed));
     Ok(changes)

@@ -23,6 +23,37 @@ use crate::suite::Scope;
 pub struct View {
     /// Only changes for an SDK carrying these scopes (`None`: everything).
     pub scopes: Option<BTreeSet<String>>,
+    /// The bindings asked for (`--bindings`): the filter is what an SDK carrying them must
+    /// implement, the core sections included.
+    pub bindings: Vec<String>,
+    /// The scopes asked for (`--scope`): the filter keeps the sections of those scopes only.
+    pub only: Vec<String>,
+}
+
+impl View {
+    /// The line that says what the filter shows, `name` wrapping each scope; `None` unfiltered.
+    fn says(&self, name: &dyn Fn(&str) -> String) -> Option<String> {
+        self.scopes.as_ref()?;
+        let list = |v: &[String]| v.iter().map(|s| name(s)).collect::<Vec<_>>().join(", ");
+        let scope = |v: &[String]| if v.len() == 1 { "scope" } else { "scopes" };
+        Some(match (self.bindings.is_empty(), self.only.is_empty()) {
+            (false, true) => {
+                format!("what an SDK carrying {} must implement (the core sections and theirs)", list(&self.bindings))
+            }
+            (false, false) => format!(
+                "what an SDK carrying {} must implement (the core sections and theirs), and the sections of {} {}",
+                list(&self.bindings),
+                scope(&self.only),
+                list(&self.only)
+            ),
+            _ => format!(
+                "only the changes in sections of {} {}, and the suite-wide ones (metadata, schemas, and fixtures \
+                 their cases or none read)",
+                scope(&self.only),
+                list(&self.only)
+            ),
+        })
+    }
 }
 
 /// A run of changes shown together.
@@ -178,7 +209,7 @@ fn naming(c: &Change, diff: &Diff) -> Option<String> {
     let source = diff.changelog.source.as_deref().unwrap_or("CHANGELOG.md");
     Some(match &c.named {
         Some(n) => format!("named in {source}:{} ({})", n.line, n.adrs.join(", ")),
-        None if diff.changelog.source.is_none() => "not named: no CHANGELOG to check (pass --changelog FILE)".into(),
+        None if diff.changelog.source.is_none() => "not checked: no CHANGELOG to check (pass --changelog FILE)".into(),
         None => "NOT named in the CHANGELOG entry".into(),
     })
 }
@@ -195,7 +226,7 @@ fn compact(v: &Value, limit: usize) -> String {
 /// One edit as a diff line; `limit` caps each value's length.
 fn edit_line(e: &Edit, limit: usize) -> String {
     let at = if e.pointer.is_empty() { "(whole)" } else { &e.pointer };
-    // A number beyond f64 is shown as its text writes it.
+    // A value is shown as its text writes it (`1e3`, `-0`, a number beyond f64).
     let v = |x: &Option<Value>, literal: &Option<String>| match literal {
         Some(l) => l.chars().take(limit).collect(),
         None => x.as_ref().map_or_else(String::new, |x| compact(x, limit)),
@@ -206,8 +237,7 @@ fn edit_line(e: &Edit, limit: usize) -> String {
         Op::Removed => format!("- {at}: {old}"),
         Op::Changed => format!("~ {at}: {old} → {new}"),
         Op::Retyped => {
-            let t = |x: &Option<Value>| x.as_ref().map_or("?", super::json::json_type);
-            format!("! {at}: {old} ({}) → {new} ({})", t(&e.old), t(&e.new))
+            format!("! {at}: {old} ({}) → {new} ({})", e.old_type().unwrap_or("?"), e.new_type().unwrap_or("?"))
         }
     }
 }
@@ -215,10 +245,37 @@ fn edit_line(e: &Edit, limit: usize) -> String {
 fn edit_lines(c: &Change, limit: usize) -> Vec<String> {
     let mut out: Vec<String> = c.edits.iter().map(|e| edit_line(e, limit)).collect();
     out.extend(c.prose.iter().map(|e| format!("prose {}", edit_line(e, limit))));
+    // A fixture reference moved: what the new file holds against the old one.
+    for f in &c.fixtures {
+        let what = match (f.edits.is_empty(), &f.note) {
+            (true, Some(n)) => n.clone(),
+            (true, None) => "the same JSON".to_owned(),
+            (false, _) => format!("its JSON changed ({}, as the same change made in place would be)", f.class.as_str()),
+        };
+        out.push(format!("{} now reads {} for {}: {what}", f.pointer, f.new_file, f.old_file));
+        out.extend(f.edits.iter().map(|e| format!("  {}", edit_line(e, limit))));
+        if let (false, Some(n)) = (f.edits.is_empty(), &f.note) {
+            out.push(format!("  ({n})"));
+        }
+    }
     if let Some(n) = &c.note {
         out.push(format!("({n})"));
     }
     out
+}
+
+/// The smallest bump needed, in words: with no CHANGELOG to check the corrections against,
+/// both answers (MINOR or so once the entry names them, MAJOR otherwise), never a guess.
+fn needed_words(diff: &Diff) -> String {
+    let needed = diff.needed();
+    if !diff.needed_is_open() {
+        return needed.as_str().to_owned();
+    }
+    format!(
+        "{} if the new version's CHANGELOG entry names each correction with its ADR, else {}",
+        diff.needed_if_named().as_str(),
+        needed.as_str()
+    )
 }
 
 /// The bump lines: the smallest bump needed and, when both versions are known, the actual one.
@@ -227,12 +284,14 @@ fn bump_lines(diff: &Diff) -> Vec<String> {
     let all: Vec<&Change> = diff.changes.iter().collect();
     let mut reasons: Vec<String> = if all.is_empty() { Vec::new() } else { vec![counts(&all)] };
     let unnamed = diff.unnamed_corrections().count();
-    if unnamed > 0 {
+    if diff.changelog.source.is_none() && unnamed > 0 {
+        reasons.push(format!("{unnamed} correction(s) not checked against a CHANGELOG"));
+    } else if unnamed > 0 {
         reasons.push(format!("{unnamed} correction(s) not named in a CHANGELOG entry"));
     }
     let mut out = vec![format!(
         "smallest bump: {}{}",
-        needed.as_str(),
+        needed_words(diff),
         if reasons.is_empty() { " (no changes)".to_owned() } else { format!(" ({})", reasons.join(", ")) }
     )];
     if let (Some(a), Some(b)) = (&diff.old.version, &diff.new.version) {
@@ -245,6 +304,13 @@ fn bump_lines(diff: &Diff) -> Vec<String> {
             }
             (VersionOrder::Lower, _) | (_, None) => format!("a lower version ({b} < {a} in SemVer precedence)"),
             (_, Some(actual)) if actual >= needed => format!("{}, enough", actual.as_str()),
+            // No CHANGELOG to check: whether it is enough depends on an entry nobody read.
+            (_, Some(actual)) if diff.needed_is_open() && actual >= diff.needed_if_named() => format!(
+                "{}, enough if the new version's CHANGELOG entry names each correction with its ADR, else {} is \
+                 needed (no CHANGELOG to check: pass --changelog FILE)",
+                actual.as_str(),
+                needed.as_str()
+            ),
             (_, Some(actual)) => format!("{}, less than needed", actual.as_str()),
         };
         out.push(format!("version bump {a} → {b}: {verdict}"));
@@ -307,12 +373,8 @@ pub fn human(diff: &Diff, view: &View) -> String {
     for l in bump_lines(diff) {
         let _ = writeln!(out, "{l}");
     }
-    if let Some(s) = &view.scopes {
-        let _ = writeln!(
-            out,
-            "showing what an SDK carrying {} must implement",
-            s.iter().cloned().collect::<Vec<_>>().join(", ")
-        );
+    if let Some(says) = view.says(&|s| s.to_owned()) {
+        let _ = writeln!(out, "showing {says}");
     }
     let quoted = |s: &str| format!("`{s}`");
     for (scope, groups) in grouped(diff, view) {
@@ -350,7 +412,7 @@ pub fn human(diff: &Diff, view: &View) -> String {
         Some(s) => diff.only(s),
         None => diff.changes.iter().collect(),
     };
-    let _ = writeln!(out, "\ndiff: {}; smallest bump {}", counts(&shown), diff.needed().as_str());
+    let _ = writeln!(out, "\ndiff: {}; smallest bump {}", counts(&shown), needed_words(diff));
     out
 }
 
@@ -382,9 +444,8 @@ pub fn markdown(diff: &Diff, view: &View) -> String {
         let _ = writeln!(out, "- {}", text(&l));
     }
     out.push('\n');
-    if let Some(s) = &view.scopes {
-        let scopes: Vec<String> = s.iter().map(|x| code(x)).collect();
-        let _ = writeln!(out, "What an SDK carrying {} must implement, by scope.\n", scopes.join(", "));
+    if let Some(says) = view.says(&|s| code(s)) {
+        let _ = writeln!(out, "Showing {says}, by scope.\n");
     }
     let shown: Vec<&Change> = match &view.scopes {
         Some(s) => diff.only(s),
@@ -399,7 +460,9 @@ pub fn markdown(diff: &Diff, view: &View) -> String {
             let named = naming(c, diff).map(|n| format!(" — {}", text(&n))).unwrap_or_default();
             let _ =
                 writeln!(out, "- **{}** {}{named}", c.class.as_str(), heading(c, &ids, g.changes.len(), &|s| code(s)));
-            let listed = !matches!(c.kind, Kind::FixtureChanged | Kind::SchemaChanged | Kind::FileChanged);
+            // As in human text: a file's readers too, unless the change is editorial.
+            let listed = !matches!(c.kind, Kind::FixtureChanged | Kind::SchemaChanged | Kind::FileChanged)
+                || c.class != Class::Editorial;
             if listed && !ids.is_empty() {
                 let all: Vec<String> = ids.iter().map(|i| code(i)).collect();
                 let _ = writeln!(out, "  - {}", all.join(", "));
@@ -447,6 +510,7 @@ pub fn json(diff: &Diff, view: &View) -> String {
         "changelog": diff.changelog,
         "bump": {
             "needed": bump_name(diff.needed()),
+            "needed_if_named": bump_name(diff.needed_if_named()),
             "actual": diff.actual().map(bump_name),
             "unnamed_corrections": diff.unnamed_corrections().count(),
             "version_order": diff.version_order(),
@@ -540,7 +604,7 @@ mod tests {
         let outside = outside.replace("</summary>", "");
         assert!(!outside.contains('<'), "{outside}");
         assert!(md.contains("````diff"), "the fence outgrows the backticks inside: {md}");
-        assert!(md.contains("NOT named") || md.contains("not named"), "{md}");
+        assert!(md.contains("not checked: no CHANGELOG to check"), "{md}");
         // core comes first (the spec's order), then the unknown scope.
         assert!(md.find("### `core`").unwrap() < md.find("### `<img src=x>`").unwrap(), "{md}");
         let human = human(&diff_of(vec![]), &View::default());

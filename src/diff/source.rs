@@ -3,7 +3,10 @@
 //! A side is written as one argument, read in this order:
 //!
 //! 1. `git:REV` — revision REV of the repository holding the current suite directory, read from
-//!    git objects ([`super::git`]);
+//!    git objects ([`super::git`]) at the path, inside the revision, of the other side when that
+//!    is a directory in the same work tree (`git:HEAD tests/conformance`: the committed copy
+//!    against the working one), else of the current suite directory ([`git_dir_for`]); when no
+//!    manifest is there, the error names the path read and how to read another;
 //! 2. a path ending in `.tar.gz` that is a file — a release asset, read in memory with fetch's
 //!    safe reader ([`crate::fetch::archive::read`]: every rule `fetch` applies, caps included).
 //!    Its name must be the released one, `babelqueue-conformance-<version>.tar.gz`, since the
@@ -94,6 +97,21 @@ pub struct Loaded {
     pub suite: Suite,
     /// (where, text) of its CHANGELOG.md, when it has one.
     pub changelog: Option<(String, String)>,
+    /// For a revision: where inside it the suite was read, and how to read another place, for
+    /// an error about its manifest.
+    pub read_at: Option<String>,
+}
+
+/// The directory whose path inside the repository `git:REV` is read at, when the other side
+/// is `other` and the current suite directory (or the current directory) is `current`: the
+/// other side's directory when it lies in the same git work tree as `current` (so
+/// `bqsuite diff git:HEAD tests/conformance` from an SDK's root compares the committed copy with
+/// the working one), else `current`.
+pub fn git_dir_for(other: &Source, current: &Path) -> PathBuf {
+    match other {
+        Source::Dir(dir) if git::work_tree(dir).is_some_and(|t| Some(t) == git::work_tree(current)) => dir.clone(),
+        _ => current.to_path_buf(),
+    }
 }
 
 /// Read a regular file within a size cap (a FIFO or device is refused, never read).
@@ -129,7 +147,7 @@ pub fn load(source: &Source, opts: &Options) -> Result<Loaded, String> {
         Source::Dir(dir) => {
             let suite = Suite::load(dir).map_err(|e| format!("cannot load suite: {e}"))?;
             let changelog = changelog_of(&suite, &opts.limits)?;
-            Ok(Loaded { label: dir.display().to_string(), suite, changelog })
+            Ok(Loaded { label: dir.display().to_string(), suite, changelog, read_at: None })
         }
         Source::Git(rev) => {
             let r = git::read(&opts.repo, rev, &opts.limits)?;
@@ -143,7 +161,18 @@ pub fn load(source: &Source, opts: &Options) -> Result<Loaded, String> {
                     files.push((rel, bytes));
                 }
             }
-            Ok(Loaded { suite: Suite::from_files(&label, files, r.irregular), label, changelog })
+            let path = format!("{rev}:{}{}", r.prefix, crate::suite::MANIFEST);
+            let read_at = format!(
+                "read at {path}, the path {} has in its work tree; for a suite elsewhere in the repository, give its \
+                 directory as the other side (bqsuite diff git:{rev} path/to/suite) or run bqsuite from it",
+                opts.repo.display()
+            );
+            Ok(Loaded {
+                suite: Suite::from_files(&label, files, r.irregular),
+                label,
+                changelog,
+                read_at: Some(read_at),
+            })
         }
         Source::Asset(path) => {
             let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
@@ -173,7 +202,7 @@ pub fn load(source: &Source, opts: &Options) -> Result<Loaded, String> {
                 .map_err(|e| format!("{}: {e}; refusing the asset", path.display()))?;
             let label = path.display().to_string();
             let files = tree.files().map(|(p, b)| (p.to_owned(), b.to_vec())).collect::<Vec<_>>();
-            Ok(Loaded { suite: Suite::from_files(&label, files, Vec::new()), label, changelog: None })
+            Ok(Loaded { suite: Suite::from_files(&label, files, Vec::new()), label, changelog: None, read_at: None })
         }
         Source::Version(version) => {
             let mut req = fetch::Request::new(version, opts.base_url.as_deref(), None).map_err(|e| e.message)?;
@@ -181,7 +210,7 @@ pub fn load(source: &Source, opts: &Options) -> Result<Loaded, String> {
             let verified = fetch::open(&req).map_err(|e| e.message)?;
             let label = format!("{version} (release {})", req.base.describe(&verified.name));
             let files = verified.tree.files().map(|(p, b)| (p.to_owned(), b.to_vec())).collect::<Vec<_>>();
-            Ok(Loaded { suite: Suite::from_files(version, files, Vec::new()), label, changelog: None })
+            Ok(Loaded { suite: Suite::from_files(version, files, Vec::new()), label, changelog: None, read_at: None })
         }
     }
 }

@@ -28,9 +28,10 @@ pub struct CaseRef<'a> {
 /// Keys of a section object that never are cases.
 pub const NOT_CASES: [&str; 2] = ["description", "schema"];
 
-/// Members of a case or block object that are prose, not data (deeper members of those names
-/// are data, such as `expect.dead_letter.reason`): `diff` calls an edit of theirs editorial,
-/// and the recorded content of a case leaves them out.
+/// Members of a case, block or section object that are prose, not data (deeper members of
+/// those names are data, such as `expect.dead_letter.reason`; in `skip_policy` and an
+/// `exceptions` entry `diff` takes them at any depth): `diff` calls an edit of theirs
+/// editorial, and the recorded content of a case leaves them out.
 pub const PROSE: [&str; 7] = ["description", "reason", "note", "notes", "comment", "$comment", "title"];
 
 /// The keys whose string values name a suite file (a fixture a case or a block reads).
