@@ -49,13 +49,32 @@ enum Place {
 
 /// One side: its manifest as read, and as the comparison reads it.
 struct Side<'a> {
-    text: Node,
+    /// The manifest's bytes, read with every member of every object only when asked
+    /// ([`Side::text`]): a manifest without a repeated key or case id (every released one) is
+    /// never parsed a second time, so a release gate over a large suite pays nothing here.
+    bytes: &'a [u8],
+    text: std::cell::OnceCell<Node>,
     value: &'a Map<String, Value>,
+    /// Does the text repeat a key anywhere (the loader's finding)?
+    repeats_keys: bool,
 }
 
 impl<'a> Side<'a> {
     fn of(suite: &'a Suite) -> Option<Side<'a>> {
-        Some(Side { text: Node::parse(suite.file(MANIFEST)?.bytes())?, value: suite.manifest()? })
+        let file = suite.file(MANIFEST)?;
+        let bytes = file.bytes();
+        Some(Side {
+            bytes,
+            text: std::cell::OnceCell::new(),
+            value: suite.manifest()?,
+            repeats_keys: !file.duplicates().is_empty(),
+        })
+    }
+
+    /// The manifest read with every member of every object (`null` for text that does not
+    /// parse, which a loaded manifest never is).
+    fn text(&self) -> &Node {
+        self.text.get_or_init(|| Node::parse(self.bytes).unwrap_or(Node::Null))
     }
 
     /// Every case of section `name`: (block, id) → its pointers, in manifest order.
@@ -167,14 +186,19 @@ fn differences(a: &Side<'_>, b: &Side<'_>) -> BTreeMap<Place, Found> {
     let mut out: BTreeMap<Place, Found> = BTreeMap::new();
     let mut seen = Vec::new();
     for side in [a, b] {
-        for at in repeated_keys(&side.text) {
+        // Without a repeated key on either side there is nothing to look for (the loader found
+        // every one), and the texts are not parsed again.
+        if !(a.repeats_keys || b.repeats_keys) {
+            break;
+        }
+        for at in repeated_keys(side.text()) {
             let (place, rel) = side.place(&at);
             if seen.contains(&(place.clone(), rel.clone())) {
                 continue;
             }
             seen.push((place.clone(), rel.clone()));
             let (Some(x), Some(y)) = (a.base(&place), b.base(&place)) else { continue };
-            let (old, new) = (occurrences(&a.text, &format!("{x}{rel}")), occurrences(&b.text, &format!("{y}{rel}")));
+            let (old, new) = (occurrences(a.text(), &format!("{x}{rel}")), occurrences(b.text(), &format!("{y}{rel}")));
             if old != new {
                 // Shown as the edits of its place are: suite metadata from the root, else
                 // relative to the case or shared fields (the repeated key itself, when it is
@@ -197,7 +221,7 @@ fn differences(a: &Side<'_>, b: &Side<'_>) -> BTreeMap<Place, Found> {
                 continue;
             }
             let nodes = |side: &Side<'_>, ps: &[String]| -> Vec<Node> {
-                ps.iter().flat_map(|p| occurrences(&side.text, p)).cloned().collect()
+                ps.iter().flat_map(|p| occurrences(side.text(), p)).cloned().collect()
             };
             if nodes(a, was) != nodes(b, pointers) {
                 let place = Place::Case(name.clone(), key.0.clone(), key.1.clone());
