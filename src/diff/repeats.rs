@@ -8,7 +8,7 @@
 //! rule.
 //!
 //! Invariants:
-//! - The manifest texts are read with every member of every object ([`exact::Node`], numbers
+//! - The manifest texts are read with every member of every object ([`Node`], numbers
 //!   by their literals). Wherever either side's text repeats a key, the values of that key on
 //!   the two sides (every occurrence, in order) are compared; a repeated key added, removed, or
 //!   with a value of it changed, is a difference. Keys inside a repeated key's values are
