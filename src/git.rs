@@ -59,29 +59,37 @@ pub fn text(bytes: Vec<u8>) -> String {
 /// The uncommitted state of a directory in its git work tree.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Changes {
-    /// The directory is not inside a git work tree (or git cannot be run): there is no committed
-    /// state to compare with.
+    /// No directory from it up holds `.git`, or git says it is in none (inside a bare
+    /// repository or a `.git` directory): there is no committed state to compare with.
     NoRepository,
     /// Nothing under it differs from `HEAD`: no modified, staged, deleted or untracked file
     /// (ignored files do not count).
     Clean,
     /// The paths under it with uncommitted changes, relative to it, sorted.
     Uncommitted(Vec<String>),
-    /// git is there and the directory is in a work tree, but `git status` failed: its error.
+    /// A `.git` is there, but git could not answer: it is not installed, it refuses the
+    /// repository (another user's, `safe.directory`), a worktree's link is broken, or `git status`
+    /// failed. Its error.
     Unknown(String),
 }
 
 /// What `git status` says of everything under `dir` (which must exist): modified, staged,
 /// deleted, renamed and untracked files each count; ignored files do not. Paths are relative to
-/// `dir`.
+/// `dir`. Whether there is a repository at all is decided without git (a `.git` in `dir` or a
+/// directory above it, a file or a link as much as a directory), so that a git that cannot be
+/// run, or refuses the repository, is an unknown answer, never "no repository".
 pub fn changes(dir: &Path) -> Changes {
-    // Outside a work tree, inside a bare repository or `.git`, or no git at all: no answer.
+    let abs = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
+    if !abs.ancestors().any(|a| std::fs::symlink_metadata(a.join(".git")).is_ok()) {
+        return Changes::NoRepository;
+    }
     let prefix = match run(dir, &["rev-parse", "--is-inside-work-tree", "--show-prefix"]) {
         Ok(out) => match String::from_utf8_lossy(&out).split_once('\n') {
             Some(("true", prefix)) => prefix.trim_end_matches('\n').to_owned(),
-            _ => return Changes::NoRepository,
+            Some(("false", _)) => return Changes::NoRepository,
+            _ => return Changes::Unknown(format!("git rev-parse answered {:?}", text(out))),
         },
-        Err(_) => return Changes::NoRepository,
+        Err(e) => return Changes::Unknown(e),
     };
     let args = ["status", "--porcelain=v1", "-z", "--untracked-files=all", "--ignore-submodules=none", "--", "."];
     let out = match run(dir, &args) {

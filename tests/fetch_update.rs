@@ -54,7 +54,12 @@ impl Sdk {
     fn new(pin: &str) -> Self {
         let root = tempfile::tempdir().unwrap();
         let path = root.path().canonicalize().unwrap();
-        std::fs::create_dir_all(path.join("sdk/.git")).unwrap();
+        // A git repository whose copy is excluded from it (`.git/info/exclude`), so that git
+        // says nothing is uncommitted there: these tests are about other rules, and the guard
+        // against losing uncommitted work has its own test on a repository that tracks the copy.
+        std::fs::create_dir_all(path.join("sdk")).unwrap();
+        support::git(&path.join("sdk"), &["init", "-q"]);
+        std::fs::write(path.join("sdk/.git/info/exclude"), "/tests/conformance/\n").unwrap();
         let sdk = Sdk { _root: root, root: path };
         sdk.pin(pin);
         std::fs::write(

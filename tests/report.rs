@@ -465,7 +465,14 @@ fn what_results_check_could_not_read_is_not_judged_and_file_findings_are_listed(
         f(&mut v);
         v.to_string()
     };
-    std::fs::write(dir.path().join("bindings.json"), with(&|v| v["bindings"] = "sqs".into())).unwrap();
+    std::fs::write(
+        dir.path().join("bindings.json"),
+        with(&|v| {
+            v["bindings"] = "sqs".into();
+            v["sections"]["demo_sqs"]["projection"] = serde_json::json!({"status": "fail", "reason": "HIDDEN-FAIL"});
+        }),
+    )
+    .unwrap();
     std::fs::write(dir.path().join("sections.json"), with(&|v| v["sections"] = "all passed".into())).unwrap();
     std::fs::write(dir.path().join("extra.json"), with(&|v| v["summary"] = serde_json::json!({"pass": 6}))).unwrap();
     let files = ["bom.json", "bindings.json", "sections.json", "extra.json"];
@@ -481,7 +488,7 @@ fn what_results_check_could_not_read_is_not_judged_and_file_findings_are_listed(
     assert_eq!(row("cases"), "| `cases` | core | **not judged** | 2 / 0 / 0 | **not judged** | 2 / 0 / 0 |", "{md}");
     assert_eq!(
         row("demo_sqs"),
-        "| `demo_sqs` | sqs | **not judged** | **3 / 0 / 0, not judged** | **not judged** | 3 / 0 / 0 |",
+        "| `demo_sqs` | sqs | **not judged** | **2 / 1 / 0, not judged** | **not judged** | 3 / 0 / 0 |",
         "{md}"
     );
     assert_eq!(
@@ -496,6 +503,8 @@ fn what_results_check_could_not_read_is_not_judged_and_file_findings_are_listed(
         "| (file) | `/bindings` | BQ620 results-malformed | bindings is a string",
         "| (file) | `/sections` | BQ620 results-malformed | sections is a string",
         "| (file) | (whole file) | BQ602 results-schema | violates the results schema: Additional properties are not allowed ('summary' was unexpected)",
+        // A failing case of a section not judged is listed all the same (red team: it was not).
+        "| `demo_sqs` | `projection` | fail | HIDDEN-FAIL |",
     ] {
         assert!(md.contains(line), "{line}\n{md}");
     }
@@ -507,7 +516,10 @@ fn what_results_check_could_not_read_is_not_judged_and_file_findings_are_listed(
         "{html}"
     );
     assert!(html.contains("<li><code>/bindings</code>: BQ620 results-malformed: bindings is a string"), "{html}");
-    assert!(html.contains("<td class=\"num warn\">3 / 0 / 0, not judged</td>"), "{html}");
+    assert!(
+        html.contains("<td class=\"num warn\">2 / 1 / 0, not judged<details><summary>1 failing</summary>"),
+        "{html}"
+    );
 }
 
 /// User journey (release coordinator): case ids and reasons from a results file are shown as
@@ -522,17 +534,21 @@ fn ids_and_reasons_are_shown_visibly_and_reasons_are_cut() {
         serde_json::from_str(&std::fs::read_to_string(dir.path().join(HAND_MADE[0])).unwrap()).unwrap();
     let cases = v["sections"]["cases"].as_object_mut().unwrap();
     cases.insert("order-created\u{200b}".into(), serde_json::json!({"status": "pass"}));
+    // A member the schema refuses, named in its message and inside a case id's place.
+    cases.insert("order-created".into(), serde_json::json!({"status": "pass", "extra\u{00a0}": 1}));
     let long = format!("{}END", "x".repeat(5000));
     v["sections"]["demo_core"]["first"] =
         serde_json::json!({"status": "fail", "reason": format!("got \u{00a0}{long}")});
     std::fs::write(dir.path().join("odd.json"), v.to_string()).unwrap();
     let md = String::from_utf8(bqsuite(dir.path(), &["report", "odd.json", "--suite", "suite"]).stdout).unwrap();
     assert!(md.contains("| `cases` | `order-created\\u{200b}` | unknown | |"), "{md}");
+    assert!(md.contains("'extra\\\\u{00a0}' was unexpected"), "{md}");
     assert!(md.contains("got \\\\u{00a0}xxx"), "{md}");
     assert!(md.contains("… (4808 more characters)") && !md.contains("END"), "{md}");
     let o = bqsuite(dir.path(), &["results", "check", "odd.json", "--suite", "suite"]);
     let out = transcript(&o);
     assert!(out.contains("cases / order-created\\u{200b} is not a case id"), "{out}");
+    assert!(out.contains("'extra\\u{00a0}' was unexpected") && !out.contains('\u{00a0}'), "{out}");
     assert!(
         out.contains("demo_core / first failed: got \\u{00a0}xxx") && out.contains("(4808 more characters)"),
         "{out}"

@@ -528,7 +528,7 @@ fn a_section_whose_every_case_the_policy_allows_is_still_not_run_unless_whole() 
     // which sent the reader to a rule that exists).
     let not_run = fc.findings.iter().find(|f| f.code.id == "BQ615").unwrap();
     assert!(
-        not_run.message.contains("rule no-live-redis may skip it whole, but only when every skip is one that rule allows, and 1 of these are not allowed (see their findings)"),
+        not_run.message.contains("rule no-live-redis may skip it whole, but only when every skip is one that rule allows, and 1 of these is not allowed (see their findings)"),
         "{}",
         not_run.message
     );

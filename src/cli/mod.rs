@@ -168,7 +168,7 @@ pub enum Command {
     /// Download a released suite, verify it and unpack it safely, or check a vendored copy.
     #[command(after_help = exit_help!(
         "fetched; --check: the copy is exact; --update: the copy is (now) exact",
-        "verification failed (checksum, an unsafe or non-reproducible asset); --check: drift; --update: a downgrade refused"
+        "verification failed (checksum, an unsafe or non-reproducible asset); --check: drift; --update: a downgrade, or a copy with uncommitted changes, refused"
     ))]
     Fetch(fetch::FetchArgs),
     /// Vendor the suite into the sibling SDK repositories, or check the copies (--check).

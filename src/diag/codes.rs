@@ -845,7 +845,7 @@ codes! {
     }
     SYNC_COPY_UNCOMMITTED = "BQ720" "sync-copy-uncommitted" "A vendored copy holds uncommitted changes in its SDK repository: sync does not replace it without --allow-dirty (fetch --update refuses likewise)." {
         Error,
-        checks: "Before sync (or --dry-run, or fetch --update) replaces a vendored copy, git status lists no modified, staged, deleted or untracked file under it in its repository's work tree (ignored files do not count; a copy outside any git work tree has no committed state and is replaced).",
+        checks: "Before sync (or --dry-run, or fetch --update) replaces a vendored copy, git status lists no modified, staged, deleted or untracked file under it in its repository's work tree (ignored files do not count; a copy with no .git in its directory or above it has no committed state and is replaced; where git cannot answer, the target fails, BQ712).",
         why: "Replacing the copy would lose those changes where git cannot bring them back: a case being drafted in the SDK's copy, or a previous sync not yet committed. Commit or stash them first, or pass --allow-dirty to replace them, as cargo fix asks.",
         example: Sync { edits: &[Write("php-sdk/tests/conformance/fixtures/draft.json", "{}\n")], args: &[] },
     }

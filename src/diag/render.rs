@@ -2,8 +2,9 @@
 //!
 //! Invariants: reporters never read files or re-run checks; output order is the findings'
 //! order; every string a finding carries (message, file, pointer, the subject) is escaped for
-//! the terminal ([`super::terminal_safe`]) in human and GitHub output, and JSON escapes control
-//! characters itself.
+//! the terminal ([`super::terminal_safe`]) in human and GitHub output, a pointer with every
+//! hidden character written `\u{XXXX}` ([`super::visible`]: a key with a zero-width space must
+//! not read like the key it is not), and JSON escapes control characters itself.
 //!
 //! GitHub: an annotation's `file=` is the finding's file relative to `$GITHUB_WORKSPACE` when
 //! that is set, else to the repository root (the nearest directory above the current one that
@@ -159,7 +160,8 @@ fn location_of(f: &Finding, file: String) -> Option<String> {
         let _ = write!(s, ":{}:{}", span.line, span.column);
     }
     if let Some(p) = &f.pointer {
-        let _ = write!(s, " ({})", if p.is_empty() { "document root" } else { p });
+        // A key with a zero-width or no-break space must not read like the key it is not.
+        let _ = write!(s, " ({})", if p.is_empty() { "document root".into() } else { super::visible(p) });
     }
     Some(terminal_safe(&s).into_owned())
 }
@@ -271,7 +273,7 @@ fn github(findings: &[Finding], summary: &Summary, ctx: &GithubContext) -> Strin
         props.push(format!("title={}", escape_property(&f.code.to_string())));
         let mut msg = terminal_safe(&f.message).into_owned();
         if let Some(p) = &f.pointer {
-            let shown = if p.is_empty() { "document root".into() } else { terminal_safe(p) };
+            let shown = if p.is_empty() { "document root".into() } else { super::visible(p) };
             let _ = write!(msg, " (at {shown})");
         }
         let _ = writeln!(out, "::{kind} {}::{}", props.join(","), escape_data(&msg));

@@ -36,8 +36,11 @@
 //!   equal new one (numbers exactly); then each old element left is matched with a new one left
 //!   that differs from it only by retypes (every edit between them `retyped`: `{"score": 1002}`
 //!   and `{"score": 1002.0}`), so a retype inside a multiset is a retype, as anywhere else; the
-//!   unmatched old ones are removed, the unmatched new ones added. A new order is no edit; an
-//!   element repeated or dropped is one.
+//!   unmatched old ones are removed, the unmatched new ones added, and a member of an added
+//!   element whose type no old element gives that member (those that have it, `null` apart) is
+//!   a retype too ([`Compare::retypes_in_added`]): an entry that changed a value and a type at
+//!   once, or a new entry of another type, retypes the entries' field all the same. A new order
+//!   is no edit; an element repeated or dropped is one.
 
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -111,6 +114,10 @@ fn written_type(v: &Value, literal: Option<&str>) -> Option<&'static str> {
         _ => json_type(v),
     })
 }
+
+/// A leaf of a value: its pointer below the value, its JSON type (a number's by its literal), the
+/// value, and its literal where that differs from the value serialised.
+type Leaf = (String, &'static str, Value, Option<String>);
 
 /// How arrays are matched.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -190,7 +197,8 @@ impl<'a> Compare<'a> {
         match (old, new) {
             (Value::Object(a), Value::Object(b)) => self.objects(a, b, at, out),
             (Value::Array(a), Value::Array(b)) => {
-                let pairs = if self.sets.is_some_and(|f| f(&at.out)) {
+                let set = self.sets.is_some_and(|f| f(&at.out));
+                let pairs = if set {
                     self.set_pairs(a, b, at)
                 } else {
                     match self.arrays {
@@ -199,12 +207,27 @@ impl<'a> Compare<'a> {
                     }
                     .unwrap_or_else(|| positional_pairs(a.len(), b.len()))
                 };
+                // Of a multiset, the types its old elements give each member, for the added ones.
+                let mut old_types: Option<Vec<Leaf>> = None;
                 for (i, j) in pairs {
                     let mark = at.mark();
                     at.index(j.or(i).unwrap_or(0), i, j);
                     match (i.map(|i| &a[i]), j.map(|j| &b[j])) {
                         (Some(x), Some(y)) => self.walk(x, y, at, out),
-                        (x, y) => self.push(out, at, x, y),
+                        (x, y) => {
+                            self.push(out, at, x, y);
+                            if let (true, None, Some(y)) = (set, x, y) {
+                                let types = old_types.get_or_insert_with(|| {
+                                    let mut all = Vec::new();
+                                    for (k, v) in a.iter().enumerate() {
+                                        let base = format!("{}/{k}", &at.old[..mark[1]]);
+                                        self.leaf_types(0, &base, v, &mut String::new(), &mut all);
+                                    }
+                                    all
+                                });
+                                self.retypes_in_added(y, types, at, out);
+                            }
+                        }
                     }
                     at.reset(mark);
                 }
@@ -277,6 +300,75 @@ impl<'a> Compare<'a> {
         }
         pairs.extend((0..b.len()).filter(|&j| !used[j]).map(|j| (None, Some(j))));
         pairs
+    }
+
+    /// Every leaf of `v` (at `base` of side `side`): its pointer below `v`, its type (a number's
+    /// by its literal), the value and its literal where that differs.
+    fn leaf_types(
+        &self,
+        side: usize,
+        base: &str,
+        v: &Value,
+        rel: &mut String,
+        out: &mut Vec<Leaf>,
+    ) {
+        let mark = rel.len();
+        match v {
+            Value::Object(m) => {
+                for (k, x) in m {
+                    pointer::push(rel, k);
+                    self.leaf_types(side, base, x, rel, out);
+                    rel.truncate(mark);
+                }
+            }
+            Value::Array(items) => {
+                for (i, x) in items.iter().enumerate() {
+                    pointer::push_index(rel, i);
+                    self.leaf_types(side, base, x, rel, out);
+                    rel.truncate(mark);
+                }
+            }
+            Value::Null => {}
+            leaf => {
+                let literal = self.written(side, &format!("{base}{rel}"), leaf);
+                out.push((
+                    rel.clone(),
+                    written_type(leaf, literal.as_deref()).unwrap_or("null"),
+                    leaf.clone(),
+                    literal,
+                ));
+            }
+        }
+    }
+
+    /// A multiset element `added` (at `at`) that no old element was paired with: each member
+    /// whose type none of the old elements gives that member (those that have it, `null` apart)
+    /// is a retype, shown against an old element's value. An entry added with `1002.0` where
+    /// every old entry wrote `1002` retypes the entries' field, as a changed entry would.
+    fn retypes_in_added(
+        &self,
+        added: &Value,
+        old_types: &[Leaf],
+        at: &Paths,
+        out: &mut Vec<Edit>,
+    ) {
+        let mut new_types = Vec::new();
+        self.leaf_types(1, &at.new, added, &mut String::new(), &mut new_types);
+        for (rel, t, value, literal) in new_types {
+            let mut was = old_types.iter().filter(|(r, ..)| *r == rel).peekable();
+            let Some((_, _, old_value, old_literal)) = was.peek().copied() else { continue };
+            if was.any(|(_, ot, ..)| *ot == t) {
+                continue;
+            }
+            out.push(Edit {
+                pointer: format!("{}{rel}", at.out),
+                op: Op::Retyped,
+                old: Some(old_value.clone()),
+                new: Some(value),
+                old_literal: old_literal.clone(),
+                new_literal: literal,
+            });
+        }
     }
 
     fn push(&self, out: &mut Vec<Edit>, at: &Paths, old: Option<&Value>, new: Option<&Value>) {
@@ -547,10 +639,29 @@ mod tests {
         let e = exact(old, new, &delayed);
         let got: Vec<_> = e.iter().map(|e| (e.pointer.as_str(), e.op)).collect();
         assert_eq!(got, [("/delayed/1/score", Op::Retyped)]);
-        // Another value as well: no retype alone, so a removal and an addition.
+        // Another value as well: a removal and an addition, and the added entry's score is of a
+        // type no old entry gave it, so a retype all the same (red team: the other change hid it).
         let new = r#"{"delayed": [{"body": "b", "score": 7}, {"body": "c", "score": 1002.0}]}"#;
         let got: Vec<_> = exact(old, new, &delayed).into_iter().map(|e| (e.pointer, e.op)).collect();
-        assert_eq!(got, [("/delayed/0".to_owned(), Op::Removed), ("/delayed/1".to_owned(), Op::Added)]);
+        assert_eq!(
+            got,
+            [
+                ("/delayed/0".to_owned(), Op::Removed),
+                ("/delayed/1".to_owned(), Op::Added),
+                ("/delayed/1/score".to_owned(), Op::Retyped)
+            ]
+        );
+        // An entry added with a type the old entries gave that member too is no retype.
+        let mixed = r#"{"delayed": [{"body": "a", "score": 1002}, {"body": "b", "score": 7.5}]}"#;
+        let added =
+            r#"{"delayed": [{"body": "a", "score": 1002}, {"body": "b", "score": 7.5}, {"body": "c", "score": 8.5}]}"#;
+        let got: Vec<_> = exact(mixed, added, &delayed).into_iter().map(|e| (e.pointer, e.op)).collect();
+        assert_eq!(got, [("/delayed/2".to_owned(), Op::Added)]);
+        // Nor is a member no old entry has, nor one an old entry wrote null.
+        let nulls = r#"{"delayed": [{"body": "a", "score": null}]}"#;
+        let more = r#"{"delayed": [{"body": "a", "score": null}, {"body": "b", "score": 1.5, "extra": 1}]}"#;
+        let got: Vec<_> = exact(nulls, more, &delayed).into_iter().map(|e| (e.pointer, e.op)).collect();
+        assert_eq!(got, [("/delayed/1".to_owned(), Op::Added)]);
         // Reordered and equal: nothing.
         assert!(
             exact(old, r#"{"delayed": [{"score": 7, "body": "b"}, {"body": "a", "score": 1002}]}"#, &delayed)

@@ -93,6 +93,12 @@ fn who_runs(cx: &Context<'_>, scope: Scope) -> String {
 /// tagged suite, whose entry names the sections it started with only in words). A candidate's
 /// entry (`1.7.0-rc.1`) counts as the release it becomes (`1.7.0`).
 pub fn added_in(changelog: &str, section: &str) -> Option<String> {
+    added_in_entry(changelog, section).map(|(release, _)| release)
+}
+
+/// [`added_in`], and the anchor of the entry's heading (its GitHub slug: the heading as written
+/// may say more than the version, `## 1.7.0-rc.1` or `## 1.6.0 — 2026-12-06`).
+fn added_in_entry(changelog: &str, section: &str) -> Option<(String, String)> {
     let mut versions: Vec<String> = Vec::new();
     for v in crate::diff::changelog::headings(changelog) {
         if semver::Version::parse(&v).is_ok() && !versions.contains(&v) {
@@ -112,7 +118,9 @@ pub fn added_in(changelog: &str, section: &str) -> Option<String> {
     let release = |v: &String| {
         semver::Version::parse(v).map_or_else(|_| v.clone(), |s| format!("{}.{}.{}", s.major, s.minor, s.patch))
     };
-    versions.iter().find(|v| names(v)).or_else(|| versions.first()).map(release)
+    let v = versions.iter().find(|v| names(v)).or_else(|| versions.first())?;
+    let heading = crate::suite::changelog::heading_text(changelog, v).unwrap_or_else(|| v.clone());
+    Some((release(v), markdown::slug(&heading)))
 }
 
 /// A description split into its contract and its rulings: `(text, [(lead, [ruling])])`.
@@ -536,13 +544,8 @@ pub fn page(cx: &Context<'_>, section: &Section<'_>) -> String {
         }
         let _ = writeln!(out, "- **Scope:** {who}");
     }
-    if let Some(v) = added_in(cx.changelog, section.name) {
-        let _ = writeln!(
-            out,
-            "- **Added in:** [{v}]({}#{}) (CHANGELOG).",
-            relative(&page, "CHANGELOG.md"),
-            markdown::slug(&v)
-        );
+    if let Some((v, anchor)) = added_in_entry(cx.changelog, section.name) {
+        let _ = writeln!(out, "- **Added in:** [{v}]({}#{anchor}) (CHANGELOG).", relative(&page, "CHANGELOG.md"));
     }
     let blocks: Vec<String> = groups.iter().filter_map(|g| g.sub).map(|s| format!("`{s}`")).collect();
     let _ = writeln!(
@@ -920,6 +923,14 @@ pub fn index(cx: &Context<'_>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_added_in_link_is_the_anchor_of_the_entry_s_heading_as_written() {
+        let changelog = "# Changelog\n\n## 1.7.0-rc.1\n\n- New section `extra`.\n\n## 1.6.0 — 2026-12-06\n\n- New section `delay`.\n\n## 1.0.0\n\nThe first suite.\n";
+        assert_eq!(added_in_entry(changelog, "extra"), Some(("1.7.0".into(), "170-rc1".into())));
+        assert_eq!(added_in_entry(changelog, "delay"), Some(("1.6.0".into(), "160--2026-12-06".into())));
+        assert_eq!(added_in_entry(changelog, "cases"), Some(("1.0.0".into(), "100".into())));
+    }
 
     #[test]
     fn rulings_are_split_from_the_contract() {

@@ -21,9 +21,9 @@
 //! - A copy that differs from the release and holds uncommitted changes in its repository's git
 //!   work tree (modified, staged, deleted or untracked files under DIR, as `git status` lists
 //!   them) is not replaced unless the caller allows it (`--allow-dirty`), as `sync` refuses it
-//!   (BQ720): the update would lose them where git cannot bring them back. Outside a git work
-//!   tree there is nothing committed to lose them against; where git cannot say, the update
-//!   does not run.
+//!   (BQ720): the update would lose them where git cannot bring them back. With no `.git` in
+//!   DIR or above there is nothing committed to lose them against; where git cannot say, the
+//!   update does not run.
 //! - The copy's `CONFORMANCE_VERSION` says what it was. A copy newer than VERSION is not
 //!   downgraded unless the caller allows it; a copy without a readable SemVer version is
 //!   replaced (there is nothing to downgrade from).

@@ -44,7 +44,9 @@
 //!   results schema allows (a widened schema cannot excuse a case it counts nowhere).
 //!
 //! Every finding names the results file and a pointer inside it (the missing thing's parent for
-//! an absence), with line:column located on the file's text. A skip finding (BQ610, BQ613,
+//! an absence), with line:column located on the file's text; its message writes every hidden
+//! character it quotes from the file (a zero-width or no-break space, a control) as
+//! `\u{XXXX}` ([`crate::diag::visible`]). A skip finding (BQ610, BQ613,
 //! BQ614) supersedes the schema's own report of the same skip (the schema also requires an
 //! ADR-citing reason), BQ619 the schema's report of the same status, and BQ620 the schema's
 //! report of the same member (a schema violation is about the member at its pointer, or, for an
@@ -343,6 +345,11 @@ impl<'s> Checker<'s> {
         Finding::sort(&mut out);
         for f in &mut out {
             f.file = Some(fc.file.clone());
+            // Whatever a message quotes from the file (an id, a key, a value the schema or the
+            // floor names) shows its hidden characters, as the ids and reasons do.
+            if let std::borrow::Cow::Owned(shown) = crate::diag::visible(&f.message) {
+                f.message = shown;
+            }
         }
         fc.findings = out;
         fc.results = Some(results);

@@ -76,8 +76,10 @@ pub fn check(s: &str) -> Result<(), String> {
         let east = offset.map_or(0, |(west, h, m)| if west { -i64::from(h * 60 + m) } else { i64::from(h * 60 + m) });
         let utc = (i64::from(hour * 60 + minute) - east).rem_euclid(24 * 60);
         if utc != 23 * 60 + 59 {
+            let at_utc =
+                if offset.is_some() { format!(" ({:02}:{:02}:60 UTC)", utc / 60, utc % 60) } else { String::new() };
             return Err(format!(
-                "{hour:02}:{minute:02}:60 is no time of day: a leap second is 23:59:60 UTC, nothing else"
+                "{hour:02}:{minute:02}:60{at_utc} is no time of day: a leap second is 23:59:60 UTC, nothing else"
             ));
         }
     }
@@ -118,7 +120,7 @@ mod tests {
             ("2026-04-01T23:60:00Z", "23:60:00"),
             ("2026-04-01T23:59:61Z", "23:59:61"),
             ("2026-12-05T10:00:60Z", "10:00:60 is no time of day: a leap second is 23:59:60 UTC"),
-            ("2016-12-31T23:59:60+01:00", "a leap second is 23:59:60 UTC"),
+            ("2016-12-31T23:59:60+01:00", "23:59:60 (22:59:60 UTC) is no time of day: a leap second is 23:59:60 UTC"),
             ("2000-02-29T23:59:60-23:59", "a leap second"),
             ("2099-01-30T00:00:00+99:99", "offset 99:99"),
             ("2026-04-01T00:00:00+05:60", "offset 05:60"),

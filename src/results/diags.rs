@@ -189,7 +189,10 @@ const REASON_SHOWN: usize = 200;
 pub(super) fn said(reason: &str) -> String {
     match reason.char_indices().nth(REASON_SHOWN) {
         None => visible(reason).into_owned(),
-        Some((i, _)) => format!("{}… ({} more characters)", visible(&reason[..i]), reason[i..].chars().count()),
+        Some((i, _)) => {
+            let more = reason[i..].chars().count();
+            format!("{}… ({more} more character{})", visible(&reason[..i]), if more == 1 { "" } else { "s" })
+        }
     }
 }
 
@@ -270,7 +273,8 @@ pub(super) fn section_not_run(section: &str, skipped: usize, refused: usize, who
                 ),
                 n => format!(
                     "{rule} {names} may skip it whole, but only when every skip is one {it} allows, and {n} of these \
-                     are not allowed (see their findings)"
+                     {} not allowed (see their findings)",
+                    if n == 1 { "is" } else { "are" }
                 ),
             }
         }

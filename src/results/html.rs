@@ -171,7 +171,7 @@ fn finding_details(out: &mut String, findings: &[SectionFinding]) {
             let at = match f.place() {
                 None => "(whole section)".to_owned(),
                 Some((case, "")) => code(&case),
-                Some((case, rest)) => format!("{} at {}", code(&case), code(rest)),
+                Some((case, rest)) => format!("{} at {}", code(&case), code(&crate::diag::visible(rest))),
             };
             let _ = write!(out, "<li>{at}: {}: {}</li>", f.code, esc(&f.message));
         }

@@ -138,7 +138,7 @@ fn finding_lines(section: &str, findings: &[SectionFinding], lines: &mut Vec<Str
         let at = match f.place() {
             None => "(whole section)".to_owned(),
             Some((case, "")) => cell_code(&case),
-            Some((case, rest)) => format!("{} at {}", cell_code(&case), cell_code(rest)),
+            Some((case, rest)) => format!("{} at {}", cell_code(&case), cell_code(&crate::diag::visible(rest))),
         };
         lines.push(format!("| {} | {at} | {} | {} |", cell_code(section), f.code, text(&f.message)));
     }

@@ -105,9 +105,10 @@ pub enum Cell {
     /// `results check` judged nothing here: the file is not JSON, or its `sections` (for a
     /// section it would call missing, or one that is not an object) or its `bindings` (for a
     /// binding's section) could not be read; the file's findings say why. What it reports for
-    /// the section, when it reports it, and the error findings inside it (the reason it could
-    /// not be read, a repeated key).
-    NotJudged { counts: Option<Counts>, findings: Vec<SectionFinding> },
+    /// the section, when it reports it, the cases it says failed (each a finding whatever
+    /// else, BQ612), and the error findings inside it (the reason it could not be read, a
+    /// repeated key).
+    NotJudged { counts: Option<Counts>, failing: Vec<(String, Option<String>)>, findings: Vec<SectionFinding> },
     /// The row of the sections the suite does not have: each one this file reports, by name, as
     /// a [`Cell::Reported`] (out of scope) or [`Cell::NotChecked`] cell; empty when it reports none.
     Others { sections: Vec<(String, Cell)> },
@@ -154,7 +155,8 @@ impl SectionFinding {
         if self.at.is_empty() {
             return None;
         }
-        Some(first_token(&self.at).unwrap_or_else(|| (self.at.clone(), "")))
+        let (case, rest) = first_token(&self.at).unwrap_or_else(|| (self.at.clone(), ""));
+        Some((shown(&case), rest))
     }
 
     /// Is it the finding of a skip the cell already counts as not allowed?
@@ -301,10 +303,10 @@ impl Cell {
     /// The cases it says failed, with their reasons (for a drill-down).
     pub fn failing(&self) -> &[(String, Option<String>)] {
         match self {
-            Cell::Reported { failing, .. } | Cell::NotChecked { failing, .. } => failing,
-            Cell::NotCarried | Cell::Excepted { .. } | Cell::Missing | Cell::NotJudged { .. } | Cell::Others { .. } => {
-                &[]
+            Cell::Reported { failing, .. } | Cell::NotChecked { failing, .. } | Cell::NotJudged { failing, .. } => {
+                failing
             }
+            Cell::NotCarried | Cell::Excepted { .. } | Cell::Missing | Cell::Others { .. } => &[],
         }
     }
 
@@ -448,11 +450,13 @@ fn cell(
     match reported {
         // Not an object: none of its cases could be read (BQ620 says so).
         Some(r) if r.cases.is_none() && in_scope => {
-            Cell::NotJudged { counts: None, findings: found.remove(section).unwrap_or_default() }
+            Cell::NotJudged { counts: None, failing: Vec::new(), findings: found.remove(section).unwrap_or_default() }
         }
-        Some(r) if unread_binding => {
-            Cell::NotJudged { counts: Some(r.counts()), findings: found.remove(section).unwrap_or_default() }
-        }
+        Some(r) if unread_binding => Cell::NotJudged {
+            counts: Some(r.counts()),
+            failing: failing(r),
+            findings: found.remove(section).unwrap_or_default(),
+        },
         Some(r) => Cell::Reported {
             counts: r.counts(),
             policy_skips: fc.policy_skips.get(section).copied().unwrap_or(0),
@@ -468,7 +472,9 @@ fn cell(
             findings: found.remove(section).unwrap_or_default(),
         },
         None if in_scope && fc.readable.sections => Cell::Missing,
-        None if in_scope || unread_binding => Cell::NotJudged { counts: None, findings: Vec::new() },
+        None if in_scope || unread_binding => {
+            Cell::NotJudged { counts: None, failing: Vec::new(), findings: Vec::new() }
+        }
         None => match scope.and_then(|s| fc.exception_for(s)) {
             Some(x) => Cell::Excepted { adr: x.adr.clone() },
             None => Cell::NotCarried,

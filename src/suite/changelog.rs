@@ -698,6 +698,17 @@ pub fn headings(text: &str) -> Vec<String> {
         .collect()
 }
 
+/// The text, as rendered (code spans as their content), of the first entry heading that names
+/// exactly `version`: what GitHub, and the HTML docs, make its anchor from (`## 1.6.0 — 2026-12-06`
+/// is `#160--2026-12-06`, not `#160`).
+pub fn heading_text(text: &str, version: &str) -> Option<String> {
+    Doc::read(text)
+        .headings
+        .into_iter()
+        .find(|h| h.level == 2 && h.top && heading_version(&h.text) == Some(version))
+        .map(|h| h.text)
+}
+
 /// The text of the entry for `version` as written, for release notes: the lines under each of
 /// its headings (the headings themselves left out), in file order, code blocks included, line
 /// endings as `\n`; `None` when there is no entry or it holds nothing but white space.

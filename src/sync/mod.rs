@@ -25,9 +25,9 @@
 //!   than the canonical one (a downgrade), or one that holds uncommitted changes in its
 //!   repository's git work tree (modified, staged, deleted or untracked files under it, as `git
 //!   status` lists them; BQ720) unless `allow_dirty`: replacing it would lose them where git
-//!   cannot bring them back. Outside a git work tree there is no committed state, and the copy
-//!   is replaced as before; where git cannot say, the target fails (BQ712). `DryRun` refuses as
-//!   `Sync` would, so that it predicts it.
+//!   cannot bring them back. With no `.git` in its directory or above there is no committed
+//!   state, and the copy is replaced as before; where git cannot say, the target fails (BQ712).
+//!   `DryRun` refuses as `Sync` would, so that it predicts it.
 //! - Drift is reported from the copy's side: `added` = in the copy, not in the suite;
 //!   `removed` = in the suite, not in the copy; `modified` = bytes differ (with a unified diff
 //!   from the canonical file to the copy when both are UTF-8).

@@ -193,10 +193,15 @@ impl Report {
             ),
         };
         let copy = t.copy_version.as_deref().map_or("no copy".to_owned(), |v| format!("copy {v}"));
-        // The pin a finding points at: the first that does not pin the copy's version (the one
-        // to move), else the first.
-        let stale: Vec<&Pin> =
-            t.pins.iter().filter(|p| t.copy_version.as_deref().is_some_and(|v| p.version() != v)).collect();
+        // The version the pins should name: the canonical one, which every copy is synced to,
+        // unless the copy is newer (sync leaves it: its version then). The pin a finding points
+        // at is the first that names another (the one to move), else the first.
+        // (A `-pre` version is never tagged: the pins name the release it becomes.)
+        let copy_newer =
+            t.copy_version.as_deref().and_then(|v| semver::Version::parse(v).ok()).is_some_and(|v| v > self.version);
+        let target = if copy_newer { t.copy_version.clone().unwrap_or_default() } else { self.version.to_string() };
+        let target = untagged_release(&target).unwrap_or(&target).to_owned();
+        let stale: Vec<&Pin> = t.pins.iter().filter(|p| p.version() != target).collect();
         let first = stale.first().copied().or(t.pins.first());
         let (code, msg) = match status {
             PinStatus::InSync => return None,
@@ -249,11 +254,12 @@ impl Report {
             ),
             PinStatus::Conflict => {
                 let mut msg = format!("{id}: the CI workflows pin different suite tags ({})", pin_list(t));
-                if let (Some(v), false) = (t.copy_version.as_deref(), stale.is_empty()) {
+                if !stale.is_empty() {
                     let shown: Vec<String> =
                         stale.iter().take(3).map(|p| format!("{}:{} ({})", p.file, p.span.line, p.tag)).collect();
                     let more = if stale.len() > 3 { format!(" and {} more", stale.len() - 3) } else { String::new() };
-                    msg.push_str(&format!("; the copy {} {v}, so move {}{more}", copy_is(t), shown.join(", ")));
+                    let whose = if copy_newer { "the copy" } else { "the suite" };
+                    msg.push_str(&format!("; {whose} is {target}, so move {}{more} to v{target}", shown.join(", ")));
                 }
                 (Code::PIN_CONFLICT, msg)
             }
