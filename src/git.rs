@@ -86,21 +86,43 @@ pub fn changes(dir: &Path) -> Changes {
     let prefix = match run(dir, &["rev-parse", "--is-inside-work-tree", "--show-prefix"]) {
         Ok(out) => match String::from_utf8_lossy(&out).split_once('\n') {
             Some(("true", prefix)) => prefix.trim_end_matches('\n').to_owned(),
-            Some(("false", _)) => return Changes::NoRepository,
+            // A `.git` is there, yet git sees no work tree (`core.bare` set on it): it cannot
+            // say what is committed.
+            Some(("false", _)) => {
+                return Changes::Unknown("git says it is not in a work tree, though a .git is there".into());
+            }
             _ => return Changes::Unknown(format!("git rev-parse answered {:?}", text(out))),
         },
         Err(e) => return Changes::Unknown(e),
     };
-    let args = ["status", "--porcelain=v1", "-z", "--untracked-files=all", "--ignore-submodules=none", "--", "."];
+    // No file system monitor: a hook that answers "nothing changed" would hide an edit.
+    let args = [
+        "-c",
+        "core.fsmonitor=false",
+        "status",
+        "--porcelain=v1",
+        "-z",
+        "--untracked-files=all",
+        "--ignore-submodules=none",
+        "--",
+        ".",
+    ];
     let out = match run(dir, &args) {
         Ok(out) => out,
         Err(e) => return Changes::Unknown(e),
     };
+    let mut paths = porcelain_paths(&out);
+    // A file marked assume-unchanged or skip-worktree is one whose changes git does not look
+    // at, so `status` never lists them: whether it changed is unknown, and it counts.
+    match run(dir, &["ls-files", "-v", "-z", "--full-name", "--", "."]) {
+        Ok(out) => paths.extend(unwatched_paths(&out)),
+        Err(e) => return Changes::Unknown(e),
+    }
+    paths.sort();
+    paths.dedup();
     // Porcelain paths are the repository root's; those under `dir` start with its prefix.
-    let paths: Vec<String> = porcelain_paths(&out)
-        .into_iter()
-        .map(|p| p.strip_prefix(prefix.as_str()).map_or(p.clone(), str::to_owned))
-        .collect();
+    let paths: Vec<String> =
+        paths.into_iter().map(|p| p.strip_prefix(prefix.as_str()).map_or(p.clone(), str::to_owned)).collect();
     if paths.is_empty() { Changes::Clean } else { Changes::Uncommitted(paths) }
 }
 
@@ -132,6 +154,16 @@ fn porcelain_paths(out: &[u8]) -> Vec<String> {
     paths
 }
 
+/// The paths of `git ls-files -v -z` output marked assume-unchanged (a lower-case tag) or
+/// skip-worktree (`S`, or `s` when both).
+fn unwatched_paths(out: &[u8]) -> Vec<String> {
+    out.split(|b| *b == 0)
+        .filter_map(|r| r.split_at_checked(2))
+        .filter(|(tag, _)| tag[1] == b' ' && (tag[0].is_ascii_lowercase() || tag[0] == b'S'))
+        .map(|(_, path)| String::from_utf8_lossy(path).into_owned())
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -144,6 +176,12 @@ mod tests {
             ["t/c/b.json", "t/c/fixtures/new.json", "t/c/gone.json", "t/c/manifest.json"].map(String::from)
         );
         assert!(porcelain_paths(b"").is_empty());
+    }
+
+    #[test]
+    fn files_git_does_not_watch_count() {
+        let out = b"H t/c/manifest.json\0h t/c/a.json\0S t/c/b.json\0s t/c/c.json\0M t/c/d.json\0";
+        assert_eq!(unwatched_paths(out), ["t/c/a.json", "t/c/b.json", "t/c/c.json"].map(String::from));
     }
 
     #[test]

@@ -256,7 +256,7 @@ fn update_refuses_a_copy_with_uncommitted_changes_unless_allowed() {
 
     // A modified file, a staged new one, a deleted one, an untracked one: each alone refuses.
     let fixture = dir.join("fixtures/order-created.json");
-    let edits: [(&str, &dyn Fn()); 4] = [
+    let edits: [(&str, &dyn Fn()); 6] = [
         ("fixtures/order-created.json", &|| std::fs::write(&fixture, "{}\n").unwrap()),
         ("fixtures/staged.json", &|| {
             std::fs::write(dir.join("fixtures/staged.json"), "{}\n").unwrap();
@@ -264,6 +264,18 @@ fn update_refuses_a_copy_with_uncommitted_changes_unless_allowed() {
         }),
         ("fixtures/order-created.json", &|| std::fs::remove_file(&fixture).unwrap()),
         ("fixtures/draft.json", &|| std::fs::write(dir.join("fixtures/draft.json"), "{}\n").unwrap()),
+        // A file git is told not to look at (skip-worktree, assume-unchanged) hides its edit
+        // from `git status`: it counts all the same (red team).
+        ("fixtures/order-created.json", &|| {
+            support::git(&sdk, &["update-index", "--skip-worktree", "tests/conformance/fixtures/order-created.json"]);
+            std::fs::write(&fixture, "{}\n").unwrap();
+        }),
+        ("fixtures/order-created.json", &|| {
+            support::git(
+                &sdk,
+                &["update-index", "--assume-unchanged", "tests/conformance/fixtures/order-created.json"],
+            );
+        }),
     ];
     for (path, edit) in edits {
         edit();
@@ -276,6 +288,10 @@ fn update_refuses_a_copy_with_uncommitted_changes_unless_allowed() {
             "{path}: {err}"
         );
         assert_eq!(version(), "1.6.0-rc.1\n", "{path}: refused before anything was written");
+        let flagged = "tests/conformance/fixtures/order-created.json";
+        // (One flag per command: given both, update-index applies only the last.)
+        support::git(&sdk, &["update-index", "--no-skip-worktree", flagged]);
+        support::git(&sdk, &["update-index", "--no-assume-unchanged", flagged]);
         support::git(&sdk, &["reset", "-q", "--hard"]);
         support::git(&sdk, &["clean", "-q", "-fd"]);
     }

@@ -643,6 +643,30 @@ fn a_pin_conflict_beside_a_copy_behind_names_the_pins_that_miss_the_suite_s_vers
             .ends_with(&format!("; the suite is {0}, so move .github/workflows/ci.yml:7 (v1.5.0) to v{0}", version())),
         "{message}"
     );
+    // A mismatch beside a copy behind: the copy moves to the suite, never the pin back to it.
+    std::fs::remove_file(t.root.join("babelqueue-node/.github/workflows/ci.yml")).unwrap();
+    let mismatch = |t: &Tree| {
+        let (_, r) = t.json(&["sync", "--check", "--only", "babelqueue-node"]);
+        let f = r["findings"].as_array().unwrap().iter().find(|f| f["code"] == "BQ716").cloned();
+        f.unwrap_or_else(|| panic!("{r:#}"))["message"].as_str().unwrap().to_owned()
+    };
+    let on_suite = mismatch(&t);
+    assert!(
+        on_suite.ends_with(&format!(
+            "CI pins v{0} but the copy is 1.5.0, not the suite's {0}; sync the copy (the pin already names v{0})",
+            version()
+        )),
+        "{on_suite}"
+    );
+    t.pin("babelqueue-node", "nightly.yml", "v1.4.0");
+    let elsewhere = mismatch(&t);
+    assert!(
+        elsewhere.contains(&format!(
+            "CI pins v1.4.0 but the copy is 1.5.0, and the suite is {0}; sync the copy and pin v{0} (",
+            version()
+        )),
+        "{elsewhere}"
+    );
 }
 
 #[test]

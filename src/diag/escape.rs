@@ -100,15 +100,36 @@ pub fn is_unsafe_char(c: char) -> bool {
 
 /// A character a reader cannot see for what it is: a control, any white space but U+0020 (a
 /// no-break, em or ideographic space, the line and paragraph separators), a zero-width or
-/// invisible format character (U+200B–U+200F, U+2060–U+2064, U+FEFF, U+180E) or a
-/// bidirectional control ([`is_unsafe_char`]). Two strings that differ only in such characters
-/// look the same when printed.
+/// invisible format character (U+200B–U+200F, U+2060–U+2064, the deprecated format controls
+/// U+206A–U+206F, U+FEFF, U+180E, the soft hyphen U+00AD, the combining grapheme joiner U+034F,
+/// the tag characters U+E0000–U+E007F), a character that draws as blank space without being
+/// white space (the Hangul fillers U+115F, U+1160, U+3164, U+FFA0, the Khmer inherent vowels
+/// U+17B4, U+17B5, the blank Braille pattern U+2800) or a bidirectional control
+/// ([`is_unsafe_char`]). Two strings that differ only in such characters look the same when
+/// printed.
 pub fn is_hidden(c: char) -> bool {
     c != ' '
         && (c.is_control()
             || c.is_whitespace()
             || is_unsafe_char(c)
-            || matches!(c, '\u{200B}'..='\u{200F}' | '\u{2060}'..='\u{2064}' | '\u{FEFF}' | '\u{180E}'))
+            || matches!(
+                c,
+                '\u{200B}'..='\u{200F}'
+                    | '\u{2060}'..='\u{2064}'
+                    | '\u{206A}'..='\u{206F}'
+                    | '\u{FEFF}'
+                    | '\u{180E}'
+                    | '\u{00AD}'
+                    | '\u{034F}'
+                    | '\u{E0000}'..='\u{E007F}'
+                    | '\u{115F}'
+                    | '\u{1160}'
+                    | '\u{3164}'
+                    | '\u{FFA0}'
+                    | '\u{17B4}'
+                    | '\u{17B5}'
+                    | '\u{2800}'
+            ))
 }
 
 /// `text` with every [`is_hidden`] character written `\u{XXXX}` (its code point, four hex digits
@@ -318,6 +339,11 @@ mod tests {
         assert_eq!(
             visible("\u{a0}x\u{3000}\u{2003}\u{200b}\u{feff}\u{202e}\u{2066}\n\u{1680}"),
             "\\u{00a0}x\\u{3000}\\u{2003}\\u{200b}\\u{feff}\\u{202e}\\u{2066}\\u{000a}\\u{1680}"
+        );
+        // Characters that draw as nothing or as blank space without being white space.
+        assert_eq!(
+            visible("a\u{ad}b\u{3164}c\u{206a}d\u{e0020}e\u{2800}f\u{34f}"),
+            "a\\u{00ad}b\\u{3164}c\\u{206a}d\\u{e0020}e\\u{2800}f\\u{034f}"
         );
         // Letters, marks and symbols are themselves, whatever their script.
         assert_eq!(visible("e\u{301} 日本 🙂 ü"), "e\u{301} 日本 🙂 ü");

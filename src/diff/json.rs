@@ -37,9 +37,11 @@
 //!   that differs from it only by retypes (every edit between them `retyped`: `{"score": 1002}`
 //!   and `{"score": 1002.0}`), so a retype inside a multiset is a retype, as anywhere else; the
 //!   unmatched old ones are removed, the unmatched new ones added, and a member of an added
-//!   element whose type no old element gives that member (those that have it, `null` apart) is
-//!   a retype too ([`Compare::retypes_in_added`]): an entry that changed a value and a type at
-//!   once, or a new entry of another type, retypes the entries' field all the same. A new order
+//!   element (or the element itself, or a member's member) whose type no old element gives the
+//!   node at that place (those that have one there, `null` apart) is a retype too
+//!   ([`Compare::retypes_in_added`]): an entry that changed a value and a type at once, or a new
+//!   entry of another type (a number where numbers were, an object where strings were), retypes
+//!   the entries all the same. A new order
 //!   is no edit; an element repeated or dropped is one.
 
 use serde::Serialize;
@@ -115,9 +117,9 @@ fn written_type(v: &Value, literal: Option<&str>) -> Option<&'static str> {
     })
 }
 
-/// A leaf of a value: its pointer below the value, its JSON type (a number's by its literal), the
-/// value, and its literal where that differs from the value serialised.
-type Leaf = (String, &'static str, Value, Option<String>);
+/// A node of a multiset element: its pointer below the element, its pointer in its side's text,
+/// its JSON type (a number's by its literal), and the value.
+type Leaf<'v> = (String, String, &'static str, &'v Value);
 
 /// How arrays are matched.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -208,7 +210,7 @@ impl<'a> Compare<'a> {
                     .unwrap_or_else(|| positional_pairs(a.len(), b.len()))
                 };
                 // Of a multiset, the types its old elements give each member, for the added ones.
-                let mut old_types: Option<Vec<Leaf>> = None;
+                let mut old_types: Option<Vec<Leaf<'_>>> = None;
                 for (i, j) in pairs {
                     let mark = at.mark();
                     at.index(j.or(i).unwrap_or(0), i, j);
@@ -221,7 +223,7 @@ impl<'a> Compare<'a> {
                                     let mut all = Vec::new();
                                     for (k, v) in a.iter().enumerate() {
                                         let base = format!("{}/{k}", &at.old[..mark[1]]);
-                                        self.leaf_types(0, &base, v, &mut String::new(), &mut all);
+                                        self.node_types(0, &base, v, &mut String::new(), &mut all);
                                     }
                                     all
                                 });
@@ -302,71 +304,61 @@ impl<'a> Compare<'a> {
         pairs
     }
 
-    /// Every leaf of `v` (at `base` of side `side`): its pointer below `v`, its type (a number's
-    /// by its literal), the value and its literal where that differs.
-    fn leaf_types(
-        &self,
-        side: usize,
-        base: &str,
-        v: &Value,
-        rel: &mut String,
-        out: &mut Vec<Leaf>,
-    ) {
+    /// Every node of `v` but `null` (at `base` of side `side`), `v` itself included: its
+    /// pointer below `v`, its pointer in its side's text, its JSON type (a number's by its
+    /// literal) and the value.
+    fn node_types<'v>(&self, side: usize, base: &str, v: &'v Value, rel: &mut String, out: &mut Vec<Leaf<'v>>) {
+        if v.is_null() {
+            return;
+        }
+        let at = format!("{base}{rel}");
+        let literal = match v {
+            Value::Number(_) => self.number(side, &at).map(|(_, l)| l.as_str()),
+            _ => None,
+        };
+        out.push((rel.clone(), at, written_type(v, literal).unwrap_or("null"), v));
         let mark = rel.len();
         match v {
             Value::Object(m) => {
                 for (k, x) in m {
                     pointer::push(rel, k);
-                    self.leaf_types(side, base, x, rel, out);
+                    self.node_types(side, base, x, rel, out);
                     rel.truncate(mark);
                 }
             }
             Value::Array(items) => {
                 for (i, x) in items.iter().enumerate() {
                     pointer::push_index(rel, i);
-                    self.leaf_types(side, base, x, rel, out);
+                    self.node_types(side, base, x, rel, out);
                     rel.truncate(mark);
                 }
             }
-            Value::Null => {}
-            leaf => {
-                let literal = self.written(side, &format!("{base}{rel}"), leaf);
-                out.push((
-                    rel.clone(),
-                    written_type(leaf, literal.as_deref()).unwrap_or("null"),
-                    leaf.clone(),
-                    literal,
-                ));
-            }
+            _ => {}
         }
     }
 
-    /// A multiset element `added` (at `at`) that no old element was paired with: each member
-    /// whose type none of the old elements gives that member (those that have it, `null` apart)
-    /// is a retype, shown against an old element's value. An entry added with `1002.0` where
-    /// every old entry wrote `1002` retypes the entries' field, as a changed entry would.
-    fn retypes_in_added(
-        &self,
-        added: &Value,
-        old_types: &[Leaf],
-        at: &Paths,
-        out: &mut Vec<Edit>,
-    ) {
+    /// A multiset element `added` (at `at`) that no old element was paired with: each node of
+    /// it (the element itself, a member, a member's member) whose type none of the old
+    /// elements gives the node at that place (those that have one there, `null` apart) is a
+    /// retype, shown against an old element's value. An entry added with `1002.0`, `{"v":
+    /// 1002}` or `[1002]` where every old entry wrote `1002`, or an object added to a list of
+    /// strings, retypes the entries as a changed entry would.
+    fn retypes_in_added(&self, added: &Value, old_types: &[Leaf<'_>], at: &Paths, out: &mut Vec<Edit>) {
         let mut new_types = Vec::new();
-        self.leaf_types(1, &at.new, added, &mut String::new(), &mut new_types);
-        for (rel, t, value, literal) in new_types {
+        self.node_types(1, &at.new, added, &mut String::new(), &mut new_types);
+        for (rel, new_at, t, value) in new_types {
             let mut was = old_types.iter().filter(|(r, ..)| *r == rel).peekable();
-            let Some((_, _, old_value, old_literal)) = was.peek().copied() else { continue };
-            if was.any(|(_, ot, ..)| *ot == t) {
+            let Some((_, old_at, _, old_value)) = was.peek().copied() else { continue };
+            if was.any(|(_, _, ot, _)| *ot == t) {
                 continue;
             }
             out.push(Edit {
                 pointer: format!("{}{rel}", at.out),
                 op: Op::Retyped,
-                old: Some(old_value.clone()),
-                new: Some(value),
-                old_literal: old_literal.clone(),
-                new_literal: literal,
+                old: Some((*old_value).clone()),
+                new: Some(value.clone()),
+                old_literal: self.written(0, old_at, old_value),
+                new_literal: self.written(1, &new_at, value),
             });
         }
     }
@@ -657,6 +649,25 @@ mod tests {
             r#"{"delayed": [{"body": "a", "score": 1002}, {"body": "b", "score": 7.5}, {"body": "c", "score": 8.5}]}"#;
         let got: Vec<_> = exact(mixed, added, &delayed).into_iter().map(|e| (e.pointer, e.op)).collect();
         assert_eq!(got, [("/delayed/2".to_owned(), Op::Added)]);
+        // A container where a number was, an entry of another type: retypes (red team).
+        for (added, at) in [
+            (r#"{"body": "c", "score": {"v": 1003}}"#, "/delayed/2/score"),
+            (r#"{"body": "c", "score": [1003]}"#, "/delayed/2/score"),
+            (r#"{"body": {"x": "c"}, "score": 1003}"#, "/delayed/2/body"),
+            (r#""c""#, "/delayed/2"),
+        ] {
+            let new =
+                format!(r#"{{"delayed": [{{"body": "a", "score": 1002}}, {{"body": "b", "score": 7}}, {added}]}}"#);
+            let got: Vec<_> = exact(old, &new, &delayed).into_iter().map(|e| (e.pointer, e.op)).collect();
+            assert_eq!(got, [("/delayed/2".to_owned(), Op::Added), (at.to_owned(), Op::Retyped)], "{added}");
+        }
+        let strings = |at: &str| at == "/absent";
+        let got: Vec<_> = exact(r#"{"absent": ["/urn"]}"#, r#"{"absent": ["/urn", {"p": "/x"}]}"#, &strings)
+            .into_iter()
+            .map(|e| (e.pointer, e.op))
+            .collect();
+        assert_eq!(got, [("/absent/1".to_owned(), Op::Added), ("/absent/1".to_owned(), Op::Retyped)]);
+        assert_eq!(exact(r#"{"absent": ["/urn"]}"#, r#"{"absent": ["/urn", "/x"]}"#, &strings)[0].op, Op::Added);
         // Nor is a member no old entry has, nor one an old entry wrote null.
         let nulls = r#"{"delayed": [{"body": "a", "score": null}]}"#;
         let more = r#"{"delayed": [{"body": "a", "score": null}, {"body": "b", "score": 1.5, "extra": 1}]}"#;

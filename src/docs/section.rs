@@ -89,8 +89,9 @@ fn who_runs(cx: &Context<'_>, scope: Scope) -> String {
 }
 
 /// The version whose CHANGELOG entry added `section`: the oldest entry with a list item that
-/// starts with "New" and names the section as a code span; else the oldest entry (the first
-/// tagged suite, whose entry names the sections it started with only in words). A candidate's
+/// announces sections ("New …", "Adds the sections …", "Added section …") and names the section
+/// as a code span; else the oldest entry (the first tagged suite, whose entry names the sections
+/// it started with only in words). A candidate's
 /// entry (`1.7.0-rc.1`) counts as the release it becomes (`1.7.0`).
 pub fn added_in(changelog: &str, section: &str) -> Option<String> {
     added_in_entry(changelog, section).map(|(release, _)| release)
@@ -106,12 +107,18 @@ fn added_in_entry(changelog: &str, section: &str) -> Option<(String, String)> {
         }
     }
     versions.reverse();
+    // An item that announces sections ("New section `x`", "Adds the sections `x` and `y`"), not
+    // one that adds cases to one ("Adds three cases to `cases`": the gate's wider rule, BQ953,
+    // would date `cases` by its latest cases).
+    let announces = |text: &str| {
+        let t = text.trim_start_matches(['-', '*', ' ']).to_lowercase();
+        let t = t.strip_prefix("adds ").or_else(|| t.strip_prefix("added ")).map_or(t.as_str(), |rest| rest);
+        let t = t.strip_prefix("the ").unwrap_or(t);
+        t.starts_with("new") || t.starts_with("section")
+    };
     let names = |v: &String| {
-        crate::diff::changelog::entry(changelog, v).is_some_and(|e| {
-            e.items
-                .iter()
-                .any(|i| i.text.trim_start_matches(['-', '*', ' ']).starts_with("New") && i.spans().contains(&section))
-        })
+        crate::diff::changelog::entry(changelog, v)
+            .is_some_and(|e| e.items.iter().any(|i| announces(&i.text) && i.spans().contains(&section)))
     };
     // A section announced under a candidate (`## 1.7.0-rc.1`) is added in the release the
     // candidate becomes: no suite a user vendors for good is a pre-release.
@@ -926,10 +933,11 @@ mod tests {
 
     #[test]
     fn the_added_in_link_is_the_anchor_of_the_entry_s_heading_as_written() {
-        let changelog = "# Changelog\n\n## 1.7.0-rc.1\n\n- New section `extra`.\n\n## 1.6.0 — 2026-12-06\n\n- New section `delay`.\n\n## 1.0.0\n\nThe first suite.\n";
+        let changelog = "# Changelog\n\n## 1.7.0-rc.1\n\n- New section `extra`.\n- Adds the sections `more` and `most`.\n\n## 1.6.0 — 2026-12-06\n\n- New section `delay`.\n- Adds three cases to `cases`.\n\n## 1.0.0\n\nThe first suite.\n";
         assert_eq!(added_in_entry(changelog, "extra"), Some(("1.7.0".into(), "170-rc1".into())));
         assert_eq!(added_in_entry(changelog, "delay"), Some(("1.6.0".into(), "160--2026-12-06".into())));
         assert_eq!(added_in_entry(changelog, "cases"), Some(("1.0.0".into(), "100".into())));
+        assert_eq!(added_in_entry(changelog, "most").map(|(v, _)| v), Some("1.7.0".into()));
     }
 
     #[test]

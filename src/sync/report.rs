@@ -199,8 +199,20 @@ impl Report {
         // (A `-pre` version is never tagged: the pins name the release it becomes.)
         let copy_newer =
             t.copy_version.as_deref().and_then(|v| semver::Version::parse(v).ok()).is_some_and(|v| v > self.version);
-        let target = if copy_newer { t.copy_version.clone().unwrap_or_default() } else { self.version.to_string() };
-        let target = untagged_release(&target).unwrap_or(&target).to_owned();
+        let version = if copy_newer { t.copy_version.clone().unwrap_or_default() } else { self.version.to_string() };
+        // A -pre version's pins wait for its release's tag.
+        let (target, once) = match untagged_release(&version) {
+            Some(release) => (release.to_owned(), " once it is tagged (a -pre version is never tagged)"),
+            None => (version.clone(), ""),
+        };
+        // How a pin is moved: a SHA pin by its SHA, its comment with it.
+        let how = |by_sha: bool| {
+            if by_sha {
+                format!("the action's commit SHA pointed at v{target}'s commit, and its comment at v{target}")
+            } else {
+                format!("`--branch v{target}` or `uses: BabelQueue/conformance@v{target}`")
+            }
+        };
         let stale: Vec<&Pin> = t.pins.iter().filter(|p| p.version() != target).collect();
         let first = stale.first().copied().or(t.pins.first());
         let (code, msg) = match status {
@@ -228,28 +240,43 @@ impl Report {
             ),
             PinStatus::Mismatch => (
                 Code::PIN_MISMATCH,
-                match t.copy_version.as_deref().map(|v| (v, untagged_release(v))) {
-                    Some((v, Some(release))) => format!(
-                        "{id}: CI pins {} but the copy {} {v}, a suite not yet released (a -pre version is never \
-                         tagged); pin v{release} in the workflow once it is tagged (`--branch v{release}` or \
-                         `uses: BabelQueue/conformance@v{release}`)",
-                        first.map_or("", |p| p.tag.as_str()),
-                        copy_is(t)
-                    ),
-                    Some((v, None)) => format!(
-                        "{id}: CI pins {} but the copy {} {v}; commit the copy together with the pin v{v} in the workflow \
-                         ({})",
-                        first.map_or("", |p| p.tag.as_str()),
-                        copy_is(t),
-                        if first.is_some_and(|p| p.by_sha) {
-                            format!("the action's commit SHA pointed at v{v}'s commit, and its comment at v{v}")
-                        } else {
-                            format!("`--branch v{v}` or `uses: BabelQueue/conformance@v{v}`")
-                        }
-                    ),
+                match t.copy_version.as_deref() {
                     // No copy, or one without its CONFORMANCE_VERSION: that is the finding
                     // (BQ707, BQ709), and the table line still says the pin and the mismatch.
                     None => return None,
+                    Some(v) => {
+                        let pinned = first.map_or("", |p| p.tag.as_str());
+                        let by_sha = first.is_some_and(|p| p.by_sha);
+                        if v == version && !once.is_empty() {
+                            format!(
+                                "{id}: CI pins {pinned} but the copy {} {v}, a suite not yet released (a -pre version \
+                                 is never tagged); pin v{target} in the workflow once it is tagged ({})",
+                                copy_is(t),
+                                how(by_sha)
+                            )
+                        } else if v == version {
+                            format!(
+                                "{id}: CI pins {pinned} but the copy {} {v}; commit the copy together with the pin \
+                                 v{target} in the workflow{once} ({})",
+                                copy_is(t),
+                                how(by_sha)
+                            )
+                        } else if pinned == format!("v{target}") {
+                            // The copy is off the suite's version, the pin on it: the copy moves.
+                            format!(
+                                "{id}: CI pins {pinned} but the copy {} {v}, not the suite's {version}; sync the copy \
+                                 (the pin already names v{target})",
+                                copy_is(t)
+                            )
+                        } else {
+                            format!(
+                                "{id}: CI pins {pinned} but the copy {} {v}, and the suite is {version}; sync the copy \
+                                 and pin v{target}{once} ({})",
+                                copy_is(t),
+                                how(by_sha)
+                            )
+                        }
+                    }
                 },
             ),
             PinStatus::Conflict => {
@@ -259,7 +286,13 @@ impl Report {
                         stale.iter().take(3).map(|p| format!("{}:{} ({})", p.file, p.span.line, p.tag)).collect();
                     let more = if stale.len() > 3 { format!(" and {} more", stale.len() - 3) } else { String::new() };
                     let whose = if copy_newer { "the copy" } else { "the suite" };
-                    msg.push_str(&format!("; {whose} is {target}, so move {}{more} to v{target}", shown.join(", ")));
+                    msg.push_str(&format!(
+                        "; {whose} is {version}, so move {}{more} to v{target}{once}",
+                        shown.join(", ")
+                    ));
+                    if stale.iter().any(|p| p.by_sha) {
+                        msg.push_str(&format!(" (a pin by commit SHA: {})", how(true)));
+                    }
                 }
                 (Code::PIN_CONFLICT, msg)
             }
