@@ -555,3 +555,21 @@ fn ids_and_reasons_are_shown_visibly_and_reasons_are_cut() {
     );
     assert!(!out.contains("END"), "{out}");
 }
+
+/// User journey (release coordinator): a section every case of which is a skip the policy
+/// allows (Redis without a Redis) passed nothing: the cell says `(policy, none run)` and is not
+/// the green of a section that ran, so a published matrix does not show Redis as exercised.
+#[test]
+fn a_section_skipped_whole_under_the_policy_says_none_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let suite = repo();
+    let o = bqsuite(dir.path(), &["run", "--suite", suite.to_str().unwrap(), "--out", "ref.json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    let md = bqsuite(dir.path(), &["report", "ref.json", "--suite", suite.to_str().unwrap()]);
+    let md = String::from_utf8(md.stdout).unwrap();
+    assert!(md.contains("| `redis` | redis | 0 / 0 / 1 (policy, none run) |"), "{md}");
+    assert!(md.lines().any(|l| l.starts_with("| `cases` | core | 8 / 0 / 0 |")), "{md}");
+    let args = ["report", "ref.json", "--suite", suite.to_str().unwrap(), "--format", "html"];
+    let html = String::from_utf8(bqsuite(dir.path(), &args).stdout).unwrap();
+    assert!(html.contains("<td class=\"num idle\">0 / 0 / 1 (policy, none run)</td>"), "{html}");
+}

@@ -51,6 +51,7 @@ td.ok { background: var(--ok-bg); }
 td.bad { background: var(--bad-bg); }
 td.warn { background: var(--warn-bg); }
 td.absent { color: var(--muted); text-align: center; }
+td.idle { color: var(--muted); }
 .verdict-ok { color: var(--ok); font-weight: 600; }
 .verdict-bad { color: var(--bad); font-weight: 600; }
 details summary { cursor: pointer; color: var(--muted); }
@@ -96,6 +97,9 @@ fn td_class(cell: &Cell) -> &'static str {
                 "num bad"
             } else if *out_of_scope {
                 "num warn"
+            } else if counts.pass + counts.fail == 0 && counts.skip > 0 {
+                // Clean, but nothing of it ran: not the green of a section that passed.
+                "num idle"
             } else {
                 "num ok"
             }

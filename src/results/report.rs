@@ -274,6 +274,8 @@ impl Cell {
                 let other = counts.skip - policy_skips.min(&counts.skip);
                 match (counts.skip, other) {
                     (0, _) => {}
+                    // Every case skipped as the policy allows: passed, but never exercised.
+                    (_, 0) if counts.pass + counts.fail == 0 => t.push_str(" (policy, none run)"),
                     (_, 0) => t.push_str(" (policy)"),
                     (s, o) if o == s => t.push_str(" (not allowed)"),
                     (_, o) => t.push_str(&format!(" ({policy_skips} policy, {o} not allowed)")),
@@ -332,7 +334,8 @@ impl Cell {
 
 /// The legend both renderers print under the table.
 pub const LEGEND: &str = "Each cell counts pass / fail / skip; (policy) every skip is one the suite's skip policy \
-allows, (not allowed) or (N policy, N not allowed) some are not (each listed below). — the SDK does not carry the section's scope; \
+allows, (policy, none run) every case of the section is such a skip, so nothing of it was exercised, (not allowed) \
+or (N policy, N not allowed) some are not (each listed below). — the SDK does not carry the section's scope; \
 n/a (ADR) a family exception excludes the binding; missing a required section the file leaves out; \
 not judged results check could not read the file, its sections or its bindings there (the file's findings, listed below, say \
 why); \
