@@ -961,6 +961,26 @@ fn the_github_job_summary_escapes_what_the_file_says() {
     );
 }
 
+/// User journey: a skip or a failure whose `reason` is there but is no string was said to
+/// have "no reason" beside the schema's finding about that very reason; the message now says
+/// what it is (and it still counts as none: an array holding "ADR-0033" cites nothing).
+#[test]
+fn a_reason_that_is_no_string_is_named_as_such() {
+    let s = suite();
+    let mut v = passing(&s, "babelqueue-python", &[]);
+    v["sections"]["trim"]["trim-make-urn-lf-padded"] = json!({"status": "skip", "reason": ["ADR-0032"]});
+    v["sections"]["cases"]["order-created"] = json!({"status": "fail", "reason": 31});
+    let fc = check(&s, &v);
+    let said: Vec<&str> = fc.findings.iter().map(|f| f.message.as_str()).collect();
+    assert!(
+        said.iter().any(|m| m.contains("trim-make-urn-lf-padded")
+            && m.contains("a reason that is an array, not text, so no reason")),
+        "{said:#?}"
+    );
+    assert!(said.iter().any(|m| m.ends_with("order-created failed: (its reason is a number, not text)")), "{said:#?}");
+    assert_eq!(fc.verdict(), Verdict::NotCompatible);
+}
+
 #[test]
 fn a_file_that_is_not_json() {
     let s = suite();

@@ -331,6 +331,7 @@ impl<'s> Checker<'s> {
                         &s.name,
                         &c.id,
                         c.reason.as_deref(),
+                        c.reason_type,
                         pointer::join(&s.pointer(), &c.id),
                     ));
                 }
@@ -442,6 +443,7 @@ impl<'s> Checker<'s> {
                         skips += 1;
                         let reason = c.reason.as_deref();
                         let verdict = policy.judge_by(&r.name, &c.id, reason, |rule| excluded(rule).is_none());
+                        let quoted = || diags::reason_text(reason, c.reason_type);
                         let notes = || -> Vec<String> {
                             policy.rules_for(&r.name, &c.id).into_iter().filter_map(&excluded).collect()
                         };
@@ -454,13 +456,13 @@ impl<'s> Checker<'s> {
                                 }
                             }
                             SkipVerdict::NotSkippable => {
-                                out.push(diags::skip_not_allowed(&r.name, &c.id, reason, &notes(), at))
+                                out.push(diags::skip_not_allowed(&r.name, &c.id, &quoted(), &notes(), at))
                             }
                             SkipVerdict::NoAdr => {
-                                out.push(diags::skip_without_adr(&r.name, &c.id, reason, &adrs(), &notes(), at))
+                                out.push(diags::skip_without_adr(&r.name, &c.id, &quoted(), &adrs(), &notes(), at))
                             }
                             SkipVerdict::WrongAdr => {
-                                out.push(diags::skip_wrong_adr(&r.name, &c.id, reason, &adrs(), &notes(), at))
+                                out.push(diags::skip_wrong_adr(&r.name, &c.id, &quoted(), &adrs(), &notes(), at))
                             }
                         }
                     }

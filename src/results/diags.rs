@@ -169,8 +169,14 @@ pub(super) fn unknown_section(section: &str, version: &str, at: String) -> Findi
         .at(at)
 }
 
-fn reason_text(reason: Option<&str>) -> String {
-    reason.map_or_else(|| "no reason".to_owned(), |x| format!("\"{}\"", said(x)))
+/// A skip's reason as a message quotes it: its text, or that it has none, or that the one it
+/// has is no text (`kind`: `a number`, `null`, …), which counts as none.
+pub(super) fn reason_text(reason: Option<&str>, kind: Option<&str>) -> String {
+    match (reason, kind) {
+        (Some(x), _) => format!("\"{}\"", said(x)),
+        (None, Some(kind)) => format!("a reason that is {kind}, not text, so no reason"),
+        (None, None) => "no reason".to_owned(),
+    }
 }
 
 /// A case as a message names it, `section / id`, each with every hidden character written
@@ -205,7 +211,7 @@ fn notes_text(notes: &[String]) -> String {
 pub(super) fn skip_without_adr(
     section: &str,
     id: &str,
-    reason: Option<&str>,
+    reason: &str,
     allowed: &[&str],
     notes: &[String],
     at: String,
@@ -217,14 +223,14 @@ pub(super) fn skip_without_adr(
              (ADR-NNNN; the skip policy allows {}): {}{}",
             case(section, id),
             allowed.join(" or "),
-            reason_text(reason),
+            reason,
             notes_text(notes)
         ),
     )
     .at(at)
 }
 
-pub(super) fn skip_not_allowed(section: &str, id: &str, reason: Option<&str>, notes: &[String], at: String) -> Finding {
+pub(super) fn skip_not_allowed(section: &str, id: &str, reason: &str, notes: &[String], at: String) -> Finding {
     let why = if notes.is_empty() { "does not allow this case to be skipped" } else { "allows this skip in no rule" };
     Finding::error(
         Code::RESULTS_SKIP_NOT_ALLOWED,
@@ -232,7 +238,7 @@ pub(super) fn skip_not_allowed(section: &str, id: &str, reason: Option<&str>, no
             "{} is a skip, but the suite's skip policy (manifest.json → skip_policy) {why}: it must be \
              run ({}){}",
             case(section, id),
-            reason_text(reason),
+            reason,
             notes_text(notes)
         ),
     )
@@ -242,7 +248,7 @@ pub(super) fn skip_not_allowed(section: &str, id: &str, reason: Option<&str>, no
 pub(super) fn skip_wrong_adr(
     section: &str,
     id: &str,
-    reason: Option<&str>,
+    reason: &str,
     allowed: &[&str],
     notes: &[String],
     at: String,
@@ -253,7 +259,7 @@ pub(super) fn skip_wrong_adr(
             "{} is a skip whose reason cites none of the ADRs the skip policy allows for it ({}): {}{}",
             case(section, id),
             allowed.join(", "),
-            reason_text(reason),
+            reason,
             notes_text(notes)
         ),
     )
@@ -305,12 +311,13 @@ pub(super) fn no_status(section: &str, id: &str, at: String) -> Finding {
     .at(at)
 }
 
-pub(super) fn case_failed(section: &str, id: &str, reason: Option<&str>, at: String) -> Finding {
-    Finding::error(
-        Code::RESULTS_CASE_FAILED,
-        format!("{} failed: {}", case(section, id), reason.map_or_else(|| "(no reason given)".to_owned(), said)),
-    )
-    .at(at)
+pub(super) fn case_failed(section: &str, id: &str, reason: Option<&str>, kind: Option<&str>, at: String) -> Finding {
+    let why = match (reason, kind) {
+        (Some(x), _) => said(x),
+        (None, Some(kind)) => format!("(its reason is {kind}, not text)"),
+        (None, None) => "(no reason given)".to_owned(),
+    };
+    Finding::error(Code::RESULTS_CASE_FAILED, format!("{} failed: {why}", case(section, id))).at(at)
 }
 
 /// BQ620: the file is not one JSON object.
