@@ -39,8 +39,8 @@ pub(super) struct Judged {
     pub finding: Finding,
 }
 
-/// What a value is, in words.
-fn kind_of(v: &Value) -> &'static str {
+/// What a value is, in words (also how a reason that is no string is named).
+pub(super) fn kind_of(v: &Value) -> &'static str {
     match v {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",

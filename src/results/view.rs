@@ -67,18 +67,6 @@ fn string(v: &Value, key: &str) -> Option<String> {
     v.get(key).and_then(Value::as_str).map(str::to_owned)
 }
 
-/// The JSON type of a value, as a message names it.
-fn kind(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}
-
 fn status(v: &Value) -> Option<Status> {
     Status::parse(v.get("status")?.as_str()?)
 }
@@ -104,7 +92,7 @@ impl Results {
                                     id: id.clone(),
                                     status: status(o),
                                     reason: string(o, "reason"),
-                                    reason_type: o.get("reason").filter(|r| !r.is_string()).map(kind),
+                                    reason_type: o.get("reason").filter(|r| !r.is_string()).map(super::floor::kind_of),
                                 })
                                 .collect()
                         }),
