@@ -59,8 +59,7 @@ pub fn text(bytes: Vec<u8>) -> String {
 /// The uncommitted state of a directory in its git work tree.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Changes {
-    /// No directory from it up holds `.git`, or git says it is in none (inside a bare
-    /// repository or a `.git` directory): there is no committed state to compare with.
+    /// No directory from it up holds `.git`: there is no committed state to compare with.
     NoRepository,
     /// Nothing under it differs from `HEAD`: no modified, staged, deleted or untracked file
     /// (ignored files do not count).
@@ -68,8 +67,8 @@ pub enum Changes {
     /// The paths under it with uncommitted changes, relative to it, sorted.
     Uncommitted(Vec<String>),
     /// A `.git` is there, but git could not answer: it is not installed, it refuses the
-    /// repository (another user's, `safe.directory`), a worktree's link is broken, or `git status`
-    /// failed. Its error.
+    /// repository (another user's, `safe.directory`), a worktree's link is broken, it sees no
+    /// work tree (`core.bare`), or `git status` failed. Its error.
     Unknown(String),
 }
 
@@ -118,11 +117,16 @@ pub fn changes(dir: &Path) -> Changes {
         Ok(out) => paths.extend(unwatched_paths(&out)),
         Err(e) => return Changes::Unknown(e),
     }
+    // Both lists' paths are the repository root's; those under `dir` start with its prefix.
+    let mut paths: Vec<String> = paths
+        .into_iter()
+        .map(|p| match p.strip_prefix(prefix.as_str()) {
+            Some(rel) => rel.to_owned(),
+            None => p,
+        })
+        .collect();
     paths.sort();
     paths.dedup();
-    // Porcelain paths are the repository root's; those under `dir` start with its prefix.
-    let paths: Vec<String> =
-        paths.into_iter().map(|p| p.strip_prefix(prefix.as_str()).map_or(p.clone(), str::to_owned)).collect();
     if paths.is_empty() { Changes::Clean } else { Changes::Uncommitted(paths) }
 }
 
@@ -136,7 +140,7 @@ pub fn listed(paths: &[String]) -> String {
     format!("{n} file{}: {first}{more}", if n == 1 { "" } else { "s" })
 }
 
-/// The paths of `git status --porcelain=v1 -z` output, sorted: each record is `XY PATH`, and a
+/// The paths of `git status --porcelain=v1 -z` output: each record is `XY PATH`, and a
 /// rename or copy (`R` or `C` in either column) is followed by a record holding its source path,
 /// which is not listed (the change is the new path's).
 fn porcelain_paths(out: &[u8]) -> Vec<String> {
@@ -149,8 +153,6 @@ fn porcelain_paths(out: &[u8]) -> Vec<String> {
             records.next();
         }
     }
-    paths.sort();
-    paths.dedup();
     paths
 }
 
@@ -173,7 +175,7 @@ mod tests {
         let out = b" M t/c/manifest.json\0?? t/c/fixtures/new.json\0R  t/c/b.json\0t/c/a.json\0D  t/c/gone.json\0";
         assert_eq!(
             porcelain_paths(out),
-            ["t/c/b.json", "t/c/fixtures/new.json", "t/c/gone.json", "t/c/manifest.json"].map(String::from)
+            ["t/c/manifest.json", "t/c/fixtures/new.json", "t/c/b.json", "t/c/gone.json"].map(String::from)
         );
         assert!(porcelain_paths(b"").is_empty());
     }

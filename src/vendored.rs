@@ -58,6 +58,24 @@ use crate::suite::{FILE_CAP, LICENSE, MANIFEST, SUITE_CAP, SUITE_DIRS, VERSION_F
 /// The top-level entry of a vendored directory that no check looks at and no writer touches.
 pub const IGNORED: &str = LICENSE;
 
+/// Why the copy `subject` names is kept: it holds the uncommitted changes `paths` (the one
+/// sentence of `sync`'s BQ720 and `fetch --update`'s refusal).
+pub fn kept_uncommitted(subject: &str, paths: &[String]) -> String {
+    format!(
+        "{subject} holds uncommitted changes ({}): not replaced, so that they are not lost; commit or stash them, or \
+         pass --allow-dirty to replace them",
+        crate::git::listed(paths)
+    )
+}
+
+/// Why the copy `subject` names is kept: git could not say whether it holds uncommitted
+/// changes (`why`, git's error).
+pub fn kept_unknown(subject: &str, why: &str) -> String {
+    format!(
+        "cannot tell whether {subject} holds uncommitted changes ({why}): not replaced (--allow-dirty replaces it anyway)"
+    )
+}
+
 /// The uncommitted changes under the vendored directory `dir` in its git work tree that
 /// replacing it would lose: every one `git status` lists ([`crate::git::changes`]) but those of
 /// the ignored top-level entry, which a writer carries over.

@@ -119,17 +119,10 @@ pub fn update(req: &Request, dir: &Path, allow_downgrade: bool, allow_dirty: boo
             match vendored::uncommitted(&real) {
                 Changes::NoRepository | Changes::Clean => {}
                 Changes::Uncommitted(paths) => {
-                    return Err(FetchError::refused(format!(
-                        "{shown} holds uncommitted changes ({}): not replaced, so that they are not lost; commit or \
-                         stash them, or pass --allow-dirty to replace them",
-                        crate::git::listed(&paths)
-                    )));
+                    return Err(FetchError::refused(vendored::kept_uncommitted(&shown.to_string(), &paths)));
                 }
                 Changes::Unknown(e) => {
-                    return Err(FetchError::could_not_run(format!(
-                        "cannot tell whether {shown} holds uncommitted changes ({e}): not replaced (--allow-dirty \
-                         replaces it anyway)"
-                    )));
+                    return Err(FetchError::could_not_run(vendored::kept_unknown(&shown.to_string(), &e)));
                 }
             }
         }

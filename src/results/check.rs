@@ -346,8 +346,9 @@ impl<'s> Checker<'s> {
         Finding::sort(&mut out);
         for f in &mut out {
             f.file = Some(fc.file.clone());
-            // Whatever a message quotes from the file (an id, a key, a value the schema or the
-            // floor names) shows its hidden characters, as the ids and reasons do.
+            // Whatever a message quotes from the file (an id, a key, a reason, a value the
+            // schema or the floor names) shows its hidden characters: the one place they are
+            // made visible for results check.
             if let std::borrow::Cow::Owned(shown) = crate::diag::visible(&f.message) {
                 f.message = shown;
             }

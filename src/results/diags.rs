@@ -3,7 +3,7 @@
 //! embedded as they are; the reporters escape them for the terminal
 //! ([`crate::diag::terminal_safe`]).
 
-use crate::diag::{Code, Finding, Span, visible};
+use crate::diag::{Code, Finding, Span};
 use crate::suite::json::Foreign;
 use crate::suite::{Duplicate, Exception, Scope};
 
@@ -179,11 +179,10 @@ pub(super) fn reason_text(reason: Option<&str>, kind: Option<&str>) -> String {
     }
 }
 
-/// A case as a message names it, `section / id`, each with every hidden character written
-/// `\u{XXXX}` ([`visible`]): an id with a zero-width or no-break space must not read like the
-/// id it is not.
+/// A case as a message names it, `section / id`. (The checker writes the hidden characters of
+/// every message it makes as `\u{XXXX}`, an id's among them, once for all.)
 fn case(section: &str, id: &str) -> String {
-    format!("{} / {}", visible(section), visible(id))
+    format!("{section} / {id}")
 }
 
 /// The most of a reason a message quotes, in characters (as `run` keeps them): a runner that
@@ -191,13 +190,14 @@ fn case(section: &str, id: &str) -> String {
 const REASON_SHOWN: usize = 200;
 
 /// A reason from the file as a message quotes it: cut after [`REASON_SHOWN`] of its characters,
-/// saying how many more it has, with hidden characters made [`visible`].
+/// saying how many more it has. (Its hidden characters are shown where it is printed: by the
+/// checker for every message, by the report for its drill-downs.)
 pub(super) fn said(reason: &str) -> String {
     match reason.char_indices().nth(REASON_SHOWN) {
-        None => visible(reason).into_owned(),
+        None => reason.to_owned(),
         Some((i, _)) => {
             let more = reason[i..].chars().count();
-            format!("{}… ({more} more character{})", visible(&reason[..i]), if more == 1 { "" } else { "s" })
+            format!("{}… ({more} more character{})", &reason[..i], if more == 1 { "" } else { "s" })
         }
     }
 }

@@ -174,8 +174,8 @@ fn finding_details(out: &mut String, findings: &[SectionFinding]) {
         for f in list {
             let at = match f.place() {
                 None => "(whole section)".to_owned(),
-                Some((case, "")) => code(&case),
-                Some((case, rest)) => format!("{} at {}", code(&case), code(&crate::diag::visible(rest))),
+                Some((case, rest)) if rest.is_empty() => code(&case),
+                Some((case, rest)) => format!("{} at {}", code(&case), code(&rest)),
             };
             let _ = write!(out, "<li>{at}: {}: {}</li>", f.code, esc(&f.message));
         }

@@ -137,8 +137,8 @@ fn finding_lines(section: &str, findings: &[SectionFinding], lines: &mut Vec<Str
     for f in findings {
         let at = match f.place() {
             None => "(whole section)".to_owned(),
-            Some((case, "")) => cell_code(&case),
-            Some((case, rest)) => format!("{} at {}", cell_code(&case), cell_code(&crate::diag::visible(rest))),
+            Some((case, rest)) if rest.is_empty() => cell_code(&case),
+            Some((case, rest)) => format!("{} at {}", cell_code(&case), cell_code(&rest)),
         };
         lines.push(format!("| {} | {at} | {} | {} |", cell_code(section), f.code, text(&f.message)));
     }

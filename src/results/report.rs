@@ -149,14 +149,14 @@ const REFUSED_SKIP: [Code; 3] =
 
 impl SectionFinding {
     /// Where it is, for people: the case id as the file spells it (a pointer token escapes the
-    /// `/` of `gate/0` as `gate~10`) and the pointer below the case (empty at the case), or
-    /// `None` for the section itself.
-    pub fn place(&self) -> Option<(String, &str)> {
+    /// `/` of `gate/0` as `gate~10`) and the pointer below the case (empty at the case), both
+    /// with their hidden characters shown ([`shown`]), or `None` for the section itself.
+    pub fn place(&self) -> Option<(String, String)> {
         if self.at.is_empty() {
             return None;
         }
         let (case, rest) = first_token(&self.at).unwrap_or_else(|| (self.at.clone(), ""));
-        Some((shown(&case), rest))
+        Some((shown(&case), shown(rest)))
     }
 
     /// Is it the finding of a skip the cell already counts as not allowed?
@@ -437,7 +437,7 @@ fn cell(
         r.cases()
             .iter()
             .filter(|c| c.status == Some(Status::Fail))
-            .map(|c| (shown(&c.id), c.reason.as_deref().map(super::diags::said)))
+            .map(|c| (shown(&c.id), c.reason.as_deref().map(|r| shown(&super::diags::said(r)))))
             .collect()
     };
     // A binding's section, where `bindings` could not be read: whether the SDK carries it is

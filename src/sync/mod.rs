@@ -111,7 +111,7 @@ pub enum Action {
     /// The copy is newer than the canonical suite (its version): left alone.
     RefusedDowngrade(String),
     /// The copy holds uncommitted changes in its repository's git work tree (their paths,
-    /// relative to the repository's root): left alone, since replacing it would lose them.
+    /// relative to the copy): left alone, since replacing it would lose them.
     RefusedUncommitted(Vec<String>),
     /// Writing failed; the old copy was kept.
     Failed(String),
@@ -296,10 +296,7 @@ fn uncommitted(dir: &Path, target: &Target) -> Option<Action> {
     match vendored::uncommitted(dir) {
         crate::git::Changes::NoRepository | crate::git::Changes::Clean => None,
         crate::git::Changes::Uncommitted(paths) => Some(Action::RefusedUncommitted(paths)),
-        crate::git::Changes::Unknown(e) => Some(Action::Failed(format!(
-            "cannot tell whether {} holds uncommitted changes ({e}): not replaced (--allow-dirty replaces it anyway)",
-            target.id()
-        ))),
+        crate::git::Changes::Unknown(e) => Some(Action::Failed(vendored::kept_unknown(&target.id(), &e))),
     }
 }
 

@@ -135,15 +135,8 @@ impl Report {
                 .in_file(id.clone()),
             ),
             Action::RefusedUncommitted(paths) => out.push(
-                Finding::error(
-                    Code::SYNC_COPY_UNCOMMITTED,
-                    format!(
-                        "the copy holds uncommitted changes ({}): not replaced, so that they are not lost; commit or \
-                         stash them, or pass --allow-dirty to replace them",
-                        crate::git::listed(paths)
-                    ),
-                )
-                .in_file(id.clone()),
+                Finding::error(Code::SYNC_COPY_UNCOMMITTED, vendored::kept_uncommitted("the copy", paths))
+                    .in_file(id.clone()),
             ),
             Action::Failed(why) => out.push(Finding::error(Code::SYNC_IO_FAILED, why.clone()).in_file(id.clone())),
             Action::None | Action::Written | Action::WouldWrite => {}
@@ -217,19 +210,13 @@ impl Report {
         let first = stale.first().copied().or(t.pins.first());
         let (code, msg) = match status {
             PinStatus::InSync => return None,
+            // Behind the suite, so never newer: `target` is the suite's release.
             PinStatus::Behind => (
                 Code::PIN_BEHIND,
-                match untagged_release(&self.version.to_string()) {
-                    Some(release) => format!(
-                        "{id}: {copy} and its CI pin agree, but the canonical suite is {}; sync it, and pin v{release} \
-                         once it is tagged (a -pre version is never tagged)",
-                        self.version
-                    ),
-                    None => format!(
-                        "{id}: {copy} and its CI pin agree, but the canonical suite is {}; sync it and bump the pin",
-                        self.version
-                    ),
-                },
+                format!(
+                    "{id}: {copy} and its CI pin agree, but the canonical suite is {}; sync it, and pin v{target}{once}",
+                    self.version
+                ),
             ),
             PinStatus::Ahead => (
                 Code::PIN_AHEAD,
@@ -257,7 +244,7 @@ impl Report {
                         } else if v == version {
                             format!(
                                 "{id}: CI pins {pinned} but the copy {} {v}; commit the copy together with the pin \
-                                 v{target} in the workflow{once} ({})",
+                                 v{target} in the workflow ({})",
                                 copy_is(t),
                                 how(by_sha)
                             )
