@@ -107,9 +107,10 @@ impl SkipRules for SuiteSkips<'_> {
                         );
                         Err(format!(
                             "the skip policy allows skipping {section} {id} under rule {} only to SDKs of family \
-                             {}, and sdk {sdk:?} {is}",
+                             {}, and sdk {} {is}",
                             rule.name,
-                            rule.families.join(" or ")
+                            rule.families.join(" or "),
+                            crate::sections::quoted(sdk)
                         ))
                     }
                     None => Err(format!(
@@ -282,7 +283,7 @@ pub fn run_launched(
 
 /// What a case the adapter skipped, but may not skip, fails with.
 fn skip_refused(op: &str, reason: &str, why: &str) -> String {
-    format!("the adapter skipped {op} ({reason:?}), but {why}")
+    format!("the adapter skipped {op} ({}), but {why}", crate::sections::quoted(reason))
 }
 
 /// Fail each of the adapter's `skipped` cases whose skip the whole run refutes

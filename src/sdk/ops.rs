@@ -197,7 +197,7 @@ pub struct DeliveryEffect {
     pub ran: bool,
     /// The error the wrapped call returned (a handler throw surfaces here).
     pub error: Option<String>,
-    /// The ids in the store after the delivery, sorted.
+    /// The ids in the store after the delivery, in any order (the reference core sorts them).
     pub remembered: Vec<String>,
 }
 
@@ -256,6 +256,16 @@ pub struct TraceparentExtract {
 pub enum TraceSource {
     Header,
     Fallback,
+}
+
+impl TraceSource {
+    /// The protocol's spelling (`header`, `fallback`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TraceSource::Header => "header",
+            TraceSource::Fallback => "fallback",
+        }
+    }
 }
 
 /// The extracted parent.

@@ -135,10 +135,10 @@ pub fn dead_letter_for(
     let shown = |key: &str| members.get(key).map_or_else(|| "absent".to_owned(), Value::to_string);
     let mut wrong = Vec::new();
     if members.get("reason").and_then(Value::as_str) != Some(reason) {
-        wrong.push(format!("dead_letter.reason is {}, expected {reason:?}", shown("reason")));
+        wrong.push(format!("dead_letter.reason is {}, expected \"{reason}\"", shown("reason")));
     }
     if members.get("original_queue").and_then(Value::as_str) != Some(queue) {
-        wrong.push(format!("dead_letter.original_queue is {}, expected {queue:?}", shown("original_queue")));
+        wrong.push(format!("dead_letter.original_queue is {}, expected \"{queue}\"", shown("original_queue")));
     }
     // The two compared above are not judged again on their shape.
     wrong.extend(shape_faults(members, clock, &["reason", "original_queue"]));

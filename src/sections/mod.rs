@@ -79,6 +79,31 @@ pub fn ensure(cond: bool, msg: impl FnOnce() -> String) -> Check {
     if cond { Ok(()) } else { Err(msg()) }
 }
 
+/// A string as a failure reason quotes it: between double quotes, every character as it is.
+/// [`Outcome::fail`] then writes each one a reader cannot see as `\u{XXXX}`, the one notation
+/// of the section pages; Rust's `{:?}` would write some of them its own way first (`\u{b}`,
+/// `\n`, `\"`), so a reason never formats an SDK's string with it.
+pub fn quoted(s: &str) -> String {
+    format!("\"{s}\"")
+}
+
+/// An optional string as a reason shows it: [`quoted`], or `none` when there is none (say
+/// `null` where the protocol's value is null, `absent` where a member or header is missing).
+pub fn quoted_or(s: Option<&str>, none: &str) -> String {
+    s.map_or_else(|| none.to_owned(), quoted)
+}
+
+/// An optional number (or other plain value) as a reason shows it: the value, or `none`.
+pub fn shown_or<T: std::fmt::Display>(v: Option<T>, none: &str) -> String {
+    v.map_or_else(|| none.to_owned(), |v| v.to_string())
+}
+
+/// Strings as a reason lists them: `["a", "b"]`, each [`quoted`].
+pub fn quoted_list<S: AsRef<str>>(items: impl IntoIterator<Item = S>) -> String {
+    let items: Vec<String> = items.into_iter().map(|s| quoted(s.as_ref())).collect();
+    format!("[{}]", items.join(", "))
+}
+
 impl From<Check> for Outcome {
     fn from(c: Check) -> Self {
         match c {

@@ -19,7 +19,7 @@ use crate::sdk::Calls;
 use crate::sdk::ops::{ArtemisConsume, DeliveryCountReconcile, Produce};
 use crate::sdk::reference::Broken;
 use crate::sdk::wire::Bytes;
-use crate::sections::{Block, Catch, Check, CheckCx, Contract, Definition, Entry, Field, Fixture, Reader, RunCx, Version, catch, ensure};
+use crate::sections::{Block, Catch, Check, CheckCx, Contract, Definition, Entry, Field, Fixture, Reader, RunCx, Version, catch, ensure, quoted, quoted_or, shown_or};
 use crate::suite::Scope;
 
 use super::shared::contract::{
@@ -169,10 +169,19 @@ fn projection(cx: &mut RunCx<'_>, p: &Projection<'_>) -> Check {
     let msg = cx.sdk.artemis_produce(Produce { body: Bytes::from(p.fixture.bytes) }).map_err(|e| e.to_string())?;
     let got_type = msg.message_annotations.get(p.annotation);
     ensure(got_type.map(String::as_str) == Some(p.jms_type), || {
-        format!("annotation {:?} is {got_type:?}, expected {:?}", p.annotation, p.jms_type)
+        format!(
+            "annotation {} is {}, expected {}",
+            quoted(p.annotation),
+            quoted_or(got_type.map(String::as_str), "absent"),
+            quoted(p.jms_type)
+        )
     })?;
     ensure(msg.correlation_id.as_deref() == Some(p.correlation_id), || {
-        format!("correlation-id {:?}, expected {:?}", msg.correlation_id, p.correlation_id)
+        format!(
+            "correlation-id {}, expected {}",
+            quoted_or(msg.correlation_id.as_deref(), "absent"),
+            quoted(p.correlation_id)
+        )
     })?;
     let got: Map<String, Value> = msg
         .application_properties
@@ -182,7 +191,11 @@ fn projection(cx: &mut RunCx<'_>, p: &Projection<'_>) -> Check {
     exact_map("application properties", p.properties, &got)?;
     let created = p.fixture.json.pointer("/meta/created_at").and_then(Value::as_i64);
     ensure(msg.creation_time == created, || {
-        format!("creation-time {:?}, expected meta.created_at {created:?}", msg.creation_time)
+        format!(
+            "creation-time {}, expected meta.created_at {}",
+            shown_or(msg.creation_time, "absent"),
+            shown_or(created, "absent")
+        )
     })?;
     body_is_envelope("body", &p.fixture, msg.body.as_slice())
 }

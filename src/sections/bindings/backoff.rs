@@ -31,7 +31,7 @@ use crate::sdk::ops::{
 use crate::sdk::reference::Broken;
 use crate::sdk::wire::{Bytes, KafkaHeader, KafkaRecord};
 use crate::sections::judge::{encoded_text, same_value};
-use crate::sections::{Block, Catch, Check, Contract, Definition, Field, Fixture, Place, Reader, RunCx, Version, catch_only, ensure};
+use crate::sections::{Block, Catch, Check, Contract, Definition, Field, Fixture, Place, Reader, RunCx, Version, catch_only, ensure, quoted, quoted_or};
 use crate::suite::Scope;
 
 use super::kafka::ATTEMPTS;
@@ -384,7 +384,7 @@ fn topic_names(cx: &mut RunCx<'_>, topic: &str, tiers: &[u64], expect: Option<(&
             let got =
                 Value::Array(retry_topics.iter().map(|t| json!({"topic": t.topic, "delay_ms": t.delay_ms})).collect());
             ensure(same_value(want, &got), || format!("retry topics {got}, expected {want}"))?;
-            ensure(dlq_topic == want_dlq, || format!("DLQ topic {dlq_topic:?}, expected {want_dlq:?}"))
+            ensure(dlq_topic == want_dlq, || format!("DLQ topic {}, expected {}", quoted(&dlq_topic), quoted(want_dlq)))
         }
     }
 }
@@ -443,7 +443,7 @@ fn published(out: KafkaPublishOutcome, expect: Option<&RecordExpect<'_>>, what: 
     match (expect, out) {
         (None, KafkaPublishOutcome::Raised { .. }) => Ok(()),
         (None, KafkaPublishOutcome::Published { record }) => {
-            Err(format!("expected the {what} to raise, but it went to {:?}", record.topic))
+            Err(format!("expected the {what} to raise, but it went to {}", quoted(&record.topic)))
         }
         (Some(_), KafkaPublishOutcome::Raised { message }) => {
             Err(format!("expected a record, but the {what} raised: {message}"))
@@ -454,16 +454,16 @@ fn published(out: KafkaPublishOutcome, expect: Option<&RecordExpect<'_>>, what: 
 
 /// Compare a produced record with its expectations.
 fn check_record(want: &RecordExpect<'_>, rec: &KafkaRecord, given: &Value) -> Check {
-    ensure(rec.topic == want.topic, || format!("topic {:?}, expected {:?}", rec.topic, want.topic))?;
+    ensure(rec.topic == want.topic, || format!("topic {}, expected {}", quoted(&rec.topic), quoted(want.topic)))?;
     for (key, value) in want.headers.into_iter().flatten() {
         let value = value.as_str().unwrap_or_default();
         let got = header_text(rec, key);
-        ensure(got == Some(value), || format!("header {key:?} is {got:?}, expected {value:?}"))?;
+        ensure(got == Some(value), || format!("header {} is {}, expected {}", quoted(key), quoted_or(got, "absent"), quoted(value)))?;
         let copies = rec.headers.iter().filter(|h| &h.key == key).count();
-        ensure(copies == 1, || format!("header {key:?} is written {copies} times"))?;
+        ensure(copies == 1, || format!("header {} is written {copies} times", quoted(key)))?;
     }
     for key in &want.absent {
-        ensure(rec.headers.iter().all(|h| h.key != *key), || format!("header {key:?} is present, expected none"))?;
+        ensure(rec.headers.iter().all(|h| h.key != *key), || format!("header {} is present, expected none", quoted(key)))?;
     }
     let value = rec.value.as_ref().ok_or("the record is a tombstone")?;
     let body: Value =
@@ -477,6 +477,10 @@ fn check_record(want: &RecordExpect<'_>, rec: &KafkaRecord, given: &Value) -> Ch
     })?;
     let header = header_text(rec, ATTEMPTS);
     ensure(header == Some(want.body_attempts.to_string().as_str()), || {
-        format!("header bq-attempts {header:?} is not in sync with the body's attempts {}", want.body_attempts)
+        format!(
+            "header bq-attempts {} is not in sync with the body's attempts {}",
+            quoted_or(header, "absent"),
+            want.body_attempts
+        )
     })
 }

@@ -18,7 +18,7 @@ use crate::sdk::Calls;
 use crate::sdk::ops::{SqsRelease, SqsReleaseOutcome, SqsSend, SqsSendOutcome};
 use crate::sdk::reference::Broken;
 use crate::sdk::wire::{Bytes, SqsQueueKind};
-use crate::sections::{Block, Catch, Check, Contract, Definition, Field, Fixture, Reader, RunCx, Version, catch, ensure};
+use crate::sections::{Block, Catch, Check, Contract, Definition, Field, Fixture, Reader, RunCx, Version, catch, ensure, shown_or};
 use crate::suite::Scope;
 
 use super::shared::body_is_envelope;
@@ -158,14 +158,14 @@ fn send(cx: &mut RunCx<'_>, case: &Case<'_>) -> Check {
     match (&case.expect, cx.sdk.sqs_send(request).map_err(|e| e.to_string())?) {
         (Expect::Raise, SqsSendOutcome::Raised { .. }) => Ok(()),
         (Expect::Raise, SqsSendOutcome::Sent { delay_seconds, .. }) => {
-            Err(format!("expected the send to raise, but it sent DelaySeconds {delay_seconds:?}"))
+            Err(format!("expected the send to raise, but it sent DelaySeconds {}", shown_or(delay_seconds, "none")))
         }
         (Expect::Done(_), SqsSendOutcome::Raised { message }) => {
             Err(format!("expected a send, but it raised: {message}"))
         }
         (Expect::Done(want), SqsSendOutcome::Sent { delay_seconds, message_body, .. }) => {
             let got = delay_seconds.map(u64::from);
-            ensure(got == *want, || format!("DelaySeconds {got:?}, expected {want:?}"))?;
+            ensure(got == *want, || format!("DelaySeconds {}, expected {}", shown_or(got, "none"), shown_or(*want, "none")))?;
             body_is_envelope("message body", &case.fixture, message_body.as_bytes())
         }
     }
@@ -188,7 +188,7 @@ fn release(cx: &mut RunCx<'_>, case: &Case<'_>) -> Check {
         }
         (Expect::Done(want), SqsReleaseOutcome::Released { receipt_handle, visibility_timeout }) => {
             let got = Some(u64::from(visibility_timeout));
-            ensure(got == *want, || format!("VisibilityTimeout {visibility_timeout}, expected {want:?}"))?;
+            ensure(got == *want, || format!("VisibilityTimeout {visibility_timeout}, expected {}", shown_or(*want, "none")))?;
             ensure(receipt_handle == RECEIPT, || "the release names another message".into())
         }
     }

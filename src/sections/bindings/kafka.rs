@@ -18,7 +18,7 @@ use crate::sdk::Calls;
 use crate::sdk::ops::{KafkaConsume, KafkaProduce, KafkaReconcile};
 use crate::sdk::reference::Broken;
 use crate::sdk::wire::{Bytes, KafkaHeader, KafkaRecord};
-use crate::sections::{Block, Catch, Check, CheckCx, Contract, Definition, Entry, Field, Fixture, Reader, RunCx, Version, catch, catch_only, ensure};
+use crate::sections::{Block, Catch, Check, CheckCx, Contract, Definition, Entry, Field, Fixture, Reader, RunCx, Version, catch, catch_only, ensure, quoted, shown_or};
 use crate::suite::Scope;
 
 use super::shared::contract::{
@@ -141,15 +141,19 @@ fn projection(cx: &mut RunCx<'_>, fixture: Fixture<'_>, want: &Map<String, Value
         .map_err(|e| e.to_string())?;
     let mut got = Map::new();
     for h in &rec.headers {
-        let bytes = h.value.as_ref().ok_or_else(|| format!("header {:?} has a null value", h.key))?;
-        let text = std::str::from_utf8(bytes.as_slice()).map_err(|_| format!("header {:?} is not UTF-8", h.key))?;
-        ensure(got.insert(h.key.clone(), Value::from(text)).is_none(), || format!("header {:?} is repeated", h.key))?;
+        let bytes = h.value.as_ref().ok_or_else(|| format!("header {} has a null value", quoted(&h.key)))?;
+        let text = std::str::from_utf8(bytes.as_slice()).map_err(|_| format!("header {} is not UTF-8", quoted(&h.key)))?;
+        ensure(got.insert(h.key.clone(), Value::from(text)).is_none(), || format!("header {} is repeated", quoted(&h.key)))?;
     }
     exact_map("headers", want, &got)?;
     let value = rec.value.as_ref().ok_or("the record is a tombstone")?;
     body_is_envelope("record value", &fixture, value.as_slice())?;
     let created = fixture.json.pointer("/meta/created_at").and_then(Value::as_i64);
     ensure(rec.timestamp == created, || {
-        format!("record timestamp {:?}, expected meta.created_at {created:?}", rec.timestamp)
+        format!(
+            "record timestamp {}, expected meta.created_at {}",
+            shown_or(rec.timestamp, "absent"),
+            shown_or(created, "absent")
+        )
     })
 }

@@ -28,19 +28,19 @@ use crate::sdk::Calls;
 use crate::sdk::ops::{Accepts, ConsumeOutcome};
 use crate::sdk::wire::{Amqp, Bytes};
 use crate::sections::judge::{encoded_text, same_value};
-use crate::sections::{Check, CheckCx, Fixture, Place, Reader, RunCx, ensure};
+use crate::sections::{Check, CheckCx, Fixture, Place, Reader, RunCx, ensure, quoted};
 use crate::suite::{MANIFEST, pointer};
 
 /// A golden map is closed: exactly the expected keys, each with the same value (R4).
 pub(crate) fn exact_map(what: &str, expected: &Map<String, Value>, actual: &Map<String, Value>) -> Check {
     for (k, want) in expected {
         match actual.get(k) {
-            None => return Err(format!("{what}: {k:?} is missing (expected {want})")),
-            Some(got) => ensure(same_value(want, got), || format!("{what}: {k:?} is {got}, expected {want}"))?,
+            None => return Err(format!("{what}: {} is missing (expected {want})", quoted(k))),
+            Some(got) => ensure(same_value(want, got), || format!("{what}: {} is {got}, expected {want}", quoted(k)))?,
         }
     }
     match actual.keys().find(|k| !expected.contains_key(*k)) {
-        Some(extra) => Err(format!("{what}: unexpected key {extra:?} = {}", actual[extra])),
+        Some(extra) => Err(format!("{what}: unexpected key {} = {}", quoted(extra), actual[extra])),
         None => Ok(()),
     }
 }
@@ -61,12 +61,12 @@ pub(crate) fn exact_amqp_map<'a>(
     for (k, want) in expected {
         let got = actual.iter().find(|(a, _)| *a == k).map(|(_, v)| *v);
         match got {
-            None => return Err(format!("{what}: {k:?} is missing (expected {want})")),
-            Some(v) => ensure(amqp_matches(want, v), || format!("{what}: {k:?} is {v}, expected {want}"))?,
+            None => return Err(format!("{what}: {} is missing (expected {want})", quoted(k))),
+            Some(v) => ensure(amqp_matches(want, v), || format!("{what}: {} is {v}, expected {want}", quoted(k)))?,
         }
     }
     match actual.iter().find(|(k, _)| !expected.contains_key(k.as_str())) {
-        Some((k, v)) => Err(format!("{what}: unexpected key {k:?} = {v}")),
+        Some((k, v)) => Err(format!("{what}: unexpected key {} = {v}", quoted(k))),
         None => Ok(()),
     }
 }

@@ -7,7 +7,8 @@
 //! the resolved URN equals `expect.urn`, `data`, `attempts`, `meta.lang` and
 //! `meta.schema_version` equal their `expect` values (same value, R4), every sub-field of
 //! `expect.dead_letter` matches the message's block, and the per-message fields are present
-//! with their shape (`meta.id` a non-empty string, `meta.created_at` a non-negative integer).
+//! with their shape (`meta.id` a non-empty string, `trace_id` not blank, `meta.created_at` a
+//! non-negative integer).
 //! `valid: false` — `accepts` is false and decode refuses the fixture.
 //!
 //! Reading: `expect.attempts` and `expect.schema_version` are non-negative integer literals
@@ -26,6 +27,7 @@ use crate::sdk::Calls;
 use crate::sdk::ops::{Accepts, Decode, DecodeOutcome};
 use crate::sdk::reference::Broken;
 use crate::sdk::wire::Bytes;
+use crate::sections::envelope::shared::is_ascii_blank;
 use crate::sections::judge::same_value;
 use crate::sections::{Block, Catch, Check, CheckCx, Contract, Definition, Entry, Field, Fixture, Reader, RunCx, Version, catch, ensure};
 use crate::suite::{MANIFEST, Scope, pointer};
@@ -90,7 +92,7 @@ impl Definition for Cases {
             "Decode the bytes with the SDK's core. A `valid: false` case passes when decode rejects them (and `accepts` said false); decoding them is a fail.",
             "For `valid: true`, decode must succeed, and each of `expect.urn`, `expect.data`, `expect.attempts`, `expect.lang` (against `meta.lang`) and `expect.schema_version` (against `meta.schema_version`) must be the same value as what the decoded message holds; a key absent from `expect` is not compared.",
             "When `expect.dead_letter` is present, the message must carry a `dead_letter` object holding every one of its members with the same value (other members may be there too).",
-            "The per-message fields are checked for shape only: `meta.id` a non-empty string, `meta.created_at` a non-negative integer.",
+            "The per-message fields are checked for presence and shape only, not value (the spec: \"asserted for presence/shape, not value\"): `meta.id` a non-empty string, `trace_id` a string that is not blank (not empty nor only the ASCII whitespace of the trim rule), `meta.created_at` a non-negative integer. The message carries them, so no range is asked of `created_at` here; the epoch-milliseconds range of other sections applies to a value an SDK stamps itself.",
             "Report every case under `sections.cases.<name>`: `pass`, or `fail` with the first difference as `reason`. No case of this section may be skipped.",
         ],
         operations: &["decode", "accepts"],
@@ -262,10 +264,16 @@ fn check(cx: &mut RunCx<'_>, case: &Case<'_>) -> Check {
             })?;
         }
     }
+    // "asserted for presence/shape, not value": what the message carries, so a value the SDK
+    // did not stamp itself is held to no range (unlike make's, per_message_fields).
+    let shown = |key: &str| env.meta.get(key).map_or_else(|| "absent".to_owned(), Value::to_string);
     let id = meta("id");
-    ensure(id.as_str().is_some_and(|s| !s.is_empty()), || format!("meta.id {id} is not a non-empty string"))?;
+    ensure(id.as_str().is_some_and(|s| !s.is_empty()), || format!("meta.id is {}, expected a non-empty string", shown("id")))?;
+    ensure(!is_ascii_blank(&env.trace_id), || {
+        format!("trace_id is {}, expected a string that is not blank", crate::sections::quoted(&env.trace_id))
+    })?;
     let created = meta("created_at");
     ensure(created.as_u64().is_some() || created.as_f64().is_some_and(|f| f >= 0.0 && f.fract() == 0.0), || {
-        format!("meta.created_at {created} is not a non-negative integer")
+        format!("meta.created_at is {}, expected a non-negative integer", shown("created_at"))
     })
 }

@@ -21,7 +21,7 @@ use crate::results::Outcome;
 use crate::sdk::Calls;
 use crate::sdk::ops::{Make, MakeOutcome};
 use crate::sdk::reference::Broken;
-use crate::sections::{Block, Catch, Check, CheckCx, Contract, Definition, Entry, Field, Reader, RunCx, Version, catch, catch_only, ensure};
+use crate::sections::{Block, Catch, Check, CheckCx, Contract, Definition, Entry, Field, Reader, RunCx, Version, catch, catch_only, ensure, quoted};
 use crate::suite::{MANIFEST, Scope, pointer};
 
 use super::shared::fields::{DATA, DESCRIPTION, NAME, QUEUE, URN};
@@ -171,10 +171,10 @@ fn check(cx: &mut RunCx<'_>, case: &Case<'_>) -> Check {
     }
     match cx.sdk.make(make).map_err(|e| e.to_string())? {
         MakeOutcome::Made { json } => {
-            Err(format!("encode produced an envelope instead of refusing {:?}: {json}", case.offending))
+            Err(format!("encode produced an envelope instead of refusing {}: {json}", quoted(case.offending)))
         }
         MakeOutcome::Refused { message, .. } => ensure(message.contains(case.offending), || {
-            format!("refused, but the message does not name {:?}: {message}", case.offending)
+            format!("refused, but the message does not name {}: {message}", quoted(case.offending))
         }),
     }
 }

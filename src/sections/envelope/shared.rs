@@ -17,7 +17,7 @@ use crate::sdk::ops::{Accepts, Decode, DecodeOutcome, Reemit, ReemitOutcome};
 use crate::sdk::wire::{Bytes, Warning};
 use crate::sdk::{Calls, Sdk};
 use crate::sections::judge::{EPOCH_MS, encoded_text, same_value};
-use crate::sections::{Check, CheckCx, Entry, Fixture, Place, Reader, ensure};
+use crate::sections::{Check, CheckCx, Entry, Fixture, Place, Reader, ensure, quoted};
 use crate::suite::{MANIFEST, pointer};
 
 /// The pointers named by the warnings, for failure messages.
@@ -153,7 +153,9 @@ pub(crate) fn per_message_fields(doc: &Value, input: Option<&Value>) -> Check {
         ensure(id != trace, || "meta.id is the trace_id: the per-message id must be the message's own".to_owned())?;
         // The producer schema's `format: uuid`, as every published SDK mints it.
         let id = id.and_then(Value::as_str).unwrap_or_default();
-        ensure(is_uuid_text(id), || format!("meta.id is {id:?}, expected a UUID (8-4-4-4-12 hexadecimal digits)"))?;
+        ensure(is_uuid_text(id), || {
+            format!("meta.id is {}, expected a UUID (8-4-4-4-12 hexadecimal digits)", quoted(id))
+        })?;
         let lang = pointer::get(doc, "/meta/lang");
         ensure(lang.and_then(Value::as_str).is_some_and(|s| !s.is_empty()), || match lang {
             None => "meta.lang is missing from the output".to_owned(),
@@ -171,7 +173,7 @@ pub(crate) fn is_uuid_text(s: &str) -> bool {
 }
 
 /// Empty or only the contract's ASCII whitespace (space, \t, \n, \v, \f, \r).
-fn is_ascii_blank(s: &str) -> bool {
+pub(crate) fn is_ascii_blank(s: &str) -> bool {
     s.bytes().all(|b| matches!(b, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r'))
 }
 

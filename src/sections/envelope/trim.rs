@@ -16,7 +16,7 @@ use crate::sdk::Calls;
 use crate::sdk::ops::{Make, MakeOutcome, Stage};
 use crate::sdk::reference::Broken;
 use crate::sections::judge::encoded_text;
-use crate::sections::{Block, Catch, Check, Contract, Definition, Field, Reader, RunCx, Version, catch, ensure};
+use crate::sections::{Block, Catch, Check, Contract, Definition, Field, Reader, RunCx, Version, catch, ensure, quoted, quoted_or};
 use crate::suite::Scope;
 
 use super::shared::fields::{
@@ -193,12 +193,12 @@ fn make(cx: &mut RunCx<'_>, case: &MakeCase<'_>) -> Check {
         (false, MakeOutcome::Refused { stage: Stage::Make, .. }) => return Ok(()),
         (false, MakeOutcome::Refused { stage: Stage::Encode, message }) => {
             return Err(format!(
-                "make accepted the URN {:?} (encode refused: {message}), expected make to refuse it",
-                case.urn
+                "make accepted the URN {} (encode refused: {message}), expected make to refuse it",
+                quoted(case.urn)
             ));
         }
         (false, MakeOutcome::Made { json }) => {
-            return Err(format!("make accepted the URN {:?}, expected it to fail: {json}", case.urn));
+            return Err(format!("make accepted the URN {}, expected it to fail: {json}", quoted(case.urn)));
         }
         (true, MakeOutcome::Refused { message, .. }) => return Err(format!("make failed: {message}")),
         (true, MakeOutcome::Made { json }) => json,
@@ -210,7 +210,7 @@ fn make(cx: &mut RunCx<'_>, case: &MakeCase<'_>) -> Check {
     if case.fresh_trace_id {
         let got = out.get("trace_id").and_then(Value::as_str).unwrap_or_default();
         ensure(is_uuid_text(got) && Some(got) != case.trace_id, || {
-            format!("trace_id {got:?} is not a freshly minted UUID (input {:?})", case.trace_id)
+            format!("trace_id {} is not a freshly minted UUID (input {})", quoted(got), quoted_or(case.trace_id, "none"))
         })?;
     }
     Ok(())

@@ -32,7 +32,7 @@ use crate::sdk::Calls;
 use crate::sdk::ops::{Delivery, HandlerOutcome, IdempotencyReplay};
 use crate::sdk::reference::Broken;
 use crate::sdk::wire::Bytes;
-use crate::sections::{Block, Catch, Check, CheckCx, Contract, Definition, Entry, Field, Fixture, Reader, RunCx, Version, catch, ensure};
+use crate::sections::{Block, Catch, Check, CheckCx, Contract, Definition, Entry, Field, Fixture, Reader, RunCx, Version, catch, ensure, quoted, quoted_list, quoted_or};
 use crate::suite::{MANIFEST, Scope, pointer};
 
 /// The trace_id every delivery of a sequence shares.
@@ -228,7 +228,7 @@ fn dedup_key(cx: &mut RunCx<'_>, fixture: &Fixture<'_>, expected: &str) -> Check
     };
     ensure(first.ran && first.error.is_none(), || "the first delivery did not run".into())?;
     ensure(first.remembered == [expected], || {
-        format!("the store keyed the message on {:?}, expected [{expected:?}]", first.remembered)
+        format!("the store keyed the message on {}, expected [{}]", quoted_list(&first.remembered), quoted(expected))
     })?;
     ensure(!again.ran, || "a redelivery of the same message was not skipped".into())?;
     ensure(other.ran, || "a message with the same trace_id but another meta.id was skipped".into())
@@ -258,8 +258,8 @@ fn sequence(cx: &mut RunCx<'_>, steps: &[Step<'_>], expected_effects: u64) -> Ch
         let word = |b: bool| if b { "run" } else { "skip" };
         ensure(got.ran == step.run, || {
             format!(
-                "delivery {i} (meta_id {:?}): expected {}, the helper did {}",
-                step.meta_id,
+                "delivery {i} (meta_id {}): expected {}, the helper did {}",
+                step.meta_id.map_or_else(|| "none".to_owned(), quoted),
                 word(step.run),
                 word(got.ran)
             )
@@ -267,9 +267,9 @@ fn sequence(cx: &mut RunCx<'_>, steps: &[Step<'_>], expected_effects: u64) -> Ch
         let threw = step.outcome == Some(HandlerOutcome::Throw);
         ensure(!got.ran || got.error.is_some() == threw, || {
             format!(
-                "delivery {i}: the handler {}, but the helper reported {:?}",
+                "delivery {i}: the handler {}, but the helper reported the error {}",
                 if threw { "threw" } else { "succeeded" },
-                got.error
+                quoted_or(got.error.as_deref(), "null")
             )
         })?;
     }

@@ -43,7 +43,7 @@ use crate::sdk::reference::Broken;
 use crate::sdk::wire::Bytes;
 use crate::sections::judge::{first_difference, poison_record, same_value, strict_object, top_level_members};
 use crate::sections::read::body_fields::{BODY, BODY_BASE64};
-use crate::sections::{Block, Catch, Check, CheckCx, Contract, Definition, Entry, Field, Reader, RunCx, Version, catch, ensure};
+use crate::sections::{Block, Catch, Check, CheckCx, Contract, Definition, Entry, Field, Reader, RunCx, Version, catch, ensure, quoted, quoted_list};
 use crate::suite::exact::{Number, every_number};
 use crate::suite::{MANIFEST, Scope};
 
@@ -124,8 +124,8 @@ impl Definition for PoisonDlq {
         ],
         steps: &[
             "Take the body's bytes (`body` as UTF-8, or `body_base64` decoded) and hand them to the SDK's poison dead-letter writer, as a body consumed from a queue the runner names (any name; bqsuite's runner uses `conformance.poison`). No broker is needed: the runner calls the writer and takes the record it would publish.",
-            "Every record: it is exactly one strict RFC 8259 JSON object in valid UTF-8; it has exactly one top-level `dead_letter` member, whose `reason` is `poison` and whose `original_queue` is the queue the runner named (its other members, `error`, `exception`, `failed_at`, `attempts`, `lang`, are the writer's and their values are not compared, but the block has the producer schema's shape: `failed_at` and `attempts` integers ≥ 0, `error` and `exception` a string or null and `lang` a string when written); it contains U+FFFD, literal or as a `\\ufffd` escape in any case, only if the body does.",
-            "Read the record's top-level members with a tolerant scanner (no depth limit, repeated names kept, values left as text), remove `dead_letter`, and parse the rest (a repeated name: the last wins). `splice` and `wrapper`: that rest must be the same value as `expect.record`; member order and whitespace are free.",
+            "Every record: it is exactly one strict RFC 8259 JSON object in valid UTF-8; it has exactly one top-level `dead_letter` member, whose `reason` is `poison` and whose `original_queue` is the queue the runner named (its other members, `error`, `exception`, `failed_at`, `attempts`, `lang`, are the writer's and their values are not compared, but the block has the producer schema's shape: `failed_at` an integer of epoch milliseconds ≥ 10^12 and < 10^13, `attempts` an integer ≥ 0, `error` and `exception` a string or null and `lang` a string when written); it contains U+FFFD, literal or as a `\\ufffd` escape in any case, only if the body does. A record without a top-level `raw` member is a splice, and a splice is byte for byte: the body's bytes unchanged, with `,\"dead_letter\":{…}` inserted before the body's final `}` (no comma after an empty body's `{`; whitespace around the comma, the name and the colon is free), so a writer that re-encodes the body, even to the same value, fails. A record with a top-level `raw` is the writer's wrapper, written as it likes.",
+            "Read the record's top-level members with a tolerant scanner (no depth limit, repeated names kept, values left as text), remove `dead_letter`, and parse the rest (a repeated name: the last wins). `splice` and `wrapper`: that rest must be the same value as `expect.record` (a wrapper's member order and whitespace are the writer's; a splice's are the body's, by step 2).",
             "`splice_or_wrapper`: the case passes when the rest is the same value as `expect.record` (the wrapper), or when the record is a byte-level splice that passes three checks: the record text contains every `splice_literals` entry verbatim; it has no top-level `raw` or `raw_encoding`; its distinct top-level member names other than `dead_letter`, as a set, equal `splice_keys`. A writer that rounds a number, writes null or Infinity, or collapses a repeated name fails.",
             "Report `pass`, or `fail` with the first check that failed as `reason`; an error raised by the writer is a `fail` with its text.",
         ],
@@ -322,7 +322,7 @@ fn same_rest(members: &[(String, &RawValue)], want: &Value) -> Check {
         // A member too deep for the judge's parser (past 128 levels) cannot be the expected
         // record, whose members all parse: say that, not only the parser's complaint.
         let v: Value = serde_json::from_str(raw.get())
-            .map_err(|e| format!("member {k:?} does not parse ({e}), so the record is not the expected one"))?;
+            .map_err(|e| format!("member {} does not parse ({e}), so the record is not the expected one", quoted(k)))?;
         rest.insert(k.clone(), v);
     }
     let rest = Value::Object(rest);
@@ -352,13 +352,13 @@ fn short(s: &str, max: usize) -> String {
 /// The three structural checks of a byte-level splice.
 fn structural_splice(text: &str, members: &[(String, &RawValue)], case: &Case<'_>) -> Check {
     for lit in &case.literals {
-        ensure(text.contains(lit), || format!("the record does not contain {} verbatim", short(&format!("{lit:?}"), 120)))?;
+        ensure(text.contains(lit), || format!("the record does not contain {} verbatim", short(&quoted(lit), 120)))?;
     }
     for forbidden in ["raw", "raw_encoding"] {
-        ensure(members.iter().all(|(k, _)| k != forbidden), || format!("the splice has a top-level {forbidden:?}"))?;
+        ensure(members.iter().all(|(k, _)| k != forbidden), || format!("the splice has a top-level {}", quoted(forbidden)))?;
     }
     let names: BTreeSet<&str> = members.iter().map(|(k, _)| k.as_str()).filter(|k| *k != DEAD_LETTER).collect();
-    ensure(names == case.keys, || format!("top-level names {names:?}, expected {:?}", case.keys))
+    ensure(names == case.keys, || format!("top-level names {}, expected {}", quoted_list(&names), quoted_list(&case.keys)))
 }
 
 #[cfg(test)]

@@ -11,7 +11,7 @@ use crate::results::Outcome;
 use crate::sdk::Calls;
 use crate::sdk::ops::{TraceSource, TraceparentExtract};
 use crate::sdk::reference::Broken;
-use crate::sections::{Block, Catch, Check, Contract, Definition, Field, Reader, RunCx, Version, catch, ensure};
+use crate::sections::{Block, Catch, Check, Contract, Definition, Field, Reader, RunCx, Version, catch, ensure, quoted, quoted_or};
 use crate::suite::Scope;
 
 /// The `traceparent` section.
@@ -103,7 +103,12 @@ fn check(cx: &mut RunCx<'_>, case: &Case<'_>) -> Check {
         TraceparentExtract { traceparent: case.header.map(str::to_owned), trace_id: case.trace_id.to_owned() };
     let p = cx.sdk.traceparent_extract(request).map_err(|e| e.to_string())?;
     ensure(p.source == case.source, || {
-        format!("source: expected {:?}, got {:?} (header {:?})", case.source, p.source, case.header)
+        format!(
+            "source: expected {}, got {} (header {})",
+            case.source.as_str(),
+            p.source.as_str(),
+            quoted_or(case.header, "absent")
+        )
     })?;
     for (key, want) in &case.expect {
         let got = match *key {
@@ -111,7 +116,9 @@ fn check(cx: &mut RunCx<'_>, case: &Case<'_>) -> Check {
             "parent_span_id" => &p.parent_span_id,
             _ => &p.trace_flags,
         };
-        ensure(got == want, || format!("{key}: expected {want:?}, got {got:?} (header {:?})", case.header))?;
+        ensure(got == want, || {
+            format!("{key}: expected {}, got {} (header {})", quoted(want), quoted(got), quoted_or(case.header, "absent"))
+        })?;
     }
     Ok(())
 }

@@ -33,7 +33,7 @@ use crate::sdk::wire::{Bytes, DeadLetterReason, RedisRole as Role, RedisTarget};
 use crate::sdk::{Calls, Sdk};
 use crate::sections::helpers::poison_dlq::{Shape, body_shape};
 use crate::sections::judge::{self, dead_letter_for, encoded_text, same_value};
-use crate::sections::{Block, Catch, Check, Contract, Definition, Field, Needs, Problem, Reader, RunCx, Version, catch, ensure};
+use crate::sections::{Block, Catch, Check, Contract, Definition, Field, Needs, Problem, Reader, RunCx, Version, catch, ensure, quoted, quoted_list};
 use crate::suite::Scope;
 
 use super::dsl::{
@@ -338,7 +338,12 @@ fn key_names(sdk: &mut dyn Sdk, c: &KeyNamesCase) -> Check {
     let mut expected: Vec<(Role, &str)> = c.keys.iter().map(|(k, n)| (*k, n.as_str())).collect();
     expected.sort();
     let actual: Vec<(Role, &str)> = got.iter().map(|(r, n)| (*r, n.as_str())).collect();
-    ensure(expected == actual, || format!("key names: expected {expected:?}, the SDK uses {actual:?}"))
+    let listed = |names: &[(Role, &str)]| {
+        names.iter().map(|(r, n)| format!("{} {}", r.as_str(), quoted(n))).collect::<Vec<_>>().join(", ")
+    };
+    ensure(expected == actual, || {
+        format!("key names: expected {}; the SDK uses {}", listed(&expected), listed(&actual))
+    })
 }
 
 /// Text of a stored element for a failure message.
@@ -480,7 +485,7 @@ impl<'c, 'k> Program<'c, 'k> {
     fn delivery(&self, name: &str) -> Result<&RedisReserved, String> {
         self.deliveries
             .get(name)
-            .ok_or_else(|| format!("reservation {name:?} was never made (its reserve got nothing)"))
+            .ok_or_else(|| format!("reservation {} was never made (its reserve got nothing)", quoted(name)))
     }
 
     fn step(&mut self, sdk: &mut dyn Sdk, step: &Step) -> Check {
@@ -521,7 +526,8 @@ impl<'c, 'k> Program<'c, 'k> {
                 let d = self.delivery(reservation)?;
                 if d.poison {
                     return Err(format!(
-                        "reservation {reservation:?} is poison: it can only be acked or dead-lettered"
+                        "reservation {} is poison: it can only be acked or dead-lettered",
+                        quoted(reservation)
                     ));
                 }
                 let request = RedisRelease { target, reservation: d.reservation.clone(), delay: *delay };
@@ -537,7 +543,7 @@ impl<'c, 'k> Program<'c, 'k> {
                 let reason = match reason.as_str() {
                     "failed" => DeadLetterReason::Failed,
                     "unknown_urn" => DeadLetterReason::UnknownUrn,
-                    other => return Err(format!("unknown reason {other:?}")),
+                    other => return Err(format!("unknown reason {}", quoted(other))),
                 };
                 let request = RedisDeadLetter {
                     target,
@@ -567,7 +573,7 @@ impl<'c, 'k> Program<'c, 'k> {
         }
         if let Some(name) = &e.poison {
             let ok = got.is_some_and(|d| d.poison && d.body.as_slice() == self.body(name));
-            ensure(ok, || format!("reserve got {}, expected body {name:?} reported as poison", what(got)))?;
+            ensure(ok, || format!("reserve got {}, expected body {} reported as poison", what(got), quoted(name)))?;
         }
         Ok(())
     }
@@ -596,7 +602,7 @@ impl<'c, 'k> Program<'c, 'k> {
             let stored = self.read(*key)?;
             self.contents(*key, items, &stored).map_err(|m| {
                 let all: Vec<String> = stored.members.iter().map(|b| shown(b)).collect();
-                format!("{}: {m} (it holds {all:?})", key.as_str())
+                format!("{}: {m} (it holds {})", key.as_str(), quoted_list(&all))
             })?;
         }
         Ok(())
@@ -635,8 +641,8 @@ impl<'c, 'k> Program<'c, 'k> {
             Item::Raw { raw, .. } => exact(raw.as_bytes()),
             Item::Token { token, body, .. } => self.token_member(member, token, self.body(body)),
             Item::Like { like, attempts, .. } => {
-                let mut want = parse(self.body(like)).map_err(|e| format!("body {like:?}: {e}"))?;
-                let obj = want.as_object_mut().ok_or_else(|| format!("body {like:?} is not an object"))?;
+                let mut want = parse(self.body(like)).map_err(|e| format!("body {}: {e}", quoted(like)))?;
+                let obj = want.as_object_mut().ok_or_else(|| format!("body {} is not an object", quoted(like)))?;
                 obj.insert("attempts".into(), Value::from(*attempts));
                 // The SDK's re-encoding (a Json item may be cjson's, which writes what it likes).
                 same_json(member, &want).and_then(|()| {
@@ -669,9 +675,12 @@ impl<'c, 'k> Program<'c, 'k> {
                 // reply, not only at the key's contents.
                 match self.deliveries.get(symbol).and_then(|d| d.token.as_deref()) {
                     Some(reported) if reported == bound => {
-                        format!("{text}: its token is not {bound}, the token the SDK reported when it reserved {symbol:?}")
+                        format!(
+                            "{text}: its token is not {bound}, the token the SDK reported when it reserved {}",
+                            quoted(symbol)
+                        )
                     }
-                    _ => format!("{text}: not the token of {symbol:?}"),
+                    _ => format!("{text}: not the token of {}", quoted(symbol)),
                 }
             })?;
         }

@@ -11,7 +11,7 @@ use crate::sdk::ops::{RedisAck, RedisPush, RedisQueueOp};
 use crate::sdk::reference::Broken;
 use crate::sdk::wire::{Bytes, RedisLayout, RedisRole, RedisTarget};
 use crate::sdk::{Calls, Sdk};
-use crate::sections::{Block, Catch, Check, Contract, Definition, Field, Fixture, Needs, Reader, RunCx, Version, catch, ensure};
+use crate::sections::{Block, Catch, Check, Contract, Definition, Field, Fixture, Needs, Reader, RunCx, Version, catch, ensure, quoted, quoted_list};
 use crate::suite::Scope;
 
 use super::link::Keyspace;
@@ -77,21 +77,22 @@ fn identity(sdk: &mut dyn Sdk, space: &Keyspace<'_>, layout: RedisLayout, body: 
         retry_after: Some(60),
         now: None,
     };
-    let fail = |e: crate::sdk::SdkError| format!("{layout:?} layout: {e}");
+    let name = layout.as_str();
+    let fail = |e: crate::sdk::SdkError| format!("{name} layout: {e}");
     sdk.redis_push(RedisPush { target: target.clone(), body: Bytes::from(body) }).map_err(fail)?;
     let ready = super::key(layout, &space.prefix, QUEUE, RedisRole::Ready).unwrap_or_default();
     let stored: Vec<Vec<u8>> = space.with(|con| redis::cmd("LRANGE").arg(&ready).arg(0).arg(-1).query(con))?;
     ensure(stored.len() == 1 && stored[0] == body, || {
-        format!("{layout:?} layout: the ready list holds {:?}, not exactly the fixture's bytes", lossy(&stored))
+        format!("{name} layout: the ready list holds {}, not exactly the fixture's bytes", quoted_list(lossy(&stored)))
     })?;
     let got = sdk
         .redis_reserve(RedisQueueOp { target: target.clone() })
         .map_err(fail)?
-        .ok_or_else(|| format!("{layout:?} layout: reserve got nothing"))?;
+        .ok_or_else(|| format!("{name} layout: reserve got nothing"))?;
     ensure(got.body.as_slice() == body, || {
         format!(
-            "{layout:?} layout: reserve handed {:?}, not the fixture's bytes",
-            String::from_utf8_lossy(got.body.as_slice())
+            "{name} layout: reserve handed {}, not the fixture's bytes",
+            quoted(&String::from_utf8_lossy(got.body.as_slice()))
         )
     })?;
     sdk.redis_ack(RedisAck { target, reservation: got.reservation }).map_err(fail)?;
