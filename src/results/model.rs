@@ -221,6 +221,39 @@ fn any_call(reason: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// `reason` with every UUID in it (8-4-4-4-12 hexadecimal digits, not part of a longer word)
+/// written `<uuid>`: an SDK that mints a fresh id where it should keep the message's fails
+/// every case with a reason of its own otherwise (35 cases, 35 reasons, in a newcomer's run),
+/// and one fault should read as one reason.
+fn any_uuid(reason: Cow<'_, str>) -> Cow<'_, str> {
+    const LEN: usize = 36;
+    let is_uuid = |w: &[u8]| {
+        w.len() == LEN
+            && w.iter().enumerate().all(|(i, b)| match i {
+                8 | 13 | 18 | 23 => *b == b'-',
+                _ => b.is_ascii_hexdigit(),
+            })
+    };
+    let bytes = reason.as_bytes();
+    let word = |b: Option<&u8>| b.is_some_and(|b| b.is_ascii_alphanumeric());
+    let found: Vec<usize> = (0..bytes.len().saturating_sub(LEN - 1))
+        .filter(|&i| is_uuid(&bytes[i..i + LEN]))
+        .filter(|&i| !word(i.checked_sub(1).and_then(|j| bytes.get(j))) && !word(bytes.get(i + LEN)))
+        .collect();
+    if found.is_empty() {
+        return reason;
+    }
+    let mut out = String::with_capacity(reason.len());
+    let mut from = 0;
+    for at in found {
+        out.push_str(&reason[from..at]);
+        out.push_str("<uuid>");
+        from = at + LEN;
+    }
+    out.push_str(&reason[from..]);
+    Cow::Owned(out)
+}
+
 #[cfg(test)]
 impl ResultsFile {
     /// A file of these sections (a JSON object), for tests of what is read from them.
@@ -307,7 +340,7 @@ impl ResultsFile {
                     continue;
                 }
                 let first = o.get("reason").and_then(Value::as_str);
-                let reason = first.map(|r| this_case(any_call(r), section, id));
+                let reason = first.map(|r| any_uuid(this_case(any_call(r), section, id)));
                 let at = *index.entry(reason.clone()).or_insert_with(|| {
                     groups.push(Failures { reason, first, cases: Vec::new() });
                     groups.len() - 1
@@ -492,6 +525,21 @@ mod tests {
                 (Some("adapter: call N (decode): the adapter exited (exit status: 3) before answering".into()), 2),
                 (Some("a call 5 times".into()), 1),
                 (Some("the SDK failed: retry call 2 (of 3)".into()), 1),
+            ]
+        );
+        // An SDK that mints a fresh id per case: one reason (helper 60's run: 35 reasons).
+        let sections = serde_json::json!({"a": {
+            "x": {"status": "fail", "reason": "meta.id is \"0b9f6a2e-1c3d-4e5f-8a7b-9c0d1e2f3a4b\", not the input's"},
+            "y": {"status": "fail", "reason": "meta.id is \"7E1A9C3B-2D4F-4A6B-8C0D-1E2F3A4B5C6D\", not the input's"},
+            "z": {"status": "fail", "reason": "id x0b9f6a2e-1c3d-4e5f-8a7b-9c0d1e2f3a4b and 0b9f6a2e-1c3d-4e5f-8a7b-9c0d1e2f3a4"},
+        }});
+        let r = ResultsFile { sections: sections.as_object().unwrap().clone(), ..r };
+        let got: Vec<_> = r.failures_by_reason().into_iter().map(|g| (g.reason, g.cases.len())).collect();
+        assert_eq!(
+            got,
+            vec![
+                (Some("meta.id is \"<uuid>\", not the input's".into()), 2),
+                (Some("id x0b9f6a2e-1c3d-4e5f-8a7b-9c0d1e2f3a4b and 0b9f6a2e-1c3d-4e5f-8a7b-9c0d1e2f3a4".into()), 1),
             ]
         );
         let none = ResultsFile { sections: Map::new(), ..r };
