@@ -798,8 +798,10 @@ fn run(a: &RunArgs) -> ExitCode {
         // The reference adapter shows a case that needs an operation the adapter lacks; a case
         // nothing reached for another cause (a Redis that could not be reached) it would not.
         (Some(_), None, _) if let Some((section, id)) = lacking.first() => note!(
-            "no failed case was sent to the adapter (an operation its hello lacks, or nothing reached it); to see what an SDK is sent for one that needs an operation it lacks, and what the reference core answers: `bqsuite run{} --sdk 'bqsuite adapter' --section {} --case {} --trace --adapter-log reference.log --out -`",
+            "no failed case was sent to the adapter (an operation its hello lacks, or nothing reached it); to see what an SDK is sent for one that needs an operation it lacks, and what the reference core answers: `{} run{} --sdk {} --section {} --case {} --trace --adapter-log reference.log --out -`",
+            terminal_safe(&this_binary()),
             terminal_safe(&suite.suite_option()),
+            terminal_safe(&crate::diag::shell_word(&format!("{} adapter", this_binary()))),
             word(section),
             word(id)
         ),
@@ -995,6 +997,16 @@ fn note_verdict(suite: &Suite, out: Option<&Path>, bytes: Vec<u8>) {
     let file = out.map_or_else(|| "results.json (stdout)".to_owned(), |p| p.display().to_string());
     let check = checker.check(&crate::results::Source { file, bytes });
     note!("results check: {}", crate::results::verdict_line(&check));
+}
+
+/// This binary as a suggested command names it: `bqsuite`, or the path it was started by when
+/// that holds a `/` (`./target/release/bqsuite`, `/tmp/bin/bqsuite`), which need not be on
+/// `PATH`; a shell word either way.
+fn this_binary() -> String {
+    match std::env::args_os().next().map(|a| a.to_string_lossy().into_owned()) {
+        Some(path) if path.contains('/') => crate::diag::path_word(&path),
+        _ => "bqsuite".to_owned(),
+    }
 }
 
 pub(super) fn out_file(out: &Option<PathBuf>) -> Option<&Path> {
