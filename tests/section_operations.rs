@@ -57,22 +57,29 @@ impl UnderTest for Recording {
 
 #[test]
 fn every_section_declares_exactly_the_operations_its_cases_call() {
-    let Some(url) = support::redis_url() else { return };
+    // Without a Redis the sections that need none are still held to their declarations.
+    let url = support::redis_url();
+    let require = if url.is_some() { RedisRequired::ByEnv } else { RedisRequired::No };
     let suite = Suite::load(support::repo()).expect("the canonical suite loads");
-    let redis = Rc::new(RedisLink::new(Some(&url), RedisRequired::ByEnv));
+    let redis = Rc::new(RedisLink::new(url.as_deref(), require));
     let called: Called = Rc::default();
     let mut under = Recording {
         reference: ReferenceSdk::with_redis(redis.clone()),
         section: String::new(),
         called: called.clone(),
     };
-    let options =
-        RunOptions { redis_url: Some(url.clone()), require_redis: RedisRequired::ByEnv, ..RunOptions::default() };
+    let options = RunOptions { redis_url: url.clone(), require_redis: require, ..RunOptions::default() };
     let run = run_under(&suite, &options, &mut under, &redis);
     assert_eq!(run.results.counts(None).fail, 0, "the reference core passes every case");
     let called = called.borrow();
     let mut wrong = Vec::new();
+    let mut compared = 0;
     for section in suite.sections() {
+        if run.results.counts(Some(section.name)).skip > 0 {
+            eprintln!("skipping {}: its cases need a Redis", section.name);
+            continue;
+        }
+        compared += 1;
         let def = bqsuite::sections::find(section.name).expect("every section of the suite is in the registry");
         let mut got = called.get(section.name).cloned().unwrap_or_default();
         got.sort_by_key(|op| OPERATIONS.iter().position(|o| o == op));
@@ -81,4 +88,5 @@ fn every_section_declares_exactly_the_operations_its_cases_call() {
         }
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    assert!(compared >= suite.sections().len() - 3, "{compared} sections compared");
 }

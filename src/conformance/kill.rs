@@ -14,7 +14,7 @@ use crate::results::Status;
 use crate::sdk::reference::{Broken, with_broken};
 use crate::suite::Suite;
 
-use super::{Run, RunOptions, run};
+use super::{Run, RunOptions};
 
 /// What one broken variant did.
 #[derive(Debug, Clone)]
@@ -77,8 +77,14 @@ fn row(broken: Option<Broken>, out: &Run) -> (Vec<String>, Row) {
 
 /// Run the reference and every broken variant through `suite`, in process.
 pub fn kill_matrix(suite: &Suite, options: &RunOptions) -> KillMatrix {
+    // One judge's Redis for every run: one connection, and one note when there is none (a
+    // link per run said "no Redis is given" once per variant, 104 times).
+    let redis = std::rc::Rc::new(super::redis_link(options));
     let matrix = kill_matrix_by(&mut |broken| {
-        let go = || run(suite, options);
+        let go = || {
+            let mut sdk = crate::sdk::reference::ReferenceSdk::with_redis(redis.clone());
+            super::run_with(suite, options, &mut sdk, &redis)
+        };
         Ok::<_, std::convert::Infallible>(match broken {
             Some(b) => with_broken(b, go),
             None => go(),
