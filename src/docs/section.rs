@@ -88,11 +88,14 @@ fn who_runs(cx: &Context<'_>, scope: Scope) -> String {
     s
 }
 
-/// The version whose CHANGELOG entry added `section`: the oldest entry with a list item that
-/// announces sections ("New …", "Adds the sections …", "Added section …") and names the section
-/// as a code span; else the oldest entry (the first tagged suite, whose entry names the sections
-/// it started with only in words). A candidate's
-/// entry (`1.7.0-rc.1`) counts as the release it becomes (`1.7.0`).
+/// The version that added `section`: for a section of bqsuite's registry, its `SINCE` (the
+/// spec's version history, which validate holds suites to), linked to that version's CHANGELOG
+/// entry (or the oldest entry when there is none). For any other section, the version whose
+/// CHANGELOG entry added it: the oldest entry with a list item that announces sections ("New
+/// …", "Adds the sections …", "Added section …") and names the section as a code span; else
+/// the oldest entry (the first tagged suite, whose entry names the sections it started with
+/// only in words). A candidate's entry (`1.7.0-rc.1`) counts as the release it becomes
+/// (`1.7.0`).
 pub fn added_in(changelog: &str, section: &str) -> Option<String> {
     added_in_entry(changelog, section).map(|(release, _)| release)
 }
@@ -125,7 +128,22 @@ fn added_in_entry(changelog: &str, section: &str) -> Option<(String, String)> {
     let release = |v: &String| {
         semver::Version::parse(v).map_or_else(|_| v.clone(), |s| format!("{}.{}.{}", s.major, s.minor, s.patch))
     };
-    let v = versions.iter().find(|v| names(v)).or_else(|| versions.first())?;
+    // A section bqsuite's registry knows was added in the version the spec's history says
+    // (its `SINCE`, which validate holds suites to): the CHANGELOG gives only the anchor, so an
+    // entry whose announcement also names an older section in passing ("New section `x`, the
+    // shape of `payload_schema`") cannot re-date that one.
+    let v = match crate::sections::find(section) {
+        Some(def) => {
+            let (major, minor, patch) = def.since();
+            let since = format!("{major}.{minor}.{patch}");
+            let v = versions.iter().find(|v| **v == since).or_else(|| versions.iter().find(|v| release(v) == since));
+            let heading = v
+                .or_else(|| versions.first())
+                .map(|v| crate::suite::changelog::heading_text(changelog, v).unwrap_or_else(|| v.clone()));
+            return Some((since, markdown::slug(&heading.unwrap_or_default())));
+        }
+        None => versions.iter().find(|v| names(v)).or_else(|| versions.first())?,
+    };
     let heading = crate::suite::changelog::heading_text(changelog, v).unwrap_or_else(|| v.clone());
     Some((release(v), markdown::slug(&heading)))
 }
@@ -933,11 +951,25 @@ mod tests {
 
     #[test]
     fn the_added_in_link_is_the_anchor_of_the_entry_s_heading_as_written() {
-        let changelog = "# Changelog\n\n## 1.7.0-rc.1\n\n- New section `extra`.\n- Adds the sections `more` and `most`.\n\n## 1.6.0 — 2026-12-06\n\n- New section `delay`.\n- Adds three cases to `cases`.\n\n## 1.0.0\n\nThe first suite.\n";
+        let changelog = "# Changelog\n\n## 1.7.0-rc.1\n\n- New section `extra`.\n- Adds the sections `more` and `most`.\n\n## 1.6.0 — 2026-12-06\n\n- New section `later`.\n- Adds three cases to `cases`.\n\n## 1.0.0\n\nThe first suite.\n";
         assert_eq!(added_in_entry(changelog, "extra"), Some(("1.7.0".into(), "170-rc1".into())));
-        assert_eq!(added_in_entry(changelog, "delay"), Some(("1.6.0".into(), "160--2026-12-06".into())));
+        assert_eq!(added_in_entry(changelog, "later"), Some(("1.6.0".into(), "160--2026-12-06".into())));
         assert_eq!(added_in_entry(changelog, "cases"), Some(("1.0.0".into(), "100".into())));
         assert_eq!(added_in_entry(changelog, "most").map(|(v, _)| v), Some("1.7.0".into()));
+    }
+
+    /// Helper 61, adding a 1.7.0 section: its CHANGELOG item "New section `payload_schema_types`
+    /// …" also named `` `payload_schema` ``, and the docs dated that one 1.7.0 too. A section of
+    /// the registry is dated by its `SINCE`; the CHANGELOG gives the anchor (that version's
+    /// entry, else the oldest).
+    #[test]
+    fn a_registered_section_is_dated_by_the_registry_not_by_a_later_mention() {
+        let changelog = "# Changelog\n\n## 1.7.0\n\n- New section `payload_schema_types`, with the shape of `payload_schema`.\n\n## 1.5.0\n\n- New section `delay`.\n\n## 1.0.0\n\nThe first suite.\n";
+        assert_eq!(added_in_entry(changelog, "payload_schema"), Some(("1.0.0".into(), "100".into())));
+        assert_eq!(added_in_entry(changelog, "payload_schema_types"), Some(("1.7.0".into(), "170".into())));
+        assert_eq!(added_in_entry(changelog, "delay"), Some(("1.5.0".into(), "150".into())));
+        // No entry of its version: the oldest entry is the anchor, the version stays the registry's.
+        assert_eq!(added_in_entry(changelog, "kafka_poison"), Some(("1.6.0".into(), "100".into())));
     }
 
     #[test]
