@@ -11,8 +11,10 @@
 - the action: action.yml's `run:` steps (.ci/action_harness.py) against fake SDK trees served
   that release through BQ_CONFORMANCE_BASE_URL: in-sync copies and a Compatible results file
   pass, and so does the reference adapter run through the release (`adapter`, with and without
-  a Redis); drift, a failing adapter and a Not compatible verdict fail with `::error`
-  annotations on the right files; a tampered binary is not installed, nor one whose build
+  a Redis), each under the `sdk` it names; drift, a failing adapter, a Not compatible verdict
+  and a results file of another SDK than `sdk` fail with `::error` annotations on the right
+  files (none on a file outside the workspace); a check that cannot run says why on the page and
+  in the job summary, a missing results file hides no other verdict, and inputs are trimmed; a tampered binary is not installed, nor one whose build
   provenance gh (a stand-in here) refuses, and a suite asset whose provenance is verified pins
   every fetch; provenance that cannot be checked is said in a notice (auto) or fails the step
   (require); the default version
@@ -232,8 +234,13 @@ class Action(unittest.TestCase):
     def tearDown(self):
         shutil.rmtree(self.tmp, ignore_errors=True)
 
-    def action(self, inputs, ref=f"v{SUITE_VERSION}", action_dir=REPO, env=None):
+    def action(self, inputs, ref=f"v{SUITE_VERSION}", action_dir=REPO, env=None, sdk="bqsuite-reference"):
+        """Run the action. The fake SDK's results are the reference core's (its adapter's too), so
+        with `results` or `adapter` the `sdk` input names it unless `inputs` gives one or `sdk`
+        is None."""
         env = {**self.env, "FAKE_GH_LOG": str(self.gh_calls), **(env or {})}
+        if sdk and "sdk" not in inputs and ("results" in inputs or "adapter" in inputs):
+            inputs = {**inputs, "sdk": sdk}
         return action_harness.run(action_dir, self.sdk, inputs, ref, env, self.tmp / "runner-temp")
 
     def assert_ok(self, outcome):
@@ -455,6 +462,116 @@ class Action(unittest.TestCase):
         self.assertIn("adapter-results: one path", " ".join(out.annotations()))
         self.assertNotIn("+ bqsuite run", out.log, "nothing was run")
 
+    def test_a_results_file_of_another_sdk_is_no_green(self):
+        # User report (a false green): the reference core's own results, its adapter's, or a
+        # sibling SDK's file went green. `sdk` is required with results or adapter, and every
+        # file checked must name it (BQ622 at /sdk).
+        out = self.action({"results": "results.json"}, sdk=None)
+        self.assertEqual((out.status, out.failed_step), (2, "Check against the released suite"), out.log)
+        self.assertIn("sdk is not set: with results or adapter", " ".join(out.annotations()))
+        self.assertNotIn("+ bqsuite", out.log, "nothing ran")
+        out = self.action({"results": "results.json", "sdk": "babelqueue-node"})
+        self.assertEqual(out.status, 1, out.log)
+        self.assertIn(" --sdk babelqueue-node --format github -- results.json", out.log)
+        errors = out.annotations()
+        self.assertTrue(
+            any(e.startswith("::error file=results.json,line=") and "BQ622" in e and "the reference core's name" in e for e in errors),
+            errors,
+        )
+        results = self.sdk / "results.json"
+        doc = json.loads(results.read_text())
+        doc["sdk"] = "babelqueue-go"
+        results.write_text(json.dumps(doc))
+        out = self.action({"results": "results.json", "sdk": "babelqueue-node"})
+        self.assertEqual(out.status, 1, out.log)
+        self.assertTrue(any("BQ622" in e and "another SDK's results file" in e for e in out.annotations()), out.log)
+        self.assert_ok(self.action({"results": "results.json", "sdk": " babelqueue-go\n"}))
+        # The adapter's results carry its hello's sdk: the reference adapter is not the SDK's.
+        # Its file lies in the runner's temp directory, outside the workspace: no file= (GitHub
+        # could not attach it), the path leading the message instead.
+        out = self.action({"adapter": f"{BQSUITE} adapter", "sdk": "babelqueue-node"})
+        self.assertEqual(out.status, 1, out.log)
+        default = self.tmp / "runner-temp" / "babelqueue-conformance" / "results.json"
+        (bq622,) = [e for e in out.annotations() if "BQ622" in e]
+        self.assertTrue(bq622.startswith(f"::error title=BQ622 results-other-sdk::{default}:"), bq622)
+        self.assertNotIn("file=", bq622)
+        # A name no results file can have, or one that would be ignored.
+        out = self.action({"results": "results.json", "sdk": "babelqueue node"})
+        self.assertEqual(out.status, 2, out.log)
+        self.assertIn("is not a package name", " ".join(out.annotations()))
+        out = self.action({"vendored": "tests/conformance", "sdk": "babelqueue-node"})
+        self.assertEqual(out.status, 2, out.log)
+        self.assertIn("sdk is set but neither results nor adapter is", " ".join(out.annotations()))
+
+    def test_a_check_that_cannot_run_says_why_on_the_page_and_in_the_summary(self):
+        # User report: "could not run (exit 2); see the log", and nothing in the job summary.
+        out = self.action({"vendored": "no-such-copy\ntests/conformance"})
+        self.assertEqual(out.status, 2, out.log)
+        self.assertIn(
+            "::error title=BabelQueue conformance::fetch --check no-such-copy could not run (exit 2): no-such-copy: not a "
+            "directory (the vendored copy to check)",
+            out.annotations(),
+        )
+        self.assertIn("fetch --check no-such-copy: could not run (exit 2)\nbqsuite: error: no-such-copy: not a directory", out.summary)
+        self.assertLess(
+            out.log.index("no-such-copy could not run (exit 2)"), out.log.index(f"{SUITE_VERSION} tests/conformance\n"), "the next check still ran"
+        )
+        # The reason is escaped as workflow commands require, and fenced in the summary: a path
+        # (or an adapter's words) cannot end the annotation and start a command of its own, nor
+        # close the summary's code block.
+        out = self.action({"vendored": "x%0A::error title=Forged::````````y"})
+        self.assertEqual(out.status, 2, out.log)
+        (error,) = out.annotations()
+        self.assertIn("x%250A::error title=Forged::````````y: not a directory", error)
+        self.assertFalse(any(c.startswith("::error title=Forged") for c in out.commands()), out.commands())
+        self.assertIn("\n`````````\nfetch --check x%0A::error title=Forged::````````y: could not run", out.summary)
+        self.assertTrue(out.summary.rstrip().endswith("`````````"), out.summary)
+        # A usage error is clap's line, not its closing "For more information" line.
+        out = self.action({"vendored": "tests/conformance", "sha256": "abc"})
+        self.assertEqual(out.status, 2, out.log)
+        self.assertIn("could not run (exit 2): error: invalid value 'abc' for '--sha256 <HEX>'", " ".join(out.annotations()))
+        # The adapter's stderr is streamed to the log and stays text; the reason is bqsuite's.
+        (self.sdk / "forge.sh").write_text("echo 'bqsuite: error: forged ```' >&2\nexit 1\n")
+        out = self.action({"adapter": "sh forge.sh"})
+        self.assertEqual(out.status, 2, out.log)
+        (error,) = out.annotations()
+        self.assertIn("run --sdk could not run (exit 2): the adapter exited (exit status: 1) before its hello", error)
+        self.assertNotIn("forged", error + out.summary)
+        self.assertIn("  | bqsuite: error: forged", out.log)
+
+    def test_a_results_file_that_cannot_be_read_hides_no_other_verdict(self):
+        # User report: one missing file (exit 2) hid the verdicts of the good ones; a glob was
+        # said only "cannot read build/*.json".
+        out = self.action({"results": "build/*.json\nresults.json"})
+        self.assertEqual(out.status, 2, out.log)
+        self.assertIn("results.json: Compatible", out.log)
+        self.assertIn("- results.json: Compatible", out.summary)
+        (error,) = out.annotations()
+        self.assertIn("results check could not read every results file (exit 2; the others were judged): cannot read build/*.json", error)
+        self.assertIn("globs are not expanded", error)
+
+    def test_version_and_sha256_are_trimmed(self):
+        # User report: a YAML block scalar gives `1.6.0\n`, which broke the install and split
+        # the annotation, and a sha256 with a line feed was "not a sha256".
+        pinned = sha256(Built.release / ASSET)
+        out = self.action({"vendored": "tests/conformance", "version": f"{SUITE_VERSION}\n", "sha256": f"{pinned}\n", "attestation": " auto\n"})
+        self.assert_ok(out)
+        self.assertEqual(out.outputs["version"], SUITE_VERSION)
+        self.assertIn(f"--sha256 {pinned} --format github -- {SUITE_VERSION} tests/conformance", out.log)
+        for name in ["version", "sha256"]:
+            out = self.action({"vendored": "tests/conformance", name: f"{SUITE_VERSION}\n0.9.0"})
+            self.assertEqual(out.status, 2, out.log)
+            self.assertIn(f"::error title=BabelQueue conformance::{name}: one value, not several lines", out.annotations())
+
+    def test_a_copy_of_another_release_says_so_and_the_summary_gives_the_remedy(self):
+        (self.sdk / "tests/conformance/CONFORMANCE_VERSION").write_text("1.5.0\n")
+        out = self.action({"vendored": "tests/conformance"})
+        self.assertEqual(out.status, 1, out.log)
+        said = f"your copy is 1.5.0, checked against {SUITE_VERSION}"
+        self.assertTrue(any(said in n for n in out.annotations("notice")), out.log)
+        self.assertLess(out.summary.index(f"Note: {said}"), out.summary.index("| severity |"), out.summary)
+        self.assertIn(f"`bqsuite fetch --update {SUITE_VERSION} tests/conformance`", out.summary)
+
     def test_default_version_falls_back_to_the_actions_conformance_version(self):
         for ref in ["main", "0123456789abcdef0123456789abcdef01234567", "v1"]:
             out = self.action({"vendored": "tests/conformance"}, ref=ref)
@@ -643,7 +760,7 @@ class Workflows(unittest.TestCase):
         action = self.load("action.yml")
         self.assertEqual(
             set(action["inputs"]),
-            {"version", "vendored", "results", "adapter", "adapter-results", "redis-url", "known-failing", "attestation", "sha256"},
+            {"version", "vendored", "results", "sdk", "adapter", "adapter-results", "redis-url", "known-failing", "attestation", "sha256"},
         )
         self.assertTrue(all(not spec.get("required") for spec in action["inputs"].values()))
         self.assertEqual(set(action["outputs"]), {"version", "bqsuite", "adapter-results"})

@@ -7,6 +7,7 @@
 #   BQ_VERSION   the suite version to check against
 #   BQ_VENDORED  the `vendored` input: vendored copies, one directory per line
 #   BQ_RESULTS   the `results` input: results files, one path per line
+#   BQ_SDK       the `sdk` input: the name the SDK writes as `sdk` in its results file
 #   BQ_SHA256    the `sha256` input: the expected sha256 of the suite asset (optional)
 #   BQ_SUITE_SHA256  the suite asset's sha256 whose build provenance step 1 verified (empty when
 #                it did not): the pin when BQ_SHA256 is empty
@@ -14,19 +15,43 @@
 #   BQ_ADAPTER_RESULTS  the `adapter-results` input: where that run writes its results file
 #   BQ_ADAPTER_REDIS    the `redis-url` input: a live Redis for that run (optional)
 #   BQ_KNOWN_FAILING    the `known-failing` input: a list of cases expected to fail (optional)
-#   RUNNER_TEMP, GITHUB_OUTPUT (set by the runner)
+#   RUNNER_TEMP, GITHUB_OUTPUT, GITHUB_STEP_SUMMARY (set by the runner)
+#
+# Every input is trimmed (a YAML block scalar ends with a line feed); one that holds a single
+# value (sdk, sha256, known-failing, adapter, adapter-results, redis-url) is refused when it
+# spans several lines.
 #
 # Every vendored copy is checked with `bqsuite fetch --check VERSION DIR` (drift is BQ900 added,
 # BQ901 removed, BQ902 modified; LICENSE is ignored). The results files are checked together
-# with `bqsuite results check FILE... --suite DIR` against the release itself, fetched and
-# verified into the runner's temp directory (never against a vendored copy, which may have
-# drifted). Paths are relative to the working directory (the workspace); one per line, blank
-# lines ignored, no glob expansion, so a path may hold spaces. Every check runs even when an
+# with `bqsuite results check --sdk SDK FILE... --suite DIR` against the release itself, fetched
+# and verified into the runner's temp directory (never against a vendored copy, which may have
+# drifted). One command for all of them, not one per file: bqsuite judges every file it can
+# read and exits 2 naming each one it cannot, so a missing file hides no other verdict, while
+# the step keeps one job summary, one annotation cap, and a known-failing list's entries for
+# cases the suite lacks said once. Paths are relative to the working directory (the workspace); one per line, blank
+# lines ignored, no glob expansion, so a path may hold spaces (bqsuite says so for a missing
+# path that looks like a glob). Every check runs even when an
 # earlier one failed, so one job shows every problem (but the adapter and the results checks
 # need the release: when it does not fetch and verify, an error annotation says they did not
 # run); the step then exits with the worst status:
 # 1 for drift or a Not compatible verdict, 2 when a check could not run. Giving none of
 # `vendored`, `results` and `adapter` is a usage error.
+#
+# `results:` trusts the file it is given: whoever wrote it decided what it says. `sdk` (required
+# with `results` or `adapter`; a name as package registries write it: printable ASCII, no white
+# space) is passed as `--sdk`, so a file that names another SDK (the reference core's own
+# `bqsuite-reference`, a sibling SDK's file copied in) is Not compatible (BQ622) instead of a
+# false green; the adapter's results file, which carries its hello's `sdk`, is checked the same
+# way.
+#
+# A check that exits 2 (could not run) gets an error annotation carrying its reason: bqsuite's
+# own `bqsuite: error: …` lines (else clap's `error: …` line, else the last non-empty line) from
+# the command's stderr, which is streamed to the log as it comes (tee; a run may last minutes)
+# and captured beside it; the annotation's message is escaped as workflow commands require
+# (% as %25, CR as %0D, LF as %0A), so nothing in it, the adapter's words included, can end it
+# and start a command of its own. The check and its reason are also appended to the job summary
+# ($GITHUB_STEP_SUMMARY) in a fenced code block whose fence is longer than any run of backticks
+# in it, so no text in it is read as Markdown.
 #
 # With `adapter`, the command is run from the workspace through that same released suite with
 # `bqsuite run --sdk CMD` (docs/adapter-protocol.md: one command line, split like a shell would,
@@ -51,17 +76,39 @@ set -uo pipefail
 
 bin=${BQ_BIN:?BQ_BIN is not set: this script runs as a step of action.yml}
 version=${BQ_VERSION:?BQ_VERSION is not set}
+temp=${RUNNER_TEMP:-${TMPDIR:-/tmp}}
 
 lines() { # lines TEXT: the non-blank lines of TEXT, trimmed, one per output line
   printf '%s\n' "$1" | sed -e 's/^[[:space:]]*//' -e 's/[[:space:]]*$//' -e '/^$/d'
+}
+# escaped TEXT: TEXT as the data of a workflow command (% as %25, CR as %0D, LF as %0A), so that
+# it ends nowhere but at the end of its line.
+escaped() {
+  local s=${1//%/%25}
+  s=${s//$'\r'/%0D}
+  printf '%s' "${s//$'\n'/%0A}"
+}
+error() { # error MESSAGE: an error annotation with MESSAGE escaped
+  echo "::error title=BabelQueue conformance::$(escaped "$*")"
+}
+# one NAME VALUE: VALUE trimmed, in $one; an error annotation and exit 2 when it is several lines.
+one() {
+  one=$(lines "$2")
+  case $one in
+    *$'\n'*)
+      error "$1: one value, not several lines"
+      exit 2
+      ;;
+  esac
 }
 vendored=()
 while IFS= read -r line; do vendored+=("$line"); done < <(lines "${BQ_VENDORED:-}")
 results=()
 while IFS= read -r line; do results+=("$line"); done < <(lines "${BQ_RESULTS:-}")
 pin=()
-if [ -n "${BQ_SHA256:-}" ]; then
-  pin=(--sha256 "$BQ_SHA256")
+one sha256 "${BQ_SHA256:-}"
+if [ -n "$one" ]; then
+  pin=(--sha256 "$one")
 elif [ -n "${BQ_SUITE_SHA256:-}" ]; then
   pin=(--sha256 "$BQ_SUITE_SHA256")
 fi
@@ -69,10 +116,26 @@ fi
 adapter=$(lines "${BQ_ADAPTER:-}")
 case $adapter in
   *$'\n'*)
-    echo "::error title=BabelQueue conformance::adapter: one command line, not several"
+    error "adapter: one command line, not several"
     exit 2
     ;;
 esac
+
+# Whose results these are: a results file is judged for the SDK it names (BQ622 otherwise).
+one sdk "${BQ_SDK:-}"
+sdk=$one
+if [ -z "$sdk" ] && { [ "${#results[@]}" -gt 0 ] || [ -n "$adapter" ]; }; then
+  error "sdk is not set: with results or adapter, set sdk to the name your SDK writes as sdk in its results file (babelqueue-node), so that a file another SDK wrote, or the reference core (sdk bqsuite-reference), cannot pass as yours"
+  exit 2
+fi
+if [ -n "$sdk" ] && ! (LC_ALL=C && [[ $sdk =~ ^[!-~]+$ ]]); then
+  error "sdk '$sdk' is not a package name as a results file's sdk is written (printable ASCII without white space)"
+  exit 2
+fi
+if [ -n "$sdk" ] && [ "${#results[@]}" -eq 0 ] && [ -z "$adapter" ]; then
+  error "sdk is set but neither results nor adapter is, so it would be ignored"
+  exit 2
+fi
 
 # The adapter's own inputs mean nothing without it: say so rather than ignore them.
 if [ -z "$adapter" ]; then
@@ -82,7 +145,7 @@ if [ -z "$adapter" ]; then
       *) value=${BQ_ADAPTER_REDIS:-} ;;
     esac
     if [ -n "$(lines "$value")" ]; then
-      echo "::error title=BabelQueue conformance::$input is set but adapter is not, so it would be ignored: set adapter (the command to run) or remove $input"
+      error "$input is set but adapter is not, so it would be ignored: set adapter (the command to run) or remove $input"
       exit 2
     fi
   done
@@ -92,19 +155,19 @@ known_path=$(lines "${BQ_KNOWN_FAILING:-}")
 case $known_path in
   '') ;;
   *$'\n'*)
-    echo "::error title=BabelQueue conformance::known-failing: one path, not several lines"
+    error "known-failing: one path, not several lines"
     exit 2
     ;;
   *)
     if [ "${#results[@]}" -eq 0 ] && [ -z "$adapter" ]; then
-      echo "::error title=BabelQueue conformance::known-failing is set but neither results nor adapter is, so it would be ignored"
+      error "known-failing is set but neither results nor adapter is, so it would be ignored"
       exit 2
     fi
     known=(--known-failing="$known_path")
     ;;
 esac
 if [ "${#vendored[@]}" -eq 0 ] && [ "${#results[@]}" -eq 0 ] && [ -z "$adapter" ]; then
-  echo "::error title=BabelQueue conformance::nothing to check: set the input vendored (a vendored copy of the suite), results (a results file) or adapter (an adapter command to run), or several"
+  error "nothing to check: set the input vendored (a vendored copy of the suite), results (a results file) or adapter (an adapter command to run), or several"
   exit 2
 fi
 
@@ -119,36 +182,64 @@ stop_commands() {
   stop_token=bq$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
   echo "::stop-commands::$stop_token"
 }
+# why FILE: why a command whose stderr FILE holds could not run: bqsuite's own `bqsuite: error:`
+# lines, else clap's `error:` line (a usage error), else the last non-empty line; CRs dropped.
+why() {
+  local found
+  found=$(tr -d '\r' <"$1" | grep -a '^bqsuite: error: ' | head -n 10)
+  [ -n "$found" ] || found=$(tr -d '\r' <"$1" | grep -a '^error: ' | head -n 1)
+  [ -n "$found" ] || found=$(tr -d '\r' <"$1" | grep -a -v '^[[:space:]]*$' | tail -n 1)
+  printf '%s' "${found:-(nothing on stderr)}"
+}
+# summarize TEXT: append TEXT to the job summary in a fenced code block, its fence longer than
+# any run of backticks in TEXT, so nothing in it is read as Markdown.
+summarize() {
+  local text=$1 longest fence
+  [ -n "${GITHUB_STEP_SUMMARY:-}" ] || return 0
+  longest=$(printf '%s\n' "$text" | grep -o '`*' | awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }')
+  fence='```'
+  while [ "${#fence}" -le "$longest" ]; do fence+='`'; done
+  printf '### BabelQueue conformance: a check could not run\n\n%s\n%s\n%s\n\n' "$fence" "$text" "$fence" >>"$GITHUB_STEP_SUMMARY"
+}
 # run TITLE COMMAND...: run one check in a log group, print the command as it can be re-run
-# locally (each word quoted for bash where it needs it), and keep the worst exit status.
+# locally (each word quoted for bash where it needs it), and keep the worst exit status. Its
+# stderr goes to the log as it comes and to a file too, for the reason of an exit 2.
 run() {
-  local title=$1 status
+  local title=$1 status err reason what
   shift
-  echo "::group::$title"
+  echo "::group::$(escaped "$title")"
   printf '+ bqsuite'
   printf ' %q' "${@:2}"
   printf '\n'
+  err=$(mktemp "$temp/bqsuite-stderr.XXXXXX") || err=/dev/null
   if [ -n "$untrusted" ]; then stop_commands; fi
-  "$@"
-  status=$?
+  "$@" 2>&1 1>&3 3>&- | tee -- "$err" >&2 3>&-
+  status=${PIPESTATUS[0]}
   if [ -n "$untrusted" ]; then echo "::$stop_token::"; fi
   echo "::endgroup::"
   case $status in
     0) ;;
     1) [ "$worst" -ge 1 ] || worst=1 ;;
     *)
-      echo "::error title=BabelQueue conformance::$title could not run (exit $status); see the log"
+      reason=$(why "$err")
+      what="could not run (exit $status)"
+      # results check judges every file it can read; exit 2 then means one it could not.
+      if [ "$title" = "results check" ]; then what="could not read every results file (exit $status; the others were judged)"; fi
+      error "$title $what: ${reason//bqsuite: error: /}"
+      summarize "$title: $what"$'\n'"$reason"
       worst=2
       ;;
   esac
+  if [ "$err" != /dev/null ]; then rm -f -- "$err"; fi
   return "$status"
 }
+# The step's stdout, for the checks' own (their stderr is piped through tee, above).
+exec 3>&1
 
 for dir in ${vendored[@]+"${vendored[@]}"}; do
   run "fetch --check $dir" "$bin" fetch --check ${pin[@]+"${pin[@]}"} --format github -- "$version" "$dir"
 done
 
-temp=${RUNNER_TEMP:-${TMPDIR:-/tmp}}
 # mask VALUE: have the runner mask VALUE, and its percent-decoded form, wherever it appears in
 # the log. A value shorter than 6 characters is not masked alone (masking `redis` would mask it
 # in every line), nor one holding a line break (it would end the command early).
@@ -229,18 +320,18 @@ run_adapter() {
   case $out in
     *$'\n'* | *$'\r'*)
       # It is written to GITHUB_OUTPUT as one line.
-      echo "::error title=BabelQueue conformance::adapter-results: one path, not several lines"
+      error "adapter-results: one path, not several lines"
       worst=2
       return
       ;;
     -)
-      echo "::error title=BabelQueue conformance::adapter-results: a file, not - (stdout)"
+      error "adapter-results: a file, not - (stdout)"
       worst=2
       return
       ;;
   esac
   mkdir -p -- "$(dirname -- "$out")" || {
-    echo "::error title=BabelQueue conformance::adapter-results: cannot create the directory of $out"
+    error "adapter-results: cannot create the directory of $out"
     worst=2
     return
   }
@@ -250,7 +341,7 @@ run_adapter() {
   fi
   case ${BQ_ADAPTER_REDIS:-} in
     *$'\n'* | *$'\r'*)
-      echo "::error title=BabelQueue conformance::redis-url: one URL, not several lines"
+      error "redis-url: one URL, not several lines"
       worst=2
       return
       ;;
@@ -283,13 +374,13 @@ if [ "${#results[@]}" -gt 0 ] || [ -n "$adapter" ]; then
       run_adapter "$suite"
     fi
     if [ "${#results[@]}" -gt 0 ]; then
-      run "results check" "$bin" results check --suite "$suite" --format github ${known[@]+"${known[@]}"} -- "${results[@]}"
+      run "results check" "$bin" results check --suite "$suite" --sdk "$sdk" --format github ${known[@]+"${known[@]}"} -- "${results[@]}"
     fi
   else
     # Said on the job's page, not only in the log: what this job did not do.
     skipped="the results files were not checked"
     if [ -n "$adapter" ]; then skipped="the adapter was not run and $skipped"; fi
-    echo "::error title=BabelQueue conformance::the suite release $version did not fetch and verify (see the fetch $version group of the log), so $skipped"
+    error "the suite release $version did not fetch and verify (see the fetch $version group of the log), so $skipped"
   fi
   rm -rf "$suite"
 fi

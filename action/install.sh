@@ -15,7 +15,12 @@
 #   GITHUB_ACTION_PATH      the action's checkout (set by the runner)
 #   BQ_CONFORMANCE_BASE_URL where release assets live instead of the GitHub release (optional;
 #                           the same variable `bqsuite fetch` honours, `{version}` replaced
-#                           by the release)
+#                           by the release). An offline mirror holds, per release, what the
+#                           GitHub release does for this job: the binary archive for each runner
+#                           platform used (bqsuite-<target>.tar.gz, bqsuite-<target>.zip on
+#                           Windows), the suite asset of every version checked
+#                           (babelqueue-conformance-<version>.tar.gz) and SHA256SUMS with a line
+#                           for each of them (the release's own SHA256SUMS, copied whole, has)
 #   RUNNER_OS, RUNNER_ARCH, RUNNER_TEMP, GITHUB_OUTPUT, GITHUB_PATH, GITHUB_SERVER_URL (set by
 #                           the runner)
 #
@@ -47,12 +52,32 @@
 #   so): releases made before this rule carry no attestation.
 # - The suite version checked is the `version` input, or the action's release when it is empty:
 #   a newer action can check an older vendored copy, and the binary always exists.
+# - Inputs are trimmed (a YAML block scalar ends with a line feed: `1.6.0\n` must not become
+#   part of a URL or end an annotation early), and one spanning several lines is refused; every
+#   annotation's message is escaped as workflow commands require (% %25, CR %0D, LF %0A).
 set -euo pipefail
 
-fail() { # fail MESSAGE: an annotation and a failed step
-  echo "::error title=BabelQueue conformance::$*"
+error() { # error MESSAGE: an error annotation
+  local s=${*//%/%25}
+  s=${s//$'\r'/%0D}
+  echo "::error title=BabelQueue conformance::${s//$'\n'/%0A}"
+}
+fail() { # fail MESSAGE: an annotation and a failed step (exit 2)
+  error "$@"
   exit 2
 }
+# input NAME VALUE: VALUE with white space trimmed at both ends, in $input; a failed step when
+# it spans several lines.
+input() {
+  input=$(printf '%s\n' "$2" | sed -e 's/^[[:space:]]*//' -e 's/[[:space:]]*$//' -e '/^$/d')
+  case $input in *$'\n'*) fail "$1: one value, not several lines" ;; esac
+}
+input version "${BQ_INPUT_VERSION:-}"
+input_version=$input
+input attestation "${BQ_INPUT_ATTESTATION:-}"
+input_attestation=$input
+input sha256 "${BQ_INPUT_SHA256:-}"
+input_sha256=$input
 
 semver='^[0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z.-]+)?$'
 action_dir=${GITHUB_ACTION_PATH:?GITHUB_ACTION_PATH is not set: this script runs as a step of action.yml}
@@ -71,7 +96,7 @@ else
 fi
 [[ $release =~ $semver ]] || fail "$from gives '$release', which is not a SemVer version"
 
-version=${BQ_INPUT_VERSION:-$release}
+version=${input_version:-$release}
 version=${version#v}
 [[ $version =~ $semver ]] || fail "version '$version' is not a SemVer version such as 1.6.0"
 
@@ -118,14 +143,14 @@ checksum() {
     sha=$(shasum -a 256 "$dir.download/$1" | cut -d' ' -f1)
   fi
   if [ "$sha" != "$expected" ]; then
-    echo "::error title=BabelQueue conformance::$1 has sha256 $sha, but $shown/SHA256SUMS says $expected; not using it"
+    error "$1 has sha256 $sha, but $shown/SHA256SUMS says $expected; not using it"
     exit 1
   fi
   echo "sha256 $sha  $1 (matches SHA256SUMS)"
 }
 checksum "$archive"
 
-attestation=${BQ_INPUT_ATTESTATION:-auto}
+attestation=${input_attestation:-auto}
 repo=${BQ_ACTION_REPOSITORY:-BabelQueue/conformance}
 gh=${BQ_GH:-gh}
 case $attestation in
@@ -148,7 +173,7 @@ provenance() {
     --deny-self-hosted-runners; then
     echo "build provenance verified: $1 was built by $repo's release workflow for v$release"
   else
-    echo "::error title=BabelQueue conformance::$1 has no valid build provenance from $repo's release workflow for v$release (gh attestation verify failed; its output is above); not using it. The input attestation: off relies on SHA256SUMS alone"
+    error "$1 has no valid build provenance from $repo's release workflow for v$release (gh attestation verify failed; its output is above); not using it. The input attestation: off relies on SHA256SUMS alone"
     exit 1
   fi
 }
@@ -156,7 +181,7 @@ suite_sha= # the suite asset's sha256, once its provenance is verified
 asset=babelqueue-conformance-$version.tar.gz
 if [ -z "$unchecked" ]; then
   provenance "$archive"
-  if [ -n "${BQ_INPUT_SHA256:-}" ]; then
+  if [ -n "$input_sha256" ]; then
     echo "$asset: pinned by the input sha256"
   elif [ "$version" != "$release" ]; then
     echo "::notice title=BabelQueue conformance::build provenance of $asset not checked: only the action's own release ($release) is, and version is $version; SHA256SUMS gives integrity, not authenticity"

@@ -44,6 +44,18 @@ impl fmt::Display for ReadError {
     }
 }
 
+/// What to add to "cannot read PATH: …" when PATH does not exist and holds a glob character
+/// (`*`, `?`, `[`): a pattern a shell left unexpanded, or one written in a CI input, which
+/// bqsuite never expands. Empty otherwise.
+pub fn glob_hint(path: &Path, e: &ReadError) -> &'static str {
+    let missing = matches!(e, ReadError::Io(e) if e.kind() == io::ErrorKind::NotFound);
+    if missing && path.to_string_lossy().contains(['*', '?', '[']) {
+        "; the path holds *, ? or [, and globs are not expanded (each path is read as written): name each file"
+    } else {
+        ""
+    }
+}
+
 /// A byte count for messages (`64 MiB`, `1.5 KiB`, `12 bytes`).
 pub fn human_size(n: u64) -> String {
     const UNITS: [&str; 4] = ["KiB", "MiB", "GiB", "TiB"];

@@ -202,6 +202,18 @@ pub struct Tree {
     pub dirs: BTreeSet<String>,
 }
 
+impl Tree {
+    /// The version the copy says it is: its `CONFORMANCE_VERSION`, trimmed (`None` when it has
+    /// none, or one that is not UTF-8 or is blank).
+    pub fn version(&self) -> Option<String> {
+        self.files
+            .get(crate::suite::VERSION_FILE)
+            .and_then(|b| std::str::from_utf8(b).ok())
+            .map(|v| v.trim().to_owned())
+            .filter(|v| !v.is_empty())
+    }
+}
+
 /// Read every entry under `dir` (a real directory) but the ignored `LICENSE`, following no
 /// symlink, within the caps of a suite: a file larger than [`FILE_CAP`], or files adding up to
 /// more than [`SUITE_CAP`] (more than any suite, so never a copy), are an error naming the file,

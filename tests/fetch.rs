@@ -127,6 +127,31 @@ fn fetch_into_the_empty_current_directory() {
 /// A base URL with `{version}` serves a mirror laid out as the GitHub releases are (one
 /// directory per version) from one setting: `diff 1.6.0 1.7.0` through a mirror needed both
 /// assets in one directory and a merged SHA256SUMS before.
+/// User report: README's `bqsuite fetch 1.6.0 tests/conformance` in a fresh repository exits 2
+/// because `tests` does not exist. fetch keeps its rule (it makes DEST, never its parents), and
+/// its error gives the command that makes the parent.
+#[test]
+fn a_dest_whose_parent_is_missing_is_refused_with_the_mkdir_to_run() {
+    let dist = dist();
+    let sdk = tempfile::tempdir().unwrap();
+    let dest = sdk.path().join("tests/conformance");
+    let o = fetch(&[VERSION, dest.to_str().unwrap()], Some(&file_url(dist.path())));
+    assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    let parent = sdk.path().join("tests");
+    assert!(
+        err.contains(&format!(
+            "its parent directory {0} does not exist (fetch creates DEST, not its parents): `mkdir -p {0}` first",
+            parent.display()
+        )),
+        "{err}"
+    );
+    assert!(!parent.exists(), "nothing made");
+    std::fs::create_dir(&parent).unwrap();
+    let o = fetch(&[VERSION, dest.to_str().unwrap()], Some(&file_url(dist.path())));
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+}
+
 #[test]
 fn a_base_url_with_a_version_placeholder_names_each_versions_directory() {
     let dist = dist();
@@ -906,6 +931,64 @@ fn the_progress_line_is_ended_before_an_error() {
     assert!(screen.contains("downloading babelqueue-conformance-1.6.0.tar.gz: "), "no progress drawn: {screen:?}");
     let error = screen.find("bqsuite: error: ").unwrap_or_else(|| panic!("no error: {screen:?}"));
     assert!(screen[..error].ends_with('\n'), "the error does not start a line: {screen:?}");
+}
+
+/// User report: a copy of another release showed as three modified files, and the job summary
+/// said only "differs from the release", the `fetch --update` remedy being in the log alone.
+/// The copy's version is said first (stderr before the diff; the summary's first note, and a
+/// notice), and the summary carries the remedy.
+#[test]
+fn a_copy_of_another_release_is_said_as_such_and_the_summary_carries_the_remedy() {
+    let (_dist, base, copy, dir) = fetched_copy();
+    std::fs::write(dir.join("CONFORMANCE_VERSION"), "1.5.0\n").unwrap();
+    let o = fetch(&["--check", VERSION, dir.to_str().unwrap()], Some(&base));
+    assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    let shown = dir.display();
+    let said = format!(
+        "fetch --check: your copy is 1.5.0, checked against 1.6.0: the differences are those between the two \
+         releases; `bqsuite fetch --update 1.6.0 {shown}` moves the copy to 1.6.0, or check it against its own \
+         release, 1.5.0\n"
+    );
+    assert!(err.starts_with(&said), "said first: {err}");
+
+    let summary = copy.path().join("summary.md");
+    let o = Command::new(env!("CARGO_BIN_EXE_bqsuite"))
+        .args(["fetch", "--check", "--format", "github", VERSION, dir.to_str().unwrap()])
+        .env("NO_COLOR", "1")
+        .env("BQ_CONFORMANCE_BASE_URL", &base)
+        .env("GITHUB_STEP_SUMMARY", &summary)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("::notice title=fetch --check::your copy is 1.5.0, checked against 1.6.0: "), "{out}");
+    let md = std::fs::read_to_string(&summary).unwrap();
+    let note = md.find("Note: your copy is 1.5.0, checked against 1.6.0: ").unwrap_or_else(|| panic!("{md}"));
+    let remedy = md
+        .find(&format!("To make the copy exactly release 1.6.0: `bqsuite fetch --update 1.6.0 {shown}` (with the same"))
+        .unwrap_or_else(|| panic!("{md}"));
+    let table = md.find("| severity |").unwrap_or_else(|| panic!("{md}"));
+    assert!(note < remedy && remedy < table, "the version first, then the remedy, then the files: {md}");
+
+    // A copy of this release with an edit: no version said, the remedy still in the summary.
+    std::fs::write(dir.join("CONFORMANCE_VERSION"), "1.6.0\n").unwrap();
+    std::fs::write(dir.join("fixtures/extra.json"), "{}").unwrap();
+    std::fs::remove_file(&summary).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_bqsuite"))
+        .args(["fetch", "--check", "--format", "github", VERSION, dir.to_str().unwrap()])
+        .env("BQ_CONFORMANCE_BASE_URL", &base)
+        .env("GITHUB_STEP_SUMMARY", &summary)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
+    let md = std::fs::read_to_string(&summary).unwrap();
+    assert!(!md.contains("your copy is") && md.contains("`bqsuite fetch --update 1.6.0 "), "{md}");
+    // What the copy says is not a version: nothing said about it (the drift shows it).
+    std::fs::write(dir.join("CONFORMANCE_VERSION"), "\u{1b}[2Jlatest\n").unwrap();
+    let o = fetch(&["--check", VERSION, dir.to_str().unwrap()], Some(&base));
+    assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
+    assert!(!String::from_utf8_lossy(&o.stderr).contains("your copy is"), "{}", transcript(&o));
 }
 
 /// Red team M4 of stop 44: the closing hint quoted the copy's directory for a shell but printed

@@ -572,7 +572,7 @@ fn max_skips_is_a_stricter_gate() {
     let with = |max| {
         Checker::new(&s)
             .unwrap()
-            .with_options(CheckOptions { max_skips: max })
+            .with_options(CheckOptions { max_skips: max, ..CheckOptions::default() })
             .check(&Source { file: FILE.into(), bytes: text.clone().into_bytes() })
     };
     assert!(with(None).findings.is_empty());
@@ -1069,10 +1069,47 @@ fn cli_exit_codes_and_verdict_lines() {
         "every verdict line shows the counts: {out}"
     );
 
-    let o = bqsuite(dir.path(), &["results", "check", &good, "missing.json", "--suite", suite_arg]);
+    // A file that cannot be read is exit 2, and the others are still judged (user report: one
+    // missing file hid the verdicts of the good ones).
+    let o = bqsuite(dir.path(), &["results", "check", &good, "missing.json", &bad, "--suite", suite_arg]);
     assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("cannot read missing.json"));
-    assert!(o.stdout.is_empty(), "nothing checked when a file cannot be read");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("bqsuite: error: cannot read missing.json: "), "{err}");
+    assert!(!err.contains("globs"), "no glob, no glob hint: {err}");
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("good.json: Compatible (") && out.contains("bad.json: Not compatible ("), "{out}");
+    assert!(
+        out.contains("2 results files against suite 1.6.0 at ") && out.contains("; 1 more could not be read"),
+        "{out}"
+    );
+    let o = bqsuite(dir.path(), &["results", "check", "missing.json", "--suite", suite_arg]);
+    assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
+    assert!(o.stdout.is_empty(), "nothing to check, nothing reported: {}", transcript(&o));
+    let o = bqsuite(dir.path(), &["results", "check", &good, "missing.json", "--suite", suite_arg, "--format", "json"]);
+    assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
+    let doc: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(doc["verdicts"][0]["verdict"], "Compatible");
+    assert!(doc["unread"][0].as_str().unwrap().starts_with("cannot read missing.json: "), "{doc}");
+    let summary = dir.path().join("summary.md");
+    let o = support::bqsuite_env(
+        dir.path(),
+        &["results", "check", &good, "missing.json", "--suite", suite_arg, "--format", "github"],
+        &[("GITHUB_STEP_SUMMARY", summary.to_str().unwrap())],
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
+    let md = std::fs::read_to_string(&summary).unwrap();
+    assert!(md.contains("- good.json: Compatible") && md.contains("- not checked: cannot read missing.json: "), "{md}");
+    // A pattern is not expanded (user report: `results: build/*.json` said only "cannot read").
+    let o = bqsuite(dir.path(), &["results", "check", "build/*.json", "--suite", suite_arg]);
+    assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains(
+            "cannot read build/*.json: No such file or directory (os error 2); the path holds *, ? or [, and globs are \
+             not expanded (each path is read as written): name each file"
+        ),
+        "{}",
+        transcript(&o)
+    );
 
     std::fs::write(dir.path().join("garbage.json"), "not json").unwrap();
     let o = bqsuite(dir.path(), &["results", "check", "garbage.json", "--suite", suite_arg, "--format", "json"]);
@@ -1099,6 +1136,70 @@ fn cli_run_output_passes_results_check() {
     assert_eq!(doc["findings"], json!([]));
     assert_eq!(doc["verdicts"][0]["sdk"], "bqsuite-reference");
     assert_eq!(doc["verdicts"][0]["verdict"], "Compatible", "{doc:#}");
+}
+
+/// User report (a false green): the reference core's results (`bqsuite run` without --sdk, or
+/// the adapter `bqsuite adapter`) and a sibling SDK's file are Compatible, so a CI that checked
+/// them went green. With --sdk NAME every file must name NAME as its sdk (BQ622, at /sdk).
+#[test]
+fn a_file_of_another_sdk_is_not_compatible_under_sdk() {
+    let s = suite();
+    let text = serde_json::to_string_pretty(&passing(&s, "babelqueue-go", &["sqs"])).unwrap();
+    let with = |sdk: &str| {
+        Checker::new(&s)
+            .unwrap()
+            .with_options(CheckOptions { sdk: Some(sdk.to_owned()), ..CheckOptions::default() })
+            .check(&Source { file: FILE.into(), bytes: text.clone().into_bytes() })
+    };
+    assert!(with("babelqueue-go").findings.is_empty(), "its own name: Compatible");
+    let fc = with("babelqueue-node");
+    assert_eq!(fc.verdict(), Verdict::NotCompatible);
+    assert_eq!(codes(&fc.findings), ["BQ622"]);
+    let f = assert_finding(&fc.findings, "BQ622", FILE, Some("/sdk"));
+    assert!(f.span.is_some(), "located: {f:?}");
+    assert_eq!(
+        f.message,
+        "sdk is \"babelqueue-go\", not \"babelqueue-node\" (--sdk): this is another SDK's results file, so its verdict \
+         says nothing about babelqueue-node"
+    );
+    assert!(with("Babelqueue-go").findings.iter().any(|f| f.code.id == "BQ622"), "names are compared exactly");
+    // An sdk that is no string is BQ620's alone.
+    let mut v = passing(&s, "babelqueue-go", &["sqs"]);
+    v["sdk"] = json!(7);
+    let fc = Checker::new(&s)
+        .unwrap()
+        .with_options(CheckOptions { sdk: Some("babelqueue-go".into()), ..CheckOptions::default() })
+        .check(&Source { file: FILE.into(), bytes: serde_json::to_vec(&v).unwrap() });
+    assert_eq!(codes(&fc.findings), ["BQ620"], "{:#?}", fc.findings);
+
+    // The command line: the reference run's own file, told it is babelqueue-node's.
+    let dir = tempfile::tempdir().unwrap();
+    let reference = dir.path().join("ref.json");
+    let o = bqsuite(&repo(), &["run", "--out", reference.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    let o = bqsuite(
+        &repo(),
+        &["results", "check", reference.to_str().unwrap(), "--sdk", "babelqueue-node", "--format", "github"],
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.lines().any(|l| l.starts_with("::error ")
+            && l.contains(",title=BQ622 results-other-sdk::sdk is \"bqsuite-reference\", the reference core's name")
+            && l.contains("`bqsuite adapter`")
+            && l.ends_with("(at /sdk)")),
+        "{out}"
+    );
+    assert!(out.contains(": Not compatible (bqsuite-reference "), "{out}");
+    let o = bqsuite(&repo(), &["results", "check", reference.to_str().unwrap(), "--sdk", "bqsuite-reference"]);
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    // A name no file can have (the action trims its input; a hand-written one may not be) is
+    // a usage error, not a finding in every file.
+    for bad in ["babelqueue-node\n", "babelqueue node", ""] {
+        let o = bqsuite(&repo(), &["results", "check", reference.to_str().unwrap(), "--sdk", bad]);
+        assert_eq!(o.status.code(), Some(2), "{bad:?}: {}", transcript(&o));
+        assert!(String::from_utf8_lossy(&o.stderr).contains("is not a package name"), "{}", transcript(&o));
+    }
 }
 
 /// `--print-known-failing` writes the list a file's failures need, in the manifest's order,

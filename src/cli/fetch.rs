@@ -123,16 +123,40 @@ pub fn run(a: &FetchArgs, color: bool) -> ExitCode {
             Err(e) => failed(&e, a.format, &title),
         };
     }
-    let (verified, drift) = match fetch::check(&req, &a.dir) {
+    let (verified, compared) = match fetch::check(&req, &a.dir) {
         Ok(r) => r,
         Err(e) => return failed(&e, a.format, &title),
     };
     end_progress();
+    let drift = &compared.drift;
     let findings: Vec<_> = drift.iter().map(|d| d.finding(&a.dir)).collect();
-    let summary = Summary::new(
+    let mut summary = Summary::new(
         "fetch --check",
         format!("{} against release {} (sha256 {})", a.dir.display(), a.version, verified.sha256),
     );
+    // Quoted for a shell, then escaped for the terminal: a directory named with an escape
+    // sequence must not drive it (red team M4).
+    let dir_word = diag::path_word(&a.dir.display().to_string());
+    let update = format!("bqsuite fetch --update {} {dir_word}", a.version);
+    // A copy of another release differs in its version files, which read like edits: said
+    // first (before the diff; under the job summary's heading), once, by the copy's own word.
+    if let Some(theirs) = compared
+        .copy_version
+        .as_deref()
+        .filter(|v| *v != a.version && semver::Version::parse(v).is_ok_and(|p| p.to_string() == *v))
+    {
+        let note = format!(
+            "your copy is {theirs}, checked against {}: the differences are those between the two releases; `{}` \
+             moves the copy to {}, or check it against its own release, {theirs}",
+            a.version,
+            diag::terminal_safe(&update),
+            a.version
+        );
+        if a.format == Format::Human {
+            note!("fetch --check: {note}");
+        }
+        summary.notes.push(note);
+    }
     // The diff in the log under `--format github` too, as `sync --check` prints it there: an
     // annotation says which file drifted, the diff how. (Every line of a unified diff starts
     // with ` `, `+`, `-` or `@`, so none reads as a workflow command.)
@@ -141,16 +165,23 @@ pub fn run(a: &FetchArgs, color: bool) -> ExitCode {
     }
     emit(&diag::render(&findings, a.format, color, &summary));
     if a.format == Format::Github {
-        super::write_step_summary(&diag::markdown_summary(&findings, &summary));
+        // The remedy where the job's page shows the drift, not only in the log.
+        let remedy = if findings.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "To make the copy exactly release {}: {} (with the same --base-url or --sha256, if any), and commit \
+                 it together with the CI pin.\n",
+                diag::markdown_text(&a.version),
+                diag::markdown_code(&update)
+            )
+        };
+        super::write_step_summary(&diag::markdown_summary_with(&findings, &summary, &remedy));
     }
     if !findings.is_empty() {
         note!(
-            "fetch --check: `bqsuite fetch --update {} {}` (with the same --base-url or --sha256, if any) makes \
-             the copy the release",
-            a.version,
-            // Quoted for a shell, then escaped for the terminal: a directory named with an
-            // escape sequence must not drive it (red team M4).
-            diag::terminal_safe(&diag::path_word(&a.dir.display().to_string()))
+            "fetch --check: `{}` (with the same --base-url or --sha256, if any) makes the copy the release",
+            diag::terminal_safe(&update)
         );
     }
     exit(!findings.is_empty())

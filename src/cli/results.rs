@@ -29,7 +29,9 @@ pub enum ResultsCommand {
     /// id, and every skip against the suite's skip policy (manifest.json → skip_policy: which
     /// cases may be skipped, citing which ADR), and gives each file a verdict, Compatible or Not
     /// compatible, with its pass / fail / skip counts. Exit 1 when any file is not compatible; a
-    /// file that cannot be read at all (missing, not a regular file, over 64 MiB) is exit 2.
+    /// file that cannot be read at all (missing, not a regular file, over 64 MiB) is exit 2,
+    /// and the files that can are still judged. A file is judged for the SDK it names: in an
+    /// SDK's CI, --sdk NAME makes a file another SDK wrote (or the reference core) a finding.
     #[command(after_help = super::exit_help!("every file is Compatible", "a file is Not compatible"))]
     Check(CheckArgs),
 }
@@ -42,6 +44,13 @@ pub struct CheckArgs {
     pub files: Vec<PathBuf>,
     #[command(flatten)]
     pub suite: SuiteArg,
+    /// The name the SDK writes as `sdk` in its results file (babelqueue-node): every FILE's
+    /// `sdk` must be NAME, else it is a finding (BQ622), so that the reference core's results
+    /// (`bqsuite run` without --sdk, or the adapter `bqsuite adapter`: sdk bqsuite-reference) or
+    /// another SDK's file cannot pass as this SDK's. (Not `run --sdk`, which takes the adapter's
+    /// command.)
+    #[arg(long, value_name = "NAME", value_parser = sdk_name)]
+    pub sdk: Option<String>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
@@ -62,6 +71,18 @@ pub struct CheckArgs {
     /// then each case the suite has that FILE reports failed. Exit 0 once printed.
     #[arg(long, conflicts_with_all = ["known_failing", "format", "max_skips"])]
     pub print_known_failing: bool,
+}
+
+/// `--sdk NAME`: a name as a results file's `sdk` must be written (BQ620), or no file could match.
+fn sdk_name(s: &str) -> Result<String, String> {
+    if results::is_a_name(s) {
+        Ok(s.to_owned())
+    } else {
+        Err(format!(
+            "{:?} is not a package name as a results file's sdk is written (printable ASCII without white space)",
+            crate::diag::terminal_safe(s)
+        ))
+    }
 }
 
 /// Run `results …`.
@@ -92,7 +113,8 @@ fn verdict_json(fc: &FileCheck) -> Value {
     })
 }
 
-/// Load the suite and check every file (shared with `report`); `Err` means exit 2.
+/// Load the suite and check every file, for `report` (a file that cannot be read stops it);
+/// `Err` means exit 2.
 pub(super) fn load_and_check(
     suite: &SuiteArg,
     files: &[PathBuf],
@@ -108,10 +130,20 @@ fn check(a: &CheckArgs, color: bool) -> ExitCode {
         Ok(k) => k,
         Err(e) => return fail(format!("--known-failing: {e}")),
     };
-    let (suite, mut checks) = match load_and_check(&a.suite, &a.files, CheckOptions { max_skips: a.max_skips }) {
+    let suite = match a.suite.load() {
+        Ok(s) => s,
+        Err(e) => return fail(e),
+    };
+    let options = CheckOptions { max_skips: a.max_skips, sdk: a.sdk.clone() };
+    // A file that cannot be read is exit 2, but the others are still judged: one missing file
+    // must not hide their verdicts (the GitHub Action checks every results file in one command).
+    let (mut checks, unread) = match results::check_each(&suite, &a.files, options) {
         Ok(x) => x,
         Err(e) => return fail(e),
     };
+    if checks.is_empty() || (a.print_known_failing && !unread.is_empty()) {
+        return unreadable(&unread);
+    }
     if a.print_known_failing {
         let [one] = checks.as_slice() else {
             return fail("--print-known-failing: name one results file (a list is one SDK's)");
@@ -208,10 +240,14 @@ fn check(a: &CheckArgs, color: bool) -> ExitCode {
     let summary = Summary::new(
         "results check",
         format!(
-            "{n} results file{} against suite {} at {}",
+            "{n} results file{} against suite {} at {}{}",
             if n == 1 { "" } else { "s" },
             suite.version().unwrap_or("?"),
-            suite.root.display()
+            suite.root.display(),
+            match unread.len() {
+                0 => String::new(),
+                k => format!("; {k} more could not be read, so not checked (exit 2)"),
+            }
         ),
     );
     let rendered = diag::render(findings, a.format, color, &summary);
@@ -225,6 +261,9 @@ fn check(a: &CheckArgs, color: bool) -> ExitCode {
         Format::Json => {
             let mut doc: Value = serde_json::from_str(&rendered).expect("the JSON reporter writes JSON");
             doc["verdicts"] = checks.iter().map(verdict_json).collect();
+            if !unread.is_empty() {
+                doc["unread"] = json!(unread);
+            }
             if let Some(k) = &known {
                 // The findings are each file's in order, then the stale entries: mark each
                 // listed failure where it lies, so a consumer need not read the message.
@@ -266,10 +305,16 @@ fn check(a: &CheckArgs, color: bool) -> ExitCode {
                     list.push_str(&format!("- {}\n", diag::markdown_text(&known_line(k, c, on))));
                 }
             }
+            // A file not read has no verdict: the summary says so beside the others'.
+            for why in &unread {
+                list.push_str(&format!("- not checked: {}\n", diag::markdown_text(why)));
+            }
             write_step_summary(&diag::markdown_summary_with(findings, &summary, &list));
         }
     }
     let code = match &known {
+        // A file that cannot be read: exit 2, said last on stderr, after the others' verdicts.
+        _ if !unread.is_empty() => unreadable(&unread),
         // The list decides the exit code, never the verdict.
         Some(_) => exit(on_files.iter().any(|on| !on.holds())),
         None => exit(checks.iter().any(|c| c.verdict() == Verdict::NotCompatible)),
@@ -278,6 +323,14 @@ fn check(a: &CheckArgs, color: bool) -> ExitCode {
     // work (as in `validate`).
     std::mem::forget((suite, checks));
     code
+}
+
+/// Exit 2 for the files that could not be read, each said on its own `bqsuite: error:` line.
+fn unreadable(why: &[String]) -> ExitCode {
+    for w in why {
+        fail(w);
+    }
+    ExitCode::from(2)
 }
 
 /// What a known-failing list made of one file, after its verdict line: the verdict stands, the

@@ -705,6 +705,12 @@ codes! {
         why: "A list of known failures lets an SDK hold what it has reached before it passes everything, and it must only shrink: an entry that no longer fails would hide the day the case breaks again, and an entry for a case that does not exist hides nothing but says it does.",
         example: Results { edits: &[Write("known-failing.txt", "cases\torder-created\n")], args: &["--known-failing", "known-failing.txt"] },
     }
+    RESULTS_OTHER_SDK = "BQ622" "results-other-sdk" "A results file's sdk is not the SDK results check was told to expect (--sdk): another SDK's results, or the reference core's." {
+        Error,
+        checks: "With --sdk NAME (results check; the GitHub Action's sdk input), every results file's sdk is exactly NAME, the name the SDK writes as sdk in its results file. A file whose sdk is no string is BQ620's, not this code's.",
+        why: "A results file says which SDK ran, and nothing else ties it to the repository whose CI checks it: the reference core's own results (bqsuite run without --sdk, or the adapter bqsuite adapter, both write sdk bqsuite-reference) or a sibling SDK's file copied in are Compatible, so a job that checks them goes green on conformance its SDK never showed.",
+        example: Results { edits: &[], args: &["--sdk", "babelqueue-node"] },
+    }
     SYNC_TARGETS_SHAPE = "BQ701" "sync-targets-shape" "sync-targets.json is not {schema_version: 1, description?, targets: [...]} with a non-empty targets array." {
         Error,
         checks: "sync-targets.json (and a --targets FILE) is an object with schema_version the integer 1, an optional string description, a non-empty targets array and no other key.",

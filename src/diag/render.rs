@@ -6,10 +6,14 @@
 //! hidden character written `\u{XXXX}` ([`super::visible`]: a key with a zero-width space must
 //! not read like the key it is not), and JSON escapes control characters itself.
 //!
-//! GitHub: an annotation's `file=` is the finding's file relative to `$GITHUB_WORKSPACE` when
-//! that is set, else to the repository root (the nearest directory above the current one that
-//! holds `.git`), else to the current directory, so annotations attach to the files of the
-//! checkout whatever directory the command ran in (a file outside it keeps its absolute path).
+//! GitHub: an annotation's `file=` is the finding's file relative to the workspace:
+//! `$GITHUB_WORKSPACE` when that is set (read here, once per report, in
+//! [`GithubContext::detect`]), else the repository root (the nearest directory above the current
+//! one that holds `.git`), else the current directory, so annotations attach to the files of the
+//! checkout whatever directory the command ran in. A file outside the workspace (a results file
+//! the GitHub Action's adapter run wrote to `$RUNNER_TEMP`, a suite fetched there) is no file of
+//! the repository, so GitHub could not attach an annotation to it: its annotation has no `file=`,
+//! `line=` or `col=`, and its message starts with the file's path and line:column instead.
 //! Annotations are capped at 10 per severity (GitHub drops the rest silently); the remainder is
 //! announced in one notice and listed in the job summary when `$GITHUB_STEP_SUMMARY` is set,
 //! otherwise printed right after the notice in plain form, so no finding is lost.
@@ -77,7 +81,10 @@ impl GithubContext {
     /// repository root above the current directory, else the current directory) and whether
     /// `$GITHUB_STEP_SUMMARY` is set.
     pub fn detect(summary: &Summary) -> Self {
+        // Canonical like the workspace below, so that the two compare (on Windows canonical
+        // paths are verbatim, `\\?\C:\…`, and the current directory is not).
         let cwd = std::env::current_dir().unwrap_or_default();
+        let cwd = cwd.canonicalize().unwrap_or(cwd);
         let base = summary.files_base.as_ref().map_or_else(|| cwd.clone(), |b| normalize(&cwd.join(b)));
         let workspace = match std::env::var_os("GITHUB_WORKSPACE").filter(|w| !w.is_empty()) {
             Some(w) => {
@@ -90,15 +97,19 @@ impl GithubContext {
         Self { base, workspace, step_summary }
     }
 
-    /// The annotation path of a finding's `file`: relative to the workspace with `/`
-    /// separators, or absolute when the file lies outside it.
-    pub fn annotation_path(&self, file: &str) -> String {
+    /// Where a finding's `file` is: `Ok` with its path relative to the workspace (`/`
+    /// separators), the annotation's `file=`; `Err` with its absolute path when it lies outside
+    /// the workspace, where no annotation can attach to it.
+    pub fn annotation_path(&self, file: &str) -> Result<String, String> {
         let path = normalize(&self.base.join(file));
         match path.strip_prefix(&self.workspace) {
             Ok(rel) if !rel.as_os_str().is_empty() => {
-                rel.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/")
+                Ok(rel.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/"))
             }
-            _ => path.display().to_string(),
+            _ => {
+                let shown = path.display().to_string();
+                Err(shown.strip_prefix(r"\\?\").map(str::to_owned).unwrap_or(shown))
+            }
         }
     }
 }
@@ -263,15 +274,27 @@ fn github(findings: &[Finding], summary: &Summary, ctx: &GithubContext) -> Strin
         shown[slot] += 1;
         let kind = if slot == 1 { "error" } else { "warning" };
         let mut props = Vec::new();
-        if let Some(file) = &f.file {
-            props.push(format!("file={}", escape_property(&terminal_safe(&ctx.annotation_path(file)))));
-            if let Some(span) = f.span {
-                props.push(format!("line={}", span.line));
-                props.push(format!("col={}", span.column));
+        let mut msg = String::new();
+        match f.file.as_deref().map(|file| ctx.annotation_path(file)) {
+            Some(Ok(file)) => {
+                props.push(format!("file={}", escape_property(&terminal_safe(&file))));
+                if let Some(span) = f.span {
+                    props.push(format!("line={}", span.line));
+                    props.push(format!("col={}", span.column));
+                }
             }
+            // Outside the workspace: the place in the message, where a reader finds it.
+            Some(Err(outside)) => {
+                msg.push_str(&terminal_safe(&outside));
+                if let Some(span) = f.span {
+                    let _ = write!(msg, ":{}:{}", span.line, span.column);
+                }
+                msg.push_str(": ");
+            }
+            None => {}
         }
         props.push(format!("title={}", escape_property(&f.code.to_string())));
-        let mut msg = terminal_safe(&f.message).into_owned();
+        msg.push_str(&terminal_safe(&f.message));
         if let Some(p) = &f.pointer {
             let shown = if p.is_empty() { "document root".into() } else { super::visible(p) };
             let _ = write!(msg, " (at {shown})");
@@ -301,7 +324,10 @@ fn github(findings: &[Finding], summary: &Summary, ctx: &GithubContext) -> Strin
         {
             for f in rest {
                 let label = if f.severity == Severity::Error { "error" } else { "warning" };
-                let loc = f.file.as_ref().and_then(|file| location_of(f, ctx.annotation_path(file)));
+                let loc = f
+                    .file
+                    .as_ref()
+                    .and_then(|file| location_of(f, ctx.annotation_path(file).unwrap_or_else(|outside| outside)));
                 plain(&mut out, f, label, &format!("[{}]", f.code), loc);
             }
         }
@@ -480,12 +506,39 @@ mod tests {
     #[test]
     fn github_paths_are_relative_to_the_workspace() {
         let c = GithubContext { base: "/w/repo/sub".into(), workspace: "/w/repo".into(), step_summary: true };
-        assert_eq!(c.annotation_path("../manifest.json"), "manifest.json");
-        assert_eq!(c.annotation_path("x/../fixtures/a.json"), "sub/fixtures/a.json");
-        assert_eq!(c.annotation_path("/w/repo/schema/s.json"), "schema/s.json");
-        assert_eq!(c.annotation_path("../../other/f.json"), "/w/other/f.json", "outside the workspace: absolute");
+        assert_eq!(c.annotation_path("../manifest.json").as_deref(), Ok("manifest.json"));
+        assert_eq!(c.annotation_path("x/../fixtures/a.json").as_deref(), Ok("sub/fixtures/a.json"));
+        assert_eq!(c.annotation_path("/w/repo/schema/s.json").as_deref(), Ok("schema/s.json"));
+        assert_eq!(c.annotation_path("../../other/f.json"), Err("/w/other/f.json".into()), "outside: absolute");
         let f = Finding::error(Code::INVALID_JSON, "x").in_file("../manifest.json");
         assert!(github(&[f], &summary(), &c).starts_with("::error file=manifest.json,title="));
+    }
+
+    /// User report: the GitHub Action's adapter writes its results file to $RUNNER_TEMP, outside
+    /// the workspace, and an annotation whose file= is there cannot attach to a file of the
+    /// repository. Such an annotation has no file=, line= or col=; its message starts with the
+    /// path and line:column.
+    #[test]
+    fn a_file_outside_the_workspace_is_named_in_the_message_not_in_file() {
+        let c = GithubContext { base: "/w/repo".into(), workspace: "/w/repo".into(), step_summary: false };
+        let f = Finding::error(Code::RESULTS_CASE_FAILED, "cases / a failed: 50% off")
+            .in_file("/runner/temp/babelqueue-conformance/results.json")
+            .at("/sections/cases/a")
+            .with_span(Some(Span { line: 12, column: 5 }));
+        let out = github(&[f], &summary(), &c);
+        assert!(
+            out.starts_with(
+                "::error title=BQ612 results-case-failed::/runner/temp/babelqueue-conformance/results.json:12:5: \
+                 cases / a failed: 50%25 off (at /sections/cases/a)\n"
+            ),
+            "{out}"
+        );
+        // Past the cap, the plain listing names it the same way.
+        let many: Vec<_> =
+            (0..11).map(|i| Finding::error(Code::INVALID_JSON, format!("e{i}")).in_file("/elsewhere/m.json")).collect();
+        let out = github(&many, &summary(), &c);
+        assert_eq!(out.matches("::error title=BQ001 invalid-json::/elsewhere/m.json: e").count(), 10, "{out}");
+        assert!(out.contains("error[BQ001 invalid-json]: e10\n  --> /elsewhere/m.json\n"), "{out}");
     }
 
     #[test]

@@ -9,7 +9,9 @@
 //! the copy only has CR LF for LF, a note saying so). Symlinks and special files in the copy
 //! are never followed: such an entry is added, or modified when the release has a file there.
 //! A directory only in the copy is reported (as added, `dir/`) when no file beneath it already
-//! is. Nothing is written.
+//! is. The copy's own `CONFORMANCE_VERSION` is returned beside the drift ([`Compared`]), so that
+//! a copy of another release is said as such rather than only as modified files. Nothing is
+//! written.
 
 use std::path::Path;
 
@@ -39,14 +41,25 @@ pub struct Drift {
     pub diff: Option<String>,
 }
 
+/// What comparing a copy with the release found.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Compared {
+    /// The differences, sorted by path.
+    pub drift: Vec<Drift>,
+    /// The version the copy says it is (its `CONFORMANCE_VERSION`, trimmed), when it has one:
+    /// a copy of another release shows as modified files, and this says why.
+    pub copy_version: Option<String>,
+}
+
 /// Compare the copy at `dir` with `tree`. Differences come out sorted by path.
-pub fn compare(tree: &Tree, dir: &Path) -> Result<Vec<Drift>, FetchError> {
+pub fn compare(tree: &Tree, dir: &Path) -> Result<Compared, FetchError> {
     let copy = vendored::read_tree(dir)
         .map_err(|e| FetchError::could_not_run(format!("cannot read {}: {e}", dir.display())))?;
+    let copy_version = copy.version();
     let canonical = vendored::canonical(tree.files());
     let shown = dir.display().to_string();
     let Some(d) = vendored::compare(&canonical, &copy, (&tree.root, shown.trim_end_matches('/'))) else {
-        return Ok(Vec::new());
+        return Ok(Compared { drift: Vec::new(), copy_version });
     };
     let irregular = |p: &str| copy.irregular.contains(p);
     let mut out = Vec::new();
@@ -84,7 +97,7 @@ pub fn compare(tree: &Tree, dir: &Path) -> Result<Vec<Drift>, FetchError> {
         out.push(Drift { path: m.file, kind: DriftKind::Modified, detail, diff: m.diff });
     }
     out.sort_by(|a, b| a.path.cmp(&b.path));
-    Ok(out)
+    Ok(Compared { drift: out, copy_version })
 }
 
 impl Drift {

@@ -15,9 +15,13 @@ pub(super) fn check_dest(dest: &Path) -> Result<(), FetchError> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             let parent = parent_of(dest);
             if !parent.is_dir() {
+                // The parent is not made here (a typo in DEST would otherwise create a tree where
+                // none was meant): the message says how.
                 return Err(FetchError::could_not_run(format!(
-                    "{shown}: its parent directory {} does not exist",
-                    parent.display()
+                    "{shown}: its parent directory {} does not exist (fetch creates DEST, not its parents): \
+                     `mkdir -p {}` first",
+                    parent.display(),
+                    crate::diag::terminal_safe(&crate::diag::path_word(&parent.display().to_string()))
                 )));
             }
             Ok(())

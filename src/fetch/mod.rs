@@ -13,7 +13,8 @@
 //! Extraction rules, in the order they apply:
 //!
 //! 1. **DEST first.** DEST must be absent or an empty directory (not a symlink), and its parent
-//!    must exist; otherwise nothing is downloaded.
+//!    must exist (fetch makes DEST, never its parents, so a mistyped DEST makes no tree; the
+//!    error gives the `mkdir -p` to run); otherwise nothing is downloaded.
 //! 2. **Checksum before parsing.** The asset's sha256 must equal its line in `SHA256SUMS`
 //!    (`<hex>  <name>` or `<hex> *<name>`), or the hash pinned with `--sha256` (then
 //!    `SHA256SUMS` is not consulted: the pin is the authority, and it gives authenticity, which
@@ -78,7 +79,7 @@ use std::time::Duration;
 
 pub use crate::release::layout::Limits;
 pub use archive::{Node, Tree};
-pub use drift::{Drift, DriftKind};
+pub use drift::{Compared, Drift, DriftKind};
 pub use source::{Base, Progress};
 pub use update::{Updated, update};
 
@@ -249,7 +250,7 @@ pub fn unpack(req: &Request, dest: &Path) -> Result<Unpacked, FetchError> {
 }
 
 /// `bqsuite fetch --check VERSION DIR`: verify, then compare `dir` with the archive in memory.
-pub fn check(req: &Request, dir: &Path) -> Result<(Verified, Vec<Drift>), FetchError> {
+pub fn check(req: &Request, dir: &Path) -> Result<(Verified, Compared), FetchError> {
     if !dir.is_dir() {
         return Err(FetchError::could_not_run(format!(
             "{}: not a directory (the vendored copy to check)",

@@ -98,12 +98,7 @@ pub fn update(req: &Request, dir: &Path, allow_downgrade: bool, allow_dirty: boo
     }
     is_a_copy(dir)?;
     let copy = vendored::read_tree(dir).map_err(|e| FetchError::could_not_run(format!("cannot read {shown}: {e}")))?;
-    let from = copy
-        .files
-        .get(crate::suite::VERSION_FILE)
-        .and_then(|b| std::str::from_utf8(b).ok())
-        .map(|v| v.trim().to_owned())
-        .filter(|v| !v.is_empty());
+    let from = copy.version();
     let target = Version::parse(&req.version).expect("a Request holds canonical SemVer");
     let newer = from.as_deref().and_then(|v| Version::parse(v).ok()).filter(|v| *v > target);
     if let (Some(old), false) = (newer, allow_downgrade) {

@@ -1,6 +1,6 @@
 //! `bqsuite results check`: one results file against a loaded suite.
 //!
-//! Rules (spec "Sections, scopes and exceptions", "Results format"; codes BQ601–BQ620):
+//! Rules (spec "Sections, scopes and exceptions", "Results format"; codes BQ601–BQ620, BQ622):
 //! - the file is UTF-8 JSON (BQ601), nested no deeper than the parser's limit (BQ618), with no
 //!   key repeated in one object (BQ617: a case reported twice, `fail` then `pass`, would
 //!   otherwise pass silently), and validates against `schema/results.schema.json` (BQ602);
@@ -39,6 +39,9 @@
 //! - a required section whose every reported case is a skip was not run (BQ615), unless every
 //!   one of those skips is allowed by one rule that lists the section in `whole_sections`;
 //! - with `--max-skips N`, more than N skips in the file is BQ616;
+//! - with `--sdk NAME`, a file whose `sdk` is a string other than NAME is BQ622 (at `/sdk`): a
+//!   file is judged for the SDK it names, so the reference core's results or another SDK's are
+//!   no evidence for NAME (an `sdk` that is no string is BQ620's alone);
 //! - every `fail` is a finding (BQ612) carrying the file's reason, and every reported case whose
 //!   status is none of pass, fail and skip is one (BQ619), judged here whatever the suite's
 //!   results schema allows (a widened schema cannot excuse a case it counts nowhere).
@@ -84,10 +87,12 @@ pub fn family_of(sdk: &str, families: &[String]) -> Option<String> {
 pub use crate::suite::cites_adr;
 
 /// What a check may be asked beyond the suite's own rules.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct CheckOptions {
     /// At most this many skips in one file (`None`: no limit beyond the skip policy).
     pub max_skips: Option<usize>,
+    /// The SDK every file must name as `sdk` (`None`: any SDK's file is judged for it).
+    pub sdk: Option<String>,
 }
 
 /// What checking one results file gave.
@@ -336,6 +341,12 @@ impl<'s> Checker<'s> {
                     ));
                 }
             }
+        }
+        // A file is judged for the SDK it names: with --sdk, that must be the one expected.
+        if let (Some(want), Some(sdk)) = (self.options.sdk.as_deref(), results.sdk.as_deref())
+            && sdk != want
+        {
+            out.push(diags::other_sdk(sdk, want));
         }
         if let Some(max) = self.options.max_skips.filter(|m| fc.counts.skip > *m) {
             out.push(diags::too_many_skips(fc.counts.skip, max, SECTIONS));

@@ -102,6 +102,22 @@ pub(super) fn binding_under_exception(binding: &str, x: &Exception, family_rule:
     .at(at)
 }
 
+/// BQ622: `sdk` is not the name `--sdk` expects (`sdk`: the file's, `want`: the option's).
+pub(super) fn other_sdk(sdk: &str, want: &str) -> Finding {
+    let message = if sdk == crate::sdk::reference::SDK_NAME {
+        format!(
+            "sdk is {sdk:?}, the reference core's name, not {want:?} (--sdk): this file was written by `bqsuite run` \
+             without --sdk or by the adapter `bqsuite adapter`, so its verdict says nothing about {want}"
+        )
+    } else {
+        format!(
+            "sdk is {sdk:?}, not {want:?} (--sdk): this is another SDK's results file, so its verdict says nothing \
+             about {want}"
+        )
+    };
+    Finding::error(Code::RESULTS_OTHER_SDK, message).at("/sdk")
+}
+
 pub(super) fn version_mismatch(ran: &str, suite: &str, root: &std::path::Path) -> Finding {
     Finding::error(
         Code::RESULTS_VERSION_MISMATCH,

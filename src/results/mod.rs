@@ -4,7 +4,8 @@
 //!
 //! Invariants: a results file is read from disk once ([`read`]), only as a regular file of at
 //! most [`RESULTS_CAP`] bytes; only a file that cannot be read at all (missing, a FIFO or device,
-//! too large) is an error (the command cannot run); anything read — not UTF-8, not JSON, nested
+//! too large) is an error (exit 2: `results check` still judges the files that read,
+//! [`check_each`]; `report` produces nothing); anything read — not UTF-8, not JSON, nested
 //! too deeply, a repeated key, wrong shape — is checked and reported as findings in the BQ6xx
 //! range, with the results file as the
 //! finding's file and a pointer inside it. Case ids come only from the suite's one case-id rule
@@ -46,11 +47,18 @@ pub struct Source {
 pub const RESULTS_CAP: u64 = 64 << 20;
 
 /// Read a results file (a regular file of at most [`RESULTS_CAP`] bytes); `Err` names the file
-/// and says why it cannot be read.
+/// and says why it cannot be read (and, for a path that does not exist and looks like a glob,
+/// that globs are not expanded).
 pub fn read(path: &Path) -> Result<Source, String> {
     crate::fsutil::read_bounded(path, RESULTS_CAP)
         .map(|bytes| Source { file: path.display().to_string(), bytes })
-        .map_err(|e| format!("cannot read {}: {e}", crate::diag::terminal_safe(&path.display().to_string())))
+        .map_err(|e| {
+            format!(
+                "cannot read {}: {e}{}",
+                crate::diag::terminal_safe(&path.display().to_string()),
+                crate::fsutil::glob_hint(path, &e)
+            )
+        })
 }
 
 /// A results file's verdict.
@@ -105,6 +113,29 @@ pub fn check_paths(
     paths: &[std::path::PathBuf],
     options: CheckOptions,
 ) -> Result<Vec<FileCheck>, String> {
+    let (checks, unread) = check_each(suite, paths, options)?;
+    match unread.into_iter().next() {
+        Some(why) => Err(why),
+        None => Ok(checks),
+    }
+}
+
+/// Read every file at `paths` and check each one that reads against `suite`, in order: the
+/// checks, and why each other file cannot be read at all (as [`read`] says it), so that one
+/// missing file does not hide the verdicts of the others. `Err` when the suite cannot check
+/// results (no manifest, version or results schema).
+pub fn check_each(
+    suite: &crate::suite::Suite,
+    paths: &[std::path::PathBuf],
+    options: CheckOptions,
+) -> Result<(Vec<FileCheck>, Vec<String>), String> {
     let checker = Checker::new(suite)?.with_options(options);
-    paths.iter().map(|p| read(p).map(|src| checker.check(&src))).collect()
+    let (mut checks, mut unread) = (Vec::new(), Vec::new());
+    for p in paths {
+        match read(p) {
+            Ok(src) => checks.push(checker.check(&src)),
+            Err(why) => unread.push(why),
+        }
+    }
+    Ok((checks, unread))
 }
