@@ -331,3 +331,13 @@ pub fn run_under(suite: &Suite, options: &RunOptions, under: &mut dyn UnderTest,
         lacking: Vec::new(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    /// `results` names the reference core's `sdk` without importing the SDK interface (BQ622's
+    /// message); the two names must stay one.
+    #[test]
+    fn the_results_layer_names_the_reference_core_as_it_names_itself() {
+        assert_eq!(super::SDK_NAME, crate::results::REFERENCE_SDK);
+    }
+}

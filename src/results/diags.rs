@@ -104,7 +104,7 @@ pub(super) fn binding_under_exception(binding: &str, x: &Exception, family_rule:
 
 /// BQ622: `sdk` is not the name `--sdk` expects (`sdk`: the file's, `want`: the option's).
 pub(super) fn other_sdk(sdk: &str, want: &str) -> Finding {
-    let message = if sdk == crate::sdk::reference::SDK_NAME {
+    let message = if sdk == super::REFERENCE_SDK {
         format!(
             "sdk is {sdk:?}, the reference core's name, not {want:?} (--sdk): this file was written by `bqsuite run` \
              without --sdk or by the adapter `bqsuite adapter`, so its verdict says nothing about {want}"
