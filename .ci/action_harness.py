@@ -53,12 +53,15 @@ class Outcome:
     summary: str  # what the steps wrote to GITHUB_STEP_SUMMARY
 
     def commands(self) -> list[str]:
-        """The lines the runner would read as workflow commands: those starting with `::`, except
-        between `::stop-commands::TOKEN` and `::TOKEN::`, as GitHub's runner does."""
+        """The lines the runner would read as workflow commands, as GitHub's runner reads them: a
+        line ends at LF or CR; one that starts with `::` once its leading white space is trimmed,
+        or that holds the older form `##[command]` anywhere (returned from there), except
+        between `::stop-commands::TOKEN` and `::TOKEN::`."""
         found, stopped = [], None
         for line in self.log.splitlines():
+            line = line.lstrip()
             if stopped is not None:
-                if line == f"::{stopped}::":
+                if line.rstrip() == f"::{stopped}::":
                     stopped = None
                 continue
             if line.startswith("::stop-commands::"):
@@ -66,6 +69,8 @@ class Outcome:
                 continue
             if line.startswith("::"):
                 found.append(line)
+            elif "##[" in line:
+                found.append(line[line.index("##["):])
         return found
 
     def annotations(self, level: str = "error") -> list[str]:

@@ -42,7 +42,8 @@
 # space) is passed as `--sdk`, so a file that names another SDK (the reference core's own
 # `bqsuite-reference`, a sibling SDK's file copied in) is Not compatible (BQ622) instead of a
 # false green; the adapter's results file, which carries its hello's `sdk`, is checked the same
-# way.
+# way. `sdk: bqsuite-reference` itself draws a warning annotation and a summary line (the job
+# then checks bqsuite's reference core, as bqsuite's own test bench does, not an SDK).
 #
 # A check that exits 2 (could not run) gets an error annotation carrying its reason: bqsuite's
 # own `bqsuite: error: …` lines (else clap's `error: …` line, else the last non-empty line) from
@@ -136,6 +137,14 @@ if [ -n "$sdk" ] && [ "${#results[@]}" -eq 0 ] && [ -z "$adapter" ]; then
   error "sdk is set but neither results nor adapter is, so it would be ignored"
   exit 2
 fi
+# The reference core's own name: a job that checks it checks bqsuite, not an SDK. Said on the
+# job's page and in the summary (not refused: bqsuite's own test bench runs the action so).
+if [ "$sdk" = bqsuite-reference ]; then
+  echo "::warning title=BabelQueue conformance::sdk is bqsuite-reference, the reference core's name: this job checks bqsuite's reference core, not an SDK; set sdk to the name your SDK writes in its results file"
+  if [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then
+    printf '%s\n\n' "**sdk is bqsuite-reference**: the verdicts below are the reference core's, not an SDK's." >>"$GITHUB_STEP_SUMMARY"
+  fi
+fi
 
 # The adapter's own inputs mean nothing without it: say so rather than ignore them.
 if [ -z "$adapter" ]; then
@@ -222,9 +231,9 @@ run() {
     1) [ "$worst" -ge 1 ] || worst=1 ;;
     *)
       reason=$(why "$err")
+      # Whatever made it exit 2 (a results file it could not read, whose others it still
+      # judged, or a list, a suite or an option it could not use) is in the reason.
       what="could not run (exit $status)"
-      # results check judges every file it can read; exit 2 then means one it could not.
-      if [ "$title" = "results check" ]; then what="could not read every results file (exit $status; the others were judged)"; fi
       error "$title $what: ${reason//bqsuite: error: /}"
       summarize "$title: $what"$'\n'"$reason"
       worst=2

@@ -28,8 +28,10 @@ macro_rules! note {
     ($($arg:tt)*) => {{
         use std::io::Write as _;
         // Formatted first, written once: stderr is unbuffered, and formatting straight into it
-        // costs a system call per padding character.
-        let _ = std::io::stderr().write_all(format!("{}\n", format_args!($($arg)*)).as_bytes());
+        // costs a system call per padding character. A runner reads workflow commands on
+        // stderr too, and no note is one (diag::workflow_inert).
+        let text = format!("{}\n", format_args!($($arg)*));
+        let _ = std::io::stderr().write_all($crate::diag::workflow_inert(&text).as_bytes());
     }};
 }
 
@@ -37,7 +39,8 @@ macro_rules! note {
 macro_rules! note_inline {
     ($($arg:tt)*) => {{
         use std::io::Write as _;
-        let _ = std::io::stderr().write_all(format!($($arg)*).as_bytes());
+        let text = format!($($arg)*);
+        let _ = std::io::stderr().write_all($crate::diag::workflow_inert(&text).as_bytes());
     }};
 }
 

@@ -1005,3 +1005,36 @@ fn the_update_hint_of_a_drifted_copy_is_terminal_safe() {
     assert!(err.contains("bqsuite fetch --update") && err.contains("x\\u001b[31mdir"), "{err}");
     assert!(!o.stderr.contains(&0x1b) && !o.stdout.contains(&0x1b), "{}", transcript(&o));
 }
+
+/// Red team of stop 53: a newer copy's remedy must be a command that runs (fetch --update
+/// refuses a downgrade unless asked), and a vendored file's lines, shown as a diff in the log,
+/// must not read as workflow commands to a runner, which trims a line's leading space before
+/// it looks for `::` and reads the older form `##[command]` anywhere in a line.
+#[test]
+fn a_newer_copy_is_told_the_downgrade_and_a_diff_commands_nothing() {
+    let (_dist, base, _copy, dir) = fetched_copy();
+    std::fs::write(dir.join("CONFORMANCE_VERSION"), "9.0.0\n").unwrap();
+    let o = fetch(&["--check", VERSION, dir.to_str().unwrap()], Some(&base));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains(&format!("--update {VERSION} {} --allow-downgrade`", dir.display())), "{err}");
+
+    std::fs::write(dir.join("CONFORMANCE_VERSION"), format!("{VERSION}\n")).unwrap();
+    let fixture = dir.join("fixtures/order-created.json");
+    let mut text = std::fs::read_to_string(&fixture).unwrap();
+    text.push_str(" ::error file=README.md::forged\n##[stop-commands]hidden\nx ##[error]forged too\n");
+    std::fs::write(&fixture, text).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_bqsuite"))
+        .args(["fetch", "--check", "--format", "github", VERSION, dir.to_str().unwrap()])
+        .env("BQ_CONFORMANCE_BASE_URL", &base)
+        .env_remove("GITHUB_STEP_SUMMARY")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
+    let all = format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
+    assert!(all.contains("stop-commands]hidden") && all.contains("forged too"), "the diff is shown: {all}");
+    assert!(!all.contains("##["), "{all}");
+    for line in all.split(['\n', '\r']) {
+        let command = line.trim_start().starts_with("::");
+        assert!(!command || (line.starts_with("::") && !line.contains("forged")), "{line:?} in {all}");
+    }
+}

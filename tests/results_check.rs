@@ -1185,7 +1185,8 @@ fn a_file_of_another_sdk_is_not_compatible_under_sdk() {
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(
         out.lines().any(|l| l.starts_with("::error ")
-            && l.contains(",title=BQ622 results-other-sdk::sdk is \"bqsuite-reference\", the reference core's name")
+            && l.contains("title=BQ622 results-other-sdk::")
+            && l.contains("sdk is \"bqsuite-reference\", the reference core's name")
             && l.contains("`bqsuite adapter`")
             && l.ends_with("(at /sdk)")),
         "{out}"
@@ -1435,8 +1436,10 @@ fn a_results_file_named_like_a_workflow_command_is_no_command() {
         bqsuite(dir.path(), &["results", "check", "--suite", repo.to_str().unwrap(), "--format", "github", "--", name]);
     assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
     let out = String::from_utf8_lossy(&o.stdout);
-    assert!(out.contains(&format!(" {name}: Compatible")), "{out}");
-    assert!(!out.lines().any(|l| l.starts_with("::")), "{out}");
+    // The runner trims a line's leading white space before it looks for `::`: the verdict
+    // line's `::` is written `\u003a:` (red team of stop 53), not indented.
+    assert!(out.contains("\\u003a:error title=Forged::all good.json: Compatible"), "{out}");
+    assert!(!out.lines().any(|l| l.trim_start().starts_with("::")), "{out}");
 }
 
 /// A zero-width space in `sdk` is escaped in the finding about it (BQ620) but was printed raw

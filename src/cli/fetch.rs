@@ -145,6 +145,12 @@ pub fn run(a: &FetchArgs, color: bool) -> ExitCode {
         .as_deref()
         .filter(|v| *v != a.version && semver::Version::parse(v).is_ok_and(|p| p.to_string() == *v))
     {
+        // A newer copy is moved back only when asked: fetch --update refuses a downgrade.
+        let newer = semver::Version::parse(theirs)
+            .ok()
+            .zip(semver::Version::parse(&a.version).ok())
+            .is_some_and(|(t, v)| t > v);
+        let update = if newer { format!("{update} --allow-downgrade") } else { update.clone() };
         let note = format!(
             "your copy is {theirs}, checked against {}: the differences are those between the two releases; `{}` \
              moves the copy to {}, or check it against its own release, {theirs}",
@@ -158,8 +164,9 @@ pub fn run(a: &FetchArgs, color: bool) -> ExitCode {
         summary.notes.push(note);
     }
     // The diff in the log under `--format github` too, as `sync --check` prints it there: an
-    // annotation says which file drifted, the diff how. (Every line of a unified diff starts
-    // with ` `, `+`, `-` or `@`, so none reads as a workflow command.)
+    // annotation says which file drifted, the diff how. (A runner trims a line's leading space
+    // before it looks for `::` and reads `##[` anywhere: terminal_safe_lines makes every line
+    // inert, diag::workflow_inert.)
     if a.format != Format::Json && !a.no_diff {
         emit(&diag::terminal_safe_lines(&drift.iter().filter_map(|d| d.diff.as_deref()).collect::<String>()));
     }

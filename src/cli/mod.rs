@@ -501,6 +501,7 @@ fn emit(text: &str) {
         anstream::ColorChoice::Never
     };
     let mut out = anstream::AutoStream::new(std::io::stdout().lock(), choice);
+    let text = diag::no_legacy_commands(text);
     let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
 }
 

@@ -290,12 +290,9 @@ fn check(a: &CheckArgs, color: bool) -> ExitCode {
         }
         Format::Human => emit(&(rendered + &verdicts)),
         Format::Github => {
-            // A line of the log that starts with `::` is a workflow command to the runner: a
-            // results file named `::error …` must not make its verdict line one.
-            let verdicts: String = verdicts
-                .lines()
-                .map(|l| if l.starts_with("::") { format!(" {l}\n") } else { format!("{l}\n") })
-                .collect();
+            // A line of the log that starts with `::` (after white space) is a workflow command to
+            // the runner: a results file named `::error …` must not make its verdict line one.
+            let verdicts = diag::workflow_inert(&verdicts).into_owned();
             emit(&(rendered + &verdicts));
             // The verdicts first (they are what a reader looks for), escaped like every finding.
             let mut list: String =

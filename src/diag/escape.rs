@@ -185,16 +185,53 @@ fn escape_where(s: &str, pick: impl Fn(char) -> bool, notation: Notation) -> Cow
     Cow::Owned(out)
 }
 
-/// `text` with every [`is_unsafe_char`] but the line feeds that end its lines escaped: for
-/// multi-line output (a diff, a report) whose lines hold strings from input files.
+/// `text` with every [`is_unsafe_char`] but the line feeds that end its lines escaped, and
+/// every line made [`workflow_inert`]: for multi-line output (a diff, a report) whose lines
+/// hold strings from input files.
 pub fn terminal_safe_lines(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for line in text.split_inclusive('\n') {
         let (body, nl) = line.strip_suffix('\n').map_or((line, ""), |b| (b, "\n"));
-        out.push_str(&terminal_safe(body));
+        out.push_str(&workflow_inert(&terminal_safe(body)));
         out.push_str(nl);
     }
     out
+}
+
+/// `text` as no GitHub Actions runner reads a workflow command in it: the runner takes a line
+/// that starts with `::` once its leading white space is trimmed (`  ::error::x` too), and the
+/// older form `##[command]` anywhere in a line. So each line's leading `::` is written
+/// `\u003a:` and every `##[` is written `#\u0023[` (borrowed when there is none). For lines
+/// that carry text from an input (a file's diff, a results file's `sdk`, an adapter's words);
+/// the annotations bqsuite writes itself are the only lines that may start with `::`.
+pub fn workflow_inert(text: &str) -> Cow<'_, str> {
+    let leading = |l: &str| l.trim_start().starts_with("::");
+    if !text.contains("##[") && !text.split(['\n', '\r']).any(leading) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    // A carriage return ends a line for the runner as a line feed does.
+    for line in text.split_inclusive(['\n', '\r']) {
+        let rest = line.trim_start();
+        out.push_str(&line[..line.len() - rest.len()]);
+        let rest = match rest.strip_prefix("::") {
+            Some(r) => {
+                out.push_str("\\u003a:");
+                r
+            }
+            None => rest,
+        };
+        out.push_str(&rest.replace("##[", "#\\u0023["));
+    }
+    Cow::Owned(out)
+}
+
+/// `text` (bqsuite's own standard output, annotations included) with every `##[` written
+/// `#\u0023[`: the older workflow-command form, which a runner reads anywhere in a line, is
+/// never one bqsuite means (a line-leading `::` is left to the lines' makers: an annotation
+/// starts with one).
+pub fn no_legacy_commands(text: &str) -> Cow<'_, str> {
+    if text.contains("##[") { Cow::Owned(text.replace("##[", "#\\u0023[")) } else { Cow::Borrowed(text) }
 }
 
 /// Escape free text for Markdown (a table cell, a list item, a heading or a paragraph): every
@@ -272,6 +309,19 @@ pub fn token_safe(s: &str) -> Cow<'_, str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Red team of stop 53: the runner trims a line's leading white space before it looks for
+    /// `::`, reads `##[command]` anywhere in a line, and ends a line at a carriage return.
+    #[test]
+    fn no_line_reads_as_a_workflow_command() {
+        assert_eq!(workflow_inert("plain text\n"), "plain text\n");
+        assert!(matches!(workflow_inert("a::b\n"), Cow::Borrowed(_)));
+        assert_eq!(workflow_inert("  ::error::x\n::warning::y"), "  \\u003a:error::x\n\\u003a:warning::y");
+        assert_eq!(workflow_inert("+ v1.0##[error]forged\n"), "+ v1.0#\\u0023[error]forged\n");
+        assert_eq!(workflow_inert("path x\r::error file=a::b"), "path x\r\\u003a:error file=a::b");
+        assert_eq!(terminal_safe_lines(" ##[stop-commands]t\n"), " #\\u0023[stop-commands]t\n");
+        assert_eq!(no_legacy_commands("::error::a ##[x]"), "::error::a #\\u0023[x]");
+    }
 
     /// Red team M1 of stop 44: a URL with nothing to hide was shown as given, an escape
     /// sequence in its query included.

@@ -102,6 +102,12 @@ impl GithubContext {
     /// the workspace, where no annotation can attach to it.
     pub fn annotation_path(&self, file: &str) -> Result<String, String> {
         let path = normalize(&self.base.join(file));
+        // The workspace is canonical; a file named through a symlink to it (an absolute path
+        // by the workspace's other name) is inside all the same.
+        let path = match path.strip_prefix(&self.workspace) {
+            Ok(_) => path,
+            Err(_) => path.canonicalize().unwrap_or(path),
+        };
         match path.strip_prefix(&self.workspace) {
             Ok(rel) if !rel.as_os_str().is_empty() => {
                 Ok(rel.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/"))
@@ -539,6 +545,22 @@ mod tests {
         let out = github(&many, &summary(), &c);
         assert_eq!(out.matches("::error title=BQ001 invalid-json::/elsewhere/m.json: e").count(), 10, "{out}");
         assert!(out.contains("error[BQ001 invalid-json]: e10\n  --> /elsewhere/m.json\n"), "{out}");
+    }
+
+    /// Red team of stop 53: the workspace is canonical, and a file named by an absolute path
+    /// through a symlink to it lost its `file=`.
+    #[cfg(unix)]
+    #[test]
+    fn a_file_named_through_a_symlink_to_the_workspace_is_inside_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let ws = dir.path().join("ws");
+        std::fs::create_dir(&ws).unwrap();
+        std::fs::write(ws.join("r.json"), "{}").unwrap();
+        std::os::unix::fs::symlink(&ws, dir.path().join("link")).unwrap();
+        let c =
+            GithubContext { base: dir.path().join("link"), workspace: ws.canonicalize().unwrap(), step_summary: false };
+        assert_eq!(c.annotation_path("r.json"), Ok("r.json".to_owned()));
+        assert!(c.annotation_path("/elsewhere/r.json").is_err());
     }
 
     #[test]

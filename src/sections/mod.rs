@@ -79,12 +79,23 @@ pub fn ensure(cond: bool, msg: impl FnOnce() -> String) -> Check {
     if cond { Ok(()) } else { Err(msg()) }
 }
 
-/// A string as a failure reason quotes it: between double quotes, every character as it is.
-/// [`Outcome::fail`] then writes each one a reader cannot see as `\u{XXXX}`, the one notation
-/// of the section pages; Rust's `{:?}` would write some of them its own way first (`\u{b}`,
-/// `\n`, `\"`), so a reason never formats an SDK's string with it.
+/// A string as a failure reason quotes it: between double quotes, a quote or a backslash in it
+/// written with a backslash before it (so an SDK's value can neither end the quotation early
+/// nor pass for an escape), every other character as it is. [`Outcome::fail`] then writes each
+/// one a reader cannot see as `\u{XXXX}`, the one notation of the section pages; Rust's `{:?}`
+/// would write some of them its own way first (`\u{b}`, `\n`), so a reason never formats an
+/// SDK's string with it.
 pub fn quoted(s: &str) -> String {
-    format!("\"{s}\"")
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        if matches!(c, '"' | '\\') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out.push('"');
+    out
 }
 
 /// An optional string as a reason shows it: [`quoted`], or `none` when there is none (say

@@ -364,8 +364,15 @@ impl Monitor {
             .map_err(|e| format!("the judge could not watch the commands (MONITOR: {e})"))
             .and_then(|v| match v {
                 Value::Okay => Ok(()),
-                Value::ServerError(e) => Err(format!("the Redis refused MONITOR, which the judge needs ({e:?})")),
-                other => Err(format!("MONITOR answered {other:?}")),
+                // A managed Redis often disables MONITOR (rename-command): say so in the
+                // server's words, not the client library's types.
+                Value::ServerError(e) => Err(format!(
+                    "the Redis refused MONITOR, which the judge needs to see an SDK's commands ({}{}): use a Redis \
+                     that allows it (a local redis:7 does)",
+                    e.code(),
+                    e.details().map(|d| format!(" {d}")).unwrap_or_default()
+                )),
+                other => Err(format!("MONITOR answered {}, not OK", shown_reply(&other))),
             })?;
         Ok(Self { con, marks: 0, tag: tag.to_owned() })
     }
@@ -384,7 +391,7 @@ impl Monitor {
             let line = match self.con.recv_response() {
                 Ok(Value::SimpleString(s)) => s,
                 Ok(Value::BulkString(b)) => String::from_utf8_lossy(&b).into_owned(),
-                Ok(other) => return Err(format!("MONITOR sent {other:?}")),
+                Ok(other) => return Err(format!("MONITOR sent {}, not a command line", shown_reply(&other))),
                 Err(e) => {
                     return Err(format!(
                         "the judge's own mark never came back through MONITOR ({e}): the commands of this step \
@@ -401,9 +408,32 @@ impl Monitor {
     }
 }
 
+/// A Redis reply as a reason shows it: its kind, and its text when it has one (never the client
+/// library's Rust types).
+fn shown_reply(v: &Value) -> String {
+    match v {
+        Value::Nil => "nil".into(),
+        Value::Int(n) => format!("the integer {n}"),
+        Value::SimpleString(s) => format!("the status {}", crate::sections::quoted(s)),
+        Value::BulkString(b) => format!("the string {}", crate::sections::quoted(&String::from_utf8_lossy(b))),
+        Value::Okay => "OK".into(),
+        Value::ServerError(e) => format!("the error {}", e.code()),
+        _ => "a reply of another kind".into(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Red team of stop 53: a Redis that refuses MONITOR (managed services rename it) was told
+    /// in the client library's types, `ServerError(Known { kind: ResponseError, … })`.
+    #[test]
+    fn a_reply_is_said_in_redis_words() {
+        assert_eq!(super::shown_reply(&Value::Int(3)), "the integer 3");
+        assert_eq!(super::shown_reply(&Value::SimpleString("QUEUED".into())), "the status \"QUEUED\"");
+        assert_eq!(super::shown_reply(&Value::Nil), "nil");
+    }
 
     fn line(client: &str, args: &[&str]) -> Seen {
         Seen { client: client.into(), args: args.iter().map(|a| a.as_bytes().to_vec()).collect() }
