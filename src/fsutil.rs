@@ -46,10 +46,13 @@ impl fmt::Display for ReadError {
 
 /// What to add to "cannot read PATH: …" when PATH does not exist and holds a glob character
 /// (`*`, `?`, `[`): a pattern a shell left unexpanded, or one written in a CI input, which
-/// bqsuite never expands. Empty otherwise.
+/// bqsuite never expands; or when it is `-`, which names no standard input here. Empty
+/// otherwise.
 pub fn glob_hint(path: &Path, e: &ReadError) -> &'static str {
     let missing = matches!(e, ReadError::Io(e) if e.kind() == io::ErrorKind::NotFound);
-    if missing && path.to_string_lossy().contains(['*', '?', '[']) {
+    if missing && path.as_os_str() == "-" {
+        "; - is read as a file's name: standard input is not read, so write the results to a file and name it"
+    } else if missing && path.to_string_lossy().contains(['*', '?', '[']) {
         "; the path holds *, ? or [, and globs are not expanded (each path is read as written): name each file"
     } else {
         ""
@@ -214,6 +217,14 @@ pub fn create_no_follow(path: &Path) -> std::io::Result<std::fs::File> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_missing_glob_or_dash_says_why_it_was_not_read() {
+        let missing = || ReadError::Io(io::Error::from(io::ErrorKind::NotFound));
+        assert!(glob_hint(Path::new("build/*.json"), &missing()).contains("globs are not expanded"));
+        assert!(glob_hint(Path::new("-"), &missing()).contains("standard input is not read"));
+        assert_eq!(glob_hint(Path::new("r.json"), &missing()), "");
+    }
 
     #[test]
     fn files_written_as_one_are_all_staged_before_any_is_renamed() {

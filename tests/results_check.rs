@@ -1196,10 +1196,13 @@ fn a_file_of_another_sdk_is_not_compatible_under_sdk() {
     assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
     // A name no file can have (the action trims its input; a hand-written one may not be) is
     // a usage error, not a finding in every file.
-    for bad in ["babelqueue-node\n", "babelqueue node", ""] {
+    for bad in ["babelqueue-node\n", "babelqueue node", "", "node\u{1b}[31m", "node\u{202e}"] {
         let o = bqsuite(&repo(), &["results", "check", reference.to_str().unwrap(), "--sdk", bad]);
         assert_eq!(o.status.code(), Some(2), "{bad:?}: {}", transcript(&o));
-        assert!(String::from_utf8_lossy(&o.stderr).contains("is not a package name"), "{}", transcript(&o));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains("is not a package name"), "{}", transcript(&o));
+        // The value is shown escaped, never raw (clap's own message would echo it).
+        assert!(!err.contains(['\u{1b}', '\u{202e}']) && err.trim_end().lines().count() == 1, "{err:?}");
     }
 }
 

@@ -49,7 +49,7 @@ pub struct CheckArgs {
     /// (`bqsuite run` without --sdk, or the adapter `bqsuite adapter`: sdk bqsuite-reference) or
     /// another SDK's file cannot pass as this SDK's. (Not `run --sdk`, which takes the adapter's
     /// command.)
-    #[arg(long, value_name = "NAME", value_parser = sdk_name)]
+    #[arg(long, value_name = "NAME")]
     pub sdk: Option<String>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Human)]
@@ -79,8 +79,8 @@ fn sdk_name(s: &str) -> Result<String, String> {
         Ok(s.to_owned())
     } else {
         Err(format!(
-            "{:?} is not a package name as a results file's sdk is written (printable ASCII without white space)",
-            crate::diag::terminal_safe(s)
+            "\"{}\" is not a package name as a results file's sdk is written (printable ASCII without white space)",
+            crate::diag::visible(&crate::diag::terminal_safe(s))
         ))
     }
 }
@@ -134,6 +134,11 @@ fn check(a: &CheckArgs, color: bool) -> ExitCode {
         Ok(s) => s,
         Err(e) => return fail(e),
     };
+    // Checked here, not by clap, whose message would echo the raw value (a terminal escape, a
+    // bidi control) before ours escapes it.
+    if let Some(Err(e)) = a.sdk.as_deref().map(sdk_name) {
+        return fail(format!("--sdk: {e}"));
+    }
     let options = CheckOptions { max_skips: a.max_skips, sdk: a.sdk.clone() };
     // A file that cannot be read is exit 2, but the others are still judged: one missing file
     // must not hide their verdicts (the GitHub Action checks every results file in one command).

@@ -90,7 +90,7 @@ fn who_runs(cx: &Context<'_>, scope: Scope) -> String {
 
 /// The version that added `section`: for a section of bqsuite's registry, its `SINCE` (the
 /// spec's version history, which validate holds suites to), linked to that version's CHANGELOG
-/// entry (or the oldest entry when there is none). For any other section, the version whose
+/// entry when there is one. For any other section, the version whose
 /// CHANGELOG entry added it: the oldest entry with a list item that announces sections ("New
 /// …", "Adds the sections …", "Added section …") and names the section as a code span; else
 /// the oldest entry (the first tagged suite, whose entry names the sections it started with
@@ -102,7 +102,7 @@ pub fn added_in(changelog: &str, section: &str) -> Option<String> {
 
 /// [`added_in`], and the anchor of the entry's heading (its GitHub slug: the heading as written
 /// may say more than the version, `## 1.7.0-rc.1` or `## 1.6.0 — 2026-12-06`).
-fn added_in_entry(changelog: &str, section: &str) -> Option<(String, String)> {
+fn added_in_entry(changelog: &str, section: &str) -> Option<(String, Option<String>)> {
     let mut versions: Vec<String> = Vec::new();
     for v in crate::diff::changelog::headings(changelog) {
         if semver::Version::parse(&v).is_ok() && !versions.contains(&v) {
@@ -137,15 +137,14 @@ fn added_in_entry(changelog: &str, section: &str) -> Option<(String, String)> {
             let (major, minor, patch) = def.since();
             let since = format!("{major}.{minor}.{patch}");
             let v = versions.iter().find(|v| **v == since).or_else(|| versions.iter().find(|v| release(v) == since));
-            let heading = v
-                .or_else(|| versions.first())
-                .map(|v| crate::suite::changelog::heading_text(changelog, v).unwrap_or_else(|| v.clone()));
-            return Some((since, markdown::slug(&heading.unwrap_or_default())));
+            // No entry of that version (a CHANGELOG begun later): the version, and no link.
+            let heading = v.map(|v| crate::suite::changelog::heading_text(changelog, v).unwrap_or_else(|| v.clone()));
+            return Some((since, heading.map(|h| markdown::slug(&h))));
         }
         None => versions.iter().find(|v| names(v)).or_else(|| versions.first())?,
     };
     let heading = crate::suite::changelog::heading_text(changelog, v).unwrap_or_else(|| v.clone());
-    Some((release(v), markdown::slug(&heading)))
+    Some((release(v), Some(markdown::slug(&heading))))
 }
 
 /// A description split into its contract and its rulings: `(text, [(lead, [ruling])])`.
@@ -569,8 +568,14 @@ pub fn page(cx: &Context<'_>, section: &Section<'_>) -> String {
         }
         let _ = writeln!(out, "- **Scope:** {who}");
     }
-    if let Some((v, anchor)) = added_in_entry(cx.changelog, section.name) {
-        let _ = writeln!(out, "- **Added in:** [{v}]({}#{anchor}) (CHANGELOG).", relative(&page, "CHANGELOG.md"));
+    match added_in_entry(cx.changelog, section.name) {
+        Some((v, Some(anchor))) => {
+            let _ = writeln!(out, "- **Added in:** [{v}]({}#{anchor}) (CHANGELOG).", relative(&page, "CHANGELOG.md"));
+        }
+        Some((v, None)) => {
+            let _ = writeln!(out, "- **Added in:** {v} (the CHANGELOG has no entry of it).");
+        }
+        None => {}
     }
     let blocks: Vec<String> = groups.iter().filter_map(|g| g.sub).map(|s| format!("`{s}`")).collect();
     let _ = writeln!(
@@ -952,9 +957,9 @@ mod tests {
     #[test]
     fn the_added_in_link_is_the_anchor_of_the_entry_s_heading_as_written() {
         let changelog = "# Changelog\n\n## 1.7.0-rc.1\n\n- New section `extra`.\n- Adds the sections `more` and `most`.\n\n## 1.6.0 — 2026-12-06\n\n- New section `later`.\n- Adds three cases to `cases`.\n\n## 1.0.0\n\nThe first suite.\n";
-        assert_eq!(added_in_entry(changelog, "extra"), Some(("1.7.0".into(), "170-rc1".into())));
-        assert_eq!(added_in_entry(changelog, "later"), Some(("1.6.0".into(), "160--2026-12-06".into())));
-        assert_eq!(added_in_entry(changelog, "cases"), Some(("1.0.0".into(), "100".into())));
+        assert_eq!(added_in_entry(changelog, "extra"), Some(("1.7.0".into(), Some("170-rc1".into()))));
+        assert_eq!(added_in_entry(changelog, "later"), Some(("1.6.0".into(), Some("160--2026-12-06".into()))));
+        assert_eq!(added_in_entry(changelog, "cases"), Some(("1.0.0".into(), Some("100".into()))));
         assert_eq!(added_in_entry(changelog, "most").map(|(v, _)| v), Some("1.7.0".into()));
     }
 
@@ -965,11 +970,11 @@ mod tests {
     #[test]
     fn a_registered_section_is_dated_by_the_registry_not_by_a_later_mention() {
         let changelog = "# Changelog\n\n## 1.7.0\n\n- New section `payload_schema_types`, with the shape of `payload_schema`.\n\n## 1.5.0\n\n- New section `delay`.\n\n## 1.0.0\n\nThe first suite.\n";
-        assert_eq!(added_in_entry(changelog, "payload_schema"), Some(("1.0.0".into(), "100".into())));
-        assert_eq!(added_in_entry(changelog, "payload_schema_types"), Some(("1.7.0".into(), "170".into())));
-        assert_eq!(added_in_entry(changelog, "delay"), Some(("1.5.0".into(), "150".into())));
-        // No entry of its version: the oldest entry is the anchor, the version stays the registry's.
-        assert_eq!(added_in_entry(changelog, "kafka_poison"), Some(("1.6.0".into(), "100".into())));
+        assert_eq!(added_in_entry(changelog, "payload_schema"), Some(("1.0.0".into(), Some("100".into()))));
+        assert_eq!(added_in_entry(changelog, "payload_schema_types"), Some(("1.7.0".into(), Some("170".into()))));
+        assert_eq!(added_in_entry(changelog, "delay"), Some(("1.5.0".into(), Some("150".into()))));
+        // No entry of its version: the registry's version, and no link to another entry.
+        assert_eq!(added_in_entry(changelog, "kafka_poison"), Some(("1.6.0".into(), None)));
     }
 
     #[test]
