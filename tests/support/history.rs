@@ -49,7 +49,7 @@ fn back_to(s: &SuiteCopy, version: bqsuite::sections::Version) {
     // The manifest is rewritten only when something goes (rewriting it changes its bytes, which
     // the tests of a released version's bytes would see).
     let later =
-        bqsuite::sections::registry().any(|s| s.since() > version || s.blocks().iter().any(|b| b.since > version));
+        bqsuite::sections::registry().any(|d| d.since() > version || d.blocks().iter().any(|b| b.since > version));
     if later {
         s.edit_manifest(|m| {
             let top = m.as_object_mut().unwrap();
