@@ -126,6 +126,7 @@ fn run_a_small_suite() {
     let s = tiny_suite();
     // Made up, not a copy of the published 1.6.0, whose skip policy results check would insist
     // on (BQ319): labelled a version the recording does not pin, so the run ends with a verdict.
+    support::assert_unpinned("1.6.1");
     support::set_version(s.path(), "1.6.1");
     let o = bqsuite(s.path(), &["run"]);
     assert_eq!(o.status.code(), Some(1), "the unimplemented section fails");
@@ -530,6 +531,7 @@ fn a_whole_run_ends_with_the_verdict_results_check_gives_its_file() {
         m["skip_policy"]["rules"].as_array_mut().unwrap().retain(|r| r["name"] != "no-live-redis");
     });
     // At the recorded version a copy without a published rule is not judged at all (BQ319).
+    support::assert_recording_current();
     let o = bqsuite(s.path(), &["run"]);
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
@@ -537,7 +539,7 @@ fn a_whole_run_ends_with_the_verdict_results_check_gives_its_file() {
         "{err}"
     );
     // At a version the recording does not pin, the copy's own policy judges the run.
-    support::set_version(s.path(), "1.6.1");
+    support::set_version(s.path(), &support::bumped("patch"));
     let o = bqsuite(s.path(), &["run"]);
     assert_eq!(o.status.code(), Some(0), "every case passed: {}", transcript(&o));
     let err = String::from_utf8_lossy(&o.stderr);

@@ -553,24 +553,26 @@ fn versions_lower_not_semver_and_with_build_metadata() {
         let human = String::from_utf8_lossy(&bqsuite(new.path(), &args("human")).stdout).into_owned();
         (v["bump"].clone(), human)
     };
-    let (bump, human) = run("1.6.0-pre");
+    // The old side is the canonical suite; `minor` its next MINOR.
+    let (v, minor) = (support::version(), support::bumped("minor"));
+    let (bump, human) = run(&format!("{v}-pre"));
     assert_eq!((&bump["actual"], &bump["version_order"]), (&Value::Null, &json!("lower")));
-    assert!(human.contains("version bump 1.6.0 → 1.6.0-pre: a lower version (1.6.0-pre < 1.6.0"), "{human}");
-    for v in ["v1.7.0", "1.7", "01.7.0"] {
-        let (bump, human) = run(v);
-        assert_eq!((&bump["actual"], &bump["version_order"]), (&Value::Null, &json!("not-semver")), "{v}");
-        assert!(human.contains(&format!("version bump 1.6.0 → {v}: not SemVer (\"{v}\" is not")), "{human}");
+    assert!(human.contains(&format!("version bump {v} → {v}-pre: a lower version ({v}-pre < {v}")), "{human}");
+    for bad in ["v1.7.0", "1.7", "01.7.0"] {
+        let (bump, human) = run(bad);
+        assert_eq!((&bump["actual"], &bump["version_order"]), (&Value::Null, &json!("not-semver")), "{bad}");
+        assert!(human.contains(&format!("version bump {v} → {bad}: not SemVer (\"{bad}\" is not")), "{human}");
     }
-    let (bump, _) = run("1.7.0");
+    let (bump, _) = run(&minor);
     assert_eq!((&bump["actual"], &bump["version_order"]), (&json!("minor"), &json!("higher")));
-    let (bump, _) = run("1.6.0+build.1");
+    let (bump, _) = run(&format!("{v}+build.1"));
     assert_eq!((&bump["actual"], &bump["version_order"]), (&json!("none"), &json!("same")));
-    // Build metadata: the entry is `## 1.7.0`, and it names the correction.
+    // Build metadata: the entry is `## MINOR`, and it names the correction.
     new.edit_manifest(|m| m["cases"][0]["expect"]["attempts"] = json!(3));
-    new.write("CONFORMANCE_VERSION", "1.7.0+build.1\n");
-    let text = "## 1.7.0\n\n- Correction (ADR-0034): `cases.order-created`.\n";
-    let d = Diff::new(&load(old.path()), &load(new.path()), Some(("CHANGELOG.md".into(), text.into()))).unwrap();
-    assert_eq!(d.changelog.entry.as_deref(), Some("1.7.0"));
+    new.write("CONFORMANCE_VERSION", format!("{minor}+build.1\n"));
+    let text = format!("## {minor}\n\n- Correction (ADR-0034): `cases.order-created`.\n");
+    let d = Diff::new(&load(old.path()), &load(new.path()), Some(("CHANGELOG.md".into(), text))).unwrap();
+    assert_eq!(d.changelog.entry.as_deref(), Some(minor.as_str()));
     assert_eq!((d.needed(), d.unnamed_corrections().count()), (Bump::Minor, 0));
 }
 
@@ -626,9 +628,12 @@ fn a_reformatted_manifest_is_an_editorial_change() {
     // Only the version moved (the sides' versions, not a change): still nothing.
     new.write(
         "manifest.json",
-        old.read("manifest.json").replace("\"conformance_version\": \"1.6.0\"", "\"conformance_version\": \"1.6.1\""),
+        old.read("manifest.json").replace(
+            &format!("\"conformance_version\": \"{}\"", support::version()),
+            &format!("\"conformance_version\": \"{}\"", support::bumped("patch")),
+        ),
     );
-    new.write("CONFORMANCE_VERSION", "1.6.1\n");
+    new.write("CONFORMANCE_VERSION", format!("{}\n", support::bumped("patch")));
     assert!(diff(old.path(), new.path()).changes.is_empty());
 }
 
@@ -918,10 +923,10 @@ fn fixtures_byte_wise_and_semantically() {
     // The version bump itself, in the three places that say it, is no change: the results
     // example's conformance_version is the version, as the manifest's is. Anything else in the
     // example still is.
-    let c = one_change(|s| support::set_version(s.path(), "1.6.1"));
+    let c = one_change(|s| support::set_version(s.path(), &support::bumped("patch")));
     assert!(c.is_empty(), "{c:#?}");
     let c = one_change(|s| {
-        support::set_version(s.path(), "1.6.1");
+        support::set_version(s.path(), &support::bumped("patch"));
         s.write(
             "schema/results.example.json",
             s.read("schema/results.example.json").replacen("\"sdk\"", "\"sdk\" ", 1),
@@ -961,7 +966,8 @@ fn asset_of(dir: &Path, out: &Path) -> std::path::PathBuf {
 
 #[test]
 fn two_assets_diff_as_the_directories_they_were_built_from() {
-    let (old, new) = (suite_1_5_0(), SuiteCopy::new());
+    // The suite's own history, 1.5.0 and 1.6.0 (so `diff 1.5.0 1.6.0` below names them).
+    let (old, new) = (suite_1_5_0(), suite_1_6_0());
     // An asset ships no CHANGELOG.md, so the directories compared with it have none either.
     for s in [&old, &new] {
         let _ = std::fs::remove_file(s.path().join("CHANGELOG.md"));

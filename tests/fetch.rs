@@ -13,6 +13,8 @@ use std::process::{Command, Output};
 use bqsuite::release::{self, ustar};
 use support::{repo, transcript};
 
+// The version, root and asset name of the hand-made archives below, which are no release of the
+// canonical suite (the tests that fetch that use `support::version()`): any version will do.
 const VERSION: &str = "1.6.0";
 const ROOT: &str = "babelqueue-conformance-1.6.0";
 const ASSET: &str = "babelqueue-conformance-1.6.0.tar.gz";
@@ -66,7 +68,7 @@ fn fetch_from_a_file_url_reproduces_the_suite_byte_for_byte() {
     let target = tempfile::tempdir().unwrap();
     let dest = target.path().join("empty");
     std::fs::create_dir(&dest).unwrap();
-    let o = fetch(&[VERSION, dest.to_str().unwrap()], Some(&file_url(dist.path())));
+    let o = fetch(&[support::version(), dest.to_str().unwrap()], Some(&file_url(dist.path())));
     assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
     assert_eq!(files_under(&dest), canonical());
     assert!(
@@ -77,20 +79,23 @@ fn fetch_from_a_file_url_reproduces_the_suite_byte_for_byte() {
 
     // An absent DEST is created; a non-empty one is refused and left alone.
     let fresh = target.path().join("new");
-    assert_eq!(fetch(&[VERSION, fresh.to_str().unwrap()], Some(&file_url(dist.path()))).status.code(), Some(0));
+    assert_eq!(
+        fetch(&[support::version(), fresh.to_str().unwrap()], Some(&file_url(dist.path()))).status.code(),
+        Some(0)
+    );
     assert_eq!(files_under(&fresh), canonical());
-    let o = fetch(&[VERSION, dest.to_str().unwrap()], Some(&file_url(dist.path())));
+    let o = fetch(&[support::version(), dest.to_str().unwrap()], Some(&file_url(dist.path())));
     assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
     assert!(transcript(&o).contains("not empty"));
     assert_eq!(files_under(&dest), canonical());
 
     let link = target.path().join("link");
     std::os::unix::fs::symlink(target.path().join("elsewhere"), &link).unwrap();
-    let o = fetch(&[VERSION, link.to_str().unwrap()], Some(&file_url(dist.path())));
+    let o = fetch(&[support::version(), link.to_str().unwrap()], Some(&file_url(dist.path())));
     assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
     assert!(transcript(&o).contains("is a symlink"));
     let orphan = target.path().join("no/such/parent");
-    let o = fetch(&[VERSION, orphan.to_str().unwrap()], Some(&file_url(dist.path())));
+    let o = fetch(&[support::version(), orphan.to_str().unwrap()], Some(&file_url(dist.path())));
     assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
     assert!(transcript(&o).contains("does not exist"));
     assert!(!target.path().join("elsewhere").exists() && !target.path().join("no").exists());
@@ -105,7 +110,7 @@ fn fetch_into_the_empty_current_directory() {
     let here = target.path().join("here");
     std::fs::create_dir(&here).unwrap();
     let o = Command::new(env!("CARGO_BIN_EXE_bqsuite"))
-        .args(["fetch", VERSION, "."])
+        .args(["fetch", support::version(), "."])
         .current_dir(&here)
         .env("NO_COLOR", "1")
         .env("BQ_CONFORMANCE_BASE_URL", file_url(dist.path()))
@@ -116,7 +121,7 @@ fn fetch_into_the_empty_current_directory() {
     assert_eq!(files_under(&here), canonical());
     let dotted = target.path().join("dotted");
     std::fs::create_dir(&dotted).unwrap();
-    let o = fetch(&[VERSION, &format!("{}/.", dotted.display())], Some(&file_url(dist.path())));
+    let o = fetch(&[support::version(), &format!("{}/.", dotted.display())], Some(&file_url(dist.path())));
     assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
     assert_eq!(files_under(&dotted), canonical());
     let mut names: Vec<_> = std::fs::read_dir(target.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
@@ -135,7 +140,7 @@ fn a_dest_whose_parent_is_missing_is_refused_with_the_mkdir_to_run() {
     let dist = dist();
     let sdk = tempfile::tempdir().unwrap();
     let dest = sdk.path().join("tests/conformance");
-    let o = fetch(&[VERSION, dest.to_str().unwrap()], Some(&file_url(dist.path())));
+    let o = fetch(&[support::version(), dest.to_str().unwrap()], Some(&file_url(dist.path())));
     assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
     let err = String::from_utf8_lossy(&o.stderr);
     let parent = sdk.path().join("tests");
@@ -148,7 +153,7 @@ fn a_dest_whose_parent_is_missing_is_refused_with_the_mkdir_to_run() {
     );
     assert!(!parent.exists(), "nothing made");
     std::fs::create_dir(&parent).unwrap();
-    let o = fetch(&[VERSION, dest.to_str().unwrap()], Some(&file_url(dist.path())));
+    let o = fetch(&[support::version(), dest.to_str().unwrap()], Some(&file_url(dist.path())));
     assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
 }
 
@@ -156,11 +161,11 @@ fn a_dest_whose_parent_is_missing_is_refused_with_the_mkdir_to_run() {
 fn a_base_url_with_a_version_placeholder_names_each_versions_directory() {
     let dist = dist();
     let mirror = tempfile::tempdir().unwrap();
-    std::fs::rename(dist.path(), mirror.path().join(format!("v{VERSION}"))).unwrap();
+    std::fs::rename(dist.path(), mirror.path().join(support::tag())).unwrap();
     let base = format!("{}/v{{version}}", file_url(mirror.path()));
     let target = tempfile::tempdir().unwrap();
     let dest = target.path().join("copy");
-    let o = fetch(&[VERSION, dest.to_str().unwrap()], Some(&base));
+    let o = fetch(&[support::version(), dest.to_str().unwrap()], Some(&base));
     assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
     assert_eq!(files_under(&dest), canonical());
     // Another version reads its own directory (here absent), named in the message.
@@ -177,7 +182,7 @@ fn a_password_in_the_base_url_is_never_shown() {
     drop(closed);
     let target = tempfile::tempdir().unwrap();
     for base in [format!("http://user:s3cret@127.0.0.1:{port}/v{{version}}"), "http://user:s3cret@h/x?y".to_owned()] {
-        let o = fetch(&[VERSION, target.path().join("copy").to_str().unwrap()], Some(&base));
+        let o = fetch(&[support::version(), target.path().join("copy").to_str().unwrap()], Some(&base));
         assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
         assert!(!transcript(&o).contains("s3cret"), "{}", transcript(&o));
         assert!(transcript(&o).contains("***:***@"), "{}", transcript(&o));
@@ -187,7 +192,7 @@ fn a_password_in_the_base_url_is_never_shown() {
     let url = serve(files_under(dist.path()), Mode::Password).replacen("http://", "http://user:s3cret@", 1);
     for format in ["human", "json", "markdown"] {
         let o = Command::new(env!("CARGO_BIN_EXE_bqsuite"))
-            .args(["diff", VERSION, VERSION, "--format", format, "--base-url", &url])
+            .args(["diff", support::version(), support::version(), "--format", format, "--base-url", &url])
             .env("NO_COLOR", "1")
             .output()
             .unwrap();
@@ -204,7 +209,7 @@ fn fetched_copy() -> (tempfile::TempDir, String, tempfile::TempDir, std::path::P
     let base = file_url(dist.path());
     let copy = tempfile::tempdir().unwrap();
     let dir = copy.path().join("conformance");
-    assert_eq!(fetch(&[VERSION, dir.to_str().unwrap()], Some(&base)).status.code(), Some(0));
+    assert_eq!(fetch(&[support::version(), dir.to_str().unwrap()], Some(&base)).status.code(), Some(0));
     (dist, base, copy, dir)
 }
 
@@ -214,6 +219,9 @@ fn fetched_copy() -> (tempfile::TempDir, String, tempfile::TempDir, std::path::P
 /// source repository) still is.
 #[test]
 fn validate_passes_on_a_fetched_copy_and_asks_a_source_tree_for_its_changelog() {
+    // A copy of a version later than the recorded one is a version being made, which needs its
+    // CHANGELOG: the released copy is the canonical suite, so the recording must be of it.
+    support::assert_recording_current();
     let (_dist, _base, copy, dir) = fetched_copy();
     let o = support::bqsuite(copy.path(), &["validate", "--suite", "conformance"]);
     assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
@@ -231,7 +239,7 @@ fn a_copy_whose_only_change_is_crlf_line_endings_is_drift_said_as_such() {
     let manifest = dir.join("manifest.json");
     let text = std::fs::read_to_string(&manifest).unwrap();
     std::fs::write(&manifest, text.replace('\n', "\r\n")).unwrap();
-    let o = fetch(&["--check", VERSION, dir.to_str().unwrap()], Some(&base));
+    let o = fetch(&["--check", support::version(), dir.to_str().unwrap()], Some(&base));
     assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(
@@ -240,7 +248,8 @@ fn a_copy_whose_only_change_is_crlf_line_endings_is_drift_said_as_such() {
     );
     assert!(!out.contains("-  \"schema_version\""), "no diff of every line: {out}");
     // Outside a repository the path as typed means nothing to git: the note names the shape.
-    let o = support::bqsuite(copy.path(), &["fetch", "--check", VERSION, "conformance", "--base-url", &base]);
+    let o =
+        support::bqsuite(copy.path(), &["fetch", "--check", support::version(), "conformance", "--base-url", &base]);
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(out.contains("`<the copy's path in the repository>/** -text`"), "{}", transcript(&o));
     // Inside a repository the pattern is the copy's path from the repository's root, wherever
@@ -252,20 +261,26 @@ fn a_copy_whose_only_change_is_crlf_line_endings_is_drift_said_as_such() {
     std::fs::rename(&dir, repo.path().join("tests/conformance")).unwrap();
     let o = support::bqsuite(
         &repo.path().join("tests"),
-        &["fetch", "--check", VERSION, "conformance", "--base-url", &base],
+        &["fetch", "--check", support::version(), "conformance", "--base-url", &base],
     );
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(out.contains("`tests/conformance/** -text`"), "{}", transcript(&o));
     // Red team M3: a name git reads as a glob or splits at its space is escaped and quoted, and
     // a copy that is the repository's root is `**`, not `./**`.
     std::fs::rename(repo.path().join("tests/conformance"), repo.path().join("tests/my conf[1]")).unwrap();
-    let o = support::bqsuite(repo.path(), &["fetch", "--check", VERSION, "tests/my conf[1]", "--base-url", &base]);
+    let o = support::bqsuite(
+        repo.path(),
+        &["fetch", "--check", support::version(), "tests/my conf[1]", "--base-url", &base],
+    );
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(out.contains(r#"`"tests/my conf\\[1\\]/**" -text`"#), "{}", transcript(&o));
     let root = tempfile::tempdir().unwrap();
     std::fs::rename(repo.path().join("tests/my conf[1]"), root.path().join("copy")).unwrap();
     std::fs::create_dir_all(root.path().join("copy/.git")).unwrap();
-    let o = support::bqsuite(&root.path().join("copy"), &["fetch", "--check", VERSION, ".", "--base-url", &base]);
+    let o = support::bqsuite(
+        &root.path().join("copy"),
+        &["fetch", "--check", support::version(), ".", "--base-url", &base],
+    );
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(out.contains("`** -text`") && !out.contains("./**"), "{}", transcript(&o));
 }
@@ -280,7 +295,7 @@ fn a_copy_larger_than_any_suite_is_not_read_to_the_end() {
     for i in 0..5 {
         std::fs::File::create(dir.join(format!("fixtures/big-{i}.json"))).unwrap().set_len(60 << 20).unwrap();
     }
-    let o = fetch(&["--check", VERSION, dir.to_str().unwrap()], Some(&base));
+    let o = fetch(&["--check", support::version(), dir.to_str().unwrap()], Some(&base));
     assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
@@ -293,7 +308,7 @@ fn a_copy_larger_than_any_suite_is_not_read_to_the_end() {
 fn check_passes_on_a_synced_copy_and_names_every_drifted_file() {
     let (_dist, base, copy, dir) = fetched_copy();
     std::fs::remove_file(dir.join("LICENSE")).unwrap(); // copies do not vendor LICENSE
-    let o = fetch(&["--check", VERSION, dir.to_str().unwrap()], Some(&base));
+    let o = fetch(&["--check", support::version(), dir.to_str().unwrap()], Some(&base));
     assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
     assert!(String::from_utf8_lossy(&o.stdout).contains("clean"));
 
@@ -301,7 +316,7 @@ fn check_passes_on_a_synced_copy_and_names_every_drifted_file() {
     let text =
         std::fs::read_to_string(&edited).unwrap().replace("urn:babel:orders:created", "urn:babel:orders:hand-edited");
     std::fs::write(&edited, text).unwrap();
-    let o = fetch(&["--check", VERSION, dir.to_str().unwrap()], Some(&base));
+    let o = fetch(&["--check", support::version(), dir.to_str().unwrap()], Some(&base));
     assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(out.contains("BQ902 drift-modified") && out.contains("fixtures/order-created.json"), "{out}");
@@ -310,11 +325,11 @@ fn check_passes_on_a_synced_copy_and_names_every_drifted_file() {
         "{out}"
     );
     // The diff is in a CI log too, beside the annotation (as `sync --check` prints it there).
-    let o = fetch(&["--check", "--format", "github", VERSION, dir.to_str().unwrap()], Some(&base));
+    let o = fetch(&["--check", "--format", "github", support::version(), dir.to_str().unwrap()], Some(&base));
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(out.contains("+  \"job\": \"urn:babel:orders:hand-edited\",") && out.contains("::error "), "{out}");
     // ... unless --no-diff leaves it out; the finding still names the file.
-    let o = fetch(&["--check", "--no-diff", VERSION, dir.to_str().unwrap()], Some(&base));
+    let o = fetch(&["--check", "--no-diff", support::version(), dir.to_str().unwrap()], Some(&base));
     assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(!out.contains("hand-edited") && out.contains("fixtures/order-created.json"), "{out}");
@@ -322,7 +337,7 @@ fn check_passes_on_a_synced_copy_and_names_every_drifted_file() {
     std::fs::remove_file(dir.join("schema/results.example.json")).unwrap();
     std::fs::write(dir.join("fixtures/extra.json"), "{}").unwrap();
     std::fs::create_dir(dir.join("empty-dir")).unwrap();
-    let o = fetch(&["--check", VERSION, dir.to_str().unwrap(), "--format", "json"], Some(&base));
+    let o = fetch(&["--check", support::version(), dir.to_str().unwrap(), "--format", "json"], Some(&base));
     assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
     let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     let found: Vec<(String, String)> = report["findings"]
@@ -344,7 +359,7 @@ fn check_passes_on_a_synced_copy_and_names_every_drifted_file() {
     ];
     assert_eq!(found, expected.map(|(c, f)| (c.to_owned(), f.to_owned())));
 
-    let o = fetch(&["--check", VERSION, copy.path().join("missing").to_str().unwrap()], Some(&base));
+    let o = fetch(&["--check", support::version(), copy.path().join("missing").to_str().unwrap()], Some(&base));
     assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
 }
 
@@ -367,6 +382,7 @@ enum Mode {
 
 /// A tiny HTTP/1.1 server on a loopback port; returns the base URL.
 fn serve(files: BTreeMap<String, Vec<u8>>, mode: Mode) -> String {
+    let v = support::version();
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let addr = listener.local_addr().unwrap();
     std::thread::spawn(move || {
@@ -412,7 +428,7 @@ fn serve(files: BTreeMap<String, Vec<u8>>, mode: Mode) -> String {
             let _ = stream.write_all(head.as_bytes()).and_then(|()| stream.write_all(&body));
         }
     });
-    format!("http://{addr}/releases/v1.6.0")
+    format!("http://{addr}/releases/v{v}")
 }
 
 #[test]
@@ -421,19 +437,19 @@ fn fetch_over_http_from_a_loopback_server_that_redirects() {
     let base = serve(files_under(dist.path()), Mode::Redirect);
     let target = tempfile::tempdir().unwrap();
     let dest = target.path().join("dest");
-    let o = fetch(&[VERSION, dest.to_str().unwrap()], Some(&base));
+    let o = fetch(&[support::version(), dest.to_str().unwrap()], Some(&base));
     assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
     assert!(transcript(&o).contains("verified against SHA256SUMS"));
     assert_eq!(files_under(&dest), canonical());
 
     // --check over HTTP with the pinned hash: LICENSE is ignored whether present or not.
-    let sha = release::sha256_hex(&std::fs::read(dist.path().join(ASSET)).unwrap());
+    let sha = release::sha256_hex(&std::fs::read(dist.path().join(support::asset())).unwrap());
     for _ in 0..2 {
-        let o = fetch(&["--check", VERSION, dest.to_str().unwrap(), "--sha256", &sha], Some(&base));
+        let o = fetch(&["--check", support::version(), dest.to_str().unwrap(), "--sha256", &sha], Some(&base));
         assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
         let _ = std::fs::remove_file(dest.join("LICENSE"));
     }
-    let o = fetch(&["--check", VERSION, dest.to_str().unwrap(), "--sha256", &"0".repeat(64)], Some(&base));
+    let o = fetch(&["--check", support::version(), dest.to_str().unwrap(), "--sha256", &"0".repeat(64)], Some(&base));
     assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
     assert!(transcript(&o).contains("the pinned --sha256 says"), "{}", transcript(&o));
 }
@@ -450,14 +466,14 @@ fn record(name: &str, got: u64, total: Option<u64>, done: bool) {
 #[test]
 fn downloads_report_progress_to_the_callback() {
     let dist = dist();
-    let asset_len = std::fs::metadata(dist.path().join(ASSET)).unwrap().len();
+    let asset_len = std::fs::metadata(dist.path().join(support::asset())).unwrap().len();
     let base = serve(files_under(dist.path()), Mode::Serve);
-    let mut req = bqsuite::fetch::Request::new(VERSION, Some(&base), None).unwrap();
+    let mut req = bqsuite::fetch::Request::new(support::version(), Some(&base), None).unwrap();
     req.progress = Some(record);
     let verified = bqsuite::fetch::open(&req).unwrap();
     assert_eq!(verified.against, "SHA256SUMS");
     let calls = PROGRESS.lock().unwrap().clone();
-    assert!(calls.contains(&(ASSET.to_owned(), asset_len, Some(asset_len), true)), "{calls:?}");
+    assert!(calls.contains(&(support::asset(), asset_len, Some(asset_len), true)), "{calls:?}");
     assert!(calls.iter().any(|c| c.0 == "SHA256SUMS" && c.3));
 }
 
@@ -466,17 +482,17 @@ fn http_errors_and_timeouts_cannot_run() {
     let target = tempfile::tempdir().unwrap();
     let dest = target.path().join("dest");
     let base = serve(BTreeMap::new(), Mode::Serve);
-    let o = fetch(&[VERSION, dest.to_str().unwrap()], Some(&base));
+    let o = fetch(&[support::version(), dest.to_str().unwrap()], Some(&base));
     assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
     assert!(transcript(&o).contains("SHA256SUMS: HTTP 404"), "{}", transcript(&o));
 
     let hang = serve(BTreeMap::new(), Mode::Hang);
-    let o = fetch(&[VERSION, dest.to_str().unwrap(), "--timeout", "1"], Some(&hang));
+    let o = fetch(&[support::version(), dest.to_str().unwrap(), "--timeout", "1"], Some(&hang));
     assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
     assert!(transcript(&o).contains("timed out after 1s"), "{}", transcript(&o));
 
     let to_file = serve(BTreeMap::new(), Mode::RedirectToFile);
-    let o = fetch(&[VERSION, dest.to_str().unwrap()], Some(&to_file));
+    let o = fetch(&[support::version(), dest.to_str().unwrap()], Some(&to_file));
     assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
     assert!(
         transcript(&o).contains("redirects to file:///etc/passwd; only http:// and https:// redirects are followed"),
@@ -485,12 +501,12 @@ fn http_errors_and_timeouts_cannot_run() {
     );
 
     for bad in ["0", "18446744073709551615", "86401", "x"] {
-        let o = fetch(&[VERSION, dest.to_str().unwrap(), "--timeout", bad], Some(&base));
+        let o = fetch(&[support::version(), dest.to_str().unwrap(), "--timeout", bad], Some(&base));
         assert_eq!(o.status.code(), Some(2), "--timeout {bad}: {}", transcript(&o));
         assert!(transcript(&o).contains("--timeout"), "{}", transcript(&o));
     }
 
-    let o = fetch(&[VERSION, dest.to_str().unwrap()], Some("ftp://example.test/x"));
+    let o = fetch(&[support::version(), dest.to_str().unwrap()], Some("ftp://example.test/x"));
     assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
     assert!(transcript(&o).contains("file://, http:// or https://"));
     assert!(!dest.exists());
@@ -939,22 +955,23 @@ fn the_progress_line_is_ended_before_an_error() {
 /// notice), and the summary carries the remedy.
 #[test]
 fn a_copy_of_another_release_is_said_as_such_and_the_summary_carries_the_remedy() {
+    let v = support::version();
     let (_dist, base, copy, dir) = fetched_copy();
     std::fs::write(dir.join("CONFORMANCE_VERSION"), "1.5.0\n").unwrap();
-    let o = fetch(&["--check", VERSION, dir.to_str().unwrap()], Some(&base));
+    let o = fetch(&["--check", support::version(), dir.to_str().unwrap()], Some(&base));
     assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
     let err = String::from_utf8_lossy(&o.stderr);
     let shown = dir.display();
     let said = format!(
-        "fetch --check: your copy is 1.5.0, checked against 1.6.0: the differences are those between the two \
-         releases; `bqsuite fetch --update 1.6.0 {shown}` moves the copy to 1.6.0, or check it against its own \
+        "fetch --check: your copy is 1.5.0, checked against {v}: the differences are those between the two \
+         releases; `bqsuite fetch --update {v} {shown}` moves the copy to {v}, or check it against its own \
          release, 1.5.0\n"
     );
     assert!(err.starts_with(&said), "said first: {err}");
 
     let summary = copy.path().join("summary.md");
     let o = Command::new(env!("CARGO_BIN_EXE_bqsuite"))
-        .args(["fetch", "--check", "--format", "github", VERSION, dir.to_str().unwrap()])
+        .args(["fetch", "--check", "--format", "github", support::version(), dir.to_str().unwrap()])
         .env("NO_COLOR", "1")
         .env("BQ_CONFORMANCE_BASE_URL", &base)
         .env("GITHUB_STEP_SUMMARY", &summary)
@@ -962,31 +979,31 @@ fn a_copy_of_another_release_is_said_as_such_and_the_summary_carries_the_remedy(
         .unwrap();
     assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
     let out = String::from_utf8_lossy(&o.stdout);
-    assert!(out.contains("::notice title=fetch --check::your copy is 1.5.0, checked against 1.6.0: "), "{out}");
+    assert!(out.contains(&format!("::notice title=fetch --check::your copy is 1.5.0, checked against {v}: ")), "{out}");
     let md = std::fs::read_to_string(&summary).unwrap();
-    let note = md.find("Note: your copy is 1.5.0, checked against 1.6.0: ").unwrap_or_else(|| panic!("{md}"));
+    let note = md.find(&format!("Note: your copy is 1.5.0, checked against {v}: ")).unwrap_or_else(|| panic!("{md}"));
     let remedy = md
-        .find(&format!("To make the copy exactly release 1.6.0: `bqsuite fetch --update 1.6.0 {shown}` (with the same"))
+        .find(&format!("To make the copy exactly release {v}: `bqsuite fetch --update {v} {shown}` (with the same"))
         .unwrap_or_else(|| panic!("{md}"));
     let table = md.find("| severity |").unwrap_or_else(|| panic!("{md}"));
     assert!(note < remedy && remedy < table, "the version first, then the remedy, then the files: {md}");
 
     // A copy of this release with an edit: no version said, the remedy still in the summary.
-    std::fs::write(dir.join("CONFORMANCE_VERSION"), "1.6.0\n").unwrap();
+    std::fs::write(dir.join("CONFORMANCE_VERSION"), format!("{v}\n")).unwrap();
     std::fs::write(dir.join("fixtures/extra.json"), "{}").unwrap();
     std::fs::remove_file(&summary).unwrap();
     let o = Command::new(env!("CARGO_BIN_EXE_bqsuite"))
-        .args(["fetch", "--check", "--format", "github", VERSION, dir.to_str().unwrap()])
+        .args(["fetch", "--check", "--format", "github", support::version(), dir.to_str().unwrap()])
         .env("BQ_CONFORMANCE_BASE_URL", &base)
         .env("GITHUB_STEP_SUMMARY", &summary)
         .output()
         .unwrap();
     assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
     let md = std::fs::read_to_string(&summary).unwrap();
-    assert!(!md.contains("your copy is") && md.contains("`bqsuite fetch --update 1.6.0 "), "{md}");
+    assert!(!md.contains("your copy is") && md.contains(&format!("`bqsuite fetch --update {v} ")), "{md}");
     // What the copy says is not a version: nothing said about it (the drift shows it).
     std::fs::write(dir.join("CONFORMANCE_VERSION"), "\u{1b}[2Jlatest\n").unwrap();
-    let o = fetch(&["--check", VERSION, dir.to_str().unwrap()], Some(&base));
+    let o = fetch(&["--check", support::version(), dir.to_str().unwrap()], Some(&base));
     assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
     assert!(!String::from_utf8_lossy(&o.stderr).contains("your copy is"), "{}", transcript(&o));
 }
@@ -999,7 +1016,7 @@ fn the_update_hint_of_a_drifted_copy_is_terminal_safe() {
     let evil = copy.path().join("x\u{1b}[31mdir");
     std::fs::rename(&dir, &evil).unwrap();
     std::fs::write(evil.join("fixtures/extra.json"), "{}").unwrap();
-    let o = fetch(&["--check", VERSION, evil.to_str().unwrap()], Some(&base));
+    let o = fetch(&["--check", support::version(), evil.to_str().unwrap()], Some(&base));
     assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("bqsuite fetch --update") && err.contains("x\\u001b[31mdir"), "{err}");

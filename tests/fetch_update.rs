@@ -11,12 +11,12 @@ use std::process::Output;
 
 use support::{SuiteCopy, bqsuite, copy_tree, repo, transcript};
 
-/// The suite released at `version` (the canonical one, its version changed: to a 1.6.0 pre-release,
-/// the only older version that may hold 1.6.0's sections) into a fresh
+/// The suite released at `version` (the canonical one, its version changed: to a pre-release of
+/// the canonical version, the only older version that may hold its sections) into a fresh
 /// `dist/`; returns the suite copy and the dist directory.
 fn released(version: &str) -> (SuiteCopy, tempfile::TempDir) {
     let s = SuiteCopy::new();
-    if version != "1.6.0" {
+    if version != support::version() {
         // Another version of the same content: a pre-release of it (a suite holds nothing newer
         // than its version, BQ315), stated everywhere a suite states it, with its CHANGELOG entry.
         support::set_version(s.path(), version);
@@ -107,12 +107,13 @@ impl Sdk {
 
 #[test]
 fn update_moves_a_copy_from_an_older_release_to_the_current_one() {
-    let (_old_suite, old) = released("1.6.0-rc.1");
-    let (_new_suite, new) = released("1.6.0");
-    let sdk = Sdk::new("v1.6.0-rc.1");
+    let v = support::version();
+    let (_old_suite, old) = released(&format!("{v}-rc.1"));
+    let (_new_suite, new) = released(v);
+    let sdk = Sdk::new(&format!("v{v}-rc.1"));
     let dir = sdk.copy();
     std::fs::create_dir_all(dir.parent().unwrap()).unwrap();
-    let o = fetch(&["1.6.0-rc.1", dir.to_str().unwrap()], old.path());
+    let o = fetch(&[&format!("{v}-rc.1"), dir.to_str().unwrap()], old.path());
     assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
     assert!(dir.join("LICENSE").is_file(), "fetch DEST unpacks the whole asset");
     // The maintainer's own edits: a stale fixture, one fixture deleted.
@@ -120,7 +121,7 @@ fn update_moves_a_copy_from_an_older_release_to_the_current_one() {
     std::fs::remove_file(dir.join("fixtures/order-created.json")).unwrap();
     let license = std::fs::read(dir.join("LICENSE")).unwrap();
 
-    let o = fetch(&["--update", "1.6.0", dir.to_str().unwrap()], new.path());
+    let o = fetch(&["--update", v, dir.to_str().unwrap()], new.path());
     assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
     let out = String::from_utf8_lossy(&o.stdout);
     assert_eq!(
@@ -134,10 +135,10 @@ fn update_moves_a_copy_from_an_older_release_to_the_current_one() {
         ],
         "{out}"
     );
-    assert!(out.contains(": 1.6.0-rc.1 -> 1.6.0 (1 added, 1 removed, 3 modified; "), "{out}");
+    assert!(out.contains(&format!(": {v}-rc.1 -> {v} (1 added, 1 removed, 3 modified; ")), "{out}");
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
-        err.contains("/.github/workflows/ci.yml:4:") && err.contains("pins v1.6.0-rc.1; bump it to v1.6.0"),
+        err.contains("/.github/workflows/ci.yml:4:") && err.contains(&format!("pins v{v}-rc.1; bump it to v{v}")),
         "{err}"
     );
     assert_eq!(std::fs::read(dir.join("LICENSE")).unwrap(), license, "LICENSE neither written nor deleted");
@@ -148,7 +149,7 @@ fn update_moves_a_copy_from_an_older_release_to_the_current_one() {
     let (code, r) = sdk.sync_check();
     assert_eq!(code, Some(0), "{r:#}");
     assert_eq!(r["findings"][0]["code"], "BQ716");
-    sdk.pin("v1.6.0");
+    sdk.pin(&format!("v{v}"));
     let (code, r) = sdk.sync_check();
     assert_eq!((code, r["findings"].as_array().unwrap().len()), (Some(0), 0), "{r:#}");
     assert_eq!(r["targets"][0]["status"], "in-sync");
@@ -158,43 +159,43 @@ fn update_moves_a_copy_from_an_older_release_to_the_current_one() {
     let workflow = sdk.root.join("sdk/.github/workflows/ci.yml");
     std::fs::write(
         &workflow,
-        "jobs:\n  c:\n    steps:\n      - uses: BabelQueue/conformance@0123456789abcdef0123456789abcdef01234567 # v1.6.0-rc.1\n",
+        format!("jobs:\n  c:\n    steps:\n      - uses: BabelQueue/conformance@0123456789abcdef0123456789abcdef01234567 # v{v}-rc.1\n"),
     )
     .unwrap();
     let (code, r) = sdk.sync_check();
     assert_eq!(code, Some(0), "{r:#}");
     let message = r["findings"][0]["message"].as_str().unwrap();
     assert!(
-        message.contains("CI pins v1.6.0-rc.1")
-            && message.contains("the action's commit SHA pointed at v1.6.0's commit"),
+        message.contains(&format!("CI pins v{v}-rc.1"))
+            && message.contains(&format!("the action's commit SHA pointed at v{v}'s commit")),
         "{message}"
     );
-    let o = fetch(&["--update", "1.6.0", dir.to_str().unwrap()], new.path());
+    let o = fetch(&["--update", v, dir.to_str().unwrap()], new.path());
     assert!(
-        String::from_utf8_lossy(&o.stderr).contains(
-            "ci.yml:4:81 pins v1.6.0-rc.1 by the commit SHA its comment names; point the SHA at v1.6.0's commit and \
-             the comment at v1.6.0"
-        ),
+        String::from_utf8_lossy(&o.stderr).contains(&format!(
+            "ci.yml:4:81 pins v{v}-rc.1 by the commit SHA its comment names; point the SHA at v{v}'s commit and \
+             the comment at v{v}"
+        )),
         "{}",
         transcript(&o)
     );
-    sdk.pin("v1.6.0");
+    sdk.pin(&format!("v{v}"));
 
-    // Again: nothing to do. Back to 1.6.0-rc.1: refused unless allowed.
-    let o = fetch(&["--update", "1.6.0", dir.to_str().unwrap()], new.path());
+    // Again: nothing to do. Back to the rc.1: refused unless allowed.
+    let o = fetch(&["--update", v, dir.to_str().unwrap()], new.path());
     assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
     assert!(String::from_utf8_lossy(&o.stdout).contains("already exact, nothing written"), "{}", transcript(&o));
     assert!(o.stderr.is_empty(), "the pin is current: {}", transcript(&o));
-    let o = fetch(&["--update", "1.6.0-rc.1", dir.to_str().unwrap()], old.path());
+    let o = fetch(&["--update", &format!("{v}-rc.1"), dir.to_str().unwrap()], old.path());
     assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("holds 1.6.0, newer than 1.6.0-rc.1: not downgraded"));
-    assert_eq!(std::fs::read_to_string(dir.join("CONFORMANCE_VERSION")).unwrap(), "1.6.0\n");
-    let o = fetch(&["--update", "--allow-downgrade", "1.6.0-rc.1", dir.to_str().unwrap()], old.path());
+    assert!(String::from_utf8_lossy(&o.stderr).contains(&format!("holds {v}, newer than {v}-rc.1: not downgraded")));
+    assert_eq!(std::fs::read_to_string(dir.join("CONFORMANCE_VERSION")).unwrap(), format!("{v}\n"));
+    let o = fetch(&["--update", "--allow-downgrade", &format!("{v}-rc.1"), dir.to_str().unwrap()], old.path());
     assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
-    assert_eq!(std::fs::read_to_string(dir.join("CONFORMANCE_VERSION")).unwrap(), "1.6.0-rc.1\n");
+    assert_eq!(std::fs::read_to_string(dir.join("CONFORMANCE_VERSION")).unwrap(), format!("{v}-rc.1\n"));
 
     // A directory that is not there is not created.
-    let o = fetch(&["--update", "1.6.0", sdk.root.join("sdk/nope").to_str().unwrap()], new.path());
+    let o = fetch(&["--update", v, sdk.root.join("sdk/nope").to_str().unwrap()], new.path());
     assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
     assert!(!sdk.root.join("sdk/nope").exists());
 }
@@ -203,15 +204,16 @@ fn update_moves_a_copy_from_an_older_release_to_the_current_one() {
 /// directory, which is replaced like any other (no EBUSY from renaming over `.`).
 #[test]
 fn update_the_copy_that_is_the_current_directory() {
-    let (_old_suite, old) = released("1.6.0-rc.1");
-    let (_new_suite, new) = released("1.6.0");
-    let sdk = Sdk::new("v1.6.0");
+    let v = support::version();
+    let (_old_suite, old) = released(&format!("{v}-rc.1"));
+    let (_new_suite, new) = released(v);
+    let sdk = Sdk::new(&format!("v{v}"));
     let dir = sdk.copy();
     std::fs::create_dir_all(dir.parent().unwrap()).unwrap();
-    assert_eq!(fetch(&["1.6.0-rc.1", dir.to_str().unwrap()], old.path()).status.code(), Some(0));
+    assert_eq!(fetch(&[&format!("{v}-rc.1"), dir.to_str().unwrap()], old.path()).status.code(), Some(0));
     std::fs::write(dir.join("fixtures/stale.json"), "{}\n").unwrap();
     let o = std::process::Command::new(env!("CARGO_BIN_EXE_bqsuite"))
-        .args(["fetch", "--update", "1.6.0", "."])
+        .args(["fetch", "--update", v, "."])
         .current_dir(&dir)
         .env("NO_COLOR", "1")
         .env("BQ_CONFORMANCE_BASE_URL", format!("file://{}", new.path().display()))
@@ -219,11 +221,11 @@ fn update_the_copy_that_is_the_current_directory() {
         .unwrap();
     assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
     assert!(
-        String::from_utf8_lossy(&o.stdout).contains("fetch --update: .: 1.6.0-rc.1 -> 1.6.0"),
+        String::from_utf8_lossy(&o.stdout).contains(&format!("fetch --update: .: {v}-rc.1 -> {v}")),
         "{}",
         transcript(&o)
     );
-    assert_eq!(std::fs::read_to_string(dir.join("CONFORMANCE_VERSION")).unwrap(), "1.6.0\n");
+    assert_eq!(std::fs::read_to_string(dir.join("CONFORMANCE_VERSION")).unwrap(), format!("{v}\n"));
     assert!(!dir.join("fixtures/stale.json").exists());
     let siblings: Vec<_> = std::fs::read_dir(dir.parent().unwrap()).unwrap().map(|e| e.unwrap().file_name()).collect();
     assert_eq!(siblings, ["conformance"], "no staging area left");
@@ -236,13 +238,14 @@ fn update_the_copy_that_is_the_current_directory() {
 /// change is; committed drift, the ignored LICENSE, and `--allow-dirty` let it through.
 #[test]
 fn update_refuses_a_copy_with_uncommitted_changes_unless_allowed() {
-    let (_old_suite, old) = released("1.6.0-rc.1");
-    let (_new_suite, new) = released("1.6.0");
+    let v = support::version();
+    let (_old_suite, old) = released(&format!("{v}-rc.1"));
+    let (_new_suite, new) = released(v);
     let root = tempfile::tempdir().unwrap();
     let sdk = root.path().canonicalize().unwrap().join("sdk");
     let dir = sdk.join("tests/conformance");
     std::fs::create_dir_all(dir.parent().unwrap()).unwrap();
-    assert_eq!(fetch(&["1.6.0-rc.1", dir.to_str().unwrap()], old.path()).status.code(), Some(0));
+    assert_eq!(fetch(&[&format!("{v}-rc.1"), dir.to_str().unwrap()], old.path()).status.code(), Some(0));
     support::git(&sdk, &["init", "-q"]);
     support::git(&sdk, &["add", "-A"]);
     support::git(&sdk, &["commit", "-q", "-m", "vendor the suite"]);
@@ -250,7 +253,7 @@ fn update_refuses_a_copy_with_uncommitted_changes_unless_allowed() {
     let update = |extra: &[&str]| {
         let mut args = vec!["--update"];
         args.extend_from_slice(extra);
-        args.extend(["1.6.0", dir.to_str().unwrap()]);
+        args.extend([v, dir.to_str().unwrap()]);
         fetch(&args, new.path())
     };
 
@@ -287,7 +290,7 @@ fn update_refuses_a_copy_with_uncommitted_changes_unless_allowed() {
                 && err.contains("--allow-dirty"),
             "{path}: {err}"
         );
-        assert_eq!(version(), "1.6.0-rc.1\n", "{path}: refused before anything was written");
+        assert_eq!(version(), format!("{v}-rc.1\n"), "{path}: refused before anything was written");
         let flagged = "tests/conformance/fixtures/order-created.json";
         // (One flag per command: given both, update-index applies only the last.)
         support::git(&sdk, &["update-index", "--no-skip-worktree", flagged]);
@@ -303,24 +306,28 @@ fn update_refuses_a_copy_with_uncommitted_changes_unless_allowed() {
     std::fs::write(dir.join("LICENSE"), "edited\n").unwrap();
     let o = update(&[]);
     assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
-    assert_eq!(version(), "1.6.0\n");
+    assert_eq!(version(), format!("{v}\n"));
     assert_eq!(std::fs::read_to_string(dir.join("LICENSE")).unwrap(), "edited\n");
 
     // --allow-dirty replaces uncommitted work, as asked.
     support::git(&sdk, &["add", "-A"]);
-    support::git(&sdk, &["commit", "-q", "-m", "update to 1.6.0"]);
+    support::git(&sdk, &["commit", "-q", "-m", &format!("update to {v}")]);
     std::fs::write(dir.join("fixtures/draft.json"), "{}\n").unwrap();
-    let o = fetch(&["--update", "--allow-downgrade", "1.6.0-rc.1", dir.to_str().unwrap()], old.path());
+    let o = fetch(&["--update", "--allow-downgrade", &format!("{v}-rc.1"), dir.to_str().unwrap()], old.path());
     assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
-    let o = fetch(&["--update", "--allow-downgrade", "--allow-dirty", "1.6.0-rc.1", dir.to_str().unwrap()], old.path());
+    let o = fetch(
+        &["--update", "--allow-downgrade", "--allow-dirty", &format!("{v}-rc.1"), dir.to_str().unwrap()],
+        old.path(),
+    );
     assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
-    assert_eq!(version(), "1.6.0-rc.1\n");
+    assert_eq!(version(), format!("{v}-rc.1\n"));
     assert!(!dir.join("fixtures/draft.json").exists());
 }
 
 #[test]
 fn fetch_check_and_sync_check_agree_on_the_same_trees() {
-    let (_suite, dist) = released("1.6.0");
+    let v = support::version();
+    let (_suite, dist) = released(v);
     type Edit = fn(&Path);
     let edits: [(&str, Edit); 8] = [
         ("exact", |_| {}),
@@ -333,14 +340,14 @@ fn fetch_check_and_sync_check_agree_on_the_same_trees() {
         ("nested LICENSE", |d| std::fs::write(d.join("fixtures/LICENSE"), "MIT\n").unwrap()),
     ];
     for (what, edit) in edits {
-        let sdk = Sdk::new("v1.6.0");
+        let sdk = Sdk::new(&format!("v{v}"));
         let dir = sdk.copy();
         std::fs::create_dir_all(&dir).unwrap();
         for entry in ["CONFORMANCE_VERSION", "manifest.json", "schema", "fixtures"] {
             copy_tree(&repo().join(entry), &dir.join(entry));
         }
         edit(&dir);
-        let f = fetch(&["--check", "1.6.0", dir.to_str().unwrap(), "--format", "json"], dist.path());
+        let f = fetch(&["--check", v, dir.to_str().unwrap(), "--format", "json"], dist.path());
         let fetch_report: serde_json::Value = serde_json::from_slice(&f.stdout).unwrap();
         let (sync_code, sync_report) = sdk.sync_check();
         assert_eq!(f.status.code(), sync_code, "{what}: fetch --check {f:?} vs sync --check {sync_report:#}");
@@ -382,12 +389,13 @@ fn snapshot(dir: &Path) -> Vec<(String, Option<Vec<u8>>)> {
 /// with the suite's files and exited 0.
 #[test]
 fn update_refuses_a_directory_that_is_not_a_vendored_copy() {
-    let (_suite, dist) = released("1.6.0");
-    let sdk = Sdk::new("v1.6.0");
+    let v = support::version();
+    let (_suite, dist) = released(v);
+    let sdk = Sdk::new(&format!("v{v}"));
     let repo_dir = sdk.root.join("sdk");
     let copy = sdk.copy();
     std::fs::create_dir_all(copy.parent().unwrap()).unwrap();
-    assert_eq!(fetch(&["1.6.0", copy.to_str().unwrap()], dist.path()).status.code(), Some(0));
+    assert_eq!(fetch(&[v, copy.to_str().unwrap()], dist.path()).status.code(), Some(0));
     std::fs::write(repo_dir.join("main.py"), "print(1)\n").unwrap();
     std::fs::create_dir_all(repo_dir.join("spec/fixtures")).unwrap();
     std::fs::write(repo_dir.join("spec/fixtures/own.json"), "{}\n").unwrap();
@@ -401,7 +409,7 @@ fn update_refuses_a_directory_that_is_not_a_vendored_copy() {
         (repo_dir.join("spec"), "holds neither CONFORMANCE_VERSION nor manifest.json"),
         (repo_dir.join("worktree"), "holds .git: a git repository, worktree or submodule is never a vendored copy"),
     ] {
-        let o = fetch(&["--update", "1.6.0", dir.to_str().unwrap()], dist.path());
+        let o = fetch(&["--update", v, dir.to_str().unwrap()], dist.path());
         assert_eq!(o.status.code(), Some(2), "{}: {}", dir.display(), transcript(&o));
         let err = String::from_utf8_lossy(&o.stderr);
         assert!(err.contains(why), "{}: expected {why:?} in {err}", dir.display());
@@ -411,20 +419,20 @@ fn update_refuses_a_directory_that_is_not_a_vendored_copy() {
     // The copy itself, a copy that lost its CONFORMANCE_VERSION, an empty directory, one holding
     // only a LICENSE: updated.
     std::fs::write(copy.join("fixtures/stale.json"), "{}\n").unwrap();
-    let o = fetch(&["--update", "1.6.0", copy.to_str().unwrap()], dist.path());
+    let o = fetch(&["--update", v, copy.to_str().unwrap()], dist.path());
     assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
     assert!(!copy.join("fixtures/stale.json").exists());
     std::fs::remove_file(copy.join("CONFORMANCE_VERSION")).unwrap();
-    let o = fetch(&["--update", "1.6.0", copy.to_str().unwrap()], dist.path());
+    let o = fetch(&["--update", v, copy.to_str().unwrap()], dist.path());
     assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
-    assert_eq!(std::fs::read_to_string(copy.join("CONFORMANCE_VERSION")).unwrap(), "1.6.0\n");
+    assert_eq!(std::fs::read_to_string(copy.join("CONFORMANCE_VERSION")).unwrap(), format!("{v}\n"));
     for (name, licence) in [("empty", false), ("licensed", true)] {
         let dir = sdk.root.join(name);
         std::fs::create_dir(&dir).unwrap();
         if licence {
             std::fs::write(dir.join("LICENSE"), "MIT\n").unwrap();
         }
-        let o = fetch(&["--update", "1.6.0", dir.to_str().unwrap()], dist.path());
+        let o = fetch(&["--update", v, dir.to_str().unwrap()], dist.path());
         assert_eq!(o.status.code(), Some(0), "{name}: {}", transcript(&o));
         assert!(dir.join("manifest.json").is_file(), "{name}");
     }
@@ -435,16 +443,17 @@ fn update_refuses_a_directory_that_is_not_a_vendored_copy() {
 /// critical step, where not even SIGINT or SIGTERM could end it, and left a staging directory.
 #[test]
 fn a_fifo_licence_is_carried_over_without_being_opened() {
-    let (_suite, dist) = released("1.6.0");
-    let sdk = Sdk::new("v1.6.0");
+    let v = support::version();
+    let (_suite, dist) = released(v);
+    let sdk = Sdk::new(&format!("v{v}"));
     let copy = sdk.copy();
     std::fs::create_dir_all(copy.parent().unwrap()).unwrap();
-    assert_eq!(fetch(&["1.6.0", copy.to_str().unwrap()], dist.path()).status.code(), Some(0));
+    assert_eq!(fetch(&[v, copy.to_str().unwrap()], dist.path()).status.code(), Some(0));
     let mkfifo = |p: &Path| assert!(std::process::Command::new("mkfifo").arg(p).status().unwrap().success());
     let base = format!("file://{}", dist.path().display());
     let update = |what: &str| {
         std::fs::write(copy.join("fixtures/stale.json"), "{}\n").unwrap();
-        let args = ["fetch", "--update", "1.6.0", copy.to_str().unwrap()];
+        let args = ["fetch", "--update", v, copy.to_str().unwrap()];
         let o = support::bqsuite_within(&sdk.root, &args, &[("BQ_CONFORMANCE_BASE_URL", &base)], 60);
         assert_eq!(o.status.code(), Some(0), "{what}: {}", transcript(&o));
         assert!(!copy.join("fixtures/stale.json").exists(), "{what}: the copy was updated");

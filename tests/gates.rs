@@ -49,7 +49,8 @@ fn every_case_skipped_citing_adr_9999_is_not_compatible() {
     assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
     let out = stdout(&o);
     assert!(out.contains(&format!(
-        "all-skipped.json: Not compatible (babelqueue-python 2.4.1, suite 1.6.0): 0 pass, 0 fail, {total} skip (0 allowed by the skip policy); "
+        "all-skipped.json: Not compatible (babelqueue-python 2.4.1, suite {}): 0 pass, 0 fail, {total} skip (0 allowed by the skip policy); ",
+        support::version()
     )), "{out}");
     assert!(
         out.contains("BQ613 results-skip-not-allowed ×") && out.contains("BQ615 results-section-not-run ×"),
@@ -479,7 +480,7 @@ fn results_check_sync_and_fetch_annotations_are_workspace_relative() {
     let summary = ws.path().join("summary.md");
     let o = bqsuite_within(
         &deep,
-        &["fetch", "--check", "1.6.0", "../../sdk/tests/conformance", "--format", "github"],
+        &["fetch", "--check", support::version(), "../../sdk/tests/conformance", "--format", "github"],
         &[env[0], ("BQ_CONFORMANCE_BASE_URL", &base), ("GITHUB_STEP_SUMMARY", summary.to_str().unwrap())],
         120,
     );
@@ -587,11 +588,13 @@ fn a_weakened_results_schema_cannot_make_a_malformed_results_file_compatible() {
             "{weakened}: validate stays clean: {findings:#?}"
         );
         // At the recorded version results check refuses the copy outright (BQ320)...
-        let err = Checker::new(&Suite::load(copy.path()).unwrap()).err().expect("a 1.6.0 copy is refused");
+        support::assert_recording_current();
+        let err =
+            Checker::new(&Suite::load(copy.path()).unwrap()).err().expect("a copy of the recorded version is refused");
         assert!(err.contains("(BQ320)"), "{weakened}: {err}");
         // ...and at a version the recording does not pin, its floor still judges what the
         // verdict reads.
-        support::set_version(copy.path(), "1.6.1");
+        support::set_version(copy.path(), &support::bumped("patch"));
         let suite = Suite::load(copy.path()).unwrap();
         let checker = Checker::new(&suite).unwrap();
         for (what, bindings, break_it, read_by_the_verdict) in &malformed {

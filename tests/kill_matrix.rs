@@ -72,7 +72,7 @@ fn every_broken_variant_is_caught_where_the_registry_says() {
     // it records still fails, and every failing pair is recorded, except the cases that could not
     // run here for want of a Redis (they are neither confirmed nor contradicted).
     let power = bqsuite::sections::power::recorded();
-    assert_eq!(power.suite.to_string(), suite.version().unwrap(), "power.json was recorded on another suite version");
+    support::assert_recording_current();
     let (lost, unrecorded, _) = against_recording(&matrix);
     assert!(
         lost.is_empty() && unrecorded.is_empty(),

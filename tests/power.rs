@@ -68,6 +68,7 @@ fn loosened_expectations_stop_catching_and_are_findings() {
 /// is only changed content of the recorded version (BQ318), not a lost catch.
 #[test]
 fn a_poison_splice_is_held_byte_for_byte_whatever_its_literals_say() {
+    support::assert_recording_current();
     let s = SuiteCopy::new();
     s.edit_manifest(|m| {
         case_mut(m, "poison_dlq", "repeated-top-level-name")["expect"]["splice_literals"] = json!(["\"job\""]);
@@ -131,6 +132,7 @@ fn a_block_emptied_is_the_blocks_finding_not_one_per_unprotected_case() {
 
 #[test]
 fn a_gate_row_inserted_ahead_of_the_published_ones_shifts_what_they_catch() {
+    support::assert_recording_current();
     // decisions R2: append new rows at the end, never insert. Inserted at 0, every published
     // row's id moves by one, and the rows at the old ids no longer catch what those did.
     let s = SuiteCopy::new();
@@ -170,6 +172,7 @@ fn the_canonical_suite_holds_its_recorded_power_offline() {
 
 #[test]
 fn a_redis_case_emptied_is_caught_only_with_a_redis() {
+    support::assert_recording_current();
     let s = SuiteCopy::new();
     s.edit_manifest(|m| {
         let c = &mut m["redis_layout"]["reserve"]["cases"][0];
@@ -245,6 +248,7 @@ fn normalised_fixtures_and_dropped_header_fields_stop_catching() {
 /// refuses; prose, white space and key order are not content.
 #[test]
 fn a_case_no_variant_fails_keeps_its_recorded_content() {
+    support::assert_recording_current();
     let s = SuiteCopy::new();
     assert!(s.validate().is_empty(), "the canonical suite has its recorded content");
     s.edit_manifest(|m| {
@@ -301,6 +305,7 @@ fn a_case_no_variant_fails_keeps_its_recorded_content() {
 
 #[test]
 fn a_fixture_edited_is_a_finding_of_each_case_that_reads_it_unless_the_fixture_has_one() {
+    support::assert_recording_current();
     let s = SuiteCopy::new();
     // The same JSON, laid out otherwise: a fixture is the bytes an SDK decodes, so its readers
     // have other content, and no other finding is about them.
@@ -336,9 +341,9 @@ fn a_later_version_is_not_held_to_the_recorded_content() {
     let s = SuiteCopy::new();
     s.edit_manifest(|m| {
         case_mut(m, "retry_backoff", "reaches-the-cap-exactly")["max"] = json!(4500);
-        m["conformance_version"] = json!("1.7.0-pre");
+        m["conformance_version"] = json!(format!("{}-pre", support::bumped("minor")));
     });
-    s.write("CONFORMANCE_VERSION", "1.7.0-pre\n");
+    s.write("CONFORMANCE_VERSION", format!("{}-pre\n", support::bumped("minor")));
     let findings = s.validate();
     assert!(findings.iter().all(|f| f.code.id != "BQ318"), "{findings:#?}");
 }
@@ -350,6 +355,7 @@ fn rule_mut<'m>(m: &'m mut Value, name: &str) -> &'m mut Value {
 
 #[test]
 fn a_skip_policy_rule_widened_added_or_dropped_is_a_finding_before_the_tag() {
+    support::assert_recording_current();
     let s = SuiteCopy::new();
     s.edit_manifest(|m| {
         // A run with a Redis could skip exactly the Redis cases it fails.
@@ -386,7 +392,9 @@ fn a_skip_policy_rule_widened_added_or_dropped_is_a_finding_before_the_tag() {
         says(&index("no-tracing"), "skip_policy rule no-tracing is not a rule of the recorded suite"),
         "{found:#?}"
     );
-    assert!(says("/skip_policy/rules", "skip_policy rule one-map-per-call of the recorded suite 1.6.0 is gone"));
+    let gone =
+        format!("skip_policy rule one-map-per-call of the recorded suite {} is gone", support::recorded_version());
+    assert!(says("/skip_policy/rules", &gone));
     assert_eq!(found.len(), 4, "prose and key order are not content: {found:#?}");
     assert!(found[0].1.contains("--record src/sections/power.json") && found[0].1.contains("bqsuite fetch"));
     refused(&s, "BQ319 recorded-policy-changed");
@@ -419,24 +427,28 @@ fn a_later_version_is_not_held_to_the_recorded_skip_policy() {
     let s = SuiteCopy::new();
     s.edit_manifest(|m| {
         rule_mut(m, "no-live-redis")["all_or_none"] = json!(false);
-        m["conformance_version"] = json!("1.7.0-pre");
+        m["conformance_version"] = json!(format!("{}-pre", support::bumped("minor")));
     });
-    s.write("CONFORMANCE_VERSION", "1.7.0-pre\n");
+    s.write("CONFORMANCE_VERSION", format!("{}-pre\n", support::bumped("minor")));
     let findings = s.validate();
     assert!(findings.iter().all(|f| f.code.id != "BQ319"), "{findings:#?}");
-    // And a pre-release of the recorded version is the version being prepared: held.
+    // And a pre-release of the recorded version is the version being prepared: held (on a suite
+    // of the recorded content, so the recording must be of the canonical suite).
+    support::assert_recording_current();
+    let recorded = support::recorded_version();
     let s = SuiteCopy::new();
     s.edit_manifest(|m| {
         rule_mut(m, "no-live-redis")["all_or_none"] = json!(false);
-        m["conformance_version"] = json!("1.6.0-rc.1");
+        m["conformance_version"] = json!(format!("{recorded}-rc.1"));
     });
-    s.write("CONFORMANCE_VERSION", "1.6.0-rc.1\n");
+    s.write("CONFORMANCE_VERSION", format!("{recorded}-rc.1\n"));
     let findings = s.validate();
     assert!(findings.iter().any(|f| f.code.id == "BQ319"), "{findings:#?}");
 }
 
 #[test]
 fn a_results_schema_weakened_where_the_corpus_does_not_look_is_a_finding_before_the_tag() {
+    support::assert_recording_current();
     // Red team F1: strict when sdk is the example's, almost nothing otherwise. BQ406's corpus
     // (each one change to the example) passed it; the recording pins the schema's bytes.
     let s = SuiteCopy::new();
@@ -481,6 +493,7 @@ fn a_results_schema_weakened_where_the_corpus_does_not_look_is_a_finding_before_
 
 #[test]
 fn a_schema_finding_is_not_repeated_as_a_recorded_schema_change() {
+    support::assert_recording_current();
     // The producer schema has its own pin (BQ404, per MAJOR); BQ406 says how the results
     // schema is weakened where its corpus looks.
     let s = SuiteCopy::new();
@@ -498,8 +511,8 @@ fn a_schema_finding_is_not_repeated_as_a_recorded_schema_change() {
     // After the tag the release gate's diff judges a schema change, not the recording.
     let s = SuiteCopy::new();
     s.write("schema/results.schema.json", serde_json::to_string(&results).unwrap());
-    s.edit_manifest(|m| m["conformance_version"] = json!("1.7.0-pre"));
-    s.write("CONFORMANCE_VERSION", "1.7.0-pre\n");
+    s.edit_manifest(|m| m["conformance_version"] = json!(format!("{}-pre", support::bumped("minor"))));
+    s.write("CONFORMANCE_VERSION", format!("{}-pre\n", support::bumped("minor")));
     assert!(s.validate().iter().all(|f| f.code.id != "BQ320"));
 }
 
@@ -510,6 +523,7 @@ fn a_schema_finding_is_not_repeated_as_a_recorded_schema_change() {
 /// loosened one.
 #[test]
 fn a_loosened_copy_of_a_repeated_block_is_still_a_changed_case() {
+    support::assert_recording_current();
     let s = SuiteCopy::new();
     let mut m: Value = serde_json::from_str(&s.read("manifest.json")).unwrap();
     let block = m["redis_layout"]["migrate"].clone();

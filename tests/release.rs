@@ -11,8 +11,6 @@ use std::time::{Duration, SystemTime};
 
 use support::{SuiteCopy, bqsuite, copy_tree, repo, transcript};
 
-const ASSET: &str = "babelqueue-conformance-1.6.0.tar.gz";
-
 /// Every file of the canonical release, suite-relative, sorted.
 fn release_files() -> Vec<String> {
     let suite = bqsuite::suite::Suite::load(repo()).unwrap();
@@ -54,6 +52,7 @@ fn gunzip(path: &Path) -> Vec<u8> {
 
 #[test]
 fn two_copies_with_different_metadata_give_identical_sha256sums() {
+    let asset = support::asset();
     let a = SuiteCopy::new();
     let b_root = tempfile::tempdir().unwrap();
     let b = b_root.path().join("deeper/other-name");
@@ -67,15 +66,18 @@ fn two_copies_with_different_metadata_give_identical_sha256sums() {
     assert_eq!(rb.status.code(), Some(0), "{}", transcript(&rb));
     let sums = std::fs::read_to_string(out_a.join("SHA256SUMS")).unwrap();
     assert_eq!(sums, std::fs::read_to_string(out_b.join("SHA256SUMS")).unwrap());
-    assert_eq!(std::fs::read(out_a.join(ASSET)).unwrap(), std::fs::read(out_b.join(ASSET)).unwrap());
-    assert!(sums.ends_with(&format!("  {ASSET}\n")) && sums.lines().count() == 1, "{sums}");
+    assert_eq!(
+        std::fs::read(out_a.join(support::asset())).unwrap(),
+        std::fs::read(out_b.join(support::asset())).unwrap()
+    );
+    assert!(sums.ends_with(&format!("  {asset}\n")) && sums.lines().count() == 1, "{sums}");
     assert_eq!(String::from_utf8_lossy(&ra.stdout), sums, "stdout carries the SHA256SUMS line");
-    let mode = std::fs::metadata(out_a.join(ASSET)).unwrap().permissions().mode() & 0o777;
+    let mode = std::fs::metadata(out_a.join(support::asset())).unwrap().permissions().mode() & 0o777;
     assert_eq!(mode, 0o644);
     // `sha256sum -c SHA256SUMS` passes.
     let check = Command::new("sha256sum").arg("-c").arg("SHA256SUMS").current_dir(&out_a).output().unwrap();
     assert!(check.status.success(), "{}", String::from_utf8_lossy(&check.stdout));
-    assert_eq!(String::from_utf8_lossy(&check.stdout), format!("{ASSET}: OK\n"));
+    assert_eq!(String::from_utf8_lossy(&check.stdout), format!("{asset}: OK\n"));
 }
 
 #[test]
@@ -85,7 +87,7 @@ fn the_tar_stream_equals_gnu_tar_ustar_output() {
     }
     // The same tree, under the root's name, with the release's modes.
     let parent = tempfile::tempdir().unwrap();
-    let root = parent.path().join("babelqueue-conformance-1.6.0");
+    let root = parent.path().join(support::asset_root());
     scrambled_copy(&root);
     for e in walk(&root) {
         let mode = if e.is_dir() { 0o755 } else { 0o644 };
@@ -94,7 +96,7 @@ fn the_tar_stream_equals_gnu_tar_ustar_output() {
     std::fs::set_permissions(&root, std::fs::Permissions::from_mode(0o755)).unwrap();
     let gnu = Command::new("tar")
         .args(["--format=ustar", "--sort=name", "--mtime=@0", "--owner=0", "--group=0", "--numeric-owner", "-cf", "-"])
-        .arg("babelqueue-conformance-1.6.0")
+        .arg(support::asset_root())
         .current_dir(parent.path())
         .output()
         .unwrap();
@@ -103,7 +105,7 @@ fn the_tar_stream_equals_gnu_tar_ustar_output() {
     with_changelog(&root); // after GNU tar read the tree: no asset holds it
     let r = release(&root, out.path());
     assert_eq!(r.status.code(), Some(0), "{}", transcript(&r));
-    let ours = gunzip(&out.path().join(ASSET));
+    let ours = gunzip(&out.path().join(support::asset()));
     assert!(
         ours == gnu.stdout,
         "the uncompressed asset differs from GNU tar's stream ({} vs {} bytes)",
@@ -151,12 +153,15 @@ fn only_the_release_files_go_in_and_things_beside_the_suite_are_ignored() {
     let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     assert_eq!(release(clean.path(), a.path()).status.code(), Some(0));
     assert_eq!(release(cluttered.path(), b.path()).status.code(), Some(0));
-    assert_eq!(std::fs::read(a.path().join(ASSET)).unwrap(), std::fs::read(b.path().join(ASSET)).unwrap());
-    let names = entry_names(&a.path().join(ASSET));
+    assert_eq!(
+        std::fs::read(a.path().join(support::asset())).unwrap(),
+        std::fs::read(b.path().join(support::asset())).unwrap()
+    );
+    let names = entry_names(&a.path().join(support::asset()));
     let mut expected: Vec<String> = release_files()
         .iter()
-        .map(|r| format!("babelqueue-conformance-1.6.0/{r}"))
-        .chain(["", "fixtures/", "schema/"].map(|d| format!("babelqueue-conformance-1.6.0/{d}")))
+        .map(|r| format!("{}/{r}", support::asset_root()))
+        .chain(["", "fixtures/", "schema/"].map(|d| format!("{}/{d}", support::asset_root())))
         .collect();
     expected.sort_by(|x, y| x.trim_end_matches('/').split('/').cmp(y.trim_end_matches('/').split('/')));
     assert_eq!(names, expected);
@@ -249,8 +254,8 @@ fn verify_rebuilds_and_compares_bytes() {
     let r = bqsuite(s.path(), &["release", "--no-previous"]);
     assert_eq!(r.status.code(), Some(0), "{}", transcript(&r));
     let dist = s.path().join("dist");
-    assert!(dist.join(ASSET).is_file(), "the default output is dist/ in the suite");
-    let before = std::fs::read(dist.join(ASSET)).unwrap();
+    assert!(dist.join(support::asset()).is_file(), "the default output is dist/ in the suite");
+    let before = std::fs::read(dist.join(support::asset())).unwrap();
 
     let v = bqsuite(s.path(), &["release", "--verify"]);
     assert_eq!(v.status.code(), Some(0), "{}", transcript(&v));
@@ -258,11 +263,11 @@ fn verify_rebuilds_and_compares_bytes() {
 
     let mut tampered = before.clone();
     tampered.push(0);
-    std::fs::write(dist.join(ASSET), &tampered).unwrap();
+    std::fs::write(dist.join(support::asset()), &tampered).unwrap();
     let v = bqsuite(s.path(), &["release", "--verify"]);
     assert_eq!(v.status.code(), Some(1), "{}", transcript(&v));
-    assert!(transcript(&v).contains(ASSET), "names the file: {}", transcript(&v));
-    assert_eq!(std::fs::read(dist.join(ASSET)).unwrap(), tampered, "--verify writes nothing");
+    assert!(transcript(&v).contains(&support::asset()), "names the file: {}", transcript(&v));
+    assert_eq!(std::fs::read(dist.join(support::asset())).unwrap(), tampered, "--verify writes nothing");
 
     let v = bqsuite(s.path(), &["release", "--verify", "--out", "nowhere"]);
     assert_eq!(v.status.code(), Some(2), "{}", transcript(&v));
@@ -309,7 +314,7 @@ fn release_and_fetch_agree_on_every_cap() {
     let mut accepted = Vec::new();
     for limits in variants {
         let built = bqsuite::release::build_within(&suite, &limits);
-        let fetched = archive::read(&asset.bytes, "1.6.0", &limits);
+        let fetched = archive::read(&asset.bytes, support::version(), &limits);
         assert_eq!(
             built.is_ok(),
             fetched.is_ok(),

@@ -5,6 +5,10 @@
 //! 1.6.0 adds cases that need a live Redis over 1.5.0, and a gate that did not run them refuses
 //! (BQ958), so the tests that compare 1.6.0 with 1.5.0 run with the test Redis
 //! ([`bqsuite_redis`]) and skip without one, as every Redis test does; BQ958 has its own test.
+//!
+//! Every suite here is of that history ([`support::history`]): 1.5.0, and 1.6.0 (the canonical
+//! suite, labelled 1.6.0 once it has moved on), so the versions, tags and bumps these tests name
+//! (v1.6.0, "at least 1.6.1", a 1.7.0 after it) are literals on purpose.
 
 mod support;
 
@@ -205,7 +209,7 @@ fn validate_gate_picks_the_previous_release_as_release_does() {
     assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
     assert_eq!(codes(&o), ["BQ950", "BQ951"], "{}", transcript(&o));
     // No release tag below the version: nothing to compare with, said, not a finding.
-    let plain = SuiteCopy::new();
+    let plain = suite_1_6_0();
     let o = bqsuite_redis(plain.path(), &["validate", "--gate"]);
     assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
     assert!(transcript(&o).contains("nothing to compare with (skipped)"), "{}", transcript(&o));
@@ -232,7 +236,7 @@ fn a_pre_release_is_warned_not_refused() {
 #[test]
 fn without_a_previous_release() {
     // Not a git repository, so no tag: refused, unless --no-previous (the very first release).
-    let s = SuiteCopy::new();
+    let s = suite_1_6_0();
     let out = tempfile::tempdir().unwrap();
     let o = bqsuite(s.path(), &["release", "--out", out.path().to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
@@ -432,7 +436,7 @@ fn a_named_correction_in_a_patch_is_told_as_named() {
 
 /// A copy of the canonical suite committed to a fresh repository and tagged with `tag`.
 fn released(tag: &str) -> SuiteCopy {
-    let s = SuiteCopy::new();
+    let s = suite_1_6_0();
     git(s.path(), &["init", "-q"]);
     git(s.path(), &["add", "-A"]);
     git(s.path(), &["commit", "-q", "-m", "the released suite"]);
@@ -692,7 +696,7 @@ fn a_shallow_clone_cannot_say_there_is_no_release() {
     let o = gate_with(&suite, ("GIT_CEILING_DIRECTORIES", root.path()));
     assert_eq!((o.status.code(), codes(&o)), (Some(1), vec!["BQ956".to_owned()]), "{}", transcript(&o));
     // Outside a git repository the check cannot run, and release says so.
-    let plain = SuiteCopy::new();
+    let plain = suite_1_6_0();
     let o = bqsuite_redis(plain.path(), &["release", "--no-previous", "--out", dist.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
     assert!(
@@ -826,7 +830,7 @@ fn no_previous_is_refused_after_a_first_release() {
     );
     assert_eq!(std::fs::read_dir(out.path()).unwrap().count(), 0, "nothing is written");
     // Outside a repository the flag is taken at its word.
-    let plain = SuiteCopy::new();
+    let plain = suite_1_6_0();
     let o = bqsuite(plain.path(), &["release", "--no-previous", "--out", out.path().to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
 }

@@ -12,8 +12,6 @@ use std::time::{Duration, SystemTime};
 
 use support::{SuiteCopy, repo, transcript};
 
-const ASSET: &str = "babelqueue-conformance-1.6.0.tar.gz";
-
 /// Run `scripts/release.sh ARGS` in `dir`.
 fn script(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
     Command::new("bash")
@@ -42,15 +40,20 @@ fn check_tag_accepts_only_v_and_the_suite_version() {
     let s = SuiteCopy::new();
     let out = s.path().join("github_output");
     std::fs::write(&out, "").unwrap();
-    let ok = script(s.path(), &["check-tag", "refs/tags/v1.6.0"], &[("GITHUB_OUTPUT", out.to_str().unwrap())]);
+    let (v, tag) = (support::version(), support::tag());
+    let ok = script(s.path(), &["check-tag", &format!("refs/tags/{tag}")], &[("GITHUB_OUTPUT", out.to_str().unwrap())]);
     assert_exit(&ok, 0);
-    assert_eq!(std::fs::read_to_string(&out).unwrap(), "version=1.6.0\n", "the version for later jobs");
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), format!("version={v}\n"), "the version for later jobs");
 
-    for tag in ["v1.6.1", "1.6.0", "v1.6.0-rc.1", "v1.6"] {
-        let bad = script(s.path(), &["check-tag", tag], &[("GITHUB_ACTIONS", "true")]);
+    // The next PATCH, the version without its `v`, a pre-release of it, MAJOR.MINOR only.
+    let major_minor = v.rsplit_once('.').unwrap().0;
+    for bad_tag in
+        [format!("v{}", support::bumped("patch")), v.to_owned(), format!("{tag}-rc.1"), format!("v{major_minor}")]
+    {
+        let bad = script(s.path(), &["check-tag", &bad_tag], &[("GITHUB_ACTIONS", "true")]);
         assert_exit(&bad, 1);
         let text = transcript(&bad);
-        assert!(text.contains(&format!("the tag {tag} is not v$(cat CONFORMANCE_VERSION) = v1.6.0")), "{text}");
+        assert!(text.contains(&format!("the tag {bad_tag} is not v$(cat CONFORMANCE_VERSION) = {tag}")), "{text}");
         assert!(text.contains("::error title=release::"), "an annotation under GitHub Actions: {text}");
     }
 
@@ -60,13 +63,14 @@ fn check_tag_accepts_only_v_and_the_suite_version() {
     assert!(transcript(&pre).contains("a -pre version is not released"), "{}", transcript(&pre));
 
     let nowhere = tempfile::tempdir().unwrap();
-    assert_exit(&script(nowhere.path(), &["check-tag", "v1.6.0"], &[]), 2);
+    assert_exit(&script(nowhere.path(), &["check-tag", &tag], &[]), 2);
     assert_exit(&script(s.path(), &["check-tag"], &[]), 2);
     assert_exit(&script(s.path(), &["no-such-command"], &[]), 2);
 }
 
 #[test]
 fn build_is_the_release_gate() {
+    let asset = support::asset();
     let s = SuiteCopy::new();
     // The copy is no git repository, so there is no previous tag: the gate refuses (BQ955)
     // until the build says it is the very first release.
@@ -76,7 +80,7 @@ fn build_is_the_release_gate() {
     let built = script(s.path(), &["build", "out", "--no-previous"], &[]);
     assert_exit(&built, 0);
     let sums = std::fs::read_to_string(s.path().join("out/SHA256SUMS")).unwrap();
-    assert!(sums.ends_with(&format!("  {ASSET}\n")) && sums.lines().count() == 1, "{sums}");
+    assert!(sums.ends_with(&format!("  {asset}\n")) && sums.lines().count() == 1, "{sums}");
 
     s.write("fixtures/editor-backup.json~", "{}");
     let refused = script(s.path(), &["build", "refused"], &[]);
@@ -104,6 +108,7 @@ fn second_checkout() -> SuiteCopy {
 
 #[test]
 fn verify_rebuilds_independently_and_compares_hashes() {
+    let asset = support::asset();
     let first = SuiteCopy::new();
     assert_exit(&script(first.path(), &["build", "dist", "--no-previous"], &[]), 0);
     let published = first.path().join("dist");
@@ -132,13 +137,13 @@ fn verify_rebuilds_independently_and_compares_hashes() {
     let text = transcript(&differs);
     assert!(
         text.contains(&format!(
-            "::error title=release::this checkout does not build {ASSET} byte for byte as published ({hash})"
+            "::error title=release::this checkout does not build {asset} byte for byte as published ({hash})"
         )),
         "{text}"
     );
 
     // SHA256SUMS with a wrong line for the asset.
-    std::fs::write(&sums, format!("{}  {ASSET}\n", "b".repeat(64))).unwrap();
+    std::fs::write(&sums, format!("{}  {asset}\n", "b".repeat(64))).unwrap();
     let wrong = script(first.path(), &["verify", published], &[]);
     assert_exit(&wrong, 1);
     assert!(transcript(&wrong).contains("SHA256SUMS"), "{}", transcript(&wrong));
@@ -149,11 +154,11 @@ fn verify_rebuilds_independently_and_compares_hashes() {
 
 #[test]
 fn notes_are_the_changelog_entry() {
-    let notes = script(&repo(), &["notes", "1.6.0"], &[]);
+    let notes = script(&repo(), &["notes", support::version()], &[]);
     assert_exit(&notes, 0);
     let text = String::from_utf8(notes.stdout).unwrap();
     let changelog = std::fs::read_to_string(repo().join("CHANGELOG.md")).unwrap();
-    let entry = changelog.split("\n## 1.6.0\n").nth(1).unwrap();
+    let entry = changelog.split(&format!("\n## {}\n", support::version())).nth(1).unwrap();
     let entry = entry.split("\n## ").next().unwrap();
     assert_eq!(text.trim(), entry.trim());
     assert!(!text.contains("## "), "the heading is the release title, not part of the notes");

@@ -28,6 +28,7 @@ fn workspace() -> tempfile::TempDir {
     std::fs::copy(repo().join(DATA).join("manifest.json"), suite.join("manifest.json")).unwrap();
     // Not 1.6.0: a suite of the recorded version with another skip policy is refused (BQ319),
     // and this one is a small made-up suite, not a copy of the published one.
+    support::assert_unpinned("1.6.1");
     std::fs::write(suite.join("CONFORMANCE_VERSION"), "1.6.1\n").unwrap();
     for f in ["schema/results.schema.json", "schema/message-envelope.schema.json"] {
         std::fs::copy(repo().join(f), suite.join(f)).unwrap();

@@ -283,6 +283,7 @@ fn a_family_limited_skip_is_only_for_that_family() {
 /// unknown members through `results check --suite COPY`).
 #[test]
 fn a_copy_whose_skip_policy_or_results_schema_is_not_the_published_one_is_refused() {
+    support::assert_recording_current();
     let rule = |m: &mut Value, name: &str| -> usize {
         m["skip_policy"]["rules"].as_array().unwrap().iter().position(|r| r["name"] == name).unwrap()
     };
@@ -496,10 +497,11 @@ fn a_section_whose_every_case_the_policy_allows_is_still_not_run_unless_whole() 
             .collect();
         m["skip_policy"]["rules"][3]["cases"] = Value::Array(ids);
     });
-    // A version the recording does not pin (at 1.6.0 a copy with another policy is refused).
-    support::set_version(copy.path(), "1.6.1");
+    // A version the recording does not pin, the canonical one's next PATCH (at the recorded
+    // version a copy with another policy is refused).
+    support::set_version(copy.path(), &support::bumped("patch"));
     let cs = Suite::load(copy.path()).unwrap();
-    // The policy is valid (the one finding: the CHANGELOG has no 1.6.1 entry, BQ105).
+    // The policy is valid (the one finding: the CHANGELOG has no entry for that version, BQ105).
     let findings = bqsuite::validate::validate(&cs);
     assert!(findings.iter().all(|f| f.code.id == "BQ105"), "the edited policy is valid: {findings:#?}");
     let mut v = passing(&cs, "babelqueue-python", &["kafka"]);
@@ -774,14 +776,15 @@ fn a_schema_violation() {
 }
 
 /// A copy of the suite whose results schema is only its `$schema`: it allows anything.
-/// A copy with its results schema reduced to `$schema`, labelled 1.6.1: a version the recording
-/// does not pin, so results check reads the copy's own schema (at 1.6.0 it refuses such a copy,
+/// A copy with its results schema reduced to `$schema`, labelled the canonical version's next
+/// PATCH: a version the recording does not pin, so results check reads the copy's own schema (at
+/// the recorded version it refuses such a copy,
 /// `a_copy_whose_skip_policy_or_results_schema_is_not_the_published_one_is_refused`), and what
 /// is tested is the checker's own floor beneath it.
 fn with_an_empty_results_schema() -> (support::SuiteCopy, Suite) {
     let copy = support::SuiteCopy::new();
     copy.write("schema/results.schema.json", "{\"$schema\": \"https://json-schema.org/draft/2020-12/schema\"}\n");
-    support::set_version(copy.path(), "1.6.1");
+    support::set_version(copy.path(), &support::bumped("patch"));
     let weakened = Suite::load(copy.path()).unwrap();
     (copy, weakened)
 }
@@ -891,8 +894,8 @@ fn a_case_without_a_status_of_the_three_is_not_compatible_whatever_the_schema_al
     let weak = schema.replacen("\"skip\"", "\"skip\", \"ok\"", 1);
     assert_ne!(weak, schema, "the results schema enumerates the statuses");
     copy.write("schema/results.schema.json", weak);
-    // A version the recording does not pin (at 1.6.0 the copy is refused outright).
-    support::set_version(copy.path(), "1.6.1");
+    // A version the recording does not pin (at the recorded version the copy is refused outright).
+    support::set_version(copy.path(), &support::bumped("patch"));
     let weakened = Suite::load(copy.path()).unwrap();
     let mut v = passing(&weakened, "babelqueue-python", &[]);
     v["sections"]["cases"]["urn-alias"] = json!({"status": "ok"});
@@ -1035,6 +1038,7 @@ fn write(dir: &std::path::Path, name: &str, v: &Value) -> String {
 
 #[test]
 fn cli_exit_codes_and_verdict_lines() {
+    let suite_v = support::version();
     let s = suite();
     let dir = tempfile::tempdir().unwrap();
     let root = repo();
@@ -1052,7 +1056,7 @@ fn cli_exit_codes_and_verdict_lines() {
     let good_n = n(&passing(&s, "babelqueue-go", &["sqs"]));
     assert!(
         out.contains(&format!(
-            "good.json: Compatible (babelqueue-go 2.4.1, suite 1.6.0): {good_n} pass, 0 fail, 0 skip\n"
+            "good.json: Compatible (babelqueue-go 2.4.1, suite {suite_v}): {good_n} pass, 0 fail, 0 skip\n"
         )),
         "{out}"
     );
@@ -1064,7 +1068,7 @@ fn cli_exit_codes_and_verdict_lines() {
     let bad_n = n(&v) - 1;
     assert!(
         out.contains(&format!(
-            "bad.json: Not compatible (babelqueue-node 2.4.1, suite 1.6.0): {bad_n} pass, 1 fail, 0 skip; BQ612 results-case-failed ×1\n"
+            "bad.json: Not compatible (babelqueue-node 2.4.1, suite {suite_v}): {bad_n} pass, 1 fail, 0 skip; BQ612 results-case-failed ×1\n"
         )),
         "every verdict line shows the counts: {out}"
     );
@@ -1079,7 +1083,8 @@ fn cli_exit_codes_and_verdict_lines() {
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(out.contains("good.json: Compatible (") && out.contains("bad.json: Not compatible ("), "{out}");
     assert!(
-        out.contains("2 results files against suite 1.6.0 at ") && out.contains("; 1 more could not be read"),
+        out.contains(&format!("2 results files against suite {suite_v} at "))
+            && out.contains("; 1 more could not be read"),
         "{out}"
     );
     let o = bqsuite(dir.path(), &["results", "check", "missing.json", "--suite", suite_arg]);
@@ -1184,9 +1189,12 @@ fn a_file_of_another_sdk_is_not_compatible_under_sdk() {
     assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(
-        out.lines().any(|l| l.starts_with("::error ")
-            && l.contains("title=BQ622 results-other-sdk::")
-            && l.contains("sdk is \"bqsuite-reference\", the reference core's name")
+        // The file is outside the workspace (the repository): no file=, its path leads the message.
+        out.lines().any(|l| l.starts_with("::error title=BQ622 results-other-sdk::")
+            && l.contains(&format!(
+                "{}:2:10: sdk is \"bqsuite-reference\", the reference core's name",
+                reference.display()
+            ))
             && l.contains("`bqsuite adapter`")
             && l.ends_with("(at /sdk)")),
         "{out}"
@@ -1211,6 +1219,7 @@ fn a_file_of_another_sdk_is_not_compatible_under_sdk() {
 /// entry would be stale); a file that is no run of this suite gets none.
 #[test]
 fn print_known_failing_writes_the_list_that_holds() {
+    let suite_v = support::version();
     let s = suite();
     let dir = tempfile::tempdir().unwrap();
     let mut v = passing(&s, "babelqueue-python", &[]);
@@ -1232,7 +1241,10 @@ fn print_known_failing_writes_the_list_that_holds() {
         "{}",
         transcript(&o)
     );
-    assert!(lines[0].starts_with("# Known failures of babelqueue-python 2.4.1 against suite 1.6.0"), "{list}");
+    assert!(
+        lines[0].starts_with(&format!("# Known failures of babelqueue-python 2.4.1 against suite {suite_v}")),
+        "{list}"
+    );
     assert_eq!(&lines[2..], ["cases\torder-created", "trim\ttrim-make-urn-space-padded"], "{list}");
     std::fs::write(dir.path().join("known.txt"), &list).unwrap();
     let o =

@@ -44,6 +44,7 @@ fn with_redis(url: &str) -> Options {
 
 #[test]
 fn offline_the_redis_cases_are_counted_and_not_run() {
+    support::assert_recording_current();
     let v = validate_with(&Suite::load(repo()).unwrap(), &Options::default());
     assert!(v.findings.is_empty(), "{:#?}", v.findings);
     assert_eq!(v.redis, RedisCoverage { cases: needing_redis(), run: 0, pairs_missed: 0 });
@@ -132,6 +133,7 @@ fn release_refuses_a_wrong_redis_expectation_when_it_has_a_redis() {
 
     // Offline the case is not run, but on the suite of the recorded version its content is
     // pinned: release refuses all the same (BQ318), and writes nothing.
+    support::assert_recording_current();
     let o = bqsuite_env(s.path(), &args, &[]);
     assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
     let out = String::from_utf8_lossy(&o.stdout);
@@ -212,6 +214,7 @@ fn a_named_redis_that_stops_answering_after_the_probe_stops_validate_and_release
 /// not, so a later version's suite could lose a Redis catch with validate clean and silent on it).
 #[test]
 fn offline_the_cli_counts_the_recorded_catches_it_could_not_check() {
+    support::assert_recording_current();
     let o = bqsuite_env(&repo(), &["validate"], &[]);
     assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
     assert!(!String::from_utf8_lossy(&o.stderr).contains("recorded catch"), "{}", transcript(&o));

@@ -5,7 +5,7 @@
 mod support;
 
 use serde_json::{Value, json};
-use support::{SuiteCopy, assert_finding};
+use support::{SuiteCopy, assert_finding, history};
 
 #[test]
 fn the_canonical_suite_is_clean() {
@@ -107,7 +107,8 @@ fn a_version_too_long_to_name_a_release_is_a_finding_and_the_longest_allowed_bui
         support::set_version(s.path(), v);
         s
     };
-    let longest = format!("1.6.0-{}", "a".repeat(64 - 6));
+    let v = support::version();
+    let longest = format!("{v}-{}", "a".repeat(64 - v.len() - 1));
     let s = with_version(&format!("{longest}b"));
     let findings = s.validate();
     let f = assert_finding(&findings, "BQ102", "CONFORMANCE_VERSION", None);
@@ -597,7 +598,9 @@ fn a_missing_or_empty_licence_is_a_finding_as_release_refuses_it() {
         assert_finding(&findings, "BQ003", "LICENSE", None);
     }
     // A copy as `sync` vendors it (the four entries of a vendored copy, no LICENSE beside them)
-    // validates clean, as `run`'s hint to validate it promises; release still refuses it.
+    // validates clean, as `run`'s hint to validate it promises; release still refuses it. (Only
+    // at the recorded version: a later one is a version being made, which needs its CHANGELOG.)
+    support::assert_recording_current();
     let s = SuiteCopy::new();
     s.remove("LICENSE");
     s.remove("CHANGELOG.md");
@@ -617,27 +620,31 @@ fn the_changelog_must_exist_and_hold_the_versions_entry() {
     let findings = s.validate();
     assert_eq!(codes(&findings), ["BQ003"], "{findings:#?}");
     assert_finding(&findings, "BQ003", "CHANGELOG.md", None);
-    // A released copy (only what the asset holds, as fetch unpacks it) never has one.
+    // A released copy (only what the asset holds, as fetch unpacks it) never has one (at the
+    // recorded version; a later one is being made).
+    support::assert_recording_current();
     s.remove("sync-targets.json");
     let findings = s.validate();
     assert!(findings.is_empty(), "{findings:#?}");
     // ... but a version being made, laid out like the asset, still needs its entry (red team
     // M5): a pre-release, or one later than the version bqsuite records.
-    support::set_version(s.path(), "1.6.0-pre");
+    let v = support::version();
+    support::set_version(s.path(), &format!("{v}-pre"));
     assert!(codes(&s.validate()).contains(&"BQ003"), "a pre-release is never released");
-    support::set_version(s.path(), "1.7.0");
+    support::set_version(s.path(), &support::bumped("minor"));
     assert!(codes(&s.validate()).contains(&"BQ003"), "a version later than the recorded one");
 
-    // No `## 1.6.0` heading (one in a fenced block is an example, as the release gate reads it).
+    // No `## VERSION` heading (one in a fenced block is an example, as the release gate reads it).
     let s = SuiteCopy::new();
-    s.write("CHANGELOG.md", s.read("CHANGELOG.md").replace("## 1.6.0", "```\n## 1.6.0\n```\n\n## 1.5.9"));
+    let heading = format!("## {v}");
+    s.write("CHANGELOG.md", s.read("CHANGELOG.md").replace(&heading, &format!("```\n{heading}\n```\n\n## 1.5.9")));
     let findings = s.validate();
     assert_eq!(codes(&findings), ["BQ105"], "{findings:#?}");
-    assert!(findings[0].message.contains("\"## 1.6.0\""), "{}", findings[0].message);
+    assert!(findings[0].message.contains(&format!("\"{heading}\"")), "{}", findings[0].message);
 
     // A heading that names the version another way is the likely slip: the message says which
     // line, and what an entry's heading is.
-    for near in ["## v1.6.0", "### 1.6.0", "## Version 1.6.0"] {
+    for near in [format!("## v{v}"), format!("### {v}"), format!("## Version {v}")] {
         let s = SuiteCopy::new();
         s.write("CHANGELOG.md", format!("# Changelog\n\n{near}\n\n- a change\n"));
         let findings = s.validate();
@@ -648,34 +655,38 @@ fn the_changelog_must_exist_and_hold_the_versions_entry() {
 
     // A heading with nothing under it is no entry.
     let s = SuiteCopy::new();
-    s.write("CHANGELOG.md", "# Changelog\n\n## 1.6.0\n\n## 1.5.0\n\n- `trim`\n");
+    s.write("CHANGELOG.md", format!("# Changelog\n\n## {v}\n\n## 1.5.0\n\n- `trim`\n"));
     let findings = s.validate();
     assert_eq!(codes(&findings), ["BQ105"]);
     // ... and the message says the heading is there, not to add it.
-    assert!(findings[0].message.contains("has a heading \"## 1.6.0\" but nothing under it"), "{}", findings[0].message);
+    let says = format!("has a heading \"## {v}\" but nothing under it");
+    assert!(findings[0].message.contains(&says), "{}", findings[0].message);
 }
 
 #[test]
 fn a_pre_release_reads_its_own_entry_or_the_one_of_the_release_it_becomes() {
+    let v = support::version();
     let pre = |changelog: Option<&str>| {
         let s = SuiteCopy::new();
-        support::set_version(s.path(), "1.6.0-pre");
+        support::set_version(s.path(), &format!("{v}-pre"));
         if let Some(text) = changelog {
             s.write("CHANGELOG.md", text);
         }
         s.validate()
     };
-    assert_eq!(codes(&pre(None)), Vec::<&str>::new(), "## 1.6.0 is the entry 1.6.0-pre becomes");
-    assert_eq!(codes(&pre(Some("## 1.6.0-pre\n\n- work in progress\n"))), Vec::<&str>::new(), "its own heading");
+    assert_eq!(codes(&pre(None)), Vec::<&str>::new(), "## {v} is the entry {v}-pre becomes");
+    let own = format!("## {v}-pre\n\n- work in progress\n");
+    assert_eq!(codes(&pre(Some(&own))), Vec::<&str>::new(), "its own heading");
     let findings = pre(Some("## 1.5.0\n\n- `trim`\n"));
     assert_eq!(codes(&findings), ["BQ105"], "{findings:#?}");
-    assert!(findings[0].message.contains("\"## 1.6.0-pre\" or \"## 1.6.0\""), "{}", findings[0].message);
+    assert!(findings[0].message.contains(&format!("\"## {v}-pre\" or \"## {v}\"")), "{}", findings[0].message);
 }
 
 #[test]
 fn a_version_older_than_a_section_or_block_it_holds() {
-    // The inverse of BQ312/BQ313: 1.6.0 content labelled 1.5.0 was clean.
-    let s = SuiteCopy::new();
+    // The inverse of BQ312/BQ313: 1.6.0 content labelled 1.5.0 was clean. About what 1.6.0
+    // added (the history's lists), so its versions stay literal.
+    let s = support::history::suite_1_6_0();
     s.write("CONFORMANCE_VERSION", "1.5.0\n");
     s.edit_manifest(|m| m["conformance_version"] = json!("1.5.0"));
     let findings = s.validate();
@@ -690,7 +701,9 @@ fn a_version_older_than_a_section_or_block_it_holds() {
     }
     // One finding per section, not one per block of a section that is itself too new; no
     // finding for what 1.5.0 had.
-    assert_eq!(findings.iter().filter(|f| f.code.id == "BQ315").count(), 4 + 3 + 15, "{findings:#?}");
+    let added =
+        history::NEW_SECTIONS.len() + history::NEW_BACKOFF_BLOCKS.len() + history::NEW_REDIS_LAYOUT_BLOCKS.len();
+    assert_eq!(findings.iter().filter(|f| f.code.id == "BQ315").count(), added, "{findings:#?}");
     assert!(findings.iter().all(|f| f.pointer.as_deref() != Some("/redis_layout/cases")));
 }
 
@@ -1066,6 +1079,7 @@ fn a_results_schema_reduced_to_its_draft_accepts_the_whole_corpus() {
 /// schema (BQ320, made with a new recording), its only finding.
 #[test]
 fn a_results_schema_may_evolve_as_a_minor_release_does() {
+    support::assert_recording_current();
     let edits: [fn(&mut Value); 4] = [
         |s| {
             s["properties"]["runner"] = json!({"type": "string", "minLength": 1});
@@ -1098,6 +1112,7 @@ fn a_results_schema_may_evolve_as_a_minor_release_does() {
 /// that refuses even the good file.
 #[test]
 fn a_results_schema_that_rejects_its_example_is_not_judged_by_the_corpus() {
+    support::assert_recording_current();
     let s = SuiteCopy::new();
     edit_results_schema(&s, |sch| {
         sch["required"] = json!([]);

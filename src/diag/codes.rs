@@ -183,7 +183,7 @@ codes! {
         Error,
         checks: "CHANGELOG.md has a non-empty entry for CONFORMANCE_VERSION, read as the release gate and the release notes read it: a level-2 heading whose first word is the version (## 1.6.0, ## [1.6.0] - date), outside fenced code blocks. A pre-release X.Y.Z-pre may have its own ## X.Y.Z-pre heading or use the ## X.Y.Z heading of the release it becomes.",
         why: "The entry is what SDK maintainers read before moving to the version (the release notes print it) and where corrections are named with their ADR; without it the release gate compares against nothing, and release --no-previous would publish a version nobody described.",
-        example: Validate(&[Replace("CHANGELOG.md", "## 1.6.0", "## 1.5.9")]),
+        example: Validate(&[Replace("CHANGELOG.md", "## {version}", "## 1.5.9")]),
     }
 
     SECTION_WITHOUT_SCOPE = "BQ201" "section-without-scope" "A manifest block has no entry in the sections map." {

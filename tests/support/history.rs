@@ -1,5 +1,7 @@
-//! The suite's real history for tests: 1.6.0 as it is, and 1.5.0 rebuilt from it by the spec's
-//! "Suite version history" paragraph.
+//! The suite's real history for tests: 1.6.0, and 1.5.0 rebuilt from it by the spec's "Suite
+//! version history" paragraph. These are about those two releases' content, so their versions
+//! stay literal: when the canonical suite has moved past 1.6.0, 1.6.0 is rebuilt from it too
+//! (labelled 1.6.0, without what the registry says a later version added).
 
 use serde_json::json;
 
@@ -26,11 +28,52 @@ pub const NEW_REDIS_LAYOUT_BLOCKS: [&str; 15] = [
     "legacy_dlq_gate",
 ];
 
-/// The canonical 1.6.0 suite with its CHANGELOG.md.
+/// The 1.6.0 suite with its CHANGELOG.md: the canonical suite, or, when that is a later version,
+/// the canonical suite labelled 1.6.0 ([`super::set_version`]) without the sections and blocks
+/// whose registry version is later and without the CHANGELOG entries above `## 1.6.0`.
 pub fn suite_1_6_0() -> SuiteCopy {
     let s = SuiteCopy::new();
     s.write("CHANGELOG.md", std::fs::read(repo().join("CHANGELOG.md")).unwrap());
+    if super::version() != "1.6.0" {
+        back_to(&s, (1, 6, 0));
+    }
     s
+}
+
+/// Turn the canonical suite copied in `s` into the suite at `version`, as far as the registry
+/// tells: the sections and blocks it says a later version added are removed, the version is
+/// stated as `version`, and the CHANGELOG starts at that version's entry (its preamble kept).
+fn back_to(s: &SuiteCopy, version: bqsuite::sections::Version) {
+    let (major, minor, patch) = version;
+    let v = format!("{major}.{minor}.{patch}");
+    // The manifest is rewritten only when something goes (rewriting it changes its bytes, which
+    // the tests of a released version's bytes would see).
+    let later =
+        bqsuite::sections::registry().any(|d| d.since() > version || d.blocks().iter().any(|b| b.since > version));
+    if later {
+        s.edit_manifest(|m| {
+            let top = m.as_object_mut().unwrap();
+            for section in bqsuite::sections::registry() {
+                if section.since() > version {
+                    top.shift_remove(section.name());
+                    if let Some(map) = top.get_mut("sections").and_then(|x| x.as_object_mut()) {
+                        map.shift_remove(section.name());
+                    }
+                } else if let Some(body) = top.get_mut(section.name()).and_then(|x| x.as_object_mut()) {
+                    for block in section.blocks().iter().filter(|b| b.since > version) {
+                        body.shift_remove(block.name);
+                    }
+                }
+            }
+        });
+    }
+    super::set_version(s.path(), &v);
+    let changelog = s.read("CHANGELOG.md");
+    let heading = format!("\n## {v}\n");
+    let (first, at) = (changelog.find("\n## "), changelog.find(&heading));
+    if let (Some(first), Some(at)) = (first, at) {
+        s.write("CHANGELOG.md", format!("{}{}", &changelog[..=first], &changelog[at + 1..]));
+    }
 }
 
 /// The 1.5.0 suite, built from 1.6.0 as the spec's history describes it: without the sections
@@ -41,7 +84,7 @@ pub fn suite_1_6_0() -> SuiteCopy {
 /// (the spec: "the key stays; the earlier release_delay_ms expectation contradicted §6.5").
 /// Its cases and inputs are otherwise the same.
 pub fn suite_1_5_0() -> SuiteCopy {
-    let s = SuiteCopy::new();
+    let s = suite_1_6_0();
     s.edit_manifest(|m| {
         let top = m.as_object_mut().unwrap();
         for name in NEW_SECTIONS {

@@ -15,6 +15,89 @@ pub fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// The canonical suite's version, as its `CONFORMANCE_VERSION` states it (trimmed): what a test
+/// means by "the suite" when it copies, releases or fetches the repository's own suite. A test
+/// about one release's content (1.5.0 → 1.6.0, say) keeps that release's literal instead.
+pub fn version() -> &'static str {
+    static V: OnceLock<String> = OnceLock::new();
+    V.get_or_init(|| {
+        let text = std::fs::read_to_string(repo().join("CONFORMANCE_VERSION")).expect("CONFORMANCE_VERSION");
+        let v = text.trim().to_owned();
+        semver::Version::parse(&v).unwrap_or_else(|e| panic!("CONFORMANCE_VERSION {v:?} is not SemVer: {e}"));
+        v
+    })
+}
+
+/// The canonical suite's release tag, `v<version>`.
+pub fn tag() -> String {
+    format!("v{}", version())
+}
+
+/// The canonical suite's release asset, `babelqueue-conformance-<version>.tar.gz`.
+pub fn asset() -> String {
+    format!("{}.tar.gz", asset_root())
+}
+
+/// The single root directory of the canonical suite's release asset.
+pub fn asset_root() -> String {
+    format!("babelqueue-conformance-{}", version())
+}
+
+/// The canonical suite's version with `bump` applied: its next PATCH (`"patch"`), MINOR or MAJOR.
+pub fn bumped(bump: &str) -> String {
+    let mut v = semver::Version::parse(version()).unwrap();
+    v.pre = semver::Prerelease::EMPTY;
+    match bump {
+        "patch" => v.patch += 1,
+        "minor" => (v.minor, v.patch) = (v.minor + 1, 0),
+        "major" => (v.major, v.minor, v.patch) = (v.major + 1, 0, 0),
+        _ => panic!("no such bump {bump:?}"),
+    }
+    v.to_string()
+}
+
+/// The suite version the power recording (`src/sections/power.json`) was made on.
+pub fn recorded_version() -> String {
+    bqsuite::sections::power::recorded().suite.to_string()
+}
+
+/// Fail, saying what to do, unless the power recording was made on the canonical suite's
+/// version: BQ318–BQ320 and `results check`'s refusal of an edited copy hold a suite of the
+/// recorded version only, so a test of them on the canonical suite needs the two to agree.
+/// After a version bump the recording is redone with a live Redis (it is not edited by hand).
+#[track_caller]
+pub fn assert_recording_current() {
+    if let Some(why) = recording_stale() {
+        panic!("{why}");
+    }
+}
+
+/// Fail, saying what to do, if the power recording pins `version`: for a small made-up suite
+/// labelled a fixed version (printed by its snapshots) so that the recording does not hold it to
+/// the published skip policy and schemas (BQ319, BQ320).
+#[track_caller]
+pub fn assert_unpinned(version: &str) {
+    assert!(
+        !bqsuite::sections::power::recorded().holds(version),
+        "src/sections/power.json is now a recording of suite {version}, the version this made-up suite is labelled \
+         so that no recording pins it: label it another version (and re-accept the snapshots that print it)"
+    );
+}
+
+/// Why the power recording does not apply to the canonical suite (it was made on another
+/// version), with what to do; `None` when it applies.
+pub fn recording_stale() -> Option<String> {
+    let recorded = recorded_version();
+    (!bqsuite::sections::power::recorded().holds(version())).then(|| {
+        format!(
+            "src/sections/power.json was recorded on suite {recorded}, the canonical suite is {}: this checks what \
+             the recording pins (BQ318–BQ320), which holds a suite of the recorded version only. Record the power \
+             again with a live Redis: `bqsuite dev kill-matrix --redis-url URL --record src/sections/power.json`",
+            version()
+        )
+    })
+}
+
 /// The files and directories that make up a suite.
 pub const SUITE_ENTRIES: [&str; 6] =
     ["CONFORMANCE_VERSION", "manifest.json", "schema", "fixtures", "LICENSE", "CHANGELOG.md"];
