@@ -106,7 +106,9 @@ impl GithubContext {
         // by the workspace's other name) is inside all the same.
         let path = match path.strip_prefix(&self.workspace) {
             Ok(_) => path,
-            Err(_) => path.canonicalize().unwrap_or(path),
+            // Only to find it inside: a file outside is named as it was given (a symlink's own
+            // path, not where it leads).
+            Err(_) => path.canonicalize().ok().filter(|c| c.starts_with(&self.workspace)).unwrap_or(path),
         };
         match path.strip_prefix(&self.workspace) {
             Ok(rel) if !rel.as_os_str().is_empty() => {
