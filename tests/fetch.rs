@@ -1034,6 +1034,8 @@ fn a_newer_copy_is_told_the_downgrade_and_a_diff_commands_nothing() {
     let o = fetch(&["--check", VERSION, dir.to_str().unwrap()], Some(&base));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains(&format!("--update {VERSION} {} --allow-downgrade`", dir.display())), "{err}");
+    // The closing remedy too, not only the version note: one command, said the same everywhere.
+    assert_eq!(err.matches("--allow-downgrade`").count(), 2, "{err}");
 
     std::fs::write(dir.join("CONFORMANCE_VERSION"), format!("{VERSION}\n")).unwrap();
     let fixture = dir.join("fixtures/order-created.json");

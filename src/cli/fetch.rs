@@ -137,20 +137,21 @@ pub fn run(a: &FetchArgs, color: bool) -> ExitCode {
     // Quoted for a shell, then escaped for the terminal: a directory named with an escape
     // sequence must not drive it (red team M4).
     let dir_word = diag::path_word(&a.dir.display().to_string());
-    let update = format!("bqsuite fetch --update {} {dir_word}", a.version);
-    // A copy of another release differs in its version files, which read like edits: said
-    // first (before the diff; under the job summary's heading), once, by the copy's own word.
-    if let Some(theirs) = compared
+    let theirs = compared
         .copy_version
         .as_deref()
-        .filter(|v| *v != a.version && semver::Version::parse(v).is_ok_and(|p| p.to_string() == *v))
-    {
-        // A newer copy is moved back only when asked: fetch --update refuses a downgrade.
-        let newer = semver::Version::parse(theirs)
-            .ok()
-            .zip(semver::Version::parse(&a.version).ok())
-            .is_some_and(|(t, v)| t > v);
-        let update = if newer { format!("{update} --allow-downgrade") } else { update.clone() };
+        .filter(|v| *v != a.version && semver::Version::parse(v).is_ok_and(|p| p.to_string() == *v));
+    // The one remedy, wherever it is said: a newer copy is moved back only when asked (fetch
+    // --update refuses a downgrade otherwise).
+    let newer = theirs
+        .and_then(|t| semver::Version::parse(t).ok())
+        .zip(semver::Version::parse(&a.version).ok())
+        .is_some_and(|(t, v)| t > v);
+    let downgrade = if newer { " --allow-downgrade" } else { "" };
+    let update = format!("bqsuite fetch --update {} {dir_word}{downgrade}", a.version);
+    // A copy of another release differs in its version files, which read like edits: said
+    // first (before the diff; under the job summary's heading), once, by the copy's own word.
+    if let Some(theirs) = theirs {
         let note = format!(
             "your copy is {theirs}, checked against {}: the differences are those between the two releases; `{}` \
              moves the copy to {}, or check it against its own release, {theirs}",

@@ -221,7 +221,7 @@ pub fn workflow_inert(text: &str) -> Cow<'_, str> {
             }
             None => rest,
         };
-        out.push_str(&rest.replace("##[", "#\\u0023["));
+        out.push_str(&no_legacy_commands(rest));
     }
     Cow::Owned(out)
 }

@@ -28,18 +28,18 @@ use std::path::Path;
 
 pub use check::{CheckOptions, Checker, FileCheck, cites_adr, family_of};
 pub use floor::is_a_name;
-
-/// The `sdk` the reference core's results files carry (`bqsuite run` without `--sdk`, or the
-/// adapter `bqsuite adapter`): the same name as `sdk::reference::SDK_NAME`, which this layer
-/// does not import (the results model stands below the SDK interface); a test in
-/// `conformance` holds the two equal.
-pub const REFERENCE_SDK: &str = "bqsuite-reference";
 pub use model::{
     Counts, Failures, MAX_REASON, Outcome, ResultsFile, Status, bounded_reason, generated_at, rfc3339,
     source_date_epoch,
 };
 pub use report::{Cell, Column, Matrix, Row};
 pub use view::{CaseResult, Results, SectionResults};
+
+/// The `sdk` the reference core's results files carry (`bqsuite run` without `--sdk`, or the
+/// adapter `bqsuite adapter`): the same name as `sdk::reference::SDK_NAME`, which this layer
+/// does not import (the results model stands below the SDK interface); a test in
+/// `conformance` holds the two equal.
+pub const REFERENCE_SDK: &str = "bqsuite-reference";
 
 /// A results file as read from disk.
 #[derive(Debug, Clone)]
