@@ -549,6 +549,16 @@ class Action(unittest.TestCase):
         (error,) = out.annotations()
         self.assertIn("results check could not run (exit 2): cannot read build/*.json", error)
         self.assertIn("globs are not expanded", error)
+        # Many unreadable files: the first ten reasons, then how many more the log holds.
+        missing = [f"gone-{i:02}.json" for i in range(12)]
+        out = self.action({"results": "\n".join(missing + ["results.json"])})
+        self.assertEqual(out.status, 2, out.log)
+        self.assertIn("- results.json: Compatible", out.summary)
+        (error,) = out.annotations()
+        self.assertIn("cannot read gone-09.json", error)
+        self.assertNotIn("gone-10.json", error)
+        self.assertIn("… and 2 more such lines in the log", error)
+        self.assertIn("… and 2 more such lines in the log", out.summary)
 
     def test_version_and_sha256_are_trimmed(self):
         # User report: a YAML block scalar gives `1.6.0\n`, which broke the install and split

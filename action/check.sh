@@ -192,10 +192,15 @@ stop_commands() {
   echo "::stop-commands::$stop_token"
 }
 # why FILE: why a command whose stderr FILE holds could not run: bqsuite's own `bqsuite: error:`
-# lines, else clap's `error:` line (a usage error), else the last non-empty line; CRs dropped.
+# lines (the first 10, then how many more the log holds), else clap's `error:` line (a usage
+# error), else the last non-empty line; CRs dropped.
 why() {
-  local found
+  local found total
   found=$(tr -d '\r' <"$1" | grep -a '^bqsuite: error: ' | head -n 10)
+  total=$(tr -d '\r' <"$1" | grep -a -c '^bqsuite: error: ' || true)
+  if [ "${total:-0}" -gt 10 ]; then
+    found+=$'\n'"bqsuite: error: … and $((total - 10)) more such lines in the log"
+  fi
   [ -n "$found" ] || found=$(tr -d '\r' <"$1" | grep -a '^error: ' | head -n 1)
   [ -n "$found" ] || found=$(tr -d '\r' <"$1" | grep -a -v '^[[:space:]]*$' | tail -n 1)
   printf '%s' "${found:-(nothing on stderr)}"
