@@ -331,6 +331,44 @@ class Action(unittest.TestCase):
         errors = out.annotations()
         self.assertTrue(any(e.startswith("::error file=results-adapter.json,") for e in errors), errors)
         self.assertIn("the end of the adapter's log (", out.log, "bqsuite prints it, escaped")
+        # User report: the command the log printed named the runner's temp copy of the suite,
+        # gone after the step. The log and the summary say how to run it locally instead: on the
+        # vendored copy found clean (else fetched), same adapter, and where the rules are. Run
+        # as printed, in the SDK's tree, it reproduces the failure.
+        out = self.action({"adapter": relay, "adapter-results": "results-adapter.json", "vendored": "tests/conformance"})
+        self.assertEqual(out.status, 1, out.log)
+        command = f"  bqsuite run --suite tests/conformance --sdk {shlex.quote(relay)} --out results-adapter.json\n"
+        self.assertIn(command, out.log)
+        self.assertIn("### BabelQueue conformance: reproduce the adapter's run", out.summary)
+        self.assertIn(command, out.summary)
+        self.assertIn(f"/tree/v{SUITE_VERSION}/docs/sections", out.summary)
+        (self.sdk / "results-adapter.json").unlink()
+        bin_dir = str(Path(BQSUITE).parent)
+        local = subprocess.run(
+            ["bash", "-c", command.strip()], cwd=self.sdk, capture_output=True, text=True,
+            env={**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}"},
+        )
+        self.assertEqual(local.returncode, 1, local.stderr)
+        self.assertIn("run: ", local.stderr + local.stdout)
+        self.assertTrue((self.sdk / "results-adapter.json").exists())
+        # Without a vendored copy the suite is fetched first; a Redis given is a placeholder,
+        # never the job's URL; the adapter's own options are carried.
+        out = self.action(
+            {"adapter": relay, "redis-url": "redis://user:s3cret-pass@127.0.0.1:1/", "adapter-timeout": "7.5",
+             "adapter-max-restarts": " 2\n"}
+        )
+        self.assertIn(out.status, (1, 2), out.log)
+        self.assertIn(f"  bqsuite fetch {SUITE_VERSION} suite-{SUITE_VERSION}\n", out.log)
+        self.assertIn(
+            f"  bqsuite run --suite suite-{SUITE_VERSION} --sdk {shlex.quote(relay)} --out conformance-results.json "
+            "--redis-url redis://localhost:6379 --timeout=7.5 --max-restarts=2\n", out.summary
+        )
+        self.assertIn("--timeout=7.5 --max-restarts=2", out.log.split("+ bqsuite run ", 1)[1].splitlines()[0])
+        self.assertNotIn("s3cret", out.summary)
+        # A passing run prints none of it.
+        out = self.action({"adapter": f"{BQSUITE} adapter"})
+        self.assert_ok(out)
+        self.assertNotIn("reproduce", out.summary + out.log)
         # An adapter that cannot start writes no results file: the check could not run.
         out = self.action({"adapter": "false", "vendored": "tests/conformance"})
         self.assertEqual(out.status, 2, out.log)
@@ -399,11 +437,18 @@ class Action(unittest.TestCase):
         out = self.action({"adapter": f"{BQSUITE} adapter"}, env=env)
         self.assert_ok(out)
         self.assertIn("no Redis is given (--redis-url, or a BQ_REDIS_URL that is not blank); the cases that need Redis are skipped", out.log)
-        for name, value in [("redis-url", "redis://127.0.0.1:1/0"), ("adapter-results", "r.json")]:
+        for name, value in [
+            ("redis-url", "redis://127.0.0.1:1/0"), ("adapter-results", "r.json"), ("adapter-timeout", "30"),
+            ("adapter-max-restarts", "1"),
+        ]:
             out = self.action({"vendored": "tests/conformance", name: value})
             self.assertEqual(out.status, 2, out.log)
             self.assertIn(f"{name} is set but adapter is not", " ".join(out.annotations()))
         self.assertNotIn("s3cret", out.log + " ".join(out.annotations()))
+        # The run's options are bqsuite's to judge: a bad value is a usage error on the page.
+        out = self.action({"adapter": f"{BQSUITE} adapter", "adapter-timeout": "soon"})
+        self.assertEqual(out.status, 2, out.log)
+        self.assertIn("run --sdk could not run (exit 2): error: invalid value 'soon' for '--timeout", " ".join(out.annotations()))
 
     def test_an_adapter_runs_the_redis_cases_on_the_redis_given(self):
         redis = os.environ.get("BQ_REDIS_URL")
@@ -770,7 +815,7 @@ class Workflows(unittest.TestCase):
         action = self.load("action.yml")
         self.assertEqual(
             set(action["inputs"]),
-            {"version", "vendored", "results", "sdk", "adapter", "adapter-results", "redis-url", "known-failing", "attestation", "sha256"},
+            {"version", "vendored", "results", "sdk", "adapter", "adapter-results", "redis-url", "adapter-timeout", "adapter-max-restarts", "known-failing", "attestation", "sha256"},
         )
         self.assertTrue(all(not spec.get("required") for spec in action["inputs"].values()))
         self.assertEqual(set(action["outputs"]), {"version", "bqsuite", "adapter-results"})

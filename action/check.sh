@@ -15,11 +15,13 @@
 #   BQ_ADAPTER_RESULTS  the `adapter-results` input: where that run writes its results file
 #   BQ_ADAPTER_REDIS    the `redis-url` input: a live Redis for that run (optional)
 #   BQ_KNOWN_FAILING    the `known-failing` input: a list of cases expected to fail (optional)
+#   BQ_ADAPTER_TIMEOUT, BQ_ADAPTER_MAX_RESTARTS  the `adapter-timeout` and `adapter-max-restarts`
+#                inputs: the run's --timeout and --max-restarts (optional)
 #   RUNNER_TEMP, GITHUB_OUTPUT, GITHUB_STEP_SUMMARY (set by the runner)
 #
 # Every input is trimmed (a YAML block scalar ends with a line feed); one that holds a single
-# value (sdk, sha256, known-failing, adapter, adapter-results, redis-url) is refused when it
-# spans several lines.
+# value (sdk, sha256, known-failing, adapter, adapter-results, redis-url, adapter-timeout,
+# adapter-max-restarts) is refused when it spans several lines.
 #
 # Every vendored copy is checked with `bqsuite fetch --check VERSION DIR` (drift is BQ900 added,
 # BQ901 removed, BQ902 modified; LICENSE is ignored). The results files are checked together
@@ -68,6 +70,15 @@
 # (escaped, at most 4 KiB). What an adapter says is untrusted: the run's output is printed with
 # workflow commands stopped (::stop-commands:: with a random token), and the URL's credentials
 # are masked (::add-mask::), since the adapter is given the URL and may log it.
+#
+# `adapter-timeout` and `adapter-max-restarts` reach the run as --timeout and --max-restarts
+# (bqsuite judges their values: a bad one is a usage error, exit 2, its reason on the page); like
+# `redis-url`, they are an error without `adapter`. When the adapter's run fails (exit 1 or 2),
+# the log and the job summary say how to run it on a contributor's machine: the suite from the
+# first vendored copy that `fetch --check` found clean, else fetched into suite-VERSION; the same
+# adapter command and options, relative results path kept (else conformance-results.json); a
+# placeholder for Redis when the job had one (never the job's URL); the bqsuite version to
+# install; and where each section's rules are written (docs/sections at the release's tag).
 #
 # With `known-failing` (one path, trimmed), the adapter's run and the results check both get
 # `--known-failing=PATH`: the verdicts stand, but only failures the list does not name, and
@@ -148,10 +159,12 @@ fi
 
 # The adapter's own inputs mean nothing without it: say so rather than ignore them.
 if [ -z "$adapter" ]; then
-  for input in adapter-results redis-url; do
+  for input in adapter-results redis-url adapter-timeout adapter-max-restarts; do
     case $input in
       adapter-results) value=${BQ_ADAPTER_RESULTS:-} ;;
-      *) value=${BQ_ADAPTER_REDIS:-} ;;
+      redis-url) value=${BQ_ADAPTER_REDIS:-} ;;
+      adapter-timeout) value=${BQ_ADAPTER_TIMEOUT:-} ;;
+      *) value=${BQ_ADAPTER_MAX_RESTARTS:-} ;;
     esac
     if [ -n "$(lines "$value")" ]; then
       error "$input is set but adapter is not, so it would be ignored: set adapter (the command to run) or remove $input"
@@ -159,6 +172,12 @@ if [ -z "$adapter" ]; then
     fi
   done
 fi
+# The adapter run's own options, passed on as given (bqsuite judges the values).
+adapter_options=()
+one adapter-timeout "${BQ_ADAPTER_TIMEOUT:-}"
+if [ -n "$one" ]; then adapter_options+=(--timeout="$one"); fi
+one adapter-max-restarts "${BQ_ADAPTER_MAX_RESTARTS:-}"
+if [ -n "$one" ]; then adapter_options+=(--max-restarts="$one"); fi
 known=()
 known_path=$(lines "${BQ_KNOWN_FAILING:-}")
 case $known_path in
@@ -205,15 +224,16 @@ why() {
   [ -n "$found" ] || found=$(tr -d '\r' <"$1" | grep -a -v '^[[:space:]]*$' | tail -n 1)
   printf '%s' "${found:-(nothing on stderr)}"
 }
-# summarize TEXT: append TEXT to the job summary in a fenced code block, its fence longer than
-# any run of backticks in TEXT, so nothing in it is read as Markdown.
+# summarize TEXT [HEADING]: append TEXT to the job summary under HEADING (default: a check could
+# not run) in a fenced code block, its fence longer than any run of backticks in TEXT, so
+# nothing in it is read as Markdown.
 summarize() {
-  local text=$1 longest fence
+  local text=$1 heading=${2:-a check could not run} longest fence
   [ -n "${GITHUB_STEP_SUMMARY:-}" ] || return 0
   longest=$(printf '%s\n' "$text" | grep -o '`*' | awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }')
   fence='```'
   while [ "${#fence}" -le "$longest" ]; do fence+='`'; done
-  printf '### BabelQueue conformance: a check could not run\n\n%s\n%s\n%s\n\n' "$fence" "$text" "$fence" >>"$GITHUB_STEP_SUMMARY"
+  printf '### BabelQueue conformance: %s\n\n%s\n%s\n%s\n\n' "$heading" "$fence" "$text" "$fence" >>"$GITHUB_STEP_SUMMARY"
 }
 # run TITLE COMMAND...: run one check in a log group, print the command as it can be re-run
 # locally (each word quoted for bash where it needs it), and keep the worst exit status. Its
@@ -250,9 +270,48 @@ run() {
 # The step's stdout, for the checks' own (their stderr is piped through tee, above).
 exec 3>&1
 
+# The first vendored copy found clean: the suite a contributor reproduces a failing run with.
+clean_copy=
 for dir in ${vendored[@]+"${vendored[@]}"}; do
-  run "fetch --check $dir" "$bin" fetch --check ${pin[@]+"${pin[@]}"} --format github -- "$version" "$dir"
+  if run "fetch --check $dir" "$bin" fetch --check ${pin[@]+"${pin[@]}"} --format github -- "$version" "$dir"; then
+    [ -n "$clean_copy" ] || clean_copy=$dir
+  fi
 done
+
+# word TEXT: TEXT as one word of a POSIX shell command, single-quoted when it needs quoting.
+word() {
+  case $1 in
+    '' | *[!A-Za-z0-9_./=:@%+,-]*) printf "'%s'" "${1//\'/\'\\\'\'}" ;;
+    *) printf '%s' "$1" ;;
+  esac
+}
+# reproduce OUT: the commands that run the failed adapter run on a contributor's machine (OUT:
+# the run's results path), in the log and the job summary.
+reproduce() {
+  local out=$1 suite_dir text bq_version fetch_line='' option
+  bq_version=$("$bin" --version 2>/dev/null | awk '{ print $2; exit }')
+  case $out in /*) out=conformance-results.json ;; esac
+  if [ -n "$clean_copy" ]; then
+    suite_dir=$clean_copy
+  else
+    suite_dir=suite-$version
+    fetch_line="  bqsuite fetch $(word "$version") $(word "$suite_dir")"$'\n'
+  fi
+  text="To run it on your machine (bqsuite ${bq_version:-of this release}: pipx install bqsuite==${bq_version:-VERSION}, or the release binary)"
+  if [ -n "$clean_copy" ]; then text+=", on your vendored copy $clean_copy, which matches release $version"; fi
+  text+=":"$'\n'"$fetch_line  bqsuite run --suite $(word "$suite_dir") --sdk $(word "$adapter") --out $(word "$out")"
+  if [ -n "${BQ_ADAPTER_REDIS:-}" ]; then text+=" --redis-url redis://localhost:6379"; fi
+  for option in ${adapter_options[@]+"${adapter_options[@]}"} ${known[@]+"${known[@]}"}; do
+    text+=" $(word "$option")"
+  done
+  if [ -n "${BQ_ADAPTER_REDIS:-}" ]; then
+    text+=$'\n'"(a Redis 7 of your own for --redis-url: the job's URL is not shown)"
+  fi
+  text+=$'\n'"To see one case, add the \`--section … --case … --trace\` the run printed."
+  text+=$'\n'"Each section's rules: https://github.com/BabelQueue/conformance/tree/v$version/docs/sections"
+  printf '%s\n' "$text"
+  summarize "$text" "reproduce the adapter's run"
+}
 
 # mask VALUE: have the runner mask VALUE, and its percent-decoded form, wherever it appears in
 # the log. A value shorter than 6 characters is not masked alone (masking `redis` would mask it
@@ -371,9 +430,11 @@ run_adapter() {
   # after a run that could not start finds nothing.
   rm -f -- "$out"
   untrusted=1
-  run "run --sdk" "$bin" run --suite "$suite" --sdk "$adapter" --out="$out" --adapter-log="$log" ${known[@]+"${known[@]}"}
+  run "run --sdk" "$bin" run --suite "$suite" --sdk "$adapter" --out="$out" --adapter-log="$log" \
+    ${adapter_options[@]+"${adapter_options[@]}"} ${known[@]+"${known[@]}"}
   status=$?
   untrusted=
+  if [ "$status" -ne 0 ]; then reproduce "$out"; fi
   # A results file is written whenever the run ran (exit 0 or 1); exit 2 writes none.
   if [ "$status" -le 1 ] && [ -f "$out" ]; then
     results+=("$out")
