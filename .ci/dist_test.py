@@ -365,6 +365,13 @@ class Action(unittest.TestCase):
         )
         self.assertIn("--timeout=7.5 --max-restarts=2", out.log.split("+ bqsuite run ", 1)[1].splitlines()[0])
         self.assertNotIn("s3cret", out.summary)
+        # A results path in a directory: the directory is made first (--out's must exist).
+        out = self.action({"adapter": relay, "adapter-results": "build/conformance/results.json"})
+        self.assertEqual(out.status, 1, out.log)
+        self.assertIn(
+            f"  mkdir -p build/conformance\n  bqsuite run --suite suite-{SUITE_VERSION} --sdk {shlex.quote(relay)} "
+            "--out build/conformance/results.json\n", out.log
+        )
         # A passing run prints none of it.
         out = self.action({"adapter": f"{BQSUITE} adapter"})
         self.assert_ok(out)

@@ -76,9 +76,10 @@
 # `redis-url`, they are an error without `adapter`. When the adapter's run fails (exit 1 or 2),
 # the log and the job summary say how to run it on a contributor's machine: the suite from the
 # first vendored copy that `fetch --check` found clean, else fetched into suite-VERSION; the same
-# adapter command and options, relative results path kept (else conformance-results.json); a
-# placeholder for Redis when the job had one (never the job's URL); the bqsuite version to
-# install; and where each section's rules are written (docs/sections at the release's tag).
+# adapter command and options, relative results path kept (its directory made; else
+# conformance-results.json); a placeholder for Redis when the job had one (never the job's URL);
+# the bqsuite version to install; and where each section's rules are written (docs/sections at
+# the release's tag).
 #
 # With `known-failing` (one path, trimmed), the adapter's run and the results check both get
 # `--known-failing=PATH`: the verdicts stand, but only failures the list does not name, and
@@ -299,6 +300,7 @@ reproduce() {
   fi
   text="To run it on your machine (bqsuite ${bq_version:-of this release}: pipx install bqsuite==${bq_version:-VERSION}, or the release binary)"
   if [ -n "$clean_copy" ]; then text+=", on your vendored copy $clean_copy, which matches release $version"; fi
+  case $out in */*) fetch_line+="  mkdir -p $(word "$(dirname -- "$out")")"$'\n' ;; esac
   text+=":"$'\n'"$fetch_line  bqsuite run --suite $(word "$suite_dir") --sdk $(word "$adapter") --out $(word "$out")"
   if [ -n "${BQ_ADAPTER_REDIS:-}" ]; then text+=" --redis-url redis://localhost:6379"; fi
   for option in ${adapter_options[@]+"${adapter_options[@]}"} ${known[@]+"${known[@]}"}; do
