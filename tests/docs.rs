@@ -272,6 +272,10 @@ fn the_html_pages_render_in_chromium_at_a_phones_width_without_a_console_message
         );
         eprintln!("screenshot: {}", shot.display());
     }
+    // Reflow (WCAG 1.4.10): at 320 CSS px, 400 % zoom of a 1280 px window, no page scrolls
+    // sideways as a whole; a wide table or code block scrolls in its own box.
+    let wide = support::a11y::wider_than_320(&browser, &html_pages());
+    assert!(wide.is_empty(), "pages wider than 320 CSS px:\n{}", wide.join("\n"));
     // The DOM Chromium built holds the page's content: the kafka_poison case table.
     let page = repo().join("docs/html/sections/kafka_poison.html");
     let (out, log) = chromium(&browser, &page, &["--dump-dom".into()]);

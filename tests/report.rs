@@ -15,6 +15,10 @@ use std::time::{Duration, Instant};
 use support::{bqsuite, repo, transcript};
 
 const DATA: &str = "tests/data/report";
+/// The mark a cell of each standing starts with: a symbol, and the words a screen reader says.
+const CLEAN: &str = "<span class=\"mark\" aria-hidden=\"true\">✓ </span><span class=\"vh\">clean: </span>";
+const PROBLEM: &str = "<span class=\"mark\" aria-hidden=\"true\">✗ </span><span class=\"vh\">problem: </span>";
+const WARNING: &str = "<span class=\"mark\" aria-hidden=\"true\">! </span><span class=\"vh\">warning: </span>";
 const HAND_MADE: [&str; 2] = ["php-sdk.json", "babelqueue-node.json"];
 
 /// A temp dir holding the small suite (`suite/`), the reference results (`ref.json`) and the
@@ -82,7 +86,65 @@ fn html_page_is_self_contained_and_escaped() {
     assert!(html.contains("<code>gate/0</code>: expected &quot;1&quot; to be accepted"), "drill-down to failing ids");
     assert!(html.contains("<summary>1 missing</summary><ul><li><code>gate/1</code>"), "drill-down to missing ids");
     assert!(html.contains("n/a (ADR-0021)"), "php's asb exception");
+    accessible(&html);
     render_in_chromium(&dir.path().join("report.html"));
+}
+
+/// The page keeps the accessibility rules of its renderer (`src/results/html.rs`): structure,
+/// a colour never the only carrier of a cell's standing, and contrast in every scheme.
+fn accessible(html: &str) {
+    let problems = support::a11y::structure(html, &["<div class=\"wrap\""]);
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    assert!(html.contains("<body>\n<main>") && html.contains("</main>\n</body>"), "the content is the main");
+    // Every coloured cell starts with its mark; the others have none.
+    let mut coloured = 0;
+    for (i, _) in html.match_indices("<td class=\"") {
+        let rest = &html[i + 11..];
+        let class = rest.split('"').next().unwrap();
+        let content = &rest[class.len() + 2..];
+        let words: Vec<&str> = class.split(' ').collect();
+        let mark = if words.contains(&"bad") {
+            Some(PROBLEM)
+        } else if words.contains(&"warn") {
+            Some(WARNING)
+        } else if words.contains(&"ok") {
+            Some(CLEAN)
+        } else {
+            None
+        };
+        match mark {
+            Some(m) => {
+                coloured += 1;
+                assert!(
+                    content.starts_with(m),
+                    "a {class} cell without its mark: {}",
+                    &content[..content.len().min(120)]
+                );
+            }
+            None => assert!(!content.starts_with("<span class=\"mark\""), "a {class} cell marked"),
+        }
+    }
+    assert!(coloured >= 10, "{coloured} coloured cells");
+    for m in [CLEAN, PROBLEM] {
+        assert!(html.contains(m), "{m}");
+    }
+    assert!(html.contains("<p class=\"legend\">✓ clean; ✗ a problem; ! a warning"), "the marks are explained");
+    // A verdict is its words.
+    for (i, _) in html.match_indices("<span class=\"verdict-") {
+        let span = &html[i..i + html[i..].find("</span>").unwrap()];
+        assert!(
+            span.ends_with(">Compatible") || span.ends_with(">Not compatible") || span.contains("<span class=\"vh\">"),
+            "a verdict only a colour says: {span}"
+        );
+    }
+    let s = support::a11y::schemes(html);
+    assert!(s.css.contains("body{font:14px/1.45system-ui,-apple-system,'SegoeUI',sans-serif;margin:2rem;color:var(--fg);background:var(--bg);}"), "{}", s.css);
+    let mut pairs = vec![("ok", "bg"), ("bad", "bg")];
+    for bg in ["bg", "head", "ok-bg", "bad-bg", "warn-bg"] {
+        pairs.extend([("fg", bg), ("muted", bg)]);
+    }
+    let low = support::a11y::low_contrast(&s, &pairs, 4.5);
+    assert!(low.is_empty(), "below 4.5:1:\n{}", low.join("\n"));
 }
 
 /// Render the page in headless Chromium and check the table is in the DOM; print a skip notice
@@ -126,6 +188,10 @@ fn render_in_chromium(page: &Path) {
     }
     assert!(!dom.contains("<script>"), "no script element came out of the input");
     assert!(dom.contains("&lt;script&gt;alert"), "the markup stayed text");
+    // Reflow (WCAG 1.4.10): at 320 CSS px the page does not scroll sideways; the table does,
+    // in its own box.
+    let wide = support::a11y::wider_than_320(&chromium, &[page.to_path_buf()]);
+    assert!(wide.is_empty(), "{wide:?}");
 }
 
 #[test]
@@ -227,7 +293,7 @@ fn a_file_of_another_suite_version_is_counted_not_judged() {
     }
     let o = bqsuite(dir.path(), &["report", "old.json", "--suite", "suite", "--format", "html"]);
     let html = String::from_utf8(o.stdout).unwrap();
-    assert!(html.contains("<td class=\"absent warn\">not checked</td>"), "{html}");
+    assert!(html.contains(&format!("<td class=\"absent warn\">{WARNING}not checked</td>")), "{html}");
     assert!(!html.contains("class=\"num ok\"") && !html.contains("class=\"bad\""), "{html}");
 }
 
@@ -518,7 +584,9 @@ fn what_results_check_could_not_read_is_not_judged_and_file_findings_are_listed(
     );
     assert!(html.contains("<li><code>/bindings</code>: BQ620 results-malformed: bindings is a string"), "{html}");
     assert!(
-        html.contains("<td class=\"num warn\">2 / 1 / 0, not judged<details><summary>1 failing</summary>"),
+        html.contains(&format!(
+            "<td class=\"num warn\">{WARNING}2 / 1 / 0, not judged<details><summary>1 failing</summary>"
+        )),
         "{html}"
     );
 }

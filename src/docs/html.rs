@@ -13,10 +13,23 @@
 //!   version: no clock, no environment.
 //! - It is readable on a phone: a viewport meta, a fluid column, wide tables and code blocks
 //!   scroll inside their own box instead of widening the page.
+//! - It is accessible (WCAG 2.1 AA; `tests/accessibility.rs` and the Chromium test in
+//!   `tests/docs.rs` hold every page to it): `lang` is set; the site's links are a `nav` named
+//!   "Docs", the current page's marked `aria-current`; the page's content is the `main`, the
+//!   generator's note a `footer` beside it; headings are the Markdown's (one `h1`, no level
+//!   skipped: the pages are written so); every header cell is a `th` with its scope (`col` in
+//!   the header row; `row` in the first column when the header row's first cell is empty, and
+//!   that empty corner a `td`, since an empty header names nothing); every box that may scroll
+//!   sideways (a table's, a code block) can be reached by the keyboard (`tabindex="0"`; a
+//!   table's box is a group named by the heading above it) and every focusable element shows a
+//!   focus ring; the text colours contrast at least 4.5:1 with their backgrounds in the light
+//!   and the dark scheme; printed, a page is black on white whatever the scheme, without the
+//!   `nav`, with its tables and code wrapped instead of cut off and the address of each outside
+//!   link after its text.
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use pulldown_cmark::{CowStr, Event, Options, Parser, Tag, TagEnd};
+use pulldown_cmark::{Alignment, CodeBlockKind, CowStr, Event, Options, Parser, Tag, TagEnd};
 
 use super::markdown::{self, relative};
 
@@ -60,7 +73,13 @@ th,td{border:1px solid var(--line);padding:.35rem .55rem;text-align:left;vertica
 th{background:var(--code)}
 td code{overflow-wrap:anywhere}
 td:first-child code,td:last-child code{overflow-wrap:normal;white-space:nowrap}
-footer{color:var(--muted);font-size:.85rem;border-top:1px solid var(--line);margin-top:2rem;padding-top:.5rem}
+footer{max-width:60rem;margin:1rem auto 0;padding:.5rem 1rem 1rem;color:var(--muted);font-size:.85rem;border-top:1px solid var(--line)}
+nav a[aria-current=page]{font-weight:600}
+:focus-visible{outline:2px solid var(--link);outline-offset:2px}
+@media print{:root{color-scheme:light;--fg:#000;--bg:#fff;--muted:#333;--line:#999;--code:#f6f8fa;--link:#000}\
+nav{display:none}main,footer{max-width:none;padding-left:0;padding-right:0}.table,pre{overflow:visible}pre,pre code{white-space:pre-wrap}\
+td code,td:first-child code,td:last-child code{white-space:normal;overflow-wrap:anywhere}\
+h1,h2,h3,h4{break-after:avoid}pre,tr{break-inside:avoid}a[href^=\"http\"]::after{content:\" (\" attr(href) \")\";overflow-wrap:anywhere}}
 ";
 
 /// Escape text for HTML.
@@ -115,6 +134,52 @@ pub fn resolve(rel: &str, target: &str) -> String {
     parts.join("/")
 }
 
+/// Where the renderer is in the table it writes.
+#[derive(Default)]
+struct Table {
+    alignments: Vec<Alignment>,
+    /// In the header row.
+    head: bool,
+    /// The column of the next cell.
+    column: usize,
+    /// Whether the first column holds the rows' headers: the header row's first cell is empty
+    /// (`| | before | after |`), so the column under it names each row.
+    row_headers: bool,
+    /// The end tag of the open cell.
+    close: &'static str,
+}
+
+impl Table {
+    /// The start and end tags of the next cell, `empty` when it holds nothing: a header cell
+    /// is a `th` with its scope (`col` in the header row, `row` in the first column of a table
+    /// with row headers); an empty cell is a `td`, since a header that says nothing names
+    /// nothing.
+    fn cell(&mut self, empty: bool) -> (String, &'static str) {
+        let column = self.column;
+        self.column += 1;
+        let align = match self.alignments.get(column) {
+            Some(Alignment::Left) => " style=\"text-align: left\"",
+            Some(Alignment::Center) => " style=\"text-align: center\"",
+            Some(Alignment::Right) => " style=\"text-align: right\"",
+            _ => "",
+        };
+        if empty {
+            if self.head && column == 0 {
+                self.row_headers = true;
+            }
+            return (format!("<td{align}>"), "</td>");
+        }
+        let scope = if self.head {
+            "col"
+        } else if column == 0 && self.row_headers {
+            "row"
+        } else {
+            return (format!("<td{align}>"), "</td>");
+        };
+        (format!("<th scope=\"{scope}\"{align}>"), "</th>")
+    }
+}
+
 /// The HTML page of the Markdown `text` at `rel`, among `pages` (every Markdown page rendered).
 pub fn page(rel: &str, text: &str, pages: &BTreeSet<String>, version: &str) -> String {
     let options = Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH;
@@ -123,7 +188,11 @@ pub fn page(rel: &str, text: &str, pages: &BTreeSet<String>, version: &str) -> S
     let mut seen: BTreeMap<String, usize> = BTreeMap::new();
     // The events of the heading being read, with its plain text.
     let mut heading: Option<(pulldown_cmark::HeadingLevel, Vec<Event<'_>>, String)> = None;
-    for event in Parser::new_ext(text, options) {
+    // The id of the last heading, which names the tables under it.
+    let mut last_id: Option<String> = None;
+    let mut table = Table::default();
+    let mut parser = Parser::new_ext(text, options).peekable();
+    while let Some(event) = parser.next() {
         match event {
             Event::Start(Tag::Heading { level, .. }) => heading = Some((level, Vec::new(), String::new())),
             Event::End(TagEnd::Heading(_)) => {
@@ -138,6 +207,7 @@ pub fn page(rel: &str, text: &str, pages: &BTreeSet<String>, version: &str) -> S
                 let mut body = String::new();
                 pulldown_cmark::html::push_html(&mut body, inner.into_iter());
                 events.push(Event::Html(CowStr::from(format!("<{level} id=\"{}\">{body}</{level}>\n", escape(&id)))));
+                last_id = Some(id);
             }
             Event::Start(Tag::Link { link_type, dest_url, title: t, id }) => {
                 let dest = CowStr::from(rewrite(rel, &dest_url, pages));
@@ -147,13 +217,56 @@ pub fn page(rel: &str, text: &str, pages: &BTreeSet<String>, version: &str) -> S
                     None => events.push(e),
                 }
             }
-            Event::Start(Tag::Table(a)) => {
-                events.push(Event::Html(CowStr::from("<div class=\"table\">")));
-                events.push(Event::Start(Tag::Table(a)));
+            // A table scrolls in its own box, which the keyboard can reach (tabindex) and which
+            // is named by the heading above it (a group, not a landmark: a page may hold dozens).
+            Event::Start(Tag::Table(alignments)) => {
+                let named =
+                    last_id.as_deref().map_or_else(String::new, |id| format!(" aria-labelledby=\"{}\"", escape(id)));
+                events.push(Event::Html(CowStr::from(format!(
+                    "<div class=\"table\" role=\"group\" tabindex=\"0\"{named}>"
+                ))));
+                table = Table { alignments: alignments.clone(), ..Table::default() };
+                events.push(Event::Start(Tag::Table(alignments)));
             }
             Event::End(TagEnd::Table) => {
                 events.push(Event::End(TagEnd::Table));
                 events.push(Event::Html(CowStr::from("</div>\n")));
+            }
+            Event::Start(Tag::TableHead) => {
+                table.head = true;
+                table.column = 0;
+                events.push(Event::Start(Tag::TableHead));
+            }
+            Event::End(TagEnd::TableHead) => {
+                table.head = false;
+                events.push(Event::End(TagEnd::TableHead));
+            }
+            Event::Start(Tag::TableRow) => {
+                table.column = 0;
+                events.push(Event::Start(Tag::TableRow));
+            }
+            // Every cell is written here, not by pulldown-cmark: a header cell gets its scope.
+            Event::Start(Tag::TableCell) => {
+                let empty = matches!(parser.peek(), Some(Event::End(TagEnd::TableCell)));
+                let (open, close) = table.cell(empty);
+                events.push(Event::Html(CowStr::from(open)));
+                if empty {
+                    parser.next();
+                    events.push(Event::Html(CowStr::from(close)));
+                } else {
+                    table.close = close;
+                }
+            }
+            Event::End(TagEnd::TableCell) => events.push(Event::Html(CowStr::from(table.close))),
+            // A code block scrolls in its own box, which the keyboard can reach.
+            Event::Start(Tag::CodeBlock(kind)) => {
+                let lang = match &kind {
+                    CodeBlockKind::Fenced(info) => info.split(' ').next().unwrap_or_default(),
+                    CodeBlockKind::Indented => "",
+                };
+                let class =
+                    if lang.is_empty() { String::new() } else { format!(" class=\"language-{}\"", escape(lang)) };
+                events.push(Event::Html(CowStr::from(format!("<pre tabindex=\"0\"><code{class}>"))));
             }
             // Raw HTML in a page (the generated-page marker, region markers) is kept only as
             // a comment: the rendering never passes markup through.
@@ -178,19 +291,25 @@ pub fn page(rel: &str, text: &str, pages: &BTreeSet<String>, version: &str) -> S
     let mut body = String::new();
     pulldown_cmark::html::push_html(&mut body, events.into_iter());
     let here = path(rel);
-    let link = |to: &str| relative(&here, &path(to));
     if title.is_empty() {
         title = rel.to_owned();
     }
+    // The site's links, the current page's marked as such (for a screen reader; also bold).
+    let mut nav = String::new();
+    for (to, name) in [
+        (super::MAP, "Docs"),
+        (super::SECTIONS_INDEX, "Sections"),
+        ("README.md", "README"),
+        (super::RESULTS_PAGE, "Results format"),
+        (super::CODES_PAGE, "Codes"),
+    ] {
+        let current = if to == rel { " aria-current=\"page\"" } else { "" };
+        nav.push_str(&format!("<a href=\"{}\"{current}>{name}</a>", relative(&here, &path(to))));
+    }
     format!(
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n<title>{} · BabelQueue conformance suite {}</title>\n<style>\n{CSS}</style>\n</head>\n<body>\n<nav><a href=\"{}\">Docs</a><a href=\"{}\">Sections</a><a href=\"{}\">README</a><a href=\"{}\">Results format</a><a href=\"{}\">Codes</a></nav>\n<main>\n{body}<footer>Generated by <code>bqsuite docs</code> from <code>{}</code> (suite {}).</footer>\n</main>\n</body>\n</html>\n",
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n<title>{} · BabelQueue conformance suite {}</title>\n<style>\n{CSS}</style>\n</head>\n<body>\n<nav aria-label=\"Docs\">{nav}</nav>\n<main>\n{body}</main>\n<footer>Generated by <code>bqsuite docs</code> from <code>{}</code> (suite {}).</footer>\n</body>\n</html>\n",
         escape(&title),
         escape(version),
-        link(super::MAP),
-        link(super::SECTIONS_INDEX),
-        link("README.md"),
-        link(super::RESULTS_PAGE),
-        link(super::CODES_PAGE),
         escape(rel),
         escape(version),
     )
@@ -224,7 +343,46 @@ mod tests {
         assert!(html.contains("href=\"../readme.html\""), "{html}");
         assert!(html.contains("<title>a ·"), "{html}");
         assert!(!html.contains("<script"), "{html}");
-        assert!(html.contains("<div class=\"table\"><table>"), "{html}");
+        assert!(
+            html.contains("<div class=\"table\" role=\"group\" tabindex=\"0\" aria-labelledby=\"cases-1\"><table>"),
+            "{html}"
+        );
         assert_eq!(resolve("docs/sections/a.md", "../../fixtures/x.json"), "fixtures/x.json");
+    }
+
+    #[test]
+    fn header_cells_get_their_scope_and_scroll_boxes_the_keyboard() {
+        let pages: BTreeSet<String> = ["docs/a.md"].map(String::from).into();
+        let html = page(
+            "docs/a.md",
+            "# A\n\n## Costs\n\n| | before | after |\n|---|--:|:-:|\n| `x` | 1 | |\n| | 2 | 3 |\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n```sh\necho <x>\n```\n\n    indented\n",
+            &pages,
+            "1.6.0",
+        );
+        // An empty corner is no header, and it makes the first column the rows' headers (an
+        // empty one stays a data cell); alignment is kept.
+        assert!(
+            html.contains(
+                "<div class=\"table\" role=\"group\" tabindex=\"0\" aria-labelledby=\"costs\"><table><thead><tr><td></td><th scope=\"col\" style=\"text-align: right\">before</th><th scope=\"col\" style=\"text-align: center\">after</th></tr></thead><tbody>\n<tr><th scope=\"row\"><code>x</code></th><td style=\"text-align: right\">1</td><td style=\"text-align: center\"></td></tr>\n<tr><td></td><td style=\"text-align: right\">2</td>"
+            ),
+            "{html}"
+        );
+        // Without the empty corner, the header row's cells are the only headers.
+        assert!(
+            html.contains("<thead><tr><th scope=\"col\">a</th><th scope=\"col\">b</th></tr></thead><tbody>\n<tr><td>1</td><td>2</td></tr>"),
+            "{html}"
+        );
+        assert!(
+            html.contains("<pre tabindex=\"0\"><code class=\"language-sh\">echo &lt;x&gt;\n</code></pre>"),
+            "{html}"
+        );
+        assert!(html.contains("<pre tabindex=\"0\"><code>indented\n</code></pre>"), "{html}");
+        assert!(!html.contains("<th>") && !html.contains("<pre>"), "{html}");
+        // The landmarks: a named nav, the content's main, the footer beside it.
+        assert!(html.contains("<nav aria-label=\"Docs\"><a href=\"index.html\">Docs</a>"), "{html}");
+        assert!(html.contains("</main>\n<footer>"), "{html}");
+        assert_eq!(html.matches("aria-current=\"page\"").count(), 0, "a.md is not in the nav: {html}");
+        let map = page(super::super::MAP, "# Docs\n", &pages, "1.6.0");
+        assert!(map.contains("<a href=\"index.html\" aria-current=\"page\">Docs</a>"), "{map}");
     }
 }

@@ -4,6 +4,20 @@
 //! Content-Security-Policy that forbids every fetch); every string from an input file goes
 //! through [`esc`]; the drill-down to failing and missing case ids uses `<details>`, so it works
 //! without JavaScript.
+//!
+//! Accessibility (WCAG 2.1 AA; `tests/accessibility.rs` holds the page to it):
+//! - One `h1`, then an `h2` per results file; the whole content is in `<main>`; `lang` is set.
+//! - Every header cell is a `th` with its scope (`col` for a file's column, `row` for a section).
+//! - A colour is never the only carrier of a standing: every coloured cell starts with a mark
+//!   (✓ clean, ✗ a problem, ! a warning; [`MARKS`] under the table says so) and the words a
+//!   screen reader says instead of it (visually hidden, the mark itself `aria-hidden`); a
+//!   "suite run" of another version has its ✗ and says "(not suite X)"; a verdict is its words.
+//! - Text colours, both in the light and the dark scheme, contrast at least 4.5:1 with every
+//!   background they stand on; the page sets its own text and background colours in both.
+//! - The table scrolls sideways in its own box, which the keyboard can reach (`tabindex="0"`,
+//!   a named group), so the page itself never scrolls sideways at 320 CSS px; every focusable
+//!   element shows a focus ring.
+//! - Printed, the page is black on white whatever the scheme and the table is not cut off.
 
 use std::fmt::Write as _;
 
@@ -32,15 +46,15 @@ pub(super) fn esc(s: &str) -> String {
 }
 
 const STYLE: &str = "
-:root { color-scheme: light dark; --ok: #1a7f37; --bad: #cf222e; --warn: #9a6700; --muted: #6e7781;
+:root { color-scheme: light dark; --fg: #1f2328; --bg: #fff; --ok: #1a7f37; --bad: #cf222e; --warn: #9a6700; --muted: #59636e;
   --ok-bg: #dafbe1; --bad-bg: #ffebe9; --warn-bg: #fff8c5; --line: #d0d7de; --head: #f6f8fa; }
-@media (prefers-color-scheme: dark) { :root { --ok-bg: #12361f; --bad-bg: #42181b; --warn-bg: #3a2e0b;
-  --line: #30363d; --head: #161b22; --ok: #3fb950; --bad: #f85149; --warn: #d29922; --muted: #8b949e; } }
-body { font: 14px/1.45 system-ui, -apple-system, 'Segoe UI', sans-serif; margin: 2rem; }
+@media (prefers-color-scheme: dark) { :root { --fg: #e6edf3; --bg: #0d1117; --ok-bg: #12361f; --bad-bg: #42181b; --warn-bg: #3a2e0b;
+  --line: #30363d; --head: #161b22; --ok: #3fb950; --bad: #f85149; --warn: #d29922; --muted: #9198a1; } }
+body { font: 14px/1.45 system-ui, -apple-system, 'Segoe UI', sans-serif; margin: 2rem; color: var(--fg); background: var(--bg); }
 h1 { font-size: 1.5rem; margin: 0 0 .25rem; }
 h2 { font-size: 1.15rem; margin: 2rem 0 .5rem; }
 p.headline { color: var(--muted); margin: 0 0 1rem; }
-.wrap { overflow-x: auto; }
+.wrap { overflow-x: auto; position: relative; }
 table { border-collapse: collapse; }
 th, td { border: 1px solid var(--line); padding: .35rem .6rem; text-align: left; vertical-align: top; }
 thead th { background: var(--head); position: sticky; top: 0; }
@@ -54,11 +68,36 @@ td.absent { color: var(--muted); text-align: center; }
 td.idle { color: var(--muted); }
 .verdict-ok { color: var(--ok); font-weight: 600; }
 .verdict-bad { color: var(--bad); font-weight: 600; }
+.mark { font-weight: 700; }
+.vh { position: absolute; width: 1px; height: 1px; margin: -1px; padding: 0; overflow: hidden; clip-path: inset(50%); white-space: nowrap; border: 0; }
+:focus-visible { outline: 2px solid var(--fg); outline-offset: 2px; }
 details summary { cursor: pointer; color: var(--muted); }
 details ul { margin: .25rem 0 0; padding-left: 1.1rem; white-space: normal; }
 code { font: 12px ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
 p.legend { color: var(--muted); max-width: 60rem; }
+@media (max-width: 40rem) { body { margin: 1rem; } }
+@media print { :root { color-scheme: light; --fg: #000; --bg: #fff; --muted: #333; --ok: #1a7f37; --bad: #cf222e; --line: #999;
+  --ok-bg: #dafbe1; --bad-bg: #ffebe9; --warn-bg: #fff8c5; --head: #f6f8fa; }
+  body { margin: 0; } .wrap { overflow: visible; } thead th { position: static; } td.num { white-space: normal; } }
 ";
+
+/// The mark of a cell whose colour says something, and the words a screen reader says for it:
+/// the colour is never the only carrier of a cell's standing.
+fn mark(class: &str) -> Option<(&'static str, &'static str)> {
+    let has = |c: &str| class.split(' ').any(|w| w == c);
+    if has("bad") {
+        Some(("✗", "problem"))
+    } else if has("warn") {
+        Some(("!", "warning"))
+    } else if has("ok") {
+        Some(("✓", "clean"))
+    } else {
+        None
+    }
+}
+
+/// What the marks mean, under the table.
+const MARKS: &str = "✓ clean; ✗ a problem; ! a warning (the cell's words say which).";
 
 fn verdict(v: Verdict) -> String {
     let class = if v == Verdict::Compatible { "verdict-ok" } else { "verdict-bad" };
@@ -114,7 +153,15 @@ fn code(s: &str) -> String {
 }
 
 fn td(out: &mut String, cell: &Cell) {
-    let _ = write!(out, "<td class=\"{}\">{}", td_class(cell), esc(&cell.summary()));
+    let class = td_class(cell);
+    let _ = write!(out, "<td class=\"{class}\">");
+    if let Some((symbol, words)) = mark(class) {
+        let _ = write!(
+            out,
+            "<span class=\"mark\" aria-hidden=\"true\">{symbol} </span><span class=\"vh\">{words}: </span>"
+        );
+    }
+    out.push_str(&esc(&cell.summary()));
     details(out, cell);
     out.push_str("</td>");
 }
@@ -198,14 +245,15 @@ pub(super) fn render(m: &Matrix) -> String {
     );
     out.push_str("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n");
     let _ = writeln!(out, "<title>BabelQueue conformance: compatibility (suite {})</title>", esc(&m.suite_version));
-    let _ = writeln!(out, "<style>{STYLE}</style>\n</head>\n<body>");
+    let _ = writeln!(out, "<style>{STYLE}</style>\n</head>\n<body>\n<main>");
     out.push_str("<h1>BabelQueue conformance: compatibility</h1>\n");
     let _ = writeln!(out, "<p class=\"headline\">{}</p>", esc(&m.headline()));
-    out.push_str("<div class=\"wrap\"><table class=\"matrix\">\n<thead><tr><th scope=\"col\">section</th><th scope=\"col\">scope</th>");
+    // The table scrolls in its own box, which the keyboard can reach.
+    out.push_str("<div class=\"wrap\" role=\"group\" tabindex=\"0\" aria-label=\"compatibility matrix\"><table class=\"matrix\">\n<thead><tr><th scope=\"col\">section</th><th scope=\"col\">scope</th>");
     for c in &m.columns {
         let _ = write!(
             out,
-            "<th scope=\"col\" title=\"{}\"><span class=\"sdk\">{}</span><span class=\"ver\">{}</span></th>",
+            "<th scope=\"col\" title=\"{}\"><span class=\"sdk\">{}</span> <span class=\"ver\">{}</span></th>",
             esc(&c.file),
             esc(&c.sdk),
             opt(c.version.as_deref())
@@ -218,7 +266,10 @@ pub(super) fn render(m: &Matrix) -> String {
         if c.conformance_version.as_deref() == Some(m.suite_version.as_str()) {
             v
         } else {
-            format!("<span class=\"verdict-bad\">{v}</span>")
+            format!(
+                "<span class=\"verdict-bad\"><span class=\"mark\" aria-hidden=\"true\">✗ </span>{v}<span class=\"vh\"> (not suite {})</span></span>",
+                esc(&m.suite_version)
+            )
         }
     });
     meta_row(&mut out, "file", &m.columns, |c| format!("<code>{}</code>", esc(&c.file)));
@@ -237,7 +288,7 @@ pub(super) fn render(m: &Matrix) -> String {
         out.push_str("</tr>\n");
     }
     out.push_str("</tbody>\n</table></div>\n");
-    let _ = writeln!(out, "<p class=\"legend\">{}</p>", esc(LEGEND));
+    let _ = writeln!(out, "<p class=\"legend\">{MARKS} {}</p>", esc(LEGEND));
     for c in &m.columns {
         let _ = writeln!(
             out,
@@ -258,7 +309,7 @@ pub(super) fn render(m: &Matrix) -> String {
             out.push_str("</ul>\n");
         }
     }
-    out.push_str("</body>\n</html>\n");
+    out.push_str("</main>\n</body>\n</html>\n");
     out
 }
 

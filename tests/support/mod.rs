@@ -2,6 +2,7 @@
 //! and a Redis to talk to.
 #![allow(dead_code)]
 
+pub mod a11y;
 pub mod history;
 
 use std::path::{Path, PathBuf};
