@@ -1854,3 +1854,37 @@ fn a_failing_reason_shows_the_invisible_characters_it_is_about() {
         assert!(!reason.chars().any(bqsuite::diag::is_hidden), "{id}: {reason:?}");
     }
 }
+
+/// User study: under the broken variant `whitespace-with-nbsp` the SQS gate row whose value is
+/// a no-break space failed with "String attribute: expected the gate to reject, but it decoded",
+/// which does not show the value judged, and `--trace` wrote the request with the raw U+00A0
+/// (bytes C2 A0), which reads as a space. Both write it `\u{00a0}`; a control character in the
+/// trace keeps its terminal escape (`\u000a`).
+#[test]
+fn a_gate_reason_and_the_trace_show_the_hidden_value_judged() {
+    let manifest: Value =
+        serde_json::from_str(&std::fs::read_to_string(support::repo().join("manifest.json")).unwrap()).unwrap();
+    let rows = manifest["sqs"]["schema_version_gate"]["cases"].as_array().expect("the SQS gate table");
+    let row = rows.iter().position(|r| r["value"] == "\u{a0}").expect("a row whose value is a no-break space");
+    let id = format!("schema_version_gate/{row}");
+    let dir = tempfile::tempdir().unwrap();
+    let (out, log) = (dir.path().join("out.json"), dir.path().join("adapter.log"));
+    let cmd = format!("{} --broken whitespace-with-nbsp", adapter_cmd());
+    let args = ["run", "--sdk", &cmd, "--section", "sqs", "--case", &id, "--out", out.to_str().unwrap(), "--trace"];
+    let o = bqsuite(&args, None);
+    let t = support::transcript(&o);
+    assert_eq!(o.status.code(), Some(1), "{t}");
+    let got = outcomes(&read_json(&out));
+    let (status, reason) = outcome_of(&got, "sqs", &id);
+    assert_eq!(status, "fail");
+    assert_eq!(reason, r#"String attribute "\u{00a0}": expected the gate to reject, but it decoded"#);
+    assert!(t.contains(r#"String attribute "\u{00a0}": expected"#), "{t}");
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert!(!text.contains('\u{a0}'), "a raw no-break space in the trace: {text}");
+    assert!(text.contains(r#""StringValue":"\u{00a0}""#), "{text}");
+    assert!(text.contains(r"  /request/body as text: {\u000a"), "a line feed keeps its terminal escape: {text}");
+    assert!(
+        text.contains(&format!(r#"== bqsuite: sqs {id}: fail: String attribute "\u{{00a0}}": expected"#)),
+        "{text}"
+    );
+}

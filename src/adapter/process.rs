@@ -554,6 +554,14 @@ fn excerpt(bytes: &[u8], n: usize) -> String {
     out
 }
 
+/// [`excerpt`] as the trace writes it: what a terminal acts on escaped as there (`\u0007`), and
+/// every other character a reader cannot see for what it is (a no-break space, a zero-width
+/// space: [`crate::diag::is_hidden`]) in the reasons' notation, `\u{00a0}`. A raw U+00A0 in a
+/// traced request looks like the space it is not (user study: `"bq-schema-version":" "`).
+fn traced(bytes: &[u8], n: usize) -> String {
+    crate::diag::visible(&excerpt(bytes, n)).into_owned()
+}
+
 /// Characters as a terminal may show them: every one a terminal or log viewer acts on (controls,
 /// line separators, bidirectional controls: [`crate::diag::is_unsafe_char`]) escaped, quotes
 /// kept.
@@ -1020,7 +1028,7 @@ impl Adapter {
     /// With `trace` on, case `id` of `section` judged `verdict`, in the log.
     fn log_verdict(&self, section: &str, id: &str, verdict: &str) {
         if self.options.trace {
-            self.log_line(&format!("{section} {id}: {}", excerpt(verdict.as_bytes(), 500)));
+            self.log_line(&format!("{section} {id}: {}", traced(verdict.as_bytes(), 500)));
         }
     }
 
@@ -1620,11 +1628,12 @@ const TRACED_CHARS: usize = 4096;
 /// Append one traced line to the log at `path`: `→ ` what bqsuite wrote, `← ` what the adapter
 /// wrote, `≠ reference, call N: ` the reference core's differing answer. Each on a line of its own, the
 /// adapter's text terminal-safe (the log is read in terminals and CI logs) and cut to
-/// [`TRACED_CHARS`] characters with the line's length beside it.
+/// [`TRACED_CHARS`] characters with the line's length beside it ([`traced`]: a hidden character,
+/// such as a no-break space, written `\u{XXXX}`).
 fn trace_to(path: &std::path::Path, arrow: Arrow, line: &[u8]) {
     let line = line.strip_suffix(b"\n").unwrap_or(line);
     let line = &*without_credentials(line);
-    let mut text = excerpt(line, TRACED_CHARS);
+    let mut text = traced(line, TRACED_CHARS);
     if String::from_utf8_lossy(line).chars().count() > TRACED_CHARS {
         text.push_str(&format!(" ({} bytes)", line.len()));
     }
@@ -1635,7 +1644,7 @@ fn trace_to(path: &std::path::Path, arrow: Arrow, line: &[u8]) {
     };
     append_line(path, &format!("{mark}{text}"));
     for (at, bytes) in bytes_as_text(line) {
-        append_line(path, &format!("  {at} as text: {}", excerpt(bytes.as_bytes(), TRACED_CHARS)));
+        append_line(path, &format!("  {at} as text: {}", traced(bytes.as_bytes(), TRACED_CHARS)));
     }
 }
 
