@@ -876,7 +876,7 @@ fn note_known(k: &KnownFailing, suite: &Suite, results: &crate::results::Results
     }
     if let Some((section, id)) = on.unlisted.first() {
         line.push_str(&format!(
-            "; {} failure(s) it does not name (the first: {} {})",
+            "; {} failure(s) it does not name (the first: {} / {})",
             on.unlisted.len(),
             terminal_safe(section),
             terminal_safe(id)
