@@ -260,7 +260,16 @@ pub struct CaseNotes {
     /// A call of the case reached the adapter (written ahead or one at a time): a trace of the
     /// case shows an exchange.
     pub exchanged: bool,
+    /// Why a call of the case was not sent for what happened before the case began (the
+    /// restarts used up, an adapter that came back as another, an operation retired), the
+    /// first such: the case says nothing of its own, and run alone it would be sent. A call not
+    /// sent because the adapter failed earlier in the same case is not this: that case had the
+    /// incident.
+    pub not_run: Option<String>,
 }
+
+/// Why a case's later calls are not sent once the adapter failed in it.
+const EARLIER_IN_THIS_CASE: &str = "the adapter failed earlier in this case";
 
 /// How many incidents the summary lists before it counts the rest.
 const MAX_LISTED: usize = 20;
@@ -1217,7 +1226,7 @@ impl Adapter {
         }
         let message = reason(call, &trouble);
         self.incident(call, trouble, true);
-        self.down = Some("the adapter failed earlier in this case".into());
+        self.down = Some(EARLIER_IN_THIS_CASE.into());
         SdkError::Transport { message }
     }
 
@@ -1252,8 +1261,8 @@ impl Adapter {
         if self.running.is_some() {
             return Ok(());
         }
-        if let Some(why) = &self.retired {
-            return Err(SdkError::Transport { message: format!("not run: {why}") });
+        if let Some(why) = self.retired.clone() {
+            return Err(self.not_run(why));
         }
         if self.starts > self.options.max_restarts {
             let why = format!(
@@ -1261,7 +1270,7 @@ impl Adapter {
                 self.starts, self.options.max_restarts
             );
             self.down = Some(why.clone());
-            return Err(SdkError::Transport { message: format!("not run: {why}") });
+            return Err(self.not_run(why));
         }
         match self.spawn() {
             Ok((running, _)) => {
@@ -1275,6 +1284,15 @@ impl Adapter {
                 Err(self.lose(None, t))
             }
         }
+    }
+
+    /// A call not sent, and why; noted for the case ([`CaseNotes::not_run`]) unless the adapter
+    /// failed earlier in the same case.
+    fn not_run(&mut self, why: String) -> SdkError {
+        if why != EARLIER_IN_THIS_CASE && self.notes.not_run.is_none() {
+            self.notes.not_run = Some(why.clone());
+        }
+        SdkError::Transport { message: format!("not run: {why}") }
     }
 
     /// Is the restart budget used up?
@@ -1570,10 +1588,10 @@ impl Sdk for Adapter {
             return Err(SdkError::NotImplemented { operation: op.to_owned() });
         }
         if let Some(why) = self.op_retired(op) {
-            return Err(SdkError::Transport { message: format!("not run: {why}") });
+            return Err(self.not_run(why));
         }
-        if let Some(why) = &self.down {
-            return Err(SdkError::Transport { message: format!("not run: {why}") });
+        if let Some(why) = self.down.clone() {
+            return Err(self.not_run(why));
         }
         if let Some((c, k)) = self.current {
             let predicted = self.ahead.cases[c].1.get(k).is_some_and(|a| a.request == *request);
@@ -1587,7 +1605,7 @@ impl Sdk for Adapter {
                 self.notes.skips.extend(skips);
                 self.notes.exchanged = true;
                 if answered.lost {
-                    self.down = Some("the adapter failed earlier in this case".into());
+                    self.down = Some(EARLIER_IN_THIS_CASE.into());
                 }
                 return answered.result;
             }
