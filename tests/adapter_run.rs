@@ -1667,11 +1667,22 @@ fn a_known_failing_list_holds_what_an_sdk_has_reached() {
     let got = outcomes(&read_json(&out));
     assert_eq!(got.iter().filter(|o| o.2 == "fail").count(), n, "the results file is as it was: {got:?}");
 
+    // The form every message prints a case in (`payload_schema / ID`, the failure digest's and
+    // BQ612's) names the same cases (user study: it was read as ids starting with `/ `).
+    let as_printed: String = ids.iter().map(|id| format!("payload_schema / {id}\n")).collect();
+    let o = run(&as_printed);
+    assert_eq!(o.status.code(), Some(0), "{}", support::transcript(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains(&format!("{n} listed, {n} still failing; the list holds")), "{err}");
+
     // One failure left out of the list.
     let o = run(&all.lines().skip(1).map(|l| format!("{l}\n")).collect::<String>());
     assert_eq!(o.status.code(), Some(1), "{}", support::transcript(&o));
     let err = String::from_utf8_lossy(&o.stderr);
-    assert!(err.contains(&format!("; 1 failure(s) it does not name (the first: payload_schema {})", ids[0])), "{err}");
+    assert!(
+        err.contains(&format!("; 1 failure(s) it does not name (the first: payload_schema / {})", ids[0])),
+        "{err}"
+    );
 
     // An entry of a case that passed in this run.
     let o = run(&format!("{all}cases order-created\n"));
@@ -1680,7 +1691,7 @@ fn a_known_failing_list_holds_what_an_sdk_has_reached() {
     let line = ids.len() + 1;
     assert!(
         err.contains(&format!(
-            "  {}:{line}: cases order-created is listed as a known failure, but it passed in this run: take its line out of the list",
+            "  {}:{line}: cases / order-created is listed as a known failure, but it passed in this run: take its line out of the list",
             list.display()
         )),
         "{err}"
@@ -1853,4 +1864,223 @@ fn a_failing_reason_shows_the_invisible_characters_it_is_about() {
         let reason = reason.as_deref().unwrap_or_default();
         assert!(!reason.chars().any(bqsuite::diag::is_hidden), "{id}: {reason:?}");
     }
+}
+
+/// User study: under the broken variant `whitespace-with-nbsp` the SQS gate row whose value is
+/// a no-break space failed with "String attribute: expected the gate to reject, but it decoded",
+/// which does not show the value judged, and `--trace` wrote the request with the raw U+00A0
+/// (bytes C2 A0), which reads as a space. Both write it `\u{00a0}`; a control character in the
+/// trace keeps its terminal escape (`\u000a`).
+#[test]
+fn a_gate_reason_and_the_trace_show_the_hidden_value_judged() {
+    let manifest: Value =
+        serde_json::from_str(&std::fs::read_to_string(support::repo().join("manifest.json")).unwrap()).unwrap();
+    let rows = manifest["sqs"]["schema_version_gate"]["cases"].as_array().expect("the SQS gate table");
+    let row = rows.iter().position(|r| r["value"] == "\u{a0}").expect("a row whose value is a no-break space");
+    let id = format!("schema_version_gate/{row}");
+    let dir = tempfile::tempdir().unwrap();
+    let (out, log) = (dir.path().join("out.json"), dir.path().join("adapter.log"));
+    let cmd = format!("{} --broken whitespace-with-nbsp", adapter_cmd());
+    let args = ["run", "--sdk", &cmd, "--section", "sqs", "--case", &id, "--out", out.to_str().unwrap(), "--trace"];
+    let o = bqsuite(&args, None);
+    let t = support::transcript(&o);
+    assert_eq!(o.status.code(), Some(1), "{t}");
+    let got = outcomes(&read_json(&out));
+    let (status, reason) = outcome_of(&got, "sqs", &id);
+    assert_eq!(status, "fail");
+    assert_eq!(reason, r#"String attribute "\u{00a0}": expected the gate to reject, but it decoded"#);
+    assert!(t.contains(r#"String attribute "\u{00a0}": expected"#), "{t}");
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert!(!text.contains('\u{a0}'), "a raw no-break space in the trace: {text}");
+    assert!(text.contains(r#""StringValue":"\u{00a0}""#), "{text}");
+    assert!(text.contains(r"  /request/body as text: {\u000a"), "a line feed keeps its terminal escape: {text}");
+    assert!(
+        text.contains(&format!(r#"== bqsuite: sqs {id}: fail: String attribute "\u{{00a0}}": expected"#)),
+        "{text}"
+    );
+}
+
+/// The digest lines of a run's stderr: from `failed: ` to the line before `run: `.
+fn digest_of(err: &str) -> Vec<&str> {
+    err.lines().skip_while(|l| !l.starts_with("failed: ")).take_while(|l| !l.starts_with("run: ")).collect()
+}
+
+/// The `--section S --case ID` the "to see what one case sent" hint names, with the rest of the
+/// flags it adds (`--trace` and any after it).
+fn hinted(err: &str) -> Option<(String, String, String)> {
+    let line = err.lines().find_map(|l| l.strip_prefix("to see what one case sent the adapter and got back: add `"))?;
+    let flags = line.split_once('`')?.0;
+    let rest = flags.strip_prefix("--section ")?;
+    let (section, rest) = rest.split_once(" --case ")?;
+    let (id, tail) = rest.split_once(" --trace")?;
+    Some((section.to_owned(), id.to_owned(), tail.to_owned()))
+}
+
+/// User study: an adapter that crashes (or hangs) at the 40th call of every process used its
+/// restarts up, and `run` listed the hundreds of cases not run after that first, named one of
+/// them in the "to see one case" hint (alone it passes), and listed the incidents after them.
+/// The incidents come first now, the hint names the first of them, and the cases not run are
+/// one line: how many, of which sections, and why.
+#[test]
+fn after_the_restarts_are_used_up_the_digest_leads_with_the_incidents() {
+    if !have_python() {
+        return;
+    }
+    for (mode, timeout) in [("crash", "10"), ("hang", "0.5")] {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("out.json");
+        // Misbehaving at call 15 of every process (no --once): two starts, then none. Three
+        // cases before it are skipped where no skip is allowed: a reason more common than either
+        // incident's, listed after them all the same.
+        let script = support::repo().join("tests/adapters/misbehave.py");
+        let skips = "--skip cases:order-created --skip cases:urn-alias --skip cases:dead-lettered";
+        let cmd = format!("python3 {} {} {mode} 15 {skips}", word(&script.display().to_string()), word(BIN));
+        let sections = ["--section", "cases", "--section", "roundtrip", "--section", "trim"];
+        let args = [&["run", "--sdk", &cmd, "--max-restarts", "1", "--timeout", timeout][..], &sections[..]].concat();
+        let o = bqsuite(&[&args[..], &["--out", out.to_str().unwrap()]].concat(), None);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{mode}: {}", support::transcript(&o));
+        let got = outcomes(&read_json(&out));
+        let reason = |o: &CaseOutcome| o.3.clone().unwrap_or_default();
+        let incidents: Vec<_> = got.iter().filter(|o| reason(o).contains("adapter: call 15 (")).collect();
+        let given_up = "not run: the adapter failed 2 times and is not started again (--max-restarts 1)";
+        let not_run: Vec<_> = got.iter().filter(|o| reason(o).contains(given_up)).collect();
+        assert_eq!(incidents.len(), 2, "{mode}: {got:#?}");
+        assert!(not_run.len() > 5, "{mode}: {got:#?}");
+        let digest = digest_of(&err);
+        let failed = got.iter().filter(|o| o.2 == "fail").count();
+        assert_eq!(
+            digest[0],
+            format!(
+                "failed: {failed} case(s), 3 reason(s), the adapter's incidents first, then the most common; then {} \
+                 not run after the adapter failed:",
+                not_run.len()
+            ),
+            "{mode}: {err}"
+        );
+        // The incidents first, in the order they happened, then the most common.
+        for (line, incident) in digest[1..3].iter().zip(&incidents) {
+            assert!(line.starts_with(&format!("     1× {} / {}: ", incident.0, incident.1)), "{mode}: {err}");
+        }
+        assert!(
+            digest[3].starts_with("     3× cases / order-created and 2 more: the adapter skipped"),
+            "{mode}: {err}"
+        );
+        // The cases not run: one line, last, and none of them anywhere else.
+        let folded: Vec<&&str> = digest[1..].iter().filter(|l| l.contains("not run")).collect();
+        assert_eq!(folded.len(), 1, "{mode}: {err}");
+        assert!(
+            folded[0].starts_with(&format!("{:>6}× not run (", not_run.len()))
+                && folded[0].ends_with("): the adapter failed 2 times and is not started again (--max-restarts 1)"),
+            "{mode}: {err}"
+        );
+        assert_eq!(digest[digest.len() - 2], *folded[0], "{mode}: last, before the hint: {err}");
+        // The hint reruns the first incident's case, never one that was only not run.
+        let (section, id, tail) = hinted(&err).unwrap_or_else(|| panic!("{mode}: no hint: {err}"));
+        assert_eq!(
+            (section.as_str(), id.as_str()),
+            (incidents[0].0.as_str(), incidents[0].1.as_str()),
+            "{mode}: {err}"
+        );
+        assert_eq!(tail, "", "{mode}: no case here needs Redis: {err}");
+    }
+}
+
+/// User study: `run --case X` of a case that needs Redis, with no Redis given, skipped it and
+/// exited 0 under the general "no Redis is given" note: a narrowed run that tests nothing. It
+/// is exit 2 now, as a `--case` that selects no case is, saying what to pass. A run that
+/// selected other cases too, or whose Redis came from BQ_REDIS_URL and did not answer (the
+/// runner contract, ADR-0033), keeps its exit code.
+#[test]
+fn a_narrowed_run_whose_every_case_needs_the_redis_not_given_judges_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.json");
+    let s = Suite::load(support::repo()).unwrap();
+    // A behavioural case of redis_layout (a block's; the section's own `cases` need no Redis).
+    let layout: Vec<String> = s.section("redis_layout").unwrap().cases().into_iter().map(|c| c.id).collect();
+    let id = layout.iter().find(|id| id.contains('/')).expect("a behavioural case").clone();
+    let says = format!(
+        "bqsuite: error: every case you selected (redis_layout / {id}) needs Redis and was skipped, so nothing was \
+         judged: pass --redis-url URL or set BQ_REDIS_URL"
+    );
+    for sdk in [None, Some(adapter_cmd())] {
+        let mut args = vec!["run", "--section", "redis_layout", "--case", &id, "--out", out.to_str().unwrap()];
+        if let Some(cmd) = &sdk {
+            args.extend(["--sdk", cmd]);
+        }
+        let o = bqsuite(&args, None);
+        assert_eq!(o.status.code(), Some(2), "{sdk:?}: {}", support::transcript(&o));
+        assert!(String::from_utf8_lossy(&o.stderr).contains(&says), "{sdk:?}: {}", support::transcript(&o));
+        // The results file says what happened: the case skipped, citing the runner contract.
+        let got = outcomes(&read_json(&out));
+        assert_eq!(outcome_of(&got, "redis_layout", &id).0, "skip");
+    }
+    // Several cases, all needing Redis: counted.
+    let o = bqsuite(
+        &["run", "--section", "redis", "--section", "redis_layout", "--case", &id, "--case", "payload_identity"],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", support::transcript(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("every case you selected (2 cases) needs Redis and was skipped"),
+        "{}",
+        support::transcript(&o)
+    );
+    // The whole section: its `cases` block needs no Redis and ran, so something was judged.
+    let o = bqsuite(&["run", "--section", "redis_layout", "--out", out.to_str().unwrap()], None);
+    assert_eq!(o.status.code(), Some(0), "{}", support::transcript(&o));
+    assert!(!String::from_utf8_lossy(&o.stderr).contains("every case you selected"), "{}", support::transcript(&o));
+    // A Redis from BQ_REDIS_URL that does not answer: the runner contract's skip, said plainly.
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let o = Command::new(BIN)
+        .args(["run", "--section", "redis_layout", "--case", &id, "--out", out.to_str().unwrap()])
+        .current_dir(support::repo())
+        .env("NO_COLOR", "1")
+        .env("BQ_REDIS_URL", format!("redis://127.0.0.1:{port}/"))
+        .env_remove("BQ_REQUIRE_REDIS")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", support::transcript(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains(&format!(
+            "bqsuite: every case you selected (redis_layout / {id}) needs Redis and was skipped: the Redis of \
+             BQ_REDIS_URL did not answer"
+        )),
+        "{}",
+        support::transcript(&o)
+    );
+}
+
+/// The case the "to see one case" hint names may need Redis: rerun without one it is skipped
+/// and shows nothing, so the hint names a Redis, as the placeholder `URL` (the run's own URL
+/// may carry a password). A run given its Redis with `--redis-url` has the flag already.
+#[test]
+fn the_hint_to_see_a_redis_case_names_a_redis_but_never_the_runs() {
+    let Some(url) = support::redis_url() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.json");
+    let cmd = format!("{} --broken redis-reserve-hands-member", adapter_cmd());
+    let args = ["run", "--sdk", &cmd, "--section", "redis_layout", "--out", out.to_str().unwrap()];
+    // From the environment: the hint adds the flag.
+    let o = bqsuite(&args, Some(&url));
+    assert_eq!(o.status.code(), Some(1), "{}", support::transcript(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    let (section, id, tail) = hinted(&err).unwrap_or_else(|| panic!("no hint: {err}"));
+    assert_eq!(section, "redis_layout");
+    assert!(id.contains('/'), "a behavioural case, which needs Redis: {err}");
+    assert_eq!(tail, " --redis-url URL", "{err}");
+    assert!(!err.contains(&format!("--redis-url {url}")), "{err}");
+    // From the flag: the command the hint extends names it already.
+    let o = Command::new(BIN)
+        .args(args)
+        .args(["--redis-url", &url])
+        .current_dir(support::repo())
+        .env("NO_COLOR", "1")
+        .env_remove("BQ_REDIS_URL")
+        .env_remove("BQ_REQUIRE_REDIS")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1), "{}", support::transcript(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(hinted(&err).map(|h| h.2), Some(String::new()), "{err}");
 }

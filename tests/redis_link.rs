@@ -63,8 +63,11 @@ fn a_url_that_does_not_parse_is_a_usage_error() {
     let o = run_redis("", &[]);
     assert_eq!(o.status.code(), Some(2), "an empty --redis-url is not 'no Redis': {}", transcript(&o));
     assert!(String::from_utf8_lossy(&o.stderr).contains("--redis-url: the URL is empty"), "{}", transcript(&o));
-    let o = run_redis_via(Via::Env, "", &[]);
+    // With a section that needs no Redis beside: a run of Redis cases alone, given none, judges
+    // nothing and is exit 2 (adapter_run's a_narrowed_run_whose_every_case_needs_the_redis_not_given).
+    let o = run_redis_via(Via::Env, "", &["--section", "cases"]);
     assert_eq!(o.status.code(), Some(0), "an empty BQ_REDIS_URL is none (the runner contract): {}", transcript(&o));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("no Redis is given"), "{}", transcript(&o));
     let o = run_redis_via(Via::Env, "foo", &[]);
     assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
     assert!(String::from_utf8_lossy(&o.stderr).contains("BQ_REDIS_URL: foo is not a Redis URL"), "{}", transcript(&o));

@@ -1337,6 +1337,14 @@ fn a_known_failing_list_sets_the_exit_code_never_the_verdict() {
         "{out}"
     );
 
+    // User study: a line written as BQ612 names the case (`cases / order-created`) was read as
+    // the id `/ order-created`, and BQ621 said the suite has no such case. It is the same case.
+    let o = run("cases / order-created\ntrim / trim-make-urn-space-padded\n", "human");
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("failed: lang is null (a known failure: known.txt line 1)"), "{out}");
+    assert!(!out.contains("BQ621"), "{out}");
+
     // The JSON report says the same, and keeps the verdict.
     let o = run(both, "json");
     assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
@@ -1391,23 +1399,25 @@ fn a_known_failing_list_sets_the_exit_code_never_the_verdict() {
     assert_eq!(
         stale,
         [
-            ("known.txt".to_owned(), 4, says("cases urn-alias", "passed")),
-            ("known.txt".to_owned(), 5, says("sqs attempts_reconciliation/first-delivery", "was not reported")),
+            ("known.txt".to_owned(), 4, says("cases / urn-alias", "passed")),
+            ("known.txt".to_owned(), 5, says("sqs / attempts_reconciliation/first-delivery", "was not reported")),
             // A typo, or a note after the id (stop 44's newcomer): no "in results.json", and how to
             // find the right id.
             (
                 "known.txt".to_owned(),
                 6,
-                "cases no-such-case is listed as a known failure, but the suite has no such case: correct the id \
-                 (`bqsuite ids --section cases` lists them) or take its line out of the list"
+                "cases / no-such-case is listed as a known failure, but the suite has no such case: correct the id \
+                 (`bqsuite ids --section cases` lists them; a line is the section, white space and the id, or \
+                 `section / id` as messages print a case) or take its line out of the list"
                     .to_owned()
             ),
             (
                 "known.txt".to_owned(),
                 7,
-                "cases dead-lettered # flaky on CI is listed as a known failure, but the suite has no such case (a \
-                 `#` starts a comment only at the start of a line, so a note after an id is part of it): correct \
-                 the id (`bqsuite ids --section cases` lists them) or take its line out of the list"
+                "cases / dead-lettered # flaky on CI is listed as a known failure, but the suite has no such case \
+                 (a `#` starts a comment only at the start of a line, so a note after an id is part of it): correct \
+                 the id (`bqsuite ids --section cases` lists them; a line is the section, white space and the id, \
+                 or `section / id` as messages print a case) or take its line out of the list"
                     .to_owned()
             ),
         ]
@@ -1425,7 +1435,7 @@ fn a_known_failing_list_sets_the_exit_code_never_the_verdict() {
     let o = run("cases order-created\ncases order-created\n", "human");
     assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
     assert!(
-        String::from_utf8_lossy(&o.stderr).contains("known.txt:2: cases order-created is listed already on line 1")
+        String::from_utf8_lossy(&o.stderr).contains("known.txt:2: cases / order-created is listed already on line 1")
     );
 
     // Without a list, nothing changes: Not compatible is exit 1.
@@ -1496,7 +1506,7 @@ fn a_listed_case_the_suite_lacks_is_stale_once_and_never_a_known_failure() {
     let stale: Vec<&str> =
         findings.iter().filter(|f| f["code"] == "BQ621").map(|f| f["message"].as_str().unwrap()).collect();
     assert_eq!(stale.len(), 2, "once for the list, not once per file: {stale:#?}");
-    assert!(stale[0].contains("(`bqsuite ids --section trim` lists them)"), "{}", stale[0]);
+    assert!(stale[0].contains("(`bqsuite ids --section trim` lists them;"), "{}", stale[0]);
     assert!(stale[1].contains("the suite has no such section; `bqsuite ids` lists every case"), "{}", stale[1]);
 }
 

@@ -260,7 +260,16 @@ pub struct CaseNotes {
     /// A call of the case reached the adapter (written ahead or one at a time): a trace of the
     /// case shows an exchange.
     pub exchanged: bool,
+    /// Why a call of the case was not sent for what happened before the case began (the
+    /// restarts used up, an adapter that came back as another, an operation retired), the
+    /// first such: the case says nothing of its own, and run alone it would be sent. A call not
+    /// sent because the adapter failed earlier in the same case is not this: that case had the
+    /// incident.
+    pub not_run: Option<String>,
 }
+
+/// Why a case's later calls are not sent once the adapter failed in it.
+const EARLIER_IN_THIS_CASE: &str = "the adapter failed earlier in this case";
 
 /// How many incidents the summary lists before it counts the rest.
 const MAX_LISTED: usize = 20;
@@ -552,6 +561,14 @@ fn excerpt(bytes: &[u8], n: usize) -> String {
         out.push('…');
     }
     out
+}
+
+/// [`excerpt`] as the trace writes it: what a terminal acts on escaped as there (`\u0007`), and
+/// every other character a reader cannot see for what it is (a no-break space, a zero-width
+/// space: [`crate::diag::is_hidden`]) in the reasons' notation, `\u{00a0}`. A raw U+00A0 in a
+/// traced request looks like the space it is not (user study: `"bq-schema-version":" "`).
+fn traced(bytes: &[u8], n: usize) -> String {
+    crate::diag::visible(&excerpt(bytes, n)).into_owned()
 }
 
 /// Characters as a terminal may show them: every one a terminal or log viewer acts on (controls,
@@ -1020,7 +1037,7 @@ impl Adapter {
     /// With `trace` on, case `id` of `section` judged `verdict`, in the log.
     fn log_verdict(&self, section: &str, id: &str, verdict: &str) {
         if self.options.trace {
-            self.log_line(&format!("{section} {id}: {}", excerpt(verdict.as_bytes(), 500)));
+            self.log_line(&format!("{section} {id}: {}", traced(verdict.as_bytes(), 500)));
         }
     }
 
@@ -1209,7 +1226,7 @@ impl Adapter {
         }
         let message = reason(call, &trouble);
         self.incident(call, trouble, true);
-        self.down = Some("the adapter failed earlier in this case".into());
+        self.down = Some(EARLIER_IN_THIS_CASE.into());
         SdkError::Transport { message }
     }
 
@@ -1244,8 +1261,8 @@ impl Adapter {
         if self.running.is_some() {
             return Ok(());
         }
-        if let Some(why) = &self.retired {
-            return Err(SdkError::Transport { message: format!("not run: {why}") });
+        if let Some(why) = self.retired.clone() {
+            return Err(self.not_run(why));
         }
         if self.starts > self.options.max_restarts {
             let why = format!(
@@ -1253,7 +1270,7 @@ impl Adapter {
                 self.starts, self.options.max_restarts
             );
             self.down = Some(why.clone());
-            return Err(SdkError::Transport { message: format!("not run: {why}") });
+            return Err(self.not_run(why));
         }
         match self.spawn() {
             Ok((running, _)) => {
@@ -1267,6 +1284,15 @@ impl Adapter {
                 Err(self.lose(None, t))
             }
         }
+    }
+
+    /// A call not sent, and why; noted for the case ([`CaseNotes::not_run`]) unless the adapter
+    /// failed earlier in the same case.
+    fn not_run(&mut self, why: String) -> SdkError {
+        if why != EARLIER_IN_THIS_CASE && self.notes.not_run.is_none() {
+            self.notes.not_run = Some(why.clone());
+        }
+        SdkError::Transport { message: format!("not run: {why}") }
     }
 
     /// Is the restart budget used up?
@@ -1562,10 +1588,10 @@ impl Sdk for Adapter {
             return Err(SdkError::NotImplemented { operation: op.to_owned() });
         }
         if let Some(why) = self.op_retired(op) {
-            return Err(SdkError::Transport { message: format!("not run: {why}") });
+            return Err(self.not_run(why));
         }
-        if let Some(why) = &self.down {
-            return Err(SdkError::Transport { message: format!("not run: {why}") });
+        if let Some(why) = self.down.clone() {
+            return Err(self.not_run(why));
         }
         if let Some((c, k)) = self.current {
             let predicted = self.ahead.cases[c].1.get(k).is_some_and(|a| a.request == *request);
@@ -1579,7 +1605,7 @@ impl Sdk for Adapter {
                 self.notes.skips.extend(skips);
                 self.notes.exchanged = true;
                 if answered.lost {
-                    self.down = Some("the adapter failed earlier in this case".into());
+                    self.down = Some(EARLIER_IN_THIS_CASE.into());
                 }
                 return answered.result;
             }
@@ -1620,11 +1646,12 @@ const TRACED_CHARS: usize = 4096;
 /// Append one traced line to the log at `path`: `→ ` what bqsuite wrote, `← ` what the adapter
 /// wrote, `≠ reference, call N: ` the reference core's differing answer. Each on a line of its own, the
 /// adapter's text terminal-safe (the log is read in terminals and CI logs) and cut to
-/// [`TRACED_CHARS`] characters with the line's length beside it.
+/// [`TRACED_CHARS`] characters with the line's length beside it ([`traced`]: a hidden character,
+/// such as a no-break space, written `\u{XXXX}`).
 fn trace_to(path: &std::path::Path, arrow: Arrow, line: &[u8]) {
     let line = line.strip_suffix(b"\n").unwrap_or(line);
     let line = &*without_credentials(line);
-    let mut text = excerpt(line, TRACED_CHARS);
+    let mut text = traced(line, TRACED_CHARS);
     if String::from_utf8_lossy(line).chars().count() > TRACED_CHARS {
         text.push_str(&format!(" ({} bytes)", line.len()));
     }
@@ -1635,7 +1662,7 @@ fn trace_to(path: &std::path::Path, arrow: Arrow, line: &[u8]) {
     };
     append_line(path, &format!("{mark}{text}"));
     for (at, bytes) in bytes_as_text(line) {
-        append_line(path, &format!("  {at} as text: {}", excerpt(bytes.as_bytes(), TRACED_CHARS)));
+        append_line(path, &format!("  {at} as text: {}", traced(bytes.as_bytes(), TRACED_CHARS)));
     }
 }
 

@@ -435,7 +435,8 @@ pub struct RunArgs {
     /// Run only this case (repeatable): a case id as the results file names it, or a block's
     /// prefix ending in `/` (`sequences/`) for every case of the block, in every section run
     /// (narrow with --section). Like --section, a partial run is not a verdict. A pattern that
-    /// selects no case is a usage error, and nothing is run.
+    /// selects no case is a usage error, and nothing is run; a run narrowed to cases that all
+    /// need Redis, given none, skips them and exits 2, saying so.
     #[arg(long = "case", value_name = "ID")]
     pub cases: Vec<String>,
     #[command(flatten)]
@@ -723,12 +724,22 @@ fn run(a: &RunArgs) -> ExitCode {
     let options = RunOptions {
         only: a.sections.clone(),
         cases: a.cases.clone(),
-        redis_url,
+        redis_url: redis_url.clone(),
         require_redis,
         redis_timeout: Some(a.redis.timeout()),
     };
     let (
-        conformance::Run { results, invalid, not_carried, unmatched, refused_by_the_run, never_sent, lacking },
+        conformance::Run {
+            results,
+            invalid,
+            not_carried,
+            unmatched,
+            refused_by_the_run,
+            never_sent,
+            lacking,
+            not_run,
+            need_redis,
+        },
         adapter,
     ) = match (&a.sdk, early) {
         (Some(cmd), Some(launched)) => match run_adapter(cmd, launched, &suite, &options) {
@@ -784,27 +795,43 @@ fn run(a: &RunArgs) -> ExitCode {
         let c = results.counts(Some(name));
         note!("{:<24} {:>4} pass {:>4} fail {:>4} skip", terminal_safe(name), c.pass, c.fail, c.skip);
     }
-    let digest = Digest { out: out_file(&a.out), suite: &suite, refused_by_the_run: &refused_by_the_run };
-    let first_failed = note_failures(&results, &digest, &never_sent);
+    let digest = Digest {
+        out: out_file(&a.out),
+        suite: &suite,
+        refused_by_the_run: &refused_by_the_run,
+        never_sent: &never_sent,
+        not_run: &not_run,
+        incidents: adapter.iter().flat_map(|s| &s.incidents).map(|i| (i.section.as_str(), i.case.as_str())).collect(),
+    };
+    let first_failed = note_failures(&results, &digest);
     // Where to look next, for an adapter: the exchange of one failing case; when every failure
     // is an operation never sent, what the reference core is sent and answers for one of them.
     let word = |w: &str| terminal_safe(&crate::diag::shell_word(w)).into_owned();
+    // A case that needs Redis, rerun without one, is skipped and shows nothing: the command
+    // names a Redis, as a placeholder (the run's own URL may carry a password). A command the
+    // hint extends that named one with the flag has it already.
+    let needs_redis = |section: &str, id: &str| need_redis.iter().any(|(s, i)| s == section && i == id);
+    let redis_word = |section: &str, id: &str, extends: bool| {
+        if needs_redis(section, id) && !(extends && a.redis.redis_url.is_some()) { " --redis-url URL" } else { "" }
+    };
     match (&adapter, first_failed, a.trace) {
         (Some(summary), Some((section, id)), false) => note!(
-            "to see what one case sent the adapter and got back: add `--section {} --case {} --trace` (the exchange goes to {})",
+            "to see what one case sent the adapter and got back: add `--section {} --case {} --trace{}` (the exchange goes to {})",
             word(section),
             word(id),
+            redis_word(section, id, true),
             terminal_safe(&summary.log.display().to_string())
         ),
         // The reference adapter shows a case that needs an operation the adapter lacks; a case
         // nothing reached for another cause (a Redis that could not be reached) it would not.
         (Some(_), None, _) if let Some((section, id)) = lacking.first() => note!(
-            "no failed case was sent to the adapter (an operation its hello lacks, or nothing reached it); to see what an SDK is sent for one that needs an operation it lacks, and what the reference core answers: `{} run{} --sdk {} --section {} --case {} --trace --adapter-log reference.log --out -`",
+            "no failed case was sent to the adapter (an operation its hello lacks, or nothing reached it); to see what an SDK is sent for one that needs an operation it lacks, and what the reference core answers: `{} run{} --sdk {} --section {} --case {}{} --trace --adapter-log reference.log --out -`",
             terminal_safe(&this_binary()),
             terminal_safe(&suite.suite_option()),
             terminal_safe(&crate::diag::shell_word(&format!("{} adapter", this_binary()))),
             word(section),
-            word(id)
+            word(id),
+            redis_word(section, id, false)
         ),
         _ => {}
     }
@@ -835,6 +862,39 @@ fn run(a: &RunArgs) -> ExitCode {
     }
     if a.sections.is_empty() && a.cases.is_empty() && invalid.is_empty() {
         note_verdict(&suite, out_file(&a.out), json.into_bytes());
+    }
+    // A run narrowed to cases that all need Redis, given none, judged nothing: as a `--case`
+    // that selects no case, exit 2, not a pass (user study: `--case X` of a Redis case exited 0
+    // with only the general note). A Redis given by BQ_REDIS_URL that did not answer is the
+    // runner contract's skip (ADR-0033), said plainly but kept exit 0; a required one failed
+    // the cases (exit 1).
+    let narrowed = !a.sections.is_empty() || !a.cases.is_empty();
+    let all_skipped_for_redis = narrowed
+        && total.pass == 0
+        && total.fail == 0
+        && !need_redis.is_empty()
+        && need_redis.len() == results.sections.values().filter_map(|c| c.as_object()).map(|c| c.len()).sum::<usize>();
+    let redis_skipped = || {
+        format!(
+            "every case you selected ({}) needs Redis and was skipped",
+            match need_redis.as_slice() {
+                [(s, id)] => terminal_safe(&format!("{s} / {id}")).into_owned(),
+                all => format!("{} cases", all.len()),
+            }
+        )
+    };
+    if all_skipped_for_redis && invalid.is_empty() {
+        if redis_url.is_none() {
+            return fail(format!(
+                "{}, so nothing was judged: pass --redis-url URL or set BQ_REDIS_URL",
+                redis_skipped()
+            ));
+        }
+        note!(
+            "bqsuite: {}: the Redis of BQ_REDIS_URL did not answer (said above), which the runner contract allows \
+             (ADR-0033); set BQ_REQUIRE_REDIS to make that a failure",
+            redis_skipped()
+        );
     }
     if !invalid.is_empty() {
         // The suite is broken, not the SDK: exit 2 (toml-test's "bug in the test").
@@ -876,7 +936,7 @@ fn note_known(k: &KnownFailing, suite: &Suite, results: &crate::results::Results
     }
     if let Some((section, id)) = on.unlisted.first() {
         line.push_str(&format!(
-            "; {} failure(s) it does not name (the first: {} {})",
+            "; {} failure(s) it does not name (the first: {} / {})",
             on.unlisted.len(),
             terminal_safe(section),
             terminal_safe(id)
@@ -903,6 +963,13 @@ struct Digest<'a> {
     suite: &'a Suite,
     /// Skips the whole run refused ([`conformance::Run::refused_by_the_run`]).
     refused_by_the_run: &'a [(String, String)],
+    /// Failed cases no call of which reached the adapter ([`conformance::Run::never_sent`]).
+    never_sent: &'a [(String, String)],
+    /// Failed cases a call of which was not sent for what happened before them, with why
+    /// ([`conformance::Run::not_run`]).
+    not_run: &'a [(String, String, String)],
+    /// The cases the adapter's incidents hit (a crash, a hang, a reply out of the protocol).
+    incidents: Vec<(&'a str, &'a str)>,
 }
 
 /// How many reasons the failure digest of a run lists, and how much of each it shows.
@@ -910,49 +977,93 @@ const DIGEST_REASONS: usize = 10;
 const DIGEST_REASON_CHARS: usize = 200;
 const DIGEST_SECTIONS: usize = 4;
 
-/// The failed cases of a run grouped by reason, the most common first, so that whoever runs an
-/// SDK sees at once what to fix (`accepts is not implemented` for 80 cases) without opening the
-/// results file. Every case and its whole reason stay in the file, which `results check` lists.
-fn note_failures<'r>(
-    results: &'r crate::results::ResultsFile,
-    digest: &Digest<'_>,
-    never_sent: &[(String, String)],
-) -> Option<(&'r str, &'r str)> {
-    let groups = results.failures_by_reason();
+/// How many cases of each section `cases` holds, in their order: `trim 16, job_type 10, 2 more
+/// sections` (at most [`DIGEST_SECTIONS`] named).
+fn per_section<'c>(cases: impl IntoIterator<Item = &'c str>) -> (usize, String) {
+    let mut counts: Vec<(&str, usize)> = Vec::new();
+    for s in cases {
+        match counts.last_mut() {
+            Some((last, n)) if *last == s => *n += 1,
+            _ => counts.push((s, 1)),
+        }
+    }
+    let mut each: Vec<String> = counts.iter().take(DIGEST_SECTIONS).map(|(s, k)| format!("{s} {k}")).collect();
+    if counts.len() > DIGEST_SECTIONS {
+        each.push(format!("{} more sections", counts.len() - DIGEST_SECTIONS));
+    }
+    (counts.len(), each.join(", "))
+}
+
+/// The failed cases of a run grouped by reason, so that whoever runs an SDK sees at once what
+/// to fix (`accepts is not implemented` for 80 cases) without opening the results file: the
+/// reasons of the adapter's incidents first (a crash or a hang costs the cases after it), then
+/// the most common; last, folded into one line per cause, the cases the adapter was never sent
+/// a call for because of an earlier incident (its restarts used up, an operation retired),
+/// which say nothing of their own (user study: 219 such lines came before the one crash that
+/// caused them). Every case and its whole reason stay in the file, which `results check` lists.
+/// The case the hint reruns, from the first reason listed.
+fn note_failures<'r>(results: &'r crate::results::ResultsFile, digest: &Digest<'_>) -> Option<(&'r str, &'r str)> {
+    let mut groups = results.failures_by_reason();
     if groups.is_empty() {
         return None;
     }
-    // The case the hint reruns: the first failed case a run narrowed to it fails again (a skip
-    // the whole run's other cases refused stands in a narrowed run) and whose trace shows an
-    // exchange (a case whose operation was never sent shows none).
     let listed = |list: &[(String, String)], s: &str, id: &str| list.iter().any(|(ls, lid)| ls == s && lid == id);
+    // The index of the first incident that hit a case (`None`: none did).
+    let incident_at = |s: &str, id: &str| digest.incidents.iter().position(|&(is, iid)| is == s && iid == id);
+    let incident = |s: &str, id: &str| incident_at(s, id).is_some();
+    let not_run = |s: &str, id: &str| {
+        digest.not_run.iter().find(|(ns, nid, _)| ns == s && nid == id && !incident(s, id)).map(|(_, _, why)| why)
+    };
+    // The cases not run, by why, in the file's order; out of their reasons' groups.
+    let mut folded: Vec<(&str, Vec<&str>)> = Vec::new();
+    for g in &mut groups {
+        g.cases.retain(|&(s, id)| match not_run(s, id) {
+            Some(why) => {
+                match folded.iter_mut().find(|(w, _)| *w == why.as_str()) {
+                    Some((_, sections)) => sections.push(s),
+                    None => folded.push((why.as_str(), vec![s])),
+                }
+                false
+            }
+            None => true,
+        });
+        // The first case's reason stands for a group of one: it may be another case's now.
+        if let Some(&(s, id)) = g.cases.first() {
+            g.first = results.sections.get(s).and_then(|c| c.get(id)).and_then(|o| o.get("reason")?.as_str());
+        }
+    }
+    groups.retain(|g| !g.cases.is_empty());
+    // The incidents' reasons in the order they happened, then the rest, the most common first
+    // (a stable sort keeps that order).
+    // (Said only where there is an order to say: more than one reason.)
+    let with_incidents = groups.len() > 1 && groups.iter().any(|g| g.cases.iter().any(|&(s, id)| incident(s, id)));
+    groups.sort_by_key(|g| g.cases.iter().filter_map(|&(s, id)| incident_at(s, id)).min().unwrap_or(usize::MAX));
+    // The case the hint reruns: the first listed that a run narrowed to it fails again (a skip
+    // the whole run's other cases refused stands in a narrowed run) and whose trace shows an
+    // exchange (a case whose operation was never sent shows none, nor does one not run).
     let first = groups
         .iter()
         .flat_map(|g| g.cases.iter().copied())
-        .find(|(s, id)| !listed(digest.refused_by_the_run, s, id) && !listed(never_sent, s, id));
-    let failed: usize = groups.iter().map(|g| g.cases.len()).sum();
-    note!("failed: {failed} case(s), {} reason(s), the most common first:", groups.len());
+        .find(|(s, id)| !listed(digest.refused_by_the_run, s, id) && !listed(digest.never_sent, s, id));
+    let failed =
+        groups.iter().map(|g| g.cases.len()).sum::<usize>() + folded.iter().map(|(_, c)| c.len()).sum::<usize>();
+    let order =
+        if with_incidents { "the adapter's incidents first, then the most common" } else { "the most common first" };
+    let not_sent: usize = folded.iter().map(|(_, c)| c.len()).sum();
+    match not_sent {
+        0 => note!("failed: {failed} case(s), {} reason(s), {order}:", groups.len()),
+        n => note!(
+            "failed: {failed} case(s), {} reason(s), {order}; then {n} not run after the adapter failed:",
+            groups.len()
+        ),
+    }
     for g in groups.iter().take(DIGEST_REASONS) {
         let (section, id) = g.cases[0];
         // Cases of one reason may come from several sections: say how many each.
-        let mut per_section: Vec<(&str, usize)> = Vec::new();
-        for (s, _) in &g.cases {
-            match per_section.last_mut() {
-                Some((last, n)) if last == s => *n += 1,
-                _ => per_section.push((s, 1)),
-            }
-        }
-        let more = match (g.cases.len(), per_section.len()) {
+        let more = match (g.cases.len(), per_section(g.cases.iter().map(|&(s, _)| s))) {
             (1, _) => String::new(),
-            (n, 1) => format!(" and {} more", n - 1),
-            (n, k) => {
-                let mut each: Vec<String> =
-                    per_section.iter().take(DIGEST_SECTIONS).map(|(s, k)| format!("{s} {k}")).collect();
-                if k > DIGEST_SECTIONS {
-                    each.push(format!("{} more sections", k - DIGEST_SECTIONS));
-                }
-                format!(" and {} more (all {n}: {})", n - 1, each.join(", "))
-            }
+            (n, (1, _)) => format!(" and {} more", n - 1),
+            (n, (_, each)) => format!(" and {} more (all {n}: {each})", n - 1),
         };
         // One case: its reason as written, its call's number and all.
         let reason = match g.cases.len() {
@@ -978,6 +1089,10 @@ fn note_failures<'r>(
             terminal_safe(&file),
             terminal_safe(&digest.suite.suite_option())
         );
+    }
+    for (why, sections) in &folded {
+        let (_, each) = per_section(sections.iter().copied());
+        note!("  {:>4}× not run ({}): {}", sections.len(), terminal_safe(&each), terminal_safe(why));
     }
     first
 }

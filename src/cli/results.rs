@@ -59,8 +59,8 @@ pub struct CheckArgs {
     #[arg(long, value_name = "N")]
     pub max_skips: Option<usize>,
     /// Cases expected to fail for now, one per line as `bqsuite ids` prints them (section, white
-    /// space, case id; a line starting with `#` is a comment, while a note after an id is part
-    /// of it). The verdict stands (a failing case is Not compatible); the exit code counts only the failures
+    /// space, case id), or as messages print a case (`section / id`); a line starting with `#`
+    /// is a comment, while a note after an id is part of it. The verdict stands (a failing case is Not compatible); the exit code counts only the failures
     /// the list does not name, and an entry whose case did not fail is a finding (BQ621), so
     /// the list only shrinks. Given several FILEs, the one list is applied to each: check each
     /// SDK's file with its own list.

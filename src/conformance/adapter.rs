@@ -173,6 +173,8 @@ struct AdapterRun<'r> {
     never_sent: Vec<(String, String)>,
     /// The failed cases that needed an operation the hello does not declare.
     lacking: Vec<(String, String)>,
+    /// The failed cases a call of which was not sent for what happened before them, with why.
+    not_run: Vec<(String, String, String)>,
 }
 
 impl UnderTest for AdapterRun<'_> {
@@ -222,6 +224,9 @@ impl AdapterRun<'_> {
         if outcome.status == Status::Fail && !notes.exchanged {
             self.never_sent.push((section.to_owned(), id.to_owned()));
         }
+        if let (Status::Fail, Some(why), true) = (&outcome.status, &notes.not_run, notes.not_implemented.is_empty()) {
+            self.not_run.push((section.to_owned(), id.to_owned(), why.clone()));
+        }
         let sdk = &self.adapter.hello().sdk;
         match notes.not_implemented.first() {
             Some((op, false)) if outcome.status == Status::Fail => {
@@ -268,10 +273,18 @@ pub fn run_launched(
             ))));
         }
     }
-    let mut under = AdapterRun { adapter, rules, skipped: Vec::new(), never_sent: Vec::new(), lacking: Vec::new() };
+    let mut under = AdapterRun {
+        adapter,
+        rules,
+        skipped: Vec::new(),
+        never_sent: Vec::new(),
+        lacking: Vec::new(),
+        not_run: Vec::new(),
+    };
     let mut run = run_under(suite, options, &mut under, &redis);
     run.never_sent = std::mem::take(&mut under.never_sent);
     run.lacking = std::mem::take(&mut under.lacking);
+    run.not_run = std::mem::take(&mut under.not_run);
     let sdk = under.adapter.hello().sdk;
     for (section, id, why) in refute_skips(rules, &sdk, &mut run.results, under.skipped) {
         // The trace said `skip` when the case ended; the whole run refused it.

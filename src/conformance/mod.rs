@@ -84,6 +84,12 @@ pub struct Run {
     pub never_sent: Vec<(String, String)>,
     /// Cases an adapter failed for want of an operation its hello does not declare.
     pub lacking: Vec<(String, String)>,
+    /// Cases an adapter failed without being sent a call for what happened before they began
+    /// (its restarts used up, an operation retired), with why ([`crate::adapter::CaseNotes::not_run`]):
+    /// collateral of another case's incident, each of which a run of it alone would send.
+    pub not_run: Vec<(String, String, String)>,
+    /// The cases run that need a live Redis ([`Needs::Redis`]), in the run's order.
+    pub need_redis: Vec<(String, String)>,
 }
 
 /// Whether the `--case` patterns select case `id`: every case when there is none; else a
@@ -218,6 +224,8 @@ pub fn run_under(suite: &Suite, options: &RunOptions, under: &mut dyn UnderTest,
             refused_by_the_run: Vec::new(),
             never_sent: Vec::new(),
             lacking: Vec::new(),
+            not_run: Vec::new(),
+            need_redis: Vec::new(),
         };
     }
     // Every section the run covers (in scope, and asked for with --section when it was).
@@ -264,9 +272,12 @@ pub fn run_under(suite: &Suite, options: &RunOptions, under: &mut dyn UnderTest,
             refused_by_the_run: Vec::new(),
             never_sent: Vec::new(),
             lacking: Vec::new(),
+            not_run: Vec::new(),
+            need_redis: Vec::new(),
         };
     }
     let mut invalid = Vec::new();
+    let mut need_redis = Vec::new();
     let ahead = under.takes_calls_ahead();
     let mut run_all = |calls_ahead: &mut dyn FnMut() -> Option<Plan>| {
         for (section, cases) in &in_scope {
@@ -293,6 +304,9 @@ pub fn run_under(suite: &Suite, options: &RunOptions, under: &mut dyn UnderTest,
                     cases.problems(i).iter().filter(|p| !p.lint).map(ToString::to_string).collect();
                 if !problems.is_empty() {
                     invalid.push(InvalidCase { section: section.name.to_owned(), id: case.id.clone(), problems });
+                }
+                if cases.needs(i) == Some(Needs::Redis) {
+                    need_redis.push((section.name.to_owned(), case.id.clone()));
                 }
                 under.begin_case(section.name, &case.id);
                 let outcome = cases.run(i, &mut RunCx { sdk: under.sdk(), redis });
@@ -329,6 +343,8 @@ pub fn run_under(suite: &Suite, options: &RunOptions, under: &mut dyn UnderTest,
         refused_by_the_run: Vec::new(),
         never_sent: Vec::new(),
         lacking: Vec::new(),
+        not_run: Vec::new(),
+        need_redis,
     }
 }
 

@@ -17,8 +17,13 @@
 //!   is refused only by the other cases of a whole run).
 //! - The format is `bqsuite ids`' own: one case per line, its section, white space, its id (to
 //!   the end of the line, trimmed; a section name holds no white space), so `bqsuite ids | grep`
-//!   writes one. A line starting with `#` is a comment, blank lines are ignored. A line with a
-//!   section and no id, or a case listed twice, is an error naming the file and the line: the
+//!   writes one. The form every message prints a case in, `section / id` (BQ612, `run`'s
+//!   failure digest), is read as the same case: after the section, a `/` standing alone (white
+//!   space after it) separates the id. That reading is unambiguous, since no case id of a suite
+//!   validate accepts starts with `/` (an id is a kebab-case name, `<section>#<n>`, or a
+//!   declared block's name with `/<name>` or `/<n>` after it: BQ306, BQ512, BQ514). A line
+//!   starting with `#` is a comment, blank lines are ignored. A line with a section and no id,
+//!   or a case listed twice (in either form), is an error naming the file and the line: the
 //!   command does not run (exit 2), since a list that says something else than it seems to would
 //!   hide failures.
 //! - The file is read as every user input is: a regular file, at most [`CAP`] bytes, UTF-8.
@@ -118,11 +123,24 @@ impl KnownFailing {
                     cut(trimmed)
                 ));
             };
-            let (section, id) = (section.to_owned(), id.trim().to_owned());
+            let id = id.trim();
+            // `section / id`, as messages print a case: the `/` standing alone is no part of it.
+            let id = match id.strip_prefix('/') {
+                Some(rest) if rest.is_empty() || rest.starts_with(char::is_whitespace) => rest.trim_start(),
+                _ => id,
+            };
+            if id.is_empty() {
+                return Err(format!(
+                    "{}: {:?} names no case: a line is a section and a case id, as `bqsuite ids` prints them",
+                    at(),
+                    cut(trimmed)
+                ));
+            }
+            let (section, id) = (section.to_owned(), id.to_owned());
             if let Some(&first) = index.get(&(section.clone(), id.clone())) {
                 let first: &Entry = &entries[first];
                 return Err(format!(
-                    "{}: {} {} is listed already on line {}",
+                    "{}: {} / {} is listed already on line {}",
                     at(),
                     terminal_safe(&section),
                     terminal_safe(&cut(&id)),
@@ -179,6 +197,9 @@ impl KnownFailing {
     pub fn finding(&self, entry: &Entry, why: Stale, results: &str) -> Finding {
         let cut_id = cut(&entry.id);
         let (section, id) = (terminal_safe(&entry.section), terminal_safe(&cut_id));
+        // As every message names a case (BQ612's `section / id`), so the entry reads as the
+        // failure it is meant to match, and shows where the line's section ends.
+        let case = format!("{section} / {id}");
         let message = match why {
             // Most often a typo, or a note written after the id: say how to find the real one.
             Stale::NoSuchCase | Stale::NoSuchSection => {
@@ -194,12 +215,13 @@ impl KnownFailing {
                     "the suite has no such section; `bqsuite ids` lists every case".to_owned()
                 };
                 format!(
-                    "{section} {id} is listed as a known failure, but the suite has no such case{note}: correct the \
-                     id ({ids}) or take its line out of the list"
+                    "{case} is listed as a known failure, but the suite has no such case{note}: correct the id \
+                     ({ids}; a line is the section, white space and the id, or `section / id` as messages print a \
+                     case) or take its line out of the list"
                 )
             }
             _ => format!(
-                "{section} {id} is listed as a known failure, but it {} in {}: take its line out of the list",
+                "{case} is listed as a known failure, but it {} in {}: take its line out of the list",
                 why.says(),
                 terminal_safe(results)
             ),
@@ -401,7 +423,31 @@ mod tests {
             "k.txt:2: \"order-created\" names no case: a line is a section and a case id, as `bqsuite ids` prints them"
         );
         let e = KnownFailing::parse("k.txt", "cases a\n# again\ncases   a\n").unwrap_err();
-        assert_eq!(e, "k.txt:3: cases a is listed already on line 1");
+        assert_eq!(e, "k.txt:3: cases / a is listed already on line 1");
+    }
+
+    /// User study: a list line written as every message prints a case (`cases /
+    /// duplicate-keys-last-wins`, BQ612's form) was read as the id `/ duplicate-keys-last-wins`,
+    /// and BQ621 said the suite has no such case beside a BQ612 naming the very string. The
+    /// `/` standing alone after the section separates the id; the two forms are one case.
+    #[test]
+    fn the_form_messages_print_a_case_in_is_the_same_case() {
+        let k =
+            list("cases / duplicate-keys-last-wins\nidempotency  /  sequences/a b\nsqs\t/\tschema_version_gate/3\n");
+        let got: Vec<_> = k.entries.iter().map(|e| (e.section.as_str(), e.id.as_str())).collect();
+        assert_eq!(
+            got,
+            [("cases", "duplicate-keys-last-wins"), ("idempotency", "sequences/a b"), ("sqs", "schema_version_gate/3")]
+        );
+        // A block's id keeps its `/`: only one standing alone after the section separates.
+        assert_eq!(list("idempotency sequences/a").entries[0].id, "sequences/a");
+        assert_eq!(list("cases /x").entries[0].id, "/x");
+        // One case in either form is one case.
+        let e = KnownFailing::parse("k.txt", "cases a\ncases / a\n").unwrap_err();
+        assert_eq!(e, "k.txt:2: cases / a is listed already on line 1");
+        // A `/` and no id names no case.
+        let e = KnownFailing::parse("k.txt", "cases /\n").unwrap_err();
+        assert!(e.starts_with("k.txt:1: \"cases /\" names no case"), "{e}");
     }
 
     /// Red team F1 and F7: a repeated entry's error is terminal-safe (it went to stderr raw, a
@@ -462,7 +508,7 @@ mod tests {
         assert_eq!((f.file.as_deref(), f.span.map(|s| s.line)), (Some("known.txt"), Some(2)));
         assert_eq!(
             f.message,
-            "s passing is listed as a known failure, but it passed in results.json: take its line out of the list"
+            "s / passing is listed as a known failure, but it passed in results.json: take its line out of the list"
         );
     }
 }

@@ -377,7 +377,7 @@ fn topic_names(cx: &mut RunCx<'_>, topic: &str, tiers: &[u64], expect: Option<(&
     match (expect, cx.sdk.kafka_retry_topics(request).map_err(|e| e.to_string())?) {
         (None, RetryTopicsOutcome::Raised { .. }) => Ok(()),
         (None, RetryTopicsOutcome::Topics { .. }) => {
-            Err("expected the tier list to be refused, but it was accepted".into())
+            Err(format!("expected the tier list {tiers:?} to be refused, but it was accepted"))
         }
         (Some(_), RetryTopicsOutcome::Raised { message }) => Err(format!("the tier list was refused: {message}")),
         (Some((want, want_dlq)), RetryTopicsOutcome::Topics { retry_topics, dlq_topic }) => {

@@ -109,11 +109,13 @@ impl Definition for Pulsar {
             ),
             Case::Gate(row) => row.run(cx, |cx, property, value, body| {
                 let mut properties = BTreeMap::new();
-                if let Some(text) = text_only("Pulsar", value)? {
+                let text = text_only("Pulsar", value)?;
+                let how = if text.is_some() { "string property" } else { "no property" };
+                if let Some(text) = text {
                     properties.insert(property.to_owned(), text.to_owned());
                 }
                 let request = PulsarConsume { payload: Bytes::from(body), properties, redelivery_count: 0 };
-                Ok(vec![("string property".into(), cx.sdk.pulsar_consume(request).map_err(|e| e.to_string())?)])
+                Ok(vec![(how.into(), cx.sdk.pulsar_consume(request).map_err(|e| e.to_string())?)])
             }),
         }
     }

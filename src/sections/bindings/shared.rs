@@ -187,6 +187,22 @@ pub enum RowValue {
     Other(Value),
 }
 
+impl RowValue {
+    /// The value as a reason shows it after how it was carried (`string property "1\u{00a0}"`):
+    /// a string [`quoted`], so a hidden character shows; a number as written (a float with its
+    /// fraction: `AMQP double 1.0`), any other JSON value as JSON; `None` for an absent property
+    /// or a null one, which how it was carried already says ("no property", "AMQP null").
+    pub fn shown(&self) -> Option<String> {
+        match self {
+            RowValue::Absent | RowValue::Null => None,
+            RowValue::Text(s) => Some(quoted(s)),
+            RowValue::Integer(i) => Some(i.to_string()),
+            RowValue::Float(f) => Some(format!("{f:?}")),
+            RowValue::Other(v) => Some(v.to_string()),
+        }
+    }
+}
+
 /// Which row values a binding's schema-version property can carry.
 #[derive(Debug, Clone, Copy)]
 pub struct Carries {
@@ -254,18 +270,21 @@ impl<'s> GateRow<'s> {
         let run = || -> Check {
             let attempts = carry(cx, self.property, &self.value, self.fixture.bytes)?;
             ensure(!attempts.is_empty(), || "the runner built no message for this row".into())?;
+            // The value judged, beside how it was carried: a reason without it hid the very
+            // character a row is about (a no-break space, shown `\u{00a0}` by Outcome::fail).
+            let value = self.value.shown().map_or_else(String::new, |v| format!(" {v}"));
             for (how, result) in attempts {
                 match (self.decode, result) {
                     (true, ConsumeOutcome::Delivered { .. }) | (false, ConsumeOutcome::GateRejected { .. }) => {}
                     (true, ConsumeOutcome::GateRejected { message } | ConsumeOutcome::BodyRejected { message }) => {
-                        return Err(format!("{how}: expected decode, got {message}"));
+                        return Err(format!("{how}{value}: expected decode, got {message}"));
                     }
                     (false, ConsumeOutcome::Delivered { .. }) => {
-                        return Err(format!("{how}: expected the gate to reject, but it decoded"));
+                        return Err(format!("{how}{value}: expected the gate to reject, but it decoded"));
                     }
                     (false, ConsumeOutcome::BodyRejected { message }) => {
                         return Err(format!(
-                            "{how}: expected the gate to reject, but it let the message through: {message}"
+                            "{how}{value}: expected the gate to reject, but it let the message through: {message}"
                         ));
                     }
                 }

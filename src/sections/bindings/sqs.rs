@@ -115,7 +115,9 @@ impl Definition for Sqs {
             })),
             Case::Gate(row) => row.run(cx, |cx, property, value, body| {
                 let mut message_attributes = std::collections::BTreeMap::new();
-                if let Some(text) = text_only("SQS", value)? {
+                let text = text_only("SQS", value)?;
+                let how = if text.is_some() { "String attribute" } else { "no attribute" };
+                if let Some(text) = text {
                     message_attributes.insert(property.to_owned(), SqsAttribute::string(text));
                 }
                 let request = SqsConsume {
@@ -123,7 +125,7 @@ impl Definition for Sqs {
                     message_attributes,
                     approximate_receive_count: Some("1".into()),
                 };
-                Ok(vec![("String attribute".into(), cx.sdk.sqs_consume(request).map_err(|e| e.to_string())?)])
+                Ok(vec![(how.into(), cx.sdk.sqs_consume(request).map_err(|e| e.to_string())?)])
             }),
         }
     }
