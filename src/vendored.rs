@@ -414,38 +414,77 @@ fn fill(stage: &Path, files: &BTreeMap<&str, &[u8]>) -> io::Result<()> {
     Ok(())
 }
 
+/// Why an existing directory is not a vendored copy that a writer may replace ([`not_a_copy`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NotACopy {
+    /// Its top level holds `.git` (this name): a repository, worktree or submodule.
+    Repository(String),
+    /// Its top level holds entries a copy never holds (sorted); `versioned`: it also holds
+    /// `CONFORMANCE_VERSION` or `manifest.json`, so it is a copy with foreign entries beside it
+    /// (drift to a check), not some other directory.
+    Foreign { entries: Vec<String>, versioned: bool },
+    /// It holds something but neither `CONFORMANCE_VERSION` nor `manifest.json`.
+    Unversioned,
+}
+
+impl NotACopy {
+    /// Is the directory no copy at all (a repository, or one stating no version), rather than a
+    /// copy with foreign entries beside it? A check refuses the former as a writer does; the
+    /// latter it reports as drift.
+    pub fn at_all(&self) -> bool {
+        !matches!(self, NotACopy::Foreign { versioned: true, .. })
+    }
+
+    /// The reason, as a clause after the directory's name.
+    pub fn why(&self) -> String {
+        match self {
+            NotACopy::Repository(git) => {
+                format!("holds {git}: a git repository, worktree or submodule is never a vendored copy")
+            }
+            NotACopy::Foreign { entries, .. } => {
+                let shown =
+                    if entries.len() > 5 { format!("{}, …", entries[..5].join(", ")) } else { entries.join(", ") };
+                format!(
+                    "holds {shown}, which a vendored copy never holds (a copy is {VERSION_FILE}, {MANIFEST}, schema/ \
+                     and fixtures/, and perhaps a {IGNORED}), and replacing it would delete {}",
+                    if entries.len() == 1 { "it" } else { "them" }
+                )
+            }
+            NotACopy::Unversioned => {
+                format!("holds neither {VERSION_FILE} nor {MANIFEST}, and replacing it would delete what it holds")
+            }
+        }
+    }
+}
+
 /// Why the existing directory `dir` is not a vendored copy that a writer may replace, if it is
 /// not: its top level holds `.git` (a repository, worktree or submodule is never a copy); or,
 /// when `strict`, an entry a copy never holds (anything but `CONFORMANCE_VERSION`,
 /// `manifest.json`, `schema`, `fixtures` and the ignored `LICENSE`), or, holding anything but
 /// a `LICENSE`, neither `CONFORMANCE_VERSION` nor `manifest.json`. Stale entries under
 /// `schema/` and `fixtures/` never make a directory foreign: they are what an update removes.
-pub fn not_a_copy(dir: &Path, strict: bool) -> io::Result<Option<String>> {
+/// The one rule `sync`, `fetch --update` and `fetch --check` apply (the check refuses only what
+/// is no copy at all, [`NotACopy::at_all`]).
+pub fn not_a_copy(dir: &Path, strict: bool) -> io::Result<Option<NotACopy>> {
     let mut names = Vec::new();
     for entry in fs::read_dir(dir)? {
         names.push(entry?.file_name().to_string_lossy().into_owned());
     }
     names.sort();
     if let Some(git) = names.iter().find(|n| n.eq_ignore_ascii_case(".git")) {
-        return Ok(Some(format!("holds {git}: a git repository, worktree or submodule is never a vendored copy")));
+        return Ok(Some(NotACopy::Repository(git.clone())));
     }
     if !strict {
         return Ok(None);
     }
+    let versioned = names.iter().any(|n| n == VERSION_FILE || n == MANIFEST);
     let of_a_copy = |n: &str| n == VERSION_FILE || n == MANIFEST || n == IGNORED || SUITE_DIRS.contains(&n);
-    let foreign: Vec<&str> = names.iter().map(String::as_str).filter(|n| !of_a_copy(n)).collect();
+    let foreign: Vec<String> = names.iter().filter(|n| !of_a_copy(n)).cloned().collect();
     if !foreign.is_empty() {
-        let shown = if foreign.len() > 5 { format!("{}, …", foreign[..5].join(", ")) } else { foreign.join(", ") };
-        return Ok(Some(format!(
-            "holds {shown}, which a vendored copy never holds (a copy is {VERSION_FILE}, {MANIFEST}, schema/ and \
-             fixtures/, and perhaps a {IGNORED}), and replacing it would delete {}",
-            if foreign.len() == 1 { "it" } else { "them" }
-        )));
+        return Ok(Some(NotACopy::Foreign { entries: foreign, versioned }));
     }
-    if !names.iter().any(|n| n == VERSION_FILE || n == MANIFEST) && names.iter().any(|n| n != IGNORED) {
-        return Ok(Some(format!(
-            "holds neither {VERSION_FILE} nor {MANIFEST}, and replacing it would delete what it holds"
-        )));
+    if !versioned && names.iter().any(|n| n != IGNORED) {
+        return Ok(Some(NotACopy::Unversioned));
     }
     Ok(None)
 }

@@ -51,13 +51,14 @@ pub struct Compared {
     pub copy_version: Option<String>,
 }
 
-/// Compare the copy at `dir` with `tree`. Differences come out sorted by path.
-pub fn compare(tree: &Tree, dir: &Path) -> Result<Compared, FetchError> {
+/// Compare the copy at `dir` (its real path; `shown`: as the command line gave it) with `tree`.
+/// Differences come out sorted by path.
+pub fn compare(tree: &Tree, dir: &Path, shown_dir: &Path) -> Result<Compared, FetchError> {
     let copy = vendored::read_tree(dir)
-        .map_err(|e| FetchError::could_not_run(format!("cannot read {}: {e}", dir.display())))?;
+        .map_err(|e| FetchError::could_not_run(format!("cannot read {}: {e}", shown_dir.display())))?;
     let copy_version = copy.version();
     let canonical = vendored::canonical(tree.files());
-    let shown = dir.display().to_string();
+    let shown = shown_dir.display().to_string();
     let Some(d) = vendored::compare(&canonical, &copy, (&tree.root, shown.trim_end_matches('/'))) else {
         return Ok(Compared { drift: Vec::new(), copy_version });
     };

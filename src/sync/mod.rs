@@ -61,6 +61,8 @@ pub use crate::vendored::{Leftover, Recovered};
 pub use pin::{Pin, PinStatus};
 pub use targets::Target;
 
+pub(crate) use place::{Given, Problem, resolve_given};
+
 /// What `sync` does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Mode {
@@ -221,7 +223,8 @@ fn one(
         let redirected = loc.dir != loc.repo.join(&target.path);
         match vendored::not_a_copy(&loc.dir, redirected) {
             Ok(None) => {}
-            Ok(Some(why)) => {
+            Ok(Some(not)) => {
+                let why = not.why();
                 let via = if redirected {
                     format!(" leads through a symlink to {}, and that directory", loc.dir.display())
                 } else {
