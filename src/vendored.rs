@@ -18,7 +18,10 @@
 //!   (or on a file system without it) it is two renames, old → aside (kind `old`) and staged →
 //!   in place, and a run killed between them leaves the vendored directory missing and one
 //!   `old` sibling, which [`recover`] moves back on the next sync. The old copy is removed
-//!   last. A failure before the swap removes the stage and leaves the old copy; a failure
+//!   last, under an `old` name either way (after the exchange it is renamed from the stage's),
+//!   so a copy whose removal fails (a file made immutable) is left as what it is, the old copy,
+//!   and [`replace`] says so: the new copy is in place ([`Replaced::OldKept`], naming the
+//!   entry that resisted; every removal names it, [`crate::staging::remove_tree`]). A failure before the swap removes the stage and leaves the old copy; a failure
 //!   during it puts the old copy back. The whole replacement is one critical step, so SIGINT
 //!   or SIGTERM waits for it and then finds nothing to clean. Nothing outside the vendored
 //!   directory is touched except its staging siblings and, for a new copy, its missing parent
@@ -297,9 +300,20 @@ pub fn unified_diff(rel: &str, canonical: &[u8], copy: &[u8], labels: (&str, &st
     )
 }
 
+/// What [`replace`] did, once the new copy is in place.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Replaced {
+    /// The new copy is in place and the old one is gone.
+    Whole,
+    /// The new copy is in place, but the old one, moved aside beside it under `name` (an `old`
+    /// staging name), could not be removed: `why` names the entry that resisted.
+    OldKept { name: String, why: String },
+}
+
 /// Make `dir` hold exactly `files` (relative path → bytes) and keep its ignored `LICENSE`:
-/// stage beside it, then swap (see the module invariants).
-pub fn replace(dir: &Path, files: &BTreeMap<&str, &[u8]>) -> io::Result<()> {
+/// stage beside it, then swap (see the module invariants). `Ok` once the new copy is in place,
+/// whether or not the old one could then be removed ([`Replaced`]).
+pub fn replace(dir: &Path, files: &BTreeMap<&str, &[u8]>) -> io::Result<Replaced> {
     let Some(parent) = dir.parent() else {
         return Err(io::Error::other("the vendored directory has no parent"));
     };
@@ -311,7 +325,7 @@ pub fn replace(dir: &Path, files: &BTreeMap<&str, &[u8]>) -> io::Result<()> {
             Err(e) if e.kind() == ErrorKind::NotFound => {
                 fs::rename(stage.path(), dir)?;
                 stage.disarm();
-                Ok(())
+                Ok(Replaced::Whole)
             }
             Err(e) => Err(e),
             Ok(_) => {
@@ -327,29 +341,38 @@ pub fn replace(dir: &Path, files: &BTreeMap<&str, &[u8]>) -> io::Result<()> {
     })
 }
 
-/// Put the filled `stage` in the place of the existing `dir` and remove the old copy.
-fn swap(dir: &Path, stage: Staged) -> io::Result<()> {
-    let old_left = |e: io::Error| {
-        io::Error::other(format!(
-            "the new copy is in place, but the old one could not be removed ({e}); `bqsuite sync` removes it"
-        ))
-    };
-    if staging::exchange(stage.path(), dir)? {
-        // The stage's name now holds the old copy: removing it is all that is left.
-        let old = stage.path().to_path_buf();
-        stage.disarm();
-        let old = Staged::register(old);
-        return fs::remove_dir_all(old.path()).map_err(old_left);
-    }
+/// Put the filled `stage` in the place of the existing `dir` and remove the old copy. The old
+/// copy waits for its removal under an `old` name, whichever way it was swapped, so that what a
+/// failed removal leaves is named for what it is (an old copy, not a stage).
+fn swap(dir: &Path, stage: Staged) -> io::Result<Replaced> {
     let aside = staging::sibling(dir, Kind::Old);
+    if staging::exchange(stage.path(), dir)? {
+        // The stage's name now holds the old copy: renamed to an `old` name, then removed.
+        let at_stage = stage.path().to_path_buf();
+        stage.disarm();
+        let old = if fs::rename(&at_stage, &aside).is_ok() { aside } else { at_stage };
+        return Ok(remove_old(Staged::register(old)));
+    }
     fs::rename(dir, &aside)?;
     if let Err(e) = fs::rename(stage.path(), dir) {
         fs::rename(&aside, dir)?;
         return Err(e);
     }
     stage.disarm();
-    let aside = Staged::register(aside);
-    fs::remove_dir_all(aside.path()).map_err(old_left)
+    Ok(remove_old(Staged::register(aside)))
+}
+
+/// Remove the old copy moved aside; what resists stays, named ([`Replaced::OldKept`]).
+fn remove_old(old: Staged) -> Replaced {
+    match staging::remove_tree(old.path()) {
+        Ok(()) => Replaced::Whole,
+        Err(e) => {
+            let name = old.path().file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            // What is left must stay findable by its name: not removed again on drop.
+            old.disarm();
+            Replaced::OldKept { name, why: e.to_string() }
+        }
+    }
 }
 
 /// Carry the ignored top-level entry (`LICENSE`) of the old copy, whatever it is, into the
@@ -544,7 +567,7 @@ pub fn recover(dir: &Path, found: &[Leftover]) -> Vec<(Leftover, Recovered)> {
                     fs::rename(&path, dir).map(|()| Recovered::Restored)
                 } else {
                     let meta = fs::symlink_metadata(&path)?;
-                    let r = if meta.is_dir() { fs::remove_dir_all(&path) } else { fs::remove_file(&path) };
+                    let r = if meta.is_dir() { staging::remove_tree(&path) } else { fs::remove_file(&path) };
                     r.map(|()| Recovered::Removed)
                 }
             });

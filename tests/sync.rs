@@ -579,7 +579,8 @@ fn a_copy_with_uncommitted_changes_is_not_replaced_without_allow_dirty() {
             "{message}"
         );
         assert_eq!(codes(&r).iter().filter(|(code, ..)| code == "BQ720").count(), 2, "{r:#}");
-        let written = if dry { "would-write" } else { "written" };
+        // The human table's words (user study, stop 67: JSON said `written`).
+        let written = if dry { "would-update" } else { "updated" };
         assert_eq!(target(&r, "php-sdk/tests/conformance")["action"], written, "{r:#}");
         assert_eq!(target(&r, "babelqueue-node/test/conformance")["action"], written, "{r:#}");
         if dry {
@@ -1214,4 +1215,72 @@ fn sync_refuses_to_vendor_a_released_version_that_changed() {
     assert_eq!(std::fs::read_to_string(go).unwrap(), text, "nothing was written");
     let o = t.run(&["sync", "--check"]);
     assert_eq!(o.status.code(), Some(1), "the copies drift from the edited suite: {}", transcript(&o));
+}
+
+/// A sync whose new copy is in place but whose old copy cannot be removed (one file made
+/// immutable, `chattr +i`; here the staging hook, which fails as EPERM does, as root too) says
+/// so (user study, stop 67): the copy is reported at the version on disk, the leftover is the
+/// old copy, not an interrupted stage, and every message names the file that resists.
+#[test]
+fn a_sync_whose_old_copy_cannot_be_removed_reports_the_new_copy_and_names_the_file() {
+    use bqsuite::sync::{Action, PinStatus, Recovered};
+    for exchange in [true, false] {
+        let t = Tree::clean();
+        let php = t.copy("php-sdk/tests/conformance");
+        std::fs::write(php.join("CONFORMANCE_VERSION"), "1.0.0\n").unwrap();
+        t.pin("php-sdk", "ci.yml", "v1.0.0");
+        let suite = Suite::load(t.suite()).unwrap();
+        let targets: Vec<_> =
+            sync::targets::from_suite(&suite).unwrap().into_iter().filter(|x| x.repo == "php-sdk").collect();
+        let run = |mode| {
+            bqsuite::staging::pretend_no_exchange(!exchange);
+            let r =
+                sync::run(&suite, &targets, &Options { root: t.root.clone(), mode, strict: false, allow_dirty: false });
+            bqsuite::staging::pretend_no_exchange(false);
+            r.unwrap()
+        };
+        bqsuite::staging::pretend_unremovable(Some("order-created.json"));
+        let report = run(Mode::Sync);
+        let target = &report.targets[0];
+        let Action::WrittenOldKept { name, why } = &target.action else { panic!("{:?}", target.action) };
+        assert!(name.starts_with(".conformance.bqsuite-old-"), "{name}");
+        assert_eq!(why, "fixtures/order-created.json: Operation not permitted (os error 1)");
+        assert_eq!(target.copy_version.as_deref(), Some(version().as_str()), "the version on disk");
+        assert_eq!(target.pin_status, Some(PinStatus::Mismatch), "copy new, pin old: not `behind`");
+        let mut on_disk = files(&php);
+        on_disk.remove("LICENSE");
+        assert_eq!(on_disk, canonical());
+        let findings = report.findings();
+        let f = findings.iter().find(|f| f.code.id == "BQ712").unwrap();
+        assert_eq!(f.file.as_deref(), Some(format!("php-sdk/tests/{name}").as_str()));
+        assert!(f.message.contains("is now the canonical copy, but the old copy") && f.message.contains(why), "{f:?}");
+        assert!(!findings.iter().any(|f| f.code.id == "BQ714"), "no `sync it` for a synced copy: {findings:?}");
+        let human = report.render(bqsuite::diag::Format::Human, false, true);
+        assert!(
+            human.contains(&format!("updated       php-sdk/tests/conformance  (copy {}, pin v1.0.0", version())),
+            "{human}"
+        );
+        assert_eq!(
+            report.render(bqsuite::diag::Format::Json, false, true).matches("\"action\": \"updated\"").count(),
+            1
+        );
+
+        // The check names it the old copy, not an interrupted stage.
+        let report = run(Mode::Check);
+        let f = report.findings().into_iter().find(|f| f.code.id == "BQ719").unwrap();
+        assert!(f.message.starts_with("the old copy, not removed"), "{f:?}");
+        // Sync again while it still resists: the file is named.
+        let report = run(Mode::Sync);
+        assert!(matches!(report.targets[0].leftovers[0].1, Recovered::Failed(_)), "{:?}", report.targets[0].leftovers);
+        let f = report.findings().into_iter().find(|f| f.code.id == "BQ712").unwrap();
+        assert_eq!(
+            f.message,
+            "cannot remove the old copy left beside the copy: fixtures/order-created.json: Operation not permitted (os \
+             error 1)"
+        );
+        // Once it gives way, the next sync removes it and all is clean.
+        bqsuite::staging::pretend_unremovable(None);
+        assert_eq!(run(Mode::Sync).targets[0].leftovers[0].1, Recovered::Removed);
+        assert!(!run(Mode::Check).failed());
+    }
 }

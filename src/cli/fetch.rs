@@ -239,6 +239,7 @@ fn update(a: &FetchArgs, req: &Request) -> ExitCode {
             "verified_against": u.verified.against,
             "repo": repo,
             "pinned": u.pinned,
+            "old_kept": u.old_kept,
             "stale_pins": u.stale_pins.iter().map(|p| serde_json::json!({
                 "tag": p.tag, "file": pin_at(p), "line": p.span.line, "column": p.span.column, "by_sha": p.by_sha,
             })).collect::<Vec<_>>(),
@@ -246,7 +247,7 @@ fn update(a: &FetchArgs, req: &Request) -> ExitCode {
         let mut text = serde_json::to_string_pretty(&doc).expect("a JSON value always serialises");
         text.push('\n');
         emit(&text);
-        return ExitCode::SUCCESS;
+        return exit(u.old_kept.is_some());
     }
     let mut out = String::new();
     for (word, list) in [("added", &u.added), ("removed", &u.removed), ("modified", &u.modified)] {
@@ -292,5 +293,8 @@ fn update(a: &FetchArgs, req: &Request) -> ExitCode {
             v = a.version
         );
     }
-    ExitCode::SUCCESS
+    if let Some(why) = &u.old_kept {
+        note!("bqsuite: error: {}: {}", dir, diag::terminal_safe(why));
+    }
+    exit(u.old_kept.is_some())
 }

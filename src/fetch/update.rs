@@ -62,6 +62,8 @@ pub struct Updated {
     pub stale_pins: Vec<Pin>,
     /// Did the repository's workflows pin anything at all?
     pub pinned: bool,
+    /// The new copy is in place, but the old one could not be removed: why, naming what is left.
+    pub old_kept: Option<String>,
 }
 
 impl Updated {
@@ -102,6 +104,7 @@ pub fn update(req: &Request, dir: &Path, allow_downgrade: bool, allow_dirty: boo
     let verified = open(req)?;
     let canonical = vendored::canonical(verified.tree.files());
     let drift = vendored::compare(&canonical, &copy, ("release", "copy")).unwrap_or_default();
+    let mut old_kept = None;
     if !(drift.added.is_empty() && drift.removed.is_empty() && drift.modified.is_empty()) {
         if !allow_dirty {
             match vendored::uncommitted(&real) {
@@ -114,8 +117,14 @@ pub fn update(req: &Request, dir: &Path, allow_downgrade: bool, allow_dirty: boo
                 }
             }
         }
-        vendored::replace(&real, &canonical)
+        let done = vendored::replace(&real, &canonical)
             .map_err(|e| FetchError::could_not_run(format!("cannot write {shown}: {e}; the old copy is kept")))?;
+        if let vendored::Replaced::OldKept { name, why } = done {
+            old_kept = Some(format!(
+                "the new copy is in place, but the old copy moved aside beside it as {name} could not be removed \
+                 ({why}); remove it (the next fetch --update or sync tries again)"
+            ));
+        }
     }
     let repo =
         real.canonicalize().ok().and_then(|d| d.ancestors().find(|a| a.join(".git").exists()).map(Path::to_path_buf));
@@ -130,6 +139,7 @@ pub fn update(req: &Request, dir: &Path, allow_downgrade: bool, allow_dirty: boo
         modified: drift.modified.into_iter().map(|m| m.file).collect(),
         repo,
         pinned: !pins.is_empty(),
+        old_kept,
         stale_pins: pins.into_iter().filter(|p| p.tag != want).collect(),
     })
 }

@@ -40,7 +40,13 @@
 //! - Staging areas left beside a copy by an interrupted run ([`vendored::leftovers`], named by
 //!   [`crate::staging`]) are errors under `--check` (a `git add -A` would commit them); `sync`
 //!   removes them first (restoring an old copy that a two-rename swap had moved aside when the
-//!   copy itself is missing) and says so in a warning.
+//!   copy itself is missing) and says so in a warning. A removal that fails names the entry
+//!   inside the leftover that resists (BQ712).
+//! - A write whose new copy is in place but whose old copy could not be removed
+//!   ([`Action::WrittenOldKept`]) is reported as what is on disk: the copy is updated (its
+//!   version and pin status are the new copy's), and the old copy left beside it is a BQ712
+//!   error naming it and the entry that resists; `--check` then calls it the old copy, not
+//!   removed (BQ719), never the stage of an interrupted sync.
 
 pub mod pin;
 mod place;
@@ -108,6 +114,9 @@ pub enum Action {
     None,
     /// The copy was replaced (or created).
     Written,
+    /// The copy was replaced, but the old copy, moved aside under `name` beside it, could not
+    /// be removed (`why` names the entry that resisted): the copy on disk is the new one.
+    WrittenOldKept { name: String, why: String },
     /// `DryRun`: the copy would be replaced (or created).
     WouldWrite,
     /// The copy is newer than the canonical suite (its version): left alone.
@@ -279,11 +288,12 @@ fn one(
             Action::WouldWrite
         } else {
             match vendored::replace(&loc.dir, canonical) {
-                Ok(()) => Action::Written,
+                Ok(vendored::Replaced::Whole) => Action::Written,
+                Ok(vendored::Replaced::OldKept { name, why }) => Action::WrittenOldKept { name, why },
                 Err(e) => Action::Failed(format!("cannot write {}: {e}", target.id())),
             }
         };
-        if matches!(report.action, Action::Written | Action::WouldWrite) {
+        if matches!(report.action, Action::Written | Action::WrittenOldKept { .. } | Action::WouldWrite) {
             report.copy_version = Some(version.to_string());
         }
     }

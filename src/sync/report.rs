@@ -139,6 +139,21 @@ impl Report {
                     .in_file(id.clone()),
             ),
             Action::Failed(why) => out.push(Finding::error(Code::SYNC_IO_FAILED, why.clone()).in_file(id.clone())),
+            Action::WrittenOldKept { name, why } => {
+                let dir = t.target.path.rsplit_once('/').map_or(String::new(), |(d, _)| format!("{d}/"));
+                out.push(
+                    Finding::error(
+                        Code::SYNC_IO_FAILED,
+                        format!(
+                            "{id} is now the canonical copy, but the old copy, moved aside beside it, could not be \
+                             removed ({why}); make that entry removable and run `bqsuite sync --only {}` again, or \
+                             remove the old copy by hand",
+                            t.target.repo
+                        ),
+                    )
+                    .in_file(format!("{}/{dir}{name}", t.target.repo)),
+                );
+            }
             Action::None | Action::Written | Action::WouldWrite => {}
         }
         out
@@ -148,7 +163,9 @@ impl Report {
         let dir = t.target.path.rsplit_once('/').map_or(String::new(), |(d, _)| format!("{d}/"));
         let file = format!("{}/{dir}{}", t.target.repo, left.name);
         let what = match left.kind {
-            Kind::Old => "an old copy that an interrupted sync had moved aside",
+            Kind::Old => {
+                "the old copy, not removed (a sync moved it aside, then was interrupted or could not remove it)"
+            }
             Kind::Stage => "the staging copy of an interrupted sync",
             Kind::Tmp | Kind::Fetch => "the staging area of an interrupted bqsuite command",
         };
@@ -167,9 +184,17 @@ impl Report {
             Recovered::Removed => Finding::warning(Code::SYNC_STAGING_LEFTOVER, format!("removed {what}")),
             Recovered::Restored => Finding::warning(
                 Code::SYNC_STAGING_LEFTOVER,
-                format!("{} was missing: restored {what} before syncing", t.target.id()),
+                format!("{} was missing: restored an old copy that an interrupted sync had moved aside", t.target.id()),
             ),
-            Recovered::Failed(e) => Finding::error(Code::SYNC_IO_FAILED, format!("cannot remove {what}: {e}")),
+            Recovered::Failed(e) => {
+                let what = match left.kind {
+                    Kind::Old => "the old copy left beside the copy",
+                    Kind::Stage => "the staging copy of an interrupted sync",
+                    Kind::Tmp | Kind::Fetch => "the staging area of an interrupted bqsuite command",
+                };
+                // `e` names the entry inside it that resists (staging::remove_tree).
+                Finding::error(Code::SYNC_IO_FAILED, format!("cannot remove {what}: {e}"))
+            }
         };
         f.in_file(file)
     }
@@ -331,10 +356,10 @@ impl Report {
             (State::Failed(_), _) | (_, Action::Failed(_)) => "failed",
             (State::InSync, _) if self.mode == Mode::Check => "in-sync",
             (State::InSync, _) => "unchanged",
-            (State::Missing, Action::Written) => "created",
+            (State::Missing, Action::Written | Action::WrittenOldKept { .. }) => "created",
             (State::Missing, Action::WouldWrite) => "would create",
             (State::Missing, _) => "missing",
-            (State::Drifted(_), Action::Written) => "updated",
+            (State::Drifted(_), Action::Written | Action::WrittenOldKept { .. }) => "updated",
             (State::Drifted(_), Action::WouldWrite) => "would update",
             (State::Drifted(_), _) => "drifted",
         }
@@ -403,14 +428,20 @@ impl Report {
         let action = match (&t.action, self.mode) {
             (_, Mode::Check) => Value::Null,
             (Action::None, _) => json!(if matches!(t.state, State::InSync) { "unchanged" } else { "none" }),
-            (Action::Written, _) => json!("written"),
-            (Action::WouldWrite, _) => json!("would-write"),
+            // The human label's words: a copy created or updated (or, dry, would be).
+            (Action::Written | Action::WrittenOldKept { .. }, _) if t.state == State::Missing => json!("created"),
+            (Action::Written | Action::WrittenOldKept { .. }, _) => json!("updated"),
+            (Action::WouldWrite, _) if t.state == State::Missing => json!("would-create"),
+            (Action::WouldWrite, _) => json!("would-update"),
             (Action::RefusedDowngrade(_), _) => json!("refused-downgrade"),
             (Action::RefusedUncommitted(_), _) => json!("refused-uncommitted"),
             (Action::Failed(_), _) => json!("failed"),
         };
         let reason = match &t.action {
             Action::Failed(why) => Some(why.clone()),
+            Action::WrittenOldKept { name, why } => {
+                Some(format!("the old copy, moved aside as {name}, could not be removed ({why})"))
+            }
             Action::RefusedDowngrade(v) => Some(format!("the copy is {v}, newer than {}", self.version)),
             Action::RefusedUncommitted(paths) => {
                 Some(format!("the copy holds uncommitted changes ({})", crate::git::listed(paths)))
