@@ -588,6 +588,10 @@ fn a_copy_with_uncommitted_changes_is_not_replaced_without_allow_dirty() {
         }
     }
     assert_eq!(files(&go), before_copy(&before, &go), "the refused copy is left as it was");
+    // `--check` asks git nothing: no `uncommitted` list rather than an empty one that says
+    // the dirty copy is clean (user study, stop 67).
+    let (_, r) = t.json(&["sync", "--check", "--only", "babelqueue-go"]);
+    assert!(target(&r, "babelqueue-go/testdata/conformance").get("uncommitted").is_none(), "{r:#}");
     assert_eq!(files(&php).get("LICENSE").map(Vec::as_slice), Some(&b"kept\n"[..]));
     assert!(!php.join("fixtures/stale.json").exists() && !node.join("fixtures/stale.json").exists());
 

@@ -448,7 +448,7 @@ impl Report {
             }
             _ => reason.map(str::to_owned),
         };
-        json!({
+        let mut doc = json!({
             "repo": t.target.repo,
             "path": t.target.path,
             "status": status,
@@ -474,7 +474,13 @@ impl Report {
                     Recovered::Failed(_) => "failed",
                 },
             })).collect::<Vec<_>>(),
-        })
+        });
+        // `uncommitted` is what kept a sync from replacing the copy; `--check` asks git nothing,
+        // so it has no such list to give (an empty one would say the copy is clean).
+        if self.mode == Mode::Check {
+            doc.as_object_mut().expect("an object").remove("uncommitted");
+        }
+        doc
     }
 }
 
