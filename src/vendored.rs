@@ -62,13 +62,31 @@ use crate::suite::{FILE_CAP, LICENSE, MANIFEST, SUITE_CAP, SUITE_DIRS, VERSION_F
 pub const IGNORED: &str = LICENSE;
 
 /// Why the copy `subject` names is kept: it holds the uncommitted changes `paths` (the one
-/// sentence of `sync`'s BQ720 and `fetch --update`'s refusal).
-pub fn kept_uncommitted(subject: &str, paths: &[String]) -> String {
+/// sentence of `sync`'s BQ720 and `fetch --update`'s refusal); `command` is the whole command
+/// that replaced it (`bqsuite sync --only php-sdk/tests/conformance`), said with the
+/// `--allow-dirty` that replaces them. When every change is a file that is the suite's with CR
+/// LF line endings ([`line_endings_only`]: what git sees once `.gitattributes` says `-text` of
+/// a `core.autocrlf` checkout), it says so: replacing them loses nothing.
+pub fn kept_uncommitted(subject: &str, paths: &[String], line_endings_only: bool, command: &str) -> String {
+    if line_endings_only {
+        return format!(
+            "{subject} holds uncommitted changes ({}) that are line endings only: each file is the suite's with CR LF \
+             (git's core.autocrlf checkout, seen as a change once .gitattributes says -text), so replacing them \
+             loses nothing: run `{command} --allow-dirty`, then commit the copy with the .gitattributes line",
+            crate::git::listed(paths)
+        );
+    }
     format!(
         "{subject} holds uncommitted changes ({}): not replaced, so that they are not lost; commit or stash them, or \
-         pass --allow-dirty to replace them",
+         run `{command} --allow-dirty` to replace them",
         crate::git::listed(paths)
     )
+}
+
+/// Are the uncommitted `paths` under a copy all files whose only difference from the suite is
+/// CR LF line endings (`drift` is the copy's)? Then replacing them loses nothing.
+pub fn line_endings_only(paths: &[String], drift: &Drift) -> bool {
+    !paths.is_empty() && paths.iter().all(|p| drift.modified.iter().any(|m| m.crlf && &m.file == p))
 }
 
 /// Why the copy `subject` names is kept: git could not say whether it holds uncommitted
@@ -139,8 +157,11 @@ pub fn only_crlf(canonical: &[u8], copy: &[u8]) -> bool {
 /// What to say about a copy whose files only gained CR LF line endings, `dir` being the copy's
 /// path in its repository (`tests/conformance`; `""`: the repository's root), or `None` when
 /// that is not known (outside a repository, or an absolute path): the note then names the
-/// pattern's shape instead. On Windows a `\` separator becomes `/`.
-pub fn crlf_note(dir: Option<&str>) -> String {
+/// pattern's shape instead. On Windows a `\` separator becomes `/`. `rewrite` is the command
+/// that rewrites the copy with the suite's bytes: the note gives the whole sequence (the
+/// `.gitattributes` line, that command, the commit), since the line alone leaves the CR LF
+/// files in place, and git then sees them as changed.
+pub fn crlf_note(dir: Option<&str>, rewrite: &str) -> String {
     let dir = dir.map(|d| if cfg!(windows) { d.replace('\\', "/") } else { d.to_owned() });
     let pattern = match dir.as_deref().map(|d| d.trim_end_matches('/')) {
         Some(d) if !Path::new(d).is_absolute() => gitattributes_pattern(d),
@@ -148,7 +169,9 @@ pub fn crlf_note(dir: Option<&str>) -> String {
     };
     format!(
         "only the line endings differ (CR LF in the copy, as git's core.autocrlf writes them on a Windows checkout, \
-         or an editor); keep the suite's bytes with `{pattern} -text` in the repository's .gitattributes"
+         or an editor); to keep the suite's bytes, add `{pattern} -text` to the repository's .gitattributes, rewrite \
+         the copy with `{rewrite}` (git then sees its files as changed: if that refuses them, it says they are line \
+         endings only, which --allow-dirty replaces losing nothing), and commit both"
     )
 }
 
@@ -512,6 +535,38 @@ pub fn not_a_copy(dir: &Path, strict: bool) -> io::Result<Option<NotACopy>> {
     Ok(None)
 }
 
+/// The directories under `repo` (a real directory) that hold a copy — a regular
+/// `CONFORMANCE_VERSION` and `manifest.json` side by side — as `/`-separated paths relative to
+/// it, sorted. The walk follows no symlink, skips `.git`, hidden directories and `node_modules`,
+/// goes no deeper than 8 levels, stops below a copy and after 20 000 entries: a search for a
+/// repository's copy, never a walk of everything.
+pub fn copies_in(repo: &Path) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut walk = walkdir::WalkDir::new(repo).follow_links(false).max_depth(8).sort_by_file_name().into_iter();
+    let mut seen = 0usize;
+    while let Some(entry) = walk.next() {
+        let Ok(entry) = entry else { continue };
+        seen += 1;
+        if seen > 20_000 {
+            break;
+        }
+        if !entry.file_type().is_dir() {
+            continue;
+        }
+        let name = entry.file_name().to_string_lossy();
+        if entry.depth() > 0 && (name.starts_with('.') || name == "node_modules") {
+            walk.skip_current_dir();
+            continue;
+        }
+        let regular = |f: &str| fs::symlink_metadata(entry.path().join(f)).is_ok_and(|m| m.is_file());
+        if regular(VERSION_FILE) && regular(MANIFEST) {
+            found.push(crate::fsutil::slash_relative(repo, entry.path()));
+            walk.skip_current_dir();
+        }
+    }
+    found
+}
+
 /// A staging area an interrupted run left beside a vendored directory.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Leftover {
@@ -659,9 +714,9 @@ mod tests {
         tree.files.insert("manifest.json".into(), b"{\r\n}\r\n".to_vec());
         let d = compare(&canonical, &tree, LABELS).unwrap();
         assert_eq!(d.modified, [Modified { file: "manifest.json".into(), diff: None, crlf: true }]);
-        assert!(crlf_note(Some("tests/conformance/")).contains("`tests/conformance/** -text`"));
-        assert!(crlf_note(Some("")).contains("`** -text`"), "the repository's root");
-        assert!(crlf_note(None).contains("`<the copy's path in the repository>/** -text`"));
+        assert!(crlf_note(Some("tests/conformance/"), "x").contains("`tests/conformance/** -text`"));
+        assert!(crlf_note(Some(""), "x").contains("`** -text`"), "the repository's root");
+        assert!(crlf_note(None, "x").contains("`<the copy's path in the repository>/** -text`"));
         assert_eq!(gitattributes_pattern("tests/my conf[1]"), r#""tests/my conf\\[1\\]/**""#);
         assert_eq!(gitattributes_pattern("tests/x*y?"), r"tests/x\*y\?/**");
         assert_eq!(gitattributes_pattern("#vendor"), r"\#vendor/**");
@@ -674,7 +729,7 @@ mod tests {
         assert_eq!(path_in_repository(repo.path()).as_deref(), Some(""), "the repository's root");
         assert_eq!(path_in_repository(Path::new("/")), None, "outside a repository");
         assert!(
-            crlf_note(Some("/home/ci/sdk/tests/conformance"))
+            crlf_note(Some("/home/ci/sdk/tests/conformance"), "x")
                 .contains("`<the copy's path in the repository>/** -text`")
         );
     }

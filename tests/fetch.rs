@@ -247,6 +247,9 @@ fn a_copy_whose_only_change_is_crlf_line_endings_is_drift_said_as_such() {
         "{out}"
     );
     assert!(!out.contains("-  \"schema_version\""), "no diff of every line: {out}");
+    // The whole sequence, with the command that rewrites this copy (user study, stop 67).
+    let rewrite = format!("rewrite the copy with `bqsuite fetch --update {} {}`", support::version(), dir.display());
+    assert!(out.contains(&rewrite) && out.contains("and commit both"), "{out}");
     // Outside a repository the path as typed means nothing to git: the note names the shape.
     let o =
         support::bqsuite(copy.path(), &["fetch", "--check", support::version(), "conformance", "--base-url", &base]);

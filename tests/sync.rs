@@ -474,10 +474,16 @@ fn a_copy_checked_out_with_crlf_line_endings_is_drift_that_says_why() {
     let o = t.run(&["sync", "--check"]);
     assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
     let out = String::from_utf8_lossy(&o.stdout);
+    // The whole sequence (user study, stop 67: the .gitattributes line alone made the next sync
+    // refuse the copy), once in the table and once in one finding for the copy.
     let note = "only the line endings differ (CR LF in the copy, as git's core.autocrlf writes them on a Windows \
-                checkout, or an editor); keep the suite's bytes with `tests/conformance/** -text` in the repository's \
-                .gitattributes";
-    assert_eq!(out.matches(note).count(), 4, "a finding and a table line for each file: {out}");
+                checkout, or an editor); to keep the suite's bytes, add `tests/conformance/** -text` to the \
+                repository's .gitattributes, rewrite the copy with `bqsuite sync --only php-sdk/tests/conformance` \
+                (git then sees its files as changed: if that refuses them, it says they are line endings only, which \
+                --allow-dirty replaces losing nothing), and commit both";
+    assert_eq!(out.matches(note).count(), 2, "a table note and one finding for the copy: {out}");
+    assert!(out.contains("modified  manifest.json  (line endings only)"), "{out}");
+    assert!(out.contains("files differ from the canonical files only in line endings (2 files: "), "{out}");
     assert!(!out.contains("-  \"schema_version\""), "no diff of every line: {out}");
     let o = t.run(&["sync", "--check", "--format", "json"]);
     let report: Value = serde_json::from_slice(&o.stdout).unwrap();
@@ -485,6 +491,49 @@ fn a_copy_checked_out_with_crlf_line_endings_is_drift_that_says_why() {
     let modified = php["modified"].as_array().unwrap();
     assert_eq!(modified.len(), 2);
     assert!(modified.iter().all(|m| m["line_endings_only"] == true && m["diff"].is_null()), "{php:#}");
+    // Following the advice in a git checkout: the .gitattributes line makes git see the CR LF
+    // files as changed; the sync that rewrites the copy says they are line endings only, with
+    // the whole command, and that command leaves the copy exact and git clean.
+    let sdk = t.root.join("php-sdk");
+    support::git(&sdk, &["init", "-q"]);
+    support::git(&sdk, &["-c", "core.autocrlf=false", "add", "-A"]);
+    support::git(&sdk, &["commit", "-q", "-m", "vendor"]);
+    for rel in ["manifest.json", "fixtures/order-created.json"] {
+        std::fs::write(dir.join(rel), std::fs::read(t.suite().join(rel)).unwrap()).unwrap();
+    }
+    support::git(&sdk, &["add", "-A"]);
+    support::git(&sdk, &["commit", "-q", "-m", "lf"]);
+    for rel in ["manifest.json", "fixtures/order-created.json"] {
+        let text = std::fs::read_to_string(dir.join(rel)).unwrap();
+        std::fs::write(dir.join(rel), text.replace('\n', "\r\n")).unwrap();
+    }
+    std::fs::write(sdk.join(".gitattributes"), "tests/conformance/** -text\n").unwrap();
+    let o = t.run(&["sync", "--only", "php-sdk"]);
+    assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.contains("that are line endings only: each file is the suite's with CR LF")
+            && out.contains("run `bqsuite sync --only php-sdk/tests/conformance --allow-dirty`"),
+        "{out}"
+    );
+    assert!(out.contains("(2 files: only the line endings differ"), "the note in a sync too: {out}");
+    let o = t.run(&["sync", "--only", "php-sdk/tests/conformance", "--allow-dirty"]);
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    let status = std::process::Command::new("git").args(["status", "--porcelain"]).current_dir(&sdk).output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&status.stdout), "?? .gitattributes\n");
+    // Anything else uncommitted is never said to be line endings.
+    std::fs::write(dir.join("fixtures/draft.json"), "{}\n").unwrap();
+    std::fs::write(
+        dir.join("manifest.json"),
+        std::fs::read_to_string(dir.join("manifest.json")).unwrap().replace('\n', "\r\n"),
+    )
+    .unwrap();
+    let out = String::from_utf8_lossy(&t.run(&["sync", "--only", "php-sdk"]).stdout).into_owned();
+    assert!(
+        out.contains("not replaced, so that they are not lost") && !out.contains("that are line endings only"),
+        "{out}"
+    );
+    std::fs::remove_file(dir.join("fixtures/draft.json")).unwrap();
     // Any other change keeps its diff and says nothing of line endings.
     std::fs::write(dir.join("manifest.json"), std::fs::read(t.suite().join("manifest.json")).unwrap()).unwrap();
     let text = std::fs::read_to_string(dir.join("fixtures/order-created.json")).unwrap();
@@ -1287,4 +1336,50 @@ fn a_sync_whose_old_copy_cannot_be_removed_reports_the_new_copy_and_names_the_fi
         assert_eq!(run(Mode::Sync).targets[0].leftovers[0].1, Recovered::Removed);
         assert!(!run(Mode::Check).failed());
     }
+}
+
+/// A repository that keeps its copy at another path than its target's (user study, stop 67:
+/// `missing` with no word of the copy it has, and a sync that made a second one): `--check`
+/// warns (BQ721) of the other copy and of a workflow whose `vendored:` names another path;
+/// `sync` and `--dry-run` refuse to create a second copy. Another target's copy in the same
+/// repository is never taken for one kept elsewhere.
+#[test]
+fn a_copy_kept_at_another_path_is_named_and_never_doubled() {
+    let t = Tree::clean();
+    let php = t.root.join("php-sdk");
+    std::fs::rename(php.join("tests/conformance"), php.join("tests/conformance-suite")).unwrap();
+    std::fs::write(
+        php.join(".github/workflows/conformance.yml"),
+        "jobs:\n  c:\n    steps:\n      - uses: BabelQueue/conformance@v1.0.0 # old\n        with:\n          vendored: |\n            tests/conformance-suite\n",
+    )
+    .unwrap();
+    let (code, r) = t.json(&["sync", "--check", "--only", "php-sdk"]);
+    assert_eq!(code, Some(1), "{r:#}");
+    let bq721: Vec<&str> = r["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["code"] == "BQ721")
+        .map(|f| f["message"].as_str().unwrap())
+        .collect();
+    assert_eq!(bq721.len(), 2, "{r:#}");
+    assert!(bq721[0].contains("php-sdk keeps one at tests/conformance-suite"), "{bq721:?}");
+    assert!(bq721[1].contains("`vendored: tests/conformance-suite`, not this target's path"), "{bq721:?}");
+    assert_eq!(target(&r, "php-sdk/tests/conformance")["copies_elsewhere"], json!(["tests/conformance-suite"]));
+    for dry in [true, false] {
+        let args: &[&str] =
+            if dry { &["sync", "--dry-run", "--only", "php-sdk"] } else { &["sync", "--only", "php-sdk"] };
+        let (code, r) = t.json(args);
+        assert_eq!(code, Some(1), "{r:#}");
+        assert_eq!(target(&r, "php-sdk/tests/conformance")["action"], "refused-elsewhere", "{r:#}");
+        assert!(!php.join("tests/conformance").exists(), "no second copy");
+    }
+    // A monorepo's other targets are its copies, not one kept elsewhere.
+    let adapters = all_targets().into_iter().filter(|(r, _)| r == "babelqueue-node-adapters").collect::<Vec<_>>();
+    assert!(adapters.len() > 1);
+    std::fs::remove_dir_all(t.root.join(&adapters[0].0).join(&adapters[0].1)).unwrap();
+    let (_, r) = t.json(&["sync", "--check", "--only", "babelqueue-node-adapters"]);
+    assert!(!codes(&r).iter().any(|c| c.0 == "BQ721"), "{r:#}");
+    let (code, _) = t.json(&["sync", "--only", &format!("{}/{}", adapters[0].0, adapters[0].1)]);
+    assert_eq!(code, Some(0));
 }

@@ -129,7 +129,7 @@ pub fn run(a: &FetchArgs, color: bool) -> ExitCode {
     };
     end_progress();
     let drift = &compared.drift;
-    let findings: Vec<_> = drift.iter().map(|d| d.finding(&a.dir)).collect();
+    let findings = fetch::drift::findings(drift, &a.dir);
     let mut summary = Summary::new(
         "fetch --check",
         format!("{} against release {} (sha256 {})", a.dir.display(), a.version, verified.sha256),

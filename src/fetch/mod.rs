@@ -271,7 +271,9 @@ pub struct Checked {
 pub fn check(req: &Request, dir: &Path) -> Result<Checked, FetchError> {
     let (real, foreign) = given_copy(dir, "check")?;
     let verified = open(req)?;
-    let compared = drift::compare(&verified.tree, &real, dir)?;
+    let rewrite =
+        format!("bqsuite fetch --update {} {}", req.version, crate::diag::path_word(&dir.display().to_string()));
+    let compared = drift::compare(&verified.tree, &real, dir, &rewrite)?;
     Ok(Checked { verified, compared, foreign })
 }
 

@@ -110,7 +110,18 @@ pub fn update(req: &Request, dir: &Path, allow_downgrade: bool, allow_dirty: boo
             match vendored::uncommitted(&real) {
                 Changes::NoRepository | Changes::Clean => {}
                 Changes::Uncommitted(paths) => {
-                    return Err(FetchError::refused(vendored::kept_uncommitted(&shown.to_string(), &paths)));
+                    let eol = vendored::line_endings_only(&paths, &drift);
+                    let command = format!(
+                        "bqsuite fetch --update {} {}",
+                        req.version,
+                        crate::diag::path_word(&shown.to_string())
+                    );
+                    return Err(FetchError::refused(vendored::kept_uncommitted(
+                        &shown.to_string(),
+                        &paths,
+                        eol,
+                        &command,
+                    )));
                 }
                 Changes::Unknown(e) => {
                     return Err(FetchError::could_not_run(vendored::kept_unknown(&shown.to_string(), &e)));
