@@ -130,6 +130,32 @@ pub fn slash_relative(root: &Path, path: &Path) -> String {
     rel.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/")
 }
 
+/// How a path the program resolved (an absolute, often canonical path) is shown to the user:
+/// relative to the current directory when it lies under it (`.` for the directory itself) or
+/// above it (`..`, `../..`), as every path the user typed is shown; otherwise as it is.
+pub fn shown_from_cwd(path: &Path) -> String {
+    shown_from(current_dir().as_deref(), path)
+}
+
+/// The current directory, by its real path (`None` when it cannot be read: it was removed).
+pub fn current_dir() -> Option<PathBuf> {
+    std::env::current_dir().ok().map(|c| c.canonicalize().unwrap_or(c))
+}
+
+/// [`shown_from_cwd`] with the current directory `cwd` read earlier (a command that replaces
+/// the directory it runs in reads it first).
+pub fn shown_from(cwd: Option<&Path>, path: &Path) -> String {
+    let Some(cwd) = cwd else { return path.display().to_string() };
+    if let Ok(rel) = path.strip_prefix(cwd) {
+        return if rel.as_os_str().is_empty() { ".".to_owned() } else { rel.display().to_string() };
+    }
+    // A directory above the current one (the repository holding it): `..` per level.
+    match cwd.strip_prefix(path) {
+        Ok(up) => vec![".."; up.components().count()].join("/"),
+        Err(_) => path.display().to_string(),
+    }
+}
+
 /// Write `bytes` to `path` atomically (staging file beside it, then rename).
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
     write_atomic_all(&[(path, bytes)]).map_err(|(_, e)| e)

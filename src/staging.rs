@@ -146,11 +146,54 @@ pub fn registered() -> Vec<PathBuf> {
 
 fn remove(path: &Path) -> io::Result<()> {
     match fs::symlink_metadata(path) {
-        Ok(m) if m.is_dir() => fs::remove_dir_all(path),
+        Ok(m) if m.is_dir() => remove_tree(path),
         Ok(_) => fs::remove_file(path),
         Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
         Err(e) => Err(e),
     }
+}
+
+thread_local! {
+    static UNREMOVABLE: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Make [`remove_tree`] fail on this thread, as on a file `chattr +i` made immutable, at every
+/// entry named `name` (`None`: no more), so tests can run a removal that fails anywhere, as
+/// root too.
+pub fn pretend_unremovable(name: Option<&str>) {
+    UNREMOVABLE.with(|u| *u.borrow_mut() = name.map(str::to_owned));
+}
+
+/// Remove the directory tree at `dir` (following no symlink), and where an entry resists, say
+/// which: the error names it relative to `dir` (`fixtures/a.json: Operation not permitted`), so
+/// the one file to fix is known (`remove_dir_all` says only the error).
+pub fn remove_tree(dir: &Path) -> io::Result<()> {
+    fn walk(root: &Path, dir: &Path) -> io::Result<()> {
+        let named = |path: &Path, e: io::Error| {
+            let rel = path.strip_prefix(root).unwrap_or(path);
+            io::Error::new(e.kind(), format!("{}: {e}", rel.display()))
+        };
+        let blocked = |path: &Path| {
+            let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+            UNREMOVABLE.with(|u| u.borrow().is_some() && *u.borrow() == name)
+        };
+        for entry in fs::read_dir(dir).map_err(|e| named(dir, e))? {
+            let path = entry.map_err(|e| named(dir, e))?.path();
+            let kind = fs::symlink_metadata(&path).map_err(|e| named(&path, e))?.file_type();
+            if kind.is_dir() {
+                walk(root, &path)?;
+            } else if blocked(&path) {
+                return Err(named(&path, io::Error::from_raw_os_error(1)));
+            } else {
+                fs::remove_file(&path).map_err(|e| named(&path, e))?;
+            }
+        }
+        if dir != root && blocked(dir) {
+            return Err(named(dir, io::Error::from_raw_os_error(1)));
+        }
+        fs::remove_dir(dir).map_err(|e| if dir == root { e } else { named(dir, e) })
+    }
+    walk(dir, dir)
 }
 
 /// A registered staging path, removed on drop unless disarmed.

@@ -18,7 +18,10 @@
 //!   (or on a file system without it) it is two renames, old → aside (kind `old`) and staged →
 //!   in place, and a run killed between them leaves the vendored directory missing and one
 //!   `old` sibling, which [`recover`] moves back on the next sync. The old copy is removed
-//!   last. A failure before the swap removes the stage and leaves the old copy; a failure
+//!   last, under an `old` name either way (after the exchange it is renamed from the stage's),
+//!   so a copy whose removal fails (a file made immutable) is left as what it is, the old copy,
+//!   and [`replace`] says so: the new copy is in place ([`Replaced::OldKept`], naming the
+//!   entry that resisted; every removal names it, [`crate::staging::remove_tree`]). A failure before the swap removes the stage and leaves the old copy; a failure
 //!   during it puts the old copy back. The whole replacement is one critical step, so SIGINT
 //!   or SIGTERM waits for it and then finds nothing to clean. Nothing outside the vendored
 //!   directory is touched except its staging siblings and, for a new copy, its missing parent
@@ -59,13 +62,31 @@ use crate::suite::{FILE_CAP, LICENSE, MANIFEST, SUITE_CAP, SUITE_DIRS, VERSION_F
 pub const IGNORED: &str = LICENSE;
 
 /// Why the copy `subject` names is kept: it holds the uncommitted changes `paths` (the one
-/// sentence of `sync`'s BQ720 and `fetch --update`'s refusal).
-pub fn kept_uncommitted(subject: &str, paths: &[String]) -> String {
+/// sentence of `sync`'s BQ720 and `fetch --update`'s refusal); `command` is the whole command
+/// that replaced it (`bqsuite sync --only php-sdk/tests/conformance`), said with the
+/// `--allow-dirty` that replaces them. When every change is a file that is the suite's with CR
+/// LF line endings ([`line_endings_only`]: what git sees once `.gitattributes` says `-text` of
+/// a `core.autocrlf` checkout), it says so: replacing them loses nothing.
+pub fn kept_uncommitted(subject: &str, paths: &[String], line_endings_only: bool, command: &str) -> String {
+    if line_endings_only {
+        return format!(
+            "{subject} holds uncommitted changes ({}) that are line endings only: each file is the suite's with CR LF \
+             (git's core.autocrlf checkout, seen as a change once .gitattributes says -text), so replacing them \
+             loses nothing: run `{command} --allow-dirty`, then commit the copy with the .gitattributes line",
+            crate::git::listed(paths)
+        );
+    }
     format!(
         "{subject} holds uncommitted changes ({}): not replaced, so that they are not lost; commit or stash them, or \
-         pass --allow-dirty to replace them",
+         run `{command} --allow-dirty` to replace them",
         crate::git::listed(paths)
     )
+}
+
+/// Are the uncommitted `paths` under a copy all files whose only difference from the suite is
+/// CR LF line endings (`drift` is the copy's)? Then replacing them loses nothing.
+pub fn line_endings_only(paths: &[String], drift: &Drift) -> bool {
+    !paths.is_empty() && paths.iter().all(|p| drift.modified.iter().any(|m| m.crlf && &m.file == p))
 }
 
 /// Why the copy `subject` names is kept: git could not say whether it holds uncommitted
@@ -136,8 +157,11 @@ pub fn only_crlf(canonical: &[u8], copy: &[u8]) -> bool {
 /// What to say about a copy whose files only gained CR LF line endings, `dir` being the copy's
 /// path in its repository (`tests/conformance`; `""`: the repository's root), or `None` when
 /// that is not known (outside a repository, or an absolute path): the note then names the
-/// pattern's shape instead. On Windows a `\` separator becomes `/`.
-pub fn crlf_note(dir: Option<&str>) -> String {
+/// pattern's shape instead. On Windows a `\` separator becomes `/`. `rewrite` is the command
+/// that rewrites the copy with the suite's bytes: the note gives the whole sequence (the
+/// `.gitattributes` line, that command, the commit), since the line alone leaves the CR LF
+/// files in place, and git then sees them as changed.
+pub fn crlf_note(dir: Option<&str>, rewrite: &str) -> String {
     let dir = dir.map(|d| if cfg!(windows) { d.replace('\\', "/") } else { d.to_owned() });
     let pattern = match dir.as_deref().map(|d| d.trim_end_matches('/')) {
         Some(d) if !Path::new(d).is_absolute() => gitattributes_pattern(d),
@@ -145,7 +169,9 @@ pub fn crlf_note(dir: Option<&str>) -> String {
     };
     format!(
         "only the line endings differ (CR LF in the copy, as git's core.autocrlf writes them on a Windows checkout, \
-         or an editor); keep the suite's bytes with `{pattern} -text` in the repository's .gitattributes"
+         or an editor); to keep the suite's bytes, add `{pattern} -text` to the repository's .gitattributes, rewrite \
+         the copy with `{rewrite}` (git then sees its files as changed: if that refuses them, it says they are line \
+         endings only, which --allow-dirty replaces losing nothing), and commit both"
     )
 }
 
@@ -297,9 +323,20 @@ pub fn unified_diff(rel: &str, canonical: &[u8], copy: &[u8], labels: (&str, &st
     )
 }
 
+/// What [`replace`] did, once the new copy is in place.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Replaced {
+    /// The new copy is in place and the old one is gone.
+    Whole,
+    /// The new copy is in place, but the old one, moved aside beside it under `name` (an `old`
+    /// staging name), could not be removed: `why` names the entry that resisted.
+    OldKept { name: String, why: String },
+}
+
 /// Make `dir` hold exactly `files` (relative path → bytes) and keep its ignored `LICENSE`:
-/// stage beside it, then swap (see the module invariants).
-pub fn replace(dir: &Path, files: &BTreeMap<&str, &[u8]>) -> io::Result<()> {
+/// stage beside it, then swap (see the module invariants). `Ok` once the new copy is in place,
+/// whether or not the old one could then be removed ([`Replaced`]).
+pub fn replace(dir: &Path, files: &BTreeMap<&str, &[u8]>) -> io::Result<Replaced> {
     let Some(parent) = dir.parent() else {
         return Err(io::Error::other("the vendored directory has no parent"));
     };
@@ -311,7 +348,7 @@ pub fn replace(dir: &Path, files: &BTreeMap<&str, &[u8]>) -> io::Result<()> {
             Err(e) if e.kind() == ErrorKind::NotFound => {
                 fs::rename(stage.path(), dir)?;
                 stage.disarm();
-                Ok(())
+                Ok(Replaced::Whole)
             }
             Err(e) => Err(e),
             Ok(_) => {
@@ -327,29 +364,38 @@ pub fn replace(dir: &Path, files: &BTreeMap<&str, &[u8]>) -> io::Result<()> {
     })
 }
 
-/// Put the filled `stage` in the place of the existing `dir` and remove the old copy.
-fn swap(dir: &Path, stage: Staged) -> io::Result<()> {
-    let old_left = |e: io::Error| {
-        io::Error::other(format!(
-            "the new copy is in place, but the old one could not be removed ({e}); `bqsuite sync` removes it"
-        ))
-    };
-    if staging::exchange(stage.path(), dir)? {
-        // The stage's name now holds the old copy: removing it is all that is left.
-        let old = stage.path().to_path_buf();
-        stage.disarm();
-        let old = Staged::register(old);
-        return fs::remove_dir_all(old.path()).map_err(old_left);
-    }
+/// Put the filled `stage` in the place of the existing `dir` and remove the old copy. The old
+/// copy waits for its removal under an `old` name, whichever way it was swapped, so that what a
+/// failed removal leaves is named for what it is (an old copy, not a stage).
+fn swap(dir: &Path, stage: Staged) -> io::Result<Replaced> {
     let aside = staging::sibling(dir, Kind::Old);
+    if staging::exchange(stage.path(), dir)? {
+        // The stage's name now holds the old copy: renamed to an `old` name, then removed.
+        let at_stage = stage.path().to_path_buf();
+        stage.disarm();
+        let old = if fs::rename(&at_stage, &aside).is_ok() { aside } else { at_stage };
+        return Ok(remove_old(Staged::register(old)));
+    }
     fs::rename(dir, &aside)?;
     if let Err(e) = fs::rename(stage.path(), dir) {
         fs::rename(&aside, dir)?;
         return Err(e);
     }
     stage.disarm();
-    let aside = Staged::register(aside);
-    fs::remove_dir_all(aside.path()).map_err(old_left)
+    Ok(remove_old(Staged::register(aside)))
+}
+
+/// Remove the old copy moved aside; what resists stays, named ([`Replaced::OldKept`]).
+fn remove_old(old: Staged) -> Replaced {
+    match staging::remove_tree(old.path()) {
+        Ok(()) => Replaced::Whole,
+        Err(e) => {
+            let name = old.path().file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            // What is left must stay findable by its name: not removed again on drop.
+            old.disarm();
+            Replaced::OldKept { name, why: e.to_string() }
+        }
+    }
 }
 
 /// Carry the ignored top-level entry (`LICENSE`) of the old copy, whatever it is, into the
@@ -414,40 +460,111 @@ fn fill(stage: &Path, files: &BTreeMap<&str, &[u8]>) -> io::Result<()> {
     Ok(())
 }
 
+/// Why an existing directory is not a vendored copy that a writer may replace ([`not_a_copy`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NotACopy {
+    /// Its top level holds `.git` (this name): a repository, worktree or submodule.
+    Repository(String),
+    /// Its top level holds entries a copy never holds (sorted); `versioned`: it also holds
+    /// `CONFORMANCE_VERSION` or `manifest.json`, so it is a copy with foreign entries beside it
+    /// (drift to a check), not some other directory.
+    Foreign { entries: Vec<String>, versioned: bool },
+    /// It holds something but neither `CONFORMANCE_VERSION` nor `manifest.json`.
+    Unversioned,
+}
+
+impl NotACopy {
+    /// Is the directory no copy at all (a repository, or one stating no version), rather than a
+    /// copy with foreign entries beside it? A check refuses the former as a writer does; the
+    /// latter it reports as drift.
+    pub fn at_all(&self) -> bool {
+        !matches!(self, NotACopy::Foreign { versioned: true, .. })
+    }
+
+    /// The reason, as a clause after the directory's name.
+    pub fn why(&self) -> String {
+        match self {
+            NotACopy::Repository(git) => {
+                format!("holds {git}: a git repository, worktree or submodule is never a vendored copy")
+            }
+            NotACopy::Foreign { entries, .. } => {
+                let shown =
+                    if entries.len() > 5 { format!("{}, …", entries[..5].join(", ")) } else { entries.join(", ") };
+                format!(
+                    "holds {shown}, which a vendored copy never holds (a copy is {VERSION_FILE}, {MANIFEST}, schema/ \
+                     and fixtures/, and perhaps a {IGNORED}), and replacing it would delete {}",
+                    if entries.len() == 1 { "it" } else { "them" }
+                )
+            }
+            NotACopy::Unversioned => {
+                format!("holds neither {VERSION_FILE} nor {MANIFEST}, and replacing it would delete what it holds")
+            }
+        }
+    }
+}
+
 /// Why the existing directory `dir` is not a vendored copy that a writer may replace, if it is
 /// not: its top level holds `.git` (a repository, worktree or submodule is never a copy); or,
 /// when `strict`, an entry a copy never holds (anything but `CONFORMANCE_VERSION`,
 /// `manifest.json`, `schema`, `fixtures` and the ignored `LICENSE`), or, holding anything but
 /// a `LICENSE`, neither `CONFORMANCE_VERSION` nor `manifest.json`. Stale entries under
 /// `schema/` and `fixtures/` never make a directory foreign: they are what an update removes.
-pub fn not_a_copy(dir: &Path, strict: bool) -> io::Result<Option<String>> {
+/// The one rule `sync`, `fetch --update` and `fetch --check` apply (the check refuses only what
+/// is no copy at all, [`NotACopy::at_all`]).
+pub fn not_a_copy(dir: &Path, strict: bool) -> io::Result<Option<NotACopy>> {
     let mut names = Vec::new();
     for entry in fs::read_dir(dir)? {
         names.push(entry?.file_name().to_string_lossy().into_owned());
     }
     names.sort();
     if let Some(git) = names.iter().find(|n| n.eq_ignore_ascii_case(".git")) {
-        return Ok(Some(format!("holds {git}: a git repository, worktree or submodule is never a vendored copy")));
+        return Ok(Some(NotACopy::Repository(git.clone())));
     }
     if !strict {
         return Ok(None);
     }
+    let versioned = names.iter().any(|n| n == VERSION_FILE || n == MANIFEST);
     let of_a_copy = |n: &str| n == VERSION_FILE || n == MANIFEST || n == IGNORED || SUITE_DIRS.contains(&n);
-    let foreign: Vec<&str> = names.iter().map(String::as_str).filter(|n| !of_a_copy(n)).collect();
+    let foreign: Vec<String> = names.iter().filter(|n| !of_a_copy(n)).cloned().collect();
     if !foreign.is_empty() {
-        let shown = if foreign.len() > 5 { format!("{}, …", foreign[..5].join(", ")) } else { foreign.join(", ") };
-        return Ok(Some(format!(
-            "holds {shown}, which a vendored copy never holds (a copy is {VERSION_FILE}, {MANIFEST}, schema/ and \
-             fixtures/, and perhaps a {IGNORED}), and replacing it would delete {}",
-            if foreign.len() == 1 { "it" } else { "them" }
-        )));
+        return Ok(Some(NotACopy::Foreign { entries: foreign, versioned }));
     }
-    if !names.iter().any(|n| n == VERSION_FILE || n == MANIFEST) && names.iter().any(|n| n != IGNORED) {
-        return Ok(Some(format!(
-            "holds neither {VERSION_FILE} nor {MANIFEST}, and replacing it would delete what it holds"
-        )));
+    if !versioned && names.iter().any(|n| n != IGNORED) {
+        return Ok(Some(NotACopy::Unversioned));
     }
     Ok(None)
+}
+
+/// The directories under `repo` (a real directory) that hold a copy — a regular
+/// `CONFORMANCE_VERSION` and `manifest.json` side by side — as `/`-separated paths relative to
+/// it, sorted. The walk follows no symlink, skips `.git`, hidden directories and `node_modules`,
+/// goes no deeper than 8 levels, stops below a copy and after 20 000 entries: a search for a
+/// repository's copy, never a walk of everything.
+pub fn copies_in(repo: &Path) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut walk = walkdir::WalkDir::new(repo).follow_links(false).max_depth(8).sort_by_file_name().into_iter();
+    let mut seen = 0usize;
+    while let Some(entry) = walk.next() {
+        let Ok(entry) = entry else { continue };
+        seen += 1;
+        if seen > 20_000 {
+            break;
+        }
+        if !entry.file_type().is_dir() {
+            continue;
+        }
+        let name = entry.file_name().to_string_lossy();
+        if entry.depth() > 0 && (name.starts_with('.') || name == "node_modules") {
+            walk.skip_current_dir();
+            continue;
+        }
+        let regular = |f: &str| fs::symlink_metadata(entry.path().join(f)).is_ok_and(|m| m.is_file());
+        if regular(VERSION_FILE) && regular(MANIFEST) {
+            found.push(crate::fsutil::slash_relative(repo, entry.path()));
+            walk.skip_current_dir();
+        }
+    }
+    found
 }
 
 /// A staging area an interrupted run left beside a vendored directory.
@@ -505,7 +622,7 @@ pub fn recover(dir: &Path, found: &[Leftover]) -> Vec<(Leftover, Recovered)> {
                     fs::rename(&path, dir).map(|()| Recovered::Restored)
                 } else {
                     let meta = fs::symlink_metadata(&path)?;
-                    let r = if meta.is_dir() { fs::remove_dir_all(&path) } else { fs::remove_file(&path) };
+                    let r = if meta.is_dir() { staging::remove_tree(&path) } else { fs::remove_file(&path) };
                     r.map(|()| Recovered::Removed)
                 }
             });
@@ -597,9 +714,9 @@ mod tests {
         tree.files.insert("manifest.json".into(), b"{\r\n}\r\n".to_vec());
         let d = compare(&canonical, &tree, LABELS).unwrap();
         assert_eq!(d.modified, [Modified { file: "manifest.json".into(), diff: None, crlf: true }]);
-        assert!(crlf_note(Some("tests/conformance/")).contains("`tests/conformance/** -text`"));
-        assert!(crlf_note(Some("")).contains("`** -text`"), "the repository's root");
-        assert!(crlf_note(None).contains("`<the copy's path in the repository>/** -text`"));
+        assert!(crlf_note(Some("tests/conformance/"), "x").contains("`tests/conformance/** -text`"));
+        assert!(crlf_note(Some(""), "x").contains("`** -text`"), "the repository's root");
+        assert!(crlf_note(None, "x").contains("`<the copy's path in the repository>/** -text`"));
         assert_eq!(gitattributes_pattern("tests/my conf[1]"), r#""tests/my conf\\[1\\]/**""#);
         assert_eq!(gitattributes_pattern("tests/x*y?"), r"tests/x\*y\?/**");
         assert_eq!(gitattributes_pattern("#vendor"), r"\#vendor/**");
@@ -612,7 +729,7 @@ mod tests {
         assert_eq!(path_in_repository(repo.path()).as_deref(), Some(""), "the repository's root");
         assert_eq!(path_in_repository(Path::new("/")), None, "outside a repository");
         assert!(
-            crlf_note(Some("/home/ci/sdk/tests/conformance"))
+            crlf_note(Some("/home/ci/sdk/tests/conformance"), "x")
                 .contains("`<the copy's path in the repository>/** -text`")
         );
     }

@@ -1295,3 +1295,26 @@ fn a_manifest_that_does_not_parse_is_said_so() {
         transcript(&o)
     );
 }
+
+/// A vendored copy never holds LICENSE (sync does not write it, both checks ignore it), so
+/// `diff <suite> <copy>` of an exact copy is no change (user study, stop 67: it reported
+/// `[editorial] file LICENSE removed`, smallest bump PATCH); between two full suites LICENSE is
+/// still compared.
+#[test]
+fn a_vendored_copy_without_licence_is_no_change() {
+    let copy = tempfile::tempdir().unwrap();
+    for entry in ["CONFORMANCE_VERSION", "manifest.json", "schema", "fixtures"] {
+        support::copy_tree(&repo().join(entry), &copy.path().join(entry));
+    }
+    let d = diff(&repo(), copy.path());
+    assert!(d.changes.is_empty(), "{:#?}", d.changes);
+    assert_eq!(d.needed(), Bump::None);
+    let d = diff(copy.path(), &repo());
+    assert!(d.changes.is_empty(), "{:#?}", d.changes);
+    // Two sides that both hold a LICENSE (releases, suites) still compare it.
+    let other = SuiteCopy::new();
+    std::fs::write(other.path().join("LICENSE"), "another licence\n").unwrap();
+    let d = diff(&repo(), other.path());
+    assert_eq!(of_kind(&d, Kind::FileChanged).len(), 1, "{:#?}", d.changes);
+    assert_eq!(d.needed(), Bump::Patch);
+}

@@ -247,6 +247,9 @@ fn a_copy_whose_only_change_is_crlf_line_endings_is_drift_said_as_such() {
         "{out}"
     );
     assert!(!out.contains("-  \"schema_version\""), "no diff of every line: {out}");
+    // The whole sequence, with the command that rewrites this copy (user study, stop 67).
+    let rewrite = format!("rewrite the copy with `bqsuite fetch --update {} {}`", support::version(), dir.display());
+    assert!(out.contains(&rewrite) && out.contains("and commit both"), "{out}");
     // Outside a repository the path as typed means nothing to git: the note names the shape.
     let o =
         support::bqsuite(copy.path(), &["fetch", "--check", support::version(), "conformance", "--base-url", &base]);
@@ -274,6 +277,8 @@ fn a_copy_whose_only_change_is_crlf_line_endings_is_drift_said_as_such() {
     );
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(out.contains(r#"`"tests/my conf\\[1\\]/**" -text`"#), "{}", transcript(&o));
+    // A copy that is a repository's root holds `.git`: no copy at all, refused by `--check` as
+    // by `--update` (user study, stop 67), so no `.gitattributes` advice either.
     let root = tempfile::tempdir().unwrap();
     std::fs::rename(repo.path().join("tests/my conf[1]"), root.path().join("copy")).unwrap();
     std::fs::create_dir_all(root.path().join("copy/.git")).unwrap();
@@ -281,8 +286,8 @@ fn a_copy_whose_only_change_is_crlf_line_endings_is_drift_said_as_such() {
         &root.path().join("copy"),
         &["fetch", "--check", support::version(), ".", "--base-url", &base],
     );
-    let out = String::from_utf8_lossy(&o.stdout);
-    assert!(out.contains("`** -text`") && !out.contains("./**"), "{}", transcript(&o));
+    assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("holds .git"), "{}", transcript(&o));
 }
 
 /// A copy holding more than any suite may hold in all is not read into memory to the end:
@@ -603,7 +608,8 @@ impl Sandbox {
     }
 
     /// Fetch into the absent `parent/dest` and the empty `parent/empty-dest`, and `--check`
-    /// against `parent/`; each must fail with `code` and say `why`, and the sandbox must be
+    /// against `parent/empty-dest` (an empty directory is a copy to check; `parent/`, holding
+    /// it, is none, and is refused before anything is downloaded); each must fail with `code` and say `why`, and the sandbox must be
     /// exactly as before.
     #[track_caller]
     fn refused(&self, code: i32, why: &str) {
@@ -616,12 +622,13 @@ impl Sandbox {
             assert!(err.contains(why), "expected {why:?} in:\n{err}");
             assert_eq!(self.snapshot(), before, "nothing may be written, not even beside DEST");
         }
-        let o = fetch(&["--check", VERSION, self.path("parent").to_str().unwrap()], Some(&base));
+        let o = fetch(&["--check", VERSION, self.path("parent/empty-dest").to_str().unwrap()], Some(&base));
         assert_eq!(o.status.code(), Some(code), "--check: {}", transcript(&o));
         assert!(String::from_utf8_lossy(&o.stderr).contains(why), "--check: {}", transcript(&o));
         // In CI (`--format github`) a refused release is an error annotation as well: it has no
         // finding that would show on the job's page.
-        let o = fetch(&["--check", "--format", "github", VERSION, self.path("parent").to_str().unwrap()], Some(&base));
+        let checked = self.path("parent/empty-dest");
+        let o = fetch(&["--check", "--format", "github", VERSION, checked.to_str().unwrap()], Some(&base));
         assert_eq!(o.status.code(), Some(code), "--check: {}", transcript(&o));
         let out = String::from_utf8_lossy(&o.stdout);
         if code == 1 {

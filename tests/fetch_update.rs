@@ -207,7 +207,7 @@ fn update_the_copy_that_is_the_current_directory() {
     let v = support::version();
     let (_old_suite, old) = released(&format!("{v}-rc.1"));
     let (_new_suite, new) = released(v);
-    let sdk = Sdk::new(&format!("v{v}"));
+    let sdk = Sdk::new(&format!("v{v}-rc.1"));
     let dir = sdk.copy();
     std::fs::create_dir_all(dir.parent().unwrap()).unwrap();
     assert_eq!(fetch(&[&format!("{v}-rc.1"), dir.to_str().unwrap()], old.path()).status.code(), Some(0));
@@ -229,6 +229,22 @@ fn update_the_copy_that_is_the_current_directory() {
     assert!(!dir.join("fixtures/stale.json").exists());
     let siblings: Vec<_> = std::fs::read_dir(dir.parent().unwrap()).unwrap().map(|e| e.unwrap().file_name()).collect();
     assert_eq!(siblings, ["conformance"], "no staging area left");
+    // The pin reminder names the workflow from where the command ran, as every other path
+    // (user study, stop 67: it was the only absolute path).
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("reminder: ../../.github/workflows/ci.yml:4:") && !err.contains("/tmp"), "{err}");
+    // `--format json` is one document, not the human lines.
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_bqsuite"))
+        .args(["fetch", "--update", v, ".", "--format", "json"])
+        .current_dir(&dir)
+        .env("BQ_CONFORMANCE_BASE_URL", format!("file://{}", new.path().display()))
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    let doc: serde_json::Value =
+        serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}: {}", transcript(&o)));
+    assert_eq!((&doc["from"], &doc["to"], &doc["action"]), (&v.into(), &v.into(), &"unchanged".into()), "{doc:#}");
+    assert_eq!(doc["stale_pins"][0]["file"], "../../.github/workflows/ci.yml", "{doc:#}");
     let (code, r) = sdk.sync_check();
     assert_eq!(code, Some(0), "{r:#}");
 }
@@ -409,13 +425,29 @@ fn update_refuses_a_directory_that_is_not_a_vendored_copy() {
         (repo_dir.join("spec"), "holds neither CONFORMANCE_VERSION nor manifest.json"),
         (repo_dir.join("worktree"), "holds .git: a git repository, worktree or submodule is never a vendored copy"),
     ] {
-        let o = fetch(&["--update", v, dir.to_str().unwrap()], dist.path());
-        assert_eq!(o.status.code(), Some(2), "{}: {}", dir.display(), transcript(&o));
-        let err = String::from_utf8_lossy(&o.stderr);
-        assert!(err.contains(why), "{}: expected {why:?} in {err}", dir.display());
-        assert!(err.contains("not the vendored copy's own directory"), "{err}");
-        assert_eq!(snapshot(&sdk.root), before, "{}: nothing may be written", dir.display());
+        // `--check` takes DIR by the same rule (user study, stop 67: `fetch --check 1.7.0
+        // php-sdk` listed 192 files of .git as drift, then suggested an update that refuses).
+        for mode in ["--update", "--check"] {
+            let o = fetch(&[mode, v, dir.to_str().unwrap()], dist.path());
+            assert_eq!(o.status.code(), Some(2), "{mode} {}: {}", dir.display(), transcript(&o));
+            let err = String::from_utf8_lossy(&o.stderr);
+            assert!(err.contains(why), "{mode} {}: expected {why:?} in {err}", dir.display());
+            assert!(err.contains("not the vendored copy's own directory"), "{err}");
+            assert!(!err.contains("fetch --update 1") && o.stdout.is_empty(), "{mode}: {}", transcript(&o));
+            assert_eq!(snapshot(&sdk.root), before, "{}: nothing may be written", dir.display());
+        }
     }
+    // A copy with a foreign entry beside its version is drift to `--check`, as to `sync
+    // --check`; the update it suggests removes that entry first, since `--update` refuses it.
+    std::fs::write(copy.join("NOTES.md"), "ours\n").unwrap();
+    let o = fetch(&["--check", v, copy.to_str().unwrap()], dist.path());
+    assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    let remedy =
+        format!("remove NOTES.md from {} (a vendored copy never holds it, and fetch --update refuses", copy.display());
+    assert!(err.contains(&remedy) && err.contains("then `bqsuite fetch --update"), "{err}");
+    assert_eq!(fetch(&["--update", v, copy.to_str().unwrap()], dist.path()).status.code(), Some(2));
+    std::fs::remove_file(copy.join("NOTES.md")).unwrap();
     // The copy itself, a copy that lost its CONFORMANCE_VERSION, an empty directory, one holding
     // only a LICENSE: updated.
     std::fs::write(copy.join("fixtures/stale.json"), "{}\n").unwrap();
@@ -473,4 +505,56 @@ fn a_fifo_licence_is_carried_over_without_being_opened() {
     update("a FIFO in a LICENSE directory");
     assert!(std::fs::symlink_metadata(copy.join("LICENSE/deeper/pipe")).unwrap().file_type().is_fifo());
     assert_eq!(std::fs::read(copy.join("LICENSE/deeper/MIT")).unwrap(), b"MIT\n");
+}
+
+/// One copy, one verdict (user study, stop 67): a copy that is a symlink out of its repository
+/// got three (sync --check refused it, fetch --check said clean, fetch --update refused it).
+/// `fetch` now takes DIR by the sync target's rule: a link that leaves the repository is
+/// refused by all three, one that stays inside it is followed by all three.
+#[test]
+fn a_symlinked_copy_gets_one_verdict_from_sync_and_fetch() {
+    let v = support::version();
+    let (_suite, dist) = released(v);
+    let sdk = Sdk::new(&format!("v{v}"));
+    let copy = sdk.copy();
+    // The real copy outside the repository, the target a symlink to it.
+    let outside = sdk.root.join("shared-conformance");
+    assert_eq!(fetch(&[v, outside.to_str().unwrap()], dist.path()).status.code(), Some(0));
+    std::fs::remove_file(outside.join("LICENSE")).unwrap();
+    std::fs::create_dir_all(copy.parent().unwrap()).unwrap();
+    std::os::unix::fs::symlink(&outside, &copy).unwrap();
+    let (code, r) = sdk.sync_check();
+    assert_eq!(code, Some(1), "{r:#}");
+    assert_eq!(r["findings"][0]["code"], "BQ711", "{r:#}");
+    for mode in ["--check", "--update"] {
+        let o = fetch(&[mode, v, copy.to_str().unwrap()], dist.path());
+        assert_eq!(o.status.code(), Some(2), "{mode}: {}", transcript(&o));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            err.contains("is a symlink to") && err.contains("outside the repository: not followed"),
+            "{mode}: {err}"
+        );
+    }
+    // Inside the repository: followed by all three, and the update writes the real directory.
+    std::fs::remove_file(&copy).unwrap();
+    let inside = sdk.root.join("sdk/vendor/conformance");
+    std::fs::create_dir_all(inside.parent().unwrap()).unwrap();
+    std::fs::rename(&outside, &inside).unwrap();
+    std::fs::write(sdk.root.join("sdk/.git/info/exclude"), "/tests/conformance\n/vendor/\n").unwrap();
+    std::os::unix::fs::symlink("../vendor/conformance", &copy).unwrap();
+    let (code, r) = sdk.sync_check();
+    assert_eq!(code, Some(0), "{r:#}");
+    let o = fetch(&["--check", v, copy.to_str().unwrap()], dist.path());
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    std::fs::write(inside.join("fixtures/stale.json"), "{}\n").unwrap();
+    let o = fetch(&["--update", v, copy.to_str().unwrap()], dist.path());
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    assert!(std::fs::symlink_metadata(&copy).unwrap().file_type().is_symlink(), "the link stays a link");
+    assert!(!inside.join("fixtures/stale.json").exists());
+    // Outside any repository a symlink has no boundary to keep: refused, the real path asked for.
+    let loose = tempfile::tempdir().unwrap();
+    std::os::unix::fs::symlink(&inside, loose.path().join("conformance")).unwrap();
+    let o = fetch(&["--check", v, loose.path().join("conformance").to_str().unwrap()], dist.path());
+    assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("give the real directory"), "{}", transcript(&o));
 }

@@ -474,10 +474,16 @@ fn a_copy_checked_out_with_crlf_line_endings_is_drift_that_says_why() {
     let o = t.run(&["sync", "--check"]);
     assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
     let out = String::from_utf8_lossy(&o.stdout);
+    // The whole sequence (user study, stop 67: the .gitattributes line alone made the next sync
+    // refuse the copy), once in the table and once in one finding for the copy.
     let note = "only the line endings differ (CR LF in the copy, as git's core.autocrlf writes them on a Windows \
-                checkout, or an editor); keep the suite's bytes with `tests/conformance/** -text` in the repository's \
-                .gitattributes";
-    assert_eq!(out.matches(note).count(), 4, "a finding and a table line for each file: {out}");
+                checkout, or an editor); to keep the suite's bytes, add `tests/conformance/** -text` to the \
+                repository's .gitattributes, rewrite the copy with `bqsuite sync --only php-sdk/tests/conformance` \
+                (git then sees its files as changed: if that refuses them, it says they are line endings only, which \
+                --allow-dirty replaces losing nothing), and commit both";
+    assert_eq!(out.matches(note).count(), 2, "a table note and one finding for the copy: {out}");
+    assert!(out.contains("modified  manifest.json  (line endings only)"), "{out}");
+    assert!(out.contains("files differ from the canonical files only in line endings (2 files: "), "{out}");
     assert!(!out.contains("-  \"schema_version\""), "no diff of every line: {out}");
     let o = t.run(&["sync", "--check", "--format", "json"]);
     let report: Value = serde_json::from_slice(&o.stdout).unwrap();
@@ -485,6 +491,49 @@ fn a_copy_checked_out_with_crlf_line_endings_is_drift_that_says_why() {
     let modified = php["modified"].as_array().unwrap();
     assert_eq!(modified.len(), 2);
     assert!(modified.iter().all(|m| m["line_endings_only"] == true && m["diff"].is_null()), "{php:#}");
+    // Following the advice in a git checkout: the .gitattributes line makes git see the CR LF
+    // files as changed; the sync that rewrites the copy says they are line endings only, with
+    // the whole command, and that command leaves the copy exact and git clean.
+    let sdk = t.root.join("php-sdk");
+    support::git(&sdk, &["init", "-q"]);
+    support::git(&sdk, &["-c", "core.autocrlf=false", "add", "-A"]);
+    support::git(&sdk, &["commit", "-q", "-m", "vendor"]);
+    for rel in ["manifest.json", "fixtures/order-created.json"] {
+        std::fs::write(dir.join(rel), std::fs::read(t.suite().join(rel)).unwrap()).unwrap();
+    }
+    support::git(&sdk, &["add", "-A"]);
+    support::git(&sdk, &["commit", "-q", "-m", "lf"]);
+    for rel in ["manifest.json", "fixtures/order-created.json"] {
+        let text = std::fs::read_to_string(dir.join(rel)).unwrap();
+        std::fs::write(dir.join(rel), text.replace('\n', "\r\n")).unwrap();
+    }
+    std::fs::write(sdk.join(".gitattributes"), "tests/conformance/** -text\n").unwrap();
+    let o = t.run(&["sync", "--only", "php-sdk"]);
+    assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.contains("that are line endings only: each file is the suite's with CR LF")
+            && out.contains("run `bqsuite sync --only php-sdk/tests/conformance --allow-dirty`"),
+        "{out}"
+    );
+    assert!(out.contains("(2 files: only the line endings differ"), "the note in a sync too: {out}");
+    let o = t.run(&["sync", "--only", "php-sdk/tests/conformance", "--allow-dirty"]);
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    let status = std::process::Command::new("git").args(["status", "--porcelain"]).current_dir(&sdk).output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&status.stdout), "?? .gitattributes\n");
+    // Anything else uncommitted is never said to be line endings.
+    std::fs::write(dir.join("fixtures/draft.json"), "{}\n").unwrap();
+    std::fs::write(
+        dir.join("manifest.json"),
+        std::fs::read_to_string(dir.join("manifest.json")).unwrap().replace('\n', "\r\n"),
+    )
+    .unwrap();
+    let out = String::from_utf8_lossy(&t.run(&["sync", "--only", "php-sdk"]).stdout).into_owned();
+    assert!(
+        out.contains("not replaced, so that they are not lost") && !out.contains("that are line endings only"),
+        "{out}"
+    );
+    std::fs::remove_file(dir.join("fixtures/draft.json")).unwrap();
     // Any other change keeps its diff and says nothing of line endings.
     std::fs::write(dir.join("manifest.json"), std::fs::read(t.suite().join("manifest.json")).unwrap()).unwrap();
     let text = std::fs::read_to_string(dir.join("fixtures/order-created.json")).unwrap();
@@ -579,7 +628,8 @@ fn a_copy_with_uncommitted_changes_is_not_replaced_without_allow_dirty() {
             "{message}"
         );
         assert_eq!(codes(&r).iter().filter(|(code, ..)| code == "BQ720").count(), 2, "{r:#}");
-        let written = if dry { "would-write" } else { "written" };
+        // The human table's words (user study, stop 67: JSON said `written`).
+        let written = if dry { "would-update" } else { "updated" };
         assert_eq!(target(&r, "php-sdk/tests/conformance")["action"], written, "{r:#}");
         assert_eq!(target(&r, "babelqueue-node/test/conformance")["action"], written, "{r:#}");
         if dry {
@@ -587,6 +637,10 @@ fn a_copy_with_uncommitted_changes_is_not_replaced_without_allow_dirty() {
         }
     }
     assert_eq!(files(&go), before_copy(&before, &go), "the refused copy is left as it was");
+    // `--check` asks git nothing: no `uncommitted` list rather than an empty one that says
+    // the dirty copy is clean (user study, stop 67).
+    let (_, r) = t.json(&["sync", "--check", "--only", "babelqueue-go"]);
+    assert!(target(&r, "babelqueue-go/testdata/conformance").get("uncommitted").is_none(), "{r:#}");
     assert_eq!(files(&php).get("LICENSE").map(Vec::as_slice), Some(&b"kept\n"[..]));
     assert!(!php.join("fixtures/stale.json").exists() && !node.join("fixtures/stale.json").exists());
 
@@ -1078,7 +1132,9 @@ fn an_interrupted_sync_leaves_every_copy_old_or_new_and_nothing_behind() {
             assert!(dir.is_dir(), "round {round}: {r}/{p} went missing");
             let have = files(&dir);
             if code == Some(expected) {
-                let said = named.iter().any(|n| std::path::Path::new(n).ends_with(format!("{r}/{p}")));
+                // Named as the report names targets, relative to the sync root (it was the only
+                // absolute path, user study stop 67).
+                let said = named.contains(format!("{r}/{p}").as_str());
                 assert_eq!(said, have == new, "round {round}: {r}/{p} new or not, and what stderr said: {err}");
             }
             if have == old {
@@ -1212,4 +1268,118 @@ fn sync_refuses_to_vendor_a_released_version_that_changed() {
     assert_eq!(std::fs::read_to_string(go).unwrap(), text, "nothing was written");
     let o = t.run(&["sync", "--check"]);
     assert_eq!(o.status.code(), Some(1), "the copies drift from the edited suite: {}", transcript(&o));
+}
+
+/// A sync whose new copy is in place but whose old copy cannot be removed (one file made
+/// immutable, `chattr +i`; here the staging hook, which fails as EPERM does, as root too) says
+/// so (user study, stop 67): the copy is reported at the version on disk, the leftover is the
+/// old copy, not an interrupted stage, and every message names the file that resists.
+#[test]
+fn a_sync_whose_old_copy_cannot_be_removed_reports_the_new_copy_and_names_the_file() {
+    use bqsuite::sync::{Action, PinStatus, Recovered};
+    for exchange in [true, false] {
+        let t = Tree::clean();
+        let php = t.copy("php-sdk/tests/conformance");
+        std::fs::write(php.join("CONFORMANCE_VERSION"), "1.0.0\n").unwrap();
+        t.pin("php-sdk", "ci.yml", "v1.0.0");
+        let suite = Suite::load(t.suite()).unwrap();
+        let targets: Vec<_> =
+            sync::targets::from_suite(&suite).unwrap().into_iter().filter(|x| x.repo == "php-sdk").collect();
+        let run = |mode| {
+            bqsuite::staging::pretend_no_exchange(!exchange);
+            let r =
+                sync::run(&suite, &targets, &Options { root: t.root.clone(), mode, strict: false, allow_dirty: false });
+            bqsuite::staging::pretend_no_exchange(false);
+            r.unwrap()
+        };
+        bqsuite::staging::pretend_unremovable(Some("order-created.json"));
+        let report = run(Mode::Sync);
+        let target = &report.targets[0];
+        let Action::WrittenOldKept { name, why } = &target.action else { panic!("{:?}", target.action) };
+        assert!(name.starts_with(".conformance.bqsuite-old-"), "{name}");
+        assert_eq!(why, "fixtures/order-created.json: Operation not permitted (os error 1)");
+        assert_eq!(target.copy_version.as_deref(), Some(version().as_str()), "the version on disk");
+        assert_eq!(target.pin_status, Some(PinStatus::Mismatch), "copy new, pin old: not `behind`");
+        let mut on_disk = files(&php);
+        on_disk.remove("LICENSE");
+        assert_eq!(on_disk, canonical());
+        let findings = report.findings();
+        let f = findings.iter().find(|f| f.code.id == "BQ712").unwrap();
+        assert_eq!(f.file.as_deref(), Some(format!("php-sdk/tests/{name}").as_str()));
+        assert!(f.message.contains("is now the canonical copy, but the old copy") && f.message.contains(why), "{f:?}");
+        assert!(!findings.iter().any(|f| f.code.id == "BQ714"), "no `sync it` for a synced copy: {findings:?}");
+        let human = report.render(bqsuite::diag::Format::Human, false, true);
+        assert!(
+            human.contains(&format!("updated       php-sdk/tests/conformance  (copy {}, pin v1.0.0", version())),
+            "{human}"
+        );
+        assert_eq!(
+            report.render(bqsuite::diag::Format::Json, false, true).matches("\"action\": \"updated\"").count(),
+            1
+        );
+
+        // The check names it the old copy, not an interrupted stage.
+        let report = run(Mode::Check);
+        let f = report.findings().into_iter().find(|f| f.code.id == "BQ719").unwrap();
+        assert!(f.message.starts_with("the old copy, not removed"), "{f:?}");
+        // Sync again while it still resists: the file is named.
+        let report = run(Mode::Sync);
+        assert!(matches!(report.targets[0].leftovers[0].1, Recovered::Failed(_)), "{:?}", report.targets[0].leftovers);
+        let f = report.findings().into_iter().find(|f| f.code.id == "BQ712").unwrap();
+        assert_eq!(
+            f.message,
+            "cannot remove the old copy left beside the copy: fixtures/order-created.json: Operation not permitted (os \
+             error 1)"
+        );
+        // Once it gives way, the next sync removes it and all is clean.
+        bqsuite::staging::pretend_unremovable(None);
+        assert_eq!(run(Mode::Sync).targets[0].leftovers[0].1, Recovered::Removed);
+        assert!(!run(Mode::Check).failed());
+    }
+}
+
+/// A repository that keeps its copy at another path than its target's (user study, stop 67:
+/// `missing` with no word of the copy it has, and a sync that made a second one): `--check`
+/// warns (BQ721) of the other copy and of a workflow whose `vendored:` names another path;
+/// `sync` and `--dry-run` refuse to create a second copy. Another target's copy in the same
+/// repository is never taken for one kept elsewhere.
+#[test]
+fn a_copy_kept_at_another_path_is_named_and_never_doubled() {
+    let t = Tree::clean();
+    let php = t.root.join("php-sdk");
+    std::fs::rename(php.join("tests/conformance"), php.join("tests/conformance-suite")).unwrap();
+    std::fs::write(
+        php.join(".github/workflows/conformance.yml"),
+        "jobs:\n  c:\n    steps:\n      - uses: BabelQueue/conformance@v1.0.0 # old\n        with:\n          vendored: |\n            tests/conformance-suite\n",
+    )
+    .unwrap();
+    let (code, r) = t.json(&["sync", "--check", "--only", "php-sdk"]);
+    assert_eq!(code, Some(1), "{r:#}");
+    let bq721: Vec<&str> = r["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["code"] == "BQ721")
+        .map(|f| f["message"].as_str().unwrap())
+        .collect();
+    assert_eq!(bq721.len(), 2, "{r:#}");
+    assert!(bq721[0].contains("php-sdk keeps one at tests/conformance-suite"), "{bq721:?}");
+    assert!(bq721[1].contains("`vendored: tests/conformance-suite`, not this target's path"), "{bq721:?}");
+    assert_eq!(target(&r, "php-sdk/tests/conformance")["copies_elsewhere"], json!(["tests/conformance-suite"]));
+    for dry in [true, false] {
+        let args: &[&str] =
+            if dry { &["sync", "--dry-run", "--only", "php-sdk"] } else { &["sync", "--only", "php-sdk"] };
+        let (code, r) = t.json(args);
+        assert_eq!(code, Some(1), "{r:#}");
+        assert_eq!(target(&r, "php-sdk/tests/conformance")["action"], "refused-elsewhere", "{r:#}");
+        assert!(!php.join("tests/conformance").exists(), "no second copy");
+    }
+    // A monorepo's other targets are its copies, not one kept elsewhere.
+    let adapters = all_targets().into_iter().filter(|(r, _)| r == "babelqueue-node-adapters").collect::<Vec<_>>();
+    assert!(adapters.len() > 1);
+    std::fs::remove_dir_all(t.root.join(&adapters[0].0).join(&adapters[0].1)).unwrap();
+    let (_, r) = t.json(&["sync", "--check", "--only", "babelqueue-node-adapters"]);
+    assert!(!codes(&r).iter().any(|c| c.0 == "BQ721"), "{r:#}");
+    let (code, _) = t.json(&["sync", "--only", &format!("{}/{}", adapters[0].0, adapters[0].1)]);
+    assert_eq!(code, Some(0));
 }

@@ -51,7 +51,7 @@ pub struct FetchArgs {
     /// Give up on a download after this many seconds (1 to 86400).
     #[arg(long, value_name = "SECS", default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=86_400))]
     pub timeout: u64,
-    /// Output format of the --check report.
+    /// Output format of the --check report, and of what --update changed (json: one document).
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
 }
@@ -123,13 +123,13 @@ pub fn run(a: &FetchArgs, color: bool) -> ExitCode {
             Err(e) => failed(&e, a.format, &title),
         };
     }
-    let (verified, compared) = match fetch::check(&req, &a.dir) {
+    let fetch::Checked { verified, compared, foreign } = match fetch::check(&req, &a.dir) {
         Ok(r) => r,
         Err(e) => return failed(&e, a.format, &title),
     };
     end_progress();
     let drift = &compared.drift;
-    let findings: Vec<_> = drift.iter().map(|d| d.finding(&a.dir)).collect();
+    let findings = fetch::drift::findings(drift, &a.dir);
     let mut summary = Summary::new(
         "fetch --check",
         format!("{} against release {} (sha256 {})", a.dir.display(), a.version, verified.sha256),
@@ -149,6 +149,19 @@ pub fn run(a: &FetchArgs, color: bool) -> ExitCode {
         .is_some_and(|(t, v)| t > v);
     let downgrade = if newer { " --allow-downgrade" } else { "" };
     let update = format!("bqsuite fetch --update {} {dir_word}{downgrade}", a.version);
+    // `--update` refuses a directory whose top level holds what a copy never holds: those go
+    // first, or the remedy would be refused.
+    let first = if foreign.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "remove {} from {} (a vendored copy never holds {}, and fetch --update refuses a directory that does), \
+             then ",
+            foreign.join(", "),
+            a.dir.display(),
+            if foreign.len() == 1 { "it" } else { "them" }
+        )
+    };
     // A copy of another release differs in its version files, which read like edits: said
     // first (before the diff; under the job summary's heading), once, by the copy's own word.
     if let Some(theirs) = theirs {
@@ -178,9 +191,10 @@ pub fn run(a: &FetchArgs, color: bool) -> ExitCode {
             String::new()
         } else {
             format!(
-                "To make the copy exactly release {}: {} (with the same --base-url or --sha256, if any), and commit \
-                 it together with the CI pin.\n",
+                "To make the copy exactly release {}: {}{} (with the same --base-url or --sha256, if any), and \
+                 commit it together with the CI pin.\n",
                 diag::markdown_text(&a.version),
+                diag::markdown_text(&first),
                 diag::markdown_code(&update)
             )
         };
@@ -188,15 +202,19 @@ pub fn run(a: &FetchArgs, color: bool) -> ExitCode {
     }
     if !findings.is_empty() {
         note!(
-            "fetch --check: `{}` (with the same --base-url or --sha256, if any) makes the copy the release",
+            "fetch --check: {}`{}` (with the same --base-url or --sha256, if any) makes the copy the release",
+            diag::terminal_safe(&first),
             diag::terminal_safe(&update)
         );
     }
     exit(!findings.is_empty())
 }
 
-/// `fetch --update`: the changes on stdout, the pin reminder on stderr.
+/// `fetch --update`: the changes on stdout (a JSON document under `--format json`), the pin
+/// reminder on stderr. Paths are shown as given, or relative to the current directory.
 fn update(a: &FetchArgs, req: &Request) -> ExitCode {
+    // Read first: the update may replace the directory the command runs in.
+    let cwd = crate::fsutil::current_dir();
     let u = match fetch::update(req, &a.dir, a.allow_downgrade, a.allow_dirty) {
         Ok(u) => u,
         Err(e) => return failed(&e, a.format, "bqsuite fetch --update"),
@@ -204,6 +222,33 @@ fn update(a: &FetchArgs, req: &Request) -> ExitCode {
     end_progress();
     let dir = a.dir.display();
     let from = u.from.as_deref().unwrap_or("no version");
+    let repo = u.repo.as_deref().map(|r| crate::fsutil::shown_from(cwd.as_deref(), r));
+    let pin_at = |p: &crate::sync::Pin| format!("{}/{}", repo.as_deref().unwrap_or("."), p.file);
+    if a.format == Format::Json {
+        let doc = serde_json::json!({
+            "command": "fetch --update",
+            "dir": a.dir.display().to_string(),
+            "from": u.from,
+            "to": a.version,
+            "action": if u.changed() { "updated" } else { "unchanged" },
+            "added": u.added,
+            "removed": u.removed,
+            "modified": u.modified,
+            "asset": u.verified.name,
+            "sha256": u.verified.sha256,
+            "verified_against": u.verified.against,
+            "repo": repo,
+            "pinned": u.pinned,
+            "old_kept": u.old_kept,
+            "stale_pins": u.stale_pins.iter().map(|p| serde_json::json!({
+                "tag": p.tag, "file": pin_at(p), "line": p.span.line, "column": p.span.column, "by_sha": p.by_sha,
+            })).collect::<Vec<_>>(),
+        });
+        let mut text = serde_json::to_string_pretty(&doc).expect("a JSON value always serialises");
+        text.push('\n');
+        emit(&text);
+        return exit(u.old_kept.is_some());
+    }
     let mut out = String::new();
     for (word, list) in [("added", &u.added), ("removed", &u.removed), ("modified", &u.modified)] {
         for path in list {
@@ -220,7 +265,6 @@ fn update(a: &FetchArgs, req: &Request) -> ExitCode {
         a.version, u.verified.name, u.verified.sha256, u.verified.against
     ));
     emit(&out);
-    let repo = u.repo.as_deref().map(|r| r.display().to_string());
     for p in &u.stale_pins {
         // A SHA pin moves with its SHA: the comment only names the tag.
         let how = if p.by_sha {
@@ -233,9 +277,8 @@ fn update(a: &FetchArgs, req: &Request) -> ExitCode {
             format!("; bump it to v{}", a.version)
         };
         note!(
-            "bqsuite: reminder: {}/{}:{}:{} pins {}{}{how} in the same commit as the copy",
-            repo.as_deref().unwrap_or("."),
-            p.file,
+            "bqsuite: reminder: {}:{}:{} pins {}{}{how} in the same commit as the copy",
+            pin_at(p),
             p.span.line,
             p.span.column,
             p.tag,
@@ -250,5 +293,8 @@ fn update(a: &FetchArgs, req: &Request) -> ExitCode {
             v = a.version
         );
     }
-    ExitCode::SUCCESS
+    if let Some(why) = &u.old_kept {
+        note!("bqsuite: error: {}: {}", dir, diag::terminal_safe(why));
+    }
+    exit(u.old_kept.is_some())
 }

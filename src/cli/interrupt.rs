@@ -10,6 +10,26 @@
 //! default Ctrl-C behaviour stays, and `sync` cleans up what an interruption left on its next
 //! run.
 
+/// The directory the report names paths from (a sync's root), when it is not the current one.
+static BASE: std::sync::Mutex<Option<std::path::PathBuf>> = std::sync::Mutex::new(None);
+
+/// Name the copies written before an interruption relative to `base` (its real path), as the
+/// command's report names them: a sync's targets are `<repo>/<path>` under its root.
+pub fn name_from(base: &std::path::Path) {
+    let real = base.canonicalize().unwrap_or_else(|_| base.to_path_buf());
+    *BASE.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(real);
+}
+
+/// `dest` as the report would name it: under the base [`name_from`] set, relative to it;
+/// otherwise relative to the current directory when under it; otherwise as it is.
+fn shown(dest: &std::path::Path) -> String {
+    let base = BASE.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone();
+    match base.as_deref().and_then(|b| dest.strip_prefix(b).ok()) {
+        Some(rel) => crate::fsutil::slash_relative(std::path::Path::new(""), rel),
+        None => crate::fsutil::shown_from_cwd(dest),
+    }
+}
+
 /// Start receiving SIGINT and SIGTERM (a no-op where there are none, or when that fails).
 pub fn install() {
     #[cfg(unix)]
@@ -28,7 +48,8 @@ pub fn install() {
                 // What a sync had already replaced: the report it would have printed at the end
                 // never comes, and these working trees did change.
                 for dest in crate::staging::take_completed() {
-                    note!("  written in full before it: {}", crate::diag::terminal_safe(&dest.display().to_string()));
+                    let shown = shown(&dest);
+                    note!("  written in full before it: {}", crate::diag::terminal_safe(&shown));
                 }
                 std::process::exit(128 + signal);
             }

@@ -96,6 +96,7 @@ pub(super) fn sync(a: &SyncArgs, color: bool) -> ExitCode {
             Err(e) => return fail(e),
         }
     }
+    super::interrupt::name_from(&root);
     let report =
         match sync::run(&suite, &selected, &Options { root, mode, strict: a.strict, allow_dirty: a.allow_dirty }) {
             Ok(r) => r,

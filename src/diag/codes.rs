@@ -855,6 +855,15 @@ codes! {
         why: "Replacing the copy would lose those changes where git cannot bring them back: a case being drafted in the SDK's copy, or a previous sync not yet committed. Commit or stash them first, or pass --allow-dirty to replace them, as cargo fix asks.",
         example: Sync { edits: &[Write("php-sdk/tests/conformance/fixtures/draft.json", "{}\n")], args: &[] },
     }
+    SYNC_COPY_ELSEWHERE = "BQ721" "sync-copy-elsewhere" "An SDK repository keeps its copy at another path than the sync target's: another directory holds a copy, or its workflow's vendored: input names another path." {
+        Warning("an error from sync and --dry-run, which refuse to create a second copy beside the one the repository keeps"),
+        checks: "For every located target: when the target's directory is missing, no other directory of the repository holds a copy (a CONFORMANCE_VERSION and a manifest.json; .git, hidden directories and node_modules are not searched); and when the repository's workflows give the suite's action a vendored: input, one of its paths is the target's.",
+        why: "A repository that moved its copy (tests/conformance-suite, say) while sync-targets.json kept the old path is reported missing, and a sync would create a second copy that nothing tests while the one its CI checks stays old. The target's path in sync-targets.json is what to fix.",
+        example: Sync {
+            edits: &[Delete("php-sdk/tests/conformance"), Write("php-sdk/spec/conformance/CONFORMANCE_VERSION", "{version}\n"), Write("php-sdk/spec/conformance/manifest.json", "{}\n")],
+            args: &["--check"],
+        },
+    }
 
     PRODUCER_SCHEMA_FAILS = "BQ801" "producer-schema-fails" "A roundtrip or forbidden_keys fixture fails the producer schema, and its case does not say producer_schema_valid: false." {
         Error,

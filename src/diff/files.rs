@@ -4,7 +4,10 @@
 //! Invariants:
 //! - Every suite file but `manifest.json`, `CONFORMANCE_VERSION` and `sync-targets.json` is
 //!   compared (the manifest has its own comparison, the version is the sides' version, the sync
-//!   targets are not suite data). Equal bytes are no change, and neither is the results
+//!   targets are not suite data), except a file a vendored copy never holds (`LICENSE`,
+//!   [`crate::vendored::is_part`]) that only one side has while the other side is a copy (holds
+//!   nothing but a copy's files): `diff 1.6.0 tests/conformance` of an exact copy finds
+//!   nothing, as `sync --check` and `fetch --check` find nothing. Equal bytes are no change, and neither is the results
 //!   example's `conformance_version` (the version, as the manifest's is). A manifest whose bytes changed
 //!   (beyond the value of `conformance_version`) while its own comparison found nothing — its
 //!   formatting, or what that comparison does not weigh, such as the order of named cases or of
@@ -216,6 +219,15 @@ pub fn compare(old: &Suite, new: &Suite, manifest_changed: bool) -> Vec<Change> 
     let paths: BTreeSet<&str> =
         old.files().chain(new.files()).map(|f| f.rel.as_str()).filter(|p| !skip.contains(p)).collect();
     let (old_readers, new_readers) = (readers(old), readers(new));
+    // A side that holds nothing but a vendored copy's files is a copy (or a release's part of
+    // one): the files a copy never holds (`LICENSE`) are no change when only the other side
+    // has them, as `sync --check` and `fetch --check` ignore them.
+    let is_copy = |s: &Suite| s.files().all(|f| crate::vendored::is_part(&f.rel));
+    let (old_copy, new_copy) = (is_copy(old), is_copy(new));
+    let never_in_a_copy = |path: &str| {
+        !crate::vendored::is_part(path)
+            && ((old_copy && old.file(path).is_none()) || (new_copy && new.file(path).is_none()))
+    };
     let mut out = Vec::new();
     if let (Some(a), Some(b)) = (old.file(MANIFEST), new.file(MANIFEST)) {
         // The manifest's data has its own comparison, which found nothing; its bytes are still
@@ -234,7 +246,7 @@ pub fn compare(old: &Suite, new: &Suite, manifest_changed: bool) -> Vec<Change> 
             out.push(c);
         }
     }
-    for path in paths {
+    for path in paths.into_iter().filter(|p| !never_in_a_copy(p)) {
         let kind = |fixture: Kind, schema: Kind, other: Kind| {
             if path.starts_with("fixtures/") {
                 fixture

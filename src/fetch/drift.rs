@@ -39,6 +39,9 @@ pub struct Drift {
     pub detail: String,
     /// A unified diff (release → copy) when both sides are text.
     pub diff: Option<String>,
+    /// Modified in its line endings only (CR LF for LF): reported once for the copy
+    /// ([`findings`]), not per file.
+    pub crlf: bool,
 }
 
 /// What comparing a copy with the release found.
@@ -51,13 +54,15 @@ pub struct Compared {
     pub copy_version: Option<String>,
 }
 
-/// Compare the copy at `dir` with `tree`. Differences come out sorted by path.
-pub fn compare(tree: &Tree, dir: &Path) -> Result<Compared, FetchError> {
+/// Compare the copy at `dir` (its real path; `shown`: as the command line gave it) with `tree`.
+/// Differences come out sorted by path.
+/// `rewrite` is the command that makes the copy the release (the line-endings note names it).
+pub fn compare(tree: &Tree, dir: &Path, shown_dir: &Path, rewrite: &str) -> Result<Compared, FetchError> {
     let copy = vendored::read_tree(dir)
-        .map_err(|e| FetchError::could_not_run(format!("cannot read {}: {e}", dir.display())))?;
+        .map_err(|e| FetchError::could_not_run(format!("cannot read {}: {e}", shown_dir.display())))?;
     let copy_version = copy.version();
     let canonical = vendored::canonical(tree.files());
-    let shown = dir.display().to_string();
+    let shown = shown_dir.display().to_string();
     let Some(d) = vendored::compare(&canonical, &copy, (&tree.root, shown.trim_end_matches('/'))) else {
         return Ok(Compared { drift: Vec::new(), copy_version });
     };
@@ -71,7 +76,7 @@ pub fn compare(tree: &Tree, dir: &Path) -> Result<Compared, FetchError> {
         } else {
             "not in the release"
         };
-        out.push(Drift { path, kind: DriftKind::Added, detail: detail.into(), diff: None });
+        out.push(Drift { path, kind: DriftKind::Added, detail: detail.into(), diff: None, crlf: false });
     }
     for path in d.removed {
         out.push(Drift {
@@ -79,6 +84,7 @@ pub fn compare(tree: &Tree, dir: &Path) -> Result<Compared, FetchError> {
             kind: DriftKind::Removed,
             detail: "in the release, missing from the copy".into(),
             diff: None,
+            crlf: false,
         });
     }
     for m in d.modified {
@@ -88,13 +94,13 @@ pub fn compare(tree: &Tree, dir: &Path) -> Result<Compared, FetchError> {
             // The pattern is the copy's path in its repository, not the path as given here
             // (outside a repository that path means nothing to git: the note names the shape).
             let at = vendored::path_in_repository(dir);
-            format!("differs from the release: {}", vendored::crlf_note(at.as_deref()))
+            format!("differs from the release: {}", vendored::crlf_note(at.as_deref(), rewrite))
         } else if m.diff.is_some() {
             "differs from the release".into()
         } else {
             "binary content differs from the release".into()
         };
-        out.push(Drift { path: m.file, kind: DriftKind::Modified, detail, diff: m.diff });
+        out.push(Drift { path: m.file, kind: DriftKind::Modified, detail, diff: m.diff, crlf: m.crlf });
     }
     out.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(Compared { drift: out, copy_version })
@@ -112,4 +118,30 @@ impl Drift {
         let shown = dir.display().to_string();
         Finding::error(code, self.detail.clone()).in_file(format!("{}/{}", shown.trim_end_matches('/'), self.path))
     }
+}
+
+/// The findings of a comparison with the copy at `dir`: one per difference, except the files
+/// whose line endings alone differ (a CR LF checkout changes every text file at once), which
+/// are one finding for the copy, naming how many, with the note once.
+pub fn findings(drift: &[Drift], dir: &Path) -> Vec<crate::diag::Finding> {
+    use crate::diag::{Code, Finding};
+    let mut out: Vec<Finding> = drift.iter().filter(|d| !d.crlf).map(|d| d.finding(dir)).collect();
+    let crlf: Vec<&Drift> = drift.iter().filter(|d| d.crlf).collect();
+    if let Some(first) = crlf.first() {
+        let files: Vec<String> = crlf.iter().map(|d| d.path.clone()).collect();
+        let note = first.detail.strip_prefix("differs from the release: ").unwrap_or(&first.detail);
+        let shown = dir.display().to_string();
+        out.push(
+            Finding::error(
+                Code::DRIFT_MODIFIED,
+                format!(
+                    "{} from the release only in line endings ({}): {note}",
+                    if files.len() == 1 { "1 file differs" } else { "files differ" },
+                    crate::git::listed(&files)
+                ),
+            )
+            .in_file(shown.trim_end_matches('/').to_owned()),
+        );
+    }
+    out
 }

@@ -63,6 +63,12 @@
 //! do not vendor it).
 //!
 //! `--update` replaces a vendored copy in place, and refuses a DIR that is not one ([`update()`]).
+//! Both take DIR by one rule ([`given_copy`]): `--check` refuses what `--update` refuses as no
+//! copy at all (a repository, a directory stating no version, a symlink out of its repository,
+//! the sync target's rule), so that it never checks a tree that is not a copy and then
+//! suggests an update that is refused. A copy whose top level holds foreign entries beside its
+//! version is drift to `--check` (as to `sync --check`), and the update it suggests says to
+//! remove them first, since `--update` refuses them.
 //!
 //! Failures are of three kinds ([`Failure`]): the command refused (a downgrade; exit 1), the command could not run (bad arguments, DEST not
 //! empty, network and HTTP errors, timeouts, a `SHA256SUMS` without the asset's line; exit 2),
@@ -249,15 +255,73 @@ pub fn unpack(req: &Request, dest: &Path) -> Result<Unpacked, FetchError> {
     Ok(Unpacked { verified, dest: dest.to_path_buf(), files })
 }
 
+/// What `fetch --check` found: the release, the comparison, and what keeps `--update` from
+/// replacing the copy as it is (the entries beside it a copy never holds; empty: nothing).
+#[derive(Debug, Clone)]
+pub struct Checked {
+    pub verified: Verified,
+    pub compared: Compared,
+    /// Top-level entries a copy never holds, beside its version: drift here, and what `--update`
+    /// refuses until they are gone ([`crate::vendored::NotACopy::Foreign`]).
+    pub foreign: Vec<String>,
+}
+
 /// `bqsuite fetch --check VERSION DIR`: verify, then compare `dir` with the archive in memory.
-pub fn check(req: &Request, dir: &Path) -> Result<(Verified, Compared), FetchError> {
-    if !dir.is_dir() {
-        return Err(FetchError::could_not_run(format!(
-            "{}: not a directory (the vendored copy to check)",
-            dir.display()
-        )));
-    }
+/// DIR is taken by the rule `--update` applies ([`given_copy`]), before anything is downloaded.
+pub fn check(req: &Request, dir: &Path) -> Result<Checked, FetchError> {
+    let (real, foreign) = given_copy(dir, "check")?;
     let verified = open(req)?;
-    let drift = drift::compare(&verified.tree, dir)?;
-    Ok((verified, drift))
+    let rewrite =
+        format!("bqsuite fetch --update {} {}", req.version, crate::diag::path_word(&dir.display().to_string()));
+    let compared = drift::compare(&verified.tree, &real, dir, &rewrite)?;
+    Ok(Checked { verified, compared, foreign })
+}
+
+/// The vendored copy a command-line DIR names, for `--check` and `--update` alike (`verb`
+/// names the command in messages): its real path, and the foreign entries beside its version
+/// that `--update` refuses and `--check` reports as drift. Refused (could not run): a DIR that
+/// does not exist or is no directory; one reached through a symlink out of its git repository,
+/// or a symlink outside any repository, by the rule of a sync target
+/// ([`crate::sync::resolve_given`], so that `sync --check`, `fetch --check` and `fetch --update`
+/// give one verdict on one copy); and one that is no copy at all
+/// ([`crate::vendored::NotACopy::at_all`]: it holds `.git`, or no version), whose check would
+/// only list its own files as drift and suggest an update that is refused.
+pub(crate) fn given_copy(dir: &Path, verb: &str) -> Result<(PathBuf, Vec<String>), FetchError> {
+    use crate::sync::{Given, resolve_given};
+    use crate::vendored::NotACopy;
+    let shown = dir.display();
+    let real = match resolve_given(dir) {
+        Ok(Given { dir, exists: true }) => dir,
+        Ok(Given { exists: false, .. }) if verb == "update" => {
+            return Err(FetchError::could_not_run(format!(
+                "{shown}: no such directory (fetch --update replaces an existing copy; `bqsuite fetch VERSION DEST` \
+                 creates one)"
+            )));
+        }
+        Ok(Given { exists: false, .. }) => {
+            return Err(FetchError::could_not_run(format!("{shown}: no such directory (the vendored copy to {verb})")));
+        }
+        Err(crate::sync::Problem::Unsafe(why) | crate::sync::Problem::Io(why)) => {
+            return Err(FetchError::could_not_run(format!(
+                "{why}; fetch --{verb} takes the vendored copy's own directory"
+            )));
+        }
+    };
+    if !real.is_dir() {
+        return Err(FetchError::could_not_run(format!("{shown}: not a directory (the vendored copy to {verb})")));
+    }
+    let refused = |not: &NotACopy| {
+        FetchError::could_not_run(format!(
+            "{shown}: {}, so it is not the vendored copy's own directory; give that directory (the path \
+             sync-targets.json names, e.g. tests/conformance), or `bqsuite fetch VERSION DEST` for a new copy",
+            not.why()
+        ))
+    };
+    match crate::vendored::not_a_copy(&real, true) {
+        Err(e) => Err(FetchError::could_not_run(format!("cannot read {shown}: {e}"))),
+        Ok(None) => Ok((real, Vec::new())),
+        Ok(Some(not)) if verb == "update" || not.at_all() => Err(refused(&not)),
+        Ok(Some(NotACopy::Foreign { entries, .. })) => Ok((real, entries)),
+        Ok(Some(not)) => Err(refused(&not)),
+    }
 }

@@ -3,8 +3,10 @@
 //! Rules:
 //! - The release is downloaded and verified exactly as for `fetch` (rules 2–10 of
 //!   [`crate::fetch`]); nothing is written before that passes.
-//! - DIR must be an existing directory (not a symlink): the copy to update. Leftovers of an
-//!   interrupted write beside it are cleaned up first ([`vendored::recover`]).
+//! - DIR must be an existing directory: the copy to update, taken by the rule `--check` applies
+//!   too ([`super::given_copy`]): reached through a symlink only where a sync target may be (one
+//!   that stays inside its git repository), never a symlink outside any repository. Leftovers
+//!   of an interrupted write beside it are cleaned up first ([`vendored::recover`]).
 //! - DIR must be a vendored copy, because it comes from the command line (`sync`'s targets are
 //!   reviewed data) and the update deletes whatever in it is not the release's: so its top level
 //!   holds no `.git` (a repository or a worktree is never a copy), nothing a copy never holds
@@ -60,6 +62,8 @@ pub struct Updated {
     pub stale_pins: Vec<Pin>,
     /// Did the repository's workflows pin anything at all?
     pub pinned: bool,
+    /// The new copy is in place, but the old one could not be removed: why, naming what is left.
+    pub old_kept: Option<String>,
 }
 
 impl Updated {
@@ -72,32 +76,23 @@ impl Updated {
 /// Update the copy at `dir` to the release `req` names.
 pub fn update(req: &Request, dir: &Path, allow_downgrade: bool, allow_dirty: bool) -> Result<Updated, FetchError> {
     let shown = dir.display();
-    let real = crate::staging::real_dest(dir);
-    if let Ok(found) = vendored::leftovers(&real) {
-        for (_, fate) in vendored::recover(&real, &found) {
-            if let Recovered::Failed(e) = fate {
-                return Err(FetchError::could_not_run(format!(
-                    "{shown}: cannot clean up after an interrupted update: {e}"
-                )));
+    // Leftovers beside the real directory (never beside a symlink's target it refuses).
+    if let Ok(crate::sync::Given { dir: real, .. }) = crate::sync::resolve_given(dir) {
+        let real = crate::staging::real_dest(&real);
+        if let Ok(found) = vendored::leftovers(&real) {
+            for (_, fate) in vendored::recover(&real, &found) {
+                if let Recovered::Failed(e) = fate {
+                    return Err(FetchError::could_not_run(format!(
+                        "{shown}: cannot clean up after an interrupted update: {e}"
+                    )));
+                }
             }
         }
     }
-    match std::fs::symlink_metadata(dir) {
-        Ok(m) if m.is_dir() => {}
-        Ok(m) if m.file_type().is_symlink() => {
-            return Err(FetchError::could_not_run(format!("{shown}: is a symlink; give the real directory")));
-        }
-        Ok(_) => {
-            return Err(FetchError::could_not_run(format!("{shown}: not a directory (the vendored copy to update)")));
-        }
-        Err(e) => {
-            return Err(FetchError::could_not_run(format!(
-                "{shown}: {e} (fetch --update replaces an existing copy; `bqsuite fetch VERSION DEST` creates one)"
-            )));
-        }
-    }
-    is_a_copy(dir)?;
-    let copy = vendored::read_tree(dir).map_err(|e| FetchError::could_not_run(format!("cannot read {shown}: {e}")))?;
+    let (real, _) = super::given_copy(dir, "update")?;
+    let real = crate::staging::real_dest(&real);
+    let copy =
+        vendored::read_tree(&real).map_err(|e| FetchError::could_not_run(format!("cannot read {shown}: {e}")))?;
     let from = copy.version();
     let target = Version::parse(&req.version).expect("a Request holds canonical SemVer");
     let newer = from.as_deref().and_then(|v| Version::parse(v).ok()).filter(|v| *v > target);
@@ -109,23 +104,41 @@ pub fn update(req: &Request, dir: &Path, allow_downgrade: bool, allow_dirty: boo
     let verified = open(req)?;
     let canonical = vendored::canonical(verified.tree.files());
     let drift = vendored::compare(&canonical, &copy, ("release", "copy")).unwrap_or_default();
+    let mut old_kept = None;
     if !(drift.added.is_empty() && drift.removed.is_empty() && drift.modified.is_empty()) {
         if !allow_dirty {
             match vendored::uncommitted(&real) {
                 Changes::NoRepository | Changes::Clean => {}
                 Changes::Uncommitted(paths) => {
-                    return Err(FetchError::refused(vendored::kept_uncommitted(&shown.to_string(), &paths)));
+                    let eol = vendored::line_endings_only(&paths, &drift);
+                    let command = format!(
+                        "bqsuite fetch --update {} {}",
+                        req.version,
+                        crate::diag::path_word(&shown.to_string())
+                    );
+                    return Err(FetchError::refused(vendored::kept_uncommitted(
+                        &shown.to_string(),
+                        &paths,
+                        eol,
+                        &command,
+                    )));
                 }
                 Changes::Unknown(e) => {
                     return Err(FetchError::could_not_run(vendored::kept_unknown(&shown.to_string(), &e)));
                 }
             }
         }
-        vendored::replace(&real, &canonical)
+        let done = vendored::replace(&real, &canonical)
             .map_err(|e| FetchError::could_not_run(format!("cannot write {shown}: {e}; the old copy is kept")))?;
+        if let vendored::Replaced::OldKept { name, why } = done {
+            old_kept = Some(format!(
+                "the new copy is in place, but the old copy moved aside beside it as {name} could not be removed \
+                 ({why}); remove it (the next fetch --update or sync tries again)"
+            ));
+        }
     }
     let repo =
-        dir.canonicalize().ok().and_then(|d| d.ancestors().find(|a| a.join(".git").exists()).map(Path::to_path_buf));
+        real.canonicalize().ok().and_then(|d| d.ancestors().find(|a| a.join(".git").exists()).map(Path::to_path_buf));
     let pins = repo.as_deref().map(pin::read).unwrap_or_default();
     let want = format!("v{}", req.version);
     Ok(Updated {
@@ -137,19 +150,7 @@ pub fn update(req: &Request, dir: &Path, allow_downgrade: bool, allow_dirty: boo
         modified: drift.modified.into_iter().map(|m| m.file).collect(),
         repo,
         pinned: !pins.is_empty(),
+        old_kept,
         stale_pins: pins.into_iter().filter(|p| p.tag != want).collect(),
     })
-}
-
-/// Refuse a DIR that is not a vendored copy (see the module rules).
-fn is_a_copy(dir: &Path) -> Result<(), FetchError> {
-    let shown = dir.display();
-    match vendored::not_a_copy(dir, true) {
-        Err(e) => Err(FetchError::could_not_run(format!("cannot read {shown}: {e}"))),
-        Ok(None) => Ok(()),
-        Ok(Some(why)) => Err(FetchError::could_not_run(format!(
-            "{shown}: {why}, so it is not the vendored copy's own directory; give that directory (the path \
-             sync-targets.json names, e.g. tests/conformance), or `bqsuite fetch VERSION DEST` for a new copy"
-        ))),
-    }
 }

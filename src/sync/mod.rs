@@ -28,6 +28,13 @@
 //!   cannot bring them back. With no `.git` in its directory or above there is no committed
 //!   state, and the copy is replaced as before; where git cannot say, the target fails (BQ712).
 //!   `DryRun` refuses as `Sync` would, so that it predicts it.
+//! - A missing copy is looked for elsewhere in its repository ([`vendored::copies_in`]; another
+//!   target's copy is not "elsewhere"): when another directory holds one, `--check` warns
+//!   (BQ721), and `Sync` and `DryRun` refuse to create a second copy (BQ721, an error): the
+//!   target's path in the targets file is stale, and a second copy would be tested by nothing
+//!   while the one CI checks stays old. A located target whose repository's workflows give
+//!   the suite's action `vendored:` paths none of which is the target's gets the BQ721 warning
+//!   too.
 //! - Drift is reported from the copy's side: `added` = in the copy, not in the suite;
 //!   `removed` = in the suite, not in the copy; `modified` = bytes differ (with a unified diff
 //!   from the canonical file to the copy when both are UTF-8).
@@ -40,7 +47,13 @@
 //! - Staging areas left beside a copy by an interrupted run ([`vendored::leftovers`], named by
 //!   [`crate::staging`]) are errors under `--check` (a `git add -A` would commit them); `sync`
 //!   removes them first (restoring an old copy that a two-rename swap had moved aside when the
-//!   copy itself is missing) and says so in a warning.
+//!   copy itself is missing) and says so in a warning. A removal that fails names the entry
+//!   inside the leftover that resists (BQ712).
+//! - A write whose new copy is in place but whose old copy could not be removed
+//!   ([`Action::WrittenOldKept`]) is reported as what is on disk: the copy is updated (its
+//!   version and pin status are the new copy's), and the old copy left beside it is a BQ712
+//!   error naming it and the entry that resists; `--check` then calls it the old copy, not
+//!   removed (BQ719), never the stage of an interrupted sync.
 
 pub mod pin;
 mod place;
@@ -60,6 +73,8 @@ pub use crate::vendored::{Drift, Modified};
 pub use crate::vendored::{Leftover, Recovered};
 pub use pin::{Pin, PinStatus};
 pub use targets::Target;
+
+pub(crate) use place::{Given, Problem, resolve_given};
 
 /// What `sync` does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -106,6 +121,9 @@ pub enum Action {
     None,
     /// The copy was replaced (or created).
     Written,
+    /// The copy was replaced, but the old copy, moved aside under `name` beside it, could not
+    /// be removed (`why` names the entry that resisted): the copy on disk is the new one.
+    WrittenOldKept { name: String, why: String },
     /// `DryRun`: the copy would be replaced (or created).
     WouldWrite,
     /// The copy is newer than the canonical suite (its version): left alone.
@@ -113,6 +131,9 @@ pub enum Action {
     /// The copy holds uncommitted changes in its repository's git work tree (their paths,
     /// relative to the copy): left alone, since replacing it would lose them.
     RefusedUncommitted(Vec<String>),
+    /// The copy is missing, but the repository holds one at these other paths: no second copy
+    /// is created (BQ721).
+    RefusedElsewhere(Vec<String>),
     /// Writing failed; the old copy was kept.
     Failed(String),
 }
@@ -131,6 +152,12 @@ pub struct TargetReport {
     pub pin_status: Option<PinStatus>,
     /// Staging areas an interrupted run left beside the copy, and what this run did with them.
     pub leftovers: Vec<(Leftover, Recovered)>,
+    /// When the copy is missing: the other directories of the repository that hold a copy
+    /// (none of them another target's), relative to it.
+    pub elsewhere: Vec<String>,
+    /// The paths the repository's workflows give the suite's action as `vendored:` (empty:
+    /// none given).
+    pub ci_vendored: Vec<String>,
 }
 
 /// The outcome over all targets.
@@ -168,7 +195,12 @@ pub fn run(suite: &Suite, targets: &[Target], opts: &Options) -> Result<Report, 
     }
     let canonical = vendored_files(suite);
     let suite_dir = suite.root.canonicalize().unwrap_or_else(|_| suite.root.clone());
-    let targets: Vec<TargetReport> = targets.iter().map(|t| one(t, &canonical, &version, &suite_dir, opts)).collect();
+    // Every target's path, by repository, so that another target's copy is never taken for a
+    // copy kept elsewhere (the suite's own list too: `--only` selects fewer).
+    let mut known: Vec<Target> = targets::from_suite(suite).unwrap_or_default();
+    known.extend(targets.iter().cloned());
+    let targets: Vec<TargetReport> =
+        targets.iter().map(|t| one(t, &canonical, &version, &suite_dir, opts, &known)).collect();
     if !targets.is_empty() && targets.iter().all(|t| t.state == State::Skipped) {
         let n = targets.len();
         return Err(format!(
@@ -189,6 +221,7 @@ fn one(
     version: &Version,
     suite_dir: &Path,
     opts: &Options,
+    known: &[Target],
 ) -> TargetReport {
     let mut report = TargetReport {
         target: target.clone(),
@@ -198,6 +231,8 @@ fn one(
         pins: Vec::new(),
         pin_status: None,
         leftovers: Vec::new(),
+        elsewhere: Vec::new(),
+        ci_vendored: Vec::new(),
     };
     let mut loc = match place::locate(&opts.root, &target.repo, &target.path) {
         Ok(Some(loc)) => loc,
@@ -221,7 +256,8 @@ fn one(
         let redirected = loc.dir != loc.repo.join(&target.path);
         match vendored::not_a_copy(&loc.dir, redirected) {
             Ok(None) => {}
-            Ok(Some(why)) => {
+            Ok(Some(not)) => {
+                let why = not.why();
                 let via = if redirected {
                     format!(" leads through a symlink to {}, and that directory", loc.dir.display())
                 } else {
@@ -265,10 +301,20 @@ fn one(
         None => State::Missing,
         Some(t) => vendored::compare(canonical, t, ("canonical", "vendored")).map_or(State::InSync, State::Drifted),
     };
+    report.ci_vendored = pin::vendored_inputs(&loc.repo);
+    if report.state == State::Missing {
+        let others = |p: &String| !known.iter().any(|k| k.repo == target.repo && &k.path == p);
+        report.elsewhere = vendored::copies_in(&loc.repo).into_iter().filter(others).collect();
+    }
     if opts.mode != Mode::Check && report.state != State::InSync {
         let newer = report.copy_version.as_deref().and_then(|v| Version::parse(v).ok()).filter(|v| v > version);
         report.action = if let Some(v) = newer {
             Action::RefusedDowngrade(v.to_string())
+        } else if !report.elsewhere.is_empty() {
+            // Ruling (user study, stop 67): a second copy beside the one the repository keeps
+            // would be tested by nothing while that one stays old; the target's path is what
+            // is wrong, so sync refuses and says so.
+            Action::RefusedElsewhere(report.elsewhere.clone())
         } else if let Some(refusal) = (!opts.allow_dirty && loc.exists).then(|| uncommitted(&loc.dir, target)).flatten()
         {
             refusal
@@ -276,11 +322,12 @@ fn one(
             Action::WouldWrite
         } else {
             match vendored::replace(&loc.dir, canonical) {
-                Ok(()) => Action::Written,
+                Ok(vendored::Replaced::Whole) => Action::Written,
+                Ok(vendored::Replaced::OldKept { name, why }) => Action::WrittenOldKept { name, why },
                 Err(e) => Action::Failed(format!("cannot write {}: {e}", target.id())),
             }
         };
-        if matches!(report.action, Action::Written | Action::WouldWrite) {
+        if matches!(report.action, Action::Written | Action::WrittenOldKept { .. } | Action::WouldWrite) {
             report.copy_version = Some(version.to_string());
         }
     }

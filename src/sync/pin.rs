@@ -411,6 +411,56 @@ pub(crate) fn read(repo: &Path) -> Vec<Pin> {
     pins
 }
 
+/// The paths the workflows of the repository at `repo` give as the suite's action's
+/// `vendored:` input (the copies its CI checks with `fetch --check`): a plain value, or each
+/// line of a block scalar (`vendored: |`), trimmed, quotes and a trailing `/` removed, in file
+/// order, without repeats. Comments name nothing.
+pub(crate) fn vendored_inputs(repo: &Path) -> Vec<String> {
+    let Ok((dir, true)) = resolve_inside(repo, WORKFLOWS, "") else {
+        return Vec::new();
+    };
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        return Vec::new();
+    };
+    let mut files: Vec<_> = entries
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".yml") || n.ends_with(".yaml"))
+        .collect();
+    files.sort();
+    let mut out: Vec<String> = Vec::new();
+    let mut push = |v: &str| {
+        let v = v.trim().trim_matches(['"', '\'']).trim_end_matches('/').to_owned();
+        if !v.is_empty() && !out.contains(&v) {
+            out.push(v);
+        }
+    };
+    for name in files {
+        let Ok(text) = std::fs::read_to_string(dir.join(&name)) else { continue };
+        let text = without_comments(&text);
+        let lines: Vec<&str> = text.lines().collect();
+        for (i, line) in lines.iter().enumerate() {
+            let body = line.trim_start();
+            let Some(value) = body.strip_prefix("vendored:") else { continue };
+            let value = value.trim();
+            if value.starts_with('|') || value.starts_with('>') {
+                let indent = line.len() - body.len();
+                for next in &lines[i + 1..] {
+                    let inner = next.trim_start();
+                    if !inner.is_empty() && next.len() - inner.len() <= indent {
+                        break;
+                    }
+                    push(inner);
+                }
+            } else {
+                push(value);
+            }
+        }
+    }
+    out
+}
+
 /// Classify a copy's version against its pins and the canonical version.
 pub fn classify(copy: Option<&str>, pins: &[Pin], canonical: &Version) -> PinStatus {
     let mut tags: Vec<&str> = pins.iter().map(|p| p.tag.as_str()).collect();

@@ -9,6 +9,12 @@
 //! - Reading a copy never follows a symlink: links and special files are reported as entries
 //!   of their own.
 //! - Writing a copy, and cleaning up after an interrupted write, is [`crate::vendored`]'s.
+//! - A directory given on the command line (`fetch --check DIR`, `fetch --update DIR`) is held
+//!   to the same rule ([`resolve_given`]): inside a git repository (the nearest directory above
+//!   it holding `.git`), its path below the repository is resolved exactly as a target's, so a
+//!   copy that is a symlink out of its repository is refused by `fetch` as by `sync`, and one
+//!   that stays inside it is followed by both. Outside any repository there is no boundary to
+//!   keep, so a DIR that is itself a symlink is refused: the real directory is to be given.
 
 use std::fs;
 use std::io::ErrorKind;
@@ -16,7 +22,7 @@ use std::path::{Component, Path, PathBuf};
 
 /// Why a target cannot be used.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) enum Problem {
+pub(crate) enum Problem {
     /// Following the path would leave the repository, or a component is not a directory.
     Unsafe(String),
     /// The file system said no.
@@ -54,6 +60,67 @@ pub(super) fn locate(root: &Path, repo: &str, path: &str) -> Result<Option<Locat
     }
     let (dir, exists) = resolve_inside(&real, path, repo)?;
     Ok(Some(Location { repo: real, dir, exists }))
+}
+
+/// Where a directory given on the command line really is ([`resolve_given`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Given {
+    /// Its real path.
+    pub dir: PathBuf,
+    /// Does it exist?
+    pub exists: bool,
+}
+
+/// Resolve `dir`, a path given on the command line, by the rule of a sync target (see the
+/// module invariants): inside the git repository that holds it, each component below the
+/// repository as [`resolve_inside`] does; outside any, as it is, refusing a `dir` that is
+/// itself a symlink. A path with a `..` below its repository is resolved as the file system
+/// resolves it, and must then still lie inside that repository.
+pub(crate) fn resolve_given(dir: &Path) -> Result<Given, Problem> {
+    let shown = dir.display().to_string();
+    let abs = std::path::absolute(dir).map_err(|e| Problem::Io(format!("cannot resolve {shown}: {e}")))?;
+    let repo = abs.ancestors().skip(1).find(|a| fs::symlink_metadata(a.join(".git")).is_ok());
+    let Some(repo) = repo else {
+        return match fs::symlink_metadata(dir) {
+            Ok(m) if m.file_type().is_symlink() => Err(Problem::Unsafe(format!(
+                "{shown} is a symlink outside any git repository: not followed (give the real directory)"
+            ))),
+            Ok(_) => Ok(Given { dir: dir.to_path_buf(), exists: true }),
+            Err(e) if e.kind() == ErrorKind::NotFound => Ok(Given { dir: dir.to_path_buf(), exists: false }),
+            Err(e) => Err(Problem::Io(format!("cannot read {shown}: {e}"))),
+        };
+    };
+    let real_repo = fs::canonicalize(repo).map_err(|e| Problem::Io(format!("cannot resolve {shown}: {e}")))?;
+    let rel = abs.strip_prefix(repo).unwrap_or(Path::new(""));
+    let mut parts = Vec::new();
+    for c in rel.components() {
+        match c {
+            Component::Normal(n) => parts.push(n.to_string_lossy().into_owned()),
+            Component::CurDir => {}
+            _ => {
+                // `..` below the repository: where the file system takes it, still inside.
+                return match fs::canonicalize(dir) {
+                    Ok(real) if real.starts_with(&real_repo) && real != real_repo => {
+                        Ok(Given { dir: real, exists: true })
+                    }
+                    Ok(real) => Err(Problem::Unsafe(format!(
+                        "{shown} leads to {}, not a directory inside the repository {}: not followed",
+                        real.display(),
+                        repo.display()
+                    ))),
+                    Err(e) => Err(Problem::Io(format!("cannot resolve {shown}: {e}"))),
+                };
+            }
+        }
+    }
+    // How the repository is named in messages: the part of `dir` as given that leads to it.
+    let below = parts.len();
+    let given: Vec<_> = dir.components().collect();
+    let prefix: PathBuf = given[..given.len().saturating_sub(below)].iter().collect();
+    let prefix = prefix.display().to_string();
+    let prefix = if prefix.is_empty() { ".".to_owned() } else { prefix.trim_end_matches('/').to_owned() };
+    let (dir, exists) = resolve_inside(&real_repo, &parts.join("/"), &prefix)?;
+    Ok(Given { dir, exists })
 }
 
 /// Resolve `rel` under the real directory `repo` without ever leaving it; `shown` prefixes the

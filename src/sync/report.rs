@@ -105,20 +105,54 @@ impl Report {
                         .in_file(file(rel)),
                     );
                 }
-                for m in &d.modified {
-                    let message = if m.crlf {
-                        format!(
-                            "{} differs from the canonical file: {}",
-                            m.file,
-                            vendored::crlf_note(Some(&t.target.path))
-                        )
-                    } else {
-                        format!("{} differs from the canonical file", m.file)
-                    };
+                for m in d.modified.iter().filter(|m| !m.crlf) {
+                    let message = format!("{} differs from the canonical file", m.file);
                     out.push(Finding::error(Code::SYNC_FILE_MODIFIED, message).in_file(file(&m.file)));
+                }
+                // A CR LF checkout changes every text file at once: one finding for the copy,
+                // naming how many, not one per file.
+                let crlf: Vec<String> = d.modified.iter().filter(|m| m.crlf).map(|m| m.file.clone()).collect();
+                if !crlf.is_empty() {
+                    let message = format!(
+                        "{} differ{} from the canonical files only in line endings ({}): {}",
+                        if crlf.len() == 1 { "1 file" } else { "files" },
+                        if crlf.len() == 1 { "s" } else { "" },
+                        crate::git::listed(&crlf),
+                        vendored::crlf_note(Some(&t.target.path), &rewrite(t))
+                    );
+                    out.push(Finding::error(Code::SYNC_FILE_MODIFIED, message).in_file(id.clone()));
                 }
             }
             State::Missing | State::InSync | State::Drifted(_) => {}
+        }
+        if self.mode == Mode::Check && !t.elsewhere.is_empty() {
+            out.push(
+                Finding::warning(
+                    Code::SYNC_COPY_ELSEWHERE,
+                    format!(
+                        "no copy at {}, but {} keeps one at {}: the target's path in the targets file may be \
+                         stale (sync refuses to create a second copy)",
+                        t.target.path,
+                        t.target.repo,
+                        t.elsewhere.join(", ")
+                    ),
+                )
+                .in_file(id.clone()),
+            );
+        }
+        if !t.ci_vendored.is_empty() && !t.ci_vendored.contains(&t.target.path) {
+            out.push(
+                Finding::warning(
+                    Code::SYNC_COPY_ELSEWHERE,
+                    format!(
+                        "the repository's workflows check `vendored: {}`, not this target's path {}: one of the two \
+                         is stale",
+                        t.ci_vendored.join(", "),
+                        t.target.path
+                    ),
+                )
+                .in_file(id.clone()),
+            );
         }
         for (left, fate) in &t.leftovers {
             out.push(self.leftover_finding(t, left, fate));
@@ -134,11 +168,40 @@ impl Report {
                 )
                 .in_file(id.clone()),
             ),
-            Action::RefusedUncommitted(paths) => out.push(
-                Finding::error(Code::SYNC_COPY_UNCOMMITTED, vendored::kept_uncommitted("the copy", paths))
-                    .in_file(id.clone()),
-            ),
+            Action::RefusedUncommitted(paths) => {
+                let eol = matches!(&t.state, State::Drifted(d) if vendored::line_endings_only(paths, d));
+                let message = vendored::kept_uncommitted("the copy", paths, eol, &rewrite(t));
+                out.push(Finding::error(Code::SYNC_COPY_UNCOMMITTED, message).in_file(id.clone()));
+            }
             Action::Failed(why) => out.push(Finding::error(Code::SYNC_IO_FAILED, why.clone()).in_file(id.clone())),
+            Action::RefusedElsewhere(paths) => out.push(
+                Finding::error(
+                    Code::SYNC_COPY_ELSEWHERE,
+                    format!(
+                        "not created: {} already keeps a copy at {}; a second copy here would be tested by nothing \
+                         while that one stays old: fix this target's path in the targets file (or remove that \
+                         copy, then sync)",
+                        t.target.repo,
+                        paths.join(", ")
+                    ),
+                )
+                .in_file(id.clone()),
+            ),
+            Action::WrittenOldKept { name, why } => {
+                let dir = t.target.path.rsplit_once('/').map_or(String::new(), |(d, _)| format!("{d}/"));
+                out.push(
+                    Finding::error(
+                        Code::SYNC_IO_FAILED,
+                        format!(
+                            "{id} is now the canonical copy, but the old copy, moved aside beside it, could not be \
+                             removed ({why}); make that entry removable and run `bqsuite sync --only {}` again, or \
+                             remove the old copy by hand",
+                            t.target.repo
+                        ),
+                    )
+                    .in_file(format!("{}/{dir}{name}", t.target.repo)),
+                );
+            }
             Action::None | Action::Written | Action::WouldWrite => {}
         }
         out
@@ -148,7 +211,9 @@ impl Report {
         let dir = t.target.path.rsplit_once('/').map_or(String::new(), |(d, _)| format!("{d}/"));
         let file = format!("{}/{dir}{}", t.target.repo, left.name);
         let what = match left.kind {
-            Kind::Old => "an old copy that an interrupted sync had moved aside",
+            Kind::Old => {
+                "the old copy, not removed (a sync moved it aside, then was interrupted or could not remove it)"
+            }
             Kind::Stage => "the staging copy of an interrupted sync",
             Kind::Tmp | Kind::Fetch => "the staging area of an interrupted bqsuite command",
         };
@@ -167,9 +232,17 @@ impl Report {
             Recovered::Removed => Finding::warning(Code::SYNC_STAGING_LEFTOVER, format!("removed {what}")),
             Recovered::Restored => Finding::warning(
                 Code::SYNC_STAGING_LEFTOVER,
-                format!("{} was missing: restored {what} before syncing", t.target.id()),
+                format!("{} was missing: restored an old copy that an interrupted sync had moved aside", t.target.id()),
             ),
-            Recovered::Failed(e) => Finding::error(Code::SYNC_IO_FAILED, format!("cannot remove {what}: {e}")),
+            Recovered::Failed(e) => {
+                let what = match left.kind {
+                    Kind::Old => "the old copy left beside the copy",
+                    Kind::Stage => "the staging copy of an interrupted sync",
+                    Kind::Tmp | Kind::Fetch => "the staging area of an interrupted bqsuite command",
+                };
+                // `e` names the entry inside it that resists (staging::remove_tree).
+                Finding::error(Code::SYNC_IO_FAILED, format!("cannot remove {what}: {e}"))
+            }
         };
         f.in_file(file)
     }
@@ -327,14 +400,17 @@ impl Report {
     fn label(&self, t: &TargetReport) -> &'static str {
         match (&t.state, &t.action) {
             (State::Skipped, _) => "skipped",
-            (State::Refused(_), _) | (_, Action::RefusedDowngrade(_) | Action::RefusedUncommitted(_)) => "refused",
+            (State::Refused(_), _)
+            | (_, Action::RefusedDowngrade(_) | Action::RefusedUncommitted(_) | Action::RefusedElsewhere(_)) => {
+                "refused"
+            }
             (State::Failed(_), _) | (_, Action::Failed(_)) => "failed",
             (State::InSync, _) if self.mode == Mode::Check => "in-sync",
             (State::InSync, _) => "unchanged",
-            (State::Missing, Action::Written) => "created",
+            (State::Missing, Action::Written | Action::WrittenOldKept { .. }) => "created",
             (State::Missing, Action::WouldWrite) => "would create",
             (State::Missing, _) => "missing",
-            (State::Drifted(_), Action::Written) => "updated",
+            (State::Drifted(_), Action::Written | Action::WrittenOldKept { .. }) => "updated",
             (State::Drifted(_), Action::WouldWrite) => "would update",
             (State::Drifted(_), _) => "drifted",
         }
@@ -370,22 +446,27 @@ impl Report {
                 let _ = writeln!(out, "{:14}{lacking:<10}{}", "", diag::terminal_safe(rel));
             }
             for m in &d.modified {
-                let _ = writeln!(out, "{:14}modified  {}", "", diag::terminal_safe(&m.file));
-                if self.mode != Mode::Check || !diffs {
+                let eol = if m.crlf { "  (line endings only)" } else { "" };
+                let _ = writeln!(out, "{:14}modified  {}{eol}", "", diag::terminal_safe(&m.file));
+                if self.mode != Mode::Check || !diffs || m.crlf {
                     continue;
                 }
                 match &m.diff {
                     Some(diff) => diff.lines().for_each(|line| {
                         let _ = writeln!(out, "{:16}{}", "", diag::terminal_safe(line));
                     }),
-                    None if m.crlf => {
-                        let note = vendored::crlf_note(Some(&t.target.path));
-                        let _ = writeln!(out, "{:16}({})", "", diag::terminal_safe(&note));
-                    }
                     None => {
                         let _ = writeln!(out, "{:16}(not UTF-8 text on both sides: no diff)", "");
                     }
                 }
+            }
+            // Once per copy, in every mode (a sync that rewrites a CR LF checkout says why its
+            // files changed and how to keep them so).
+            let crlf = d.modified.iter().filter(|m| m.crlf).count();
+            if crlf > 0 {
+                let note = vendored::crlf_note(Some(&t.target.path), &rewrite(t));
+                let files = if crlf == 1 { "1 file".to_owned() } else { format!("{crlf} files") };
+                let _ = writeln!(out, "{:14}({files}: {})", "", diag::terminal_safe(&note));
             }
         }
         out
@@ -403,21 +484,29 @@ impl Report {
         let action = match (&t.action, self.mode) {
             (_, Mode::Check) => Value::Null,
             (Action::None, _) => json!(if matches!(t.state, State::InSync) { "unchanged" } else { "none" }),
-            (Action::Written, _) => json!("written"),
-            (Action::WouldWrite, _) => json!("would-write"),
+            // The human label's words: a copy created or updated (or, dry, would be).
+            (Action::Written | Action::WrittenOldKept { .. }, _) if t.state == State::Missing => json!("created"),
+            (Action::Written | Action::WrittenOldKept { .. }, _) => json!("updated"),
+            (Action::WouldWrite, _) if t.state == State::Missing => json!("would-create"),
+            (Action::WouldWrite, _) => json!("would-update"),
             (Action::RefusedDowngrade(_), _) => json!("refused-downgrade"),
             (Action::RefusedUncommitted(_), _) => json!("refused-uncommitted"),
+            (Action::RefusedElsewhere(_), _) => json!("refused-elsewhere"),
             (Action::Failed(_), _) => json!("failed"),
         };
         let reason = match &t.action {
             Action::Failed(why) => Some(why.clone()),
+            Action::WrittenOldKept { name, why } => {
+                Some(format!("the old copy, moved aside as {name}, could not be removed ({why})"))
+            }
             Action::RefusedDowngrade(v) => Some(format!("the copy is {v}, newer than {}", self.version)),
             Action::RefusedUncommitted(paths) => {
                 Some(format!("the copy holds uncommitted changes ({})", crate::git::listed(paths)))
             }
+            Action::RefusedElsewhere(paths) => Some(format!("the repository keeps a copy at {}", paths.join(", "))),
             _ => reason.map(str::to_owned),
         };
-        json!({
+        let mut doc = json!({
             "repo": t.target.repo,
             "path": t.target.path,
             "status": status,
@@ -433,6 +522,7 @@ impl Report {
                 Action::RefusedUncommitted(paths) => paths.clone(),
                 _ => Vec::new(),
             },
+            "copies_elsewhere": t.elsewhere,
             "leftovers": t.leftovers.iter().map(|(l, fate)| json!({
                 "name": l.name,
                 "kind": l.kind.as_str(),
@@ -443,8 +533,19 @@ impl Report {
                     Recovered::Failed(_) => "failed",
                 },
             })).collect::<Vec<_>>(),
-        })
+        });
+        // `uncommitted` is what kept a sync from replacing the copy; `--check` asks git nothing,
+        // so it has no such list to give (an empty one would say the copy is clean).
+        if self.mode == Mode::Check {
+            doc.as_object_mut().expect("an object").remove("uncommitted");
+        }
+        doc
     }
+}
+
+/// The whole command that rewrites the copy of `t` (as a BQ720 or a line-endings note says it).
+fn rewrite(t: &TargetReport) -> String {
+    format!("bqsuite sync --only {}", diag::shell_word(&t.target.id()))
 }
 
 /// The release a `-pre` version becomes (`1.7.0-pre` → `1.7.0`): the release workflow never
