@@ -324,6 +324,14 @@ fn para(out: &mut String, text: &str, indent: usize) {
     }
 }
 
+/// `text` as a list item: `- ` after `indent` spaces, wrapped with a hanging indent, escaped
+/// for the terminal.
+fn item(out: &mut String, text: &str, indent: usize) {
+    for (i, line) in wrap(&terminal_safe(text), WIDTH - indent - 2).iter().enumerate() {
+        let _ = writeln!(out, "{}{}{line}", " ".repeat(indent), if i == 0 { "- " } else { "  " });
+    }
+}
+
 /// A field as lines: its name in a column of `width`, its value, its meaning below.
 fn field_lines(out: &mut String, f: &Field, width: usize) {
     let pad = " ".repeat(4 + width + 2);
@@ -376,11 +384,13 @@ pub fn render_text(e: &Explained, color: bool) -> String {
     match &e.must_do {
         Some((from, said)) => {
             let _ = writeln!(out, "  What an SDK must do ({}):", terminal_safe(from));
-            for (verdict, text) in &said.parts {
+            for (i, (verdict, text)) in said.parts.iter().enumerate() {
+                // A blank line between parts, none between two verdicts (one list).
+                if i > 0 && !(verdict.is_some() && said.parts[i - 1].0.is_some()) {
+                    out.push('\n');
+                }
                 match verdict {
-                    Some(v) => {
-                        para(&mut out, &format!("- {}: {text}", crate::diag::explain::code_span(&visible(v))), 4)
-                    }
+                    Some(v) => item(&mut out, &format!("{}: {text}", crate::diag::explain::code_span(&visible(v))), 4),
                     // A part of the README is Markdown already laid out in lines.
                     None if text.contains('\n') => {
                         for line in text.lines() {
@@ -389,9 +399,7 @@ pub fn render_text(e: &Explained, color: bool) -> String {
                     }
                     None => para(&mut out, text, 4),
                 }
-                out.push('\n');
             }
-            out.pop();
         }
         None => {
             let _ = writeln!(
@@ -451,11 +459,8 @@ pub fn render_text(e: &Explained, color: bool) -> String {
         let _ = writeln!(out, "\n{}", paint(EMPHASIS, "Rulings that apply", color));
         for (from, (lead, items)) in rulings {
             let _ = writeln!(out, "  {}, in the {from}'s description:", terminal_safe(lead));
-            for item in items {
-                let lines = wrap(&terminal_safe(item), WIDTH - 6);
-                for (i, line) in lines.iter().enumerate() {
-                    let _ = writeln!(out, "    {}{line}", if i == 0 { "- " } else { "  " });
-                }
+            for ruling in items {
+                item(&mut out, ruling, 4);
             }
         }
     }
@@ -470,7 +475,7 @@ pub fn render_text(e: &Explained, color: bool) -> String {
         for r in &e.skip_rules {
             let whom = if r.applies { "this case may be skipped under it" } else { "not this case" };
             let mut text = format!(
-                "- {} ({whom}; a skip cites {}): {}{}",
+                "{} ({whom}; a skip cites {}): {}{}",
                 crate::diag::explain::code_span(&visible(&r.rule.name)),
                 r.rule.adrs.join(" or "),
                 r.rule.condition,
@@ -482,15 +487,12 @@ pub fn render_text(e: &Explained, color: bool) -> String {
             if r.whole_section {
                 text.push_str(" The whole section may be skipped.");
             }
-            let lines = wrap(&terminal_safe(&text), WIDTH - 4);
-            for (i, line) in lines.iter().enumerate() {
-                let _ = writeln!(out, "  {}{line}", if i == 0 { "" } else { "  " });
-            }
+            item(&mut out, &text, 2);
         }
     }
 
     let _ = writeln!(out, "\n{}", paint(EMPHASIS, "The whole page", color));
-    let _ = writeln!(out, "  {} in the suite's repository (a vendored copy carries no docs)", e.page);
+    let _ = writeln!(out, "  {} in the suite's repository (a vendored copy carries no docs)", visible(&e.page));
     if let Some(url) = &e.url {
         let _ = writeln!(out, "  {}", terminal_safe(url));
     }
