@@ -402,3 +402,211 @@ fn explain_list_names_every_code_once_by_family_in_text_and_json() {
     );
     assert_eq!(one["example"]["edits"][0]["in"], "ROOT");
 }
+
+/// `bqsuite explain` of a case, run in the canonical suite; the suite's version is written
+/// `{version}` so that a version bump does not touch the snapshots.
+fn explain_case(args: &[&str]) -> std::process::Output {
+    let mut all = vec!["explain"];
+    all.extend_from_slice(args);
+    bqsuite(&repo(), &all)
+}
+
+/// `text` with the suite's version written `{version}` where the explanation states it (not
+/// where a description quotes a version of the history).
+fn without_version(text: &str) -> String {
+    let v = support::version();
+    text.replace(&format!("(suite {v})"), "(suite {version})")
+        .replace(&format!("/v{v}/"), "/v{version}/")
+        .replace(&format!("\"conformance_version\": \"{v}\""), "\"conformance_version\": \"{version}\"")
+}
+
+/// Three kinds of case, as text and as data: an envelope case (its contract is the README's
+/// "The envelope cases"), a case in a block whose description states a ruling (backoff, of
+/// scope kafka) and a case whose input holds a hidden character (a tab, in trim).
+#[test]
+fn explain_a_case_says_what_its_page_says_in_text_and_json() {
+    for (name, id) in [
+        ("cases", "cases/duplicate-keys-last-wins"),
+        ("block_ruling", "backoff/topic_names/zero-tier-rejected"),
+        ("hidden_character", "trim/trim-make-urn-tab-padded"),
+    ] {
+        let o = explain_case(&[id]);
+        assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+        insta::assert_snapshot!(format!("case_{name}_human"), without_version(&transcript(&o)));
+        let o = explain_case(&[id, "--format", "json"]);
+        assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+        serde_json::from_slice::<Value>(&o.stdout).expect("the JSON parses");
+        insta::assert_snapshot!(format!("case_{name}_json"), without_version(&transcript(&o)));
+    }
+}
+
+/// Every form bqsuite's own output names a case in reaches it: SECTION/ID, "SECTION / ID" (a
+/// failing case's message), SECTION ID (two words), a line of `bqsuite ids` (tab-separated),
+/// and a bare ID one section holds; an id that holds `/` itself too.
+#[test]
+fn explain_a_case_takes_every_form_bqsuite_prints() {
+    let ids = String::from_utf8(bqsuite(&repo(), &["ids"]).stdout).unwrap();
+    let line = |section: &str, id: &str| {
+        let want = format!("{section}\t{id}");
+        ids.lines().find(|l| *l == want).unwrap_or_else(|| panic!("`bqsuite ids` lists no {want:?}")).to_owned()
+    };
+    for (section, id, bare) in [("cases", "duplicate-keys-last-wins", true), ("kafka", "schema_version_gate/3", false)]
+    {
+        let want = explain_case(&[&format!("{section}/{id}")]);
+        assert_eq!(want.status.code(), Some(0), "{}", transcript(&want));
+        assert!(String::from_utf8_lossy(&want.stdout).starts_with(&format!("{section} / {id} (suite ")));
+        let mut forms: Vec<Vec<String>> = vec![
+            vec![format!("{section} / {id}")],
+            vec![section.to_owned(), id.to_owned()],
+            vec![line(section, id)],
+            vec![format!("  {section}/{id}\n")],
+        ];
+        if bare {
+            forms.push(vec![id.to_owned()]);
+        }
+        for form in forms {
+            let args: Vec<&str> = form.iter().map(String::as_str).collect();
+            let got = explain_case(&args);
+            assert_eq!(
+                (got.status.code(), &got.stdout, &got.stderr),
+                (Some(0), &want.stdout, &want.stderr),
+                "{form:?}: {}",
+                transcript(&got)
+            );
+        }
+    }
+}
+
+/// A bare id that several sections hold is a usage error naming each of them; an id no
+/// section holds is one too, with the nearest ids and the `bqsuite ids` hint.
+#[test]
+fn explain_refuses_an_ambiguous_or_unknown_case_id_and_suggests() {
+    let ids = String::from_utf8(bqsuite(&repo(), &["ids"]).stdout).unwrap();
+    let holders: Vec<String> = ids
+        .lines()
+        .filter_map(|l| l.split_once('\t'))
+        .filter(|(_, id)| *id == "property_projection")
+        .map(|(s, id)| format!("{s}/{id}"))
+        .collect();
+    assert!(holders.len() > 1, "the binding sections each have a property_projection: {holders:?}");
+    let o = explain_case(&["property_projection"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
+    assert!(o.stdout.is_empty(), "{}", transcript(&o));
+    for h in &holders {
+        assert!(err.contains(h.as_str()), "{h}: {err}");
+    }
+    assert!(err.contains(&format!("of {} sections", holders.len())), "{err}");
+
+    for (typed, nearest) in [
+        (vec!["duplicate-keys-last-win"], "cases/duplicate-keys-last-wins"),
+        (vec!["kafka", "schema_version_gate/33"], "kafka/schema_version_gate/3"),
+        (vec!["trim/trim-make-urn-tab-paded"], "trim/trim-make-urn-tab-padded"),
+    ] {
+        let o = explain_case(&typed);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
+        assert!(err.contains("neither a finding code nor a case"), "{err}");
+        assert!(err.contains(&format!("nearest: {nearest}")), "{typed:?}: {err}");
+        assert!(err.contains("`bqsuite ids` lists every case id"), "{err}");
+    }
+    // Outside any suite, a case cannot be looked up: said, exit 2.
+    let outside = tempfile::tempdir().unwrap();
+    let o = bqsuite(outside.path(), &["explain", "cases/duplicate-keys-last-wins"]);
+    assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("no suite here"), "{}", transcript(&o));
+}
+
+/// Codes are explained exactly as before there were case explanations, with or without a
+/// suite, and no case id of the canonical suite is also a code's id, number or name (where
+/// one is, the code wins and a note says how to reach the case, below).
+#[test]
+fn explain_of_a_code_is_unchanged_and_no_case_id_names_a_code() {
+    let code = explain::lookup("BQ612").unwrap();
+    let outside = tempfile::tempdir().unwrap();
+    for dir in [repo(), outside.path().to_path_buf()] {
+        for arg in ["BQ612", "results-case-failed"] {
+            let o = bqsuite(&dir, &["explain", arg]);
+            assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+            assert_eq!(String::from_utf8_lossy(&o.stdout), explain::render_text(code.explain(), &version(), false));
+            assert!(o.stderr.is_empty(), "{}", transcript(&o));
+            let o = bqsuite(&dir, &["explain", arg, "--format", "json"]);
+            let json: Value = serde_json::from_slice(&o.stdout).unwrap();
+            assert_eq!(json, explain::render_json(code.explain(), &version()));
+        }
+    }
+    let suite = bqsuite::suite::Suite::load(repo()).unwrap();
+    let colliding: Vec<String> = suite
+        .sections()
+        .iter()
+        .flat_map(|s| s.cases().into_iter().map(move |c| (s.name, c.id)))
+        .filter(|(_, id)| explain::lookup(id).is_some() || explain::lookup_retired(id).is_some())
+        .map(|(s, id)| format!("{s}/{id}"))
+        .collect();
+    assert!(colliding.is_empty(), "case ids that name a finding code: {colliding:?}");
+}
+
+/// Ruling: a code wins over a case id of the same text (codes keep working as they did); the
+/// case is reached as SECTION/ID, and a note on stderr says so.
+#[test]
+fn a_case_id_that_names_a_code_is_reached_as_section_slash_id() {
+    let copy = support::SuiteCopy::new();
+    copy.edit_manifest(|m| m["cases"][0]["name"] = "results-case-failed".into());
+    let dir = copy.path();
+    let o = bqsuite(dir, &["explain", "results-case-failed"]);
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    let code = explain::lookup("BQ612").unwrap();
+    assert_eq!(String::from_utf8_lossy(&o.stdout), explain::render_text(code.explain(), &version(), false));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("`bqsuite explain cases/results-case-failed` explains the case"),
+        "{}",
+        transcript(&o)
+    );
+    let o = bqsuite(dir, &["explain", "cases/results-case-failed"]);
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stdout).starts_with("cases / results-case-failed (suite "),
+        "{}",
+        transcript(&o)
+    );
+}
+
+/// A vendored copy (manifest.json, fixtures/, schema/, CONFORMANCE_VERSION: no docs, no
+/// README) is enough: the envelope contract comes from the README built into bqsuite, the page
+/// from its address at the version's tag.
+#[test]
+fn explain_a_case_in_a_vendored_copy_without_docs() {
+    let copy = tempfile::tempdir().unwrap();
+    for entry in VENDORED {
+        copy_tree(&repo().join(entry), &copy.path().join(entry));
+    }
+    let o = bqsuite(copy.path(), &["explain", "cases / duplicate-keys-last-wins"]);
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    let text = String::from_utf8(o.stdout).unwrap();
+    for part in [
+        "built into bqsuite",
+        "A key that appears twice in one object follows last wins and is never merged.",
+        "fixtures/duplicate-keys-last-wins.json (a fixture",
+        &format!("https://github.com/BabelQueue/conformance/blob/{}/docs/sections/cases.md#cases-1", support::tag()),
+    ] {
+        assert!(text.contains(part), "{part}: {text}");
+    }
+}
+
+/// A Redis case in a block: the section's rulings, the case's own ruling, the skip rule that
+/// covers it, and the anchor of its block's heading on the page.
+#[test]
+fn explain_a_redis_case_gives_its_rulings_skip_rule_and_anchor() {
+    let o = explain_case(&["redis_layout/release/release-after-recovery-touches-nothing", "--format", "json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let from: Vec<&str> = v["rulings"].as_array().unwrap().iter().map(|r| r["from"].as_str().unwrap()).collect();
+    assert!(from.contains(&"section") && from.contains(&"case"), "{from:?}");
+    assert_eq!(v["case"]["needs_redis"], true);
+    let rule = v["skip_rules"].as_array().unwrap().iter().find(|r| r["rule"] == "no-live-redis").unwrap();
+    assert_eq!(rule["applies_to_case"], true);
+    assert_eq!(v["block"]["name"], "release");
+    assert_eq!(v["page"]["anchor"], "release");
+    let page = std::fs::read_to_string(repo().join("docs/sections/redis_layout.md")).unwrap();
+    assert!(page.contains("\n## `release`\n"), "the page has the block's heading");
+}

@@ -177,8 +177,23 @@ pub enum Command {
         "drift, staging leftovers (--check), a refused target, a failed write, a missing repository under --strict"
     ))]
     Sync(sync::SyncArgs),
-    /// Explain a finding code: what it checks, why it matters, an example that triggers it.
-    #[command(after_help = exit_help!("the explanation or the list was printed"))]
+    /// Explain a finding code (what it checks, why it matters, an example) or a case (the rule
+    /// the suite holds an SDK to).
+    ///
+    /// For a case, offline, from the suite itself (a vendored copy will do): its section's scope
+    /// and contract, the block it sits in with its rule, every field (input, expectation or
+    /// prose) in full, the rulings and skip rules that apply, and where its docs page is.
+    #[command(after_help = concat!(
+        "Examples:\n",
+        "  bqsuite explain BQ612                               a finding code (or 612, or results-case-failed)\n",
+        "  bqsuite explain --list                              every code by family\n",
+        "  bqsuite explain cases/duplicate-keys-last-wins      a case: what the contract says about it\n",
+        "  bqsuite explain 'cases / duplicate-keys-last-wins'  as a failing case's message names it\n",
+        "  bqsuite explain kafka schema_version_gate/3         SECTION ID, as a line of `bqsuite ids`\n",
+        "  bqsuite explain trim-make-urn-tab-padded --format json\n",
+        "                                                      a bare id one section holds, as data\n\n",
+        exit_help!("the explanation or the list was printed")
+    ))]
     Explain(explain::ExplainArgs),
     /// Render the suite's contract as pages under docs/ (Markdown and HTML), or check them.
     #[command(after_help = exit_help!(

@@ -27,7 +27,7 @@
 //!   `nav`, with its tables and code wrapped instead of cut off and the address of each outside
 //!   link after its text.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 use pulldown_cmark::{Alignment, CodeBlockKind, CowStr, Event, Options, Parser, Tag, TagEnd};
 
@@ -180,12 +180,39 @@ impl Table {
     }
 }
 
+/// The headings of the Markdown `text`, in order: each one's source line (trimmed) and the id
+/// [`page`] gives it (its plain text, the text and code it holds, through
+/// [`markdown::HeadingIds`]), which is GitHub's anchor for it too.
+pub fn anchors(text: &str) -> Vec<(String, String)> {
+    let options = Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH;
+    let mut ids = markdown::HeadingIds::default();
+    let mut out = Vec::new();
+    let mut heading: Option<(std::ops::Range<usize>, String)> = None;
+    for (event, range) in Parser::new_ext(text, options).into_offset_iter() {
+        match event {
+            Event::Start(Tag::Heading { .. }) => heading = Some((range, String::new())),
+            Event::End(TagEnd::Heading(_)) => {
+                if let Some((range, plain)) = heading.take() {
+                    out.push((text[range].trim().to_owned(), ids.next(&plain)));
+                }
+            }
+            Event::Text(t) | Event::Code(t) => {
+                if let Some((_, plain)) = &mut heading {
+                    plain.push_str(&t);
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
 /// The HTML page of the Markdown `text` at `rel`, among `pages` (every Markdown page rendered).
 pub fn page(rel: &str, text: &str, pages: &BTreeSet<String>, version: &str) -> String {
     let options = Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH;
     let mut events: Vec<Event<'_>> = Vec::new();
     let mut title = String::new();
-    let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+    let mut ids = markdown::HeadingIds::default();
     // The events of the heading being read, with its plain text.
     let mut heading: Option<(pulldown_cmark::HeadingLevel, Vec<Event<'_>>, String)> = None;
     // The id of the last heading, which names the tables under it.
@@ -197,10 +224,7 @@ pub fn page(rel: &str, text: &str, pages: &BTreeSet<String>, version: &str) -> S
             Event::Start(Tag::Heading { level, .. }) => heading = Some((level, Vec::new(), String::new())),
             Event::End(TagEnd::Heading(_)) => {
                 let Some((level, inner, plain)) = heading.take() else { continue };
-                let base = markdown::slug(&plain);
-                let n = seen.entry(base.clone()).or_insert(0);
-                let id = if *n == 0 { base.clone() } else { format!("{base}-{n}") };
-                *n += 1;
+                let id = ids.next(&plain);
                 if title.is_empty() && level == pulldown_cmark::HeadingLevel::H1 {
                     title = plain.clone();
                 }
@@ -318,6 +342,29 @@ pub fn page(rel: &str, text: &str, pages: &BTreeSet<String>, version: &str) -> S
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `explain` links a case's heading by [`anchors`]: the ids must be those the page gets.
+    #[test]
+    fn anchors_are_the_ids_the_page_gives_its_headings() {
+        let text = "# `cases`\n\n## What an SDK must do\n\n#### `x` *y*\n\n## Cases\n\n```\n## not one\n```\n\n## `cases`\n\n## `a_b`\n";
+        let got = anchors(text);
+        assert_eq!(
+            got,
+            [
+                ("# `cases`", "cases"),
+                ("## What an SDK must do", "what-an-sdk-must-do"),
+                ("#### `x` *y*", "x-y"),
+                ("## Cases", "cases-1"),
+                ("## `cases`", "cases-2"),
+                ("## `a_b`", "a_b"),
+            ]
+            .map(|(l, i)| (l.to_owned(), i.to_owned()))
+        );
+        let html = page("docs/sections/cases.md", text, &BTreeSet::new(), "1.0.0");
+        for (_, id) in &got {
+            assert!(html.contains(&format!(" id=\"{id}\">")), "{id}: {html}");
+        }
+    }
 
     #[test]
     fn pages_map_to_html_paths() {

@@ -59,15 +59,19 @@ fn prose_line(line: &str) -> String {
     out
 }
 
-/// A JSON value in short: strings as their text (empty: `""`), anything else as compact JSON,
-/// cut to `max` characters with `…`. Not yet a code span.
+/// A JSON value in short: [`full`], cut to `max` characters with `…`. Not yet a code span.
 pub fn short(v: &Value, max: usize) -> String {
-    let text = match v {
+    cut(&full(v), max)
+}
+
+/// A JSON value in full: strings as their text (empty: `""`), anything else as compact JSON.
+/// Not yet a code span.
+pub fn full(v: &Value) -> String {
+    match v {
         Value::String(s) if s.is_empty() => "\"\"".to_owned(),
         Value::String(s) => s.clone(),
         other => compact(other),
-    };
-    cut(&text, max)
+    }
 }
 
 /// Compact JSON with a space after `,` and `:` (readable, still valid JSON).
@@ -102,6 +106,24 @@ pub fn slug(heading: &str) -> String {
         }
     }
     out
+}
+
+/// The ids of a page's headings, in order, as GitHub gives them: the [`slug`] of each heading's
+/// plain text, a repeat numbered `-1`, `-2`, … (the HTML rendering gives its headings these ids).
+#[derive(Debug, Default)]
+pub struct HeadingIds {
+    seen: std::collections::BTreeMap<String, usize>,
+}
+
+impl HeadingIds {
+    /// The id of the next heading, whose plain text is `plain`.
+    pub fn next(&mut self, plain: &str) -> String {
+        let base = slug(plain);
+        let n = self.seen.entry(base.clone()).or_insert(0);
+        let id = if *n == 0 { base } else { format!("{base}-{n}") };
+        *n += 1;
+        id
+    }
 }
 
 /// The relative link from the page at `from` to the repository path `to` (both relative to the

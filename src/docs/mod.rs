@@ -26,6 +26,7 @@
 //! [`GENERATED_NOTE`]; `--check` compares without writing; writing replaces each file
 //! atomically and only when its bytes change.
 
+pub mod case;
 pub mod codes;
 pub mod html;
 pub mod markdown;

@@ -27,7 +27,7 @@ use serde_json::Value;
 use super::markdown::{self, code, prose, relative, short, table};
 use super::{Context, GENERATED_NOTE};
 use crate::sections::{Contract, Needs};
-use crate::suite::{CaseRef, Scope, Section, skip_policy};
+use crate::suite::{CaseRef, Scope, Section, Suite, skip_policy};
 
 /// Values longer than this are cut in tables.
 pub const CUT: usize = 90;
@@ -59,8 +59,8 @@ pub fn scope_label(scope: Scope) -> &'static str {
     }
 }
 
-/// Who must run a section of `scope`, in words.
-fn who_runs(cx: &Context<'_>, scope: Scope) -> String {
+/// Who must run a section of `scope`, in words (Markdown).
+pub(super) fn who_runs(suite: &Suite, scope: Scope) -> String {
     if scope == Scope::Core {
         return "`core`: every SDK runs it, whatever it carries.".into();
     }
@@ -70,8 +70,7 @@ fn who_runs(cx: &Context<'_>, scope: Scope) -> String {
         scope_label(scope),
         scope.as_str()
     );
-    let excepted: Vec<String> = cx
-        .suite
+    let excepted: Vec<String> = suite
         .exceptions()
         .into_iter()
         .filter(|e| e.binding == scope.as_str())
@@ -198,11 +197,32 @@ fn split_top_level(text: &str) -> Vec<String> {
     out
 }
 
+/// What a description says, as a page shows it: its text in parts (a paragraph, or the
+/// definition of one of the verdicts its cases expect), then its rulings.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Described {
+    /// `(None, paragraph)` or `(Some(verdict), its definition)`, in order.
+    pub parts: Vec<(Option<String>, String)>,
+    /// `(lead, [ruling])`, as [`split_rulings`] gives them.
+    pub rulings: Vec<(String, Vec<String>)>,
+}
+
+/// `description` split as a page shows it: each sentence that defines one of `verdicts` (as
+/// `poison: …`) a part of its own, the rulings apart.
+pub(super) fn described(description: &str, verdicts: &BTreeSet<&str>) -> Described {
+    let (text, rulings) = split_rulings(description);
+    let parts = split_verdicts(&text, verdicts)
+        .into_iter()
+        .map(|(verdict, text)| (verdict.map(str::to_owned), text.to_owned()))
+        .collect();
+    Described { parts, rulings }
+}
+
 /// A description as Markdown: its text (each sentence that defines one of `verdicts`, as
 /// `poison: …`, a list item of its own), then its rulings as lists.
 fn describe(out: &mut String, description: &str, verdicts: &BTreeSet<&str>) {
-    let (text, rulings) = split_rulings(description);
-    for (i, part) in split_verdicts(&text, verdicts).into_iter().enumerate() {
+    let Described { parts, rulings } = described(description, verdicts);
+    for (i, part) in parts.iter().enumerate() {
         match part {
             (Some(v), def) => {
                 let _ = writeln!(out, "- **{}**: {}", code(v), prose(def));
@@ -212,7 +232,7 @@ fn describe(out: &mut String, description: &str, verdicts: &BTreeSet<&str>) {
             }
         }
     }
-    if text.is_empty() {
+    if parts.is_empty() {
         // Nothing to separate from what follows.
     } else if !out.ends_with("\n\n") {
         out.push('\n');
@@ -287,44 +307,58 @@ pub fn first_sentence(description: &str) -> String {
 
 /// The role of a case field.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-enum Role {
+pub enum Role {
     Input,
     Expectation,
     Prose,
 }
 
 impl Role {
-    fn word(self) -> &'static str {
+    /// The role as the pages say it.
+    pub fn word(self) -> &'static str {
         match self {
             Role::Input => "input",
             Role::Expectation => "expectation",
             Role::Prose => "prose, not asserted",
         }
     }
+
+    /// The role as one word, for data.
+    pub fn key(self) -> &'static str {
+        match self {
+            Role::Input => "input",
+            Role::Expectation => "expectation",
+            Role::Prose => "prose",
+        }
+    }
 }
 
 /// One group of cases: the top-level `cases` array, a sub-key's `cases` array, or a
-/// single-case sub-key.
-struct Group<'s> {
-    sub: Option<&'s str>,
+/// single-case sub-key. A page has a heading per group ([`group_heading`]).
+pub(super) struct Group<'s> {
+    pub sub: Option<&'s str>,
     /// Case indices (into the section's case list), in order.
-    cases: Vec<usize>,
-    single: bool,
+    pub cases: Vec<usize>,
+    pub single: bool,
 }
 
-struct Read<'s> {
-    cases: Vec<CaseRef<'s>>,
+/// A section's cases as the registry reads them: which fields are expectations, which cases
+/// need a live Redis.
+pub(super) struct Read<'s> {
+    pub cases: Vec<CaseRef<'s>>,
     /// Case index → field → role, from the registry.
     expectations: Vec<BTreeSet<String>>,
-    needs: Vec<Option<Needs>>,
+    pub needs: Vec<Option<Needs>>,
 }
 
-fn read<'s>(cx: &Context<'s>, section: &Section<'s>) -> Read<'s> {
+/// Read `section`'s cases through its definition in the registry (none: every field but the
+/// prose and the `expect…` / `valid` ones is an input).
+pub(super) fn read<'s>(suite: &'s Suite, section: &Section<'s>) -> Read<'s> {
     let cases = section.cases();
     let mut expectations = vec![BTreeSet::new(); cases.len()];
     let mut needs = vec![None; cases.len()];
     if let Some(def) = crate::sections::find(section.name) {
-        let read = def.read_with_slots(cx.suite, section);
+        let read = def.read_with_slots(suite, section);
         for (i, case) in cases.iter().enumerate().take(read.len()) {
             needs[i] = read.needs(i);
             for slot in read.slots(i) {
@@ -339,7 +373,8 @@ fn read<'s>(cx: &Context<'s>, section: &Section<'s>) -> Read<'s> {
     Read { cases, expectations, needs }
 }
 
-fn role(read: &Read<'_>, i: usize, field: &str) -> Role {
+/// The role of `field` in case `i` (see the module's invariants).
+pub(super) fn role(read: &Read<'_>, i: usize, field: &str) -> Role {
     if PROSE.contains(&field) {
         Role::Prose
     } else if read.expectations[i].contains(field) || field == "valid" || field.starts_with("expect") {
@@ -349,7 +384,8 @@ fn role(read: &Read<'_>, i: usize, field: &str) -> Role {
     }
 }
 
-fn groups<'s>(read: &Read<'s>) -> Vec<Group<'s>> {
+/// The cases in groups, in order, as the page shows them.
+pub(super) fn groups<'s>(read: &Read<'s>) -> Vec<Group<'s>> {
     let mut out: Vec<Group<'s>> = Vec::new();
     for (i, c) in read.cases.iter().enumerate() {
         match out.last_mut() {
@@ -360,15 +396,21 @@ fn groups<'s>(read: &Read<'s>) -> Vec<Group<'s>> {
     out
 }
 
-/// The suite files a value names (strings that are paths of suite files), anywhere inside it.
+/// The suite file a value names: a string that is the path of a suite file.
+pub(super) fn suite_file<'v>(suite: &Suite, v: &'v Value) -> Option<&'v str> {
+    v.as_str().filter(|s| s.contains('/') && suite.file(s).is_some())
+}
+
+/// The suite files a value names, anywhere inside it.
 fn files_in(cx: &Context<'_>, v: &Value, out: &mut BTreeSet<String>) {
     match v {
-        Value::String(s) if s.contains('/') && cx.suite.file(s).is_some() => {
-            out.insert(s.clone());
-        }
         Value::Array(a) => a.iter().for_each(|x| files_in(cx, x, out)),
         Value::Object(m) => m.values().for_each(|x| files_in(cx, x, out)),
-        _ => {}
+        _ => {
+            if let Some(s) = suite_file(cx.suite, v) {
+                out.insert(s.to_owned());
+            }
+        }
     }
 }
 
@@ -377,10 +419,7 @@ fn value_cell(cx: &Context<'_>, page: &str, v: &Value) -> String {
     if v.as_str() == Some("") {
         return EMPTY.to_owned();
     }
-    if let Value::String(s) = v
-        && s.contains('/')
-        && cx.suite.file(s).is_some()
-    {
+    if let Some(s) = suite_file(cx.suite, v) {
         let name = s.rsplit('/').next().unwrap_or(s);
         return format!("[{}]({})", crate::diag::visible(name), relative(page, s));
     }
@@ -411,7 +450,7 @@ struct FieldStats<'v> {
 
 /// The values of the string expectations that recur (at most six distinct ones, each in two
 /// cases or more): the verdicts a description defines.
-fn verdicts<'s>(read: &Read<'s>) -> BTreeSet<&'s str> {
+pub(super) fn verdicts<'s>(read: &Read<'s>) -> BTreeSet<&'s str> {
     let mut counts: BTreeMap<&str, BTreeMap<&'s str, usize>> = BTreeMap::new();
     for (i, c) in read.cases.iter().enumerate() {
         for (k, v) in c.value.as_object().into_iter().flatten() {
@@ -527,7 +566,7 @@ fn cases_table(cx: &Context<'_>, page: &str, read: &Read<'_>, group: &Group<'_>)
 }
 
 /// Members of a block object that are neither cases nor prose: shared by its cases.
-fn shared_members<'v>(block: &'v Value, skip: &[&str]) -> Vec<(&'v String, &'v Value)> {
+pub(super) fn shared_members<'v>(block: &'v Value, skip: &[&str]) -> Vec<(&'v String, &'v Value)> {
     block
         .as_object()
         .map(|m| {
@@ -549,10 +588,10 @@ pub fn page(cx: &Context<'_>, section: &Section<'_>) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "{GENERATED_NOTE}\n");
     let _ = writeln!(out, "# `{}`\n", section.name);
-    let read = read(cx, section);
+    let read = read(cx.suite, section);
     let groups = groups(&read);
     if let Some(scope) = section.scope {
-        let mut who = who_runs(cx, scope);
+        let mut who = who_runs(cx.suite, scope);
         // A binding brings every section of its scope: a maintainer reading one page learns
         // the others here, not from BQ605 (a newcomer carried sqs and left out delay).
         let siblings: Vec<String> = cx
@@ -586,8 +625,7 @@ pub fn page(cx: &Context<'_>, section: &Section<'_>) -> String {
         if blocks.is_empty() { String::new() } else { format!(", in the blocks {}", blocks.join(", ")) }
     );
     let policy = cx.suite.skip_policy();
-    let rules: Vec<&skip_policy::Rule> =
-        policy.rules.iter().filter(|r| r.selectors.iter().any(|s| s.section == section.name)).collect();
+    let rules = section_rules(policy, section.name);
     let _ = writeln!(
         out,
         "- **Skip policy:** {}.",
@@ -612,13 +650,12 @@ pub fn page(cx: &Context<'_>, section: &Section<'_>) -> String {
     out.push('\n');
 
     let _ = writeln!(out, "## What an SDK must do\n");
-    match section.block.get("description").and_then(Value::as_str) {
-        Some(d) => describe(&mut out, d, &verdicts(&read)),
-        None => {
-            if let Some(text) = cx.envelope_rules {
-                let _ = writeln!(out, "{}\n", text.trim());
-            }
+    match must_do(section, cx.envelope_rules) {
+        MustDo::Description(d) => describe(&mut out, d, &verdicts(&read)),
+        MustDo::Envelope(text) => {
+            let _ = writeln!(out, "{}\n", text.trim());
         }
+        MustDo::Nothing => {}
     }
     if let Some(schema) = section.block.get("schema") {
         let _ = writeln!(out, "Every case is validated against this schema (`{}.schema`):\n", section.name);
@@ -648,15 +685,7 @@ pub fn page(cx: &Context<'_>, section: &Section<'_>) -> String {
             relative(&page, super::CODES_PAGE)
         );
         for r in rules {
-            let selected: Vec<String> = r
-                .selectors
-                .iter()
-                .filter(|s| s.section == section.name)
-                .map(|s| match &s.target {
-                    skip_policy::Target::Case(id) => format!("the case {}", code(id)),
-                    skip_policy::Target::Block(b) => format!("every case of the block {}", code(b)),
-                })
-                .collect();
+            let selected = rule_selects(r, section.name);
             let whole = if skip_policy::SkipPolicy::whole_section(r, section.name) {
                 " The whole section may be skipped."
             } else {
@@ -708,6 +737,82 @@ pub fn page(cx: &Context<'_>, section: &Section<'_>) -> String {
     out
 }
 
+/// The heading of a group on its section's page (Markdown, without the `## `).
+pub(super) fn group_heading(g: &Group<'_>) -> String {
+    match g.sub {
+        None => "Cases".to_owned(),
+        Some(sub) => format!("`{sub}`"),
+    }
+}
+
+/// The object a group's cases sit in: the section's block, or its sub-key's.
+fn group_block<'v>(section: &Section<'v>, g: &Group<'_>) -> &'v Value {
+    match g.sub {
+        None => section.block,
+        Some(sub) => section.block.get(sub).unwrap_or(&Value::Null),
+    }
+}
+
+/// The rule of a block, above its cases on the page: its `description` (a single-case block is
+/// its one case, whose `description` is that rule). The section's own cases have none (the
+/// section's description is the page's "What an SDK must do").
+pub(super) fn block_description<'v>(section: &Section<'v>, g: &Group<'_>) -> Option<&'v str> {
+    g.sub.and_then(|_| group_block(section, g).get("description")).and_then(Value::as_str)
+}
+
+/// The members a group's cases share (the block's other members, as the page lists them);
+/// `only`: the group is the section's only one.
+pub(super) fn shared_of<'v>(section: &Section<'v>, g: &Group<'_>, only: bool) -> Vec<(&'v String, &'v Value)> {
+    // A single-case block is its one case: its members are the case's fields.
+    if g.single || !(g.sub.is_some() || !only || section.block.is_object()) {
+        return Vec::new();
+    }
+    let skip: Vec<&str> = if g.sub.is_none() { vec!["schema"] } else { vec![] };
+    let shared = shared_members(group_block(section, g), &skip);
+    if g.sub.is_none() { shared.into_iter().filter(|(_, v)| !v.is_object()).collect() } else { shared }
+}
+
+/// What a case field means, from the section's runner contract.
+pub(super) fn meaning<'c>(contract: &'c Contract, field: &str) -> Option<&'c str> {
+    contract.fields.iter().find(|f| f.name == field).map(|f| f.meaning)
+}
+
+/// What a section's "What an SDK must do" is made of.
+pub(super) enum MustDo<'t> {
+    /// The section's `description`.
+    Description(&'t str),
+    /// The `cases` array has no description: the README's "The envelope cases" (Markdown).
+    Envelope(&'t str),
+    Nothing,
+}
+
+/// The source of a section's "What an SDK must do": its `description`, else `envelope_rules`.
+pub(super) fn must_do<'t>(section: &Section<'t>, envelope_rules: Option<&'t str>) -> MustDo<'t> {
+    match (section.block.get("description").and_then(Value::as_str), envelope_rules) {
+        (Some(d), _) => MustDo::Description(d),
+        (None, Some(text)) => MustDo::Envelope(text),
+        (None, None) => MustDo::Nothing,
+    }
+}
+
+/// The skip policy's rules that select a case of `section`, in rule order.
+pub(super) fn section_rules<'p>(policy: &'p skip_policy::SkipPolicy, section: &str) -> Vec<&'p skip_policy::Rule> {
+    policy.rules.iter().filter(|r| r.selectors.iter().any(|s| s.section == section)).collect()
+}
+
+/// What `r` selects of `section`, in words (Markdown): "the case `x`", "every case of the
+/// block `y`".
+pub(super) fn rule_selects(r: &skip_policy::Rule, section: &str) -> Vec<String> {
+    r.selectors
+        .iter()
+        .filter(|s| s.section == section)
+        .map(|s| match &s.target {
+            skip_policy::Target::Case(id) => format!("the case {}", code(id)),
+            skip_policy::Target::Block(b) => format!("every case of the block {}", code(b)),
+        })
+        .collect()
+}
+
 fn group(
     out: &mut String,
     cx: &Context<'_>,
@@ -719,14 +824,8 @@ fn group(
 ) {
     let n = g.cases.len();
     let first = &read.cases[g.cases[0]];
-    let (block, heading) = match g.sub {
-        None => (section.block, "Cases".to_owned()),
-        Some(sub) => (section.block.get(sub).unwrap_or(&Value::Null), format!("`{sub}`")),
-    };
-    let _ = writeln!(out, "## {heading}\n");
-    if g.sub.is_some()
-        && let Some(d) = block.get("description").and_then(Value::as_str)
-    {
+    let _ = writeln!(out, "## {}\n", group_heading(g));
+    if let Some(d) = block_description(section, g) {
         describe(out, d, &BTreeSet::new());
     }
     let contract = crate::sections::find(section.name).map(|d| d.contract());
@@ -742,7 +841,7 @@ fn group(
             .map(|(k, v)| {
                 let mut row = vec![code(k), role(read, g.cases[0], k).word().to_owned(), value_cell(cx, page, v)];
                 if let Some(c) = contract {
-                    row.push(c.fields.iter().find(|f| f.name == k).map(|f| f.meaning.to_owned()).unwrap_or_default());
+                    row.push(meaning(c, k).unwrap_or_default().to_owned());
                 }
                 row
             })
@@ -789,16 +888,11 @@ fn group(
         (Some(sub), false) => format!("`{sub}/<index>` (0-based; the rows are unnamed and keep their positions)"),
     };
     let _ = writeln!(out, "{n} case{} at `manifest.json` → {at}; case id {id_rule}.\n", if n == 1 { "" } else { "s" });
-    if g.sub.is_some() || !only || section.block.is_object() {
-        let skip: Vec<&str> = if g.sub.is_none() { vec!["schema"] } else { vec![] };
-        let shared = shared_members(block, &skip);
-        let shared: Vec<_> =
-            if g.sub.is_none() { shared.into_iter().filter(|(_, v)| !v.is_object()).collect() } else { shared };
-        if !shared.is_empty() {
-            let list: Vec<String> =
-                shared.iter().map(|(k, v)| format!("{} = {}", code(k), value_cell(cx, page, v))).collect();
-            let _ = writeln!(out, "Shared by these cases: {}.\n", list.join("; "));
-        }
+    let shared = shared_of(section, g, only);
+    if !shared.is_empty() {
+        let list: Vec<String> =
+            shared.iter().map(|(k, v)| format!("{} = {}", code(k), value_cell(cx, page, v))).collect();
+        let _ = writeln!(out, "Shared by these cases: {}.\n", list.join("; "));
     }
     if g.cases.iter().all(|&i| read.needs[i] == Some(Needs::Redis)) {
         let _ = writeln!(out, "These cases need a live Redis (see the skip policy below).\n");
@@ -856,7 +950,7 @@ pub fn scope_tables(cx: &Context<'_>, from: &str, heading: &str) -> String {
 
 /// What limits a rule beyond its condition, as sentences to append to it (empty: nothing):
 /// the families it is for, and whether one case it covers that ran refutes it for the run.
-fn rule_limits(r: &skip_policy::Rule) -> String {
+pub(super) fn rule_limits(r: &skip_policy::Rule) -> String {
     let mut t = String::new();
     if !r.families.is_empty() {
         let fams: Vec<String> = r.families.iter().map(|f| code(f)).collect();
