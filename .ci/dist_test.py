@@ -342,6 +342,7 @@ class Action(unittest.TestCase):
         self.assertIn("### BabelQueue conformance: reproduce the adapter's run", out.summary)
         self.assertIn(command, out.summary)
         self.assertIn(f"/tree/v{SUITE_VERSION}/docs/sections", out.summary)
+        self.assertIn("what a case holds an SDK to: bqsuite explain --suite tests/conformance SECTION/ID", out.summary)
         (self.sdk / "results-adapter.json").unlink()
         bin_dir = str(Path(BQSUITE).parent)
         local = subprocess.run(

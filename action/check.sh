@@ -309,7 +309,8 @@ reproduce() {
   if [ -n "${BQ_ADAPTER_REDIS:-}" ]; then
     text+=$'\n'"(a Redis 7 of your own for --redis-url: the job's URL is not shown)"
   fi
-  text+=$'\n'"To see one case, add the \`--section … --case … --trace\` the run printed."
+  text+=$'\n'"To see one case, add the \`--section … --case … --trace\` the run printed; what a case"
+  text+=" holds an SDK to: bqsuite explain --suite $(word "$suite_dir") SECTION/ID"
   text+=$'\n'"Each section's rules: https://github.com/BabelQueue/conformance/tree/v$version/docs/sections"
   printf '%s\n' "$text"
   summarize "$text" "reproduce the adapter's run"

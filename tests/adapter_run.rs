@@ -446,7 +446,11 @@ for line in sys.stdin:
         digest[0],
         format!("failed: {} case(s), {} reason(s), the most common first:", got.len(), reasons.len())
     );
-    assert_eq!(digest.len(), 13, "ten reasons, then where the rest are, then how to see one case: {err}");
+    assert_eq!(
+        digest.len(),
+        14,
+        "ten reasons, then where the rest are, how to see one case and what it holds an SDK to: {err}"
+    );
     let more = format!(
         "  … and {} more reason(s); `bqsuite results check {}` lists every case",
         reasons.len() - 10,
@@ -461,6 +465,20 @@ for line in sys.stdin:
         .and_then(|rest| rest.strip_suffix(&format!(" --trace` (the exchange goes to {})", log.display())))
         .and_then(|rest| rest.split_once(" --case "))
         .unwrap_or_else(|| panic!("{}", digest[12]));
+    // Then what that case holds an SDK to, as a command that prints it from the suite.
+    let explain = digest[13]
+        .strip_prefix("what that case holds an SDK to: `")
+        .and_then(|rest| rest.strip_suffix('`'))
+        .unwrap_or_else(|| panic!("{}", digest[13]));
+    let words: Vec<&str> = explain.split(' ').collect();
+    assert_eq!(words[1..], ["explain", &format!("{}/{}", named.0, named.1)], "{explain}");
+    let shown = bqsuite(&words[1..], None);
+    assert_eq!(shown.status.code(), Some(0), "{}", support::transcript(&shown));
+    assert!(
+        String::from_utf8_lossy(&shown.stdout).starts_with(&format!("{} / {} (suite ", named.0, named.1)),
+        "{}",
+        support::transcript(&shown)
+    );
     let reason = got.iter().find(|o| (o.0.as_str(), o.1.as_str()) == named).map(|o| o.3.clone());
     assert!(
         reason.as_ref().is_some_and(|r| r.as_deref().is_some_and(|r| r.contains("the SDK failed"))),
@@ -1974,7 +1992,11 @@ fn after_the_restarts_are_used_up_the_digest_leads_with_the_incidents() {
                 && folded[0].ends_with("): the adapter failed 2 times and is not started again (--max-restarts 1)"),
             "{mode}: {err}"
         );
-        assert_eq!(digest[digest.len() - 2], *folded[0], "{mode}: last, before the hint: {err}");
+        assert_eq!(digest[digest.len() - 3], *folded[0], "{mode}: last, before the two hints: {err}");
+        assert!(
+            digest[digest.len() - 1].ends_with(&format!(" explain {}/{}`", incidents[0].0, incidents[0].1)),
+            "{mode}: what the incident's case holds an SDK to: {err}"
+        );
         // The hint reruns the first incident's case, never one that was only not run.
         let (section, id, tail) = hinted(&err).unwrap_or_else(|| panic!("{mode}: no hint: {err}"));
         assert_eq!(

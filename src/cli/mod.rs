@@ -850,6 +850,16 @@ fn run(a: &RunArgs) -> ExitCode {
         ),
         _ => {}
     }
+    // The rule the first failure broke, in words, from the suite itself (a vendored copy
+    // carries no docs; `explain` prints what the section's page says of the case).
+    if let Some((section, id)) = first_failed {
+        note!(
+            "what that case holds an SDK to: `{} explain{} {}`",
+            terminal_safe(&this_binary()),
+            terminal_safe(&suite.suite_option()),
+            word(&format!("{section}/{id}"))
+        );
+    }
     let total = results.counts(None);
     let known_holds =
         known.as_ref().map(|k| note_known(k, &suite, &results, !a.sections.is_empty() || !a.cases.is_empty()));
