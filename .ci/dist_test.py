@@ -265,7 +265,7 @@ class Action(unittest.TestCase):
         # help and pass.
         out = self.action({"vendored": "--help"})
         self.assertEqual(out.status, 2, out.log)
-        self.assertIn("--help: not a directory", out.log)
+        self.assertIn("--help: no such directory", out.log)
         out = self.action({"results": "--help"})
         self.assertEqual(out.status, 2, out.log)
         self.assertIn("cannot read --help", out.log)
@@ -561,11 +561,11 @@ class Action(unittest.TestCase):
         out = self.action({"vendored": "no-such-copy\ntests/conformance"})
         self.assertEqual(out.status, 2, out.log)
         self.assertIn(
-            "::error title=BabelQueue conformance::fetch --check no-such-copy could not run (exit 2): no-such-copy: not a "
+            "::error title=BabelQueue conformance::fetch --check no-such-copy could not run (exit 2): no-such-copy: no such "
             "directory (the vendored copy to check)",
             out.annotations(),
         )
-        self.assertIn("fetch --check no-such-copy: could not run (exit 2)\nbqsuite: error: no-such-copy: not a directory", out.summary)
+        self.assertIn("fetch --check no-such-copy: could not run (exit 2)\nbqsuite: error: no-such-copy: no such directory", out.summary)
         self.assertLess(
             out.log.index("no-such-copy could not run (exit 2)"), out.log.index(f"{SUITE_VERSION} tests/conformance\n"), "the next check still ran"
         )
@@ -575,7 +575,7 @@ class Action(unittest.TestCase):
         out = self.action({"vendored": "x%0A::error title=Forged::````````y"})
         self.assertEqual(out.status, 2, out.log)
         (error,) = out.annotations()
-        self.assertIn("x%250A::error title=Forged::````````y: not a directory", error)
+        self.assertIn("x%250A::error title=Forged::````````y: no such directory", error)
         self.assertFalse(any(c.startswith("::error title=Forged") for c in out.commands()), out.commands())
         self.assertIn("\n`````````\nfetch --check x%0A::error title=Forged::````````y: could not run", out.summary)
         self.assertTrue(out.summary.rstrip().endswith("`````````"), out.summary)
