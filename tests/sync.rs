@@ -1534,3 +1534,24 @@ fn without_the_flag_or_the_tag_s_commit_no_pin_changes() {
     let text = std::fs::read_to_string(&ci).unwrap();
     assert!(text.contains(&format!("{old_sha} # v1.5.0")), "{text}");
 }
+
+/// One line of counts per status after the table, and the same counts in JSON: every target
+/// counted once.
+#[test]
+fn the_report_counts_the_targets_by_status() {
+    let t = Tree::messy(true);
+    let (_, r) = t.json(&["sync", "--check"]);
+    let counts = r["counts"].as_object().unwrap();
+    let keys: Vec<&str> = counts.keys().map(String::as_str).collect();
+    assert_eq!(keys.len(), 6, "{counts:?}");
+    let sum: u64 = counts.values().map(|n| n.as_u64().unwrap()).sum();
+    assert_eq!(sum as usize, r["targets"].as_array().unwrap().len());
+    assert_eq!(counts["skipped"], 2);
+    assert_eq!(counts["refused"], 2);
+    let o = t.run(&["sync", "--check"]);
+    let line = format!(
+        "targets: in sync {}, drifted {}, missing {}, refused 2, failed 0, skipped 2\n",
+        counts["in-sync"], counts["drifted"], counts["missing"]
+    );
+    assert!(String::from_utf8_lossy(&o.stdout).contains(&line), "{}", transcript(&o));
+}

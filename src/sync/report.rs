@@ -109,6 +109,27 @@ impl Report {
         out
     }
 
+    /// The status words counted, in the order the summary line gives them: every target has
+    /// one ([`Self::label`]), and each word appears even at 0 so runs compare line by line.
+    fn counted(&self) -> &'static [&'static str] {
+        match self.mode {
+            Mode::Check => &["in-sync", "drifted", "missing", "refused", "failed", "skipped"],
+            Mode::Sync => &["unchanged", "updated", "created", "refused", "failed", "skipped"],
+            Mode::DryRun => &["unchanged", "would update", "would create", "refused", "failed", "skipped"],
+        }
+    }
+
+    /// How many targets have each status word, in [`Self::counted`] order.
+    pub fn counts(&self) -> Vec<(&'static str, usize)> {
+        self.counted().iter().map(|w| (*w, self.targets.iter().filter(|t| self.label(t) == *w).count())).collect()
+    }
+
+    /// `targets: in sync 21, drifted 3, missing 1, refused 1, failed 0, skipped 0`.
+    fn counts_line(&self) -> String {
+        let parts: Vec<String> = self.counts().iter().map(|(w, n)| format!("{} {n}", w.replace('-', " "))).collect();
+        format!("targets: {}\n", parts.join(", "))
+    }
+
     fn bumps_json(&self) -> Value {
         let Some(bumps) = &self.bumps else { return Value::Null };
         let mut bumped = Vec::new();
@@ -457,6 +478,7 @@ impl Report {
                 doc["root"] = json!(self.root.display().to_string());
                 doc["canonical_version"] = json!(self.version.to_string());
                 doc["targets"] = self.targets.iter().map(|t| self.target_json(t)).collect();
+                doc["counts"] = self.counts().into_iter().map(|(w, n)| (w.replace(' ', "-"), json!(n))).collect();
                 if self.bumps.is_some() {
                     doc["pin_bumps"] = self.bumps_json();
                 }
@@ -467,6 +489,7 @@ impl Report {
             Format::Human | Format::Github => {
                 let color = color && format == Format::Human;
                 let mut out = self.table(color, diffs);
+                out.push_str(&self.counts_line());
                 out.push_str(&self.bump_lines());
                 out.push('\n');
                 out.push_str(&diag::render(&findings, format, color, &summary));
