@@ -1555,3 +1555,21 @@ fn the_report_counts_the_targets_by_status() {
     );
     assert!(String::from_utf8_lossy(&o.stdout).contains(&line), "{}", transcript(&o));
 }
+
+/// Two targets that are one directory (a copy symlinked to another target's copy inside the
+/// repository) get one BQ722 warning naming both, not two silent copies.
+#[test]
+fn two_targets_that_are_one_directory_are_named() {
+    let t = Tree::clean();
+    let pulsar = t.copy("babelqueue-node-adapters/packages/pulsar/test/conformance");
+    std::fs::remove_dir_all(&pulsar).unwrap();
+    std::os::unix::fs::symlink("../../sqs/test/conformance", &pulsar).unwrap();
+    let (code, r) = t.json(&["sync", "--check"]);
+    assert_eq!(code, Some(0), "a warning: {r:#}");
+    let shared: Vec<&Value> = r["findings"].as_array().unwrap().iter().filter(|f| f["code"] == "BQ722").collect();
+    assert_eq!(shared.len(), 1, "{r:#}");
+    assert_eq!(shared[0]["severity"], "warning");
+    assert_eq!(shared[0]["file"], "babelqueue-node-adapters/packages/pulsar/test/conformance");
+    let message = shared[0]["message"].as_str().unwrap();
+    assert!(message.starts_with("babelqueue-node-adapters/packages/pulsar/test/conformance and babelqueue-node-adapters/packages/sqs/test/conformance are one directory"), "{message}");
+}

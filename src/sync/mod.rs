@@ -35,6 +35,9 @@
 //!   while the one CI checks stays old. A located target whose repository's workflows give
 //!   the suite's action `vendored:` paths none of which is the target's gets the BQ721 warning
 //!   too.
+//! - Two targets whose paths resolve to one real directory (a copy symlinked, inside its
+//!   repository, to another target's copy) are one copy: the later target gets a BQ722 warning
+//!   naming both, and both are still processed as before.
 //! - Drift is reported from the copy's side: `added` = in the copy, not in the suite;
 //!   `removed` = in the suite, not in the copy; `modified` = bytes differ (with a unified diff
 //!   from the canonical file to the copy when both are UTF-8).
@@ -164,6 +167,10 @@ pub struct TargetReport {
     pub ci_vendored: Vec<String>,
     /// The SDK repository's real directory (`None` when it was not located).
     pub repo_dir: Option<PathBuf>,
+    /// The copy's real directory (`None` when the repository was not located).
+    pub copy_dir: Option<PathBuf>,
+    /// An earlier target (its id) whose path resolves to the same real directory (BQ722).
+    pub shared_with: Option<String>,
 }
 
 /// The outcome over all targets.
@@ -220,6 +227,13 @@ pub fn run(suite: &Suite, targets: &[Target], opts: &Options) -> Result<Report, 
             opts.root.display(),
             if opts.mode == Mode::Check { "check" } else { "sync" }
         ));
+    }
+    // Ruling (stop 73): two targets that are one directory are reported (BQ722), not counted
+    // silently as two copies; both are still processed as before (the second write finds the
+    // copy exact).
+    for i in 0..targets.len() {
+        let Some(dir) = targets[i].copy_dir.clone() else { continue };
+        targets[i].shared_with = targets[..i].iter().find(|t| t.copy_dir.as_ref() == Some(&dir)).map(|t| t.target.id());
     }
     let bumps = (opts.bump_pins && opts.mode != Mode::Check)
         .then(|| bump_pins(&mut targets, &known, &version, &suite_dir, opts.mode == Mode::Sync));
@@ -306,6 +320,8 @@ fn one(
         elsewhere: Vec::new(),
         ci_vendored: Vec::new(),
         repo_dir: None,
+        copy_dir: None,
+        shared_with: None,
     };
     let mut loc = match place::locate(&opts.root, &target.repo, &target.path) {
         Ok(Some(loc)) => loc,
@@ -320,6 +336,7 @@ fn one(
         }
     };
     report.repo_dir = Some(loc.repo.clone());
+    report.copy_dir = Some(loc.dir.clone());
     if let Some(why) = overlaps_suite(&loc.dir, suite_dir) {
         report.state = State::Refused(format!("{} {why}", target.id()));
         return report;

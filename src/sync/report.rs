@@ -250,6 +250,20 @@ impl Report {
                 .in_file(id.clone()),
             );
         }
+        if let Some(other) = &t.shared_with {
+            out.push(
+                Finding::warning(
+                    Code::SYNC_TARGET_SHARED,
+                    format!(
+                        "{id} and {other} are one directory (a symlink inside {} leads one to the other): one copy \
+                         counted as two; remove one of the two targets from the targets file, or make it a copy of \
+                         its own",
+                        t.target.repo
+                    ),
+                )
+                .in_file(id.clone()),
+            );
+        }
         for (left, fate) in &t.leftovers {
             out.push(self.leftover_finding(t, left, fate));
         }
