@@ -145,8 +145,15 @@ pub fn update(
                 }
             }
         }
-        let done = vendored::replace(&real, &canonical)
-            .map_err(|e| FetchError::could_not_run(format!("cannot write {shown}: {e}; the old copy is kept")))?;
+        let done = vendored::replace(&real, &canonical).map_err(|e| {
+            FetchError::could_not_run(match vendored::unwritable_dir(&real).filter(|_| vendored::is_unwritable(&e)) {
+                Some(d) => format!(
+                    "cannot write {shown}: the directory {} is not writable ({e}); the old copy is kept",
+                    d.display()
+                ),
+                None => format!("cannot write {shown}: {e}; the old copy is kept"),
+            })
+        })?;
         if let vendored::Replaced::OldKept { name, why } = done {
             old_kept = Some(format!(
                 "the new copy is in place, but the old copy moved aside beside it as {name} could not be removed \

@@ -415,7 +415,22 @@ fn one(
             match vendored::replace(&loc.dir, canonical) {
                 Ok(vendored::Replaced::Whole) => Action::Written,
                 Ok(vendored::Replaced::OldKept { name, why }) => Action::WrittenOldKept { name, why },
-                Err(e) => Action::Failed(format!("cannot write {}: {e}", target.id())),
+                Err(e) => {
+                    Action::Failed(match vendored::unwritable_dir(&loc.dir).filter(|_| vendored::is_unwritable(&e)) {
+                        // The directory that refused, not the copy (user study, stop 73: a
+                        // read-only repository named the copy, whose own mode was fine).
+                        Some(d) => format!(
+                            "cannot write {}: the directory {} is not writable ({e}); the old copy is kept",
+                            target.id(),
+                            match d.strip_prefix(&loc.repo) {
+                                Ok(rel) if rel.as_os_str().is_empty() => target.repo.clone(),
+                                Ok(rel) => format!("{}/{}", target.repo, rel.display()),
+                                Err(_) => d.display().to_string(),
+                            }
+                        ),
+                        None => format!("cannot write {}: {e}", target.id()),
+                    })
+                }
             }
         };
         if matches!(report.action, Action::Written | Action::WrittenOldKept { .. } | Action::WouldWrite) {
