@@ -105,7 +105,8 @@ fn fake_tree(suite: &Suite, root: &Path) -> Vec<targets::Target> {
     for t in &all {
         std::fs::create_dir_all(root.join(&t.repo)).expect("mkdir");
     }
-    let opts = sync::Options { root: root.to_owned(), mode: Mode::Sync, strict: true, allow_dirty: false };
+    let opts =
+        sync::Options { root: root.to_owned(), mode: Mode::Sync, strict: true, allow_dirty: false, bump_pins: false };
     let report = sync::run(suite, &all, &opts).expect("sync runs");
     assert!(!report.failed(), "the fake tree is populated");
     all
@@ -115,7 +116,13 @@ fn sync_check(c: &mut Criterion) {
     let suite = Suite::load(repo()).expect("loads");
     let tmp = tempfile::tempdir().expect("tempdir");
     let all = fake_tree(&suite, tmp.path());
-    let opts = sync::Options { root: tmp.path().to_owned(), mode: Mode::Check, strict: true, allow_dirty: false };
+    let opts = sync::Options {
+        root: tmp.path().to_owned(),
+        mode: Mode::Check,
+        strict: true,
+        allow_dirty: false,
+        bump_pins: false,
+    };
     c.bench_function(&format!("sync --check/{} targets", all.len()), |b| {
         b.iter(|| sync::run(black_box(&suite), &all, &opts).expect("check runs"))
     });

@@ -53,7 +53,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::io::{self, ErrorKind};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::staging::{self, Kind, Staged};
 use crate::suite::{FILE_CAP, LICENSE, MANIFEST, SUITE_CAP, SUITE_DIRS, VERSION_FILE, in_suite_dirs};
@@ -364,6 +364,24 @@ pub fn replace(dir: &Path, files: &BTreeMap<&str, &[u8]>) -> io::Result<Replaced
     })
 }
 
+/// Is `e` a refusal to write (permissions, or a read-only file system)?
+pub fn is_unwritable(e: &io::Error) -> bool {
+    matches!(e.kind(), ErrorKind::PermissionDenied | ErrorKind::ReadOnlyFilesystem)
+}
+
+/// The directory a [`replace`] of the copy at `dir` needed to write in and could not, after it
+/// failed with [`is_unwritable`]: of the nearest existing directory above `dir` (where its
+/// parents are made and its stage is created, and the copy renamed), then `dir` itself (what
+/// it carries over is moved out of it), the first that takes no new file. `None` when every one
+/// does (the failure lay elsewhere): then the caller names the copy, as before.
+pub fn unwritable_dir(dir: &Path) -> Option<PathBuf> {
+    let above = dir.parent().and_then(|p| p.ancestors().find(|a| a.is_dir())).map(Path::to_path_buf);
+    above
+        .into_iter()
+        .chain(dir.is_dir().then(|| dir.to_path_buf()))
+        .find(|d| crate::fsutil::check_writable(&d.join(".bqsuite-probe")).is_err())
+}
+
 /// Put the filled `stage` in the place of the existing `dir` and remove the old copy. The old
 /// copy waits for its removal under an `old` name, whichever way it was swapped, so that what a
 /// failed removal leaves is named for what it is (an old copy, not a stage).
@@ -634,6 +652,22 @@ pub fn recover(dir: &Path, found: &[Leftover]) -> Vec<(Leftover, Recovered)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A failed write names the directory that refused it: the nearest existing one above the
+    /// copy (its parents missing), never the copy; none when every one takes a file. (Root
+    /// writes anywhere a mode forbids, so the refusal here is a directory no one can add to.)
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn the_unwritable_directory_is_the_one_that_refuses_a_file() {
+        let at = Path::new("/proc/self/fdinfo/tests/conformance");
+        assert_eq!(unwritable_dir(at), Some(PathBuf::from("/proc/self/fdinfo")));
+        let dir = tempfile::tempdir().unwrap();
+        let copy = dir.path().join("tests/conformance");
+        assert_eq!(unwritable_dir(&copy), None);
+        fs::create_dir_all(&copy).unwrap();
+        assert_eq!(unwritable_dir(&copy), None);
+        assert!(fs::read_dir(dir.path().join("tests")).unwrap().count() == 1, "the probe is removed");
+    }
 
     const LABELS: (&str, &str) = ("canonical", "vendored");
 

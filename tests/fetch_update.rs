@@ -558,3 +558,53 @@ fn a_symlinked_copy_gets_one_verdict_from_sync_and_fetch() {
     assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
     assert!(String::from_utf8_lossy(&o.stderr).contains("give the real directory"), "{}", transcript(&o));
 }
+
+/// `--update --bump-pins`: a copy found already at the version still gets its pins bumped
+/// (tag text only, every other byte kept); a pin by commit SHA is left and named, its comment
+/// untouched; a refused update bumps nothing; JSON lists each pin.
+#[test]
+fn bump_pins_moves_the_pins_with_the_copy_and_never_without_it() {
+    let v = support::version();
+    let (_suite, dist) = released(v);
+    let sdk = Sdk::new("v1.5.0");
+    let dir = sdk.copy();
+    std::fs::create_dir_all(dir.parent().unwrap()).unwrap();
+    let o = fetch(&[v, dir.to_str().unwrap()], dist.path());
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    let sha = "0123456789abcdef0123456789abcdef01234567";
+    let ci = sdk.root.join("sdk/.github/workflows/ci.yml");
+    let form = |tag: &str, sha_tag: &str| {
+        format!(
+            "jobs:\n  c:\n    steps:\n      - run: git clone --depth 1 --branch {tag} https://x.test/BabelQueue/conformance.git s # keep v1.5.0\n      - uses: BabelQueue/conformance@{tag}\n      - uses: BabelQueue/conformance@{sha} # {sha_tag}\n      - uses: actions/checkout@v4\n        with: {{ repository: BabelQueue/conformance, ref: {tag} }}\n"
+        )
+    };
+    std::fs::write(&ci, form("v1.5.0", "v1.5.0")).unwrap();
+    let o = fetch(&["--update", "--bump-pins", "--format", "json", v, dir.to_str().unwrap()], dist.path());
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    assert_eq!(std::fs::read_to_string(&ci).unwrap(), form(&format!("v{v}"), "v1.5.0"));
+    let doc: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let b = &doc["pin_bumps"];
+    assert_eq!(doc["action"], "unchanged");
+    assert_eq!(b["counts"], serde_json::json!({"bumped": 3, "left": 1}), "{b:#}");
+    assert_eq!(b["bumped"][0]["from"], "v1.5.0");
+    assert_eq!(b["bumped"][0]["to"], format!("v{v}"));
+    assert_eq!((b["bumped"][0]["line"].as_u64(), b["bumped"][0]["column"].as_u64()), (Some(4), Some(43)));
+    assert!(b["bumped"][0]["file"].as_str().unwrap().ends_with("sdk/.github/workflows/ci.yml"), "{b:#}");
+    assert_eq!(b["left"][0]["by_sha"], true);
+    assert_eq!(b["left"][0]["line"], 6);
+    assert!(b["left"][0]["reason"].as_str().unwrap().contains("cannot tell"), "{b:#}");
+
+    // Human output: the pin changed and the count.
+    std::fs::write(&ci, form("v1.5.0", "v1.5.0")).unwrap();
+    let o = fetch(&["--update", "--bump-pins", v, dir.to_str().unwrap()], dist.path());
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains(&format!("sdk/.github/workflows/ci.yml:4:43 v1.5.0 → v{v}\n")), "{}", transcript(&o));
+    assert!(out.contains(&format!("fetch --update: pins: 3 bumped to v{v}, 1 left alone\n")), "{out}");
+
+    // A refused update (a downgrade): the workflow byte for byte as it was.
+    std::fs::write(&ci, form("v1.5.0", "v1.5.0")).unwrap();
+    std::fs::write(dir.join("CONFORMANCE_VERSION"), "9.0.0\n").unwrap();
+    let o = fetch(&["--update", "--bump-pins", v, dir.to_str().unwrap()], dist.path());
+    assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
+    assert_eq!(std::fs::read_to_string(&ci).unwrap(), form("v1.5.0", "v1.5.0"));
+}

@@ -441,7 +441,8 @@ fn check_passes_after_sync_and_fails_on_any_single_byte_edit() {
     // Every file of one copy, one flipped byte at a time, through the library.
     let suite = Suite::load(t.suite()).unwrap();
     let targets = sync::targets::select(&sync::targets::from_suite(&suite).unwrap(), &["php-sdk".into()]).unwrap();
-    let options = Options { root: t.root.clone(), mode: Mode::Check, strict: false, allow_dirty: false };
+    let options =
+        Options { root: t.root.clone(), mode: Mode::Check, strict: false, allow_dirty: false, bump_pins: false };
     assert!(!sync::run(&suite, &targets, &options).unwrap().failed());
     let dir = t.copy("php-sdk/tests/conformance");
     for (rel, bytes) in canonical() {
@@ -1211,9 +1212,12 @@ fn a_symlink_onto_a_directory_that_is_not_a_copy_is_never_synced() {
     for mode in [Mode::DryRun, Mode::Sync] {
         // The repository's `.git` is a stand-in git cannot read, so whether anything is
         // uncommitted is unknown (the guard is tested on real repositories above): allowed here.
-        let report =
-            sync::run(&suite, &targets, &Options { root: root.clone(), mode, strict: false, allow_dirty: true })
-                .unwrap();
+        let report = sync::run(
+            &suite,
+            &targets,
+            &Options { root: root.clone(), mode, strict: false, allow_dirty: true, bump_pins: false },
+        )
+        .unwrap();
         let states: Vec<_> = report.targets.iter().map(|t| &t.state).collect();
         for (i, why) in [
             (0, "holds conformance, test_main.py, which a vendored copy never holds"),
@@ -1233,7 +1237,7 @@ fn a_symlink_onto_a_directory_that_is_not_a_copy_is_never_synced() {
     let report = sync::run(
         &suite,
         &targets,
-        &Options { root: root.clone(), mode: Mode::Check, strict: false, allow_dirty: false },
+        &Options { root: root.clone(), mode: Mode::Check, strict: false, allow_dirty: false, bump_pins: false },
     )
     .unwrap();
     let sub = &report.targets[3].state;
@@ -1287,8 +1291,11 @@ fn a_sync_whose_old_copy_cannot_be_removed_reports_the_new_copy_and_names_the_fi
             sync::targets::from_suite(&suite).unwrap().into_iter().filter(|x| x.repo == "php-sdk").collect();
         let run = |mode| {
             bqsuite::staging::pretend_no_exchange(!exchange);
-            let r =
-                sync::run(&suite, &targets, &Options { root: t.root.clone(), mode, strict: false, allow_dirty: false });
+            let r = sync::run(
+                &suite,
+                &targets,
+                &Options { root: t.root.clone(), mode, strict: false, allow_dirty: false, bump_pins: false },
+            );
             bqsuite::staging::pretend_no_exchange(false);
             r.unwrap()
         };
@@ -1382,4 +1389,187 @@ fn a_copy_kept_at_another_path_is_named_and_never_doubled() {
     assert!(!codes(&r).iter().any(|c| c.0 == "BQ721"), "{r:#}");
     let (code, _) = t.json(&["sync", "--only", &format!("{}/{}", adapters[0].0, adapters[0].1)]);
     assert_eq!(code, Some(0));
+}
+
+/// A workflow holding every pin form at `tag`, a pin of another project, and a comment: the
+/// bytes `--bump-pins` must keep around the tags. `sha` is the SHA pin's commit.
+fn every_pin_form(tag: &str, sha: &str) -> String {
+    format!(
+        "name: ci\r\non: [push]\r\njobs:\r\n  conformance:\r\n    steps:\r\n      # was --branch v1.0.0\r\n      - run: git clone --depth 1 --branch {tag} https://example.test/babelqueue/conformance.git suite\r\n      - uses: BabelQueue/conformance@{tag}\r\n      - uses: BabelQueue/conformance@{sha} # {tag}\r\n      - uses: actions/checkout@v4\r\n        with:\r\n          repository: BabelQueue/conformance\r\n          ref: '{tag}'\r\n      - run: git clone --branch {tag} https://github.com/confluentinc/librdkafka\r\n"
+    )
+}
+
+/// `--bump-pins`: every pin of a repository whose copies are now at the suite's version is
+/// rewritten, tag text only (SHA pins with the tag's commit from the suite's own repository),
+/// conflicting pins too; a refused or dirty copy's repository keeps its pins; `--dry-run`
+/// writes nothing; the JSON lists each pin.
+#[test]
+fn bump_pins_rewrites_the_tags_of_synced_repositories_only() {
+    let t = Tree::clean();
+    let v = version();
+    // The suite's own repository, tagged: where a SHA pin's new commit comes from.
+    let suite = t.suite();
+    support::git(&suite, &["init", "-q"]);
+    support::git(&suite, &["add", "-A"]);
+    support::git(&suite, &["commit", "-q", "-m", "suite"]);
+    support::git(&suite, &["tag", &format!("v{v}")]);
+    let new_sha = support::git(&suite, &["rev-parse", "HEAD"]).trim().to_owned();
+    let old_sha = "0123456789abcdef0123456789abcdef01234567";
+    let workflows = |r: &str| t.root.join(r).join(".github/workflows");
+    // Go: drifted, every form at v1.5.0, a second workflow at v1.4.0 (a conflict), mode 0750.
+    let go = "babelqueue-go";
+    std::fs::write(t.copy("babelqueue-go/testdata/conformance/fixtures/stale.json"), "{}\n").unwrap();
+    std::fs::write(workflows(go).join("ci.yml"), every_pin_form("v1.5.0", old_sha)).unwrap();
+    t.pin(go, "nightly.yml", "v1.4.0");
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(workflows(go).join("ci.yml"), std::fs::Permissions::from_mode(0o750)).unwrap();
+    // Python: in sync already, pinned behind. Node: a copy newer than the suite (refused).
+    // PHP: a drifted copy with uncommitted changes (refused).
+    std::fs::write(workflows("babelqueue-python").join("ci.yml"), every_pin_form("v1.5.0", old_sha)).unwrap();
+    std::fs::write(t.copy("babelqueue-node/test/conformance/CONFORMANCE_VERSION"), "9.0.0\n").unwrap();
+    t.pin("babelqueue-node", "ci.yml", "v1.5.0");
+    let php = t.root.join("php-sdk");
+    support::git(&php, &["init", "-q"]);
+    support::git(&php, &["add", "-A"]);
+    support::git(&php, &["commit", "-q", "-m", "vendor"]);
+    std::fs::write(t.copy("php-sdk/tests/conformance/fixtures/draft.json"), "{}\n").unwrap();
+    t.pin("php-sdk", "ci.yml", "v1.5.0");
+    let only = ["--only", go, "babelqueue-python", "babelqueue-node", "php-sdk"];
+
+    let before = t.snapshot();
+    let mut dry = vec!["sync", "--dry-run", "--bump-pins"];
+    dry.extend(only);
+    let (_, r) = t.json(&dry);
+    assert_eq!(t.snapshot(), before, "--dry-run wrote");
+    assert_eq!(r["pin_bumps"]["dry_run"], true);
+    assert_eq!(r["pin_bumps"]["counts"], json!({"bumped": 9, "left": 2}), "{:#}", r["pin_bumps"]);
+
+    let mut args = vec!["sync", "--bump-pins"];
+    args.extend(only);
+    let (code, r) = t.json(&args);
+    assert_eq!(code, Some(1), "the refusals fail the run: {r:#}");
+    let b = &r["pin_bumps"];
+    assert_eq!(b["to"], format!("v{v}"));
+    let ours: Vec<&Value> = b["bumped"].as_array().unwrap().iter().filter(|x| x["repo"] == go).collect();
+    assert_eq!(
+        *ours[0],
+        json!({"repo": go, "file": ".github/workflows/ci.yml", "line": 7, "column": 43, "from": "v1.5.0",
+               "to": format!("v{v}"), "sha": null})
+    );
+    assert_eq!(ours[2]["sha"], json!({"from": old_sha, "to": new_sha}));
+    assert_eq!(b["bumped"].as_array().unwrap().iter().filter(|x| x["repo"] == go).count(), 5, "{b:#}");
+    let left: Vec<(&str, &str)> = b["left"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| (l["repo"].as_str().unwrap(), l["reason"].as_str().unwrap()))
+        .collect();
+    assert_eq!(left.len(), 2, "{left:#?}");
+    let why = |r: &str| left.iter().find(|l| l.0 == r).unwrap_or_else(|| panic!("{left:#?}")).1;
+    assert!(why("babelqueue-node").contains("babelqueue-node/test/conformance was refused"), "{left:#?}");
+    assert!(why("php-sdk").contains("refused (uncommitted changes)"), "{left:#?}");
+    // Bumped bytes exactly, every other byte kept, the mode kept.
+    let want = every_pin_form(&format!("v{v}"), &new_sha);
+    let want = want.replacen(
+        &format!("--branch v{v} https://github.com/confluentinc"),
+        "--branch v1.5.0 https://github.com/confluentinc",
+        1,
+    );
+    assert_eq!(std::fs::read_to_string(workflows(go).join("ci.yml")).unwrap(), want);
+    assert_eq!(std::fs::read_to_string(workflows("babelqueue-python").join("ci.yml")).unwrap(), want);
+    let mode = std::fs::metadata(workflows(go).join("ci.yml")).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o750);
+    let nightly = std::fs::read_to_string(workflows(go).join("nightly.yml")).unwrap();
+    assert!(nightly.contains(&format!("--branch v{v} https://")) && !nightly.contains("v1.4.0"), "{nightly}");
+    // The refused copies' repositories: their workflows byte for byte as before.
+    let after = t.snapshot();
+    for r in ["babelqueue-node", "php-sdk"] {
+        let file = workflows(r).join("ci.yml").display().to_string();
+        assert_eq!(after[&file], before[&file], "{r}'s pin was bumped past its copy");
+    }
+    assert!(
+        !r["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f["file"].as_str().unwrap().starts_with(go) && f["code"].as_str().unwrap().starts_with("BQ71")),
+        "{r:#}"
+    );
+    // No temporary left in a workflows directory.
+    for r in [go, "babelqueue-python"] {
+        let names: Vec<_> = std::fs::read_dir(workflows(r)).unwrap().map(|e| e.unwrap().file_name()).collect();
+        assert!(names.iter().all(|n| !n.to_string_lossy().contains("bqsuite-")), "{names:?}");
+    }
+    // Human output: each pin, and the count.
+    std::fs::write(workflows(go).join("ci.yml"), every_pin_form("v1.5.0", old_sha)).unwrap();
+    let o = t.run(&["sync", "--bump-pins", "--only", go]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.contains(&format!("bumped        {go}/.github/workflows/ci.yml:7:43 v1.5.0 → v{v}\n")),
+        "{}",
+        transcript(&o)
+    );
+    assert!(out.contains(&format!("pins: 4 bumped to v{v}, 0 left alone\n")), "{}", transcript(&o));
+}
+
+/// Without `--bump-pins` a sync leaves every workflow as it is; with it, a pin by SHA whose
+/// tag the suite's repository lacks is left and named, its comment untouched.
+#[test]
+fn without_the_flag_or_the_tag_s_commit_no_pin_changes() {
+    let t = Tree::clean();
+    let go = "babelqueue-go";
+    let ci = t.root.join(go).join(".github/workflows/ci.yml");
+    let old_sha = "0123456789abcdef0123456789abcdef01234567";
+    std::fs::write(&ci, every_pin_form("v1.5.0", old_sha)).unwrap();
+    let before = std::fs::read(&ci).unwrap();
+    let (_, r) = t.json(&["sync", "--only", go]);
+    assert!(r.get("pin_bumps").is_none());
+    assert_eq!(std::fs::read(&ci).unwrap(), before);
+    // No git repository around the suite: the SHA pin is left, the others bumped.
+    let (_, r) = t.json(&["sync", "--bump-pins", "--only", go]);
+    let left = r["pin_bumps"]["left"].as_array().unwrap();
+    assert_eq!(left.len(), 1, "{r:#}");
+    assert_eq!(left[0]["by_sha"], true);
+    assert!(left[0]["reason"].as_str().unwrap().contains("a comment that disagrees with its SHA is never written"));
+    let text = std::fs::read_to_string(&ci).unwrap();
+    assert!(text.contains(&format!("{old_sha} # v1.5.0")), "{text}");
+}
+
+/// One line of counts per status after the table, and the same counts in JSON: every target
+/// counted once.
+#[test]
+fn the_report_counts_the_targets_by_status() {
+    let t = Tree::messy(true);
+    let (_, r) = t.json(&["sync", "--check"]);
+    let counts = r["counts"].as_object().unwrap();
+    let keys: Vec<&str> = counts.keys().map(String::as_str).collect();
+    assert_eq!(keys.len(), 6, "{counts:?}");
+    let sum: u64 = counts.values().map(|n| n.as_u64().unwrap()).sum();
+    assert_eq!(sum as usize, r["targets"].as_array().unwrap().len());
+    assert_eq!(counts["skipped"], 2);
+    assert_eq!(counts["refused"], 2);
+    let o = t.run(&["sync", "--check"]);
+    let line = format!(
+        "targets: in sync {}, drifted {}, missing {}, refused 2, failed 0, skipped 2\n",
+        counts["in-sync"], counts["drifted"], counts["missing"]
+    );
+    assert!(String::from_utf8_lossy(&o.stdout).contains(&line), "{}", transcript(&o));
+}
+
+/// Two targets that are one directory (a copy symlinked to another target's copy inside the
+/// repository) get one BQ722 warning naming both, not two silent copies.
+#[test]
+fn two_targets_that_are_one_directory_are_named() {
+    let t = Tree::clean();
+    let pulsar = t.copy("babelqueue-node-adapters/packages/pulsar/test/conformance");
+    std::fs::remove_dir_all(&pulsar).unwrap();
+    std::os::unix::fs::symlink("../../sqs/test/conformance", &pulsar).unwrap();
+    let (code, r) = t.json(&["sync", "--check"]);
+    assert_eq!(code, Some(0), "a warning: {r:#}");
+    let shared: Vec<&Value> = r["findings"].as_array().unwrap().iter().filter(|f| f["code"] == "BQ722").collect();
+    assert_eq!(shared.len(), 1, "{r:#}");
+    assert_eq!(shared[0]["severity"], "warning");
+    assert_eq!(shared[0]["file"], "babelqueue-node-adapters/packages/pulsar/test/conformance");
+    let message = shared[0]["message"].as_str().unwrap();
+    assert!(message.starts_with("babelqueue-node-adapters/packages/pulsar/test/conformance and babelqueue-node-adapters/packages/sqs/test/conformance are one directory"), "{message}");
 }

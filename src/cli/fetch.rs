@@ -35,6 +35,13 @@ pub struct FetchArgs {
     /// changes are lost.
     #[arg(long, requires = "update")]
     pub allow_dirty: bool,
+    /// With --update: once the copy is at VERSION (written, or already exact), rewrite every
+    /// CI pin of its git repository's workflows (--branch vX.Y.Z, uses:
+    /// BabelQueue/conformance@vX.Y.Z, actions/checkout's ref:) to vVERSION, only the tag's
+    /// text, so the copy and its pin land in one commit. A pin by commit SHA is left and named
+    /// (its commit cannot be known here); nothing is bumped when the update is refused or fails.
+    #[arg(long, requires = "update")]
+    pub bump_pins: bool,
     /// The suite version (SemVer, without a leading v).
     pub version: String,
     /// Where to unpack the release (must be empty or absent); with --check or --update, the
@@ -215,7 +222,7 @@ pub fn run(a: &FetchArgs, color: bool) -> ExitCode {
 fn update(a: &FetchArgs, req: &Request) -> ExitCode {
     // Read first: the update may replace the directory the command runs in.
     let cwd = crate::fsutil::current_dir();
-    let u = match fetch::update(req, &a.dir, a.allow_downgrade, a.allow_dirty) {
+    let u = match fetch::update(req, &a.dir, a.allow_downgrade, a.allow_dirty, a.bump_pins) {
         Ok(u) => u,
         Err(e) => return failed(&e, a.format, "bqsuite fetch --update"),
     };
@@ -244,10 +251,29 @@ fn update(a: &FetchArgs, req: &Request) -> ExitCode {
                 "tag": p.tag, "file": pin_at(p), "line": p.span.line, "column": p.span.column, "by_sha": p.by_sha,
             })).collect::<Vec<_>>(),
         });
+        let mut doc = doc;
+        if let Some(b) = &u.bumps {
+            doc["pin_bumps"] = serde_json::json!({
+                "to": format!("v{}", a.version),
+                "bumped": b.bumped.iter().map(|x| serde_json::json!({
+                    "file": format!("{}/{}", repo.as_deref().unwrap_or("."), x.file),
+                    "line": x.span.line, "column": x.span.column, "from": x.from, "to": x.to,
+                })).collect::<Vec<_>>(),
+                "left": b.left.iter().map(|l| serde_json::json!({
+                    "file": pin_at(&l.pin), "line": l.pin.span.line, "column": l.pin.span.column,
+                    "tag": l.pin.tag, "by_sha": l.pin.by_sha, "reason": l.reason,
+                })).collect::<Vec<_>>(),
+                "failed": b.failed.iter().map(|(f, why)| serde_json::json!({
+                    "file": format!("{}/{}", repo.as_deref().unwrap_or("."), f), "reason": why,
+                })).collect::<Vec<_>>(),
+                "counts": {"bumped": b.bumped.len(), "left": b.left.len()},
+            });
+        }
+        let failed = u.old_kept.is_some() || u.bumps.as_ref().is_some_and(|b| !b.failed.is_empty());
         let mut text = serde_json::to_string_pretty(&doc).expect("a JSON value always serialises");
         text.push('\n');
         emit(&text);
-        return exit(u.old_kept.is_some());
+        return exit(failed);
     }
     let mut out = String::new();
     for (word, list) in [("added", &u.added), ("removed", &u.removed), ("modified", &u.modified)] {
@@ -264,8 +290,41 @@ fn update(a: &FetchArgs, req: &Request) -> ExitCode {
         "fetch --update: {dir}: {from} -> {} ({verdict}; {} sha256 {}, verified against {})\n",
         a.version, u.verified.name, u.verified.sha256, u.verified.against
     ));
+    if let Some(b) = &u.bumps {
+        for x in &b.bumped {
+            let at = format!("{}/{}:{}:{}", repo.as_deref().unwrap_or("."), x.file, x.span.line, x.span.column);
+            out.push_str(&format!("bumped    {} {} → {}\n", diag::terminal_safe(&at), x.from, x.to));
+        }
+        for l in &b.left {
+            let at = format!("{}:{}:{}", pin_at(&l.pin), l.pin.span.line, l.pin.span.column);
+            out.push_str(&format!(
+                "pin left  {} {} ({})\n",
+                diag::terminal_safe(&at),
+                l.pin.tag,
+                diag::terminal_safe(&l.reason)
+            ));
+        }
+        out.push_str(&format!(
+            "fetch --update: pins: {} bumped to v{}, {} left alone\n",
+            b.bumped.len(),
+            a.version,
+            b.left.len()
+        ));
+    } else if a.bump_pins {
+        out.push_str("fetch --update: pins: none bumped (the copy is in no git repository)\n");
+    }
     emit(&out);
-    for p in &u.stale_pins {
+    if let Some(b) = &u.bumps {
+        for (file, why) in &b.failed {
+            note!(
+                "bqsuite: error: {}/{file}: cannot bump the pins in this workflow: {}; it was left as it was",
+                repo.as_deref().unwrap_or("."),
+                diag::terminal_safe(why)
+            );
+        }
+    }
+    // With --bump-pins, the pins left are listed above with their reasons.
+    for p in u.stale_pins.iter().filter(|_| u.bumps.is_none()) {
         // A SHA pin moves with its SHA: the comment only names the tag.
         let how = if p.by_sha {
             format!(
@@ -296,5 +355,5 @@ fn update(a: &FetchArgs, req: &Request) -> ExitCode {
     if let Some(why) = &u.old_kept {
         note!("bqsuite: error: {}: {}", dir, diag::terminal_safe(why));
     }
-    exit(u.old_kept.is_some())
+    exit(u.old_kept.is_some() || u.bumps.as_ref().is_some_and(|b| !b.failed.is_empty()))
 }

@@ -39,6 +39,14 @@ pub struct SyncArgs {
     /// those changes are lost.
     #[arg(long, conflicts_with = "check")]
     pub allow_dirty: bool,
+    /// After the copies, rewrite every CI pin of each repository's workflows (--branch vX.Y.Z,
+    /// uses: BabelQueue/conformance@vX.Y.Z, actions/checkout's ref:) to the canonical tag, only
+    /// the tag's text, so the copy and its pin land in one commit. Only in a repository whose
+    /// every copy is now at that version; a pin by commit SHA is bumped with the SHA of the
+    /// tag's commit in this suite's repository, or left and named. With --dry-run: what it
+    /// would rewrite.
+    #[arg(long, conflicts_with = "check")]
+    pub bump_pins: bool,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
@@ -97,11 +105,14 @@ pub(super) fn sync(a: &SyncArgs, color: bool) -> ExitCode {
         }
     }
     super::interrupt::name_from(&root);
-    let report =
-        match sync::run(&suite, &selected, &Options { root, mode, strict: a.strict, allow_dirty: a.allow_dirty }) {
-            Ok(r) => r,
-            Err(e) => return fail(e),
-        };
+    let report = match sync::run(
+        &suite,
+        &selected,
+        &Options { root, mode, strict: a.strict, allow_dirty: a.allow_dirty, bump_pins: a.bump_pins },
+    ) {
+        Ok(r) => r,
+        Err(e) => return fail(e),
+    };
     emit(&report.render(a.format, color, !a.no_diff));
     if a.format == Format::Github {
         write_step_summary(&diag::markdown_summary(&report.findings(), &report.summary()));

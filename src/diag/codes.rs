@@ -864,6 +864,18 @@ codes! {
             args: &["--check"],
         },
     }
+    SYNC_TARGET_SHARED = "BQ722" "sync-target-shared" "Two sync targets are one directory: one target's path leads, through a symlink inside its repository, to another target's copy." {
+        Warning,
+        checks: "No two located targets resolve to the same real directory (a copy symlinked to another target's copy inside one repository).",
+        why: "Such a copy is one copy counted as two: the report and its counts name it twice, a sync writes it twice, and whichever of the two paths a runner or CI reads, the targets file claims a copy that does not exist on its own. Remove one of the two targets from sync-targets.json, or replace the symlink with a copy.",
+        example: Sync {
+            edits: &[
+                Write("targets.json", "{\"schema_version\": 1, \"targets\": [{\"repo\": \"php-sdk\", \"path\": \"tests/conformance\"}, {\"repo\": \"php-sdk\", \"path\": \"tests/conformance-link\"}, {\"repo\": \"babelqueue-python\", \"path\": \"tests/conformance\"}]}\n"),
+                Symlink("php-sdk/tests/conformance-link", "conformance"),
+            ],
+            args: &["--check", "--targets", "root/targets.json"],
+        },
+    }
 
     PRODUCER_SCHEMA_FAILS = "BQ801" "producer-schema-fails" "A roundtrip or forbidden_keys fixture fails the producer schema, and its case does not say producer_schema_valid: false." {
         Error,

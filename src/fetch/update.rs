@@ -34,6 +34,13 @@
 //! - The CI pins are those `sync` reads ([`crate::sync::pin`]), in the git repository that
 //!   holds DIR (the nearest ancestor with a `.git`); any pin other than `vVERSION` is reported so
 //!   the caller can remind the user to bump it in the same commit.
+//! - With `bump_pins` (`--bump-pins`), once the copy is at VERSION (written, or already
+//!   exact), every pin of that repository is rewritten to `vVERSION` by the rules of
+//!   [`crate::sync::bump`]: a pin by commit SHA is left and named (an SDK repository holds no
+//!   suite tag to resolve its commit from), and so is every pin while another copy in the
+//!   repository ([`vendored::copies_in`]) states another version, since the pin checks it too.
+//!   A refused or failed update bumps nothing. The pins still stale afterwards are the
+//!   reminder's.
 
 use std::path::{Path, PathBuf};
 
@@ -41,6 +48,7 @@ use semver::Version;
 
 use super::{FetchError, Request, Verified, open};
 use crate::git::Changes;
+use crate::sync::bump;
 use crate::sync::pin::{self, Pin};
 use crate::vendored::{self, Recovered};
 
@@ -64,6 +72,9 @@ pub struct Updated {
     pub pinned: bool,
     /// The new copy is in place, but the old one could not be removed: why, naming what is left.
     pub old_kept: Option<String>,
+    /// `--bump-pins`: what became of the repository's pins (`None`: not asked, or no
+    /// repository).
+    pub bumps: Option<bump::Outcome>,
 }
 
 impl Updated {
@@ -74,7 +85,13 @@ impl Updated {
 }
 
 /// Update the copy at `dir` to the release `req` names.
-pub fn update(req: &Request, dir: &Path, allow_downgrade: bool, allow_dirty: bool) -> Result<Updated, FetchError> {
+pub fn update(
+    req: &Request,
+    dir: &Path,
+    allow_downgrade: bool,
+    allow_dirty: bool,
+    bump_pins: bool,
+) -> Result<Updated, FetchError> {
     let shown = dir.display();
     // Leftovers beside the real directory (never beside a symlink's target it refuses).
     if let Ok(crate::sync::Given { dir: real, .. }) = crate::sync::resolve_given(dir) {
@@ -128,8 +145,15 @@ pub fn update(req: &Request, dir: &Path, allow_downgrade: bool, allow_dirty: boo
                 }
             }
         }
-        let done = vendored::replace(&real, &canonical)
-            .map_err(|e| FetchError::could_not_run(format!("cannot write {shown}: {e}; the old copy is kept")))?;
+        let done = vendored::replace(&real, &canonical).map_err(|e| {
+            FetchError::could_not_run(match vendored::unwritable_dir(&real).filter(|_| vendored::is_unwritable(&e)) {
+                Some(d) => format!(
+                    "cannot write {shown}: the directory {} is not writable ({e}); the old copy is kept",
+                    d.display()
+                ),
+                None => format!("cannot write {shown}: {e}; the old copy is kept"),
+            })
+        })?;
         if let vendored::Replaced::OldKept { name, why } = done {
             old_kept = Some(format!(
                 "the new copy is in place, but the old copy moved aside beside it as {name} could not be removed \
@@ -139,6 +163,24 @@ pub fn update(req: &Request, dir: &Path, allow_downgrade: bool, allow_dirty: boo
     }
     let repo =
         real.canonicalize().ok().and_then(|d| d.ancestors().find(|a| a.join(".git").exists()).map(Path::to_path_buf));
+    let bumps = repo.as_deref().filter(|_| bump_pins).map(|repo| {
+        let this = real.canonicalize().unwrap_or_else(|_| real.clone());
+        let other = vendored::copies_in(repo).into_iter().find_map(|rel| {
+            let at = repo.join(&rel);
+            let v = std::fs::read_to_string(at.join(crate::suite::VERSION_FILE)).ok()?.trim().to_owned();
+            (at.canonicalize().ok()? != this && v != req.version).then_some((rel, v))
+        });
+        match other {
+            Some((rel, v)) => bump::leave_all(
+                repo,
+                &req.version,
+                &format!(
+                    "not bumped: the repository's other copy {rel} is {v}, and a pin never names a version a copy it                      checks is not at"
+                ),
+            ),
+            None => bump::bump(repo, &req.version, None, true),
+        }
+    });
     let pins = repo.as_deref().map(pin::read).unwrap_or_default();
     let want = format!("v{}", req.version);
     Ok(Updated {
@@ -151,6 +193,7 @@ pub fn update(req: &Request, dir: &Path, allow_downgrade: bool, allow_dirty: boo
         repo,
         pinned: !pins.is_empty(),
         old_kept,
+        bumps,
         stale_pins: pins.into_iter().filter(|p| p.tag != want).collect(),
     })
 }

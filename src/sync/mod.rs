@@ -35,6 +35,9 @@
 //!   while the one CI checks stays old. A located target whose repository's workflows give
 //!   the suite's action `vendored:` paths none of which is the target's gets the BQ721 warning
 //!   too.
+//! - Two targets whose paths resolve to one real directory (a copy symlinked, inside its
+//!   repository, to another target's copy) are one copy: the later target gets a BQ722 warning
+//!   naming both, and both are still processed as before.
 //! - Drift is reported from the copy's side: `added` = in the copy, not in the suite;
 //!   `removed` = in the suite, not in the copy; `modified` = bytes differ (with a unified diff
 //!   from the canonical file to the copy when both are UTF-8).
@@ -55,6 +58,7 @@
 //!   error naming it and the entry that resists; `--check` then calls it the old copy, not
 //!   removed (BQ719), never the stage of an interrupted sync.
 
+pub mod bump;
 pub mod pin;
 mod place;
 mod report;
@@ -97,6 +101,9 @@ pub struct Options {
     pub strict: bool,
     /// Replace a copy that holds uncommitted changes in its git work tree (`--allow-dirty`).
     pub allow_dirty: bool,
+    /// After the copies, rewrite each repository's CI pins to the canonical tag
+    /// (`--bump-pins`; [`bump`]). `DryRun` says what it would rewrite; `Check` ignores it.
+    pub bump_pins: bool,
 }
 
 /// What was found at a target before anything was written.
@@ -158,6 +165,12 @@ pub struct TargetReport {
     /// The paths the repository's workflows give the suite's action as `vendored:` (empty:
     /// none given).
     pub ci_vendored: Vec<String>,
+    /// The SDK repository's real directory (`None` when it was not located).
+    pub repo_dir: Option<PathBuf>,
+    /// The copy's real directory (`None` when the repository was not located).
+    pub copy_dir: Option<PathBuf>,
+    /// An earlier target (its id) whose path resolves to the same real directory (BQ722).
+    pub shared_with: Option<String>,
 }
 
 /// The outcome over all targets.
@@ -169,6 +182,9 @@ pub struct Report {
     /// The canonical `CONFORMANCE_VERSION`.
     pub version: Version,
     pub targets: Vec<TargetReport>,
+    /// `--bump-pins` (not under `Check`): what became of each located repository's pins, by
+    /// repository name, in target order.
+    pub bumps: Option<Vec<(String, bump::Outcome)>>,
 }
 
 /// The canonical files a vendored copy holds, by suite-relative path ([`vendored::is_part`]).
@@ -199,7 +215,7 @@ pub fn run(suite: &Suite, targets: &[Target], opts: &Options) -> Result<Report, 
     // copy kept elsewhere (the suite's own list too: `--only` selects fewer).
     let mut known: Vec<Target> = targets::from_suite(suite).unwrap_or_default();
     known.extend(targets.iter().cloned());
-    let targets: Vec<TargetReport> =
+    let mut targets: Vec<TargetReport> =
         targets.iter().map(|t| one(t, &canonical, &version, &suite_dir, opts, &known)).collect();
     if !targets.is_empty() && targets.iter().all(|t| t.state == State::Skipped) {
         let n = targets.len();
@@ -212,7 +228,77 @@ pub fn run(suite: &Suite, targets: &[Target], opts: &Options) -> Result<Report, 
             if opts.mode == Mode::Check { "check" } else { "sync" }
         ));
     }
-    Ok(Report { mode: opts.mode, strict: opts.strict, root: opts.root.clone(), version, targets })
+    // Ruling (stop 73): two targets that are one directory are reported (BQ722), not counted
+    // silently as two copies; both are still processed as before (the second write finds the
+    // copy exact).
+    for i in 0..targets.len() {
+        let Some(dir) = targets[i].copy_dir.clone() else { continue };
+        targets[i].shared_with = targets[..i].iter().find(|t| t.copy_dir.as_ref() == Some(&dir)).map(|t| t.target.id());
+    }
+    let bumps = (opts.bump_pins && opts.mode != Mode::Check)
+        .then(|| bump_pins(&mut targets, &known, &version, &suite_dir, opts.mode == Mode::Sync));
+    Ok(Report { mode: opts.mode, strict: opts.strict, root: opts.root.clone(), version, targets, bumps })
+}
+
+/// `--bump-pins`: each located repository's pins, bumped to `version` only when every one of
+/// its targets (every target the suite's list names in it, not only those selected) is at
+/// `version` after the run: written (or, dry, to be), or already in sync. Otherwise its stale
+/// pins are left with the reason: a pin bumped past its copy is the very mismatch the flag
+/// exists to prevent. After a write the targets' pins are read again, so the report describes
+/// the workflows as they now are.
+fn bump_pins(
+    targets: &mut [TargetReport],
+    known: &[Target],
+    version: &Version,
+    suite_dir: &Path,
+    write: bool,
+) -> Vec<(String, bump::Outcome)> {
+    let mut out: Vec<(String, bump::Outcome)> = Vec::new();
+    let v = version.to_string();
+    let resolve = |tag: &str| bump::resolve_in_suite(suite_dir, tag);
+    for i in 0..targets.len() {
+        let (repo, Some(dir)) = (&targets[i].target.repo, targets[i].repo_dir.clone()) else { continue };
+        if out.iter().any(|(r, _)| r == repo) {
+            continue;
+        }
+        let ours: Vec<&TargetReport> = targets.iter().filter(|t| &t.target.repo == repo).collect();
+        let unselected = known.iter().find(|k| &k.repo == repo && !ours.iter().any(|t| t.target.path == k.path));
+        let not_at = ours.iter().find(|t| {
+            let at = matches!(t.action, Action::Written | Action::WrittenOldKept { .. } | Action::WouldWrite)
+                || (t.state == State::InSync && t.action == Action::None);
+            !at
+        });
+        let outcome = if let Some(t) = not_at {
+            let why = match (&t.state, &t.action) {
+                (State::Refused(_), _) | (_, Action::RefusedDowngrade(_) | Action::RefusedElsewhere(_)) => "refused",
+                (_, Action::RefusedUncommitted(_)) => "refused (uncommitted changes)",
+                (State::Failed(_), _) | (_, Action::Failed(_)) => "failed",
+                _ => "not written",
+            };
+            let reason = format!(
+                "not bumped: {} was {why}, so its copy is not at {v}, and a pin never names a version its copy is not at",
+                t.target.id()
+            );
+            bump::leave_all(&dir, &v, &reason)
+        } else if let Some(k) = unselected {
+            let reason = format!(
+                "not bumped: {}/{} is not in this run (--only), so bqsuite cannot tell that its copy is at {v}",
+                k.repo, k.path
+            );
+            bump::leave_all(&dir, &v, &reason)
+        } else {
+            bump::bump(&dir, &v, Some(&resolve), write)
+        };
+        let repo = repo.clone();
+        if write && !outcome.bumped.is_empty() {
+            for t in targets.iter_mut().filter(|t| t.target.repo == repo) {
+                t.pins = pin::read(&dir);
+                t.pin_status = Some(pin::classify(t.copy_version.as_deref(), &t.pins, version));
+            }
+        }
+        out.push((repo, outcome));
+    }
+    out
 }
 
 fn one(
@@ -233,6 +319,9 @@ fn one(
         leftovers: Vec::new(),
         elsewhere: Vec::new(),
         ci_vendored: Vec::new(),
+        repo_dir: None,
+        copy_dir: None,
+        shared_with: None,
     };
     let mut loc = match place::locate(&opts.root, &target.repo, &target.path) {
         Ok(Some(loc)) => loc,
@@ -246,6 +335,8 @@ fn one(
             return report;
         }
     };
+    report.repo_dir = Some(loc.repo.clone());
+    report.copy_dir = Some(loc.dir.clone());
     if let Some(why) = overlaps_suite(&loc.dir, suite_dir) {
         report.state = State::Refused(format!("{} {why}", target.id()));
         return report;
@@ -324,7 +415,22 @@ fn one(
             match vendored::replace(&loc.dir, canonical) {
                 Ok(vendored::Replaced::Whole) => Action::Written,
                 Ok(vendored::Replaced::OldKept { name, why }) => Action::WrittenOldKept { name, why },
-                Err(e) => Action::Failed(format!("cannot write {}: {e}", target.id())),
+                Err(e) => {
+                    Action::Failed(match vendored::unwritable_dir(&loc.dir).filter(|_| vendored::is_unwritable(&e)) {
+                        // The directory that refused, not the copy (user study, stop 73: a
+                        // read-only repository named the copy, whose own mode was fine).
+                        Some(d) => format!(
+                            "cannot write {}: the directory {} is not writable ({e}); the old copy is kept",
+                            target.id(),
+                            match d.strip_prefix(&loc.repo) {
+                                Ok(rel) if rel.as_os_str().is_empty() => target.repo.clone(),
+                                Ok(rel) => format!("{}/{}", target.repo, rel.display()),
+                                Err(_) => d.display().to_string(),
+                            }
+                        ),
+                        None => format!("cannot write {}: {e}", target.id()),
+                    })
+                }
             }
         };
         if matches!(report.action, Action::Written | Action::WrittenOldKept { .. } | Action::WouldWrite) {

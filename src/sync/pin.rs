@@ -104,6 +104,8 @@ pub struct Found {
     pub span: Span,
     /// Named by the comment after an action's commit SHA ([`Pin::by_sha`]).
     pub by_sha: bool,
+    /// The byte offset of the tag in the text (where `span` is).
+    pub offset: usize,
 }
 
 /// Every pin in `text`, with its position, in text order.
@@ -115,7 +117,7 @@ pub fn scan(text: &str) -> Vec<Found> {
     at.extend(checkout_refs(&live).into_iter().map(|(offset, tag)| (offset, tag.to_owned(), false)));
     at.sort_unstable_by_key(|(offset, ..)| *offset);
     // Offsets into `live` are offsets into `text`: the two differ only where comments were.
-    at.into_iter().map(|(offset, tag, by_sha)| Found { tag, span: span_at(text, offset), by_sha }).collect()
+    at.into_iter().map(|(offset, tag, by_sha)| Found { tag, span: span_at(text, offset), by_sha, offset }).collect()
 }
 
 /// `text` with every comment blanked, byte for byte, so that offsets stay `text`'s: a line whose
@@ -386,8 +388,10 @@ fn branch_flags(text: &str) -> Vec<(usize, &str)> {
     out
 }
 
-/// Every pin in the workflows of the repository at `repo` (a real path), in file order.
-pub(crate) fn read(repo: &Path) -> Vec<Pin> {
+/// The workflow files of the repository at `repo` (a real path) that pins are read from, by
+/// name, sorted: the regular `*.yml` / `*.yaml` files directly in [`WORKFLOWS`], which is
+/// never reached through a symlink out of the repository (a symlinked file is not read).
+pub(crate) fn workflow_files(repo: &Path) -> Vec<(String, std::path::PathBuf)> {
     let Ok((dir, true)) = resolve_inside(repo, WORKFLOWS, "") else {
         return Vec::new();
     };
@@ -401,11 +405,16 @@ pub(crate) fn read(repo: &Path) -> Vec<Pin> {
         .filter(|n| n.ends_with(".yml") || n.ends_with(".yaml"))
         .collect();
     files.sort();
+    files.into_iter().map(|name| (format!("{WORKFLOWS}/{name}"), dir.join(&name))).collect()
+}
+
+/// Every pin in the workflows of the repository at `repo` (a real path), in file order.
+pub(crate) fn read(repo: &Path) -> Vec<Pin> {
     let mut pins = Vec::new();
-    for name in files {
-        let Ok(text) = std::fs::read_to_string(dir.join(&name)) else { continue };
-        for Found { tag, span, by_sha } in scan(&text) {
-            pins.push(Pin { tag, file: format!("{WORKFLOWS}/{name}"), span, by_sha });
+    for (file, path) in workflow_files(repo) {
+        let Ok(text) = std::fs::read_to_string(&path) else { continue };
+        for Found { tag, span, by_sha, .. } in scan(&text) {
+            pins.push(Pin { tag, file: file.clone(), span, by_sha });
         }
     }
     pins
@@ -416,19 +425,6 @@ pub(crate) fn read(repo: &Path) -> Vec<Pin> {
 /// line of a block scalar (`vendored: |`), trimmed, quotes and a trailing `/` removed, in file
 /// order, without repeats. Comments name nothing.
 pub(crate) fn vendored_inputs(repo: &Path) -> Vec<String> {
-    let Ok((dir, true)) = resolve_inside(repo, WORKFLOWS, "") else {
-        return Vec::new();
-    };
-    let Ok(entries) = std::fs::read_dir(&dir) else {
-        return Vec::new();
-    };
-    let mut files: Vec<_> = entries
-        .filter_map(Result::ok)
-        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| n.ends_with(".yml") || n.ends_with(".yaml"))
-        .collect();
-    files.sort();
     let mut out: Vec<String> = Vec::new();
     let mut push = |v: &str| {
         let v = v.trim().trim_matches(['"', '\'']).trim_end_matches('/').to_owned();
@@ -436,8 +432,8 @@ pub(crate) fn vendored_inputs(repo: &Path) -> Vec<String> {
             out.push(v);
         }
     };
-    for name in files {
-        let Ok(text) = std::fs::read_to_string(dir.join(&name)) else { continue };
+    for (_, path) in workflow_files(repo) {
+        let Ok(text) = std::fs::read_to_string(&path) else { continue };
         let text = without_comments(&text);
         let lines: Vec<&str> = text.lines().collect();
         for (i, line) in lines.iter().enumerate() {

@@ -59,7 +59,103 @@ impl Report {
             let group: Vec<&TargetReport> = self.targets.iter().filter(|o| key(o) == key(t)).collect();
             out.extend(self.pin_finding(&group, status));
         }
+        for (repo, outcome) in self.bumps.iter().flatten() {
+            for (file, why) in &outcome.failed {
+                out.push(
+                    Finding::error(
+                        Code::SYNC_IO_FAILED,
+                        format!("cannot bump the pins in this workflow: {why}; it was left as it was"),
+                    )
+                    .in_file(format!("{repo}/{file}")),
+                );
+            }
+        }
         out
+    }
+
+    /// `--bump-pins`: one line per pin rewritten (`file:line:col vOLD → vNEW`, paths from the
+    /// sync root) and per stale pin left with its reason, then the counts.
+    fn bump_lines(&self) -> String {
+        let Some(bumps) = &self.bumps else { return String::new() };
+        let verb = if self.mode == Mode::DryRun { "would bump" } else { "bumped" };
+        let mut out = String::new();
+        let (mut bumped, mut left) = (0, 0);
+        for (repo, o) in bumps {
+            for b in &o.bumped {
+                let sha = b.sha.as_ref().map_or(String::new(), |(old, new)| format!(" (commit {old} → {new})"));
+                let at = format!("{repo}/{}:{}:{}", b.file, b.span.line, b.span.column);
+                let _ = writeln!(out, "{verb:<12}  {} {} → {}{sha}", diag::terminal_safe(&at), b.from, b.to);
+            }
+            for l in &o.left {
+                let at = format!("{repo}/{}:{}:{}", l.pin.file, l.pin.span.line, l.pin.span.column);
+                let _ = writeln!(
+                    out,
+                    "{:<12}  {} {} ({})",
+                    "pin left",
+                    diag::terminal_safe(&at),
+                    l.pin.tag,
+                    diag::terminal_safe(&l.reason)
+                );
+            }
+            bumped += o.bumped.len();
+            left += o.left.len();
+        }
+        let _ = writeln!(
+            out,
+            "pins: {bumped} {verb} to v{}, {left} left alone{}",
+            self.version,
+            if left > 0 { " (reasons above)" } else { "" }
+        );
+        out
+    }
+
+    /// The status words counted, in the order the summary line gives them: every target has
+    /// one ([`Self::label`]), and each word appears even at 0 so runs compare line by line.
+    fn counted(&self) -> &'static [&'static str] {
+        match self.mode {
+            Mode::Check => &["in-sync", "drifted", "missing", "refused", "failed", "skipped"],
+            Mode::Sync => &["unchanged", "updated", "created", "refused", "failed", "skipped"],
+            Mode::DryRun => &["unchanged", "would update", "would create", "refused", "failed", "skipped"],
+        }
+    }
+
+    /// How many targets have each status word, in [`Self::counted`] order.
+    pub fn counts(&self) -> Vec<(&'static str, usize)> {
+        self.counted().iter().map(|w| (*w, self.targets.iter().filter(|t| self.label(t) == *w).count())).collect()
+    }
+
+    /// `targets: in sync 21, drifted 3, missing 1, refused 1, failed 0, skipped 0`.
+    fn counts_line(&self) -> String {
+        let parts: Vec<String> = self.counts().iter().map(|(w, n)| format!("{} {n}", w.replace('-', " "))).collect();
+        format!("targets: {}\n", parts.join(", "))
+    }
+
+    fn bumps_json(&self) -> Value {
+        let Some(bumps) = &self.bumps else { return Value::Null };
+        let mut bumped = Vec::new();
+        let mut left = Vec::new();
+        for (repo, o) in bumps {
+            bumped.extend(o.bumped.iter().map(|b| {
+                json!({
+                    "repo": repo, "file": b.file, "line": b.span.line, "column": b.span.column,
+                    "from": b.from, "to": b.to,
+                    "sha": b.sha.as_ref().map(|(old, new)| json!({"from": old, "to": new})),
+                })
+            }));
+            left.extend(o.left.iter().map(|l| {
+                json!({
+                    "repo": repo, "file": l.pin.file, "line": l.pin.span.line, "column": l.pin.span.column,
+                    "tag": l.pin.tag, "by_sha": l.pin.by_sha, "reason": l.reason,
+                })
+            }));
+        }
+        json!({
+            "dry_run": self.mode == Mode::DryRun,
+            "to": format!("v{}", self.version),
+            "bumped": bumped,
+            "left": left,
+            "counts": {"bumped": bumped.len(), "left": left.len()},
+        })
     }
 
     /// Does the command fail (exit 1)?
@@ -149,6 +245,20 @@ impl Report {
                          is stale",
                         t.ci_vendored.join(", "),
                         t.target.path
+                    ),
+                )
+                .in_file(id.clone()),
+            );
+        }
+        if let Some(other) = &t.shared_with {
+            out.push(
+                Finding::warning(
+                    Code::SYNC_TARGET_SHARED,
+                    format!(
+                        "{id} and {other} are one directory (a symlink inside {} leads one to the other): one copy \
+                         counted as two; remove one of the two targets from the targets file, or make it a copy of \
+                         its own",
+                        t.target.repo
                     ),
                 )
                 .in_file(id.clone()),
@@ -382,6 +492,10 @@ impl Report {
                 doc["root"] = json!(self.root.display().to_string());
                 doc["canonical_version"] = json!(self.version.to_string());
                 doc["targets"] = self.targets.iter().map(|t| self.target_json(t)).collect();
+                doc["counts"] = self.counts().into_iter().map(|(w, n)| (w.replace(' ', "-"), json!(n))).collect();
+                if self.bumps.is_some() {
+                    doc["pin_bumps"] = self.bumps_json();
+                }
                 let mut s = serde_json::to_string_pretty(&doc).expect("a JSON value always serialises");
                 s.push('\n');
                 s
@@ -389,6 +503,8 @@ impl Report {
             Format::Human | Format::Github => {
                 let color = color && format == Format::Human;
                 let mut out = self.table(color, diffs);
+                out.push_str(&self.counts_line());
+                out.push_str(&self.bump_lines());
                 out.push('\n');
                 out.push_str(&diag::render(&findings, format, color, &summary));
                 out
