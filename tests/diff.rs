@@ -192,8 +192,14 @@ fn scope_and_bindings_say_what_they_show() {
     let out = text(&["--scope", "redis"]);
     assert!(out.contains("showing only the changes in sections of scope redis, and the suite-wide ones"), "{out}");
     assert!(!out.contains("must implement") && !out.contains("\ncore\n"), "{out}");
+    // The bump is the whole diff's, and the last line says changes are hidden, so "no changes"
+    // never sits beside a bump.
+    let last = out.lines().last().unwrap_or_default();
+    assert!(last.contains(" more not shown; the whole diff's smallest bump MINOR"), "{out}");
+    assert!(!last.contains("diff: no changes;"), "{out}");
     let md = text(&["--scope", "redis,kafka", "--format", "markdown"]);
     assert!(md.contains("Showing only the changes in sections of scopes `redis`, `kafka`"), "{md}");
+    assert!(md.contains(" more not shown.\n"), "{md}");
     let out = text(&["--bindings", "kafka"]);
     assert!(out.contains("showing what an SDK carrying kafka must implement (the core sections and theirs)"), "{out}");
     assert!(out.contains("\ncore\n"), "{out}");

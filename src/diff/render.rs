@@ -412,7 +412,19 @@ pub fn human(diff: &Diff, view: &View) -> String {
         Some(s) => diff.only(s),
         None => diff.changes.iter().collect(),
     };
-    let _ = writeln!(out, "\ndiff: {}; smallest bump {}", counts(&shown), needed_words(diff));
+    // The bump is the whole diff's: a view that hides changes says so, else "no changes;
+    // smallest bump MINOR" reads as a contradiction.
+    let hidden = diff.changes.len() - shown.len();
+    if hidden == 0 {
+        let _ = writeln!(out, "\ndiff: {}; smallest bump {}", counts(&shown), needed_words(diff));
+    } else {
+        let _ = writeln!(
+            out,
+            "\ndiff: {} shown, {hidden} more not shown; the whole diff's smallest bump {}",
+            counts(&shown),
+            needed_words(diff)
+        );
+    }
     out
 }
 
@@ -451,7 +463,14 @@ pub fn markdown(diff: &Diff, view: &View) -> String {
         Some(s) => diff.only(s),
         None => diff.changes.iter().collect(),
     };
-    let _ = writeln!(out, "{}.", text(&counts(&shown)));
+    match diff.changes.len() - shown.len() {
+        0 => {
+            let _ = writeln!(out, "{}.", text(&counts(&shown)));
+        }
+        hidden => {
+            let _ = writeln!(out, "{} shown, {hidden} more not shown.", text(&counts(&shown)));
+        }
+    }
     for (scope, groups) in grouped(diff, view) {
         let _ = writeln!(out, "\n### {}\n", scope.as_deref().map_or_else(|| text(&scope_title(&None)), code));
         for g in groups {
