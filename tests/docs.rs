@@ -7,8 +7,6 @@ mod support;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
 
 use serde_json::json;
 use support::{bqsuite, copy_tree, repo, transcript};
@@ -205,42 +203,6 @@ fn every_page_is_self_contained_and_every_internal_link_resolves() {
     assert!(broken.is_empty(), "{} broken links:\n{}", broken.len(), broken.join("\n"));
 }
 
-/// Run headless Chromium on `page` with `args`; its output, its stderr log.
-fn chromium(browser: &Path, page: &Path, args: &[String]) -> (std::process::Output, String) {
-    let profile = tempfile::tempdir().unwrap();
-    let log = profile.path().join("stderr.log");
-    let mut child = Command::new(browser)
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--no-first-run",
-            "--enable-logging=stderr",
-            "--v=0",
-        ])
-        .arg(format!("--user-data-dir={}", profile.path().join("profile").display()))
-        .args(args)
-        .arg(format!("file://{}", page.display()))
-        .stdout(Stdio::piped())
-        .stderr(std::fs::File::create(&log).unwrap())
-        .spawn()
-        .expect("start chromium");
-    // A guard against a hung browser, not a timing assertion.
-    let deadline = Instant::now() + Duration::from_secs(300);
-    while child.try_wait().unwrap().is_none() {
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            panic!("chromium did not finish on {}", page.display());
-        }
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    let out = child.wait_with_output().unwrap();
-    (out, std::fs::read_to_string(&log).unwrap_or_default())
-}
-
 #[test]
 fn the_html_pages_render_in_chromium_at_a_phones_width_without_a_console_message() {
     let Some(browser) = support::chromium() else { return };
@@ -259,8 +221,11 @@ fn the_html_pages_render_in_chromium_at_a_phones_width_without_a_console_message
         let page = repo().join("docs/html").join(format!("{rel}.html"));
         let shot = shots.join(format!("{}.png", rel.replace('/', "-")));
         let _ = std::fs::remove_file(&shot);
-        let (out, log) =
-            chromium(&browser, &page, &["--window-size=390,844".into(), format!("--screenshot={}", shot.display())]);
+        let (out, log) = support::run_chromium(
+            &browser,
+            &page,
+            &["--window-size=390,844", &format!("--screenshot={}", shot.display())],
+        );
         assert!(out.status.success(), "{rel}: chromium failed: {log}");
         let console: Vec<&str> = log.lines().filter(|l| l.contains(":CONSOLE")).collect();
         assert!(console.is_empty(), "{rel}: console messages:\n{}", console.join("\n"));
@@ -278,7 +243,7 @@ fn the_html_pages_render_in_chromium_at_a_phones_width_without_a_console_message
     assert!(wide.is_empty(), "pages wider than 320 CSS px:\n{}", wide.join("\n"));
     // The DOM Chromium built holds the page's content: the kafka_poison case table.
     let page = repo().join("docs/html/sections/kafka_poison.html");
-    let (out, log) = chromium(&browser, &page, &["--dump-dom".into()]);
+    let (out, log) = support::run_chromium(&browser, &page, &["--dump-dom"]);
     assert!(out.status.success(), "chromium failed: {log}");
     let dom = String::from_utf8_lossy(&out.stdout);
     assert!(dom.contains("<h1 id=\"kafka_poison\"><code>kafka_poison</code></h1>"), "{dom}");

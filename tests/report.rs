@@ -9,8 +9,6 @@
 mod support;
 
 use std::path::Path;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
 
 use support::{bqsuite, repo, transcript};
 
@@ -151,34 +149,7 @@ fn accessible(html: &str) {
 /// when Chromium is not installed (a failure under `BQ_REQUIRE_BROWSER`).
 fn render_in_chromium(page: &Path) {
     let Some(chromium) = support::chromium() else { return };
-    let profile = tempfile::tempdir().unwrap();
-    let mut child = Command::new(&chromium)
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--no-first-run",
-        ])
-        .arg(format!("--user-data-dir={}", profile.path().display()))
-        .arg("--dump-dom")
-        .arg(format!("file://{}", page.display()))
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start chromium");
-    // A guard against a hung browser, not a timing assertion.
-    let deadline = Instant::now() + Duration::from_secs(300);
-    while child.try_wait().unwrap().is_none() {
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            panic!("chromium did not finish");
-        }
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    let out = child.wait_with_output().unwrap();
+    let (out, _) = support::run_chromium(&chromium, page, &["--dump-dom"]);
     let dom = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "chromium failed: {dom}");
     assert!(dom.contains("<table class=\"matrix\">"), "the table is in the DOM: {dom}");

@@ -5,8 +5,6 @@
 
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
 
 /// What is wrong with `html`'s structure, one line each. `scroll_boxes` are the openings of the
 /// elements that may scroll sideways (`<pre`, `<div class="table"`), each of which must be
@@ -185,36 +183,8 @@ pub fn wider_than_320(browser: &Path, pages: &[std::path::PathBuf]) -> Vec<Strin
     );
     let page = dir.path().join("harness.html");
     std::fs::write(&page, harness).unwrap();
-    let mut child = Command::new(browser)
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-quic",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--no-first-run",
-            // The harness reads the framed pages' layout: file pages of one origin.
-            "--allow-file-access-from-files",
-            "--dump-dom",
-        ])
-        .arg(format!("--user-data-dir={}", dir.path().join("profile").display()))
-        .arg(format!("file://{}", page.display()))
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start chromium");
-    // A guard against a hung browser, not a timing assertion.
-    let deadline = Instant::now() + Duration::from_secs(300);
-    while child.try_wait().unwrap().is_none() {
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            panic!("chromium did not finish");
-        }
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    let out = child.wait_with_output().unwrap();
+    // The harness reads the framed pages' layout: file pages of one origin.
+    let (out, _) = super::run_chromium(browser, &page, &["--allow-file-access-from-files", "--dump-dom"]);
     let dom = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "chromium failed: {dom}");
     let start = dom.find("<pre id=\"out\">").expect("the harness's output") + "<pre id=\"out\">".len();

@@ -292,6 +292,47 @@ pub fn chromium() -> Option<PathBuf> {
     None
 }
 
+/// Run headless Chromium (`browser`, from [`chromium`]) on the file `page` with `args` added to
+/// the flags every rendering test uses (a fresh profile, no network of its own, console messages
+/// logged): its output, and its stderr log.
+pub fn run_chromium(browser: &Path, page: &Path, args: &[&str]) -> (std::process::Output, String) {
+    use std::process::Stdio;
+    use std::time::{Duration, Instant};
+    let profile = tempfile::tempdir().unwrap();
+    let log = profile.path().join("stderr.log");
+    let mut child = Command::new(browser)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+            "--enable-logging=stderr",
+            "--v=0",
+        ])
+        .arg(format!("--user-data-dir={}", profile.path().join("profile").display()))
+        .args(args)
+        .arg(format!("file://{}", page.display()))
+        .stdout(Stdio::piped())
+        .stderr(std::fs::File::create(&log).unwrap())
+        .spawn()
+        .expect("start chromium");
+    // A guard against a hung browser, not a timing assertion.
+    let deadline = Instant::now() + Duration::from_secs(300);
+    while child.try_wait().unwrap().is_none() {
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("chromium did not finish on {}", page.display());
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let out = child.wait_with_output().unwrap();
+    (out, std::fs::read_to_string(&log).unwrap_or_default())
+}
+
 /// Is `tar` GNU tar? When it is not: `false` after saying so, and a test failure instead under
 /// `BQ_REQUIRE_GNU_TAR` (which CI sets).
 pub fn gnu_tar() -> bool {
