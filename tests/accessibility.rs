@@ -5,25 +5,12 @@
 
 mod support;
 
-use std::path::PathBuf;
-
 use support::a11y;
 use support::repo;
 
-fn pages() -> Vec<PathBuf> {
-    let mut out: Vec<PathBuf> = walkdir::WalkDir::new(repo().join("docs/html"))
-        .into_iter()
-        .filter_map(Result::ok)
-        .filter(|e| e.path().extension().is_some_and(|x| x == "html"))
-        .map(|e| e.into_path())
-        .collect();
-    out.sort();
-    out
-}
-
 #[test]
 fn every_page_has_the_structure_a_screen_reader_and_a_keyboard_need() {
-    let pages = pages();
+    let pages = support::html_pages();
     assert!(pages.len() > 30, "{} pages", pages.len());
     let mut problems = Vec::new();
     for page in &pages {
@@ -52,7 +39,7 @@ fn an_empty_corner_makes_the_first_column_row_headers() {
 
 #[test]
 fn every_text_colour_contrasts_with_its_background_in_every_scheme() {
-    let pages = pages();
+    let pages = support::html_pages();
     let first = std::fs::read_to_string(&pages[0]).unwrap();
     let s = a11y::schemes(&first);
     // One stylesheet for every page.

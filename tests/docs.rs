@@ -140,18 +140,6 @@ fn out_writes_elsewhere_the_same_bytes_and_leaves_the_repository_alone() {
     assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
 }
 
-/// Every HTML page of the committed rendering.
-fn html_pages() -> Vec<PathBuf> {
-    let mut out: Vec<PathBuf> = walkdir::WalkDir::new(repo().join("docs/html"))
-        .into_iter()
-        .filter_map(Result::ok)
-        .filter(|e| e.path().extension().is_some_and(|x| x == "html"))
-        .map(|e| e.into_path())
-        .collect();
-    out.sort();
-    out
-}
-
 /// The values of attribute `name` in `html` (double-quoted, as the renderer writes them).
 fn attributes(html: &str, name: &str) -> Vec<String> {
     let needle = format!(" {name}=\"");
@@ -165,7 +153,7 @@ fn attributes(html: &str, name: &str) -> Vec<String> {
 
 #[test]
 fn every_page_is_self_contained_and_every_internal_link_resolves() {
-    let pages = html_pages();
+    let pages = support::html_pages();
     assert!(pages.len() > 30, "{} pages", pages.len());
     let mut broken = Vec::new();
     for page in &pages {
@@ -239,7 +227,7 @@ fn the_html_pages_render_in_chromium_at_a_phones_width_without_a_console_message
     }
     // Reflow (WCAG 1.4.10): at 320 CSS px, 400 % zoom of a 1280 px window, no page scrolls
     // sideways as a whole; a wide table or code block scrolls in its own box.
-    let wide = support::a11y::wider_than_320(&browser, &html_pages());
+    let wide = support::a11y::wider_than_320(&browser, &support::html_pages());
     assert!(wide.is_empty(), "pages wider than 320 CSS px:\n{}", wide.join("\n"));
     // The DOM Chromium built holds the page's content: the kafka_poison case table.
     let page = repo().join("docs/html/sections/kafka_poison.html");

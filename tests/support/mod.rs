@@ -292,6 +292,18 @@ pub fn chromium() -> Option<PathBuf> {
     None
 }
 
+/// Every HTML page of the committed rendering (docs/html), sorted.
+pub fn html_pages() -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = walkdir::WalkDir::new(repo().join("docs/html"))
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|e| e.path().extension().is_some_and(|x| x == "html"))
+        .map(|e| e.into_path())
+        .collect();
+    out.sort();
+    out
+}
+
 /// Run headless Chromium (`browser`, from [`chromium`]) on the file `page` with `args` added to
 /// the flags every rendering test uses (a fresh profile, no network of its own, console messages
 /// logged): its output, and its stderr log.
