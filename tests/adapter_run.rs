@@ -2093,15 +2093,7 @@ fn the_hint_to_see_a_redis_case_names_a_redis_but_never_the_runs() {
     assert_eq!(tail, " --redis-url URL", "{err}");
     assert!(!err.contains(&format!("--redis-url {url}")), "{err}");
     // From the flag: the command the hint extends names it already.
-    let o = Command::new(BIN)
-        .args(args)
-        .args(["--redis-url", &url])
-        .current_dir(support::repo())
-        .env("NO_COLOR", "1")
-        .env_remove("BQ_REDIS_URL")
-        .env_remove("BQ_REQUIRE_REDIS")
-        .output()
-        .unwrap();
+    let o = bqsuite(&[&args[..], &["--redis-url", &url]].concat(), None);
     assert_eq!(o.status.code(), Some(1), "{}", support::transcript(&o));
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(hinted(&err).map(|h| h.2), Some(String::new()), "{err}");
