@@ -2005,6 +2005,25 @@ fn after_the_restarts_are_used_up_the_digest_leads_with_the_incidents() {
             "{mode}: {err}"
         );
         assert_eq!(tail, "", "{mode}: no case here needs Redis: {err}");
+        // `results check` of the same file lists its failures in the digest's order: the
+        // incidents first, in the order they happened, the cases not run last, in the file's.
+        let o = bqsuite(&["results", "check", out.to_str().unwrap(), "--format", "json"], None);
+        let doc: Value = serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{mode}: {e}"));
+        let failed: Vec<&str> = doc["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| f["code"] == "BQ612")
+            .map(|f| f["pointer"].as_str().unwrap())
+            .collect();
+        let at = |o: &&CaseOutcome| format!("/sections/{}/{}", o.0, o.1.replace('~', "~0").replace('/', "~1"));
+        let incidents: Vec<String> = incidents.iter().map(at).collect();
+        let not_run: Vec<String> = not_run.iter().map(at).collect();
+        assert_eq!(failed[..2], incidents, "{mode}: {doc:#}");
+        assert_eq!(failed[failed.len() - not_run.len()..], not_run, "{mode}: {doc:#}");
+        let pointers: Vec<&str> =
+            doc["findings"].as_array().unwrap().iter().filter_map(|f| f["pointer"].as_str()).collect();
+        assert_eq!(pointers[..2], incidents, "{mode}: the incidents before every other finding: {doc:#}");
     }
 }
 

@@ -269,7 +269,15 @@ pub struct CaseNotes {
 }
 
 /// Why a case's later calls are not sent once the adapter failed in it.
-const EARLIER_IN_THIS_CASE: &str = "the adapter failed earlier in this case";
+pub const EARLIER_IN_THIS_CASE: &str = "the adapter failed earlier in this case";
+
+/// How the reason of a call not sent begins (`not run: WHY`): `results check` finds the cases
+/// not run after the adapter failed by it (a results file has no other mark of them).
+pub const NOT_RUN: &str = "not run: ";
+
+/// How the reason of a call an incident hit begins (`adapter: call N (OP): the adapter …`):
+/// `results check` finds the cases the adapter's incidents hit by it.
+pub const INCIDENT: &str = "adapter: ";
 
 /// How many incidents the summary lists before it counts the rest.
 const MAX_LISTED: usize = 20;
@@ -1292,7 +1300,7 @@ impl Adapter {
         if why != EARLIER_IN_THIS_CASE && self.notes.not_run.is_none() {
             self.notes.not_run = Some(why.clone());
         }
-        SdkError::Transport { message: format!("not run: {why}") }
+        SdkError::Transport { message: format!("{NOT_RUN}{why}") }
     }
 
     /// Is the restart budget used up?
@@ -1565,8 +1573,8 @@ fn another_operation(other: &str, op: &str) -> String {
 /// The failure reason of a call that `trouble` hit.
 fn reason(call: Option<(u64, &'static str)>, trouble: &Trouble) -> String {
     match call {
-        Some((seq, op)) => format!("adapter: call {seq} ({op}): the adapter {trouble}"),
-        None => format!("adapter: the adapter {trouble}"),
+        Some((seq, op)) => format!("{INCIDENT}call {seq} ({op}): the adapter {trouble}"),
+        None => format!("{INCIDENT}the adapter {trouble}"),
     }
 }
 

@@ -356,4 +356,30 @@ mod tests {
     fn the_results_layer_names_the_reference_core_as_it_names_itself() {
         assert_eq!(super::SDK_NAME, crate::results::REFERENCE_SDK);
     }
+
+    /// `results check` orders an adapter run's failures by the words the adapter transport
+    /// writes into their reasons (`results::failure_kind`), which it does not import: a reason
+    /// as the transport spells it must read as the kind it is.
+    #[test]
+    fn the_results_layer_reads_the_adapter_transports_reasons_as_it_writes_them() {
+        use crate::adapter::process::{EARLIER_IN_THIS_CASE, INCIDENT, NOT_RUN};
+        use crate::results::{FailureKind, failure_kind};
+        use crate::sdk::SdkError;
+        let transport = |message: String| SdkError::Transport { message }.to_string();
+        let incident =
+            transport(format!("{INCIDENT}call 15 (decode): the adapter exited (exit status: 3) before answering"));
+        let not_run =
+            transport(format!("{NOT_RUN}the adapter failed 2 times and is not started again (--max-restarts 1)"));
+        let earlier = transport(format!("{NOT_RUN}{EARLIER_IN_THIS_CASE}"));
+        assert_eq!(failure_kind(Some(&incident)), FailureKind::Incident, "{incident}");
+        assert_eq!(failure_kind(Some(&not_run)), FailureKind::NotRun, "{not_run}");
+        // The case the adapter failed in had the incident, whichever of its calls gave the reason.
+        assert_eq!(failure_kind(Some(&earlier)), FailureKind::Incident, "{earlier}");
+        // A section may say the call's context first.
+        assert_eq!(failure_kind(Some(&format!("now 5 with delay 2: {not_run}"))), FailureKind::NotRun);
+        // An SDK's own error, and no reason, are the case's own failure.
+        let own = SdkError::sdk("adapter: not run: nothing").to_string();
+        assert_eq!(failure_kind(Some(&own)), FailureKind::Own, "{own}");
+        assert_eq!(failure_kind(None), FailureKind::Own);
+    }
 }
