@@ -400,8 +400,8 @@ fn a_failing_run_names_its_most_common_reasons() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
-    // Every call fails: call 1 with a long message holding an escape, calls 2 to 4 alike, and
-    // every later one with a message of its own.
+    // Every call fails: call 1 with a long message holding an escape, calls 2 to 4 alike, calls
+    // 5 and 6 alike, and every later one with a message of its own.
     let script = dir.path().join("adapter.py");
     std::fs::write(
         &script,
@@ -415,7 +415,7 @@ for line in sys.stdin:
         break
     else:
         n = m["seq"]
-        text = "\x1b[31mred " + "y" * 300 if n == 1 else "alike" if n <= 4 else "call %d" % n
+        text = "\x1b[31mred " + "y" * 300 if n == 1 else "alike" if n <= 4 else "a pair" if n <= 6 else "call %d" % n
         r = {"reply": "error", "seq": n, "message": text}
     print(json.dumps(r), flush=True)
 "#,
@@ -502,6 +502,13 @@ for line in sys.stdin:
         digest.iter().any(|l| l.starts_with("     3× ") && l.ends_with(" and 2 more: the SDK failed: alike")),
         "{err}"
     );
+    // A reason of two cases names both (not "and 1 more"), the second by its id alone when it is
+    // of the first's section.
+    let pair: Vec<&CaseOutcome> = got.iter().filter(|o| o.3.as_deref() == Some("the SDK failed: a pair")).collect();
+    let [a, b] = pair[..] else { panic!("{got:#?}") };
+    let second = if a.0 == b.0 { b.1.clone() } else { format!("{} / {}", b.0, b.1) };
+    let line = format!("     2× {} / {} and {second}: the SDK failed: a pair", a.0, a.1);
+    assert!(digest.contains(&line.as_str()), "{line}\n{err}");
     // A reason shared by cases of several sections says how many each: `accepts` is not
     // declared, and `cases` and `data_shape` call it.
     let lacking = Some("accepts is not implemented by failing-sdk".to_owned());

@@ -325,10 +325,13 @@ impl fmt::Display for Summary {
         }
         if !self.unknown_operations.is_empty() {
             // The adapter's names: shown escaped and cut, ten at most.
-            let mut names: Vec<String> =
-                self.unknown_operations.iter().take(10).map(|o| format!("\"{}\"", excerpt(o.as_bytes(), 40))).collect();
-            if self.unknown_operations.len() > 10 {
-                names.push(format!("… {} more", self.unknown_operations.len() - 10));
+            let listed = crate::diag::shown(self.unknown_operations.len(), 10);
+            let mut names: Vec<String> = self.unknown_operations[..listed]
+                .iter()
+                .map(|o| format!("\"{}\"", excerpt(o.as_bytes(), 40)))
+                .collect();
+            if self.unknown_operations.len() > listed {
+                names.push(format!("… {} more", self.unknown_operations.len() - listed));
             }
             write!(f, "; operations unknown to protocol {PROTOCOL}, never called: [{}]", names.join(", "))?;
         }
@@ -342,18 +345,20 @@ impl fmt::Display for Summary {
                 None => groups.push((i, Vec::new())),
             }
         }
-        for (first, more) in groups.iter().take(MAX_LISTED) {
+        let listed = crate::diag::shown(groups.len(), MAX_LISTED);
+        for (first, more) in &groups[..listed] {
             writeln!(f, "  {}", first.line())?;
             if !more.is_empty() {
-                let mut wheres: Vec<String> = more.iter().take(3).map(|i| i.place()).collect();
-                if more.len() > 3 {
+                let mut wheres: Vec<String> =
+                    more[..crate::diag::shown(more.len(), 3)].iter().map(|i| i.place()).collect();
+                if more.len() > wheres.len() {
                     wheres.push("…".into());
                 }
                 writeln!(f, "    and {} more alike: {}", more.len(), wheres.join(", "))?;
             }
         }
-        if groups.len() > MAX_LISTED {
-            let rest: usize = groups[MAX_LISTED..].iter().map(|(_, more)| 1 + more.len()).sum();
+        if groups.len() > listed {
+            let rest: usize = groups[listed..].iter().map(|(_, more)| 1 + more.len()).sum();
             writeln!(f, "  … and {rest} more")?;
         }
         Ok(())
@@ -1908,6 +1913,52 @@ mod tests {
                 &format!("  cases c10: call 10 (decode): {kept}: y"),
             ]
         );
+    }
+
+    /// A list of the summary that would stop to say "and 1 more" (or "…" for one place) names
+    /// that one instead: five alike name all four others, 21 entries list all 21, eleven
+    /// unknown operations name all eleven.
+    #[test]
+    fn the_summary_names_the_one_it_would_count() {
+        let incident = |case: String, seq: u64, what: String| Incident {
+            section: "cases".into(),
+            case,
+            call: Some((seq, "decode")),
+            trouble: Trouble::Malformed(what),
+            lost: false,
+        };
+        let summary = |incidents: Vec<Incident>, unknown_operations: Vec<String>| {
+            Summary {
+                starts: 1,
+                incidents,
+                gave_up: false,
+                retired: false,
+                retired_operations: Vec::new(),
+                unknown_operations,
+                log: PathBuf::from("a.log"),
+                ahead: None,
+                one_by_one: 0,
+            }
+            .to_string()
+        };
+        let alike: Vec<Incident> = (1..=5).map(|n| incident(format!("c{n}"), n, "x".into())).collect();
+        let text = summary(alike, Vec::new());
+        assert!(
+            text.contains(
+                "    and 4 more alike: cases c2 (call 2), cases c3 (call 3), cases c4 (call 4), cases c5 (call 5)\n"
+            ),
+            "{text}"
+        );
+        assert!(!text.contains('…'), "{text}");
+        let each: Vec<Incident> =
+            (1..=MAX_LISTED as u64 + 1).map(|n| incident(format!("c{n}"), n, format!("x{n}"))).collect();
+        let text = summary(each, Vec::new());
+        assert_eq!(text.lines().count(), 1 + MAX_LISTED + 1, "{text}");
+        assert!(!text.contains("more"), "{text}");
+        let ops: Vec<String> = (1..=11).map(|n| format!("op{n}")).collect();
+        let text = summary(Vec::new(), ops);
+        assert!(text.contains("\"op10\", \"op11\"]"), "{text}");
+        assert!(!text.contains("more"), "{text}");
     }
 
     /// A base64 body that is not standard padded base64 is told where, as serde refuses it, and
