@@ -801,6 +801,53 @@ fn trace_writes_the_exchange_to_the_log() {
     assert!(!text.contains("≠ reference"), "{text}");
 }
 
+/// `--trace` marks where the adapter's answers differ from the reference core's in a case that
+/// needs Redis too (it did not: such a case is never predicted, its calls touching a broker).
+/// The reference core runs a failed one again after it, on the same Redis under a key prefix of
+/// its own, and what each side names on its own is not compared: the prefix, a reservation's
+/// name and its random token, or every reserve would be marked.
+#[test]
+fn trace_marks_where_a_failed_redis_case_differs_from_the_reference() {
+    let Some(url) = support::redis_url() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.json");
+    let log = dir.path().join("adapter.log");
+    // The legacy ack without its ZREM gate applies an ack the reference refuses.
+    let cmd = format!("{} --broken redis-ack-without-gate", adapter_cmd());
+    let case = "late_ack/ack-with-a-swept-token-changes-nothing";
+    let args = ["run", "--sdk", &cmd, "--section", "redis_layout", "--case", case, "--out", out.to_str().unwrap()];
+    let o = bqsuite(&[&args[..], &["--trace"]].concat(), Some(&url));
+    assert_eq!(o.status.code(), Some(1), "{}", support::transcript(&o));
+    let text = std::fs::read_to_string(&log).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let seq_of = |op: &str| {
+        let call = lines
+            .iter()
+            .find(|l| l.starts_with(r#"→ {"cmd":"call""#) && l.contains(&format!(r#""request":{{"op":"{op}""#)))
+            .unwrap_or_else(|| panic!("{op}: {text}"));
+        let v: Value = serde_json::from_str(call.strip_prefix("→ ").unwrap()).unwrap();
+        v["seq"].as_u64().unwrap()
+    };
+    // The reserve answered a token of its own, which the reference's cannot equal.
+    assert!(text.contains(r#""op":"redis_reserve","result":{"reservation":"r1","poison":false,"token":""#), "{text}");
+    let marked: Vec<&&str> = lines.iter().filter(|l| l.starts_with('≠')).collect();
+    assert_eq!(
+        marked,
+        [&format!(r#"≠ reference, call {}: {{"op":"redis_ack","result":false}}"#, seq_of("redis_ack")).as_str()],
+        "only the ack differs: {text}"
+    );
+    let at =
+        |prefix: &str| lines.iter().position(|l| l.starts_with(prefix)).unwrap_or_else(|| panic!("{prefix}: {text}"));
+    let (verdict, reference) = (at(&format!("== bqsuite: redis_layout {case}: fail: ")), at("≠ reference"));
+    assert!(verdict < reference && reference < at(r#"→ {"cmd":"shutdown"}"#), "{text}");
+    // The adapter that does as the reference does passes, and nothing is marked.
+    let args =
+        ["run", "--sdk", &adapter_cmd(), "--section", "redis_layout", "--case", case, "--out", out.to_str().unwrap()];
+    let o = bqsuite(&[&args[..], &["--trace"]].concat(), Some(&url));
+    assert_eq!(o.status.code(), Some(0), "{}", support::transcript(&o));
+    assert!(!std::fs::read_to_string(&log).unwrap().contains('≠'));
+}
+
 /// A hello that does not follow the protocol is told where, as a reply is: the member and what
 /// the protocol wants there, not only serde's message.
 #[test]

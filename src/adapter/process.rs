@@ -41,6 +41,12 @@
 //! - An operation the hello does not list is never sent; it is not implemented, like one the
 //!   adapter answers `not_implemented`. A `skip` reply is recorded with its reason for the
 //!   caller to judge against the skip policy, and the call fails.
+//! - With `trace`, after a failed case, the reference core's answer is told for every call the
+//!   adapter answered otherwise (or not at all) whose reference answer is known: a call written
+//!   ahead (predicted with it), or a call made one at a time while it is, pair by pair, the call
+//!   the reference core made when it ran the case again ([`Adapter::reference_ran`]); those
+//!   are compared without what each side names on its own (a key prefix, a reservation's name
+//!   and token), and a passing case's differences are never told.
 //! - Every incident is recorded (for the summary), with the case it hit; reasons name no
 //!   path or time, so a results file stays reproducible.
 //! - A restarted adapter must give the same hello as the first one: the same `sdk`, `version`,
@@ -443,6 +449,9 @@ pub struct Adapter {
     /// that the adapter's differed from (call `seq`, the reference's response as JSON), told
     /// if the case fails ([`Adapter::case_ended`]).
     differing: HashMap<String, Vec<(u64, Vec<u8>)>>,
+    /// With `trace`: the current case's calls made one at a time, each with its `seq` and the
+    /// adapter's answer (`None`: it gave none), for [`Adapter::reference_ran`] to compare.
+    made: Vec<(u64, Request, Option<Response>)>,
 }
 
 /// The calls of one section written ahead: one list per case, the queue of those ready to be
@@ -800,6 +809,7 @@ impl Adapter {
             current: None,
             counts: (0, 0, 0),
             differing: HashMap::new(),
+            made: Vec::new(),
         }
     }
 
@@ -809,6 +819,7 @@ impl Adapter {
         id.clone_into(&mut self.case);
         self.down = None;
         self.notes = CaseNotes::default();
+        self.made.clear();
         self.current = if self.ahead.section == section { self.ahead.by_id.get(id).map(|&c| (c, 0)) } else { None };
     }
 
@@ -823,6 +834,33 @@ impl Adapter {
         if failed {
             for (seq, line) in differing {
                 self.trace(Arrow::Reference(seq), &line);
+            }
+        }
+    }
+
+    /// Does the log get the exchange (`--trace`)?
+    pub fn traces(&self) -> bool {
+        self.options.trace
+    }
+
+    /// With `trace`: the reference core ran the current case after the adapter did (a case
+    /// whose calls touch a broker, so none was predicted and written ahead), and made `calls`,
+    /// each with its answer (`None`: it failed the call). Compared call by call with the calls
+    /// the adapter was sent, while each pair is the same call, the answers the adapter gave
+    /// otherwise are told when the case ends as failed ([`Adapter::case_ended`]), as for a call
+    /// written ahead. What each side names on its own is not compared ([`own_names_blanked`]:
+    /// the case's key prefix, a reservation's name and token), or every such call would differ.
+    pub fn reference_ran(&mut self, calls: Vec<(Request, Option<Response>)>) {
+        for ((seq, request, got), (theirs, answer)) in self.made.iter().zip(calls) {
+            let json = |v: serde_json::Result<Value>| own_names_blanked(v.expect("a call or an answer serialises"));
+            if json(serde_json::to_value(request)) != json(serde_json::to_value(&theirs)) {
+                break;
+            }
+            let Some(answer) = answer else { continue };
+            let answer_json = json(serde_json::to_value(&answer));
+            if got.as_ref().is_none_or(|got| json(serde_json::to_value(got)) != answer_json) {
+                let line = serde_json::to_vec(&answer).expect("a response always serialises");
+                self.differing.entry(self.case.clone()).or_default().push((*seq, line));
             }
         }
     }
@@ -1625,8 +1663,36 @@ impl Sdk for Adapter {
         }
         self.drain();
         self.notes.exchanged = true;
-        self.exchange(request)
+        let before = self.seq;
+        let answer = self.exchange(request);
+        if self.options.trace && self.seq > before {
+            self.made.push((self.seq, request.clone(), answer.as_ref().ok().cloned()));
+        }
+        answer
     }
+}
+
+/// A call or an answer, as JSON, without what each side of a comparison with the reference
+/// core names on its own: every member `prefix` (a Redis case's key prefix, `bqsuite:<uuid>:`,
+/// one per run of the case), `reservation` (the SDK's name for a reservation, which later calls
+/// pass back) and `token` (a reservation's random deadline token) is made null.
+fn own_names_blanked(mut v: Value) -> Value {
+    fn blank(v: &mut Value) {
+        match v {
+            Value::Object(o) => {
+                for (k, x) in o.iter_mut() {
+                    match k.as_str() {
+                        "prefix" | "reservation" | "token" => *x = Value::Null,
+                        _ => blank(x),
+                    }
+                }
+            }
+            Value::Array(a) => a.iter_mut().for_each(blank),
+            _ => {}
+        }
+    }
+    blank(&mut v);
+    v
 }
 
 impl Drop for Adapter {
