@@ -94,7 +94,7 @@ impl Finding {
 /// more"): all of them when no more than one would be left out, since the line that counts one
 /// item could have named it. Every capped list of user-facing output keeps this rule.
 pub fn shown(total: usize, cap: usize) -> usize {
-    if total <= cap + 1 { total } else { cap }
+    if total <= cap.saturating_add(1) { total } else { cap }
 }
 
 /// Does any finding fail the command?
@@ -110,5 +110,6 @@ mod tests {
         assert_eq!(super::shown(10, 10), 10);
         assert_eq!(super::shown(11, 10), 11, "\"and 1 more\" takes the line the one item would");
         assert_eq!(super::shown(12, 10), 10);
+        assert_eq!(super::shown(3, usize::MAX), 3, "no cap");
     }
 }
