@@ -130,13 +130,15 @@ pub fn changes(dir: &Path) -> Changes {
     if paths.is_empty() { Changes::Clean } else { Changes::Uncommitted(paths) }
 }
 
-/// Uncommitted paths as a message names them: how many, and the first three
-/// (`2 files: a, b`, `5 files: a, b, c and 2 more`).
+/// Uncommitted paths as a message names them: how many, and the first three, or all four of
+/// four, since "and 1 more" could have named it (`2 files: a, b`, `4 files: a, b, c, d`,
+/// `5 files: a, b, c and 2 more`; the rule of `diag::shown`, which this module does not import).
 pub fn listed(paths: &[String]) -> String {
     const SHOWN: usize = 3;
     let n = paths.len();
-    let first = paths.iter().take(SHOWN).map(String::as_str).collect::<Vec<_>>().join(", ");
-    let more = if n > SHOWN { format!(" and {} more", n - SHOWN) } else { String::new() };
+    let shown = if n == SHOWN + 1 { n } else { n.min(SHOWN) };
+    let first = paths[..shown].join(", ");
+    let more = if n > shown { format!(" and {} more", n - shown) } else { String::new() };
     format!("{n} file{}: {first}{more}", if n == 1 { "" } else { "s" })
 }
 
@@ -191,6 +193,8 @@ mod tests {
         let p = |n: usize| (0..n).map(|i| format!("f{i}")).collect::<Vec<_>>();
         assert_eq!(listed(&p(1)), "1 file: f0");
         assert_eq!(listed(&p(3)), "3 files: f0, f1, f2");
+        // "and 1 more" could have named it.
+        assert_eq!(listed(&p(4)), "4 files: f0, f1, f2, f3");
         assert_eq!(listed(&p(5)), "5 files: f0, f1, f2 and 2 more");
     }
 }

@@ -561,3 +561,23 @@ fn a_whole_run_ends_with_the_verdict_results_check_gives_its_file() {
     let o = bqsuite(s.path(), &["run", "--section", "cases"]);
     assert!(!String::from_utf8_lossy(&o.stderr).contains("results check:"), "{}", transcript(&o));
 }
+
+/// A list on stderr that would stop to say "… and 1 more" names that one: `run --known-failing`
+/// with 21 stale entries (one over the 20 it lists) lists all 21.
+#[test]
+fn run_lists_the_one_stale_entry_it_would_count() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = bqsuite::suite::Suite::load(repo()).unwrap();
+    let ids: Vec<String> = s.section("trim").unwrap().cases().into_iter().map(|c| c.id).take(21).collect();
+    assert_eq!(ids.len(), 21);
+    let list = dir.path().join("known.txt");
+    std::fs::write(&list, ids.iter().map(|id| format!("trim {id}\n")).collect::<String>()).unwrap();
+    let out = dir.path().join("out.json");
+    let args = ["run", "--section", "trim", "--known-failing", list.to_str().unwrap(), "--out", out.to_str().unwrap()];
+    let o = bqsuite(&repo(), &args);
+    assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    let listed = err.lines().filter(|l| l.starts_with(&format!("  {}:", list.display()))).count();
+    assert_eq!(listed, 21, "{err}");
+    assert!(!err.contains("… and"), "{err}");
+}

@@ -1527,3 +1527,79 @@ fn the_counts_say_how_many_cases_are_under_ids_the_suite_lacks() {
         transcript(&o)
     );
 }
+
+/// User study: after an adapter crash, `results check --format github` annotated the first ten
+/// BQ612 in the file's order, and those were cases only *not run* after the adapter failed,
+/// while the case whose call crashed it went unannotated. Every format now lists an adapter
+/// run's failures as `run`'s digest does: the incident's case first, then every other finding
+/// in the file's order, then the cases not run, so the incident is within GitHub's ten.
+#[test]
+fn an_adapters_incident_comes_before_the_cases_not_run_after_it_in_every_format() {
+    let s = suite();
+    let dir = tempfile::tempdir().unwrap();
+    let mut v = passing(&s, "babelqueue-python", &[]);
+    let not_run = "transport: not run: the adapter failed 2 times and is not started again (--max-restarts 1)";
+    // Twelve cases not run, in the file before the incident (a runner need not write sections in
+    // the order it ran them), then a failure of the case's own, then the incident.
+    let first: Vec<(String, String)> = v["sections"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .flat_map(|(section, cases)| cases.as_object().unwrap().keys().map(move |id| (section.clone(), id.clone())))
+        .take(12)
+        .collect();
+    for (section, id) in &first {
+        v["sections"][section][id] = json!({"status": "fail", "reason": not_run});
+    }
+    let trim: Vec<String> = v["sections"]["trim"].as_object().unwrap().keys().cloned().collect();
+    v["sections"]["trim"][&trim[0]] = json!({"status": "fail", "reason": "expected 1, got 2"});
+    let incident = "transport: adapter: call 15 (make): the adapter exited (exit status: 3) before answering";
+    v["sections"]["trim"][&trim[trim.len() - 1]] = json!({"status": "fail", "reason": incident});
+    let mut order = vec![format!("/sections/trim/{}", trim[trim.len() - 1]), format!("/sections/trim/{}", trim[0])];
+    let escaped = |id: &str| id.replace('~', "~0").replace('/', "~1");
+    order.extend(first.iter().map(|(section, id)| format!("/sections/{section}/{}", escaped(id))));
+    assert!(!order[2].starts_with("/sections/trim/"), "the cases not run come first in the file: {order:?}");
+
+    // The library: the findings in that order.
+    let fc = check(&s, &v);
+    let pointers: Vec<&str> = fc.findings.iter().filter_map(|f| f.pointer.as_deref()).collect();
+    assert_eq!(pointers, order, "{:#?}", fc.findings);
+    assert!(fc.findings.iter().all(|f| f.code.id == "BQ612"));
+
+    let f = write(dir.path(), "r.json", &v);
+    let root = repo();
+    let args = |format: &'static str| ["results", "check", &f, "--suite", root.to_str().unwrap(), "--format", format];
+    // Human: the error lines in that order.
+    let o = bqsuite(dir.path(), &args("human"));
+    assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
+    let human = String::from_utf8_lossy(&o.stdout);
+    let at: Vec<&str> =
+        human.lines().filter_map(|l| l.strip_prefix("  --> ")?.split_once(" (")?.1.strip_suffix(')')).collect();
+    assert_eq!(at, order, "{human}");
+    // JSON: the findings array in that order.
+    let o = bqsuite(dir.path(), &args("json"));
+    let doc: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let at: Vec<&str> = doc["findings"].as_array().unwrap().iter().map(|f| f["pointer"].as_str().unwrap()).collect();
+    assert_eq!(at, order, "{doc:#}");
+    // GitHub: the incident is annotated (the first of the ten), the cases not run fill the rest,
+    // and the job summary's table has the same order.
+    let summary = dir.path().join("summary.md");
+    let o = support::bqsuite_env(dir.path(), &args("github"), &[("GITHUB_STEP_SUMMARY", summary.to_str().unwrap())]);
+    assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
+    let github = String::from_utf8_lossy(&o.stdout);
+    let annotated: Vec<&str> = github
+        .lines()
+        .filter(|l| l.starts_with("::error "))
+        .filter_map(|l| l.rsplit_once("(at ")?.1.strip_suffix(')'))
+        .collect();
+    assert_eq!(annotated, order[..10], "{github}");
+    let md = std::fs::read_to_string(&summary).unwrap();
+    // (A row names its case by where it is, the pointer escaped for Markdown.)
+    let rows: Vec<usize> = fc
+        .findings
+        .iter()
+        .map(|f| f.span.unwrap())
+        .map(|at| md.find(&format!("| r.json:{}:{} (", at.line, at.column)).unwrap_or_else(|| panic!("{at:?}: {md}")))
+        .collect();
+    assert!(rows.is_sorted(), "{rows:?}: {md}");
+}

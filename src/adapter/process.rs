@@ -41,6 +41,12 @@
 //! - An operation the hello does not list is never sent; it is not implemented, like one the
 //!   adapter answers `not_implemented`. A `skip` reply is recorded with its reason for the
 //!   caller to judge against the skip policy, and the call fails.
+//! - With `trace`, after a failed case, the reference core's answer is told for every call the
+//!   adapter answered otherwise (or not at all) whose reference answer is known: a call written
+//!   ahead (predicted with it), or a call made one at a time while it is, pair by pair, the call
+//!   the reference core made when it ran the case again ([`Adapter::reference_ran`]); those
+//!   are compared without what each side names on its own (a key prefix, a reservation's name
+//!   and token), and a passing case's differences are never told.
 //! - Every incident is recorded (for the summary), with the case it hit; reasons name no
 //!   path or time, so a results file stays reproducible.
 //! - A restarted adapter must give the same hello as the first one: the same `sdk`, `version`,
@@ -269,7 +275,15 @@ pub struct CaseNotes {
 }
 
 /// Why a case's later calls are not sent once the adapter failed in it.
-const EARLIER_IN_THIS_CASE: &str = "the adapter failed earlier in this case";
+pub const EARLIER_IN_THIS_CASE: &str = "the adapter failed earlier in this case";
+
+/// How the reason of a call not sent begins (`not run: WHY`): `results check` finds the cases
+/// not run after the adapter failed by it (a results file has no other mark of them).
+pub const NOT_RUN: &str = "not run: ";
+
+/// How the reason of a call an incident hit begins (`adapter: call N (OP): the adapter …`):
+/// `results check` finds the cases the adapter's incidents hit by it.
+pub const INCIDENT: &str = "adapter: ";
 
 /// How many incidents the summary lists before it counts the rest.
 const MAX_LISTED: usize = 20;
@@ -317,10 +331,13 @@ impl fmt::Display for Summary {
         }
         if !self.unknown_operations.is_empty() {
             // The adapter's names: shown escaped and cut, ten at most.
-            let mut names: Vec<String> =
-                self.unknown_operations.iter().take(10).map(|o| format!("\"{}\"", excerpt(o.as_bytes(), 40))).collect();
-            if self.unknown_operations.len() > 10 {
-                names.push(format!("… {} more", self.unknown_operations.len() - 10));
+            let listed = crate::diag::shown(self.unknown_operations.len(), 10);
+            let mut names: Vec<String> = self.unknown_operations[..listed]
+                .iter()
+                .map(|o| format!("\"{}\"", excerpt(o.as_bytes(), 40)))
+                .collect();
+            if self.unknown_operations.len() > listed {
+                names.push(format!("… {} more", self.unknown_operations.len() - listed));
             }
             write!(f, "; operations unknown to protocol {PROTOCOL}, never called: [{}]", names.join(", "))?;
         }
@@ -334,18 +351,20 @@ impl fmt::Display for Summary {
                 None => groups.push((i, Vec::new())),
             }
         }
-        for (first, more) in groups.iter().take(MAX_LISTED) {
+        let listed = crate::diag::shown(groups.len(), MAX_LISTED);
+        for (first, more) in &groups[..listed] {
             writeln!(f, "  {}", first.line())?;
             if !more.is_empty() {
-                let mut wheres: Vec<String> = more.iter().take(3).map(|i| i.place()).collect();
-                if more.len() > 3 {
+                let mut wheres: Vec<String> =
+                    more[..crate::diag::shown(more.len(), 3)].iter().map(|i| i.place()).collect();
+                if more.len() > wheres.len() {
                     wheres.push("…".into());
                 }
                 writeln!(f, "    and {} more alike: {}", more.len(), wheres.join(", "))?;
             }
         }
-        if groups.len() > MAX_LISTED {
-            let rest: usize = groups[MAX_LISTED..].iter().map(|(_, more)| 1 + more.len()).sum();
+        if groups.len() > listed {
+            let rest: usize = groups[listed..].iter().map(|(_, more)| 1 + more.len()).sum();
             writeln!(f, "  … and {rest} more")?;
         }
         Ok(())
@@ -430,6 +449,9 @@ pub struct Adapter {
     /// that the adapter's differed from (call `seq`, the reference's response as JSON), told
     /// if the case fails ([`Adapter::case_ended`]).
     differing: HashMap<String, Vec<(u64, Vec<u8>)>>,
+    /// With `trace`: the current case's calls made one at a time, each with its `seq` and the
+    /// adapter's answer (`None`: it gave none), for [`Adapter::reference_ran`] to compare.
+    made: Vec<(u64, Request, Option<Response>)>,
 }
 
 /// The calls of one section written ahead: one list per case, the queue of those ready to be
@@ -787,6 +809,7 @@ impl Adapter {
             current: None,
             counts: (0, 0, 0),
             differing: HashMap::new(),
+            made: Vec::new(),
         }
     }
 
@@ -796,6 +819,7 @@ impl Adapter {
         id.clone_into(&mut self.case);
         self.down = None;
         self.notes = CaseNotes::default();
+        self.made.clear();
         self.current = if self.ahead.section == section { self.ahead.by_id.get(id).map(|&c| (c, 0)) } else { None };
     }
 
@@ -810,6 +834,33 @@ impl Adapter {
         if failed {
             for (seq, line) in differing {
                 self.trace(Arrow::Reference(seq), &line);
+            }
+        }
+    }
+
+    /// Does the log get the exchange (`--trace`)?
+    pub fn traces(&self) -> bool {
+        self.options.trace
+    }
+
+    /// With `trace`: the reference core ran the current case after the adapter did (a case
+    /// whose calls touch a broker, so none was predicted and written ahead), and made `calls`,
+    /// each with its answer (`None`: it failed the call). Compared call by call with the calls
+    /// the adapter was sent, while each pair is the same call, the answers the adapter gave
+    /// otherwise are told when the case ends as failed ([`Adapter::case_ended`]), as for a call
+    /// written ahead. What each side names on its own is not compared ([`own_names_blanked`]:
+    /// the case's key prefix, a reservation's name and token), or every such call would differ.
+    pub fn reference_ran(&mut self, calls: Vec<(Request, Option<Response>)>) {
+        for ((seq, request, got), (theirs, answer)) in self.made.iter().zip(calls) {
+            let json = |v: serde_json::Result<Value>| own_names_blanked(v.expect("a call or an answer serialises"));
+            if json(serde_json::to_value(request)) != json(serde_json::to_value(&theirs)) {
+                break;
+            }
+            let Some(answer) = answer else { continue };
+            let answer_json = json(serde_json::to_value(&answer));
+            if got.as_ref().is_none_or(|got| json(serde_json::to_value(got)) != answer_json) {
+                let line = serde_json::to_vec(&answer).expect("a response always serialises");
+                self.differing.entry(self.case.clone()).or_default().push((*seq, line));
             }
         }
     }
@@ -1292,7 +1343,7 @@ impl Adapter {
         if why != EARLIER_IN_THIS_CASE && self.notes.not_run.is_none() {
             self.notes.not_run = Some(why.clone());
         }
-        SdkError::Transport { message: format!("not run: {why}") }
+        SdkError::Transport { message: format!("{NOT_RUN}{why}") }
     }
 
     /// Is the restart budget used up?
@@ -1565,8 +1616,8 @@ fn another_operation(other: &str, op: &str) -> String {
 /// The failure reason of a call that `trouble` hit.
 fn reason(call: Option<(u64, &'static str)>, trouble: &Trouble) -> String {
     match call {
-        Some((seq, op)) => format!("adapter: call {seq} ({op}): the adapter {trouble}"),
-        None => format!("adapter: the adapter {trouble}"),
+        Some((seq, op)) => format!("{INCIDENT}call {seq} ({op}): the adapter {trouble}"),
+        None => format!("{INCIDENT}the adapter {trouble}"),
     }
 }
 
@@ -1612,8 +1663,36 @@ impl Sdk for Adapter {
         }
         self.drain();
         self.notes.exchanged = true;
-        self.exchange(request)
+        let before = self.seq;
+        let answer = self.exchange(request);
+        if self.options.trace && self.seq > before {
+            self.made.push((self.seq, request.clone(), answer.as_ref().ok().cloned()));
+        }
+        answer
     }
+}
+
+/// A call or an answer, as JSON, without what each side of a comparison with the reference
+/// core names on its own: every member `prefix` (a Redis case's key prefix, `bqsuite:<uuid>:`,
+/// one per run of the case), `reservation` (the SDK's name for a reservation, which later calls
+/// pass back) and `token` (a reservation's random deadline token) is made null.
+fn own_names_blanked(mut v: Value) -> Value {
+    fn blank(v: &mut Value) {
+        match v {
+            Value::Object(o) => {
+                for (k, x) in o.iter_mut() {
+                    match k.as_str() {
+                        "prefix" | "reservation" | "token" => *x = Value::Null,
+                        _ => blank(x),
+                    }
+                }
+            }
+            Value::Array(a) => a.iter_mut().for_each(blank),
+            _ => {}
+        }
+    }
+    blank(&mut v);
+    v
 }
 
 impl Drop for Adapter {
@@ -1900,6 +1979,52 @@ mod tests {
                 &format!("  cases c10: call 10 (decode): {kept}: y"),
             ]
         );
+    }
+
+    /// A list of the summary that would stop to say "and 1 more" (or "…" for one place) names
+    /// that one instead: five alike name all four others, 21 entries list all 21, eleven
+    /// unknown operations name all eleven.
+    #[test]
+    fn the_summary_names_the_one_it_would_count() {
+        let incident = |case: String, seq: u64, what: String| Incident {
+            section: "cases".into(),
+            case,
+            call: Some((seq, "decode")),
+            trouble: Trouble::Malformed(what),
+            lost: false,
+        };
+        let summary = |incidents: Vec<Incident>, unknown_operations: Vec<String>| {
+            Summary {
+                starts: 1,
+                incidents,
+                gave_up: false,
+                retired: false,
+                retired_operations: Vec::new(),
+                unknown_operations,
+                log: PathBuf::from("a.log"),
+                ahead: None,
+                one_by_one: 0,
+            }
+            .to_string()
+        };
+        let alike: Vec<Incident> = (1..=5).map(|n| incident(format!("c{n}"), n, "x".into())).collect();
+        let text = summary(alike, Vec::new());
+        assert!(
+            text.contains(
+                "    and 4 more alike: cases c2 (call 2), cases c3 (call 3), cases c4 (call 4), cases c5 (call 5)\n"
+            ),
+            "{text}"
+        );
+        assert!(!text.contains('…'), "{text}");
+        let each: Vec<Incident> =
+            (1..=MAX_LISTED as u64 + 1).map(|n| incident(format!("c{n}"), n, format!("x{n}"))).collect();
+        let text = summary(each, Vec::new());
+        assert_eq!(text.lines().count(), 1 + MAX_LISTED + 1, "{text}");
+        assert!(!text.contains("more"), "{text}");
+        let ops: Vec<String> = (1..=11).map(|n| format!("op{n}")).collect();
+        let text = summary(Vec::new(), ops);
+        assert!(text.contains("\"op10\", \"op11\"]"), "{text}");
+        assert!(!text.contains("more"), "{text}");
     }
 
     /// A base64 body that is not standard padded base64 is told where, as serde refuses it, and

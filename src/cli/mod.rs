@@ -478,8 +478,10 @@ pub struct RunArgs {
     /// With --sdk: also write every line exchanged with the adapter to its log, in order with
     /// its stderr: `→` what bqsuite sent, `←` what the adapter answered, each case's verdict,
     /// and after a failed case `≠ reference, call N:` the reference core's answers where the
-    /// adapter's differ (for calls written ahead, which were predicted with them). For working
-    /// on a case (with --case): a full run's log grows by every call.
+    /// adapter's differ (for calls written ahead, which were predicted with them, and for a case
+    /// that needs Redis, which the reference core runs again after it fails, on the same Redis
+    /// under a key prefix of its own, comparing all but the prefix and a reservation's name and
+    /// token). For working on a case (with --case): a full run's log grows by every call.
     #[arg(long, requires = "sdk")]
     pub trace: bool,
     /// Cases expected to fail for now (the format of `results check --known-failing`): the exit
@@ -928,11 +930,12 @@ fn run(a: &RunArgs) -> ExitCode {
             invalid.len(),
             suite.validate_command()
         );
-        for c in invalid.iter().take(MAX_LISTED) {
+        let listed = crate::diag::shown(invalid.len(), MAX_LISTED);
+        for c in &invalid[..listed] {
             note!("  {}/{}: {}", c.section, c.id, c.problems.join("; "));
         }
-        if invalid.len() > MAX_LISTED {
-            note!("  … and {} more", invalid.len() - MAX_LISTED);
+        if invalid.len() > listed {
+            note!("  … and {} more", invalid.len() - listed);
         }
         return ExitCode::from(2);
     }
@@ -971,12 +974,13 @@ fn note_known(k: &KnownFailing, suite: &Suite, results: &crate::results::Results
         line.push_str("; the list holds");
     }
     note!("{line}");
-    for (entry, why) in on.judged.stale.iter().take(MAX_LISTED) {
+    let listed = crate::diag::shown(on.judged.stale.len(), MAX_LISTED);
+    for (entry, why) in &on.judged.stale[..listed] {
         let f = k.finding(entry, *why, "this run");
         note!("  {}:{}: {}", terminal_safe(&k.file), entry.line, f.message);
     }
-    if on.judged.stale.len() > MAX_LISTED {
-        note!("  … and {} more", on.judged.stale.len() - MAX_LISTED);
+    if on.judged.stale.len() > listed {
+        note!("  … and {} more", on.judged.stale.len() - listed);
     }
     on.holds()
 }
@@ -1003,7 +1007,8 @@ const DIGEST_REASON_CHARS: usize = 200;
 const DIGEST_SECTIONS: usize = 4;
 
 /// How many cases of each section `cases` holds, in their order: `trim 16, job_type 10, 2 more
-/// sections` (at most [`DIGEST_SECTIONS`] named).
+/// sections` (at most [`DIGEST_SECTIONS`] named, unless one more would be all:
+/// [`crate::diag::shown`]).
 fn per_section<'c>(cases: impl IntoIterator<Item = &'c str>) -> (usize, String) {
     let mut counts: Vec<(&str, usize)> = Vec::new();
     for s in cases {
@@ -1012,11 +1017,28 @@ fn per_section<'c>(cases: impl IntoIterator<Item = &'c str>) -> (usize, String) 
             _ => counts.push((s, 1)),
         }
     }
-    let mut each: Vec<String> = counts.iter().take(DIGEST_SECTIONS).map(|(s, k)| format!("{s} {k}")).collect();
-    if counts.len() > DIGEST_SECTIONS {
-        each.push(format!("{} more sections", counts.len() - DIGEST_SECTIONS));
+    let named = crate::diag::shown(counts.len(), DIGEST_SECTIONS);
+    let mut each: Vec<String> = counts[..named].iter().map(|(s, k)| format!("{s} {k}")).collect();
+    if counts.len() > named {
+        each.push(format!("{} more sections", counts.len() - named));
     }
     (counts.len(), each.join(", "))
+}
+
+/// The cases of one reason as the digest names them: the first, and how many more (how many of
+/// each section, when they come from several); two are both named, the second by its id alone
+/// when it is of the first's section (`cases / a and b`, `cases / a and trim / b`), since "and
+/// 1 more" could have named it.
+fn cases_named(cases: &[(&str, &str)]) -> String {
+    let Some(&(section, id)) = cases.first() else { return String::new() };
+    let more = match (cases, per_section(cases.iter().map(|&(s, _)| s))) {
+        ([_], _) => String::new(),
+        ([_, (s, id)], _) if *s == section => format!(" and {id}"),
+        ([_, (s, id)], _) => format!(" and {s} / {id}"),
+        (all, (1, _)) => format!(" and {} more", all.len() - 1),
+        (all, (_, each)) => format!(" and {} more (all {}: {each})", all.len() - 1, all.len()),
+    };
+    format!("{section} / {id}{more}")
 }
 
 /// The failed cases of a run grouped by reason, so that whoever runs an SDK sees at once what
@@ -1082,14 +1104,8 @@ fn note_failures<'r>(results: &'r crate::results::ResultsFile, digest: &Digest<'
             groups.len()
         ),
     }
-    for g in groups.iter().take(DIGEST_REASONS) {
-        let (section, id) = g.cases[0];
-        // Cases of one reason may come from several sections: say how many each.
-        let more = match (g.cases.len(), per_section(g.cases.iter().map(|&(s, _)| s))) {
-            (1, _) => String::new(),
-            (n, (1, _)) => format!(" and {} more", n - 1),
-            (n, (_, each)) => format!(" and {} more (all {n}: {each})", n - 1),
-        };
+    let listed = crate::diag::shown(groups.len(), DIGEST_REASONS);
+    for g in &groups[..listed] {
         // One case: its reason as written, its call's number and all.
         let reason = match g.cases.len() {
             1 => g.first,
@@ -1098,19 +1114,13 @@ fn note_failures<'r>(results: &'r crate::results::ResultsFile, digest: &Digest<'
         let reason = reason.unwrap_or("(no reason given)");
         let shown: String = reason.chars().take(DIGEST_REASON_CHARS).collect();
         let cut = if shown.len() < reason.len() { " …" } else { "" };
-        note!(
-            "  {:>4}× {}{}: {}{cut}",
-            g.cases.len(),
-            terminal_safe(&format!("{section} / {id}")),
-            terminal_safe(&more),
-            terminal_safe(&shown)
-        );
+        note!("  {:>4}× {}: {}{cut}", g.cases.len(), terminal_safe(&cases_named(&g.cases)), terminal_safe(&shown));
     }
-    if groups.len() > DIGEST_REASONS {
+    if groups.len() > listed {
         let file = digest.out.map_or_else(|| "FILE".to_owned(), |p| crate::diag::path_word(&p.display().to_string()));
         note!(
             "  … and {} more reason(s); `bqsuite results check {}{}` lists every case",
-            groups.len() - DIGEST_REASONS,
+            groups.len() - listed,
             terminal_safe(&file),
             terminal_safe(&digest.suite.suite_option())
         );
@@ -1253,5 +1263,28 @@ mod tests {
     #[test]
     fn cli_definition_is_consistent() {
         Cli::command().debug_assert();
+    }
+
+    /// A reason of two cases names both: "and 1 more" left the reader to open the results file
+    /// for the one case it could have named.
+    #[test]
+    fn the_digest_names_both_cases_of_a_reason_of_two() {
+        assert_eq!(cases_named(&[("cases", "a")]), "cases / a");
+        assert_eq!(cases_named(&[("cases", "a"), ("cases", "b")]), "cases / a and b");
+        assert_eq!(cases_named(&[("cases", "a"), ("trim", "b")]), "cases / a and trim / b");
+        assert_eq!(cases_named(&[("cases", "a"), ("cases", "b"), ("cases", "c")]), "cases / a and 2 more");
+        assert_eq!(
+            cases_named(&[("cases", "a"), ("cases", "b"), ("trim", "c")]),
+            "cases / a and 2 more (all 3: cases 2, trim 1)"
+        );
+    }
+
+    /// The sections of a digest line: four named and the rest counted, but never "1 more
+    /// sections", which could have been named.
+    #[test]
+    fn per_section_names_a_fifth_section_rather_than_count_it() {
+        let five = ["a", "b", "c", "d", "e"];
+        assert_eq!(per_section(five), (5, "a 1, b 1, c 1, d 1, e 1".to_owned()));
+        assert_eq!(per_section(["a", "b", "c", "d", "e", "f"]), (6, "a 1, b 1, c 1, d 1, 2 more sections".to_owned()));
     }
 }

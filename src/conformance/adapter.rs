@@ -21,11 +21,14 @@
 //!   transport's reason, and never stops the run; only a first start that fails (no hello, an
 //!   unknown protocol version) means no case can be run at all.
 
+use std::rc::Rc;
+
 use super::kill::{KillMatrix, kill_matrix_by};
-use super::{Outcome, Plan, Run, RunOptions, UnderTest, redis_link, run_under};
+use super::{Outcome, Plan, Recorder, Run, RunOptions, UnderTest, redis_link, run_under};
 use crate::adapter::{Adapter, AdapterOptions, Launched, Summary, Trouble};
 use crate::results::{ResultsFile, Status, bounded_reason, family_of};
 use crate::sdk::Sdk;
+use crate::sdk::reference::ReferenceSdk;
 use crate::sections::redis::link::RUNNER_CONTRACT_ADR;
 use crate::suite::skip_policy::{Rule, SkipPolicy, SkipVerdict};
 use crate::suite::{Suite, adr_citations};
@@ -175,6 +178,9 @@ struct AdapterRun<'r> {
     lacking: Vec<(String, String)>,
     /// The failed cases a call of which was not sent for what happened before them, with why.
     not_run: Vec<(String, String, String)>,
+    /// With `--trace`: the reference core on the run's Redis, recording every call, to run a
+    /// failed case that needs Redis again ([`UnderTest::reference`]).
+    reference: Option<Recorder>,
 }
 
 impl UnderTest for AdapterRun<'_> {
@@ -194,7 +200,18 @@ impl UnderTest for AdapterRun<'_> {
         self.adapter.send_ahead(section, plan);
     }
 
+    fn reference(&mut self) -> Option<&mut dyn Sdk> {
+        let recorder = self.reference.as_mut()?;
+        recorder.calls.clear();
+        Some(recorder)
+    }
+
     fn end_case(&mut self, section: &str, id: &str, outcome: Outcome) -> Outcome {
+        if let Some(calls) = self.reference.as_mut().map(|r| std::mem::take(&mut r.calls))
+            && !calls.is_empty()
+        {
+            self.adapter.reference_ran(calls);
+        }
         let outcome = self.judge_notes(section, id, outcome);
         let verdict = match (&outcome.status, &outcome.reason) {
             (status, Some(reason)) => format!("{}: {reason}", status.as_str()),
@@ -260,7 +277,7 @@ pub fn run_launched(
     launched: Launched,
     rules: &dyn SkipRules,
 ) -> Result<(Run, Summary), Trouble> {
-    let redis = redis_link(options);
+    let redis = Rc::new(redis_link(options));
     let adapter = launched.connect(suite.version())?;
     // The results file takes `sdk` and `version` from the hello: refuse one that results check
     // would refuse (BQ620) rather than run every case and write it.
@@ -280,7 +297,10 @@ pub fn run_launched(
         never_sent: Vec::new(),
         lacking: Vec::new(),
         not_run: Vec::new(),
+        reference: None,
     };
+    // The reference core shares the judge's connection (a run connects to Redis once).
+    under.reference = under.adapter.traces().then(|| Recorder::new(ReferenceSdk::with_redis(redis.clone()), true));
     let mut run = run_under(suite, options, &mut under, &redis);
     run.never_sent = std::mem::take(&mut under.never_sent);
     run.lacking = std::mem::take(&mut under.lacking);

@@ -18,7 +18,11 @@
 //! under test, and used only where a case makes exactly the predicted call, so the judging
 //! always sees the SDK's own answers to the calls the case made. A prediction carries the
 //! reference's answers too, since a later call of a case is predicted from them and must not
-//! reach the SDK before it has given those very answers itself.
+//! reach the SDK before it has given those very answers itself. A case that needs Redis is
+//! never predicted (its calls touch a broker); when one fails, an SDK under test that asks for
+//! the reference ([`UnderTest::reference`]: an adapter traced) has it run the case again on the
+//! same Redis, under a key prefix of its own as every run of a case has, so the reference never
+//! touches the SDK's keys, and its outcome changes nothing.
 
 pub mod adapter;
 pub mod kill;
@@ -133,6 +137,13 @@ pub trait UnderTest {
     /// The calls the cases of `section` are predicted to make (case id, its calls in order,
     /// each with the reference core's answer), before the first of them begins.
     fn calls_ahead(&mut self, _section: &str, _plan: Plan) {}
+    /// The reference core, to run a failed case that needs Redis again after the SDK did, on
+    /// the same Redis under a key prefix of its own (no such case is predicted: its calls touch
+    /// a broker), for the SDK's answers to be compared with its answers when the case ends
+    /// (`None`: they are not compared).
+    fn reference(&mut self) -> Option<&mut dyn Sdk> {
+        None
+    }
 }
 
 /// The calls each case of `cases` that needs no service makes when the SDK answers as the
@@ -140,7 +151,7 @@ pub trait UnderTest {
 /// that touches a broker, which is never answered here). A prediction only: an SDK that
 /// answers otherwise makes other calls, and those are made when the case comes to them.
 fn predict(cases: &dyn sections::Cases<'_>, selected: &[String], redis: &RedisLink) -> Plan {
-    let mut recorder = Recorder { reference: ReferenceSdk::new(), calls: Vec::new(), stopped: false };
+    let mut recorder = Recorder::new(ReferenceSdk::new(), false);
     (0..cases.len())
         .filter(|&i| cases.needs(i) == Some(Needs::Nothing) && selects_case(selected, &cases.case(i).id))
         .map(|i| {
@@ -153,13 +164,22 @@ fn predict(cases: &dyn sections::Cases<'_>, selected: &[String], redis: &RedisLi
         .collect()
 }
 
-/// The reference core, recording what it is asked, and what it answers, until a call touches a
-/// broker.
+/// The reference core, recording what it is asked, and what it answers: until a call touches a
+/// broker, or (`brokers`) every call.
 struct Recorder {
     reference: ReferenceSdk,
     calls: Vec<(Request, Option<Response>)>,
     /// A call touched a broker: nothing more is recorded for this case.
     stopped: bool,
+    /// Calls that touch a broker are made and recorded too (a Redis case run again on the
+    /// run's Redis, [`UnderTest::reference`]).
+    brokers: bool,
+}
+
+impl Recorder {
+    fn new(reference: ReferenceSdk, brokers: bool) -> Self {
+        Self { reference, calls: Vec::new(), stopped: false, brokers }
+    }
 }
 
 impl Sdk for Recorder {
@@ -168,7 +188,7 @@ impl Sdk for Recorder {
     }
 
     fn call(&mut self, request: &Request) -> Result<Response, SdkError> {
-        if self.stopped || request.touches_broker() {
+        if !self.brokers && (self.stopped || request.touches_broker()) {
             self.stopped = true;
             return Err(SdkError::Transport { message: "not predicted: it touches a broker".into() });
         }
@@ -310,6 +330,13 @@ pub fn run_under(suite: &Suite, options: &RunOptions, under: &mut dyn UnderTest,
                 }
                 under.begin_case(section.name, &case.id);
                 let outcome = cases.run(i, &mut RunCx { sdk: under.sdk(), redis });
+                if outcome.status == Status::Fail
+                    && cases.needs(i) == Some(Needs::Redis)
+                    && let Some(reference) = under.reference()
+                {
+                    // Its outcome is the reference's, and of no interest here.
+                    let _ = cases.run(i, &mut RunCx { sdk: reference, redis });
+                }
                 let outcome = under.end_case(section.name, &case.id, outcome);
                 results.record(section.name, &case.id, &outcome);
             }
@@ -355,5 +382,31 @@ mod tests {
     #[test]
     fn the_results_layer_names_the_reference_core_as_it_names_itself() {
         assert_eq!(super::SDK_NAME, crate::results::REFERENCE_SDK);
+    }
+
+    /// `results check` orders an adapter run's failures by the words the adapter transport
+    /// writes into their reasons (`results::failure_kind`), which it does not import: a reason
+    /// as the transport spells it must read as the kind it is.
+    #[test]
+    fn the_results_layer_reads_the_adapter_transports_reasons_as_it_writes_them() {
+        use crate::adapter::process::{EARLIER_IN_THIS_CASE, INCIDENT, NOT_RUN};
+        use crate::results::{FailureKind, failure_kind};
+        use crate::sdk::SdkError;
+        let transport = |message: String| SdkError::Transport { message }.to_string();
+        let incident =
+            transport(format!("{INCIDENT}call 15 (decode): the adapter exited (exit status: 3) before answering"));
+        let not_run =
+            transport(format!("{NOT_RUN}the adapter failed 2 times and is not started again (--max-restarts 1)"));
+        let earlier = transport(format!("{NOT_RUN}{EARLIER_IN_THIS_CASE}"));
+        assert_eq!(failure_kind(Some(&incident)), FailureKind::Incident, "{incident}");
+        assert_eq!(failure_kind(Some(&not_run)), FailureKind::NotRun, "{not_run}");
+        // The case the adapter failed in had the incident, whichever of its calls gave the reason.
+        assert_eq!(failure_kind(Some(&earlier)), FailureKind::Incident, "{earlier}");
+        // A section may say the call's context first.
+        assert_eq!(failure_kind(Some(&format!("now 5 with delay 2: {not_run}"))), FailureKind::NotRun);
+        // An SDK's own error, and no reason, are the case's own failure.
+        let own = SdkError::sdk("adapter: not run: nothing").to_string();
+        assert_eq!(failure_kind(Some(&own)), FailureKind::Own, "{own}");
+        assert_eq!(failure_kind(None), FailureKind::Own);
     }
 }

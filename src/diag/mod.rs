@@ -90,7 +90,26 @@ impl Finding {
     }
 }
 
+/// How many of `total` items a list capped at `cap` shows before it counts the rest ("… and N
+/// more"): all of them when no more than one would be left out, since the line that counts one
+/// item could have named it. Every capped list of user-facing output keeps this rule.
+pub fn shown(total: usize, cap: usize) -> usize {
+    if total <= cap.saturating_add(1) { total } else { cap }
+}
+
 /// Does any finding fail the command?
 pub fn has_errors(findings: &[Finding]) -> bool {
     findings.iter().any(|f| f.severity == Severity::Error)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_capped_list_shows_the_one_it_would_count() {
+        assert_eq!(super::shown(3, 10), 3);
+        assert_eq!(super::shown(10, 10), 10);
+        assert_eq!(super::shown(11, 10), 11, "\"and 1 more\" takes the line the one item would");
+        assert_eq!(super::shown(12, 10), 10);
+        assert_eq!(super::shown(3, usize::MAX), 3, "no cap");
+    }
 }

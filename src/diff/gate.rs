@@ -270,19 +270,29 @@ pub fn unrun_redis(diff: &Diff, current: &Suite) -> Option<Finding> {
             redis.into_iter().filter(move |id| ids.contains(id)).map(move |id| format!("{section}.{id}"))
         })
         .collect();
-    let (first, rest) = unrun.split_first()?;
-    let more = if rest.is_empty() { String::new() } else { format!(" and {} more", rest.len()) };
-    let (cases, need, them, they) = if rest.is_empty() {
+    let named = named(&unrun)?;
+    let (cases, need, them, they) = if unrun.len() == 1 {
         ("1 case".to_owned(), "needs", "it", "it expects")
     } else {
         (format!("{} cases", unrun.len()), "need", "them", "they expect")
     };
     let message = format!(
         "{cases} new or changed since {} {need} a live Redis, and the reference core did not run {them} \
-         (`{first}`{more}): nothing has checked what {they}; give a Redis (--redis-url or BQ_REDIS_URL)",
+         ({named}): nothing has checked what {they}; give a Redis (--redis-url or BQ_REDIS_URL)",
         diff.old.version.as_deref().unwrap_or("the previous release"),
     );
     Some(finding(current, Code::REDIS_CASE_NOT_RUN, message).in_file(current.display_path(MANIFEST)))
+}
+
+/// The cases a message names, as code: the first, and the second or how many more (`` `a` ``,
+/// `` `a` and `b` ``, `` `a` and 2 more ``: "and 1 more" could have named it); `None` for none.
+fn named(cases: &[String]) -> Option<String> {
+    let (first, rest) = cases.split_first()?;
+    Some(match rest {
+        [] => format!("`{first}`"),
+        [second] => format!("`{first}` and `{second}`"),
+        _ => format!("`{first}` and {} more", rest.len()),
+    })
 }
 
 /// BQ955: there is no previous release to compare with (`why` says what was looked for).
@@ -455,4 +465,18 @@ pub fn check(diff: &Diff, current: &Suite) -> Result<Vec<Finding>, String> {
         }
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::named;
+
+    #[test]
+    fn a_second_case_is_named_not_counted() {
+        let cases = |n: usize| (0..n).map(|i| format!("redis_layout.c{i}")).collect::<Vec<_>>();
+        assert_eq!(named(&cases(0)), None);
+        assert_eq!(named(&cases(1)).unwrap(), "`redis_layout.c0`");
+        assert_eq!(named(&cases(2)).unwrap(), "`redis_layout.c0` and `redis_layout.c1`");
+        assert_eq!(named(&cases(3)).unwrap(), "`redis_layout.c0` and 2 more");
+    }
 }

@@ -462,9 +462,10 @@ pub fn diff(docs: &Docs, root: &Path, rel: &str, max_lines: usize) -> Option<Str
         .header(&format!("a/{rel} (committed)"), &format!("b/{rel} (rendered)"))
         .to_string();
     let lines: Vec<&str> = text.lines().collect();
-    let mut out = lines.iter().take(max_lines).copied().collect::<Vec<_>>().join("\n");
-    if lines.len() > max_lines {
-        out.push_str(&format!("\n… {} more lines", lines.len() - max_lines));
+    let shown = crate::diag::shown(lines.len(), max_lines);
+    let mut out = lines[..shown].join("\n");
+    if lines.len() > shown {
+        out.push_str(&format!("\n… {} more lines", lines.len() - shown));
     }
     Some(out)
 }
@@ -472,6 +473,18 @@ pub fn diff(docs: &Docs, root: &Path, rel: &str, max_lines: usize) -> Option<Str
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A diff cut to `max_lines` shows the one line it would count as "… 1 more lines".
+    #[test]
+    fn a_diff_one_line_over_its_cap_is_shown_whole() {
+        let root = tempfile::tempdir().unwrap();
+        std::fs::write(root.path().join("a.md"), "a\nb\nc\n").unwrap();
+        let docs = Docs { files: BTreeMap::from([("a.md".to_owned(), b"a\nB\nc\nd\n".to_vec())]) };
+        let whole = diff(&docs, root.path(), "a.md", usize::MAX).unwrap();
+        let n = whole.lines().count();
+        assert_eq!(diff(&docs, root.path(), "a.md", n - 1).unwrap(), whole);
+        assert!(diff(&docs, root.path(), "a.md", n - 2).unwrap().ends_with("\n… 2 more lines"));
+    }
 
     #[test]
     fn a_section_of_markdown_ends_at_the_next_heading_of_its_level() {

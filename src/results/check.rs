@@ -46,6 +46,16 @@
 //!   status is none of pass, fail and skip is one (BQ619), judged here whatever the suite's
 //!   results schema allows (a widened schema cannot excuse a case it counts nowhere).
 //!
+//! Findings are in the file's order (by line:column), except that the failures of an adapter
+//! run are ordered as `run`'s digest orders them, so that what a contributor must look at comes
+//! first (and within GitHub's 10 annotations): every BQ612 whose reason says an incident of the
+//! adapter hit the case (a crash, a hang, a reply out of the protocol) comes before every other
+//! finding, and every BQ612 whose reason says the case was not run after the adapter failed
+//! before it (its restarts used up, an operation retired) comes after them all; the file's order
+//! holds within each of the three. A results file has no member for either (the format is
+//! frozen): the reason's words, as `bqsuite run --sdk` writes them, are the only mark
+//! ([`super::model::failure_kind`]), and they change no verdict.
+//!
 //! Every finding names the results file and a pointer inside it (the missing thing's parent for
 //! an absence), with line:column located on the file's text; its message writes every hidden
 //! character it quotes from the file (a zero-width or no-break space, a control) as
@@ -65,7 +75,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use serde_json::Value;
 
-use super::model::{Counts, Status};
+use super::model::{Counts, FailureKind, Status, failure_kind};
 use crate::diag::{Code, Finding, Severity};
 use crate::suite::skip_policy::{ProblemKind, Rule, SkipPolicy, SkipVerdict};
 use crate::suite::{self, Exception, JsonErrorKind, Scope, Suite, json, pointer, span};
@@ -287,6 +297,9 @@ impl<'s> Checker<'s> {
         {
             schema.push((GENERATED_AT.to_owned(), diags::not_a_date_time(at, &why, GENERATED_AT)));
         }
+        // What each failed case's reason says of the adapter run (by the case's pointer), to
+        // order its finding by.
+        let mut kinds: HashMap<String, FailureKind> = HashMap::new();
         let mut judged: HashSet<String> = HashSet::new();
         for j in floor::check(&value) {
             judged.insert(j.subject);
@@ -332,13 +345,14 @@ impl<'s> Checker<'s> {
                     None => out.push(diags::no_status(&s.name, &c.id, pointer::join(&s.pointer(), &c.id))),
                 }
                 if c.status == Some(Status::Fail) {
-                    out.push(diags::case_failed(
-                        &s.name,
-                        &c.id,
-                        c.reason.as_deref(),
-                        c.reason_type,
-                        pointer::join(&s.pointer(), &c.id),
-                    ));
+                    let at = pointer::join(&s.pointer(), &c.id);
+                    match failure_kind(c.reason.as_deref()) {
+                        FailureKind::Own => {}
+                        kind => {
+                            kinds.insert(at.clone(), kind);
+                        }
+                    }
+                    out.push(diags::case_failed(&s.name, &c.id, c.reason.as_deref(), c.reason_type, at));
                 }
             }
         }
@@ -355,6 +369,11 @@ impl<'s> Checker<'s> {
         out.extend(schema.into_iter().filter(|(subject, _)| !within(subject, &judged)).map(|(_, f)| f));
         locate(text, &mut out);
         Finding::sort(&mut out);
+        // What to look at first first (a stable sort: the file's order within each kind).
+        out.sort_by_key(|f| match (f.code, f.pointer.as_ref().and_then(|p| kinds.get(p))) {
+            (Code::RESULTS_CASE_FAILED, Some(kind)) => *kind,
+            _ => FailureKind::Own,
+        });
         for f in &mut out {
             f.file = Some(fc.file.clone());
             // Whatever a message quotes from the file (an id, a key, a reason, a value the

@@ -29,8 +29,8 @@ use std::path::Path;
 pub use check::{CheckOptions, Checker, FileCheck, cites_adr, family_of};
 pub use floor::is_a_name;
 pub use model::{
-    Counts, Failures, MAX_REASON, Outcome, ResultsFile, Status, bounded_reason, generated_at, rfc3339,
-    source_date_epoch,
+    Counts, FailureKind, Failures, MAX_REASON, Outcome, ResultsFile, Status, bounded_reason, failure_kind,
+    generated_at, rfc3339, source_date_epoch,
 };
 pub use report::{Cell, Column, Matrix, Row};
 pub use view::{CaseResult, Results, SectionResults};

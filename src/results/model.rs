@@ -221,6 +221,48 @@ fn any_call(reason: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// What a failed case's reason says of the adapter run that wrote it ([`failure_kind`]), in
+/// the order a reader should look at the cases: the order `results check` lists its failures
+/// in, and `run`'s digest its reasons.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum FailureKind {
+    /// An incident of the adapter hit the case (it crashed, hung, or broke the protocol in one
+    /// of the case's calls): the first thing to look at, since it may cost every case after it.
+    Incident,
+    /// Any other failure: the case's own.
+    Own,
+    /// A call of the case was not sent after the adapter failed before the case began (its
+    /// restarts used up, an operation retired): the case says nothing of its own.
+    NotRun,
+}
+
+/// The words `bqsuite run --sdk` writes into the reason of a case an adapter's incident hit
+/// (`transport: adapter: call N (OP): the adapter …`), of a call not sent after an earlier
+/// failure (`transport: not run: WHY`), and the WHY of a call not sent because the adapter
+/// failed earlier in the same case (which had the incident). The adapter transport spells them
+/// (`adapter::process::{INCIDENT, NOT_RUN, EARLIER_IN_THIS_CASE}`, which this layer does not
+/// import); a test in `conformance` holds them equal.
+pub const INCIDENT_MARK: &str = "transport: adapter: ";
+pub const NOT_RUN_MARK: &str = "transport: not run: ";
+pub const EARLIER_IN_THIS_CASE: &str = "the adapter failed earlier in this case";
+
+/// What a failed case's reason says of the adapter run ([`FailureKind`]). A results file has
+/// no member for it (the format is frozen): the reason's words are the only mark, so this reads
+/// the words `bqsuite run --sdk` writes ([`INCIDENT_MARK`], [`NOT_RUN_MARK`]), wherever in the
+/// reason (a section may put the call's context before them), the first of them deciding. A
+/// runner of its own that writes other words has every failure [`FailureKind::Own`], and one
+/// that writes the same words is read the same: the kind orders findings, it judges nothing.
+pub fn failure_kind(reason: Option<&str>) -> FailureKind {
+    let Some(reason) = reason else { return FailureKind::Own };
+    match (reason.find(INCIDENT_MARK), reason.find(NOT_RUN_MARK)) {
+        (Some(i), Some(n)) if i < n => FailureKind::Incident,
+        (Some(_), None) => FailureKind::Incident,
+        (_, Some(n)) if reason[n + NOT_RUN_MARK.len()..].starts_with(EARLIER_IN_THIS_CASE) => FailureKind::Incident,
+        (_, Some(_)) => FailureKind::NotRun,
+        (None, None) => FailureKind::Own,
+    }
+}
+
 /// `reason` with every UUID in it (8-4-4-4-12 hexadecimal digits, not part of a longer word)
 /// written `<uuid>`: an SDK that mints a fresh id where it should keep the message's fails
 /// every case with a reason of its own otherwise (35 cases, 35 reasons, in a newcomer's run),

@@ -452,9 +452,10 @@ impl Report {
             PinStatus::Conflict => {
                 let mut msg = format!("{id}: the CI workflows pin different suite tags ({})", pin_list(t));
                 if !stale.is_empty() {
+                    let n = crate::diag::shown(stale.len(), 3);
                     let shown: Vec<String> =
-                        stale.iter().take(3).map(|p| format!("{}:{} ({})", p.file, p.span.line, p.tag)).collect();
-                    let more = if stale.len() > 3 { format!(" and {} more", stale.len() - 3) } else { String::new() };
+                        stale.iter().take(n).map(|p| format!("{}:{} ({})", p.file, p.span.line, p.tag)).collect();
+                    let more = if stale.len() > n { format!(" and {} more", stale.len() - n) } else { String::new() };
                     let whose = if copy_newer { "the copy" } else { "the suite" };
                     msg.push_str(&format!(
                         "; {whose} is {version}, so move {}{more} to v{target}{once}",
