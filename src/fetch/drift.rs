@@ -145,3 +145,38 @@ pub fn findings(drift: &[Drift], dir: &Path) -> Vec<crate::diag::Finding> {
     }
     out
 }
+
+/// The finding on what a copy at `dir` that states another release holds against that release
+/// (BQ723 when it holds local edits, an error; BQ724 when that could not be told, a warning;
+/// none when it is exactly that release). `version` is the release checked against and
+/// `update` the whole command that moves the copy to it.
+pub fn local_edits_finding(
+    edits: &crate::local_edits::LocalEdits,
+    dir: &Path,
+    version: &str,
+    update: &str,
+) -> Option<crate::diag::Finding> {
+    use crate::diag::{Code, Finding};
+    use crate::local_edits::Verdict;
+    let shown = dir.display().to_string();
+    let (file, theirs) = (shown.trim_end_matches('/').to_owned(), &edits.version);
+    let f = match &edits.verdict {
+        Verdict::Exact => return None,
+        Verdict::Edited(_) => Finding::error(
+            Code::COPY_EDITED,
+            format!(
+                "the copy states {theirs} but is release {theirs} with {}: moving it to {version} discards them; to \
+                 keep them, record them upstream first (a pull request or an issue on the suite, so that a release \
+                 carries them), since the copy can only be a release; to discard them, `{update}`",
+                edits.edits_said()
+            ),
+        ),
+        Verdict::Unknown(why) => Finding::warning(
+            Code::COPY_EDITS_UNKNOWN,
+            format!(
+                "cannot tell whether the copy, which states {theirs}, is exactly release {theirs} or holds local edits: {why}"
+            ),
+        ),
+    };
+    Some(f.in_file(file))
+}
