@@ -55,7 +55,6 @@ pub mod fault;
 pub mod fetch;
 pub mod fsutil;
 pub mod git;
-pub mod local_edits;
 pub mod release;
 pub mod results;
 pub mod schema;

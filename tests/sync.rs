@@ -441,8 +441,14 @@ fn check_passes_after_sync_and_fails_on_any_single_byte_edit() {
     // Every file of one copy, one flipped byte at a time, through the library.
     let suite = Suite::load(t.suite()).unwrap();
     let targets = sync::targets::select(&sync::targets::from_suite(&suite).unwrap(), &["php-sdk".into()]).unwrap();
-    let options =
-        Options { root: t.root.clone(), mode: Mode::Check, strict: false, allow_dirty: false, bump_pins: false };
+    let options = Options {
+        root: t.root.clone(),
+        mode: Mode::Check,
+        strict: false,
+        allow_dirty: false,
+        bump_pins: false,
+        releases: None,
+    };
     assert!(!sync::run(&suite, &targets, &options).unwrap().failed());
     let dir = t.copy("php-sdk/tests/conformance");
     for (rel, bytes) in canonical() {
@@ -1215,7 +1221,7 @@ fn a_symlink_onto_a_directory_that_is_not_a_copy_is_never_synced() {
         let report = sync::run(
             &suite,
             &targets,
-            &Options { root: root.clone(), mode, strict: false, allow_dirty: true, bump_pins: false },
+            &Options { root: root.clone(), mode, strict: false, allow_dirty: true, bump_pins: false, releases: None },
         )
         .unwrap();
         let states: Vec<_> = report.targets.iter().map(|t| &t.state).collect();
@@ -1237,7 +1243,14 @@ fn a_symlink_onto_a_directory_that_is_not_a_copy_is_never_synced() {
     let report = sync::run(
         &suite,
         &targets,
-        &Options { root: root.clone(), mode: Mode::Check, strict: false, allow_dirty: false, bump_pins: false },
+        &Options {
+            root: root.clone(),
+            mode: Mode::Check,
+            strict: false,
+            allow_dirty: false,
+            bump_pins: false,
+            releases: None,
+        },
     )
     .unwrap();
     let sub = &report.targets[3].state;
@@ -1294,7 +1307,14 @@ fn a_sync_whose_old_copy_cannot_be_removed_reports_the_new_copy_and_names_the_fi
             let r = sync::run(
                 &suite,
                 &targets,
-                &Options { root: t.root.clone(), mode, strict: false, allow_dirty: false, bump_pins: false },
+                &Options {
+                    root: t.root.clone(),
+                    mode,
+                    strict: false,
+                    allow_dirty: false,
+                    bump_pins: false,
+                    releases: None,
+                },
             );
             bqsuite::staging::pretend_no_exchange(false);
             r.unwrap()

@@ -176,15 +176,7 @@ pub fn run(a: &FetchArgs, color: bool) -> ExitCode {
     if let Some(theirs) = theirs {
         // What the copy holds against its own release, when that was told (BQ723/BQ724 say the
         // rest).
-        let own = match local_edits.as_ref().map(|e| &e.verdict) {
-            Some(crate::local_edits::Verdict::Exact) => {
-                format!(" (it is exactly release {theirs}: no local edits, checked against {theirs}'s asset)")
-            }
-            Some(crate::local_edits::Verdict::Edited(_)) => {
-                format!(" beside its local edits against {theirs} (below)")
-            }
-            _ => String::new(),
-        };
+        let own = fetch::drift::own_release_clause(local_edits.as_ref());
         // Once told, the check against its own release is not suggested again.
         let own_check =
             if own.is_empty() { format!(", or check it against its own release, {theirs}") } else { String::new() };

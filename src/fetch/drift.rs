@@ -151,13 +151,13 @@ pub fn findings(drift: &[Drift], dir: &Path) -> Vec<crate::diag::Finding> {
 /// none when it is exactly that release). `version` is the release checked against and
 /// `update` the whole command that moves the copy to it.
 pub fn local_edits_finding(
-    edits: &crate::local_edits::LocalEdits,
+    edits: &crate::vendored::edits::LocalEdits,
     dir: &Path,
     version: &str,
     update: &str,
 ) -> Option<crate::diag::Finding> {
     use crate::diag::{Code, Finding};
-    use crate::local_edits::Verdict;
+    use crate::vendored::edits::Verdict;
     let shown = dir.display().to_string();
     let (file, theirs) = (shown.trim_end_matches('/').to_owned(), &edits.version);
     let f = match &edits.verdict {
@@ -179,4 +179,19 @@ pub fn local_edits_finding(
         ),
     };
     Some(f.in_file(file))
+}
+
+/// The clause the note on a copy of another release adds about its own release, when that was
+/// told: exactly it, or local edits (which BQ723 names); empty otherwise.
+pub fn own_release_clause(edits: Option<&crate::vendored::edits::LocalEdits>) -> String {
+    use crate::vendored::edits::Verdict;
+    match edits {
+        Some(e) if e.verdict == Verdict::Exact => {
+            format!(" (it is exactly release {0}: no local edits, checked against {0}'s asset)", e.version)
+        }
+        Some(e) if matches!(e.verdict, Verdict::Edited(_)) => {
+            format!(" beside its local edits against {} (below)", e.version)
+        }
+        _ => String::new(),
+    }
 }

@@ -95,8 +95,8 @@ pub use drift::{Compared, Drift, DriftKind};
 pub use source::{Base, Progress};
 pub use update::{Updated, update};
 
-use crate::local_edits::LocalEdits;
 use crate::release::{layout, sha256_hex};
+use crate::vendored::edits::LocalEdits;
 
 /// What went wrong, for the exit code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -299,7 +299,7 @@ pub fn check(req: &Request, dir: &Path) -> Result<Checked, FetchError> {
 /// unknown, and says the command that tells it.
 fn own_release(req: &Request, real: &Path, dir: &Path, copy_version: Option<&str>) -> Option<LocalEdits> {
     let against = semver::Version::parse(&req.version).ok()?;
-    let theirs = crate::local_edits::other_version(copy_version, &against)?;
+    let theirs = crate::vendored::edits::other_version(copy_version, &against)?;
     let command = format!(
         "`bqsuite fetch --check {theirs} {}` (with the same --base-url, if any)",
         crate::diag::path_word(&dir.display().to_string())

@@ -43,7 +43,7 @@
 //!   from the canonical file to the copy when both are UTF-8).
 //! - A drifted copy whose version is a release older than the canonical one is also compared
 //!   with that release's own copy files, read from its tag in the suite's git repository, never
-//!   from the network ([`crate::local_edits`]; once per version, before anything is written):
+//!   from the network ([`vendored::edits`], read through [`Options::releases`]; once per version, before anything is written):
 //!   exactly the release is said on its line, local edits are one BQ723 per copy (an error under
 //!   `Check`, a warning from `Sync` and `DryRun`, which say what they do to them), and a release
 //!   that cannot be read is one BQ724 warning saying why, never a guess.
@@ -76,9 +76,9 @@ use std::path::{Path, PathBuf};
 use semver::Version;
 
 use crate::diag;
-use crate::local_edits::{self, LocalEdits};
 use crate::suite::{self, Suite};
 use crate::vendored;
+use crate::vendored::edits::{self as local_edits, LocalEdits};
 
 pub use crate::vendored::{Drift, Modified};
 pub use crate::vendored::{Leftover, Recovered};
@@ -111,7 +111,16 @@ pub struct Options {
     /// After the copies, rewrite each repository's CI pins to the canonical tag
     /// (`--bump-pins`; [`bump`]). `DryRun` says what it would rewrite; `Check` ignores it.
     pub bump_pins: bool,
+    /// How to read the copy files of an older release from the suite's repository (the
+    /// suite's directory, the version), to tell a copy of it exact or locally edited
+    /// ([`local_edits`]); `None`: not told. The command line gives `diff`'s reader of release
+    /// tags, a layer above this one.
+    pub releases: Option<ReadRelease>,
 }
+
+/// Reads the copy files of release `version` in the repository holding the suite directory
+/// (path → bytes), or says why it cannot.
+pub type ReadRelease = fn(&Path, &str) -> Result<BTreeMap<String, Vec<u8>>, String>;
 
 /// What was found at a target before anything was written.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -419,8 +428,8 @@ fn one(
     if let (State::Drifted(_), Some(t)) = (&report.state, &tree) {
         let older = local_edits::other_version(report.copy_version.as_deref(), version)
             .filter(|v| Version::parse(v).is_ok_and(|v| v < *version));
-        if let Some(v) = older {
-            let release = releases.entry(v.to_owned()).or_insert_with(|| local_edits::tagged_release(suite_dir, v));
+        if let (Some(v), Some(read)) = (older, opts.releases) {
+            let release = releases.entry(v.to_owned()).or_insert_with(|| read(suite_dir, v));
             report.in_git = vendored::path_in_repository(&loc.dir).is_some();
             report.local_edits = Some(match release {
                 Ok(files) => LocalEdits::judge(v, files, t),

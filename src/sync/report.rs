@@ -11,7 +11,7 @@ use std::fmt::Write as _;
 use serde_json::{Value, json};
 
 use crate::diag::{self, Code, Finding, Format, Summary, style};
-use crate::local_edits::Verdict;
+use crate::vendored::edits::Verdict;
 
 use super::pin::{Pin, PinStatus, WORKFLOWS};
 use super::{Action, Leftover, Mode, Recovered, Report, State, TargetReport};

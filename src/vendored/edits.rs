@@ -6,14 +6,14 @@
 //! contract nobody released).
 //!
 //! Invariants:
-//! - The release's files are read without network, and only from something that is that
-//!   release: `sync` reads the `v<VERSION>` tag of the canonical suite's own git repository, and
-//!   only a tag that releases the suite ([`crate::diff::gate::own_tag`]: at that tag the suite's
-//!   `CONFORMANCE_VERSION`, at the suite's path, names the version); `fetch --check` reads the
-//!   release asset from a `file://` base, verified as every fetch is. Nothing else counts, and
-//!   nothing is guessed: where the release's files cannot be read (no such tag, a shallow clone
-//!   that may lack it, no git repository, a `-pre` version, which is never tagged, an asset not
-//!   at hand) the answer is [`Verdict::Unknown`] with the reason and what to do about it.
+//! - The release's files come from something that is that release, read without network by the
+//!   caller: `sync` from the `v<VERSION>` tag of the canonical suite's own git repository, and
+//!   only a tag that releases the suite (`diff::gate::released_copy`, which the command line
+//!   hands to `sync`, a layer below `diff`); `fetch --check` from the release asset of a
+//!   `file://` base, verified as every fetch is. Nothing else counts, and nothing is guessed:
+//!   where the release's files cannot be read (no such tag, a shallow clone that may lack it, no
+//!   git repository, a `-pre` version, which is never tagged, an asset not at hand) the answer
+//!   is [`Verdict::Unknown`] with the reason and what to do about it.
 //! - The comparison is the one definition of a copy ([`crate::vendored::compare`]): the
 //!   release's `CONFORMANCE_VERSION`, `manifest.json`, `schema/` and `fixtures/` against every
 //!   entry of the copy, its top-level `LICENSE` ignored; a local edit is any entry the copy adds,
@@ -21,9 +21,7 @@
 //! - Nothing here writes.
 
 use std::collections::BTreeMap;
-use std::path::Path;
 
-use crate::diff::gate::{OwnTag, own_tag};
 use crate::vendored::{self, Drift, Tree};
 
 /// What a copy stating release `version` holds against that release.
@@ -118,40 +116,6 @@ fn count(n: usize) -> String {
     format!("{n} local edit{}", if n == 1 { "" } else { "s" })
 }
 
-/// The copy files of release `version` as the canonical suite's repository (the one holding
-/// `suite_dir`, read at its path) tagged it, without network. `Err`: why they cannot be read,
-/// said so that the reader knows what to do (fetch the tags, or check against the asset).
-pub fn tagged_release(suite_dir: &Path, version: &str) -> Result<BTreeMap<String, Vec<u8>>, String> {
-    if version.ends_with("-pre") || semver::Version::parse(version).is_ok_and(|v| !v.pre.is_empty()) {
-        return Err(format!(
-            "{version} is a pre-release, which is never tagged, so there is no release to compare with"
-        ));
-    }
-    // own_tag's own words are the release gate's; here the question is another.
-    let tag = match own_tag(suite_dir, version).map_err(|e| e.replace(" already (BQ956)", ""))? {
-        OwnTag::Tag(tag) => tag,
-        OwnTag::Untagged => {
-            return Err(format!(
-                "the suite's repository has no tag v{version} (fetch its tags, `git fetch --tags`, in {}; or {version} \
-                 was never released)",
-                suite_dir.display()
-            ));
-        }
-        OwnTag::NoRepository(why) => return Err(format!("{why}, so no release tag can be read")),
-        OwnTag::Elsewhere(tags) => {
-            return Err(format!(
-                "{} names {version} but holds no suite {version} where the repository holds {}, so it is not taken as \
-                 the release",
-                tags.join(", "),
-                suite_dir.display()
-            ));
-        }
-    };
-    let rev = crate::diff::git::read(suite_dir, &format!("refs/tags/{tag}"), &crate::fetch::Limits::default())
-        .map_err(|e| format!("cannot read tag {tag}: {e}"))?;
-    Ok(rev.files.into_iter().filter(|(rel, _)| vendored::is_part(rel)).collect())
-}
-
 /// Is `copy` (a copy's stated version) a SemVer version other than `against`, in its canonical
 /// spelling? Only such a copy is judged against its own release.
 pub fn other_version<'a>(copy: Option<&'a str>, against: &semver::Version) -> Option<&'a str> {
@@ -195,11 +159,5 @@ mod tests {
         assert_eq!(other_version(Some("v1.5.0"), &v), None);
         assert_eq!(other_version(Some("1.5"), &v), None);
         assert_eq!(other_version(None, &v), None);
-    }
-
-    #[test]
-    fn a_pre_release_is_never_tagged() {
-        let why = tagged_release(Path::new("/nonexistent"), "1.6.0-pre").unwrap_err();
-        assert!(why.contains("pre-release, which is never tagged"), "{why}");
     }
 }
