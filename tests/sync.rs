@@ -1755,3 +1755,40 @@ fn a_shallow_clone_of_the_suite_cannot_tell_and_says_why() {
     assert!(why.contains("shallow clone") && why.contains("git fetch --unshallow --tags"), "{why}");
     assert!(codes(&r).contains(&("BQ724".into(), "warning".into(), "babelqueue-node/test/conformance".into())));
 }
+
+/// A tag named for the copy's version that does not release the suite (its CONFORMANCE_VERSION
+/// says another) is not taken for the release; and a sync that discards edits committed in the
+/// SDK's repository says where they stay.
+#[test]
+fn only_a_tag_that_releases_the_suite_counts_and_committed_edits_stay_in_history() {
+    let t = Tree::clean();
+    let release = tag_release_1_5_0(&t);
+    support::git(&t.suite(), &["tag", "v1.4.0"]); // on the 1.6.0 commit: no release of 1.4.0
+    const WRONG_TAG: &str = "babelqueue-python/tests/conformance";
+    std::fs::write(t.copy(WRONG_TAG).join("CONFORMANCE_VERSION"), "1.4.0\n").unwrap();
+    const EDITED: &str = "babelqueue-go/testdata/conformance";
+    put_copy(&t, EDITED, &release);
+    std::fs::write(t.copy(EDITED).join("fixtures/local-case.json"), "{}\n").unwrap();
+    let sdk = t.root.join("babelqueue-go");
+    support::git(&sdk, &["init", "-q"]);
+    support::git(&sdk, &["add", "-A"]);
+    support::git(&sdk, &["commit", "-q", "-m", "the SDK, its copy patched"]);
+
+    let (_, r) = t.json(&["sync", "--check", "--only", "babelqueue-python", "babelqueue-go"]);
+    let why = target(&r, WRONG_TAG)["local_edits"]["reason"].as_str().unwrap().to_owned();
+    assert!(why.contains("v1.4.0 names 1.4.0 but holds no suite 1.4.0"), "{why}");
+    assert_eq!(target(&r, EDITED)["local_edits"]["added"], json!(["fixtures/local-case.json"]));
+
+    let (code, r) = t.json(&["sync", "--only", "babelqueue-go"]);
+    assert_eq!(code, Some(0), "{r:#}");
+    let f = r["findings"].as_array().unwrap().iter().find(|f| f["code"] == "BQ723").expect("BQ723");
+    assert_eq!(f["severity"], "warning");
+    let message = f["message"].as_str().unwrap();
+    assert!(
+        message.contains(
+            "replaced by 1.6.0, so they are gone from the copy; their committed state stays in babelqueue-go's git \
+             history (`git log -p -- testdata/conformance`)"
+        ),
+        "{message}"
+    );
+}
