@@ -105,8 +105,14 @@ fn fake_tree(suite: &Suite, root: &Path) -> Vec<targets::Target> {
     for t in &all {
         std::fs::create_dir_all(root.join(&t.repo)).expect("mkdir");
     }
-    let opts =
-        sync::Options { root: root.to_owned(), mode: Mode::Sync, strict: true, allow_dirty: false, bump_pins: false };
+    let opts = sync::Options {
+        root: root.to_owned(),
+        mode: Mode::Sync,
+        strict: true,
+        allow_dirty: false,
+        bump_pins: false,
+        releases: None,
+    };
     let report = sync::run(suite, &all, &opts).expect("sync runs");
     assert!(!report.failed(), "the fake tree is populated");
     all
@@ -122,6 +128,7 @@ fn sync_check(c: &mut Criterion) {
         strict: true,
         allow_dirty: false,
         bump_pins: false,
+        releases: None,
     };
     c.bench_function(&format!("sync --check/{} targets", all.len()), |b| {
         b.iter(|| sync::run(black_box(&suite), &all, &opts).expect("check runs"))

@@ -39,6 +39,9 @@
 //!   any kind; [`recover`] removes them, restoring a lone `old` copy when the directory is
 //!   missing.
 //!
+//! Judging a copy that states another release against that release's own files, to tell it
+//! exact from locally edited, is [`edits`].
+//!
 //! Invariants: reading never follows a symlink (a symlink or special file is recorded as
 //! irregular, never read through) and stays within a suite's caps, per file and in all, so a
 //! wrong or stuffed directory cannot exhaust memory ([`read_tree`]); differences are reported from the copy's side — `added` is
@@ -49,6 +52,8 @@
 //! is CR LF for LF (git's `core.autocrlf` on Windows), which is said as such instead of a diff
 //! of every line. Only [`replace`] and [`recover`]
 //! write.
+
+pub mod edits;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;

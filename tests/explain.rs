@@ -200,6 +200,16 @@ fn index(a: &[Value], t: &str) -> Result<usize, String> {
     t.parse().map_err(|_| format!("{t:?} is not an index"))
 }
 
+/// A copy of the canonical suite at `to`, committed to a fresh git repository and tagged
+/// `v{version}`: the version is released.
+fn released_suite(to: &Path, version: &str) {
+    copy_suite(to);
+    git(to, &["init", "-q"]);
+    git(to, &["add", "-A"]);
+    git(to, &["commit", "-q", "-m", "the released suite"]);
+    git(to, &["tag", &format!("v{version}")]);
+}
+
 /// Build the example's starting point in a fresh directory, apply its edits, run its command.
 fn run(code: Code) -> Result<std::process::Output, String> {
     let e = code.explain();
@@ -232,11 +242,7 @@ fn run(code: Code) -> Result<std::process::Output, String> {
             bqsuite(&suite, &["release", "--out", "dist"])
         }
         Example::Tagged(edits) => {
-            copy_suite(&suite);
-            git(&suite, &["init", "-q"]);
-            git(&suite, &["add", "-A"]);
-            git(&suite, &["commit", "-q", "-m", "the released suite"]);
-            git(&suite, &["tag", &format!("v{v}")]);
+            released_suite(&suite, &v);
             apply(&suite, edits, &v)?;
             bqsuite(&suite, &["validate", "--gate"])
         }
@@ -270,6 +276,27 @@ fn run(code: Code) -> Result<std::process::Output, String> {
             all.extend_from_slice(args);
             all.extend_from_slice(&["--root", "root", "--only", SYNC_REPOS[0], SYNC_REPOS[1]]);
             bqsuite(w, &all)
+        }
+        Example::Upgrade(edits) => {
+            // Release {version} of the suite, tagged, then the suite moved on to {next-minor}.
+            released_suite(&suite, &v);
+            let next = expand("{next-minor}", &v);
+            std::fs::write(suite.join("CONFORMANCE_VERSION"), format!("{next}\n")).unwrap();
+            let root = w.join("root");
+            let sdk = root.join(SYNC_REPOS[0]);
+            for entry in VENDORED {
+                copy(&repo().join(entry), &sdk.join("tests/conformance").join(entry));
+            }
+            let workflow = format!(
+                "on: push\njobs:\n  conformance:\n    runs-on: ubuntu-latest\n    steps:\n      - run: git clone --depth 1 --branch v{v} https://github.com/BabelQueue/conformance suite\n"
+            );
+            std::fs::create_dir_all(sdk.join(".github/workflows")).unwrap();
+            std::fs::write(sdk.join(".github/workflows/ci.yml"), workflow).unwrap();
+            git(&sdk, &["init", "-q"]);
+            git(&sdk, &["add", "-A"]);
+            git(&sdk, &["commit", "-q", "-m", "the SDK with its vendored copy"]);
+            apply(&root, edits, &v)?;
+            bqsuite(&suite, &["sync", "--check", "--root", "../root", "--only", SYNC_REPOS[0]])
         }
         Example::Docs(edits) => {
             copy_suite(&suite);

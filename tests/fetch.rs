@@ -1064,3 +1064,109 @@ fn a_newer_copy_is_told_the_downgrade_and_a_diff_commands_nothing() {
         assert!(!command || (line.starts_with("::") && !line.contains("forged")), "{line:?} in {all}");
     }
 }
+
+/// A mirror laid out as the GitHub releases are (`v<version>/`), holding the canonical release
+/// and a release 1.5.0 of the same suite (its versions saying 1.5.0, one fixture different);
+/// returns the mirror and its base URL with `{version}`.
+fn mirror_with_1_5_0() -> (tempfile::TempDir, String) {
+    let mirror = tempfile::tempdir().unwrap();
+    let dist = dist();
+    std::fs::rename(dist.path(), mirror.path().join(support::tag())).unwrap();
+    let old = tempfile::tempdir().unwrap();
+    for entry in ["CONFORMANCE_VERSION", "manifest.json", "schema", "fixtures", "LICENSE", "CHANGELOG.md"] {
+        support::copy_tree(&repo().join(entry), &old.path().join(entry));
+    }
+    std::fs::write(old.path().join("CONFORMANCE_VERSION"), "1.5.0\n").unwrap();
+    let manifest = old.path().join("manifest.json");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    let text = text.replacen(
+        &format!("\"conformance_version\": \"{}\"", support::version()),
+        "\"conformance_version\": \"1.5.0\"",
+        1,
+    );
+    std::fs::write(&manifest, text.replacen("\"description\": \"", "\"description\": \"Older. ", 1)).unwrap();
+    // Assembled, not built: a 1.5.0 made from today's suite is no suite `validate` would pass.
+    let suite = bqsuite::suite::Suite::load(old.path()).unwrap();
+    let files: Vec<(&str, &[u8])> =
+        suite.files().filter(|f| release::layout::in_release(&f.rel)).map(|f| (f.rel.as_str(), f.bytes())).collect();
+    let asset = release::assemble("1.5.0", &files).unwrap_or_else(|e| panic!("release 1.5.0: {e}"));
+    std::fs::create_dir(mirror.path().join("v1.5.0")).unwrap();
+    release::write(&asset, &mirror.path().join("v1.5.0")).unwrap();
+    let base = format!("{}/v{{version}}", file_url(mirror.path()));
+    (mirror, base)
+}
+
+/// `fetch --check VERSION DIR` of a copy that states another release W tells, from a file://
+/// mirror, whether it is exactly W (said in the note, no finding) or W with local edits (BQ723,
+/// naming them); over HTTP, where that would be a second download, it says it did not tell and
+/// gives the command that does (BQ724), as it does when the mirror lacks W.
+#[test]
+fn check_of_a_copy_of_another_release_tells_exact_from_locally_edited() {
+    let (_mirror, base) = mirror_with_1_5_0();
+    let work = tempfile::tempdir().unwrap();
+    let dir = work.path().join("conformance");
+    let o = fetch(&["1.5.0", dir.to_str().unwrap()], Some(&base));
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    std::fs::remove_file(dir.join("LICENSE")).unwrap();
+    let check =
+        |format: &str| fetch(&["--check", support::version(), dir.to_str().unwrap(), "--format", format], Some(&base));
+
+    let o = check("human");
+    assert_eq!(o.status.code(), Some(1), "a copy of 1.5.0 drifts from the suite: {}", transcript(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("(it is exactly release 1.5.0: no local edits, checked against 1.5.0's asset)"), "{err}");
+    assert!(!transcript(&o).contains("BQ723") && !transcript(&o).contains("BQ724"), "{}", transcript(&o));
+
+    let edited = dir.join("fixtures/order-created.json");
+    let text =
+        std::fs::read_to_string(&edited).unwrap().replace("urn:babel:orders:created", "urn:babel:orders:patched");
+    std::fs::write(&edited, text).unwrap();
+    let o = check("json");
+    assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
+    let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let bq723: Vec<&serde_json::Value> =
+        report["findings"].as_array().unwrap().iter().filter(|f| f["code"] == "BQ723").collect();
+    assert_eq!(bq723.len(), 1, "{report:#}");
+    assert_eq!(bq723[0]["severity"], "error");
+    assert_eq!(bq723[0]["file"], dir.display().to_string());
+    let message = bq723[0]["message"].as_str().unwrap();
+    assert!(
+        message.starts_with(
+            "the copy states 1.5.0 but is release 1.5.0 with 1 local edit (1 file: fixtures/order-created.json)"
+        ),
+        "{message}"
+    );
+    assert!(message.contains("record them upstream") && message.contains("`bqsuite fetch --update "), "{message}");
+    let o = check("github");
+    assert!(String::from_utf8_lossy(&o.stdout).contains("::error title=BQ723 copy-edited::"), "{}", transcript(&o));
+
+    // The mirror without 1.5.0: not told, and why.
+    std::fs::remove_dir_all(_mirror.path().join("v1.5.0")).unwrap();
+    let o = check("json");
+    let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let bq724 = report["findings"].as_array().unwrap().iter().find(|f| f["code"] == "BQ724").expect("BQ724");
+    assert_eq!(bq724["severity"], "warning");
+    let message = bq724["message"].as_str().unwrap();
+    assert!(message.contains("release 1.5.0's asset could not be read from the mirror"), "{message}");
+    assert!(message.contains(&format!("`bqsuite fetch --check 1.5.0 {}`", dir.display())), "{message}");
+}
+
+/// Over HTTP the copy's own release is a second download, which `fetch --check` does not make
+/// unasked: BQ724 says so and gives the command.
+#[test]
+fn over_http_the_copy_s_own_release_is_not_downloaded_unasked() {
+    let dist = dist();
+    let served: BTreeMap<String, Vec<u8>> = files_under(dist.path());
+    let base = serve(served, Mode::Serve);
+    let work = tempfile::tempdir().unwrap();
+    let dir = work.path().join("conformance");
+    let o = fetch(&[support::version(), dir.to_str().unwrap()], Some(&base));
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    std::fs::write(dir.join("CONFORMANCE_VERSION"), "1.5.0\n").unwrap();
+    let o = fetch(&["--check", support::version(), dir.to_str().unwrap()], Some(&base));
+    assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("warning[BQ724 copy-edits-unknown]"), "{out}");
+    assert!(out.contains("a second download, which fetch --check makes only from a file:// mirror"), "{out}");
+    assert!(out.contains(&format!("`bqsuite fetch --check 1.5.0 {}`", dir.display())), "{out}");
+}

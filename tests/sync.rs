@@ -441,8 +441,14 @@ fn check_passes_after_sync_and_fails_on_any_single_byte_edit() {
     // Every file of one copy, one flipped byte at a time, through the library.
     let suite = Suite::load(t.suite()).unwrap();
     let targets = sync::targets::select(&sync::targets::from_suite(&suite).unwrap(), &["php-sdk".into()]).unwrap();
-    let options =
-        Options { root: t.root.clone(), mode: Mode::Check, strict: false, allow_dirty: false, bump_pins: false };
+    let options = Options {
+        root: t.root.clone(),
+        mode: Mode::Check,
+        strict: false,
+        allow_dirty: false,
+        bump_pins: false,
+        releases: None,
+    };
     assert!(!sync::run(&suite, &targets, &options).unwrap().failed());
     let dir = t.copy("php-sdk/tests/conformance");
     for (rel, bytes) in canonical() {
@@ -1215,7 +1221,7 @@ fn a_symlink_onto_a_directory_that_is_not_a_copy_is_never_synced() {
         let report = sync::run(
             &suite,
             &targets,
-            &Options { root: root.clone(), mode, strict: false, allow_dirty: true, bump_pins: false },
+            &Options { root: root.clone(), mode, strict: false, allow_dirty: true, bump_pins: false, releases: None },
         )
         .unwrap();
         let states: Vec<_> = report.targets.iter().map(|t| &t.state).collect();
@@ -1237,7 +1243,14 @@ fn a_symlink_onto_a_directory_that_is_not_a_copy_is_never_synced() {
     let report = sync::run(
         &suite,
         &targets,
-        &Options { root: root.clone(), mode: Mode::Check, strict: false, allow_dirty: false, bump_pins: false },
+        &Options {
+            root: root.clone(),
+            mode: Mode::Check,
+            strict: false,
+            allow_dirty: false,
+            bump_pins: false,
+            releases: None,
+        },
     )
     .unwrap();
     let sub = &report.targets[3].state;
@@ -1294,7 +1307,14 @@ fn a_sync_whose_old_copy_cannot_be_removed_reports_the_new_copy_and_names_the_fi
             let r = sync::run(
                 &suite,
                 &targets,
-                &Options { root: t.root.clone(), mode, strict: false, allow_dirty: false, bump_pins: false },
+                &Options {
+                    root: t.root.clone(),
+                    mode,
+                    strict: false,
+                    allow_dirty: false,
+                    bump_pins: false,
+                    releases: None,
+                },
             );
             bqsuite::staging::pretend_no_exchange(false);
             r.unwrap()
@@ -1572,4 +1592,203 @@ fn two_targets_that_are_one_directory_are_named() {
     assert_eq!(shared[0]["file"], "babelqueue-node-adapters/packages/pulsar/test/conformance");
     let message = shared[0]["message"].as_str().unwrap();
     assert!(message.starts_with("babelqueue-node-adapters/packages/pulsar/test/conformance and babelqueue-node-adapters/packages/sqs/test/conformance are one directory"), "{message}");
+}
+
+/// Make the suite a git repository whose release 1.5.0 is tagged (its CONFORMANCE_VERSION and
+/// manifest saying 1.5.0), then move it on to the canonical version with one more change (its
+/// description), committed. Returns release 1.5.0's copy files.
+fn tag_release_1_5_0(t: &Tree) -> BTreeMap<String, Vec<u8>> {
+    let suite = t.suite();
+    let manifest = suite.join("manifest.json");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    let old =
+        text.replacen(&format!("\"conformance_version\": \"{}\"", version()), "\"conformance_version\": \"1.5.0\"", 1);
+    assert_ne!(old, text, "the manifest states its version");
+    std::fs::write(&manifest, &old).unwrap();
+    std::fs::write(suite.join("CONFORMANCE_VERSION"), "1.5.0\n").unwrap();
+    support::git(&suite, &["init", "-q"]);
+    support::git(&suite, &["add", "-A"]);
+    support::git(&suite, &["commit", "-q", "-m", "release 1.5.0"]);
+    support::git(&suite, &["tag", "v1.5.0"]);
+    let release: BTreeMap<String, Vec<u8>> =
+        files(&suite).into_iter().filter(|(rel, _)| bqsuite::vendored::is_part(rel)).collect();
+    std::fs::write(&manifest, text.replacen("\"description\": \"", "\"description\": \"Next. ", 1)).unwrap();
+    std::fs::write(suite.join("CONFORMANCE_VERSION"), format!("{}\n", version())).unwrap();
+    support::git(&suite, &["add", "-A"]);
+    support::git(&suite, &["commit", "-q", "-m", "the next release"]);
+    release
+}
+
+/// Replace the copy at `rel` by `files`.
+fn put_copy(t: &Tree, rel: &str, files: &BTreeMap<String, Vec<u8>>) {
+    let dir = t.copy(rel);
+    std::fs::remove_dir_all(&dir).unwrap();
+    for (path, bytes) in files {
+        std::fs::create_dir_all(dir.join(path).parent().unwrap()).unwrap();
+        std::fs::write(dir.join(path), bytes).unwrap();
+    }
+}
+
+/// A copy that states an older release is told against that release's own files, read from
+/// the release's tag in the suite's repository: exactly the release (no finding), the release
+/// with local edits (BQ723, naming them), or not told, with why (BQ724): a version with no tag,
+/// a shallow clone of the suite. In every format, and through a dry run and a sync, which say
+/// what they do (or would do) to the edits.
+#[test]
+fn a_copy_of_an_older_release_is_told_exact_or_locally_edited() {
+    let t = Tree::clean();
+    let release = tag_release_1_5_0(&t);
+    const EXACT: &str = "babelqueue-node/test/conformance";
+    const EDITED: &str = "babelqueue-go/testdata/conformance";
+    const UNTAGGED: &str = "babelqueue-python/tests/conformance";
+    put_copy(&t, EXACT, &release);
+    put_copy(&t, EDITED, &release);
+    let go = t.copy(EDITED);
+    let fixture = go.join("fixtures/order-created.json");
+    let text = std::fs::read_to_string(&fixture).unwrap().replace("\"order_id\": 1042", "\"order_id\": 1043");
+    std::fs::write(&fixture, text).unwrap();
+    std::fs::write(go.join("fixtures/local-case.json"), "{}\n").unwrap();
+    std::fs::remove_file(go.join("schema/results.example.json")).unwrap();
+    std::fs::write(t.copy(UNTAGGED).join("CONFORMANCE_VERSION"), "1.4.0\n").unwrap();
+    let only = ["--only", "php-sdk", "babelqueue-node", "babelqueue-go", "babelqueue-python"];
+
+    let mut args = vec!["sync", "--check"];
+    args.extend(only);
+    let (code, r) = t.json(&args);
+    assert_eq!(code, Some(1));
+    assert_eq!(target(&r, "php-sdk/tests/conformance")["local_edits"], Value::Null, "a copy at the suite's version");
+    assert_eq!(
+        target(&r, EXACT)["local_edits"],
+        json!({"version": "1.5.0", "status": "exact", "added": [], "removed": [], "modified": [], "reason": null})
+    );
+    assert_eq!(
+        target(&r, EDITED)["local_edits"],
+        json!({
+            "version": "1.5.0", "status": "edited",
+            "added": ["fixtures/local-case.json"],
+            "removed": ["schema/results.example.json"],
+            "modified": [{"file": "fixtures/order-created.json", "line_endings_only": false}],
+            "reason": null,
+        })
+    );
+    let untagged = &target(&r, UNTAGGED)["local_edits"];
+    assert_eq!(untagged["status"], "unknown");
+    assert!(untagged["reason"].as_str().unwrap().contains("has no tag v1.4.0"), "{untagged:#}");
+    let found = codes(&r);
+    assert!(found.contains(&("BQ723".into(), "error".into(), EDITED.into())), "{found:#?}");
+    assert!(found.contains(&("BQ724".into(), "warning".into(), UNTAGGED.into())), "{found:#?}");
+    assert!(
+        !found.iter().any(|(c, _, f)| (c == "BQ723" || c == "BQ724") && f == EXACT),
+        "an exact release is no finding: {found:#?}"
+    );
+    // The old codes keep their meaning: the copies still drift from the suite, file by file.
+    assert!(found.contains(&("BQ710".into(), "error".into(), format!("{EXACT}/CONFORMANCE_VERSION"))), "{found:#?}");
+    let edited = r["findings"].as_array().unwrap().iter().find(|f| f["code"] == "BQ723").unwrap();
+    let message = edited["message"].as_str().unwrap();
+    assert!(
+        message.contains(
+            "states 1.5.0 but is release 1.5.0 with 3 local edits (3 files: fixtures/local-case.json, \
+             fixtures/order-created.json, schema/results.example.json)"
+        ),
+        "{message}"
+    );
+    assert!(message.contains("record them upstream") && message.contains(&format!("`bqsuite sync --only {EDITED}`")));
+    let unknown = r["findings"].as_array().unwrap().iter().find(|f| f["code"] == "BQ724").unwrap();
+    assert!(unknown["message"].as_str().unwrap().contains("`bqsuite fetch --check 1.4.0 "), "{unknown:#}");
+
+    // Human and GitHub output: the table line says which, the findings follow.
+    let human =
+        String::from_utf8_lossy(&t.run(&[&["sync", "--check", "--no-diff"][..], &only].concat()).stdout).into_owned();
+    let line = |id: &str| human.lines().find(|l| l.contains(id)).unwrap_or_else(|| panic!("{id}: {human}")).to_owned();
+    assert!(line(EXACT).ends_with("; exactly release 1.5.0)"), "{human}");
+    assert!(line(EDITED).contains("; release 1.5.0 with 3 local edits (3 files: "), "{human}");
+    assert!(line(UNTAGGED).ends_with("; whether it holds local edits is not told)"), "{human}");
+    assert!(
+        human.contains("error[BQ723 copy-edited]") && human.contains("warning[BQ724 copy-edits-unknown]"),
+        "{human}"
+    );
+    let github =
+        String::from_utf8_lossy(&t.run(&[&["sync", "--check", "--format", "github"][..], &only].concat()).stdout)
+            .into_owned();
+    assert!(github.contains(&format!("::error title=BQ723 copy-edited::{}/{EDITED}: ", t.root.display())), "{github}");
+
+    // A dry run says it would discard them; a sync discards them and says so, after which the
+    // copy is the suite's and there is nothing left to tell.
+    let dry = t.json(&[&["sync", "--dry-run"][..], &only].concat()).1;
+    assert!(codes(&dry).contains(&("BQ723".into(), "warning".into(), EDITED.into())), "{dry:#}");
+    let msg = dry["findings"].as_array().unwrap().iter().find(|f| f["code"] == "BQ723").unwrap()["message"].clone();
+    assert!(msg.as_str().unwrap().contains("the sync would discard them"), "{msg}");
+    let o = t.run(&[&["sync"][..], &only].concat());
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.contains("; was release 1.5.0 with 3 local edits") && out.contains("; was exactly release 1.5.0"),
+        "{out}"
+    );
+    assert!(out.contains(&format!("warning[BQ723 copy-edited]: {EDITED} stated 1.5.0 and was release 1.5.0")), "{out}");
+    assert!(out.contains("they are gone: the copy is in no git repository, so nothing keeps them"), "{out}");
+    let (code, r) = t.json(&[&["sync", "--check"][..], &only].concat());
+    assert_eq!(code, Some(0), "{r:#}");
+    assert!(r["targets"].as_array().unwrap().iter().all(|t| t["local_edits"].is_null()), "{r:#}");
+}
+
+/// A shallow clone of the suite may lack the release's tag: never taken for "no such release",
+/// the answer is unknown, saying so and how to fetch the tags.
+#[test]
+fn a_shallow_clone_of_the_suite_cannot_tell_and_says_why() {
+    let t = Tree::clean();
+    let release = tag_release_1_5_0(&t);
+    put_copy(&t, "babelqueue-node/test/conformance", &release);
+    let shallow = t.root.join("shallow");
+    let url = format!("file://{}", t.suite().display());
+    let o = std::process::Command::new("git")
+        .args(["clone", "-q", "--depth", "1", "--no-tags", &url, shallow.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", transcript(&o));
+    let root = t.root.display().to_string();
+    let o = bqsuite(&shallow, &["sync", "--check", "--root", &root, "--only", "babelqueue-node", "--format", "json"]);
+    let r: Value = serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}: {}", transcript(&o)));
+    let told = &target(&r, "babelqueue-node/test/conformance")["local_edits"];
+    assert_eq!(told["status"], "unknown", "{told:#}");
+    let why = told["reason"].as_str().unwrap();
+    assert!(why.contains("shallow clone") && why.contains("git fetch --unshallow --tags"), "{why}");
+    assert!(codes(&r).contains(&("BQ724".into(), "warning".into(), "babelqueue-node/test/conformance".into())));
+}
+
+/// A tag named for the copy's version that does not release the suite (its CONFORMANCE_VERSION
+/// says another) is not taken for the release; and a sync that discards edits committed in the
+/// SDK's repository says where they stay.
+#[test]
+fn only_a_tag_that_releases_the_suite_counts_and_committed_edits_stay_in_history() {
+    let t = Tree::clean();
+    let release = tag_release_1_5_0(&t);
+    support::git(&t.suite(), &["tag", "v1.4.0"]); // on the 1.6.0 commit: no release of 1.4.0
+    const WRONG_TAG: &str = "babelqueue-python/tests/conformance";
+    std::fs::write(t.copy(WRONG_TAG).join("CONFORMANCE_VERSION"), "1.4.0\n").unwrap();
+    const EDITED: &str = "babelqueue-go/testdata/conformance";
+    put_copy(&t, EDITED, &release);
+    std::fs::write(t.copy(EDITED).join("fixtures/local-case.json"), "{}\n").unwrap();
+    let sdk = t.root.join("babelqueue-go");
+    support::git(&sdk, &["init", "-q"]);
+    support::git(&sdk, &["add", "-A"]);
+    support::git(&sdk, &["commit", "-q", "-m", "the SDK, its copy patched"]);
+
+    let (_, r) = t.json(&["sync", "--check", "--only", "babelqueue-python", "babelqueue-go"]);
+    let why = target(&r, WRONG_TAG)["local_edits"]["reason"].as_str().unwrap().to_owned();
+    assert!(why.contains("v1.4.0 names 1.4.0 but holds no suite 1.4.0"), "{why}");
+    assert_eq!(target(&r, EDITED)["local_edits"]["added"], json!(["fixtures/local-case.json"]));
+
+    let (code, r) = t.json(&["sync", "--only", "babelqueue-go"]);
+    assert_eq!(code, Some(0), "{r:#}");
+    let f = r["findings"].as_array().unwrap().iter().find(|f| f["code"] == "BQ723").expect("BQ723");
+    assert_eq!(f["severity"], "warning");
+    let message = f["message"].as_str().unwrap();
+    assert!(
+        message.contains(
+            "replaced by 1.6.0, so they are gone from the copy; their committed state stays in babelqueue-go's git \
+             history (`git log -p -- testdata/conformance`)"
+        ),
+        "{message}"
+    );
 }

@@ -130,13 +130,13 @@ pub fn run(a: &FetchArgs, color: bool) -> ExitCode {
             Err(e) => failed(&e, a.format, &title),
         };
     }
-    let fetch::Checked { verified, compared, foreign } = match fetch::check(&req, &a.dir) {
+    let fetch::Checked { verified, compared, foreign, local_edits } = match fetch::check(&req, &a.dir) {
         Ok(r) => r,
         Err(e) => return failed(&e, a.format, &title),
     };
     end_progress();
     let drift = &compared.drift;
-    let findings = fetch::drift::findings(drift, &a.dir);
+    let mut findings = fetch::drift::findings(drift, &a.dir);
     let mut summary = Summary::new(
         "fetch --check",
         format!("{} against release {} (sha256 {})", a.dir.display(), a.version, verified.sha256),
@@ -156,6 +156,8 @@ pub fn run(a: &FetchArgs, color: bool) -> ExitCode {
         .is_some_and(|(t, v)| t > v);
     let downgrade = if newer { " --allow-downgrade" } else { "" };
     let update = format!("bqsuite fetch --update {} {dir_word}{downgrade}", a.version);
+    findings
+        .extend(local_edits.as_ref().and_then(|e| fetch::drift::local_edits_finding(e, &a.dir, &a.version, &update)));
     // `--update` refuses a directory whose top level holds what a copy never holds: those go
     // first, or the remedy would be refused.
     let first = if foreign.is_empty() {
@@ -172,9 +174,15 @@ pub fn run(a: &FetchArgs, color: bool) -> ExitCode {
     // A copy of another release differs in its version files, which read like edits: said
     // first (before the diff; under the job summary's heading), once, by the copy's own word.
     if let Some(theirs) = theirs {
+        // What the copy holds against its own release, when that was told (BQ723/BQ724 say the
+        // rest).
+        let own = fetch::drift::own_release_clause(local_edits.as_ref());
+        // Once told, the check against its own release is not suggested again.
+        let own_check =
+            if own.is_empty() { format!(", or check it against its own release, {theirs}") } else { String::new() };
         let note = format!(
-            "your copy is {theirs}, checked against {}: the differences are those between the two releases; `{}` \
-             moves the copy to {}, or check it against its own release, {theirs}",
+            "your copy is {theirs}, checked against {}: the differences are those between the two releases{own}; `{}` \
+             moves the copy to {}{own_check}",
             a.version,
             diag::terminal_safe(&update),
             a.version

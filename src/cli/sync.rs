@@ -108,7 +108,14 @@ pub(super) fn sync(a: &SyncArgs, color: bool) -> ExitCode {
     let report = match sync::run(
         &suite,
         &selected,
-        &Options { root, mode, strict: a.strict, allow_dirty: a.allow_dirty, bump_pins: a.bump_pins },
+        &Options {
+            root,
+            mode,
+            strict: a.strict,
+            allow_dirty: a.allow_dirty,
+            bump_pins: a.bump_pins,
+            releases: Some(crate::diff::gate::released_copy),
+        },
     ) {
         Ok(r) => r,
         Err(e) => return fail(e),

@@ -19,7 +19,7 @@ use serde::{Serialize, Serializer};
 
 use super::Severity;
 use super::explain::Edit::{Delete, Fifo, Grow, Remove, Replace, Set, Symlink, Write, WriteBytes};
-use super::explain::Example::{Docs, Fetch, Gate, Release, Results, Sync, Tagged, Validate};
+use super::explain::Example::{Docs, Fetch, Gate, Release, Results, Sync, Tagged, Upgrade, Validate};
 use super::explain::Explain;
 
 /// A stable finding code.
@@ -875,6 +875,18 @@ codes! {
             ],
             args: &["--check", "--targets", "root/targets.json"],
         },
+    }
+    COPY_EDITED = "BQ723" "copy-edited" "A vendored copy states an older release (for fetch --check, another one) but differs from that release's own files: local edits, which an upgrade discards (sync, fetch --check)." {
+        Error("a warning from sync and --dry-run, which report what they do to the edits"),
+        checks: "For a copy whose CONFORMANCE_VERSION names a release V other than the one it is compared with (older than the canonical suite, for sync; other than VERSION, for fetch --check), the copy against V's own copy files, byte for byte (CONFORMANCE_VERSION, manifest.json, schema/, fixtures/; a top-level LICENSE is ignored), as sync --check compares a copy with the suite: sync reads V from the v<V> tag of the canonical suite's git repository (one whose CONFORMANCE_VERSION at the suite's path says V), without network; fetch --check reads V's release asset when --base-url is a file:// mirror. One finding per copy, naming the first edited paths and how many; the JSON report lists them all.",
+        why: "A copy behind the suite drifts from it anyway, so its drift findings cannot tell 1.5.0 untouched (it only needs the upgrade) from 1.5.0 with fixtures patched by hand: the SDK has been tested against a contract nobody released, and the upgrade silently discards the patch. To keep the edits, record them upstream (a pull request or an issue on the suite) before upgrading; to discard them, run the upgrade the finding names (bqsuite sync --only REPO/PATH, or bqsuite fetch --update VERSION DIR).",
+        example: Upgrade(&[Replace("php-sdk/tests/conformance/manifest.json", "\"schema_version\": 1", "\"schema_version\": 2")]),
+    }
+    COPY_EDITS_UNKNOWN = "BQ724" "copy-edits-unknown" "A vendored copy states an older release (for fetch --check, another one) whose own files cannot be read here, so whether it holds local edits cannot be told (sync, fetch --check)." {
+        Warning,
+        checks: "Where BQ723 would judge a copy, the release it states cannot be read without guessing: the canonical suite's repository has no v<V> tag that releases the suite (never released, or tags not fetched), it is a shallow clone that may lack the tag, the suite is in no git repository, V is a -pre version (never tagged), or fetch --check was given no file:// mirror. The finding says which, and gives the command that tells it (git fetch --tags, or bqsuite fetch --check V DIR).",
+        why: "Silence would read as an untouched copy. A maintainer scanning many copies needs to know which ones were not judged, and why, before an upgrade discards edits nobody saw.",
+        example: Upgrade(&[Write("php-sdk/tests/conformance/CONFORMANCE_VERSION", "1.0.0\n")]),
     }
 
     PRODUCER_SCHEMA_FAILS = "BQ801" "producer-schema-fails" "A roundtrip or forbidden_keys fixture fails the producer schema, and its case does not say producer_schema_valid: false." {

@@ -59,6 +59,12 @@ pub enum Example {
     /// canonical suite at `tests/conformance` and a workflow `.github/workflows/ci.yml` that
     /// clones the suite with `--branch v{version}`, all committed.
     Sync { edits: &'static [Edit], args: &'static [&'static str] },
+    /// `bqsuite sync --check --root ROOT --only php-sdk`, where the canonical suite is committed
+    /// to a fresh git repository and tagged `v{version}`, then bumped to `{next-minor}`, and ROOT
+    /// holds the git repository `php-sdk` with an exact copy of release `{version}` at
+    /// `tests/conformance` and a workflow that clones the suite with `--branch v{version}`, all
+    /// committed: a copy one release behind.
+    Upgrade(&'static [Edit]),
     /// `bqsuite fetch --check {version} copy`, where `copy` is the release asset of the
     /// canonical suite unpacked by `bqsuite fetch`.
     Fetch(&'static [Edit]),
@@ -332,6 +338,7 @@ impl Example {
             Example::Sync { args, .. } => {
                 join(&["bqsuite sync"], args) + " --root ROOT --only php-sdk babelqueue-python"
             }
+            Example::Upgrade(_) => "bqsuite sync --check --root ROOT --only php-sdk".into(),
             Example::Fetch(_) => "bqsuite fetch --check {version} copy".into(),
             Example::Docs(_) => "bqsuite docs --check".into(),
         }
@@ -357,6 +364,12 @@ impl Example {
                  at `tests/conformance` and a workflow `.github/workflows/ci.yml` that clones the suite with `--branch \
                  v{version}`, all committed"
             }
+            Example::Upgrade(_) => {
+                "where the canonical suite is committed to a fresh git repository, tagged `v{version}` and then bumped \
+                 to `{next-minor}`, and ROOT holds the SDK git repository `php-sdk` with an exact copy of release \
+                 `{version}` at `tests/conformance` and a workflow `.github/workflows/ci.yml` that clones the suite with \
+                 `--branch v{version}`, all committed"
+            }
             Example::Fetch(_) => "where `copy` is the suite's release asset as `bqsuite fetch` unpacked it",
             Example::Docs(_) => {
                 "in a copy of the canonical suite with the repository's `README.md` and `docs/` as committed"
@@ -373,7 +386,7 @@ impl Example {
             }
             Example::Gate { previous, current } => vec![("../previous", previous), ("the copy", current)],
             Example::Results { edits, .. } => vec![("results.json", edits)],
-            Example::Sync { edits, .. } => vec![("ROOT", edits)],
+            Example::Sync { edits, .. } | Example::Upgrade(edits) => vec![("ROOT", edits)],
             Example::Fetch(e) => vec![("copy", e)],
         }
     }

@@ -45,6 +45,10 @@
 //!   suite: the suite's `CONFORMANCE_VERSION` at that tag names the tag's version (the release
 //!   workflow tags nothing else). So in an SDK repository, whose `v*` tags are the SDK's own
 //!   releases over a vendored copy of another suite version (or none), those tags are ignored.
+//! - The same rule gives `sync` the files of an older release ([`released_copy`]), to tell a
+//!   vendored copy of it exact or locally edited: only the tag that releases it, read without
+//!   network; a shallow clone, no tag, no repository or a `-pre` version is a reason, never a
+//!   guess.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -131,6 +135,43 @@ pub fn own_tag(dir: &Path, version: &str) -> Result<OwnTag, String> {
         _ if same.is_empty() => Ok(OwnTag::Untagged),
         _ => Ok(OwnTag::Elsewhere(same)),
     }
+}
+
+/// The copy files of release `version` ([`crate::vendored::is_part`]) as the canonical suite's
+/// repository (the one holding `suite_dir`, read at its path) tagged it, without network: only
+/// a tag that releases the suite ([`own_tag`]). `Err`: why they cannot be read, said so that
+/// the reader knows what to do (fetch the tags, or check against the asset). What `sync` judges
+/// a copy of an older release against ([`crate::vendored::edits`]).
+pub fn released_copy(suite_dir: &Path, version: &str) -> Result<std::collections::BTreeMap<String, Vec<u8>>, String> {
+    // A release candidate may be tagged (its tag counts, as for BQ956); a -pre version never is.
+    if version.ends_with("-pre") {
+        return Err(format!(
+            "{version} is a -pre version, which is never tagged, so there is no release to compare with"
+        ));
+    }
+    // own_tag's own words are the release gate's; here the question is another.
+    let tag = match own_tag(suite_dir, version).map_err(|e| e.replace(" already (BQ956)", ""))? {
+        OwnTag::Tag(tag) => tag,
+        OwnTag::Untagged => {
+            return Err(format!(
+                "the suite's repository has no tag v{version} (fetch its tags, `git fetch --tags`, in {}; or {version} \
+                 was never released)",
+                suite_dir.display()
+            ));
+        }
+        OwnTag::NoRepository(why) => return Err(format!("{why}, so no release tag can be read")),
+        OwnTag::Elsewhere(tags) => {
+            return Err(format!(
+                "{} names {version} but holds no suite {version} where the repository holds {}, so it is not taken as \
+                 the release",
+                tags.join(", "),
+                suite_dir.display()
+            ));
+        }
+    };
+    let rev = super::git::read(suite_dir, &format!("refs/tags/{tag}"), &crate::fetch::Limits::default())
+        .map_err(|e| format!("cannot read tag {tag}: {e}"))?;
+    Ok(rev.files.into_iter().filter(|(rel, _)| crate::vendored::is_part(rel)).collect())
 }
 
 /// Is there a `.git` (a directory, or the file of a worktree or submodule) in `dir` or above
@@ -469,7 +510,7 @@ pub fn check(diff: &Diff, current: &Suite) -> Result<Vec<Finding>, String> {
 
 #[cfg(test)]
 mod tests {
-    use super::named;
+    use super::*;
 
     #[test]
     fn a_second_case_is_named_not_counted() {
@@ -478,5 +519,12 @@ mod tests {
         assert_eq!(named(&cases(1)).unwrap(), "`redis_layout.c0`");
         assert_eq!(named(&cases(2)).unwrap(), "`redis_layout.c0` and `redis_layout.c1`");
         assert_eq!(named(&cases(3)).unwrap(), "`redis_layout.c0` and 2 more");
+    }
+
+    /// A `-pre` version is never tagged: no repository is asked, and the reason says so.
+    #[test]
+    fn a_pre_release_s_copy_files_are_never_looked_for() {
+        let why = released_copy(Path::new("/nonexistent"), "1.6.0-pre").unwrap_err();
+        assert!(why.contains("a -pre version, which is never tagged"), "{why}");
     }
 }

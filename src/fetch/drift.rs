@@ -145,3 +145,53 @@ pub fn findings(drift: &[Drift], dir: &Path) -> Vec<crate::diag::Finding> {
     }
     out
 }
+
+/// The finding on what a copy at `dir` that states another release holds against that release
+/// (BQ723 when it holds local edits, an error; BQ724 when that could not be told, a warning;
+/// none when it is exactly that release). `version` is the release checked against and
+/// `update` the whole command that moves the copy to it.
+pub fn local_edits_finding(
+    edits: &crate::vendored::edits::LocalEdits,
+    dir: &Path,
+    version: &str,
+    update: &str,
+) -> Option<crate::diag::Finding> {
+    use crate::diag::{Code, Finding};
+    use crate::vendored::edits::Verdict;
+    let shown = dir.display().to_string();
+    let (file, theirs) = (shown.trim_end_matches('/').to_owned(), &edits.version);
+    let f = match &edits.verdict {
+        Verdict::Exact => return None,
+        Verdict::Edited(_) => Finding::error(
+            Code::COPY_EDITED,
+            format!(
+                "the copy states {theirs} but is release {theirs} with {}: moving it to {version} discards them; to \
+                 keep them, record them upstream first (a pull request or an issue on the suite, so that a release \
+                 carries them), since the copy can only be a release; to discard them, `{update}`",
+                edits.edits_said()
+            ),
+        ),
+        Verdict::Unknown(why) => Finding::warning(
+            Code::COPY_EDITS_UNKNOWN,
+            format!(
+                "cannot tell whether the copy, which states {theirs}, is exactly release {theirs} or holds local edits: {why}"
+            ),
+        ),
+    };
+    Some(f.in_file(file))
+}
+
+/// The clause the note on a copy of another release adds about its own release, when that was
+/// told: exactly it, or local edits (which BQ723 names); empty otherwise.
+pub fn own_release_clause(edits: Option<&crate::vendored::edits::LocalEdits>) -> String {
+    use crate::vendored::edits::Verdict;
+    match edits {
+        Some(e) if e.verdict == Verdict::Exact => {
+            format!(" (it is exactly release {0}: no local edits, checked against {0}'s asset)", e.version)
+        }
+        Some(e) if matches!(e.verdict, Verdict::Edited(_)) => {
+            format!(" beside its local edits against {} (below)", e.version)
+        }
+        _ => String::new(),
+    }
+}

@@ -62,6 +62,12 @@
 //! the archive's root ([`drift`]), ignoring the top-level `LICENSE` (the release ships it; copies
 //! do not vendor it).
 //!
+//! A copy that states another release W than VERSION is also compared with W's own copy files
+//! when the base is a `file://` mirror (the same base, `{version}` replaced by W, verified as
+//! every fetch is): exactly W, or W with local edits (BQ723). No second download is made over
+//! `http(s)://`: there, or when the mirror lacks W, it is not told, and BQ724 gives the command
+//! that tells it.
+//!
 //! `--update` replaces a vendored copy in place, and refuses a DIR that is not one ([`update()`]).
 //! Both take DIR by one rule ([`given_copy`]): `--check` refuses what `--update` refuses as no
 //! copy at all (a repository, a directory stating no version, a symlink out of its repository,
@@ -90,6 +96,7 @@ pub use source::{Base, Progress};
 pub use update::{Updated, update};
 
 use crate::release::{layout, sha256_hex};
+use crate::vendored::edits::LocalEdits;
 
 /// What went wrong, for the exit code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -140,6 +147,9 @@ pub struct Request {
     /// The suite version (canonical SemVer).
     pub version: String,
     pub base: Base,
+    /// The base URL as given (`{version}` not yet replaced; `None`: the default), so that another
+    /// release can be asked of the same place ([`check`] asks a `file://` one for the copy's own).
+    pub base_url: Option<String>,
     /// A pinned sha256 (lowercase hex); when set, `SHA256SUMS` is not consulted.
     pub sha256: Option<String>,
     /// Give up on one HTTP request after this long.
@@ -171,6 +181,7 @@ impl Request {
         Ok(Self {
             version: version.to_owned(),
             base,
+            base_url: base_url.filter(|u| !u.is_empty()).map(str::to_owned),
             sha256,
             timeout: Duration::from_secs(60),
             progress: None,
@@ -264,6 +275,9 @@ pub struct Checked {
     /// Top-level entries a copy never holds, beside its version: drift here, and what `--update`
     /// refuses until they are gone ([`crate::vendored::NotACopy::Foreign`]).
     pub foreign: Vec<String>,
+    /// When the copy states another release: whether it is exactly that release or holds local
+    /// edits ([`own_release`]; BQ723, BQ724).
+    pub local_edits: Option<LocalEdits>,
 }
 
 /// `bqsuite fetch --check VERSION DIR`: verify, then compare `dir` with the archive in memory.
@@ -274,7 +288,52 @@ pub fn check(req: &Request, dir: &Path) -> Result<Checked, FetchError> {
     let rewrite =
         format!("bqsuite fetch --update {} {}", req.version, crate::diag::path_word(&dir.display().to_string()));
     let compared = drift::compare(&verified.tree, &real, dir, &rewrite)?;
-    Ok(Checked { verified, compared, foreign })
+    let local_edits = own_release(req, &real, dir, compared.copy_version.as_deref());
+    Ok(Checked { verified, compared, foreign, local_edits })
+}
+
+/// For a copy (at `real`; `dir` as given) that states another release than the request's:
+/// that release's own files against the copy, when the request's base is a `file://` mirror
+/// (the same place, `{version}` replaced by the copy's version, verified as every fetch is).
+/// Ruling (stop 75): no second download is made unasked, so over `http(s)://` the answer is
+/// unknown, and says the command that tells it.
+fn own_release(req: &Request, real: &Path, dir: &Path, copy_version: Option<&str>) -> Option<LocalEdits> {
+    let against = semver::Version::parse(&req.version).ok()?;
+    let theirs = crate::vendored::edits::other_version(copy_version, &against)?;
+    let command = format!(
+        "`bqsuite fetch --check {theirs} {}` (with the same --base-url, if any)",
+        crate::diag::path_word(&dir.display().to_string())
+    );
+    if !matches!(req.base, Base::File(_)) {
+        return Some(LocalEdits::unknown(
+            theirs,
+            format!(
+                "that needs release {theirs}'s own asset, a second download, which fetch --check makes only from a \
+                 file:// mirror; {command} tells it"
+            ),
+        ));
+    }
+    let unknown = |why: String| Some(LocalEdits::unknown(theirs, why));
+    let mut own = match Request::new(theirs, req.base_url.as_deref(), None) {
+        Ok(r) => r,
+        Err(e) => return unknown(format!("release {theirs} cannot be asked of the mirror ({e})")),
+    };
+    own.limits = req.limits;
+    own.timeout = req.timeout;
+    let verified = match open(&own) {
+        Ok(v) => v,
+        Err(e) => {
+            return unknown(format!(
+                "release {theirs}'s asset could not be read from the mirror ({e}); {command} tells it once it is there"
+            ));
+        }
+    };
+    let tree = match crate::vendored::read_tree(real) {
+        Ok(t) => t,
+        Err(e) => return unknown(format!("cannot read {}: {e}", dir.display())),
+    };
+    let files = verified.tree.files().map(|(p, b)| (p.to_owned(), b.to_vec())).collect();
+    Some(LocalEdits::judge(theirs, &files, &tree))
 }
 
 /// The vendored copy a command-line DIR names, for `--check` and `--update` alike (`verb`

@@ -41,6 +41,12 @@
 //! - Drift is reported from the copy's side: `added` = in the copy, not in the suite;
 //!   `removed` = in the suite, not in the copy; `modified` = bytes differ (with a unified diff
 //!   from the canonical file to the copy when both are UTF-8).
+//! - A drifted copy whose version is a release older than the canonical one is also compared
+//!   with that release's own copy files, read from its tag in the suite's git repository, never
+//!   from the network ([`vendored::edits`], read through [`Options::releases`]; once per version, before anything is written):
+//!   exactly the release is said on its line, local edits are one BQ723 per copy (an error under
+//!   `Check`, a warning from `Sync` and `DryRun`, which say what they do to them), and a release
+//!   that cannot be read is one BQ724 warning saying why, never a guess.
 //! - Pins ([`pin`]) are reported for every located target, after the command (so after a sync
 //!   they describe the new copy), once per repository and finding (the targets of one
 //!   repository share its workflows). They are warnings: the exit status of `--check` is the
@@ -72,6 +78,7 @@ use semver::Version;
 use crate::diag;
 use crate::suite::{self, Suite};
 use crate::vendored;
+use crate::vendored::edits::{self as local_edits, LocalEdits};
 
 pub use crate::vendored::{Drift, Modified};
 pub use crate::vendored::{Leftover, Recovered};
@@ -104,7 +111,16 @@ pub struct Options {
     /// After the copies, rewrite each repository's CI pins to the canonical tag
     /// (`--bump-pins`; [`bump`]). `DryRun` says what it would rewrite; `Check` ignores it.
     pub bump_pins: bool,
+    /// How to read the copy files of an older release from the suite's repository (the
+    /// suite's directory, the version), to tell a copy of it exact or locally edited
+    /// ([`local_edits`]); `None`: not told. The command line gives `diff`'s reader of release
+    /// tags, a layer above this one.
+    pub releases: Option<ReadRelease>,
 }
+
+/// Reads the copy files of release `version` in the repository holding the suite directory
+/// (path → bytes), or says why it cannot.
+pub type ReadRelease = fn(&Path, &str) -> Result<BTreeMap<String, Vec<u8>>, String>;
 
 /// What was found at a target before anything was written.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -171,6 +187,12 @@ pub struct TargetReport {
     pub copy_dir: Option<PathBuf>,
     /// An earlier target (its id) whose path resolves to the same real directory (BQ722).
     pub shared_with: Option<String>,
+    /// When the copy, before the command, stated a release older than the canonical suite and
+    /// differed from it: whether it is exactly that release or holds local edits, read from the
+    /// release's tag in the suite's repository ([`local_edits`]; BQ723, BQ724).
+    pub local_edits: Option<LocalEdits>,
+    /// A `.git` is in the copy's directory or above it: what a sync replaces stays in history.
+    pub in_git: bool,
 }
 
 /// The outcome over all targets.
@@ -215,8 +237,10 @@ pub fn run(suite: &Suite, targets: &[Target], opts: &Options) -> Result<Report, 
     // copy kept elsewhere (the suite's own list too: `--only` selects fewer).
     let mut known: Vec<Target> = targets::from_suite(suite).unwrap_or_default();
     known.extend(targets.iter().cloned());
+    // Each older release's files are read from its tag once, however many copies state it.
+    let mut releases = Releases::new();
     let mut targets: Vec<TargetReport> =
-        targets.iter().map(|t| one(t, &canonical, &version, &suite_dir, opts, &known)).collect();
+        targets.iter().map(|t| one(t, &canonical, &version, &suite_dir, opts, &known, &mut releases)).collect();
     if !targets.is_empty() && targets.iter().all(|t| t.state == State::Skipped) {
         let n = targets.len();
         return Err(format!(
@@ -301,6 +325,10 @@ fn bump_pins(
     out
 }
 
+/// The copy files of the older releases copies state, by version, as read from their tags (or
+/// why they could not be).
+type Releases = BTreeMap<String, Result<BTreeMap<String, Vec<u8>>, String>>;
+
 fn one(
     target: &Target,
     canonical: &BTreeMap<&str, &[u8]>,
@@ -308,6 +336,7 @@ fn one(
     suite_dir: &Path,
     opts: &Options,
     known: &[Target],
+    releases: &mut Releases,
 ) -> TargetReport {
     let mut report = TargetReport {
         target: target.clone(),
@@ -322,6 +351,8 @@ fn one(
         repo_dir: None,
         copy_dir: None,
         shared_with: None,
+        local_edits: None,
+        in_git: false,
     };
     let mut loc = match place::locate(&opts.root, &target.repo, &target.path) {
         Ok(Some(loc)) => loc,
@@ -392,6 +423,20 @@ fn one(
         None => State::Missing,
         Some(t) => vendored::compare(canonical, t, ("canonical", "vendored")).map_or(State::InSync, State::Drifted),
     };
+    // Ruling (stop 75): only a copy behind the suite is judged against its own release; a newer
+    // one is never replaced (BQ713), and its release is not this repository's to know.
+    if let (State::Drifted(_), Some(t)) = (&report.state, &tree) {
+        let older = local_edits::other_version(report.copy_version.as_deref(), version)
+            .filter(|v| Version::parse(v).is_ok_and(|v| v < *version));
+        if let (Some(v), Some(read)) = (older, opts.releases) {
+            let release = releases.entry(v.to_owned()).or_insert_with(|| read(suite_dir, v));
+            report.in_git = vendored::path_in_repository(&loc.dir).is_some();
+            report.local_edits = Some(match release {
+                Ok(files) => LocalEdits::judge(v, files, t),
+                Err(why) => LocalEdits::unknown(v, why.clone()),
+            });
+        }
+    }
     report.ci_vendored = pin::vendored_inputs(&loc.repo);
     if report.state == State::Missing {
         let others = |p: &String| !known.iter().any(|k| k.repo == target.repo && &k.path == p);

@@ -11,6 +11,7 @@ use std::fmt::Write as _;
 use serde_json::{Value, json};
 
 use crate::diag::{self, Code, Finding, Format, Summary, style};
+use crate::vendored::edits::Verdict;
 
 use super::pin::{Pin, PinStatus, WORKFLOWS};
 use super::{Action, Leftover, Mode, Recovered, Report, State, TargetReport};
@@ -264,6 +265,7 @@ impl Report {
                 .in_file(id.clone()),
             );
         }
+        out.extend(self.local_edits_finding(t));
         for (left, fate) in &t.leftovers {
             out.push(self.leftover_finding(t, left, fate));
         }
@@ -315,6 +317,73 @@ impl Report {
             Action::None | Action::Written | Action::WouldWrite => {}
         }
         out
+    }
+
+    /// BQ723 (the copy states an older release and holds local edits against it) or BQ724
+    /// (whether it does could not be told). An error under `--check`, where the edits are
+    /// news; a warning from a sync, which reports what it did (or would do) to them.
+    fn local_edits_finding(&self, t: &TargetReport) -> Option<Finding> {
+        let edits = t.local_edits.as_ref()?;
+        let (id, v, canonical) = (t.target.id(), &edits.version, &self.version);
+        let sync = rewrite(t);
+        let keep = format!(
+            "to keep them, record them upstream first (a pull request or an issue on the suite, so that a release \
+             carries them), since the copy can only be a release; to discard them, `{sync}` moves the copy to \
+             {canonical}"
+        );
+        let f = match &edits.verdict {
+            Verdict::Exact => return None,
+            Verdict::Edited(_) => {
+                let said = edits.edits_said();
+                let history = if t.in_git {
+                    format!(
+                        "they are gone from the copy; their committed state stays in {}'s git history (`git log -p -- \
+                         {}`)",
+                        t.target.repo,
+                        diag::shell_word(&t.target.path)
+                    )
+                } else {
+                    "they are gone: the copy is in no git repository, so nothing keeps them".to_owned()
+                };
+                match (&t.action, self.mode) {
+                    (_, Mode::Check) => Finding::error(
+                        Code::COPY_EDITED,
+                        format!(
+                            "{id} states {v} but is release {v} with {said}: syncing it to {canonical} discards them; {keep}"
+                        ),
+                    ),
+                    (Action::Written | Action::WrittenOldKept { .. }, _) => Finding::warning(
+                        Code::COPY_EDITED,
+                        format!(
+                            "{id} stated {v} and was release {v} with {said}: replaced by {canonical}, so {history}; \
+                             record them upstream (a pull request or an issue on the suite) if they were meant"
+                        ),
+                    ),
+                    (Action::WouldWrite, _) => Finding::warning(
+                        Code::COPY_EDITED,
+                        format!("{id} states {v} but is release {v} with {said}: the sync would discard them; {keep}"),
+                    ),
+                    _ => Finding::warning(
+                        Code::COPY_EDITED,
+                        format!(
+                            "{id} states {v} but is release {v} with {said}: a sync to {canonical} discards them; {keep}"
+                        ),
+                    ),
+                }
+            }
+            Verdict::Unknown(why) => {
+                let dir = self.root.join(&t.target.repo).join(&t.target.path);
+                Finding::warning(
+                    Code::COPY_EDITS_UNKNOWN,
+                    format!(
+                        "cannot tell whether {id}, which states {v}, is exactly release {v} or holds local edits: \
+                         {why}; `bqsuite fetch --check {v} {}` tells it against the release asset",
+                        diag::path_word(&dir.display().to_string())
+                    ),
+                )
+            }
+        };
+        Some(f.in_file(id))
     }
 
     fn leftover_finding(&self, t: &TargetReport, left: &Leftover, fate: &Recovered) -> Finding {
@@ -640,6 +709,17 @@ impl Report {
                 _ => Vec::new(),
             },
             "copies_elsewhere": t.elsewhere,
+            "local_edits": t.local_edits.as_ref().map(|e| {
+                let d = match &e.verdict { Verdict::Edited(d) => Some(d), _ => None };
+                json!({
+                    "version": e.version,
+                    "status": e.verdict.as_str(),
+                    "added": d.map(|d| d.added.clone()).unwrap_or_default(),
+                    "removed": d.map(|d| d.removed.clone()).unwrap_or_default(),
+                    "modified": d.map(|d| d.modified.iter().map(|m| json!({"file": m.file, "line_endings_only": m.crlf})).collect::<Vec<_>>()).unwrap_or_default(),
+                    "reason": match &e.verdict { Verdict::Unknown(why) => Some(why.as_str()), _ => None },
+                })
+            }),
             "leftovers": t.leftovers.iter().map(|(l, fate)| json!({
                 "name": l.name,
                 "kind": l.kind.as_str(),
@@ -705,11 +785,20 @@ fn detail(t: &TargetReport) -> String {
         Some(_) if t.pin_status == Some(PinStatus::Conflict) => format!("pins {}", pin_list(t)),
         Some(p) => format!("pin {}", p.tag),
     };
-    match t.pin_status {
+    let line = match t.pin_status {
         Some(PinStatus::Behind) => format!("{copy}, {pin}: behind"),
         Some(PinStatus::Ahead) => format!("{copy}, {pin}: ahead"),
         Some(PinStatus::Mismatch) => format!("{copy}, {pin}: pin/copy mismatch"),
         Some(PinStatus::Conflict) => format!("{copy}, {pin}: conflicting pins"),
         _ => format!("{copy}, {pin}"),
+    };
+    // What the copy of an older release held against that release (before a write).
+    match &t.local_edits {
+        None => line,
+        Some(e) if matches!(t.action, Action::Written | Action::WrittenOldKept { .. }) => match e.verdict {
+            Verdict::Unknown(_) => format!("{line}; whether the old copy held local edits is not told"),
+            _ => format!("{line}; was {}", e.words()),
+        },
+        Some(e) => format!("{line}; {}", e.words()),
     }
 }
