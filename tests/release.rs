@@ -359,3 +359,19 @@ fn a_sha256sums_that_cannot_be_written_leaves_no_new_asset_either() {
         std::fs::read_dir(out.path()).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
     assert_eq!(left, ["SHA256SUMS"], "nothing else written");
 }
+
+/// Outside any git repository (a `git archive` export) there is no commit to hold the release
+/// files to (BQ959): the build goes on, and says plainly that no commit could be checked.
+#[test]
+fn an_export_outside_git_builds_and_says_no_commit_could_be_checked() {
+    let s = SuiteCopy::new();
+    let out = tempfile::tempdir().unwrap();
+    let o = release(s.path(), out.path());
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("release: no commit could be checked:") && err.contains("is not in a git repository"),
+        "{err}"
+    );
+    assert!(!err.contains("BQ959"), "{err}");
+}
