@@ -1014,3 +1014,27 @@ fn a_repository_without_a_commit_cannot_vouch_for_the_release_files() {
     let o = release_into(s.path(), out.path(), &["--allow-dirty"]);
     assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
 }
+
+/// The auditor's F2: a `git replace` of the tag's LICENSE blob by the edited file's made BQ956
+/// read the replacement as "the tag's bytes", and the edit shipped. git reads the objects the
+/// tag really names, so the edit is BQ956; a replace ref base given through the environment
+/// changes nothing either.
+#[test]
+fn a_replace_ref_cannot_stand_in_for_the_tags_bytes() {
+    let s = committed_untagged();
+    git(s.path(), &["tag", &support::tag()]);
+    let original = git(s.path(), &["rev-parse", &format!("{}:LICENSE", support::tag())]).trim().to_owned();
+    s.write("LICENSE", s.read("LICENSE") + "NOT THE TAG'S LICENSE\n");
+    let replacement = git(s.path(), &["hash-object", "-w", "LICENSE"]).trim().to_owned();
+    git(s.path(), &["replace", &original, &replacement]);
+    git(s.path(), &["update-ref", &format!("refs/elsewhere/{original}"), &replacement]);
+    let out = tempfile::tempdir().unwrap();
+    for env in [&[][..], &[("GIT_REPLACE_REF_BASE", "refs/elsewhere/")][..]] {
+        let o =
+            support::bqsuite_env(s.path(), &["release", "--no-previous", "--out", out.path().to_str().unwrap()], env);
+        assert_eq!(o.status.code(), Some(1), "{env:?}: {}", transcript(&o));
+        assert_eq!(codes(&o), ["BQ956"], "{}", transcript(&o));
+        assert!(String::from_utf8_lossy(&o.stdout).contains("LICENSE differs from that release"), "{}", transcript(&o));
+    }
+    assert!(!out.path().join(support::asset()).exists());
+}
