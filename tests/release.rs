@@ -375,3 +375,41 @@ fn an_export_outside_git_builds_and_says_no_commit_could_be_checked() {
     );
     assert!(!err.contains("BQ959"), "{err}");
 }
+
+/// The audit's F4: `--out fixtures` (or `schema`, a directory under them, a symlink to one, a
+/// `..` path through a directory not yet made) wrote the asset and SHA256SUMS into the suite,
+/// and the next build was refused (BQ006) with the tree already dirty. Refused before anything
+/// is built or written (exit 2); a directory beside them, or named like them elsewhere, is fine.
+#[test]
+fn an_out_inside_what_the_asset_packs_is_refused() {
+    let s = SuiteCopy::new();
+    std::os::unix::fs::symlink(s.path().join("fixtures"), s.path().join("link")).unwrap();
+    let snapshot = || {
+        let mut v = walk(s.path());
+        v.sort();
+        v
+    };
+    let before = snapshot();
+    for out in [
+        "fixtures",
+        "schema",
+        "fixtures/new/deeper",
+        "link",
+        "link/sub",
+        "./schema/",
+        "dist/../fixtures/x/..",
+        "LICENSE",
+    ] {
+        let o = bqsuite(s.path(), &["release", "--no-previous", "--out", out]);
+        assert_eq!(o.status.code(), Some(2), "{out}: {}", transcript(&o));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(&format!("the output directory {out} is inside the suite's")), "{out}: {err}");
+        assert!(err.contains("which the release asset packs"), "{out}: {err}");
+        assert_eq!(snapshot(), before, "{out}: nothing written");
+    }
+    for out in ["dist", "fixtures-old", "elsewhere/fixtures"] {
+        let o = bqsuite(s.path(), &["release", "--no-previous", "--out", out]);
+        assert_eq!(o.status.code(), Some(0), "{out}: {}", transcript(&o));
+        assert!(s.path().join(out).join(support::asset()).is_file(), "{out}");
+    }
+}

@@ -70,6 +70,12 @@ pub fn run(a: &ReleaseArgs, color: bool) -> ExitCode {
         }
     }
     let out = a.out.clone().unwrap_or_else(|| suite.root.join("dist"));
+    // Into schema/ or fixtures/, the asset would become a file of the suite (--verify writes nothing).
+    if !a.verify
+        && let Err(e) = release::check_out(&suite, &out)
+    {
+        return fail(e);
+    }
     let mut limits = release::Limits::default();
     if let Some(cap) = a.file_cap {
         limits.max_file = cap;

@@ -39,7 +39,8 @@
 //!    refuses. (Rule 7 comes last because it is the only one that writes.) `release --file-cap`
 //!    ([`build_within`]) raises the per-file cap for one build, for benchmarks on synthetic
 //!    suites; the defaults never change.
-//! 7. **Written atomically** into the output directory (default `dist/` in the suite, git-ignored):
+//! 7. **Written atomically** into the output directory (default `dist/` in the suite, git-ignored;
+//!    never `schema/`, `fixtures/` or under them, or a release file's path: [`check_out`]):
 //!    the asset first, then `SHA256SUMS`, each through a temporary file and a rename, both in
 //!    one critical step once both destinations are known to take a file, so no failure or
 //!    interruption leaves a new asset beside an old `SHA256SUMS`.
@@ -228,6 +229,51 @@ pub fn gzip(tar: &[u8]) -> Vec<u8> {
 /// Lowercase hex sha256.
 pub fn sha256_hex(bytes: &[u8]) -> String {
     crate::core::lower_hex(&Sha256::digest(bytes))
+}
+
+/// Refuse an output directory that is, or lies under, a path the asset packs (rule 7): the
+/// suite's `schema/` or `fixtures/`, or one of its top-level release files. Written there, the
+/// asset and `SHA256SUMS` would become files of the suite itself (the next build refuses them,
+/// BQ006, but the tree is already dirty). Compared canonically: a symlink to `fixtures/`, a
+/// `..` path or a directory not yet created under one are caught alike.
+pub fn check_out(suite: &Suite, out: &Path) -> Result<(), ReleaseError> {
+    let (Some(root), Some(resolved)) = (suite.root.canonicalize().ok(), resolve(out)) else { return Ok(()) };
+    let Ok(rel) = resolved.strip_prefix(&root) else { return Ok(()) };
+    let Some(first) = rel.components().next() else { return Ok(()) };
+    let first = first.as_os_str().to_string_lossy();
+    let packed = crate::suite::SUITE_DIRS.contains(&first.as_ref()) || layout::TOP_FILES.contains(&first.as_ref());
+    if packed {
+        return Err(ReleaseError::Io(format!(
+            "the output directory {} is inside the suite's {first}, which the release asset packs: the asset and \
+             SHA256SUMS would become suite files; pass --out DIR outside schema/ and fixtures/ (the default is dist/)",
+            out.display()
+        )));
+    }
+    Ok(())
+}
+
+/// `path` made absolute with every symlink resolved, also where its last components do not
+/// exist yet (the nearest existing ancestor is canonicalised, the rest appended); `None` when
+/// not even that resolves.
+fn resolve(path: &Path) -> Option<PathBuf> {
+    let abs = std::path::absolute(path).ok()?;
+    let mut rest: Vec<std::ffi::OsString> = Vec::new();
+    let mut at = abs.as_path();
+    loop {
+        if let Ok(mut real) = at.canonicalize() {
+            // `..` after a directory not yet created: create_dir_all would make it, then step back.
+            for c in rest.iter().rev() {
+                if c == ".." {
+                    real.pop();
+                } else {
+                    real.push(c);
+                }
+            }
+            return Some(real);
+        }
+        rest.push(at.components().next_back()?.as_os_str().to_owned());
+        at = at.parent()?;
+    }
 }
 
 /// Write the asset and `SHA256SUMS` into `out` (created when missing), each atomically (rule
