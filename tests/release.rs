@@ -413,3 +413,35 @@ fn an_out_inside_what_the_asset_packs_is_refused() {
         assert!(s.path().join(out).join(support::asset()).is_file(), "{out}");
     }
 }
+
+/// The audit's F5: a SHA256SUMS already in --out (a downloaded release's, listing the binaries)
+/// was cut to the asset's line without a word. It still is (the published SHA256SUMS lists the
+/// release's asset), and each other line is named on stderr; the asset's own old line is not
+/// "dropped", it is replaced.
+#[test]
+fn a_multi_line_sha256sums_in_out_is_replaced_saying_which_lines_went() {
+    let s = SuiteCopy::new();
+    let out = tempfile::tempdir().unwrap();
+    let asset = support::asset();
+    let sums = out.path().join("SHA256SUMS");
+    let old = format!(
+        "{a}  bqsuite-x86_64-unknown-linux-musl.tar.gz\n{b} *bqsuite-x86_64-pc-windows-msvc.zip\n\n{c}  {asset}\n",
+        a = "a".repeat(64),
+        b = "b".repeat(64),
+        c = "c".repeat(64)
+    );
+    std::fs::write(&sums, old).unwrap();
+    let o = release(s.path(), out.path());
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    let written = std::fs::read_to_string(&sums).unwrap();
+    assert_eq!(written.lines().count(), 1, "{written}");
+    assert!(written.ends_with(&format!("  {asset}\n")) && !written.starts_with("ccc"), "{written}");
+    let err = String::from_utf8_lossy(&o.stderr);
+    let dropped: Vec<&str> = err.lines().filter(|l| l.starts_with("release: dropped from ")).collect();
+    assert_eq!(dropped.len(), 2, "{err}");
+    assert!(dropped[0].contains("bqsuite-x86_64-unknown-linux-musl.tar.gz (it lists the asset alone)"), "{err}");
+    assert!(dropped[1].contains("*bqsuite-x86_64-pc-windows-msvc.zip"), "{err}");
+    // Nothing to say the second time.
+    let o = release(s.path(), out.path());
+    assert!(!String::from_utf8_lossy(&o.stderr).contains("dropped"), "{}", transcript(&o));
+}

@@ -167,8 +167,15 @@ pub fn run(a: &ReleaseArgs, color: bool) -> ExitCode {
             Err(e) => fail(e),
         };
     }
+    let dropped = release::dropped_sums_lines(&asset, &out);
     let code = match release::write(&asset, &out) {
         Ok([tarball, _]) => {
+            for line in &dropped {
+                note!(
+                    "release: dropped from {}: {line} (it lists the asset alone)",
+                    out.join(release::layout::SHA256SUMS).display()
+                );
+            }
             note!(
                 "wrote {} ({} bytes) and {}",
                 tarball.display(),

@@ -33,6 +33,9 @@
 //!    sha256" means "built by bqsuite with the locked dependencies"; a golden-hash test catches
 //!    a dependency update that changes them.
 //! 6. **`SHA256SUMS`** is one line, `<lowercase hex>  <asset name>\n`, as `sha256sum` writes it.
+//!    An existing `SHA256SUMS` in the output directory is replaced whole: the lines it held for
+//!    other files (a downloaded release's binaries) are dropped, and [`dropped_sums_lines`]
+//!    names them for the caller to say so.
 //! 8. **Within fetch's caps** ([`Limits`], one definition in [`layout`]): an asset `fetch` would
 //!    refuse (too many entries, a file, the tar stream or the download too large, a ratio
 //!    `fetch` takes for a bomb) is refused here, so `release` never builds what its `fetch`
@@ -299,6 +302,21 @@ pub fn write(asset: &Asset, out: &Path) -> Result<[PathBuf; 2], ReleaseError> {
     crate::fsutil::write_atomic_all(&[(&paths[0], &asset.bytes), (&paths[1], sums.as_bytes())])
         .map_err(|(p, e): (PathBuf, std::io::Error)| io(&p, e))?;
     Ok(paths)
+}
+
+/// The lines of the `SHA256SUMS` already in `out` that name another file than `asset`: the
+/// ones [`write()`] drops, since the file it writes lists the asset alone (rule 6). Read within
+/// fetch's download cap; a file that is missing, unreadable or not a regular file has none.
+/// Control characters are escaped for the terminal.
+pub fn dropped_sums_lines(asset: &Asset, out: &Path) -> Vec<String> {
+    let path = out.join(layout::SHA256SUMS);
+    let Ok(bytes) = crate::fsutil::read_bounded(&path, Limits::default().max_download) else { return Vec::new() };
+    String::from_utf8_lossy(&bytes)
+        .lines()
+        .filter(|line| !line.trim().is_empty())
+        .filter(|line| line.split_whitespace().nth(1).map(|name| name.trim_start_matches('*')) != Some(&asset.name))
+        .map(|line| crate::diag::terminal_safe(line).into_owned())
+        .collect()
 }
 
 /// `release --verify`: write a fresh build into a temporary directory and compare it byte for
