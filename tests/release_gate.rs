@@ -1038,3 +1038,31 @@ fn a_replace_ref_cannot_stand_in_for_the_tags_bytes() {
     }
     assert!(!out.path().join(support::asset()).exists());
 }
+
+/// The audit's F6: an edit of whitespace or line endings only (an editor's CR LF, a blank line)
+/// is still BQ956, but the message says so and gives the command that restores the file, before
+/// the bump advice; another change keeps the bump advice and gets the same command.
+#[test]
+fn bq956_says_when_only_whitespace_or_line_endings_differ_and_how_to_restore() {
+    let s = released("v1.6.0");
+    s.write("LICENSE", s.read("LICENSE").replace('\n', "\r\n"));
+    s.write("schema/results.example.json", s.read("schema/results.example.json") + "\n");
+    s.edit_manifest(|m| m["trim"]["description"] = json!("Prose changed after the release."));
+    let o = bqsuite(s.path(), &["validate", "--gate"]);
+    assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
+    let text = String::from_utf8_lossy(&o.stdout);
+    for file in ["LICENSE", "schema/results.example.json"] {
+        assert!(
+            text.contains(&format!(
+                "{file} differs from that release only in whitespace or line endings: restore it (`git checkout v1.6.0 \
+                 -- {file}`); a released version never changes"
+            )),
+            "{file}: {text}"
+        );
+    }
+    assert!(
+        text.contains("manifest.json differs from that release: a released version never changes")
+            && text.contains("restore the file from v1.6.0 (`git checkout v1.6.0 -- manifest.json`)"),
+        "{text}"
+    );
+}

@@ -215,16 +215,40 @@ pub fn released_changed(current: &Suite, released: &Suite, tag: &str) -> Vec<Fin
     differing(&now, &then)
         .into_iter()
         .map(|(rel, what)| {
-            let message = format!(
-                "{version} is already released (tag {tag}), and {rel} {what} that release: a released version never \
-                 changes; bump the version{}{bump} ({BUMPED}, with its CHANGELOG entry) for this change, or restore \
-                 the file from {tag}",
-                if bump.is_empty() { "" } else { " " }
-            );
+            let restore = format!("git checkout {tag} -- {}", current.display_path(rel));
+            let message = match (now.get(rel), then.get(rel)) {
+                // An editor's doing (CR LF, a final newline, trailing spaces), most likely: say so,
+                // and how to undo it, before the bump advice.
+                (Some(a), Some(b)) if same_but_whitespace(a, b) => format!(
+                    "{version} is already released (tag {tag}), and {rel} differs from that release only in \
+                     whitespace or line endings: restore it (`{restore}`); a released version never changes, so \
+                     keeping the change needs a version bump{}{bump} ({BUMPED}, with its CHANGELOG entry)",
+                    if bump.is_empty() { "" } else { " " }
+                ),
+                _ => format!(
+                    "{version} is already released (tag {tag}), and {rel} {what} that release: a released version \
+                     never changes; bump the version{}{bump} ({BUMPED}, with its CHANGELOG entry) for this change, or \
+                     {}",
+                    if bump.is_empty() { "" } else { " " },
+                    if what == "is not in" {
+                        "remove it".to_owned()
+                    } else {
+                        format!("restore the file from {tag} (`{restore}`)")
+                    }
+                ),
+            };
             let file = if now.contains_key(rel) { rel } else { VERSION_FILE };
             Finding::error(Code::RELEASED_VERSION_CHANGED, message).in_file(current.display_path(file))
         })
         .collect()
+}
+
+/// Do `a` and `b` hold the same bytes once every ASCII whitespace byte (spaces, tabs, CR, LF,
+/// form feeds) is left out? Then only whitespace or line endings tell them apart.
+fn same_but_whitespace(a: &[u8], b: &[u8]) -> bool {
+    let visible =
+        |s: &[u8]| s.iter().copied().filter(|c| !c.is_ascii_whitespace() && *c != b'\x0b').collect::<Vec<_>>();
+    visible(a) == visible(b)
 }
 
 /// The release files of a suite ([`layout::in_release`]): path → bytes.
