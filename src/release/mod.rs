@@ -28,10 +28,10 @@
 //!    --group=0 --numeric-owner` over the same tree (with those modes), so anyone can check the
 //!    content with standard tools.
 //! 5. **gzip with fixed parameters**: no file name, no comment, mtime 0, OS byte 3 (Unix, as
-//!    `gzip -n` writes), compression level 9, one member; deflate by flate2's default backend
-//!    (miniz_oxide, pinned in `Cargo.lock`). The deflate bytes are not `gzip`'s, so "same
-//!    sha256" means "built by bqsuite with the locked dependencies"; a golden-hash test catches
-//!    a dependency update that changes them.
+//!    `gzip -n` writes), compression level 9, one member; deflate by flate2's pure-Rust backend
+//!    (miniz_oxide, asked for alone in `Cargo.toml` and pinned in `Cargo.lock`; a test asserts
+//!    both). The deflate bytes are not `gzip`'s, so "same sha256" means "built by bqsuite with
+//!    the locked dependencies"; a golden-hash test catches a dependency update that changes them.
 //! 6. **`SHA256SUMS`** is one line, `<lowercase hex>  <asset name>\n`, as `sha256sum` writes it.
 //!    An existing `SHA256SUMS` in the output directory is replaced whole: the lines it held for
 //!    other files (a downloaded release's binaries) are dropped, and [`dropped_sums_lines`]
@@ -375,6 +375,22 @@ mod tests {
         assert_eq!(asset.name, "babelqueue-conformance-9.9.9.tar.gz");
         assert_eq!(&asset.bytes[..10], b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x02\x03", "gzip header: no name, mtime 0");
         assert_eq!(asset.sha256sums(), format!("{}  babelqueue-conformance-9.9.9.tar.gz\n", asset.sha256));
+    }
+
+    /// Rule 5's backend, asserted where it is chosen: bqsuite asks flate2 for miniz_oxide alone
+    /// (no default features), and the lock holds no C zlib a dependency could switch it to.
+    /// (ureq's gzip feature turns flate2's defaults on, which add only `zlib-rs?/std`, a weak
+    /// feature of a backend nothing enables: the golden hashes above hold either way.)
+    #[test]
+    fn the_gzip_backend_is_miniz_oxide() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let manifest = std::fs::read_to_string(root.join("Cargo.toml")).unwrap();
+        let line = manifest.lines().find(|l| l.starts_with("flate2 =")).expect("flate2 is a dependency");
+        assert!(line.contains("default-features = false") && line.contains(r#"features = ["rust_backend"]"#), "{line}");
+        let lock = std::fs::read_to_string(root.join("Cargo.lock")).unwrap();
+        for c_zlib in ["libz-sys", "libz-ng-sys", "cloudflare-zlib-sys"] {
+            assert!(!lock.contains(&format!("name = \"{c_zlib}\"")), "{c_zlib} is in Cargo.lock");
+        }
     }
 
     #[test]
