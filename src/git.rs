@@ -5,6 +5,12 @@
 //!   cleared ([`REPOSITORY_VARS`]; a hook sets some of them), so an answer is always about the
 //!   repository holding DIR, and with `GIT_OPTIONAL_LOCKS=0`, so that asking (`git status`
 //!   refreshes the index when it may) never takes a lock another git process could trip over.
+//! - Every command reads the objects the repository really holds: replace refs are off
+//!   (`GIT_NO_REPLACE_OBJECTS=1`, and [`REPOSITORY_VARS`] clears `GIT_REPLACE_REF_BASE`), so a
+//!   `git replace` of a tag's blob (a graft, or a fetched `refs/replace/*`) cannot stand in for
+//!   the bytes a tag or commit names (BQ956, BQ959); and configuration given through the
+//!   environment (`GIT_CONFIG_PARAMETERS`, `GIT_CONFIG_COUNT`) is cleared, so what a caller asks
+//!   with `-c` is the only configuration added to the repository's own.
 //! - Nothing here writes: the callers read objects, refs and the work tree's state, never
 //!   change them.
 //! - git's own error text is kept (trimmed) for the caller's message; a git that cannot be
@@ -17,8 +23,10 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 
 /// The environment variables that make git read another repository than the one holding the
-/// directory `-C` names: cleared, so the answer is always about that repository.
-const REPOSITORY_VARS: [&str; 8] = [
+/// directory `-C` names, other objects than those it holds (replace refs under another base),
+/// or with configuration the repository does not have: cleared, so the answer is always about
+/// that repository's own objects.
+const REPOSITORY_VARS: [&str; 11] = [
     "GIT_DIR",
     "GIT_CEILING_DIRECTORIES",
     "GIT_WORK_TREE",
@@ -27,14 +35,18 @@ const REPOSITORY_VARS: [&str; 8] = [
     "GIT_OBJECT_DIRECTORY",
     "GIT_ALTERNATE_OBJECT_DIRECTORIES",
     "GIT_NAMESPACE",
+    "GIT_REPLACE_REF_BASE",
+    "GIT_CONFIG_PARAMETERS",
+    "GIT_CONFIG_COUNT",
 ];
 
-/// `git -C dir`, with [`REPOSITORY_VARS`] cleared and optional locks off.
+/// `git -C dir`, with [`REPOSITORY_VARS`] cleared, replace refs and optional locks off.
 pub fn command(dir: &Path) -> Command {
     let mut cmd = Command::new("git");
     for var in REPOSITORY_VARS {
         cmd.env_remove(var);
     }
+    cmd.env("GIT_NO_REPLACE_OBJECTS", "1");
     cmd.env("GIT_OPTIONAL_LOCKS", "0");
     cmd.arg("-C").arg(dir);
     cmd
@@ -171,6 +183,20 @@ fn unwatched_paths(out: &[u8]) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn commands_read_the_real_objects_with_the_repositorys_own_configuration() {
+        let cmd = command(Path::new("."));
+        let envs: Vec<(String, Option<String>)> = cmd
+            .get_envs()
+            .map(|(k, v)| (k.to_string_lossy().into_owned(), v.map(|v| v.to_string_lossy().into_owned())))
+            .collect();
+        let set = |k: &str| envs.iter().find(|(key, _)| key == k).map(|(_, v)| v.clone());
+        assert_eq!(set("GIT_NO_REPLACE_OBJECTS"), Some(Some("1".into())), "replace refs off");
+        for var in ["GIT_REPLACE_REF_BASE", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT", "GIT_DIR"] {
+            assert_eq!(set(var), Some(None), "{var} cleared");
+        }
+    }
 
     #[test]
     fn porcelain_records_and_renames() {

@@ -246,6 +246,14 @@ fn run(code: Code) -> Result<std::process::Output, String> {
             apply(&suite, edits, &v)?;
             bqsuite(&suite, &["validate", "--gate"])
         }
+        Example::Committed(edits) => {
+            copy_suite(&suite);
+            git(&suite, &["init", "-q"]);
+            git(&suite, &["add", "-A"]);
+            git(&suite, &["commit", "-q", "-m", "the suite, not tagged"]);
+            apply(&suite, edits, &v)?;
+            bqsuite(&suite, &["release", "--no-previous", "--out", "dist"])
+        }
         Example::Results { edits, args } => {
             copy(&bases.dir.path().join("results.json"), &w.join("results.json"));
             apply(w, edits, &v)?;

@@ -754,6 +754,33 @@ fn an_asset_release_could_never_have_built_is_refused() {
     refused(release::gzip(&tar[..tar.len() - 512]), "the end of the archive");
 }
 
+/// The audit's F3: the tar stream `release` writes, gzipped again (level 1, a file name, an
+/// mtime, as a mirror or `gzip` might), with a SHA256SUMS that matches it, was "verified". Only
+/// `release`'s own gzip bytes are; the message names the header fields, or the deflate stream.
+#[test]
+fn an_asset_recompressed_after_the_build_is_refused_naming_the_gzip_field() {
+    let tar = release::tar_stream(VERSION, &SMALL).unwrap();
+    let regzip = |b: flate2::GzBuilder, level: u32| {
+        let mut enc = b.write(Vec::new(), flate2::Compression::new(level));
+        std::io::Write::write_all(&mut enc, &tar).unwrap();
+        enc.finish().unwrap()
+    };
+    let evil = regzip(flate2::GzBuilder::new().filename("evil-name.tar").mtime(1_234_567_890).operating_system(3), 1);
+    Sandbox::new(&evil, None).refused(
+        1,
+        "its tar stream is what `bqsuite release` builds, but not its gzip bytes (gzip header: FLG 0x08 (FNAME), \
+         not 0x00, MTIME 1234567890, not 0, XFL 4, not 2)",
+    );
+    // `gzip -9n`'s header is release's, its deflate stream not (here: stored blocks in release's header).
+    let mut other = regzip(flate2::GzBuilder::new().mtime(0).operating_system(3), 0);
+    other[8] = 2;
+    Sandbox::new(&other, None).refused(1, "the gzip header is release's, but the deflate stream differs");
+    // release's own bytes are accepted.
+    let s = Sandbox::new(&release::gzip(&tar), None);
+    let o = fetch(&[VERSION, s.path("dest").to_str().unwrap()], Some(&file_url(&s.path("assets"))));
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+}
+
 /// An asset whose root and `CONFORMANCE_VERSION` say 1.6.0 but whose manifest is another
 /// version's (a release relabelled by hand, or by a broken pipeline): release's writer rebuilds
 /// it byte for byte, so only the manifest's own `conformance_version` tells. Once accepted.

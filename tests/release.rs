@@ -359,3 +359,89 @@ fn a_sha256sums_that_cannot_be_written_leaves_no_new_asset_either() {
         std::fs::read_dir(out.path()).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
     assert_eq!(left, ["SHA256SUMS"], "nothing else written");
 }
+
+/// Outside any git repository (a `git archive` export) there is no commit to hold the release
+/// files to (BQ959): the build goes on, and says plainly that no commit could be checked.
+#[test]
+fn an_export_outside_git_builds_and_says_no_commit_could_be_checked() {
+    let s = SuiteCopy::new();
+    let out = tempfile::tempdir().unwrap();
+    let o = release(s.path(), out.path());
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("release: no commit could be checked:") && err.contains("is not in a git repository"),
+        "{err}"
+    );
+    assert!(!err.contains("BQ959"), "{err}");
+}
+
+/// The audit's F4: `--out fixtures` (or `schema`, a directory under them, a symlink to one, a
+/// `..` path through a directory not yet made) wrote the asset and SHA256SUMS into the suite,
+/// and the next build was refused (BQ006) with the tree already dirty. Refused before anything
+/// is built or written (exit 2); a directory beside them, or named like them elsewhere, is fine.
+#[test]
+fn an_out_inside_what_the_asset_packs_is_refused() {
+    let s = SuiteCopy::new();
+    std::os::unix::fs::symlink(s.path().join("fixtures"), s.path().join("link")).unwrap();
+    let snapshot = || {
+        let mut v = walk(s.path());
+        v.sort();
+        v
+    };
+    let before = snapshot();
+    for out in [
+        "fixtures",
+        "schema",
+        "fixtures/new/deeper",
+        "link",
+        "link/sub",
+        "./schema/",
+        "dist/../fixtures/x/..",
+        "LICENSE",
+    ] {
+        let o = bqsuite(s.path(), &["release", "--no-previous", "--out", out]);
+        assert_eq!(o.status.code(), Some(2), "{out}: {}", transcript(&o));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(&format!("the output directory {out} is inside the suite's")), "{out}: {err}");
+        assert!(err.contains("which the release asset packs"), "{out}: {err}");
+        assert_eq!(snapshot(), before, "{out}: nothing written");
+    }
+    for out in ["dist", "fixtures-old", "elsewhere/fixtures"] {
+        let o = bqsuite(s.path(), &["release", "--no-previous", "--out", out]);
+        assert_eq!(o.status.code(), Some(0), "{out}: {}", transcript(&o));
+        assert!(s.path().join(out).join(support::asset()).is_file(), "{out}");
+    }
+}
+
+/// The audit's F5: a SHA256SUMS already in --out (a downloaded release's, listing the binaries)
+/// was cut to the asset's line without a word. It still is (the published SHA256SUMS lists the
+/// release's asset), and each other line is named on stderr; the asset's own old line is not
+/// "dropped", it is replaced.
+#[test]
+fn a_multi_line_sha256sums_in_out_is_replaced_saying_which_lines_went() {
+    let s = SuiteCopy::new();
+    let out = tempfile::tempdir().unwrap();
+    let asset = support::asset();
+    let sums = out.path().join("SHA256SUMS");
+    let old = format!(
+        "{a}  bqsuite-x86_64-unknown-linux-musl.tar.gz\n{b} *bqsuite-x86_64-pc-windows-msvc.zip\n\n{c}  {asset}\n",
+        a = "a".repeat(64),
+        b = "b".repeat(64),
+        c = "c".repeat(64)
+    );
+    std::fs::write(&sums, old).unwrap();
+    let o = release(s.path(), out.path());
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    let written = std::fs::read_to_string(&sums).unwrap();
+    assert_eq!(written.lines().count(), 1, "{written}");
+    assert!(written.ends_with(&format!("  {asset}\n")) && !written.starts_with("ccc"), "{written}");
+    let err = String::from_utf8_lossy(&o.stderr);
+    let dropped: Vec<&str> = err.lines().filter(|l| l.starts_with("release: dropped from ")).collect();
+    assert_eq!(dropped.len(), 2, "{err}");
+    assert!(dropped[0].contains("bqsuite-x86_64-unknown-linux-musl.tar.gz (it lists the asset alone)"), "{err}");
+    assert!(dropped[1].contains("*bqsuite-x86_64-pc-windows-msvc.zip"), "{err}");
+    // Nothing to say the second time.
+    let o = release(s.path(), out.path());
+    assert!(!String::from_utf8_lossy(&o.stderr).contains("dropped"), "{}", transcript(&o));
+}

@@ -834,3 +834,235 @@ fn no_previous_is_refused_after_a_first_release() {
     let o = bqsuite(plain.path(), &["release", "--no-previous", "--out", out.path().to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
 }
+
+/// The canonical suite committed to a fresh repository with no tag: nothing but HEAD vouches
+/// for the release files (BQ959).
+fn committed_untagged() -> SuiteCopy {
+    let s = SuiteCopy::new();
+    git(s.path(), &["init", "-q"]);
+    git(s.path(), &["add", "-A"]);
+    git(s.path(), &["commit", "-q", "-m", "the suite, not tagged"]);
+    s
+}
+
+fn release_into(suite: &Path, out: &Path, more: &[&str]) -> std::process::Output {
+    let mut args = vec!["release", "--no-previous", "--out", out.to_str().unwrap()];
+    args.extend_from_slice(more);
+    bqsuite(suite, &args)
+}
+
+/// The auditor's F1: edits validate does not see (a line appended to LICENSE, a blank line at
+/// the end of manifest.json, trailing spaces in a schema example), in a checkout without the
+/// version's tag, went into the asset without a word. Now each file is named (BQ959) and
+/// nothing is written; `--allow-dirty` builds and lists them; once committed, the build says
+/// which commit it is.
+#[test]
+fn without_the_versions_tag_uncommitted_release_files_refuse_the_build() {
+    let s = committed_untagged();
+    let head = git(s.path(), &["rev-parse", "HEAD"]).trim().to_owned();
+    s.write("LICENSE", s.read("LICENSE") + "Additional terms.\n");
+    s.write("manifest.json", s.read("manifest.json") + "\n");
+    let example = s.read("schema/results.example.json").replacen('\n', "  \n", 1);
+    s.write("schema/results.example.json", example);
+    // A file outside the asset may be dirty.
+    s.write("CHANGELOG.md", s.read("CHANGELOG.md") + "\nA note.\n");
+    let out = s.path().join("out");
+    let o = release_into(s.path(), &out, &[]);
+    assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
+    let text = String::from_utf8_lossy(&o.stdout);
+    for file in ["LICENSE", "manifest.json", "schema/results.example.json"] {
+        assert!(
+            text.contains(&format!("error[BQ959 release-file-uncommitted] {file}")) || text.contains(file),
+            "{file} named: {}",
+            transcript(&o)
+        );
+    }
+    assert_eq!(codes(&o), ["BQ959"], "{}", transcript(&o));
+    assert_eq!(text.matches("[BQ959").count(), 3, "one finding per file: {}", transcript(&o));
+    assert!(!text.contains("CHANGELOG.md"), "{}", transcript(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains(&format!("the release files differ from commit {head} (HEAD) (3 files: LICENSE, manifest.json, schema/results.example.json)")) && err.contains("--allow-dirty"), "{err}");
+    assert!(!out.exists(), "nothing written");
+
+    let o = release_into(s.path(), &out, &["--allow-dirty"]);
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("--allow-dirty: built from uncommitted bytes")
+            && err.contains("3 files: LICENSE, manifest.json, schema/results.example.json"),
+        "{err}"
+    );
+    assert!(out.join(support::asset()).is_file());
+
+    git(s.path(), &["add", "-A"]);
+    git(s.path(), &["commit", "-q", "-m", "the edits, committed"]);
+    let head = git(s.path(), &["rev-parse", "HEAD"]).trim().to_owned();
+    let o = release_into(s.path(), &out, &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stderr)
+            .contains(&format!("release: built from commit {head} (HEAD), whose release files it holds byte for byte")),
+        "{}",
+        transcript(&o)
+    );
+}
+
+/// HEAD is read from git's objects: a file git ignores, or one marked assume-unchanged, is
+/// compared like any other; a release file HEAD lacks is "not in" it, one HEAD has that is
+/// gone is "missing".
+#[test]
+fn bq959_compares_bytes_with_head_not_what_git_status_shows() {
+    let s = committed_untagged();
+    s.write("LICENSE", s.read("LICENSE") + "Hidden from git status.\n");
+    git(s.path(), &["update-index", "--assume-unchanged", "LICENSE"]);
+    let out = tempfile::tempdir().unwrap();
+    let o = release_into(s.path(), out.path(), &[]);
+    assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains("LICENSE differs from the commit HEAD names"),
+        "{}",
+        transcript(&o)
+    );
+
+    // LICENSE never committed (and ignored): not in HEAD.
+    let s = SuiteCopy::new();
+    std::fs::write(s.path().join(".gitignore"), "LICENSE\n").unwrap();
+    git(s.path(), &["init", "-q"]);
+    git(s.path(), &["add", "-A"]);
+    git(s.path(), &["commit", "-q", "-m", "no licence"]);
+    let o = release_into(s.path(), out.path(), &[]);
+    assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains("LICENSE is not in the commit HEAD names"),
+        "{}",
+        transcript(&o)
+    );
+
+    // A suite copied into a directory the repository does not track: one finding, not one per file.
+    let root = tempfile::tempdir().unwrap();
+    std::fs::write(root.path().join("README.md"), "another project\n").unwrap();
+    git(root.path(), &["init", "-q"]);
+    git(root.path(), &["add", "-A"]);
+    git(root.path(), &["commit", "-q", "-m", "another project"]);
+    let copy = root.path().join("copy");
+    copy_tree(s.path(), &copy);
+    std::fs::remove_dir_all(copy.join(".git")).unwrap();
+    let o = release_into(&copy, out.path(), &[]);
+    assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(text.matches("[BQ959").count(), 1, "{}", transcript(&o));
+    assert!(text.contains("holds no release file at copy/, where the suite is"), "{}", transcript(&o));
+}
+
+/// The auditor's reproduction: a full clone made with `--no-tags`, HEAD exactly the tag's
+/// commit. The dirty tree is refused before the tags are fetched (BQ959) and after (BQ956).
+#[test]
+fn a_no_tags_clone_of_a_released_suite_refuses_a_dirty_tree() {
+    let origin = committed_untagged();
+    git(origin.path(), &["tag", &support::tag()]);
+    let root = tempfile::tempdir().unwrap();
+    let clone = root.path().join("clone");
+    git(root.path(), &["clone", "-q", "--no-tags", origin.path().to_str().unwrap(), "clone"]);
+    assert_eq!(git(&clone, &["tag", "--list"]), "");
+    std::fs::write(clone.join("LICENSE"), std::fs::read_to_string(clone.join("LICENSE")).unwrap() + "More.\n").unwrap();
+    let out = root.path().join("out");
+    let o = release_into(&clone, &out, &[]);
+    assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
+    assert_eq!(codes(&o), ["BQ959"], "{}", transcript(&o));
+    git(&clone, &["fetch", "-q", "--tags"]);
+    let o = release_into(&clone, &out, &["--allow-dirty"]);
+    assert_eq!(o.status.code(), Some(1), "--allow-dirty does not lift BQ956: {}", transcript(&o));
+    assert_eq!(codes(&o), ["BQ956"], "{}", transcript(&o));
+    assert!(!out.exists());
+}
+
+/// A pre-release version is never tagged nor published: BQ959 is a warning and the build goes on,
+/// saying which commit and which files.
+#[test]
+fn a_pre_release_is_told_of_uncommitted_files_not_stopped() {
+    let s = SuiteCopy::new();
+    support::set_version(s.path(), &format!("{}-pre", support::version()));
+    git(s.path(), &["init", "-q"]);
+    git(s.path(), &["add", "-A"]);
+    git(s.path(), &["commit", "-q", "-m", "work in progress"]);
+    s.write("LICENSE", s.read("LICENSE") + "Draft.\n");
+    let out = tempfile::tempdir().unwrap();
+    let o = release_into(s.path(), out.path(), &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("warning[BQ959 release-file-uncommitted]")
+            && err.contains("uncommitted changes to 1 file: LICENSE"),
+        "{err}"
+    );
+}
+
+/// A repository whose HEAD cannot be read (no commit yet) cannot vouch for anything: exit 2,
+/// unless `--allow-dirty`.
+#[test]
+fn a_repository_without_a_commit_cannot_vouch_for_the_release_files() {
+    let s = SuiteCopy::new();
+    git(s.path(), &["init", "-q"]);
+    let out = tempfile::tempdir().unwrap();
+    let o = release_into(s.path(), out.path(), &[]);
+    assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("cannot compare the release files with HEAD"),
+        "{}",
+        transcript(&o)
+    );
+    let o = release_into(s.path(), out.path(), &["--allow-dirty"]);
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+}
+
+/// The auditor's F2: a `git replace` of the tag's LICENSE blob by the edited file's made BQ956
+/// read the replacement as "the tag's bytes", and the edit shipped. git reads the objects the
+/// tag really names, so the edit is BQ956; a replace ref base given through the environment
+/// changes nothing either.
+#[test]
+fn a_replace_ref_cannot_stand_in_for_the_tags_bytes() {
+    let s = committed_untagged();
+    git(s.path(), &["tag", &support::tag()]);
+    let original = git(s.path(), &["rev-parse", &format!("{}:LICENSE", support::tag())]).trim().to_owned();
+    s.write("LICENSE", s.read("LICENSE") + "NOT THE TAG'S LICENSE\n");
+    let replacement = git(s.path(), &["hash-object", "-w", "LICENSE"]).trim().to_owned();
+    git(s.path(), &["replace", &original, &replacement]);
+    git(s.path(), &["update-ref", &format!("refs/elsewhere/{original}"), &replacement]);
+    let out = tempfile::tempdir().unwrap();
+    for env in [&[][..], &[("GIT_REPLACE_REF_BASE", "refs/elsewhere/")][..]] {
+        let o =
+            support::bqsuite_env(s.path(), &["release", "--no-previous", "--out", out.path().to_str().unwrap()], env);
+        assert_eq!(o.status.code(), Some(1), "{env:?}: {}", transcript(&o));
+        assert_eq!(codes(&o), ["BQ956"], "{}", transcript(&o));
+        assert!(String::from_utf8_lossy(&o.stdout).contains("LICENSE differs from that release"), "{}", transcript(&o));
+    }
+    assert!(!out.path().join(support::asset()).exists());
+}
+
+/// The audit's F6: an edit of whitespace or line endings only (an editor's CR LF, a blank line)
+/// is still BQ956, but the message says so and gives the command that restores the file, before
+/// the bump advice; another change keeps the bump advice and gets the same command.
+#[test]
+fn bq956_says_when_only_whitespace_or_line_endings_differ_and_how_to_restore() {
+    let s = released("v1.6.0");
+    s.write("LICENSE", s.read("LICENSE").replace('\n', "\r\n"));
+    s.write("schema/results.example.json", s.read("schema/results.example.json") + "\n");
+    s.edit_manifest(|m| m["trim"]["description"] = json!("Prose changed after the release."));
+    let o = bqsuite(s.path(), &["validate", "--gate"]);
+    assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
+    let text = String::from_utf8_lossy(&o.stdout);
+    for file in ["LICENSE", "schema/results.example.json"] {
+        assert!(
+            text.contains(&format!(
+                "{file} differs from that release only in whitespace or line endings: restore it (`git checkout v1.6.0 \
+                 -- {file}`); a released version never changes"
+            )),
+            "{file}: {text}"
+        );
+    }
+    assert!(
+        text.contains("manifest.json differs from that release: a released version never changes")
+            && text.contains("restore the file from v1.6.0 (`git checkout v1.6.0 -- manifest.json`)"),
+        "{text}"
+    );
+}

@@ -31,6 +31,12 @@ pub struct ReleaseArgs {
     /// Refused where the suite's repository has an earlier release tag of it.
     #[arg(long)]
     pub no_previous: bool,
+    /// Build even where release files differ from the commit at HEAD (BQ959: checked where no
+    /// tag of CONFORMANCE_VERSION vouches for them), for an experiment nobody publishes: the
+    /// asset then holds bytes no checkout reproduces, and release lists the files. BQ956 (a
+    /// released version never changes) still applies.
+    #[arg(long)]
+    pub allow_dirty: bool,
     /// Raise the per-file cap the asset must stay within (rule 8; default: `fetch`'s, 16 MiB)
     /// to BYTES for this build. For benchmarks on synthetic suites (`bench/compare.sh` builds
     /// the ×100 suite, whose manifest is 20 MB, with it): a default `bqsuite fetch` still
@@ -64,6 +70,12 @@ pub fn run(a: &ReleaseArgs, color: bool) -> ExitCode {
         }
     }
     let out = a.out.clone().unwrap_or_else(|| suite.root.join("dist"));
+    // Into schema/ or fixtures/, the asset would become a file of the suite (--verify writes nothing).
+    if !a.verify
+        && let Err(e) = release::check_out(&suite, &out)
+    {
+        return fail(e);
+    }
     let mut limits = release::Limits::default();
     if let Some(cap) = a.file_cap {
         limits.max_file = cap;
@@ -101,8 +113,16 @@ pub fn run(a: &ReleaseArgs, color: bool) -> ExitCode {
                 note!("bqsuite: refusing to build the release: {tag} already released this version with other files");
                 return exit(true);
             }
-            Ok(Released::Unchecked(why)) => note!("release: {why}"),
-            Ok(_) => {}
+            Ok(Released::Checked(..)) => {}
+            Ok(unchecked) => {
+                if let Released::Unchecked(why) = unchecked {
+                    note!("release: {why}");
+                }
+                // No tag vouches for the release files: HEAD must (BQ959).
+                if let Some(code) = committed(&suite, a.allow_dirty, color) {
+                    return code;
+                }
+            }
             Err(e) => return fail(e),
         }
     }
@@ -147,8 +167,15 @@ pub fn run(a: &ReleaseArgs, color: bool) -> ExitCode {
             Err(e) => fail(e),
         };
     }
+    let dropped = release::dropped_sums_lines(&asset, &out);
     let code = match release::write(&asset, &out) {
         Ok([tarball, _]) => {
+            for line in &dropped {
+                note!(
+                    "release: dropped from {}: {line} (it lists the asset alone)",
+                    out.join(release::layout::SHA256SUMS).display()
+                );
+            }
             note!(
                 "wrote {} ({} bytes) and {}",
                 tarball.display(),
@@ -163,4 +190,51 @@ pub fn run(a: &ReleaseArgs, color: bool) -> ExitCode {
     // The process exits next: freeing the loaded suite node by node would be wasted work.
     std::mem::forget(suite);
     code
+}
+
+/// BQ959 where BQ956 was not checked: the release files against the commit at `HEAD`. Says
+/// which commit the asset is built from, or that there is none; `Some` exit code: refused.
+fn committed(suite: &crate::suite::Suite, allow_dirty: bool, color: bool) -> Option<ExitCode> {
+    use crate::diff::gate::{self, Committed};
+    let (commit, findings) = match gate::committed(suite) {
+        Ok(Committed::Head(commit, findings)) => (commit, findings),
+        Ok(Committed::NoRepository) => {
+            note!(
+                "release: no commit could be checked: {} is not in a git repository (an export such as `git archive`), \
+                 so the asset holds the directory's bytes as they are; only its sha256 ties it to a release",
+                suite.root.display()
+            );
+            return None;
+        }
+        Err(e) if allow_dirty => {
+            note!("release: --allow-dirty: {e}; the asset holds the directory's bytes as they are");
+            return None;
+        }
+        Err(e) => return Some(fail(format!("{e} (commit the suite first, or pass --allow-dirty)"))),
+    };
+    if findings.is_empty() {
+        note!("release: built from commit {commit} (HEAD), whose release files it holds byte for byte");
+        return None;
+    }
+    let files: Vec<String> = findings.iter().filter_map(|f| f.file.clone()).collect();
+    if allow_dirty {
+        note!(
+            "release: --allow-dirty: built from uncommitted bytes, not those of commit {commit} (HEAD) ({})",
+            gate::listed(&files)
+        );
+        return None;
+    }
+    let summary = Summary::new("release", subject(suite));
+    if diag::has_errors(&findings) {
+        emit(&diag::render(&findings, Format::Human, color, &summary));
+        note!(
+            "bqsuite: refusing to build the release: the release files differ from commit {commit} (HEAD) ({}); \
+             commit them, or pass --allow-dirty for a build nobody publishes",
+            gate::listed(&files)
+        );
+        return Some(exit(true));
+    }
+    note_inline!("{}", diag::render(&findings, Format::Human, false, &summary));
+    note!("release: built from commit {commit} (HEAD) and uncommitted changes to {}", gate::listed(&files));
+    None
 }

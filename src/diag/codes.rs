@@ -19,7 +19,7 @@ use serde::{Serialize, Serializer};
 
 use super::Severity;
 use super::explain::Edit::{Delete, Fifo, Grow, Remove, Replace, Set, Symlink, Write, WriteBytes};
-use super::explain::Example::{Docs, Fetch, Gate, Release, Results, Sync, Tagged, Upgrade, Validate};
+use super::explain::Example::{Committed, Docs, Fetch, Gate, Release, Results, Sync, Tagged, Upgrade, Validate};
 use super::explain::Explain;
 
 /// A stable finding code.
@@ -1198,6 +1198,12 @@ codes! {
                 ),
             ],
         },
+    }
+    RELEASE_FILE_UNCOMMITTED = "BQ959" "release-file-uncommitted" "No tag of CONFORMANCE_VERSION vouches for the release files, and one of them differs from the commit at HEAD, or is added or missing (release)." {
+        Error("a warning while CONFORMANCE_VERSION is a pre-release (X.Y.Z-pre)"),
+        checks: "When release cannot check BQ956 (the repository has no tag of CONFORMANCE_VERSION that releases this suite: a clone made with --no-tags, a checkout of a commit's SHA, a repository without the tag), every file of the release asset (CONFORMANCE_VERSION, manifest.json, LICENSE, schema/, fixtures/) has exactly the bytes the commit at HEAD holds at the suite's path, read from git's objects (an ignored or assume-unchanged file counts), and no file is added or missing. release --allow-dirty skips the check for a build nobody publishes; outside a git repository (a git archive export) there is no commit, and release says so. Checked by release only.",
+        why: "A release promises that anyone who checks out its commit builds the same bytes. An asset built from an edit nobody committed (a line appended to LICENSE, a blank line in manifest.json) has a sha256 no checkout reproduces, and nothing else said so before the version's tag exists.",
+        example: Committed(&[Replace("LICENSE", "MIT License", "MIT License, with additional terms")]),
     }
     DOCS_PAGE_DIFFERS = "BQ960" "docs-page-differs" "A page under docs/ (or a generated table of a hand-written page) differs from what bqsuite docs renders from the suite." {
         Error,

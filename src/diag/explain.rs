@@ -51,6 +51,9 @@ pub enum Example {
     /// `bqsuite validate --gate` in a copy of the canonical suite committed to a fresh git
     /// repository and tagged `v{version}`: the version is already released.
     Tagged(&'static [Edit]),
+    /// `bqsuite release --no-previous --out dist` in a copy of the canonical suite committed to a
+    /// fresh git repository without a tag: nothing but `HEAD` vouches for the release files.
+    Committed(&'static [Edit]),
     /// `bqsuite results check results.json ARGS`, where `results.json` is the file `bqsuite run`
     /// writes for the canonical suite (the reference core, no Redis).
     Results { edits: &'static [Edit], args: &'static [&'static str] },
@@ -334,6 +337,7 @@ impl Example {
             Example::Gate { .. } => "bqsuite validate --against ../previous".into(),
             Example::Release(_) => "bqsuite release --out dist".into(),
             Example::Tagged(_) => "bqsuite validate --gate".into(),
+            Example::Committed(_) => "bqsuite release --no-previous --out dist".into(),
             Example::Results { args, .. } => join(&["bqsuite results check results.json"], args),
             Example::Sync { args, .. } => {
                 join(&["bqsuite sync"], args) + " --root ROOT --only php-sdk babelqueue-python"
@@ -355,6 +359,10 @@ impl Example {
             Example::Tagged(_) => {
                 "in a copy of the canonical suite committed to a fresh git repository and tagged `v{version}` (so the \
                  version is already released)"
+            }
+            Example::Committed(_) => {
+                "in a copy of the canonical suite committed to a fresh git repository without a tag (so nothing but \
+                 `HEAD` vouches for the release files)"
             }
             Example::Results { .. } => {
                 "where `results.json` is the file `bqsuite run` writes for the canonical suite (the reference core, no Redis)"
@@ -381,7 +389,11 @@ impl Example {
     /// relative to that part.
     pub fn edits(&self) -> Vec<(&'static str, &'static [Edit])> {
         match *self {
-            Example::Validate(e) | Example::Release(e) | Example::Tagged(e) | Example::Docs(e) => {
+            Example::Validate(e)
+            | Example::Release(e)
+            | Example::Tagged(e)
+            | Example::Committed(e)
+            | Example::Docs(e) => {
                 vec![("the copy", e)]
             }
             Example::Gate { previous, current } => vec![("../previous", previous), ("the copy", current)],

@@ -1,6 +1,7 @@
 //! The release gate: what `bqsuite release` refuses on and `bqsuite validate --against` reports,
-//! as findings (BQ950–BQ955, BQ957, BQ958) over a [`Diff`] from the previous release to the suite, and the
-//! released-version check (BQ956) over the suite and its own release tag.
+//! as findings (BQ950–BQ955, BQ957, BQ958) over a [`Diff`] from the previous release to the suite, the
+//! released-version check (BQ956) over the suite and its own release tag, and, where no tag
+//! vouches for the release files, the committed-bytes check (BQ959) over the suite and `HEAD`.
 //!
 //! Invariants:
 //! - The suite is compared with one previous release: given explicitly (`--previous`,
@@ -41,6 +42,17 @@
 //!   is never tagged, so its own tag is not asked for; and a shallow clone holding a tag of a
 //!   commit other than `HEAD`'s had its tags fetched, so it is believed). A clone made with
 //!   `--no-tags` cannot be told from a repository without releases; the README says so.
+//! - **A release is built from committed bytes** ([`committed`], BQ959, `release` only). Where
+//!   BQ956 was not checked (no tag of the version, or only tags that hold no suite of it at the
+//!   suite's path: a `--no-tags` clone, a checkout of a commit's SHA, a suite in a repository of
+//!   its own without tags), every release file must have exactly the bytes the commit at `HEAD`
+//!   holds at the suite's path, read from the object database as a tag is, and the two must hold
+//!   the same files; else anyone checking that commit out would build another asset. An error, a
+//!   warning for a pre-release version (never tagged nor published, so a local build is told,
+//!   not stopped); `release --allow-dirty` skips it for a build nobody publishes. Outside a
+//!   repository (a `git archive` export) there is no commit to compare with, which the caller
+//!   says; a repository whose `HEAD` cannot be read is an error (exit 2). Where BQ956 was
+//!   checked and found nothing, the release files are the tag's, bytes a commit holds.
 //! - A tag counts, as the previous release or as the version's own, only where it releases this
 //!   suite: the suite's `CONFORMANCE_VERSION` at that tag names the tag's version (the release
 //!   workflow tags nothing else). So in an SDK repository, whose `v*` tags are the SDK's own
@@ -57,6 +69,9 @@ use super::{Bump, Class, Diff, Kind, render};
 use crate::diag::{Code, Finding, Severity};
 use crate::release::layout;
 use crate::suite::{MANIFEST, Suite, VERSION_FILE};
+
+/// Uncommitted paths as a message names them (how many, the first three): BQ959's refusal.
+pub use crate::git::listed;
 
 /// Where a version bump is written: every place `validate` holds to one version.
 pub const BUMPED: &str = crate::suite::VERSION_PLACES;
@@ -211,10 +226,7 @@ pub fn tags_unreliable(dir: &Path) -> Option<String> {
 /// new since `released`, the suite as its own release tag `tag` holds it. Empty when the release
 /// files are byte for byte those of the tag.
 pub fn released_changed(current: &Suite, released: &Suite, tag: &str) -> Vec<Finding> {
-    let files = |s: &Suite| -> std::collections::BTreeMap<String, Vec<u8>> {
-        s.files().filter(|f| layout::in_release(&f.rel)).map(|f| (f.rel.clone(), f.bytes().to_vec())).collect()
-    };
-    let (now, then) = (files(current), files(released));
+    let (now, then) = (release_files(current), release_files(released));
     let version = current.version().unwrap_or("?");
     if now == then {
         return Vec::new();
@@ -241,9 +253,58 @@ pub fn released_changed(current: &Suite, released: &Suite, tag: &str) -> Vec<Fin
         }
         _ => String::new(),
     };
-    let mut paths: Vec<&String> = now.keys().chain(then.keys()).collect();
-    paths.sort();
-    paths.dedup();
+    differing(&now, &then)
+        .into_iter()
+        .map(|(rel, what)| {
+            let restore = format!("git checkout {tag} -- {}", current.display_path(rel));
+            let message = match (now.get(rel), then.get(rel)) {
+                // An editor's doing (CR LF, a final newline, trailing spaces), most likely: say so,
+                // and how to undo it, before the bump advice.
+                (Some(a), Some(b)) if same_but_whitespace(a, b) => format!(
+                    "{version} is already released (tag {tag}), and {rel} differs from that release only in \
+                     whitespace or line endings: restore it (`{restore}`); a released version never changes, so \
+                     keeping the change needs a version bump{}{bump} ({BUMPED}, with its CHANGELOG entry)",
+                    if bump.is_empty() { "" } else { " " }
+                ),
+                _ => format!(
+                    "{version} is already released (tag {tag}), and {rel} {what} that release: a released version \
+                     never changes; bump the version{}{bump} ({BUMPED}, with its CHANGELOG entry) for this change, or \
+                     {}",
+                    if bump.is_empty() { "" } else { " " },
+                    if what == "is not in" {
+                        "remove it".to_owned()
+                    } else {
+                        format!("restore the file from {tag} (`{restore}`)")
+                    }
+                ),
+            };
+            let file = if now.contains_key(rel) { rel } else { VERSION_FILE };
+            Finding::error(Code::RELEASED_VERSION_CHANGED, message).in_file(current.display_path(file))
+        })
+        .collect()
+}
+
+/// Do `a` and `b` hold the same bytes once every ASCII whitespace byte (spaces, tabs, CR, LF,
+/// form feeds) is left out? Then only whitespace or line endings tell them apart.
+fn same_but_whitespace(a: &[u8], b: &[u8]) -> bool {
+    let visible =
+        |s: &[u8]| s.iter().copied().filter(|c| !c.is_ascii_whitespace() && *c != b'\x0b').collect::<Vec<_>>();
+    visible(a) == visible(b)
+}
+
+/// The release files of a suite ([`layout::in_release`]): path → bytes.
+fn release_files(s: &Suite) -> BTreeMap<String, Vec<u8>> {
+    s.files().filter(|f| layout::in_release(&f.rel)).map(|f| (f.rel.clone(), f.bytes().to_vec())).collect()
+}
+
+/// The paths whose bytes differ between `now` and `then`, sorted, each with how it differs as a
+/// message says it, before "that release" or "the commit": "differs from", "is not in" (new in
+/// `now`), "is missing, but it is in" (only in `then`).
+fn differing<'a>(
+    now: &'a BTreeMap<String, Vec<u8>>,
+    then: &'a BTreeMap<String, Vec<u8>>,
+) -> Vec<(&'a str, &'static str)> {
+    let paths: BTreeSet<&String> = now.keys().chain(then.keys()).collect();
     paths
         .into_iter()
         .filter_map(|rel| {
@@ -253,16 +314,65 @@ pub fn released_changed(current: &Suite, released: &Suite, tag: &str) -> Vec<Fin
                 (None, _) => "is not in",
                 (_, None) => "is missing, but it is in",
             };
-            let message = format!(
-                "{version} is already released (tag {tag}), and {rel} {what} that release: a released version never \
-                 changes; bump the version{}{bump} ({BUMPED}, with its CHANGELOG entry) for this change, or restore \
-                 the file from {tag}",
-                if bump.is_empty() { "" } else { " " }
-            );
-            let file = if now.contains_key(rel) { rel.as_str() } else { VERSION_FILE };
-            Some(Finding::error(Code::RELEASED_VERSION_CHANGED, message).in_file(current.display_path(file)))
+            Some((rel.as_str(), what))
         })
         .collect()
+}
+
+/// What the release files were built from when no tag of the version could vouch for them
+/// (BQ956 not checked): the commit at `HEAD`, or no repository at all ([`committed`]).
+#[derive(Debug)]
+pub enum Committed {
+    /// The commit `HEAD` names (40 hex digits), and one BQ959 finding per release file whose
+    /// bytes it does not hold (none: the asset is exactly that commit's).
+    Head(String, Vec<Finding>),
+    /// No `.git` at or above the suite (a `git archive` export, a copied directory): no commit
+    /// to compare with.
+    NoRepository,
+}
+
+/// BQ959: compare the release files of `current` on disk with those the commit at `HEAD` holds
+/// at the suite's path (read from the object database, as BQ956 reads a tag: no index, no
+/// `git status`, so an ignored, assume-unchanged or skip-worktree file is compared like any
+/// other). `Err`: there is a repository, but `HEAD` cannot be read (no commit yet, git refuses
+/// the repository or is missing).
+pub fn committed(current: &Suite) -> Result<Committed, String> {
+    if !has_git_dir(&current.root) {
+        return Ok(Committed::NoRepository);
+    }
+    let rev = super::git::read(&current.root, "HEAD", &crate::fetch::Limits::default())
+        .map_err(|e| format!("cannot compare the release files with HEAD: {e}"))?;
+    let files: Vec<(String, Vec<u8>)> = rev.files.into_iter().filter(|(rel, _)| layout::in_release(rel)).collect();
+    let head: BTreeMap<String, Vec<u8>> = files.into_iter().collect();
+    let now = release_files(current);
+    let short = &rev.commit[..rev.commit.len().min(12)];
+    if head.is_empty() {
+        // A suite copied into a directory git does not track: one finding, not one per file.
+        let at = if rev.prefix.is_empty() { "the repository's root".to_owned() } else { rev.prefix.clone() };
+        let message = format!(
+            "the commit HEAD names ({short}) holds no release file at {at}, where the suite is: a release is built \
+             only from bytes a commit holds; commit the suite, or pass --allow-dirty for a build nobody publishes"
+        );
+        let f = finding(current, Code::RELEASE_FILE_UNCOMMITTED, message).in_file(current.display_path(VERSION_FILE));
+        return Ok(Committed::Head(rev.commit, vec![f]));
+    }
+    let findings = differing(&now, &head)
+        .into_iter()
+        .map(|(rel, what)| {
+            let fix = match what {
+                "is not in" => format!("commit it (git add {rel}) or remove it"),
+                _ => format!("commit the change, or restore the file (git checkout HEAD -- {rel})"),
+            };
+            let message = format!(
+                "{rel} {what} the commit HEAD names ({short}): a release is built only from bytes a commit holds, \
+                 so anyone who checks that commit out builds the same asset; {fix}, or pass --allow-dirty for a \
+                 build nobody publishes"
+            );
+            let file = if now.contains_key(rel) { rel } else { VERSION_FILE };
+            finding(current, Code::RELEASE_FILE_UNCOMMITTED, message).in_file(current.display_path(file))
+        })
+        .collect();
+    Ok(Committed::Head(rev.commit, findings))
 }
 
 /// Is `version` a pre-release (its findings are warnings)?

@@ -188,20 +188,62 @@ pub fn read(gz: &[u8], version: &str, limits: &Limits) -> Result<Tree, String> {
             }
         }
     }
-    reproduces(&tar, &tree, version)?;
+    reproduces(gz, &tar, &tree, version)?;
     Ok(tree)
 }
 
-/// Rule 10: `release`'s writer, given the release files just read, writes exactly `tar`.
-fn reproduces(tar: &[u8], tree: &Tree, version: &str) -> Result<(), String> {
+/// Rule 10: `release`'s writer, given the release files just read, writes exactly `tar`, and
+/// its gzip of that stream is exactly `gz`, the bytes downloaded.
+fn reproduces(gz: &[u8], tar: &[u8], tree: &Tree, version: &str) -> Result<(), String> {
     let files: Vec<(&str, &[u8])> = tree.files().filter(|(rel, _)| layout::in_release(rel)).collect();
     let rebuilt = release::tar_stream(version, &files)?;
-    match ustar::first_difference(tar, &rebuilt) {
-        None => Ok(()),
-        Some(diff) => Err(format!(
+    if let Some(diff) = ustar::first_difference(tar, &rebuilt) {
+        return Err(format!(
             "it is not what `bqsuite release` builds from the same files ({diff}); \
              the asset was tampered with or published by something else"
-        )),
+        ));
+    }
+    let regzipped = release::gzip(&rebuilt);
+    if regzipped != gz {
+        return Err(format!(
+            "its tar stream is what `bqsuite release` builds, but not its gzip bytes ({}): the asset was \
+             recompressed after the build (a mirror, a CDN, `gzip -9`), so its sha256 is one no `bqsuite release` \
+             reproduces",
+            gzip_difference(gz, &regzipped)
+        ));
+    }
+    Ok(())
+}
+
+/// How the gzip bytes `got` differ from `want` (`release`'s, rule 5 of [`crate::release`]),
+/// both of the same content: the header fields that differ (FLG, MTIME, XFL, OS; CM is 8 in
+/// both, or `got` would not have decompressed), or else the deflate stream (the trailer's CRC
+/// and size are the content's, which is the same).
+fn gzip_difference(got: &[u8], want: &[u8]) -> String {
+    const FLAGS: [(u8, &str); 5] = [(1, "FTEXT"), (2, "FHCRC"), (4, "FEXTRA"), (8, "FNAME"), (16, "FCOMMENT")];
+    let (Some(g), Some(w)) = (got.get(..10), want.get(..10)) else { return "a truncated gzip header".into() };
+    let flags = |b: u8| {
+        let set: Vec<&str> = FLAGS.iter().filter(|(bit, _)| b & bit != 0).map(|(_, name)| *name).collect();
+        if set.is_empty() { "none".to_owned() } else { set.join("|") }
+    };
+    let mtime = |h: &[u8]| u32::from_le_bytes([h[4], h[5], h[6], h[7]]);
+    let mut fields = Vec::new();
+    if g[3] != w[3] {
+        fields.push(format!("FLG {:#04x} ({}), not {:#04x}", g[3], flags(g[3]), w[3]));
+    }
+    if mtime(g) != mtime(w) {
+        fields.push(format!("MTIME {}, not {}", mtime(g), mtime(w)));
+    }
+    if g[8] != w[8] {
+        fields.push(format!("XFL {}, not {}", g[8], w[8]));
+    }
+    if g[9] != w[9] {
+        fields.push(format!("OS {}, not {}", g[9], w[9]));
+    }
+    if fields.is_empty() {
+        "the gzip header is release's, but the deflate stream differs (another compressor or level)".into()
+    } else {
+        format!("gzip header: {}", fields.join(", "))
     }
 }
 
@@ -212,6 +254,43 @@ mod tests {
 
     fn small() -> Limits {
         Limits { max_total: 1 << 20, ratio_floor: 4096, max_ratio: 50, ..Limits::default() }
+    }
+
+    /// The auditor's F3: the reference asset's tar stream gzipped again (another level, a file
+    /// name, an mtime) reproduced as a tar stream and was "verified". Each gzip header field and
+    /// the deflate stream are named.
+    #[test]
+    fn only_releases_own_gzip_bytes_reproduce() {
+        let manifest = br#"{"schema_version": 1, "conformance_version": "1.6.0"}"#;
+        let files: Vec<(&str, &[u8])> = vec![
+            ("CONFORMANCE_VERSION", b"1.6.0\n"),
+            ("LICENSE", b"MIT\n"),
+            ("fixtures/a.json", b"{}"),
+            ("manifest.json", manifest),
+        ];
+        let tar = release::tar_stream("1.6.0", &files).unwrap();
+        let gz = gzip(&tar);
+        assert!(read(&gz, "1.6.0", &Limits::default()).is_ok());
+        let regzip = |b: flate2::GzBuilder, level: u32| {
+            let mut enc = b.write(Vec::new(), flate2::Compression::new(level));
+            std::io::Write::write_all(&mut enc, &tar).unwrap();
+            enc.finish().unwrap()
+        };
+        let refused = |gz: &[u8]| read(gz, "1.6.0", &Limits::default()).unwrap_err();
+        let base = || flate2::GzBuilder::new().mtime(0).operating_system(3);
+        let named = refused(&regzip(base().filename("evil-name.tar"), 9));
+        assert!(named.contains("not its gzip bytes (gzip header: FLG 0x08 (FNAME), not 0x00)"), "{named}");
+        let dated = refused(&regzip(base().mtime(1_234_567_890), 9));
+        assert!(dated.contains("MTIME 1234567890, not 0"), "{dated}");
+        assert!(refused(&regzip(flate2::GzBuilder::new().mtime(0).operating_system(255), 9)).contains("OS 255, not 3"));
+        let fast = refused(&regzip(base(), 1));
+        assert!(fast.contains("XFL 4, not 2"), "{fast}");
+        // The same header, another deflate stream: a stored (uncompressed) one.
+        let stored = regzip(base(), 0);
+        let mut header_as_release = stored.clone();
+        header_as_release[8] = 2;
+        let other = refused(&header_as_release);
+        assert!(other.contains("the gzip header is release's, but the deflate stream differs"), "{other}");
     }
 
     #[test]

@@ -53,6 +53,12 @@
 //!     Anything else (an extra entry, a mode such as setuid, an owner, an mtime, the order, a
 //!     header type or field, padding) is a sign of tampering or of a broken publishing pipeline,
 //!     and the first difference is named, entry and field ([`crate::release::ustar::first_difference`]).
+//!     Then `release`'s gzip of that stream ([`crate::release::gzip`], rule 5 of
+//!     [`crate::release`]) must be byte-identical to the downloaded bytes: an asset recompressed
+//!     after the build (another level or compressor, a file name, an mtime, another OS byte)
+//!     has a sha256 no `bqsuite release` reproduces, and is refused, naming the gzip header
+//!     fields that differ (FLG, MTIME, XFL, OS) or, when the header is release's, the deflate
+//!     stream.
 //! 11. **Two passes.** Rules 2–10 are checked over the whole archive, in memory, before anything
 //!     is written. Then the tree is written into a fresh temporary directory beside DEST (files
 //!     created exclusively, modes 0644 for files and 0755 for directories) and that directory

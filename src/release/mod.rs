@@ -28,18 +28,22 @@
 //!    --group=0 --numeric-owner` over the same tree (with those modes), so anyone can check the
 //!    content with standard tools.
 //! 5. **gzip with fixed parameters**: no file name, no comment, mtime 0, OS byte 3 (Unix, as
-//!    `gzip -n` writes), compression level 9, one member; deflate by flate2's default backend
-//!    (miniz_oxide, pinned in `Cargo.lock`). The deflate bytes are not `gzip`'s, so "same
-//!    sha256" means "built by bqsuite with the locked dependencies"; a golden-hash test catches
-//!    a dependency update that changes them.
+//!    `gzip -n` writes), compression level 9, one member; deflate by flate2's pure-Rust backend
+//!    (miniz_oxide, asked for alone in `Cargo.toml` and pinned in `Cargo.lock`; a test asserts
+//!    both). The deflate bytes are not `gzip`'s, so "same sha256" means "built by bqsuite with
+//!    the locked dependencies"; a golden-hash test catches a dependency update that changes them.
 //! 6. **`SHA256SUMS`** is one line, `<lowercase hex>  <asset name>\n`, as `sha256sum` writes it.
+//!    An existing `SHA256SUMS` in the output directory is replaced whole: the lines it held for
+//!    other files (a downloaded release's binaries) are dropped, and [`dropped_sums_lines`]
+//!    names them for the caller to say so.
 //! 8. **Within fetch's caps** ([`Limits`], one definition in [`layout`]): an asset `fetch` would
 //!    refuse (too many entries, a file, the tar stream or the download too large, a ratio
 //!    `fetch` takes for a bomb) is refused here, so `release` never builds what its `fetch`
 //!    refuses. (Rule 7 comes last because it is the only one that writes.) `release --file-cap`
 //!    ([`build_within`]) raises the per-file cap for one build, for benchmarks on synthetic
 //!    suites; the defaults never change.
-//! 7. **Written atomically** into the output directory (default `dist/` in the suite, git-ignored):
+//! 7. **Written atomically** into the output directory (default `dist/` in the suite, git-ignored;
+//!    never `schema/`, `fixtures/` or under them, or a release file's path: [`check_out`]):
 //!    the asset first, then `SHA256SUMS`, each through a temporary file and a rename, both in
 //!    one critical step once both destinations are known to take a file, so no failure or
 //!    interruption leaves a new asset beside an old `SHA256SUMS`.
@@ -230,6 +234,51 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
     crate::core::lower_hex(&Sha256::digest(bytes))
 }
 
+/// Refuse an output directory that is, or lies under, a path the asset packs (rule 7): the
+/// suite's `schema/` or `fixtures/`, or one of its top-level release files. Written there, the
+/// asset and `SHA256SUMS` would become files of the suite itself (the next build refuses them,
+/// BQ006, but the tree is already dirty). Compared canonically: a symlink to `fixtures/`, a
+/// `..` path or a directory not yet created under one are caught alike.
+pub fn check_out(suite: &Suite, out: &Path) -> Result<(), ReleaseError> {
+    let (Some(root), Some(resolved)) = (suite.root.canonicalize().ok(), resolve(out)) else { return Ok(()) };
+    let Ok(rel) = resolved.strip_prefix(&root) else { return Ok(()) };
+    let Some(first) = rel.components().next() else { return Ok(()) };
+    let first = first.as_os_str().to_string_lossy();
+    let packed = crate::suite::SUITE_DIRS.contains(&first.as_ref()) || layout::TOP_FILES.contains(&first.as_ref());
+    if packed {
+        return Err(ReleaseError::Io(format!(
+            "the output directory {} is inside the suite's {first}, which the release asset packs: the asset and \
+             SHA256SUMS would become suite files; pass --out DIR outside schema/ and fixtures/ (the default is dist/)",
+            out.display()
+        )));
+    }
+    Ok(())
+}
+
+/// `path` made absolute with every symlink resolved, also where its last components do not
+/// exist yet (the nearest existing ancestor is canonicalised, the rest appended); `None` when
+/// not even that resolves.
+fn resolve(path: &Path) -> Option<PathBuf> {
+    let abs = std::path::absolute(path).ok()?;
+    let mut rest: Vec<std::ffi::OsString> = Vec::new();
+    let mut at = abs.as_path();
+    loop {
+        if let Ok(mut real) = at.canonicalize() {
+            // `..` after a directory not yet created: create_dir_all would make it, then step back.
+            for c in rest.iter().rev() {
+                if c == ".." {
+                    real.pop();
+                } else {
+                    real.push(c);
+                }
+            }
+            return Some(real);
+        }
+        rest.push(at.components().next_back()?.as_os_str().to_owned());
+        at = at.parent()?;
+    }
+}
+
 /// Write the asset and `SHA256SUMS` into `out` (created when missing), each atomically (rule
 /// 7). Returns the two paths written.
 pub fn write(asset: &Asset, out: &Path) -> Result<[PathBuf; 2], ReleaseError> {
@@ -253,6 +302,21 @@ pub fn write(asset: &Asset, out: &Path) -> Result<[PathBuf; 2], ReleaseError> {
     crate::fsutil::write_atomic_all(&[(&paths[0], &asset.bytes), (&paths[1], sums.as_bytes())])
         .map_err(|(p, e): (PathBuf, std::io::Error)| io(&p, e))?;
     Ok(paths)
+}
+
+/// The lines of the `SHA256SUMS` already in `out` that name another file than `asset`: the
+/// ones [`write()`] drops, since the file it writes lists the asset alone (rule 6). Read within
+/// fetch's download cap; a file that is missing, unreadable or not a regular file has none.
+/// Control characters are escaped for the terminal.
+pub fn dropped_sums_lines(asset: &Asset, out: &Path) -> Vec<String> {
+    let path = out.join(layout::SHA256SUMS);
+    let Ok(bytes) = crate::fsutil::read_bounded(&path, Limits::default().max_download) else { return Vec::new() };
+    String::from_utf8_lossy(&bytes)
+        .lines()
+        .filter(|line| !line.trim().is_empty())
+        .filter(|line| line.split_whitespace().nth(1).map(|name| name.trim_start_matches('*')) != Some(&asset.name))
+        .map(|line| crate::diag::terminal_safe(line).into_owned())
+        .collect()
 }
 
 /// `release --verify`: write a fresh build into a temporary directory and compare it byte for
@@ -311,6 +375,22 @@ mod tests {
         assert_eq!(asset.name, "babelqueue-conformance-9.9.9.tar.gz");
         assert_eq!(&asset.bytes[..10], b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x02\x03", "gzip header: no name, mtime 0");
         assert_eq!(asset.sha256sums(), format!("{}  babelqueue-conformance-9.9.9.tar.gz\n", asset.sha256));
+    }
+
+    /// Rule 5's backend, asserted where it is chosen: bqsuite asks flate2 for miniz_oxide alone
+    /// (no default features), and the lock holds no C zlib a dependency could switch it to.
+    /// (ureq's gzip feature turns flate2's defaults on, which add only `zlib-rs?/std`, a weak
+    /// feature of a backend nothing enables: the golden hashes above hold either way.)
+    #[test]
+    fn the_gzip_backend_is_miniz_oxide() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let manifest = std::fs::read_to_string(root.join("Cargo.toml")).unwrap();
+        let line = manifest.lines().find(|l| l.starts_with("flate2 =")).expect("flate2 is a dependency");
+        assert!(line.contains("default-features = false") && line.contains(r#"features = ["rust_backend"]"#), "{line}");
+        let lock = std::fs::read_to_string(root.join("Cargo.lock")).unwrap();
+        for c_zlib in ["libz-sys", "libz-ng-sys", "cloudflare-zlib-sys"] {
+            assert!(!lock.contains(&format!("name = \"{c_zlib}\"")), "{c_zlib} is in Cargo.lock");
+        }
     }
 
     #[test]
