@@ -200,3 +200,44 @@ fn notes_are_the_entry_the_release_gate_reads() {
     assert_eq!(notes("## 1.7.0\n\n## 1.6.0\n- x\n", "1.7.0").0, Some(1), "an empty entry is none");
     assert_eq!(notes("## 1.7.0.1\n- x\n## 1.7.00\n- y\n", "1.7.0").0, Some(1), "the whole first word");
 }
+
+/// A job that builds a release (`bqsuite release` or `cargo run … -- release`) checks out
+/// every tag: the release gate reads the `v*` tags, and in a shallow clone it stops (exit 2)
+/// rather than guess. The fuzz workflow's archive seed once ran in a default, shallow checkout.
+#[test]
+fn every_workflow_job_that_builds_a_release_checks_out_every_tag() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(".github/workflows");
+    let mut checked = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let text = std::fs::read_to_string(&path).unwrap();
+        // Jobs start at two spaces of indent under `jobs:`.
+        let jobs = text.split("\njobs:\n").nth(1).unwrap_or("");
+        let mut starts: Vec<usize> = jobs
+            .match_indices('\n')
+            .map(|(i, _)| i + 1)
+            .filter(|&i| {
+                let line = &jobs[i..];
+                line.starts_with("  ") && !line.starts_with("   ") && !line.starts_with("  #")
+            })
+            .collect();
+        starts.insert(0, 0);
+        starts.push(jobs.len());
+        for w in starts.windows(2) {
+            let job = &jobs[w[0]..w[1]];
+            let builds = job.lines().any(|l| {
+                let l = l.split('#').next().unwrap_or("");
+                l.contains("bqsuite release") || l.contains("-- release") || l.contains("scripts/release.sh build")
+            });
+            if builds {
+                checked += 1;
+                assert!(
+                    job.contains("fetch-depth: 0"),
+                    "{}: a job that builds a release checks out shallow:\n{job}",
+                    path.display()
+                );
+            }
+        }
+    }
+    assert!(checked >= 2, "found {checked} jobs that build a release; the release and fuzz workflows both do");
+}
