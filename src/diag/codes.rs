@@ -1205,6 +1205,12 @@ codes! {
         why: "A page for a section that is gone tells maintainers to run cases that no longer exist.",
         example: Docs(&[Write("docs/sections/mqtt.md", "# `mqtt`\n")]),
     }
+    DOCS_DIR_NOT_A_DIRECTORY = "BQ963" "docs-dir-not-a-directory" "docs/, docs/sections/ or docs/html/ is a symlink or a file, not a directory: bqsuite docs refuses to write through it." {
+        Error,
+        checks: "docs, docs/sections and docs/html, the directories bqsuite docs writes its pages into and removes stale pages from, are each a real directory of the repository (or absent), never a symbolic link, wherever it points, nor a file. Nothing under such an entry is compared, and bqsuite docs writes and removes nothing until it is gone.",
+        why: "bqsuite docs removes every file it does not render from docs/sections and docs/html. Through a committed link (docs/html -> ../../elsewhere, or -> ~/.ssh) it would delete and overwrite files outside the repository: on a maintainer's machine that checks out a pull request, or on the CI runner that builds it. Delete the link (git rm), then run bqsuite docs and commit the pages it writes.",
+        example: Docs(&[Symlink("docs/html", "sections")]),
+    }
 }
 
 /// A code no longer reported: kept so its id and name are never reused and so an old log's code
