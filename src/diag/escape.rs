@@ -14,6 +14,9 @@
 //! image, an HTML tag, a table cell or a new line; and there too a bidirectional control or a
 //! line or paragraph separator is written as a visible `\uXXXX`, so no input can reorder the
 //! rest of its line (a verdict after a name).
+//! Every JSON document bqsuite writes goes through [`json_text`], so no such character stands
+//! raw in it either; and every line bqsuite writes on stderr (`note!`) through
+//! [`terminal_safe_lines`], so no message carries one whatever it quotes.
 
 use std::borrow::Cow;
 use std::fmt::Write;
@@ -143,6 +146,25 @@ pub fn visible(text: &str) -> Cow<'_, str> {
 /// `s` with every [`is_unsafe_char`] written as `\uXXXX` (borrowed when there is none).
 pub fn terminal_safe(s: &str) -> Cow<'_, str> {
     escape_where(s, is_unsafe_char, Notation::Json)
+}
+
+/// Serialised JSON `json` with every [`is_unsafe_char`] that JSON lets through raw written as
+/// its `\uXXXX` escape: DEL, the C1 controls, the line and paragraph separators and the
+/// bidirectional controls (serde_json escapes only the C0 controls, and those are the ones
+/// that may stand between tokens). Such a character only ever stands inside a string, where
+/// the escape means the same character: the document is the same JSON, and its text is inert
+/// on a terminal or in a log.
+pub fn json_inert(json: &str) -> Cow<'_, str> {
+    escape_where(json, |c| is_unsafe_char(c) && (c == '\u{7f}' || !c.is_ascii()), Notation::Json)
+}
+
+/// `value` as the pretty JSON document bqsuite outputs, with a trailing newline, made
+/// [`json_inert`]: every JSON document a command writes (a report, a results file) goes through
+/// it.
+pub fn json_text<T: serde::Serialize + ?Sized>(value: &T) -> String {
+    let mut s = serde_json::to_string_pretty(value).expect("a JSON document always serialises");
+    s.push('\n');
+    json_inert(&s).into_owned()
 }
 
 /// `word` as one word of a POSIX shell command a message suggests (`bqsuite validate --suite
@@ -309,6 +331,21 @@ pub fn token_safe(s: &str) -> Cow<'_, str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// serde_json lets DEL, the C1 controls, U+2028/U+2029 and the bidirectional controls through
+    /// raw; [`json_text`] escapes each, keeps the layout's line feeds, and means the same value.
+    #[test]
+    fn a_json_document_carries_no_raw_c1_separator_or_bidi_control_and_means_the_same() {
+        let value = serde_json::json!({"k\u{202e}": ["\u{9b}31m\u{9d}\u{2028}\u{2029}\u{61c}\u{7f}é\u{1b}\n", 1]});
+        let text = json_text(&value);
+        assert!(!text.chars().any(|c| c != '\n' && is_unsafe_char(c)), "{text:?}");
+        assert!(
+            text.contains(r#""k\u202e""#) && text.contains(r#""\u009b31m\u009d\u2028\u2029\u061c\u007fé\u001b\n""#),
+            "{text}"
+        );
+        assert_eq!(serde_json::from_str::<serde_json::Value>(&text).unwrap(), value);
+        assert!(text.ends_with("]\n}\n") && text.matches('\n').count() == 6, "{text:?}");
+    }
 
     /// Red team of stop 53: the runner trims a line's leading white space before it looks for
     /// `::`, reads `##[command]` anywhere in a line, and ends a line at a carriage return.

@@ -4,7 +4,9 @@
 //! order; every string a finding carries (message, file, pointer, the subject) is escaped for
 //! the terminal ([`super::terminal_safe`]) in human and GitHub output, a pointer with every
 //! hidden character written `\u{XXXX}` ([`super::visible`]: a key with a zero-width space must
-//! not read like the key it is not), and JSON escapes control characters itself.
+//! not read like the key it is not), and JSON escapes every such character as `\uXXXX`
+//! ([`super::json_text`]: serde_json's C0 escapes, and the C1, separator and bidirectional
+//! controls it would let through raw).
 //!
 //! GitHub: an annotation's `file=` is the finding's file relative to the workspace:
 //! `$GITHUB_WORKSPACE` when that is set (read here, once per report, in
@@ -250,9 +252,7 @@ fn json_report(findings: &[Finding], summary: &Summary) -> String {
     if !summary.notes.is_empty() {
         doc["notes"] = json!(summary.notes);
     }
-    let mut s = serde_json::to_string_pretty(&doc).expect("a JSON value always serialises");
-    s.push('\n');
-    s
+    super::escape::json_text(&doc)
 }
 
 /// A GitHub error annotation with no file: for a command that failed before it had findings
