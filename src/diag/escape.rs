@@ -10,8 +10,9 @@
 //! except in a token that is ASCII when well-formed (a version, [`token_safe`]), where every
 //! character outside printable ASCII is escaped.
 //! In Markdown, such text goes through [`markdown_text`] (free text) or [`markdown_code`] /
-//! [`markdown_code_cell`] (names and ids, as code spans), so no input can open a link, an
-//! image, an HTML tag, a table cell or a new line; and there too a bidirectional control or a
+//! [`markdown_code_cell`] (names and ids, as code spans), so no input can open a link (a bare
+//! `https://` or `www.` one too), an image, an HTML tag, a mention, a formula, a table cell or
+//! a new line; and there too a bidirectional control or a
 //! line or paragraph separator is written as a visible `\uXXXX`, so no input can reorder the
 //! rest of its line (a verdict after a name).
 //! Every JSON document bqsuite writes goes through [`json_text`], so no such character stands
@@ -260,15 +261,20 @@ pub fn no_legacy_commands(text: &str) -> Cow<'_, str> {
 /// character that could start markup is backslash-escaped (GFM removes the backslash before any
 /// ASCII punctuation, so the text shows as it was), line breaks and tabs become spaces, other
 /// control characters U+FFFD, and the bidirectional controls and separators ([`is_invisible_layout`])
-/// a visible `\uXXXX` (its backslash escaped).
+/// a visible `\uXXXX` (its backslash escaped). Nor does GitHub's rendering make a link or
+/// formula of it: `@` (a mention, an e-mail address) and `$` (math) are escaped, and so are the
+/// `:` after `http`, `https` or `ftp` and the `.` after `www`, which start GFM's bare autolinks.
 pub fn markdown_text(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
+    let after = |i: usize, word: &[u8]| i >= word.len() && s.as_bytes()[i - word.len()..i].eq_ignore_ascii_case(word);
+    for (i, c) in s.char_indices() {
         match c {
-            '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '|' | '&' | '~' | '#' | '!' => {
+            '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '|' | '&' | '~' | '#' | '!' | '@' | '$' => {
                 out.push('\\');
                 out.push(c);
             }
+            ':' if after(i, b"http") || after(i, b"https") || after(i, b"ftp") => out.push_str("\\:"),
+            '.' if after(i, b"www") => out.push_str("\\."),
             '\n' | '\r' | '\t' => out.push(' '),
             c if c.is_control() => out.push('\u{FFFD}'),
             c if is_invisible_layout(c) => {
@@ -455,6 +461,13 @@ mod tests {
         assert_eq!(markdown_text("a|b <i>[x](y)</i>\nz"), "a\\|b \\<i\\>\\[x\\](y)\\</i\\> z");
         assert_eq!(markdown_text("![ok](u) <h2>"), "\\!\\[ok\\](u) \\<h2\\>");
         assert_eq!(markdown_text("a\u{202e}b\u{2029}"), "a\\\\u202eb\\\\u2029", "a bidi control is shown");
+        // Red team F6: no autolink, mention or formula (GFM drops each backslash).
+        assert_eq!(
+            markdown_text(
+                "see https://evil.example/x or HTTP://e or www.evil.example, cc @octocat $x$: ftp://f, a.www.b"
+            ),
+            "see https\\://evil.example/x or HTTP\\://e or www\\.evil.example, cc \\@octocat \\$x\\$: ftp\\://f, a.www\\.b"
+        );
         assert_eq!(markdown_code("a\u{2066}b"), "`a\\u2066b`");
         assert_eq!(markdown_code_cell("a|b"), "`a\\|b`");
         assert_eq!(markdown_code("a|b"), "`a|b`", "outside a table the backslash would show");

@@ -636,7 +636,7 @@ mod tests {
             assert!(!unescaped(raw), "{raw} unescaped in {md}");
         }
         assert!(
-            md.contains("\\!\\[ok\\](https://img.shields.io/badge/x) \\<h2\\>All results files Compatible\\</h2\\>"),
+            md.contains("\\!\\[ok\\](https\\://img.shields.io/badge/x) \\<h2\\>All results files Compatible\\</h2\\>"),
             "{md}"
         );
         assert!(md.contains("\n- v\n"), "the preface follows the heading: {md}");
