@@ -28,10 +28,11 @@ macro_rules! note {
     ($($arg:tt)*) => {{
         use std::io::Write as _;
         // Formatted first, written once: stderr is unbuffered, and formatting straight into it
-        // costs a system call per padding character. A runner reads workflow commands on
-        // stderr too, and no note is one (diag::workflow_inert).
+        // costs a system call per padding character. No note carries a control character but
+        // its line feeds, whatever it quotes, and a runner, which reads workflow commands on
+        // stderr too, reads none in it (diag::terminal_safe_lines).
         let text = format!("{}\n", format_args!($($arg)*));
-        let _ = std::io::stderr().write_all($crate::diag::workflow_inert(&text).as_bytes());
+        let _ = std::io::stderr().write_all($crate::diag::terminal_safe_lines(&text).as_bytes());
     }};
 }
 
@@ -40,7 +41,7 @@ macro_rules! note_inline {
     ($($arg:tt)*) => {{
         use std::io::Write as _;
         let text = format!($($arg)*);
-        let _ = std::io::stderr().write_all($crate::diag::workflow_inert(&text).as_bytes());
+        let _ = std::io::stderr().write_all($crate::diag::terminal_safe_lines(&text).as_bytes());
     }};
 }
 

@@ -581,3 +581,42 @@ fn run_lists_the_one_stale_entry_it_would_count() {
     assert_eq!(listed, 21, "{err}");
     assert!(!err.contains("… and"), "{err}");
 }
+
+/// A suite's names and a results file's ids are their authors' (a vendored copy, a results file
+/// in a pull request): no stderr line carries a control character from them (a skip-policy
+/// rule named with an OSC title, a screen clear, an 8-bit CSI, a right-to-left override and a
+/// line feed), and no JSON document a raw C1 control, line separator or bidirectional control,
+/// though it still means the same strings.
+#[test]
+fn no_stderr_line_or_json_document_carries_a_raw_control_from_its_input() {
+    let evil = "\u{1b}]0;PWNED\u{7}\u{1b}[2J\u{9b}31m\u{202e}RLO\u{2028}\nline\u{7f}";
+    let raw = |text: &str| text.chars().filter(|&c| c != '\n' && bqsuite::diag::is_unsafe_char(c)).collect::<String>();
+    let copy = SuiteCopy::new();
+    let suite = bqsuite::suite::Suite::load(copy.path()).unwrap();
+    let mut results = support::passing(&suite, "babelqueue-python", &[]);
+    results["sections"]["cases"][format!("unknown{evil}")] = json!({"status": "fail", "reason": evil});
+    copy.write("results.json", serde_json::to_vec(&results).unwrap());
+
+    let o = bqsuite(copy.path(), &["results", "check", "--format", "json", "results.json"]);
+    let stdout = String::from_utf8(o.stdout.clone()).unwrap();
+    assert_eq!(raw(&stdout), "", "{}", transcript(&o));
+    let report: Value = serde_json::from_str(&stdout).unwrap();
+    let pointers: Vec<&str> =
+        report["findings"].as_array().unwrap().iter().filter_map(|f| f["pointer"].as_str()).collect();
+    assert!(pointers.contains(&format!("/sections/cases/unknown{evil}").as_str()), "the same strings: {pointers:?}");
+
+    copy.edit_manifest(|m| {
+        let rule = &mut m["skip_policy"]["rules"][0]["name"];
+        *rule = json!(format!("{}{evil}", rule.as_str().unwrap()));
+    });
+    let o = bqsuite(copy.path(), &["results", "check", "--suite", ".", "results.json"]);
+    assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
+    let stderr = String::from_utf8(o.stderr.clone()).unwrap();
+    assert!(stderr.contains("not as it was published"), "{}", transcript(&o));
+    assert_eq!(raw(&stderr), "", "{}", transcript(&o));
+    assert_eq!(stderr.lines().count(), 1, "the name's line feed is shown, not obeyed: {stderr}");
+    assert!(
+        stderr.contains("\\u001b]0;PWNED\\u0007\\u001b[2J\\u009b31m\\u202eRLO\\u2028\\u000aline\\u007f"),
+        "{stderr}"
+    );
+}

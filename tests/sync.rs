@@ -1161,6 +1161,28 @@ fn an_interrupted_sync_leaves_every_copy_old_or_new_and_nothing_behind() {
     assert!(!codes(&r).iter().any(|c| c.0 == "BQ719"), "{r:#}");
 }
 
+/// `sync::run` in `mode` over `targets` under `root`, allowing uncommitted changes: the
+/// repositories' `.git` is a stand-in git cannot read, so whether anything is uncommitted is
+/// unknown (the guard is tested on real repositories above).
+fn sync_allowing_dirty(suite: &Suite, targets: &[sync::Target], root: &Path, mode: Mode) -> sync::Report {
+    // A test repository's `.git` may be a stand-in git cannot read, so whether anything is
+    // uncommitted is unknown (the guard is tested on real repositories): allowed here.
+    let options =
+        Options { root: root.to_owned(), mode, strict: false, allow_dirty: true, bump_pins: false, releases: None };
+    sync::run(suite, targets, &options).unwrap()
+}
+
+/// Each `(target index, text)`: that target was refused with a reason that says the text.
+#[track_caller]
+fn assert_refusals(report: &sync::Report, mode: Mode, refused: &[(usize, &str)]) {
+    for &(i, why) in refused {
+        match &report.targets[i].state {
+            sync::State::Refused(r) => assert!(r.contains(why), "{mode:?} {i}: {r}"),
+            other => panic!("{mode:?} {i}: expected a refusal saying {why:?}, got {other:?}"),
+        }
+    }
+}
+
 /// A symlink in an SDK repository may redirect a copy inside the repository, but not onto a
 /// directory that is not a copy: `tests/conformance -> .` once made `sync` replace the SDK's whole
 /// `tests/` (its own test code deleted) with the suite, and `-> ../src` its sources. Such a
@@ -1216,26 +1238,18 @@ fn a_symlink_onto_a_directory_that_is_not_a_copy_is_never_synced() {
     let kept = ["tests", "src", "lib/tests", "sub"];
     let before = snapshot(&kept);
     for mode in [Mode::DryRun, Mode::Sync] {
-        // The repository's `.git` is a stand-in git cannot read, so whether anything is
-        // uncommitted is unknown (the guard is tested on real repositories above): allowed here.
-        let report = sync::run(
-            &suite,
-            &targets,
-            &Options { root: root.clone(), mode, strict: false, allow_dirty: true, bump_pins: false, releases: None },
-        )
-        .unwrap();
+        let report = sync_allowing_dirty(&suite, &targets, &root, mode);
         let states: Vec<_> = report.targets.iter().map(|t| &t.state).collect();
-        for (i, why) in [
-            (0, "holds conformance, test_main.py, which a vendored copy never holds"),
-            (1, "holds main.py, which a vendored copy never holds"),
-            (2, "holds neither CONFORMANCE_VERSION nor manifest.json"),
-            (3, "holds .git: a git repository, worktree or submodule is never a vendored copy"),
-        ] {
-            match states[i] {
-                sync::State::Refused(r) => assert!(r.contains(why), "{mode:?} {i}: {r}"),
-                other => panic!("{mode:?} {i}: expected a refusal saying {why:?}, got {other:?}"),
-            }
-        }
+        assert_refusals(
+            &report,
+            mode,
+            &[
+                (0, "holds conformance, test_main.py, which a vendored copy never holds"),
+                (1, "holds main.py, which a vendored copy never holds"),
+                (2, "holds neither CONFORMANCE_VERSION nor manifest.json"),
+                (3, "holds .git: a git repository, worktree or submodule is never a vendored copy"),
+            ],
+        );
         assert!(matches!(states[4], sync::State::Drifted(_)), "{mode:?}: {:?}", states[4]);
         assert_eq!(snapshot(&kept), before, "{mode:?}: nothing that is not a copy may be written");
     }
@@ -1255,6 +1269,44 @@ fn a_symlink_onto_a_directory_that_is_not_a_copy_is_never_synced() {
     .unwrap();
     let sub = &report.targets[3].state;
     assert!(matches!(sub, sync::State::Drifted(d) if d.added == [".git"]), "--check reports drift as it is: {sub:?}");
+}
+
+/// The targets file is data a pull request can change: a target it names directly, with no
+/// symlink on the way, such as `src` or `.github/workflows`, once made `sync` replace the SDK's
+/// sources and CI workflow with the suite. An existing directory that is not a copy is refused
+/// and left untouched by `sync` and `--dry-run`, whatever path names it; an empty or missing one
+/// is still written.
+#[test]
+fn a_target_named_directly_that_is_not_a_copy_is_never_synced() {
+    let suite = Suite::load(repo()).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().canonicalize().unwrap();
+    let sdk = root.join("sdk");
+    for dir in [".git", "src", ".github/workflows", "tests/empty"] {
+        std::fs::create_dir_all(sdk.join(dir)).unwrap();
+    }
+    std::fs::write(sdk.join("src/main.go"), "package main\n").unwrap();
+    std::fs::write(sdk.join(".github/workflows/ci.yml"), "on: push\n").unwrap();
+    let target = |path: &str| sync::Target { repo: "sdk".into(), path: path.into() };
+    let targets = [target("src"), target(".github/workflows"), target("tests/empty"), target("tests/conformance")];
+    for mode in [Mode::DryRun, Mode::Sync] {
+        let report = sync_allowing_dirty(&suite, &targets, &root, mode);
+        assert_refusals(
+            &report,
+            mode,
+            &[(0, "sdk/src holds main.go, which a vendored copy never holds"), (1, "holds ci.yml, which")],
+        );
+        for i in [2, 3] {
+            let state = &report.targets[i].state;
+            assert!(!matches!(state, sync::State::Refused(_) | sync::State::Failed(_)), "{mode:?} {i}: {state:?}");
+        }
+        assert_eq!(std::fs::read_to_string(sdk.join("src/main.go")).unwrap(), "package main\n", "{mode:?}");
+        assert_eq!(std::fs::read_to_string(sdk.join(".github/workflows/ci.yml")).unwrap(), "on: push\n", "{mode:?}");
+        assert_eq!(files(&sdk.join("src")).len(), 1, "{mode:?}: nothing written into src");
+        assert_eq!(files(&sdk.join(".github/workflows")).len(), 1, "{mode:?}: nothing written into the workflows");
+    }
+    assert_eq!(files(&sdk.join("tests/empty")), canonical(), "an empty directory becomes the copy");
+    assert_eq!(files(&sdk.join("tests/conformance")), canonical(), "a missing one is created");
 }
 
 /// A released version never changes (BQ956): with the tag of its version in the suite's

@@ -41,7 +41,9 @@ pub(super) fn run(a: &DocsArgs, color: bool) -> ExitCode {
         let findings = crate::docs::findings(&docs, &base);
         let summary = Summary::new("docs --check", subject(&suite));
         emit(&diag::render(&findings, a.format, color, &summary));
-        if !findings.is_empty() {
+        if findings.iter().any(|f| f.code == diag::Code::DOCS_DIR_NOT_A_DIRECTORY) {
+            note!("bqsuite: a directory the docs are written into is not one (BQ963): delete it before `bqsuite docs`");
+        } else if !findings.is_empty() {
             note!(
                 "bqsuite: the docs differ from what the suite renders: run `bqsuite docs` (in this repository, \
                  `cargo run -- docs`) and commit the result"

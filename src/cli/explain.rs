@@ -124,5 +124,5 @@ fn note_case_of_the_same_name(a: &ExplainArgs, typed: &str) {
 }
 
 fn pretty(v: &serde_json::Value) -> String {
-    serde_json::to_string_pretty(v).unwrap_or_default() + "\n"
+    crate::diag::json_text(v)
 }

@@ -278,9 +278,7 @@ fn update(a: &FetchArgs, req: &Request) -> ExitCode {
             });
         }
         let failed = u.old_kept.is_some() || u.bumps.as_ref().is_some_and(|b| !b.failed.is_empty());
-        let mut text = serde_json::to_string_pretty(&doc).expect("a JSON value always serialises");
-        text.push('\n');
-        emit(&text);
+        emit(&diag::json_text(&doc));
         return exit(failed);
     }
     let mut out = String::new();

@@ -700,7 +700,7 @@ fn ids(a: &IdsArgs) -> ExitCode {
                 m.insert(s.name.to_owned(), serde_json::json!({"scope": s.scope.map(|x| x.as_str()), "ids": ids}));
             }
             let doc = serde_json::json!({"conformance_version": suite.version(), "sections": m});
-            format!("{}\n", serde_json::to_string_pretty(&doc).expect("a JSON value always serialises"))
+            diag::json_text(&doc)
         }
     };
     emit(&text);

@@ -70,6 +70,15 @@ pub fn run(a: &ReleaseArgs, color: bool) -> ExitCode {
         }
     }
     let out = a.out.clone().unwrap_or_else(|| suite.root.join("dist"));
+    // The default is the repository's own `dist`: a link committed there (`dist -> /elsewhere`)
+    // would carry the asset out of it. An `--out` is the caller's to choose, link or not.
+    if a.out.is_none() && std::fs::symlink_metadata(&out).is_ok_and(|m| m.file_type().is_symlink()) {
+        return fail(format!(
+            "{} is a symbolic link: the default output of `bqsuite release` is a real directory of the \
+             suite's repository, never written through a link; delete it, or give --out DIR",
+            out.display()
+        ));
+    }
     // Into schema/ or fixtures/, the asset would become a file of the suite (--verify writes nothing).
     if !a.verify
         && let Err(e) = release::check_out(&suite, &out)

@@ -291,7 +291,7 @@ fn check(a: &CheckArgs, color: bool) -> ExitCode {
                     })).collect::<Vec<_>>(),
                 });
             }
-            emit(&(serde_json::to_string_pretty(&doc).expect("a JSON value always serialises") + "\n"));
+            emit(&diag::json_text(&doc));
         }
         Format::Human => emit(&(rendered + &verdicts)),
         Format::Github => {

@@ -776,8 +776,8 @@ codes! {
     }
     SYNC_UNSAFE_TARGET = "BQ711" "sync-unsafe-target" "A vendored directory, or a directory above it, is a symlink leading out of its repository or not a directory, or the directory sync would replace is not a copy: refused." {
         Error,
-        checks: "The vendored directory and every directory above it inside the repository are directories, or symbolic links that stay inside the repository (and out of its root and .git); the vendored directory is not the canonical suite's own directory, inside it or above it; and, for sync and --dry-run, it holds no .git and, when a symbolic link leads to it, nothing a copy never holds and CONFORMANCE_VERSION or manifest.json.",
-        why: "sync replaces the vendored directory; following a link out of the repository would write somewhere else on the machine, a target at or around the suite would overwrite or delete the suite it copies, and a link such as conformance -> . would make it delete the SDK's own files.",
+        checks: "The vendored directory and every directory above it inside the repository are directories, or symbolic links that stay inside the repository (and out of its root and .git); the vendored directory is not the canonical suite's own directory, inside it or above it; and, for sync and --dry-run, an existing vendored directory holds no .git, nothing at its top level a copy never holds, and CONFORMANCE_VERSION or manifest.json (an empty one is written), whether sync-targets.json names it directly or a symbolic link leads to it. No flag overrides the refusal: a maintainer who means to replace such a directory removes it by hand.",
+        why: "sync replaces the vendored directory; following a link out of the repository would write somewhere else on the machine, a target at or around the suite would overwrite or delete the suite it copies, and a target such as src or .github/workflows in the targets file (which a pull request can change), or a link such as conformance -> ., would make it delete the SDK's own files.",
         example: Sync {
             edits: &[Delete("php-sdk/tests/conformance"), Symlink("php-sdk/tests/conformance", "../../babelqueue-python/tests/conformance")],
             args: &["--check"],
@@ -1222,6 +1222,12 @@ codes! {
         checks: "docs/sections/ and docs/html/ hold only the pages bqsuite docs renders, and no other docs/*.md starts with the generated-page note.",
         why: "A page for a section that is gone tells maintainers to run cases that no longer exist.",
         example: Docs(&[Write("docs/sections/mqtt.md", "# `mqtt`\n")]),
+    }
+    DOCS_DIR_NOT_A_DIRECTORY = "BQ963" "docs-dir-not-a-directory" "docs/, docs/sections/ or docs/html/ is a symlink or a file, not a directory: bqsuite docs refuses to write through it." {
+        Error,
+        checks: "docs, docs/sections and docs/html, the directories bqsuite docs writes its pages into and removes stale pages from, are each a real directory of the repository (or absent), never a symbolic link, wherever it points, nor a file. Nothing under such an entry is compared, and bqsuite docs writes and removes nothing until it is gone.",
+        why: "bqsuite docs removes every file it does not render from docs/sections and docs/html. Through a committed link (docs/html -> ../../elsewhere, or -> ~/.ssh) it would delete and overwrite files outside the repository: on a maintainer's machine that checks out a pull request, or on the CI runner that builds it. Delete the link (git rm), then run bqsuite docs and commit the pages it writes.",
+        example: Docs(&[Symlink("docs/html", "sections")]),
     }
 }
 

@@ -10,10 +10,14 @@
 //! except in a token that is ASCII when well-formed (a version, [`token_safe`]), where every
 //! character outside printable ASCII is escaped.
 //! In Markdown, such text goes through [`markdown_text`] (free text) or [`markdown_code`] /
-//! [`markdown_code_cell`] (names and ids, as code spans), so no input can open a link, an
-//! image, an HTML tag, a table cell or a new line; and there too a bidirectional control or a
+//! [`markdown_code_cell`] (names and ids, as code spans), so no input can open a link (a bare
+//! `https://` or `www.` one too), an image, an HTML tag, a mention, a formula, a table cell or
+//! a new line; and there too a bidirectional control or a
 //! line or paragraph separator is written as a visible `\uXXXX`, so no input can reorder the
 //! rest of its line (a verdict after a name).
+//! Every JSON document bqsuite writes goes through [`json_text`], so no such character stands
+//! raw in it either; and every line bqsuite writes on stderr (`note!`) through
+//! [`terminal_safe_lines`], so no message carries one whatever it quotes.
 
 use std::borrow::Cow;
 use std::fmt::Write;
@@ -145,6 +149,25 @@ pub fn terminal_safe(s: &str) -> Cow<'_, str> {
     escape_where(s, is_unsafe_char, Notation::Json)
 }
 
+/// Serialised JSON `json` with every [`is_unsafe_char`] that JSON lets through raw written as
+/// its `\uXXXX` escape: DEL, the C1 controls, the line and paragraph separators and the
+/// bidirectional controls (serde_json escapes only the C0 controls, and those are the ones
+/// that may stand between tokens). Such a character only ever stands inside a string, where
+/// the escape means the same character: the document is the same JSON, and its text is inert
+/// on a terminal or in a log.
+pub fn json_inert(json: &str) -> Cow<'_, str> {
+    escape_where(json, |c| is_unsafe_char(c) && (c == '\u{7f}' || !c.is_ascii()), Notation::Json)
+}
+
+/// `value` as the pretty JSON document bqsuite outputs, with a trailing newline, made
+/// [`json_inert`]: every JSON document a command writes (a report, a results file) goes through
+/// it.
+pub fn json_text<T: serde::Serialize + ?Sized>(value: &T) -> String {
+    let mut s = serde_json::to_string_pretty(value).expect("a JSON document always serialises");
+    s.push('\n');
+    json_inert(&s).into_owned()
+}
+
 /// `word` as one word of a POSIX shell command a message suggests (`bqsuite validate --suite
 /// DIR`): as it is when no shell treats any of it specially, otherwise quoted (shlex); a word
 /// shlex cannot quote (a NUL) as it is. Hidden characters are left to [`terminal_safe`].
@@ -238,15 +261,20 @@ pub fn no_legacy_commands(text: &str) -> Cow<'_, str> {
 /// character that could start markup is backslash-escaped (GFM removes the backslash before any
 /// ASCII punctuation, so the text shows as it was), line breaks and tabs become spaces, other
 /// control characters U+FFFD, and the bidirectional controls and separators ([`is_invisible_layout`])
-/// a visible `\uXXXX` (its backslash escaped).
+/// a visible `\uXXXX` (its backslash escaped). Nor does GitHub's rendering make a link or
+/// formula of it: `@` (a mention, an e-mail address) and `$` (math) are escaped, and so are the
+/// `:` after `http`, `https` or `ftp` and the `.` after `www`, which start GFM's bare autolinks.
 pub fn markdown_text(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
+    let after = |i: usize, word: &[u8]| i >= word.len() && s.as_bytes()[i - word.len()..i].eq_ignore_ascii_case(word);
+    for (i, c) in s.char_indices() {
         match c {
-            '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '|' | '&' | '~' | '#' | '!' => {
+            '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '|' | '&' | '~' | '#' | '!' | '@' | '$' => {
                 out.push('\\');
                 out.push(c);
             }
+            ':' if after(i, b"http") || after(i, b"https") || after(i, b"ftp") => out.push_str("\\:"),
+            '.' if after(i, b"www") => out.push_str("\\."),
             '\n' | '\r' | '\t' => out.push(' '),
             c if c.is_control() => out.push('\u{FFFD}'),
             c if is_invisible_layout(c) => {
@@ -309,6 +337,21 @@ pub fn token_safe(s: &str) -> Cow<'_, str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// serde_json lets DEL, the C1 controls, U+2028/U+2029 and the bidirectional controls through
+    /// raw; [`json_text`] escapes each, keeps the layout's line feeds, and means the same value.
+    #[test]
+    fn a_json_document_carries_no_raw_c1_separator_or_bidi_control_and_means_the_same() {
+        let value = serde_json::json!({"k\u{202e}": ["\u{9b}31m\u{9d}\u{2028}\u{2029}\u{61c}\u{7f}é\u{1b}\n", 1]});
+        let text = json_text(&value);
+        assert!(!text.chars().any(|c| c != '\n' && is_unsafe_char(c)), "{text:?}");
+        assert!(
+            text.contains(r#""k\u202e""#) && text.contains(r#""\u009b31m\u009d\u2028\u2029\u061c\u007fé\u001b\n""#),
+            "{text}"
+        );
+        assert_eq!(serde_json::from_str::<serde_json::Value>(&text).unwrap(), value);
+        assert!(text.ends_with("]\n}\n") && text.matches('\n').count() == 6, "{text:?}");
+    }
 
     /// Red team of stop 53: the runner trims a line's leading white space before it looks for
     /// `::`, reads `##[command]` anywhere in a line, and ends a line at a carriage return.
@@ -418,6 +461,13 @@ mod tests {
         assert_eq!(markdown_text("a|b <i>[x](y)</i>\nz"), "a\\|b \\<i\\>\\[x\\](y)\\</i\\> z");
         assert_eq!(markdown_text("![ok](u) <h2>"), "\\!\\[ok\\](u) \\<h2\\>");
         assert_eq!(markdown_text("a\u{202e}b\u{2029}"), "a\\\\u202eb\\\\u2029", "a bidi control is shown");
+        // Red team F6: no autolink, mention or formula (GFM drops each backslash).
+        assert_eq!(
+            markdown_text(
+                "see https://evil.example/x or HTTP://e or www.evil.example, cc @octocat $x$: ftp://f, a.www.b"
+            ),
+            "see https\\://evil.example/x or HTTP\\://e or www\\.evil.example, cc \\@octocat \\$x\\$: ftp\\://f, a.www\\.b"
+        );
         assert_eq!(markdown_code("a\u{2066}b"), "`a\\u2066b`");
         assert_eq!(markdown_code_cell("a|b"), "`a\\|b`");
         assert_eq!(markdown_code("a|b"), "`a|b`", "outside a table the backslash would show");

@@ -13,9 +13,9 @@ pub mod style;
 
 pub use codes::{ALL_CODES, Code, RETIRED, Retired};
 pub use escape::{
-    is_hidden, is_invisible_layout, is_unsafe_char, markdown_code, markdown_code_cell, markdown_text,
-    no_legacy_commands, path_word, redact_url, shell_word, terminal_safe, terminal_safe_lines, token_safe, visible,
-    workflow_inert,
+    is_hidden, is_invisible_layout, is_unsafe_char, json_inert, json_text, markdown_code, markdown_code_cell,
+    markdown_text, no_legacy_commands, path_word, redact_url, shell_word, terminal_safe, terminal_safe_lines,
+    token_safe, visible, workflow_inert,
 };
 pub use render::{
     Format, STEP_SUMMARY_CAP, Summary, github_error, markdown_summary, markdown_summary_with, render, summary_rows,

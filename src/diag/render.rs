@@ -4,7 +4,9 @@
 //! order; every string a finding carries (message, file, pointer, the subject) is escaped for
 //! the terminal ([`super::terminal_safe`]) in human and GitHub output, a pointer with every
 //! hidden character written `\u{XXXX}` ([`super::visible`]: a key with a zero-width space must
-//! not read like the key it is not), and JSON escapes control characters itself.
+//! not read like the key it is not), and JSON escapes every such character as `\uXXXX`
+//! ([`super::json_text`]: serde_json's C0 escapes, and the C1, separator and bidirectional
+//! controls it would let through raw).
 //!
 //! GitHub: an annotation's `file=` is the finding's file relative to the workspace:
 //! `$GITHUB_WORKSPACE` when that is set (read here, once per report, in
@@ -16,7 +18,9 @@
 //! `line=` or `col=`, and its message starts with the file's path and line:column instead.
 //! Annotations are capped at 10 per severity (GitHub drops the rest silently); the remainder is
 //! announced in one notice and listed in the job summary when `$GITHUB_STEP_SUMMARY` is set,
-//! otherwise printed right after the notice in plain form, so no finding is lost.
+//! otherwise printed right after the notice in plain form, at most [`PLAIN_CAP`] of them (then
+//! how many more `--format json` carries): a results file with a million ids must not bury the
+//! verdict under hundreds of megabytes of log.
 //!
 //! Job summary ([`markdown_summary`]): Markdown that GitHub renders, so every string a finding
 //! or the caller's preface carries goes through the one Markdown escaping
@@ -139,6 +143,9 @@ fn normalize(p: &Path) -> PathBuf {
 
 /// GitHub shows at most this many annotations of one severity per step.
 const GITHUB_CAP: usize = 10;
+/// The findings `--format github` lists in plain form, at most, after those it annotates and
+/// those the job summary holds.
+const PLAIN_CAP: usize = 1000;
 
 /// The most one command appends to `$GITHUB_STEP_SUMMARY` (GitHub's limit for a step's summary).
 pub const STEP_SUMMARY_CAP: usize = 1 << 20;
@@ -250,9 +257,7 @@ fn json_report(findings: &[Finding], summary: &Summary) -> String {
     if !summary.notes.is_empty() {
         doc["notes"] = json!(summary.notes);
     }
-    let mut s = serde_json::to_string_pretty(&doc).expect("a JSON value always serialises");
-    s.push('\n');
-    s
+    super::escape::json_text(&doc)
 }
 
 /// A GitHub error annotation with no file: for a command that failed before it had findings
@@ -324,19 +329,31 @@ fn github(findings: &[Finding], summary: &Summary, ctx: &GithubContext) -> Strin
             ),
             (false, _) => "listed below in plain form".to_owned(),
         };
+        let whereto = if rest.len() > PLAIN_CAP {
+            format!("{whereto}, the first {PLAIN_CAP} of them; `--format json` carries all")
+        } else {
+            whereto
+        };
         let _ = writeln!(
             out,
             "::notice title={}::{n} more {what} not annotated (GitHub shows at most {GITHUB_CAP} per severity); {whereto}",
             escape_property(&summary.command),
         );
         {
-            for f in rest {
+            let over = rest.len().saturating_sub(PLAIN_CAP);
+            for f in rest.into_iter().take(PLAIN_CAP) {
                 let label = if f.severity == Severity::Error { "error" } else { "warning" };
                 let loc = f
                     .file
                     .as_ref()
                     .and_then(|file| location_of(f, ctx.annotation_path(file).unwrap_or_else(|outside| outside)));
                 plain(&mut out, f, label, &format!("[{}]", f.code), loc);
+            }
+            if over > 0 {
+                let _ = writeln!(
+                    out,
+                    "… and {over} more not listed here, so that the log keeps the verdict in sight: `--format json` carries every finding"
+                );
             }
         }
     }
@@ -451,7 +468,7 @@ pub fn markdown_summary_with(findings: &[Finding], summary: &Summary, preface: &
         let _ = writeln!(
             out,
             "\n{left} more finding{} left out: a job summary holds at most {} MiB. The step's log lists each one \
-             not annotated, and `--format json` carries all of them.",
+             not annotated, up to {PLAIN_CAP}, and `--format json` carries all of them.",
             if left == 1 { " is" } else { "s are" },
             STEP_SUMMARY_CAP >> 20
         );
@@ -619,7 +636,7 @@ mod tests {
             assert!(!unescaped(raw), "{raw} unescaped in {md}");
         }
         assert!(
-            md.contains("\\!\\[ok\\](https://img.shields.io/badge/x) \\<h2\\>All results files Compatible\\</h2\\>"),
+            md.contains("\\!\\[ok\\](https\\://img.shields.io/badge/x) \\<h2\\>All results files Compatible\\</h2\\>"),
             "{md}"
         );
         assert!(md.contains("\n- v\n"), "the preface follows the heading: {md}");
@@ -643,14 +660,18 @@ mod tests {
         assert_eq!(md.lines().filter(|l| l.starts_with("| error |")).count(), rows);
         assert!(md.contains(&format!("| {} {long} |", rows - 1)) && !md.contains(&format!("| {rows} {long} |")));
         let left = many.len() - rows;
-        assert!(md.contains(&format!("{left} more findings are left out: a job summary holds at most 1 MiB. The step's log lists each one not annotated, and `--format json` carries all of them.")), "{}", &md[md.len() - 400..]);
+        assert!(md.contains(&format!("{left} more findings are left out: a job summary holds at most 1 MiB. The step's log lists each one not annotated, up to 1000, and `--format json` carries all of them.")), "{}", &md[md.len() - 400..]);
         assert!(md.contains("more lines left out: a job summary holds at most 1 MiB."), "the preface is cut too");
-        // The log then prints, in plain form, every finding neither annotated nor in the summary.
+        // The log then prints, in plain form, the findings neither annotated nor in the summary,
+        // up to its cap (red team F5: a million ids once wrote 276 MB of log).
         let out = github(&many, &summary(), &ctx(true));
-        assert!(out.contains(&format!("; the job summary lists what fits in GitHub's 1 MiB, and the {left} it leaves out are listed below in plain form")), "{}", &out[..2000]);
+        assert!(left > PLAIN_CAP, "{left}");
+        assert!(out.contains(&format!("; the job summary lists what fits in GitHub's 1 MiB, and the {left} it leaves out are listed below in plain form, the first 1000 of them; `--format json` carries all")), "{}", &out[..2000]);
         assert!(out.contains(&format!("error[BQ001 invalid-json]: {rows} {long}\n")));
         assert!(!out.contains(&format!("error[BQ001 invalid-json]: {} {long}\n", rows - 1)));
-        assert_eq!(out.matches("error[BQ001 invalid-json]: ").count(), left);
+        assert!(out.contains(&format!("error[BQ001 invalid-json]: {} {long}\n", rows + PLAIN_CAP - 1)));
+        assert_eq!(out.matches("error[BQ001 invalid-json]: ").count(), PLAIN_CAP);
+        assert!(out.contains(&format!("\n… and {} more not listed here, so that the log keeps the verdict in sight: `--format json` carries every finding\n", left - PLAIN_CAP)));
         // Small ones are whole, with no such line.
         let md = markdown_summary(&sample(), &summary());
         assert!(!md.contains("left out"), "{md}");

@@ -538,9 +538,7 @@ pub fn json(diff: &Diff, view: &View) -> String {
         "summary": summary,
         "changes": shown,
     });
-    let mut s = serde_json::to_string_pretty(&doc).expect("a JSON value always serialises");
-    s.push('\n');
-    s
+    crate::diag::json_text(&doc)
 }
 
 fn bump_name(b: Bump) -> &'static str {

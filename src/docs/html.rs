@@ -4,8 +4,12 @@
 //! - A page is self-contained: its CSS is inline, it has no script, no font, no image and no
 //!   reference to another origin, and its Content-Security-Policy forbids loading anything; its
 //!   only links are to other pages of the rendering, to repository files by relative path, and
-//!   the absolute `http(s)` links the Markdown itself writes (which a reader follows, the page
-//!   never fetches). Raw HTML in the Markdown is shown as text, never passed through.
+//!   the absolute `http(s)` and `mailto` links the Markdown itself writes (which a reader
+//!   follows, the page never fetches): a link with any other scheme (`javascript:`, `data:`) is
+//!   rendered as its text alone. The policy also forbids a `<base>` and a form's submission.
+//!   Raw HTML in the Markdown is never passed through: an HTML block or inline span that is one
+//!   whole comment (the generated-page note, the region markers) is dropped, and any other is
+//!   shown as text, so no byte of the source's HTML reaches the page as markup.
 //! - A link between Markdown pages of the docs becomes the link between their HTML pages, the
 //!   fragment kept; every heading gets the id GitHub gives it ([`markdown::slug`], repeats
 //!   numbered `-1`, `-2` as GitHub does), so a `#fragment` that works on GitHub works here.
@@ -97,11 +101,16 @@ fn escape(text: &str) -> String {
     out
 }
 
-/// The link `dest` of the Markdown page `rel`, as a link of its HTML page: to another page's
-/// HTML page when it names one of `pages`, else to the repository file by relative path.
-fn rewrite(rel: &str, dest: &str, pages: &BTreeSet<String>) -> String {
-    if dest.starts_with('#') || dest.contains("://") || dest.starts_with("mailto:") {
-        return dest.to_owned();
+/// The link `dest` of the Markdown page `rel`, as a link of its HTML page: an `http`, `https`
+/// or `mailto` link or a fragment as it is; another page's HTML page when it names one of
+/// `pages`, else the repository file by relative path; `None` for any other scheme.
+fn rewrite(rel: &str, dest: &str, pages: &BTreeSet<String>) -> Option<String> {
+    if let Some(scheme) = scheme(dest) {
+        let allowed = ["http", "https", "mailto"].iter().any(|s| s.eq_ignore_ascii_case(&scheme));
+        return allowed.then(|| dest.to_owned());
+    }
+    if dest.starts_with('#') {
+        return Some(dest.to_owned());
     }
     let (target, fragment) = match dest.split_once('#') {
         Some((t, f)) => (t, Some(f)),
@@ -111,11 +120,34 @@ fn rewrite(rel: &str, dest: &str, pages: &BTreeSet<String>) -> String {
     let here = path(rel);
     let to = if pages.contains(&repo_path) { path(&repo_path) } else { repo_path };
     let mut out = relative(&here, &to);
+    // A relative path whose first segment holds a `:` would read as a scheme.
+    if scheme(&out).is_some() {
+        out.insert_str(0, "./");
+    }
     if let Some(f) = fragment {
         out.push('#');
         out.push_str(f);
     }
-    out
+    Some(out)
+}
+
+/// The scheme of the link `dest` as a browser reads it (leading controls and spaces skipped,
+/// tabs and line breaks removed, WHATWG URL): the letters, digits, `+`, `-` and `.` before its
+/// first `:`, when no `/`, `?` or `#` comes first. A `:` after anything else still makes no
+/// relative link: it is returned whole, so that no allowed scheme matches it.
+fn scheme(dest: &str) -> Option<String> {
+    let url: String =
+        dest.trim_start_matches(|c: char| c <= ' ').chars().filter(|c| !matches!(c, '\t' | '\n' | '\r')).collect();
+    let end = url.find([':', '/', '?', '#'])?;
+    url[end..].starts_with(':').then(|| url[..end].to_owned())
+}
+
+/// Whether raw HTML `h` (an HTML block or an inline span) is one whole comment and nothing else:
+/// `<!--`, a text that holds neither `--` nor `>` nor `<`, `-->`. Such a comment is dropped; any
+/// other raw HTML is shown as text.
+fn is_whole_comment(h: &str) -> bool {
+    let inner = h.trim().strip_prefix("<!--").and_then(|r| r.strip_suffix("-->"));
+    inner.is_some_and(|t| !t.contains("--") && !t.contains(['<', '>']) && !t.starts_with('-') && !t.ends_with('-'))
 }
 
 /// The repository path a relative link `target` of the page at `rel` names.
@@ -218,6 +250,10 @@ pub fn page(rel: &str, text: &str, pages: &BTreeSet<String>, version: &str) -> S
     // The id of the last heading, which names the tables under it.
     let mut last_id: Option<String> = None;
     let mut table = Table::default();
+    // Inside a link whose destination is dropped.
+    let mut unlinked = false;
+    // The lines of the HTML block being read.
+    let mut html_block: Option<Vec<CowStr<'_>>> = None;
     let mut parser = Parser::new_ext(text, options).peekable();
     while let Some(event) = parser.next() {
         match event {
@@ -234,13 +270,18 @@ pub fn page(rel: &str, text: &str, pages: &BTreeSet<String>, version: &str) -> S
                 last_id = Some(id);
             }
             Event::Start(Tag::Link { link_type, dest_url, title: t, id }) => {
-                let dest = CowStr::from(rewrite(rel, &dest_url, pages));
-                let e = Event::Start(Tag::Link { link_type, dest_url: dest, title: t, id });
+                // A scheme that is not allowed: the link's text alone (links do not nest).
+                let Some(dest) = rewrite(rel, &dest_url, pages) else {
+                    unlinked = true;
+                    continue;
+                };
+                let e = Event::Start(Tag::Link { link_type, dest_url: CowStr::from(dest), title: t, id });
                 match &mut heading {
                     Some((_, inner, _)) => inner.push(e),
                     None => events.push(e),
                 }
             }
+            Event::End(TagEnd::Link) if unlinked => unlinked = false,
             // A table scrolls in its own box, which the keyboard can reach (tabindex) and which
             // is named by the heading above it (a group, not a landmark: a page may hold dozens).
             Event::Start(Tag::Table(alignments)) => {
@@ -292,13 +333,23 @@ pub fn page(rel: &str, text: &str, pages: &BTreeSet<String>, version: &str) -> S
                     if lang.is_empty() { String::new() } else { format!(" class=\"language-{}\"", escape(lang)) };
                 events.push(Event::Html(CowStr::from(format!("<pre tabindex=\"0\"><code{class}>"))));
             }
-            // Raw HTML in a page (the generated-page marker, region markers) is kept only as
-            // a comment: the rendering never passes markup through.
+            // Raw HTML is never passed through: a whole comment (the generated-page note, the
+            // region markers) is dropped, anything else shown as text. A block is judged whole,
+            // since a comment's end may sit on another line than its start.
+            Event::Start(Tag::HtmlBlock) => html_block = Some(Vec::new()),
+            Event::Html(h) if html_block.is_some() => html_block.get_or_insert_default().push(h),
+            Event::End(TagEnd::HtmlBlock) => {
+                let lines = html_block.take().unwrap_or_default();
+                if !is_whole_comment(&lines.concat()) {
+                    events.extend(lines.into_iter().map(Event::Text));
+                }
+            }
             Event::Html(h) | Event::InlineHtml(h) => {
-                let kept = if h.trim_start().starts_with("<!--") { Event::Html(h) } else { Event::Text(h) };
-                match &mut heading {
-                    Some((_, inner, _)) => inner.push(kept),
-                    None => events.push(kept),
+                if !is_whole_comment(&h) {
+                    match &mut heading {
+                        Some((_, inner, _)) => inner.push(Event::Text(h)),
+                        None => events.push(Event::Text(h)),
+                    }
                 }
             }
             other => match &mut heading {
@@ -331,7 +382,7 @@ pub fn page(rel: &str, text: &str, pages: &BTreeSet<String>, version: &str) -> S
         nav.push_str(&format!("<a href=\"{}\"{current}>{name}</a>", relative(&here, &path(to))));
     }
     format!(
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n<title>{} · BabelQueue conformance suite {}</title>\n<style>\n{CSS}</style>\n</head>\n<body>\n<nav aria-label=\"Docs\">{nav}</nav>\n<main>\n{body}</main>\n<footer>Generated by <code>bqsuite docs</code> from <code>{}</code> (suite {}).</footer>\n</body>\n</html>\n",
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'\">\n<title>{} · BabelQueue conformance suite {}</title>\n<style>\n{CSS}</style>\n</head>\n<body>\n<nav aria-label=\"Docs\">{nav}</nav>\n<main>\n{body}</main>\n<footer>Generated by <code>bqsuite docs</code> from <code>{}</code> (suite {}).</footer>\n</body>\n</html>\n",
         escape(&title),
         escape(version),
         escape(rel),
@@ -395,6 +446,61 @@ mod tests {
             "{html}"
         );
         assert_eq!(resolve("docs/sections/a.md", "../../fixtures/x.json"), "fixtures/x.json");
+    }
+
+    /// Raw HTML in the Markdown never reaches the page as markup, however a comment starts it:
+    /// a browser ends a comment at `--!>` and at the first `-->`, wherever pulldown-cmark ends it.
+    #[test]
+    fn raw_html_after_or_inside_a_comment_is_text_and_a_whole_comment_is_dropped() {
+        let pages: BTreeSet<String> = ["README.md"].map(String::from).into();
+        let html = page(
+            "README.md",
+            "# R
+
+<!-- x --><meta http-equiv=\"refresh\" content=\"0;url=https://evil.example/\"><base href=\"https://evil.example/\">\n\nInline: <!-- a --!><form action=\"https://evil.example/\"><input name=pw></form> -->\n\n<!-- two\nlines --><b>x</b>\n\n<!-- a whole comment -->\n\nand <!-- another --> inline.\n",
+            &pages,
+            "1.6.0",
+        );
+        let body = html.split_once("<main>").unwrap().1;
+        for markup in ["<meta", "<base", "<form", "<input", "<b>", "<!--"] {
+            assert!(!body.contains(markup), "{markup} in {body}");
+        }
+        assert!(body.contains("&lt;!-- x --&gt;&lt;meta http-equiv=\"refresh\""), "shown as text: {body}");
+        assert!(body.contains("&lt;!-- a --!&gt;&lt;form"), "{body}");
+        assert!(body.contains("lines --&gt;&lt;b&gt;x&lt;/b&gt;"), "{body}");
+        assert!(!body.contains("a whole comment") && body.contains("and  inline."), "{body}");
+        assert!(html.contains("default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'"));
+    }
+
+    #[test]
+    fn a_link_keeps_only_the_http_https_and_mailto_schemes() {
+        let pages: BTreeSet<String> = ["README.md"].map(String::from).into();
+        let md = "# R
+
+[a](javascript:alert(1)//://x) [b](JavaScript:x) [c](<java\tscript:x>) [d](data:text/html,x) [e](vbscript:x) <javascript:autolink> [f](%20javascript:x)\n\n[g](https://x.example/a:b) [h](HTTP://x.example) [i](mailto:a@x.example) [j](#r) [k](docs/a:b.md)\n";
+        let html = page("README.md", md, &pages, "1.6.0");
+        let body = html.split_once("<main>").unwrap().1;
+        let hrefs: Vec<&str> = body.split("href=\"").skip(1).map(|h| h.split('"').next().unwrap()).collect();
+        assert_eq!(
+            hrefs,
+            ["https://x.example/a:b", "HTTP://x.example", "mailto:a@x.example", "#r", "../a:b.md"],
+            "{body}"
+        );
+        assert!(body.contains("<p>a b c d e javascript:autolink f</p>"), "a dropped link keeps its text: {body}");
+        // A path that resolves beside the page, its first segment holding a `:`, is no scheme.
+        let pages: BTreeSet<String> = ["docs/a.md"].map(String::from).into();
+        assert_eq!(rewrite("docs/a.md", "x/../html/javascript:alert(1)", &pages).unwrap(), "./javascript:alert(1)");
+        for (dest, want) in [
+            ("javascript:x", Some("javascript")),
+            (" \u{1}javascript:x", Some("javascript")),
+            ("java\nscript:x", Some("javascript")),
+            ("a/b:c", None),
+            ("a?b:c", None),
+            ("#a:b", None),
+            ("a b:c", Some("a b")),
+        ] {
+            assert_eq!(scheme(dest).as_deref(), want, "{dest:?}");
+        }
     }
 
     #[test]

@@ -23,7 +23,12 @@
 //! does not render is stale and removed; an entry there that is not a regular file, a symlink
 //! above all, is reported whatever its name, never followed, and removed, the page written in
 //! its place when it has a page's name), and so is any `docs/*.md` that starts with
-//! [`GENERATED_NOTE`]; `--check` compares without writing; writing replaces each file
+//! [`GENERATED_NOTE`]; the roots `docs`, `docs/sections` and `docs/html` are held to the same
+//! rule, since a link there would carry every removal and write out of the repository: each is a
+//! real directory or absent, and one that is a symlink (or a file) is never walked, read,
+//! written or removed through, `--check` reports it (BQ963) and writing refuses to start;
+//! before any file is removed or written, its directory, resolved, must lie inside the
+//! resolved repository; `--check` compares without writing; writing replaces each file
 //! atomically and only when its bytes change.
 
 pub mod case;
@@ -60,6 +65,9 @@ pub const ADAPTER_PAGE: &str = "docs/adapter-protocol.md";
 const CHANGELOG: &str = crate::suite::CHANGELOG;
 /// The directories this module owns.
 pub const OWNED_DIRS: [&str; 2] = [section::DIR, html::DIR];
+/// The directories the docs are written into, outermost first: each must be a real directory,
+/// or absent, for `docs` to look under it.
+const ROOTS: [&str; 3] = ["docs", section::DIR, html::DIR];
 const REGION_START: &str = "<!-- bqsuite docs: ";
 const REGION_END: &str = "<!-- bqsuite docs: end -->";
 /// The README heading whose section the `cases` page quotes.
@@ -94,6 +102,9 @@ pub enum Difference {
     /// In a directory the docs own, an entry that is not a regular file (a symlink…), whatever
     /// its name: `docs` removes it, and writes the page in its place when it has that name.
     NotAFile,
+    /// `docs`, `docs/sections` or `docs/html` is not a real directory (a symlink…): nothing under
+    /// it is compared, and `docs` refuses to write until it is removed.
+    NotADirectory,
 }
 
 impl Difference {
@@ -103,6 +114,7 @@ impl Difference {
             Difference::Differs => "differs",
             Difference::Stale => "stale",
             Difference::NotAFile => "not-a-file",
+            Difference::NotADirectory => "not-a-directory",
         }
     }
 }
@@ -118,6 +130,8 @@ fn hand_written(root: &Path) -> Result<Vec<(String, String)>, String> {
     let mut out = vec![("README.md".to_owned(), read(root, "README.md")?)];
     let dir = root.join("docs");
     let mut names: Vec<String> = match std::fs::read_dir(&dir) {
+        // Never through a link: BQ963 reports it.
+        Ok(_) if not_a_directory(root, "docs").is_some() => Vec::new(),
         Ok(entries) => entries
             .filter_map(Result::ok)
             .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
@@ -315,12 +329,51 @@ fn map(cx: &Context<'_>, hand: &[(String, String)]) -> String {
     out
 }
 
+/// What `rel` (one of [`ROOTS`]) under `base` is when it exists but is not a real directory
+/// (not followed: a symlink is one, wherever it points); `None` for a directory or nothing.
+fn not_a_directory(base: &Path, rel: &str) -> Option<String> {
+    let meta = std::fs::symlink_metadata(base.join(rel)).ok()?;
+    let kind = meta.file_type();
+    if kind.is_dir() {
+        None
+    } else if kind.is_symlink() {
+        let target = std::fs::read_link(base.join(rel)).map(|t| t.display().to_string()).unwrap_or_default();
+        Some(format!("a symbolic link (to {target})"))
+    } else if kind.is_file() {
+        Some("a file".into())
+    } else {
+        Some("a special file".into())
+    }
+}
+
+/// The roots under `base` that are not real directories, each with what it is; under one, the
+/// roots inside it are not looked at.
+fn bad_roots(base: &Path) -> Vec<(&'static str, String)> {
+    let mut out: Vec<(&'static str, String)> = Vec::new();
+    for rel in ROOTS {
+        if out.iter().any(|(bad, _)| under(rel, bad)) {
+            continue;
+        }
+        if let Some(what) = not_a_directory(base, rel) {
+            out.push((rel, what));
+        }
+    }
+    out
+}
+
+/// Whether the repository path `rel` lies under the directory `dir`.
+fn under(rel: &str, dir: &str) -> bool {
+    rel.strip_prefix(dir).is_some_and(|r| r.starts_with('/'))
+}
+
 /// Compare the rendered docs with the repository at `root`.
 pub fn check(docs: &Docs, root: &Path) -> Vec<(String, Difference)> {
     let mut out = Vec::new();
-    let strays = strays(docs, root);
+    let bad = bad_roots(root);
+    let strays = strays(docs, root, &bad);
     for (rel, bytes) in &docs.files {
         match std::fs::read(root.join(rel)) {
+            _ if bad.iter().any(|(dir, _)| under(rel, dir)) => {}
             _ if strays.not_files.contains(rel) => {}
             Ok(have) if have == *bytes => {}
             Ok(_) => out.push((rel.clone(), Difference::Differs)),
@@ -329,12 +382,14 @@ pub fn check(docs: &Docs, root: &Path) -> Vec<(String, Difference)> {
     }
     out.extend(strays.stale.into_iter().map(|rel| (rel, Difference::Stale)));
     out.extend(strays.not_files.into_iter().map(|rel| (rel, Difference::NotAFile)));
+    out.extend(bad.into_iter().map(|(rel, _)| (rel.to_owned(), Difference::NotADirectory)));
     out.sort();
     out
 }
 
 /// [`check`] as findings: BQ960 a page differs (at its first differing line), BQ961 it is
-/// missing, BQ962 a generated file the docs no longer render.
+/// missing, BQ962 a generated file the docs no longer render, BQ963 a directory the docs are
+/// written into is not one.
 pub fn findings(docs: &Docs, root: &Path) -> Vec<Finding> {
     let mut out: Vec<Finding> = check(docs, root)
         .into_iter()
@@ -360,6 +415,14 @@ pub fn findings(docs: &Docs, root: &Path) -> Vec<Finding> {
                 format!("{rel} is not a regular file (a symlink, or another special file) in a directory `bqsuite docs` owns, where every entry is a page it writes; run `bqsuite docs`, which removes it (and writes the page in its place if it has a page's name)"),
             )
             .in_file(rel),
+            Difference::NotADirectory => {
+                let what = not_a_directory(root, &rel).unwrap_or_else(|| "not a directory".into());
+                Finding::error(
+                    Code::DOCS_DIR_NOT_A_DIRECTORY,
+                    format!("{rel} is {what}, not a directory: `bqsuite docs` writes and removes pages under it, and never through a link, which could point out of the repository; nothing under it was compared; delete {rel}, then run `bqsuite docs` and commit the result"),
+                )
+                .in_file(rel)
+            }
             Difference::Stale => Finding::error(
                 Code::DOCS_PAGE_STALE,
                 format!("{rel} is a generated page `bqsuite docs` no longer renders (its section or page is gone); run `bqsuite docs`, which removes it"),
@@ -388,10 +451,13 @@ struct Strays {
     not_files: Vec<String>,
 }
 
-fn strays(docs: &Docs, root: &Path) -> Strays {
+/// `bad`: the [`bad_roots`], under which nothing is looked at.
+fn strays(docs: &Docs, root: &Path, bad: &[(&str, String)]) -> Strays {
     let (mut stale, mut not_files) = (Vec::new(), Vec::new());
-    for dir in OWNED_DIRS {
-        for e in walkdir::WalkDir::new(root.join(dir)).sort_by_file_name().into_iter().filter_map(Result::ok) {
+    let skipped = |rel: &str| bad.iter().any(|(b, _)| rel == *b || under(rel, b));
+    for dir in OWNED_DIRS.into_iter().filter(|d| !skipped(d)) {
+        let walk = walkdir::WalkDir::new(root.join(dir)).follow_root_links(false).sort_by_file_name();
+        for e in walk.into_iter().filter_map(Result::ok) {
             let (kind, rel) = (e.file_type(), crate::fsutil::slash_relative(root, e.path()));
             if kind.is_file() && !docs.files.contains_key(&rel) {
                 stale.push(rel);
@@ -400,7 +466,8 @@ fn strays(docs: &Docs, root: &Path) -> Strays {
             }
         }
     }
-    if let Ok(entries) = std::fs::read_dir(root.join("docs")) {
+    let docs_dir = if skipped("docs") { None } else { std::fs::read_dir(root.join("docs")).ok() };
+    if let Some(entries) = docs_dir {
         for e in entries.filter_map(Result::ok) {
             let rel = format!("docs/{}", e.file_name().to_string_lossy());
             let generated =
@@ -423,12 +490,36 @@ pub struct Written {
 }
 
 /// Write the docs under `base` (the repository, or another directory): each file that differs,
-/// atomically; stale generated files removed.
+/// atomically; stale generated files removed. Refused, before anything is touched, when a
+/// directory the docs are written into is not a real directory (a symlink…).
 pub fn write(docs: &Docs, base: &Path) -> Result<Written, String> {
+    let bad = bad_roots(base);
+    if !bad.is_empty() {
+        let each: Vec<String> = bad.iter().map(|(rel, what)| format!("{rel} is {what}, not a directory")).collect();
+        return Err(format!(
+            "{}: `bqsuite docs` writes and removes pages only inside the repository, never through a link; delete it, then run `bqsuite docs` again (nothing was written or removed)",
+            each.join("; ")
+        ));
+    }
+    std::fs::create_dir_all(base).map_err(|e| format!("cannot create {}: {e}", base.display()))?;
+    let real_base = base.canonicalize().map_err(|e| format!("cannot resolve {}: {e}", base.display()))?;
+    // The last guard before each removal or write: the file's directory, resolved, is inside.
+    let inside = |rel: &str| {
+        let real = base.join(rel).parent().and_then(|p| p.canonicalize().ok());
+        if real.is_some_and(|p| p.starts_with(&real_base)) {
+            Ok(())
+        } else {
+            Err(format!(
+                "{rel} does not lie inside {} once its links are resolved; nothing is written through it",
+                base.display()
+            ))
+        }
+    };
     let mut w = Written::default();
     // Found before writing: writing adds only files `docs` holds, so it changes neither list.
-    let strays = strays(docs, base);
+    let strays = strays(docs, base, &bad);
     for rel in strays.not_files {
+        inside(&rel)?;
         std::fs::remove_file(base.join(&rel))
             .map_err(|e| format!("cannot remove {rel}, which is not a regular file: {e}"))?;
         w.removed.push(rel);
@@ -442,10 +533,12 @@ pub fn write(docs: &Docs, base: &Path) -> Result<Written, String> {
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent).map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
         }
+        inside(rel)?;
         crate::fsutil::write_atomic(&path, bytes).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
         w.written.push(rel.clone());
     }
     for rel in strays.stale {
+        inside(&rel)?;
         std::fs::remove_file(base.join(&rel)).map_err(|e| format!("cannot remove the stale {rel}: {e}"))?;
         w.removed.push(rel);
     }

@@ -1,7 +1,7 @@
 //! The compatibility matrix as one self-contained HTML page.
 //!
 //! Invariants: the page loads nothing (inline CSS, no scripts, no images, no fonts, and a
-//! Content-Security-Policy that forbids every fetch); every string from an input file goes
+//! Content-Security-Policy that forbids every fetch, a `<base>` and a form's submission); every string from an input file goes
 //! through [`esc`]; the drill-down to failing and missing case ids uses `<details>`, so it works
 //! without JavaScript.
 //!
@@ -241,7 +241,7 @@ fn meta_row(out: &mut String, label: &str, columns: &[Column], f: impl Fn(&Colum
 pub(super) fn render(m: &Matrix) -> String {
     let mut out = String::from("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
     out.push_str(
-        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n",
+        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'\">\n",
     );
     out.push_str("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n");
     let _ = writeln!(out, "<title>BabelQueue conformance: compatibility (suite {})</title>", esc(&m.suite_version));

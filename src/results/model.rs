@@ -397,9 +397,7 @@ impl ResultsFile {
 
     /// Pretty JSON with a trailing newline.
     pub fn to_json(&self) -> String {
-        let mut s = serde_json::to_string_pretty(self).expect("results always serialise");
-        s.push('\n');
-        s
+        crate::diag::json_text(self)
     }
 }
 

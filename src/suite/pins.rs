@@ -22,6 +22,7 @@ use std::sync::OnceLock;
 use serde_json::Value;
 
 use super::{RESULTS_SCHEMA, Suite, content};
+use crate::diag::terminal_safe;
 
 /// The embedded recording (the registry's file: `src/sections/power.json`).
 pub const RECORDED: &str = include_str!("../sections/power.json");
@@ -170,7 +171,7 @@ pub fn unpinned(suite: &Suite) -> Result<(), String> {
     let sections = suite.sections();
     let scopes = scopes_of(suite);
     for name in differing(&scopes, &pins.scopes) {
-        differs.push(format!("the scope of section {name} (BQ310)"));
+        differs.push(format!("the scope of section {} (BQ310)", terminal_safe(name)));
     }
     let ids: std::collections::BTreeSet<(String, String)> =
         sections.iter().flat_map(|s| s.cases().into_iter().map(|c| (s.name.to_owned(), c.id))).collect();
@@ -196,6 +197,7 @@ pub fn unpinned(suite: &Suite) -> Result<(), String> {
         }
     }
     if let Some(first) = changed.first() {
+        let first = terminal_safe(first);
         differs.push(format!("the content of {} recorded case(s), the first {first} (BQ318)", changed.len()));
     }
     let schemas = content::schemas(&texts);
@@ -208,7 +210,7 @@ pub fn unpinned(suite: &Suite) -> Result<(), String> {
         let now: BTreeMap<String, String> =
             rules.into_iter().filter_map(|r| Some((r.name?, r.content.print))).collect();
         for name in differing(&now, &pins.policy) {
-            differs.push(format!("skip-policy rule {name} (BQ319)"));
+            differs.push(format!("skip-policy rule {} (BQ319)", terminal_safe(name)));
         }
     }
     if differs.is_empty() {

@@ -8,17 +8,20 @@
 //!   for byte, taken from the loaded [`Suite`] (read once), never re-read from disk. A
 //!   top-level `LICENSE` is not part of a copy: no check looks at it and sync neither writes nor
 //!   deletes it. Anything else in a vendored directory (a stale fixture, an empty directory, a
-//!   symlink) is drift, and sync removes it.
+//!   symlink) is drift, and sync removes it, except at its top level, where an entry a copy
+//!   never holds makes the directory no copy, which sync refuses (below).
 //! - The targets are data (`sync-targets.json`, [`targets`]); their order is the report's.
 //! - A missing SDK repository is skipped (a warning; an error under `strict`). A target whose
 //!   path leaves its repository through a symlink is refused, never followed ([`place`]). So is
 //!   a target whose real directory is the canonical suite's own, lies inside it or holds it (a
 //!   repository named like the suite's directory, or a symlink to it): writing that copy would
 //!   overwrite or delete the very suite it is copied from. `Sync` and `DryRun` also refuse a
-//!   target whose directory holds `.git` (a submodule or nested repository), and one reached
-//!   through a symlink whose directory is not a copy ([`vendored::not_a_copy`]: an entry a copy
-//!   never holds, or no version): a symlink such as `conformance -> .` or `-> ../src` would
-//!   otherwise make sync delete the SDK's own files. `Check` reports such a tree's drift as it is.
+//!   target whose existing directory is not a copy ([`vendored::not_a_copy`], strict: `.git`,
+//!   an entry a copy never holds, or no version), whether the targets file names it (`src`,
+//!   `.github/workflows`) or a symlink leads there (`conformance -> .` or `-> ../src`):
+//!   replacing it would delete the SDK's own files. An empty or missing directory is still
+//!   written. No flag overrides this: a maintainer who means it removes the directory by hand.
+//!   `Check` reports such a tree's drift as it is.
 //! - `Check` and `DryRun` never write. `Sync` refuses to start while `validate` finds an error
 //!   in the suite, writes only the copies that differ, one target at a time, each atomically
 //!   (stage beside it, swap by renames), and refuses to replace a copy whose version is newer
@@ -373,10 +376,10 @@ fn one(
         return report;
     }
     if opts.mode != Mode::Check && loc.exists {
-        // Reached through a symlink, the directory is the SDK repository's choice, not the
-        // targets': only a copy may be replaced there.
+        // Only a copy may be replaced: the targets file (a pull request can change it) and a
+        // symlink (the SDK repository's choice) alike may name any directory, `src` as well.
         let redirected = loc.dir != loc.repo.join(&target.path);
-        match vendored::not_a_copy(&loc.dir, redirected) {
+        match vendored::not_a_copy(&loc.dir, true) {
             Ok(None) => {}
             Ok(Some(not)) => {
                 let why = not.why();

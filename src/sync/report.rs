@@ -566,9 +566,7 @@ impl Report {
                 if self.bumps.is_some() {
                     doc["pin_bumps"] = self.bumps_json();
                 }
-                let mut s = serde_json::to_string_pretty(&doc).expect("a JSON value always serialises");
-                s.push('\n');
-                s
+                crate::diag::json_text(&doc)
             }
             Format::Human | Format::Github => {
                 let color = color && format == Format::Human;
