@@ -458,3 +458,29 @@ fn a_multi_line_sha256sums_in_out_is_replaced_saying_which_lines_went() {
     let o = release(s.path(), out.path());
     assert!(!String::from_utf8_lossy(&o.stderr).contains("dropped"), "{}", transcript(&o));
 }
+
+/// A `SHA256SUMS` in `--out` that is a link (`dist/SHA256SUMS -> ~/.netrc`, committed) is never
+/// read: nothing it points at reaches stderr, and the link itself is replaced, its target left
+/// as it was. Lines of a regular file that are no checksum are not quoted either.
+#[test]
+fn a_sha256sums_link_in_out_is_replaced_unread_and_only_checksum_lines_are_quoted() {
+    let s = SuiteCopy::new();
+    let out = tempfile::tempdir().unwrap();
+    let secret = out.path().join("netrc");
+    let body = format!("{}  looks-like-a-checksum\nmachine example.com password hunter2\n", "d".repeat(64));
+    std::fs::write(&secret, &body).unwrap();
+    let sums = out.path().join("SHA256SUMS");
+    std::os::unix::fs::symlink(&secret, &sums).unwrap();
+    let o = release(s.path(), out.path());
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!err.contains("hunter2") && !err.contains("looks-like-a-checksum"), "{err}");
+    assert!(!std::fs::symlink_metadata(&sums).unwrap().file_type().is_symlink());
+    assert_eq!(std::fs::read_to_string(&secret).unwrap(), body, "the link's target is untouched");
+
+    // A regular file: its checksum lines are quoted, nothing else in it.
+    std::fs::write(&sums, &body).unwrap();
+    let o = release(s.path(), out.path());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("looks-like-a-checksum") && !err.contains("hunter2"), "{err}");
+}

@@ -35,7 +35,7 @@
 //! 6. **`SHA256SUMS`** is one line, `<lowercase hex>  <asset name>\n`, as `sha256sum` writes it.
 //!    An existing `SHA256SUMS` in the output directory is replaced whole: the lines it held for
 //!    other files (a downloaded release's binaries) are dropped, and [`dropped_sums_lines`]
-//!    names them for the caller to say so.
+//!    names them for the caller to say so (never read through a link, checksum lines only).
 //! 8. **Within fetch's caps** ([`Limits`], one definition in [`layout`]): an asset `fetch` would
 //!    refuse (too many entries, a file, the tar stream or the download too large, a ratio
 //!    `fetch` takes for a bomb) is refused here, so `release` never builds what its `fetch`
@@ -305,19 +305,39 @@ pub fn write(asset: &Asset, out: &Path) -> Result<[PathBuf; 2], ReleaseError> {
 }
 
 /// The lines of the `SHA256SUMS` already in `out` that name another file than `asset`: the
-/// ones [`write()`] drops, since the file it writes lists the asset alone (rule 6). Read within
-/// fetch's download cap; a file that is missing, unreadable or not a regular file has none.
+/// ones [`write()`] drops, since the file it writes lists the asset alone (rule 6). Only a
+/// regular file is read (never through a link: a committed `dist/SHA256SUMS -> ~/.netrc` would
+/// print the file it points at), within fetch's download cap, and only lines of a checksum
+/// file's shape are quoted (64 hex digits, white space, a name: anything else in it is no
+/// checksum the release drops), at most [`MAX_DROPPED_SHOWN`] of them, then how many more.
 /// Control characters are escaped for the terminal.
 pub fn dropped_sums_lines(asset: &Asset, out: &Path) -> Vec<String> {
     let path = out.join(layout::SHA256SUMS);
+    if !std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_file()) {
+        return Vec::new();
+    }
     let Ok(bytes) = crate::fsutil::read_bounded(&path, Limits::default().max_download) else { return Vec::new() };
-    String::from_utf8_lossy(&bytes)
+    let text = String::from_utf8_lossy(&bytes);
+    let others: Vec<&str> = text
         .lines()
-        .filter(|line| !line.trim().is_empty())
-        .filter(|line| line.split_whitespace().nth(1).map(|name| name.trim_start_matches('*')) != Some(&asset.name))
-        .map(|line| crate::diag::terminal_safe(line).into_owned())
-        .collect()
+        .filter(|line| {
+            let mut words = line.split_whitespace();
+            let sum = words.next().unwrap_or("");
+            let name = words.next().map(|n| n.trim_start_matches('*'));
+            sum.len() == 64 && sum.bytes().all(|b| b.is_ascii_hexdigit()) && name.is_some_and(|n| n != asset.name)
+        })
+        .collect();
+    let mut shown: Vec<String> =
+        others.iter().take(MAX_DROPPED_SHOWN).map(|line| crate::diag::terminal_safe(line).into_owned()).collect();
+    if others.len() > MAX_DROPPED_SHOWN {
+        shown.push(format!("… and {} more", others.len() - MAX_DROPPED_SHOWN));
+    }
+    shown
 }
+
+/// How many dropped `SHA256SUMS` lines [`dropped_sums_lines`] quotes (a release's checksum file
+/// lists a few binaries beside the asset).
+pub const MAX_DROPPED_SHOWN: usize = 20;
 
 /// `release --verify`: write a fresh build into a temporary directory and compare it byte for
 /// byte with the asset and `SHA256SUMS` in `out`. Returns one line per file that differs
