@@ -192,6 +192,40 @@ fn a_symlinked_docs_root_is_reported_and_docs_refuses_to_write_or_remove_through
     }
 }
 
+/// The files `docs` reads (README.md, CHANGELOG.md, a hand-written page) are never read through
+/// a link: `CHANGELOG.md -> ../secret`, committed in a pull request, would put the secret into
+/// the HTML pages and the `--check` diff. For README.md and CHANGELOG.md both `docs` and
+/// `docs --check` stop (exit 2), naming the file, and write nothing; a linked `docs/*.md` is no
+/// hand-written page at all.
+#[test]
+fn a_symlinked_readme_changelog_or_page_is_never_read() {
+    for rel in ["README.md", "CHANGELOG.md", "docs/manual.md"] {
+        let dir = docs_copy();
+        let secret = dir.path().join("secret.txt");
+        std::fs::write(&secret, "TOKEN=hunter2\n").unwrap();
+        std::fs::remove_file(dir.path().join(rel)).unwrap();
+        std::os::unix::fs::symlink(&secret, dir.path().join(rel)).unwrap();
+        let before = files_under(&dir.path().join("docs"));
+        for args in [&["docs", "--check"][..], &["docs"][..]] {
+            let o = bqsuite(dir.path(), args);
+            let all = format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
+            assert!(!all.contains("hunter2"), "{rel} {args:?}: {all}");
+            // A hand-written page that is a link is no page of the docs (they list regular
+            // files only); README.md and CHANGELOG.md must be read, so the command stops.
+            if !rel.starts_with("docs/") {
+                assert_eq!(o.status.code(), Some(2), "{rel} {args:?}: {}", transcript(&o));
+                assert!(all.contains(&format!("{rel} is a symbolic link")), "{rel} {args:?}: {all}");
+                assert_eq!(files_under(&dir.path().join("docs")), before, "{rel}: nothing written");
+            }
+        }
+        let html = std::fs::read_dir(dir.path().join("docs/html")).unwrap();
+        for page in html.map(Result::unwrap) {
+            let text = std::fs::read_to_string(page.path()).unwrap_or_default();
+            assert!(!text.contains("hunter2"), "{rel}: {}", page.path().display());
+        }
+    }
+}
+
 #[test]
 fn out_writes_elsewhere_the_same_bytes_and_leaves_the_repository_alone() {
     committed_docs_are_current();

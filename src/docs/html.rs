@@ -282,6 +282,9 @@ pub fn page(rel: &str, text: &str, pages: &BTreeSet<String>, version: &str) -> S
                 }
             }
             Event::End(TagEnd::Link) if unlinked => unlinked = false,
+            // An image is its alternative text: a page holds no image and names no other origin
+            // (the CSP would block the load; the `src` would still be in the page).
+            Event::Start(Tag::Image { .. }) | Event::End(TagEnd::Image) => {}
             // A table scrolls in its own box, which the keyboard can reach (tabindex) and which
             // is named by the heading above it (a group, not a landmark: a page may hold dozens).
             Event::Start(Tag::Table(alignments)) => {
@@ -470,6 +473,18 @@ mod tests {
         assert!(body.contains("lines --&gt;&lt;b&gt;x&lt;/b&gt;"), "{body}");
         assert!(!body.contains("a whole comment") && body.contains("and  inline."), "{body}");
         assert!(html.contains("default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'"));
+    }
+
+    /// An image in a hand-written page is its alternative text: no `<img>`, whatever its source.
+    #[test]
+    fn an_image_is_its_alternative_text() {
+        let pages: BTreeSet<String> = ["README.md"].map(String::from).into();
+        let md = "# R\n\n![the logo](https://x.example/a.png) ![x](javascript:alert(1)) ![d](data:image/png;base64,AA)\n\n[![inner](https://x.example/b.png)](#r)\n";
+        let html = page("README.md", md, &pages, "1.6.0");
+        let body = html.split_once("<main>").unwrap().1;
+        assert!(!body.contains("<img") && !body.contains("x.example") && !body.contains("data:"), "{body}");
+        assert!(body.contains("<p>the logo x d</p>"), "{body}");
+        assert!(body.contains("<a href=\"#r\">inner</a>"), "{body}");
     }
 
     #[test]

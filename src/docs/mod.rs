@@ -119,7 +119,20 @@ impl Difference {
     }
 }
 
+/// Read the repository's own file `rel` (README.md, CHANGELOG.md, a hand-written page): a
+/// regular file only, never through a symbolic link (`README.md -> /proc/self/environ`, committed
+/// in a pull request, would put what it points at into the HTML pages and a `--check` diff).
 fn read(root: &Path, rel: &str) -> Result<String, String> {
+    match std::fs::symlink_metadata(root.join(rel)) {
+        Ok(m) if m.file_type().is_symlink() => {
+            return Err(format!(
+                "{rel} is a symbolic link: bqsuite docs reads only the repository's own files, never through a \
+                 link; replace it with the file"
+            ));
+        }
+        Ok(m) if !m.is_file() => return Err(format!("{rel} is not a regular file")),
+        _ => {}
+    }
     let bytes = crate::fsutil::read_bounded(&root.join(rel), crate::suite::FILE_CAP)
         .map_err(|e| format!("cannot read {rel}: {e} (bqsuite docs runs in the suite's repository checkout)"))?;
     String::from_utf8(bytes).map_err(|_| format!("{rel} is not UTF-8"))
