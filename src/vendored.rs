@@ -492,7 +492,8 @@ pub enum NotACopy {
     /// `CONFORMANCE_VERSION` or `manifest.json`, so it is a copy with foreign entries beside it
     /// (drift to a check), not some other directory.
     Foreign { entries: Vec<String>, versioned: bool },
-    /// It holds something but neither `CONFORMANCE_VERSION` nor `manifest.json`.
+    /// It holds something but neither `CONFORMANCE_VERSION` nor a suite's `manifest.json`
+    /// ([`suite_manifest`]).
     Unversioned,
 }
 
@@ -519,9 +520,10 @@ impl NotACopy {
                     if entries.len() == 1 { "it" } else { "them" }
                 )
             }
-            NotACopy::Unversioned => {
-                format!("holds neither {VERSION_FILE} nor {MANIFEST}, and replacing it would delete what it holds")
-            }
+            NotACopy::Unversioned => format!(
+                "holds neither {VERSION_FILE} nor a suite's {MANIFEST} (a regular file, a JSON object with a \
+                 `sections` object), and replacing it would delete what it holds"
+            ),
         }
     }
 }
@@ -530,8 +532,24 @@ impl NotACopy {
 /// not: its top level holds `.git` (a repository, worktree or submodule is never a copy); or,
 /// when `strict`, an entry a copy never holds (anything but `CONFORMANCE_VERSION`,
 /// `manifest.json`, `schema`, `fixtures` and the ignored `LICENSE`), or, holding anything but
-/// a `LICENSE`, neither `CONFORMANCE_VERSION` nor `manifest.json`. Stale entries under
+/// a `LICENSE`, neither `CONFORMANCE_VERSION` nor a suite's `manifest.json` ([`suite_manifest`]:
+/// a directory of an SDK's own that happens to hold a `manifest.json`, `schema/` and
+/// `fixtures/` is no copy, and replacing it would delete its files). Stale entries under
 /// `schema/` and `fixtures/` never make a directory foreign: they are what an update removes.
+/// Does `dir` hold a suite's `manifest.json`: a regular file (never through a link) of at most
+/// [`FILE_CAP`] bytes that parses as a JSON object whose `sections` is an object? Only then does
+/// a `manifest.json` without a `CONFORMANCE_VERSION` beside it make a directory a copy.
+fn suite_manifest(dir: &Path) -> bool {
+    let path = dir.join(MANIFEST);
+    if !fs::symlink_metadata(&path).is_ok_and(|m| m.is_file()) {
+        return false;
+    }
+    crate::fsutil::read_bounded(&path, FILE_CAP)
+        .ok()
+        .and_then(|bytes| serde_json::from_slice::<serde_json::Value>(&bytes).ok())
+        .is_some_and(|v| v.get("sections").is_some_and(serde_json::Value::is_object))
+}
+
 /// The one rule `sync`, `fetch --update` and `fetch --check` apply (the check refuses only what
 /// is no copy at all, [`NotACopy::at_all`]).
 pub fn not_a_copy(dir: &Path, strict: bool) -> io::Result<Option<NotACopy>> {
@@ -546,7 +564,8 @@ pub fn not_a_copy(dir: &Path, strict: bool) -> io::Result<Option<NotACopy>> {
     if !strict {
         return Ok(None);
     }
-    let versioned = names.iter().any(|n| n == VERSION_FILE || n == MANIFEST);
+    let versioned =
+        names.iter().any(|n| n == VERSION_FILE) || (names.iter().any(|n| n == MANIFEST) && suite_manifest(dir));
     let of_a_copy = |n: &str| n == VERSION_FILE || n == MANIFEST || n == IGNORED || SUITE_DIRS.contains(&n);
     let foreign: Vec<String> = names.iter().filter(|n| !of_a_copy(n)).cloned().collect();
     if !foreign.is_empty() {
@@ -657,6 +676,33 @@ pub fn recover(dir: &Path, found: &[Leftover]) -> Vec<(Leftover, Recovered)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A `manifest.json` without a `CONFORMANCE_VERSION` makes a directory a copy only when it
+    /// is a suite's: an SDK directory holding its own `manifest.json`, `schema/` and `fixtures/`
+    /// is no copy to replace, nor is one whose manifest is a link.
+    #[test]
+    fn only_a_suites_manifest_makes_a_directory_without_a_version_file_a_copy() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        fs::create_dir_all(d.join("fixtures")).unwrap();
+        fs::create_dir_all(d.join("schema")).unwrap();
+        fs::write(d.join("fixtures/sdk-own.yaml"), "a: 1").unwrap();
+        fs::write(d.join(MANIFEST), r#"{"name": "sdk-plugin", "version": "2.0.0"}"#).unwrap();
+        assert_eq!(not_a_copy(d, true).unwrap(), Some(NotACopy::Unversioned));
+        assert!(NotACopy::Unversioned.why().contains("a suite's manifest.json"));
+        fs::write(d.join(MANIFEST), "not json").unwrap();
+        assert_eq!(not_a_copy(d, true).unwrap(), Some(NotACopy::Unversioned));
+        fs::write(d.join("fixtures/elsewhere.json"), r#"{"sections": {}}"#).unwrap();
+        fs::remove_file(d.join(MANIFEST)).unwrap();
+        std::os::unix::fs::symlink("fixtures/elsewhere.json", d.join(MANIFEST)).unwrap();
+        assert_eq!(not_a_copy(d, true).unwrap(), Some(NotACopy::Unversioned), "never through a link");
+        fs::remove_file(d.join(MANIFEST)).unwrap();
+        fs::write(d.join(MANIFEST), r#"{"conformance_version": "1.0.0", "sections": {}}"#).unwrap();
+        assert_eq!(not_a_copy(d, true).unwrap(), None, "an old copy stating its version in its manifest alone");
+        fs::remove_file(d.join(MANIFEST)).unwrap();
+        fs::write(d.join(VERSION_FILE), "1.6.0\n").unwrap();
+        assert_eq!(not_a_copy(d, true).unwrap(), None);
+    }
 
     /// A failed write names the directory that refused it: the nearest existing one above the
     /// copy (its parents missing), never the copy; none when every one takes a file. (Root

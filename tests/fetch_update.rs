@@ -422,7 +422,7 @@ fn update_refuses_a_directory_that_is_not_a_vendored_copy() {
     for (dir, why) in [
         (repo_dir.clone(), "holds .git: a git repository, worktree or submodule is never a vendored copy"),
         (repo_dir.join("tests"), "holds conformance, which a vendored copy never holds"),
-        (repo_dir.join("spec"), "holds neither CONFORMANCE_VERSION nor manifest.json"),
+        (repo_dir.join("spec"), "holds neither CONFORMANCE_VERSION nor a suite's manifest.json"),
         (repo_dir.join("worktree"), "holds .git: a git repository, worktree or submodule is never a vendored copy"),
     ] {
         // `--check` takes DIR by the same rule (user study, stop 67: `fetch --check 1.7.0

@@ -1246,7 +1246,7 @@ fn a_symlink_onto_a_directory_that_is_not_a_copy_is_never_synced() {
             &[
                 (0, "holds conformance, test_main.py, which a vendored copy never holds"),
                 (1, "holds main.py, which a vendored copy never holds"),
-                (2, "holds neither CONFORMANCE_VERSION nor manifest.json"),
+                (2, "holds neither CONFORMANCE_VERSION nor a suite's manifest.json"),
                 (3, "holds .git: a git repository, worktree or submodule is never a vendored copy"),
             ],
         );
