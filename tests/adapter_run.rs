@@ -848,6 +848,55 @@ fn trace_marks_where_a_failed_redis_case_differs_from_the_reference() {
     assert!(!std::fs::read_to_string(&log).unwrap().contains('≠'));
 }
 
+/// `--trace` marks where the adapter's answers differ from the reference core's in an ordinary
+/// case of an adapter that does not pipeline too (it did not: no call was predicted, so no
+/// reference answer was known). The reference core runs the failed case again after it, which
+/// changes neither the outcome nor the results file; a pipelining adapter's case, compared with
+/// its predictions, is marked as before, once.
+#[test]
+fn trace_marks_where_a_failed_case_of_an_adapter_that_does_not_pipeline_differs_from_the_reference() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.json");
+    let log = dir.path().join("adapter.log");
+    let case = "trace-id-31-hex";
+    let run = |calls: Calls, trace: bool| {
+        // The parser takes a trace id of 31 hex digits, which the reference refuses.
+        let broken = format!("{} --broken traceparent-accepts-31-hex", adapter_cmd());
+        let cmd = if calls == Calls::OneByOne { format!("{broken} --sequential") } else { broken };
+        let args = ["run", "--sdk", &cmd, "--section", "traceparent", "--case", case, "--out", out.to_str().unwrap()];
+        let o = bqsuite(&[&args[..], if trace { &["--trace"][..] } else { &[][..] }].concat(), None);
+        assert_eq!(o.status.code(), Some(1), "{}", support::transcript(&o));
+        let mut results: Value = serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap();
+        results["generated_at"] = Value::Null;
+        (results, std::fs::read_to_string(&log).unwrap())
+    };
+    for calls in [Calls::OneByOne, Calls::Ahead] {
+        let (traced, text) = run(calls, true);
+        let pipelines = !text.contains(r#""pipeline":false"#);
+        assert_eq!(pipelines, calls == Calls::Ahead, "{text}");
+        let lines: Vec<&str> = text.lines().collect();
+        let call = lines
+            .iter()
+            .find(|l| l.starts_with(r#"→ {"cmd":"call""#) && l.contains(r#""request":{"op":"traceparent_extract""#))
+            .unwrap_or_else(|| panic!("{calls:?}: {text}"));
+        let seq = serde_json::from_str::<Value>(call.strip_prefix("→ ").unwrap()).unwrap()["seq"].as_u64().unwrap();
+        let marked: Vec<&&str> = lines.iter().filter(|l| l.starts_with('≠')).collect();
+        assert_eq!(marked.len(), 1, "{calls:?}: {text}");
+        assert!(marked[0].starts_with(&format!(r#"≠ reference, call {seq}: {{"op":"traceparent_extract","#)), "{text}");
+        assert!(marked[0].contains(r#""source":"fallback""#), "the reference falls back: {text}");
+        let at = |prefix: &str| {
+            lines.iter().position(|l| l.starts_with(prefix)).unwrap_or_else(|| panic!("{prefix}: {text}"))
+        };
+        let verdict = at(&format!("== bqsuite: traceparent {case}: fail: "));
+        assert!(verdict < at("≠ reference") && at("≠ reference") < at(r#"→ {"cmd":"shutdown"}"#), "{text}");
+        // The reference's run sends the adapter nothing: one call, as without --trace.
+        assert_eq!(lines.iter().filter(|l| l.starts_with(r#"→ {"cmd":"call""#)).count(), 1, "{text}");
+        // Nor does it change the results, byte for byte but the time.
+        let (untraced, _) = run(calls, false);
+        assert_eq!(traced, untraced, "{calls:?}");
+    }
+}
+
 /// A hello that does not follow the protocol is told where, as a reply is: the member and what
 /// the protocol wants there, not only serde's message.
 #[test]

@@ -226,3 +226,18 @@ fn every_key_a_case_creates_expires() {
         Ok(())
     }
 }
+
+/// `connected`, which tells `run --trace` whether the run has the Redis a failed case needs
+/// for the reference core to run it again, never connects, and says whether a case could.
+#[test]
+fn connected_never_connects_and_says_whether_the_run_could() {
+    let nowhere = RedisLink::new(None, RedisRequired::No).quiet();
+    assert!(!nowhere.connected());
+    assert!(nowhere.reach().is_err());
+    assert!(!nowhere.connected(), "a Redis that could not be reached");
+    let Some(url) = support::redis_url() else { return };
+    let link = RedisLink::new(Some(&url), RedisRequired::ByFlag);
+    assert!(!link.connected(), "not before a case connects");
+    link.reach().unwrap();
+    assert!(link.connected());
+}

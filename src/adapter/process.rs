@@ -43,10 +43,11 @@
 //!   caller to judge against the skip policy, and the call fails.
 //! - With `trace`, after a failed case, the reference core's answer is told for every call the
 //!   adapter answered otherwise (or not at all) whose reference answer is known: a call written
-//!   ahead (predicted with it), or a call made one at a time while it is, pair by pair, the call
-//!   the reference core made when it ran the case again ([`Adapter::reference_ran`]); those
-//!   are compared without what each side names on its own (a key prefix, a reservation's name
-//!   and token), and a passing case's differences are never told.
+//!   ahead (predicted with it), or, in a case none of whose calls was answered ahead, a call
+//!   made one at a time while it is, pair by pair, the call the reference core made when it ran
+//!   the case again ([`Adapter::reference_ran`]); those are compared without what each side
+//!   names on its own (a key prefix, a reservation's name and token), and a passing case's
+//!   differences are never told.
 //! - Every incident is recorded (for the summary), with the case it hit; reasons name no
 //!   path or time, so a results file stays reproducible.
 //! - A restarted adapter must give the same hello as the first one: the same `sdk`, `version`,
@@ -445,13 +446,16 @@ pub struct Adapter {
     current: Option<(usize, usize)>,
     /// Calls written ahead, their answers used, calls made one at a time.
     counts: (u64, u64, u64),
-    /// With `trace`: per case id of the section written ahead, the reference core's answers
-    /// that the adapter's differed from (call `seq`, the reference's response as JSON), told
-    /// if the case fails ([`Adapter::case_ended`]).
+    /// With `trace`: per case id (of the section written ahead, or the current case), the
+    /// reference core's answers that the adapter's differed from (call `seq`, the reference's
+    /// response as JSON), told if the case fails ([`Adapter::case_ended`]).
     differing: HashMap<String, Vec<(u64, Vec<u8>)>>,
     /// With `trace`: the current case's calls made one at a time, each with its `seq` and the
     /// adapter's answer (`None`: it gave none), for [`Adapter::reference_ran`] to compare.
     made: Vec<(u64, Request, Option<Response>)>,
+    /// A call of the current case was answered from those written ahead (its reference answer
+    /// was predicted with it), so `made` does not begin with the case's first call.
+    answered_ahead: bool,
 }
 
 /// The calls of one section written ahead: one list per case, the queue of those ready to be
@@ -810,6 +814,7 @@ impl Adapter {
             counts: (0, 0, 0),
             differing: HashMap::new(),
             made: Vec::new(),
+            answered_ahead: false,
         }
     }
 
@@ -820,14 +825,16 @@ impl Adapter {
         self.down = None;
         self.notes = CaseNotes::default();
         self.made.clear();
+        self.answered_ahead = false;
         self.current = if self.ahead.section == section { self.ahead.by_id.get(id).map(|&c| (c, 0)) } else { None };
     }
 
     /// Case `id` of the current section ended as `verdict` (`pass`, `skip`, or `fail: reason`),
     /// `failed` when it failed. With `trace`, the log says so after the case's exchange, and for
-    /// a failed case gives the reference core's answers to the calls written ahead that the
-    /// adapter answered otherwise (a passing case's differences are prose, ids and times the
-    /// judge does not compare, and would only be noise).
+    /// a failed case gives the reference core's answers to the calls that the adapter answered
+    /// otherwise, written ahead or compared when the reference ran the case again (a passing
+    /// case's differences are prose, ids and times the judge does not compare, and would only
+    /// be noise).
     pub fn case_ended(&mut self, id: &str, verdict: &str, failed: bool) {
         let differing = self.differing.remove(id).unwrap_or_default();
         self.log_verdict(&self.section, id, verdict);
@@ -843,8 +850,17 @@ impl Adapter {
         self.options.trace
     }
 
+    /// With `trace`: is the current case to be compared with the reference core running it
+    /// again ([`Adapter::reference_ran`])? Only when no call of it was answered from those
+    /// written ahead: those were compared with the answers predicted with them, and the calls
+    /// made one at a time after them are not the case's from its first.
+    pub fn wants_reference(&self) -> bool {
+        self.options.trace && !self.answered_ahead
+    }
+
     /// With `trace`: the reference core ran the current case after the adapter did (a case
-    /// whose calls touch a broker, so none was predicted and written ahead), and made `calls`,
+    /// none of whose calls was answered ahead: it touches a broker, so none was predicted, or
+    /// the adapter does not pipeline, or the calls written ahead went unused), and made `calls`,
     /// each with its answer (`None`: it failed the call). Compared call by call with the calls
     /// the adapter was sent, while each pair is the same call, the answers the adapter gave
     /// otherwise are told when the case ends as failed ([`Adapter::case_ended`]), as for a call
@@ -1651,6 +1667,7 @@ impl Sdk for Adapter {
             self.current = predicted.then_some((c, k + 1));
             if predicted && let Some(answered) = self.answer_ahead(c, k) {
                 self.counts.1 += 1;
+                self.answered_ahead = true;
                 let CaseNotes { not_implemented, skips, .. } = answered.notes;
                 self.notes.not_implemented.extend(not_implemented);
                 self.notes.skips.extend(skips);

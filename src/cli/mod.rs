@@ -478,10 +478,11 @@ pub struct RunArgs {
     /// With --sdk: also write every line exchanged with the adapter to its log, in order with
     /// its stderr: `→` what bqsuite sent, `←` what the adapter answered, each case's verdict,
     /// and after a failed case `≠ reference, call N:` the reference core's answers where the
-    /// adapter's differ (for calls written ahead, which were predicted with them, and for a case
-    /// that needs Redis, which the reference core runs again after it fails, on the same Redis
-    /// under a key prefix of its own, comparing all but the prefix and a reservation's name and
-    /// token). For working on a case (with --case): a full run's log grows by every call.
+    /// adapter's differ (for calls written ahead, which were predicted with them; for any other
+    /// failed case, the reference core runs it again after the adapter, sending the adapter
+    /// nothing, on the same Redis under a key prefix of its own when it needs Redis, and compares
+    /// while the calls are the same, all but the prefix and a reservation's name and token). For
+    /// working on a case (with --case): a full run's log grows by every call.
     #[arg(long, requires = "sdk")]
     pub trace: bool,
     /// Cases expected to fail for now (the format of `results check --known-failing`): the exit

@@ -179,7 +179,7 @@ struct AdapterRun<'r> {
     /// The failed cases a call of which was not sent for what happened before them, with why.
     not_run: Vec<(String, String, String)>,
     /// With `--trace`: the reference core on the run's Redis, recording every call, to run a
-    /// failed case that needs Redis again ([`UnderTest::reference`]).
+    /// failed case none of whose calls was answered ahead again ([`UnderTest::reference`]).
     reference: Option<Recorder>,
 }
 
@@ -201,6 +201,9 @@ impl UnderTest for AdapterRun<'_> {
     }
 
     fn reference(&mut self) -> Option<&mut dyn Sdk> {
+        if !self.adapter.wants_reference() {
+            return None;
+        }
         let recorder = self.reference.as_mut()?;
         recorder.calls.clear();
         Some(recorder)

@@ -19,10 +19,13 @@
 //! always sees the SDK's own answers to the calls the case made. A prediction carries the
 //! reference's answers too, since a later call of a case is predicted from them and must not
 //! reach the SDK before it has given those very answers itself. A case that needs Redis is
-//! never predicted (its calls touch a broker); when one fails, an SDK under test that asks for
-//! the reference ([`UnderTest::reference`]: an adapter traced) has it run the case again on the
-//! same Redis, under a key prefix of its own as every run of a case has, so the reference never
-//! touches the SDK's keys, and its outcome changes nothing.
+//! never predicted (its calls touch a broker), nor is any case for an SDK that takes no calls
+//! ahead; when a case fails, an SDK under test that asks for the reference
+//! ([`UnderTest::reference`]: an adapter traced, for a case none of whose calls it answered
+//! ahead) has it run the case again, with the service the case needs (never one the run does
+//! not have): on the same Redis, under a key prefix of its own as every run of a case has, so
+//! the reference never touches the SDK's keys. Its outcome changes nothing, and the SDK is
+//! sent nothing for it.
 
 pub mod adapter;
 pub mod kill;
@@ -137,10 +140,10 @@ pub trait UnderTest {
     /// The calls the cases of `section` are predicted to make (case id, its calls in order,
     /// each with the reference core's answer), before the first of them begins.
     fn calls_ahead(&mut self, _section: &str, _plan: Plan) {}
-    /// The reference core, to run a failed case that needs Redis again after the SDK did, on
-    /// the same Redis under a key prefix of its own (no such case is predicted: its calls touch
-    /// a broker), for the SDK's answers to be compared with its answers when the case ends
-    /// (`None`: they are not compared).
+    /// The reference core, to run a failed case again after the SDK did (with the service the
+    /// case needs: the same Redis under a key prefix of its own), for the SDK's answers to be
+    /// compared with its answers when the case ends (`None`: they are not compared, as for a
+    /// case whose calls the SDK answered ahead, each compared with its predicted answer).
     fn reference(&mut self) -> Option<&mut dyn Sdk> {
         None
     }
@@ -171,8 +174,8 @@ struct Recorder {
     calls: Vec<(Request, Option<Response>)>,
     /// A call touched a broker: nothing more is recorded for this case.
     stopped: bool,
-    /// Calls that touch a broker are made and recorded too (a Redis case run again on the
-    /// run's Redis, [`UnderTest::reference`]).
+    /// Calls that touch a broker are made and recorded too (a failed case run again, on the
+    /// run's Redis when it needs one, [`UnderTest::reference`]).
     brokers: bool,
 }
 
@@ -330,8 +333,14 @@ pub fn run_under(suite: &Suite, options: &RunOptions, under: &mut dyn UnderTest,
                 }
                 under.begin_case(section.name, &case.id);
                 let outcome = cases.run(i, &mut RunCx { sdk: under.sdk(), redis });
+                // A case that needs a service the run does not have never reached the SDK.
+                let served = match cases.needs(i) {
+                    Some(Needs::Nothing) => true,
+                    Some(Needs::Redis) => redis.connected(),
+                    None => false,
+                };
                 if outcome.status == Status::Fail
-                    && cases.needs(i) == Some(Needs::Redis)
+                    && served
                     && let Some(reference) = under.reference()
                 {
                     // Its outcome is the reference's, and of no interest here.

@@ -153,6 +153,11 @@ impl RedisLink {
         self.con.get_or_init(|| self.connect()).as_ref().map(drop).map_err(Clone::clone)
     }
 
+    /// Is the run connected to Redis (a case has connected, and it could)? Never connects.
+    pub fn connected(&self) -> bool {
+        matches!(self.con.get(), Some(Ok(_)))
+    }
+
     fn connection(&self) -> Result<&RefCell<Connection>, &str> {
         self.con
             .get_or_init(|| {
