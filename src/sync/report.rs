@@ -2,6 +2,11 @@
 //! followed by the findings rendered by [`crate::diag`]; JSON is `diag`'s document with the
 //! per-target details added under `targets`.
 //!
+//! Findings come each copy's own verdict first (refused, missing, edited, uncommitted, its pins,
+//! in the targets' order), then every file's drift (BQ708–BQ710), then the pin bumps that
+//! failed: the table lists each drifted file already, and GitHub's ten annotations per severity
+//! should name the copies that need a decision rather than one copy's files.
+//!
 //! Invariants: rendering never touches the disk; every problem is a finding with a stable code,
 //! so all three formats and the exit status agree; target paths are shown relative to the sync
 //! root (the root itself appears once, in the subject line).
@@ -60,6 +65,13 @@ impl Report {
             let group: Vec<&TargetReport> = self.targets.iter().filter(|o| key(o) == key(t)).collect();
             out.extend(self.pin_finding(&group, status));
         }
+        // Each copy's own verdict (refused, missing, edited, a pin, …) before any file's drift,
+        // which the table above lists already: GitHub annotates ten findings per severity, and
+        // a fleet of drifted copies would spend them on one copy's files (a stable sort keeps
+        // the targets' order within each kind).
+        out.sort_by_key(|f| {
+            [Code::SYNC_FILE_ADDED, Code::SYNC_FILE_REMOVED, Code::SYNC_FILE_MODIFIED].contains(&f.code)
+        });
         for (repo, outcome) in self.bumps.iter().flatten() {
             for (file, why) in &outcome.failed {
                 out.push(
