@@ -142,18 +142,6 @@ pub fn changes(dir: &Path) -> Changes {
     if paths.is_empty() { Changes::Clean } else { Changes::Uncommitted(paths) }
 }
 
-/// Uncommitted paths as a message names them: how many, and the first three, or all four of
-/// four, since "and 1 more" could have named it (`2 files: a, b`, `4 files: a, b, c, d`,
-/// `5 files: a, b, c and 2 more`; the rule of `diag::shown`, which this module does not import).
-pub fn listed(paths: &[String]) -> String {
-    const SHOWN: usize = 3;
-    let n = paths.len();
-    let shown = if n == SHOWN + 1 { n } else { n.min(SHOWN) };
-    let first = paths[..shown].join(", ");
-    let more = if n > shown { format!(" and {} more", n - shown) } else { String::new() };
-    format!("{n} file{}: {first}{more}", if n == 1 { "" } else { "s" })
-}
-
 /// The paths of `git status --porcelain=v1 -z` output: each record is `XY PATH`, and a
 /// rename or copy (`R` or `C` in either column) is followed by a record holding its source path,
 /// which is not listed (the change is the new path's).
@@ -212,15 +200,5 @@ mod tests {
     fn files_git_does_not_watch_count() {
         let out = b"H t/c/manifest.json\0h t/c/a.json\0S t/c/b.json\0s t/c/c.json\0M t/c/d.json\0";
         assert_eq!(unwatched_paths(out), ["t/c/a.json", "t/c/b.json", "t/c/c.json"].map(String::from));
-    }
-
-    #[test]
-    fn listed_names_three_and_counts_the_rest() {
-        let p = |n: usize| (0..n).map(|i| format!("f{i}")).collect::<Vec<_>>();
-        assert_eq!(listed(&p(1)), "1 file: f0");
-        assert_eq!(listed(&p(3)), "3 files: f0, f1, f2");
-        // "and 1 more" could have named it.
-        assert_eq!(listed(&p(4)), "4 files: f0, f1, f2, f3");
-        assert_eq!(listed(&p(5)), "5 files: f0, f1, f2 and 2 more");
     }
 }

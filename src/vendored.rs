@@ -78,13 +78,13 @@ pub fn kept_uncommitted(subject: &str, paths: &[String], line_endings_only: bool
             "{subject} holds uncommitted changes ({}) that are line endings only: each file is the suite's with CR LF \
              (git's core.autocrlf checkout, seen as a change once .gitattributes says -text), so replacing them \
              loses nothing: run `{command} --allow-dirty`, then commit the copy with the .gitattributes line",
-            crate::git::listed(paths)
+            crate::diag::listed(paths)
         );
     }
     format!(
         "{subject} holds uncommitted changes ({}): not replaced, so that they are not lost; commit or stash them, or \
          run `{command} --allow-dirty` to replace them",
-        crate::git::listed(paths)
+        crate::diag::listed(paths)
     )
 }
 

@@ -229,7 +229,7 @@ fn committed(suite: &crate::suite::Suite, allow_dirty: bool, color: bool) -> Opt
     if allow_dirty {
         note!(
             "release: --allow-dirty: built from uncommitted bytes, not those of commit {commit} (HEAD) ({})",
-            gate::listed(&files)
+            crate::diag::listed(&files)
         );
         return None;
     }
@@ -239,11 +239,11 @@ fn committed(suite: &crate::suite::Suite, allow_dirty: bool, color: bool) -> Opt
         note!(
             "bqsuite: refusing to build the release: the release files differ from commit {commit} (HEAD) ({}); \
              commit them, or pass --allow-dirty for a build nobody publishes",
-            gate::listed(&files)
+            crate::diag::listed(&files)
         );
         return Some(exit(true));
     }
     note_inline!("{}", diag::render(&findings, Format::Human, false, &summary));
-    note!("release: built from commit {commit} (HEAD) and uncommitted changes to {}", gate::listed(&files));
+    note!("release: built from commit {commit} (HEAD) and uncommitted changes to {}", crate::diag::listed(&files));
     None
 }

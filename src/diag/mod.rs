@@ -97,6 +97,16 @@ pub fn shown(total: usize, cap: usize) -> usize {
     if total <= cap.saturating_add(1) { total } else { cap }
 }
 
+/// Paths as a message names them: how many, then the first three, or all of them when only one
+/// would be left (the rule of [`shown`]): `2 files: a, b`, `4 files: a, b, c, d`, `5 files: a,
+/// b, c and 2 more`.
+pub fn listed(paths: &[String]) -> String {
+    let (n, named) = (paths.len(), shown(paths.len(), 3));
+    let first = paths[..named].join(", ");
+    let more = if n > named { format!(" and {} more", n - named) } else { String::new() };
+    format!("{n} file{}: {first}{more}", if n == 1 { "" } else { "s" })
+}
+
 /// Does any finding fail the command?
 pub fn has_errors(findings: &[Finding]) -> bool {
     findings.iter().any(|f| f.severity == Severity::Error)
@@ -111,5 +121,15 @@ mod tests {
         assert_eq!(super::shown(11, 10), 11, "\"and 1 more\" takes the line the one item would");
         assert_eq!(super::shown(12, 10), 10);
         assert_eq!(super::shown(3, usize::MAX), 3, "no cap");
+    }
+
+    #[test]
+    fn listed_names_three_and_counts_the_rest() {
+        let p = |n: usize| (0..n).map(|i| format!("f{i}")).collect::<Vec<_>>();
+        assert_eq!(super::listed(&p(1)), "1 file: f0");
+        assert_eq!(super::listed(&p(3)), "3 files: f0, f1, f2");
+        // "and 1 more" could have named it.
+        assert_eq!(super::listed(&p(4)), "4 files: f0, f1, f2, f3");
+        assert_eq!(super::listed(&p(5)), "5 files: f0, f1, f2 and 2 more");
     }
 }

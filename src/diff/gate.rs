@@ -70,9 +70,6 @@ use crate::diag::{Code, Finding, Severity};
 use crate::release::layout;
 use crate::suite::{MANIFEST, Suite, VERSION_FILE};
 
-/// Uncommitted paths as a message names them (how many, the first three): BQ959's refusal.
-pub use crate::git::listed;
-
 /// Where a version bump is written: every place `validate` holds to one version.
 pub const BUMPED: &str = crate::suite::VERSION_PLACES;
 
@@ -342,8 +339,7 @@ pub fn committed(current: &Suite) -> Result<Committed, String> {
     }
     let rev = super::git::read(&current.root, "HEAD", &crate::fetch::Limits::default())
         .map_err(|e| format!("cannot compare the release files with HEAD: {e}"))?;
-    let files: Vec<(String, Vec<u8>)> = rev.files.into_iter().filter(|(rel, _)| layout::in_release(rel)).collect();
-    let head: BTreeMap<String, Vec<u8>> = files.into_iter().collect();
+    let head: BTreeMap<String, Vec<u8>> = rev.files.into_iter().filter(|(rel, _)| layout::in_release(rel)).collect();
     let now = release_files(current);
     let short = &rev.commit[..rev.commit.len().min(12)];
     if head.is_empty() {
@@ -435,8 +431,9 @@ pub fn unrun_redis(diff: &Diff, current: &Suite) -> Option<Finding> {
     Some(finding(current, Code::REDIS_CASE_NOT_RUN, message).in_file(current.display_path(MANIFEST)))
 }
 
-/// The cases a message names, as code: the first, and the second or how many more (`` `a` ``,
-/// `` `a` and `b` ``, `` `a` and 2 more ``: "and 1 more" could have named it); `None` for none.
+/// The cases a message names, as code: the first, then the second or how many more (`` `a` ``,
+/// `` `a` and `b` ``, `` `a` and 2 more ``: "and 1 more" could have named it, the rule of
+/// [`crate::diag::shown`]); `None` for none.
 fn named(cases: &[String]) -> Option<String> {
     let (first, rest) = cases.split_first()?;
     Some(match rest {

@@ -137,7 +137,7 @@ pub fn findings(drift: &[Drift], dir: &Path) -> Vec<crate::diag::Finding> {
                 format!(
                     "{} from the release only in line endings ({}): {note}",
                     if files.len() == 1 { "1 file differs" } else { "files differ" },
-                    crate::git::listed(&files)
+                    crate::diag::listed(&files)
                 ),
             )
             .in_file(shown.trim_end_matches('/').to_owned()),

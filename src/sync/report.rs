@@ -226,7 +226,7 @@ impl Report {
                         "{} differ{} from the canonical files only in line endings ({}): {}",
                         if crlf.len() == 1 { "1 file" } else { "files" },
                         if crlf.len() == 1 { "s" } else { "" },
-                        crate::git::listed(&crlf),
+                        crate::diag::listed(&crlf),
                         vendored::crlf_note(Some(&t.target.path), &rewrite(t))
                     );
                     out.push(Finding::error(Code::SYNC_FILE_MODIFIED, message).in_file(id.clone()));
@@ -697,7 +697,7 @@ impl Report {
             }
             Action::RefusedDowngrade(v) => Some(format!("the copy is {v}, newer than {}", self.version)),
             Action::RefusedUncommitted(paths) => {
-                Some(format!("the copy holds uncommitted changes ({})", crate::git::listed(paths)))
+                Some(format!("the copy holds uncommitted changes ({})", crate::diag::listed(paths)))
             }
             Action::RefusedElsewhere(paths) => Some(format!("the repository keeps a copy at {}", paths.join(", "))),
             _ => reason.map(str::to_owned),

@@ -88,7 +88,7 @@ impl LocalEdits {
             Verdict::Exact => format!("exactly release {v}"),
             Verdict::Edited(_) => {
                 let paths = self.paths();
-                format!("release {v} with {} ({})", count(paths.len()), crate::git::listed(&paths))
+                format!("release {v} with {} ({})", count(paths.len()), crate::diag::listed(&paths))
             }
             Verdict::Unknown(_) => "whether it holds local edits is not told".to_owned(),
         }
@@ -107,7 +107,7 @@ impl LocalEdits {
             n if n == paths.len() => ", all of them line endings only (CR LF for LF)".to_owned(),
             n => format!(", {n} of them line endings only (CR LF for LF)"),
         };
-        format!("{} ({}{eol})", count(paths.len()), crate::git::listed(&paths))
+        format!("{} ({}{eol})", count(paths.len()), crate::diag::listed(&paths))
     }
 }
 
