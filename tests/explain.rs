@@ -389,6 +389,34 @@ fn explain_prints_a_code_by_id_number_or_name_and_refuses_an_unknown_one() {
 }
 
 #[test]
+fn a_code_reported_by_fewer_commands_than_its_family_says_which_in_text_and_json() {
+    // The release gate's family is reported by `release` and `validate --against`; BQ959 (HEAD's
+    // bytes, where no tag vouches) by `release` alone.
+    let dir = repo();
+    let o = bqsuite(&dir, &["explain", "BQ959"]);
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    let text = String::from_utf8(o.stdout).unwrap();
+    assert!(text.contains("; this code by `bqsuite release` only\n"), "{text}");
+    let o = bqsuite(&dir, &["explain", "BQ959", "--format", "json"]);
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["reported_by"], serde_json::json!(["bqsuite release"]), "{v}");
+    // A code of the same family that both report keeps the family's line, unqualified.
+    let o = bqsuite(&dir, &["explain", "BQ956", "--format", "json"]);
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["reported_by"], serde_json::json!(["bqsuite release", "bqsuite validate --against"]), "{v}");
+    let text = String::from_utf8(bqsuite(&dir, &["explain", "BQ956"]).stdout).unwrap();
+    assert!(!text.contains("this code by"), "{text}");
+    // Whatever a code names is among its family's commands.
+    for code in ALL_CODES {
+        let e = code.explain();
+        let family = explain::family_of(*code);
+        for c in e.commands() {
+            assert!(family.commands.contains(c), "{}: {c} is not among {:?}", code.id, family.commands);
+        }
+    }
+}
+
+#[test]
 fn explain_answers_for_a_retired_code_with_the_codes_that_replaced_it() {
     let dir = repo();
     for arg in ["BQ822", "822", "body-base64"] {

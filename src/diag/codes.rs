@@ -59,6 +59,7 @@ macro_rules! codes {
         checks: $checks:literal,
         why: $why:literal,
         example: $example:expr,
+        $(only: $only:expr,)?
     })*) => {
         impl Code {
             $(#[doc = $summary] pub const $konst: Code = Code { id: $id, name: $name, summary: $summary };)*
@@ -73,6 +74,7 @@ macro_rules! codes {
             checks: $checks,
             why: $why,
             example: $example,
+            only: otherwise!($($only)?),
         }),*];
     };
 }
@@ -81,7 +83,7 @@ macro_rules! otherwise {
     () => {
         None
     };
-    ($text:literal) => {
+    ($text:expr) => {
         Some($text)
     };
 }
@@ -1204,6 +1206,7 @@ codes! {
         checks: "When release cannot check BQ956 (the repository has no tag of CONFORMANCE_VERSION that releases this suite: a clone made with --no-tags, a checkout of a commit's SHA, a repository without the tag), every file of the release asset (CONFORMANCE_VERSION, manifest.json, LICENSE, schema/, fixtures/) has exactly the bytes the commit at HEAD holds at the suite's path, read from git's objects (an ignored or assume-unchanged file counts), and no file is added or missing. release --allow-dirty skips the check for a build nobody publishes; outside a git repository (a git archive export) there is no commit, and release says so. Checked by release only.",
         why: "A release promises that anyone who checks out its commit builds the same bytes. An asset built from an edit nobody committed (a line appended to LICENSE, a blank line in manifest.json) has a sha256 no checkout reproduces, and nothing else said so before the version's tag exists.",
         example: Committed(&[Replace("LICENSE", "MIT License", "MIT License, with additional terms")]),
+        only: &["release"],
     }
     DOCS_PAGE_DIFFERS = "BQ960" "docs-page-differs" "A page under docs/ (or a generated table of a hand-written page) differs from what bqsuite docs renders from the suite." {
         Error,

@@ -36,6 +36,9 @@ pub struct Explain {
     /// Why a finding of it matters.
     pub why: &'static str,
     pub example: Example,
+    /// The commands that report it, where those are fewer than its family's (BQ959: `release`,
+    /// not `validate --against`).
+    pub only: Option<&'static [&'static str]>,
 }
 
 /// A minimal way to get a finding of a code: a command over a starting point, after edits.
@@ -99,6 +102,13 @@ pub enum Edit {
     Grow(&'static str, u64),
 }
 
+impl Explain {
+    /// The commands that report this code: its family's, unless it names fewer.
+    pub fn commands(&self) -> &'static [&'static str] {
+        self.only.unwrap_or(family_of(self.code).commands)
+    }
+}
+
 /// A family of codes: a range of ids.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Family {
@@ -147,8 +157,13 @@ pub const FAMILIES: &[Family] = &[
 impl Family {
     /// The commands in words: `` `bqsuite a` and `bqsuite b` ``.
     pub fn reported_by(&self) -> String {
-        self.commands.iter().map(|c| format!("`bqsuite {c}`")).collect::<Vec<_>>().join(" and ")
+        reported_by(self.commands)
     }
+}
+
+/// `commands` as a sentence names them: "`bqsuite release` and `bqsuite validate --against`".
+fn reported_by(commands: &[&str]) -> String {
+    commands.iter().map(|c| format!("`bqsuite {c}`")).collect::<Vec<_>>().join(" and ")
 }
 
 /// The family `code` belongs to.
@@ -444,7 +459,7 @@ pub fn render_text(e: &Explain, version: &str, color: bool) -> String {
         None => severity_word(e.severity).to_owned(),
     };
     let _ = writeln!(out, "severity: {sev}");
-    let _ = writeln!(
+    let _ = write!(
         out,
         "family:   {} ({}–{}), reported by {}",
         family.title,
@@ -452,6 +467,10 @@ pub fn render_text(e: &Explain, version: &str, color: bool) -> String {
         family.last,
         family.reported_by()
     );
+    if e.only.is_some() {
+        let _ = write!(out, "; this code by {} only", reported_by(e.commands()));
+    }
+    out.push('\n');
     for (title, text) in [("What it checks", e.checks), ("Why it matters", e.why)] {
         let _ = writeln!(out, "\n{}", paint(EMPHASIS, title, color));
         for line in wrap(text, 96) {
@@ -481,7 +500,7 @@ pub fn render_json(e: &Explain, version: &str) -> Value {
         "severity": severity_word(e.severity),
         "otherwise": e.otherwise,
         "family": family.title,
-        "reported_by": family.commands.iter().map(|c| format!("bqsuite {c}")).collect::<Vec<_>>(),
+        "reported_by": e.commands().iter().map(|c| format!("bqsuite {c}")).collect::<Vec<_>>(),
         "checks": e.checks,
         "why": e.why,
         "example": {
