@@ -1833,7 +1833,7 @@ fn only_a_tag_that_releases_the_suite_counts_and_committed_edits_stay_in_history
 
     let (_, r) = t.json(&["sync", "--check", "--only", "babelqueue-python", "babelqueue-go"]);
     let why = target(&r, WRONG_TAG)["local_edits"]["reason"].as_str().unwrap().to_owned();
-    assert!(why.contains("v1.4.0 names 1.4.0 but holds no suite 1.4.0"), "{why}");
+    assert!(why.contains("v1.4.0 names 1.4.0 but holds no suite 1.4.0 at the repository's top"), "{why}");
     assert_eq!(target(&r, EDITED)["local_edits"]["added"], json!(["fixtures/local-case.json"]));
 
     let (code, r) = t.json(&["sync", "--only", "babelqueue-go"]);

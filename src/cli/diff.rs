@@ -156,13 +156,11 @@ pub fn released_run(current: &Suite, remote: &RemoteArgs) -> Result<Released, St
                 "{why}: whether {version} was released already (BQ956) was not checked"
             )));
         }
-        gate::OwnTag::Elsewhere(tags) => {
+        gate::OwnTag::Elsewhere { tags, at } => {
             return Ok(Released::Unchecked(format!(
-                "{} names {version}, but holds no suite {version} where the repository holds {} (an SDK's own \
-                 release, or the suite moved): not taken as this suite's release, so whether {version} was released \
-                 already (BQ956) was not checked",
-                tags.join(", "),
-                current.root.display()
+                "{}: not taken as this suite's release, so whether {version} was released already (BQ956) was not \
+                 checked",
+                gate::elsewhere(&tags, &at, version)
             )));
         }
     };

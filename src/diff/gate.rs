@@ -113,8 +113,18 @@ pub enum OwnTag {
     /// The suite is not in a git repository, so no tag can be looked for: why.
     NoRepository(String),
     /// Tags of the version exist but hold no suite of it at the suite's path (an SDK
-    /// repository's own releases, or a suite that moved within its repository): which.
-    Elsewhere(Vec<String>),
+    /// repository's own releases, or a suite that moved within its repository): which, and
+    /// that path in words ([`elsewhere`]).
+    Elsewhere { tags: Vec<String>, at: String },
+}
+
+/// What [`OwnTag::Elsewhere`] found, in the words every caller starts with: "v1.6.0 names 1.6.0
+/// but holds no suite 1.6.0 at `sdk/conformance/` (an SDK's own release, or the suite moved)".
+pub fn elsewhere(tags: &[String], at: &str, version: &str) -> String {
+    format!(
+        "{} names {version} but holds no suite {version} {at} (an SDK's own release, or the suite moved)",
+        tags.join(", ")
+    )
 }
 
 /// The tag that released `version` itself in the repository holding `dir`, if any: a
@@ -145,7 +155,15 @@ pub fn own_tag(dir: &Path, version: &str) -> Result<OwnTag, String> {
     match tags_unreliable(dir) {
         Some(why) if !version.ends_with("-pre") => Err(why),
         _ if same.is_empty() => Ok(OwnTag::Untagged),
-        _ => Ok(OwnTag::Elsewhere(same)),
+        _ => {
+            // Where the tags were read: the suite's path in its repository, as git names it.
+            let at = match super::git::prefix(dir) {
+                Some(p) if !p.is_empty() => format!("at `{p}`"),
+                Some(_) => "at the repository's top".to_owned(),
+                None => format!("where the repository holds {}", dir.display()),
+            };
+            Ok(OwnTag::Elsewhere { tags: same, at })
+        }
     }
 }
 
@@ -172,13 +190,8 @@ pub fn released_copy(suite_dir: &Path, version: &str) -> Result<std::collections
             ));
         }
         OwnTag::NoRepository(why) => return Err(format!("{why}, so no release tag can be read")),
-        OwnTag::Elsewhere(tags) => {
-            return Err(format!(
-                "{} names {version} but holds no suite {version} where the repository holds {}, so it is not taken as \
-                 the release",
-                tags.join(", "),
-                suite_dir.display()
-            ));
+        OwnTag::Elsewhere { tags, at } => {
+            return Err(format!("{}, so it is not taken as the release", elsewhere(&tags, &at, version)));
         }
     };
     let rev = super::git::read(suite_dir, &format!("refs/tags/{tag}"), &crate::fetch::Limits::default())

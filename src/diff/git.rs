@@ -51,13 +51,19 @@ pub fn work_tree(dir: &Path) -> Option<std::path::PathBuf> {
     std::fs::canonicalize(top).ok()
 }
 
+/// `dir`'s path inside the work tree of its repository, as git names it (`sdk/conformance/`;
+/// empty at the top); `None` outside a repository.
+pub fn prefix(dir: &Path) -> Option<String> {
+    Some(text(git(dir, &["rev-parse", "--show-prefix"]).ok()?))
+}
+
 /// The `CONFORMANCE_VERSION` that revision `rev` holds at `dir`'s path, trimmed; `None` when it
 /// has none there (or it is larger than a version can be, or not UTF-8, or `rev` names nothing).
 pub fn version_at(dir: &Path, rev: &str) -> Option<String> {
     if !is_revision(rev) {
         return None;
     }
-    let prefix = text(git(dir, &["rev-parse", "--show-prefix"]).ok()?);
+    let prefix = prefix(dir)?;
     let object = format!("{rev}:{prefix}{}", crate::suite::VERSION_FILE);
     let size: u64 = text(git(dir, &["cat-file", "-s", "--end-of-options", &object]).ok()?).parse().ok()?;
     if size > 1024 {
