@@ -91,7 +91,7 @@ pub struct Docs {
 }
 
 /// How a file of the repository differs from the rendered docs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Difference {
     /// The repository lacks it.
     Missing,
@@ -103,18 +103,18 @@ pub enum Difference {
     /// its name: `docs` removes it, and writes the page in its place when it has that name.
     NotAFile,
     /// `docs`, `docs/sections` or `docs/html` is not a real directory (a symlink…): nothing under
-    /// it is compared, and `docs` refuses to write until it is removed.
-    NotADirectory,
+    /// it is compared, and `docs` refuses to write until it is removed. What it is instead.
+    NotADirectory(String),
 }
 
 impl Difference {
-    pub fn as_str(self) -> &'static str {
+    pub fn as_str(&self) -> &'static str {
         match self {
             Difference::Missing => "missing",
             Difference::Differs => "differs",
             Difference::Stale => "stale",
             Difference::NotAFile => "not-a-file",
-            Difference::NotADirectory => "not-a-directory",
+            Difference::NotADirectory(_) => "not-a-directory",
         }
     }
 }
@@ -395,7 +395,7 @@ pub fn check(docs: &Docs, root: &Path) -> Vec<(String, Difference)> {
     }
     out.extend(strays.stale.into_iter().map(|rel| (rel, Difference::Stale)));
     out.extend(strays.not_files.into_iter().map(|rel| (rel, Difference::NotAFile)));
-    out.extend(bad.into_iter().map(|(rel, _)| (rel.to_owned(), Difference::NotADirectory)));
+    out.extend(bad.into_iter().map(|(rel, what)| (rel.to_owned(), Difference::NotADirectory(what))));
     out.sort();
     out
 }
@@ -428,8 +428,7 @@ pub fn findings(docs: &Docs, root: &Path) -> Vec<Finding> {
                 format!("{rel} is not a regular file (a symlink, or another special file) in a directory `bqsuite docs` owns, where every entry is a page it writes; run `bqsuite docs`, which removes it (and writes the page in its place if it has a page's name)"),
             )
             .in_file(rel),
-            Difference::NotADirectory => {
-                let what = not_a_directory(root, &rel).unwrap_or_else(|| "not a directory".into());
+            Difference::NotADirectory(what) => {
                 Finding::error(
                     Code::DOCS_DIR_NOT_A_DIRECTORY,
                     format!("{rel} is {what}, not a directory: `bqsuite docs` writes and removes pages under it, and never through a link, which could point out of the repository; nothing under it was compared; delete {rel}, then run `bqsuite docs` and commit the result"),
