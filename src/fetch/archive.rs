@@ -307,6 +307,17 @@ mod tests {
         assert!(gunzip(&gz[..gz.len() - 3], &small()).unwrap_err().contains("not a valid gzip stream"));
     }
 
+    /// The size cap holds at its boundary: exactly `max_total` bytes decompress, one more is
+    /// refused, however the decoder's reads fall (one read here, past the cap at once).
+    #[test]
+    fn gunzip_takes_exactly_the_cap_and_refuses_one_byte_more() {
+        let capped = Limits { max_total: 1000, max_ratio: u64::MAX, ..small() };
+        let data: Vec<u8> = (0..1001u32).map(|i| (i % 251) as u8).collect();
+        assert_eq!(gunzip(&gzip(&data[..1000]), &capped).unwrap(), &data[..1000]);
+        let over = gunzip(&gzip(&data), &capped).unwrap_err();
+        assert!(over.contains("more than the 1000-byte cap"), "{over}");
+    }
+
     /// Red team F3 (stop 49): an asset release's own writer builds from files release would
     /// refuse (a script, a hidden file under fixtures/) reproduces byte for byte, so rule 10
     /// alone let it through; the file rule refuses it, and takes the same asset without them.
