@@ -838,6 +838,9 @@ fn links_and_special_files() {
     unsafe_archive(with_root(vec![special(&format!("{r}/fifo"), b'6', "")]), "a FIFO");
     unsafe_archive(with_root(vec![special(&format!("{r}/tty"), b'3', "")]), "a character device");
     unsafe_archive(with_root(vec![special(&format!("{r}/blk"), b'4', "")]), "a block device");
+    unsafe_archive(with_root(vec![special(&format!("{r}/contig"), b'7', "")]), "a contiguous file");
+    unsafe_archive(with_root(vec![special(&format!("{r}/sparse"), b'S', "")]), "a GNU sparse file");
+    unsafe_archive(with_root(vec![special(&format!("{r}/what"), b'Z', "")]), "an entry of unknown type 'Z'");
 }
 
 #[test]

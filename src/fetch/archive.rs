@@ -318,6 +318,28 @@ mod tests {
         assert!(over.contains("more than the 1000-byte cap"), "{over}");
     }
 
+    /// The ratio cap holds at both its boundaries: a stream that expands to exactly
+    /// `max_ratio` times its size, or to exactly `ratio_floor` bytes, decompresses; one byte
+    /// more is refused.
+    #[test]
+    fn gunzip_ratio_cap_takes_its_boundaries_and_refuses_past_them() {
+        // Zeros whose gzip divides their length, and one more zero gzips to the same length.
+        let (n, ratio) = (2000..20_000usize)
+            .find_map(|n| {
+                let len = gzip(&vec![0u8; n]).len();
+                (n % len == 0 && gzip(&vec![0u8; n + 1]).len() == len).then_some((n, (n / len) as u64))
+            })
+            .expect("some length of zeros gzips to a divisor of it");
+        let limits = Limits { ratio_floor: 1000, max_ratio: ratio, ..small() };
+        assert_eq!(gunzip(&gzip(&vec![0u8; n]), &limits).unwrap().len(), n);
+        let over = gunzip(&gzip(&vec![0u8; n + 1]), &limits).unwrap_err();
+        assert!(over.contains("decompression bomb"), "{over}");
+        // At the floor, any ratio is taken; past it, the ratio counts.
+        let floor = Limits { ratio_floor: 4000, max_ratio: 1, ..small() };
+        assert_eq!(gunzip(&gzip(&[0u8; 4000]), &floor).unwrap().len(), 4000);
+        assert!(gunzip(&gzip(&[0u8; 4001]), &floor).unwrap_err().contains("decompression bomb"));
+    }
+
     /// Red team F3 (stop 49): an asset release's own writer builds from files release would
     /// refuse (a script, a hidden file under fixtures/) reproduces byte for byte, so rule 10
     /// alone let it through; the file rule refuses it, and takes the same asset without them.
