@@ -329,6 +329,10 @@ fn check_passes_on_a_synced_copy_and_names_every_drifted_file() {
         out.contains("-  \"job\": \"urn:babel:orders:created\",\n+  \"job\": \"urn:babel:orders:hand-edited\","),
         "{out}"
     );
+    // Each side of the diff is labelled: the release by its archive's root, the copy as given.
+    let release_side = format!("--- babelqueue-conformance-{}/fixtures/order-created.json\n", support::version());
+    let copy_side = format!("+++ {}/fixtures/order-created.json\n", dir.display());
+    assert!(out.contains(&release_side) && out.contains(&copy_side), "{out}");
     // The diff is in a CI log too, beside the annotation (as `sync --check` prints it there).
     let o = fetch(&["--check", "--format", "github", support::version(), dir.to_str().unwrap()], Some(&base));
     let out = String::from_utf8_lossy(&o.stdout);
@@ -840,6 +844,8 @@ fn links_and_special_files() {
     unsafe_archive(with_root(vec![special(&format!("{r}/blk"), b'4', "")]), "a block device");
     unsafe_archive(with_root(vec![special(&format!("{r}/contig"), b'7', "")]), "a contiguous file");
     unsafe_archive(with_root(vec![special(&format!("{r}/sparse"), b'S', "")]), "a GNU sparse file");
+    unsafe_archive(with_root(vec![special(&format!("{r}/label"), b'V', "")]), "a volume label");
+    unsafe_archive(with_root(vec![special(&format!("{r}/cont"), b'M', "")]), "a multi-volume continuation");
     unsafe_archive(with_root(vec![special(&format!("{r}/what"), b'Z', "")]), "an entry of unknown type 'Z'");
 }
 

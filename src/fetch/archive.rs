@@ -307,6 +307,28 @@ mod tests {
         assert!(gunzip(&gz[..gz.len() - 3], &small()).unwrap_err().contains("not a valid gzip stream"));
     }
 
+    /// The download and entry caps hold at their boundaries: an asset of exactly
+    /// `max_download` bytes and `max_entries` entries is read, one byte or entry fewer allowed
+    /// refuses it; and the tree is named by the archive's root.
+    #[test]
+    fn read_takes_exactly_the_download_and_entry_caps() {
+        let files: Vec<(&str, &[u8])> = vec![
+            ("CONFORMANCE_VERSION", b"1.6.0\n"),
+            ("LICENSE", b"MIT\n"),
+            ("fixtures/a.json", b"{}"),
+            ("manifest.json", br#"{"schema_version": 1, "conformance_version": "1.6.0"}"#),
+        ];
+        let gz = gzip(&release::tar_stream("1.6.0", &files).unwrap());
+        let entries = ustar::read(&gunzip(&gz, &Limits::default()).unwrap(), u64::MAX).unwrap().len();
+        let exact = Limits { max_download: gz.len() as u64, max_entries: entries, ..Limits::default() };
+        let tree = read(&gz, "1.6.0", &exact).unwrap();
+        assert_eq!(tree.root, "babelqueue-conformance-1.6.0");
+        let bytes = read(&gz, "1.6.0", &Limits { max_download: gz.len() as u64 - 1, ..exact }).unwrap_err();
+        assert!(bytes.contains("download cap"), "{bytes}");
+        let count = read(&gz, "1.6.0", &Limits { max_entries: entries - 1, ..exact }).unwrap_err();
+        assert!(count.contains(&format!("{entries} entries, more than the cap of {}", entries - 1)), "{count}");
+    }
+
     /// The size cap holds at its boundary: exactly `max_total` bytes decompress, one more is
     /// refused, however the decoder's reads fall (one read here, past the cap at once).
     #[test]
