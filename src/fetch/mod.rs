@@ -42,7 +42,8 @@
 //!    `schema/` and `fixtures/` only `.json` files, none hidden), which rule 10 alone would let
 //!    through: it proves the bytes are what `release` writes for these files, not that it would
 //!    take them.
-//! 8. **Caps** on the number of entries, the size of one file and the total size.
+//! 8. **Caps** on the number of entries and the size of one file. The files' total needs no
+//!    cap of its own: every file's bytes lie in the tar stream, which rule 3 caps.
 //! 9. **The archive says what it is.** Its `CONFORMANCE_VERSION` must hold `VERSION`, and so
 //!    must its `manifest.json`'s `conformance_version` (a manifest that does not parse as
 //!    strict JSON, repeats a key or states no version is refused: release's never does); and it
