@@ -107,3 +107,36 @@ fn make_dirs(base: &Path, rel: &str) -> std::io::Result<()> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn refused(dest: &Path) -> String {
+        check_dest(dest).expect_err("refused").message
+    }
+
+    /// DEST is new or an empty directory under an existing parent; each other case is refused
+    /// with its own words, and the advice to create the parent only where that would help.
+    #[test]
+    fn dest_is_new_or_empty_under_an_existing_parent() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("file");
+        fs::write(&file, "x").unwrap();
+        assert!(refused(&file).ends_with("exists and is not a directory"), "{}", refused(&file));
+        // Under a file, the parent can never be made: the system's error, no `mkdir -p`.
+        let under = refused(&file.join("dest"));
+        assert!(!under.contains("mkdir") && under.contains("dest"), "{under}");
+        let absent = refused(&dir.path().join("no/dest"));
+        assert!(absent.contains("`mkdir -p "), "{absent}");
+        fs::create_dir(dir.path().join("full")).unwrap();
+        fs::write(dir.path().join("full/x"), "x").unwrap();
+        assert!(refused(&dir.path().join("full")).contains("not empty"));
+        fs::create_dir(dir.path().join("empty")).unwrap();
+        assert!(check_dest(&dir.path().join("empty")).is_ok());
+        assert!(check_dest(&dir.path().join("new")).is_ok());
+        // A bare name lies in the current directory, which exists.
+        assert_eq!(parent_of(Path::new("dest")), Path::new("."));
+        assert_eq!(parent_of(Path::new("a/dest")), Path::new("a"));
+    }
+}
