@@ -510,6 +510,24 @@ fn a_section_whose_every_case_the_policy_allows_is_still_not_run_unless_whole() 
     }
     let fc = check(&cs, &v);
     assert_eq!(codes(&fc.findings), ["BQ615"], "{:#?}", fc.findings);
+    // The same rule naming kafka_poison in whole_sections may skip it whole; two skips citing
+    // another ADR are not its, and BQ615 counts them, not the skips it allows (mutation
+    // testing: the count was not pinned, since the canonical whole rule's section has one case).
+    copy.edit_manifest(|m| m["skip_policy"]["rules"][3]["whole_sections"] = json!(["kafka_poison"]));
+    let cs = Suite::load(copy.path()).unwrap();
+    let fc = check(&cs, &v);
+    assert!(fc.findings.is_empty(), "{:#?}", fc.findings);
+    let ids: Vec<String> = v["sections"]["kafka_poison"].as_object().unwrap().keys().take(2).cloned().collect();
+    for id in &ids {
+        v["sections"]["kafka_poison"][id] = json!({"status": "skip", "reason": "ADR-0032"});
+    }
+    let fc = check(&cs, &v);
+    assert_eq!(codes(&fc.findings), ["BQ615", "BQ614", "BQ614"], "{:#?}", fc.findings);
+    assert!(
+        fc.findings[0].message.contains("and 2 of these are not allowed (see their findings)"),
+        "{}",
+        fc.findings[0].message
+    );
     // The redis section is the one a rule may skip whole (no live Redis, ADR-0033), in a run
     // that skips every case needing Redis.
     let mut v = passing(&s, "babelqueue-python", &["redis"]);
@@ -659,6 +677,14 @@ fn a_missing_case() {
     assert_eq!(codes(&fc.findings), ["BQ608"]);
     assert!(fc.findings[0].message.contains("urn-alias"));
     assert_eq!(fc.missing_cases["cases"], ["urn-alias"]);
+    // A section reported as an empty object misses every case, and that is all it is: with no
+    // skip in it, it is no section "not run" by skips (mutation testing: `skips > 0` as
+    // `skips >= 0` added a BQ615 of "all 0 of its reported cases are skips").
+    let mut v = passing(&s, "babelqueue-python", &[]);
+    v["sections"]["trim"] = json!({});
+    let fc = broken(&v, "BQ608", "/sections/trim");
+    let trim = s.sections().into_iter().find(|sec| sec.name == "trim").unwrap().cases().len();
+    assert_eq!(codes(&fc.findings), vec!["BQ608"; trim], "{:#?}", fc.findings);
 }
 
 #[test]

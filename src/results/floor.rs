@@ -196,8 +196,21 @@ mod tests {
                 "/sections/cases"
             ]
         );
+        // Each message says what the member is, an empty string told from a string, and which
+        // bindings there are (mutation testing: neither was pinned).
+        let messages: Vec<String> = check(&v).into_iter().map(|j| j.finding.message).collect();
+        assert!(messages[0].starts_with("sdk is an empty string, not a non-empty string"), "{}", messages[0]);
+        assert!(
+            messages[6].starts_with(
+                "bindings lists \"Redis\", which is no binding (the bindings are redis, amqp, sqs, asb, pulsar, kafka, \
+                 artemis, otel)"
+            ),
+            "{}",
+            messages[6]
+        );
         let v = json!({"sdk": "s", "version": "1", "conformance_version": "1.6.0", "bindings": "redis sqs", "sections": []});
-        let got: Vec<String> = check(&v).into_iter().map(|j| j.subject).collect();
-        assert_eq!(got, ["/bindings", "/sections"]);
+        let got: Vec<(String, String)> = check(&v).into_iter().map(|j| (j.subject, j.finding.message)).collect();
+        assert_eq!(got.iter().map(|(s, _)| s.as_str()).collect::<Vec<_>>(), ["/bindings", "/sections"]);
+        assert!(got[0].1.starts_with("bindings is a string, not an array"), "{}", got[0].1);
     }
 }
