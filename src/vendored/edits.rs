@@ -104,6 +104,7 @@ impl LocalEdits {
         };
         let eol = match crlf {
             0 => String::new(),
+            1 if paths.len() == 1 => ", line endings only (CR LF for LF)".to_owned(),
             n if n == paths.len() => ", all of them line endings only (CR LF for LF)".to_owned(),
             n => format!(", {n} of them line endings only (CR LF for LF)"),
         };
@@ -149,6 +150,19 @@ mod tests {
         assert_eq!(e.words(), "release 1.5.0 with 2 local edits (2 files: fixtures/a.json, fixtures/b.json)");
         assert!(e.edits_said().ends_with(", 1 of them line endings only (CR LF for LF))"), "{}", e.edits_said());
         assert_eq!(e.verdict.as_str(), "edited");
+        // Every edit line endings only: said so, not counted (and of one edit, without "all").
+        let one = tree(&[("CONFORMANCE_VERSION", "1.5.0\n"), ("fixtures/a.json", "{\r\n}\r\n")]);
+        let e = LocalEdits::judge("1.5.0", &release, &one);
+        assert_eq!(e.edits_said(), "1 local edit (1 file: fixtures/a.json, line endings only (CR LF for LF))");
+        let mut release = release.clone();
+        release.insert("fixtures/b.json".to_owned(), b"[\n]\n".to_vec());
+        let two = tree(&[
+            ("CONFORMANCE_VERSION", "1.5.0\n"),
+            ("fixtures/a.json", "{\r\n}\r\n"),
+            ("fixtures/b.json", "[\r\n]\r\n"),
+        ]);
+        let e = LocalEdits::judge("1.5.0", &release, &two);
+        assert!(e.edits_said().ends_with(", all of them line endings only (CR LF for LF))"), "{}", e.edits_said());
     }
 
     #[test]
