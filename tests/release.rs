@@ -457,6 +457,21 @@ fn a_multi_line_sha256sums_in_out_is_replaced_saying_which_lines_went() {
     // Nothing to say the second time.
     let o = release(s.path(), out.path());
     assert!(!String::from_utf8_lossy(&o.stderr).contains("dropped"), "{}", transcript(&o));
+    // At most 20 lines are quoted, then how many more; one more than 20 is quoted, not counted.
+    let dropped_of = |n: usize| {
+        let lines: String = (0..n).map(|i| format!("{}  other-{i}.tar.gz\n", "e".repeat(64))).collect();
+        std::fs::write(&sums, lines).unwrap();
+        let o = release(s.path(), out.path());
+        assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+        let err = String::from_utf8_lossy(&o.stderr).into_owned();
+        err.lines().filter(|l| l.starts_with("release: dropped from ")).map(str::to_owned).collect::<Vec<_>>()
+    };
+    let d = dropped_of(21);
+    assert_eq!(d.len(), 21, "{d:#?}");
+    assert!(d.iter().all(|l| !l.contains("more")), "{d:#?}");
+    let d = dropped_of(22);
+    assert_eq!(d.len(), 21, "{d:#?}");
+    assert!(d[20].contains("… and 2 more"), "{d:#?}");
 }
 
 /// A `SHA256SUMS` in `--out` that is a link (`dist/SHA256SUMS -> ~/.netrc`, committed) is never

@@ -309,7 +309,8 @@ pub fn write(asset: &Asset, out: &Path) -> Result<[PathBuf; 2], ReleaseError> {
 /// regular file is read (never through a link: a committed `dist/SHA256SUMS -> ~/.netrc` would
 /// print the file it points at), within fetch's download cap, and only lines of a checksum
 /// file's shape are quoted (64 hex digits, white space, a name: anything else in it is no
-/// checksum the release drops), at most [`MAX_DROPPED_SHOWN`] of them, then how many more.
+/// checksum the release drops), at most [`MAX_DROPPED_SHOWN`] of them (all of one more), then how
+/// many more.
 /// Control characters are escaped for the terminal.
 pub fn dropped_sums_lines(asset: &Asset, out: &Path) -> Vec<String> {
     let path = out.join(layout::SHA256SUMS);
@@ -327,10 +328,12 @@ pub fn dropped_sums_lines(asset: &Asset, out: &Path) -> Vec<String> {
             sum.len() == 64 && sum.bytes().all(|b| b.is_ascii_hexdigit()) && name.is_some_and(|n| n != asset.name)
         })
         .collect();
+    // "and 1 more" would hide a line it could have quoted (diag::shown's rule).
+    let named = crate::diag::shown(others.len(), MAX_DROPPED_SHOWN);
     let mut shown: Vec<String> =
-        others.iter().take(MAX_DROPPED_SHOWN).map(|line| crate::diag::terminal_safe(line).into_owned()).collect();
-    if others.len() > MAX_DROPPED_SHOWN {
-        shown.push(format!("… and {} more", others.len() - MAX_DROPPED_SHOWN));
+        others.iter().take(named).map(|line| crate::diag::terminal_safe(line).into_owned()).collect();
+    if others.len() > named {
+        shown.push(format!("… and {} more", others.len() - named));
     }
     shown
 }
