@@ -10,7 +10,9 @@
 //! [`read_bounded`] reads only regular files (a symlink is followed to what it names): a FIFO,
 //! socket or device is refused without being read, and the open itself never blocks (on Unix it
 //! uses `O_NONBLOCK`, so a FIFO swapped in after the check is refused too); a file larger than
-//! its cap is refused, also one that grows past the cap while it is read.
+//! its cap is refused, also one that grows past the cap while it is read. [`read_own`] keeps
+//! the same rules and never reads through a symbolic link: one at the path is refused, also one
+//! swapped in after the check (the open does not follow it).
 
 use std::fmt;
 use std::fs;
@@ -30,6 +32,16 @@ pub enum ReadError {
         cap: u64,
     },
     Io(std::io::Error),
+}
+
+/// What [`read_own`] calls a symbolic link it refused ([`ReadError::NotRegular`]).
+const LINK: &str = "a symbolic link";
+
+impl ReadError {
+    /// Did [`read_own`] refuse a symbolic link?
+    pub fn is_link(&self) -> bool {
+        matches!(self, ReadError::NotRegular(what) if *what == LINK)
+    }
 }
 
 impl fmt::Display for ReadError {
@@ -97,21 +109,39 @@ fn kind_of(t: std::fs::FileType) -> &'static str {
 /// Read the regular file at `path` (following symlinks), refusing anything else and anything
 /// larger than `cap` bytes.
 pub fn read_bounded(path: &Path, cap: u64) -> Result<Vec<u8>, ReadError> {
-    let meta = std::fs::metadata(path).map_err(ReadError::Io)?;
+    read_regular(path, cap, Links::Follow)
+}
+
+/// Read the regular file at `path` itself, never through a symbolic link (a link there is
+/// refused as [`ReadError::NotRegular`], "a symbolic link", also one swapped in after the
+/// check: the open does not follow it), within `cap` bytes: for a repository's own file that a
+/// pull request could commit as a link to a file outside it (`README.md -> ~/.netrc`).
+pub fn read_own(path: &Path, cap: u64) -> Result<Vec<u8>, ReadError> {
+    read_regular(path, cap, Links::Refuse)
+}
+
+#[derive(PartialEq)]
+enum Links {
+    Follow,
+    Refuse,
+}
+
+fn read_regular(path: &Path, cap: u64, links: Links) -> Result<Vec<u8>, ReadError> {
+    let meta = match links {
+        Links::Follow => std::fs::metadata(path),
+        Links::Refuse => std::fs::symlink_metadata(path),
+    }
+    .map_err(ReadError::Io)?;
+    if meta.file_type().is_symlink() {
+        return Err(ReadError::NotRegular(LINK));
+    }
     if !meta.is_file() {
         return Err(ReadError::NotRegular(kind_of(meta.file_type())));
     }
     if meta.len() > cap {
         return Err(ReadError::TooLarge { size: meta.len(), cap });
     }
-    let mut options = std::fs::OpenOptions::new();
-    options.read(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.custom_flags(libc::O_NONBLOCK);
-    }
-    let file = options.open(path).map_err(ReadError::Io)?;
+    let file = open(path, &links)?;
     let meta = file.metadata().map_err(ReadError::Io)?;
     if !meta.is_file() {
         return Err(ReadError::NotRegular(kind_of(meta.file_type())));
@@ -122,6 +152,26 @@ pub fn read_bounded(path: &Path, cap: u64) -> Result<Vec<u8>, ReadError> {
         return Err(ReadError::TooLarge { size: bytes.len() as u64, cap });
     }
     Ok(bytes)
+}
+
+/// Open `path` for reading without blocking (a FIFO swapped in after the check is not waited
+/// on) and, under [`Links::Refuse`], without following a link (one swapped in after the check is
+/// refused here, `ELOOP`).
+fn open(path: &Path, links: &Links) -> Result<std::fs::File, ReadError> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        // One call: `custom_flags` replaces the flags an earlier call set.
+        use std::os::unix::fs::OpenOptionsExt;
+        let no_follow = if *links == Links::Refuse { libc::O_NOFOLLOW } else { 0 };
+        options.custom_flags(libc::O_NONBLOCK | no_follow);
+    }
+    options.open(path).map_err(|e| match e.raw_os_error() {
+        #[cfg(unix)]
+        Some(libc::ELOOP) if *links == Links::Refuse => ReadError::NotRegular(LINK),
+        _ => ReadError::Io(e),
+    })
 }
 
 /// `path` relative to `root`, with `/` separators (the suite's path spelling on every OS).
@@ -340,5 +390,25 @@ mod tests {
         }
         assert_eq!(human_size(64 << 20), "64 MiB");
         assert_eq!(human_size(1536), "1.5 KiB");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn own_reads_never_go_through_a_link_not_even_one_swapped_in_after_the_check() {
+        let dir = tempfile::tempdir().unwrap();
+        let (file, link) = (dir.path().join("SHA256SUMS.real"), dir.path().join("SHA256SUMS"));
+        std::fs::write(&file, b"secret").unwrap();
+        assert_eq!(read_own(&file, 6).unwrap(), b"secret");
+        assert!(matches!(read_own(&file, 5), Err(ReadError::TooLarge { size: 6, cap: 5 })));
+        std::os::unix::fs::symlink(&file, &link).unwrap();
+        assert_eq!(read_bounded(&link, 6).unwrap(), b"secret", "a bounded read follows it");
+        let e = read_own(&link, 6).unwrap_err();
+        assert!(e.is_link(), "{e:?}");
+        assert_eq!(e.to_string(), "not a regular file (a symbolic link); only regular files are read");
+        assert!(matches!(read_own(dir.path(), 6), Err(ref e @ ReadError::NotRegular("a directory")) if !e.is_link()));
+        // The open itself refuses a link, for one planted between the check and the open.
+        assert!(open(&link, &Links::Refuse).unwrap_err().is_link());
+        assert!(open(&link, &Links::Follow).is_ok());
+        assert!(matches!(open(&dir.path().join("none"), &Links::Refuse), Err(ReadError::Io(_))));
     }
 }

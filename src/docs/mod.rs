@@ -44,6 +44,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use crate::diag::{Code, Finding, Span};
+use crate::fsutil::ReadError;
 use crate::suite::Suite;
 
 /// The first line of every generated Markdown page.
@@ -123,18 +124,14 @@ impl Difference {
 /// regular file only, never through a symbolic link (`README.md -> /proc/self/environ`, committed
 /// in a pull request, would put what it points at into the HTML pages and a `--check` diff).
 fn read(root: &Path, rel: &str) -> Result<String, String> {
-    match std::fs::symlink_metadata(root.join(rel)) {
-        Ok(m) if m.file_type().is_symlink() => {
-            return Err(format!(
-                "{rel} is a symbolic link: bqsuite docs reads only the repository's own files, never through a \
-                 link; replace it with the file"
-            ));
-        }
-        Ok(m) if !m.is_file() => return Err(format!("{rel} is not a regular file")),
-        _ => {}
-    }
-    let bytes = crate::fsutil::read_bounded(&root.join(rel), crate::suite::FILE_CAP)
-        .map_err(|e| format!("cannot read {rel}: {e} (bqsuite docs runs in the suite's repository checkout)"))?;
+    let bytes = crate::fsutil::read_own(&root.join(rel), crate::suite::FILE_CAP).map_err(|e| match e {
+        e if e.is_link() => format!(
+            "{rel} is a symbolic link: bqsuite docs reads only the repository's own files, never through a link; \
+             replace it with the file"
+        ),
+        ReadError::NotRegular(_) => format!("{rel} is not a regular file"),
+        e => format!("cannot read {rel}: {e} (bqsuite docs runs in the suite's repository checkout)"),
+    })?;
     String::from_utf8(bytes).map_err(|_| format!("{rel} is not UTF-8"))
 }
 
