@@ -2087,4 +2087,35 @@ mod tests {
         assert_eq!(ahead.iter().map(|a| &a.request).collect::<Vec<_>>(), [&accepts, &accepts]);
         assert!(ahead.iter().all(|a| a.answer.is_none() && a.stage == Stage::Held));
     }
+
+    /// With `--trace`, a failed case is run again by the reference core and paired call by call
+    /// from its first: only a case none of whose calls was answered ahead. One that was is never
+    /// run again, since what it made one at a time does not start at its first call: the
+    /// pairing below would put the reference's answer to the case's first `accepts` beside the
+    /// adapter's second, a difference that is not one.
+    #[test]
+    fn a_case_answered_ahead_is_not_run_again_by_the_reference() {
+        let options = AdapterOptions {
+            command: vec!["adapter".into()],
+            timeout: DEFAULT_TIMEOUT,
+            max_restarts: 0,
+            log: PathBuf::from("adapter.log"),
+            conformance_version: "1.6.0".into(),
+            trace: true,
+        };
+        let mut adapter = Adapter::new(options);
+        let accepts = Request::Accepts(Accepts { body: Bytes::from("{}") });
+        adapter.begin_case("envelope", "a");
+        assert!(adapter.wants_reference(), "nothing answered ahead yet");
+        // What `call` records: the case's first call was answered ahead, its second made now.
+        adapter.answered_ahead = true;
+        adapter.made.push((7, accepts, Some(Response::Accepts(false))));
+        assert!(!adapter.wants_reference());
+        adapter.begin_case("envelope", "b");
+        assert!(adapter.wants_reference(), "each case starts afresh");
+        assert!(adapter.made.is_empty());
+        let mut untraced = Adapter::new(AdapterOptions { trace: false, ..adapter.options.clone() });
+        untraced.begin_case("envelope", "a");
+        assert!(!untraced.wants_reference(), "only a trace compares");
+    }
 }
