@@ -511,4 +511,44 @@ mod tests {
             "s / passing is listed as a known failure, but it passed in results.json: take its line out of the list"
         );
     }
+
+    /// `run --known-failing`: the run holds only when every failure is listed and every entry
+    /// judged still fails; the failures the list does not name are told in the results' order;
+    /// an entry of a case the suite lacks is told apart from one of a section it lacks.
+    #[test]
+    fn a_run_holds_only_with_every_failure_listed_and_every_entry_failing() {
+        let sections = serde_json::json!({
+            "sqs": {"b": {"status": "fail", "reason": "x"}, "a": {"status": "fail", "reason": "y"}, "c": {"status": "pass"}},
+            "cases": {"d": {"status": "skip", "reason": "ADR-0032"}, "e": {"status": "fail", "reason": "z"}},
+        });
+        let results = ResultsFile::of_sections(sections);
+        let cases: HashSet<(String, String)> =
+            [("sqs", "a"), ("sqs", "b"), ("sqs", "c"), ("cases", "d"), ("cases", "e")]
+                .iter()
+                .map(|(s, i)| ((*s).into(), (*i).into()))
+                .collect();
+        let all = list("sqs a\nsqs b\ncases e\n");
+        let on = all.check_run(&results, &cases, false);
+        assert!(on.unlisted.is_empty() && on.judged.stale.is_empty() && on.holds(), "{on:?}");
+        assert_eq!((on.judged.judged, on.judged.still_failing), (3, 3));
+
+        let some = list("sqs a\n");
+        let on = some.check_run(&results, &cases, false);
+        assert_eq!(on.unlisted, [("sqs", "b"), ("cases", "e")], "a pass or a skip is no failure");
+        assert!(!on.holds(), "an unlisted failure");
+
+        let stale = list("sqs a\nsqs b\ncases e\nsqs c\nsqs ghost\nkafka ghost\n");
+        let on = stale.check_run(&results, &cases, false);
+        assert!(on.unlisted.is_empty());
+        let why: Vec<_> = on.judged.stale.iter().map(|(e, why)| (e.section.as_str(), e.id.as_str(), *why)).collect();
+        assert_eq!(
+            why,
+            [
+                ("sqs", "c", Stale::Passed),
+                ("sqs", "ghost", Stale::NoSuchCase),
+                ("kafka", "ghost", Stale::NoSuchSection)
+            ]
+        );
+        assert!(!on.holds(), "a stale entry");
+    }
 }
