@@ -744,6 +744,27 @@ mod tests {
         assert!(!line_endings_only(&[], &drift(vec![m("manifest.json", true)])), "no change at all is not one");
     }
 
+    /// A file larger than a file may be is refused as such, naming it; only when what remains of
+    /// the suite's cap is less than a file may be is the refusal the suite's cap (a file that
+    /// is too large when exactly a file's worth remains is too large by itself).
+    #[test]
+    fn a_file_too_large_by_itself_is_said_as_such_not_as_the_suites_cap() {
+        let dir = tempfile::tempdir().unwrap();
+        let big = |name: &str, len: u64| fs::File::create(dir.path().join(name)).unwrap().set_len(len).unwrap();
+        big("z-big.json", FILE_CAP + 1);
+        let alone = read_tree(dir.path()).unwrap_err().to_string();
+        assert!(alone.contains("z-big.json") && alone.contains("this file may have"), "{alone}");
+        assert!(!alone.contains("in all"), "{alone}");
+        // Exactly a file's worth of the suite's cap left when the big file is reached.
+        let files = usize::try_from((SUITE_CAP - FILE_CAP) / FILE_CAP).unwrap();
+        for i in 0..files {
+            big(&format!("a-{i}.json"), FILE_CAP);
+        }
+        let at_the_edge = read_tree(dir.path()).unwrap_err().to_string();
+        assert!(at_the_edge.contains("z-big.json") && at_the_edge.contains("this file may have"), "{at_the_edge}");
+        assert!(!at_the_edge.contains("in all"), "{at_the_edge}");
+    }
+
     /// What a repository's copies are: a directory holding a regular `CONFORMANCE_VERSION` and
     /// `manifest.json` side by side (one of them alone is not one), none below a copy, none under
     /// a hidden directory or `node_modules` (but a repository whose own name is hidden is searched).
@@ -831,6 +852,21 @@ mod tests {
         assert_eq!(not_a_copy(dir.path(), true).unwrap(), None);
     }
 
+    /// The reason names at most five foreign entries, then says there are more; "it" or "them"
+    /// as many as there are.
+    #[test]
+    fn why_names_five_foreign_entries_at_most() {
+        let foreign =
+            |n: usize| NotACopy::Foreign { entries: (1..=n).map(|i| format!("f{i}")).collect(), versioned: false };
+        let five = foreign(5).why();
+        assert!(five.starts_with("holds f1, f2, f3, f4, f5, which a vendored copy never holds"), "{five}");
+        assert!(five.ends_with("replacing it would delete them"), "{five}");
+        let six = foreign(6).why();
+        assert!(six.starts_with("holds f1, f2, f3, f4, f5, …, which"), "{six}");
+        assert!(!six.contains("f6"), "{six}");
+        assert!(foreign(1).why().ends_with("replacing it would delete it"));
+    }
+
     /// After an interrupted run: a lone old copy is put back only where the copy is missing;
     /// beside a copy it is removed like any leftover, and so is a stage beside the one restored.
     #[test]
@@ -862,6 +898,18 @@ mod tests {
 
     fn name_of(p: &Path) -> String {
         p.file_name().unwrap().to_string_lossy().into_owned()
+    }
+
+    /// A refusal to write is a permission or a read-only file system, nothing else (then the
+    /// failed write names the directory that refused, [`unwritable_dir`]).
+    #[test]
+    fn only_permissions_and_a_read_only_file_system_are_refusals_to_write() {
+        for kind in [ErrorKind::PermissionDenied, ErrorKind::ReadOnlyFilesystem] {
+            assert!(is_unwritable(&io::Error::from(kind)), "{kind:?}");
+        }
+        for kind in [ErrorKind::NotFound, ErrorKind::AlreadyExists, ErrorKind::Other] {
+            assert!(!is_unwritable(&io::Error::from(kind)), "{kind:?}");
+        }
     }
 
     const LABELS: (&str, &str) = ("canonical", "vendored");
