@@ -889,9 +889,17 @@ mod tests {
         put(&old, "1.5.0\n");
         let stage = staging::sibling(&copy, Kind::Stage);
         put(&stage, "1.6.0\n");
+        // Two leftovers of other kinds: the one old copy is still the one (counted by kind).
+        let tmp = staging::sibling(&copy, Kind::Tmp);
+        fs::write(&tmp, "partial").unwrap();
         let found = leftovers(&copy).unwrap();
         let done: BTreeMap<String, Recovered> = recover(&copy, &found).into_iter().map(|(l, r)| (l.name, r)).collect();
-        assert_eq!(done, [(name_of(&old), Recovered::Restored), (name_of(&stage), Recovered::Removed)].into());
+        let expected = [
+            (name_of(&old), Recovered::Restored),
+            (name_of(&stage), Recovered::Removed),
+            (name_of(&tmp), Recovered::Removed),
+        ];
+        assert_eq!(done, expected.into());
         assert_eq!(fs::read(copy.join(VERSION_FILE)).unwrap(), b"1.5.0\n", "the old copy is back");
         assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1, "nothing else beside it");
     }
