@@ -717,6 +717,206 @@ mod tests {
         assert!(fs::read_dir(dir.path().join("tests")).unwrap().count() == 1, "the probe is removed");
     }
 
+    /// Replacing uncommitted changes loses nothing only when every one of them is a file the
+    /// copy's drift has as the suite's with CR LF: that file itself, not another one, and not a
+    /// file with any other edit.
+    #[test]
+    fn line_endings_only_when_every_uncommitted_path_is_a_crlf_file() {
+        let m = |file: &str, crlf: bool| Modified { file: file.into(), diff: None, crlf };
+        let drift = |modified: Vec<Modified>| Drift { modified, ..Drift::default() };
+        let paths = |p: &[&str]| p.iter().map(|p| (*p).to_owned()).collect::<Vec<_>>();
+        assert!(line_endings_only(&paths(&["manifest.json"]), &drift(vec![m("manifest.json", true)])));
+        assert!(line_endings_only(
+            &paths(&["a.json", "manifest.json"]),
+            &drift(vec![m("a.json", true), m("manifest.json", true)])
+        ));
+        assert!(
+            !line_endings_only(&paths(&["fixtures/draft.json"]), &drift(vec![m("manifest.json", true)])),
+            "another file's line endings say nothing of this one"
+        );
+        assert!(
+            !line_endings_only(&paths(&["manifest.json"]), &drift(vec![m("manifest.json", false)])),
+            "an edit that is not line endings"
+        );
+        assert!(!line_endings_only(&[], &drift(vec![m("manifest.json", true)])), "no change at all is not one");
+    }
+
+    /// A file larger than a file may be is refused as such, naming it; only when what remains of
+    /// the suite's cap is less than a file may be is the refusal the suite's cap (a file that
+    /// is too large when exactly a file's worth remains is too large by itself).
+    #[test]
+    fn a_file_too_large_by_itself_is_said_as_such_not_as_the_suites_cap() {
+        let dir = tempfile::tempdir().unwrap();
+        let big = |name: &str, len: u64| fs::File::create(dir.path().join(name)).unwrap().set_len(len).unwrap();
+        big("z-big.json", FILE_CAP + 1);
+        let alone = read_tree(dir.path()).unwrap_err().to_string();
+        assert!(alone.contains("z-big.json") && alone.contains("this file may have"), "{alone}");
+        assert!(!alone.contains("in all"), "{alone}");
+        // Exactly a file's worth of the suite's cap left when the big file is reached.
+        let files = usize::try_from((SUITE_CAP - FILE_CAP) / FILE_CAP).unwrap();
+        for i in 0..files {
+            big(&format!("a-{i}.json"), FILE_CAP);
+        }
+        let at_the_edge = read_tree(dir.path()).unwrap_err().to_string();
+        assert!(at_the_edge.contains("z-big.json") && at_the_edge.contains("this file may have"), "{at_the_edge}");
+        assert!(!at_the_edge.contains("in all"), "{at_the_edge}");
+    }
+
+    /// What a repository's copies are: a directory holding a regular `CONFORMANCE_VERSION` and
+    /// `manifest.json` side by side (one of them alone is not one), none below a copy, none under
+    /// a hidden directory or `node_modules` (but a repository whose own name is hidden is searched).
+    #[test]
+    fn copies_in_finds_copies_and_nothing_it_promises_to_skip() {
+        let dir = tempfile::tempdir().unwrap();
+        let repo = dir.path().join(".sdk");
+        let copy = |rel: &str| {
+            fs::create_dir_all(repo.join(rel)).unwrap();
+            fs::write(repo.join(rel).join(VERSION_FILE), "1.6.0\n").unwrap();
+            fs::write(repo.join(rel).join(MANIFEST), "{}").unwrap();
+        };
+        copy("tests/conformance");
+        copy("tests/conformance/fixtures/inner");
+        copy(".cache/conformance");
+        copy("node_modules/suite/conformance");
+        for (rel, file) in [("half/manifest", MANIFEST), ("half/version", VERSION_FILE)] {
+            fs::create_dir_all(repo.join(rel)).unwrap();
+            fs::write(repo.join(rel).join(file), "{}").unwrap();
+        }
+        assert_eq!(copies_in(&repo), ["tests/conformance"]);
+    }
+
+    /// The search stops after 20 000 entries: a copy that is the 20 000th entry (the repository
+    /// itself the first) is found, one that is the 20 001st is not.
+    #[test]
+    fn copies_in_looks_at_20_000_entries_and_no_more() {
+        let dir = tempfile::tempdir().unwrap();
+        let repo = dir.path().join("sdk");
+        fs::create_dir_all(repo.join("a")).unwrap();
+        fs::create_dir_all(repo.join("b")).unwrap();
+        fs::write(repo.join("b").join(VERSION_FILE), "1.6.0\n").unwrap();
+        fs::write(repo.join("b").join(MANIFEST), "{}").unwrap();
+        // The repository, `a` and its files, then `b`: the 20 000th.
+        for i in 0..19_997 {
+            fs::File::create(repo.join(format!("a/{i:05}"))).unwrap();
+        }
+        assert_eq!(copies_in(&repo), ["b"]);
+        fs::File::create(repo.join("a/19997")).unwrap();
+        assert!(copies_in(&repo).is_empty());
+    }
+
+    /// A regular file where the copy belongs is never replaced: [`replace`] fails and leaves it
+    /// (and nothing beside it).
+    #[test]
+    fn a_file_where_the_copy_belongs_is_not_replaced() {
+        let dir = tempfile::tempdir().unwrap();
+        let at = dir.path().join("conformance");
+        fs::write(&at, "an SDK's own file").unwrap();
+        let files: BTreeMap<&str, &[u8]> = [(VERSION_FILE, &b"1.6.0\n"[..])].into();
+        assert!(replace(&at, &files).is_err());
+        assert_eq!(fs::read(&at).unwrap(), b"an SDK's own file");
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1, "no stage left beside it");
+    }
+
+    /// Leftovers are looked for in the directory that holds the copy: none when it does not
+    /// exist yet, an error when it cannot be read (never "none").
+    #[test]
+    fn leftovers_cannot_be_looked_for_in_a_file() {
+        let dir = tempfile::tempdir().unwrap();
+        assert_eq!(leftovers(&dir.path().join("missing/conformance")).unwrap(), []);
+        fs::write(dir.path().join("tests"), "a file").unwrap();
+        assert!(leftovers(&dir.path().join("tests/conformance")).is_err());
+    }
+
+    /// A copy that only gains a file, or only lacks one, has drifted as much as one with an
+    /// edited file: any one kind of difference alone is drift.
+    #[test]
+    fn one_kind_of_difference_alone_is_drift() {
+        let canonical: BTreeMap<&str, &[u8]> =
+            [("CONFORMANCE_VERSION", &b"1.6.0\n"[..]), ("fixtures/a.json", b"{}")].into();
+        let whole = [("CONFORMANCE_VERSION", "1.6.0\n"), ("fixtures/a.json", "{}")];
+        let added = compare(&canonical, &tree(&[whole[0], whole[1], ("fixtures/stale.json", "{}")], &[], &[]), LABELS);
+        assert_eq!(added, Some(Drift { added: vec!["fixtures/stale.json".into()], ..Drift::default() }));
+        let removed = compare(&canonical, &tree(&[whole[0]], &[], &[]), LABELS);
+        assert_eq!(removed, Some(Drift { removed: vec!["fixtures/a.json".into()], ..Drift::default() }));
+    }
+
+    /// A directory holding a suite's `manifest.json` and nothing else states its version there:
+    /// a copy (of a release older than `CONFORMANCE_VERSION`).
+    #[test]
+    fn a_suites_manifest_alone_is_a_copy() {
+        let dir = tempfile::tempdir().unwrap();
+        fs::write(dir.path().join(MANIFEST), r#"{"conformance_version": "1.0.0", "sections": {}}"#).unwrap();
+        assert_eq!(not_a_copy(dir.path(), true).unwrap(), None);
+    }
+
+    /// The reason names at most five foreign entries, then says there are more; "it" or "them"
+    /// as many as there are.
+    #[test]
+    fn why_names_five_foreign_entries_at_most() {
+        let foreign =
+            |n: usize| NotACopy::Foreign { entries: (1..=n).map(|i| format!("f{i}")).collect(), versioned: false };
+        let five = foreign(5).why();
+        assert!(five.starts_with("holds f1, f2, f3, f4, f5, which a vendored copy never holds"), "{five}");
+        assert!(five.ends_with("replacing it would delete them"), "{five}");
+        let six = foreign(6).why();
+        assert!(six.starts_with("holds f1, f2, f3, f4, f5, …, which"), "{six}");
+        assert!(!six.contains("f6"), "{six}");
+        assert!(foreign(1).why().ends_with("replacing it would delete it"));
+    }
+
+    /// After an interrupted run: a lone old copy is put back only where the copy is missing;
+    /// beside a copy it is removed like any leftover, and so is a stage beside the one restored.
+    #[test]
+    fn recover_restores_a_lone_old_copy_only_where_the_copy_is_missing() {
+        let dir = tempfile::tempdir().unwrap();
+        let copy = dir.path().join("conformance");
+        let put = |at: &Path, version: &str| {
+            fs::create_dir(at).unwrap();
+            fs::write(at.join(VERSION_FILE), version).unwrap();
+        };
+        put(&copy, "1.6.0\n");
+        let old = staging::sibling(&copy, Kind::Old);
+        put(&old, "1.5.0\n");
+        let found = leftovers(&copy).unwrap();
+        assert_eq!(recover(&copy, &found), [(Leftover { name: name_of(&old), kind: Kind::Old }, Recovered::Removed)]);
+        assert!(!old.exists());
+        assert_eq!(fs::read(copy.join(VERSION_FILE)).unwrap(), b"1.6.0\n");
+
+        fs::remove_dir_all(&copy).unwrap();
+        put(&old, "1.5.0\n");
+        let stage = staging::sibling(&copy, Kind::Stage);
+        put(&stage, "1.6.0\n");
+        // Two leftovers of other kinds: the one old copy is still the one (counted by kind).
+        let tmp = staging::sibling(&copy, Kind::Tmp);
+        fs::write(&tmp, "partial").unwrap();
+        let found = leftovers(&copy).unwrap();
+        let done: BTreeMap<String, Recovered> = recover(&copy, &found).into_iter().map(|(l, r)| (l.name, r)).collect();
+        let expected = [
+            (name_of(&old), Recovered::Restored),
+            (name_of(&stage), Recovered::Removed),
+            (name_of(&tmp), Recovered::Removed),
+        ];
+        assert_eq!(done, expected.into());
+        assert_eq!(fs::read(copy.join(VERSION_FILE)).unwrap(), b"1.5.0\n", "the old copy is back");
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1, "nothing else beside it");
+    }
+
+    fn name_of(p: &Path) -> String {
+        p.file_name().unwrap().to_string_lossy().into_owned()
+    }
+
+    /// A refusal to write is a permission or a read-only file system, nothing else (then the
+    /// failed write names the directory that refused, [`unwritable_dir`]).
+    #[test]
+    fn only_permissions_and_a_read_only_file_system_are_refusals_to_write() {
+        for kind in [ErrorKind::PermissionDenied, ErrorKind::ReadOnlyFilesystem] {
+            assert!(is_unwritable(&io::Error::from(kind)), "{kind:?}");
+        }
+        for kind in [ErrorKind::NotFound, ErrorKind::AlreadyExists, ErrorKind::Other] {
+            assert!(!is_unwritable(&io::Error::from(kind)), "{kind:?}");
+        }
+    }
+
     const LABELS: (&str, &str) = ("canonical", "vendored");
 
     fn tree(files: &[(&str, &str)], irregular: &[&str], dirs: &[&str]) -> Tree {
