@@ -350,6 +350,24 @@ fn stray_and_irregular_files_under_suite_dirs() {
     assert_finding(&findings, "BQ005", "fixtures/link.json", None);
 }
 
+/// A file that cannot be read is BQ004, naming the error, beside what else is wrong with it.
+/// Root reads a file of mode 000 (registry.rs's test of that skips under root, as CI runs), so
+/// the read fails here on a link to itself: BQ005 for the link, BQ004 for the read.
+#[cfg(unix)]
+#[test]
+fn a_file_that_cannot_be_read_is_reported_with_the_error() {
+    let s = SuiteCopy::new();
+    s.remove("LICENSE");
+    std::os::unix::fs::symlink("LICENSE", s.path().join("LICENSE")).unwrap();
+    let findings = s.validate();
+    let unreadable: Vec<_> = findings.iter().filter(|f| f.code.id == "BQ004").collect();
+    assert_eq!(unreadable.len(), 1, "{findings:#?}");
+    assert_eq!(unreadable[0].file.as_deref(), Some("LICENSE"));
+    assert!(unreadable[0].message.starts_with("cannot read: "), "{}", unreadable[0].message);
+    assert!(unreadable[0].message.contains("symbolic links"), "the OS's own words: {}", unreadable[0].message);
+    assert_finding(&findings, "BQ005", "LICENSE", None);
+}
+
 #[test]
 fn schema_holds_its_three_files_and_nothing_else() {
     // Red team F4: a relaxed results schema and an envelope schema of just `true` beside the
