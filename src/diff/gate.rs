@@ -688,7 +688,7 @@ mod tests {
     fn reasons_are_the_changes_that_need_the_bump_by_class() {
         let all = diff_of(vec![
             case(Class::Editorial, "e", false),
-            case(Class::Additive, "a", false),
+            super::super::Change { kind: Kind::CaseAdded, ..case(Class::Additive, "a", false) },
             case(Class::Correction, "named", true),
             case(Class::Correction, "unnamed", false),
             case(Class::Breaking, "b", false),
@@ -701,7 +701,7 @@ mod tests {
         assert_eq!(
             reasons(&all, Bump::Minor),
             "1 correction(s) the CHANGELOG entry names (case `trim.named`: expectation changed); 1 additive \
-             change(s) (case `trim.a`: changed incompatibly)"
+             change(s) (case `trim.a` added)"
         );
         assert_eq!(reasons(&all, Bump::Patch), "1 editorial change(s) (case `trim.e`: prose changed)");
         assert_eq!(reasons(&all, Bump::None), "");
