@@ -357,6 +357,52 @@ fn each_refusal_of_the_gate() {
         );
     });
     assert_eq!(codes(&o), ["BQ954"], "{}", transcript(&o));
+    // ... and, nothing having changed, says only that: no bump advice.
+    let text = transcript(&o);
+    assert!(text.contains("CONFORMANCE_VERSION 1.5.9 is not above the previous release 1.6.0 ("), "{text}");
+    assert!(!text.contains("changed since") && !text.contains("bump it to"), "nothing changed: {text}");
+}
+
+/// BQ952 is for a suite that changed: the same suite under the same version needs no CHANGELOG
+/// entry from the gate, whether there is no CHANGELOG at all or it has no entry for the
+/// version (which validate reports on its own, BQ105).
+#[test]
+fn an_unchanged_suite_needs_no_changelog_entry() {
+    let o = against(|s| s.remove("CHANGELOG.md"));
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    assert_eq!(codes(&o), Vec::<String>::new(), "{}", transcript(&o));
+    let o = against(|s| s.write("CHANGELOG.md", "# Changelog\n\n## 1.5.0\n\n- Older.\n"));
+    assert_eq!(codes(&o), Vec::<String>::new(), "{}", transcript(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("error[BQ105 changelog-no-entry]"), "{}", transcript(&o));
+}
+
+/// A case added to a block may be named by the block: BQ957 says so, and an entry that names
+/// the block as new passes.
+#[test]
+fn a_case_added_to_a_block_may_be_named_by_its_block() {
+    let add_case = |s: &SuiteCopy, entry: &str| {
+        s.edit_manifest(|m| {
+            let cases = m["backoff"]["retry_republish"]["cases"].as_array_mut().unwrap();
+            let mut case = cases[0].clone();
+            case["name"] = json!("first-failure-first-tier-again");
+            cases.push(case);
+        });
+        bump_to(s, "1.7.0");
+        s.write("CHANGELOG.md", format!("# Changelog\n\n## 1.7.0\n\n{entry}\n"));
+    };
+    let o = against(|s| add_case(s, "TBD."));
+    assert_eq!(codes(&o), ["BQ957"], "{}", transcript(&o));
+    let text = transcript(&o);
+    let reference = "backoff.retry_republish/first-failure-first-tier-again";
+    assert!(
+        text.contains(&format!(
+            "case `{reference}` is new since 1.6.0, but the CHANGELOG entry `## 1.7.0` does not name it: add a \
+             sentence that says it is new and names `{reference}` (or its block `backoff.retry_republish`)"
+        )),
+        "{text}"
+    );
+    let o = against(|s| add_case(s, "- New cases in `backoff.retry_republish`."));
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
 }
 
 #[test]
@@ -666,6 +712,14 @@ fn a_shallow_clone_cannot_say_there_is_no_release() {
     let o = bqsuite_redis(&fresh, &["validate", "--gate", "--suite", fresh.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
     assert!(transcript(&o).contains("cannot find the previous release"), "{}", transcript(&o));
+    // Given the previous release, it is judged: no tag of its own is asked for.
+    std::fs::write(fresh.join("CHANGELOG.md"), "# Changelog\n\n## 1.7.0-pre\n\n- Work in progress.\n").unwrap();
+    let o = bqsuite_redis(
+        &fresh,
+        &["validate", "--suite", fresh.to_str().unwrap(), "--against", s.path().to_str().unwrap()],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    assert!(!transcript(&o).contains("shallow clone"), "{}", transcript(&o));
     // A repository git refuses to read (here a broken config; in CI containers, "dubious
     // ownership") is not "outside git": whether the version was released cannot be told, so
     // nothing is built (it used to be a note, and a changed 1.6.0 was built).
@@ -742,6 +796,20 @@ fn a_release_candidate_tag_freezes_that_candidate_and_build_metadata_names_the_s
         // A pre-release's other gate findings are warnings; this one is an error all the same.
         assert_eq!(o.status.code(), Some(1), "{tag}: {}", transcript(&o));
     }
+}
+
+/// Two tags of the version's precedence that both release it (`v1.6.0` and `v1.6.0+build.5`):
+/// BQ956 names `v<version>` itself, the tag the release workflow makes.
+#[test]
+fn the_versions_own_tag_comes_before_one_with_build_metadata() {
+    let s = released("v1.6.0");
+    git(s.path(), &["tag", "v1.6.0+build.5"]);
+    s.edit_manifest(|m| m["trim"]["description"] = json!("Prose changed after the release."));
+    let o = bqsuite(s.path(), &["validate", "--gate", "--suite", s.path().to_str().unwrap()]);
+    assert_eq!((o.status.code(), codes(&o)), (Some(1), vec!["BQ956".to_owned()]), "{}", transcript(&o));
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("1.6.0 is already released (tag v1.6.0), and manifest.json differs"), "{text}");
+    assert!(!text.contains("build.5"), "{text}");
 }
 
 #[test]
@@ -932,11 +1000,11 @@ fn bq959_compares_bytes_with_head_not_what_git_status_shows() {
     git(s.path(), &["commit", "-q", "-m", "no licence"]);
     let o = release_into(s.path(), out.path(), &[]);
     assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
-    assert!(
-        String::from_utf8_lossy(&o.stdout).contains("LICENSE is not in the commit HEAD names"),
-        "{}",
-        transcript(&o)
-    );
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("LICENSE is not in the commit HEAD names"), "{}", transcript(&o));
+    // ... and the fix offered is to commit it or remove it, not to restore what HEAD lacks.
+    assert!(text.contains("; commit it (git add LICENSE) or remove it, or pass --allow-dirty"), "{}", transcript(&o));
+    assert!(!text.contains("git checkout HEAD -- LICENSE"), "{}", transcript(&o));
 
     // A suite copied into a directory the repository does not track: one finding, not one per file.
     let root = tempfile::tempdir().unwrap();
@@ -1065,4 +1133,13 @@ fn bq956_says_when_only_whitespace_or_line_endings_differ_and_how_to_restore() {
             && text.contains("restore the file from v1.6.0 (`git checkout v1.6.0 -- manifest.json`)"),
         "{text}"
     );
+    // A change only of bytes the diff does not weigh (CONFORMANCE_VERSION's line ending: the
+    // version is the same) needs no bump of its own, so the message names none.
+    git(s.path(), &["checkout", "-q", "--", "."]);
+    s.write("CONFORMANCE_VERSION", "1.6.0\r\n");
+    let o = bqsuite(s.path(), &["validate", "--gate"]);
+    assert_eq!((o.status.code(), codes(&o)), (Some(1), vec!["BQ956".to_owned()]), "{}", transcript(&o));
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("keeping the change needs a version bump (CONFORMANCE_VERSION, "), "{text}");
+    assert!(!text.contains("at least"), "{text}");
 }

@@ -641,6 +641,129 @@ mod tests {
         assert_eq!(named(&cases(3)).unwrap(), "`redis_layout.c0` and 2 more");
     }
 
+    /// A change of one case of `trim`, of `class`, named in the CHANGELOG entry or not.
+    fn case(class: Class, id: &str, named: bool) -> super::super::Change {
+        let mut c = super::super::Change::new(Kind::CaseChanged, class);
+        c.section = Some("trim".into());
+        c.ids = vec![id.into()];
+        c.named = named.then(|| super::super::Naming { line: 3, adrs: vec!["ADR-0034".into()] });
+        c
+    }
+
+    /// A diff from 1.6.0 to 1.6.0 of `changes`, checked against no CHANGELOG.
+    fn diff_of(changes: Vec<super::super::Change>) -> Diff {
+        let side = |source: &str| super::super::SideInfo { source: source.into(), version: Some("1.6.0".into()) };
+        Diff {
+            old: side("OLD"),
+            new: side("NEW"),
+            changelog: super::super::ChangelogInfo { source: None, entry: None },
+            changes,
+            entry: None,
+        }
+    }
+
+    /// BQ950, BQ954 and BQ956 quote the changes that drive the bump: up to three by their title,
+    /// then "…" for the rest, the count always whole.
+    #[test]
+    fn reasons_quote_three_changes_then_an_ellipsis() {
+        let corrections =
+            |n: usize| diff_of((1..=n).map(|i| case(Class::Correction, &format!("c{i}"), false)).collect());
+        let title = |i: usize| format!("case `trim.c{i}`: expectation changed");
+        let unnamed = "correction(s) the CHANGELOG entry does not name";
+        assert_eq!(reasons(&corrections(1), Bump::Major), format!("1 {unnamed} ({})", title(1)));
+        assert_eq!(
+            reasons(&corrections(3), Bump::Major),
+            format!("3 {unnamed} ({}; {}; {})", title(1), title(2), title(3))
+        );
+        assert_eq!(
+            reasons(&corrections(4), Bump::Major),
+            format!("4 {unnamed} ({}; {}; {}; …)", title(1), title(2), title(3))
+        );
+    }
+
+    /// Only the changes that need the bump are reasons, by class in a fixed order (breaking,
+    /// corrections the entry does not name, those it names, additive, editorial); a class with
+    /// none is left out.
+    #[test]
+    fn reasons_are_the_changes_that_need_the_bump_by_class() {
+        let all = diff_of(vec![
+            case(Class::Editorial, "e", false),
+            super::super::Change { kind: Kind::CaseAdded, ..case(Class::Additive, "a", false) },
+            case(Class::Correction, "named", true),
+            case(Class::Correction, "unnamed", false),
+            case(Class::Breaking, "b", false),
+        ]);
+        assert_eq!(
+            reasons(&all, Bump::Major),
+            "1 breaking change(s) (case `trim.b`: changed incompatibly); 1 correction(s) the CHANGELOG entry does \
+             not name (case `trim.unnamed`: expectation changed)"
+        );
+        assert_eq!(
+            reasons(&all, Bump::Minor),
+            "1 correction(s) the CHANGELOG entry names (case `trim.named`: expectation changed); 1 additive \
+             change(s) (case `trim.a` added)"
+        );
+        assert_eq!(reasons(&all, Bump::Patch), "1 editorial change(s) (case `trim.e`: prose changed)");
+        assert_eq!(reasons(&all, Bump::None), "");
+    }
+
+    /// A change of `redis_layout` (of `block`, if any; of the case `id` in it, if any).
+    fn redis_change(kind: Kind, class: Class, block: Option<&str>, id: Option<&str>) -> super::super::Change {
+        let mut c = super::super::Change::new(kind, class);
+        c.section = Some("redis_layout".into());
+        c.block = block.map(str::to_owned);
+        c.ids = id.map(str::to_owned).into_iter().collect();
+        c
+    }
+
+    /// BQ958 names the Redis cases a change touches, no more: a case change its case, a change of
+    /// a block's shared fields (no ids) every case of that block, one of the section's every case
+    /// of the section; a prose change none.
+    #[test]
+    fn unrun_redis_names_the_cases_a_change_touches() {
+        let current = Suite::load(env!("CARGO_MANIFEST_DIR")).expect("the canonical suite loads");
+        let mut diff = diff_of(Vec::new());
+        diff.old.version = Some("1.5.0".into());
+        let message = |diff: &Diff| unrun_redis(diff, &current).map(|f| f.message);
+        assert_eq!(message(&diff), None);
+
+        let one = "late_ack/timely-ack-removes-member-and-body";
+        diff.changes = vec![redis_change(Kind::CaseChanged, Class::Editorial, Some("late_ack"), Some(one))];
+        assert_eq!(message(&diff), None, "prose alone");
+        diff.changes = vec![redis_change(Kind::CaseChanged, Class::Correction, Some("late_ack"), Some(one))];
+        assert_eq!(
+            message(&diff).unwrap(),
+            "1 case new or changed since 1.5.0 needs a live Redis, and the reference core did not run it \
+             (`redis_layout.late_ack/timely-ack-removes-member-and-body`): nothing has checked what it expects; \
+             give a Redis (--redis-url or BQ_REDIS_URL)"
+        );
+
+        diff.changes = vec![redis_change(Kind::FieldsChanged, Class::Correction, Some("late_ack"), None)];
+        let block = crate::sections::redis_cases(&current, "redis_layout")
+            .into_iter()
+            .filter(|id| id.starts_with("late_ack/"))
+            .collect::<Vec<_>>();
+        assert_eq!(block.len(), 3, "{block:?}");
+        assert_eq!(
+            message(&diff).unwrap(),
+            format!(
+                "3 cases new or changed since 1.5.0 need a live Redis, and the reference core did not run them \
+                 (`redis_layout.{}` and 2 more): nothing has checked what they expect; give a Redis (--redis-url \
+                 or BQ_REDIS_URL)",
+                block[0]
+            )
+        );
+
+        diff.changes = vec![redis_change(Kind::FieldsChanged, Class::Correction, None, None)];
+        let section = crate::sections::redis_cases(&current, "redis_layout");
+        assert!(section.len() > block.len() + 3, "{section:?}");
+        assert!(
+            message(&diff).unwrap().starts_with(&format!("{} cases new or changed since 1.5.0", section.len())),
+            "{:?}",
+            message(&diff)
+        );
+    }
+
     /// A `-pre` version is never tagged: no repository is asked, and the reason says so.
     #[test]
     fn a_pre_release_s_copy_files_are_never_looked_for() {
