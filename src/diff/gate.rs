@@ -295,7 +295,8 @@ pub fn released_changed(current: &Suite, released: &Suite, tag: &str) -> Vec<Fin
 }
 
 /// Do `a` and `b` hold the same bytes once every ASCII whitespace byte (spaces, tabs, CR, LF,
-/// form feeds) is left out? Then only whitespace or line endings tell them apart.
+/// form feeds, and vertical tabs, which `is_ascii_whitespace` leaves out) is left out? Then only
+/// whitespace or line endings tell them apart.
 fn same_but_whitespace(a: &[u8], b: &[u8]) -> bool {
     let visible =
         |s: &[u8]| s.iter().copied().filter(|c| !c.is_ascii_whitespace() && *c != b'\x0b').collect::<Vec<_>>();
@@ -765,6 +766,15 @@ mod tests {
     }
 
     /// A `-pre` version is never tagged: no repository is asked, and the reason says so.
+    /// BQ956 says "only whitespace or line endings" for every ASCII white space, the vertical
+    /// tab too; any other byte is a difference.
+    #[test]
+    fn whitespace_is_every_ascii_space_the_vertical_tab_included() {
+        assert!(same_but_whitespace(b"{\"a\": 1}\n", b"{\"a\":\t1}\r\n\x0b\x0c"));
+        assert!(!same_but_whitespace(b"{\"a\": 1}", b"{\"a\": 1}\x00"));
+        assert!(!same_but_whitespace(b"{\"a\": 1}", b"{\"a\": 1}\xc2\xa0"), "a no-break space is not ASCII");
+    }
+
     #[test]
     fn a_pre_release_s_copy_files_are_never_looked_for() {
         let why = released_copy(Path::new("/nonexistent"), "1.6.0-pre").unwrap_err();
