@@ -126,6 +126,30 @@ fn a_version_too_long_to_name_a_release_is_a_finding_and_the_longest_allowed_bui
     assert_eq!(o.status.code(), Some(0), "{}", support::transcript(&o));
 }
 
+/// The version file holds the version alone: with one newline after it or none, never more
+/// (a second line of text is no SemVer version, the message above).
+#[test]
+fn the_version_file_holds_the_version_alone_on_one_line() {
+    let v = support::version();
+    for clean in [format!("{v}\n"), v.to_owned()] {
+        let s = SuiteCopy::new();
+        s.write("CONFORMANCE_VERSION", &clean);
+        assert!(s.validate().iter().all(|f| f.code.id != "BQ102"), "{clean:?}");
+    }
+    for extra in [format!("{v}\n\n"), format!("{v}\r\n"), format!("{v}\n ")] {
+        let s = SuiteCopy::new();
+        s.write("CONFORMANCE_VERSION", &extra);
+        let findings = s.validate();
+        let f = assert_finding(&findings, "BQ102", "CONFORMANCE_VERSION", None);
+        assert!(
+            f.message.starts_with("the version file must hold the version alone on one line"),
+            "{extra:?}: {}",
+            f.message
+        );
+        assert!(f.message.ends_with(&format!("it holds {extra:?}")), "{extra:?}: {}", f.message);
+    }
+}
+
 #[test]
 fn conformance_version_differs_from_the_manifest() {
     let s = SuiteCopy::new();
@@ -695,6 +719,14 @@ fn a_pre_release_reads_its_own_entry_or_the_one_of_the_release_it_becomes() {
     assert_eq!(codes(&pre(None)), Vec::<&str>::new(), "## {v} is the entry {v}-pre becomes");
     let own = format!("## {v}-pre\n\n- work in progress\n");
     assert_eq!(codes(&pre(Some(&own))), Vec::<&str>::new(), "its own heading");
+    // The heading of the release it becomes, with nothing under it, is there but empty.
+    let findings = pre(Some(&format!("## {v}\n\n## 1.5.0\n\n- `trim`\n")));
+    assert_eq!(codes(&findings), ["BQ105"], "{findings:#?}");
+    assert!(
+        findings[0].message.contains(&format!("has a heading \"## {v}\" but nothing under it")),
+        "{}",
+        findings[0].message
+    );
     let findings = pre(Some("## 1.5.0\n\n- `trim`\n"));
     assert_eq!(codes(&findings), ["BQ105"], "{findings:#?}");
     assert!(findings[0].message.contains(&format!("\"## {v}-pre\" or \"## {v}\"")), "{}", findings[0].message);
