@@ -1122,6 +1122,23 @@ fn a_results_schema_reduced_to_its_draft_accepts_the_whole_corpus() {
     assert_eq!(findings.len(), 29, "{findings:#?}");
 }
 
+/// The corpus is skipped only for a results schema that is itself invalid (BQ402 there): an
+/// invalid schema elsewhere (a section's payload schema) does not excuse a weakened results
+/// schema.
+#[test]
+fn another_invalid_schema_does_not_excuse_a_weakened_results_schema() {
+    let s = SuiteCopy::new();
+    s.write("schema/results.schema.json", "{\n  \"$schema\": \"https://json-schema.org/draft/2020-12/schema\"\n}\n");
+    s.edit_manifest(|m| m["payload_schema"]["schema"] = json!({"type": 12}));
+    let findings = s.validate();
+    assert!(
+        findings.iter().any(|f| f.code.id == "BQ402" && f.file.as_deref() == Some("manifest.json")),
+        "{findings:#?}"
+    );
+    let corpus = findings.iter().filter(|f| f.code.id == "BQ406").count();
+    assert_eq!(corpus, 29, "{findings:#?}");
+}
+
 /// The results schema may evolve as a MINOR release does: an optional member declared at the
 /// top level and in an outcome, a stricter pattern, unevaluatedProperties for
 /// additionalProperties, other bytes for the same schema. BQ406 refuses none of these, unlike the
