@@ -1123,8 +1123,8 @@ fn a_results_schema_reduced_to_its_draft_accepts_the_whole_corpus() {
 }
 
 /// The corpus is skipped only for a results schema that is itself invalid (BQ402 there): an
-/// invalid schema elsewhere (a section's payload schema) does not excuse a weakened results
-/// schema.
+/// invalid schema elsewhere (a section's payload schema), or another finding on the results
+/// schema, does not excuse a weakened one.
 #[test]
 fn another_invalid_schema_does_not_excuse_a_weakened_results_schema() {
     let s = SuiteCopy::new();
@@ -1137,6 +1137,17 @@ fn another_invalid_schema_does_not_excuse_a_weakened_results_schema() {
     );
     let corpus = findings.iter().filter(|f| f.code.id == "BQ406").count();
     assert_eq!(corpus, 29, "{findings:#?}");
+
+    // Nor does another finding on the results schema itself: a wrong draft declared (BQ403).
+    let s = SuiteCopy::new();
+    s.write("schema/results.schema.json", "{\n  \"$schema\": \"http://json-schema.org/draft-07/schema#\"\n}\n");
+    let findings = s.validate();
+    let draft = findings.iter().find(|f| f.code.id != "BQ406").expect("the draft is told");
+    assert_eq!(
+        (draft.file.as_deref(), draft.pointer.as_deref()),
+        (Some("schema/results.schema.json"), Some("/$schema"))
+    );
+    assert_eq!(findings.iter().filter(|f| f.code.id == "BQ406").count(), 29, "{findings:#?}");
 }
 
 /// The results schema may evolve as a MINOR release does: an optional member declared at the
