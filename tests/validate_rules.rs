@@ -917,6 +917,20 @@ fn two_ids_equal_but_for_letter_case() {
         assert!(f.message.contains("\"defaults-first-retry\""), "{}", f.message);
     }
     assert_eq!(codes(&findings), ["BQ206", "BQ206", "BQ514", "BQ514"], "{findings:#?}");
+
+    // An id with a capital repeated exactly is told once, as a repeat, not also as a case twin.
+    let s = SuiteCopy::new();
+    s.edit_manifest(|m| {
+        let cases = m["retry_backoff"]["cases"].as_array_mut().unwrap();
+        let mut twin = cases[0].clone();
+        twin["name"] = json!("Defaults-Again");
+        cases.push(twin.clone());
+        cases.push(twin);
+    });
+    let findings = s.validate();
+    let repeats: Vec<_> = findings.iter().filter(|f| f.code.id == "BQ206").collect();
+    assert_eq!(repeats.len(), 1, "{findings:#?}");
+    assert!(repeats[0].message.contains("appears more than once"), "{}", repeats[0].message);
 }
 
 #[test]
