@@ -120,7 +120,7 @@ pub fn read_own(path: &Path, cap: u64) -> Result<Vec<u8>, ReadError> {
     read_regular(path, cap, Links::Refuse)
 }
 
-#[derive(PartialEq)]
+#[derive(Clone, Copy, PartialEq)]
 enum Links {
     Follow,
     Refuse,
@@ -141,7 +141,7 @@ fn read_regular(path: &Path, cap: u64, links: Links) -> Result<Vec<u8>, ReadErro
     if meta.len() > cap {
         return Err(ReadError::TooLarge { size: meta.len(), cap });
     }
-    let file = open(path, &links)?;
+    let file = open(path, links)?;
     let meta = file.metadata().map_err(ReadError::Io)?;
     if !meta.is_file() {
         return Err(ReadError::NotRegular(kind_of(meta.file_type())));
@@ -157,19 +157,19 @@ fn read_regular(path: &Path, cap: u64, links: Links) -> Result<Vec<u8>, ReadErro
 /// Open `path` for reading without blocking (a FIFO swapped in after the check is not waited
 /// on) and, under [`Links::Refuse`], without following a link (one swapped in after the check is
 /// refused here, `ELOOP`).
-fn open(path: &Path, links: &Links) -> Result<std::fs::File, ReadError> {
+fn open(path: &Path, links: Links) -> Result<std::fs::File, ReadError> {
     let mut options = std::fs::OpenOptions::new();
     options.read(true);
     #[cfg(unix)]
     {
         // One call: `custom_flags` replaces the flags an earlier call set.
         use std::os::unix::fs::OpenOptionsExt;
-        let no_follow = if *links == Links::Refuse { libc::O_NOFOLLOW } else { 0 };
+        let no_follow = if links == Links::Refuse { libc::O_NOFOLLOW } else { 0 };
         options.custom_flags(libc::O_NONBLOCK | no_follow);
     }
     options.open(path).map_err(|e| match e.raw_os_error() {
         #[cfg(unix)]
-        Some(libc::ELOOP) if *links == Links::Refuse => ReadError::NotRegular(LINK),
+        Some(libc::ELOOP) if links == Links::Refuse => ReadError::NotRegular(LINK),
         _ => ReadError::Io(e),
     })
 }
@@ -407,8 +407,8 @@ mod tests {
         assert_eq!(e.to_string(), "not a regular file (a symbolic link); only regular files are read");
         assert!(matches!(read_own(dir.path(), 6), Err(ref e @ ReadError::NotRegular("a directory")) if !e.is_link()));
         // The open itself refuses a link, for one planted between the check and the open.
-        assert!(open(&link, &Links::Refuse).unwrap_err().is_link());
-        assert!(open(&link, &Links::Follow).is_ok());
-        assert!(matches!(open(&dir.path().join("none"), &Links::Refuse), Err(ReadError::Io(_))));
+        assert!(open(&link, Links::Refuse).unwrap_err().is_link());
+        assert!(open(&link, Links::Follow).is_ok());
+        assert!(matches!(open(&dir.path().join("none"), Links::Refuse), Err(ReadError::Io(_))));
     }
 }

@@ -631,6 +631,7 @@ pub fn check(diff: &Diff, current: &Suite) -> Result<Vec<Finding>, String> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::{Change, ChangelogInfo, Naming, SideInfo};
     use super::*;
 
     #[test]
@@ -643,21 +644,21 @@ mod tests {
     }
 
     /// A change of one case of `trim`, of `class`, named in the CHANGELOG entry or not.
-    fn case(class: Class, id: &str, named: bool) -> super::super::Change {
-        let mut c = super::super::Change::new(Kind::CaseChanged, class);
+    fn case(class: Class, id: &str, named: bool) -> Change {
+        let mut c = Change::new(Kind::CaseChanged, class);
         c.section = Some("trim".into());
         c.ids = vec![id.into()];
-        c.named = named.then(|| super::super::Naming { line: 3, adrs: vec!["ADR-0034".into()] });
+        c.named = named.then(|| Naming { line: 3, adrs: vec!["ADR-0034".into()] });
         c
     }
 
     /// A diff from 1.6.0 to 1.6.0 of `changes`, checked against no CHANGELOG.
-    fn diff_of(changes: Vec<super::super::Change>) -> Diff {
-        let side = |source: &str| super::super::SideInfo { source: source.into(), version: Some("1.6.0".into()) };
+    fn diff_of(changes: Vec<Change>) -> Diff {
+        let side = |source: &str| SideInfo { source: source.into(), version: Some("1.6.0".into()) };
         Diff {
             old: side("OLD"),
             new: side("NEW"),
-            changelog: super::super::ChangelogInfo { source: None, entry: None },
+            changelog: ChangelogInfo { source: None, entry: None },
             changes,
             entry: None,
         }
@@ -689,7 +690,7 @@ mod tests {
     fn reasons_are_the_changes_that_need_the_bump_by_class() {
         let all = diff_of(vec![
             case(Class::Editorial, "e", false),
-            super::super::Change { kind: Kind::CaseAdded, ..case(Class::Additive, "a", false) },
+            Change { kind: Kind::CaseAdded, ..case(Class::Additive, "a", false) },
             case(Class::Correction, "named", true),
             case(Class::Correction, "unnamed", false),
             case(Class::Breaking, "b", false),
@@ -709,8 +710,8 @@ mod tests {
     }
 
     /// A change of `redis_layout` (of `block`, if any; of the case `id` in it, if any).
-    fn redis_change(kind: Kind, class: Class, block: Option<&str>, id: Option<&str>) -> super::super::Change {
-        let mut c = super::super::Change::new(kind, class);
+    fn redis_change(kind: Kind, class: Class, block: Option<&str>, id: Option<&str>) -> Change {
+        let mut c = Change::new(kind, class);
         c.section = Some("redis_layout".into());
         c.block = block.map(str::to_owned);
         c.ids = id.map(str::to_owned).into_iter().collect();
