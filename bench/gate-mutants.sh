@@ -73,32 +73,27 @@ files_of() { echo "${all[$(($1 - 1))]}" | cut -d'|' -f1; }
 tests_of() { echo "${all[$(($1 - 1))]}" | cut -d'|' -f2; }
 file_args() { local f; for f in $(files_of "$1"); do printf -- '--file\n%s\n' "$f"; done; }
 
-# Compare missed (or generated, with --list) mutants with the accepted list. Lines in: path of
-# a file of "file:line:col: description" lines; prints what is new or stale, exits 1 for any.
+# Compare missed (or generated, with --list) mutants with the accepted list. In: files of
+# "file:line:col: description" lines; prints what is new or stale, exits 1 for any, 2 for a
+# malformed list.
 compare() { # compare MODE FILE...: MODE missed | generated
-  python3 - "$accepted" "$@" <<'EOF'
-import re, sys
+  python3 - "$repo/bench" "$accepted" "$@" <<'EOF'
+import sys
 from collections import Counter
-accepted_path, mode, *paths = sys.argv[1:]
-def key(line):
-    m = re.match(r"^(.*?):\d+:\d+: (.*)$", line.strip())
-    return f"{m.group(1)}: {m.group(2)}" if m else None
-# An entry repeated n times accepts n mutants of that description (one function may hold
-# several alike: two `>` of one function are one description).
-accepted, first = Counter(), {}
-for n, line in enumerate(open(accepted_path, encoding="utf-8"), 1):
-    line = line.rstrip("\n")
-    if not line.strip() or line.startswith("#"):
-        continue
-    entry, _, why = line.partition("  ## ")
-    if not why.strip():
-        print(f"{accepted_path}:{n}: an entry without '  ## <reason>'")
-        sys.exit(2)
-    accepted[entry.strip()] += 1
-    first.setdefault(entry.strip(), n)
+bench, accepted_path, mode, *paths = sys.argv[1:]
+sys.path.insert(0, bench)
+# The accepted list has bench/mutants-accepted.txt's format, read by the same code: an entry
+# repeated n times accepts n mutants of that description (one function may hold several
+# alike: two `>` of one function are one description).
+from mutants_report import key_of, read_accepted
+reasons, problems = read_accepted(accepted_path)
+if problems:
+    print("\n".join(problems))
+    sys.exit(2)
+accepted = Counter({entry: len(why) for entry, why in reasons.items()})
 seen = Counter()
 for p in paths:
-    seen.update(k for k in (key(l) for l in open(p, encoding="utf-8")) if k)
+    seen.update(key_of(l.strip()) for l in open(p, encoding="utf-8") if l.strip())
 bad = 0
 if mode == "missed":
     for k, count in sorted(seen.items()):
@@ -109,7 +104,7 @@ else:
     mutated = {k.split(": ", 1)[0] for k in seen}
     for entry, count in accepted.items():
         if entry.split(": ", 1)[0] in mutated and seen[entry] < count:
-            print(f"stale acceptance (line {first[entry]}): {entry}")
+            print(f"stale acceptance: {entry}")
             bad = 1
 sys.exit(bad)
 EOF
