@@ -642,23 +642,42 @@ pub enum Recovered {
     Removed,
     /// An old copy moved aside while the vendored directory was missing: moved back.
     Restored,
+    /// An old copy left in place: the vendored directory is missing and more than one old copy
+    /// lies beside it ([`olds_to_choose`]), so which one to restore is the user's choice.
+    Kept,
     /// It could not be removed or restored.
     Failed(String),
 }
 
+/// Is `dir` missing (not there at all, not even as a link)?
+fn missing(dir: &Path) -> bool {
+    matches!(fs::symlink_metadata(dir), Err(e) if e.kind() == ErrorKind::NotFound)
+}
+
+/// The old copies among `found` that are the user's to choose between, by name: all of them
+/// when `dir` is missing and more than one was moved aside, none otherwise. One run leaves at
+/// most one old copy; two are left only by runs that overlapped or by a hand that moved things,
+/// and their names are random, so nothing tells which is the one to keep. [`recover`] leaves
+/// them in place and `sync` writes no copy there until one is moved back (or all removed).
+pub fn olds_to_choose(dir: &Path, found: &[Leftover]) -> Vec<String> {
+    let olds: Vec<String> = found.iter().filter(|l| l.kind == Kind::Old).map(|l| l.name.clone()).collect();
+    if olds.len() > 1 && missing(dir) { olds } else { Vec::new() }
+}
+
 /// Clean up after an interrupted run: when `dir` is missing and exactly one old copy was moved
-/// aside, put it back; remove every other leftover. Each step is critical.
+/// aside, put it back; when it is missing and several were, keep them all
+/// ([`olds_to_choose`]); remove every other leftover. Each step is critical.
 pub fn recover(dir: &Path, found: &[Leftover]) -> Vec<(Leftover, Recovered)> {
     let parent = dir.parent().unwrap_or(Path::new("."));
-    let missing = matches!(fs::symlink_metadata(dir), Err(e) if e.kind() == ErrorKind::NotFound);
+    let missing = missing(dir);
     let olds = found.iter().filter(|l| l.kind == Kind::Old).count();
     found
         .iter()
         .map(|l| {
             let path = parent.join(&l.name);
             let done = staging::critical(|| {
-                if missing && olds == 1 && l.kind == Kind::Old {
-                    fs::rename(&path, dir).map(|()| Recovered::Restored)
+                if missing && l.kind == Kind::Old {
+                    if olds == 1 { fs::rename(&path, dir).map(|()| Recovered::Restored) } else { Ok(Recovered::Kept) }
                 } else {
                     let meta = fs::symlink_metadata(&path)?;
                     let r = if meta.is_dir() { staging::remove_tree(&path) } else { fs::remove_file(&path) };
@@ -870,10 +889,6 @@ mod tests {
     fn recover_restores_a_lone_old_copy_only_where_the_copy_is_missing() {
         let dir = tempfile::tempdir().unwrap();
         let copy = dir.path().join("conformance");
-        let put = |at: &Path, version: &str| {
-            fs::create_dir(at).unwrap();
-            fs::write(at.join(VERSION_FILE), version).unwrap();
-        };
         put(&copy, "1.6.0\n");
         let old = staging::sibling(&copy, Kind::Old);
         put(&old, "1.5.0\n");
@@ -899,6 +914,46 @@ mod tests {
         assert_eq!(done, expected.into());
         assert_eq!(fs::read(copy.join(VERSION_FILE)).unwrap(), b"1.5.0\n", "the old copy is back");
         assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1, "nothing else beside it");
+    }
+
+    /// Where the copy is missing and two old copies lie beside it, nothing tells which to put
+    /// back: both are kept, the rest is cleaned up as ever, and `olds_to_choose` names them.
+    /// With the copy there, the same two are only leftovers; with one, it is the one.
+    #[test]
+    fn recover_keeps_every_old_copy_when_it_cannot_tell_which_to_restore() {
+        let dir = tempfile::tempdir().unwrap();
+        let copy = dir.path().join("conformance");
+        let (a, b) = (staging::sibling(&copy, Kind::Old), staging::sibling(&copy, Kind::Old));
+        put(&a, "1.5.0\n");
+        put(&b, "1.6.0\n");
+        let stage = staging::sibling(&copy, Kind::Stage);
+        put(&stage, "1.6.0\n");
+        let found = leftovers(&copy).unwrap();
+        let mut olds = vec![name_of(&a), name_of(&b)];
+        olds.sort();
+        assert_eq!(olds_to_choose(&copy, &found), olds);
+        let done: BTreeMap<String, Recovered> = recover(&copy, &found).into_iter().map(|(l, r)| (l.name, r)).collect();
+        let expected =
+            [(name_of(&a), Recovered::Kept), (name_of(&b), Recovered::Kept), (name_of(&stage), Recovered::Removed)];
+        assert_eq!(done, expected.into());
+        assert!(!copy.exists() && !stage.exists());
+        assert_eq!(fs::read(a.join(VERSION_FILE)).unwrap(), b"1.5.0\n");
+        assert_eq!(fs::read(b.join(VERSION_FILE)).unwrap(), b"1.6.0\n");
+
+        // One of them moved back by hand: the other is an ordinary leftover again.
+        fs::rename(&b, &copy).unwrap();
+        let found = leftovers(&copy).unwrap();
+        assert!(olds_to_choose(&copy, &found).is_empty());
+        assert_eq!(recover(&copy, &found), [(Leftover { name: name_of(&a), kind: Kind::Old }, Recovered::Removed)]);
+        // A lone old copy beside a missing one is no choice either: recover restores it.
+        fs::rename(&copy, &a).unwrap();
+        assert!(olds_to_choose(&copy, &leftovers(&copy).unwrap()).is_empty());
+    }
+
+    /// A directory at `at` holding only a `CONFORMANCE_VERSION` of `version`.
+    fn put(at: &Path, version: &str) {
+        fs::create_dir(at).unwrap();
+        fs::write(at.join(VERSION_FILE), version).unwrap();
     }
 
     fn name_of(p: &Path) -> String {

@@ -43,6 +43,17 @@ fn fetch(args: &[&str], dist: &Path) -> Output {
     cmd.output().unwrap()
 }
 
+/// The current version released, and an SDK (pinning its tag) whose copy was fetched from it.
+fn fetched() -> (SuiteCopy, tempfile::TempDir, Sdk) {
+    let v = support::version();
+    let (suite, dist) = released(v);
+    let sdk = Sdk::new(&format!("v{v}"));
+    let copy = sdk.copy();
+    std::fs::create_dir_all(copy.parent().unwrap()).unwrap();
+    assert_eq!(fetch(&[v, copy.to_str().unwrap()], dist.path()).status.code(), Some(0));
+    (suite, dist, sdk)
+}
+
 /// A sync root holding one fake SDK repository (`sdk`, a git checkout pinning `pin` in its CI)
 /// and a targets file naming its copy at `tests/conformance`.
 struct Sdk {
@@ -406,12 +417,9 @@ fn snapshot(dir: &Path) -> Vec<(String, Option<Vec<u8>>)> {
 #[test]
 fn update_refuses_a_directory_that_is_not_a_vendored_copy() {
     let v = support::version();
-    let (_suite, dist) = released(v);
-    let sdk = Sdk::new(&format!("v{v}"));
+    let (_suite, dist, sdk) = fetched();
     let repo_dir = sdk.root.join("sdk");
     let copy = sdk.copy();
-    std::fs::create_dir_all(copy.parent().unwrap()).unwrap();
-    assert_eq!(fetch(&[v, copy.to_str().unwrap()], dist.path()).status.code(), Some(0));
     std::fs::write(repo_dir.join("main.py"), "print(1)\n").unwrap();
     std::fs::create_dir_all(repo_dir.join("spec/fixtures")).unwrap();
     std::fs::write(repo_dir.join("spec/fixtures/own.json"), "{}\n").unwrap();
@@ -476,11 +484,8 @@ fn update_refuses_a_directory_that_is_not_a_vendored_copy() {
 #[test]
 fn a_fifo_licence_is_carried_over_without_being_opened() {
     let v = support::version();
-    let (_suite, dist) = released(v);
-    let sdk = Sdk::new(&format!("v{v}"));
+    let (_suite, dist, sdk) = fetched();
     let copy = sdk.copy();
-    std::fs::create_dir_all(copy.parent().unwrap()).unwrap();
-    assert_eq!(fetch(&[v, copy.to_str().unwrap()], dist.path()).status.code(), Some(0));
     let mkfifo = |p: &Path| assert!(std::process::Command::new("mkfifo").arg(p).status().unwrap().success());
     let base = format!("file://{}", dist.path().display());
     let update = |what: &str| {
@@ -607,4 +612,34 @@ fn bump_pins_moves_the_pins_with_the_copy_and_never_without_it() {
     let o = fetch(&["--update", "--bump-pins", v, dir.to_str().unwrap()], dist.path());
     assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
     assert_eq!(std::fs::read_to_string(&ci).unwrap(), form("v1.5.0", "v1.5.0"));
+}
+
+/// `fetch --update` cleans up after an interrupted run as `sync` does: a lone old copy beside a
+/// missing copy is put back and updated; two are left for the user to choose between, and the
+/// update refuses (exit 2) naming them, writing nothing.
+#[test]
+fn update_restores_a_lone_old_copy_and_leaves_two_for_the_user() {
+    let v = support::version();
+    let (_suite, dist, sdk) = fetched();
+    let copy = sdk.copy();
+    let aside = |hex: &str| copy.with_file_name(format!(".conformance.bqsuite-old-{}", hex.repeat(2)));
+    let (a, b) = (aside("0123456789abcdef"), aside("fedcba9876543210"));
+
+    std::fs::rename(&copy, &a).unwrap();
+    std::fs::remove_file(a.join("fixtures/invalid-missing-urn.json")).unwrap();
+    let o = fetch(&["--update", v, copy.to_str().unwrap()], dist.path());
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    assert!(!a.exists() && copy.join("fixtures/invalid-missing-urn.json").is_file(), "{}", transcript(&o));
+
+    support::copy_tree(&copy, &a);
+    std::fs::rename(&copy, &b).unwrap();
+    let before = snapshot(&sdk.root);
+    let o = fetch(&["--update", v, copy.to_str().unwrap()], dist.path());
+    assert_eq!(o.status.code(), Some(2), "{}", transcript(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    for name in [&a, &b].map(|p| p.file_name().unwrap().to_string_lossy().into_owned()) {
+        assert!(err.contains(&name), "{name}: {err}");
+    }
+    assert!(err.contains("nothing tells which one to keep"), "{err}");
+    assert_eq!(snapshot(&sdk.root), before, "nothing written, nothing removed");
 }

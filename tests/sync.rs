@@ -1038,6 +1038,68 @@ fn leftovers_of_an_interrupted_sync_are_reported_then_removed_or_restored() {
     assert_eq!(code, Some(0), "{r:#}");
 }
 
+/// Two old copies beside a missing copy are left only by runs that overlapped (or by a hand), and
+/// their random names do not tell which one to keep: sync restores neither, removes neither and
+/// writes no copy there, refusing the target with the names; once one is moved back, the next
+/// sync removes the other and brings the copy up to date.
+#[test]
+fn two_old_copies_beside_a_missing_copy_are_kept_for_the_user_to_choose() {
+    let t = Tree::clean();
+    let go = t.copy("babelqueue-go/testdata/conformance");
+    let (a, b) =
+        (leftover(&go, "old"), go.with_file_name(format!(".conformance.bqsuite-old-{}", "fedcba9876543210".repeat(2))));
+    copy_tree(&go, &a);
+    std::fs::rename(&go, &b).unwrap();
+    std::fs::write(b.join("fixtures/edited-by-hand.json"), "{}\n").unwrap();
+    let name = |p: &Path| p.file_name().unwrap().to_str().unwrap().to_owned();
+    let id = "babelqueue-go/testdata/conformance";
+
+    let (code, r) = t.json(&["sync", "--check"]);
+    assert_eq!(code, Some(1));
+    let said: Vec<&str> = r["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["code"] == "BQ719")
+        .map(|f| f["message"].as_str().unwrap())
+        .collect();
+    assert_eq!(said.len(), 2, "{r:#}");
+    assert!(said.iter().all(|m| m.contains("a sync would keep it")), "{said:#?}");
+
+    let dry = t.json(&["sync", "--dry-run"]).1;
+    assert_eq!(target(&dry, id)["action"], "refused-old-copies", "{dry:#}");
+
+    let before = t.snapshot();
+    let (code, r) = t.json(&["sync"]);
+    assert_eq!(code, Some(1), "{r:#}");
+    let go_report = target(&r, id);
+    assert_eq!(go_report["action"], "refused-old-copies", "{r:#}");
+    let reason = go_report["reason"].as_str().unwrap();
+    assert!(reason.contains(&name(&a)) && reason.contains(&name(&b)), "{reason}");
+    let fates: Vec<&Value> = go_report["leftovers"].as_array().unwrap().iter().map(|l| &l["fate"]).collect();
+    assert_eq!(fates, ["kept", "kept"], "{r:#}");
+    let refusal = r["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["code"] == "BQ719" && f["severity"] == "error" && f["file"] == id)
+        .unwrap_or_else(|| panic!("{r:#}"));
+    assert!(refusal["message"].as_str().unwrap().contains("move it back to testdata/conformance"), "{refusal:#}");
+    assert!(!go.exists(), "no copy written");
+    assert_eq!(files(&a), canonical());
+    let mut edited = canonical();
+    edited.insert("fixtures/edited-by-hand.json".into(), b"{}\n".to_vec());
+    assert_eq!(files(&b), edited, "neither old copy touched");
+    // The other targets were synced as ever (they were in sync), and nothing else changed.
+    assert_eq!(t.snapshot(), before);
+
+    std::fs::rename(&b, &go).unwrap();
+    let o = t.run(&["sync"]);
+    assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
+    assert!(!a.exists(), "the other old copy is an ordinary leftover now");
+    assert_eq!(files(&go), canonical());
+}
+
 /// Make every copy of the tree an "old" one: a modified manifest, a stale fixture, one fixture
 /// missing. Returns the old copy's files.
 fn make_old(t: &Tree) -> BTreeMap<String, Vec<u8>> {

@@ -842,8 +842,8 @@ codes! {
         why: "Without a pin the SDK's CI cannot check its copy against a release, so drift goes unnoticed there.",
         example: Sync { edits: &[Delete("php-sdk/.github/workflows/ci.yml")], args: &["--check"] },
     }
-    SYNC_STAGING_LEFTOVER = "BQ719" "sync-staging-leftover" "A staging area of an interrupted bqsuite run sits beside a vendored copy (an error under --check; sync removes it, or restores the old copy it holds when the copy is missing)." {
-        Error("a warning from sync, which removes the leftover (or restores the old copy it holds)"),
+    SYNC_STAGING_LEFTOVER = "BQ719" "sync-staging-leftover" "A staging area of an interrupted bqsuite run sits beside a vendored copy (an error under --check; sync removes it, or restores the old copy it holds when the copy is missing, or, when several old copies lie beside a missing copy, keeps them and writes no copy until one is moved back)." {
+        Error("a warning from sync, which removes the leftover (or restores the old copy it holds); an error when it cannot tell which old copy to restore"),
         checks: "sync --check: no staging sibling of an interrupted run (.<name>.bqsuite-<kind>-<32 hex>) lies beside a vendored copy.",
         why: "A git add -A in the SDK would commit the leftover; only a kill no handler sees (SIGKILL, a crash) leaves one behind, and the next sync cleans it up.",
         example: Sync {

@@ -97,6 +97,15 @@ pub fn update(
     if let Ok(crate::sync::Given { dir: real, .. }) = crate::sync::resolve_given(dir) {
         let real = crate::staging::real_dest(&real);
         if let Ok(found) = vendored::leftovers(&real) {
+            let choose = vendored::olds_to_choose(&real, &found);
+            if !choose.is_empty() {
+                return Err(FetchError::could_not_run(format!(
+                    "{shown} is missing and {} old copies that interrupted runs moved aside lie beside it ({}); \
+                     nothing tells which one to keep: move it back to {shown} (or remove them all) and run again",
+                    choose.len(),
+                    choose.join(", ")
+                )));
+            }
             for (_, fate) in vendored::recover(&real, &found) {
                 if let Recovered::Failed(e) = fate {
                     return Err(FetchError::could_not_run(format!(

@@ -160,6 +160,10 @@ pub enum Action {
     /// The copy is missing, but the repository holds one at these other paths: no second copy
     /// is created (BQ721).
     RefusedElsewhere(Vec<String>),
+    /// The copy is missing and these old copies, moved aside by interrupted runs, lie beside it
+    /// ([`vendored::olds_to_choose`]): which one to keep is the user's choice, so none is
+    /// restored, none removed, and no copy created (BQ719).
+    RefusedOldCopies(Vec<String>),
     /// Writing failed; the old copy was kept.
     Failed(String),
 }
@@ -297,7 +301,10 @@ fn bump_pins(
         });
         let outcome = if let Some(t) = not_at {
             let why = match (&t.state, &t.action) {
-                (State::Refused(_), _) | (_, Action::RefusedDowngrade(_) | Action::RefusedElsewhere(_)) => "refused",
+                (State::Refused(_), _)
+                | (_, Action::RefusedDowngrade(_) | Action::RefusedElsewhere(_) | Action::RefusedOldCopies(_)) => {
+                    "refused"
+                }
                 (_, Action::RefusedUncommitted(_)) => "refused (uncommitted changes)",
                 (State::Failed(_), _) | (_, Action::Failed(_)) => "failed",
                 _ => "not written",
@@ -404,6 +411,7 @@ fn one(
             return report;
         }
     };
+    let choose = vendored::olds_to_choose(&loc.dir, &found);
     report.leftovers = if opts.mode == Mode::Sync {
         vendored::recover(&loc.dir, &found)
     } else {
@@ -447,7 +455,9 @@ fn one(
     }
     if opts.mode != Mode::Check && report.state != State::InSync {
         let newer = report.copy_version.as_deref().and_then(|v| Version::parse(v).ok()).filter(|v| v > version);
-        report.action = if let Some(v) = newer {
+        report.action = if !choose.is_empty() {
+            Action::RefusedOldCopies(choose)
+        } else if let Some(v) = newer {
             Action::RefusedDowngrade(v.to_string())
         } else if !report.elsewhere.is_empty() {
             // Ruling (user study, stop 67): a second copy beside the one the repository keeps

@@ -311,6 +311,20 @@ impl Report {
                 )
                 .in_file(id.clone()),
             ),
+            Action::RefusedOldCopies(names) => out.push(
+                Finding::error(
+                    Code::SYNC_STAGING_LEFTOVER,
+                    format!(
+                        "not created: {id} is missing and {} old copies that interrupted runs moved aside lie \
+                         beside it ({}); nothing tells which one to keep: move it back to {} (or remove them all) \
+                         and sync again",
+                        names.len(),
+                        names.join(", "),
+                        t.target.path
+                    ),
+                )
+                .in_file(id.clone()),
+            ),
             Action::WrittenOldKept { name, why } => {
                 let dir = t.target.path.rsplit_once('/').map_or(String::new(), |(d, _)| format!("{d}/"));
                 out.push(
@@ -408,22 +422,36 @@ impl Report {
             Kind::Stage => "the staging copy of an interrupted sync",
             Kind::Tmp | Kind::Fetch => "the staging area of an interrupted bqsuite command",
         };
+        // Several old copies beside a missing copy: sync keeps them all (vendored::olds_to_choose).
+        let chosen_by_hand = left.kind == Kind::Old
+            && t.state == State::Missing
+            && t.leftovers.iter().filter(|(l, _)| l.kind == Kind::Old).count() > 1;
+        let sync_would = if chosen_by_hand {
+            "a sync would keep it, since the copy is missing and nothing tells which old copy to restore: move the \
+             one to keep back"
+        } else {
+            "a sync would remove it"
+        };
         let f = match fate {
             Recovered::Found if self.mode == Mode::Check => Finding::error(
                 Code::SYNC_STAGING_LEFTOVER,
-                format!(
-                    "{what} is left beside {}; `git add -A` would commit it, `bqsuite sync` removes it",
-                    t.target.id()
-                ),
+                format!("{what} is left beside {}; `git add -A` would commit it; {sync_would}", t.target.id()),
             ),
             Recovered::Found => Finding::warning(
                 Code::SYNC_STAGING_LEFTOVER,
-                format!("{what} is left beside {}: a sync would remove it", t.target.id()),
+                format!("{what} is left beside {}: {sync_would}", t.target.id()),
             ),
             Recovered::Removed => Finding::warning(Code::SYNC_STAGING_LEFTOVER, format!("removed {what}")),
             Recovered::Restored => Finding::warning(
                 Code::SYNC_STAGING_LEFTOVER,
                 format!("{} was missing: restored an old copy that an interrupted sync had moved aside", t.target.id()),
+            ),
+            Recovered::Kept => Finding::warning(
+                Code::SYNC_STAGING_LEFTOVER,
+                format!(
+                    "kept the old copy an interrupted run moved aside: {} is missing and more than one lies beside it",
+                    t.target.id()
+                ),
             ),
             Recovered::Failed(e) => {
                 let what = match left.kind {
@@ -597,9 +625,13 @@ impl Report {
         match (&t.state, &t.action) {
             (State::Skipped, _) => "skipped",
             (State::Refused(_), _)
-            | (_, Action::RefusedDowngrade(_) | Action::RefusedUncommitted(_) | Action::RefusedElsewhere(_)) => {
-                "refused"
-            }
+            | (
+                _,
+                Action::RefusedDowngrade(_)
+                | Action::RefusedUncommitted(_)
+                | Action::RefusedElsewhere(_)
+                | Action::RefusedOldCopies(_),
+            ) => "refused",
             (State::Failed(_), _) | (_, Action::Failed(_)) => "failed",
             (State::InSync, _) if self.mode == Mode::Check => "in-sync",
             (State::InSync, _) => "unchanged",
@@ -688,6 +720,7 @@ impl Report {
             (Action::RefusedDowngrade(_), _) => json!("refused-downgrade"),
             (Action::RefusedUncommitted(_), _) => json!("refused-uncommitted"),
             (Action::RefusedElsewhere(_), _) => json!("refused-elsewhere"),
+            (Action::RefusedOldCopies(_), _) => json!("refused-old-copies"),
             (Action::Failed(_), _) => json!("failed"),
         };
         let reason = match &t.action {
@@ -700,6 +733,9 @@ impl Report {
                 Some(format!("the copy holds uncommitted changes ({})", crate::diag::listed(paths)))
             }
             Action::RefusedElsewhere(paths) => Some(format!("the repository keeps a copy at {}", paths.join(", "))),
+            Action::RefusedOldCopies(names) => {
+                Some(format!("the copy is missing and {} old copies lie beside it ({})", names.len(), names.join(", ")))
+            }
             _ => reason.map(str::to_owned),
         };
         let mut doc = json!({
@@ -737,6 +773,7 @@ impl Report {
                     Recovered::Found => "found",
                     Recovered::Removed => "removed",
                     Recovered::Restored => "restored",
+                    Recovered::Kept => "kept",
                     Recovered::Failed(_) => "failed",
                 },
             })).collect::<Vec<_>>(),
