@@ -156,7 +156,7 @@ impl Definition for Artemis {
                         application_properties.insert(property.to_owned(), Some(s.clone()));
                         "string property"
                     }
-                    other => return Err(format!("an Artemis string property cannot carry {other:?}")),
+                    other => return Err(format!("an Artemis string property cannot carry {}", other.described())),
                 };
                 let request = ArtemisConsume { body: Bytes::from(body), application_properties, delivery_count: 0 };
                 Ok(vec![(how.into(), cx.sdk.artemis_consume(request).map_err(|e| e.to_string())?)])

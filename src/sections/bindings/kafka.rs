@@ -123,7 +123,7 @@ impl Definition for Kafka {
                         ("header with a null value", vec![KafkaHeader { key: property.to_owned(), value: None }])
                     }
                     RowValue::Text(s) => ("UTF-8 header", vec![KafkaHeader::text(property, s)]),
-                    other => return Err(format!("a Kafka header cannot carry {other:?}")),
+                    other => return Err(format!("a Kafka header cannot carry {}", other.described())),
                 };
                 let record =
                     KafkaRecord { topic: "orders".into(), value: Some(Bytes::from(body)), headers, timestamp: Some(0) };

@@ -201,6 +201,19 @@ impl RowValue {
             RowValue::Other(v) => Some(v.to_string()),
         }
     }
+
+    /// The value named in words, for a reason that says a binding cannot carry it (`the integer
+    /// 1`, `null`, `the JSON value true`): never Rust's own spelling of the type.
+    pub fn described(&self) -> String {
+        match self {
+            RowValue::Absent => "an absent value".into(),
+            RowValue::Null => "null".into(),
+            RowValue::Text(s) => format!("the string {}", quoted(s)),
+            RowValue::Integer(i) => format!("the integer {i}"),
+            RowValue::Float(f) => format!("the float {f:?}"),
+            RowValue::Other(v) => format!("the JSON value {v}"),
+        }
+    }
 }
 
 /// Which row values a binding's schema-version property can carry.
@@ -319,7 +332,7 @@ pub(crate) fn text_only<'r>(binding: &str, value: &'r RowValue) -> Result<Option
     match value {
         RowValue::Absent => Ok(None),
         RowValue::Text(s) => Ok(Some(s)),
-        other => Err(format!("{binding} cannot carry {other:?} in a string property")),
+        other => Err(format!("{binding} cannot carry {} in a string property", other.described())),
     }
 }
 
