@@ -2109,7 +2109,7 @@ mod tests {
         assert!(adapter.wants_reference(), "nothing answered ahead yet");
         // What `call` records: the case's first call was answered ahead, its second made now.
         adapter.answered_ahead = true;
-        adapter.made.push((7, accepts, Some(Response::Accepts(false))));
+        adapter.made.push((7, accepts.clone(), Some(Response::Accepts(false))));
         assert!(!adapter.wants_reference());
         adapter.begin_case("envelope", "b");
         assert!(adapter.wants_reference(), "each case starts afresh");
@@ -2117,5 +2117,29 @@ mod tests {
         let mut untraced = Adapter::new(AdapterOptions { trace: false, ..adapter.options.clone() });
         untraced.begin_case("envelope", "a");
         assert!(!untraced.wants_reference(), "only a trace compares");
+
+        // And `call` is what records it: case "c"'s first call was answered ahead (its answer
+        // is there, so no process is needed), and the case is not run again.
+        adapter.identity.operations = vec!["accepts".into()];
+        let answered = Answered { result: Ok(Response::Accepts(true)), notes: CaseNotes::default(), lost: false };
+        adapter.ahead = AheadState {
+            section: "envelope".into(),
+            cases: vec![(
+                "c".into(),
+                vec![Ahead {
+                    request: accepts.clone(),
+                    reference: Some(Response::Accepts(true)),
+                    stage: Stage::Written,
+                    answer: Some(answered),
+                }],
+            )],
+            by_id: HashMap::from([("c".into(), 0)]),
+            ..AheadState::default()
+        };
+        adapter.begin_case("envelope", "c");
+        assert!(adapter.wants_reference());
+        assert!(matches!(adapter.call(&accepts), Ok(Response::Accepts(true))));
+        assert!(!adapter.wants_reference(), "answered ahead: compared with its prediction, not run again");
+        assert_eq!(adapter.counts.1, 1, "counted as used");
     }
 }
