@@ -257,21 +257,27 @@ fn a_manifest_or_producer_schema_that_cannot_be_read_is_its_own_finding() {
 
 /// A manifest that is an object but holds no section of its version is no suite of that version
 /// at all: one BQ312 at the root that names them, never one per section (26 findings saying the
-/// same thing).
+/// same thing), whether it holds nothing or only sections no definition knows.
 #[test]
 fn a_manifest_holding_none_of_its_versions_sections_is_one_finding() {
-    let s = SuiteCopy::new();
-    s.edit_manifest(|m| {
-        let keep = ["conformance_version", "description", "sections"];
-        m.as_object_mut().unwrap().retain(|k, _| keep.contains(&k.as_str()));
-        m["sections"] = json!({});
-    });
-    let f: Vec<_> = s.validate().into_iter().filter(|f| f.code.id == "BQ312").collect();
-    assert_eq!(f.len(), 1, "{f:#?}");
-    assert_eq!(f[0].pointer.as_deref(), Some(""));
-    let n = bqsuite::sections::registry().count();
-    assert!(f[0].message.contains(&format!("holds none of that version's {n} sections (")), "{}", f[0].message);
-    assert!(f[0].message.contains("traceparent") && f[0].message.contains("redis_delay"), "{}", f[0].message);
+    for unknown in [None, Some("mystery")] {
+        let s = SuiteCopy::new();
+        s.edit_manifest(|m| {
+            let keep = ["conformance_version", "description", "sections"];
+            m.as_object_mut().unwrap().retain(|k, _| keep.contains(&k.as_str()));
+            m["sections"] = json!({});
+            if let Some(name) = unknown {
+                m[name] = json!({"description": "no definition knows it", "cases": [{"name": "one"}]});
+                m["sections"][name] = json!("core");
+            }
+        });
+        let f: Vec<_> = s.validate().into_iter().filter(|f| f.code.id == "BQ312").collect();
+        assert_eq!(f.len(), 1, "{unknown:?}: {f:#?}");
+        assert_eq!(f[0].pointer.as_deref(), Some(""));
+        let n = bqsuite::sections::registry().count();
+        assert!(f[0].message.contains(&format!("holds none of that version's {n} sections (")), "{}", f[0].message);
+        assert!(f[0].message.contains("traceparent") && f[0].message.contains("redis_delay"), "{}", f[0].message);
+    }
 }
 
 /// What a suite's version holds (the spec's version history, as each definition's `SINCE` and
