@@ -758,6 +758,17 @@ fn a_version_older_than_a_section_or_block_it_holds() {
 }
 
 #[test]
+fn a_suite_lacks_nothing_its_version_did_not_have() {
+    // 1.5.0 as released: without the sections and blocks 1.6.0 added. Their absence is no
+    // BQ312 / BQ313 (what else 1.6.0's reference core says of 1.5.0's expectations is not this
+    // rule's business), nor is anything too new (BQ315).
+    let findings = support::history::suite_1_5_0().validate();
+    let about_the_version: Vec<_> =
+        findings.iter().filter(|f| ["BQ312", "BQ313", "BQ315"].contains(&f.code.id)).collect();
+    assert!(about_the_version.is_empty(), "{about_the_version:#?}");
+}
+
+#[test]
 fn the_summary_line_shows_an_untrusted_version_escaped() {
     let s = SuiteCopy::new();
     s.write("CONFORMANCE_VERSION", "\u{feff}1.6.0\n");
