@@ -557,6 +557,29 @@ fn compat_manifest_depth() {
     assert_finding(&findings!(s), "BQ505", "manifest.json", None);
 }
 
+/// PHP's `json_decode` takes 512 levels: the manifest's own object and 511 arrays inside it. The
+/// levels are counted outside strings only: brackets, and a quote escaped, inside a string
+/// are text (a manifest this deep does not parse, so the count is a scan of the text).
+#[test]
+fn compat_manifest_depth_counts_to_512_outside_strings() {
+    let nested = |arrays: usize, inside: &str| {
+        let s = SuiteCopy::new();
+        // The string first, so that a scan that loses track of it miscounts what follows.
+        let deep = format!("[{inside}{}{}]", "[".repeat(arrays - 1), "]".repeat(arrays - 1));
+        let text = s.read("manifest.json");
+        s.write(
+            "manifest.json",
+            text.replacen("\"schema_version\": 1,", &format!("\"schema_version\": 1, \"deep_x\": {deep},"), 1),
+        );
+        s.validate().into_iter().filter(|f| f.code.id == "BQ505").map(|f| f.message).collect::<Vec<_>>()
+    };
+    assert_eq!(nested(510, ""), Vec::<String>::new(), "511 levels in all");
+    assert_eq!(nested(511, ""), ["the manifest nests 512 levels; PHP json_decode stops at 511"]);
+    let text = format!("\"{}\\\"{}\", ", "[{".repeat(300), "[".repeat(10));
+    assert_eq!(nested(510, &text), Vec::<String>::new(), "brackets and an escaped quote in a string are text");
+    assert_eq!(nested(511, &text), ["the manifest nests 512 levels; PHP json_decode stops at 511"]);
+}
+
 #[test]
 fn compat_lone_surrogate() {
     let s = SuiteCopy::new();
