@@ -594,6 +594,14 @@ fn compat_case_names() {
     let s = SuiteCopy::new();
     s.edit_manifest(|m| m["payload_schema"]["cases"][0]["name"] = json!("a/b"));
     assert_finding(&findings!(s), "BQ507", "manifest.json", Some("/payload_schema/cases/0/name"));
+    // Empty, and not a string: each BQ507 alone (names.rs leaves them to it).
+    for name in [json!(""), json!(3), json!(null)] {
+        let s = SuiteCopy::new();
+        s.edit_manifest(|m| m["payload_schema"]["cases"][0]["name"] = name.clone());
+        let findings = s.validate();
+        let f = assert_finding(&findings, "BQ507", "manifest.json", Some("/payload_schema/cases/0/name"));
+        assert!(f.message.contains("must be a non-empty string without '/'"), "{}", f.message);
+    }
 }
 
 #[test]

@@ -239,8 +239,22 @@ mod tests {
     #[test]
     fn plain_relative_paths() {
         assert!(plain_relative("fixtures/a.json").is_ok());
-        for bad in ["", "/abs", "a/../b", "./a", "a//b", "a\\b", "a#b", "a?b", "a%20b", "a\nb"] {
-            assert!(plain_relative(bad).is_err(), "{bad}");
+        let url = "'#', '?' and '%' break URL-based loaders";
+        for (bad, why) in [
+            ("", "empty"),
+            ("/abs", "absolute"),
+            ("a/../b", "'..' component"),
+            ("./a", "'.' component"),
+            ("a//b", "empty path component"),
+            ("a/", "empty path component"),
+            ("a\\b", "backslash"),
+            ("a#b", url),
+            ("a?b", url),
+            ("a%20b", url),
+            ("a\nb", "control character"),
+            ("a\u{7f}b", "control character"),
+        ] {
+            assert_eq!(plain_relative(bad), Err(why), "{bad:?}");
         }
     }
 }
