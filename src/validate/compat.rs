@@ -225,6 +225,14 @@ mod tests {
         let want = [("BQ508", "/cases/0/Name"), ("BQ508", "/sec/list/0/0/FILE"), ("BQ508", "/sec/x~1y/Cases")];
         assert_eq!(got, want.map(|(c, p)| (c, p.to_owned())));
         assert!(out[0].message.contains("only in letter case"));
+
+        // An early section's name is in the vocabulary even where the manifest lacks the
+        // section: a runner maps `SQS` to its `sqs` field all the same.
+        let mut out = Vec::new();
+        key_case(&serde_json::json!({"SQS": {}, "Mystery": {}}), &mut out);
+        let got: Vec<_> = out.iter().map(|f| (f.code.id, f.pointer.clone().unwrap_or_default())).collect();
+        assert_eq!(got, [("BQ508", "/SQS".to_owned())]);
+        assert!(out[0].message.contains("the mapped key \"sqs\""), "{}", out[0].message);
     }
 
     #[test]
