@@ -467,6 +467,19 @@ fn the_gate_leaves_a_case_that_does_not_validate_to_validate() {
     );
 }
 
+/// Only an error of the manifest at or under a case leaves the case's change to validate: the
+/// errors of another file (a weakened results schema, BQ406) leave the gate's own findings as
+/// they are.
+#[test]
+fn another_files_finding_at_its_root_leaves_no_case_to_validate() {
+    let wrong = |s: &SuiteCopy| s.edit_manifest(|m| m["cases"][0]["expect"]["attempts"] = json!(3));
+    let o = against_edited(wrong, |s| {
+        s.write("schema/results.schema.json", "{\n  \"$schema\": \"https://json-schema.org/draft/2020-12/schema\"\n}\n")
+    });
+    assert!(String::from_utf8_lossy(&o.stdout).contains("error[BQ406 "), "{}", transcript(&o));
+    assert_eq!(codes(&o), ["BQ954", "BQ951"], "the gate's own findings: {}", transcript(&o));
+}
+
 #[test]
 fn a_named_correction_in_a_patch_is_told_as_named() {
     let wrong = |s: &SuiteCopy| s.edit_manifest(|m| m["cases"][0]["expect"]["attempts"] = json!(3));
