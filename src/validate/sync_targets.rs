@@ -176,6 +176,13 @@ mod tests {
             codes(json!({"schema_version": "1", "targets": [{"repo": "a", "path": "b"}]})),
             [("BQ701", "/schema_version".into())]
         );
+        for other in [json!(2), json!(1.0), json!(0)] {
+            assert_eq!(
+                codes(json!({"schema_version": other, "targets": [{"repo": "a", "path": "b"}]})),
+                [("BQ701", "/schema_version".into())],
+                "{other}"
+            );
+        }
         assert_eq!(codes(json!({"schema_version": 1, "targets": []})), [("BQ701", "/targets".into())]);
         assert_eq!(
             codes(json!({"schema_version": 1, "targetz": [], "targets": [{"repo": "a", "path": "b"}]})),
