@@ -454,6 +454,8 @@ mod tests {
         assert!(same_value(&json!(1042), &json!(1042.0)));
         assert!(same_value(&json!(-3), &json!(-3.0)));
         assert!(same_value(&json!(u64::MAX), &json!(u64::MAX)));
+        // Above i64 the integers are still read exactly: as doubles these two are one value.
+        assert!(!same_value(&json!(u64::MAX), &json!(u64::MAX - 1)));
         assert!(!same_value(&json!(9_007_199_254_740_993_u64), &json!(9.007_199_254_740_992e15)));
         assert!(!same_value(&json!(9.007_199_254_740_992e15), &json!(9_007_199_254_740_993_u64)));
         assert!(same_value(&json!(9_007_199_254_740_992_u64), &json!(9.007_199_254_740_992e15)));
@@ -525,6 +527,13 @@ mod tests {
         assert!(!same_value(&json!({"a": null}), &json!({})));
         assert!(!same_value(&json!(u64::MAX), &json!(-1)));
         assert!(!same_value(&json!([1, 2]), &json!([2, 1])));
+        // Values of one type that differ (a judge that compared only types, lengths or key
+        // counts would pass them).
+        assert!(!same_value(&json!(true), &json!(false)));
+        assert!(!same_value(&json!(false), &json!(true)));
+        assert!(!same_value(&json!({"a": 1}), &json!({"b": 1})));
+        assert!(!same_value(&json!({"a": 1, "b": 2}), &json!({"a": 1, "c": 2})));
+        assert!(same_value(&json!({"a": 1, "b": 2}), &json!({"b": 2, "a": 1})), "key order never matters");
     }
 
     #[test]
