@@ -515,6 +515,48 @@ mod tests {
         let data = json!({"order_id": 1042});
         let e = ok(r#"{"data": {"order_id": 1042.0}}"#, &[("/data", &data)]).unwrap_err();
         assert!(e.starts_with("/data/order_id is written 1042.0"), "{e}");
+        // An integer above i64 is an integer too.
+        let big = json!({"id": 18_446_744_073_709_551_615_u64});
+        let e = ok(r#"{"data": {"id": 1.8446744073709552e19}}"#, &[("/data", &big)]).unwrap_err();
+        assert!(e.starts_with("/data/id is written 1.8446744073709552e19 where the message had the integer"), "{e}");
+    }
+
+    /// The block a splice inserts is one object and nothing after it; a record that inserts an
+    /// array, or the block and another member, is no byte-level splice of the body.
+    #[test]
+    fn a_splice_inserts_one_object_and_nothing_else() {
+        let body = r#"{"job": "x", "data": {}}"#;
+        let spliced = |insert: &str| format!(r#"{{"job": "x", "data": {{}}{insert}}}"#);
+        assert_eq!(byte_level_splice(&spliced(r#","dead_letter":{"reason":"poison"}"#), body), Ok(()));
+        assert_eq!(byte_level_splice(&spliced(r#" , "dead_letter" : {"reason":"poison"} "#), body), Ok(()));
+        for insert in
+            [r#","dead_letter":[1]"#, r#","dead_letter":{"reason":"poison"},"extra":1"#, r#","dead_letter":1"#]
+        {
+            let e = byte_level_splice(&spliced(insert), body).unwrap_err();
+            assert!(e.starts_with("the record is not the body with dead_letter inserted before its final }"), "{e}");
+        }
+    }
+
+    /// A dead-letter block compared with its reason and queue is still held to the schema's
+    /// shape in every other member.
+    #[test]
+    fn a_dead_letter_for_a_reason_and_queue_is_held_to_the_shape_too() {
+        let block =
+            json!({"reason": "poison", "failed_at": 1_749_132_730_000_u64, "original_queue": "orders", "attempts": 0});
+        assert_eq!(dead_letter_for(&block, "poison", "orders", None), Ok(()));
+        let mut seconds = block.clone();
+        seconds["failed_at"] = json!(1_749_132_730_u64);
+        let e = dead_letter_for(&seconds, "poison", "orders", None).unwrap_err();
+        assert!(e.starts_with("dead_letter.failed_at is 1749132730, expected an integer of epoch milliseconds"), "{e}");
+        // On an injected clock, a stamp of it is right; one of neither is not.
+        assert_eq!(dead_letter_for(&seconds, "poison", "orders", Some(1_749_132_000..=1_749_133_000)), Ok(()));
+        let e = dead_letter_for(&seconds, "poison", "orders", Some(1_000_000..=1_001_000)).unwrap_err();
+        assert!(e.contains("or of the injected clock (1000000 to 1001000)"), "{e}");
+        let e = dead_letter_for(&block, "failed", "jobs", None).unwrap_err();
+        assert_eq!(
+            e,
+            "dead_letter.reason is \"poison\", expected \"failed\"; dead_letter.original_queue is \"orders\", expected \"jobs\""
+        );
     }
 
     #[test]
