@@ -149,6 +149,47 @@ fn judging_a_skip() {
     assert_eq!(p.allowed_adrs("redis", "payload_identity"), ["ADR-0033"]);
 }
 
+/// The judging rules beyond the canonical policy's shape: a rule of several ADRs is satisfied by
+/// citing any one of them; families compare without letter case; only an `all_or_none` rule is
+/// refuted by a case it covers that ran; a rule's `whole_sections` lets skip only those.
+#[test]
+fn judging_by_a_policy_of_several_adrs_families_and_whole_sections() {
+    let s = SuiteCopy::new();
+    s.edit_manifest(|m| {
+        m["skip_policy"] = json!({"description": "d", "rules": [
+            {"name": "two-adrs", "condition": "c", "adrs": ["ADR-0031", "ADR-0032"],
+             "cases": [{"section": "encode_reject", "case": "reject-repeated-key"}]},
+            {"name": "per-case", "condition": "c", "adrs": ["ADR-0032"], "families": ["Node"],
+             "cases": [{"section": "asb", "case": "schema_version_gate/22"}, {"section": "asb", "case": "schema_version_gate/23"}]},
+            {"name": "run-level", "condition": "c", "adrs": ["ADR-0033"], "all_or_none": true,
+             "whole_sections": ["redis"], "cases": [{"section": "redis", "case": "payload_identity"}]}
+        ]});
+    });
+    let suite = Suite::load(s.path()).unwrap();
+    let p = suite.skip_policy();
+    for cited in ["ADR-0031", "ADR-0032", "ADR-0032 and ADR-0031"] {
+        assert!(
+            matches!(p.judge("encode_reject", "reject-repeated-key", Some(cited)), SkipVerdict::Allowed(r) if r.name == "two-adrs"),
+            "{cited}"
+        );
+    }
+    let rule = |name: &str| p.rules.iter().find(|r| r.name == name).unwrap();
+    let per_case = rule("per-case");
+    for family in ["node", "NODE", "Node"] {
+        assert!(bqsuite::suite::skip_policy::SkipPolicy::for_family(per_case, Some(family)), "{family}");
+    }
+    assert!(!bqsuite::suite::skip_policy::SkipPolicy::for_family(per_case, Some("php")));
+    assert!(!bqsuite::suite::skip_policy::SkipPolicy::for_family(per_case, None));
+    // One case of a per-case rule ran: the rule still allows the other's skip. A case of the
+    // run-level rule ran: that rule is refuted for the run.
+    let ran = [("asb", "schema_version_gate/22"), ("redis", "payload_identity")];
+    let refuted = p.refuted_all_or_none(ran);
+    assert_eq!(refuted.keys().copied().collect::<Vec<_>>(), ["run-level"], "{refuted:?}");
+    assert_eq!(refuted["run-level"], (1, "redis / payload_identity".to_owned()));
+    let whole = |section: &str| bqsuite::suite::skip_policy::SkipPolicy::whole_section(rule("run-level"), section);
+    assert!(whole("redis") && !whole("sqs") && !whole("redis_layout"));
+}
+
 /// `validate`'s findings on the canonical suite with `policy` instead of its own, but for
 /// BQ319: any policy other than the recorded one is that on a suite of the recorded version
 /// (tests/power.rs), and these tests are about the policy's own rules.
