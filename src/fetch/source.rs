@@ -259,5 +259,21 @@ mod tests {
         let twice = format!("{a}  x\n{}  x\n", "c".repeat(64));
         assert!(sha256_for(twice.as_bytes(), "x", "S").unwrap_err().message.contains("two different"));
         assert!(sha256_for(b"zz  x\n", "x", "S").unwrap_err().message.contains("not a sha256"));
+        // Upper-case hex is the same checksum (compared with the asset's, which is lower-case);
+        // the same digits in two cases are one checksum, not two.
+        let upper = "AB".repeat(32);
+        assert_eq!(sha256_for(format!("{upper}  x\n").as_bytes(), "x", "S").unwrap(), "ab".repeat(32));
+        let both = format!("{upper}  x\n{}  x\n", "ab".repeat(32));
+        assert_eq!(sha256_for(both.as_bytes(), "x", "S").unwrap(), "ab".repeat(32));
+    }
+
+    /// A checksum is exactly 64 hex digits: one more or one fewer, or a letter past f, is none.
+    #[test]
+    fn a_sha256_is_64_hex_digits() {
+        assert_eq!(super::super::parse_sha256(&"A".repeat(64)).unwrap(), "a".repeat(64));
+        for bad in ["a".repeat(63), "a".repeat(65), format!("{}g", "a".repeat(63)), String::new()] {
+            let e = super::super::parse_sha256(&bad).unwrap_err();
+            assert!(e.ends_with("is not a sha256 (64 hex digits)"), "{bad}: {e}");
+        }
     }
 }
