@@ -141,6 +141,33 @@ fn files_under(dir: &Path) -> Vec<String> {
     out
 }
 
+/// A generated page deleted is BQ961 (missing), and `docs` puts it back; a docs root that is
+/// not a directory hides only what lies under it, never the other pages' drift.
+#[test]
+fn a_deleted_page_is_missing_and_a_bad_root_hides_only_its_own_pages() {
+    committed_docs_are_current();
+    let dir = docs_copy();
+    let p = dir.path();
+    std::fs::remove_file(p.join("docs/codes.md")).unwrap();
+    let o = bqsuite(p, &["docs", "--check", "--format", "json"]);
+    assert_eq!(o.status.code(), Some(1), "{}", transcript(&o));
+    let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(codes_and_files(&report), [("BQ961".to_owned(), "docs/codes.md".to_owned())]);
+    assert_eq!(bqsuite(p, &["docs"]).status.code(), Some(0));
+    assert_eq!(bqsuite(p, &["docs", "--check"]).status.code(), Some(0));
+
+    std::fs::remove_dir_all(p.join("docs/html")).unwrap();
+    std::fs::write(p.join("docs/html"), "not a directory\n").unwrap();
+    let page = p.join("docs/cli.md");
+    std::fs::write(&page, format!("{}\nedited\n", std::fs::read_to_string(&page).unwrap())).unwrap();
+    let o = bqsuite(p, &["docs", "--check", "--format", "json"]);
+    let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let found = codes_and_files(&report);
+    assert!(found.contains(&("BQ963".to_owned(), "docs/html".to_owned())), "{found:?}");
+    assert!(found.contains(&("BQ960".to_owned(), "docs/cli.md".to_owned())), "{found:?}");
+    assert!(found.iter().all(|(_, f)| !f.starts_with("docs/html/")), "nothing under the file: {found:?}");
+}
+
 #[cfg(unix)]
 #[test]
 fn a_symlinked_docs_root_is_reported_and_docs_refuses_to_write_or_remove_through_it() {
