@@ -574,6 +574,17 @@ mod tests {
             changed(&BASE.replace(r#"{"type": "object"}"#, r#"{"type": "array"}"#), &fx),
             ["b/c1", "b/c2", "single"]
         );
+        // A number's sign and its magnitude (the exponent of its exact form) count.
+        assert_eq!(changed(&BASE.replace(r#""x": 2"#, r#""x": -2"#), &fx), ["b/c2"]);
+        assert_eq!(changed(&BASE.replace(r#""x": 2"#, r#""x": 2e1"#), &fx), ["b/c2"]);
+        assert_eq!(changed(&BASE.replace(r#""x": 2"#, r#""x": 20"#), &fx), ["b/c2"]);
+        // A fixture the case names itself (the top-level cases' `file`) counts by its bytes too.
+        let own = BASE.replace(r#""y": true"#, r#""y": true, "file": "fixtures/b.json""#);
+        let base_own = prints(&suite(&own, &fx), "s");
+        let edited_b = [fx[0], ("fixtures/b.json", r#"{"job": "b", "extra": 1}"#)];
+        let now = prints(&suite(&own, &edited_b), "s");
+        let moved: Vec<&String> = base_own.iter().zip(&now).filter(|(a, b)| a != b).map(|(a, _)| &a.0).collect();
+        assert_eq!(moved, ["single"]);
     }
 
     #[test]
@@ -648,6 +659,9 @@ mod tests {
             "[]",
             "{}",
             "[null]",
+            r#"[""]"#,
+            "[true]",
+            "[false]",
         ];
         for (i, a) in all.iter().enumerate() {
             for b in &all[i + 1..] {
