@@ -972,6 +972,12 @@ mod tests {
         assert!(!names("- TBD.", "traceparent.flags-3-hex"));
         assert!(names("- `redis_layout` gains `pcall_poison/x` and `other`.", "redis_layout.other/y"));
         assert!(!names("- `redis_layout` gains `pcall_poison/x`.", "redis_layout.other/y"));
+        // A block named beside its section names that section's block only: seven sections
+        // have a `schema_version_gate`.
+        let rows = "- `sqs` gains `schema_version_gate/9`.";
+        assert!(names(rows, "sqs.schema_version_gate/9"));
+        assert!(!names(rows, "asb.schema_version_gate/9"), "another section's block of that name");
+        assert!(!names("- Adds `schema_version_gate/9`.", "asb.schema_version_gate/9"), "no section named");
         // Honest entries the red team saw refused: a stop in parentheses or after an
         // abbreviation, other forms of the words.
         let x = "traceparent.flags-3-hex";
