@@ -585,4 +585,22 @@ mod tests {
         f.file = Some("fixtures/x.json".into());
         assert_eq!(f.reference(), "fixtures/x.json");
     }
+
+    /// `diff --bindings`: a change with no scope of its own belongs to every SDK when nothing
+    /// scopes it (a schema, the skip policy), else to the SDKs carrying one of its readers' scopes
+    /// (a fixture); a re-scoped section's change to the SDKs of either scope.
+    #[test]
+    fn a_change_is_in_the_scopes_of_what_reads_it() {
+        let set = |s: &[&str]| s.iter().map(|s| (*s).to_owned()).collect::<BTreeSet<String>>();
+        let (sqs, kafka) = (set(&["core", "sqs"]), set(&["core", "kafka"]));
+        let suite_wide = Change::new(Kind::SchemaChanged, Class::Correction);
+        assert!(suite_wide.in_scopes(&sqs) && suite_wide.in_scopes(&kafka));
+        let mut fixture = Change::new(Kind::FixtureChanged, Class::Correction);
+        fixture.scopes = vec!["sqs".into()];
+        assert!(fixture.in_scopes(&sqs) && !fixture.in_scopes(&kafka));
+        let mut rescoped = Change::new(Kind::FieldsChanged, Class::Correction);
+        rescoped.scope = Some("kafka".into());
+        rescoped.scopes = vec!["sqs".into()];
+        assert!(rescoped.in_scopes(&sqs) && rescoped.in_scopes(&kafka) && !rescoped.in_scopes(&set(&["asb"])));
+    }
 }
