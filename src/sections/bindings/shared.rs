@@ -205,14 +205,15 @@ impl RowValue {
     /// The value named in words, for a reason that says a binding cannot carry it (`the integer
     /// 1`, `null`, `the JSON value true`): never Rust's own spelling of the type.
     pub fn described(&self) -> String {
-        match self {
-            RowValue::Absent => "an absent value".into(),
-            RowValue::Null => "null".into(),
-            RowValue::Text(s) => format!("the string {}", quoted(s)),
-            RowValue::Integer(i) => format!("the integer {i}"),
-            RowValue::Float(f) => format!("the float {f:?}"),
-            RowValue::Other(v) => format!("the JSON value {v}"),
-        }
+        let kind = match self {
+            RowValue::Absent => return "an absent value".into(),
+            RowValue::Null => return "null".into(),
+            RowValue::Text(_) => "the string",
+            RowValue::Integer(_) => "the integer",
+            RowValue::Float(_) => "the float",
+            RowValue::Other(_) => "the JSON value",
+        };
+        format!("{kind} {}", self.shown().unwrap_or_default())
     }
 }
 
