@@ -1094,6 +1094,10 @@ fn two_old_copies_beside_a_missing_copy_are_kept_for_the_user_to_choose() {
     assert_eq!(t.snapshot(), before);
 
     std::fs::rename(&b, &go).unwrap();
+    let r = t.json(&["sync", "--check"]).1;
+    let left =
+        r["findings"].as_array().unwrap().iter().find(|f| f["code"] == "BQ719").unwrap_or_else(|| panic!("{r:#}"));
+    assert!(left["message"].as_str().unwrap().ends_with("a sync would remove it"), "{left:#}");
     let o = t.run(&["sync"]);
     assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
     assert!(!a.exists(), "the other old copy is an ordinary leftover now");

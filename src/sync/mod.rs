@@ -182,6 +182,9 @@ pub struct TargetReport {
     pub pin_status: Option<PinStatus>,
     /// Staging areas an interrupted run left beside the copy, and what this run did with them.
     pub leftovers: Vec<(Leftover, Recovered)>,
+    /// The old copies among `leftovers` that a sync keeps for the user to choose between
+    /// ([`vendored::olds_to_choose`], decided before any was touched), by name.
+    pub olds_to_choose: Vec<String>,
     /// When the copy is missing: the other directories of the repository that hold a copy
     /// (none of them another target's), relative to it.
     pub elsewhere: Vec<String>,
@@ -356,6 +359,7 @@ fn one(
         pins: Vec::new(),
         pin_status: None,
         leftovers: Vec::new(),
+        olds_to_choose: Vec::new(),
         elsewhere: Vec::new(),
         ci_vendored: Vec::new(),
         repo_dir: None,
@@ -411,7 +415,7 @@ fn one(
             return report;
         }
     };
-    let choose = vendored::olds_to_choose(&loc.dir, &found);
+    report.olds_to_choose = vendored::olds_to_choose(&loc.dir, &found);
     report.leftovers = if opts.mode == Mode::Sync {
         vendored::recover(&loc.dir, &found)
     } else {
@@ -455,8 +459,8 @@ fn one(
     }
     if opts.mode != Mode::Check && report.state != State::InSync {
         let newer = report.copy_version.as_deref().and_then(|v| Version::parse(v).ok()).filter(|v| v > version);
-        report.action = if !choose.is_empty() {
-            Action::RefusedOldCopies(choose)
+        report.action = if !report.olds_to_choose.is_empty() {
+            Action::RefusedOldCopies(report.olds_to_choose.clone())
         } else if let Some(v) = newer {
             Action::RefusedDowngrade(v.to_string())
         } else if !report.elsewhere.is_empty() {

@@ -422,11 +422,7 @@ impl Report {
             Kind::Stage => "the staging copy of an interrupted sync",
             Kind::Tmp | Kind::Fetch => "the staging area of an interrupted bqsuite command",
         };
-        // Several old copies beside a missing copy: sync keeps them all (vendored::olds_to_choose).
-        let chosen_by_hand = left.kind == Kind::Old
-            && t.state == State::Missing
-            && t.leftovers.iter().filter(|(l, _)| l.kind == Kind::Old).count() > 1;
-        let sync_would = if chosen_by_hand {
+        let sync_would = if t.olds_to_choose.contains(&left.name) {
             "a sync would keep it, since the copy is missing and nothing tells which old copy to restore: move the \
              one to keep back"
         } else {
