@@ -553,6 +553,12 @@ mod tests {
         assert!(edits(&json!({"a": 1, "b": 2}), &json!({"b": 2, "a": 1}), Arrays::Ordered).is_empty());
         assert_eq!(ops(json!({"k": "1"}), json!({"k": 1}), Arrays::Ordered), [("/k".into(), Op::Retyped)]);
         assert_eq!(ops(json!({"k~/": 1}), json!({}), Arrays::Ordered), [("/k~0~1".into(), Op::Removed)]);
+        // Every integer is of one type, whatever serde_json holds it in: a negative one (i64
+        // only) or one above i64 (u64 only) made a float is a retype too.
+        assert_eq!(
+            ops(json!({"n": -1, "u": u64::MAX}), json!({"n": -1.5, "u": 1.5}), Arrays::Ordered),
+            [("/n".into(), Op::Retyped), ("/u".into(), Op::Retyped)]
+        );
     }
 
     #[test]
@@ -678,6 +684,27 @@ mod tests {
             exact(old, r#"{"delayed": [{"score": 7, "body": "b"}, {"body": "a", "score": 1002}]}"#, &delayed)
                 .is_empty()
         );
+        // Inside an entry's array as well: `[1.5]` added where every old entry wrote `[1002]`.
+        let got: Vec<_> = exact(
+            r#"{"delayed": [{"body": "a", "score": [1002]}]}"#,
+            r#"{"delayed": [{"body": "a", "score": [1002]}, {"body": "c", "score": [1.5]}]}"#,
+            &delayed,
+        )
+        .into_iter()
+        .map(|e| (e.pointer, e.op))
+        .collect();
+        assert_eq!(got, [("/delayed/1".to_owned(), Op::Added), ("/delayed/1/score/0".to_owned(), Op::Retyped)]);
+        // An old entry's number is typed by its literal: `-0` (serde_json's -0.0) is an integer,
+        // so an integer added beside it is no retype.
+        let got: Vec<_> = exact(
+            r#"{"delayed": [{"body": "a", "score": -0}]}"#,
+            r#"{"delayed": [{"body": "a", "score": -0}, {"body": "c", "score": 5}]}"#,
+            &delayed,
+        )
+        .into_iter()
+        .map(|e| (e.pointer, e.op))
+        .collect();
+        assert_eq!(got, [("/delayed/1".to_owned(), Op::Added)]);
     }
 
     #[test]
