@@ -588,6 +588,8 @@ mod tests {
             ops(json!([{"id": "a"}, {"id": "a"}]), json!([{"id": "a"}]), Arrays::Keyed),
             [("/1".into(), Op::Removed)]
         );
+        // Arrays as elements are whole values too, their objects' members in any order.
+        assert!(ops(json!([[{"a": 1, "b": 2}], [3]]), json!([[3], [{"b": 2, "a": 1}]]), Arrays::Keyed).is_empty());
     }
 
     /// The edits between two JSON texts, numbers by their literals; `sets` names the multisets.
