@@ -297,19 +297,32 @@ fn release_and_fetch_agree_on_every_cap() {
     use bqsuite::fetch::{Limits, archive};
     let suite = bqsuite::suite::Suite::load(repo()).unwrap();
     let asset = bqsuite::release::build(&suite).unwrap();
-    let tar_len = gunzip_bytes(&asset.bytes).len() as u64;
+    let tar = gunzip_bytes(&asset.bytes);
+    let tar_len = tar.len() as u64;
     let gz = asset.bytes.len() as u64;
+    let entries = bqsuite::release::ustar::read(&tar, u64::MAX).unwrap();
+    let (count, largest) = (entries.len(), entries.iter().map(|e| e.data.len() as u64).max().unwrap());
+    // The asset's own expansion ratio, rounded up: the smallest whole cap it stays within.
+    let ratio = tar_len.div_ceil(gz);
     let d = Limits::default();
+    // Every cap at its boundary (exactly at it is taken, one under it refused), so that a
+    // release never refuses what fetch takes, nor builds what fetch refuses.
     let variants = [
         d,
         Limits { max_download: gz - 1, ..d },
         Limits { max_download: gz, ..d },
-        Limits { max_entries: 3, ..d },
-        Limits { max_file: 1000, ..d },
+        Limits { max_entries: count - 1, ..d },
+        Limits { max_entries: count, ..d },
+        Limits { max_file: largest - 1, ..d },
+        Limits { max_file: largest, ..d },
         Limits { max_total: tar_len - 1, ..d },
         Limits { max_total: tar_len, ..d },
         Limits { max_ratio: 2, ratio_floor: 1, ..d },
         Limits { max_ratio: 1000, ratio_floor: 1, ..d },
+        Limits { max_ratio: 1, ratio_floor: tar_len - 1, ..d },
+        Limits { max_ratio: 1, ratio_floor: tar_len, ..d },
+        Limits { max_ratio: ratio - 1, ratio_floor: 1, ..d },
+        Limits { max_ratio: ratio, ratio_floor: 1, ..d },
     ];
     let mut accepted = Vec::new();
     for limits in variants {
@@ -324,7 +337,10 @@ fn release_and_fetch_agree_on_every_cap() {
         );
         accepted.push(built.is_ok());
     }
-    assert_eq!(accepted, [true, false, true, false, false, false, true, false, true]);
+    assert_eq!(
+        accepted,
+        [true, false, true, false, true, false, true, false, true, false, true, false, true, false, true]
+    );
 }
 
 fn gunzip_bytes(gz: &[u8]) -> Vec<u8> {

@@ -39,7 +39,6 @@ pub fn gunzip(gz: &[u8], limits: &Limits) -> Result<Vec<u8>, String> {
     let mut dec = flate2::bufread::GzDecoder::new(gz);
     let mut out = Vec::new();
     let mut chunk = vec![0u8; 64 << 10];
-    let ratio_cap = limits.max_ratio.saturating_mul(gz.len() as u64);
     loop {
         let n = dec.read(&mut chunk).map_err(|e| format!("not a valid gzip stream: {e}"))?;
         if n == 0 {
@@ -47,10 +46,10 @@ pub fn gunzip(gz: &[u8], limits: &Limits) -> Result<Vec<u8>, String> {
         }
         out.extend_from_slice(&chunk[..n]);
         let size = out.len() as u64;
-        if size > limits.max_total {
+        if limits.total_over(size) {
             return Err(format!("decompresses to more than the {}-byte cap (a decompression bomb?)", limits.max_total));
         }
-        if size > limits.ratio_floor && size > ratio_cap {
+        if limits.ratio_over(gz.len() as u64, size) {
             return Err(format!(
                 "decompression bomb: {} compressed bytes expand past {size} (more than {}x)",
                 gz.len(),
@@ -86,12 +85,12 @@ fn refused_type(flag: u8) -> String {
 
 /// Read and check a verified asset: the root's tree, or why the archive is refused.
 pub fn read(gz: &[u8], version: &str, limits: &Limits) -> Result<Tree, String> {
-    if gz.len() as u64 > limits.max_download {
+    if limits.download_over(gz.len() as u64) {
         return Err(format!("{} bytes, more than the {}-byte download cap", gz.len(), limits.max_download));
     }
     let tar = gunzip(gz, limits)?;
     let entries = ustar::read(&tar, limits.max_file).map_err(|e| e.to_string())?;
-    if entries.len() > limits.max_entries {
+    if limits.entries_over(entries.len()) {
         return Err(format!("{} entries, more than the cap of {}", entries.len(), limits.max_entries));
     }
     let root = layout::root_name(version);

@@ -12,7 +12,8 @@
 //!   stricter portable rule of the same module, so a suite it passes always builds.
 //! - The caps on an asset ([`Limits`]): `fetch` refuses an asset over them, and `release`
 //!   refuses to build one ([`Limits::refusal`]), so every asset `release` writes is one its
-//!   `fetch` accepts.
+//!   `fetch` accepts. Each cap is one predicate (`Limits::*_over`) that both apply, `fetch`
+//!   as it reads and `release` on the finished asset, so the two cannot disagree at a boundary.
 //! - Entries are ordered by path compared component by component as bytes, so a directory comes
 //!   right before its contents: GNU tar's `--sort=name` order. (A plain string sort differs:
 //!   it puts `a-b/` before `a/`, because `-` sorts before `/`.)
@@ -75,26 +76,52 @@ impl Default for Limits {
 }
 
 impl Limits {
+    /// Is an asset (or `SHA256SUMS`) of `bytes` bytes over the download cap?
+    pub fn download_over(&self, bytes: u64) -> bool {
+        bytes > self.max_download
+    }
+
+    /// Are `entries` entries over the cap?
+    pub fn entries_over(&self, entries: usize) -> bool {
+        entries > self.max_entries
+    }
+
+    /// Is a file of `size` bytes over the per-file cap? (`ustar::read` is handed
+    /// `max_file` and applies the same `>`.)
+    pub fn file_over(&self, size: u64) -> bool {
+        size > self.max_file
+    }
+
+    /// Is a tar stream of `tar` bytes (or the part decompressed so far) over the size cap?
+    pub fn total_over(&self, tar: u64) -> bool {
+        tar > self.max_total
+    }
+
+    /// Do `compressed` bytes expanding to `tar` (so far) look like a decompression bomb?
+    pub fn ratio_over(&self, compressed: u64, tar: u64) -> bool {
+        tar > self.ratio_floor && tar > self.max_ratio.saturating_mul(compressed)
+    }
+
     /// Why `fetch` would refuse an asset of `compressed` bytes whose tar stream has `tar` bytes
     /// and holds `entries` entries, the largest file being `largest` (path, bytes); `None` when
-    /// it would not.
+    /// it would not. Each cap is the predicate `fetch` applies as it reads.
     pub fn refusal(&self, compressed: u64, tar: u64, entries: usize, largest: Option<(&str, u64)>) -> Option<String> {
-        if compressed > self.max_download {
+        if self.download_over(compressed) {
             return Some(format!(
                 "the asset is {compressed} bytes, more than the {}-byte download cap",
                 self.max_download
             ));
         }
-        if entries > self.max_entries {
+        if self.entries_over(entries) {
             return Some(format!("{entries} entries, more than the cap of {}", self.max_entries));
         }
-        if let Some((path, size)) = largest.filter(|(_, size)| *size > self.max_file) {
+        if let Some((path, size)) = largest.filter(|(_, size)| self.file_over(*size)) {
             return Some(format!("{path} is {size} bytes, more than the per-file cap of {}", self.max_file));
         }
-        if tar > self.max_total {
+        if self.total_over(tar) {
             return Some(format!("the tar stream is {tar} bytes, more than the {}-byte cap", self.max_total));
         }
-        if tar > self.ratio_floor && tar > self.max_ratio.saturating_mul(compressed) {
+        if self.ratio_over(compressed, tar) {
             return Some(format!(
                 "{compressed} compressed bytes expand to {tar}, more than {}x (fetch takes that for a decompression bomb)",
                 self.max_ratio
