@@ -1324,3 +1324,45 @@ fn a_vendored_copy_without_licence_is_no_change() {
     assert_eq!(of_kind(&d, Kind::FileChanged).len(), 1, "{:#?}", d.changes);
     assert_eq!(d.needed(), Bump::Patch);
 }
+
+/// A fixture is read by the cases that name it and by every case of a block (or section) whose
+/// shared members name it (`envelope_file`, `fixture` beside `cases`): changed in place, it is
+/// their change, and each of their SDKs' (`diff --bindings`). A case object of a section is a
+/// case, not a shared member, and one case's `file` is no other case's.
+#[test]
+fn a_fixture_is_read_by_the_cases_that_name_it_and_by_the_blocks_that_share_it() {
+    let order = "fixtures/order-created.json";
+    let readers = |both: &dyn Fn(&mut Value), fixture: &str| -> (Vec<String>, Vec<String>) {
+        let (old, new) = (SuiteCopy::new(), SuiteCopy::new());
+        old.edit_manifest(both);
+        new.edit_manifest(both);
+        new.write(fixture, new.read(fixture).replacen("\"data\": {", "\"data\": {\"edited\": true, ", 1));
+        let changes = diff(old.path(), new.path()).changes;
+        let c = changes.iter().find(|c| c.file.as_deref() == Some(fixture)).unwrap_or_else(|| panic!("{changes:#?}"));
+        (c.ids.clone(), c.scopes.clone())
+    };
+    let (ids, scopes) = readers(&|_| {}, order);
+    for id in ["cases.order-created", "delay.send/standard-zero-sends-no-delay", "sqs.schema_version_gate/0"] {
+        assert!(ids.iter().any(|i| i == id), "{id} not among {ids:?}");
+    }
+    assert_eq!(scopes, ["amqp", "artemis", "asb", "core", "kafka", "pulsar", "redis", "sqs"]);
+    // Each roundtrip case names its own fixture: only that case reads it.
+    let meta = "fixtures/unknown-meta-roundtrip.json";
+    assert_eq!(readers(&|_| {}, meta).0, ["roundtrip.unknown-meta-roundtrip"]);
+    // A section's shared member naming it: every case of the section (and its case object).
+    let trim = |ids: &[String]| ids.iter().filter(|i| i.starts_with("trim.")).count();
+    let m: Value = serde_json::from_str(&SuiteCopy::new().read("manifest.json")).unwrap();
+    let cases = m["trim"]["cases"].as_array().unwrap().len();
+    let extra = |m: &mut Value| m["trim"]["extra"] = json!({"file": order});
+    let shared = readers(
+        &|m| {
+            extra(m);
+            m["trim"]["fixture"] = json!(order);
+        },
+        order,
+    );
+    assert_eq!(trim(&shared.0), cases + 1, "{:?}", shared.0);
+    // A case object naming it: that case alone.
+    let (ids, _) = readers(&extra, order);
+    assert_eq!(ids.iter().filter(|i| i.starts_with("trim.")).collect::<Vec<_>>(), ["trim.extra"]);
+}

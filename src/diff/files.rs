@@ -178,7 +178,9 @@ fn readers(suite: &Suite) -> BTreeMap<String, BTreeSet<Reader>> {
                 _ if key == "cases" || value.is_object() && !crate::suite::ids::NOT_CASES.contains(&key.as_str()) => {
                     continue;
                 }
-                _ => (value.clone(), None),
+                // The member with its name: a reference is found by the member naming it
+                // (`"envelope_file": "fixtures/…"` beside a section's cases).
+                _ => (Value::Object([(key.clone(), value.clone())].into_iter().collect()), None),
             };
             for path in refs(&shared) {
                 for c in cases.iter().filter(|c| c.sub == sub) {
