@@ -491,6 +491,17 @@ fn set_reordered(e: &Edit, old: &Value, new: &Value) -> bool {
 mod tests {
     use super::*;
 
+    /// Only the value of `conformance_version` is cut out, whatever its length: a version of
+    /// more digits (1.6.0 → 1.10.0) is no change of bytes, anything beside it is.
+    #[test]
+    fn the_version_alone_is_no_change_of_bytes() {
+        let m = |v: &str, b: u8| format!(r#"{{"a": 1, "conformance_version": "{v}", "b": {b}}}"#).into_bytes();
+        assert!(!bytes_changed_beyond_version(&m("1.6.0", 2), &m("1.10.0", 2)));
+        assert!(!bytes_changed_beyond_version(&m("1.6.0", 2), &m("1.7.0", 2)));
+        assert!(bytes_changed_beyond_version(&m("1.6.0", 2), &m("1.10.0", 3)));
+        assert!(bytes_changed_beyond_version(&m("1.6.0", 2), &m("1.6.0", 2)[1..]));
+    }
+
     #[test]
     fn spellings_tell_escapes_apart_but_not_layout_order_or_number_forms() {
         let s = |a: &str, b: &str| spellings(a.as_bytes()) == spellings(b.as_bytes());
