@@ -359,6 +359,11 @@ mod tests {
         assert_eq!(entries[1].path, b"r/a.json");
         assert_eq!(entries[1].data, b"{}\n");
         assert_eq!(entries[1].typeflag, REGULAR);
+        // A path longer than the name field: split into prefix and name, read back whole.
+        let long = format!("r/{}/{}.json", "d".repeat(90), "n".repeat(40));
+        let tar = write(&[Member { path: &long, typeflag: REGULAR, data: b"{}" }]).unwrap();
+        assert!(!field(&tar[345..500]).is_empty(), "the prefix field is used");
+        assert_eq!(read(&tar, 1 << 20).unwrap()[0].path, long.as_bytes());
     }
 
     #[test]
@@ -419,6 +424,12 @@ mod tests {
         assert!(read(&bad, 1 << 20).unwrap_err().message.contains("checksum mismatch"));
         assert!(read(&tar[..512], 1 << 20).unwrap_err().message.contains("truncated"));
         assert!(read(&tar[..1536], 1 << 20).unwrap_err().message.contains("lone zero block"));
+        // A zero block with an entry after it: GNU tar stops there (with a warning), hiding the
+        // entry; here it is refused.
+        let mut hidden = tar[..3 * BLOCK].to_vec();
+        hidden.extend_from_slice(&RawHeader::for_path("r/b", REGULAR, 0).unwrap().encode().unwrap());
+        hidden.extend_from_slice(&[0; 2 * BLOCK]);
+        assert!(read(&hidden, 1 << 20).unwrap_err().message.contains("lone zero block"));
         let mut trailing = tar.clone();
         trailing.extend_from_slice(b"junk");
         assert!(read(&trailing, 1 << 20).unwrap_err().message.contains("after the end-of-archive"));
