@@ -437,6 +437,11 @@ mod tests {
         assert_eq!(number(b"0000644\0").unwrap(), 0o644);
         assert_eq!(number(b"  644 \0\0").unwrap(), 0o644);
         assert!(number(b"0000648\0").is_err());
+        assert!(number(b"644 1\0\0\0").is_err(), "a second number after the first");
+        assert!(number(b"644\0 1\0\0").is_err(), "digits after the NUL");
+        for blank in [&b"\0\0\0\0\0\0\0\0"[..], b"        "] {
+            assert!(number(blank).unwrap_err().contains("is not an octal number"), "no digits");
+        }
         assert!(number(b"\x80\0\0\0\0\0\0\x01").is_err());
     }
 }
