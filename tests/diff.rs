@@ -343,6 +343,17 @@ fn each_kind_of_change_in_a_real_suite() {
     let c = one_change(|s| s.edit_manifest(|m| m["roundtrip"] = m["roundtrip"]["cases"].clone()));
     assert!(c.iter().any(|c| (c.kind, c.class) == (Kind::FieldsChanged, Class::Breaking)), "{c:#?}");
     assert!(c.iter().all(|c| c.kind == Kind::FieldsChanged), "the cases are the same: {c:#?}");
+    // A block's shared member removed: its cases lose an input (breaking); one added: additive;
+    // one changed: a correction.
+    let block = |f: &dyn Fn(&mut serde_json::Map<String, Value>)| {
+        one_change(|s| s.edit_manifest(|m| f(m["sqs"]["schema_version_gate"].as_object_mut().unwrap())))
+    };
+    assert_eq!(only(&block(&|b| drop(b.shift_remove("property")))), (Kind::FieldsChanged, Class::Breaking));
+    assert_eq!(only(&block(&|b| drop(b.insert("trim".into(), json!(true))))), (Kind::FieldsChanged, Class::Additive));
+    assert_eq!(
+        only(&block(&|b| drop(b.insert("property".into(), json!("bq-version"))))),
+        (Kind::FieldsChanged, Class::Correction)
+    );
 }
 
 /// A member added to an existing case is a new optional field (additive) only when no case of
