@@ -433,6 +433,19 @@ fn a_field_of_the_section_s_contract_added_to_a_case_is_a_correction() {
         s.edit_manifest(|m| m["redis_layout"]["pcall_poison"]["cases"][0]["expect_brand_new"] = json!(1))
     });
     assert_eq!(only(&c), (Kind::FieldAdded, Class::Additive));
+    // Carried by the cases of another block only (and named by no contract: a section the
+    // registry does not know): a new optional field of this block.
+    let (old, new) = (SuiteCopy::new(), SuiteCopy::new());
+    let two_blocks = |m: &mut Value| {
+        m["zz_blocks"] = json!({"a": {"cases": [{"name": "one", "x": 1}]}, "b": {"cases": [{"name": "two"}]}});
+    };
+    old.edit_manifest(two_blocks);
+    new.edit_manifest(|m| {
+        two_blocks(m);
+        m["zz_blocks"]["b"]["cases"][0]["x"] = json!(1);
+    });
+    let c = diff(old.path(), new.path()).changes;
+    assert_eq!(only(&c), (Kind::FieldAdded, Class::Additive), "{c:#?}");
 }
 
 /// The CHANGELOG names a correction only in an item that states one as a word: not "correct"
