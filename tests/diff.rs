@@ -336,6 +336,31 @@ fn each_kind_of_change_in_a_real_suite() {
     let c = one_change(|s| s.edit_manifest(|m| m["exceptions"] = json!([])));
     assert_eq!(only(&c), (Kind::ExceptionRemoved, Class::Additive));
     assert_eq!(c[0].scope.as_deref(), Some("asb"));
+    // An entry's ADR or prose changed: editorial, shown as prose; any other member: breaking.
+    let entry = |f: &dyn Fn(&mut Value)| one_change(|s| s.edit_manifest(|m| f(&mut m["exceptions"][0])));
+    for c in [entry(&|e| e["adr"] = json!("ADR-0040")), entry(&|e| e["reason"] = json!("why"))] {
+        assert_eq!(only(&c), (Kind::ExceptionChanged, Class::Editorial));
+        assert_eq!((c[0].edits.len(), c[0].prose.len()), (0, 1), "{c:#?}");
+    }
+    let c = entry(&|e| e["cases"] = json!(["property_projection"]));
+    assert_eq!(only(&c), (Kind::ExceptionChanged, Class::Breaking));
+    assert_eq!((c[0].edits.len(), c[0].prose.len()), (1, 0), "{c:#?}");
+    // Entries matched by family and binding wherever they stand: a changed one is scoped by
+    // its own binding after another is inserted before it.
+    let (old, new) = (SuiteCopy::new(), SuiteCopy::new());
+    let go = json!({"family": "go", "binding": "sqs", "adr": "ADR-0021"});
+    old.edit_manifest(|m| m["exceptions"].as_array_mut().unwrap().push(go.clone()));
+    new.edit_manifest(|m| {
+        let list = m["exceptions"].as_array_mut().unwrap();
+        list.insert(0, json!({"family": "node", "binding": "kafka", "adr": "ADR-0021"}));
+        let mut changed = go.clone();
+        changed["cases"] = json!(["x"]);
+        list.push(changed);
+    });
+    let c = diff(old.path(), new.path()).changes;
+    let changed = c.iter().find(|c| c.kind == Kind::ExceptionChanged).unwrap_or_else(|| panic!("{c:#?}"));
+    assert_eq!((changed.class, changed.scope.as_deref()), (Class::Breaking, Some("sqs")), "{c:#?}");
+    assert!(c.iter().any(|c| c.kind == Kind::ExceptionAdded && c.scope.as_deref() == Some("kafka")), "{c:#?}");
     // schema_version.
     let c = one_change(|s| s.edit_manifest(|m| m["schema_version"] = json!(2)));
     assert_eq!(only(&c), (Kind::SchemaVersionChanged, Class::Breaking));
