@@ -1315,6 +1315,17 @@ fn a_skip_rule_over_existing_cases_is_a_correction_one_over_new_cases_is_additiv
     let named = "## 1.7.0\n\n- Correction (ADR-0032): `skip_policy` lets an SDK skip the NBSP trim case.\n";
     let d = Diff::new(&load(old.path()), &load(new.path()), Some(("CHANGELOG.md".into(), named.into()))).unwrap();
     assert_eq!(d.needed(), Bump::Minor, "{d:#?}");
+    // A rule that lets a whole section be skipped: the section, named.
+    let c = one_change(|s| {
+        s.edit_manifest(|m| {
+            let whole =
+                json!({"name": "whole-trim", "condition": "c", "adrs": ["ADR-0032"], "whole_sections": ["trim"]});
+            m["skip_policy"]["rules"].as_array_mut().unwrap().push(whole);
+        })
+    });
+    assert_eq!(only(&c), (Kind::SkipPolicyChanged, Class::Correction));
+    assert_eq!(c[0].ids, ["trim"], "{c:#?}");
+    assert!(c[0].note.as_deref().unwrap().contains("lets 1 whole section of the previous version"), "{c:#?}");
     // A family added to a rule opens it to that family: its cases become skippable there.
     let c = one_change(|s| s.edit_manifest(|m| m["skip_policy"]["rules"][1]["families"] = json!(["node", "go"])));
     assert_eq!(only(&c), (Kind::SkipPolicyChanged, Class::Correction));
