@@ -1426,3 +1426,11 @@ fn a_fixture_is_read_by_the_cases_that_name_it_and_by_the_blocks_that_share_it()
     let (ids, _) = readers(&extra, order);
     assert_eq!(ids.iter().filter(|i| i.starts_with("trim.")).collect::<Vec<_>>(), ["trim.extra"]);
 }
+
+/// A block with no cases yet is still a block: adding one is a change of its section.
+#[test]
+fn an_empty_block_added_is_a_change() {
+    let c = one_change(|s| s.edit_manifest(|m| m["delay"]["later"] = json!({"cases": []})));
+    assert_eq!(only(&c).0, Kind::BlockAdded, "{c:#?}");
+    assert_eq!(c[0].block.as_deref(), Some("later"));
+}
