@@ -686,27 +686,23 @@ mod tests {
             exact(old, r#"{"delayed": [{"score": 7, "body": "b"}, {"body": "a", "score": 1002}]}"#, &delayed)
                 .is_empty()
         );
+        // One old entry, `{"body": "a", "score": <old>}`, and one added, `{"body": "c", "score": <added>}`.
+        let beside = |old: &str, added: &str| -> Vec<(String, Op)> {
+            let entry = |body: &str, score: &str| format!(r#"{{"body": "{body}", "score": {score}}}"#);
+            let new = format!(r#"{{"delayed": [{}, {}]}}"#, entry("a", old), entry("c", added));
+            exact(&format!(r#"{{"delayed": [{}]}}"#, entry("a", old)), &new, &delayed)
+                .into_iter()
+                .map(|e| (e.pointer, e.op))
+                .collect()
+        };
         // Inside an entry's array as well: `[1.5]` added where every old entry wrote `[1002]`.
-        let got: Vec<_> = exact(
-            r#"{"delayed": [{"body": "a", "score": [1002]}]}"#,
-            r#"{"delayed": [{"body": "a", "score": [1002]}, {"body": "c", "score": [1.5]}]}"#,
-            &delayed,
-        )
-        .into_iter()
-        .map(|e| (e.pointer, e.op))
-        .collect();
-        assert_eq!(got, [("/delayed/1".to_owned(), Op::Added), ("/delayed/1/score/0".to_owned(), Op::Retyped)]);
+        assert_eq!(
+            beside("[1002]", "[1.5]"),
+            [("/delayed/1".to_owned(), Op::Added), ("/delayed/1/score/0".to_owned(), Op::Retyped)]
+        );
         // An old entry's number is typed by its literal: `-0` (serde_json's -0.0) is an integer,
         // so an integer added beside it is no retype.
-        let got: Vec<_> = exact(
-            r#"{"delayed": [{"body": "a", "score": -0}]}"#,
-            r#"{"delayed": [{"body": "a", "score": -0}, {"body": "c", "score": 5}]}"#,
-            &delayed,
-        )
-        .into_iter()
-        .map(|e| (e.pointer, e.op))
-        .collect();
-        assert_eq!(got, [("/delayed/1".to_owned(), Op::Added)]);
+        assert_eq!(beside("-0", "5"), [("/delayed/1".to_owned(), Op::Added)]);
     }
 
     #[test]
