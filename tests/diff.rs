@@ -1425,6 +1425,16 @@ fn a_fixture_is_read_by_the_cases_that_name_it_and_by_the_blocks_that_share_it()
     // A case object naming it: that case alone.
     let (ids, _) = readers(&extra, order);
     assert_eq!(ids.iter().filter(|i| i.starts_with("trim.")).collect::<Vec<_>>(), ["trim.extra"]);
+    // A section's member is shared by the cases of its blocks too (delay's are all in blocks).
+    let delay: Vec<String> =
+        bqsuite::suite::case_ids("delay", &m["delay"]).into_iter().map(|c| format!("delay.{}", c.id)).collect();
+    assert!(delay.len() > 1 && delay.iter().all(|i| i.contains('/')), "{delay:?}");
+    let (ids, scopes) = readers(&|m| m["delay"]["fixture"] = json!(meta), meta);
+    let mut want = delay.clone();
+    want.push("roundtrip.unknown-meta-roundtrip".to_owned());
+    want.sort();
+    assert_eq!(ids, want);
+    assert_eq!(scopes, [m["sections"]["roundtrip"].as_str().unwrap(), m["sections"]["delay"].as_str().unwrap()]);
 }
 
 /// A block with no cases yet is still a block: adding one is a change of its section.

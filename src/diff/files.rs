@@ -166,24 +166,18 @@ fn readers(suite: &Suite) -> BTreeMap<String, BTreeSet<Reader>> {
                 out.entry(path).or_default().insert(reader(c));
             }
         }
-        // Shared references: a block's members beside `cases`, a section's non-case members.
-        let Value::Object(obj) = block else { continue };
-        for (key, value) in obj {
-            let (shared, sub) = match value.get("cases") {
-                Some(Value::Array(_)) if value.is_object() => {
-                    let mut rest = value.clone();
-                    rest.as_object_mut().map(|o| o.shift_remove("cases"));
-                    (rest, Some(key.as_str()))
-                }
-                _ if key == "cases" || value.is_object() && !crate::suite::ids::NOT_CASES.contains(&key.as_str()) => {
-                    continue;
-                }
-                // The member with its name: a reference is found by the member naming it
-                // (`"envelope_file": "fixtures/…"` beside a section's cases).
-                _ => (Value::Object([(key.clone(), value.clone())].into_iter().collect()), None),
-            };
-            for path in refs(&shared) {
-                for c in cases.iter().filter(|c| c.sub == sub) {
+        // Shared references: a block's members beside `cases`, a section's members that are
+        // neither cases nor blocks (each with its name: a reference is found by the member
+        // naming it, `"envelope_file": "fixtures/…"`).
+        let subs = cases.iter().map(|c| c.sub).filter(Option::is_some);
+        let mut groups: Vec<Option<&str>> = std::iter::once(None).chain(subs).collect();
+        groups.dedup();
+        for sub in groups {
+            let shared: serde_json::Map<String, Value> =
+                crate::suite::ids::shared(block, sub).into_iter().map(|(k, v)| (k.to_owned(), v.clone())).collect();
+            for path in refs(&Value::Object(shared)) {
+                // The section's members are shared by every case of it; a block's by its own.
+                for c in cases.iter().filter(|c| sub.is_none() || c.sub == sub) {
                     out.entry(path.clone()).or_default().insert(reader(c));
                 }
             }

@@ -31,7 +31,7 @@ use serde_json::{Map, Value};
 use super::exact::Numbers;
 use super::json::{Arrays, Compare, Edit, Op};
 use super::{Change, Class, Kind, SKIP_POLICY};
-use crate::suite::ids::NOT_CASES;
+use crate::suite::ids::{is_block, shared};
 use crate::suite::skip_policy::{Rule, SkipPolicy};
 use crate::suite::{CaseRef, METADATA_KEYS, Suite, case_ids, pointer};
 
@@ -400,8 +400,7 @@ impl<'a> Side<'a> {
         }
         if let Value::Object(m) = self.block {
             for (k, v) in m {
-                let empty_block = v.get("cases").is_some_and(Value::is_array);
-                if empty_block && !NOT_CASES.contains(&k.as_str()) && !seen.contains(&k.as_str()) {
+                if is_block(k, v) && !seen.contains(&k.as_str()) {
                     seen.push(k);
                 }
             }
@@ -413,27 +412,10 @@ impl<'a> Side<'a> {
         self.cases.iter().filter(|c| c.sub == block).map(|c| c.id.clone()).collect()
     }
 
-    /// The shared fields of the section (`block` `None`) or of one of its `cases` blocks.
+    /// The shared fields of the section (`block` `None`) or of one of its `cases` blocks
+    /// ([`crate::suite::ids::shared`]'s rule).
     fn shared(&self, block: Option<&str>) -> Value {
-        let Value::Object(m) = self.block else { return Value::Object(Map::new()) };
-        let fields: Map<String, Value> = match block {
-            None => m
-                .iter()
-                .filter(|(k, v)| {
-                    NOT_CASES.contains(&k.as_str())
-                        || (k.as_str() == "cases" && !v.is_array())
-                        || (k.as_str() != "cases" && !v.is_object())
-                })
-                .map(|(k, v)| (k.clone(), v.clone()))
-                .collect(),
-            Some(b) => match m.get(b) {
-                Some(Value::Object(sub)) if sub.get("cases").is_some_and(Value::is_array) => {
-                    sub.iter().filter(|(k, _)| k.as_str() != "cases").map(|(k, v)| (k.clone(), v.clone())).collect()
-                }
-                _ => Map::new(),
-            },
-        };
-        Value::Object(fields)
+        Value::Object(shared(self.block, block).into_iter().map(|(k, v)| (k.to_owned(), v.clone())).collect())
     }
 }
 

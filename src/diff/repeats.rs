@@ -103,7 +103,7 @@ impl<'a> Side<'a> {
         let section = pointer::join("", first);
         let block = tokens.get(1).filter(|b| {
             let sub = self.value.get(first.as_str()).and_then(|s| s.get(b.as_str()));
-            sub.and_then(|s| s.get("cases")).is_some_and(Value::is_array)
+            sub.is_some_and(|sub| crate::suite::ids::is_block(b, sub))
         });
         match block {
             Some(b) => (Place::Fields(first.clone(), Some(b.clone())), rest(&pointer::join(&section, b))),

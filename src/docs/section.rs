@@ -565,23 +565,6 @@ fn cases_table(cx: &Context<'_>, page: &str, read: &Read<'_>, group: &Group<'_>)
     table(head, &rows)
 }
 
-/// Members of a block object that are neither cases nor prose: shared by its cases.
-pub(super) fn shared_members<'v>(block: &'v Value, skip: &[&str]) -> Vec<(&'v String, &'v Value)> {
-    block
-        .as_object()
-        .map(|m| {
-            m.iter()
-                .filter(|(k, v)| {
-                    !skip.contains(&k.as_str())
-                        && k.as_str() != "description"
-                        && k.as_str() != "cases"
-                        && !(v.is_object() && v.get("cases").is_some_and(Value::is_array))
-                })
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
 /// The page of one section.
 pub fn page(cx: &Context<'_>, section: &Section<'_>) -> String {
     let page = path(section.name);
@@ -762,14 +745,18 @@ pub(super) fn block_description<'v>(section: &Section<'v>, g: &Group<'_>) -> Opt
 
 /// The members a group's cases share (the block's other members, as the page lists them);
 /// `only`: the group is the section's only one.
-pub(super) fn shared_of<'v>(section: &Section<'v>, g: &Group<'_>, only: bool) -> Vec<(&'v String, &'v Value)> {
+/// ([`crate::suite::ids::shared`]'s rule, less the `description` and, for the section's own
+/// cases, the `schema` and any object, which the page shows apart).
+pub(super) fn shared_of<'v>(section: &Section<'v>, g: &Group<'_>, only: bool) -> Vec<(&'v str, &'v Value)> {
     // A single-case block is its one case: its members are the case's fields.
     if g.single || !(g.sub.is_some() || !only || section.block.is_object()) {
         return Vec::new();
     }
-    let skip: Vec<&str> = if g.sub.is_none() { vec!["schema"] } else { vec![] };
-    let shared = shared_members(group_block(section, g), &skip);
-    if g.sub.is_none() { shared.into_iter().filter(|(_, v)| !v.is_object()).collect() } else { shared }
+    let shared = crate::suite::ids::shared(section.block, g.sub).into_iter().filter(|(k, _)| *k != "description");
+    match g.sub {
+        None => shared.filter(|(k, v)| *k != "schema" && !v.is_object()).collect(),
+        Some(_) => shared.collect(),
+    }
 }
 
 /// What a case field means, from the section's runner contract.

@@ -7,7 +7,9 @@
 //! - the case object without its own prose members ([`PROSE`]: `description`, `reason`, …;
 //!   deeper members of those names are data, as `diff` reads them);
 //! - its shared fields: the members of its block beside `cases` (a case of a block's `cases`
-//!   array) and the section's own non-case members (`schema`), each without prose;
+//!   array) and the section's own members that are neither cases nor blocks (`schema`, an
+//!   `envelope_file` beside its cases), each without prose ([`ids::shared`], the rule `diff`
+//!   reads shared fields by);
 //! - every fixture those name ([`FILE_REF_KEYS`]), by path and bytes (a missing one by its
 //!   absence).
 //!
@@ -38,7 +40,7 @@
 use sha2::{Digest, Sha256};
 
 use super::exact::{Node, Number};
-use super::ids::{FILE_REF_KEYS, NOT_CASES, PROSE};
+use super::ids::{self, FILE_REF_KEYS, PROSE};
 use super::skip_policy::KEY as SKIP_POLICY;
 use super::{CaseRef, MANIFEST, Section, Suite, pointer, span};
 
@@ -98,15 +100,12 @@ pub fn fingerprints(texts: &Texts<'_>, section: &Section<'_>, cases: &[&CaseRef<
         return vec![None; cases.len()];
     };
     let base = pointer::join("", section.name);
-    // The section's own non-case members that are data (`schema`), shared by all its cases.
-    let mut section_shared: Vec<(&str, String)> = match section.block {
-        serde_json::Value::Object(m) => m
-            .keys()
-            .filter(|k| NOT_CASES.contains(&k.as_str()) && !PROSE.contains(&k.as_str()))
-            .map(|k| (k.as_str(), pointer::join(&base, k)))
-            .collect(),
-        _ => Vec::new(),
-    };
+    // The section's own members that are data and neither cases nor blocks (`schema`, an
+    // `envelope_file` beside its cases), shared by all its cases.
+    fn data<'v>(shared: Vec<(&'v str, &serde_json::Value)>, at: &str) -> Vec<(&'v str, String)> {
+        shared.into_iter().filter(|(k, _)| !PROSE.contains(k)).map(|(k, _)| (k, pointer::join(at, k))).collect()
+    }
+    let mut section_shared = data(ids::shared(section.block, None), &base);
     // By name, as an object's members with unique keys count in any order.
     section_shared.sort_unstable();
     // Each case's parts, each a label (never a position: a case moved in its array is the same
@@ -119,12 +118,9 @@ pub fn fingerprints(texts: &Texts<'_>, section: &Section<'_>, cases: &[&CaseRef<
         let mut held = Vec::new();
         if let (Some(sub), Some(_)) = (case.sub, case.index) {
             let at = pointer::join(&base, sub);
-            if let Some(serde_json::Value::Object(block)) = section.block.get(sub) {
-                let mut shared: Vec<&str> =
-                    block.keys().map(String::as_str).filter(|k| *k != "cases" && !PROSE.contains(k)).collect();
-                shared.sort_unstable();
-                parts.extend(shared.into_iter().map(|k| (k, pointer::join(&at, k))));
-            }
+            let mut shared = data(ids::shared(section.block, Some(sub)), &at);
+            shared.sort_unstable();
+            parts.extend(shared);
             held.push(at);
         }
         if !section_shared.is_empty() {
@@ -585,6 +581,27 @@ mod tests {
         let now = prints(&suite(&own, &edited_b), "s");
         let moved: Vec<&String> = base_own.iter().zip(&now).filter(|(a, b)| a != b).map(|(a, _)| &a.0).collect();
         assert_eq!(moved, ["single"]);
+    }
+
+    /// A section's member beside its cases and blocks that is data (a fixture it names, a
+    /// value) is shared by every case of the section, as `diff` reads it: before, only the
+    /// section's `schema` and `description` were taken, so an edit of such a member passed
+    /// BQ318 unseen.
+    #[test]
+    fn a_section_member_that_is_data_counts_for_every_case() {
+        let fx = [("fixtures/a.json", r#"{"job": "a"}"#), ("fixtures/b.json", r#"{"job": "b"}"#)];
+        let with = |member: &str| BASE.replace(r#""description": "S","#, &format!(r#""description": "S", {member},"#));
+        let base = with(r#""envelope_file": "fixtures/b.json", "limit": 3, "note": "n""#);
+        let before = prints(&suite(&base, &fx), "s");
+        let all = ["b/c1", "b/c2", "single"];
+        let changed = |edited: &str, fx: &[(&str, &str)]| -> Vec<String> {
+            let now = prints(&suite(edited, fx), "s");
+            before.iter().zip(&now).filter(|(a, b)| a != b).map(|(a, _)| a.0.clone()).collect()
+        };
+        assert_eq!(changed(&base.replace(r#""limit": 3"#, r#""limit": 4"#), &fx), all);
+        assert_eq!(changed(&base.replace("fixtures/b.json", "fixtures/a.json"), &fx), all);
+        assert_eq!(changed(&base, &[fx[0], ("fixtures/b.json", r#"{"job": "c"}"#)]), all, "its fixture's bytes");
+        assert!(changed(&base.replace(r#""note": "n""#, r#""note": "other""#), &fx).is_empty(), "prose");
     }
 
     #[test]

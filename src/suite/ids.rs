@@ -82,6 +82,47 @@ pub fn case_ids<'a>(section: &str, block: &'a Value) -> Vec<CaseRef<'a>> {
     out
 }
 
+/// Is `key: value` a member of a section object that is a block: an object, neither
+/// [`NOT_CASES`] nor `cases`, holding a `cases` array (its cases are `<key>/<name>`)?
+pub fn is_block(key: &str, value: &Value) -> bool {
+    key != "cases" && !NOT_CASES.contains(&key) && value.get("cases").is_some_and(Value::is_array)
+}
+
+/// The shared members of a section (`sub` `None`) or of one of its blocks, in manifest order,
+/// prose included (a caller that leaves prose out says so). `block` is the section's manifest
+/// value.
+///
+/// - `sub` `None`: every member of the section object that is neither a case nor a block, that
+///   is each [`NOT_CASES`] member (`description`, `schema`), a `cases` member that is not an
+///   array, and every other member that is not an object (an object is a block or a single
+///   case). They are shared by every case of the section, a block's or a single one too (as
+///   `payload_schema`'s `schema` is by its cases). A section written as an array shares nothing.
+/// - `Some(b)`: the members of block `b` beside its `cases` array, shared by the block's cases
+///   (besides the section's); none when `b` is no block (a single case's members are its own).
+///
+/// The one rule every reader of shared members follows: `diff` (a fixture's readers, a shared
+/// field's change), the content a recording pins (BQ318) and the section pages.
+pub fn shared<'a>(block: &'a Value, sub: Option<&str>) -> Vec<(&'a str, &'a Value)> {
+    let Value::Object(members) = block else { return Vec::new() };
+    match sub {
+        None => members
+            .iter()
+            .filter(|(k, v)| match k.as_str() {
+                k if NOT_CASES.contains(&k) => true,
+                "cases" => !v.is_array(),
+                _ => !v.is_object(),
+            })
+            .map(|(k, v)| (k.as_str(), v))
+            .collect(),
+        Some(b) => match members.get(b) {
+            Some(v @ Value::Object(inner)) if is_block(b, v) => {
+                inner.iter().filter(|(k, _)| k.as_str() != "cases").map(|(k, v)| (k.as_str(), v)).collect()
+            }
+            _ => Vec::new(),
+        },
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -89,6 +130,43 @@ mod tests {
 
     fn ids(section: &str, block: Value) -> Vec<String> {
         case_ids(section, &block).into_iter().map(|c| c.id).collect()
+    }
+
+    #[test]
+    fn shared_members_are_what_is_neither_a_case_nor_a_block() {
+        let section = json!({
+            "description": "d",
+            "schema": {"type": "object"},
+            "envelope_file": "fixtures/e.json",
+            "limits": [1, 2],
+            "single": {"envelope_file": "fixtures/s.json"},
+            "b": {"description": "B", "fixture": "fixtures/b.json", "cases": [{"name": "x"}]},
+            "schema_like": {"cases": "not an array"}
+        });
+        let keys = |sub| shared(&section, sub).into_iter().map(|(k, _)| k).collect::<Vec<_>>();
+        assert_eq!(keys(None), ["description", "schema", "envelope_file", "limits"]);
+        assert_eq!(keys(Some("b")), ["description", "fixture"]);
+        // A single case, an object that holds no `cases` array, and an absent key share nothing.
+        for sub in ["single", "schema_like", "absent", "schema", "description"] {
+            assert!(keys(Some(sub)).is_empty(), "{sub}");
+        }
+        // A `cases` member that is not an array is no case: it is the section's data.
+        let odd = json!({"cases": {"file": "fixtures/c.json"}, "only": {"y": 1}});
+        assert_eq!(shared(&odd, None).into_iter().map(|(k, _)| k).collect::<Vec<_>>(), ["cases"]);
+        assert!(shared(&json!([{"name": "a"}]), None).is_empty());
+        // The block test agrees with the id rule: a block's cases are `<key>/<name>`.
+        assert!(is_block("b", &section["b"]));
+        assert!(!is_block("schema", &json!({"cases": []})) && !is_block("cases", &json!({"cases": []})));
+        assert!(!is_block("single", &section["single"]) && !is_block("schema_like", &section["schema_like"]));
+        let ids: Vec<_> = case_ids("s", &section).into_iter().map(|c| (c.id, c.sub)).collect();
+        assert_eq!(
+            ids,
+            [
+                ("single".to_owned(), Some("single")),
+                ("b/x".to_owned(), Some("b")),
+                ("schema_like".to_owned(), Some("schema_like"))
+            ]
+        );
     }
 
     #[test]
