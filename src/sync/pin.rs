@@ -658,6 +658,67 @@ steps:
         }
     }
 
+    /// Where a comment starts and where a command ends, at each edge (gate mutation, stop
+    /// 60: each line below is one a lenient reader got wrong and every other test passed).
+    #[test]
+    fn comment_and_command_edges() {
+        let suite = "https://github.com/BabelQueue/conformance";
+        let tags = |text: &str| scan(text).into_iter().map(|f| f.tag).collect::<Vec<_>>();
+        let none: [&str; 0] = [];
+        // A quote closes, so a `#` after it starts a comment again.
+        assert_eq!(tags(&format!("  - run: echo 'x' # git clone --branch v1.2.0 {suite}\n")), none);
+        // An apostrophe inside a word opens no quote.
+        assert_eq!(tags(&format!("  - run: echo the SDK's copy # git clone --branch v1.2.1 {suite}\n")), none);
+        // A `#` inside a word starts no comment.
+        assert_eq!(tags(&format!("  - run: echo C#; git clone --branch v1.2.2 {suite} s\n")), ["v1.2.2"]);
+        // `;`, `||` and `&&` end the other project's clone before this suite's.
+        for sep in [";", "||", "&&"] {
+            let text =
+                format!("  - run: git clone --branch v9.0.1 https://x.test/other.git {sep} git clone {suite} s\n");
+            assert_eq!(tags(&text), none, "{sep}");
+        }
+        // A lone `&` (a redirection's `2>&1`) ends no command.
+        assert_eq!(tags("  - run: git clone --branch v9.0.2 2>&1 https://x.test/other.git\n"), none);
+        // A separator or an `&` first in the text.
+        assert_eq!(tags(&format!("\ngit clone --branch v1.2.3 {suite}")), ["v1.2.3"]);
+        assert_eq!(tags(&format!("&x git clone --branch v1.2.4 {suite}")), ["v1.2.4"]);
+        // A continuation glued to the URL is no part of it (POSIX `\\`, PowerShell's backtick).
+        for cont in ["\\", "`"] {
+            let text = format!("  - run: |\n      git clone --branch v1.2.5 {suite}{cont}\n        suite\n");
+            assert_eq!(tags(&text), ["v1.2.5"], "{cont}");
+        }
+        // A repository written as a path ending `.git` is a repository.
+        assert_eq!(tags("  - run: git clone --branch v9.0.3 /srv/mirrors/acme-other.git s\n"), none);
+        // Only a full commit SHA takes its tag from the comment: a branch or a short SHA does not.
+        for r in ["main", "0123456", "0123456789abcdef0123456789abcdef0123456g"] {
+            assert_eq!(tags(&format!("  - uses: BabelQueue/conformance@{r} # v1.6.0\n")), none, "{r}");
+        }
+        // A checkout whose keys open a list item, at the margin or indented: the item's `- `
+        // is not part of the key, and the keys after it line up with the first.
+        let text = "steps:\n- with: { repository: BabelQueue/conformance, ref: v1.6.0 }\n  uses: actions/checkout@v4\n";
+        let found: Vec<_> = scan(text).into_iter().map(|f| (f.tag, f.span.line, f.span.column)).collect();
+        assert_eq!(found, [("v1.6.0".to_owned(), 2, 52)]);
+        let text = "    with:\n      - repository: BabelQueue/conformance\n        ref: v1.6.1\n";
+        let found: Vec<_> = scan(text).into_iter().map(|f| (f.tag, f.span.line, f.span.column)).collect();
+        assert_eq!(found, [("v1.6.1".to_owned(), 3, 14)]);
+        // A flow mapping pins only with this suite's repository; a quoted ref is read inside
+        // its quotes.
+        assert_eq!(tags("    with: { repository: acme/other, ref: v9.0.5 }\n"), none);
+        let text = "    with: { repository: BabelQueue/conformance, ref: 'v1.6.2' }\n";
+        let found: Vec<_> = scan(text).into_iter().map(|f| (f.tag, f.span.column)).collect();
+        assert_eq!(found, [("v1.6.2".to_owned(), 55)]);
+        // A `ref` deeper than `repository` belongs to another mapping.
+        let text = "    with:\n      repository: BabelQueue/conformance\n      options:\n        ref: v9.0.6\n";
+        assert_eq!(tags(text), none);
+        // `-b` only as a word of its own and never with `=`; `--branch` only as a whole flag;
+        // a tag in mismatched quotes is no tag.
+        for flag in ["x-b v1.2.6", "-b=v1.2.7", "--branchv1.2.8", "--branch \"v1.2.9'", "--branch xv1.3.0x"] {
+            assert_eq!(tags(&format!("  - run: git clone {flag} {suite}\n")), none, "{flag}");
+        }
+        // A credential is everything up to the last `@` of the authority.
+        assert_eq!(tags("  - run: git clone --branch v9.0.4 https://user:pa$@github.com/acme/other.git\n"), none);
+    }
+
     fn pins(tags: &[&str]) -> Vec<Pin> {
         tags.iter()
             .map(|t| Pin { tag: (*t).into(), file: "ci.yml".into(), span: Span { line: 1, column: 1 }, by_sha: false })
