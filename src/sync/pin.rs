@@ -719,6 +719,48 @@ steps:
         assert_eq!(tags("  - run: git clone --branch v9.0.4 https://user:pa$@github.com/acme/other.git\n"), none);
     }
 
+    /// The `vendored:` inputs a repository's workflows give: plain, quoted, with a trailing
+    /// `/`, a block scalar's lines up to the next line indented no deeper than its key (blank
+    /// lines inside kept going), each once, comments and empty values naming nothing; and the
+    /// pins of the same files, by file.
+    #[test]
+    fn vendored_inputs_and_pins_are_read_from_the_workflows() {
+        let repo = tempfile::tempdir().unwrap();
+        let dir = repo.path().join(WORKFLOWS);
+        std::fs::create_dir_all(&dir).unwrap();
+        let a = "\
+jobs:
+  c:
+    steps:
+      - uses: BabelQueue/conformance@v1.6.0
+        with:
+          vendored: 'tests/a/'
+      - uses: BabelQueue/conformance@v1.5.0
+        with:
+          vendored: |
+            tests/b
+
+            tests/c
+          strict: true
+      - with:
+          vendored: >
+            tests/a
+        uses: x
+      # vendored: tests/commented
+      - with:
+          vendored:
+        uses: y
+";
+        std::fs::write(dir.join("a.yml"), a).unwrap();
+        std::fs::write(dir.join("b.yaml"), "          vendored: tests/d\n").unwrap();
+        std::fs::write(dir.join("notes.txt"), "vendored: tests/not-a-workflow\n").unwrap();
+        assert_eq!(vendored_inputs(repo.path()), ["tests/a", "tests/b", "tests/c", "tests/d"]);
+        let pins: Vec<_> = read(repo.path()).into_iter().map(|p| (p.file, p.tag, p.span.line)).collect();
+        let file = format!("{WORKFLOWS}/a.yml");
+        assert_eq!(pins, [(file.clone(), "v1.6.0".to_owned(), 4), (file, "v1.5.0".into(), 7)]);
+        assert_eq!(read(repo.path())[0].version(), "1.6.0");
+    }
+
     fn pins(tags: &[&str]) -> Vec<Pin> {
         tags.iter()
             .map(|t| Pin { tag: (*t).into(), file: "ci.yml".into(), span: Span { line: 1, column: 1 }, by_sha: false })
