@@ -177,10 +177,14 @@ fn tag_edit(text: &str, found: &Found, version: &str) -> Option<(usize, String)>
     }
 }
 
-/// The offset of the 40-hex commit SHA after the last `@` on the line before `offset`.
+/// The offset of the 40-hex commit SHA of the pin whose comment names its tag at `offset`: after
+/// the last `@` before that line's comment ([`pin::comment_start`]'s rule; the comment may
+/// hold an `@` of its own, Renovate's `# pin @v1.6.0`).
 fn sha_before(text: &str, offset: usize) -> Option<usize> {
     let line_start = text[..offset].rfind('\n').map_or(0, |n| n + 1);
-    let at = line_start + text[line_start..offset].rfind('@')? + 1;
+    let line = &text[line_start..offset];
+    let code = &line[..pin::comment_start(line)?];
+    let at = line_start + code.rfind('@')? + 1;
     let sha = text.get(at..at + 40)?;
     sha.bytes().all(|b| b.is_ascii_hexdigit()).then_some(at)
 }
@@ -252,5 +256,47 @@ mod tests {
         assert_eq!(out.bumped.len(), 1);
         assert_eq!(out.left.len(), 1);
         assert!(fs::read_to_string(&path).unwrap().contains(&format!("{old} # 1.5.0")));
+    }
+
+    fn repo_with(text: &str) -> (tempfile::TempDir, std::path::PathBuf) {
+        let dir = tempfile::tempdir().unwrap();
+        let repo = dir.path().canonicalize().unwrap();
+        fs::create_dir_all(repo.join(pin::WORKFLOWS)).unwrap();
+        fs::write(repo.join(pin::WORKFLOWS).join("ci.yml"), text).unwrap();
+        (dir, repo)
+    }
+
+    /// Every comment form `pin::scan` reads beside a commit SHA is bumped with its SHA: before,
+    /// the SHA was looked for after the last `@` before the tag, which in Renovate's
+    /// `# pin @v1.5.0` is the comment's own, so that pin was always left ("no commit SHA").
+    #[test]
+    fn a_sha_pin_is_bumped_whatever_form_its_comment_takes() {
+        let (old, new) = ("a".repeat(40), "b".repeat(40));
+        let resolve = |t: &str| if t == "v1.6.0" { Ok("b".repeat(40)) } else { Err("no".into()) };
+        for comment in ["v1.5.0", "1.5.0", "tag=v1.5.0", "renovate: tag=v1.5.0", "pin @v1.5.0"] {
+            let text = format!("steps:\n  - uses: BabelQueue/conformance@{old} # {comment}\n  - run: echo done\n");
+            let (_dir, repo) = repo_with(&text);
+            let out = bump(&repo, "1.6.0", Some(&resolve), true);
+            assert!(out.left.is_empty(), "{comment}: {:?}", out.left);
+            let want = text.replace(&old, &new).replace("1.5.0", "1.6.0");
+            assert_eq!(fs::read_to_string(repo.join(pin::WORKFLOWS).join("ci.yml")).unwrap(), want, "{comment}");
+        }
+    }
+
+    /// Edits are made from the end of the file back, so a tag of another length (`v1.10.0`)
+    /// moves no later edit; a `-pre` version bumps nothing and leaves every stale pin.
+    #[test]
+    fn tags_of_another_length_and_pre_versions() {
+        let text = "steps:\n  - run: git clone --branch v1.9.0 x\n  - run: git clone --branch v1.9.0 y\n";
+        let (_dir, repo) = repo_with(text);
+        let out = bump(&repo, "1.10.0", None, true);
+        assert_eq!(out.bumped.len(), 2);
+        let path = repo.join(pin::WORKFLOWS).join("ci.yml");
+        assert_eq!(fs::read_to_string(&path).unwrap(), text.replace("v1.9.0", "v1.10.0"));
+        let out = bump(&repo, "1.11.0-pre", None, true);
+        assert!(out.bumped.is_empty());
+        assert_eq!(out.left.len(), 2);
+        assert!(out.left.iter().all(|l| l.reason.contains("-pre")), "{:?}", out.left);
+        assert_eq!(fs::read_to_string(&path).unwrap(), text.replace("v1.9.0", "v1.10.0"));
     }
 }

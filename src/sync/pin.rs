@@ -144,7 +144,7 @@ fn without_comments(text: &str) -> String {
 /// Where a comment starts in `line`: a `#` first on the line or after white space, outside
 /// single and double quotes. A quote opens only where a word starts (after white space, `=`,
 /// `(` or `:`), so the apostrophe of a plain scalar ("the SDK's copy") opens none.
-fn comment_start(line: &str) -> Option<usize> {
+pub(super) fn comment_start(line: &str) -> Option<usize> {
     let (mut quote, mut prev) = (None::<char>, ' ');
     for (i, c) in line.char_indices() {
         match (quote, c) {
