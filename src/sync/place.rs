@@ -192,6 +192,39 @@ mod tests {
         }
     }
 
+    /// A directory given on the command line (`fetch --check DIR`): `.` and `..` below its
+    /// repository, a missing directory, and one outside any repository, itself a symlink or not.
+    #[test]
+    fn a_given_directory_is_held_to_its_repository() {
+        let (_t, root) = setup();
+        fs::create_dir_all(root.join("repo/.git")).unwrap();
+        let repo = root.join("repo");
+        let given = |p: &Path| resolve_given(p).map(|g| (g.dir, g.exists));
+        // `.` is no step: a missing copy below it is still a missing copy, not an error.
+        assert_eq!(given(&repo.join("./tests/missing")), Ok((repo.join("tests/missing"), false)));
+        // `..` that stays inside is followed where the file system takes it.
+        assert_eq!(given(&repo.join("tests/real/../real")), Ok((repo.join("tests/real"), true)));
+        // `..` to the repository itself, or out of it, is refused.
+        for p in ["tests/..", "tests/../../outside"] {
+            match given(&repo.join(p)) {
+                Err(Problem::Unsafe(why)) => assert!(why.contains("not a directory inside the repository"), "{why}"),
+                other => panic!("{p}: {other:?}"),
+            }
+        }
+        // Outside any repository: a directory as it is, a missing one, a symlink refused.
+        let outside = root.join("outside");
+        assert_eq!(given(&outside), Ok((outside.clone(), true)));
+        assert_eq!(given(&outside.join("missing")), Ok((outside.join("missing"), false)));
+        symlink(&outside, root.join("link")).unwrap();
+        match given(&root.join("link")) {
+            Err(Problem::Unsafe(why)) => assert!(why.contains("a symlink outside any git repository"), "{why}"),
+            other => panic!("{other:?}"),
+        }
+        // A repository that is a symlink leading nowhere is refused as unsafe, not as unreadable.
+        symlink(root.join("gone"), root.join("dangling")).unwrap();
+        assert_eq!(unsafe_reason(locate(&root, "dangling", "x")), "dangling is a symlink that leads nowhere");
+    }
+
     #[test]
     fn a_missing_repository_is_none_and_a_missing_copy_is_located() {
         let (_t, root) = setup();
