@@ -223,6 +223,21 @@ mod tests {
         // A repository that is a symlink leading nowhere is refused as unsafe, not as unreadable.
         symlink(root.join("gone"), root.join("dangling")).unwrap();
         assert_eq!(unsafe_reason(locate(&root, "dangling", "x")), "dangling is a symlink that leads nowhere");
+        // Any other error is the file system's, said as such: a symlink loop, a path through a
+        // regular file (not "no such repository").
+        symlink(root.join("loop"), root.join("loop")).unwrap();
+        fs::write(root.join("plain"), "").unwrap();
+        symlink(repo.join("tests/loop"), repo.join("tests/loop")).unwrap();
+        for (repo, path, said) in [
+            ("loop", "x", "cannot resolve loop: "),
+            ("plain/repo", "x", "cannot read plain/repo: "),
+            ("repo", "tests/loop/x", "cannot resolve repo/tests/loop: "),
+        ] {
+            match locate(&root, repo, path) {
+                Err(Problem::Io(why)) => assert!(why.starts_with(said), "{why}"),
+                other => panic!("{repo}: {other:?}"),
+            }
+        }
     }
 
     #[test]
