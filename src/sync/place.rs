@@ -238,6 +238,10 @@ mod tests {
                 other => panic!("{repo}: {other:?}"),
             }
         }
+        match resolve_given(&root.join("plain/copy")) {
+            Err(Problem::Io(why)) => assert!(why.starts_with("cannot read "), "{why}"),
+            other => panic!("a directory under a regular file: {other:?}"),
+        }
     }
 
     #[test]
