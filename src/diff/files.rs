@@ -69,6 +69,7 @@ use super::exact::{Node, Numbers};
 use super::json::{self, Arrays, Compare, Edit};
 use super::manifest::is_section_key;
 use super::{Change, Class, Kind};
+use crate::suite::ids::is_block;
 use crate::suite::{MANIFEST, RESULTS_EXAMPLE, SYNC_TARGETS, Suite, VERSION_FILE, case_ids};
 
 /// The note of a file whose bytes changed but whose JSON did not.
@@ -169,10 +170,8 @@ fn readers(suite: &Suite) -> BTreeMap<String, BTreeSet<Reader>> {
         // Shared references: a block's members beside `cases`, a section's members that are
         // neither cases nor blocks (each with its name: a reference is found by the member
         // naming it, `"envelope_file": "fixtures/…"`).
-        let subs = cases.iter().map(|c| c.sub).filter(Option::is_some);
-        let mut groups: Vec<Option<&str>> = std::iter::once(None).chain(subs).collect();
-        groups.dedup();
-        for sub in groups {
+        let blocks = block.as_object().into_iter().flatten().filter(|(k, v)| is_block(k, v));
+        for sub in std::iter::once(None).chain(blocks.map(|(k, _)| Some(k.as_str()))) {
             let shared: serde_json::Map<String, Value> =
                 crate::suite::ids::shared(block, sub).into_iter().map(|(k, v)| (k.to_owned(), v.clone())).collect();
             for path in refs(&Value::Object(shared)) {

@@ -231,15 +231,12 @@ mod tests {
 
     #[test]
     fn only_the_tag_and_a_sha_pin_s_sha_change() {
-        let dir = tempfile::tempdir().unwrap();
-        let repo = dir.path().canonicalize().unwrap();
-        fs::create_dir_all(repo.join(pin::WORKFLOWS)).unwrap();
         let (old, new) = ("a".repeat(40), "b".repeat(40));
         let text = format!(
             "# keep: --branch v1.5.0 in a comment\r\nsteps:\r\n  - run: git clone -b 'v1.5.0' https://x.test/babelqueue/conformance.git\r\n  - uses: BabelQueue/conformance@{old} # 1.5.0\r\n  - uses: BabelQueue/conformance@v1.6.0\r\n"
         );
+        let (_dir, repo) = repo_with(&text);
         let path = repo.join(pin::WORKFLOWS).join("ci.yml");
-        fs::write(&path, &text).unwrap();
         let resolve = |t: &str| if t == "v1.6.0" { Ok("b".repeat(40)) } else { Err("no".into()) };
         let dry = bump(&repo, "1.6.0", Some(&resolve), false);
         assert_eq!(fs::read_to_string(&path).unwrap(), text, "a dry run writes nothing");
