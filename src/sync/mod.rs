@@ -534,3 +534,106 @@ fn overlaps_suite(dir: &Path, suite_dir: &Path) -> Option<String> {
 fn copy_version(bytes: &[u8]) -> Option<String> {
     std::str::from_utf8(bytes).ok().map(|s| s.trim().to_owned()).filter(|s| !s.is_empty())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A located target of `repo` (its real directory `dir`) with what `one` found and did, its
+    /// pins read from `dir` as `one` reads them.
+    fn located(repo: &str, dir: &Path, state: State, action: Action) -> TargetReport {
+        let version = Version::new(1, 6, 0);
+        let copy_version = Some("1.6.0".to_owned());
+        let pins = pin::read(dir);
+        TargetReport {
+            target: Target { repo: repo.into(), path: "conformance".into() },
+            state,
+            action,
+            pin_status: Some(pin::classify(copy_version.as_deref(), &pins, &version)),
+            copy_version,
+            pins,
+            leftovers: Vec::new(),
+            olds_to_choose: Vec::new(),
+            elsewhere: Vec::new(),
+            ci_vendored: Vec::new(),
+            repo_dir: Some(dir.to_path_buf()),
+            copy_dir: Some(dir.join("conformance")),
+            shared_with: None,
+            local_edits: None,
+            in_git: false,
+        }
+    }
+
+    /// A repository directory under `root` whose workflow `file` pins `tag`.
+    fn repo_pinning(root: &Path, name: &str, file: &str, tag: &str) -> PathBuf {
+        let dir = root.join(name);
+        std::fs::create_dir_all(dir.join(pin::WORKFLOWS)).unwrap();
+        std::fs::write(
+            dir.join(pin::WORKFLOWS).join(file),
+            format!("steps:\n  - uses: BabelQueue/conformance@{tag}\n"),
+        )
+        .unwrap();
+        dir
+    }
+
+    /// A repository one of whose targets is not at the version after the run keeps its stale
+    /// pins, and the reason names that target and what became of it: a target refused or
+    /// failed before anything was done (no action at all) counts as not at the version, as
+    /// much as one whose write was refused or failed.
+    #[test]
+    fn a_repository_with_a_target_not_at_the_version_keeps_its_pins_and_says_why() {
+        let tmp = tempfile::tempdir().unwrap();
+        let version = Version::new(1, 6, 0);
+        let cases = [
+            (State::Refused("not a copy".into()), Action::None, "was refused,"),
+            (State::Failed("unreadable".into()), Action::None, "was failed,"),
+            (State::Drifted(Drift::default()), Action::Failed("unwritable".into()), "was failed,"),
+            (State::Drifted(Drift::default()), Action::RefusedDowngrade("1.7.0".into()), "was refused,"),
+            (
+                State::Drifted(Drift::default()),
+                Action::RefusedUncommitted(vec!["x".into()]),
+                "was refused (uncommitted",
+            ),
+            (State::Missing, Action::None, "was not written,"),
+        ];
+        for (i, (state, action, word)) in cases.into_iter().enumerate() {
+            let dir = repo_pinning(tmp.path(), &format!("sdk{i}"), "ci.yml", "v1.5.0");
+            let before = std::fs::read_to_string(dir.join(pin::WORKFLOWS).join("ci.yml")).unwrap();
+            let mut at = located(&format!("sdk{i}"), &dir, State::InSync, Action::None);
+            at.target.path = "other".into();
+            let mut targets = vec![at, located(&format!("sdk{i}"), &dir, state.clone(), action.clone())];
+            let out = bump_pins(&mut targets, &[], &version, tmp.path(), true);
+            let (repo, outcome) = &out[0];
+            assert_eq!((repo.as_str(), outcome.bumped.len()), (format!("sdk{i}").as_str(), 0), "{state:?} {action:?}");
+            assert_eq!(outcome.left.len(), 1, "{state:?} {action:?}");
+            let reason = &outcome.left[0].reason;
+            assert!(reason.starts_with(&format!("not bumped: sdk{i}/conformance {word}")), "{state:?}: {reason}");
+            assert_eq!(std::fs::read_to_string(dir.join(pin::WORKFLOWS).join("ci.yml")).unwrap(), before);
+        }
+    }
+
+    /// After a write, the targets of the bumped repository describe its workflows as they now
+    /// are (the new tag, in sync), and no other repository's targets are touched.
+    #[test]
+    fn after_a_bump_its_repository_s_targets_carry_the_new_pins_and_no_other_s() {
+        let tmp = tempfile::tempdir().unwrap();
+        let version = Version::new(1, 6, 0);
+        let a = repo_pinning(tmp.path(), "sdk-a", "ci.yml", "v1.5.0");
+        let b = repo_pinning(tmp.path(), "sdk-b", "nightly.yml", "v1.6.0");
+        let mut targets = vec![
+            located("sdk-a", &a, State::InSync, Action::None),
+            located("sdk-b", &b, State::Drifted(Drift::default()), Action::Written),
+        ];
+        assert_eq!(targets[0].pin_status, Some(PinStatus::Mismatch));
+        let b_pins = targets[1].pins.clone();
+        let out = bump_pins(&mut targets, &[], &version, tmp.path(), true);
+        assert_eq!(
+            out.iter().map(|(r, o)| (r.as_str(), o.bumped.len())).collect::<Vec<_>>(),
+            [("sdk-a", 1), ("sdk-b", 0)]
+        );
+        assert_eq!(targets[0].pins.iter().map(|p| p.tag.as_str()).collect::<Vec<_>>(), ["v1.6.0"]);
+        assert_eq!(targets[0].pin_status, Some(PinStatus::InSync));
+        assert_eq!(targets[1].pins, b_pins);
+        assert_eq!(targets[1].pins[0].file, ".github/workflows/nightly.yml");
+    }
+}
