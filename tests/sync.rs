@@ -709,6 +709,19 @@ fn a_pin_conflict_beside_a_copy_behind_names_the_pins_that_miss_the_suite_s_vers
             .ends_with(&format!("; the suite is {0}, so move .github/workflows/ci.yml:7 (v1.5.0) to v{0}", version())),
         "{message}"
     );
+    // More stale pins than a line names: the first three, then how many more.
+    let more = ["w1.yml", "w2.yml", "w3.yml", "w4.yml"];
+    for file in more {
+        t.pin("babelqueue-node", file, "v1.5.0");
+    }
+    let (_, r) = t.json(&["sync", "--check", "--only", "babelqueue-node"]);
+    let conflict = r["findings"].as_array().unwrap().iter().find(|f| f["code"] == "BQ717").unwrap();
+    let message = conflict["message"].as_str().unwrap();
+    assert!(message.contains(&format!(" and 2 more to v{}", version())), "{message}");
+    assert_eq!(message.matches("(v1.5.0)").count(), 3, "{message}");
+    for file in more {
+        std::fs::remove_file(t.root.join("babelqueue-node/.github/workflows").join(file)).unwrap();
+    }
     // A mismatch beside a copy behind: the copy moves to the suite, never the pin back to it.
     std::fs::remove_file(t.root.join("babelqueue-node/.github/workflows/ci.yml")).unwrap();
     let mismatch = |t: &Tree| {
@@ -1022,6 +1035,12 @@ fn leftovers_of_an_interrupted_sync_are_reported_then_removed_or_restored() {
         assert!(found.contains(e), "{e:?} in {found:#?}");
     }
     assert_eq!(target(&r, "babelqueue-go/testdata/conformance")["status"], "missing");
+    // A dry run says what a sync would do with them: warnings, since it leaves them as they are.
+    let (code, r) = t.json(&["sync", "--dry-run"]);
+    let found: Vec<_> = codes(&r).into_iter().filter(|c| c.0 == "BQ719").collect();
+    assert_eq!(found.len(), 4, "{found:#?}");
+    assert!(found.iter().all(|c| c.1 == "warning"), "{found:#?}");
+    assert_eq!(code, Some(0), "{r:#}");
 
     let o = t.run(&["sync"]);
     assert_eq!(o.status.code(), Some(0), "{}", transcript(&o));
