@@ -258,8 +258,7 @@ mod tests {
     fn repo_with(text: &str) -> (tempfile::TempDir, std::path::PathBuf) {
         let dir = tempfile::tempdir().unwrap();
         let repo = dir.path().canonicalize().unwrap();
-        fs::create_dir_all(repo.join(pin::WORKFLOWS)).unwrap();
-        fs::write(repo.join(pin::WORKFLOWS).join("ci.yml"), text).unwrap();
+        pin::write_workflow(&repo, "ci.yml", text);
         (dir, repo)
     }
 

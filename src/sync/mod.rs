@@ -205,6 +205,30 @@ pub struct TargetReport {
     pub in_git: bool,
 }
 
+impl TargetReport {
+    /// What a target's report says before its repository is located: skipped, nothing found,
+    /// nothing done (the one place every field starts from).
+    fn skipped(target: &Target) -> Self {
+        TargetReport {
+            target: target.clone(),
+            state: State::Skipped,
+            action: Action::None,
+            copy_version: None,
+            pins: Vec::new(),
+            pin_status: None,
+            leftovers: Vec::new(),
+            olds_to_choose: Vec::new(),
+            elsewhere: Vec::new(),
+            ci_vendored: Vec::new(),
+            repo_dir: None,
+            copy_dir: None,
+            shared_with: None,
+            local_edits: None,
+            in_git: false,
+        }
+    }
+}
+
 /// The outcome over all targets.
 #[derive(Debug, Clone)]
 pub struct Report {
@@ -351,23 +375,7 @@ fn one(
     known: &[Target],
     releases: &mut Releases,
 ) -> TargetReport {
-    let mut report = TargetReport {
-        target: target.clone(),
-        state: State::Skipped,
-        action: Action::None,
-        copy_version: None,
-        pins: Vec::new(),
-        pin_status: None,
-        leftovers: Vec::new(),
-        olds_to_choose: Vec::new(),
-        elsewhere: Vec::new(),
-        ci_vendored: Vec::new(),
-        repo_dir: None,
-        copy_dir: None,
-        shared_with: None,
-        local_edits: None,
-        in_git: false,
-    };
+    let mut report = TargetReport::skipped(target);
     let mut loc = match place::locate(&opts.root, &target.repo, &target.path) {
         Ok(Some(loc)) => loc,
         Ok(None) => return report,
@@ -542,37 +550,24 @@ mod tests {
     /// A located target of `repo` (its real directory `dir`) with what `one` found and did, its
     /// pins read from `dir` as `one` reads them.
     fn located(repo: &str, dir: &Path, state: State, action: Action) -> TargetReport {
-        let version = Version::new(1, 6, 0);
         let copy_version = Some("1.6.0".to_owned());
         let pins = pin::read(dir);
         TargetReport {
-            target: Target { repo: repo.into(), path: "conformance".into() },
             state,
             action,
-            pin_status: Some(pin::classify(copy_version.as_deref(), &pins, &version)),
+            pin_status: Some(pin::classify(copy_version.as_deref(), &pins, &Version::new(1, 6, 0))),
             copy_version,
             pins,
-            leftovers: Vec::new(),
-            olds_to_choose: Vec::new(),
-            elsewhere: Vec::new(),
-            ci_vendored: Vec::new(),
             repo_dir: Some(dir.to_path_buf()),
             copy_dir: Some(dir.join("conformance")),
-            shared_with: None,
-            local_edits: None,
-            in_git: false,
+            ..TargetReport::skipped(&Target { repo: repo.into(), path: "conformance".into() })
         }
     }
 
     /// A repository directory under `root` whose workflow `file` pins `tag`.
     fn repo_pinning(root: &Path, name: &str, file: &str, tag: &str) -> PathBuf {
         let dir = root.join(name);
-        std::fs::create_dir_all(dir.join(pin::WORKFLOWS)).unwrap();
-        std::fs::write(
-            dir.join(pin::WORKFLOWS).join(file),
-            format!("steps:\n  - uses: BabelQueue/conformance@{tag}\n"),
-        )
-        .unwrap();
+        pin::write_workflow(&dir, file, &format!("steps:\n  - uses: BabelQueue/conformance@{tag}\n"));
         dir
     }
 

@@ -477,6 +477,13 @@ pub fn classify(copy: Option<&str>, pins: &[Pin], canonical: &Version) -> PinSta
     }
 }
 
+/// Tests' fixture: writes `text` as the workflow `file` of the repository at `repo`.
+#[cfg(test)]
+pub(super) fn write_workflow(repo: &Path, file: &str, text: &str) {
+    std::fs::create_dir_all(repo.join(WORKFLOWS)).unwrap();
+    std::fs::write(repo.join(WORKFLOWS).join(file), text).unwrap();
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -726,8 +733,6 @@ steps:
     #[test]
     fn vendored_inputs_and_pins_are_read_from_the_workflows() {
         let repo = tempfile::tempdir().unwrap();
-        let dir = repo.path().join(WORKFLOWS);
-        std::fs::create_dir_all(&dir).unwrap();
         let a = "\
 jobs:
   c:
@@ -751,9 +756,9 @@ jobs:
           vendored:
         uses: y
 ";
-        std::fs::write(dir.join("a.yml"), a).unwrap();
-        std::fs::write(dir.join("b.yaml"), "          vendored: tests/d\n").unwrap();
-        std::fs::write(dir.join("notes.txt"), "vendored: tests/not-a-workflow\n").unwrap();
+        write_workflow(repo.path(), "a.yml", a);
+        write_workflow(repo.path(), "b.yaml", "          vendored: tests/d\n");
+        write_workflow(repo.path(), "notes.txt", "vendored: tests/not-a-workflow\n");
         assert_eq!(vendored_inputs(repo.path()), ["tests/a", "tests/b", "tests/c", "tests/d"]);
         let pins: Vec<_> = read(repo.path()).into_iter().map(|p| (p.file, p.tag, p.span.line)).collect();
         let file = format!("{WORKFLOWS}/a.yml");
