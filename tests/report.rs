@@ -144,6 +144,17 @@ fn accessible(html: &str) {
     }
     let low = support::a11y::low_contrast(&s, &pairs, 4.5);
     assert!(low.is_empty(), "below 4.5:1:\n{}", low.join("\n"));
+    // Printed, a drill-down is open (a closed one would print its summary only, and the ids it
+    // holds are the report's point); the print block is the last, so nothing after undoes it.
+    let print = &s.css[s.css.find("@mediaprint{").expect("a print block")..];
+    assert!(print.contains("details::details-content{display:block;content-visibility:visible;}"), "{print}");
+    // The section names stick only on a wide screen (at 320 px a sticky column would take the
+    // box), never in print, and on an opaque background so scrolled cells do not show through.
+    let (before, sticky) = s.css.split_once("position:sticky").expect("a sticky column");
+    assert_eq!(s.css.matches("position:sticky").count(), 1, "one sticky rule: {}", s.css);
+    let query = &before[before.rfind("@media").unwrap()..];
+    assert!(query.starts_with("@mediascreenand(min-width:40rem){tbodyth,theadth:first-child{"), "{query}");
+    assert!(sticky.starts_with(";left:0;") && sticky.contains("tbodyth{background:var(--bg);}"), "{sticky}");
 }
 
 /// Render the page in headless Chromium and check the table is in the DOM; print a skip notice

@@ -17,7 +17,12 @@
 //! - The table scrolls sideways in its own box, which the keyboard can reach (`tabindex="0"`,
 //!   a named group), so the page itself never scrolls sideways at 320 CSS px; every focusable
 //!   element shows a focus ring.
-//! - Printed, the page is black on white whatever the scheme and the table is not cut off.
+//! - Printed, the page is black on white whatever the scheme, the table is not cut off and every
+//!   drill-down is printed open (`::details-content`, in browsers since 2025; an older one prints
+//!   the summaries only).
+//! - Scrolled sideways on a screen wider than 40rem, the section names stay in view (the first
+//!   column sticks to the box's left edge, on an opaque background); narrower, nothing sticks, so
+//!   the data keeps the box's width.
 
 use std::fmt::Write as _;
 
@@ -57,7 +62,7 @@ p.headline { color: var(--muted); margin: 0 0 1rem; }
 .wrap { overflow-x: auto; position: relative; }
 table { border-collapse: collapse; }
 th, td { border: 1px solid var(--line); padding: .35rem .6rem; text-align: left; vertical-align: top; }
-thead th { background: var(--head); position: sticky; top: 0; }
+thead th { background: var(--head); }
 th .ver { display: block; font-weight: normal; color: var(--muted); }
 tbody th { white-space: nowrap; }
 td.num { font-variant-numeric: tabular-nums; white-space: nowrap; }
@@ -76,9 +81,12 @@ details ul { margin: .25rem 0 0; padding-left: 1.1rem; white-space: normal; }
 code { font: 12px ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
 p.legend { color: var(--muted); max-width: 60rem; }
 @media (max-width: 40rem) { body { margin: 1rem; } }
+@media screen and (min-width: 40rem) { tbody th, thead th:first-child { position: sticky; left: 0; z-index: 1; box-shadow: inset -1px 0 var(--line); }
+  tbody th { background: var(--bg); } }
 @media print { :root { color-scheme: light; --fg: #000; --bg: #fff; --muted: #333; --ok: #1a7f37; --bad: #cf222e; --line: #999;
   --ok-bg: #dafbe1; --bad-bg: #ffebe9; --warn-bg: #fff8c5; --head: #f6f8fa; }
-  body { margin: 0; } .wrap { overflow: visible; } thead th { position: static; } td.num { white-space: normal; } }
+  body { margin: 0; } .wrap { overflow: visible; } td.num { white-space: normal; }
+  details::details-content { display: block; content-visibility: visible; } details > summary { list-style: none; } }
 ";
 
 /// The mark of a cell whose colour says something, and the words a screen reader says for it:
