@@ -1695,6 +1695,14 @@ fn without_the_flag_or_the_tag_s_commit_no_pin_changes() {
     assert!(left[0]["reason"].as_str().unwrap().contains("a comment that disagrees with its SHA is never written"));
     let text = std::fs::read_to_string(&ci).unwrap();
     assert!(text.contains(&format!("{old_sha} # v1.5.0")), "{text}");
+    // Human output: the pin left, where and why, and both counts.
+    std::fs::write(&ci, every_pin_form("v1.5.0", old_sha)).unwrap();
+    let o = t.run(&["sync", "--bump-pins", "--only", go]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    let at = format!("pin left      {go}/.github/workflows/ci.yml:9:81 v1.5.0 (a pin by commit SHA");
+    assert!(out.contains(&at), "{}", transcript(&o));
+    let counts = format!("pins: 3 bumped to v{}, 1 left alone (reasons above)\n", version());
+    assert!(out.contains(&counts), "{}", transcript(&o));
 }
 
 /// One line of counts per status after the table, and the same counts in JSON: every target
