@@ -433,6 +433,16 @@ mod tests {
         let mut trailing = tar.clone();
         trailing.extend_from_slice(b"junk");
         assert!(read(&trailing, 1 << 20).unwrap_err().message.contains("after the end-of-archive"));
+        // Every refusal says where: the header at fault, the first marker block, the first
+        // byte that is not zero after the marker (here inside the record's padding).
+        let at = |s: &[u8]| read(s, 1 << 20).unwrap_err().offset;
+        assert_eq!((at(&bad), at(&tar[..512]), at(&tar[..1536]), at(&trailing)), (0, 0, 1024, tar.len()));
+        let mut inside = tar.clone();
+        inside[4 * BLOCK + 7] = 1;
+        assert_eq!(
+            read(&inside, 1 << 20).unwrap_err(),
+            ReadError { offset: 4 * BLOCK + 7, message: "data after the end-of-archive marker".into() }
+        );
         assert!(read(&tar, 4).unwrap_err().message.contains("more than the cap"));
         assert_eq!(number(b"0000644\0").unwrap(), 0o644);
         assert_eq!(number(b"  644 \0\0").unwrap(), 0o644);
