@@ -1726,6 +1726,18 @@ fn the_report_counts_the_targets_by_status() {
     assert!(String::from_utf8_lossy(&o.stdout).contains(&line), "{}", transcript(&o));
 }
 
+/// `--color always` colours the human report only: GitHub's log reads the `github` format's
+/// lines as workflow commands, which an escape sequence would break.
+#[test]
+fn colour_is_for_the_terminal_report_only() {
+    let t = Tree::messy(false);
+    let human = t.run(&["sync", "--check", "--color", "always"]);
+    assert!(String::from_utf8_lossy(&human.stdout).contains('\x1b'), "{}", transcript(&human));
+    let github = t.run(&["sync", "--check", "--color", "always", "--format", "github"]);
+    let out = String::from_utf8_lossy(&github.stdout);
+    assert!(out.contains("::error ") && !out.contains('\x1b'), "{}", transcript(&github));
+}
+
 /// Two targets that are one directory (a copy symlinked to another target's copy inside the
 /// repository) get one BQ722 warning naming both, not two silent copies.
 #[test]
