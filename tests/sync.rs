@@ -1732,7 +1732,11 @@ fn the_report_counts_the_targets_by_status() {
 fn colour_is_for_the_terminal_report_only() {
     let t = Tree::messy(false);
     let human = t.run(&["sync", "--check", "--color", "always"]);
-    assert!(String::from_utf8_lossy(&human.stdout).contains('\x1b'), "{}", transcript(&human));
+    let out = String::from_utf8_lossy(&human.stdout);
+    // A status word by what it asks of the reader: green in sync, yellow left alone, red to mend.
+    for (colour, word) in [("32", "in-sync"), ("33", "skipped"), ("31", "drifted"), ("31", "missing")] {
+        assert!(out.contains(&format!("\x1b[{colour}m{word:<12}\x1b[0m  ")), "{word}: {}", transcript(&human));
+    }
     let github = t.run(&["sync", "--check", "--color", "always", "--format", "github"]);
     let out = String::from_utf8_lossy(&github.stdout);
     assert!(out.contains("::error ") && !out.contains('\x1b'), "{}", transcript(&github));
