@@ -845,3 +845,60 @@ fn detail(t: &TargetReport) -> String {
         Some(e) => format!("{line}; {}", e.words()),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use semver::Version;
+
+    use super::super::{Drift, Target};
+    use super::*;
+
+    fn report(mode: Mode, state: State, action: Action) -> Report {
+        let target = Target { repo: "sdk".into(), path: "c".into() };
+        Report {
+            mode,
+            strict: false,
+            root: "/r".into(),
+            version: Version::new(1, 6, 0),
+            targets: vec![TargetReport { state, action, ..TargetReport::skipped(&target) }],
+            bumps: None,
+        }
+    }
+
+    /// What `--format json` says became of a copy is the human table's word for it (a copy
+    /// created is not one updated, in a dry run too), and an old copy that could not be removed
+    /// after the write is named with why.
+    #[test]
+    fn a_target_s_action_and_reason_in_json_are_the_table_s() {
+        let drifted = || State::Drifted(Drift::default());
+        let kept = Action::WrittenOldKept { name: "c.bqsuite-old".into(), why: "busy".into() };
+        let cases = [
+            (Mode::Sync, State::Missing, Action::Written, "created", None),
+            (Mode::Sync, drifted(), Action::Written, "updated", None),
+            (Mode::DryRun, State::Missing, Action::WouldWrite, "would-create", None),
+            (Mode::DryRun, drifted(), Action::WouldWrite, "would-update", None),
+            (
+                Mode::Sync,
+                State::Missing,
+                kept.clone(),
+                "created",
+                Some("the old copy, moved aside as c.bqsuite-old, could not be removed (busy)"),
+            ),
+            (
+                Mode::Sync,
+                drifted(),
+                kept,
+                "updated",
+                Some("the old copy, moved aside as c.bqsuite-old, could not be removed (busy)"),
+            ),
+        ];
+        for (mode, state, action, word, reason) in cases {
+            let r = report(mode, state, action);
+            let doc: Value = serde_json::from_str(&r.render(Format::Json, false, false)).unwrap();
+            let t = &doc["targets"][0];
+            assert_eq!((t["action"].as_str(), t["reason"].as_str()), (Some(word), reason), "{t:#}");
+            let human = r.render(Format::Human, false, false);
+            assert!(human.starts_with(&format!("{:<12}  sdk/c  (", word.replace('-', " "))), "{human}");
+        }
+    }
+}
