@@ -900,5 +900,39 @@ mod tests {
             let human = r.render(Format::Human, false, false);
             assert!(human.starts_with(&format!("{:<12}  sdk/c  (", word.replace('-', " "))), "{human}");
         }
+        // A copy left as it was: the refusal's kind, and the reason in words.
+        let refusals = [
+            (
+                State::Missing,
+                Action::RefusedOldCopies(vec!["c.old".into(), "c.older".into()]),
+                "refused-old-copies",
+                "the copy is missing and 2 old copies lie beside it (c.old, c.older)",
+            ),
+            (
+                drifted(),
+                Action::RefusedDowngrade("1.7.0".into()),
+                "refused-downgrade",
+                "the copy is 1.7.0, newer than 1.6.0",
+            ),
+            (
+                drifted(),
+                Action::RefusedUncommitted(vec!["fixtures/a.json".into()]),
+                "refused-uncommitted",
+                "the copy holds uncommitted changes (1 file: fixtures/a.json)",
+            ),
+            (
+                drifted(),
+                Action::RefusedElsewhere(vec!["x/conformance".into(), "y".into()]),
+                "refused-elsewhere",
+                "the repository keeps a copy at x/conformance, y",
+            ),
+            (drifted(), Action::Failed("disk full".into()), "failed", "disk full"),
+        ];
+        for (state, action, word, reason) in refusals {
+            let doc: Value =
+                serde_json::from_str(&report(Mode::Sync, state, action).render(Format::Json, false, false)).unwrap();
+            let t = &doc["targets"][0];
+            assert_eq!((t["action"].as_str(), t["reason"].as_str()), (Some(word), Some(reason)), "{t:#}");
+        }
     }
 }
