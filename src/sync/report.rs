@@ -872,25 +872,14 @@ mod tests {
     fn a_target_s_action_and_reason_in_json_are_the_table_s() {
         let drifted = || State::Drifted(Drift::default());
         let kept = Action::WrittenOldKept { name: "c.bqsuite-old".into(), why: "busy".into() };
+        let kept_why = Some("the old copy, moved aside as c.bqsuite-old, could not be removed (busy)");
         let cases = [
             (Mode::Sync, State::Missing, Action::Written, "created", None),
             (Mode::Sync, drifted(), Action::Written, "updated", None),
             (Mode::DryRun, State::Missing, Action::WouldWrite, "would-create", None),
             (Mode::DryRun, drifted(), Action::WouldWrite, "would-update", None),
-            (
-                Mode::Sync,
-                State::Missing,
-                kept.clone(),
-                "created",
-                Some("the old copy, moved aside as c.bqsuite-old, could not be removed (busy)"),
-            ),
-            (
-                Mode::Sync,
-                drifted(),
-                kept,
-                "updated",
-                Some("the old copy, moved aside as c.bqsuite-old, could not be removed (busy)"),
-            ),
+            (Mode::Sync, State::Missing, kept.clone(), "created", kept_why),
+            (Mode::Sync, drifted(), kept, "updated", kept_why),
         ];
         for (mode, state, action, word, reason) in cases {
             let r = report(mode, state, action);
