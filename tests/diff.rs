@@ -1383,6 +1383,17 @@ fn a_vendored_copy_without_licence_is_no_change() {
     let d = diff(&repo(), other.path());
     assert_eq!(of_kind(&d, Kind::FileChanged).len(), 1, "{:#?}", d.changes);
     assert_eq!(d.needed(), Bump::Patch);
+    // A side that holds the sync targets is a suite, not a copy, LICENSE or none (a revision
+    // from before the licence was added): LICENSE added to it, or removed from it, is a change.
+    let unlicensed = SuiteCopy::new();
+    unlicensed.remove("LICENSE");
+    std::fs::copy(repo().join("sync-targets.json"), unlicensed.path().join("sync-targets.json")).unwrap();
+    let d = diff(unlicensed.path(), &repo());
+    assert_eq!(of_kind(&d, Kind::FileAdded).len(), 1, "{:#?}", d.changes);
+    assert_eq!(d.changes.len(), 1, "{:#?}", d.changes);
+    let d = diff(&repo(), unlicensed.path());
+    assert_eq!(of_kind(&d, Kind::FileRemoved).len(), 1, "{:#?}", d.changes);
+    assert_eq!(d.changes.len(), 1, "{:#?}", d.changes);
 }
 
 /// A fixture is read by the cases that name it and by every case of a block (or section) whose
