@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use bqsuite::adapter::{Adapter, AdapterOptions, Trouble};
 use bqsuite::sdk::ops::{Accepts, Decode, DecodeOutcome};
 use bqsuite::sdk::wire::Bytes;
-use bqsuite::sdk::{Calls, SdkError};
+use bqsuite::sdk::{Calls, Request, Response, Sdk, SdkError};
 
 /// python3, or `None` (and a message) when it is missing outside CI.
 fn python() -> Option<&'static str> {
@@ -249,6 +249,15 @@ fn failed_decode(mode: &str) -> Option<(Adapter, Setup, String)> {
     Some((a, s, why))
 }
 
+/// The calls [`accepts`] and [`decode`] make, for a plan written ahead.
+fn accepts_call() -> Request {
+    Request::Accepts(Accepts { body: Bytes::from(ENVELOPE) })
+}
+
+fn decode_call() -> Request {
+    Request::Decode(Decode { body: Bytes::from(ENVELOPE) })
+}
+
 /// `decode` of the envelope: whether it decoded (the outcome itself is large).
 fn decode(a: &mut Adapter) -> Result<bool, SdkError> {
     a.decode(Decode { body: Bytes::from(ENVELOPE) }).map(|o| matches!(o, DecodeOutcome::Decoded { .. }))
@@ -307,10 +316,18 @@ fn an_operation_that_takes_the_adapter_down_three_times_in_a_row_is_not_sent_aga
     assert!(started.elapsed() < Duration::from_millis(200), "no restart is attempted for it");
     // Another operation is answered by a restarted adapter.
     assert!(matches!(decode(&mut a), Ok(true)));
+    // Nor is it written ahead: of a plan that holds both, only the other operation's call goes
+    // out, so the restarted adapter is not taken down again (no fourth incident, no fifth start).
+    a.send_ahead("cases", vec![("e".into(), vec![(accepts_call(), None)]), ("f".into(), vec![(decode_call(), None)])]);
+    a.begin_case("cases", "e");
+    assert!(transport(accepts(&mut a)).contains("not run: accepts took the adapter down 3 times"));
+    a.begin_case("cases", "f");
+    assert!(matches!(decode(&mut a), Ok(true)));
     let summary = a.finish();
     assert!(!summary.gave_up);
     assert_eq!(summary.retired_operations, ["accepts"]);
     assert_eq!((summary.starts, summary.incidents.len()), (4, 3));
+    assert_eq!(summary.ahead, Some((1, 1)), "only the decode was written ahead, and used: {summary}");
     assert!(
         summary.to_string().contains(", never answered and not sent again after taking it down 3 times: accepts;"),
         "{summary}"
@@ -497,4 +514,72 @@ fn the_reference_adapter_answers_and_shuts_down_cleanly() {
     assert_eq!(accepts(&mut a), Ok(true));
     let summary = a.finish();
     assert_eq!((summary.starts, summary.incidents.len()), (1, 0), "{summary}");
+}
+
+/// An answer written ahead is the answer to the call it was written for, and to no other: a case
+/// that asks something else than predicted gets the adapter's answer to what it asked, made when
+/// it asks (the one written ahead is thrown away).
+#[test]
+fn an_answer_written_ahead_is_used_only_for_the_very_call_it_answers() {
+    let s = Setup::new();
+    let mut o = s.options("relay", 0, false);
+    o.command = vec![env!("CARGO_BIN_EXE_bqsuite").into(), "adapter".into()];
+    let mut a = Adapter::start(o).unwrap();
+    assert!(a.pipelines(), "the reference adapter declares pipeline");
+    let predicted = accepts_call();
+    let asked = Request::Accepts(Accepts { body: Bytes::from("not json") });
+    a.send_ahead("cases", vec![("x".into(), vec![(predicted, Some(Response::Accepts(true)))])]);
+    a.begin_case("cases", "x");
+    assert_eq!(a.call(&asked), Ok(Response::Accepts(false)));
+    let summary = a.finish();
+    assert_eq!(summary.ahead, Some((1, 0)), "written ahead once, used never: {summary}");
+}
+
+/// An operation the hello leaves out is never sent, not even written ahead: a case that asks for
+/// it gets "not implemented" without a word to the adapter.
+#[test]
+fn an_operation_the_hello_leaves_out_is_never_written_ahead() {
+    if python().is_none() {
+        return;
+    }
+    let s = Setup::new();
+    let record = s.dir.path().join("exchange");
+    let mut o = s.options("relay", 0, false);
+    o.command.extend(["--hello".into(), r#"{"operations": ["decode"]}"#.into()]);
+    o.command.extend(["--record".into(), record.display().to_string()]);
+    let mut a = Adapter::start(o).unwrap();
+    a.send_ahead("cases", vec![("x".into(), vec![(accepts_call(), None)]), ("y".into(), vec![(decode_call(), None)])]);
+    a.begin_case("cases", "x");
+    assert!(matches!(accepts(&mut a), Err(SdkError::NotImplemented { .. })));
+    a.begin_case("cases", "y");
+    assert_eq!(decode(&mut a), Ok(true));
+    let summary = a.finish();
+    assert_eq!(summary.ahead, Some((1, 1)), "only the decode was written ahead, and used: {summary}");
+    let exchange = std::fs::read_to_string(&record).unwrap();
+    assert!(exchange.contains(r#""op":"decode""#), "the record holds the calls: {exchange}");
+    assert!(!exchange.contains(r#""op":"accepts""#), "accepts reached the adapter: {exchange}");
+}
+
+/// A process lost at a call written ahead ends its case as one lost at a call made one at a time
+/// does: the case's later calls fail at once (the state they would need went with the process),
+/// and the next case runs on a fresh adapter.
+#[test]
+fn a_crash_at_a_call_written_ahead_fails_the_rest_of_its_case() {
+    if python().is_none() {
+        return;
+    }
+    let s = Setup::new();
+    let mut a = Adapter::start(s.options("crash", 1, true)).unwrap();
+    let plan = vec![(accepts_call(), Some(Response::Accepts(true))), (decode_call(), None)];
+    a.send_ahead("cases", vec![("one".into(), plan)]);
+    a.begin_case("cases", "one");
+    let why = transport(accepts(&mut a));
+    assert!(why.contains("call 1 (accepts)") && why.contains("exited (exit status: 3) before answering"), "{why}");
+    let rest = transport(decode(&mut a));
+    assert!(rest.contains("failed earlier in this case"), "{rest}");
+    a.begin_case("cases", "two");
+    assert_eq!(decode(&mut a), Ok(true), "a fresh adapter answers");
+    let summary = a.finish();
+    assert_eq!((summary.starts, summary.incidents.len()), (2, 1), "{summary}");
+    assert_eq!(summary.ahead, Some((1, 1)), "the crash was the answer written ahead: {summary}");
 }

@@ -1499,11 +1499,11 @@ impl Adapter {
             Received::TooLong => return Err(self.lose(Some((seq, op)), Trouble::TooLong)),
             Received::Failed(e) => return Err(self.lose(Some((seq, op)), Trouble::Io(e))),
         };
-        // The common case, a well-formed reply to this very call, parsed straight into its
-        // types; anything else is taken apart below to say exactly what is wrong with it.
+        // The common case, a well-formed reply with this very call's `seq`, parsed straight
+        // into its types (a result of another operation is told by `reply_result`); anything
+        // else is taken apart below to say exactly what is wrong with it.
         if let Some(reply) = quick_reply(&got)
             && reply.seq() == Some(seq)
-            && !matches!(&reply, Reply::Result { response, .. } if response.operation() != op)
         {
             return self.reply_result(op, reply);
         }
