@@ -89,6 +89,8 @@ fn fails_once_then_recovers(mode: &str, says: &str) {
     assert!(why.contains("call 2 (accepts)") && why.contains(says), "{mode}: {why}");
     let rest = transport(accepts(&mut a));
     assert!(rest.contains("failed earlier in this case"), "{rest}");
+    // The case had an incident: none of its calls is one not run for what came before it.
+    assert_eq!(a.case_notes().not_run, None, "{mode}");
     a.begin_case("cases", "two");
     assert_eq!(accepts(&mut a), Ok(true), "{mode}: a fresh adapter answers");
     let summary = a.finish();
@@ -582,4 +584,47 @@ fn a_crash_at_a_call_written_ahead_fails_the_rest_of_its_case() {
     let summary = a.finish();
     assert_eq!((summary.starts, summary.incidents.len()), (2, 1), "{summary}");
     assert_eq!(summary.ahead, Some((1, 1)), "the crash was the answer written ahead: {summary}");
+}
+
+/// When the next section's calls are written ahead, the last section's replies still in flight
+/// are read, and nothing more of it is written: the calls it had queued behind the window (cases
+/// that asked otherwise than predicted, or not at all) are thrown away, not sent to an adapter
+/// that could only be taken down by them after their cases were judged.
+#[test]
+fn a_section_s_calls_left_in_its_queue_are_not_written_once_the_next_section_begins() {
+    let s = Setup::new();
+    let mut o = s.options("relay", 0, false);
+    o.command = vec![env!("CARGO_BIN_EXE_bqsuite").into(), "adapter".into()];
+    let mut a = Adapter::start(o).unwrap();
+    // More first calls than the window (64) holds: the rest wait in the queue.
+    let plan = (0..70).map(|i| (format!("c{i}"), vec![(accepts_call(), Some(Response::Accepts(true)))])).collect();
+    a.send_ahead("one", plan);
+    a.send_ahead("two", Vec::new());
+    let summary = a.finish();
+    assert_eq!(summary.ahead, Some((64, 0)), "only the first window was written: {summary}");
+}
+
+/// With `trace`, a call that never reached the adapter (the restarts were used up) is no call of
+/// the case to compare with the reference core's: the log tells no reference answer for it,
+/// under the number of the last call that did.
+#[test]
+fn a_call_never_sent_is_not_compared_with_the_reference() {
+    if python().is_none() {
+        return;
+    }
+    let s = Setup::new();
+    let mut a =
+        Adapter::start(AdapterOptions { max_restarts: 0, trace: true, ..s.options("crash", 1, false) }).unwrap();
+    a.begin_case("cases", "one");
+    assert!(transport(accepts(&mut a)).contains("exited (exit status: 3)"));
+    a.case_ended("one", "fail", true);
+    a.begin_case("cases", "two");
+    assert!(transport(accepts(&mut a)).contains("not run: the adapter failed 1 times"));
+    assert!(a.wants_reference());
+    a.reference_ran(vec![(accepts_call(), Some(Response::Accepts(true)))]);
+    a.case_ended("two", "fail", true);
+    a.finish();
+    let log = std::fs::read_to_string(s.log()).unwrap();
+    assert!(log.contains("→ {\"cmd\":\"call\",\"seq\":1,"), "the trace holds the call sent: {log}");
+    assert!(!log.contains("≠ reference"), "{log}");
 }
