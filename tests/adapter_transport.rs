@@ -58,6 +58,14 @@ impl Setup {
             trace: false,
         }
     }
+
+    /// The reference adapter itself (`bqsuite adapter`, which declares `pipeline`), no relay.
+    fn reference(&self) -> AdapterOptions {
+        AdapterOptions {
+            command: vec![env!("CARGO_BIN_EXE_bqsuite").into(), "adapter".into()],
+            ..self.options("relay", 0, false)
+        }
+    }
 }
 
 const ENVELOPE: &str = r#"{"job":"urn:x","trace_id":"t","data":{},"meta":{"schema_version":1},"attempts":0}"#;
@@ -508,9 +516,7 @@ fn a_command_that_does_not_exist() {
 #[test]
 fn the_reference_adapter_answers_and_shuts_down_cleanly() {
     let s = Setup::new();
-    let mut o = s.options("relay", 0, false);
-    o.command = vec![env!("CARGO_BIN_EXE_bqsuite").into(), "adapter".into()];
-    let mut a = Adapter::start(o).unwrap();
+    let mut a = Adapter::start(s.reference()).unwrap();
     assert_eq!(bqsuite::sdk::Sdk::hello(&a).sdk, "bqsuite-reference");
     a.begin_case("cases", "x");
     assert_eq!(accepts(&mut a), Ok(true));
@@ -524,9 +530,7 @@ fn the_reference_adapter_answers_and_shuts_down_cleanly() {
 #[test]
 fn an_answer_written_ahead_is_used_only_for_the_very_call_it_answers() {
     let s = Setup::new();
-    let mut o = s.options("relay", 0, false);
-    o.command = vec![env!("CARGO_BIN_EXE_bqsuite").into(), "adapter".into()];
-    let mut a = Adapter::start(o).unwrap();
+    let mut a = Adapter::start(s.reference()).unwrap();
     assert!(a.pipelines(), "the reference adapter declares pipeline");
     let predicted = accepts_call();
     let asked = Request::Accepts(Accepts { body: Bytes::from("not json") });
@@ -593,9 +597,7 @@ fn a_crash_at_a_call_written_ahead_fails_the_rest_of_its_case() {
 #[test]
 fn a_section_s_calls_left_in_its_queue_are_not_written_once_the_next_section_begins() {
     let s = Setup::new();
-    let mut o = s.options("relay", 0, false);
-    o.command = vec![env!("CARGO_BIN_EXE_bqsuite").into(), "adapter".into()];
-    let mut a = Adapter::start(o).unwrap();
+    let mut a = Adapter::start(s.reference()).unwrap();
     // More first calls than the window (64) holds: the rest wait in the queue.
     let plan = (0..70).map(|i| (format!("c{i}"), vec![(accepts_call(), Some(Response::Accepts(true)))])).collect();
     a.send_ahead("one", plan);
